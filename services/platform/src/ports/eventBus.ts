@@ -1,0 +1,34 @@
+import type { StoredEvent } from '../eventSourcing/types.js';
+
+/**
+ * Integration events between services. Topic per producing service (`meridian.<service>.events`),
+ * consumer group per consuming service. At-least-once, ordered per stream (key = streamId).
+ *
+ * Adapters: in-process (durable SQLite log with committed offsets per group) and Kafka (kafkajs,
+ * idempotent producer, consumer groups). One conformance suite (testing/eventBus.conformance.ts).
+ */
+export interface EventBus {
+  /** Resolves once the events are durably accepted by the bus. */
+  publish(topic: string, events: readonly StoredEvent[]): Promise<void>;
+  /**
+   * Delivers every event published on `topic` that group `group` has not committed yet, in order per
+   * stream. The handler's success commits the event's offset for the group; a thrown error redelivers
+   * (after backoff) — so handlers must be idempotent (see ServiceStore.markProcessed).
+   * `fromBeginning` applies to a group with no committed offset (default true).
+   */
+  subscribe(options: SubscribeOptions): Promise<Subscription>;
+  close(): Promise<void>;
+}
+
+export interface SubscribeOptions {
+  topic: string;
+  group: string;
+  handler: (event: StoredEvent) => Promise<void>;
+  fromBeginning?: boolean;
+}
+
+export interface Subscription {
+  stop(): Promise<void>;
+}
+
+export const topicOf = (service: string) => `meridian.${service}.events`;

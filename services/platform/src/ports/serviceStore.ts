@@ -1,0 +1,70 @@
+import type { DomainEvent, EventMeta, ExpectedVersion, StoredEvent } from '../eventSourcing/types.js';
+
+/**
+ * The persistence port of ONE service: its event store, its outbox (the ordered log of everything
+ * it appended, by `position`), its read models (JSON documents in named collections), consumer
+ * de-duplication markers and checkpoints. Everything done inside one `transaction` commits
+ * atomically or not at all: events + outbox + read-model writes + processed marker.
+ *
+ * Adapters: SQLite (better-sqlite3; a file per service, ':memory:' in tests) and MongoDB
+ * (replica set transactions). One conformance suite (testing/serviceStore.conformance.ts) runs
+ * against both.
+ */
+export interface ServiceStore extends StoreReads {
+  /**
+   * Runs fn in a transaction. Transactions are serialisable with respect to each other
+   * (SQLite: one writer at a time; MongoDB: write conflicts are retried by re-running fn,
+   * so fn must have no side effects outside tx). Returns fn's result after commit.
+   */
+  transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
+
+  /** The outbox: events with position > afterPosition, ascending, at most `limit`. */
+  readAll(afterPosition: number, limit: number): Promise<StoredEvent[]>;
+
+  /** Highest position written so far (0 when empty). */
+  lastPosition(): Promise<number>;
+
+  /** Called after every commit that appended events (the outbox relay listens here). */
+  onAppended(listener: () => void): () => void;
+
+  close(): Promise<void>;
+}
+
+export interface StoreReads {
+  readStream<E extends DomainEvent = DomainEvent>(
+    streamId: string,
+  ): Promise<{ version: number; events: StoredEvent<E>[] }>;
+  get<T extends object>(collection: string, id: string): Promise<T | null>;
+  /** Equality filter on top-level fields (scalars only). Sorted by `orderBy` when given. */
+  find<T extends object>(collection: string, query?: FindQuery): Promise<T[]>;
+  count(collection: string, where?: Record<string, Scalar>): Promise<number>;
+  /** Consumer checkpoint (e.g. the outbox relay's or a bus consumer's position). */
+  getCheckpoint(name: string): Promise<number>;
+}
+
+export type Scalar = string | number | boolean | null;
+
+export interface FindQuery {
+  where?: Record<string, Scalar>;
+  orderBy?: { field: string; direction: 'asc' | 'desc' };
+  limit?: number;
+  offset?: number;
+}
+
+export interface StoreTx extends StoreReads {
+  /** Appends to a stream and to the outbox. Throws ConcurrencyError when the version does not match. */
+  appendToStream<E extends DomainEvent>(
+    streamId: string,
+    expectedVersion: ExpectedVersion,
+    events: Array<E & { id?: string }>,
+    meta: EventMeta,
+  ): Promise<{ nextVersion: number; events: StoredEvent<E>[] }>;
+  put<T extends object>(collection: string, id: string, doc: T): Promise<void>;
+  delete(collection: string, id: string): Promise<void>;
+  /**
+   * Records that `consumer` has applied `eventId`. Returns false when it already had
+   * (the caller then skips the effect: idempotent handling).
+   */
+  markProcessed(consumer: string, eventId: string): Promise<boolean>;
+  setCheckpoint(name: string, position: number): Promise<void>;
+}

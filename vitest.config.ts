@@ -1,0 +1,34 @@
+import { defineConfig } from 'vitest/config';
+
+// One test run for the whole repository, in projects:
+//   server: unit + integration specs of services, gateway and repo-level tests (node)
+//   web:    the SPA's component and saga specs (jsdom), configured in web/vitest.config.ts
+//   e2e:    headless Chromium journeys against the standalone target
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['services/*/src/**/*.{unit,int}.spec.ts', 'gateway/src/**/*.{unit,int}.spec.ts', 'tests/**/*.{unit,int}.spec.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          env: { NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+        },
+      },
+      'web/vitest.config.ts',
+      {
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['tests/e2e/**/*.e2e.spec.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+          env: { NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+        },
+      },
+    ],
+  },
+});
