@@ -1,0 +1,56 @@
+# Meridian — `make help` lists the targets.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+export npm_config_nodedir ?= /usr
+export KAFKAJS_NO_PARTITIONER_WARNING := 1
+BIN := node_modules/.bin
+PORT ?= 8080
+
+.PHONY: help deps system proto build start test lint typecheck bench e2e up down clean
+
+help: ## List every target with one line each
+	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+deps: ## Install npm packages when node_modules is missing or stale (npm ci)
+	@scripts/ensure-deps.sh
+
+system: ## Install Chromium and Redis from Debian when missing, start Redis (tests need both)
+	@scripts/ensure-system.sh
+
+proto: deps ## Regenerate TypeScript from proto/ (ts-proto via buf, offline)
+	cd proto && ../$(BIN)/buf generate
+
+build: deps ## Type-check the servers and build the SPA into web/dist
+	$(BIN)/tsc -p tsconfig.json --noEmit
+	cd web && ../$(BIN)/vite build --logLevel warn
+
+start: deps ## Build and run everything in one process on embedded adapters: http://localhost:8080
+	@[ -f web/dist/index.html ] && [ -z "$$(find web/src web/index.html -newer web/dist/index.html -print -quit)" ] || (cd web && ../$(BIN)/vite build --logLevel warn)
+	PORT=$(PORT) $(BIN)/tsx services/standalone/src/main.ts
+
+test: deps system ## Every check and test suite; ends with "N passed, N failed, N skipped"
+	node scripts/test.mjs
+
+e2e: deps system ## Only the browser journeys (headless Chromium against the standalone target)
+	cd web && ../$(BIN)/vite build --logLevel warn
+	$(BIN)/vitest run --project e2e
+
+lint: deps ## ESLint with the layer rules of STYLE.md
+	$(BIN)/eslint . --max-warnings=0
+
+typecheck: deps ## tsc over servers and web
+	$(BIN)/tsc -p tsconfig.json --noEmit
+	$(BIN)/tsc -p web/tsconfig.json --noEmit
+
+bench: deps system ## Benchmarks; prints ratios against baselines measured in the same run
+	$(BIN)/tsx bench/run.ts
+
+up: ## docker compose: Kafka, MongoDB, Redis, Mailpit, every service, gateway (needs a Docker engine)
+	docker compose up --build -d
+	@echo "Meridian: http://localhost:8080   Mailpit: http://localhost:8025"
+
+down: ## Stop docker compose
+	docker compose down
+
+clean: ## Remove build output and local data
+	rm -rf web/dist data artifacts

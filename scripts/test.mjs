@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+// `make test`: static checks (proto drift, type-check, lint), the SPA build the e2e suite needs,
+// then every vitest project. Ends with the one line CI reads: "N passed, N failed, N skipped",
+// counted over every test of every suite plus each static check.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const bin = (name) => join(root, 'node_modules/.bin', name);
+const extraArgs = process.argv.slice(2);
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const failures = [];
+
+function run(label, cmd, args, opts = {}) {
+  const started = Date.now();
+  process.stdout.write(`\n=== ${label}\n`);
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts });
+  const ok = r.status === 0;
+  console.log(`=== ${label}: ${ok ? 'ok' : 'FAILED'} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  return ok;
+}
+
+function check(label, cmd, args, opts) {
+  if (run(label, cmd, args, opts)) passed += 1;
+  else {
+    failed += 1;
+    failures.push(label);
+  }
+}
+
+// 1. generated protobuf code is up to date
+{
+  const out = mkdtempSync(join(tmpdir(), 'meridian-proto-'));
+  const gen = run('proto: regenerate into a temp dir', bin('buf'), ['generate', '-o', out], { cwd: join(root, 'proto') });
+  const same = gen && run('proto: generated code matches proto/gen', 'diff', ['-r', join(out, 'gen'), join(root, 'proto/gen')]);
+  if (same) passed += 1;
+  else {
+    failed += 1;
+    failures.push('proto drift (run `make proto` and commit proto/gen)');
+  }
+  rmSync(out, { recursive: true, force: true });
+}
+
+// 2. type-check and lint
+check('typecheck: servers', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
+if (existsSync(join(root, 'web/tsconfig.json'))) check('typecheck: web', bin('tsc'), ['-p', 'web/tsconfig.json', '--noEmit']);
+check('lint', bin('eslint'), ['.', '--max-warnings=0']);
+
+// 3. the SPA build (served by the standalone target in the e2e suite)
+if (existsSync(join(root, 'web/vite.config.ts'))) check('build: web', bin('vite'), ['build', '--logLevel', 'warn'], { cwd: join(root, 'web') });
+
+// 4. every vitest project
+mkdirSync(join(root, 'artifacts'), { recursive: true });
+const report = join(root, 'artifacts/vitest.json');
+rmSync(report, { force: true });
+run('vitest: server, web and e2e projects', bin('vitest'), [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${report}`,
+  ...extraArgs,
+]);
+if (existsSync(report)) {
+  const r = JSON.parse(readFileSync(report, 'utf8'));
+  passed += r.numPassedTests;
+  failed += r.numFailedTests;
+  skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+  // a suite that failed to load counts as a failure even if it had no tests
+  const brokenSuites = (r.testResults ?? []).filter((s) => s.status === 'failed' && s.assertionResults.length === 0);
+  for (const s of brokenSuites) failures.push(`suite failed to run: ${s.name}`);
+  failed += brokenSuites.length;
+  for (const s of r.testResults ?? [])
+    for (const t of s.assertionResults ?? []) if (t.status === 'failed') failures.push(`${t.fullName}`);
+} else {
+  failed += 1;
+  failures.push('vitest produced no report');
+}
+
+if (failures.length) {
+  console.log('\nFailures:');
+  for (const f of failures) console.log(`  - ${f}`);
+}
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failed === 0 ? 0 : 1);
