@@ -20,6 +20,8 @@ export interface UserRegistered {
   /** referrer's user id, empty when none */
   referredBy: string;
   registeredAt: string;
+  phone: string;
+  country: string;
 }
 
 export interface EmailVerificationRequested {
@@ -77,6 +79,12 @@ export interface UserDeleted {
 export interface ProfileUpdated {
   userId: string;
   fields: string[];
+  /** The new values of the fields named in `fields` (others empty). */
+  name: string;
+  phone: string;
+  bio: string;
+  country: string;
+  photo: string;
 }
 
 export interface ImpersonationStarted {
@@ -90,7 +98,17 @@ export interface ImpersonationEnded {
 }
 
 function createBaseUserRegistered(): UserRegistered {
-  return { userId: "", name: "", email: "", role: "", referralCode: "", referredBy: "", registeredAt: "" };
+  return {
+    userId: "",
+    name: "",
+    email: "",
+    role: "",
+    referralCode: "",
+    referredBy: "",
+    registeredAt: "",
+    phone: "",
+    country: "",
+  };
 }
 
 export const UserRegistered: MessageFns<UserRegistered> = {
@@ -115,6 +133,12 @@ export const UserRegistered: MessageFns<UserRegistered> = {
     }
     if (message.registeredAt !== "") {
       writer.uint32(58).string(message.registeredAt);
+    }
+    if (message.phone !== "") {
+      writer.uint32(66).string(message.phone);
+    }
+    if (message.country !== "") {
+      writer.uint32(74).string(message.country);
     }
     return writer;
   },
@@ -188,6 +212,22 @@ export const UserRegistered: MessageFns<UserRegistered> = {
             message.registeredAt = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.phone = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.country = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -225,6 +265,8 @@ export const UserRegistered: MessageFns<UserRegistered> = {
         : isSet(object.registered_at)
         ? globalThis.String(object.registered_at)
         : "",
+      phone: isSet(object.phone) ? globalThis.String(object.phone) : "",
+      country: isSet(object.country) ? globalThis.String(object.country) : "",
     };
   },
 
@@ -251,6 +293,12 @@ export const UserRegistered: MessageFns<UserRegistered> = {
     if (message.registeredAt !== "") {
       obj.registeredAt = message.registeredAt;
     }
+    if (message.phone !== "") {
+      obj.phone = message.phone;
+    }
+    if (message.country !== "") {
+      obj.country = message.country;
+    }
     return obj;
   },
 
@@ -266,6 +314,8 @@ export const UserRegistered: MessageFns<UserRegistered> = {
     message.referralCode = object.referralCode ?? "";
     message.referredBy = object.referredBy ?? "";
     message.registeredAt = object.registeredAt ?? "";
+    message.phone = object.phone ?? "";
+    message.country = object.country ?? "";
     return message;
   },
 };
@@ -1198,7 +1248,7 @@ export const UserDeleted: MessageFns<UserDeleted> = {
 };
 
 function createBaseProfileUpdated(): ProfileUpdated {
-  return { userId: "", fields: [] };
+  return { userId: "", fields: [], name: "", phone: "", bio: "", country: "", photo: "" };
 }
 
 export const ProfileUpdated: MessageFns<ProfileUpdated> = {
@@ -1208,6 +1258,21 @@ export const ProfileUpdated: MessageFns<ProfileUpdated> = {
     }
     for (const v of message.fields) {
       writer.uint32(18).string(v!);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.phone !== "") {
+      writer.uint32(34).string(message.phone);
+    }
+    if (message.bio !== "") {
+      writer.uint32(42).string(message.bio);
+    }
+    if (message.country !== "") {
+      writer.uint32(50).string(message.country);
+    }
+    if (message.photo !== "") {
+      writer.uint32(58).string(message.photo);
     }
     return writer;
   },
@@ -1241,6 +1306,46 @@ export const ProfileUpdated: MessageFns<ProfileUpdated> = {
             message.fields.push(reader.string());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.phone = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.bio = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.country = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.photo = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1261,6 +1366,11 @@ export const ProfileUpdated: MessageFns<ProfileUpdated> = {
         ? globalThis.String(object.user_id)
         : "",
       fields: globalThis.Array.isArray(object?.fields) ? object.fields.map((e: any) => globalThis.String(e)) : [],
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      phone: isSet(object.phone) ? globalThis.String(object.phone) : "",
+      bio: isSet(object.bio) ? globalThis.String(object.bio) : "",
+      country: isSet(object.country) ? globalThis.String(object.country) : "",
+      photo: isSet(object.photo) ? globalThis.String(object.photo) : "",
     };
   },
 
@@ -1272,6 +1382,21 @@ export const ProfileUpdated: MessageFns<ProfileUpdated> = {
     if (message.fields?.length) {
       obj.fields = message.fields;
     }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.phone !== "") {
+      obj.phone = message.phone;
+    }
+    if (message.bio !== "") {
+      obj.bio = message.bio;
+    }
+    if (message.country !== "") {
+      obj.country = message.country;
+    }
+    if (message.photo !== "") {
+      obj.photo = message.photo;
+    }
     return obj;
   },
 
@@ -1282,6 +1407,11 @@ export const ProfileUpdated: MessageFns<ProfileUpdated> = {
     const message = createBaseProfileUpdated();
     message.userId = object.userId ?? "";
     message.fields = object.fields?.map((e) => e) || [];
+    message.name = object.name ?? "";
+    message.phone = object.phone ?? "";
+    message.bio = object.bio ?? "";
+    message.country = object.country ?? "";
+    message.photo = object.photo ?? "";
     return message;
   },
 };

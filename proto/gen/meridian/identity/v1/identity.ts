@@ -71,6 +71,8 @@ export interface RegisterRequest {
   referralCode: string;
   deviceToken: string;
   correlationId: string;
+  /** The browser's address as the gateway saw it; keys per-client rate limits (optional). */
+  clientIp: string;
 }
 
 export interface LoginRequest {
@@ -78,11 +80,13 @@ export interface LoginRequest {
   password: string;
   deviceToken: string;
   correlationId: string;
+  clientIp: string;
 }
 
 export interface SendLoginCodeRequest {
   email: string;
   correlationId: string;
+  clientIp: string;
 }
 
 export interface LoginWithCodeRequest {
@@ -90,6 +94,7 @@ export interface LoginWithCodeRequest {
   loginCode: string;
   deviceToken: string;
   correlationId: string;
+  clientIp: string;
 }
 
 export interface GoogleLoginRequest {
@@ -97,6 +102,7 @@ export interface GoogleLoginRequest {
   credential: string;
   deviceToken: string;
   correlationId: string;
+  clientIp: string;
 }
 
 export interface AuthenticateRequest {
@@ -147,6 +153,7 @@ export interface ChangePasswordRequest {
 export interface ForgotPasswordRequest {
   email: string;
   correlationId: string;
+  clientIp: string;
 }
 
 export interface ResetPasswordRequest {
@@ -767,6 +774,7 @@ function createBaseRegisterRequest(): RegisterRequest {
     referralCode: "",
     deviceToken: "",
     correlationId: "",
+    clientIp: "",
   };
 }
 
@@ -795,6 +803,9 @@ export const RegisterRequest: MessageFns<RegisterRequest> = {
     }
     if (message.correlationId !== "") {
       writer.uint32(66).string(message.correlationId);
+    }
+    if (message.clientIp !== "") {
+      writer.uint32(74).string(message.clientIp);
     }
     return writer;
   },
@@ -876,6 +887,14 @@ export const RegisterRequest: MessageFns<RegisterRequest> = {
             message.correlationId = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.clientIp = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -910,6 +929,11 @@ export const RegisterRequest: MessageFns<RegisterRequest> = {
         : isSet(object.correlation_id)
         ? globalThis.String(object.correlation_id)
         : "",
+      clientIp: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
     };
   },
 
@@ -939,6 +963,9 @@ export const RegisterRequest: MessageFns<RegisterRequest> = {
     if (message.correlationId !== "") {
       obj.correlationId = message.correlationId;
     }
+    if (message.clientIp !== "") {
+      obj.clientIp = message.clientIp;
+    }
     return obj;
   },
 
@@ -955,12 +982,13 @@ export const RegisterRequest: MessageFns<RegisterRequest> = {
     message.referralCode = object.referralCode ?? "";
     message.deviceToken = object.deviceToken ?? "";
     message.correlationId = object.correlationId ?? "";
+    message.clientIp = object.clientIp ?? "";
     return message;
   },
 };
 
 function createBaseLoginRequest(): LoginRequest {
-  return { email: "", password: "", deviceToken: "", correlationId: "" };
+  return { email: "", password: "", deviceToken: "", correlationId: "", clientIp: "" };
 }
 
 export const LoginRequest: MessageFns<LoginRequest> = {
@@ -976,6 +1004,9 @@ export const LoginRequest: MessageFns<LoginRequest> = {
     }
     if (message.correlationId !== "") {
       writer.uint32(34).string(message.correlationId);
+    }
+    if (message.clientIp !== "") {
+      writer.uint32(42).string(message.clientIp);
     }
     return writer;
   },
@@ -1025,6 +1056,14 @@ export const LoginRequest: MessageFns<LoginRequest> = {
             message.correlationId = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.clientIp = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1051,6 +1090,11 @@ export const LoginRequest: MessageFns<LoginRequest> = {
         : isSet(object.correlation_id)
         ? globalThis.String(object.correlation_id)
         : "",
+      clientIp: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
     };
   },
 
@@ -1068,6 +1112,9 @@ export const LoginRequest: MessageFns<LoginRequest> = {
     if (message.correlationId !== "") {
       obj.correlationId = message.correlationId;
     }
+    if (message.clientIp !== "") {
+      obj.clientIp = message.clientIp;
+    }
     return obj;
   },
 
@@ -1080,12 +1127,13 @@ export const LoginRequest: MessageFns<LoginRequest> = {
     message.password = object.password ?? "";
     message.deviceToken = object.deviceToken ?? "";
     message.correlationId = object.correlationId ?? "";
+    message.clientIp = object.clientIp ?? "";
     return message;
   },
 };
 
 function createBaseSendLoginCodeRequest(): SendLoginCodeRequest {
-  return { email: "", correlationId: "" };
+  return { email: "", correlationId: "", clientIp: "" };
 }
 
 export const SendLoginCodeRequest: MessageFns<SendLoginCodeRequest> = {
@@ -1095,6 +1143,9 @@ export const SendLoginCodeRequest: MessageFns<SendLoginCodeRequest> = {
     }
     if (message.correlationId !== "") {
       writer.uint32(18).string(message.correlationId);
+    }
+    if (message.clientIp !== "") {
+      writer.uint32(26).string(message.clientIp);
     }
     return writer;
   },
@@ -1128,6 +1179,14 @@ export const SendLoginCodeRequest: MessageFns<SendLoginCodeRequest> = {
             message.correlationId = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.clientIp = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1148,6 +1207,11 @@ export const SendLoginCodeRequest: MessageFns<SendLoginCodeRequest> = {
         : isSet(object.correlation_id)
         ? globalThis.String(object.correlation_id)
         : "",
+      clientIp: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
     };
   },
 
@@ -1159,6 +1223,9 @@ export const SendLoginCodeRequest: MessageFns<SendLoginCodeRequest> = {
     if (message.correlationId !== "") {
       obj.correlationId = message.correlationId;
     }
+    if (message.clientIp !== "") {
+      obj.clientIp = message.clientIp;
+    }
     return obj;
   },
 
@@ -1169,12 +1236,13 @@ export const SendLoginCodeRequest: MessageFns<SendLoginCodeRequest> = {
     const message = createBaseSendLoginCodeRequest();
     message.email = object.email ?? "";
     message.correlationId = object.correlationId ?? "";
+    message.clientIp = object.clientIp ?? "";
     return message;
   },
 };
 
 function createBaseLoginWithCodeRequest(): LoginWithCodeRequest {
-  return { email: "", loginCode: "", deviceToken: "", correlationId: "" };
+  return { email: "", loginCode: "", deviceToken: "", correlationId: "", clientIp: "" };
 }
 
 export const LoginWithCodeRequest: MessageFns<LoginWithCodeRequest> = {
@@ -1190,6 +1258,9 @@ export const LoginWithCodeRequest: MessageFns<LoginWithCodeRequest> = {
     }
     if (message.correlationId !== "") {
       writer.uint32(34).string(message.correlationId);
+    }
+    if (message.clientIp !== "") {
+      writer.uint32(42).string(message.clientIp);
     }
     return writer;
   },
@@ -1239,6 +1310,14 @@ export const LoginWithCodeRequest: MessageFns<LoginWithCodeRequest> = {
             message.correlationId = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.clientIp = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1269,6 +1348,11 @@ export const LoginWithCodeRequest: MessageFns<LoginWithCodeRequest> = {
         : isSet(object.correlation_id)
         ? globalThis.String(object.correlation_id)
         : "",
+      clientIp: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
     };
   },
 
@@ -1286,6 +1370,9 @@ export const LoginWithCodeRequest: MessageFns<LoginWithCodeRequest> = {
     if (message.correlationId !== "") {
       obj.correlationId = message.correlationId;
     }
+    if (message.clientIp !== "") {
+      obj.clientIp = message.clientIp;
+    }
     return obj;
   },
 
@@ -1298,12 +1385,13 @@ export const LoginWithCodeRequest: MessageFns<LoginWithCodeRequest> = {
     message.loginCode = object.loginCode ?? "";
     message.deviceToken = object.deviceToken ?? "";
     message.correlationId = object.correlationId ?? "";
+    message.clientIp = object.clientIp ?? "";
     return message;
   },
 };
 
 function createBaseGoogleLoginRequest(): GoogleLoginRequest {
-  return { credential: "", deviceToken: "", correlationId: "" };
+  return { credential: "", deviceToken: "", correlationId: "", clientIp: "" };
 }
 
 export const GoogleLoginRequest: MessageFns<GoogleLoginRequest> = {
@@ -1316,6 +1404,9 @@ export const GoogleLoginRequest: MessageFns<GoogleLoginRequest> = {
     }
     if (message.correlationId !== "") {
       writer.uint32(26).string(message.correlationId);
+    }
+    if (message.clientIp !== "") {
+      writer.uint32(34).string(message.clientIp);
     }
     return writer;
   },
@@ -1357,6 +1448,14 @@ export const GoogleLoginRequest: MessageFns<GoogleLoginRequest> = {
             message.correlationId = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.clientIp = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1382,6 +1481,11 @@ export const GoogleLoginRequest: MessageFns<GoogleLoginRequest> = {
         : isSet(object.correlation_id)
         ? globalThis.String(object.correlation_id)
         : "",
+      clientIp: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
     };
   },
 
@@ -1396,6 +1500,9 @@ export const GoogleLoginRequest: MessageFns<GoogleLoginRequest> = {
     if (message.correlationId !== "") {
       obj.correlationId = message.correlationId;
     }
+    if (message.clientIp !== "") {
+      obj.clientIp = message.clientIp;
+    }
     return obj;
   },
 
@@ -1407,6 +1514,7 @@ export const GoogleLoginRequest: MessageFns<GoogleLoginRequest> = {
     message.credential = object.credential ?? "";
     message.deviceToken = object.deviceToken ?? "";
     message.correlationId = object.correlationId ?? "";
+    message.clientIp = object.clientIp ?? "";
     return message;
   },
 };
@@ -2192,7 +2300,7 @@ export const ChangePasswordRequest: MessageFns<ChangePasswordRequest> = {
 };
 
 function createBaseForgotPasswordRequest(): ForgotPasswordRequest {
-  return { email: "", correlationId: "" };
+  return { email: "", correlationId: "", clientIp: "" };
 }
 
 export const ForgotPasswordRequest: MessageFns<ForgotPasswordRequest> = {
@@ -2202,6 +2310,9 @@ export const ForgotPasswordRequest: MessageFns<ForgotPasswordRequest> = {
     }
     if (message.correlationId !== "") {
       writer.uint32(18).string(message.correlationId);
+    }
+    if (message.clientIp !== "") {
+      writer.uint32(26).string(message.clientIp);
     }
     return writer;
   },
@@ -2235,6 +2346,14 @@ export const ForgotPasswordRequest: MessageFns<ForgotPasswordRequest> = {
             message.correlationId = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.clientIp = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2255,6 +2374,11 @@ export const ForgotPasswordRequest: MessageFns<ForgotPasswordRequest> = {
         : isSet(object.correlation_id)
         ? globalThis.String(object.correlation_id)
         : "",
+      clientIp: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
     };
   },
 
@@ -2266,6 +2390,9 @@ export const ForgotPasswordRequest: MessageFns<ForgotPasswordRequest> = {
     if (message.correlationId !== "") {
       obj.correlationId = message.correlationId;
     }
+    if (message.clientIp !== "") {
+      obj.clientIp = message.clientIp;
+    }
     return obj;
   },
 
@@ -2276,6 +2403,7 @@ export const ForgotPasswordRequest: MessageFns<ForgotPasswordRequest> = {
     const message = createBaseForgotPasswordRequest();
     message.email = object.email ?? "";
     message.correlationId = object.correlationId ?? "";
+    message.clientIp = object.clientIp ?? "";
     return message;
   },
 };

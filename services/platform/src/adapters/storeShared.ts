@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import type { DomainEvent, EventMeta, StoredEvent } from '../eventSourcing/types.js';
+import { invalid } from '../eventSourcing/errors.js';
+
+/** Options every ServiceStore adapter accepts. */
+export interface StoreOptions {
+  /** Source of `occurredAt` (tests inject a fixed clock). */
+  clock?: () => Date;
+  /** Source of event ids when the caller gives none. */
+  newId?: () => string;
+}
+
+/** Builds the envelopes for an append (positions are filled in by the adapter). */
+export function buildEnvelopes<E extends DomainEvent>(
+  streamId: string,
+  fromVersion: number,
+  events: Array<E & { id?: string }>,
+  meta: EventMeta,
+  options: StoreOptions,
+): Array<Omit<StoredEvent<E>, 'position'>> {
+  const occurredAt = (options.clock ?? (() => new Date()))().toISOString();
+  const newId = options.newId ?? randomUUID;
+  return events.map((e, i) => ({
+    id: e.id ?? newId(),
+    type: e.type,
+    data: e.data,
+    streamId,
+    version: fromVersion + i + 1,
+    occurredAt,
+    correlationId: meta.correlationId,
+    causationId: meta.causationId ?? null,
+    actor: meta.actor ?? null,
+  }));
+}
+
+const FIELD = /^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)*$/;
+
+/** Field names in find()/count() must be plain (dotted) identifiers: no operators, no injection. */
+export function checkField(field: string): string {
+  if (!FIELD.test(field)) throw invalid(`invalid field name: ${JSON.stringify(field)}`);
+  return field;
+}
+
+export function checkScalar(field: string, value: unknown): void {
+  const t = typeof value;
+  if (!(value === null || t === 'string' || t === 'number' || t === 'boolean')) {
+    throw invalid(`filter on ${field} must be a string, number, boolean or null`);
+  }
+}
