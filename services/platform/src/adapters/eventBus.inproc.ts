@@ -1,0 +1,172 @@
+import { EventEmitter } from 'node:events';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { StoredEvent } from '../eventSourcing/types.js';
+import type { EventBus, SubscribeOptions, Subscription } from '../ports/eventBus.js';
+import { backoffMs, Signal } from '../util/async.js';
+
+export interface InProcEventBusOptions {
+  /** SQLite file holding the log and the committed offsets, or ':memory:'. */
+  path: string;
+  /** Where handler failures are reported (they are retried). */
+  onError?: (error: unknown, context: { topic: string; group: string; event: StoredEvent; attempt: number }) => void;
+  /**
+   * File-backed buses also re-check the log every `pollIntervalMs` so that several processes can
+   * share one file (publishes from another process do not reach this process's EventEmitter).
+   * Default 500 for files, disabled for ':memory:'. Within a process, a publish wakes consumers at once.
+   */
+  pollIntervalMs?: number;
+  /** Backoff bounds for a failing handler (ms). */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+}
+
+/**
+ * The embedded EventBus: a durable log in SQLite, messages(topic, offset, key, json), and the offset
+ * each consumer group has committed per topic. publish appends (one transaction) and wakes the
+ * subscriptions; each subscription delivers from its group's committed offset, in log order (which
+ * is stricter than per-stream order), commits after each handler success and retries a failing
+ * handler with capped exponential backoff (so delivery is at least once and never skips an event).
+ *
+ * One active subscription per (group, topic) per bus instance: a second one is refused.
+ */
+export function createInProcEventBus(options: InProcEventBusOptions): EventBus & {
+  /** Number of messages on a topic (tests and diagnostics). */
+  size(topic: string): number;
+  /** The committed offset of a group on a topic (0 = nothing consumed). */
+  committed(group: string, topic: string): number;
+} {
+  const { path } = options;
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  if (path !== ':memory:') {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+  }
+  db.pragma('busy_timeout = 5000');
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS messages (
+      topic    TEXT NOT NULL,
+      "offset" INTEGER NOT NULL,
+      key      TEXT NOT NULL,
+      json     TEXT NOT NULL,
+      PRIMARY KEY (topic, "offset")
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS group_offsets (
+      group_id TEXT NOT NULL,
+      topic    TEXT NOT NULL,
+      "offset" INTEGER NOT NULL,
+      PRIMARY KEY (group_id, topic)
+    ) WITHOUT ROWID;
+  `);
+  const stmt = {
+    maxOffset: db.prepare<[string], { o: number | null }>('SELECT MAX("offset") AS o FROM messages WHERE topic = ?'),
+    insert: db.prepare('INSERT INTO messages (topic, "offset", key, json) VALUES (?, ?, ?, ?)'),
+    fetch: db.prepare<[string, number, number], { offset: number; json: string }>(
+      'SELECT "offset", json FROM messages WHERE topic = ? AND "offset" > ? ORDER BY "offset" LIMIT ?',
+    ),
+    getCommitted: db.prepare<[string, string], { offset: number }>(
+      'SELECT "offset" FROM group_offsets WHERE group_id = ? AND topic = ?',
+    ),
+    commit: db.prepare(
+      `INSERT INTO group_offsets (group_id, topic, "offset") VALUES (?, ?, ?)
+       ON CONFLICT (group_id, topic) DO UPDATE SET "offset" = excluded."offset"`,
+    ),
+    count: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM messages WHERE topic = ?'),
+  };
+  const appendBatch = db.transaction((topic: string, events: readonly StoredEvent[]) => {
+    let offset = stmt.maxOffset.get(topic)?.o ?? 0;
+    for (const e of events) stmt.insert.run(topic, ++offset, e.streamId, JSON.stringify(e));
+  });
+  const startAtEnd = db.transaction((group: string, topic: string) => {
+    if (!stmt.getCommitted.get(group, topic)) stmt.commit.run(group, topic, stmt.maxOffset.get(topic)?.o ?? 0);
+  });
+
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  const active = new Map<string, { stop(): Promise<void> }>();
+  const pollMs = options.pollIntervalMs ?? (path === ':memory:' ? undefined : 500);
+  let closed = false;
+
+  const assertOpen = () => {
+    if (closed) throw new Error('EventBus is closed');
+  };
+
+  return {
+    async publish(topic, events) {
+      assertOpen();
+      if (events.length === 0) return;
+      appendBatch.immediate(topic, events);
+      emitter.emit(topic);
+    },
+
+    async subscribe({ topic, group, handler, fromBeginning = true }: SubscribeOptions): Promise<Subscription> {
+      assertOpen();
+      const id = `${group}\u0000${topic}`;
+      if (active.has(id)) throw new Error(`group ${group} already has an active subscription on ${topic}`);
+      if (!fromBeginning) startAtEnd.immediate(group, topic);
+
+      const signal = new Signal();
+      const wake = () => signal.notify();
+      emitter.on(topic, wake);
+      let stopping = false;
+
+      const loop = async () => {
+        while (!stopping) {
+          const committed = stmt.getCommitted.get(group, topic)?.offset ?? 0;
+          const batch = stmt.fetch.all(topic, committed, 100);
+          if (batch.length === 0) {
+            await signal.wait(pollMs);
+            continue;
+          }
+          for (const row of batch) {
+            if (stopping) return;
+            const event = JSON.parse(row.json) as StoredEvent;
+            for (let attempt = 1; ; attempt++) {
+              try {
+                await handler(event);
+                break;
+              } catch (err) {
+                options.onError?.(err, { topic, group, event, attempt });
+                if (stopping) return;
+                await signal.wait(backoffMs(attempt, options.retryBaseMs ?? 50, options.retryMaxMs ?? 5_000));
+                if (stopping) return;
+              }
+            }
+            if (closed) return;
+            stmt.commit.run(group, topic, row.offset);
+          }
+        }
+      };
+      const running = loop().catch((err) => {
+        // a broken log (closed db) ends the loop; report it
+        options.onError?.(err, { topic, group, event: undefined as unknown as StoredEvent, attempt: 0 });
+      });
+
+      const sub = {
+        async stop() {
+          if (!stopping) {
+            stopping = true;
+            emitter.off(topic, wake);
+            signal.notify();
+          }
+          await running;
+          active.delete(id);
+        },
+      };
+      active.set(id, sub);
+      return sub;
+    },
+
+    async close() {
+      if (closed) return;
+      await Promise.all([...active.values()].map((s) => s.stop()));
+      closed = true;
+      db.close();
+    },
+
+    size: (topic: string) => stmt.count.get(topic)?.n ?? 0,
+    committed: (group: string, topic: string) => stmt.getCommitted.get(group, topic)?.offset ?? 0,
+  };
+}

@@ -1,0 +1,33 @@
+import { combineReducers, configureStore } from '@reduxjs/toolkit';
+import createSagaMiddleware from 'redux-saga';
+import { authReducer, sessionExpired } from '../features/auth/authSlice';
+import { liveReducer } from '../features/live/liveSlice';
+import { createSocketIo, type SocketFactory } from '../features/live/live.saga';
+import { setSessionEndedHandler } from './apiClient';
+import { rootSaga } from './rootSaga';
+
+const rootReducer = combineReducers({ auth: authReducer, live: liveReducer });
+
+export type RootState = ReturnType<typeof rootReducer>;
+
+export interface StoreOptions {
+  preloadedState?: Partial<RootState>;
+  createSocket?: SocketFactory;
+}
+
+export function makeStore({ preloadedState, createSocket = createSocketIo }: StoreOptions = {}) {
+  const sagaMiddleware = createSagaMiddleware();
+  const store = configureStore({
+    reducer: rootReducer,
+    preloadedState: preloadedState as RootState | undefined,
+    middleware: (getDefault) => getDefault().concat(sagaMiddleware),
+  });
+  sagaMiddleware.run(rootSaga, { createSocket });
+  setSessionEndedHandler(() => {
+    if (store.getState().auth.isLoggedIn) store.dispatch(sessionExpired());
+  });
+  return store;
+}
+
+export type AppStore = ReturnType<typeof makeStore>;
+export type AppDispatch = AppStore['dispatch'];
