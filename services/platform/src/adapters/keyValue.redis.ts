@@ -1,0 +1,70 @@
+import { Redis } from 'ioredis';
+import type { KeyValueStore } from '../ports/keyValue.js';
+
+export interface RedisKeyValueOptions {
+  /** redis://… connection string (ignored when `client` is given). */
+  url?: string;
+  /** An existing ioredis client to share; it is NOT closed by close(). */
+  client?: Redis;
+  /** Namespace for every key, e.g. 'meridian:identity:'. */
+  prefix?: string;
+}
+
+/** KeyValueStore on Redis (ioredis). Keys are `${prefix}${key}`; TTLs in ms (PX / PEXPIRE / PTTL). */
+export function createRedisKeyValueStore(options: RedisKeyValueOptions): KeyValueStore & { client: Redis } {
+  const owned = !options.client;
+  const client =
+    options.client ??
+    new Redis(options.url ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 3, enableOfflineQueue: true, lazyConnect: false });
+  const prefix = options.prefix ?? '';
+  const k = (key: string) => prefix + key;
+
+  return {
+    client,
+    async get(key) {
+      return client.get(k(key));
+    },
+    async set(key, value, opts = {}) {
+      const ttl = opts.ttlMs !== undefined && opts.ttlMs > 0 ? Math.ceil(opts.ttlMs) : undefined;
+      let res: string | null;
+      if (ttl !== undefined && opts.onlyIfAbsent) res = await client.set(k(key), value, 'PX', ttl, 'NX');
+      else if (ttl !== undefined) res = await client.set(k(key), value, 'PX', ttl);
+      else if (opts.onlyIfAbsent) res = await client.set(k(key), value, 'NX');
+      else res = await client.set(k(key), value);
+      return res === 'OK';
+    },
+    async del(...keys) {
+      if (keys.length === 0) return 0;
+      return client.del(...keys.map(k));
+    },
+    async incr(key, ttlMs) {
+      const multi = client.multi();
+      if (ttlMs > 0) multi.set(k(key), '0', 'PX', Math.ceil(ttlMs), 'NX');
+      multi.incr(k(key));
+      const results = await multi.exec();
+      if (!results) throw new Error('redis: incr transaction aborted');
+      const [err, value] = results[results.length - 1];
+      if (err) throw err;
+      return Number(value);
+    },
+    async ttl(key) {
+      return client.pttl(k(key));
+    },
+    async sadd(key, member, ttlMs) {
+      const multi = client.multi().sadd(k(key), member);
+      if (ttlMs !== undefined && ttlMs > 0) multi.pexpire(k(key), Math.ceil(ttlMs));
+      const results = await multi.exec();
+      const failed = results?.find(([e]) => e);
+      if (failed) throw failed[0];
+    },
+    async srem(key, member) {
+      await client.srem(k(key), member);
+    },
+    async smembers(key) {
+      return client.smembers(k(key));
+    },
+    async close() {
+      if (owned) await client.quit().catch(() => client.disconnect());
+    },
+  };
+}
