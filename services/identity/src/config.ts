@@ -1,0 +1,49 @@
+/**
+ * Identity's environment, parsed and typed once (docs/CONVENTIONS.md names). Development defaults
+ * exist only outside production: with NODE_ENV=production every secret must be given.
+ */
+import { z } from 'zod';
+import { commonEnvSchema, env, parseEnv } from '@meridian/platform/config';
+
+export const DEV_DEFAULTS = {
+  JWT_SECRET: 'dev-only-jwt-secret-change-me-0123456789abcdef',
+  SECRETS_KEY: '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
+  ADMIN_EMAIL: 'admin@meridian.local',
+  ADMIN_PASSWORD: 'Admin123!',
+} as const;
+
+const schema = commonEnvSchema
+  .extend({
+    IDENTITY_GRPC_ADDR: env.address('0.0.0.0:50051'),
+    JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    SECRETS_KEY: env.hexKey(32).optional(),
+    APP_URL: env.url().default('http://localhost:8080'),
+    ADMIN_EMAIL: z.email('must be an email address').optional(),
+    ADMIN_PASSWORD: z.string().min(6, 'must be at least 6 characters').optional(),
+    OIDC_ISSUER: env.url().default('https://accounts.google.com'),
+    OIDC_JWKS_URL: env.url().default('https://www.googleapis.com/oauth2/v3/certs'),
+    GOOGLE_CLIENT_ID: z.string().optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.NODE_ENV !== 'production') return;
+    for (const key of ['JWT_SECRET', 'SECRETS_KEY', 'ADMIN_EMAIL', 'ADMIN_PASSWORD'] as const) {
+      if (v[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
+    }
+  })
+  .transform((v) => ({
+    ...v,
+    JWT_SECRET: v.JWT_SECRET ?? DEV_DEFAULTS.JWT_SECRET,
+    SECRETS_KEY: v.SECRETS_KEY ?? DEV_DEFAULTS.SECRETS_KEY,
+    ADMIN_EMAIL: v.ADMIN_EMAIL ?? DEV_DEFAULTS.ADMIN_EMAIL,
+    ADMIN_PASSWORD: v.ADMIN_PASSWORD ?? DEV_DEFAULTS.ADMIN_PASSWORD,
+    GOOGLE_CLIENT_ID: v.GOOGLE_CLIENT_ID || undefined,
+    /** Which of the secrets fell back to a development default (printed at start). */
+    usedDevDefaults: (['JWT_SECRET', 'SECRETS_KEY', 'ADMIN_EMAIL', 'ADMIN_PASSWORD'] as const).filter((k) => v[k] === undefined),
+  }));
+
+export const identityEnvSchema = schema;
+export type IdentityConfig = z.infer<typeof schema>;
+
+export function parseIdentityConfig(source: Record<string, string | undefined> = process.env): IdentityConfig {
+  return parseEnv(schema, source);
+}

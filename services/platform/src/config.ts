@@ -1,0 +1,99 @@
+import { z } from 'zod';
+
+export class ConfigError extends Error {
+  constructor(
+    message: string,
+    readonly problems: Array<{ variable: string; message: string }>,
+  ) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Parses env with a zod object schema. On failure throws ConfigError whose message names each bad
+ * variable, e.g. "Invalid environment: JWT_SECRET: must be at least 32 characters; PORT: is required".
+ * Values are never echoed (they may be secrets).
+ */
+export function parseEnv<S extends z.ZodType>(
+  schema: S,
+  env: Record<string, string | undefined> = process.env,
+): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const variable = issue.path.map(String).join('.') || '(root)';
+    const missing = issue.path.length === 1 && env[String(issue.path[0])] === undefined && issue.code === 'invalid_type';
+    return { variable, message: missing ? 'is required' : issue.message };
+  });
+  const message = `Invalid environment: ${problems.map((p) => `${p.variable}: ${p.message}`).join('; ')}`;
+  throw new ConfigError(message, problems);
+}
+
+/** parseEnv, or print the message to stderr and exit(1). For main.ts composition roots. */
+export function loadConfigOrExit<S extends z.ZodType>(
+  schema: S,
+  env: Record<string, string | undefined> = process.env,
+  exit: (code: number) => never = (code) => process.exit(code),
+): z.infer<S> {
+  try {
+    return parseEnv(schema, env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      return exit(1);
+    }
+    throw err;
+  }
+}
+
+/** Building blocks for service config schemas (one name, one meaning: docs/CONVENTIONS.md). */
+export const env = {
+  /** "true"/"1"/"yes" → true, "false"/"0"/"no"/"" → false; anything else is an error. */
+  bool: (defaultValue: boolean) =>
+    z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        if (v === undefined) return defaultValue;
+        const s = v.trim().toLowerCase();
+        if (['true', '1', 'yes'].includes(s)) return true;
+        if (['false', '0', 'no', ''].includes(s)) return false;
+        ctx.addIssue({ code: 'custom', message: 'must be true or false' });
+        return z.NEVER;
+      }),
+  port: (defaultValue: number) => z.coerce.number().int().min(0, 'must be a port number').max(65535, 'must be a port number').default(defaultValue),
+  /** host:port listen address or client target. */
+  address: (defaultValue: string) =>
+    z
+      .string()
+      .regex(/^[^\s:]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/, 'must be host:port')
+      .default(defaultValue),
+  url: () => z.url('must be a URL'),
+  /** Comma-separated list, trimmed, empties removed. */
+  list: () =>
+    z
+      .string()
+      .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+      .refine((a) => a.length > 0, 'must list at least one value'),
+  hexKey: (bytes: number) => z.string().regex(new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`), `must be ${bytes * 2} hex characters`),
+};
+
+/** The variables every service reads (docs/CONVENTIONS.md); extend with `.extend({...})`. */
+export const commonEnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production'], 'must be development, test or production').default('development'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino level (fatal … trace, silent)')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  MONGO_URL: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URL')
+    .optional(),
+  KAFKA_BROKERS: env.list().optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
+});
+export type CommonEnv = z.infer<typeof commonEnvSchema>;

@@ -1,0 +1,72 @@
+import { io } from 'socket.io-client';
+import { eventChannel, type EventChannel, type Task } from 'redux-saga';
+import { call, cancel, cancelled, fork, put, select, take } from 'redux-saga/effects';
+import type { AuthState } from '../auth/authSlice';
+import { connected, connectionClosed, connectionOpened, disconnected, eventReceived, type LiveEvent } from './liveSlice';
+
+/** The part of a socket.io client the saga uses (a fake in tests). */
+export interface LiveSocket {
+  on(event: 'connect' | 'disconnect', listener: () => void): unknown;
+  onAny(listener: (event: string, ...args: unknown[]) => void): unknown;
+  disconnect(): unknown;
+}
+
+export type SocketFactory = () => LiveSocket;
+
+/** Same origin, path /socket.io, cookies sent; socket.io-client reconnects on its own. */
+export const createSocketIo: SocketFactory = () =>
+  io({ path: '/socket.io', withCredentials: true, reconnection: true, reconnectionDelay: 1000, reconnectionDelayMax: 10000 });
+
+type SocketMessage = { kind: 'connected' } | { kind: 'disconnected' } | { kind: 'event'; event: LiveEvent };
+
+function socketChannel(socket: LiveSocket): EventChannel<SocketMessage> {
+  return eventChannel<SocketMessage>((emit) => {
+    socket.on('connect', () => emit({ kind: 'connected' }));
+    socket.on('disconnect', () => emit({ kind: 'disconnected' }));
+    socket.onAny((event, ...args) => emit({ kind: 'event', event: { event, payload: args[0] ?? null } }));
+    return () => {
+      socket.disconnect();
+    };
+  });
+}
+
+export function* liveConnection(createSocket: SocketFactory) {
+  const socket: LiveSocket = yield call(createSocket);
+  const channel: EventChannel<SocketMessage> = yield call(socketChannel, socket);
+  yield put(connectionOpened());
+  try {
+    while (true) {
+      const message: SocketMessage = yield take(channel);
+      if (message.kind === 'connected') yield put(connected());
+      else if (message.kind === 'disconnected') yield put(disconnected());
+      else yield put(eventReceived(message.event));
+    }
+  } finally {
+    if ((yield cancelled()) as boolean) {
+      channel.close();
+      yield put(connectionClosed());
+    }
+  }
+}
+
+const sessionKey = (s: { auth: AuthState }) => (s.auth.isLoggedIn ? (s.auth.user?._id ?? 'session') : null);
+
+/**
+ * Long-running flow: one socket while logged in; a new one when the session's identity changes
+ * (impersonation starts or ends), none when logged out.
+ */
+export function* liveSaga(createSocket: SocketFactory) {
+  let task: Task | null = null;
+  let current: string | null = null;
+  while (true) {
+    const key: string | null = yield select(sessionKey);
+    const sameSession = key !== null && current !== null && (key === 'session' || current === 'session');
+    if (key !== current && sameSession) current = key;
+    if (key !== current) {
+      if (task) yield cancel(task);
+      task = key ? yield fork(liveConnection, createSocket) : null;
+      current = key;
+    }
+    yield take('*');
+  }
+}
