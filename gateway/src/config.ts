@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { commonEnvSchema, env, parseEnv } from '@meridian/platform/config';
 
 /** Rate limit of one route: at most `max` requests per `windowMs`, per client IP (and per email where one is given). */
 export interface RateLimitRule {
@@ -18,23 +19,16 @@ export const DEFAULT_RATE_LIMITS: Record<RateLimitedRoute, RateLimitRule> = {
   google: { max: 30, windowMs: 15 * 60_000 },
 };
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
-
 /** Environment of the gateway (docs/CONVENTIONS.md names). */
-export const gatewayEnvSchema = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  IDENTITY_GRPC_URL: z.string().min(1).default('127.0.0.1:50051'),
-  NOTIFICATION_GRPC_URL: z.string().min(1).default('127.0.0.1:50052'),
-  REDIS_URL: z.string().url().optional(),
+export const gatewayEnvSchema = commonEnvSchema.extend({
+  PORT: env.port(8080),
+  IDENTITY_GRPC_URL: env.address('127.0.0.1:50051'),
+  NOTIFICATION_GRPC_URL: env.address('127.0.0.1:50052'),
   WEB_DIST: z.string().min(1).default('web/dist'),
-  APP_URL: z.string().url().default('http://localhost:8080'),
-  COOKIE_SECURE: bool.optional(),
-  /** Express "trust proxy" (hops or a list of subnets); default: loopback only. */
+  APP_URL: env.url().default('http://localhost:8080'),
+  COOKIE_SECURE: z.enum(['true', 'false', '1', '0', 'yes', 'no'], 'must be true or false').optional(),
+  /** Express "trust proxy" (hop count, true/false, or a list of subnets); default loopback only. */
   TRUST_PROXY: z.string().min(1).default('loopback'),
-  LOG_LEVEL: z.string().optional(),
 });
 
 export interface GatewayConfig {
@@ -51,16 +45,12 @@ export interface GatewayConfig {
   rateLimits?: Partial<Record<RateLimitedRoute, RateLimitRule>>;
   /** Deadline of each gRPC call, ms (default 10 000). */
   grpcDeadlineMs?: number;
+  /** How often open sockets' sessions are checked again, ms (default 60 000). */
+  socketRevalidateMs?: number;
 }
 
-/** Parses the gateway's env; throws an Error naming every bad variable. */
-export function parseGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  const parsed = gatewayEnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new Error(`Invalid gateway configuration:\n${lines.join('\n')}`);
-  }
-  const e = parsed.data;
+/** The gateway config from env; throws ConfigError naming every bad variable. */
+export function gatewayConfigFromEnv(e: z.infer<typeof gatewayEnvSchema>): GatewayConfig {
   return {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
@@ -69,7 +59,11 @@ export function parseGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gatewa
     redisUrl: e.REDIS_URL,
     webDist: e.WEB_DIST,
     appUrl: e.APP_URL.replace(/\/+$/, ''),
-    cookieSecure: e.COOKIE_SECURE ?? e.NODE_ENV === 'production',
+    cookieSecure: e.COOKIE_SECURE === undefined ? e.NODE_ENV === 'production' : ['true', '1', 'yes'].includes(e.COOKIE_SECURE),
     trustProxy: e.TRUST_PROXY,
   };
+}
+
+export function parseGatewayConfig(source: Record<string, string | undefined> = process.env): GatewayConfig {
+  return gatewayConfigFromEnv(parseEnv(gatewayEnvSchema, source));
 }

@@ -1,4 +1,5 @@
 import { status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
+import { grpcErrorMessage } from '@meridian/platform/grpc/index';
 
 /** An error that is answered as `{ message }` with its status. */
 export class HttpError extends Error {
@@ -52,8 +53,7 @@ export function toHttpError(err: unknown): HttpError {
     const status = httpStatusOfGrpc(err.code);
     if (status === 500) return new HttpError(500, SOMETHING_WENT_WRONG);
     if (status === 503) return new HttpError(503, SERVICE_UNAVAILABLE);
-    const message = err.details?.trim() || SOMETHING_WENT_WRONG;
-    return new HttpError(status, message);
+    return new HttpError(status, grpcErrorMessage(err) || SOMETHING_WENT_WRONG);
   }
   return new HttpError(500, SOMETHING_WENT_WRONG);
 }

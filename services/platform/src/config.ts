@@ -79,6 +79,9 @@ export const env = {
   hexKey: (bytes: number) => z.string().regex(new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`), `must be ${bytes * 2} hex characters`),
 };
 
+/** Alias of `env` (reads better where a local `env` variable exists). */
+export const envVar = env;
+
 /** The variables every service reads (docs/CONVENTIONS.md); extend with `.extend({...})`. */
 export const commonEnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production'], 'must be development, test or production').default('development'),

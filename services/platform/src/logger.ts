@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { pino, type Logger as PinoLogger, type LoggerOptions } from 'pino';
+import { pino, type DestinationStream, type Logger as PinoLogger, type LoggerOptions } from 'pino';
 
 export type Logger = PinoLogger;
 
@@ -31,7 +31,7 @@ export const newCorrelationId = (): string => randomUUID();
  */
 export function createLogger(
   service: string,
-  options: { level?: string; env?: Record<string, string | undefined>; destination?: pino.DestinationStream } = {},
+  options: { level?: string; env?: Record<string, string | undefined>; destination?: DestinationStream } = {},
 ): Logger {
   const env = options.env ?? process.env;
   const level = options.level ?? env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info');

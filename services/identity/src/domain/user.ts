@@ -135,16 +135,16 @@ export type UserCommand =
 
 // ---------- state ----------
 
-export type UserState =
-  | { status: 'none' }
-  | {
-      status: 'active' | 'deleted';
-      userId: string;
-      email: string;
-      name: string;
-      role: Role;
-      isVerified: boolean;
-    };
+interface UserFacts {
+  userId: string;
+  email: string;
+  name: string;
+  role: Role;
+  isVerified: boolean;
+}
+
+export type UserState = { status: 'none' } | ({ status: 'active' } & UserFacts) | ({ status: 'deleted' } & UserFacts);
+export type ActiveUserState = Extract<UserState, { status: 'active' }>;
 
 export const initialState = (): UserState => ({ status: 'none' });
 
@@ -238,14 +238,14 @@ function checkProfile(changes: ProfileChanges): void {
 }
 
 /** Login is allowed only for an existing, not suspended user. */
-export function assertCanSignIn(state: UserState): asserts state is Extract<UserState, { status: 'active' }> {
+export function assertCanSignIn(state: UserState): asserts state is ActiveUserState {
   if (state.status !== 'active') throw notFound(MESSAGES.userNotFound);
   if (state.role === 'suspended') throw forbidden(MESSAGES.suspended);
 }
 
 // ---------- decide ----------
 
-function active(state: UserState): Extract<UserState, { status: 'active' }> {
+function active(state: UserState): ActiveUserState {
   if (state.status !== 'active') throw notFound(MESSAGES.userNotFound);
   return state;
 }

@@ -33,7 +33,7 @@ export function buildEnvelopes<E extends DomainEvent>(
   }));
 }
 
-const FIELD = /^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)*$/;
+const FIELD = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
 /** Field names in find()/count() must be plain (dotted) identifiers: no operators, no injection. */
 export function checkField(field: string): string {

@@ -1,4 +1,5 @@
-import type { StoredEvent } from '../eventSourcing/types.js';
+import type { Actor, EventMeta, StoredEvent } from '../eventSourcing/types.js';
+import { withCorrelation } from '../logger.js';
 import type { EventBus, Subscription } from '../ports/eventBus.js';
 import type { ServiceStore, StoreTx } from '../ports/serviceStore.js';
 
@@ -26,9 +27,17 @@ export function subscribeIdempotent(options: IdempotentSubscribeOptions): Promis
     group,
     fromBeginning: options.fromBeginning,
     handler: (event) =>
-      store.transaction(async (tx) => {
-        if (!(await tx.markProcessed(group, event.id))) return;
-        await handle(event, tx);
-      }),
+      withCorrelation(event.correlationId, () =>
+        store.transaction(async (tx) => {
+          if (!(await tx.markProcessed(group, event.id))) return;
+          await handle(event, tx);
+        }),
+      ),
   });
+}
+
+/** Metadata for events caused by `event` (process managers): same correlation id, causation = event id. */
+export function causedBy(event: Pick<StoredEvent, 'id' | 'correlationId' | 'actor'>, actor?: Actor): EventMeta {
+  const by = actor ?? event.actor ?? undefined;
+  return { correlationId: event.correlationId, causationId: event.id, ...(by ? { actor: by } : {}) };
 }

@@ -43,3 +43,5 @@ export class ConcurrencyError extends Error {
     this.name = 'ConcurrencyError';
   }
 }
+export const rateLimited = (message: string, code?: string) => new DomainError('rate_limited', message, code);
+export const unavailable = (message: string, code?: string) => new DomainError('unavailable', message, code);

@@ -1,6 +1,8 @@
 import { toast } from 'react-toastify';
 import { takeEvery } from 'redux-saga/effects';
-import type { UnknownAction } from '@reduxjs/toolkit';
+import type { Action } from '@reduxjs/toolkit';
+
+type AnyAction = Action<string> & { payload?: unknown; error?: { message?: string } };
 import {
   googleSignInCompleted,
   impersonationRequested,
@@ -39,10 +41,10 @@ const serverMessageCalls = new Set([
   'auth/impersonationExitRequested',
 ]);
 
-const isFulfilled = (a: UnknownAction) => a.type.startsWith('auth/') && a.type.endsWith('/fulfilled');
-const isRejected = (a: UnknownAction) => a.type.startsWith('auth/') && a.type.endsWith('/rejected');
+const isFulfilled = (a: Action<string>) => a.type.startsWith('auth/') && a.type.endsWith('/fulfilled');
+const isRejected = (a: Action<string>) => a.type.startsWith('auth/') && a.type.endsWith('/rejected');
 
-function showSuccess(action: UnknownAction & { payload?: unknown }) {
+function showSuccess(action: AnyAction) {
   const fixed = successText[action.type];
   if (fixed) return authToast.success(fixed);
   if (action.type === loginCodeSubmitted.fulfilled.type) {
@@ -53,7 +55,7 @@ function showSuccess(action: UnknownAction & { payload?: unknown }) {
   if (serverMessageCalls.has(base) && typeof action.payload === 'string' && action.payload) authToast.success(action.payload);
 }
 
-function showError(action: UnknownAction & { payload?: unknown; error?: { message?: string } }) {
+function showError(action: AnyAction) {
   // Login status is only logged (spec §8); impersonation failures are an alert on the screen (spec §7).
   if (action.type === loginStatusChecked.rejected.type || action.type === impersonationRequested.rejected.type) return;
   if (action.type === 'auth/appStarted/rejected') return;

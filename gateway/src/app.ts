@@ -1,0 +1,108 @@
+import express, { type ErrorRequestHandler, type Express } from 'express';
+import cookieParser from 'cookie-parser';
+import helmet from 'helmet';
+import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
+import type { IdentityServiceClient } from '@meridian/proto/meridian/identity/v1/identity';
+import type { NotificationServiceClient } from '@meridian/proto/meridian/notification/v1/notification';
+import type { GatewayConfig } from './config.js';
+import type { GatewayLogger } from './logger.js';
+import { createAuth, type Auth } from './http/auth.js';
+import { HttpError, toHttpError } from './http/errors.js';
+import { correlationAndAccessLog, correlationId, csrf } from './http/middleware.js';
+import { devMailboxRouter, healthRouter, otherApiRouter } from './http/otherRoutes.js';
+import { spaRouter } from './http/spa.js';
+import { usersRouter } from './http/usersRoutes.js';
+
+export interface GatewayDeps {
+  config: GatewayConfig;
+  identity: IdentityServiceClient;
+  notification: NotificationServiceClient;
+  kv: KeyValueStore;
+  logger: GatewayLogger;
+}
+
+export const BODY_LIMIT = '100kb';
+
+/** The Express app: the spec's REST API, cookies, CSRF, rate limits, health, SPA hosting. */
+export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth: Auth } } {
+  const { config, identity, notification, kv, logger } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', parseTrustProxy(config.trustProxy));
+  app.set('query parser', 'simple');
+  const auth = createAuth({ identity, cookieSecure: config.cookieSecure, deadlineMs: config.grpcDeadlineMs });
+  app.locals.auth = auth;
+
+  app.use(correlationAndAccessLog(logger));
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'", 'https://accounts.google.com/gsi/client'],
+          styleSrc: ["'self'", "'unsafe-inline'", 'https://accounts.google.com/gsi/style'],
+          imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+          fontSrc: ["'self'", 'data:', 'https:'],
+          connectSrc: ["'self'", wsOrigin(config.appUrl), 'https://accounts.google.com/gsi/', 'https://api.cloudinary.com'],
+          frameSrc: ["'self'", 'https://accounts.google.com/gsi/'],
+          objectSrc: ["'none'"],
+          baseUri: ["'self'"],
+          formAction: ["'self'"],
+          frameAncestors: ["'none'"],
+          upgradeInsecureRequests: config.cookieSecure ? [] : null,
+        },
+      },
+      // Google sign-in opens a popup that must be able to post back.
+      crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+      strictTransportSecurity: config.cookieSecure ? undefined : false,
+    }),
+  );
+
+  app.use(healthRouter({ identity, notification }));
+
+  app.use(cookieParser());
+  app.use(csrf(config.cookieSecure));
+
+  const api = express.Router();
+  api.use(express.json({ limit: BODY_LIMIT, strict: true }));
+  api.use(express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 50 }));
+  api.use((_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
+  api.use('/users', usersRouter({ config, identity, kv, auth }));
+  if (config.nodeEnv !== 'production') api.use('/dev', devMailboxRouter({ config, notification }));
+  api.use(otherApiRouter({ config, identity, notification, auth }));
+  api.use((req, _res, next) => next(new HttpError(404, `Not found: ${req.method} ${req.baseUrl}${req.path}`)));
+  app.use('/api', api);
+
+  app.use(spaRouter(config.webDist));
+
+  const onError: ErrorRequestHandler = (err, req, res, _next) => {
+    let httpErr: HttpError;
+    const e = err as { type?: string; status?: number };
+    if (e?.type === 'entity.parse.failed') httpErr = new HttpError(400, 'Malformed JSON body');
+    else if (e?.type === 'entity.too.large') httpErr = new HttpError(413, 'Request body too large');
+    else if (typeof e?.status === 'number' && e.status === 404) httpErr = new HttpError(404, 'Not found');
+    else if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && !(err instanceof HttpError)) httpErr = new HttpError(e.status, 'Bad request');
+    else httpErr = toHttpError(err);
+    if (httpErr.status >= 500) logger.error({ err, correlationId: correlationId(req) }, 'request failed');
+    if (res.headersSent) return;
+    for (const [k, v] of Object.entries(httpErr.headers)) res.setHeader(k, v);
+    res.status(httpErr.status).json({ message: httpErr.message });
+  };
+  app.use(onError);
+  return app as Express & { locals: { auth: Auth } };
+}
+
+function wsOrigin(appUrl: string): string {
+  const u = new URL(appUrl);
+  return `${u.protocol === 'https:' ? 'wss:' : 'ws:'}//${u.host}`;
+}
+
+function parseTrustProxy(v: string): boolean | number | string {
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  if (/^\d+$/.test(v)) return Number(v);
+  return v;
+}

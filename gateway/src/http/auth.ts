@@ -1,0 +1,120 @@
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import type { Request, RequestHandler, Response } from 'express';
+import { AuthenticateRequest, type IdentityServiceClient, type Principal } from '@meridian/proto/meridian/identity/v1/identity';
+import type { Caller } from '@meridian/proto/meridian/common/v1/common';
+import { callUnary } from '../grpcClients.js';
+import { SESSION_COOKIE, clearSessionCookie, setSessionCookie } from './cookies.js';
+import { HttpError, isServiceError } from './errors.js';
+import { correlationId } from './middleware.js';
+
+export const NOT_LOGGED_IN = 'Not authorized, please login';
+export const NOT_ADMIN = 'Not authorized as an admin';
+
+export interface Session {
+  principal: Principal;
+  caller: Caller;
+  token: string;
+}
+
+/** The session token: the session cookie, else `Authorization: Bearer <token>`. */
+export function sessionTokenOf(req: Request): { token: string; fromCookie: boolean } | null {
+  const cookie: unknown = req.cookies?.[SESSION_COOKIE];
+  if (typeof cookie === 'string' && cookie.length > 0) return { token: cookie, fromCookie: true };
+  const header = req.get('authorization');
+  const m = header?.match(/^Bearer\s+(\S+)$/i);
+  return m ? { token: m[1], fromCookie: false } : null;
+}
+
+type Resolved = { session: Session } | { refused: string } | { anonymous: true };
+
+export interface AuthDeps {
+  identity: IdentityServiceClient;
+  cookieSecure: boolean;
+  deadlineMs?: number;
+}
+
+/**
+ * Every authenticated request asks identity's Authenticate (signature, live session record, role:
+ * revoked and suspended sessions are refused at once). A slid-forward token replaces the cookie.
+ */
+export function createAuth(deps: AuthDeps) {
+  async function resolve(req: Request, res: Response): Promise<Resolved> {
+    const cached = res.locals.auth as Resolved | undefined;
+    if (cached) return cached;
+    const found = sessionTokenOf(req);
+    let result: Resolved;
+    if (!found) {
+      result = { anonymous: true };
+    } else {
+      try {
+        const cid = correlationId(req);
+        const principal = await callUnary(deps.identity, 'authenticate', AuthenticateRequest.fromPartial({ sessionToken: found.token }), {
+          correlationId: cid,
+          deadlineMs: deps.deadlineMs,
+        });
+        let token = found.token;
+        if (principal.refreshedSessionToken) {
+          token = principal.refreshedSessionToken;
+          if (found.fromCookie) setSessionCookie(res, token, deps.cookieSecure);
+        }
+        result = {
+          session: {
+            principal,
+            token,
+            caller: {
+              userId: principal.userId,
+              sessionId: principal.sessionId,
+              impersonatorId: principal.impersonatorId,
+              correlationId: cid,
+            },
+          },
+        };
+      } catch (err) {
+        if (isServiceError(err) && (err.code === GrpcStatus.UNAUTHENTICATED || err.code === GrpcStatus.NOT_FOUND)) {
+          if (found.fromCookie) clearSessionCookie(res, deps.cookieSecure);
+          result = { refused: err.details?.trim() || NOT_LOGGED_IN };
+        } else {
+          throw err;
+        }
+      }
+    }
+    res.locals.auth = result;
+    return result;
+  }
+
+  /** The session, or null when anonymous or refused (for routes open to everyone). */
+  async function optional(req: Request, res: Response): Promise<Session | null> {
+    const r = await resolve(req, res);
+    return 'session' in r ? r.session : null;
+  }
+
+  /** The session, else 401. */
+  async function required(req: Request, res: Response): Promise<Session> {
+    const r = await resolve(req, res);
+    if ('session' in r) return r.session;
+    throw new HttpError(401, 'refused' in r ? r.refused : NOT_LOGGED_IN);
+  }
+
+  const requireUser: RequestHandler = async (req, res, next) => {
+    await required(req, res);
+    next();
+  };
+
+  /** Admin routes are refused here (401 anonymous, 403 other roles); the service checks again. */
+  const requireAdmin: RequestHandler = async (req, res, next) => {
+    const s = await required(req, res);
+    if (s.principal.role !== 'admin') throw new HttpError(403, NOT_ADMIN);
+    next();
+  };
+
+  return { resolve, optional, required, requireUser, requireAdmin };
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+/** The session established by requireUser / requireAdmin. */
+export function sessionOf(res: Response): Session {
+  const r = res.locals.auth as Resolved | undefined;
+  if (!r || !('session' in r)) throw new HttpError(401, NOT_LOGGED_IN);
+  return r.session;
+}

@@ -1,0 +1,104 @@
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
+import type { GatewayLogger } from '../logger.js';
+import type { RateLimitRule } from '../config.js';
+import { CSRF_COOKIE, CSRF_HEADER, setCsrfCookie } from './cookies.js';
+import { HttpError } from './errors.js';
+
+const CORRELATION_HEADER = 'x-correlation-id';
+const CORRELATION_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The request's correlation id (from x-correlation-id when well formed, else a new uuid). */
+export function correlationId(req: Request): string {
+  return (req as Request & { correlationId?: string }).correlationId ?? '';
+}
+
+/** Takes or makes x-correlation-id, echoes it, and writes one access-log line per request (no bodies). */
+export function correlationAndAccessLog(logger: GatewayLogger): RequestHandler {
+  return (req, res, next) => {
+    const incoming = req.get(CORRELATION_HEADER);
+    const id = incoming && CORRELATION_RE.test(incoming) ? incoming : randomUUID();
+    (req as Request & { correlationId?: string }).correlationId = id;
+    res.setHeader(CORRELATION_HEADER, id);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const line = {
+        correlationId: id,
+        req: { method: req.method, url: redactUrl(req.originalUrl), remoteAddress: req.ip },
+        res: { statusCode: res.statusCode },
+        responseTime: Math.round(ms * 10) / 10,
+      };
+      if (req.path === '/healthz' || req.path === '/readyz') logger.debug(line, 'probe');
+      else if (res.statusCode >= 500) logger.error(line, 'request errored');
+      else logger.info(line, 'request completed');
+    });
+    next();
+  };
+}
+
+/** Secrets travel in some paths (verification and reset links): never log them. */
+export function redactUrl(url: string): string {
+  return url
+    .replace(/(\/verifyUser\/)[^/?#]+/, '$1[redacted]')
+    .replace(/(\/resetPassword\/)[^/?#]+/, '$1[redacted]')
+    .replace(/([?&](?:token|code)=)[^&#]+/gi, '$1[redacted]');
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+export const INVALID_CSRF = 'Invalid CSRF token';
+
+/**
+ * Double-submit CSRF (DESIGN.md §3a): an `XSRF-TOKEN` cookie readable by the SPA, set when absent,
+ * and on every state-changing request a matching `X-XSRF-TOKEN` header.
+ */
+export function csrf(secureCookies: boolean): RequestHandler {
+  return (req, res, next) => {
+    const cookie: unknown = req.cookies?.[CSRF_COOKIE];
+    const hasCookie = typeof cookie === 'string' && cookie.length >= 16;
+    if (!hasCookie) setCsrfCookie(res, randomBytes(32).toString('hex'), secureCookies);
+    if (!UNSAFE.has(req.method)) return next();
+    const header = req.get(CSRF_HEADER);
+    if (!hasCookie || !header || !safeEqual(header, cookie as string)) {
+      next(new HttpError(403, INVALID_CSRF));
+      return;
+    }
+    next();
+  };
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a);
+  const bb = Buffer.from(b);
+  return ab.length === bb.length && timingSafeEqual(ab, bb);
+}
+
+export const TOO_MANY_REQUESTS = 'Too many requests, please try again later.';
+
+/**
+ * Fixed-window rate limit in the KeyValueStore (Redis when REDIS_URL is set): per client IP and,
+ * when `subject` gives one (an email), per subject too. 429 with Retry-After when over.
+ */
+export function rateLimit(
+  kv: KeyValueStore,
+  name: string,
+  rule: RateLimitRule,
+  subject?: (req: Request) => string | undefined,
+): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const keys = [`rl:${name}:ip:${req.ip ?? 'unknown'}`];
+    const s = subject?.(req);
+    if (s) keys.push(`rl:${name}:sub:${s.toLowerCase().slice(0, 254)}`);
+    for (const key of keys) {
+      const count = await kv.incr(key, rule.windowMs);
+      if (count > rule.max) {
+        const ttl = await kv.ttl(key);
+        const retryAfter = Math.max(1, Math.ceil((ttl > 0 ? ttl : rule.windowMs) / 1000));
+        res.setHeader('Retry-After', String(retryAfter));
+        throw new HttpError(429, TOO_MANY_REQUESTS, { 'Retry-After': String(retryAfter) });
+      }
+    }
+    next();
+  };
+}

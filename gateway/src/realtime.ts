@@ -1,0 +1,150 @@
+import type { Server as HttpServer, IncomingMessage } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import { Server as SocketServer } from 'socket.io';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { Redis } from 'ioredis';
+import { AuthenticateRequest, type IdentityServiceClient } from '@meridian/proto/meridian/identity/v1/identity';
+import { callUnary } from './grpcClients.js';
+import { SESSION_COOKIE } from './http/cookies.js';
+import type { GatewayLogger } from './logger.js';
+
+export interface Realtime {
+  io: SocketServer;
+  /** Emits `event` to every socket of the user (room `user:<id>`). */
+  pushToUser(userId: string, event: string, payload: unknown): void;
+  /** Emits `event` to every admin socket (room `admins`). */
+  pushToAdmins(event: string, payload: unknown): void;
+  close(): Promise<void>;
+}
+
+export const userRoom = (userId: string) => `user:${userId}`;
+export const ADMINS_ROOM = 'admins';
+
+export interface RealtimeDeps {
+  server: HttpServer;
+  identity: IdentityServiceClient;
+  logger: GatewayLogger;
+  appUrl: string;
+  redisUrl?: string;
+  deadlineMs?: number;
+  /** Every this many ms each socket's session is checked again; refused sockets are disconnected (default 60 000). */
+  revalidateMs?: number;
+}
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const i = part.indexOf('=');
+    if (i < 0) continue;
+    if (part.slice(0, i).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(i + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Browsers must come from our own origin (the session cookie is SameSite=Lax, this is belt and braces). */
+function sameOrigin(req: IncomingMessage, appUrl: string): boolean {
+  const origin = req.headers.origin;
+  if (!origin) return true;
+  try {
+    const o = new URL(origin);
+    if (o.host === req.headers.host) return true;
+    return o.origin === new URL(appUrl).origin;
+  } catch {
+    return false;
+  }
+}
+
+/** socket.io on the gateway's HTTP server: handshake authenticated by the session cookie. */
+export function attachRealtime(deps: RealtimeDeps): Realtime {
+  const { identity, logger } = deps;
+  const io = new SocketServer(deps.server, {
+    path: '/socket.io',
+    serveClient: false,
+    allowRequest: (req, cb) => cb(null, sameOrigin(req, deps.appUrl)),
+  });
+  let pub: Redis | undefined;
+  let sub: Redis | undefined;
+  if (deps.redisUrl) {
+    pub = new Redis(deps.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
+    sub = pub.duplicate();
+    pub.on('error', (err) => logger.warn({ err }, 'socket.io redis publisher error'));
+    sub.on('error', (err) => logger.warn({ err }, 'socket.io redis subscriber error'));
+    io.adapter(createAdapter(pub, sub, { key: 'meridian:socket.io' }));
+  }
+
+  io.use(async (socket, next) => {
+    const fromCookie = cookieValue(socket.request.headers.cookie, SESSION_COOKIE);
+    const fromAuth = typeof socket.handshake.auth?.token === 'string' ? (socket.handshake.auth.token as string) : undefined;
+    const token = fromCookie || fromAuth;
+    if (!token) return next(new Error('Not authorized, please login'));
+    try {
+      const principal = await callUnary(identity, 'authenticate', AuthenticateRequest.fromPartial({ sessionToken: token }), {
+        correlationId: randomUUID(),
+        deadlineMs: deps.deadlineMs,
+      });
+      socket.data.userId = principal.userId;
+      socket.data.role = principal.role;
+      socket.data.token = principal.refreshedSessionToken || token;
+      next();
+    } catch {
+      next(new Error('Not authorized, please login'));
+    }
+  });
+
+  io.on('connection', (socket) => {
+    const userId = socket.data.userId as string;
+    void socket.join(userRoom(userId));
+    if (socket.data.role === 'admin') void socket.join(ADMINS_ROOM);
+    socket.emit('ready', { userId });
+  });
+
+  // Logout, suspension and deletion revoke sessions: open sockets learn it at the next check.
+  const revalidate = setInterval(() => {
+    for (const socket of io.of('/').sockets.values()) {
+      callUnary(identity, 'authenticate', AuthenticateRequest.fromPartial({ sessionToken: socket.data.token as string }), {
+        correlationId: randomUUID(),
+        deadlineMs: deps.deadlineMs,
+      }).then(
+        (p) => {
+          if (p.refreshedSessionToken) socket.data.token = p.refreshedSessionToken;
+          if (p.role !== socket.data.role) {
+            socket.data.role = p.role;
+            if (p.role === 'admin') void socket.join(ADMINS_ROOM);
+            else void socket.leave(ADMINS_ROOM);
+          }
+        },
+        (err: { code?: number }) => {
+          if (err?.code === GrpcStatus.UNAUTHENTICATED || err?.code === GrpcStatus.NOT_FOUND) {
+            socket.emit('session:ended', { message: 'Not authorized, please login' });
+            socket.disconnect(true);
+          }
+        },
+      );
+    }
+  }, deps.revalidateMs ?? 60_000);
+  revalidate.unref();
+
+  return {
+    io,
+    pushToUser: (userId, event, payload) => {
+      io.to(userRoom(userId)).emit(event, payload);
+    },
+    pushToAdmins: (event, payload) => {
+      io.to(ADMINS_ROOM).emit(event, payload);
+    },
+    close: async () => {
+      clearInterval(revalidate);
+      await new Promise<void>((resolve) => {
+        io.close(() => resolve());
+      }).catch(() => undefined);
+      await Promise.all([pub?.quit().catch(() => undefined), sub?.quit().catch(() => undefined)]);
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
+import { createMemoryKeyValueStore } from '@meridian/platform/adapters/keyValue.memory';
+import { createRedisKeyValueStore } from '@meridian/platform/adapters/keyValue.redis';
+import type { GatewayConfig } from './config.js';
+import { createGatewayApp } from './app.js';
+import { createIdentityClient, createNotificationClient, type IdentityServiceClient, type NotificationServiceClient } from './grpcClients.js';
+import { silentLogger, type GatewayLogger } from './logger.js';
+import { attachRealtime, type Realtime } from './realtime.js';
+
+export interface StartGatewayOptions {
+  config: GatewayConfig;
+  /** Default: clients to config.identityGrpcUrl / config.notificationGrpcUrl (closed on stop). */
+  identity?: IdentityServiceClient;
+  notification?: NotificationServiceClient;
+  /** Default: Redis at config.redisUrl (prefix meridian:gateway:), else memory (closed on stop). */
+  kv?: KeyValueStore;
+  logger?: GatewayLogger;
+  /** Listen host (default: all interfaces). */
+  host?: string;
+}
+
+export interface RunningGateway {
+  url: string;
+  port: number;
+  server: Server;
+  pushToUser: Realtime['pushToUser'];
+  pushToAdmins: Realtime['pushToAdmins'];
+  realtime: Realtime;
+  stop(): Promise<void>;
+}
+
+/** The gateway on an HTTP server (REST API, SPA, socket.io on the same port). */
+export async function startGateway(options: StartGatewayOptions): Promise<RunningGateway> {
+  const { config } = options;
+  const logger = options.logger ?? silentLogger;
+  const owned: Array<() => Promise<void> | void> = [];
+  const identity = options.identity ?? createIdentityClient(config.identityGrpcUrl);
+  if (!options.identity) owned.push(() => identity.close());
+  const notification = options.notification ?? createNotificationClient(config.notificationGrpcUrl);
+  if (!options.notification) owned.push(() => notification.close());
+  let kv = options.kv;
+  if (!kv) {
+    const created = config.redisUrl
+      ? createRedisKeyValueStore({ url: config.redisUrl, prefix: 'meridian:gateway:' })
+      : createMemoryKeyValueStore({ prefix: 'meridian:gateway:' });
+    kv = created;
+    owned.push(() => created.close());
+  }
+
+  const app = createGatewayApp({ config, identity, notification, kv, logger });
+  const server = createServer(app);
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 30_000;
+  const realtime = attachRealtime({
+    server,
+    identity,
+    logger,
+    appUrl: config.appUrl,
+    redisUrl: config.redisUrl,
+    deadlineMs: config.grpcDeadlineMs,
+    revalidateMs: config.socketRevalidateMs,
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://localhost:${port}`;
+  logger.info({ url }, 'gateway listening');
+
+  let stopping: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    server,
+    realtime,
+    pushToUser: realtime.pushToUser,
+    pushToAdmins: realtime.pushToAdmins,
+    stop() {
+      stopping ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        await realtime.close(); // also stops accepting and disconnects sockets
+        server.closeIdleConnections();
+        const force = setTimeout(() => server.closeAllConnections(), 5_000);
+        force.unref();
+        await closed;
+        clearTimeout(force);
+        for (const close of owned.reverse()) await close();
+      })();
+      return stopping;
+    },
+  };
+}

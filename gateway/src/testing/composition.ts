@@ -1,0 +1,139 @@
+/**
+ * Test composition: the standalone target in-process (SQLite ':memory:', one in-process bus, real
+ * Redis under a random key prefix) plus helpers that act like browsers. Used by the gateway's REST
+ * contract tests.
+ */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { startStandalone, type Standalone, type StandaloneOptions } from '@meridian/standalone';
+import type { GatewayConfig } from '../config.js';
+import { HttpSession, linkWith, listMail, loginCodeOf, waitForMail } from './httpSession.js';
+
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const ADMIN_EMAIL = 'admin@meridian.test';
+export const ADMIN_PASSWORD = 'Admin-Passw0rd!';
+
+export interface TestComposition {
+  app: Standalone;
+  url: string;
+  redisPrefix: string;
+  browser(): HttpSession;
+  stop(): Promise<void>;
+}
+
+const generousIdentityLimits = Object.fromEntries(
+  [
+    'loginPerEmail', 'loginPerClient', 'sendCodePerEmail', 'sendCodePerClient', 'codeLoginPerEmail', 'codeLoginPerClient',
+    'registerPerEmail', 'registerPerClient', 'forgotPerEmail', 'forgotPerClient', 'verificationPerUser',
+  ].map((k) => [k, { max: 10_000, windowMs: 60_000 }]),
+);
+
+export async function startTestComposition(
+  options: { gateway?: Partial<GatewayConfig>; env?: Record<string, string>; identity?: StandaloneOptions['identity'] } = {},
+): Promise<TestComposition> {
+  const redisPrefix = `test:${randomUUID()}:`;
+  const app = await startStandalone({
+    env: {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      PORT: '0',
+      REDIS_URL,
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD,
+      WEB_DIST: '/nonexistent-web-dist',
+      ...options.env,
+    },
+    dataDir: ':memory:',
+    redisPrefix,
+    identity: { rateLimits: generousIdentityLimits as never, ...options.identity },
+    gateway: {
+      rateLimits: Object.fromEntries(
+        ['login', 'register', 'sendLoginCode', 'loginWithCode', 'forgotPassword', 'resetPassword', 'google'].map((k) => [k, { max: 10_000, windowMs: 60_000 }]),
+      ),
+      ...options.gateway,
+    },
+  });
+  return {
+    app,
+    url: app.url,
+    redisPrefix,
+    browser: () => new HttpSession(app.url),
+    async stop() {
+      await app.stop();
+      const redis = new Redis(REDIS_URL);
+      try {
+        let cursor = '0';
+        do {
+          const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix}*`, 'COUNT', 500);
+          cursor = next;
+          if (keys.length) await redis.del(...keys);
+        } while (cursor !== '0');
+      } finally {
+        redis.disconnect();
+      }
+    },
+  };
+}
+
+let seq = 0;
+export const freshEmail = (tag = 'user') => `${tag}.${Date.now().toString(36)}.${(seq++).toString(36)}.${randomUUID().slice(0, 6)}@example.com`;
+
+export interface Account {
+  email: string;
+  password: string;
+  id: string;
+  browser: HttpSession;
+}
+
+/** Registers a fresh user in a fresh browser (which becomes trusted and logged in). */
+export async function registerUser(
+  url: string,
+  overrides: Partial<{ name: string; email: string; password: string; referralCode: string }> = {},
+): Promise<Account> {
+  const browser = new HttpSession(url);
+  const email = overrides.email ?? freshEmail();
+  const password = overrides.password ?? 'Passw0rd!';
+  const res = await browser.post('/api/users/register', {
+    name: overrides.name ?? 'Test User',
+    email,
+    password,
+    phone: '+15550100',
+    country: 'Germany',
+    ...(overrides.referralCode ? { referralCode: overrides.referralCode } : {}),
+  });
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { email, password, id: res.body._id as string, browser };
+}
+
+/** Signs in from `browser`, passing the new-browser login-code step through the dev mailbox when asked. */
+export async function signIn(browser: HttpSession, email: string, password: string): Promise<void> {
+  const first = await browser.post('/api/users/login', { email, password });
+  if (first.status === 200) return;
+  if (first.status !== 400 || !String(first.body?.message).includes('New browser')) {
+    throw new Error(`login failed: ${first.status} ${JSON.stringify(first.body)}`);
+  }
+  const known = new Set((await listMail(browser.baseUrl, email)).map((m) => m.id));
+  const sent = await browser.post(`/api/users/sendLoginCode/${encodeURIComponent(email)}`);
+  if (sent.status !== 200) throw new Error(`sendLoginCode failed: ${sent.status} ${JSON.stringify(sent.body)}`);
+  const mail = await waitForMail(browser.baseUrl, email, (m) => !known.has(m.id) && /\b\d{6}\b/.test(m.text));
+  const res = await browser.post(`/api/users/loginWithCode/${encodeURIComponent(email)}`, { loginCode: loginCodeOf(mail) });
+  if (res.status !== 200) throw new Error(`loginWithCode failed: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
+export async function adminBrowser(url: string): Promise<HttpSession> {
+  const browser = new HttpSession(url);
+  await signIn(browser, ADMIN_EMAIL, ADMIN_PASSWORD);
+  return browser;
+}
+
+/** A registered user whose role the admin set. */
+export async function userWithRole(url: string, admin: HttpSession, role: 'subscriber' | 'author' | 'admin' | 'suspended'): Promise<Account> {
+  const account = await registerUser(url);
+  if (role !== 'subscriber') {
+    const res = await admin.post('/api/users/upgradeUser', { role, id: account.id });
+    if (res.status !== 200) throw new Error(`upgradeUser failed: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+  return account;
+}
+
+export { HttpSession, linkWith, listMail, loginCodeOf, waitForMail };

@@ -1,0 +1,111 @@
+/**
+ * Google sign-in against a LOCAL OIDC issuer: an RSA key pair whose JWKS is served on 127.0.0.1:0.
+ */
+import { createServer, type Server } from 'node:http';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import jwt from 'jsonwebtoken';
+import { expectStatus, grpc, startHarness, type Harness } from '../testing/harness.js';
+
+const { status } = grpc;
+const ISSUER = 'https://issuer.meridian.test';
+const CLIENT_ID = 'meridian-test-client.apps.example.com';
+const INVALID = 'Google sign-in failed: invalid credential';
+
+const issuerKey = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const strangerKey = generateKeyPairSync('rsa', { modulusLength: 2048 });
+let jwksServer: Server;
+let jwksUrl: string;
+let jwksHits = 0;
+
+beforeAll(async () => {
+  const jwk = { ...issuerKey.publicKey.export({ format: 'jwk' }), kid: 'key-1', alg: 'RS256', use: 'sig' };
+  jwksServer = createServer((req, res) => {
+    jwksHits++;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ keys: [jwk] }));
+  });
+  await new Promise<void>((resolve) => jwksServer.listen(0, '127.0.0.1', resolve));
+  jwksUrl = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/jwks`;
+});
+afterAll(async () => {
+  await new Promise<void>((resolve) => jwksServer.close(() => resolve()));
+});
+
+let h: Harness;
+beforeEach(async () => {
+  h = await startHarness({ env: { GOOGLE_CLIENT_ID: CLIENT_ID, OIDC_ISSUER: ISSUER, OIDC_JWKS_URL: jwksUrl } });
+});
+afterEach(async () => {
+  await h.stop();
+});
+
+function idToken(
+  claims: Record<string, unknown> = {},
+  options: { key?: KeyObject; audience?: string; issuer?: string; lifetimeS?: number; iatOffsetS?: number } = {},
+): string {
+  const iat = Math.floor(h.now().getTime() / 1000) + (options.iatOffsetS ?? 0);
+  return jwt.sign(
+    { sub: 'google-sub-1', email: 'gina@example.com', email_verified: true, name: 'Gina G', iat, exp: iat + (options.lifetimeS ?? 3600), ...claims },
+    options.key ?? issuerKey.privateKey,
+    { algorithm: 'RS256', keyid: 'key-1', issuer: options.issuer ?? ISSUER, audience: options.audience ?? CLIENT_ID },
+  );
+}
+
+describe('Google sign-in (OIDC ID token)', () => {
+  it('creates a verified user on first sign-in, finds the same user afterwards, and caches the JWKS', async () => {
+    const hitsBefore = jwksHits;
+    const first = await h.call('googleLogin', { credential: idToken() });
+    expect(first.message).toBe('Login Successful');
+    expect(first.user).toMatchObject({ email: 'gina@example.com', name: 'Gina G', isVerified: true, role: 'subscriber' });
+    expect(first.deviceToken).not.toBe('');
+    const p = await h.call('authenticate', { sessionToken: first.sessionToken });
+    expect(p.userId).toBe(first.user!.id);
+
+    const second = await h.call('googleLogin', { credential: idToken({ email: 'GINA@example.com' }) });
+    expect(second.user!.id).toBe(first.user!.id);
+    expect(jwksHits - hitsBefore).toBe(1);
+    const types = (await h.events()).filter((e) => (e.data as { userId?: string }).userId === first.user!.id).map((e) => e.type);
+    expect(types).toEqual(['UserRegistered', 'UserVerified']);
+  });
+
+  it('refuses a wrong audience, a wrong issuer, an expired token and a foreign signature', async () => {
+    await expectStatus(h.call('googleLogin', { credential: idToken({}, { audience: 'someone-else' }) }), status.UNAUTHENTICATED, INVALID);
+    await expectStatus(h.call('googleLogin', { credential: idToken({}, { issuer: 'https://evil.example.com' }) }), status.UNAUTHENTICATED, INVALID);
+    await expectStatus(h.call('googleLogin', { credential: idToken({}, { iatOffsetS: -7200, lifetimeS: 3600 }) }), status.UNAUTHENTICATED, INVALID);
+    await expectStatus(h.call('googleLogin', { credential: idToken({}, { key: strangerKey.privateKey }) }), status.UNAUTHENTICATED, INVALID);
+    await expectStatus(h.call('googleLogin', { credential: 'not-a-jwt' }), status.UNAUTHENTICATED, INVALID);
+    await expectStatus(h.call('googleLogin', { credential: idToken({ email_verified: false }) }), status.INVALID_ARGUMENT, 'Your Google email address is not verified');
+    expect(await h.events('UserRegistered')).toHaveLength(1); // the first admin only
+  });
+
+  it('links an existing account by email; a never-verified one is verified and its password cleared', async () => {
+    const user = await h.register({ email: 'gina@example.com' });
+    const res = await h.call('googleLogin', { credential: idToken() });
+    expect(res.user).toMatchObject({ id: user.user!.id, isVerified: true });
+    await expectStatus(
+      h.call('login', { email: user.email, password: user.password, deviceToken: user.deviceToken }),
+      status.INVALID_ARGUMENT,
+      'Invalid email or password',
+    );
+  });
+
+  it('refuses a suspended account', async () => {
+    const first = await h.call('googleLogin', { credential: idToken() });
+    const admin = await h.signInWithCode(h.admin.email);
+    await h.call('upgradeUser', { caller: await h.callerOf(admin.sessionToken), userId: first.user!.id, role: 'suspended' });
+    await expectStatus(h.call('googleLogin', { credential: idToken() }), status.PERMISSION_DENIED, 'Your account has been suspended. Please contact support');
+  });
+});
+
+describe('Google sign-in without GOOGLE_CLIENT_ID', () => {
+  it('answers UNAVAILABLE', async () => {
+    const bare = await startHarness();
+    try {
+      await expectStatus(bare.call('googleLogin', { credential: 'x' }), status.UNAVAILABLE, 'Google sign-in is not available');
+    } finally {
+      await bare.stop();
+    }
+  });
+});

@@ -1,0 +1,165 @@
+/**
+ * The IdentityService gRPC surface: proto request -> use case -> proto response. DomainErrors become
+ * statuses through the platform's unaryHandler (message as details).
+ */
+import { unaryHandlers, type CallContext } from '@meridian/platform/grpc/index';
+import type { Logger } from '@meridian/platform/logger';
+import type { Caller } from '@meridian/proto/meridian/common/v1/common';
+import type * as pbEvents from '@meridian/proto/meridian/identity/v1/events';
+import type * as pb from '@meridian/proto/meridian/identity/v1/identity';
+import type { IdentityServiceServer } from '@meridian/proto/meridian/identity/v1/identity';
+import type { UserEvent } from '../domain/user.js';
+import type { ReferralView, UserView } from '../projections/userView.js';
+import { authenticate, type CallerInput, type IdentityContext } from '../app/context.js';
+import { register, type AuthResult } from '../app/register.js';
+import { googleLogin, login, loginWithCode, logout, sendLoginCode } from '../app/signIn.js';
+import { getUser, listReferrals, updateUser } from '../app/profile.js';
+import { sendVerificationEmail, verifyUser } from '../app/verification.js';
+import { changePassword, forgotPassword, resetPassword } from '../app/passwords.js';
+import { deleteUser, listUsers, upgradeUser } from '../app/admin.js';
+import { exitImpersonation, impersonate } from '../app/impersonation.js';
+import { listCountries } from '../app/countries.js';
+
+export function toProtoUser(view: UserView, isImpersonated = false): pb.User {
+  return {
+    id: view.id,
+    name: view.name,
+    email: view.email,
+    phone: view.phone,
+    country: view.country,
+    bio: view.bio,
+    photo: view.photo,
+    role: view.role,
+    isVerified: view.isVerified,
+    kycStatus: view.kycStatus,
+    balanceCents: view.balanceCents,
+    investmentBalanceCents: view.investmentBalanceCents,
+    totalMaturityAmountCents: view.totalMaturityAmountCents,
+    referralCode: view.referralCode,
+    isImpersonated,
+    kycFrontDoc: view.kycFrontDoc,
+    kycBackDoc: view.kycBackDoc,
+    createdAt: view.createdAt,
+    updatedAt: view.updatedAt,
+  };
+}
+
+const toAuthResponse = (r: AuthResult): pb.AuthResponse => ({
+  user: toProtoUser(r.user, r.isImpersonated),
+  sessionToken: r.sessionToken,
+  deviceToken: r.deviceToken,
+  message: r.message,
+});
+
+const toReferral = (r: ReferralView): pb.Referral => ({ id: r.id, name: r.name, email: r.email, photo: r.photo, createdAt: r.createdAt });
+
+function callerOf(caller: Caller | undefined, call: CallContext): CallerInput | undefined {
+  if (!caller) return undefined;
+  return {
+    userId: caller.userId,
+    sessionId: caller.sessionId,
+    impersonatorId: caller.impersonatorId || undefined,
+    correlationId: caller.correlationId || call.correlationId,
+  };
+}
+
+const message = (text: string) => ({ message: text });
+
+/** Compile-time check: the domain's event data are exactly the proto integration events. */
+type DataOf<T extends UserEvent['type']> = Extract<UserEvent, { type: T }>['data'];
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _eventsMatchProto: [
+  Same<DataOf<'UserRegistered'>, pbEvents.UserRegistered>,
+  Same<DataOf<'EmailVerificationRequested'>, pbEvents.EmailVerificationRequested>,
+  Same<DataOf<'UserVerified'>, pbEvents.UserVerified>,
+  Same<DataOf<'LoginCodeRequested'>, pbEvents.LoginCodeRequested>,
+  Same<DataOf<'PasswordResetRequested'>, pbEvents.PasswordResetRequested>,
+  Same<Omit<DataOf<'PasswordChanged'>, 'via'> & { via: string }, pbEvents.PasswordChanged>,
+  Same<DataOf<'RoleChanged'>, pbEvents.RoleChanged>,
+  Same<DataOf<'UserDeleted'>, pbEvents.UserDeleted>,
+  Same<DataOf<'ProfileUpdated'>, pbEvents.ProfileUpdated>,
+  Same<DataOf<'ImpersonationStarted'>, pbEvents.ImpersonationStarted>,
+  Same<DataOf<'ImpersonationEnded'>, pbEvents.ImpersonationEnded>,
+] = [true, true, true, true, true, true, true, true, true, true, true];
+void _eventsMatchProto;
+
+export function createIdentityGrpcService(ctx: IdentityContext, logger: Logger): IdentityServiceServer {
+  return unaryHandlers(
+    {
+      register: async (req: pb.RegisterRequest, call: CallContext) =>
+        toAuthResponse(
+          await register(ctx, {
+            name: req.name,
+            email: req.email,
+            password: req.password,
+            phone: req.phone,
+            country: req.country,
+            referralCode: req.referralCode,
+            deviceToken: req.deviceToken,
+            clientIp: req.clientIp,
+            correlationId: req.correlationId || call.correlationId,
+          }),
+        ),
+      login: async (req: pb.LoginRequest) =>
+        toAuthResponse(await login(ctx, { email: req.email, password: req.password, deviceToken: req.deviceToken, clientIp: req.clientIp })),
+      sendLoginCode: async (req: pb.SendLoginCodeRequest, call: CallContext) =>
+        message(await sendLoginCode(ctx, { email: req.email, clientIp: req.clientIp, correlationId: req.correlationId || call.correlationId })),
+      loginWithCode: async (req: pb.LoginWithCodeRequest) =>
+        toAuthResponse(
+          await loginWithCode(ctx, { email: req.email, loginCode: req.loginCode, deviceToken: req.deviceToken, clientIp: req.clientIp }),
+        ),
+      googleLogin: async (req: pb.GoogleLoginRequest, call: CallContext) =>
+        toAuthResponse(
+          await googleLogin(ctx, {
+            credential: req.credential,
+            deviceToken: req.deviceToken,
+            clientIp: req.clientIp,
+            correlationId: req.correlationId || call.correlationId,
+          }),
+        ),
+      authenticate: async (req: pb.AuthenticateRequest): Promise<pb.Principal> => authenticate(ctx, req.sessionToken),
+      logout: async (req: pb.LogoutRequest, call: CallContext) => message(await logout(ctx, callerOf(req.caller, call))),
+      getUser: async (req: pb.GetUserRequest, call: CallContext) => {
+        const r = await getUser(ctx, callerOf(req.caller, call));
+        return toProtoUser(r.user, r.isImpersonated);
+      },
+      updateUser: async (req: pb.UpdateUserRequest, call: CallContext) => {
+        const r = await updateUser(ctx, callerOf(req.caller, call), {
+          name: req.name,
+          phone: req.phone,
+          bio: req.bio,
+          country: req.country,
+          photo: req.photo,
+        });
+        return toProtoUser(r.user, r.isImpersonated);
+      },
+      sendVerificationEmail: async (req: pb.SendVerificationEmailRequest, call: CallContext) =>
+        message(await sendVerificationEmail(ctx, callerOf(req.caller, call))),
+      verifyUser: async (req: pb.VerifyUserRequest, call: CallContext) =>
+        message(await verifyUser(ctx, { verificationToken: req.verificationToken, correlationId: req.correlationId || call.correlationId })),
+      changePassword: async (req: pb.ChangePasswordRequest, call: CallContext) =>
+        message(await changePassword(ctx, callerOf(req.caller, call), { oldPassword: req.oldPassword, password: req.password })),
+      forgotPassword: async (req: pb.ForgotPasswordRequest, call: CallContext) =>
+        message(await forgotPassword(ctx, { email: req.email, clientIp: req.clientIp, correlationId: req.correlationId || call.correlationId })),
+      resetPassword: async (req: pb.ResetPasswordRequest, call: CallContext) =>
+        message(
+          await resetPassword(ctx, { resetToken: req.resetToken, password: req.password, correlationId: req.correlationId || call.correlationId }),
+        ),
+      listUsers: async (req: pb.ListUsersRequest, call: CallContext) => ({
+        users: (await listUsers(ctx, callerOf(req.caller, call))).map((u) => toProtoUser(u)),
+      }),
+      deleteUser: async (req: pb.DeleteUserRequest, call: CallContext) => message(await deleteUser(ctx, callerOf(req.caller, call), req.userId)),
+      upgradeUser: async (req: pb.UpgradeUserRequest, call: CallContext) =>
+        message(await upgradeUser(ctx, callerOf(req.caller, call), { userId: req.userId, role: req.role })),
+      impersonate: async (req: pb.ImpersonateRequest, call: CallContext) =>
+        toAuthResponse(await impersonate(ctx, callerOf(req.caller, call), req.userId)),
+      exitImpersonation: async (req: pb.ExitImpersonationRequest, call: CallContext) =>
+        toAuthResponse(await exitImpersonation(ctx, callerOf(req.caller, call))),
+      listReferrals: async (req: pb.ListReferralsRequest, call: CallContext) => ({
+        referrals: (await listReferrals(ctx, callerOf(req.caller, call))).map(toReferral),
+      }),
+      listCountries: async (_req: pb.ListCountriesRequest): Promise<pb.ListCountriesResponse> => ({ countries: listCountries() }),
+    },
+    { logger },
+  );
+}

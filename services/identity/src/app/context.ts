@@ -1,0 +1,314 @@
+/**
+ * Everything a use case needs, and the small helpers they share: running a User command inside a
+ * transaction (append + inline projections), state-stored deciders, rate limits and sessions.
+ */
+import { DomainError, unauthenticated } from '@meridian/platform/eventSourcing/errors';
+import { foldEvents, type Actor, type Decider, type DomainEvent, type EventMeta, type StoredEvent } from '@meridian/platform/eventSourcing/types';
+import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
+import type { ServiceStore, StoreTx } from '@meridian/platform/ports/serviceStore';
+import type { Logger } from '@meridian/platform/logger';
+import { toUserStreamId, userDecider, type UserCommand, type UserEvent, type UserState } from '../domain/user.js';
+import { getUserView, projectInline, type UserView } from '../projections/userView.js';
+import type { IdentityCrypto, OidcVerifier, PasswordHasher, TokenSigner } from './ports.js';
+
+export interface RateLimit {
+  max: number;
+  windowMs: number;
+}
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+
+/** Per-email and per-client (IP) budgets. Over budget: RESOURCE_EXHAUSTED with RATE_LIMITED_MESSAGE. */
+export const DEFAULT_RATE_LIMITS = {
+  loginPerEmail: { max: 10, windowMs: 15 * MIN },
+  loginPerClient: { max: 50, windowMs: 15 * MIN },
+  sendCodePerEmail: { max: 5, windowMs: 15 * MIN },
+  sendCodePerClient: { max: 20, windowMs: 15 * MIN },
+  codeLoginPerEmail: { max: 20, windowMs: 15 * MIN },
+  codeLoginPerClient: { max: 50, windowMs: 15 * MIN },
+  registerPerEmail: { max: 5, windowMs: HOUR },
+  registerPerClient: { max: 20, windowMs: HOUR },
+  forgotPerEmail: { max: 5, windowMs: HOUR },
+  forgotPerClient: { max: 20, windowMs: HOUR },
+  verificationPerUser: { max: 5, windowMs: HOUR },
+} satisfies Record<string, RateLimit>;
+export type RateLimits = typeof DEFAULT_RATE_LIMITS;
+
+export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please try again later';
+export const NOT_LOGGED_IN = 'Not authorized, please login';
+
+export const SESSION_TTL_MS = 24 * HOUR;
+/** A session token older than this is replaced by a fresh one on Authenticate (sliding refresh). */
+export const SESSION_REFRESH_AFTER_MS = HOUR;
+export const DEVICE_TTL_MS = 365 * 24 * HOUR;
+
+export const CREDENTIALS = 'credentials';
+export const TRUSTED_DEVICES = 'trusted-devices';
+export const LOGIN_CODES = 'login-codes';
+export const TOKENS = 'tokens';
+
+export interface CredentialsDoc {
+  userId: string;
+  /** null: no password (an identity-provider account, or cleared) */
+  passwordHash: string | null;
+  updatedAt: string;
+}
+
+export interface TrustedDeviceDoc {
+  userId: string;
+  deviceId: string;
+  trustedAt: string;
+}
+
+export interface IdentityContext {
+  store: ServiceStore;
+  kv: KeyValueStore;
+  clock: () => Date;
+  passwords: PasswordHasher;
+  tokens: TokenSigner;
+  crypto: IdentityCrypto;
+  /** null when Google sign-in is not configured (no GOOGLE_CLIENT_ID). */
+  oidc: OidcVerifier | null;
+  logger: Logger;
+  limits: RateLimits;
+}
+
+/** The authenticated caller of an RPC as the gateway passes it (common.v1.Caller). */
+export interface CallerInput {
+  userId: string;
+  sessionId: string;
+  impersonatorId?: string;
+  correlationId?: string;
+}
+
+export interface SessionRecord {
+  userId: string;
+  impersonatorId: string | null;
+  createdAt: string;
+}
+
+/** A caller checked against the live session record and the store. */
+export interface ResolvedCaller {
+  userId: string;
+  sessionId: string;
+  impersonatorId: string | null;
+  role: string;
+  view: UserView;
+  correlationId: string;
+}
+
+export function metaFor(correlationId: string | undefined, actor: Actor | undefined, ctx: IdentityContext): EventMeta {
+  return { correlationId: correlationId || ctx.crypto.newId(), actor };
+}
+
+export function actorOf(caller: ResolvedCaller): Actor {
+  return caller.impersonatorId
+    ? { userId: caller.userId, role: caller.role, impersonatorId: caller.impersonatorId }
+    : { userId: caller.userId, role: caller.role };
+}
+
+// ---------- the User aggregate inside a transaction ----------
+
+export async function loadUserState(tx: StoreTx, userId: string): Promise<{ version: number; state: UserState }> {
+  const stream = await tx.readStream<UserEvent>(toUserStreamId(userId));
+  return { version: stream.version, state: foldEvents(userDecider, stream.events as unknown as UserEvent[]) };
+}
+
+/** Decides a User command on the current stream, appends (expected version) and projects inline. */
+export async function decideAndAppend(
+  tx: StoreTx,
+  userId: string,
+  command: UserCommand | ((state: UserState) => UserCommand),
+  meta: EventMeta,
+): Promise<{ before: UserState; after: UserState; events: StoredEvent<UserEvent>[] }> {
+  const { version, state } = await loadUserState(tx, userId);
+  const cmd = typeof command === 'function' ? command(state) : command;
+  const events = userDecider.decide(cmd, state);
+  if (events.length === 0) return { before: state, after: state, events: [] };
+  const appended = await tx.appendToStream<UserEvent>(toUserStreamId(userId), version, events, meta);
+  await projectInline(tx, appended.events);
+  return { before: state, after: events.reduce(userDecider.evolve, state), events: appended.events };
+}
+
+// ---------- state-stored deciders (login codes, one-time tokens: never published) ----------
+
+export async function decideStateStored<C, E extends DomainEvent, S>(
+  tx: StoreTx,
+  collection: string,
+  id: string,
+  decider: Decider<C, E, S>,
+  command: C,
+  extra: Record<string, string> = {},
+): Promise<{ state: S; events: E[] }> {
+  const doc = await tx.get<{ state: S }>(collection, id);
+  const state = doc?.state ?? decider.initialState();
+  const events = decider.decide(command, state);
+  const next = events.reduce(decider.evolve, state);
+  if (events.length > 0) await tx.put(collection, id, { ...extra, state: next });
+  return { state: next, events };
+}
+
+// ---------- rate limits ----------
+
+export async function rateLimit(ctx: IdentityContext, key: string, limit: RateLimit): Promise<void> {
+  const count = await ctx.kv.incr(`rl:${key}`, limit.windowMs);
+  if (count > limit.max) throw new DomainError('rate_limited', RATE_LIMITED_MESSAGE);
+}
+
+export async function rateLimitEmailAndClient(
+  ctx: IdentityContext,
+  action: string,
+  email: string,
+  clientIp: string | undefined,
+  perEmail: RateLimit,
+  perClient: RateLimit,
+): Promise<void> {
+  if (clientIp) await rateLimit(ctx, `${action}:ip:${clientIp}`, perClient);
+  await rateLimit(ctx, `${action}:email:${ctx.crypto.sha256(email)}`, perEmail);
+}
+
+// ---------- sessions (KeyValueStore: session:<sid>, user-sessions:<userId>) ----------
+
+const sessionKey = (sid: string) => `session:${sid}`;
+const userSessionsKey = (userId: string) => `user-sessions:${userId}`;
+
+export async function createSession(
+  ctx: IdentityContext,
+  userId: string,
+  impersonatorId: string | null = null,
+): Promise<{ sessionId: string; token: string }> {
+  const now = ctx.clock();
+  const sessionId = ctx.crypto.randomToken();
+  const record: SessionRecord = { userId, impersonatorId, createdAt: now.toISOString() };
+  await ctx.kv.set(sessionKey(sessionId), JSON.stringify(record), { ttlMs: SESSION_TTL_MS });
+  await ctx.kv.sadd(userSessionsKey(userId), sessionId);
+  // An impersonation session dies with the admin's sessions too (suspension, deletion, password change).
+  if (impersonatorId) await ctx.kv.sadd(userSessionsKey(impersonatorId), sessionId);
+  return { sessionId, token: ctx.tokens.signSession({ sid: sessionId, sub: userId }, now, SESSION_TTL_MS) };
+}
+
+export async function readSession(ctx: IdentityContext, sessionId: string): Promise<SessionRecord | null> {
+  if (!sessionId) return null;
+  const raw = await ctx.kv.get(sessionKey(sessionId));
+  return raw ? (JSON.parse(raw) as SessionRecord) : null;
+}
+
+export async function revokeSession(ctx: IdentityContext, sessionId: string): Promise<void> {
+  const record = await readSession(ctx, sessionId);
+  await ctx.kv.del(sessionKey(sessionId));
+  if (record) {
+    await ctx.kv.srem(userSessionsKey(record.userId), sessionId);
+    if (record.impersonatorId) await ctx.kv.srem(userSessionsKey(record.impersonatorId), sessionId);
+  }
+}
+
+/** Revokes every session of a user (and impersonation sessions they hold), except `keep`. */
+export async function revokeAllSessions(ctx: IdentityContext, userId: string, keep?: string): Promise<void> {
+  const ids = await ctx.kv.smembers(userSessionsKey(userId));
+  for (const sid of ids) {
+    if (sid === keep) continue;
+    await revokeSession(ctx, sid);
+    await ctx.kv.srem(userSessionsKey(userId), sid);
+  }
+}
+
+/**
+ * Who may act on a session: the user must exist and not be suspended; an impersonating admin must
+ * still be an admin. Returns the user's view, or null (the session is then revoked).
+ */
+async function liveSessionUser(ctx: IdentityContext, sessionId: string, record: SessionRecord): Promise<UserView | null> {
+  const view = await getUserView(ctx.store, record.userId);
+  let ok = !!view && view.role !== 'suspended';
+  if (ok && record.impersonatorId) {
+    const admin = await getUserView(ctx.store, record.impersonatorId);
+    ok = admin?.role === 'admin';
+  }
+  if (!ok) {
+    await revokeSession(ctx, sessionId);
+    return null;
+  }
+  return view;
+}
+
+/** Checks a caller passed by the gateway against the live session record (never trusts ids or roles blindly). */
+export async function resolveCaller(ctx: IdentityContext, caller: CallerInput | undefined): Promise<ResolvedCaller> {
+  if (!caller?.sessionId || !caller.userId) throw unauthenticated(NOT_LOGGED_IN);
+  const record = await readSession(ctx, caller.sessionId);
+  if (!record || record.userId !== caller.userId) throw unauthenticated(NOT_LOGGED_IN);
+  const view = await liveSessionUser(ctx, caller.sessionId, record);
+  if (!view) throw unauthenticated(NOT_LOGGED_IN);
+  return {
+    userId: record.userId,
+    sessionId: caller.sessionId,
+    impersonatorId: record.impersonatorId,
+    role: view.role,
+    view,
+    correlationId: caller.correlationId || ctx.crypto.newId(),
+  };
+}
+
+export interface Principal {
+  userId: string;
+  sessionId: string;
+  role: string;
+  impersonatorId: string;
+  refreshedSessionToken: string;
+}
+
+/** Validates a session token: signature and expiry, the live record, the user's current role. */
+export async function authenticate(ctx: IdentityContext, token: string): Promise<Principal> {
+  const now = ctx.clock();
+  const claims = token ? ctx.tokens.verifySession(token, now) : null;
+  if (!claims) throw unauthenticated(NOT_LOGGED_IN);
+  const record = await readSession(ctx, claims.sid);
+  if (!record || record.userId !== claims.sub) throw unauthenticated(NOT_LOGGED_IN);
+  const view = await liveSessionUser(ctx, claims.sid, record);
+  if (!view) throw unauthenticated(NOT_LOGGED_IN);
+  let refreshedSessionToken = '';
+  if (now.getTime() - claims.iat * 1000 >= SESSION_REFRESH_AFTER_MS) {
+    // Sliding refresh: a fresh token for the same session, and the record lives another full term.
+    await ctx.kv.set(sessionKey(claims.sid), JSON.stringify(record), { ttlMs: SESSION_TTL_MS });
+    refreshedSessionToken = ctx.tokens.signSession({ sid: claims.sid, sub: record.userId }, now, SESSION_TTL_MS);
+  }
+  return {
+    userId: record.userId,
+    sessionId: claims.sid,
+    role: view.role,
+    impersonatorId: record.impersonatorId ?? '',
+    refreshedSessionToken,
+  };
+}
+
+// ---------- devices ----------
+
+export function deviceIdOf(ctx: IdentityContext, deviceToken: string | undefined): string | null {
+  if (!deviceToken) return null;
+  return ctx.tokens.verifyDevice(deviceToken, ctx.clock())?.deviceId ?? null;
+}
+
+export async function isTrustedDevice(ctx: IdentityContext, userId: string, deviceId: string | null): Promise<boolean> {
+  if (!deviceId) return false;
+  return (await ctx.store.get<TrustedDeviceDoc>(TRUSTED_DEVICES, `${userId}:${deviceId}`)) !== null;
+}
+
+/** Records the browser as trusted for the user (inside tx) and returns its (possibly new) device token. */
+export async function trustDevice(
+  ctx: IdentityContext,
+  tx: StoreTx,
+  userId: string,
+  presentedToken: string | undefined,
+): Promise<string> {
+  const now = ctx.clock();
+  const deviceId = deviceIdOf(ctx, presentedToken) ?? ctx.crypto.newId();
+  await tx.put<TrustedDeviceDoc>(TRUSTED_DEVICES, `${userId}:${deviceId}`, { userId, deviceId, trustedAt: now.toISOString() });
+  return ctx.tokens.signDevice(deviceId, now, DEVICE_TTL_MS);
+}
+
+export async function forgetUserSecrets(tx: StoreTx, userId: string): Promise<void> {
+  await tx.delete(CREDENTIALS, userId);
+  await tx.delete(LOGIN_CODES, userId);
+  for (const d of await tx.find<TrustedDeviceDoc>(TRUSTED_DEVICES, { where: { userId } })) {
+    await tx.delete(TRUSTED_DEVICES, `${userId}:${d.deviceId}`);
+  }
+}

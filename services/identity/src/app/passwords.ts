@@ -1,0 +1,93 @@
+import { forbidden, invalid } from '@meridian/platform/eventSourcing/errors';
+import { checkPassword, isValidEmail, MESSAGES, normalizeEmail } from '../domain/user.js';
+import { expiryOf, INVALID_TOKEN_MESSAGE } from '../domain/oneTimeToken.js';
+import { findUserIdByEmail } from '../projections/userView.js';
+import {
+  actorOf,
+  CREDENTIALS,
+  decideAndAppend,
+  loadUserState,
+  metaFor,
+  rateLimitEmailAndClient,
+  resolveCaller,
+  revokeAllSessions,
+  type CallerInput,
+  type CredentialsDoc,
+  type IdentityContext,
+} from './context.js';
+import { consumeToken, issueToken } from './tokens.js';
+
+export const RESET_LINK_SENT = 'If the email is registered, a password reset link has been sent to it';
+
+/** Mails a reset link (1 h) when the email belongs to an account; the same answer either way. */
+export async function forgotPassword(
+  ctx: IdentityContext,
+  input: { email: string; clientIp?: string; correlationId?: string },
+): Promise<string> {
+  const raw = input.email?.trim() ?? '';
+  if (!raw) throw invalid('Please enter an email');
+  if (!isValidEmail(raw)) throw invalid(MESSAGES.invalidEmail);
+  const email = normalizeEmail(raw);
+  await rateLimitEmailAndClient(ctx, 'forgot', email, input.clientIp, ctx.limits.forgotPerEmail, ctx.limits.forgotPerClient);
+  const userId = await findUserIdByEmail(ctx.store, email);
+  if (!userId) return RESET_LINK_SENT;
+  const token = ctx.crypto.randomToken();
+  const now = ctx.clock();
+  await ctx.store.transaction(async (tx) => {
+    const { state } = await loadUserState(tx, userId);
+    if (state.status !== 'active') return;
+    await decideAndAppend(
+      tx,
+      userId,
+      { type: 'RequestPasswordReset', sealedToken: ctx.crypto.seal(token), expiresAt: expiryOf('reset', now) },
+      metaFor(input.correlationId, { userId, role: state.role }, ctx),
+    );
+    await issueToken(ctx, tx, token, 'reset', userId, now);
+  });
+  return RESET_LINK_SENT;
+}
+
+/** Sets a new password from a reset link (single use, 1 h) and revokes every session of the user. */
+export async function resetPassword(
+  ctx: IdentityContext,
+  input: { resetToken: string; password: string; correlationId?: string },
+): Promise<string> {
+  if (!input.password) throw invalid(MESSAGES.allFieldsRequired);
+  checkPassword(input.password);
+  if (!input.resetToken) throw invalid(INVALID_TOKEN_MESSAGE.reset);
+  const passwordHash = await ctx.passwords.hash(input.password);
+  const now = ctx.clock();
+  const userId = await ctx.store.transaction(async (tx) => {
+    const owner = await consumeToken(ctx, tx, input.resetToken, 'reset', now);
+    await decideAndAppend(tx, owner, { type: 'ChangePassword', via: 'reset', now }, {
+      ...metaFor(input.correlationId, undefined, ctx),
+      actor: { userId: owner, role: 'subscriber' },
+    });
+    await tx.put<CredentialsDoc>(CREDENTIALS, owner, { userId: owner, passwordHash, updatedAt: now.toISOString() });
+    return owner;
+  });
+  await revokeAllSessions(ctx, userId);
+  return 'Password reset successful, please login';
+}
+
+/** Changes the caller's password (old one checked) and revokes the caller's other sessions. */
+export async function changePassword(
+  ctx: IdentityContext,
+  callerInput: CallerInput | undefined,
+  input: { oldPassword: string; password: string },
+): Promise<string> {
+  const caller = await resolveCaller(ctx, callerInput);
+  if (caller.impersonatorId) throw forbidden('Passwords cannot be changed while impersonating');
+  if (!input.oldPassword || !input.password) throw invalid(MESSAGES.allFieldsRequired);
+  checkPassword(input.password);
+  const creds = await ctx.store.get<CredentialsDoc>(CREDENTIALS, caller.userId);
+  const oldPasswordMatches = !!creds?.passwordHash && (await ctx.passwords.verify(creds.passwordHash, input.oldPassword));
+  const passwordHash = oldPasswordMatches ? await ctx.passwords.hash(input.password) : '';
+  const now = ctx.clock();
+  await ctx.store.transaction(async (tx) => {
+    await decideAndAppend(tx, caller.userId, { type: 'ChangePassword', via: 'change', oldPasswordMatches, now }, metaFor(caller.correlationId, actorOf(caller), ctx));
+    await tx.put<CredentialsDoc>(CREDENTIALS, caller.userId, { userId: caller.userId, passwordHash, updatedAt: now.toISOString() });
+  });
+  await revokeAllSessions(ctx, caller.userId, caller.sessionId);
+  return 'Password changed successfully';
+}

@@ -1,0 +1,110 @@
+import { conflict, invalid } from '@meridian/platform/eventSourcing/errors';
+import { checkPassword, isValidEmail, MESSAGES, normalizeEmail } from '../domain/user.js';
+import { expiryOf } from '../domain/oneTimeToken.js';
+import { findUserIdByEmail, findUserIdByReferralCode, getUserView, REFERRAL_INDEX, type UserView } from '../projections/userView.js';
+import {
+  CREDENTIALS,
+  createSession,
+  decideAndAppend,
+  metaFor,
+  rateLimitEmailAndClient,
+  trustDevice,
+  type CredentialsDoc,
+  type IdentityContext,
+} from './context.js';
+import { issueToken } from './tokens.js';
+
+export interface RegisterInput {
+  name: string;
+  email: string;
+  password: string;
+  phone: string;
+  country: string;
+  referralCode?: string;
+  deviceToken?: string;
+  clientIp?: string;
+  correlationId?: string;
+}
+
+export interface AuthResult {
+  user: UserView;
+  isImpersonated: boolean;
+  sessionToken: string;
+  deviceToken: string;
+  message: string;
+}
+
+export const EMAIL_TAKEN = 'Email is already registered';
+export const UNKNOWN_REFERRAL = 'Invalid referral code';
+
+/** A fresh referral code that no user holds yet (10 crypto-random characters). */
+export async function newReferralCode(ctx: IdentityContext): Promise<string> {
+  for (;;) {
+    const code = ctx.crypto.referralCode();
+    if (!(await ctx.store.get(REFERRAL_INDEX, code))) return code;
+  }
+}
+
+/**
+ * Register: validation as the form (spec §5), unique email (case-insensitive), optional referral
+ * code (unknown refused), argon2id hash, verification link mailed (sealed in
+ * EmailVerificationRequested), the browser trusted, a session opened.
+ */
+export async function register(ctx: IdentityContext, input: RegisterInput): Promise<AuthResult> {
+  const name = input.name?.trim() ?? '';
+  const emailRaw = input.email?.trim() ?? '';
+  const phone = input.phone?.trim() ?? '';
+  const country = input.country?.trim() ?? '';
+  const password = input.password ?? '';
+  if (!name || !emailRaw || !password || !phone || !country) throw invalid(MESSAGES.allFieldsRequired);
+  if (!isValidEmail(emailRaw)) throw invalid(MESSAGES.invalidEmail);
+  checkPassword(password);
+  if (name.length > 100 || phone.length > 40 || country.length > 100) throw invalid('Some fields are too long');
+  const email = normalizeEmail(emailRaw);
+  await rateLimitEmailAndClient(ctx, 'register', email, input.clientIp, ctx.limits.registerPerEmail, ctx.limits.registerPerClient);
+
+  const referralInput = input.referralCode?.trim() ?? '';
+  let referredBy = '';
+  if (referralInput) {
+    referredBy = (await findUserIdByReferralCode(ctx.store, referralInput)) ?? '';
+    if (!referredBy) throw invalid(UNKNOWN_REFERRAL);
+  }
+  if (await findUserIdByEmail(ctx.store, email)) throw conflict(EMAIL_TAKEN);
+
+  const passwordHash = await ctx.passwords.hash(password);
+  const userId = ctx.crypto.newId();
+  const referralCode = await newReferralCode(ctx);
+  const now = ctx.clock();
+  const token = ctx.crypto.randomToken();
+
+  const deviceToken = await ctx.store.transaction(async (tx) => {
+    if (await findUserIdByEmail(tx, email)) throw conflict(EMAIL_TAKEN);
+    if (referredBy && !(await getUserView(tx, referredBy))) throw invalid(UNKNOWN_REFERRAL);
+    if (await tx.get(REFERRAL_INDEX, referralCode)) throw conflict('Please try again');
+    await issueToken(ctx, tx, token, 'verify', userId, now);
+    await decideAndAppend(
+      tx,
+      userId,
+      {
+        type: 'RegisterUser',
+        userId,
+        name,
+        email,
+        phone,
+        country,
+        role: 'subscriber',
+        referralCode,
+        referredBy,
+        now,
+        verification: { sealedToken: ctx.crypto.seal(token), expiresAt: expiryOf('verify', now) },
+      },
+      metaFor(input.correlationId, { userId, role: 'subscriber' }, ctx),
+    );
+    await tx.put<CredentialsDoc>(CREDENTIALS, userId, { userId, passwordHash, updatedAt: now.toISOString() });
+    return trustDevice(ctx, tx, userId, input.deviceToken);
+  });
+
+  const session = await createSession(ctx, userId);
+  const user = (await getUserView(ctx.store, userId))!;
+  return { user, isImpersonated: false, sessionToken: session.token, deviceToken, message: 'Registration Successful' };
+}

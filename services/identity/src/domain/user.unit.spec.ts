@@ -1,0 +1,216 @@
+import { describe, expect, it } from 'vitest';
+import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
+import { DomainError } from '@meridian/platform/eventSourcing/errors';
+import { isValidEmail, MESSAGES, userDecider, type UserEvent } from './user.js';
+
+const spec = DeciderSpecification.for(userDecider);
+const now = new Date('2026-01-01T10:00:00.000Z');
+const at = now.toISOString();
+
+const registered = (userId = 'u1', role = 'subscriber', extra: Partial<Extract<UserEvent, { type: 'UserRegistered' }>['data']> = {}): UserEvent => ({
+  type: 'UserRegistered',
+  data: {
+    userId,
+    name: 'Ann',
+    email: 'ann@example.com',
+    role,
+    referralCode: 'CODE234567',
+    referredBy: '',
+    registeredAt: at,
+    phone: '+100',
+    country: 'Kenya',
+    ...extra,
+  },
+});
+const verified = (userId = 'u1'): UserEvent => ({ type: 'UserVerified', data: { userId, verifiedAt: at } });
+const roleChanged = (toRole: string, fromRole = 'subscriber'): UserEvent => ({
+  type: 'RoleChanged',
+  data: { userId: 'u1', email: 'ann@example.com', name: 'Ann', fromRole, toRole, changedBy: 'admin' },
+});
+const deleted: UserEvent = { type: 'UserDeleted', data: { userId: 'u1', deletedBy: 'admin' } };
+
+const kind = (k: string, message?: string) => (e: unknown) => e instanceof DomainError && e.kind === k && (!message || e.message === message);
+
+describe('User decider', () => {
+  describe('RegisterUser', () => {
+    const base = {
+      type: 'RegisterUser' as const,
+      userId: 'u1',
+      name: 'Ann',
+      email: 'ann@example.com',
+      phone: '+100',
+      country: 'Kenya',
+      role: 'subscriber' as const,
+      referralCode: 'CODE234567',
+      referredBy: '',
+      now,
+    };
+
+    it('registers and asks for verification with the sealed token', () => {
+      spec
+        .given([])
+        .when({ ...base, verification: { sealedToken: 'v1.sealed', expiresAt: new Date('2026-01-02T10:00:00.000Z') } })
+        .then([
+          registered(),
+          {
+            type: 'EmailVerificationRequested',
+            data: { userId: 'u1', email: 'ann@example.com', name: 'Ann', sealedToken: 'v1.sealed', expiresAt: '2026-01-02T10:00:00.000Z' },
+          },
+        ]);
+    });
+
+    it('registers an already verified user (first admin) without a verification mail', () => {
+      spec.given([]).when({ ...base, role: 'admin', verified: true }).then([registered('u1', 'admin'), verified()]);
+    });
+
+    it('refuses to register the same stream twice', () => {
+      spec.given([registered()]).when(base).thenThrows(kind('conflict'));
+    });
+  });
+
+  describe('verification', () => {
+    it('verifies once; a second VerifyEmail changes nothing', () => {
+      spec.given([registered()]).when({ type: 'VerifyEmail', now }).then([verified()]);
+      spec.given([registered(), verified()]).when({ type: 'VerifyEmail', now }).thenNothingHappens();
+    });
+
+    it('refuses to resend a link to a verified user', () => {
+      spec
+        .given([registered(), verified()])
+        .when({ type: 'RequestVerification', sealedToken: 's', expiresAt: now })
+        .thenThrows(kind('precondition', MESSAGES.alreadyVerified));
+    });
+
+    it('refuses commands on a deleted user', () => {
+      spec.given([registered(), deleted]).when({ type: 'VerifyEmail', now }).thenThrows(kind('not_found'));
+    });
+  });
+
+  describe('login codes', () => {
+    it('a suspended user gets no login code', () => {
+      spec
+        .given([registered(), roleChanged('suspended')])
+        .when({ type: 'RequestLoginCode', sealedCode: 's', expiresAt: now })
+        .thenThrows(kind('forbidden', MESSAGES.suspended));
+    });
+
+    it('an active user gets LoginCodeRequested with the sealed code', () => {
+      spec
+        .given([registered()])
+        .when({ type: 'RequestLoginCode', sealedCode: 'v1.code', expiresAt: now })
+        .then([{ type: 'LoginCodeRequested', data: { userId: 'u1', email: 'ann@example.com', name: 'Ann', sealedCode: 'v1.code', expiresAt: at } }]);
+    });
+  });
+
+  describe('ChangePassword', () => {
+    it('needs the old password to match when changing', () => {
+      spec
+        .given([registered()])
+        .when({ type: 'ChangePassword', via: 'change', oldPasswordMatches: false, now })
+        .thenThrows(kind('invalid', MESSAGES.incorrectOldPassword));
+    });
+
+    it('records PasswordChanged via change or reset', () => {
+      spec
+        .given([registered()])
+        .when({ type: 'ChangePassword', via: 'change', oldPasswordMatches: true, now })
+        .then([{ type: 'PasswordChanged', data: { userId: 'u1', email: 'ann@example.com', name: 'Ann', via: 'change', changedAt: at } }]);
+      spec
+        .given([registered()])
+        .when({ type: 'ChangePassword', via: 'reset', now })
+        .then((events) => expect(events[0].data).toMatchObject({ via: 'reset' }));
+    });
+  });
+
+  describe('UpdateProfile', () => {
+    it('emits the changed fields with their new values', () => {
+      spec
+        .given([registered()])
+        .when({ type: 'UpdateProfile', changes: { name: '  Anne ', bio: 'hi' } })
+        .then([{ type: 'ProfileUpdated', data: { userId: 'u1', fields: ['name', 'bio'], name: 'Anne', phone: '', bio: 'hi', country: '', photo: '' } }]);
+    });
+
+    it('refuses an empty name and a photo that is not an http(s) address', () => {
+      spec.given([registered()]).when({ type: 'UpdateProfile', changes: { name: ' ' } }).thenThrows(kind('invalid', MESSAGES.nameRequired));
+      spec
+        .given([registered()])
+        .when({ type: 'UpdateProfile', changes: { photo: 'javascript:alert(1)' } })
+        .thenThrows(kind('invalid', MESSAGES.invalidPhoto));
+    });
+
+    it('does nothing without changes', () => {
+      spec.given([registered()]).when({ type: 'UpdateProfile', changes: {} }).thenNothingHappens();
+    });
+  });
+
+  describe('ChangeRole', () => {
+    const change = (role: string, extra: Partial<{ actorId: string; actorRole: string; adminCount: number }> = {}) => ({
+      type: 'ChangeRole' as const,
+      actorId: 'admin',
+      actorRole: 'admin',
+      role,
+      adminCount: 2,
+      ...extra,
+    });
+
+    it('an admin changes another user role', () => {
+      spec.given([registered()]).when(change('author')).then([roleChanged('author')]);
+    });
+
+    it('only an admin may change roles (an author is not an admin)', () => {
+      spec.given([registered()]).when(change('author', { actorRole: 'author' })).thenThrows(kind('forbidden', MESSAGES.notAuthorized));
+    });
+
+    it('an admin cannot change their own role', () => {
+      spec.given([registered('u1', 'admin')]).when(change('subscriber', { actorId: 'u1' })).thenThrows(kind('forbidden', MESSAGES.ownRole));
+    });
+
+    it('the last admin cannot be demoted', () => {
+      spec.given([registered('u1', 'admin')]).when(change('subscriber', { adminCount: 1 })).thenThrows(kind('precondition', MESSAGES.lastAdmin));
+    });
+
+    it('refuses an unknown or missing role', () => {
+      spec.given([registered()]).when(change('root')).thenThrows(kind('invalid', MESSAGES.invalidRole));
+      spec.given([registered()]).when(change('')).thenThrows(kind('invalid', MESSAGES.selectRole));
+    });
+
+    it('the same role again changes nothing', () => {
+      spec.given([registered()]).when(change('subscriber')).thenNothingHappens();
+    });
+  });
+
+  describe('DeleteUser', () => {
+    it('an admin deletes another user, not themselves', () => {
+      spec.given([registered()]).when({ type: 'DeleteUser', actorId: 'admin', actorRole: 'admin' }).then([deleted]);
+      spec.given([registered('u1', 'admin')]).when({ type: 'DeleteUser', actorId: 'u1', actorRole: 'admin' }).thenThrows(kind('forbidden', MESSAGES.ownDelete));
+      spec.given([registered()]).when({ type: 'DeleteUser', actorId: 'x', actorRole: 'subscriber' }).thenThrows(kind('forbidden'));
+    });
+
+    it('a deleted user cannot be deleted again', () => {
+      spec.given([registered(), deleted]).when({ type: 'DeleteUser', actorId: 'admin', actorRole: 'admin' }).thenThrows(kind('not_found'));
+    });
+  });
+
+  describe('impersonation', () => {
+    it('an admin impersonates a non-admin', () => {
+      spec
+        .given([registered()])
+        .when({ type: 'StartImpersonation', adminId: 'admin', adminRole: 'admin' })
+        .then([{ type: 'ImpersonationStarted', data: { adminId: 'admin', userId: 'u1' } }]);
+    });
+
+    it('nobody impersonates an admin, and only admins impersonate', () => {
+      spec.given([registered('u1', 'admin')]).when({ type: 'StartImpersonation', adminId: 'a2', adminRole: 'admin' }).thenThrows(kind('forbidden', MESSAGES.impersonateAdmin));
+      spec.given([registered()]).when({ type: 'StartImpersonation', adminId: 'a2', adminRole: 'author' }).thenThrows(kind('forbidden'));
+    });
+  });
+});
+
+describe('email format (spec §5)', () => {
+  it.each(['a@b.co', 'first.last@sub.example.org', 'x@[10.0.0.1]', '"quoted name"@example.com'])('accepts %s', (email) => {
+    expect(isValidEmail(email)).toBe(true);
+  });
+  it.each(['', 'plain', 'a@b', 'a@b.c', 'a@b.c1', 'a b@c.com', 'a@@b.com', '@b.com'])('refuses %s', (email) => {
+    expect(isValidEmail(email)).toBe(false);
+  });
+});

@@ -1,0 +1,210 @@
+/**
+ * Test harness: the identity service started through `start()` on SQLite ':memory:', the in-process
+ * bus and real Redis (random key prefix; in-memory only when no Redis answers), reached by a real
+ * gRPC client. The clock is injectable (advance it for expiry tests).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import * as grpc from '@grpc/grpc-js';
+import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
+import { createInProcEventBus } from '@meridian/platform/adapters/eventBus.inproc';
+import { createRedisKeyValueStore } from '@meridian/platform/adapters/keyValue.redis';
+import { createMemoryKeyValueStore } from '@meridian/platform/adapters/keyValue.memory';
+import { createLogger } from '@meridian/platform/logger';
+import { openSecret, generateSecretsKey } from '@meridian/platform/crypto';
+import { callUnary, createGrpcClient, type UnaryMethod, type RequestOf, type ResponseOf } from '@meridian/platform/grpc/index';
+import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
+import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
+import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
+import type { EventBus } from '@meridian/platform/ports/eventBus';
+import type { Caller } from '@meridian/proto/meridian/common/v1/common';
+import * as pb from '@meridian/proto/meridian/identity/v1/identity';
+import { IdentityServiceClient, type AuthResponse } from '@meridian/proto/meridian/identity/v1/identity';
+import { start, type IdentityDeps } from '../main.js';
+import { parseIdentityConfig } from '../config.js';
+import { createArgon2PasswordHasher } from '../adapters/passwordHasher.argon2.js';
+
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+let redisAvailable: Promise<boolean> | null = null;
+async function probeRedis(): Promise<boolean> {
+  redisAvailable ??= (async () => {
+    const kv = createRedisKeyValueStore({ url: REDIS_URL, prefix: `probe:${randomUUID()}:` });
+    try {
+      await Promise.race([kv.get('x'), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1_000))]);
+      return true;
+    } catch {
+      process.stdout.write(`identity tests: no Redis at ${REDIS_URL}; using the in-memory KeyValueStore\n`);
+      return false;
+    } finally {
+      await kv.close().catch(() => undefined);
+    }
+  })();
+  return redisAvailable;
+}
+
+const REQUESTS: Record<UnaryMethod<IdentityServiceClient>, { fromPartial(o: unknown): unknown }> = {
+  register: pb.RegisterRequest,
+  login: pb.LoginRequest,
+  sendLoginCode: pb.SendLoginCodeRequest,
+  loginWithCode: pb.LoginWithCodeRequest,
+  googleLogin: pb.GoogleLoginRequest,
+  authenticate: pb.AuthenticateRequest,
+  logout: pb.LogoutRequest,
+  getUser: pb.GetUserRequest,
+  updateUser: pb.UpdateUserRequest,
+  sendVerificationEmail: pb.SendVerificationEmailRequest,
+  verifyUser: pb.VerifyUserRequest,
+  changePassword: pb.ChangePasswordRequest,
+  forgotPassword: pb.ForgotPasswordRequest,
+  resetPassword: pb.ResetPasswordRequest,
+  listUsers: pb.ListUsersRequest,
+  deleteUser: pb.DeleteUserRequest,
+  upgradeUser: pb.UpgradeUserRequest,
+  impersonate: pb.ImpersonateRequest,
+  exitImpersonation: pb.ExitImpersonationRequest,
+  listReferrals: pb.ListReferralsRequest,
+  listCountries: pb.ListCountriesRequest,
+};
+
+export interface Harness {
+  client: IdentityServiceClient;
+  /** Calls an RPC; missing request fields take their proto defaults. */
+  call<M extends UnaryMethod<IdentityServiceClient>>(
+    method: M,
+    request: Partial<RequestOf<IdentityServiceClient, M>>,
+  ): Promise<ResponseOf<IdentityServiceClient, M>>;
+  store: ServiceStore;
+  bus: EventBus;
+  kv: KeyValueStore;
+  secretsKey: string;
+  admin: { email: string; password: string };
+  /** Current fake time; advance(ms) moves it. */
+  now(): Date;
+  advance(ms: number): void;
+  events(type?: string): Promise<StoredEvent[]>;
+  /** Opens the sealed secret of the newest event of `type` for `email`. */
+  latestSecret(type: 'EmailVerificationRequested' | 'PasswordResetRequested' | 'LoginCodeRequested', email: string): Promise<string>;
+  register(overrides?: Partial<{ name: string; email: string; password: string; phone: string; country: string; referralCode: string }>): Promise<AuthResponse & { email: string; password: string }>;
+  /** Signs in from a new browser with an emailed code (for accounts without a trusted device). */
+  signInWithCode(email: string, deviceToken?: string): Promise<AuthResponse>;
+  callerOf(sessionToken: string): Promise<Caller>;
+  stop(): Promise<void>;
+  restart(): Promise<void>;
+}
+
+export async function startHarness(options: { env?: Record<string, string>; deps?: Partial<IdentityDeps> } = {}): Promise<Harness> {
+  let nowMs = Date.parse('2026-03-01T12:00:00.000Z');
+  const clock = () => new Date(nowMs);
+  const store = createSqliteServiceStore(':memory:', { clock });
+  const bus = createInProcEventBus({ path: ':memory:' });
+  const kv = (await probeRedis())
+    ? createRedisKeyValueStore({ url: REDIS_URL, prefix: `test:identity:${randomUUID()}:` })
+    : createMemoryKeyValueStore({ now: () => nowMs });
+  const secretsKey = generateSecretsKey();
+  const admin = { email: `admin-${randomUUID().slice(0, 8)}@meridian.test`, password: 'Admin-pass-1' };
+  const config = parseIdentityConfig({
+    NODE_ENV: 'test',
+    IDENTITY_GRPC_ADDR: '127.0.0.1:0',
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    SECRETS_KEY: secretsKey,
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
+    APP_URL: 'http://localhost:8080',
+    ...options.env,
+  });
+  const deps: IdentityDeps = {
+    config,
+    store,
+    bus,
+    kv,
+    logger: createLogger('identity', { level: 'silent' }),
+    clock,
+    passwordHasher: createArgon2PasswordHasher({ memoryCost: 4096, timeCost: 1 }),
+    ...options.deps,
+  };
+  let service = await start(deps);
+  let client = createGrpcClient(IdentityServiceClient, service.grpcAddress);
+
+  const h: Harness = {
+    get client() {
+      return client;
+    },
+    call: (method, request) => callUnary(client, method, REQUESTS[method].fromPartial(request as never) as never),
+    store,
+    bus,
+    kv,
+    secretsKey,
+    admin,
+    now: clock,
+    advance(ms) {
+      nowMs += ms;
+    },
+    async events(type) {
+      const all = await store.readAll(0, 100_000);
+      return type ? all.filter((e) => e.type === type) : all;
+    },
+    async latestSecret(type, email) {
+      const list = (await h.events(type)).filter((e) => (e.data as { email: string }).email === email.toLowerCase());
+      const last = list.at(-1);
+      if (!last) throw new Error(`no ${type} for ${email}`);
+      const data = last.data as { sealedToken?: string; sealedCode?: string };
+      return openSecret(data.sealedToken ?? data.sealedCode ?? '', secretsKey);
+    },
+    async register(overrides = {}) {
+      const email = overrides.email ?? `user-${randomUUID().slice(0, 8)}@example.com`;
+      const password = overrides.password ?? 'Secret-pass-1';
+      const res = await h.call('register', {
+        name: overrides.name ?? 'Test User',
+        email,
+        password,
+        phone: overrides.phone ?? '+254700000000',
+        country: overrides.country ?? 'Kenya',
+        referralCode: overrides.referralCode ?? '',
+      });
+      return { ...res, email, password };
+    },
+    async signInWithCode(email, deviceToken = '') {
+      await h.call('sendLoginCode', { email });
+      const code = await h.latestSecret('LoginCodeRequested', email);
+      return h.call('loginWithCode', { email, loginCode: code, deviceToken });
+    },
+    async callerOf(sessionToken) {
+      const p = await h.call('authenticate', { sessionToken });
+      return { userId: p.userId, sessionId: p.sessionId, impersonatorId: p.impersonatorId, correlationId: '' };
+    },
+    async stop() {
+      client.close();
+      await service.stop();
+      await bus.close();
+      await store.close();
+      await kv.close();
+    },
+    async restart() {
+      client.close();
+      await service.stop();
+      service = await start(deps);
+      client = createGrpcClient(IdentityServiceClient, service.grpcAddress);
+    },
+  };
+  return h;
+}
+
+/** Asserts a call failed with a gRPC status (and optionally its message). */
+export async function expectStatus(promise: Promise<unknown>, code: grpc.status, details?: string): Promise<grpc.ServiceError> {
+  let error: unknown;
+  try {
+    await promise;
+  } catch (err) {
+    error = err;
+  }
+  expect(error, 'expected the call to fail').toBeDefined();
+  const e = error as grpc.ServiceError;
+  expect({ code: grpc.status[e.code], details: details === undefined ? undefined : e.details }).toEqual({
+    code: grpc.status[code],
+    details,
+  });
+  return e;
+}
+
+export { grpc };

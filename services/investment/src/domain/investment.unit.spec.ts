@@ -1,0 +1,284 @@
+import { DomainError } from '@meridian/platform/eventSourcing/errors';
+import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
+import { describe, expect, it } from 'vitest';
+import {
+  type InvestmentCommand,
+  type InvestmentEvent,
+  type RequestInvestment,
+  INVESTMENT_MESSAGES,
+  INVESTMENT_STATUSES,
+  evolve,
+  initialState,
+  investmentDecider,
+  isDue,
+  maturityAmountOf,
+  parseInvestmentAmount,
+  toInvestmentStreamId,
+} from './investment.js';
+import { DEFAULT_PLANS, type Plan, loadPlans } from './plan.js';
+
+const spec = DeciderSpecification.for(investmentDecider);
+const isDomainError = (kind: DomainError['kind']) => (e: unknown) => e instanceof DomainError && e.kind === kind;
+
+// Plans lasting seconds, as the tests of later layers will use.
+const FAST: Plan[] = loadPlans([
+  { name: 'Starter', minAmount: 100, maxAmount: 500, ratePercent: 12, durationMs: 3_000 },
+  { name: 'Odd', minAmount: 1, maxAmount: 1000, ratePercent: 15, durationMs: 1_000 },
+]);
+const T0 = new Date('2025-05-01T08:00:00.000Z');
+const T1 = new Date('2025-05-01T08:00:10.000Z'); // approval
+const at = (base: Date, ms: number) => new Date(base.getTime() + ms);
+
+const request = (over: Partial<RequestInvestment> = {}): RequestInvestment => ({
+  type: 'RequestInvestment',
+  investmentId: 'inv-1',
+  userId: 'u-1',
+  isVerified: true,
+  planName: 'Starter',
+  plans: FAST,
+  amountCents: 20_000,
+  availableDepositCents: 50_000,
+  now: T0,
+  ...over,
+});
+const approve = (now = T1, adminId = 'admin-1'): InvestmentCommand => ({ type: 'ApproveInvestment', adminId, actorRole: 'admin', now });
+const reject = (now = T1, adminId = 'admin-1'): InvestmentCommand => ({ type: 'RejectInvestment', adminId, actorRole: 'admin', now });
+const mature = (now: Date): InvestmentCommand => ({ type: 'MatureInvestment', now });
+
+const requested: InvestmentEvent = {
+  type: 'InvestmentRequested',
+  data: { investmentId: 'inv-1', userId: 'u-1', planName: 'Starter', rateBps: 1200, durationMs: 3_000, amountCents: 20_000, requestedAt: T0.toISOString() },
+};
+const holdPlaced: InvestmentEvent = {
+  type: 'HoldPlaced',
+  data: { investmentId: 'inv-1', userId: 'u-1', amountCents: 20_000, placedAt: T0.toISOString() },
+};
+const approved: InvestmentEvent = {
+  type: 'InvestmentApproved',
+  data: {
+    investmentId: 'inv-1',
+    userId: 'u-1',
+    planName: 'Starter',
+    amountCents: 20_000,
+    maturityAmountCents: 22_400,
+    startDate: '2025-05-01T08:00:10.000Z',
+    endDate: '2025-05-01T08:00:13.000Z',
+    approvedBy: 'admin-1',
+  },
+};
+const rejected: InvestmentEvent = {
+  type: 'InvestmentRejected',
+  data: { investmentId: 'inv-1', userId: 'u-1', amountCents: 20_000, rejectedBy: 'admin-1', rejectedAt: T1.toISOString() },
+};
+const ENDS = new Date('2025-05-01T08:00:13.000Z');
+const matured: InvestmentEvent = {
+  type: 'InvestmentMatured',
+  data: {
+    investmentId: 'inv-1',
+    userId: 'u-1',
+    amountCents: 20_000,
+    maturityAmountCents: 22_400,
+    profitCents: 2_400,
+    endDate: ENDS.toISOString(),
+    maturedAt: ENDS.toISOString(),
+  },
+};
+
+describe('RequestInvestment', () => {
+  it("records a 'pending' request with the plan's terms copied in", () => {
+    spec.given([]).when(request()).then([requested]);
+    expect(evolve(initialState(), requested)).toMatchObject({ status: 'pending', hold: 'awaiting' });
+    expect(toInvestmentStreamId('inv-1')).toBe('investment-inv-1');
+  });
+
+  it('stores the canonical plan name whatever case the client sent', () => {
+    spec
+      .given([])
+      .when(request({ planName: ' starter ' }))
+      .then((events) => expect(events[0].data).toMatchObject({ planName: 'Starter' }));
+  });
+
+  it('needs a verified email', () => {
+    spec.given([]).when(request({ isVerified: false })).thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.verifyEmail);
+  });
+
+  it.each(['', '   '])('needs a plan: %j', (planName) => {
+    spec.given([]).when(request({ planName })).thenThrows(isDomainError('invalid'), 'Please select an investment plan.');
+  });
+
+  it('refuses a plan that does not exist', () => {
+    spec.given([]).when(request({ planName: 'Titanium' })).thenThrows(isDomainError('invalid'), INVESTMENT_MESSAGES.unknownPlan);
+  });
+
+  it('accepts both inclusive bounds', () => {
+    spec.given([]).when(request({ amountCents: 10_000 })).then((events) => expect(events).toHaveLength(1));
+    spec.given([]).when(request({ amountCents: 50_000 })).then((events) => expect(events).toHaveLength(1));
+  });
+
+  it.each([9_999, 50_001])("refuses %d cents with a message naming the plan's range", (amountCents) => {
+    spec
+      .given([])
+      .when(request({ amountCents }))
+      .thenThrows(isDomainError('invalid'), 'The Starter plan accepts amounts from $100 to $500');
+  });
+
+  it('names the range of the default plans too', () => {
+    spec
+      .given([])
+      .when(request({ plans: DEFAULT_PLANS, planName: 'Diamond', amountCents: 999_999, availableDepositCents: 10_000_000 }))
+      .thenThrows(isDomainError('invalid'), 'The Diamond plan accepts amounts from $10,000 to $50,000');
+  });
+
+  it.each([0, -1, 100.5, NaN])('refuses a non-amount: %s', (amountCents) => {
+    spec.given([]).when(request({ amountCents })).thenThrows(isDomainError('invalid'), INVESTMENT_MESSAGES.invalidAmount);
+  });
+
+  it('refuses more than the Deposit Balance, and accepts exactly all of it', () => {
+    spec
+      .given([])
+      .when(request({ amountCents: 20_000, availableDepositCents: 19_999 }))
+      .thenThrows(isDomainError('precondition'), 'Insufficient balance');
+    spec.given([]).when(request({ amountCents: 20_000, availableDepositCents: 20_000 })).then((events) => expect(events).toHaveLength(1));
+  });
+
+  it('answers a retry with nothing new; another request under the same id is a conflict', () => {
+    spec.given([requested]).when(request()).thenNothingHappens();
+    spec.given([requested]).when(request({ amountCents: 30_000 })).thenThrows(isDomainError('conflict'), INVESTMENT_MESSAGES.alreadyExists);
+  });
+});
+
+describe('hold outcome', () => {
+  it('HoldPlaced puts the request in the admin queue; recording it again is a no-op', () => {
+    spec.given([requested]).when({ type: 'RecordHoldPlaced', now: T0 }).then([holdPlaced]);
+    spec.given([requested, holdPlaced]).when({ type: 'RecordHoldPlaced', now: T1 }).thenNothingHappens();
+  });
+
+  it("HoldRefused ends the request as 'Rejected' with the ledger's reason", () => {
+    const refused: InvestmentEvent = {
+      type: 'HoldRefused',
+      data: { investmentId: 'inv-1', userId: 'u-1', amountCents: 20_000, reason: 'Insufficient balance', refusedAt: T0.toISOString() },
+    };
+    spec.given([requested]).when({ type: 'RecordHoldRefused', reason: 'Insufficient balance', now: T0 }).then([refused]);
+    expect([requested, refused].reduce(evolve, initialState())).toMatchObject({ status: 'Rejected', refusal: 'Insufficient balance' });
+    spec.given([requested, refused]).when({ type: 'RecordHoldRefused', reason: 'again', now: T1 }).thenNothingHappens();
+    spec.given([requested, refused]).when({ type: 'RecordHoldPlaced', now: T1 }).thenThrows(isDomainError('conflict'), INVESTMENT_MESSAGES.holdAlreadyRecorded);
+    spec.given([requested, refused]).when(approve()).thenThrows(isDomainError('conflict'), INVESTMENT_MESSAGES.alreadyRejected);
+  });
+
+  it('a refusal without a reason says insufficient balance', () => {
+    spec
+      .given([requested])
+      .when({ type: 'RecordHoldRefused', reason: '', now: T0 })
+      .then((events) => expect(events[0].data).toMatchObject({ reason: 'Insufficient balance' }));
+  });
+
+  it('the outcome of an unknown investment is refused', () => {
+    spec.given([]).when({ type: 'RecordHoldPlaced', now: T0 }).thenThrows(isDomainError('not_found'), INVESTMENT_MESSAGES.notFound);
+  });
+});
+
+describe('ApproveInvestment / RejectInvestment', () => {
+  it('approval starts it now, ends it after the duration and fixes maturityAmount = amount x (1 + rate)', () => {
+    spec.given([requested, holdPlaced]).when(approve()).then([approved]);
+    expect([requested, holdPlaced, approved].reduce(evolve, initialState())).toMatchObject({
+      status: 'Active',
+      startDate: approved.data.startDate,
+      endDate: ENDS.toISOString(),
+      maturityAmountCents: 22_400,
+    });
+  });
+
+  it('rounds the maturity amount half-up to the cent', () => {
+    expect(maturityAmountOf(12_345, 1500)).toBe(14_197); // 12345 + 1851.75
+    expect(maturityAmountOf(333, 1500)).toBe(383); // 333 + 49.95
+    expect(maturityAmountOf(10_000, 2700)).toBe(12_700);
+    const odd: InvestmentEvent = { ...requested, data: { ...requested.data, planName: 'Odd', rateBps: 1500, durationMs: 1_000, amountCents: 12_345 } };
+    spec
+      .given([odd, holdPlaced])
+      .when(approve())
+      .then((events) => expect(events[0].data).toMatchObject({ maturityAmountCents: 14_197, endDate: '2025-05-01T08:00:11.000Z' }));
+  });
+
+  it('approves on the terms copied into the request, not on whatever plans are configured now', () => {
+    // Requested while "Starter" paid 20 % over 5 s; the configured Starter pays 12 % over 3 s today.
+    const earlierTerms: InvestmentEvent = { ...requested, data: { ...requested.data, rateBps: 2000, durationMs: 5_000 } };
+    spec
+      .given([earlierTerms, holdPlaced])
+      .when(approve())
+      .then((events) => expect(events[0].data).toMatchObject({ maturityAmountCents: 24_000, endDate: '2025-05-01T08:00:15.000Z' }));
+  });
+
+  it("rejection ends it 'Rejected'", () => {
+    spec.given([requested, holdPlaced]).when(reject()).then([rejected]);
+    expect([requested, holdPlaced, rejected].reduce(evolve, initialState()).status).toBe('Rejected');
+  });
+
+  it('waits for the funds to be held', () => {
+    spec.given([requested]).when(approve()).thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.holdNotPlaced);
+    spec.given([requested]).when(reject()).thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.holdNotPlaced);
+  });
+
+  it('is decided once', () => {
+    spec.given([requested, holdPlaced, approved]).when(approve()).thenThrows(isDomainError('conflict'), 'This investment has already been approved');
+    spec.given([requested, holdPlaced, approved]).when(reject()).thenThrows(isDomainError('conflict'), 'This investment has already been approved');
+    spec.given([requested, holdPlaced, rejected]).when(approve()).thenThrows(isDomainError('conflict'), 'This investment has already been rejected');
+    spec.given([requested, holdPlaced, rejected]).when(reject()).thenThrows(isDomainError('conflict'), 'This investment has already been rejected');
+    spec.given([requested, holdPlaced, approved, matured]).when(reject()).thenThrows(isDomainError('conflict'), 'This investment has already ended');
+  });
+
+  it('is for admins only, and for existing investments', () => {
+    spec
+      .given([requested, holdPlaced])
+      .when({ type: 'ApproveInvestment', adminId: 'u-2', actorRole: 'author', now: T1 })
+      .thenThrows(isDomainError('forbidden'), INVESTMENT_MESSAGES.notAuthorized);
+    spec.given([]).when(approve()).thenThrows(isDomainError('not_found'), INVESTMENT_MESSAGES.notFound);
+  });
+});
+
+describe('MatureInvestment', () => {
+  const active = [requested, holdPlaced, approved];
+
+  it('is refused before endDate, even by a millisecond', () => {
+    spec.given(active).when(mature(at(ENDS, -1))).thenThrows(isDomainError('precondition'), 'This investment has not matured yet');
+    expect(isDue(active.reduce(evolve, initialState()), at(ENDS, -1))).toBe(false);
+  });
+
+  it("ends it at endDate with principal and profit, 'Ended'", () => {
+    spec.given(active).when(mature(ENDS)).then([matured]);
+    expect([...active, matured].reduce(evolve, initialState())).toMatchObject({ status: 'Ended', maturedAt: ENDS.toISOString() });
+    expect(isDue(active.reduce(evolve, initialState()), ENDS)).toBe(true);
+  });
+
+  it('matures later than endDate too (a scheduler after a restart)', () => {
+    spec
+      .given(active)
+      .when(mature(at(ENDS, 86_400_000)))
+      .then((events) => expect(events[0].data).toMatchObject({ endDate: ENDS.toISOString(), maturedAt: '2025-05-02T08:00:13.000Z' }));
+  });
+
+  it('happens exactly once', () => {
+    spec.given([...active, matured]).when(mature(at(ENDS, 5_000))).thenNothingHappens();
+    expect(isDue([...active, matured].reduce(evolve, initialState()), at(ENDS, 5_000))).toBe(false);
+  });
+
+  it('only an Active investment matures', () => {
+    spec.given([requested, holdPlaced]).when(mature(at(ENDS, 1))).thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.notActive);
+    spec.given([requested, holdPlaced, rejected]).when(mature(at(ENDS, 1))).thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.notActive);
+    spec.given([]).when(mature(ENDS)).thenThrows(isDomainError('not_found'), INVESTMENT_MESSAGES.notFound);
+  });
+});
+
+describe('statuses and amounts', () => {
+  it("statuses are 'pending' | 'Active' | 'Rejected' | 'Ended'", () => {
+    expect(INVESTMENT_STATUSES).toEqual(['pending', 'Active', 'Rejected', 'Ended']);
+  });
+
+  it('parses the free-text amount of start-invest', () => {
+    expect(parseInvestmentAmount('250.5')).toBe(25_050);
+    expect(parseInvestmentAmount(100)).toBe(10_000);
+    expect(() => parseInvestmentAmount('')).toThrow(INVESTMENT_MESSAGES.amountRequired);
+    expect(() => parseInvestmentAmount('0')).toThrow('Amount must be greater than zero');
+    expect(() => parseInvestmentAmount('12.345')).toThrow('Amount can have at most 2 decimal places');
+    expect(() => parseInvestmentAmount('ten')).toThrow('Please enter a valid amount');
+  });
+});

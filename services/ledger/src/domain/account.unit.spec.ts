@@ -1,0 +1,588 @@
+import { DomainError } from '@meridian/platform/eventSourcing/errors';
+import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
+import { describe, expect, it } from 'vitest';
+import {
+  type AdjustBalance,
+  type LedgerCommand,
+  type LedgerEvent,
+  type LedgerState,
+  LEDGER_MESSAGES,
+  accountDecider,
+  decide,
+  earlierResult,
+  evolve,
+  fingerprintOf,
+  foldLedger,
+  holdOf,
+  initialState,
+  parseAccountId,
+  platformAccount,
+  toAccountStreamId,
+  transactionProblem,
+  userAccount,
+} from './account.js';
+
+const spec = DeciderSpecification.for(accountDecider);
+
+const U = 'u-1';
+const T0 = new Date('2025-01-01T10:00:00.000Z');
+let seq = 0;
+const fresh = (p: string) => `${p}-${++seq}`;
+
+const credit = (amountCents: number, depositId = fresh('dep')): LedgerCommand => ({
+  type: 'CreditDeposit',
+  userId: U,
+  depositId,
+  amountCents,
+  idempotencyKey: `deposit:${depositId}`,
+  transactionId: fresh('tx'),
+  now: T0,
+});
+const hold = (holdId: string, purpose: 'investment' | 'withdrawal', amountCents: number): LedgerCommand => ({
+  type: 'PlaceHold',
+  userId: U,
+  holdId,
+  purpose,
+  amountCents,
+  idempotencyKey: `hold:${holdId}`,
+  transactionId: fresh('tx'),
+  now: T0,
+});
+const capture = (holdId: string, key = `capture:${holdId}`): LedgerCommand => ({
+  type: 'CaptureHold',
+  userId: U,
+  holdId,
+  idempotencyKey: key,
+  transactionId: fresh('tx'),
+  now: T0,
+});
+const release = (holdId: string, key = `release:${holdId}`): LedgerCommand => ({
+  type: 'ReleaseHold',
+  userId: U,
+  holdId,
+  idempotencyKey: key,
+  transactionId: fresh('tx'),
+  now: T0,
+});
+const settle = (investmentId: string, principalCents: number, maturityAmountCents: number): LedgerCommand => ({
+  type: 'SettleMaturity',
+  userId: U,
+  investmentId,
+  principalCents,
+  maturityAmountCents,
+  idempotencyKey: `maturity:${investmentId}`,
+  transactionId: fresh('tx'),
+  now: T0,
+});
+const adjust = (over: Partial<AdjustBalance>): AdjustBalance => ({
+  type: 'AdjustBalance',
+  userId: U,
+  adminId: 'admin-1',
+  actorRole: 'admin',
+  account: 'deposit',
+  operation: 'add',
+  amountCents: 1000,
+  reason: 'goodwill',
+  idempotencyKey: fresh('adj'),
+  transactionId: fresh('tx'),
+  now: T0,
+  ...over,
+});
+
+/** The events a sequence of commands produces from an empty ledger (each must succeed). */
+function history(...commands: LedgerCommand[]): LedgerEvent[] {
+  let state = initialState();
+  const events: LedgerEvent[] = [];
+  for (const command of commands) {
+    for (const e of decide(command, state)) {
+      events.push(e);
+      state = evolve(state, e);
+    }
+  }
+  return events;
+}
+const stateOf = (events: LedgerEvent[]): LedgerState => events.reduce(evolve, initialState());
+const isDomainError = (kind: DomainError['kind']) => (e: unknown) => e instanceof DomainError && e.kind === kind;
+const postedIn = (events: LedgerEvent[]) => events.flatMap((e) => (e.type === 'TransactionPosted' ? [e.data] : []));
+
+describe('accounts and transactions', () => {
+  it('names accounts and streams, and parses account ids back (user ids may contain colons)', () => {
+    expect(userAccount('u:7', 'withdrawal_hold')).toBe('user:u:7:withdrawal_hold');
+    expect(parseAccountId('user:u:7:withdrawal_hold')).toEqual({ owner: 'user', userId: 'u:7', kind: 'withdrawal_hold' });
+    expect(parseAccountId(platformAccount('yield'))).toEqual({ owner: 'platform', kind: 'yield' });
+    expect(parseAccountId('platform:bank')).toBeNull();
+    expect(parseAccountId('user:u-1:savings')).toBeNull();
+    expect(parseAccountId('user::deposit')).toBeNull();
+    expect(toAccountStreamId('u-1')).toBe('ledger-u-1');
+  });
+
+  it('accepts only two or more distinct, non-zero entries summing to zero', () => {
+    const a = userAccount(U, 'deposit');
+    const cash = platformAccount('cash');
+    expect(transactionProblem([{ accountId: a, amountCents: 5 }, { accountId: cash, amountCents: -5 }])).toBeNull();
+    expect(transactionProblem([{ accountId: a, amountCents: 0 }])).toMatch(/at least two/);
+    expect(transactionProblem([{ accountId: a, amountCents: 5 }, { accountId: cash, amountCents: -4 }])).toMatch(/sum to zero/);
+    expect(transactionProblem([{ accountId: a, amountCents: 0 }, { accountId: cash, amountCents: 0 }])).toMatch(/non-zero/);
+    expect(transactionProblem([{ accountId: a, amountCents: 0.5 }, { accountId: cash, amountCents: -0.5 }])).toMatch(/whole number/);
+    expect(transactionProblem([{ accountId: a, amountCents: 5 }, { accountId: a, amountCents: -5 }])).toMatch(/twice/);
+    expect(transactionProblem([{ accountId: a, amountCents: 5 }, { accountId: 'elsewhere', amountCents: -5 }])).toMatch(/Unknown account/);
+    // Sums are exact even past 2^53.
+    expect(
+      transactionProblem([
+        { accountId: a, amountCents: Number.MAX_SAFE_INTEGER },
+        { accountId: userAccount(U, 'profit'), amountCents: Number.MAX_SAFE_INTEGER },
+        { accountId: cash, amountCents: -Number.MAX_SAFE_INTEGER },
+        { accountId: platformAccount('yield'), amountCents: -Number.MAX_SAFE_INTEGER },
+      ]),
+    ).toBeNull();
+  });
+});
+
+describe('CreditDeposit', () => {
+  it('moves the amount from cash to the deposit account and reports the new balances', () => {
+    spec
+      .given([])
+      .when({ type: 'CreditDeposit', userId: U, depositId: 'd-1', amountCents: 12_345, idempotencyKey: 'deposit:d-1', transactionId: 'tx-1', now: T0 })
+      .then([
+        {
+          type: 'TransactionPosted',
+          data: {
+            userId: U,
+            transactionId: 'tx-1',
+            idempotencyKey: 'deposit:d-1',
+            fingerprint: '{"amountCents":12345,"depositId":"d-1","type":"CreditDeposit","userId":"u-1"}',
+            reason: 'deposit_confirmed',
+            memo: '',
+            references: { depositId: 'd-1' },
+            entries: [
+              { accountId: 'platform:cash', amountCents: -12_345 },
+              { accountId: 'user:u-1:deposit', amountCents: 12_345 },
+            ],
+            postedAt: '2025-01-01T10:00:00.000Z',
+          },
+        },
+        {
+          type: 'BalancesChanged',
+          data: { userId: U, transactionId: 'tx-1', depositCents: 12_345, investedCents: 0, profitCents: 0, withdrawalHoldCents: 0, investmentHoldCents: 0 },
+        },
+      ]);
+  });
+
+  it('credits the same deposit once, whatever key a redelivery carries', () => {
+    const given = history(credit(5000, 'd-1'));
+    spec.given(given).when({ ...credit(5000, 'd-1'), idempotencyKey: 'another-event-id' }).thenNothingHappens();
+  });
+
+  it.each([0, -100, 10.5, NaN])('refuses an amount of %s cents', (amountCents) => {
+    spec.given([]).when(credit(amountCents)).thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.amountNotPositive);
+  });
+});
+
+describe('idempotency keys', () => {
+  it('the same key with the same payload decides nothing new, even with a fresh transaction id and clock', () => {
+    const first = credit(5000, 'd-1');
+    const given = history(first);
+    spec
+      .given(given)
+      .when({ ...first, transactionId: 'tx-retry', now: new Date('2025-02-01T00:00:00Z') })
+      .thenNothingHappens();
+    const earlier = earlierResult(stateOf(given), 'deposit:d-1');
+    expect(earlier?.transactionId).toBe((given[0] as Extract<LedgerEvent, { type: 'TransactionPosted' }>).data.transactionId);
+  });
+
+  it('the same key with another payload is refused and moves nothing', () => {
+    const given = history(credit(5000, 'd-1'));
+    spec
+      .given(given)
+      .when({ ...credit(9000, 'd-1') })
+      .thenThrows(isDomainError('conflict'), 'Idempotency key reused with a different request');
+  });
+
+  it('binds a key across command types too', () => {
+    const given = history(credit(5000, 'd-1'));
+    spec
+      .given(given)
+      .when({ ...hold('inv-1', 'investment', 100), idempotencyKey: 'deposit:d-1' })
+      .thenThrows(isDomainError('conflict'), LEDGER_MESSAGES.idempotencyConflict);
+  });
+
+  it('a repeated admin adjustment is applied once', () => {
+    const first = adjust({ idempotencyKey: 'adj-1', amountCents: 700 });
+    const given = history(first);
+    spec.given(given).when({ ...first, transactionId: 'tx-again' }).thenNothingHappens();
+    spec.given(given).when({ ...first, amountCents: 701 }).thenThrows(isDomainError('conflict'), LEDGER_MESSAGES.idempotencyConflict);
+  });
+
+  it('fingerprints ignore key order, the key, the transaction id and the clock', () => {
+    const a = credit(100, 'd-9');
+    const b = { now: new Date(0), transactionId: 'other', idempotencyKey: 'other', amountCents: 100, depositId: 'd-9', userId: U, type: 'CreditDeposit' } as LedgerCommand;
+    expect(fingerprintOf(a)).toBe(fingerprintOf(b));
+    expect(fingerprintOf(a)).not.toBe(fingerprintOf(credit(101, 'd-9')));
+  });
+
+  it("refuses a command addressed to another user's ledger", () => {
+    spec
+      .given(history(credit(5000)))
+      .when({ ...credit(100), userId: 'u-2' })
+      .thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.wrongLedger);
+  });
+});
+
+describe('holds', () => {
+  it('PlaceHold for an investment moves the amount from deposit to investment_hold', () => {
+    const given = history(credit(10_000));
+    spec
+      .given(given)
+      .when({ type: 'PlaceHold', userId: U, holdId: 'inv-1', purpose: 'investment', amountCents: 10_000, idempotencyKey: 'inv-1', transactionId: 'tx-h', now: T0 })
+      .then((events) => {
+        expect(events.map((e) => e.type)).toEqual(['TransactionPosted', 'FundsHeld', 'BalancesChanged']);
+        expect(postedIn(events)[0]).toMatchObject({
+          reason: 'hold_placed',
+          references: { holdId: 'inv-1', investmentId: 'inv-1' },
+          entries: [
+            { accountId: 'user:u-1:deposit', amountCents: -10_000 },
+            { accountId: 'user:u-1:investment_hold', amountCents: 10_000 },
+          ],
+        });
+        expect(events[1]).toEqual({
+          type: 'FundsHeld',
+          data: { userId: U, holdId: 'inv-1', purpose: 'investment', amountCents: 10_000, transactionId: 'tx-h', heldAt: T0.toISOString() },
+        });
+        expect(events[2].data).toMatchObject({ depositCents: 0, investmentHoldCents: 10_000 });
+      });
+  });
+
+  it("PlaceHold is refused with 'Insufficient balance' when the balance is short by a cent", () => {
+    spec
+      .given(history(credit(9_999)))
+      .when(hold('inv-1', 'investment', 10_000))
+      .thenThrows(isDomainError('precondition'), 'Insufficient balance');
+  });
+
+  it('two requests can never spend the same dollar: the second hold is refused', () => {
+    const given = history(credit(10_000), hold('inv-1', 'investment', 6_000));
+    spec.given(given).when(hold('inv-2', 'investment', 6_000)).thenThrows(isDomainError('precondition'), 'Insufficient balance');
+    spec.given(given).when(hold('inv-2', 'investment', 4_000)).then((events) => expect(events).toHaveLength(3));
+  });
+
+  it('a withdrawal hold draws on profit, not on the deposit balance', () => {
+    const given = history(credit(100_000));
+    spec.given(given).when(hold('w-1', 'withdrawal', 5_000)).thenThrows(isDomainError('precondition'), 'Insufficient balance');
+    const withProfit = history(adjust({ account: 'profit', amountCents: 5_000 }));
+    spec
+      .given(withProfit)
+      .when(hold('w-1', 'withdrawal', 5_000))
+      .then((events) => {
+        expect(postedIn(events)[0].entries).toEqual([
+          { accountId: 'user:u-1:profit', amountCents: -5_000 },
+          { accountId: 'user:u-1:withdrawal_hold', amountCents: 5_000 },
+        ]);
+        expect(postedIn(events)[0].references).toEqual({ holdId: 'w-1', withdrawalId: 'w-1' });
+      });
+  });
+
+  it('one hold per request: the same hold id under another key is refused', () => {
+    const given = history(credit(10_000), hold('inv-1', 'investment', 1_000));
+    spec
+      .given(given)
+      .when({ ...hold('inv-1', 'investment', 1_000), idempotencyKey: 'other-key' })
+      .thenThrows(isDomainError('conflict'), LEDGER_MESSAGES.holdAlreadyPlaced);
+  });
+
+  it('CaptureHold of an investment hold moves it into invested, once', () => {
+    const given = history(credit(10_000), hold('inv-1', 'investment', 4_000));
+    const captured = spec
+      .given(given)
+      .when(capture('inv-1'))
+      .then((events) => {
+        expect(events.map((e) => e.type)).toEqual(['TransactionPosted', 'FundsCaptured', 'BalancesChanged']);
+        expect(postedIn(events)[0].entries).toEqual([
+          { accountId: 'user:u-1:investment_hold', amountCents: -4_000 },
+          { accountId: 'user:u-1:invested', amountCents: 4_000 },
+        ]);
+        expect(events[2].data).toMatchObject({ depositCents: 6_000, investedCents: 4_000, investmentHoldCents: 0 });
+      });
+    const after = [...given, ...captured];
+    spec.given(after).when(capture('inv-1', 'a-redelivered-approval')).thenNothingHappens();
+    spec.given(after).when(release('inv-1')).thenThrows(isDomainError('conflict'), 'This hold has already been captured');
+    expect(holdOf(stateOf(after), 'inv-1')?.status).toBe('captured');
+  });
+
+  it('CaptureHold of a withdrawal hold pays it out to cash', () => {
+    const given = history(adjust({ account: 'profit', amountCents: 8_000 }), hold('w-1', 'withdrawal', 8_000));
+    spec
+      .given(given)
+      .when(capture('w-1'))
+      .then((events) => {
+        expect(postedIn(events)[0].entries).toEqual([
+          { accountId: 'user:u-1:withdrawal_hold', amountCents: -8_000 },
+          { accountId: 'platform:cash', amountCents: 8_000 },
+        ]);
+        expect(events[2].data).toMatchObject({ profitCents: 0, withdrawalHoldCents: 0 });
+      });
+  });
+
+  it('ReleaseHold gives the funds back to their source, once', () => {
+    const given = history(credit(10_000), hold('inv-1', 'investment', 4_000));
+    const released = spec
+      .given(given)
+      .when(release('inv-1'))
+      .then((events) => {
+        expect(events[1]).toMatchObject({ type: 'FundsReleased', data: { holdId: 'inv-1', amountCents: 4_000 } });
+        expect(postedIn(events)[0].reason).toBe('hold_released');
+        expect(events[2].data).toMatchObject({ depositCents: 10_000, investmentHoldCents: 0 });
+      });
+    const after = [...given, ...released];
+    spec.given(after).when(release('inv-1', 'other-key')).thenNothingHappens();
+    spec.given(after).when(capture('inv-1')).thenThrows(isDomainError('conflict'), 'This hold has already been released');
+  });
+
+  it('capturing or releasing an unknown hold is refused', () => {
+    spec.given(history(credit(100))).when(capture('nope')).thenThrows(isDomainError('not_found'), LEDGER_MESSAGES.holdNotFound);
+    spec.given([]).when(release('nope')).thenThrows(isDomainError('not_found'), LEDGER_MESSAGES.holdNotFound);
+  });
+});
+
+describe('SettleMaturity', () => {
+  const active = () => history(credit(10_000), hold('inv-1', 'investment', 10_000), capture('inv-1'));
+
+  it('moves principal from invested and profit from yield into Total Profit', () => {
+    spec
+      .given(active())
+      .when(settle('inv-1', 10_000, 11_200))
+      .then((events) => {
+        const tx = postedIn(events)[0];
+        expect(tx.reason).toBe('investment_matured');
+        expect(tx.references).toEqual({ investmentId: 'inv-1' });
+        expect(tx.entries).toEqual([
+          { accountId: 'user:u-1:invested', amountCents: -10_000 },
+          { accountId: 'platform:yield', amountCents: -1_200 },
+          { accountId: 'user:u-1:profit', amountCents: 11_200 },
+        ]);
+        expect(events[1].data).toMatchObject({ investedCents: 0, profitCents: 11_200 });
+      });
+  });
+
+  it('settles an investment exactly once (scheduler and deposit-maturity racing)', () => {
+    const given = [...active(), ...decide(settle('inv-1', 10_000, 11_200), stateOf(active()))];
+    spec.given(given).when(settle('inv-1', 10_000, 11_200)).thenNothingHappens();
+    spec.given(given).when({ ...settle('inv-1', 10_000, 11_200), idempotencyKey: 'scheduler-run-2' }).thenNothingHappens();
+  });
+
+  it('refuses to take more from invested than it holds', () => {
+    spec
+      .given(history(credit(10_000), hold('inv-1', 'investment', 5_000), capture('inv-1')))
+      .when(settle('inv-2', 10_000, 11_200))
+      .thenThrows(isDomainError('precondition'), LEDGER_MESSAGES.insufficientInvested);
+  });
+
+  it('refuses a maturity amount below the principal', () => {
+    spec.given(active()).when(settle('inv-1', 10_000, 9_999)).thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.maturityBelowPrincipal);
+  });
+});
+
+describe('AdjustBalance (admin)', () => {
+  it.each(['deposit', 'invested', 'profit'] as const)('adds to %s against the adjustment account, with the admin and the reason', (account) => {
+    spec
+      .given([])
+      .when(adjust({ account, amountCents: 2_500, reason: '  compensation  ' }))
+      .then((events) => {
+        const tx = postedIn(events)[0];
+        expect(tx).toMatchObject({ reason: 'admin_adjustment', memo: 'compensation', references: { adminId: 'admin-1' } });
+        expect(tx.entries).toEqual([
+          { accountId: 'platform:adjustment', amountCents: -2_500 },
+          { accountId: `user:u-1:${account}`, amountCents: 2_500 },
+        ]);
+      });
+  });
+
+  it('deducts down to exactly zero', () => {
+    spec
+      .given(history(credit(3_000)))
+      .when(adjust({ operation: 'deduct', amountCents: 3_000, reason: undefined }))
+      .then((events) => {
+        const tx = postedIn(events)[0];
+        expect(tx.memo).toBe('Admin deduct on deposit');
+        expect(tx.entries).toEqual([
+          { accountId: 'platform:adjustment', amountCents: 3_000 },
+          { accountId: 'user:u-1:deposit', amountCents: -3_000 },
+        ]);
+        expect(events[1].data).toMatchObject({ depositCents: 0 });
+      });
+  });
+
+  it('refuses a deduction past zero with a clear message', () => {
+    spec
+      .given(history(credit(3_000)))
+      .when(adjust({ operation: 'deduct', amountCents: 3_001 }))
+      .thenThrows(isDomainError('precondition'), 'Insufficient balance for this deduction');
+    spec
+      .given(history(credit(3_000)))
+      .when(adjust({ account: 'profit', operation: 'deduct', amountCents: 1 }))
+      .thenThrows(isDomainError('precondition'), 'Insufficient balance for this deduction');
+  });
+
+  it('does not let a deduction reach funds held for a pending request', () => {
+    spec
+      .given(history(credit(3_000), hold('inv-1', 'investment', 2_000)))
+      .when(adjust({ operation: 'deduct', amountCents: 1_001 }))
+      .thenThrows(isDomainError('precondition'), LEDGER_MESSAGES.insufficientForDeduction);
+  });
+
+  it('is for admins only', () => {
+    for (const actorRole of ['author', 'subscriber', 'suspended', '']) {
+      spec.given([]).when(adjust({ actorRole })).thenThrows(isDomainError('forbidden'), LEDGER_MESSAGES.notAuthorized);
+    }
+  });
+
+  it('refuses bad operations, accounts and amounts', () => {
+    spec.given([]).when(adjust({ operation: 'multiply' as never })).thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.invalidOperation);
+    spec.given([]).when(adjust({ account: 'withdrawal_hold' as never })).thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.invalidAccount);
+    spec.given([]).when(adjust({ amountCents: 0 })).thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.amountNotPositive);
+    spec.given([]).when(adjust({ amountCents: -5 })).thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.amountNotPositive);
+    spec.given([]).when(adjust({ reason: 'x'.repeat(501) })).thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.reasonTooLong);
+  });
+});
+
+describe('referrals', () => {
+  const link = (referrerId: string, userId = U): LedgerCommand => ({ type: 'LinkReferrer', userId, referrerId, now: T0 });
+
+  it('links a referrer once; the same link again is a no-op, another one a conflict', () => {
+    spec.given([]).when(link('ref-1')).then([{ type: 'ReferrerLinked', data: { userId: U, referrerId: 'ref-1', linkedAt: T0.toISOString() } }]);
+    spec.given(history(link('ref-1'))).when(link('ref-1')).thenNothingHappens();
+    spec.given(history(link('ref-1'))).when(link('ref-2')).thenThrows(isDomainError('conflict'), LEDGER_MESSAGES.alreadyReferred);
+    spec.given([]).when(link(U)).thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.selfReferral);
+  });
+
+  it("the referee's first confirmed deposit earns the referrer $5", () => {
+    spec
+      .given(history(link('ref-1')))
+      .when(credit(2_000, 'd-first'))
+      .then((events) => {
+        expect(events.at(-1)).toEqual({
+          type: 'ReferralBonusEarned',
+          data: { userId: U, referrerId: 'ref-1', depositId: 'd-first', amountCents: 500 },
+        });
+      });
+  });
+
+  it('later deposits earn nothing more', () => {
+    spec
+      .given(history(link('ref-1'), credit(2_000)))
+      .when(credit(3_000))
+      .then((events) => expect(events.map((e) => e.type)).toEqual(['TransactionPosted', 'BalancesChanged']));
+  });
+
+  it('a user without a referrer earns nobody a bonus', () => {
+    spec
+      .given([])
+      .when(credit(2_000))
+      .then((events) => expect(events.some((e) => e.type === 'ReferralBonusEarned')).toBe(false));
+  });
+
+  it('PayReferralBonus credits the referrer $5 from the referral account, once per referee', () => {
+    const pay = (refereeId: string, key = `referral:${refereeId}`): LedgerCommand => ({
+      type: 'PayReferralBonus',
+      userId: U,
+      refereeId,
+      depositId: 'd-1',
+      idempotencyKey: key,
+      transactionId: fresh('tx'),
+      now: T0,
+    });
+    const paid = spec
+      .given([])
+      .when(pay('friend-1'))
+      .then((events) => {
+        expect(events.map((e) => e.type)).toEqual(['TransactionPosted', 'ReferralBonusPaid', 'BalancesChanged']);
+        expect(postedIn(events)[0].entries).toEqual([
+          { accountId: 'platform:referral', amountCents: -500 },
+          { accountId: 'user:u-1:deposit', amountCents: 500 },
+        ]);
+        expect(events[2].data).toMatchObject({ depositCents: 500 });
+      });
+    spec.given(paid).when(pay('friend-1', 'a-different-key')).thenNothingHappens();
+    spec.given(paid).when(pay('friend-2')).then((events) => expect(events).toHaveLength(3));
+    spec.given([]).when(pay(U)).thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.selfReferral);
+  });
+});
+
+describe('invariants under a random sequence of commands', () => {
+  // A small seeded generator: deterministic, so a failure reproduces.
+  function prng(seed: number) {
+    let s = seed >>> 0;
+    return () => {
+      s = (s * 1664525 + 1013904223) >>> 0;
+      return s / 2 ** 32;
+    };
+  }
+
+  it.each([1, 2, 3, 42, 2025])('every posting balances, no user account goes negative, balances equal their entries (seed %d)', (seed) => {
+    const rnd = prng(seed);
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
+    let state = initialState();
+    const sums = new Map<string, number>();
+    const holdIds: string[] = [];
+    const all: LedgerEvent[] = [];
+    let applied = 0;
+    for (let i = 0; i < 300; i++) {
+      const amount = 1 + Math.floor(rnd() * 20_000);
+      const id = `${seed}-${i}`;
+      const candidates: LedgerCommand[] = [
+        credit(amount, `d-${id}`),
+        hold(`h-${id}`, pick(['investment', 'withdrawal'] as const), amount),
+        adjust({ account: pick(['deposit', 'invested', 'profit'] as const), operation: pick(['add', 'deduct'] as const), amountCents: amount }),
+        settle(`i-${id}`, amount, amount + Math.floor(rnd() * 3_000)),
+      ];
+      if (holdIds.length) {
+        candidates.push(capture(pick(holdIds)), release(pick(holdIds)));
+      }
+      const command = pick(candidates);
+      let events: LedgerEvent[];
+      try {
+        events = decide(command, state);
+      } catch (err) {
+        expect(err).toBeInstanceOf(DomainError); // refusals only, never a crash
+        continue;
+      }
+      for (const e of events) {
+        if (e.type === 'TransactionPosted') {
+          expect(transactionProblem(e.data.entries)).toBeNull();
+          for (const entry of e.data.entries) sums.set(entry.accountId, (sums.get(entry.accountId) ?? 0) + entry.amountCents);
+        }
+        if (e.type === 'FundsHeld') holdIds.push(e.data.holdId);
+        state = evolve(state, e);
+        all.push(e);
+        applied++;
+      }
+      for (const [kind, balance] of Object.entries(state.balances)) {
+        expect(balance).toBeGreaterThanOrEqual(0);
+        expect(balance).toBe(sums.get(userAccount(U, kind as never)) ?? 0);
+      }
+    }
+    expect(applied).toBeGreaterThan(100);
+    const total = [...sums.values()].reduce((a, b) => a + b, 0);
+    expect(total).toBe(0);
+    expect(foldLedger(all)).toEqual(state);
+  });
+});
+
+describe('evolve and foldLedger', () => {
+  it('evolve never changes the state it is given', () => {
+    const before = stateOf(history(credit(10_000), hold('inv-1', 'investment', 4_000)));
+    const snapshot = structuredClone(before);
+    const events = decide(capture('inv-1'), before);
+    events.reduce(evolve, before);
+    expect(before).toEqual(snapshot);
+  });
+
+  it('foldLedger continues from a state without changing it', () => {
+    const first = history(credit(10_000, 'd-a'));
+    const from = stateOf(first);
+    const snapshot = structuredClone(from);
+    const more = decide(hold('inv-9', 'investment', 2_500), from);
+    expect(foldLedger(more, from)).toEqual(more.reduce(evolve, from));
+    expect(foldLedger(more, from).balances).toMatchObject({ deposit: 7_500, investment_hold: 2_500 });
+    expect(from).toEqual(snapshot);
+  });
+});

@@ -1,0 +1,178 @@
+/**
+ * The outbox's sender loop: delivers due pending emails, marks them sent (EmailSent), schedules a
+ * retry with exponential backoff after a failed attempt, and gives up after the policy's last
+ * attempt (EmailFailed). It starts from whatever is pending in the store, so emails queued before a
+ * crash are sent after the restart: at least once to SMTP (a crash between the SMTP answer and the
+ * "sent" commit resends that one email).
+ */
+import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
+import { isDue, markAttemptFailed, markDelivered, toEmailStreamId, type EmailRecord, type RetryPolicy } from '../domain/email.js';
+import { renderEmail, type TemplateData, type TemplateName } from '../domain/templates/registry.js';
+import { EMAILS } from './collections.js';
+import { MailDeliveryError, type Mailer, type OutgoingMail } from './ports.js';
+
+export interface EmailSenderOptions {
+  store: ServiceStore;
+  mailer: Mailer;
+  clock: () => Date;
+  policy: RetryPolicy;
+  from: string;
+  appUrl: string;
+  /** Opens a sealed secret carried in an event (AES-256-GCM, SECRETS_KEY). Throws when it cannot. */
+  openSecret: (sealed: string) => string;
+  log?: {
+    info(obj: object, msg: string): void;
+    warn(obj: object, msg: string): void;
+    error(obj: object, msg: string): void;
+  };
+  /** Pending emails read per pass. */
+  batchSize?: number;
+}
+
+export interface EmailSender {
+  /** Wakes the loop (new pending email, or a test wanting an immediate pass). */
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+/** Permanent: retrying cannot help (a secret that does not open, an unknown template). */
+class UndeliverableError extends Error {}
+
+/** Builds the message for an email: opens its sealed fields and renders its template. */
+export function renderForDelivery(
+  email: EmailRecord,
+  options: Pick<EmailSenderOptions, 'from' | 'appUrl' | 'openSecret'>,
+): OutgoingMail {
+  const data: Record<string, unknown> = { ...email.data };
+  for (const [field, sealed] of Object.entries(email.sealed)) {
+    try {
+      data[field] = options.openSecret(sealed);
+    } catch {
+      throw new UndeliverableError(`sealed field "${field}" could not be opened (wrong SECRETS_KEY?)`);
+    }
+  }
+  let rendered;
+  try {
+    rendered = renderEmail(email.template as TemplateName, data as unknown as TemplateData<TemplateName>, { appUrl: options.appUrl });
+  } catch (err) {
+    throw new UndeliverableError(`template ${email.template} failed to render: ${(err as Error).message}`);
+  }
+  return {
+    from: options.from,
+    to: email.to,
+    replyTo: email.replyTo,
+    subject: rendered.subject,
+    text: rendered.text,
+    html: rendered.html,
+    headers: { 'X-Meridian-Email-Id': email.id, 'X-Meridian-Template': email.template },
+  };
+}
+
+export function startEmailSender(options: EmailSenderOptions): EmailSender {
+  const { store, mailer, clock, policy } = options;
+  const batchSize = options.batchSize ?? 50;
+  let wakeUp: (() => void) | null = null;
+  let woken = false;
+  let stopping = false;
+
+  const wake = () => {
+    woken = true;
+    const w = wakeUp;
+    wakeUp = null;
+    w?.();
+  };
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (woken || stopping) return resolve();
+      const timer = setTimeout(() => {
+        wakeUp = null;
+        resolve();
+      }, ms);
+      wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  const unlisten = store.onAppended(wake);
+
+  /** Commits the outcome of one attempt, unless the email changed meanwhile (stopped, or another pass). */
+  const commit = async (before: EmailRecord, after: EmailRecord, event: ReturnType<typeof markDelivered>['event'] | null) => {
+    await store.transaction(async (tx) => {
+      const current = await tx.get<EmailRecord>(EMAILS, before.id);
+      if (!current || current.status !== 'pending' || current.attempts !== before.attempts) return;
+      await tx.put(EMAILS, after.id, after);
+      if (event) {
+        await tx.appendToStream(toEmailStreamId(after.id), 'any', [event], {
+          correlationId: after.correlationId,
+          causationId: after.causeEventId,
+        });
+      }
+    });
+  };
+
+  const deliver = async (email: EmailRecord) => {
+    let mail: OutgoingMail;
+    try {
+      mail = renderForDelivery(email, options);
+    } catch (err) {
+      const failed = markAttemptFailed(email, (err as Error).message, clock(), policy, { permanent: true });
+      options.log?.error({ emailId: email.id, template: email.template, err: (err as Error).message }, 'email cannot be delivered');
+      await commit(email, failed.email, failed.event);
+      return;
+    }
+    try {
+      const { messageId } = await mailer.send(mail);
+      const sent = markDelivered(email, messageId, clock());
+      await commit(email, sent.email, sent.event);
+      options.log?.info({ emailId: email.id, template: email.template, attempts: sent.email.attempts }, 'email sent');
+    } catch (err) {
+      const permanent = err instanceof MailDeliveryError && err.permanent;
+      const message = err instanceof Error ? err.message : String(err);
+      const failed = markAttemptFailed(email, message, clock(), policy, { permanent });
+      await commit(email, failed.email, failed.event);
+      if (failed.email.status === 'failed') {
+        options.log?.error({ emailId: email.id, template: email.template, attempts: failed.email.attempts, err: message }, 'email given up');
+      } else {
+        options.log?.warn({ emailId: email.id, template: email.template, attempts: failed.email.attempts, retryAt: failed.email.nextAttemptAt, err: message }, 'email delivery failed; will retry');
+      }
+    }
+  };
+
+  const loop = async () => {
+    while (!stopping) {
+      woken = false;
+      let nextDueInMs = Number.POSITIVE_INFINITY;
+      try {
+        const pending = await store.find<EmailRecord>(EMAILS, {
+          where: { status: 'pending' },
+          orderBy: { field: 'createdAt', direction: 'asc' },
+        });
+        const now = clock();
+        const due = pending.filter((e) => isDue(e, now)).slice(0, batchSize);
+        for (const email of due) {
+          if (stopping) return;
+          await deliver(email);
+        }
+        // after sending, read again: attempts just made moved their next try into the future
+        if (due.length > 0) continue;
+        for (const e of pending) nextDueInMs = Math.min(nextDueInMs, Math.max(0, Date.parse(e.nextAttemptAt) - now.getTime()));
+      } catch (err) {
+        options.log?.error({ err: (err as Error).message }, 'email sender pass failed; retrying');
+        nextDueInMs = 1_000;
+      }
+      // sleep until woken (a new email) or until the next retry is due
+      await sleep(Number.isFinite(nextDueInMs) ? nextDueInMs : 2 ** 31 - 1);
+    }
+  };
+  const running = loop();
+
+  return {
+    wake,
+    async stop() {
+      stopping = true;
+      unlisten();
+      wake();
+      await running;
+    },
+  };
+}

@@ -1,0 +1,17 @@
+import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
+import type { StoreTx } from '@meridian/platform/ports/serviceStore';
+import { emailForIdentityEvent, isIdentityEmailEvent } from '../domain/identityEmails.js';
+import { queueEmail } from './queueEmail.js';
+
+/**
+ * Reacts to one identity integration event: queues the email it asks for. Runs inside the
+ * transaction that records the event as processed (subscribeIdempotent), so a redelivered event
+ * queues nothing a second time. The email's id is the causing event's id.
+ */
+export async function handleIdentityEvent(event: StoredEvent, tx: StoreTx, now: Date): Promise<void> {
+  const candidate = { type: event.type, data: event.data };
+  if (!isIdentityEmailEvent(candidate)) return;
+  const request = emailForIdentityEvent(candidate);
+  if (!request) return;
+  await queueEmail(tx, request, { id: event.id, correlationId: event.correlationId, actor: event.actor ?? undefined }, now);
+}

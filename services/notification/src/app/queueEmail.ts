@@ -1,0 +1,28 @@
+import type { EventMeta } from '@meridian/platform/eventSourcing/types';
+import type { StoreTx } from '@meridian/platform/ports/serviceStore';
+import { newEmail, toEmailStreamId, type EmailRecord, type EmailRequest } from '../domain/email.js';
+import { EMAILS } from './collections.js';
+
+export type EmailQueued = { type: 'EmailQueued'; data: { emailId: string; template: string; to: string; causeEventId: string } };
+
+/**
+ * Records a pending email in the outbox, inside the caller's transaction: the email document plus
+ * an EmailQueued event on the email's stream (whose commit wakes the sender through onAppended).
+ * expectedVersion 0: one email per cause id, a second queue of the same cause is refused.
+ */
+export async function queueEmail(
+  tx: StoreTx,
+  request: EmailRequest,
+  cause: { id: string; correlationId: string; actor?: EventMeta['actor'] },
+  now: Date,
+): Promise<EmailRecord> {
+  const email = newEmail(request, cause, now);
+  await tx.put(EMAILS, email.id, email);
+  await tx.appendToStream<EmailQueued>(
+    toEmailStreamId(email.id),
+    0,
+    [{ type: 'EmailQueued', data: { emailId: email.id, template: email.template, to: email.to, causeEventId: email.causeEventId } }],
+    { correlationId: cause.correlationId, causationId: cause.id, actor: cause.actor },
+  );
+  return email;
+}

@@ -1,0 +1,359 @@
+/**
+ * Every email Meridian sends, keyed by template name. Adding an email is one entry here:
+ * a typed data shape and a render function built on the shared layout. Pure.
+ *
+ * `automated: true` puts a template on the allowlist of the SendAutomatedEmail RPC
+ * (DESIGN.md §7); every other template is sent only by the service itself, from events.
+ */
+import { joinUrl, renderLayout, type RenderedEmail } from './layout.js';
+
+export interface TemplateContext {
+  /** Public base URL of the web app (APP_URL), links in emails point under it. */
+  appUrl: string;
+}
+
+export interface EmailTemplate<D> {
+  automated: boolean;
+  render(data: D, ctx: TemplateContext): RenderedEmail;
+}
+
+const define = <D>(template: EmailTemplate<D>): EmailTemplate<D> => template;
+
+export const LOGIN_CODE_VALIDITY = '15 minutes';
+export const RESET_LINK_VALIDITY = '1 hour';
+export const VERIFY_LINK_VALIDITY = '24 hours';
+
+const ACCOUNT_REASON = 'You received this email because of activity on your Meridian account.';
+const SECURITY_REASON =
+  'You received this security notice because it concerns your Meridian account. We send it for every change of this kind.';
+const MONEY_REASON = 'You received this email because of a transaction on your Meridian account.';
+const KYC_REASON = 'You received this email because of your identity verification (KYC) on Meridian.';
+
+/** Integer cents -> "$1,250.00". No floating point on money. */
+export function formatUsd(cents: number): string {
+  const negative = cents < 0;
+  const abs = Math.abs(Math.trunc(cents));
+  const dollars = Math.floor(abs / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const rest = (abs % 100).toString().padStart(2, '0');
+  return `${negative ? '-' : ''}$${dollars}.${rest}`;
+}
+
+const path = (ctx: TemplateContext, ...segments: string[]) =>
+  joinUrl(ctx.appUrl, segments.map((s) => encodeURIComponent(s)).join('/'));
+
+const ROLE_LABEL: Record<string, string> = {
+  subscriber: 'Subscriber',
+  author: 'Author',
+  admin: 'Administrator',
+  suspended: 'Suspended',
+};
+const roleLabel = (role: string) => ROLE_LABEL[role] ?? role;
+
+interface Named {
+  name: string;
+}
+interface AutomatedData extends Named {
+  /** Already validated to lie under APP_URL (see app/sendAutomatedEmail.ts). */
+  url: string;
+  subject?: string;
+}
+
+export const templates = {
+  // ---- account (identity events) ----
+  verifyEmail: define<Named & { token: string }>({
+    automated: false,
+    render: (d, ctx) => {
+      const url = path(ctx, 'verify', d.token);
+      return renderLayout({
+        subject: 'Verify your email address',
+        preheader: 'Confirm your email to finish setting up your Meridian account.',
+        greetingName: d.name,
+        heading: 'Confirm your email address',
+        blocks: [
+          { kind: 'paragraph', text: 'Thanks for joining Meridian. Please confirm that this is your email address.' },
+          { kind: 'button', label: 'Verify email', url },
+          { kind: 'note', text: `This link is valid for ${VERIFY_LINK_VALIDITY} and can be used once. If you did not create an account, you can ignore this email.` },
+        ],
+        reason: 'You received this email because this address was used to sign up for Meridian.',
+        appUrl: ctx.appUrl,
+      });
+    },
+  }),
+
+  loginCode: define<Named & { code: string; email: string }>({
+    automated: false,
+    render: (d, ctx) =>
+      renderLayout({
+        subject: `Your Meridian login code: ${d.code}`,
+        preheader: `Your login code is ${d.code}. It is valid for ${LOGIN_CODE_VALIDITY}.`,
+        greetingName: d.name,
+        heading: 'Your login code',
+        blocks: [
+          { kind: 'paragraph', text: 'We noticed a sign-in from a new browser or device. Enter this code to continue:' },
+          { kind: 'code', value: d.code },
+          { kind: 'button', label: 'Enter your code', url: path(ctx, 'loginWithCode', d.email) },
+          { kind: 'note', text: `The code is valid for ${LOGIN_CODE_VALIDITY} and can be used once. Never share it with anyone; Meridian staff will never ask for it. If this was not you, change your password.` },
+        ],
+        reason: SECURITY_REASON,
+        appUrl: ctx.appUrl,
+      }),
+  }),
+
+  resetPassword: define<Named & { token: string }>({
+    automated: false,
+    render: (d, ctx) =>
+      renderLayout({
+        subject: 'Reset your Meridian password',
+        preheader: `Use this link within ${RESET_LINK_VALIDITY} to choose a new password.`,
+        greetingName: d.name,
+        heading: 'Reset your password',
+        blocks: [
+          { kind: 'paragraph', text: 'We received a request to reset the password of your Meridian account.' },
+          { kind: 'button', label: 'Choose a new password', url: path(ctx, 'resetPassword', d.token) },
+          { kind: 'note', text: `This link is valid for ${RESET_LINK_VALIDITY} and can be used once. If you did not ask for it, ignore this email: your password stays the same.` },
+        ],
+        reason: SECURITY_REASON,
+        appUrl: ctx.appUrl,
+      }),
+  }),
+
+  passwordChanged: define<Named & { via: string; changedAt: string }>({
+    automated: false,
+    render: (d, ctx) =>
+      renderLayout({
+        subject: 'Your Meridian password was changed',
+        preheader: 'Your password was just changed and your other sessions were signed out.',
+        greetingName: d.name,
+        heading: 'Your password was changed',
+        blocks: [
+          {
+            kind: 'paragraph',
+            text:
+              d.via === 'reset'
+                ? 'The password of your Meridian account was reset with a reset link.'
+                : 'The password of your Meridian account was changed from your profile.',
+          },
+          ...(d.changedAt ? [{ kind: 'facts' as const, rows: [{ label: 'When', value: d.changedAt }] }] : []),
+          { kind: 'paragraph', text: 'For your safety, every open session was signed out.' },
+          { kind: 'button', label: 'This was not me: reset my password', url: path(ctx, 'forgot') },
+        ],
+        reason: SECURITY_REASON,
+        appUrl: ctx.appUrl,
+      }),
+  }),
+
+  roleChanged: define<Named & { fromRole: string; toRole: string }>({
+    automated: false,
+    render: (d, ctx) =>
+      renderLayout({
+        subject: d.toRole === 'suspended' ? 'Your Meridian account was suspended' : 'Your Meridian role was changed',
+        preheader: `Your role is now ${roleLabel(d.toRole)}.`,
+        greetingName: d.name,
+        heading: d.toRole === 'suspended' ? 'Your account was suspended' : 'Your role was changed',
+        blocks: [
+          { kind: 'paragraph', text: 'An administrator changed the role of your Meridian account.' },
+          { kind: 'facts', rows: [{ label: 'Previous role', value: roleLabel(d.fromRole) }, { label: 'New role', value: roleLabel(d.toRole) }] },
+          d.toRole === 'suspended'
+            ? { kind: 'paragraph', text: 'While your account is suspended you cannot sign in. Contact support if you think this is a mistake.' }
+            : { kind: 'button', label: 'Open your dashboard', url: path(ctx, 'dashboard') },
+        ],
+        reason: ACCOUNT_REASON,
+        appUrl: ctx.appUrl,
+      }),
+  }),
+
+  // ---- money (ledger, investment, withdrawal events; wired by later issues) ----
+  depositConfirmed: define<Named & { amountCents: number; transactionId: string }>({
+    automated: false,
+    render: (d, ctx) =>
+      moneyEmail(ctx, d.name, 'Your deposit was confirmed', `Your deposit of ${formatUsd(d.amountCents)} was confirmed and added to your Deposit Balance.`, [
+        { label: 'Amount', value: formatUsd(d.amountCents) },
+      ], { label: 'View the deposit', url: path(ctx, 'transaction', d.transactionId) }),
+  }),
+  depositRejected: define<Named & { amountCents: number; transactionId: string; notes?: string }>({
+    automated: false,
+    render: (d, ctx) =>
+      moneyEmail(ctx, d.name, 'Your deposit was rejected', `Your deposit of ${formatUsd(d.amountCents)} was rejected. No money moved.`, [
+        { label: 'Amount', value: formatUsd(d.amountCents) },
+        ...(d.notes ? [{ label: 'Notes', value: d.notes }] : []),
+      ], { label: 'View the deposit', url: path(ctx, 'transaction', d.transactionId) }),
+  }),
+  investmentApproved: define<Named & { investmentId: string; planName: string; amountCents: number; maturityAmountCents: number; endDate: string }>({
+    automated: false,
+    render: (d, ctx) =>
+      moneyEmail(ctx, d.name, 'Your investment is active', `Your ${d.planName} investment was approved and is now active.`, [
+        { label: 'Plan', value: d.planName },
+        { label: 'Amount', value: formatUsd(d.amountCents) },
+        { label: 'Amount at maturity', value: formatUsd(d.maturityAmountCents) },
+        { label: 'Matures', value: d.endDate },
+      ], { label: 'View the investment', url: path(ctx, 'investment', d.investmentId) }),
+  }),
+  investmentRejected: define<Named & { investmentId: string; planName: string; amountCents: number }>({
+    automated: false,
+    render: (d, ctx) =>
+      moneyEmail(ctx, d.name, 'Your investment was rejected', `Your ${d.planName} investment of ${formatUsd(d.amountCents)} was rejected. The held amount is back in your Deposit Balance.`, [
+        { label: 'Plan', value: d.planName },
+        { label: 'Amount', value: formatUsd(d.amountCents) },
+      ], { label: 'View the investment', url: path(ctx, 'investment', d.investmentId) }),
+  }),
+  investmentMatured: define<Named & { investmentId: string; planName: string; maturityAmountCents: number }>({
+    automated: false,
+    render: (d, ctx) =>
+      moneyEmail(ctx, d.name, 'Your investment has matured', `Your ${d.planName} investment has matured. ${formatUsd(d.maturityAmountCents)} was added to your Total Profit.`, [
+        { label: 'Plan', value: d.planName },
+        { label: 'Paid to Total Profit', value: formatUsd(d.maturityAmountCents) },
+      ], { label: 'View the investment', url: path(ctx, 'investment', d.investmentId) }),
+  }),
+  withdrawalRequested: define<Named & { withdrawalId: string; amountCents: number; walletAddress: string }>({
+    automated: false,
+    render: (d, ctx) =>
+      moneyEmail(ctx, d.name, 'We received your withdrawal request', `Your withdrawal of ${formatUsd(d.amountCents)} is waiting for approval. We will email you once it is processed.`, [
+        { label: 'Amount', value: formatUsd(d.amountCents) },
+        { label: 'Wallet', value: d.walletAddress },
+      ], { label: 'View your history', url: path(ctx, 'transaction-History') }),
+  }),
+  withdrawalApproved: define<Named & { withdrawalId: string; amountCents: number; walletAddress: string }>({
+    automated: false,
+    render: (d, ctx) =>
+      moneyEmail(ctx, d.name, 'Your withdrawal was approved', `Your withdrawal of ${formatUsd(d.amountCents)} was approved and sent to your wallet.`, [
+        { label: 'Amount', value: formatUsd(d.amountCents) },
+        { label: 'Wallet', value: d.walletAddress },
+      ], { label: 'View your history', url: path(ctx, 'transaction-History') }),
+  }),
+  withdrawalRejected: define<Named & { withdrawalId: string; amountCents: number }>({
+    automated: false,
+    render: (d, ctx) =>
+      moneyEmail(ctx, d.name, 'Your withdrawal was rejected', `Your withdrawal of ${formatUsd(d.amountCents)} was rejected. The amount is back in your Total Profit.`, [
+        { label: 'Amount', value: formatUsd(d.amountCents) },
+      ], { label: 'View your history', url: path(ctx, 'transaction-History') }),
+  }),
+  referralBonus: define<Named & { amountCents: number; refereeName: string }>({
+    automated: false,
+    render: (d, ctx) =>
+      moneyEmail(ctx, d.name, 'You earned a referral bonus', `${d.refereeName} made their first deposit, so ${formatUsd(d.amountCents)} was added to your Deposit Balance.`, [
+        { label: 'Bonus', value: formatUsd(d.amountCents) },
+      ], { label: 'See your referrals', url: path(ctx, 'referrals') }),
+  }),
+
+  // ---- KYC ----
+  kycSubmitted: define<Named & { userName: string; userEmail: string }>({
+    automated: false,
+    render: (d, ctx) =>
+      renderLayout({
+        subject: 'New KYC documents to review',
+        preheader: `${d.userName} submitted identity documents.`,
+        greetingName: d.name,
+        heading: 'KYC documents to review',
+        blocks: [
+          { kind: 'paragraph', text: `${d.userName} (${d.userEmail}) submitted identity documents for review.` },
+          { kind: 'button', label: 'Review pending KYC', url: path(ctx, 'pending-kyc') },
+        ],
+        reason: 'You received this email because you are a Meridian administrator.',
+        appUrl: ctx.appUrl,
+      }),
+  }),
+  kycApproved: define<Named>({
+    automated: false,
+    render: (d, ctx) =>
+      renderLayout({
+        subject: 'Your identity is verified',
+        preheader: 'Your KYC documents were approved.',
+        greetingName: d.name,
+        heading: 'Your identity is verified',
+        blocks: [
+          { kind: 'paragraph', text: 'Your KYC documents were approved. You can now withdraw from your Total Profit.' },
+          { kind: 'button', label: 'Open your dashboard', url: path(ctx, 'dashboard') },
+        ],
+        reason: KYC_REASON,
+        appUrl: ctx.appUrl,
+      }),
+  }),
+  kycRejected: define<Named & { reason?: string }>({
+    automated: false,
+    render: (d, ctx) =>
+      renderLayout({
+        subject: 'Your KYC documents were not accepted',
+        preheader: 'Please upload your documents again.',
+        greetingName: d.name,
+        heading: 'Your KYC documents were not accepted',
+        blocks: [
+          { kind: 'paragraph', text: 'We could not verify your identity from the documents you uploaded. Please upload clear photos of the front and back again.' },
+          ...(d.reason ? [{ kind: 'facts' as const, rows: [{ label: 'Reason', value: d.reason }] }] : []),
+          { kind: 'button', label: 'Upload documents', url: path(ctx, 'upload-kyc') },
+        ],
+        reason: KYC_REASON,
+        appUrl: ctx.appUrl,
+      }),
+  }),
+
+  // ---- allowlisted for SendAutomatedEmail (the SPA's own notices, to the caller only) ----
+  investmentNotice: define<AutomatedData>({
+    automated: true,
+    render: (d, ctx) => automatedNotice(ctx, d, 'Your investment request was received', 'We received your investment request. An administrator will review it shortly and we will email you the outcome.', 'View your investments'),
+  }),
+  depositNotice: define<AutomatedData>({
+    automated: true,
+    render: (d, ctx) => automatedNotice(ctx, d, 'Your deposit request was received', 'We received your deposit request. It will show in your Deposit Balance once an administrator confirms the payment.', 'View your history'),
+  }),
+  withdrawalNotice: define<AutomatedData>({
+    automated: true,
+    render: (d, ctx) => automatedNotice(ctx, d, 'Your withdrawal request was received', 'We received your withdrawal request. It is processed once approved, and we will email you the outcome.', 'View your history'),
+  }),
+} as const;
+
+export type Templates = typeof templates;
+export type TemplateName = keyof Templates;
+export type TemplateData<N extends TemplateName> = Templates[N] extends EmailTemplate<infer D> ? D : never;
+
+export function isTemplateName(name: string): name is TemplateName {
+  return Object.prototype.hasOwnProperty.call(templates, name);
+}
+
+/** The names SendAutomatedEmail accepts. */
+export const automatedTemplateNames: readonly TemplateName[] = (Object.keys(templates) as TemplateName[]).filter(
+  (name) => templates[name].automated,
+);
+
+export function renderEmail<N extends TemplateName>(name: N, data: TemplateData<N>, ctx: TemplateContext): RenderedEmail {
+  return (templates[name] as EmailTemplate<TemplateData<N>>).render(data, ctx);
+}
+
+function moneyEmail(
+  ctx: TemplateContext,
+  name: string,
+  heading: string,
+  lead: string,
+  rows: Array<{ label: string; value: string }>,
+  button: { label: string; url: string },
+): RenderedEmail {
+  return renderLayout({
+    subject: heading,
+    preheader: lead,
+    greetingName: name,
+    heading,
+    blocks: [
+      { kind: 'paragraph', text: lead },
+      { kind: 'facts', rows },
+      { kind: 'button', label: button.label, url: button.url },
+    ],
+    reason: MONEY_REASON,
+    appUrl: ctx.appUrl,
+  });
+}
+
+function automatedNotice(ctx: TemplateContext, d: AutomatedData, heading: string, lead: string, label: string): RenderedEmail {
+  return renderLayout({
+    subject: d.subject?.trim() || heading,
+    preheader: lead,
+    greetingName: d.name,
+    heading,
+    blocks: [
+      { kind: 'paragraph', text: lead },
+      { kind: 'button', label, url: d.url },
+    ],
+    reason: 'You received this email because you asked Meridian for a notice of your own request.',
+    appUrl: ctx.appUrl,
+  });
+}

@@ -1,0 +1,386 @@
+/**
+ * The notification service through its gRPC surface and the bus, on embedded adapters (SQLite
+ * :memory: store, in-process bus) and real SMTP (the embedded catcher, or a local smtp-server).
+ */
+import { randomUUID } from 'node:crypto';
+import * as grpc from '@grpc/grpc-js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createInProcEventBus } from '@meridian/platform/adapters/eventBus.inproc';
+import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
+import { generateSecretsKey, sealSecret } from '@meridian/platform/crypto';
+import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
+import { callUnary, createGrpcClient } from '@meridian/platform/grpc/index';
+import { createLogger } from '@meridian/platform/logger';
+import { topicOf, type EventBus } from '@meridian/platform/ports/eventBus';
+import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
+import { waitFor } from '@meridian/platform/testing/waitFor';
+import { NotificationServiceClient, type MailboxMessage } from '@meridian/proto/meridian/notification/v1/notification';
+import { CONSUMER_GROUP, EMAILS } from './app/collections.js';
+import { handleIdentityEvent } from './app/handleIdentityEvent.js';
+import { parseNotificationConfig } from './config.js';
+import type { EmailRecord } from './domain/email.js';
+import { start, type NotificationHandle } from './main.js';
+import { startSmtpTestServer, type SmtpTestServer } from './testing/smtpTestServer.js';
+
+const APP_URL = 'http://app.meridian.test:8080';
+const logger = createLogger('notification', { level: 'silent' });
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+interface Booted {
+  handle: NotificationHandle;
+  client: InstanceType<typeof NotificationServiceClient>;
+  store: ServiceStore;
+  bus: EventBus & { committed(group: string, topic: string): number };
+  key: string;
+  /** Events published on meridian.notification.events. */
+  outEvents: StoredEvent[];
+  stop(): Promise<void>;
+}
+
+async function boot(
+  env: Record<string, string> = {},
+  shared: { store?: ServiceStore; bus?: Booted['bus']; key?: string } = {},
+): Promise<Booted> {
+  const key = shared.key ?? generateSecretsKey();
+  const store = shared.store ?? createSqliteServiceStore(':memory:');
+  const bus = shared.bus ?? createInProcEventBus({ path: ':memory:' });
+  const config = parseNotificationConfig({
+    NODE_ENV: 'test',
+    NOTIFICATION_GRPC_ADDR: '127.0.0.1:0',
+    APP_URL,
+    SECRETS_KEY: key,
+    EMAIL_RETRY_BASE_MS: '20',
+    EMAIL_RETRY_MAX_MS: '200',
+    ...env,
+  });
+  const handle = await start({ config, store, bus, logger });
+  const client = createGrpcClient(NotificationServiceClient, handle.grpcAddress);
+  const outEvents: StoredEvent[] = [];
+  const sub = await bus.subscribe({
+    topic: topicOf('notification'),
+    group: `test-${randomUUID()}`,
+    handler: async (e) => {
+      outEvents.push(e);
+    },
+  });
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    client.close();
+    await sub.stop();
+    await handle.stop();
+  };
+  cleanups.push(async () => {
+    await stop();
+    if (!shared.bus) await bus.close();
+    if (!shared.store) await store.close();
+  });
+  return { handle, client, store, bus, key, outEvents, stop };
+}
+
+const user = () => {
+  const id = randomUUID().slice(0, 8);
+  return { userId: `u-${id}`, email: `Ada.${id}@Example.com`, name: 'Ada Lovelace' };
+};
+
+function identityEvent(type: string, data: Record<string, unknown>, id = randomUUID()): StoredEvent {
+  return {
+    id,
+    type,
+    data,
+    streamId: `user-${String(data.userId)}`,
+    version: 1,
+    position: 1,
+    occurredAt: new Date().toISOString(),
+    correlationId: randomUUID(),
+    causationId: null,
+    actor: null,
+  };
+}
+
+const mailbox = async (b: Booted, to: string): Promise<MailboxMessage[]> =>
+  (await callUnary(b.client, 'listMailbox', { to })).messages;
+
+describe('identity events become emails in the mailbox', () => {
+  it('verification link, login code, reset link, password changed and role changed, newest first', async () => {
+    const b = await boot();
+    const u = user();
+    const expiresAt = new Date(Date.now() + 60_000).toISOString();
+    await b.bus.publish(topicOf('identity'), [
+      identityEvent('UserRegistered', { ...u, role: 'subscriber' }),
+      identityEvent('EmailVerificationRequested', { ...u, sealedToken: sealSecret('verify-tok-1', b.key), expiresAt }),
+      identityEvent('LoginCodeRequested', { ...u, sealedCode: sealSecret('042917', b.key), expiresAt }),
+      identityEvent('PasswordResetRequested', { ...u, sealedToken: sealSecret('reset-tok-1', b.key), expiresAt }),
+      identityEvent('PasswordChanged', { ...u, via: 'reset', changedAt: new Date().toISOString() }),
+      identityEvent('RoleChanged', { ...u, fromRole: 'subscriber', toRole: 'author', changedBy: 'admin-1' }),
+    ]);
+
+    // the lookup ignores case, as people type addresses
+    const messages = await waitFor(async () => {
+      const m = await mailbox(b, u.email.toLowerCase());
+      return m.length === 5 ? m : null;
+    }, { message: 'five emails in the mailbox' });
+
+    // newest first
+    const times = messages.map((m) => Date.parse(m.sentAt));
+    expect([...times].sort((x, y) => y - x)).toEqual(times);
+    const bySubject = (re: RegExp) => messages.find((m) => re.test(m.subject))!;
+    const verify = bySubject(/^Verify your email/);
+    const code = bySubject(/login code/);
+    const reset = bySubject(/^Reset your/);
+    const changed = bySubject(/password was changed/);
+    const role = bySubject(/role was changed/);
+    expect(verify.subject).toBe('Verify your email address');
+    expect(verify.to.toLowerCase()).toBe(u.email.toLowerCase());
+    expect(verify.from).toContain('no-reply@meridian.local');
+    expect(verify.links).toContain(`${APP_URL}/verify/verify-tok-1`);
+    expect(verify.html).toContain(`href="${APP_URL}/verify/verify-tok-1"`);
+    expect(verify.text).toContain(`${APP_URL}/verify/verify-tok-1`);
+    expect(Date.parse(verify.sentAt)).not.toBeNaN();
+    expect(verify.id).toBeTruthy();
+
+    expect(code.text).toMatch(/\b042917\b/);
+    expect(code.text).toContain('15 minutes');
+    expect(reset.links).toContain(`${APP_URL}/resetPassword/reset-tok-1`);
+    expect(changed.subject).toBe('Your Meridian password was changed');
+    expect(role.text).toContain('New role: Author');
+
+    // nobody else's mailbox shows them; EmailSent went out for each
+    expect(await mailbox(b, 'someone.else@example.com')).toEqual([]);
+    await waitFor(() => b.outEvents.filter((e) => e.type === 'EmailSent').length === 5, 'five EmailSent events');
+    expect(b.outEvents.every((e) => e.type === 'EmailSent')).toBe(true);
+    expect(JSON.stringify(b.outEvents)).not.toMatch(/verify-tok-1|042917|reset-tok-1/);
+    // the outbox never held the secrets in clear text
+    const stored = await b.store.find<EmailRecord>(EMAILS);
+    expect(JSON.stringify(stored)).not.toMatch(/verify-tok-1|042917|reset-tok-1/);
+  });
+
+  it('the same event delivered twice sends one email', async () => {
+    const b = await boot();
+    const u = user();
+    const event = identityEvent('EmailVerificationRequested', { ...u, sealedToken: sealSecret('tok-dup', b.key), expiresAt: '' });
+    await b.bus.publish(topicOf('identity'), [event]);
+    await b.bus.publish(topicOf('identity'), [event]);
+    await waitFor(() => b.bus.committed('notification', topicOf('identity')) === 2, 'both deliveries handled');
+    await waitFor(() => b.outEvents.some((e) => e.type === 'EmailSent'), 'the email sent');
+    // and once more after it was sent
+    await b.bus.publish(topicOf('identity'), [event]);
+    await waitFor(() => b.bus.committed('notification', topicOf('identity')) === 3, 'third delivery handled');
+
+    expect(await mailbox(b, u.email)).toHaveLength(1);
+    expect(await b.store.count(EMAILS)).toBe(1);
+    expect(b.outEvents.filter((e) => e.type === 'EmailSent')).toHaveLength(1);
+  });
+
+  it('an email whose secret cannot be opened (wrong SECRETS_KEY) fails with EmailFailed, never a broken link', async () => {
+    const b = await boot();
+    const u = user();
+    await b.bus.publish(topicOf('identity'), [
+      identityEvent('PasswordResetRequested', { ...u, sealedToken: sealSecret('tok', generateSecretsKey()), expiresAt: '' }),
+    ]);
+    const failed = await waitFor(() => b.outEvents.find((e) => e.type === 'EmailFailed'), 'EmailFailed');
+    expect(failed.data).toMatchObject({ to: u.email, template: 'resetPassword', attempts: 1 });
+    expect(await mailbox(b, u.email)).toEqual([]);
+  });
+});
+
+describe('SMTP failures', () => {
+  let smtp: SmtpTestServer;
+  afterEach(async () => {
+    await smtp?.close();
+  });
+
+  it('a server that refuses the first attempts gets the email once, after retries with backoff', async () => {
+    smtp = await startSmtpTestServer({ rejectFirst: 2, rejectCode: 451 });
+    const b = await boot({ SMTP_URL: smtp.url, EMAIL_MAX_ATTEMPTS: '5' });
+    const u = user();
+    const event = identityEvent('LoginCodeRequested', { ...u, sealedCode: sealSecret('314159', b.key), expiresAt: '' });
+    await b.bus.publish(topicOf('identity'), [event]);
+
+    const sent = await waitFor(() => b.outEvents.find((e) => e.type === 'EmailSent'), 'EmailSent after retries');
+    expect(sent.data).toMatchObject({ to: u.email, template: 'loginCode', causeEventId: event.id });
+    expect(smtp.attempts).toBe(3);
+    expect(smtp.accepted).toHaveLength(1);
+    expect(smtp.accepted[0].text).toContain('314159');
+    expect(smtp.accepted[0].subject).toContain('314159');
+    const record = await b.store.get<EmailRecord>(EMAILS, event.id);
+    expect(record).toMatchObject({ status: 'sent', attempts: 3 });
+    expect(b.outEvents.some((e) => e.type === 'EmailFailed')).toBe(false);
+    // no embedded mailbox when SMTP_URL is set
+    expect(b.handle.smtpCatcherUrl).toBeNull();
+  });
+
+  it('gives up after the last attempt with EmailFailed', async () => {
+    smtp = await startSmtpTestServer({ rejectFirst: Number.MAX_SAFE_INTEGER });
+    const b = await boot({ SMTP_URL: smtp.url, EMAIL_MAX_ATTEMPTS: '3' });
+    const u = user();
+    const event = identityEvent('PasswordChanged', { ...u, via: 'change', changedAt: '' });
+    await b.bus.publish(topicOf('identity'), [event]);
+
+    const failed = await waitFor(() => b.outEvents.find((e) => e.type === 'EmailFailed'), 'EmailFailed');
+    expect(failed.data).toMatchObject({ to: u.email, template: 'passwordChanged', causeEventId: event.id, attempts: 3 });
+    expect(String((failed.data as { error: string }).error)).toContain('451');
+    expect(smtp.attempts).toBe(3);
+    expect(smtp.accepted).toHaveLength(0);
+    expect(await b.store.get<EmailRecord>(EMAILS, event.id)).toMatchObject({ status: 'failed', attempts: 3 });
+  });
+
+  it('a permanent refusal (5xx) is not retried', async () => {
+    smtp = await startSmtpTestServer({ rejectFirst: Number.MAX_SAFE_INTEGER, rejectCode: 550 });
+    const b = await boot({ SMTP_URL: smtp.url, EMAIL_MAX_ATTEMPTS: '5' });
+    const u = user();
+    await b.bus.publish(topicOf('identity'), [identityEvent('RoleChanged', { ...u, fromRole: 'subscriber', toRole: 'admin', changedBy: 'a' })]);
+    const failed = await waitFor(() => b.outEvents.find((e) => e.type === 'EmailFailed'), 'EmailFailed');
+    expect(failed.data).toMatchObject({ attempts: 1 });
+    expect(smtp.attempts).toBe(1);
+  });
+
+  it('after a crash, pending emails are sent on restart (once), and the mailbox survives the restart', async () => {
+    const store = createSqliteServiceStore(':memory:');
+    const bus = createInProcEventBus({ path: ':memory:' });
+    cleanups.push(async () => {
+      await bus.close();
+      await store.close();
+    });
+    const key = generateSecretsKey();
+    const u = user();
+    const event = identityEvent('EmailVerificationRequested', { ...u, sealedToken: sealSecret('tok-crash', key), expiresAt: '' });
+    // the crashed process: it consumed the event and committed the pending email with the processed
+    // marker, then died before sending and before committing the bus offset
+    await bus.publish(topicOf('identity'), [event]);
+    await store.transaction(async (tx) => {
+      expect(await tx.markProcessed(CONSUMER_GROUP, event.id)).toBe(true);
+      await handleIdentityEvent(event, tx, new Date());
+    });
+    expect(await store.get<EmailRecord>(EMAILS, event.id)).toMatchObject({ status: 'pending', attempts: 0 });
+
+    // restart: the bus redelivers the event (no second email), the sender sends the pending one
+    const second = await boot({}, { store, bus, key });
+    const [message] = await waitFor(async () => {
+      const m = await mailbox(second, u.email);
+      return m.length > 0 ? m : null;
+    }, 'email delivered after restart');
+    expect(message.links).toContain(`${APP_URL}/verify/tok-crash`);
+    await waitFor(() => bus.committed(CONSUMER_GROUP, topicOf('identity')) === 1, 'redelivery handled');
+    await waitFor(() => second.outEvents.some((e) => e.type === 'EmailSent'), 'EmailSent');
+    await second.stop();
+
+    const third = await boot({}, { store, bus, key });
+    expect(await mailbox(third, u.email)).toHaveLength(1);
+    expect(await store.get<EmailRecord>(EMAILS, event.id)).toMatchObject({ status: 'sent', attempts: 1 });
+  });
+
+  it('a retry waiting for its backoff survives a restart', async () => {
+    const store = createSqliteServiceStore(':memory:');
+    const bus = createInProcEventBus({ path: ':memory:' });
+    cleanups.push(async () => {
+      await bus.close();
+      await store.close();
+    });
+    const key = generateSecretsKey();
+    smtp = await startSmtpTestServer({ rejectFirst: 1 });
+    const first = await boot({ SMTP_URL: smtp.url, EMAIL_RETRY_BASE_MS: '300', EMAIL_RETRY_MAX_MS: '300' }, { store, bus, key });
+    const u = user();
+    const event = identityEvent('PasswordChanged', { ...u, via: 'change', changedAt: '' });
+    await bus.publish(topicOf('identity'), [event]);
+    await waitFor(async () => (await store.get<EmailRecord>(EMAILS, event.id))?.attempts === 1, 'first attempt refused');
+    await first.stop();
+
+    const second = await boot({ SMTP_URL: smtp.url }, { store, bus, key });
+    await waitFor(() => second.outEvents.some((e) => e.type === 'EmailSent'), 'sent after restart');
+    expect(smtp.attempts).toBe(2);
+    expect(smtp.accepted).toHaveLength(1);
+  });
+});
+
+describe('SendAutomatedEmail', () => {
+  const caller = (userId: string) => ({ userId, sessionId: 's1', impersonatorId: '', correlationId: randomUUID() });
+  const request = (u: ReturnType<typeof user>, overrides: Record<string, string> = {}) => ({
+    caller: caller(u.userId),
+    callerEmail: u.email,
+    callerName: u.name,
+    subject: 'Investment request received',
+    sendTo: u.email,
+    replyTo: '',
+    template: 'investmentNotice',
+    url: '/invest-status',
+    ...overrides,
+  });
+
+  it('sends an allowlisted template to the caller’s own address (any case)', async () => {
+    const b = await boot();
+    const u = user();
+    const answer = await callUnary(b.client, 'sendAutomatedEmail', request(u, { sendTo: u.email.toUpperCase() }));
+    expect(answer.message).toBe('Email sent successfully');
+    const [message] = await waitFor(async () => {
+      const m = await mailbox(b, u.email);
+      return m.length > 0 ? m : null;
+    }, 'automated email in the mailbox');
+    expect(message.subject).toBe('Investment request received');
+    expect(message.links).toContain(`${APP_URL}/invest-status`);
+  });
+
+  it('refuses another address with PERMISSION_DENIED', async () => {
+    const b = await boot();
+    const u = user();
+    await expect(callUnary(b.client, 'sendAutomatedEmail', request(u, { sendTo: 'victim@example.com' }))).rejects.toMatchObject({
+      code: grpc.status.PERMISSION_DENIED,
+      details: 'You can only send emails to your own address',
+    });
+    expect(await b.store.count(EMAILS)).toBe(0);
+  });
+
+  it('refuses templates off the allowlist, links off the site and callers without a session', async () => {
+    const b = await boot();
+    const u = user();
+    await expect(callUnary(b.client, 'sendAutomatedEmail', request(u, { template: 'resetPassword' }))).rejects.toMatchObject({
+      code: grpc.status.INVALID_ARGUMENT,
+    });
+    await expect(callUnary(b.client, 'sendAutomatedEmail', request(u, { url: 'https://evil.example/phish' }))).rejects.toMatchObject({
+      code: grpc.status.INVALID_ARGUMENT,
+      details: 'The link must point to this site',
+    });
+    await expect(callUnary(b.client, 'sendAutomatedEmail', { ...request(u), caller: undefined })).rejects.toMatchObject({
+      code: grpc.status.UNAUTHENTICATED,
+    });
+    expect(await b.store.count(EMAILS)).toBe(0);
+  });
+
+  it('is rate-limited per user', async () => {
+    const b = await boot({ AUTOMATED_EMAIL_LIMIT_PER_HOUR: '2' });
+    const u = user();
+    const other = user();
+    await callUnary(b.client, 'sendAutomatedEmail', request(u));
+    await callUnary(b.client, 'sendAutomatedEmail', request(u));
+    await expect(callUnary(b.client, 'sendAutomatedEmail', request(u))).rejects.toMatchObject({
+      code: grpc.status.RESOURCE_EXHAUSTED,
+      details: 'Too many emails, please try again later',
+    });
+    // another user has their own allowance
+    await expect(callUnary(b.client, 'sendAutomatedEmail', request(other))).resolves.toMatchObject({ message: 'Email sent successfully' });
+  });
+});
+
+describe('production mode', () => {
+  it('refuses ListMailbox with FAILED_PRECONDITION and sends through SMTP_URL', async () => {
+    const smtp = await startSmtpTestServer();
+    cleanups.push(() => smtp.close());
+    const b = await boot({ NODE_ENV: 'production', SMTP_URL: smtp.url });
+    expect(b.handle.smtpCatcherUrl).toBeNull();
+    await expect(mailbox(b, 'ada@example.com')).rejects.toMatchObject({ code: grpc.status.FAILED_PRECONDITION });
+    const u = user();
+    await b.bus.publish(topicOf('identity'), [identityEvent('EmailVerificationRequested', { ...u, sealedToken: sealSecret('prod-tok', b.key), expiresAt: '' })]);
+    await waitFor(() => smtp.accepted.length === 1, 'delivered to SMTP_URL');
+    expect(smtp.accepted[0].text).toContain(`${APP_URL}/verify/prod-tok`);
+  });
+
+  it('the config refuses production without SMTP_URL and SECRETS_KEY, naming them', () => {
+    expect(() => parseNotificationConfig({ NODE_ENV: 'production' })).toThrow(/SECRETS_KEY: is required in production.*SMTP_URL: is required in production/);
+    expect(() => parseNotificationConfig({ SMTP_URL: 'http://x' })).toThrow(/SMTP_URL/);
+    expect(parseNotificationConfig({}).NOTIFICATION_GRPC_ADDR).toBe('0.0.0.0:50052');
+  });
+});

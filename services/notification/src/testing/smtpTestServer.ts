@@ -1,0 +1,51 @@
+/**
+ * A real SMTP server for tests (smtp-server + mailparser on 127.0.0.1): answers the first
+ * `rejectFirst` messages with `rejectCode` (451 = try again later), then accepts and keeps them.
+ */
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+export interface SmtpTestServer {
+  url: string;
+  /** Every DATA the server saw, accepted or refused. */
+  attempts: number;
+  accepted: ParsedMail[];
+  close(): Promise<void>;
+}
+
+export async function startSmtpTestServer(options: { rejectFirst?: number; rejectCode?: number } = {}): Promise<SmtpTestServer> {
+  const state = { attempts: 0, accepted: [] as ParsedMail[] };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['AUTH', 'STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      simpleParser(stream).then(
+        (mail) => {
+          state.attempts++;
+          if (state.attempts <= (options.rejectFirst ?? 0)) {
+            const err = Object.assign(new Error('Mailbox busy, try again later'), { responseCode: options.rejectCode ?? 451 });
+            return callback(err);
+          }
+          state.accepted.push(mail);
+          callback();
+        },
+        (err: Error) => callback(err),
+      );
+    },
+  });
+  const port = await new Promise<number>((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.server.address();
+      resolve(typeof address === 'object' && address ? address.port : 0);
+    }),
+  );
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    get attempts() {
+      return state.attempts;
+    },
+    accepted: state.accepted,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createInProcEventBus } from './eventBus.inproc.js';
+import { busEvent, describeEventBusConformance } from '../testing/eventBus.conformance.js';
+import { tempDir } from '../testing/tempDir.js';
+import { waitFor } from '../testing/waitFor.js';
+
+const dir = tempDir('meridian-bus-');
+afterAll(() => dir.remove());
+
+describeEventBusConformance('in-process bus (SQLite file)', {
+  location: async () => {
+    const path = join(dir.path, `${randomUUID()}.sqlite`);
+    return { open: async () => createInProcEventBus({ path, retryBaseMs: 5, retryMaxMs: 50 }) };
+  },
+});
+
+describe('in-process bus specifics', () => {
+  it('works on :memory: and refuses a second active subscription of the same group and topic', async () => {
+    const bus = createInProcEventBus({ path: ':memory:' });
+    const got: string[] = [];
+    const sub = await bus.subscribe({ topic: 't', group: 'g', handler: async (e) => void got.push(e.id) });
+    await expect(bus.subscribe({ topic: 't', group: 'g', handler: async () => undefined })).rejects.toThrow(/already/);
+    const e = busEvent('s', 1);
+    await bus.publish('t', [e]);
+    await waitFor(() => got.length === 1);
+    expect(bus.committed('g', 't')).toBe(1);
+    await sub.stop();
+    // after stop the group may subscribe again
+    const again = await bus.subscribe({ topic: 't', group: 'g', handler: async () => undefined });
+    await again.stop();
+    await bus.close();
+  });
+
+  it('reports handler failures to onError with the attempt number', async () => {
+    const errors: number[] = [];
+    const bus = createInProcEventBus({ path: ':memory:', retryBaseMs: 1, retryMaxMs: 5, onError: (_e, ctx) => errors.push(ctx.attempt) });
+    let calls = 0;
+    const sub = await bus.subscribe({
+      topic: 't',
+      group: 'g',
+      handler: async () => {
+        if (++calls < 3) throw new Error('nope');
+      },
+    });
+    await bus.publish('t', [busEvent('s', 1)]);
+    await waitFor(() => bus.committed('g', 't') === 1);
+    expect(errors).toEqual([1, 2]);
+    await sub.stop();
+    await bus.close();
+  });
+});

@@ -1,0 +1,100 @@
+import { EventEnvelope } from '@meridian/proto/meridian/common/v1/common';
+import type { StoredEvent } from '../eventSourcing/types.js';
+
+/** A ts-proto message's static functions (only what the bus needs). */
+export interface EventCodec {
+  encode(message: any): { finish(): Uint8Array };
+  decode(bytes: Uint8Array): any;
+  /** Preferred to build the message from the JSON-shaped data of a StoredEvent (ISO dates, numbers). */
+  fromJSON?(object: any): any;
+  fromPartial?(object: any): any;
+}
+/** Codec per event type (the proto message short name, e.g. 'UserRegistered'). */
+export type EventCodecs = Record<string, EventCodec>;
+
+export type PayloadEncoding = 'proto' | 'json';
+
+/**
+ * StoredEvent -> protobuf EventEnvelope bytes. The payload is the protobuf encoding of `data` when a
+ * codec is registered for the type ('proto'), else UTF-8 JSON of `data` ('json'); the encoding travels
+ * beside the value (a Kafka header).
+ */
+export function encodeEnvelope(e: StoredEvent, codecs: EventCodecs = {}): { value: Buffer; encoding: PayloadEncoding } {
+  const codec = codecs[e.type];
+  let payload: Uint8Array;
+  let encoding: PayloadEncoding;
+  if (codec) {
+    const message = codec.fromJSON ? codec.fromJSON(e.data) : codec.fromPartial ? codec.fromPartial(e.data) : e.data;
+    payload = codec.encode(message).finish();
+    encoding = 'proto';
+  } else {
+    payload = Buffer.from(JSON.stringify(e.data ?? null), 'utf8');
+    encoding = 'json';
+  }
+  const envelope: EventEnvelope = {
+    id: e.id,
+    type: e.type,
+    streamId: e.streamId,
+    version: e.version,
+    position: e.position,
+    occurredAt: e.occurredAt,
+    correlationId: e.correlationId,
+    causationId: e.causationId ?? '',
+    actor: e.actor ? { userId: e.actor.userId, role: e.actor.role, impersonatorId: e.actor.impersonatorId ?? '' } : undefined,
+    payload: Buffer.from(payload),
+  };
+  return { value: Buffer.from(EventEnvelope.encode(envelope).finish()), encoding };
+}
+
+/**
+ * EventEnvelope bytes -> StoredEvent with JSON-shaped data (a decoded proto message goes through a
+ * JSON round trip, so consumers see the same shapes as from the in-process bus). A 'proto' payload
+ * without a codec yields data = null and calls onMissingCodec.
+ */
+export function decodeEnvelope(
+  value: Uint8Array,
+  encoding: string | undefined,
+  codecs: EventCodecs = {},
+  onMissingCodec?: (type: string) => void,
+): StoredEvent {
+  const env = EventEnvelope.decode(value);
+  let data: unknown = null;
+  if (encoding === 'json') data = JSON.parse(Buffer.from(env.payload).toString('utf8'));
+  else {
+    const codec = codecs[env.type];
+    if (codec) data = JSON.parse(JSON.stringify(codec.decode(env.payload)));
+    else onMissingCodec?.(env.type);
+  }
+  return {
+    id: env.id,
+    type: env.type,
+    data,
+    streamId: env.streamId,
+    version: env.version,
+    position: env.position,
+    occurredAt: env.occurredAt,
+    correlationId: env.correlationId,
+    causationId: env.causationId || null,
+    actor: env.actor
+      ? { userId: env.actor.userId, role: env.actor.role, ...(env.actor.impersonatorId ? { impersonatorId: env.actor.impersonatorId } : {}) }
+      : null,
+  };
+}
+
+/**
+ * Codecs from ts-proto modules: every export with encode/decode functions, keyed by its name
+ * (= the event type). `codecsFrom(identityEvents, ledgerEvents)` with `import * as identityEvents from
+ * '@meridian/proto/meridian/identity/v1/events'`.
+ */
+export function codecsFrom(...modules: Array<Record<string, unknown>>): EventCodecs {
+  const out: EventCodecs = {};
+  for (const mod of modules) {
+    for (const [name, value] of Object.entries(mod)) {
+      const v = value as Partial<EventCodec> | null;
+      if (v && typeof v === 'object' && typeof v.encode === 'function' && typeof v.decode === 'function') {
+        out[name] = v as EventCodec;
+      }
+    }
+  }
+  return out;
+}

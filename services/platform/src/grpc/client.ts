@@ -1,0 +1,77 @@
+import * as grpc from '@grpc/grpc-js';
+import { currentCorrelationId } from '../logger.js';
+import { CORRELATION_ID_KEY } from './status.js';
+
+type UnaryFn = (
+  request: any,
+  metadata: grpc.Metadata,
+  options: Partial<grpc.CallOptions>,
+  callback: (error: grpc.ServiceError | null, response: any) => void,
+) => grpc.ClientUnaryCall;
+
+/** Names of the unary methods of a ts-proto grpc-js client. */
+export type UnaryMethod<C> = {
+  [K in keyof C]: C[K] extends UnaryFn ? K : never;
+}[keyof C] &
+  string;
+export type RequestOf<C, M extends keyof C> = C[M] extends (
+  request: infer Req,
+  metadata: grpc.Metadata,
+  options: Partial<grpc.CallOptions>,
+  callback: (error: grpc.ServiceError | null, response: any) => void,
+) => grpc.ClientUnaryCall
+  ? Req
+  : never;
+export type ResponseOf<C, M extends keyof C> = C[M] extends (
+  request: any,
+  metadata: grpc.Metadata,
+  options: Partial<grpc.CallOptions>,
+  callback: (error: grpc.ServiceError | null, response: infer Res) => void,
+) => grpc.ClientUnaryCall
+  ? Res
+  : never;
+
+/** `new ClientCtor(target, insecure)`, with keepalive and a reasonable reconnect backoff. */
+export function createGrpcClient<C extends grpc.Client>(
+  ClientCtor: new (address: string, credentials: grpc.ChannelCredentials, options?: Partial<grpc.ClientOptions>) => C,
+  target: string,
+  options: Partial<grpc.ClientOptions> = {},
+): C {
+  return new ClientCtor(target, grpc.credentials.createInsecure(), {
+    'grpc.keepalive_time_ms': 30_000,
+    'grpc.max_reconnect_backoff_ms': 2_000,
+    ...options,
+  });
+}
+
+export interface CallOptions {
+  /** Default 5000 ms. */
+  deadlineMs?: number;
+  /** Default: the current correlation id (withCorrelation), if any. */
+  correlationId?: string;
+  metadata?: grpc.Metadata;
+}
+
+/** Promise-returning unary call with a deadline and the x-correlation-id metadata. Rejects with the grpc ServiceError. */
+export function callUnary<C extends grpc.Client, M extends UnaryMethod<C>>(
+  client: C,
+  method: M,
+  request: RequestOf<C, M>,
+  options: CallOptions = {},
+): Promise<ResponseOf<C, M>> {
+  const metadata = options.metadata?.clone() ?? new grpc.Metadata();
+  const correlationId = options.correlationId ?? currentCorrelationId();
+  if (correlationId) metadata.set(CORRELATION_ID_KEY, correlationId);
+  const deadline = Date.now() + (options.deadlineMs ?? 5_000);
+  const fn = client[method] as unknown as UnaryFn;
+  return new Promise((resolve, reject) => {
+    fn.call(client, request, metadata, { deadline }, (err, response) => (err ? reject(err) : resolve(response)));
+  });
+}
+
+/** Resolves when the channel is ready, rejects after timeoutMs. */
+export function waitForClientReady(client: grpc.Client, timeoutMs = 5_000): Promise<void> {
+  return new Promise((resolve, reject) =>
+    client.waitForReady(Date.now() + timeoutMs, (err) => (err ? reject(err) : resolve())),
+  );
+}

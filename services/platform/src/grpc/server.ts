@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import * as grpc from '@grpc/grpc-js';
+import { createLogger, withCorrelation, type Logger } from '../logger.js';
+import { HealthImplementation, HealthService, ServingStatus } from './health.js';
+import { CORRELATION_ID_KEY, toGrpcStatus } from './status.js';
+
+export interface GrpcServiceRegistration {
+  /** A ts-proto `XxxServiceService` definition (outputServices=grpc-js). */
+  definition: grpc.ServiceDefinition;
+  implementation: grpc.UntypedServiceImplementation;
+  /** Health service name; default derived from the paths (e.g. meridian.identity.v1.IdentityService). */
+  name?: string;
+}
+
+export interface GrpcServerHandle {
+  /** The bound address, host:port (the real port when 0 was asked for). */
+  address: string;
+  port: number;
+  health: HealthImplementation;
+  /** Graceful: NOT_SERVING, tryShutdown, forceShutdown after graceMs (default 5000). */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export function serviceNameOf(definition: grpc.ServiceDefinition): string {
+  const first = Object.values(definition)[0] as { path?: string } | undefined;
+  const m = first?.path?.match(/^\/([^/]+)\//);
+  return m ? m[1] : 'unknown';
+}
+
+/** Starts a gRPC server (insecure credentials: TLS is the mesh's or the ingress's job) with grpc.health.v1. */
+export async function startGrpcServer(options: {
+  address: string;
+  services: GrpcServiceRegistration[];
+  logger?: Logger;
+  serverOptions?: grpc.ServerOptions;
+}): Promise<GrpcServerHandle> {
+  const logger = options.logger ?? createLogger('grpc');
+  const server = new grpc.Server({
+    'grpc.max_receive_message_length': 16 * 1024 * 1024,
+    ...options.serverOptions,
+  });
+  const health = new HealthImplementation();
+  server.addService(HealthService, health.handlers);
+  for (const s of options.services) {
+    server.addService(s.definition, s.implementation);
+    health.setStatus(s.name ?? serviceNameOf(s.definition), ServingStatus.SERVING);
+  }
+  health.setStatus('', ServingStatus.SERVING);
+
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(options.address, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
+  const host = options.address.replace(/:\d+$/, '');
+  const address = `${host}:${port}`;
+  logger.info({ address, services: options.services.map((s) => s.name ?? serviceNameOf(s.definition)) }, 'gRPC server listening');
+
+  let stopped: Promise<void> | undefined;
+  return {
+    address,
+    port,
+    health,
+    stop(graceMs = 5_000) {
+      stopped ??= new Promise<void>((resolve) => {
+        health.setAll(ServingStatus.NOT_SERVING);
+        health.endWatches();
+        const timer = setTimeout(() => {
+          logger.warn('gRPC graceful shutdown timed out; forcing');
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        timer.unref();
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      return stopped;
+    },
+  };
+}
+
+export interface CallContext {
+  correlationId: string;
+  metadata: grpc.Metadata;
+  /** Absolute deadline of the call, if the client set one. */
+  deadline: grpc.Deadline;
+  peer: string;
+}
+
+/**
+ * Wraps a use case as a unary handler: runs it inside withCorrelation(x-correlation-id metadata or a
+ * fresh id), answers its result, maps a thrown DomainError to the status of its kind (message as
+ * details, kind/code in trailers); anything else is logged and answered INTERNAL with a generic message.
+ */
+export function unaryHandler<Req, Res>(
+  fn: (request: Req, ctx: CallContext) => Promise<Res> | Res,
+  options: { logger?: Logger; method?: string } = {},
+): grpc.handleUnaryCall<Req, Res> {
+  return (call, callback) => {
+    const inbound = call.metadata.get(CORRELATION_ID_KEY)[0];
+    const correlationId = typeof inbound === 'string' && inbound.length > 0 && inbound.length <= 128 ? inbound : randomUUID();
+    void withCorrelation(correlationId, async () => {
+      try {
+        const result = await fn(call.request, {
+          correlationId,
+          metadata: call.metadata,
+          deadline: call.getDeadline(),
+          peer: call.getPeer(),
+        });
+        callback(null, result);
+      } catch (err) {
+        const status = toGrpcStatus(err);
+        if (status.internal) {
+          (options.logger ?? fallbackLogger()).error({ err, method: options.method ?? call.getPath?.() }, 'unhandled error in gRPC handler');
+        }
+        callback({ code: status.code, details: status.details, metadata: status.metadata });
+      }
+    });
+  };
+}
+
+/** Wraps every function of an object of use cases with unaryHandler (same logger). */
+export function unaryHandlers<T extends Record<string, (request: any, ctx: CallContext) => Promise<any> | any>>(
+  handlers: T,
+  options: { logger?: Logger } = {},
+): { [K in keyof T]: grpc.handleUnaryCall<Parameters<T[K]>[0], Awaited<ReturnType<T[K]>>> } {
+  const out = {} as Record<string, grpc.handleUnaryCall<unknown, unknown>>;
+  for (const [name, fn] of Object.entries(handlers)) out[name] = unaryHandler(fn, { ...options, method: name });
+  return out as never;
+}
+
+let defaultLogger: Logger | undefined;
+const fallbackLogger = () => (defaultLogger ??= createLogger('grpc'));

@@ -1,0 +1,296 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConcurrencyError, DomainError } from '../eventSourcing/errors.js';
+import type { EventMeta } from '../eventSourcing/types.js';
+import type { ServiceStore } from '../ports/serviceStore.js';
+import { waitFor } from './waitFor.js';
+
+export interface ServiceStoreFactory {
+  /** A fresh, empty store. */
+  create(): Promise<ServiceStore>;
+  /** A fresh location that can be opened several times (close, open again: same data). Optional. */
+  location?(): Promise<{ open(): Promise<ServiceStore> }>;
+}
+
+const meta = (over: Partial<EventMeta> = {}): EventMeta => ({ correlationId: randomUUID(), ...over });
+const ev = (type: string, data: unknown = {}) => ({ type, data });
+
+/** The one conformance suite of the ServiceStore port. Call inside a spec file. */
+export function describeServiceStoreConformance(name: string, factory: ServiceStoreFactory): void {
+  describe(`ServiceStore conformance: ${name}`, () => {
+    const opened: ServiceStore[] = [];
+    const fresh = async () => {
+      const s = await factory.create();
+      opened.push(s);
+      return s;
+    };
+    afterEach(async () => {
+      await Promise.all(opened.splice(0).map((s) => s.close().catch(() => undefined)));
+    });
+
+    it('appends to a stream and reads it back with the full envelope', async () => {
+      const store = await fresh();
+      const streamId = `account-${randomUUID()}`;
+      const m = meta({ causationId: 'cmd-1', actor: { userId: 'u1', role: 'admin', impersonatorId: 'a9' } });
+      const res = await store.transaction((tx) =>
+        tx.appendToStream(streamId, 0, [ev('Opened', { owner: 'u1' }), { ...ev('Deposited', { cents: 500 }), id: 'fixed-id-' + streamId }], m),
+      );
+      expect(res.nextVersion).toBe(2);
+      const { version, events } = await store.readStream(streamId);
+      expect(version).toBe(2);
+      expect(events.map((e) => [e.type, e.version, e.data])).toEqual([
+        ['Opened', 1, { owner: 'u1' }],
+        ['Deposited', 2, { cents: 500 }],
+      ]);
+      expect(events[1].id).toBe('fixed-id-' + streamId);
+      expect(events[0].id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(events[0].streamId).toBe(streamId);
+      expect(events[0].correlationId).toBe(m.correlationId);
+      expect(events[0].causationId).toBe('cmd-1');
+      expect(events[0].actor).toEqual({ userId: 'u1', role: 'admin', impersonatorId: 'a9' });
+      expect(new Date(events[0].occurredAt).toISOString()).toBe(events[0].occurredAt);
+      expect(events[1].position).toBeGreaterThan(events[0].position);
+      expect(res.events.map((e) => e.position)).toEqual(events.map((e) => e.position));
+
+      const none = await store.readStream('missing-' + randomUUID());
+      expect(none).toEqual({ version: 0, events: [] });
+      const plain = await store.transaction((tx) => tx.appendToStream(`s-${randomUUID()}`, 'any', [ev('X')], meta()));
+      expect(plain.events[0].causationId).toBeNull();
+      expect(plain.events[0].actor).toBeNull();
+    });
+
+    it('refuses an append at the wrong expected version (optimistic concurrency) and keeps the stream intact', async () => {
+      const store = await fresh();
+      const streamId = `s-${randomUUID()}`;
+      await store.transaction((tx) => tx.appendToStream(streamId, 0, [ev('A')], meta()));
+      const err = await store
+        .transaction((tx) => tx.appendToStream(streamId, 0, [ev('B')], meta()))
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ConcurrencyError);
+      expect(err).toMatchObject({ streamId, expected: 0, actual: 1 });
+      await expect(store.transaction((tx) => tx.appendToStream(streamId, 5, [ev('B')], meta()))).rejects.toBeInstanceOf(
+        ConcurrencyError,
+      );
+      await store.transaction((tx) => tx.appendToStream(streamId, 1, [ev('B')], meta()));
+      await store.transaction((tx) => tx.appendToStream(streamId, 'any', [ev('C')], meta()));
+      const { version, events } = await store.readStream(streamId);
+      expect(version).toBe(3);
+      expect(events.map((e) => e.type)).toEqual(['A', 'B', 'C']);
+    });
+
+    it('lets exactly one of two concurrent appends at the same version win', async () => {
+      const store = await fresh();
+      const streamId = `s-${randomUUID()}`;
+      await store.transaction((tx) => tx.appendToStream(streamId, 0, [ev('A')], meta()));
+      const attempt = (type: string) =>
+        store.transaction(async (tx) => {
+          const { version } = await tx.readStream(streamId);
+          return tx.appendToStream(streamId, version === 1 ? 1 : -1, [ev(type)], meta());
+        });
+      const results = await Promise.allSettled([attempt('B'), attempt('C')]);
+      const ok = results.filter((r) => r.status === 'fulfilled');
+      const failed = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+      expect(ok).toHaveLength(1);
+      expect(failed).toHaveLength(1);
+      expect(failed[0].reason).toBeInstanceOf(ConcurrencyError);
+      expect((await store.readStream(streamId)).version).toBe(2);
+    });
+
+    it('is atomic: a throw inside a transaction leaves no events, documents, markers or checkpoints', async () => {
+      const store = await fresh();
+      let notified = 0;
+      store.onAppended(() => notified++);
+      const streamId = `s-${randomUUID()}`;
+      await store.transaction(async (tx) => {
+        await tx.put('things', 'keep', { n: 1 });
+      });
+      const before = await store.lastPosition();
+      const boom = new Error('boom');
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.appendToStream(streamId, 0, [ev('A'), ev('B')], meta());
+          await tx.put('things', 't1', { n: 1 });
+          await tx.put('things', 'keep', { n: 2 });
+          await tx.delete('things', 'missing');
+          expect(await tx.markProcessed('c1', 'e1')).toBe(true);
+          await tx.setCheckpoint('cp', 42);
+          // reads inside the transaction see its own writes
+          expect(await tx.get('things', 't1')).toEqual({ n: 1 });
+          expect((await tx.readStream(streamId)).version).toBe(2);
+          throw boom;
+        }),
+      ).rejects.toBe(boom);
+      expect(await store.readStream(streamId)).toEqual({ version: 0, events: [] });
+      expect(await store.get('things', 't1')).toBeNull();
+      expect(await store.get('things', 'keep')).toEqual({ n: 1 });
+      expect(await store.getCheckpoint('cp')).toBe(0);
+      expect(await store.lastPosition()).toBe(before);
+      expect(await store.readAll(before, 10)).toEqual([]);
+      expect(await store.transaction((tx) => tx.markProcessed('c1', 'e1'))).toBe(true);
+      expect(notified).toBe(0);
+    });
+
+    it('returns the callback result after commit', async () => {
+      const store = await fresh();
+      expect(await store.transaction(async () => 'result')).toBe('result');
+    });
+
+    it('keeps a global order by position across streams (readAll paging, lastPosition)', async () => {
+      const store = await fresh();
+      expect(await store.lastPosition()).toBe(0);
+      const a = `a-${randomUUID()}`;
+      const b = `b-${randomUUID()}`;
+      const expected: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        await store.transaction(async (tx) => {
+          await tx.appendToStream(a, i, [ev('A', { i })], meta());
+          await tx.appendToStream(b, 'any', [ev('B', { i })], meta());
+        });
+        expected.push(`A${i}`, `B${i}`);
+      }
+      const seen: string[] = [];
+      let after = 0;
+      let pages = 0;
+      for (;;) {
+        const page = await store.readAll(after, 3);
+        if (page.length === 0) break;
+        pages++;
+        expect(page.length).toBeLessThanOrEqual(3);
+        for (const e of page) {
+          expect(e.position).toBeGreaterThan(after);
+          after = e.position;
+          seen.push(`${e.type}${(e.data as { i: number }).i}`);
+        }
+      }
+      expect(seen).toEqual(expected);
+      expect(pages).toBe(4);
+      expect(await store.lastPosition()).toBe(after);
+    });
+
+    it('stores, replaces, deletes and finds documents (equality filters, order, limit, offset, count)', async () => {
+      const store = await fresh();
+      const users = [
+        { id: 'u1', email: 'a@x.io', role: 'admin', age: 40, verified: true, team: null },
+        { id: 'u2', email: 'b@x.io', role: 'subscriber', age: 25, verified: false, team: 'red' },
+        { id: 'u3', email: 'c@x.io', role: 'subscriber', age: 31, verified: true, team: 'red' },
+        { id: 'u4', email: 'd@x.io', role: 'subscriber', age: 19, verified: true, team: 'blue' },
+        { id: 'u5', email: 'e@x.io', role: 'author', age: 31, verified: false, team: null },
+      ];
+      await store.transaction(async (tx) => {
+        for (const u of users) await tx.put('users', u.id, u);
+        await tx.put('other', 'u1', { id: 'u1', role: 'subscriber' });
+      });
+      expect(await store.get('users', 'u2')).toEqual(users[1]);
+      expect(await store.get('users', 'nope')).toBeNull();
+
+      const ids = (docs: Array<{ id: string }>) => docs.map((d) => d.id);
+      expect(ids(await store.find('users', { where: { role: 'subscriber' } })).sort()).toEqual(['u2', 'u3', 'u4']);
+      expect(ids(await store.find('users', { where: { role: 'subscriber', verified: true } })).sort()).toEqual(['u3', 'u4']);
+      expect(ids(await store.find('users', { where: { age: 31 } })).sort()).toEqual(['u3', 'u5']);
+      expect(ids(await store.find('users', { where: { age: '31' } }))).toEqual([]);
+      expect(ids(await store.find('users', { where: { verified: false } })).sort()).toEqual(['u2', 'u5']);
+      expect(ids(await store.find('users', { where: { team: null } })).sort()).toEqual(['u1', 'u5']);
+      expect(ids(await store.find('users', { orderBy: { field: 'age', direction: 'asc' } }))).toEqual(['u4', 'u2', 'u3', 'u5', 'u1']);
+      expect(ids(await store.find('users', { orderBy: { field: 'email', direction: 'desc' }, limit: 2 }))).toEqual(['u5', 'u4']);
+      expect(
+        ids(await store.find('users', { where: { role: 'subscriber' }, orderBy: { field: 'age', direction: 'desc' }, limit: 2, offset: 1 })),
+      ).toEqual(['u2', 'u4']);
+      expect(ids(await store.find('users', { orderBy: { field: 'age', direction: 'asc' }, offset: 3 }))).toEqual(['u5', 'u1']);
+      expect(await store.count('users')).toBe(5);
+      expect(await store.count('users', { role: 'subscriber' })).toBe(3);
+      expect(await store.count('other')).toBe(1);
+      expect(await store.count('empty')).toBe(0);
+
+      await store.transaction(async (tx) => {
+        await tx.put('users', 'u2', { ...users[1], role: 'author' });
+        await tx.delete('users', 'u4');
+      });
+      expect(await store.get('users', 'u2')).toMatchObject({ role: 'author' });
+      expect(await store.get('users', 'u4')).toBeNull();
+      expect(await store.count('users', { role: 'subscriber' })).toBe(1);
+    });
+
+    it('refuses operator-like field names and non-scalar filter values', async () => {
+      const store = await fresh();
+      await store.transaction((tx) => tx.put('users', 'u1', { email: 'a@x.io' }));
+      await expect(store.find('users', { where: { $where: 'x' } as never })).rejects.toBeInstanceOf(DomainError);
+      await expect(store.find('users', { where: { email: { $gt: '' } } as never })).rejects.toBeInstanceOf(DomainError);
+      await expect(store.find('users', { orderBy: { field: "a') --", direction: 'asc' } })).rejects.toBeInstanceOf(DomainError);
+      await expect(store.count('users', { "email') OR 1=1 --": 'x' })).rejects.toBeInstanceOf(DomainError);
+    });
+
+    it('marks processed events idempotently, per consumer', async () => {
+      const store = await fresh();
+      const eventId = randomUUID();
+      expect(await store.transaction((tx) => tx.markProcessed('ledger', eventId))).toBe(true);
+      expect(await store.transaction((tx) => tx.markProcessed('ledger', eventId))).toBe(false);
+      expect(await store.transaction((tx) => tx.markProcessed('notification', eventId))).toBe(true);
+    });
+
+    it('keeps checkpoints', async () => {
+      const store = await fresh();
+      expect(await store.getCheckpoint('relay')).toBe(0);
+      await store.transaction((tx) => tx.setCheckpoint('relay', 7));
+      await store.transaction((tx) => tx.setCheckpoint('other', 3));
+      expect(await store.getCheckpoint('relay')).toBe(7);
+      await store.transaction(async (tx) => {
+        await tx.setCheckpoint('relay', 9);
+        expect(await tx.getCheckpoint('relay')).toBe(9);
+      });
+      expect(await store.getCheckpoint('relay')).toBe(9);
+      expect(await store.getCheckpoint('other')).toBe(3);
+    });
+
+    it('calls onAppended listeners after a commit that appended (and only then)', async () => {
+      const store = await fresh();
+      const seen: number[] = [];
+      const off = store.onAppended(() => {
+        void store.lastPosition().then((p) => seen.push(p));
+      });
+      await store.transaction((tx) => tx.put('x', '1', { a: 1 }));
+      await store.transaction((tx) => tx.appendToStream(`s-${randomUUID()}`, 0, [ev('A')], meta()));
+      const p1 = await store.lastPosition();
+      await waitFor(() => seen.length === 1, 'listener called once');
+      expect(seen).toEqual([p1]);
+      off();
+      await store.transaction((tx) => tx.appendToStream(`s-${randomUUID()}`, 0, [ev('A')], meta()));
+      await store.lastPosition();
+      expect(seen).toEqual([p1]);
+    });
+
+    it('serialises transactions: concurrent read-modify-write of a document loses no update', async () => {
+      const store = await fresh();
+      await store.transaction((tx) => tx.put('counters', 'c', { n: 0 }));
+      await Promise.all(
+        Array.from({ length: 10 }, () =>
+          store.transaction(async (tx) => {
+            const doc = (await tx.get<{ n: number }>('counters', 'c'))!;
+            await tx.put('counters', 'c', { n: doc.n + 1 });
+          }),
+        ),
+      );
+      expect(await store.get('counters', 'c')).toEqual({ n: 10 });
+    });
+
+    it.skipIf(!factory.location)('keeps everything across close and re-open', async () => {
+      const loc = await factory.location!();
+      const s1 = await loc.open();
+      const streamId = `s-${randomUUID()}`;
+      await s1.transaction(async (tx) => {
+        await tx.appendToStream(streamId, 0, [ev('A', { n: 1 })], meta());
+        await tx.put('docs', 'd', { ok: true });
+        await tx.markProcessed('c', 'e');
+        await tx.setCheckpoint('cp', 1);
+      });
+      await s1.close();
+      const s2 = await loc.open();
+      opened.push(s2);
+      expect((await s2.readStream(streamId)).events.map((e) => e.data)).toEqual([{ n: 1 }]);
+      expect(await s2.get('docs', 'd')).toEqual({ ok: true });
+      expect(await s2.transaction((tx) => tx.markProcessed('c', 'e'))).toBe(false);
+      expect(await s2.getCheckpoint('cp')).toBe(1);
+      await s2.transaction((tx) => tx.appendToStream(streamId, 1, [ev('B')], meta()));
+      expect((await s2.readAll(0, 10)).map((e) => e.type)).toEqual(['A', 'B']);
+    });
+  });
+}

@@ -1,0 +1,167 @@
+import { join } from 'node:path';
+import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
+import { createInProcEventBus } from '@meridian/platform/adapters/eventBus.inproc';
+import { createMemoryKeyValueStore } from '@meridian/platform/adapters/keyValue.memory';
+import { createRedisKeyValueStore } from '@meridian/platform/adapters/keyValue.redis';
+import { createLogger, type Logger } from '@meridian/platform/logger';
+import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
+import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
+import { start as startIdentity, parseIdentityConfig, type IdentityDeps } from '@meridian/identity';
+import { start as startNotification, parseNotificationConfig } from '@meridian/notification';
+import {
+  createIdentityClient,
+  createNotificationClient,
+  parseGatewayConfig,
+  startGateway,
+  type GatewayConfig,
+  type RunningGateway,
+} from '@meridian/gateway';
+
+export interface StandaloneOptions {
+  /** Environment to read (default process.env). PORT, DATA_DIR, REDIS_URL, ADMIN_EMAIL, ... as in docs/CONVENTIONS.md. */
+  env?: Record<string, string | undefined>;
+  /** ':memory:' keeps every SQLite database in memory (tests); default env.DATA_DIR or ./data. */
+  dataDir?: string;
+  /** Prefix of every Redis key when REDIS_URL is set (default 'meridian:'); tests pass a random one. */
+  redisPrefix?: string;
+  /** Overrides of the gateway's config (tests: small rate limits). */
+  gateway?: Partial<GatewayConfig>;
+  /** Overrides for tests: identity's rate-limit budgets, a cheaper password hasher. */
+  identity?: Pick<IdentityDeps, 'rateLimits' | 'passwordHasher'>;
+  logger?: Logger;
+  clock?: () => Date;
+}
+
+export interface Standalone {
+  url: string;
+  port: number;
+  gateway: RunningGateway;
+  identityAddress: string;
+  notificationAddress: string;
+  admin: { email: string; password?: string };
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Every service and the gateway in ONE process (DESIGN.md §6): one SQLite file per service and one
+ * shared in-process bus under DATA_DIR, a KeyValueStore (Redis when REDIS_URL is set, else memory),
+ * gRPC over 127.0.0.1 loopback between the gateway and the services.
+ */
+export async function startStandalone(options: StandaloneOptions = {}): Promise<Standalone> {
+  const env = { ...(options.env ?? process.env) };
+  // Links in emails point at this process unless APP_URL says otherwise.
+  if (!env.APP_URL && env.PORT && env.PORT !== '0') env.APP_URL = `http://localhost:${env.PORT}`;
+  const dataDir = options.dataDir ?? env.DATA_DIR ?? './data';
+  const inMemory = dataDir === ':memory:';
+  const file = (name: string) => (inMemory ? ':memory:' : join(dataDir, name));
+  const logger = options.logger ?? createLogger('standalone', { env });
+  const loggerFor = (service: string): Logger =>
+    options.logger ? options.logger.child({ component: service }) : createLogger(service, { env });
+  const stops: Array<{ name: string; fn: () => Promise<void> | void }> = [];
+  const onStop = (name: string, fn: () => Promise<void> | void) => stops.push({ name, fn });
+
+  const stopAll = async () => {
+    for (const { name, fn } of [...stops].reverse()) {
+      try {
+        await fn();
+      } catch (err) {
+        logger.error({ err, step: name }, 'error while stopping');
+      }
+    }
+  };
+
+  try {
+    // Services listen on loopback only, on ports the OS picks unless configured.
+    const identityConfig = parseIdentityConfig({ ...env, DATA_DIR: dataDir, IDENTITY_GRPC_ADDR: env.IDENTITY_GRPC_ADDR ?? '127.0.0.1:0' });
+    const notificationConfig = parseNotificationConfig({
+      ...env,
+      DATA_DIR: dataDir,
+      NOTIFICATION_GRPC_ADDR: env.NOTIFICATION_GRPC_ADDR ?? '127.0.0.1:0',
+    });
+    const gatewayBase = parseGatewayConfig(env);
+
+    const redisPrefix = options.redisPrefix ?? 'meridian:';
+    const kvFor = (service: string): KeyValueStore => {
+      const kv = env.REDIS_URL
+        ? createRedisKeyValueStore({ url: env.REDIS_URL, prefix: `${redisPrefix}${service}:` })
+        : createMemoryKeyValueStore({ prefix: `${service}:` });
+      onStop(`${service} kv`, () => kv.close());
+      return kv;
+    };
+
+    const bus = createInProcEventBus({
+      path: file('bus.sqlite'),
+      onError: (err, ctx) => logger.warn({ err, topic: ctx.topic, group: ctx.group, attempt: ctx.attempt }, 'event handler failed; retrying'),
+    });
+    onStop('bus', () => bus.close());
+
+    const storeFor = (service: string): ServiceStore => {
+      const store = createSqliteServiceStore(file(`${service}.sqlite`));
+      onStop(`${service} store`, () => store.close());
+      return store;
+    };
+
+    const identity = await startIdentity({
+      config: identityConfig,
+      store: storeFor('identity'),
+      bus,
+      kv: kvFor('identity'),
+      logger: loggerFor('identity'),
+      clock: options.clock,
+      ...options.identity,
+    });
+    onStop('identity', () => identity.stop());
+
+    const notification = await startNotification({
+      config: notificationConfig,
+      store: storeFor('notification'),
+      bus,
+      kv: kvFor('notification'),
+      logger: loggerFor('notification'),
+      clock: options.clock,
+    });
+    onStop('notification', () => notification.stop());
+
+    const identityClient = createIdentityClient(identity.grpcAddress);
+    const notificationClient = createNotificationClient(notification.grpcAddress);
+    onStop('grpc clients', () => {
+      identityClient.close();
+      notificationClient.close();
+    });
+
+    const gatewayConfig: GatewayConfig = {
+      ...gatewayBase,
+      identityGrpcUrl: identity.grpcAddress,
+      notificationGrpcUrl: notification.grpcAddress,
+      ...options.gateway,
+    };
+    const gateway = await startGateway({
+      config: gatewayConfig,
+      identity: identityClient,
+      notification: notificationClient,
+      kv: kvFor('gateway'),
+      logger: loggerFor('gateway'),
+    });
+    onStop('gateway', () => gateway.stop());
+
+    const usedDefaultPassword = identityConfig.usedDevDefaults.includes('ADMIN_PASSWORD');
+    let stopping: Promise<void> | undefined;
+    return {
+      url: gateway.url,
+      port: gateway.port,
+      gateway,
+      identityAddress: identity.grpcAddress,
+      notificationAddress: notification.grpcAddress,
+      admin: { email: identityConfig.ADMIN_EMAIL, password: usedDefaultPassword ? identityConfig.ADMIN_PASSWORD : undefined },
+      dataDir,
+      stop() {
+        stopping ??= stopAll();
+        return stopping;
+      },
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}

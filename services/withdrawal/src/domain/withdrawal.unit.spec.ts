@@ -1,0 +1,181 @@
+import { DomainError } from '@meridian/platform/eventSourcing/errors';
+import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
+import { describe, expect, it } from 'vitest';
+import {
+  type RequestWithdrawal,
+  type WithdrawalCommand,
+  type WithdrawalEvent,
+  MIN_WITHDRAWAL_CENTS,
+  WITHDRAWAL_MESSAGES,
+  WITHDRAWAL_STATUSES,
+  evolve,
+  initialState,
+  parseWithdrawalAmount,
+  toWithdrawalStreamId,
+  withdrawalDecider,
+} from './withdrawal.js';
+
+const spec = DeciderSpecification.for(withdrawalDecider);
+const isDomainError = (kind: DomainError['kind']) => (e: unknown) => e instanceof DomainError && e.kind === kind;
+
+const T0 = new Date('2025-06-01T10:00:00.000Z');
+const T1 = new Date('2025-06-02T10:00:00.000Z');
+const WALLET = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
+
+const request = (over: Partial<RequestWithdrawal> = {}): RequestWithdrawal => ({
+  type: 'RequestWithdrawal',
+  withdrawalId: 'w-1',
+  userId: 'u-1',
+  isVerified: true,
+  kycStatus: 'Approved',
+  amountCents: 7_500,
+  availableProfitCents: 20_000,
+  walletAddress: WALLET,
+  now: T0,
+  ...over,
+});
+const approve = (adminId = 'admin-1'): WithdrawalCommand => ({ type: 'ApproveWithdrawal', adminId, actorRole: 'admin', now: T1 });
+const reject = (adminId = 'admin-1'): WithdrawalCommand => ({ type: 'RejectWithdrawal', adminId, actorRole: 'admin', now: T1 });
+
+const requested: WithdrawalEvent = {
+  type: 'WithdrawalRequested',
+  data: { withdrawalId: 'w-1', userId: 'u-1', amountCents: 7_500, walletAddress: WALLET, network: 'evm', requestDate: T0.toISOString() },
+};
+const held: WithdrawalEvent = { type: 'HoldPlaced', data: { withdrawalId: 'w-1', userId: 'u-1', amountCents: 7_500, placedAt: T0.toISOString() } };
+const approved: WithdrawalEvent = {
+  type: 'WithdrawalApproved',
+  data: { withdrawalId: 'w-1', userId: 'u-1', amountCents: 7_500, walletAddress: WALLET, approvedBy: 'admin-1', approvedAt: T1.toISOString() },
+};
+const rejected: WithdrawalEvent = {
+  type: 'WithdrawalRejected',
+  data: { withdrawalId: 'w-1', userId: 'u-1', amountCents: 7_500, rejectedBy: 'admin-2', rejectedAt: T1.toISOString() },
+};
+
+describe('RequestWithdrawal', () => {
+  it("records a 'Pending' request with the network the address belongs to", () => {
+    spec.given([]).when(request()).then([requested]);
+    expect(evolve(initialState(), requested)).toMatchObject({ status: 'Pending', hold: 'awaiting', walletAddress: WALLET });
+    expect(toWithdrawalStreamId('w-1')).toBe('withdrawal-w-1');
+  });
+
+  it('stores the address trimmed', () => {
+    spec
+      .given([])
+      .when(request({ walletAddress: ` ${WALLET} ` }))
+      .then((events) => expect(events[0].data).toMatchObject({ walletAddress: WALLET }));
+  });
+
+  it('needs a verified email', () => {
+    spec.given([]).when(request({ isVerified: false })).thenThrows(isDomainError('precondition'), WITHDRAWAL_MESSAGES.verifyEmail);
+  });
+
+  it.each(['Not Submitted', 'Pending', 'Rejected', '', 'approved'])('needs KYC Approved (refuses %j)', (kycStatus) => {
+    spec.given([]).when(request({ kycStatus })).thenThrows(isDomainError('precondition'), WITHDRAWAL_MESSAGES.kycRequired);
+  });
+
+  it('refuses less than $50 and accepts exactly $50', () => {
+    expect(MIN_WITHDRAWAL_CENTS).toBe(5_000);
+    spec.given([]).when(request({ amountCents: 4_999 })).thenThrows(isDomainError('invalid'), 'Minimum withdrawal amount is $50');
+    spec.given([]).when(request({ amountCents: 5_000 })).then((events) => expect(events).toHaveLength(1));
+  });
+
+  it('refuses more than Total Profit and accepts exactly all of it', () => {
+    spec
+      .given([])
+      .when(request({ amountCents: 20_001 }))
+      .thenThrows(isDomainError('precondition'), WITHDRAWAL_MESSAGES.insufficientBalance);
+    spec.given([]).when(request({ amountCents: 20_000 })).then((events) => expect(events).toHaveLength(1));
+  });
+
+  it.each([0, -5_000, 5_000.5, NaN])('refuses a non-amount: %s', (amountCents) => {
+    spec.given([]).when(request({ amountCents })).thenThrows(isDomainError('invalid'), WITHDRAWAL_MESSAGES.invalidAmount);
+  });
+
+  it('needs a wallet address of a plausible format', () => {
+    spec.given([]).when(request({ walletAddress: '' })).thenThrows(isDomainError('invalid'), WITHDRAWAL_MESSAGES.walletRequired);
+    spec.given([]).when(request({ walletAddress: 'not-a-wallet' })).thenThrows(isDomainError('invalid'), 'Please enter a valid wallet address');
+    spec
+      .given([])
+      .when(request({ walletAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' }))
+      .then((events) => expect(events[0].data).toMatchObject({ network: 'bitcoin' }));
+  });
+
+  it('answers a retry with nothing new; another request under the same id is a conflict', () => {
+    spec.given([requested]).when(request()).thenNothingHappens();
+    spec.given([requested]).when(request({ amountCents: 9_000 })).thenThrows(isDomainError('conflict'), WITHDRAWAL_MESSAGES.alreadyExists);
+  });
+});
+
+describe('hold outcome', () => {
+  it('HoldPlaced once', () => {
+    spec.given([requested]).when({ type: 'RecordHoldPlaced', now: T0 }).then([held]);
+    spec.given([requested, held]).when({ type: 'RecordHoldPlaced', now: T1 }).thenNothingHappens();
+    spec.given([requested, held]).when({ type: 'RecordHoldRefused', reason: 'x', now: T1 }).thenThrows(isDomainError('conflict'), WITHDRAWAL_MESSAGES.holdAlreadyRecorded);
+  });
+
+  it("HoldRefused ends the request as 'Rejected'", () => {
+    spec
+      .given([requested])
+      .when({ type: 'RecordHoldRefused', reason: 'Insufficient balance', now: T0 })
+      .then((events) => {
+        expect(events).toEqual([
+          {
+            type: 'HoldRefused',
+            data: { withdrawalId: 'w-1', userId: 'u-1', amountCents: 7_500, reason: 'Insufficient balance', refusedAt: T0.toISOString() },
+          },
+        ]);
+        expect([requested, ...events].reduce(evolve, initialState())).toMatchObject({ status: 'Rejected', refusal: 'Insufficient balance' });
+      });
+  });
+});
+
+describe('ApproveWithdrawal / RejectWithdrawal', () => {
+  it("approval pays it out: 'Approved'", () => {
+    spec.given([requested, held]).when(approve()).then([approved]);
+    expect([requested, held, approved].reduce(evolve, initialState())).toMatchObject({ status: 'Approved', decidedBy: 'admin-1' });
+  });
+
+  it("rejection releases it: 'Rejected'", () => {
+    spec.given([requested, held]).when(reject('admin-2')).then([rejected]);
+    expect([requested, held, rejected].reduce(evolve, initialState()).status).toBe('Rejected');
+  });
+
+  it('is decided once; the second admin gets a clear message', () => {
+    spec.given([requested, held, approved]).when(approve('admin-2')).thenThrows(isDomainError('conflict'), 'This withdrawal has already been approved');
+    spec.given([requested, held, approved]).when(reject('admin-2')).thenThrows(isDomainError('conflict'), 'This withdrawal has already been approved');
+    spec.given([requested, held, rejected]).when(approve()).thenThrows(isDomainError('conflict'), 'This withdrawal has already been rejected');
+    spec.given([requested, held, rejected]).when(reject()).thenThrows(isDomainError('conflict'), 'This withdrawal has already been rejected');
+  });
+
+  it('waits for the funds to be held', () => {
+    spec.given([requested]).when(approve()).thenThrows(isDomainError('precondition'), WITHDRAWAL_MESSAGES.holdNotPlaced);
+  });
+
+  it('is for admins only, and for existing withdrawals', () => {
+    spec
+      .given([requested, held])
+      .when({ type: 'ApproveWithdrawal', adminId: 'u-1', actorRole: 'subscriber', now: T1 })
+      .thenThrows(isDomainError('forbidden'), WITHDRAWAL_MESSAGES.notAuthorized);
+    spec
+      .given([requested, held])
+      .when({ type: 'RejectWithdrawal', adminId: 'u-1', actorRole: 'author', now: T1 })
+      .thenThrows(isDomainError('forbidden'), WITHDRAWAL_MESSAGES.notAuthorized);
+    spec.given([]).when(reject()).thenThrows(isDomainError('not_found'), WITHDRAWAL_MESSAGES.notFound);
+  });
+
+  it("statuses are exactly 'Pending' | 'Approved' | 'Rejected'", () => {
+    expect(WITHDRAWAL_STATUSES).toEqual(['Pending', 'Approved', 'Rejected']);
+  });
+});
+
+describe('parseWithdrawalAmount', () => {
+  it('reads dollars to cents and leaves the bounds to the decider', () => {
+    expect(parseWithdrawalAmount('50')).toBe(5_000);
+    expect(parseWithdrawalAmount(75.25)).toBe(7_525);
+    expect(parseWithdrawalAmount('10')).toBe(1_000);
+    expect(() => parseWithdrawalAmount('')).toThrow(WITHDRAWAL_MESSAGES.amountRequired);
+    expect(() => parseWithdrawalAmount(undefined)).toThrow(WITHDRAWAL_MESSAGES.amountRequired);
+    expect(() => parseWithdrawalAmount('50.001')).toThrow('Amount can have at most 2 decimal places');
+    expect(() => parseWithdrawalAmount('-50')).toThrow('Amount cannot be negative');
+  });
+});

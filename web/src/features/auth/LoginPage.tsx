@@ -1,0 +1,62 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { useAppDispatch } from '../../app/hooks';
+import { Button } from '../../ui/Button';
+import { FormError, InputField } from '../../ui/Field';
+import { AuthCard } from './AuthCard';
+import { loginCodeRequested, loginSubmitted } from './authSlice';
+import { PasswordInput } from './PasswordInput';
+import { validateLogin } from './validation';
+
+export function LoginPage() {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const from = (location.state as { from?: string } | null)?.from;
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const problem = validateLogin({ email, password });
+    setError(problem ?? '');
+    if (problem) return;
+    setBusy(true);
+    const result = await dispatch(loginSubmitted({ email: email.trim(), password }));
+    setBusy(false);
+    if (loginSubmitted.fulfilled.match(result)) {
+      navigate(from && from !== '/login' ? from : '/dashboard', { replace: true });
+    } else if ((result.payload ?? '').includes('New browser')) {
+      void dispatch(loginCodeRequested(email.trim()));
+      navigate(`/loginWithCode/${encodeURIComponent(email.trim())}`);
+    }
+  }
+
+  return (
+    <AuthCard
+      title="Log in to Meridian"
+      subtitle="Welcome back. Your session is protected with device checks."
+      footer={
+        <p>
+          New to Meridian? <Link to="/register">Create an account</Link>
+        </p>
+      }
+    >
+      <form className="form" noValidate onSubmit={onSubmit} aria-label="Login">
+        <FormError message={error} />
+        <InputField label="Email" name="email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+        <PasswordInput label="Password" name="password" value={password} onChange={setPassword} />
+        <div className="form__row form__row--end">
+          <Link to="/forgot" className="small-link">
+            Forgot password?
+          </Link>
+        </div>
+        <Button type="submit" block busy={busy} busyLabel="Logging in…">
+          Log in
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,75 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useAppDispatch } from '../../app/hooks';
+import { Button } from '../../ui/Button';
+import { FormError, InputField } from '../../ui/Field';
+import { AuthCard, ShieldIcon } from './AuthCard';
+import { loginCodeRequested, loginCodeSubmitted } from './authSlice';
+import { LOGIN_CODE_LENGTH, validateLoginCode } from './validation';
+
+export function LoginWithCodePage() {
+  const { email = '' } = useParams();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [loginCode, setLoginCode] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [resending, setResending] = useState(false);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const code = loginCode.trim();
+    const problem = validateLoginCode(code);
+    setError(problem ?? '');
+    if (problem) return;
+    setBusy(true);
+    const result = await dispatch(loginCodeSubmitted({ email, loginCode: code }));
+    setBusy(false);
+    if (loginCodeSubmitted.fulfilled.match(result)) navigate('/dashboard', { replace: true });
+  }
+
+  async function resend() {
+    setResending(true);
+    await dispatch(loginCodeRequested(email));
+    setResending(false);
+  }
+
+  return (
+    <AuthCard
+      title="Enter your access code"
+      subtitle={
+        <>
+          We do not recognise this browser. We emailed a {LOGIN_CODE_LENGTH}-character code to <strong className="break-all">{email}</strong>.
+        </>
+      }
+      icon={<ShieldIcon />}
+      footer={
+        <p>
+          Not you? <Link to="/login">Use another account</Link>
+        </p>
+      }
+    >
+      <form className="form" noValidate onSubmit={onSubmit} aria-label="Login with code">
+        <FormError message={error} />
+        <InputField
+          label="Access code"
+          name="loginCode"
+          className="input--code"
+          inputMode="text"
+          autoComplete="one-time-code"
+          maxLength={LOGIN_CODE_LENGTH}
+          value={loginCode}
+          onChange={(e) => setLoginCode(e.target.value)}
+        />
+        <Button type="submit" block busy={busy} busyLabel="Checking…">
+          Proceed to login
+        </Button>
+        <div className="form__row form__row--center">
+          <Button variant="link" onClick={resend} busy={resending} busyLabel="Sending code…">
+            Resend code
+          </Button>
+        </div>
+      </form>
+    </AuthCard>
+  );
+}

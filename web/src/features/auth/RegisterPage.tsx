@@ -1,0 +1,80 @@
+import { useState, type ClipboardEvent, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { toast } from 'react-toastify';
+import { useAppDispatch } from '../../app/hooks';
+import { Button } from '../../ui/Button';
+import { FormError, InputField } from '../../ui/Field';
+import { AuthCard, UserPlusIcon } from './AuthCard';
+import { registerSubmitted } from './authSlice';
+import { CountryField } from './CountryField';
+import { PasswordChecklist } from './PasswordChecklist';
+import { PasswordInput } from './PasswordInput';
+import { MESSAGES, validateRegister } from './validation';
+
+export function RegisterPage() {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [form, setForm] = useState({ name: '', email: '', phone: '', country: '', password: '', password2: '', referralCode: params.get('ref') ?? '' });
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const set = (key: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
+
+  function blockPaste(event: ClipboardEvent<HTMLInputElement>) {
+    event.preventDefault();
+    toast.error(MESSAGES.pasteBlocked, { toastId: 'paste-blocked' });
+  }
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const problem = validateRegister(form);
+    setError(problem ?? '');
+    if (problem) return;
+    setBusy(true);
+    const { password2: _confirm, referralCode, ...rest } = form;
+    const result = await dispatch(
+      registerSubmitted({ ...rest, name: rest.name.trim(), email: rest.email.trim(), phone: rest.phone.trim(), referralCode: referralCode.trim() }),
+    );
+    setBusy(false);
+    if (registerSubmitted.fulfilled.match(result)) navigate('/dashboard', { replace: true });
+  }
+
+  return (
+    <AuthCard
+      title="Create your account"
+      subtitle="It takes two minutes. We will email you a link to verify your address."
+      icon={<UserPlusIcon />}
+      footer={
+        <p>
+          Already have an account? <Link to="/login">Log in</Link>
+        </p>
+      }
+    >
+      <form className="form" noValidate onSubmit={onSubmit} aria-label="Register">
+        <FormError message={error} />
+        <InputField label="Full name" name="name" autoComplete="name" value={form.name} onChange={(e) => set('name')(e.target.value)} />
+        <InputField label="Email" name="email" type="email" autoComplete="email" value={form.email} onChange={(e) => set('email')(e.target.value)} />
+        <div className="form__grid">
+          <InputField label="Phone" name="phone" type="tel" autoComplete="tel" value={form.phone} onChange={(e) => set('phone')(e.target.value)} />
+          <CountryField value={form.country} onChange={set('country')} />
+        </div>
+        <PasswordInput label="Password" name="password" autoComplete="new-password" value={form.password} onChange={set('password')} hint={<PasswordChecklist password={form.password} />} />
+        <PasswordInput label="Confirm password" name="password2" autoComplete="new-password" value={form.password2} onChange={set('password2')} onPaste={blockPaste} />
+        <InputField
+          label="Referral code"
+          optional
+          name="referralCode"
+          autoComplete="off"
+          value={form.referralCode}
+          onChange={(e) => set('referralCode')(e.target.value)}
+        />
+        <Button type="submit" block busy={busy} busyLabel="Creating account…">
+          Create account
+        </Button>
+        <p className="fine-print">
+          By creating an account you agree to our <Link to="/privacy-policy">privacy policy</Link>.
+        </p>
+      </form>
+    </AuthCard>
+  );
+}

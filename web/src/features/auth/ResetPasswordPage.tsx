@@ -1,0 +1,52 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useAppDispatch } from '../../app/hooks';
+import { Button } from '../../ui/Button';
+import { FormError } from '../../ui/Field';
+import { AuthCard } from './AuthCard';
+import { passwordResetSubmitted } from './authSlice';
+import { PasswordChecklist } from './PasswordChecklist';
+import { PasswordInput } from './PasswordInput';
+import { validateReset } from './validation';
+
+export function ResetPasswordPage() {
+  const { resetToken = '' } = useParams();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [password, setPassword] = useState('');
+  const [password2, setPassword2] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const problem = validateReset({ password, password2 });
+    setError(problem ?? '');
+    if (problem) return;
+    setBusy(true);
+    const result = await dispatch(passwordResetSubmitted({ resetToken, password }));
+    setBusy(false);
+    if (passwordResetSubmitted.fulfilled.match(result)) navigate('/login', { replace: true });
+  }
+
+  return (
+    <AuthCard
+      title="Set a new password"
+      subtitle="Choose a strong password you do not use anywhere else."
+      footer={
+        <p>
+          <Link to="/login">Back to login</Link>
+        </p>
+      }
+    >
+      <form className="form" noValidate onSubmit={onSubmit} aria-label="Reset password">
+        <FormError message={error} />
+        <PasswordInput label="New password" name="password" autoComplete="new-password" value={password} onChange={setPassword} hint={<PasswordChecklist password={password} />} />
+        <PasswordInput label="Confirm new password" name="password2" autoComplete="new-password" value={password2} onChange={setPassword2} />
+        <Button type="submit" block busy={busy} busyLabel="Saving…">
+          Reset password
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

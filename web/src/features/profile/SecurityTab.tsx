@@ -1,0 +1,51 @@
+import { useState, type FormEvent } from 'react';
+import { useAppDispatch } from '../../app/hooks';
+import { Button } from '../../ui/Button';
+import { FormError } from '../../ui/Field';
+import { passwordChangeSubmitted } from '../auth/authSlice';
+import { PasswordChecklist } from '../auth/PasswordChecklist';
+import { PasswordInput } from '../auth/PasswordInput';
+import { validateChangePassword } from '../auth/validation';
+
+const EMPTY = { oldPassword: '', password: '', password2: '' };
+
+export function SecurityTab() {
+  const dispatch = useAppDispatch();
+  const [form, setForm] = useState(EMPTY);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const problem = validateChangePassword(form);
+    setError(problem ?? '');
+    if (problem) return;
+    setBusy(true);
+    const result = await dispatch(passwordChangeSubmitted({ oldPassword: form.oldPassword, password: form.password }));
+    setBusy(false);
+    if (passwordChangeSubmitted.fulfilled.match(result)) setForm(EMPTY);
+  }
+
+  return (
+    <form className="form form--narrow" noValidate onSubmit={onSubmit} aria-label="Change password">
+      <h2 className="h3">Change password</h2>
+      <p className="muted">Use at least 6 characters with upper and lower case letters, a number and a special character.</p>
+      <FormError message={error} />
+      <PasswordInput label="Current password" name="oldPassword" value={form.oldPassword} onChange={(oldPassword) => setForm((f) => ({ ...f, oldPassword }))} />
+      <PasswordInput
+        label="New password"
+        name="password"
+        autoComplete="new-password"
+        value={form.password}
+        onChange={(password) => setForm((f) => ({ ...f, password }))}
+        hint={<PasswordChecklist password={form.password} />}
+      />
+      <PasswordInput label="Confirm new password" name="password2" autoComplete="new-password" value={form.password2} onChange={(password2) => setForm((f) => ({ ...f, password2 }))} />
+      <div className="form__actions">
+        <Button type="submit" busy={busy} busyLabel="Saving…">
+          Change password
+        </Button>
+      </div>
+    </form>
+  );
+}

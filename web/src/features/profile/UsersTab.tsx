@@ -1,0 +1,157 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { Button } from '../../ui/Button';
+import { EmptyState } from '../../ui/Card';
+import { formatUsd, initials, truncate } from '../../ui/format';
+import { LoadingBlock } from '../../ui/Spinner';
+import { impersonationRequested, userDeleteConfirmed, userRequested, userRoleChangeSubmitted, usersRequested } from '../auth/authSlice';
+import type { User } from '../auth/authTypes';
+import { ConfirmDialog } from './ConfirmDialog';
+import { RoleModal } from './RoleModal';
+
+export function filterUsers(users: User[], query: string): User[] {
+  const q = query.trim().toLowerCase();
+  if (!q) return users;
+  return users.filter((u) => u.name?.toLowerCase().includes(q) || u.email?.toLowerCase().includes(q));
+}
+
+function Stat({ label, value, tone }: { label: string; value: number; tone: string }) {
+  return (
+    <div className={`stat stat--${tone}`}>
+      <span className="stat__value">{value}</span>
+      <span className="stat__label">{label}</span>
+    </div>
+  );
+}
+
+export function UsersTab() {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const { users, verifiedUsers, suspendedUsers } = useAppSelector((s) => s.auth);
+  const me = useAppSelector((s) => s.auth.user);
+  const [loaded, setLoaded] = useState(false);
+  const [query, setQuery] = useState('');
+  const [roleFor, setRoleFor] = useState<User | null>(null);
+  const [deleteFor, setDeleteFor] = useState<User | null>(null);
+
+  useEffect(() => {
+    void dispatch(usersRequested()).finally(() => setLoaded(true));
+  }, [dispatch]);
+
+  const shown = useMemo(() => filterUsers(users, query), [users, query]);
+
+  async function changeRole(role: string) {
+    if (!roleFor) return;
+    const result = await dispatch(userRoleChangeSubmitted({ id: roleFor._id, role }));
+    if (userRoleChangeSubmitted.fulfilled.match(result)) {
+      setRoleFor(null);
+      await dispatch(usersRequested());
+    }
+  }
+
+  async function remove() {
+    if (!deleteFor) return;
+    const result = await dispatch(userDeleteConfirmed(deleteFor._id));
+    setDeleteFor(null);
+    if (userDeleteConfirmed.fulfilled.match(result)) await dispatch(usersRequested());
+  }
+
+  async function impersonate(user: User) {
+    const result = await dispatch(impersonationRequested(user._id));
+    if (impersonationRequested.fulfilled.match(result)) {
+      await dispatch(userRequested());
+      navigate('/dashboard');
+    } else {
+      window.alert((result.payload as string | undefined) || 'Something went wrong');
+    }
+  }
+
+  if (!loaded && users.length === 0) return <LoadingBlock label="Loading users…" />;
+
+  return (
+    <div className="users-tab">
+      <div className="stat-grid" aria-label="User statistics">
+        <Stat label="Total users" value={users.length} tone="neutral" />
+        <Stat label="Verified users" value={verifiedUsers} tone="success" />
+        <Stat label="Unverified users" value={users.length - verifiedUsers} tone="warning" />
+        <Stat label="Suspended users" value={suspendedUsers} tone="danger" />
+      </div>
+
+      <div className="search">
+        <label className="visually-hidden" htmlFor="user-search">
+          Search users
+        </label>
+        <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true" className="search__icon">
+          <circle cx="9" cy="9" r="5.5" fill="none" stroke="currentColor" strokeWidth="1.8" />
+          <path d="M13 13l4 4" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
+        </svg>
+        <input id="user-search" className="input search__input" type="search" placeholder="Search by name or email" value={query} onChange={(e) => setQuery(e.target.value)} />
+      </div>
+
+      {shown.length === 0 ? (
+        <EmptyState title="No user found..." />
+      ) : (
+        <ul className="user-grid" aria-label="Users">
+          {shown.map((u) => (
+            <li key={u._id} className="user-card" aria-label={u.name}>
+              <div className="user-card__head">
+                <span className="avatar avatar--md" aria-hidden="true">
+                  {u.photo ? <img src={u.photo} alt="" /> : initials(u.name)}
+                </span>
+                <div className="user-card__id">
+                  <p className="user-card__name" title={u.name}>
+                    {truncate(u.name, 12)}
+                  </p>
+                  <p className="user-card__email" title={u.email}>
+                    {u.email}
+                  </p>
+                </div>
+              </div>
+              <div className="user-card__badges">
+                <span className={`badge badge--role-${u.role}`}>{u.role}</span>
+                <span className={`badge ${u.isVerified ? 'badge--success' : 'badge--warning'}`}>{u.isVerified ? 'Verified' : 'Unverified'}</span>
+                {u.kycStatus ? <span className="badge badge--neutral">KYC: {u.kycStatus}</span> : null}
+              </div>
+              <dl className="user-card__money">
+                <div>
+                  <dt>Deposit</dt>
+                  <dd>{formatUsd(u.balance)}</dd>
+                </div>
+                <div>
+                  <dt>Invested</dt>
+                  <dd>{formatUsd(u.investmentBalance)}</dd>
+                </div>
+                <div>
+                  <dt>Profit</dt>
+                  <dd>{formatUsd(u.totalMaturityAmount)}</dd>
+                </div>
+              </dl>
+              <div className="user-card__links">
+                <Link to={`/edit-user-balance/${u._id}`}>Edit deposit</Link>
+                <Link to={`/edit-investment-balance/${u._id}`}>Edit investment</Link>
+                <Link to={`/edit-balance/${u._id}`}>Edit profit</Link>
+              </div>
+              <div className="user-card__actions">
+                <Button size="sm" variant="secondary" onClick={() => setRoleFor(u)} aria-label={`Change role of ${u.name}`}>
+                  Change role
+                </Button>
+                <Button size="sm" variant="secondary" onClick={() => impersonate(u)} disabled={u._id === me?._id} aria-label={`Impersonate ${u.name}`}>
+                  Impersonate
+                </Button>
+                <Button size="sm" variant="danger" onClick={() => setDeleteFor(u)} disabled={u._id === me?._id} aria-label={`Delete ${u.name}`}>
+                  Delete
+                </Button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {roleFor ? <RoleModal user={roleFor} onClose={() => setRoleFor(null)} onSubmit={changeRole} /> : null}
+      {deleteFor ? (
+        <ConfirmDialog title="Delete user" message="Are you sure to delete this user?" confirmLabel="Delete" onConfirm={remove} onClose={() => setDeleteFor(null)} />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Provider } from 'react-redux';
+import { RouterProvider } from 'react-router-dom';
+import { vi } from 'vitest';
+import { createTestRouter } from '../app/router';
+import { makeStore, type RootState } from '../app/store';
+import { initialAuthState, type AuthState } from '../features/auth/authSlice';
+import type { User } from '../features/auth/authTypes';
+import type { LiveSocket } from '../features/live/live.saga';
+
+export function aUser(overrides: Partial<User> = {}): User {
+  return {
+    _id: `u-${Math.random().toString(36).slice(2, 10)}`,
+    name: 'Ada Lovelace',
+    email: 'ada@example.com',
+    phone: '+44 20 7946 0000',
+    country: 'United Kingdom',
+    bio: '',
+    photo: '',
+    role: 'subscriber',
+    isVerified: true,
+    kycStatus: 'pending',
+    balance: 1234.5,
+    investmentBalance: 25000,
+    totalMaturityAmount: 987654.321,
+    referralCode: 'ADA123',
+    isImpersonated: false,
+    ...overrides,
+  };
+}
+
+/** A socket that never connects, so component tests open no network. */
+export function idleSocket(): LiveSocket {
+  return { on: () => undefined, onAny: () => undefined, disconnect: () => undefined };
+}
+
+export function authState(overrides: Partial<AuthState> = {}): AuthState {
+  return { ...initialAuthState, sessionStatus: 'checked', ...overrides };
+}
+
+export function loggedInAs(user: User): Partial<RootState> {
+  return { auth: authState({ isLoggedIn: true, user }) };
+}
+
+export interface RenderAppOptions {
+  preloadedState?: Partial<RootState>;
+  timers?: boolean;
+}
+
+/** Renders the real route table at `path` with a fresh store. */
+export function renderApp(path: string, { preloadedState = { auth: authState() }, timers = false }: RenderAppOptions = {}) {
+  const store = makeStore({ preloadedState, createSocket: idleSocket });
+  const router = createTestRouter([path]);
+  const user = userEvent.setup(timers ? { advanceTimers: vi.advanceTimersByTime.bind(vi) } : {});
+  const view = render(
+    <Provider store={store}>
+      <RouterProvider router={router} />
+    </Provider>,
+  );
+  return { store, router, user, ...view };
+}
