@@ -2,6 +2,9 @@
  * The REST contract of spec §7 ("Account" and "Other"), path by path, against the standalone
  * composition started in-process (SQLite ':memory:', in-process bus, real Redis under a random prefix).
  */
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_EMAIL,
@@ -703,6 +706,46 @@ describe('the gateway in production', () => {
     const res = await b.get('/api/users/loginStatus');
     expect(cookieAttributes(res.setCookies, 'XSRF-TOKEN')!.secure).toBe(true);
     expect(res.headers.get('strict-transport-security')).toMatch(/max-age=/);
+  });
+});
+
+describe('SPA hosting from WEB_DIST', () => {
+  let gw: RunningGateway;
+  let dist: string;
+  beforeAll(async () => {
+    dist = mkdtempSync(join(tmpdir(), 'meridian-dist-'));
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><div id="root"></div><script type="module" src="/assets/app.js"></script>');
+    writeFileSync(join(dist, 'assets', 'app.js'), 'console.log("spa")');
+    gw = await startGateway({
+      config: {
+        nodeEnv: 'test', port: 0, identityGrpcUrl: t.app.identityAddress, notificationGrpcUrl: t.app.notificationAddress,
+        webDist: dist, appUrl: 'http://localhost:8080', cookieSecure: false, trustProxy: 'loopback',
+      },
+    });
+  });
+  afterAll(async () => {
+    await gw?.stop();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('serves assets and answers index.html for client routes (client-side routing)', async () => {
+    const asset = await fetch(`${gw.url}/assets/app.js`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toContain('javascript');
+    expect(await asset.text()).toContain('spa');
+    for (const route of ['/', '/dashboard', '/verify/abc.def', '/resetPassword/xyz', '/investment/42']) {
+      const res = await fetch(`${gw.url}${route}`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('<div id="root">');
+    }
+  });
+
+  it('a missing asset is a 404, and /api paths never fall back to the SPA', async () => {
+    expect((await fetch(`${gw.url}/assets/missing.js`)).status).toBe(404);
+    const api = await fetch(`${gw.url}/api/whatever`);
+    expect(api.status).toBe(404);
+    expect(await api.json()).toEqual({ message: expect.any(String) });
   });
 });
 

@@ -21,8 +21,7 @@ export function RequireAuth({ redirectTo = '/login' }: { redirectTo?: string }) 
 
   useEffect(() => {
     if (known) void dispatch(loginStatusChecked());
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [location.pathname]);
+  }, [dispatch, known, location.pathname]);
 
   if (!known) return <LoadingBlock label="Checking your session…" />;
   if (!isLoggedIn) return <Navigate to={redirectTo} replace state={{ from: location.pathname }} />;

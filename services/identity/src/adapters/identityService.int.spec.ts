@@ -333,6 +333,20 @@ describe('administration', () => {
     await expectStatus(h.call('listUsers', { caller: admin }), status.PERMISSION_DENIED);
   });
 
+  it('two admins demoting each other at once leave one admin', async () => {
+    const { caller: a } = await adminCaller();
+    const user = await h.register();
+    await h.call('upgradeUser', { caller: a, userId: user.user!.id, role: 'admin' });
+    const b = await h.callerOf(user.sessionToken);
+    const results = await Promise.allSettled([
+      h.call('upgradeUser', { caller: a, userId: b.userId, role: 'subscriber' }),
+      h.call('upgradeUser', { caller: b, userId: a.userId, role: 'subscriber' }),
+    ]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const admins = (await h.store.find<{ role: string }>('users', { where: { role: 'admin' } })).length;
+    expect(admins).toBe(1);
+  });
+
   it('deleting a user revokes their sessions and frees the email', async () => {
     const { caller: admin } = await adminCaller();
     const user = await h.register();

@@ -1,6 +1,6 @@
 import { forbidden } from '@meridian/platform/eventSourcing/errors';
 import { MESSAGES } from '../domain/user.js';
-import { countAdmins, listUserViews, type UserView } from '../projections/userView.js';
+import { countAdmins, getUserView, listUserViews, type UserView } from '../projections/userView.js';
 import {
   actorOf,
   decideAndAppend,
@@ -29,10 +29,12 @@ export async function listUsers(ctx: IdentityContext, callerInput: CallerInput |
 export async function deleteUser(ctx: IdentityContext, callerInput: CallerInput | undefined, userId: string): Promise<string> {
   const caller = await requireAdmin(ctx, callerInput);
   await ctx.store.transaction(async (tx) => {
+    // The actor's role is read again inside the transaction (it may have changed since the check).
+    const actorRole = (await getUserView(tx, caller.userId))?.role ?? '';
     await decideAndAppend(
       tx,
       userId,
-      { type: 'DeleteUser', actorId: caller.userId, actorRole: caller.role },
+      { type: 'DeleteUser', actorId: caller.userId, actorRole },
       metaFor(caller.correlationId, actorOf(caller), ctx),
     );
     await forgetUserSecrets(tx, userId);
@@ -54,10 +56,11 @@ export async function upgradeUser(
   const role = input.role?.trim() ?? '';
   await ctx.store.transaction(async (tx) => {
     const adminCount = await countAdmins(tx);
+    const actorRole = (await getUserView(tx, caller.userId))?.role ?? '';
     await decideAndAppend(
       tx,
       input.userId,
-      { type: 'ChangeRole', actorId: caller.userId, actorRole: caller.role, role, adminCount },
+      { type: 'ChangeRole', actorId: caller.userId, actorRole, role, adminCount },
       metaFor(caller.correlationId, actorOf(caller), ctx),
     );
   });

@@ -182,9 +182,9 @@ export async function createSession(
   const sessionId = ctx.crypto.randomToken();
   const record: SessionRecord = { userId, impersonatorId, createdAt: now.toISOString() };
   await ctx.kv.set(sessionKey(sessionId), JSON.stringify(record), { ttlMs: SESSION_TTL_MS });
-  await ctx.kv.sadd(userSessionsKey(userId), sessionId);
+  await ctx.kv.sadd(userSessionsKey(userId), sessionId, SESSION_TTL_MS);
   // An impersonation session dies with the admin's sessions too (suspension, deletion, password change).
-  if (impersonatorId) await ctx.kv.sadd(userSessionsKey(impersonatorId), sessionId);
+  if (impersonatorId) await ctx.kv.sadd(userSessionsKey(impersonatorId), sessionId, SESSION_TTL_MS);
   return { sessionId, token: ctx.tokens.signSession({ sid: sessionId, sub: userId }, now, SESSION_TTL_MS) };
 }
 
@@ -269,6 +269,8 @@ export async function authenticate(ctx: IdentityContext, token: string): Promise
   if (now.getTime() - claims.iat * 1000 >= SESSION_REFRESH_AFTER_MS) {
     // Sliding refresh: a fresh token for the same session, and the record lives another full term.
     await ctx.kv.set(sessionKey(claims.sid), JSON.stringify(record), { ttlMs: SESSION_TTL_MS });
+    await ctx.kv.sadd(userSessionsKey(record.userId), claims.sid, SESSION_TTL_MS);
+    if (record.impersonatorId) await ctx.kv.sadd(userSessionsKey(record.impersonatorId), claims.sid, SESSION_TTL_MS);
     refreshedSessionToken = ctx.tokens.signSession({ sid: claims.sid, sub: record.userId }, now, SESSION_TTL_MS);
   }
   return {

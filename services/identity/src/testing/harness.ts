@@ -98,9 +98,9 @@ export async function startHarness(options: { env?: Record<string, string>; deps
   const clock = () => new Date(nowMs);
   const store = createSqliteServiceStore(':memory:', { clock });
   const bus = createInProcEventBus({ path: ':memory:' });
-  const kv = (await probeRedis())
-    ? createRedisKeyValueStore({ url: REDIS_URL, prefix: `test:identity:${randomUUID()}:` })
-    : createMemoryKeyValueStore({ now: () => nowMs });
+  const prefix = `test:identity:${randomUUID()}:`;
+  const redis = (await probeRedis()) ? createRedisKeyValueStore({ url: REDIS_URL, prefix }) : null;
+  const kv: KeyValueStore = redis ?? createMemoryKeyValueStore({ now: () => nowMs });
   const secretsKey = generateSecretsKey();
   const admin = { email: `admin-${randomUUID().slice(0, 8)}@meridian.test`, password: 'Admin-pass-1' };
   const config = parseIdentityConfig({
@@ -178,6 +178,11 @@ export async function startHarness(options: { env?: Record<string, string>; deps
       await service.stop();
       await bus.close();
       await store.close();
+      if (redis) {
+        // leave nothing behind under this test's prefix
+        const keys = await redis.client.keys(`${prefix}*`);
+        if (keys.length) await redis.client.del(...keys);
+      }
       await kv.close();
     },
     async restart() {

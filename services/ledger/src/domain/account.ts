@@ -409,6 +409,7 @@ function posting(
   refusal: string,
   memo = '',
 ): { posted: TransactionPosted; after: LedgerState } {
+  // The one guard of "a user account never goes negative": every posting passes through here.
   assertBalancedTransaction(entries);
   const posted: TransactionPosted = {
     type: 'TransactionPosted',
@@ -427,7 +428,7 @@ function posting(
   const after = evolve(state, posted);
   for (const kind of USER_ACCOUNT_KINDS) {
     if (!Number.isSafeInteger(after.balances[kind])) throw invalid('Amount is too large');
-    if (after.balances[kind] < 0) throw precondition(refusal);
+    if (after.balances[kind] < 0) throw precondition(refusal, 'INSUFFICIENT_FUNDS');
   }
   return { posted, after };
 }
@@ -514,7 +515,6 @@ export function decide(command: LedgerCommand, state: LedgerState): LedgerEvent[
       if (!(HOLD_PURPOSES as readonly string[]).includes(command.purpose)) throw invalid('Unknown hold purpose');
       if (state.holds[command.holdId]) throw conflict(LEDGER_MESSAGES.holdAlreadyPlaced);
       const source = sourceOf(command.purpose);
-      if (state.balances[source] < command.amountCents) throw precondition(LEDGER_MESSAGES.insufficientBalance, 'INSUFFICIENT_FUNDS');
       const { posted, after } = posting(
         state,
         command,
@@ -603,9 +603,6 @@ export function decide(command: LedgerCommand, state: LedgerState): LedgerEvent[
       const reason = (command.reason ?? '').trim();
       if (reason.length > 500) throw invalid(LEDGER_MESSAGES.reasonTooLong);
       const signed = command.operation === 'add' ? command.amountCents : -command.amountCents;
-      if (signed < 0 && state.balances[command.account] < command.amountCents) {
-        throw precondition(LEDGER_MESSAGES.insufficientForDeduction, 'INSUFFICIENT_FUNDS');
-      }
       const { posted, after } = posting(
         state,
         command,

@@ -3,6 +3,11 @@ import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
 import { describe, expect, it } from 'vitest';
 import {
   type AdjustBalance,
+  type CaptureHold,
+  type CreditDeposit,
+  type PlaceHold,
+  type ReleaseHold,
+  type SettleMaturity,
   type LedgerCommand,
   type LedgerEvent,
   type LedgerState,
@@ -29,7 +34,7 @@ const T0 = new Date('2025-01-01T10:00:00.000Z');
 let seq = 0;
 const fresh = (p: string) => `${p}-${++seq}`;
 
-const credit = (amountCents: number, depositId = fresh('dep')): LedgerCommand => ({
+const credit = (amountCents: number, depositId = fresh('dep')): CreditDeposit => ({
   type: 'CreditDeposit',
   userId: U,
   depositId,
@@ -38,7 +43,7 @@ const credit = (amountCents: number, depositId = fresh('dep')): LedgerCommand =>
   transactionId: fresh('tx'),
   now: T0,
 });
-const hold = (holdId: string, purpose: 'investment' | 'withdrawal', amountCents: number): LedgerCommand => ({
+const hold = (holdId: string, purpose: 'investment' | 'withdrawal', amountCents: number): PlaceHold => ({
   type: 'PlaceHold',
   userId: U,
   holdId,
@@ -48,7 +53,7 @@ const hold = (holdId: string, purpose: 'investment' | 'withdrawal', amountCents:
   transactionId: fresh('tx'),
   now: T0,
 });
-const capture = (holdId: string, key = `capture:${holdId}`): LedgerCommand => ({
+const capture = (holdId: string, key = `capture:${holdId}`): CaptureHold => ({
   type: 'CaptureHold',
   userId: U,
   holdId,
@@ -56,7 +61,7 @@ const capture = (holdId: string, key = `capture:${holdId}`): LedgerCommand => ({
   transactionId: fresh('tx'),
   now: T0,
 });
-const release = (holdId: string, key = `release:${holdId}`): LedgerCommand => ({
+const release = (holdId: string, key = `release:${holdId}`): ReleaseHold => ({
   type: 'ReleaseHold',
   userId: U,
   holdId,
@@ -64,7 +69,7 @@ const release = (holdId: string, key = `release:${holdId}`): LedgerCommand => ({
   transactionId: fresh('tx'),
   now: T0,
 });
-const settle = (investmentId: string, principalCents: number, maturityAmountCents: number): LedgerCommand => ({
+const settle = (investmentId: string, principalCents: number, maturityAmountCents: number): SettleMaturity => ({
   type: 'SettleMaturity',
   userId: U,
   investmentId,
@@ -256,7 +261,7 @@ describe('holds', () => {
     spec
       .given(history(credit(9_999)))
       .when(hold('inv-1', 'investment', 10_000))
-      .thenThrows(isDomainError('precondition'), 'Insufficient balance');
+      .thenThrows((e) => isDomainError('precondition')(e) && (e as DomainError).code === 'INSUFFICIENT_FUNDS', 'Insufficient balance');
   });
 
   it('two requests can never spend the same dollar: the second hold is refused', () => {

@@ -50,4 +50,19 @@ describe('in-process bus specifics', () => {
     await sub.stop();
     await bus.close();
   });
+
+  it('wakes subscribers of another bus instance on the same file at once (no polling needed)', async () => {
+    const path = join(dir.path, `${randomUUID()}.sqlite`);
+    const a = createInProcEventBus({ path, pollIntervalMs: 60_000 });
+    const b = createInProcEventBus({ path, pollIntervalMs: 60_000 });
+    const got: string[] = [];
+    const sub = await b.subscribe({ topic: 't', group: 'g', handler: async (e) => void got.push(e.id) });
+    await expect(a.subscribe({ topic: 't', group: 'g', handler: async () => undefined })).rejects.toThrow(/already/);
+    const e = busEvent('s', 1);
+    await a.publish('t', [e]);
+    await waitFor(() => got.length === 1, { timeoutMs: 5_000, message: 'delivered through the other instance' });
+    expect(got).toEqual([e.id]);
+    await sub.stop();
+    await Promise.all([a.close(), b.close()]);
+  });
 });

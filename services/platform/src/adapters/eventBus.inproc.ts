@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { StoredEvent } from '../eventSourcing/types.js';
 import type { EventBus, SubscribeOptions, Subscription } from '../ports/eventBus.js';
@@ -29,7 +29,8 @@ export interface InProcEventBusOptions {
  * is stricter than per-stream order), commits after each handler success and retries a failing
  * handler with capped exponential backoff (so delivery is at least once and never skips an event).
  *
- * One active subscription per (group, topic) per bus instance: a second one is refused.
+ * One active subscription per (group, topic) per file (per process): a second one is refused. Buses
+ * opened on the same file in one process wake each other at once; other processes notice by polling.
  */
 export function createInProcEventBus(options: InProcEventBusOptions): EventBus & {
   /** Number of messages on a topic (tests and diagnostics). */
@@ -83,9 +84,11 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
     if (!stmt.getCommitted.get(group, topic)) stmt.commit.run(group, topic, stmt.maxOffset.get(topic)?.o ?? 0);
   });
 
-  const emitter = new EventEmitter();
-  emitter.setMaxListeners(0);
-  const active = new Map<string, { stop(): Promise<void> }>();
+  // Buses opened on the same file in one process share wake-ups and the one-subscription-per-group rule.
+  const shared = sharedFor(path);
+  const emitter = shared.emitter;
+  const active = shared.active;
+  const mine = new Set<{ stop(): Promise<void> }>();
   const pollMs = options.pollIntervalMs ?? (path === ':memory:' ? undefined : 500);
   let closed = false;
 
@@ -152,16 +155,18 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
             signal.notify();
           }
           await running;
-          active.delete(id);
+          if (active.get(id) === sub) active.delete(id);
+          mine.delete(sub);
         },
       };
       active.set(id, sub);
+      mine.add(sub);
       return sub;
     },
 
     async close() {
       if (closed) return;
-      await Promise.all([...active.values()].map((s) => s.stop()));
+      await Promise.all([...mine].map((s) => s.stop()));
       closed = true;
       db.close();
     },
@@ -169,4 +174,26 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
     size: (topic: string) => stmt.count.get(topic)?.n ?? 0,
     committed: (group: string, topic: string) => stmt.getCommitted.get(group, topic)?.offset ?? 0,
   };
+}
+
+interface SharedState {
+  emitter: EventEmitter;
+  active: Map<string, { stop(): Promise<void> }>;
+}
+const sharedByFile = new Map<string, SharedState>();
+
+function sharedFor(path: string): SharedState {
+  const make = (): SharedState => {
+    const emitter = new EventEmitter();
+    emitter.setMaxListeners(0);
+    return { emitter, active: new Map() };
+  };
+  if (path === ':memory:') return make();
+  const key = resolve(path);
+  let state = sharedByFile.get(key);
+  if (!state) {
+    state = make();
+    sharedByFile.set(key, state);
+  }
+  return state;
 }

@@ -2,7 +2,7 @@ import { MongoClient, MongoServerError, type ClientSession, type Db, type Docume
 import type { DomainEvent, EventMeta, ExpectedVersion, StoredEvent } from '../eventSourcing/types.js';
 import { ConcurrencyError } from '../eventSourcing/errors.js';
 import type { FindQuery, Scalar, ServiceStore, StoreReads, StoreTx } from '../ports/serviceStore.js';
-import { buildEnvelopes, checkField, checkScalar, type StoreOptions } from './storeShared.js';
+import { buildEnvelopes, checkCollection, checkField, checkScalar, type StoreOptions } from './storeShared.js';
 
 export interface MongoServiceStoreOptions extends StoreOptions {
   /** mongodb:// URL of a replica set (transactions need one). Ignored when `client` is given. */
@@ -224,9 +224,4 @@ function filterOf(where: Record<string, Scalar> | undefined): Filter<Document> {
     filter[field] = { $eq: value };
   }
   return filter;
-}
-
-function checkCollection(name: string): string {
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw new Error(`invalid collection name ${JSON.stringify(name)}`);
-  return name;
 }

@@ -6,7 +6,7 @@ import type { DomainEvent, EventMeta, ExpectedVersion, StoredEvent } from '../ev
 import { ConcurrencyError } from '../eventSourcing/errors.js';
 import type { FindQuery, Scalar, ServiceStore, StoreReads, StoreTx } from '../ports/serviceStore.js';
 import { Mutex } from '../util/async.js';
-import { buildEnvelopes, checkField, checkScalar, type StoreOptions } from './storeShared.js';
+import { buildEnvelopes, checkCollection, checkField, checkScalar, type StoreOptions } from './storeShared.js';
 
 /**
  * ServiceStore on SQLite (better-sqlite3). One file per service (WAL), or ':memory:' in tests.
@@ -115,7 +115,7 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
       }),
     get: <T extends object>(collection: string, id: string) =>
       read(() => {
-        const row = stmt.getDoc.get(collection, id);
+        const row = stmt.getDoc.get(checkCollection(collection), id);
         return row ? (JSON.parse(row.json) as T) : null;
       }),
     find: <T extends object>(collection: string, query: FindQuery = {}) =>
@@ -184,11 +184,11 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
       },
       async put<T extends object>(collection: string, id: string, doc: T) {
         guard();
-        stmt.putDoc.run(collection, id, JSON.stringify(doc));
+        stmt.putDoc.run(checkCollection(collection), id, JSON.stringify(doc));
       },
       async delete(collection: string, id: string) {
         guard();
-        stmt.deleteDoc.run(collection, id);
+        stmt.deleteDoc.run(checkCollection(collection), id);
       },
       async markProcessed(consumer: string, eventId: string) {
         guard();
@@ -305,7 +305,7 @@ function rowToEvent(r: EventRow): StoredEvent {
 
 function whereSql(collection: string, where: Record<string, Scalar> | undefined): { sql: string; params: unknown[] } {
   const clauses = ['collection = ?'];
-  const params: unknown[] = [collection];
+  const params: unknown[] = [checkCollection(collection)];
   for (const [field, value] of Object.entries(where ?? {})) {
     checkField(field);
     checkScalar(field, value);

@@ -47,3 +47,9 @@ export function checkScalar(field: string, value: unknown): void {
     throw invalid(`filter on ${field} must be a string, number, boolean or null`);
   }
 }
+
+/** Read-model collection names: letters, digits, '_' and '-', at most 64 (valid in every adapter). */
+export function checkCollection(name: string): string {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw invalid(`invalid collection name: ${JSON.stringify(name)}`);
+  return name;
+}

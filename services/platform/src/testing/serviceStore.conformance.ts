@@ -217,6 +217,8 @@ export function describeServiceStoreConformance(name: string, factory: ServiceSt
       await expect(store.find('users', { where: { email: { $gt: '' } } as never })).rejects.toBeInstanceOf(DomainError);
       await expect(store.find('users', { orderBy: { field: "a') --", direction: 'asc' } })).rejects.toBeInstanceOf(DomainError);
       await expect(store.count('users', { "email') OR 1=1 --": 'x' })).rejects.toBeInstanceOf(DomainError);
+      await expect(store.get('system.users', 'x')).rejects.toBeInstanceOf(DomainError);
+      await expect(store.transaction((tx) => tx.put('a$b', 'x', {}))).rejects.toBeInstanceOf(DomainError);
     });
 
     it('marks processed events idempotently, per consumer', async () => {

@@ -21,7 +21,7 @@ const BECH32 = '02-9ac-hj-np-z';
 const XRP = 'rpshnaf39wBUDNEGHJKLM4PQRST7VWXYZ2bcdeCg65jkm8oFqi1tuvAxyz';
 
 const FORMATS: ReadonlyArray<{ network: WalletNetwork; pattern: RegExp }> = [
-  { network: 'bitcoin', pattern: new RegExp(`^[13][${B58}]{20,40}$`) },
+  { network: 'bitcoin', pattern: new RegExp(`^[13][${B58}]{25,34}$`) },
   { network: 'bitcoin', pattern: new RegExp(`^bc1[${BECH32}]{39,59}$`) },
   { network: 'evm', pattern: /^0x[0-9a-fA-F]{40}$/ },
   { network: 'tron', pattern: new RegExp(`^T[${B58}]{33}$`) },

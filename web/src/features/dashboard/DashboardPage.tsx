@@ -30,13 +30,15 @@ const ADMIN_TILES = [
 
 function Tile({ to, label, icon, text }: { to: string; label: string; icon: string; text: string }) {
   return (
-    <Link to={to} className="tile">
+    <Link to={to} className="tile" aria-label={label} aria-describedby={`tile-${icon}-${to.replace(/\W/g, '')}`}>
       <span className="tile__icon">
         <TileIcon name={icon} />
       </span>
       <span className="tile__body">
         <span className="tile__label">{label}</span>
-        <span className="tile__text">{text}</span>
+        <span className="tile__text" id={`tile-${icon}-${to.replace(/\W/g, '')}`}>
+          {text}
+        </span>
       </span>
       <span className="tile__chevron" aria-hidden="true">
         ›

@@ -90,7 +90,6 @@ describe('public pages', () => {
     renderApp('/');
     expect(screen.getByRole('status', { name: 'Loading Meridian' })).toHaveTextContent('Meridian');
     act(() => vi.advanceTimersByTime(1900));
-    expect(screen.queryByRole('link', { name: 'Dashboard', exact: true } as never)).toBeInTheDocument(); // navbar link only
     expect(screen.queryByRole('heading', { level: 1 })).not.toBeInTheDocument();
     act(() => vi.advanceTimersByTime(100));
     const hero = screen.getByRole('heading', { level: 1 }).closest('section')!;

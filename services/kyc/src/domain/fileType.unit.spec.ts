@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { DomainError } from '@meridian/platform/eventSourcing/errors';
+import { IMPOSTORS, SAMPLES } from '../testing/samples.js';
+import { assertBothSides, checkKycFile, detectFileKind, FILE_MESSAGES, MAX_KYC_FILE_BYTES } from './fileType.js';
+
+const refusedWith = (fn: () => unknown, message: string) => {
+  let thrown: unknown;
+  try {
+    fn();
+  } catch (err) {
+    thrown = err;
+  }
+  expect(thrown).toBeInstanceOf(DomainError);
+  expect((thrown as DomainError).kind).toBe('invalid');
+  expect((thrown as DomainError).message).toBe(message);
+};
+
+describe('KYC file type by magic bytes', () => {
+  it.each([
+    ['jpeg', SAMPLES.jpeg],
+    ['png', SAMPLES.png],
+    ['gif', SAMPLES.gif87],
+    ['gif', SAMPLES.gif89],
+    ['webp', SAMPLES.webp],
+    ['bmp', SAMPLES.bmp],
+    ['heic', SAMPLES.heic],
+    ['heic', SAMPLES.heix],
+    ['heic', SAMPLES.mif1],
+    ['heic', SAMPLES.msf1],
+    ['pdf', SAMPLES.pdf],
+  ])('recognises %s', (kind, sample) => {
+    expect(detectFileKind(sample)).toBe(kind);
+    expect(checkKycFile(sample)).toBe(kind);
+  });
+
+  it.each([
+    ['HTML (a .png name does not matter)', IMPOSTORS.html],
+    ['SVG', IMPOSTORS.svg],
+    ['plain text', IMPOSTORS.text],
+    ['a zip', IMPOSTORS.zip],
+    ['an mp4 (ftyp isom)', IMPOSTORS.mp4],
+    ['RIFF that is not WEBP (wav)', IMPOSTORS.wav],
+    ['"BM" text', IMPOSTORS.bmText],
+    ['an empty file', Buffer.alloc(0)],
+  ])('refuses %s with the spec text', (_label, sample) => {
+    expect(detectFileKind(sample)).toBeNull();
+    refusedWith(() => checkKycFile(sample), 'Invalid file format. Only JPEG, JPG, PNG, and PDF are allowed.');
+  });
+
+  it('accepts exactly 10,485,760 bytes and refuses one byte more', () => {
+    const atLimit = Buffer.alloc(MAX_KYC_FILE_BYTES);
+    SAMPLES.png.copy(atLimit);
+    expect(checkKycFile(atLimit)).toBe('png');
+    const over = Buffer.alloc(MAX_KYC_FILE_BYTES + 1);
+    SAMPLES.png.copy(over);
+    refusedWith(() => checkKycFile(over), 'File size must be less than 10MB.');
+  });
+
+  it('a missing file asks the user to select one', () => {
+    refusedWith(() => checkKycFile(undefined), FILE_MESSAGES.selectFile);
+  });
+
+  it('both sides are required', () => {
+    refusedWith(() => assertBothSides({ front: 'f' }), 'Please upload both front and back documents.');
+    refusedWith(() => assertBothSides({ back: 'b' }), 'Please upload both front and back documents.');
+    expect(assertBothSides({ front: 'f', back: 'b' })).toEqual({ front: 'f', back: 'b' });
+  });
+});
