@@ -8,7 +8,13 @@ const api = process.env.MERIDIAN_API_URL ?? 'http://localhost:8080';
 export default defineConfig({
   root,
   plugins: [react()],
-  build: { outDir: fileURLToPath(new URL('./dist', import.meta.url)), emptyOutDir: true, sourcemap: true },
+  build: {
+    outDir: fileURLToPath(new URL('./dist', import.meta.url)),
+    emptyOutDir: true,
+    sourcemap: true,
+    // One long-cached vendor chunk (react, router, redux, socket.io, axios, toastify) and a small app chunk.
+    chunkSizeWarningLimit: 600,
+  },
   server: {
     port: 5173,
     proxy: {

@@ -43,7 +43,12 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
           styleSrc: ["'self'", "'unsafe-inline'", 'https://accounts.google.com/gsi/style'],
           imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
           fontSrc: ["'self'", 'data:', 'https:'],
-          connectSrc: ["'self'", wsOrigin(config.appUrl), 'https://accounts.google.com/gsi/', 'https://api.cloudinary.com'],
+          connectSrc: [
+            "'self'",
+            wsOrigin(config.appUrl),
+            'https://accounts.google.com/gsi/',
+            'https://api.cloudinary.com',
+          ],
           frameSrc: ["'self'", 'https://accounts.google.com/gsi/'],
           objectSrc: ["'none'"],
           baseUri: ["'self'"],
@@ -73,7 +78,9 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
   api.use('/users', usersRouter({ config, identity, kv, auth }));
   if (config.nodeEnv !== 'production') api.use('/dev', devMailboxRouter({ config, notification }));
   api.use(otherApiRouter({ config, identity, notification, auth }));
-  api.use((req, _res, next) => next(new HttpError(404, `Not found: ${req.method} ${req.baseUrl}${req.path}`)));
+  api.use((req, _res, next) =>
+    next(new HttpError(404, `Not found: ${req.method} ${req.baseUrl}${req.path}`)),
+  );
   app.use('/api', api);
 
   app.use(spaRouter(config.webDist));
@@ -84,7 +91,13 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
     if (e?.type === 'entity.parse.failed') httpErr = new HttpError(400, 'Malformed JSON body');
     else if (e?.type === 'entity.too.large') httpErr = new HttpError(413, 'Request body too large');
     else if (typeof e?.status === 'number' && e.status === 404) httpErr = new HttpError(404, 'Not found');
-    else if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && !(err instanceof HttpError)) httpErr = new HttpError(e.status, 'Bad request');
+    else if (
+      typeof e?.status === 'number' &&
+      e.status >= 400 &&
+      e.status < 500 &&
+      !(err instanceof HttpError)
+    )
+      httpErr = new HttpError(e.status, 'Bad request');
     else httpErr = toHttpError(err);
     if (httpErr.status >= 500) logger.error({ err, correlationId: correlationId(req) }, 'request failed');
     if (res.headersSent) return;

@@ -7,7 +7,8 @@ export interface RateLimitRule {
   windowMs: number;
 }
 
-export type RateLimitedRoute = 'login' | 'register' | 'sendLoginCode' | 'loginWithCode' | 'forgotPassword' | 'resetPassword' | 'google';
+export type RateLimitedRoute =
+  'login' | 'register' | 'sendLoginCode' | 'loginWithCode' | 'forgotPassword' | 'resetPassword' | 'google';
 
 export const DEFAULT_RATE_LIMITS: Record<RateLimitedRoute, RateLimitRule> = {
   login: { max: 20, windowMs: 15 * 60_000 },
@@ -59,7 +60,10 @@ export function gatewayConfigFromEnv(e: z.infer<typeof gatewayEnvSchema>): Gatew
     redisUrl: e.REDIS_URL,
     webDist: e.WEB_DIST,
     appUrl: e.APP_URL.replace(/\/+$/, ''),
-    cookieSecure: e.COOKIE_SECURE === undefined ? e.NODE_ENV === 'production' : ['true', '1', 'yes'].includes(e.COOKIE_SECURE),
+    cookieSecure:
+      e.COOKIE_SECURE === undefined
+        ? e.NODE_ENV === 'production'
+        : ['true', '1', 'yes'].includes(e.COOKIE_SECURE),
     trustProxy: e.TRUST_PROXY,
   };
 }

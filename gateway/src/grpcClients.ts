@@ -15,7 +15,8 @@ export type { IdentityServiceClient, NotificationServiceClient };
 
 export const DEFAULT_GRPC_DEADLINE_MS = 10_000;
 
-export const createIdentityClient = (target: string): IdentityServiceClient => createGrpcClient(IdentityServiceClient, target);
+export const createIdentityClient = (target: string): IdentityServiceClient =>
+  createGrpcClient(IdentityServiceClient, target);
 export const createNotificationClient = (target: string): NotificationServiceClient =>
   createGrpcClient(NotificationServiceClient, target);
 
@@ -32,7 +33,8 @@ export function checkHealth(client: Client, service = '', deadlineMs = 2_000): P
       { service },
       new Metadata(),
       { deadline: Date.now() + deadlineMs },
-      (err, value) => resolve(err ? err.code === GrpcStatus.UNIMPLEMENTED : value?.status === ServingStatus.SERVING),
+      (err, value) =>
+        resolve(err ? err.code === GrpcStatus.UNIMPLEMENTED : value?.status === ServingStatus.SERVING),
     );
   });
 }

@@ -7,7 +7,13 @@ import { startGateway } from './server.js';
 
 export { createGatewayApp, type GatewayDeps } from './app.js';
 export { startGateway, type RunningGateway, type StartGatewayOptions } from './server.js';
-export { gatewayConfigFromEnv, gatewayEnvSchema, parseGatewayConfig, DEFAULT_RATE_LIMITS, type GatewayConfig } from './config.js';
+export {
+  gatewayConfigFromEnv,
+  gatewayEnvSchema,
+  parseGatewayConfig,
+  DEFAULT_RATE_LIMITS,
+  type GatewayConfig,
+} from './config.js';
 export { createIdentityClient, createNotificationClient } from './grpcClients.js';
 
 /** `tsx gateway/src/main.ts`: the gateway alone, against identity and notification over gRPC. */
@@ -16,7 +22,10 @@ async function main(): Promise<void> {
   const logger = createLogger('gateway');
   const gw = await startGateway({ config, logger });
   onShutdown(() => gw.stop(), { logger });
-  logger.info({ url: gw.url, identity: config.identityGrpcUrl, notification: config.notificationGrpcUrl }, 'gateway started');
+  logger.info(
+    { url: gw.url, identity: config.identityGrpcUrl, notification: config.notificationGrpcUrl },
+    'gateway started',
+  );
 }
 
 const isEntry = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;

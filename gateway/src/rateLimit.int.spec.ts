@@ -4,7 +4,13 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshEmail, HttpSession, REDIS_URL, startTestComposition, type TestComposition } from './testing/composition.js';
+import {
+  freshEmail,
+  HttpSession,
+  REDIS_URL,
+  startTestComposition,
+  type TestComposition,
+} from './testing/composition.js';
 
 const MAX = 3;
 let t: TestComposition;
@@ -13,7 +19,15 @@ beforeAll(async () => {
   const rule = { max: MAX, windowMs: 60_000 };
   t = await startTestComposition({
     gateway: {
-      rateLimits: { login: rule, register: rule, sendLoginCode: rule, loginWithCode: rule, forgotPassword: rule, resetPassword: rule, google: rule },
+      rateLimits: {
+        login: rule,
+        register: rule,
+        sendLoginCode: rule,
+        loginWithCode: rule,
+        forgotPassword: rule,
+        resetPassword: rule,
+        google: rule,
+      },
     },
   });
 });
@@ -22,14 +36,31 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const routes: Array<[string, (b: HttpSession) => Promise<{ status: number; body: any; headers: Headers }>]> = [
-  ['POST login', (b) => b.post('/api/users/login', { email: freshEmail(), password: 'Passw0rd!' })],
-  ['POST register', (b) => b.post('/api/users/register', { name: 'R', email: 'bad-email', password: 'Passw0rd!', phone: '1', country: 'DE' })],
-  ['POST sendLoginCode/{email}', (b) => b.post(`/api/users/sendLoginCode/${freshEmail()}`)],
-  ['POST loginWithCode/{email}', (b) => b.post(`/api/users/loginWithCode/${freshEmail()}`, { loginCode: '123456' })],
-  ['POST forgotPassword', (b) => b.post('/api/users/forgotPassword', { email: freshEmail() })],
-  ['PATCH resetPassword/{token}', (b) => b.patch('/api/users/resetPassword/not-a-token', { password: 'Passw0rd!' })],
-];
+const routes: Array<[string, (b: HttpSession) => Promise<{ status: number; body: any; headers: Headers }>]> =
+  [
+    ['POST login', (b) => b.post('/api/users/login', { email: freshEmail(), password: 'Passw0rd!' })],
+    [
+      'POST register',
+      (b) =>
+        b.post('/api/users/register', {
+          name: 'R',
+          email: 'bad-email',
+          password: 'Passw0rd!',
+          phone: '1',
+          country: 'DE',
+        }),
+    ],
+    ['POST sendLoginCode/{email}', (b) => b.post(`/api/users/sendLoginCode/${freshEmail()}`)],
+    [
+      'POST loginWithCode/{email}',
+      (b) => b.post(`/api/users/loginWithCode/${freshEmail()}`, { loginCode: '123456' }),
+    ],
+    ['POST forgotPassword', (b) => b.post('/api/users/forgotPassword', { email: freshEmail() })],
+    [
+      'PATCH resetPassword/{token}',
+      (b) => b.patch('/api/users/resetPassword/not-a-token', { password: 'Passw0rd!' }),
+    ],
+  ];
 
 describe.each(routes)('%s', (_name, call) => {
   it(`allows ${MAX} requests per window, then answers 429 with Retry-After`, async () => {

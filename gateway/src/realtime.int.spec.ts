@@ -1,7 +1,12 @@
 /** socket.io on the gateway: handshake by the session cookie, rooms user:<id> and admins, pushes. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
-import { adminBrowser, registerUser, startTestComposition, type TestComposition } from './testing/composition.js';
+import {
+  adminBrowser,
+  registerUser,
+  startTestComposition,
+  type TestComposition,
+} from './testing/composition.js';
 
 let t: TestComposition;
 const sockets: Socket[] = [];
@@ -30,7 +35,8 @@ function open(cookie: string | undefined): Promise<Socket> {
   });
 }
 
-const nextEvent = <T>(socket: Socket, event: string) => new Promise<T>((resolve) => socket.once(event, resolve));
+const nextEvent = <T>(socket: Socket, event: string) =>
+  new Promise<T>((resolve) => socket.once(event, resolve));
 
 describe('socket.io', () => {
   it('refuses a handshake without a valid session', async () => {
@@ -77,7 +83,9 @@ describe('socket.io', () => {
     const socket = await open(victim.browser.cookieHeader());
     const ended = nextEvent<{ message: string }>(socket, 'session:ended');
     const disconnected = nextEvent<string>(socket, 'disconnect');
-    expect((await admin.post('/api/users/upgradeUser', { role: 'suspended', id: victim.id })).status).toBe(200);
+    expect((await admin.post('/api/users/upgradeUser', { role: 'suspended', id: victim.id })).status).toBe(
+      200,
+    );
     expect(await ended).toEqual({ message: 'Not authorized, please login' });
     expect(await disconnected).toBe('io server disconnect');
   });

@@ -4,7 +4,10 @@ import { status as GrpcStatus } from '@grpc/grpc-js';
 import { Server as SocketServer } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
-import { AuthenticateRequest, type IdentityServiceClient } from '@meridian/proto/meridian/identity/v1/identity';
+import {
+  AuthenticateRequest,
+  type IdentityServiceClient,
+} from '@meridian/proto/meridian/identity/v1/identity';
 import { callUnary } from './grpcClients.js';
 import { SESSION_COOKIE } from './http/cookies.js';
 import type { GatewayLogger } from './logger.js';
@@ -81,14 +84,20 @@ export function attachRealtime(deps: RealtimeDeps): Realtime {
 
   io.use(async (socket, next) => {
     const fromCookie = cookieValue(socket.request.headers.cookie, SESSION_COOKIE);
-    const fromAuth = typeof socket.handshake.auth?.token === 'string' ? (socket.handshake.auth.token as string) : undefined;
+    const fromAuth =
+      typeof socket.handshake.auth?.token === 'string' ? (socket.handshake.auth.token as string) : undefined;
     const token = fromCookie || fromAuth;
     if (!token) return next(new Error('Not authorized, please login'));
     try {
-      const principal = await callUnary(identity, 'authenticate', AuthenticateRequest.fromPartial({ sessionToken: token }), {
-        correlationId: randomUUID(),
-        deadlineMs: deps.deadlineMs,
-      });
+      const principal = await callUnary(
+        identity,
+        'authenticate',
+        AuthenticateRequest.fromPartial({ sessionToken: token }),
+        {
+          correlationId: randomUUID(),
+          deadlineMs: deps.deadlineMs,
+        },
+      );
       socket.data.userId = principal.userId;
       socket.data.role = principal.role;
       socket.data.token = principal.refreshedSessionToken || token;
@@ -108,10 +117,15 @@ export function attachRealtime(deps: RealtimeDeps): Realtime {
   // Logout, suspension and deletion revoke sessions: open sockets learn it at the next check.
   const revalidate = setInterval(() => {
     for (const socket of io.of('/').sockets.values()) {
-      callUnary(identity, 'authenticate', AuthenticateRequest.fromPartial({ sessionToken: socket.data.token as string }), {
-        correlationId: randomUUID(),
-        deadlineMs: deps.deadlineMs,
-      }).then(
+      callUnary(
+        identity,
+        'authenticate',
+        AuthenticateRequest.fromPartial({ sessionToken: socket.data.token as string }),
+        {
+          correlationId: randomUUID(),
+          deadlineMs: deps.deadlineMs,
+        },
+      ).then(
         (p) => {
           if (p.refreshedSessionToken) socket.data.token = p.refreshedSessionToken;
           if (p.role !== socket.data.role) {

@@ -41,12 +41,31 @@ afterAll(async () => {
 });
 
 const USER_KEYS = [
-  '_id', 'name', 'email', 'phone', 'country', 'bio', 'photo', 'role', 'isVerified', 'kycStatus', 'balance',
-  'investmentBalance', 'totalMaturityAmount', 'referralCode', 'isImpersonated', 'kyc', 'createdAt',
+  '_id',
+  'name',
+  'email',
+  'phone',
+  'country',
+  'bio',
+  'photo',
+  'role',
+  'isVerified',
+  'kycStatus',
+  'balance',
+  'investmentBalance',
+  'totalMaturityAmount',
+  'referralCode',
+  'isImpersonated',
+  'kyc',
+  'createdAt',
 ].sort();
 
 function expectUserShape(u: Record<string, unknown>) {
-  expect(Object.keys(u).filter((k) => k !== 'message').sort()).toEqual(USER_KEYS);
+  expect(
+    Object.keys(u)
+      .filter((k) => k !== 'message')
+      .sort(),
+  ).toEqual(USER_KEYS);
   expect(u.kyc).toEqual({ frontDoc: expect.any(String), backDoc: expect.any(String) });
   for (const k of ['balance', 'investmentBalance', 'totalMaturityAmount']) expect(typeof u[k]).toBe('number');
   const text = JSON.stringify(u).toLowerCase();
@@ -70,7 +89,11 @@ describe('CSRF', () => {
   it('refuses a state-changing request without the X-XSRF-TOKEN header', async () => {
     const b = anonymous();
     await b.get('/api/users/loginStatus');
-    const res = await b.post('/api/users/login', { email: 'a@example.com', password: 'secret1' }, { csrf: false });
+    const res = await b.post(
+      '/api/users/login',
+      { email: 'a@example.com', password: 'secret1' },
+      { csrf: false },
+    );
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ message: 'Invalid CSRF token' });
   });
@@ -78,7 +101,11 @@ describe('CSRF', () => {
   it('refuses a header that does not match the cookie, and a header without a cookie', async () => {
     const b = anonymous();
     await b.get('/api/users/loginStatus');
-    const wrong = await b.post('/api/users/register', {}, { csrf: false, headers: { 'x-xsrf-token': 'f'.repeat(64) } });
+    const wrong = await b.post(
+      '/api/users/register',
+      {},
+      { csrf: false, headers: { 'x-xsrf-token': 'f'.repeat(64) } },
+    );
     expect(wrong.status).toBe(403);
     expect(wrong.body.message).toBe('Invalid CSRF token');
     const noCookie = await fetch(`${url}/api/users/forgotPassword`, {
@@ -97,7 +124,13 @@ describe('CSRF', () => {
 });
 
 describe('POST /api/users/register', () => {
-  const valid = () => ({ name: 'Ada', email: freshEmail('reg'), password: 'Passw0rd!', phone: '+15550100', country: 'Germany' });
+  const valid = () => ({
+    name: 'Ada',
+    email: freshEmail('reg'),
+    password: 'Passw0rd!',
+    phone: '+15550100',
+    country: 'Germany',
+  });
 
   it.each([
     ['name', { name: undefined }],
@@ -118,11 +151,14 @@ describe('POST /api/users/register', () => {
     expect(res.body).toEqual({ message: 'All fields are required' });
   });
 
-  it.each(['plainaddress', 'a@b', 'a@b.c', 'a b@example.com', '@example.com'])('malformed email %s -> 400 Please enter a valid email', async (email) => {
-    const res = await anonymous().post('/api/users/register', { ...valid(), email });
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ message: 'Please enter a valid email' });
-  });
+  it.each(['plainaddress', 'a@b', 'a@b.c', 'a b@example.com', '@example.com'])(
+    'malformed email %s -> 400 Please enter a valid email',
+    async (email) => {
+      const res = await anonymous().post('/api/users/register', { ...valid(), email });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ message: 'Please enter a valid email' });
+    },
+  );
 
   it('a password under 6 characters -> 400', async () => {
     const res = await anonymous().post('/api/users/register', { ...valid(), password: '12345' });
@@ -165,7 +201,14 @@ describe('POST /api/users/register', () => {
     const res = await b.post('/api/users/register', body);
     expect(res.status).toBe(201);
     expectUserShape(res.body);
-    expect(res.body).toMatchObject({ name: 'Ada', email: body.email, role: 'subscriber', isVerified: false, balance: 0, isImpersonated: false });
+    expect(res.body).toMatchObject({
+      name: 'Ada',
+      email: body.email,
+      role: 'subscriber',
+      isVerified: false,
+      balance: 0,
+      isImpersonated: false,
+    });
     const session = cookieAttributes(res.setCookies, 'meridian_session');
     expect(session).toMatchObject({ httponly: true, path: '/' });
     expect(String(session!.samesite).toLowerCase()).toBe('lax');
@@ -194,7 +237,9 @@ describe('POST /api/users/register', () => {
     const referee = await registerUser(url, { name: 'Referee', referralCode: me.body.referralCode });
     const list = await referrer.browser.get('/api/users/referrals');
     expect(list.status).toBe(200);
-    expect(list.body).toEqual([expect.objectContaining({ _id: referee.id, name: 'Referee', email: referee.email })]);
+    expect(list.body).toEqual([
+      expect.objectContaining({ _id: referee.id, name: 'Referee', email: referee.email }),
+    ]);
   });
 });
 
@@ -206,8 +251,12 @@ describe('POST /api/users/login', () => {
 
   it('missing fields -> 400 All fields are required; malformed email -> 400', async () => {
     const b = anonymous();
-    expect((await b.post('/api/users/login', { email: account.email })).body).toEqual({ message: 'All fields are required' });
-    expect((await b.post('/api/users/login', { password: 'x' })).body).toEqual({ message: 'All fields are required' });
+    expect((await b.post('/api/users/login', { email: account.email })).body).toEqual({
+      message: 'All fields are required',
+    });
+    expect((await b.post('/api/users/login', { password: 'x' })).body).toEqual({
+      message: 'All fields are required',
+    });
     const bad = await b.post('/api/users/login', { email: 'not-an-email', password: 'Passw0rd!' });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ message: 'Please enter a valid email' });
@@ -223,15 +272,24 @@ describe('POST /api/users/login', () => {
   });
 
   it('a wrong password -> 400 without saying which part was wrong; an unknown email answers the same', async () => {
-    const wrong = await account.browser.post('/api/users/login', { email: account.email, password: 'Wrong-pass1' });
-    const unknown = await account.browser.post('/api/users/login', { email: freshEmail('nobody'), password: 'Wrong-pass1' });
+    const wrong = await account.browser.post('/api/users/login', {
+      email: account.email,
+      password: 'Wrong-pass1',
+    });
+    const unknown = await account.browser.post('/api/users/login', {
+      email: freshEmail('nobody'),
+      password: 'Wrong-pass1',
+    });
     expect(wrong.status).toBe(400);
     expect(unknown.status).toBe(wrong.status);
     expect(unknown.body).toEqual(wrong.body);
   });
 
   it('from the trusted browser -> 200 and the user', async () => {
-    const res = await account.browser.post('/api/users/login', { email: account.email, password: account.password });
+    const res = await account.browser.post('/api/users/login', {
+      email: account.email,
+      password: account.password,
+    });
     expect(res.status).toBe(200);
     expectUserShape(res.body);
     expect(res.body._id).toBe(account.id);
@@ -254,8 +312,12 @@ describe('login codes: POST sendLoginCode/{email}, POST loginWithCode/{email}', 
     expect(badEmail.status).toBe(400);
     expect(badEmail.body).toEqual({ message: 'Please enter a valid email' });
     const email = freshEmail();
-    expect((await b.post(`/api/users/loginWithCode/${email}`, {})).body).toEqual({ message: 'Please fill in the login code' });
-    expect((await b.post(`/api/users/loginWithCode/${email}`, { loginCode: '123' })).body).toEqual({ message: 'Access code must be 6 characters' });
+    expect((await b.post(`/api/users/loginWithCode/${email}`, {})).body).toEqual({
+      message: 'Please fill in the login code',
+    });
+    expect((await b.post(`/api/users/loginWithCode/${email}`, { loginCode: '123' })).body).toEqual({
+      message: 'Access code must be 6 characters',
+    });
     const op = await b.post(`/api/users/loginWithCode/${email}`, { loginCode: { $ne: '' } });
     expect(op.status).toBe(400);
     expect(op.body).toEqual({ message: 'loginCode must be a string' });
@@ -273,7 +335,9 @@ describe('login codes: POST sendLoginCode/{email}, POST loginWithCode/{email}', 
   it('a wrong code is refused; the right code signs in, trusts the browser, and cannot be reused', async () => {
     const account = await registerUser(url);
     const b = anonymous();
-    expect((await b.post('/api/users/login', { email: account.email, password: account.password })).status).toBe(400);
+    expect(
+      (await b.post('/api/users/login', { email: account.email, password: account.password })).status,
+    ).toBe(400);
     const known = new Set((await listMail(url, account.email)).map((m) => m.id));
     const sent = await b.post(`/api/users/sendLoginCode/${encodeURIComponent(account.email)}`);
     expect(sent.status).toBe(200);
@@ -281,18 +345,24 @@ describe('login codes: POST sendLoginCode/{email}, POST loginWithCode/{email}', 
     const mail = await waitForMail(url, account.email, (m) => !known.has(m.id) && /\b\d{6}\b/.test(m.text));
     const code = loginCodeOf(mail);
     const wrongCode = code === '000000' ? '111111' : '000000';
-    const wrong = await b.post(`/api/users/loginWithCode/${encodeURIComponent(account.email)}`, { loginCode: wrongCode });
+    const wrong = await b.post(`/api/users/loginWithCode/${encodeURIComponent(account.email)}`, {
+      loginCode: wrongCode,
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toEqual({ message: expect.any(String) });
 
-    const ok = await b.post(`/api/users/loginWithCode/${encodeURIComponent(account.email)}`, { loginCode: code });
+    const ok = await b.post(`/api/users/loginWithCode/${encodeURIComponent(account.email)}`, {
+      loginCode: code,
+    });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ _id: account.id, email: account.email });
     expect(b.cookie('meridian_session')).toBeDefined();
     expect(b.cookie('meridian_device')).toBeDefined();
     expect((await b.get('/api/users/getUser')).body._id).toBe(account.id);
 
-    const reuse = await anonymous().post(`/api/users/loginWithCode/${encodeURIComponent(account.email)}`, { loginCode: code });
+    const reuse = await anonymous().post(`/api/users/loginWithCode/${encodeURIComponent(account.email)}`, {
+      loginCode: code,
+    });
     expect(reuse.status).toBe(400);
 
     // the browser is trusted now: a password login from it passes without a code
@@ -320,7 +390,14 @@ describe('session: loginStatus, getUser, logout, Bearer', () => {
     const res = await account.browser.get('/api/users/getUser');
     expect(res.status).toBe(200);
     expectUserShape(res.body);
-    expect(res.body).toMatchObject({ _id: account.id, name: 'Grace', balance: 0, investmentBalance: 0, totalMaturityAmount: 0, kycStatus: expect.any(String) });
+    expect(res.body).toMatchObject({
+      _id: account.id,
+      name: 'Grace',
+      balance: 0,
+      investmentBalance: 0,
+      totalMaturityAmount: 0,
+      kycStatus: expect.any(String),
+    });
   });
 
   it('a forged or garbage session cookie -> 401 and the cookie is cleared', async () => {
@@ -365,12 +442,24 @@ describe('PATCH /api/users/updateUser', () => {
   it('updates name, phone, bio, country, photo; email and role in the body are ignored', async () => {
     const account = await registerUser(url);
     const res = await account.browser.patch('/api/users/updateUser', {
-      name: 'New Name', phone: '+4930123', bio: 'Investor', country: 'France', photo: 'https://res.cloudinary.com/demo/x.png',
-      email: 'hijack@example.com', role: 'admin',
+      name: 'New Name',
+      phone: '+4930123',
+      bio: 'Investor',
+      country: 'France',
+      photo: 'https://res.cloudinary.com/demo/x.png',
+      email: 'hijack@example.com',
+      role: 'admin',
     });
     expect(res.status).toBe(200);
     expectUserShape(res.body);
-    expect(res.body).toMatchObject({ name: 'New Name', phone: '+4930123', bio: 'Investor', country: 'France', email: account.email, role: 'subscriber' });
+    expect(res.body).toMatchObject({
+      name: 'New Name',
+      phone: '+4930123',
+      bio: 'Investor',
+      country: 'France',
+      email: account.email,
+      role: 'subscriber',
+    });
   });
 
   it('wrong types -> 400', async () => {
@@ -408,31 +497,56 @@ describe('email verification: POST sendVerificationEmail, PATCH verifyUser/{toke
 
 describe('passwords: PATCH changePassword, POST forgotPassword, PATCH resetPassword/{token}', () => {
   it('changePassword: 401 anonymous; missing fields; short; wrong old password; success', async () => {
-    expect((await anonymous().patch('/api/users/changePassword', { oldPassword: 'a', password: 'b' })).status).toBe(401);
+    expect(
+      (await anonymous().patch('/api/users/changePassword', { oldPassword: 'a', password: 'b' })).status,
+    ).toBe(401);
     const account = await registerUser(url);
     const b = account.browser;
-    expect((await b.patch('/api/users/changePassword', { password: 'NewPassw0rd!' })).body).toEqual({ message: 'All fields are required' });
-    expect((await b.patch('/api/users/changePassword', { oldPassword: account.password, password: '123' })).body).toEqual({
+    expect((await b.patch('/api/users/changePassword', { password: 'NewPassw0rd!' })).body).toEqual({
+      message: 'All fields are required',
+    });
+    expect(
+      (await b.patch('/api/users/changePassword', { oldPassword: account.password, password: '123' })).body,
+    ).toEqual({
       message: 'Password must be up to 6 characters',
     });
-    const op = await b.patch('/api/users/changePassword', { oldPassword: { $gt: '' }, password: 'NewPassw0rd!' });
+    const op = await b.patch('/api/users/changePassword', {
+      oldPassword: { $gt: '' },
+      password: 'NewPassw0rd!',
+    });
     expect(op.body).toEqual({ message: 'oldPassword must be a string' });
-    const wrong = await b.patch('/api/users/changePassword', { oldPassword: 'not-my-password', password: 'NewPassw0rd!' });
+    const wrong = await b.patch('/api/users/changePassword', {
+      oldPassword: 'not-my-password',
+      password: 'NewPassw0rd!',
+    });
     expect(wrong.status).toBe(400);
-    const ok = await b.patch('/api/users/changePassword', { oldPassword: account.password, password: 'NewPassw0rd!' });
+    const ok = await b.patch('/api/users/changePassword', {
+      oldPassword: account.password,
+      password: 'NewPassw0rd!',
+    });
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ message: expect.any(String) });
     const fresh = new HttpSession(url);
     fresh.cookies.set('meridian_device', b.cookie('meridian_device')!);
-    expect((await fresh.post('/api/users/login', { email: account.email, password: 'NewPassw0rd!' })).status).toBe(200);
-    expect((await fresh.post('/api/users/login', { email: account.email, password: account.password })).status).toBe(400);
+    expect(
+      (await fresh.post('/api/users/login', { email: account.email, password: 'NewPassw0rd!' })).status,
+    ).toBe(200);
+    expect(
+      (await fresh.post('/api/users/login', { email: account.email, password: account.password })).status,
+    ).toBe(400);
   });
 
   it('forgotPassword: Please enter an email; invalid email; same answer for unknown emails', async () => {
     const b = anonymous();
-    expect((await b.post('/api/users/forgotPassword', {})).body).toEqual({ message: 'Please enter an email' });
-    expect((await b.post('/api/users/forgotPassword', { email: 'nope' })).body).toEqual({ message: 'Please enter a valid email' });
-    expect((await b.post('/api/users/forgotPassword', { email: { $gt: '' } })).body).toEqual({ message: 'email must be a string' });
+    expect((await b.post('/api/users/forgotPassword', {})).body).toEqual({
+      message: 'Please enter an email',
+    });
+    expect((await b.post('/api/users/forgotPassword', { email: 'nope' })).body).toEqual({
+      message: 'Please enter a valid email',
+    });
+    expect((await b.post('/api/users/forgotPassword', { email: { $gt: '' } })).body).toEqual({
+      message: 'email must be a string',
+    });
     const account = await registerUser(url);
     const known = await b.post('/api/users/forgotPassword', { email: account.email });
     const unknown = await b.post('/api/users/forgotPassword', { email: freshEmail('ghost') });
@@ -446,18 +560,29 @@ describe('passwords: PATCH changePassword, POST forgotPassword, PATCH resetPassw
     const oldSession = account.browser.cookie('meridian_session')!;
     const b = anonymous();
     expect((await b.post('/api/users/forgotPassword', { email: account.email })).status).toBe(200);
-    const mail = await waitForMail(url, account.email, (m) => m.links.some((l) => l.includes('/resetPassword/')));
+    const mail = await waitForMail(url, account.email, (m) =>
+      m.links.some((l) => l.includes('/resetPassword/')),
+    );
     const { token } = linkWith(mail, '/resetPassword/');
-    expect((await b.patch(`/api/users/resetPassword/${token}`, { password: '123' })).body).toEqual({ message: 'Password must be up to 6 characters' });
-    expect((await b.patch(`/api/users/resetPassword/${token}`, {})).body).toEqual({ message: 'All fields are required' });
+    expect((await b.patch(`/api/users/resetPassword/${token}`, { password: '123' })).body).toEqual({
+      message: 'Password must be up to 6 characters',
+    });
+    expect((await b.patch(`/api/users/resetPassword/${token}`, {})).body).toEqual({
+      message: 'All fields are required',
+    });
     const ok = await b.patch(`/api/users/resetPassword/${token}`, { password: 'Reset-Passw0rd' });
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ message: expect.any(String) });
     const reuse = await b.patch(`/api/users/resetPassword/${token}`, { password: 'Another-Passw0rd' });
     expect(reuse.status).toBe(400);
-    const replay = await fetch(`${url}/api/users/getUser`, { headers: { authorization: `Bearer ${oldSession}` } });
+    const replay = await fetch(`${url}/api/users/getUser`, {
+      headers: { authorization: `Bearer ${oldSession}` },
+    });
     expect(replay.status).toBe(401);
-    const login = await account.browser.post('/api/users/login', { email: account.email, password: 'Reset-Passw0rd' });
+    const login = await account.browser.post('/api/users/login', {
+      email: account.email,
+      password: 'Reset-Passw0rd',
+    });
     expect(login.status).toBe(200);
   });
 });
@@ -528,9 +653,15 @@ describe('admin calls: getUsers, DELETE {id}, upgradeUser, impersonate/{id}', ()
     const missing = await admin.post('/api/users/upgradeUser', { id: target.id });
     expect(missing.status).toBe(400);
     expect(missing.body).toEqual({ message: 'Please select a role' });
-    expect((await admin.post('/api/users/upgradeUser', { role: 'author' })).body).toEqual({ message: 'All fields are required' });
-    expect((await admin.post('/api/users/upgradeUser', { role: 'superuser', id: target.id })).body).toEqual({ message: 'Invalid role' });
-    expect((await admin.post('/api/users/upgradeUser', { role: { $ne: 'x' }, id: target.id })).body).toEqual({ message: 'role must be a string' });
+    expect((await admin.post('/api/users/upgradeUser', { role: 'author' })).body).toEqual({
+      message: 'All fields are required',
+    });
+    expect((await admin.post('/api/users/upgradeUser', { role: 'superuser', id: target.id })).body).toEqual({
+      message: 'Invalid role',
+    });
+    expect((await admin.post('/api/users/upgradeUser', { role: { $ne: 'x' }, id: target.id })).body).toEqual({
+      message: 'role must be a string',
+    });
     const unknown = await admin.post('/api/users/upgradeUser', { role: 'author', id: 'no-such-user' });
     expect(unknown.status).toBe(404);
   });
@@ -552,13 +683,20 @@ describe('admin calls: getUsers, DELETE {id}, upgradeUser, impersonate/{id}', ()
     const refused = await victim.browser.get('/api/users/getUser');
     expect(refused.status).toBe(401);
     expect((await victim.browser.get('/api/users/loginStatus')).body).toBe(false);
-    const login = await victim.browser.post('/api/users/login', { email: victim.email, password: victim.password });
+    const login = await victim.browser.post('/api/users/login', {
+      email: victim.email,
+      password: victim.password,
+    });
     expect([401, 403]).toContain(login.status);
     expect(login.body.message).toMatch(/suspended/i);
   });
 
   it('an author promoted to admin gets admin powers from the role in the session, never from the body', async () => {
-    const res = await author.browser.post('/api/users/upgradeUser', { role: 'author', id: target.id, callerRole: 'admin' });
+    const res = await author.browser.post('/api/users/upgradeUser', {
+      role: 'author',
+      id: target.id,
+      callerRole: 'admin',
+    });
     expect(res.status).toBe(403);
   });
 
@@ -593,7 +731,10 @@ describe('admin calls: getUsers, DELETE {id}, upgradeUser, impersonate/{id}', ()
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: expect.any(String) });
     expect((await doomed.browser.get('/api/users/getUser')).status).toBe(401);
-    expect((await doomed.browser.post('/api/users/login', { email: doomed.email, password: doomed.password })).status).toBe(400);
+    expect(
+      (await doomed.browser.post('/api/users/login', { email: doomed.email, password: doomed.password }))
+        .status,
+    ).toBe(400);
     const list = await admin.get('/api/users/getUsers');
     expect(list.body.map((u: { _id: string }) => u._id)).not.toContain(doomed.id);
     expect((await admin.delete(`/api/users/${doomed.id}`)).status).toBe(404);
@@ -613,8 +754,12 @@ describe('GET /api/users/referrals', () => {
 describe('POST /api/users/google/callback', () => {
   it('needs a credential (or token), as a string', async () => {
     const b = anonymous();
-    expect((await b.post('/api/users/google/callback', {})).body).toEqual({ message: 'All fields are required' });
-    expect((await b.post('/api/users/google/callback', { credential: { $gt: '' } })).body).toEqual({ message: 'credential must be a string' });
+    expect((await b.post('/api/users/google/callback', {})).body).toEqual({
+      message: 'All fields are required',
+    });
+    expect((await b.post('/api/users/google/callback', { credential: { $gt: '' } })).body).toEqual({
+      message: 'credential must be a string',
+    });
   });
 
   it('a credential that is not a valid ID token is refused (never a 500)', async () => {
@@ -636,15 +781,28 @@ describe('GET /api/countries', () => {
 
 describe('POST /api/sendAutomatedEmail', () => {
   it('401 anonymous; missing fields -> 400; only to the own address; allowlisted templates only', async () => {
-    const body = (to: string) => ({ subject: 'Deposit', send_to: to, reply_to: 'noreply@example.com', template: 'depositNotice', url: '/dashboard' });
+    const body = (to: string) => ({
+      subject: 'Deposit',
+      send_to: to,
+      reply_to: 'noreply@example.com',
+      template: 'depositNotice',
+      url: '/dashboard',
+    });
     expect((await anonymous().post('/api/sendAutomatedEmail', body('a@example.com'))).status).toBe(401);
     const account = await registerUser(url);
     const b = account.browser;
-    expect((await b.post('/api/sendAutomatedEmail', { subject: 'x' })).body).toEqual({ message: 'All fields are required' });
-    expect((await b.post('/api/sendAutomatedEmail', { ...body(account.email), send_to: { $gt: '' } })).body).toEqual({ message: 'send_to must be a string' });
+    expect((await b.post('/api/sendAutomatedEmail', { subject: 'x' })).body).toEqual({
+      message: 'All fields are required',
+    });
+    expect(
+      (await b.post('/api/sendAutomatedEmail', { ...body(account.email), send_to: { $gt: '' } })).body,
+    ).toEqual({ message: 'send_to must be a string' });
     const other = await b.post('/api/sendAutomatedEmail', body(freshEmail('victim')));
     expect(other.status).toBe(403);
-    const badTemplate = await b.post('/api/sendAutomatedEmail', { ...body(account.email), template: 'resetPassword' });
+    const badTemplate = await b.post('/api/sendAutomatedEmail', {
+      ...body(account.email),
+      template: 'resetPassword',
+    });
     expect(badTemplate.status).toBe(400);
     const ok = await b.post('/api/sendAutomatedEmail', body(account.email));
     expect(ok.status).toBe(200);
@@ -660,7 +818,14 @@ describe('GET /api/dev/mailbox', () => {
     const mails = await waitForMail(url, account.email, () => true).then(() => listMail(url, account.email));
     expect(mails.length).toBeGreaterThanOrEqual(1);
     for (const m of mails) {
-      expect(m).toMatchObject({ to: expect.stringContaining(account.email), subject: expect.any(String), text: expect.any(String), html: expect.any(String), links: expect.any(Array), sentAt: expect.any(String) });
+      expect(m).toMatchObject({
+        to: expect.stringContaining(account.email),
+        subject: expect.any(String),
+        text: expect.any(String),
+        html: expect.any(String),
+        links: expect.any(Array),
+        sentAt: expect.any(String),
+      });
     }
     const times = mails.map((m) => m.sentAt);
     expect([...times].sort().reverse()).toEqual(times);
@@ -715,12 +880,21 @@ describe('SPA hosting from WEB_DIST', () => {
   beforeAll(async () => {
     dist = mkdtempSync(join(tmpdir(), 'meridian-dist-'));
     mkdirSync(join(dist, 'assets'));
-    writeFileSync(join(dist, 'index.html'), '<!doctype html><div id="root"></div><script type="module" src="/assets/app.js"></script>');
+    writeFileSync(
+      join(dist, 'index.html'),
+      '<!doctype html><div id="root"></div><script type="module" src="/assets/app.js"></script>',
+    );
     writeFileSync(join(dist, 'assets', 'app.js'), 'console.log("spa")');
     gw = await startGateway({
       config: {
-        nodeEnv: 'test', port: 0, identityGrpcUrl: t.app.identityAddress, notificationGrpcUrl: t.app.notificationAddress,
-        webDist: dist, appUrl: 'http://localhost:8080', cookieSecure: false, trustProxy: 'loopback',
+        nodeEnv: 'test',
+        port: 0,
+        identityGrpcUrl: t.app.identityAddress,
+        notificationGrpcUrl: t.app.notificationAddress,
+        webDist: dist,
+        appUrl: 'http://localhost:8080',
+        cookieSecure: false,
+        trustProxy: 'loopback',
       },
     });
   });
@@ -760,7 +934,9 @@ describe('cross-cutting', () => {
   });
 
   it('echoes x-correlation-id, or makes one', async () => {
-    const res = await anonymous().get('/api/users/loginStatus', { headers: { 'x-correlation-id': 'test-corr-123' } });
+    const res = await anonymous().get('/api/users/loginStatus', {
+      headers: { 'x-correlation-id': 'test-corr-123' },
+    });
     expect(res.headers.get('x-correlation-id')).toBe('test-corr-123');
     const made = await anonymous().get('/api/users/loginStatus');
     expect(made.headers.get('x-correlation-id')).toMatch(/^[0-9a-f-]{36}$/);
@@ -786,7 +962,10 @@ describe('cross-cutting', () => {
     expect(live.status).toBe(200);
     const ready = await fetch(`${url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ status: 'ready', checks: { identity: 'ok', notification: 'ok' } });
+    expect(await ready.json()).toMatchObject({
+      status: 'ready',
+      checks: { identity: 'ok', notification: 'ok' },
+    });
   });
 
   it('serves the SPA shell (or the not-built page) for client routes, never for /api', async () => {

@@ -5,7 +5,12 @@ import { createMemoryKeyValueStore } from '@meridian/platform/adapters/keyValue.
 import { createRedisKeyValueStore } from '@meridian/platform/adapters/keyValue.redis';
 import type { GatewayConfig } from './config.js';
 import { createGatewayApp } from './app.js';
-import { createIdentityClient, createNotificationClient, type IdentityServiceClient, type NotificationServiceClient } from './grpcClients.js';
+import {
+  createIdentityClient,
+  createNotificationClient,
+  type IdentityServiceClient,
+  type NotificationServiceClient,
+} from './grpcClients.js';
 import { silentLogger, type GatewayLogger } from './logger.js';
 import { attachRealtime, type Realtime } from './realtime.js';
 

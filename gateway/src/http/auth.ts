@@ -1,6 +1,10 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import type { Request, RequestHandler, Response } from 'express';
-import { AuthenticateRequest, type IdentityServiceClient, type Principal } from '@meridian/proto/meridian/identity/v1/identity';
+import {
+  AuthenticateRequest,
+  type IdentityServiceClient,
+  type Principal,
+} from '@meridian/proto/meridian/identity/v1/identity';
 import type { Caller } from '@meridian/proto/meridian/common/v1/common';
 import { callUnary } from '../grpcClients.js';
 import { SESSION_COOKIE, clearSessionCookie, setSessionCookie } from './cookies.js';
@@ -48,10 +52,15 @@ export function createAuth(deps: AuthDeps) {
     } else {
       try {
         const cid = correlationId(req);
-        const principal = await callUnary(deps.identity, 'authenticate', AuthenticateRequest.fromPartial({ sessionToken: found.token }), {
-          correlationId: cid,
-          deadlineMs: deps.deadlineMs,
-        });
+        const principal = await callUnary(
+          deps.identity,
+          'authenticate',
+          AuthenticateRequest.fromPartial({ sessionToken: found.token }),
+          {
+            correlationId: cid,
+            deadlineMs: deps.deadlineMs,
+          },
+        );
         let token = found.token;
         if (principal.refreshedSessionToken) {
           token = principal.refreshedSessionToken;
@@ -70,7 +79,10 @@ export function createAuth(deps: AuthDeps) {
           },
         };
       } catch (err) {
-        if (isServiceError(err) && (err.code === GrpcStatus.UNAUTHENTICATED || err.code === GrpcStatus.NOT_FOUND)) {
+        if (
+          isServiceError(err) &&
+          (err.code === GrpcStatus.UNAUTHENTICATED || err.code === GrpcStatus.NOT_FOUND)
+        ) {
           if (found.fromCookie) clearSessionCookie(res, deps.cookieSecure);
           result = { refused: err.details?.trim() || NOT_LOGGED_IN };
         } else {

@@ -22,7 +22,13 @@ export function clearSessionCookie(res: Response, secure: boolean): void {
 }
 
 export function setDeviceCookie(res: Response, token: string, secure: boolean): void {
-  res.cookie(DEVICE_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: DEVICE_MAX_AGE_MS });
+  res.cookie(DEVICE_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    path: '/',
+    maxAge: DEVICE_MAX_AGE_MS,
+  });
 }
 
 /** Readable by the SPA's JavaScript (axios copies it into X-XSRF-TOKEN). */

@@ -17,7 +17,13 @@ export const SOMETHING_WENT_WRONG = 'Something went wrong';
 export const SERVICE_UNAVAILABLE = 'Service temporarily unavailable, please try again later.';
 
 export function isServiceError(err: unknown): err is ServiceError {
-  return typeof err === 'object' && err !== null && 'code' in err && 'details' in err && typeof (err as ServiceError).code === 'number';
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    'code' in err &&
+    'details' in err &&
+    typeof (err as ServiceError).code === 'number'
+  );
 }
 
 /** gRPC status -> HTTP status (docs/CONVENTIONS.md "Errors"). */

@@ -15,7 +15,10 @@ export interface OtherRouteDeps {
   auth: Auth;
 }
 
-const ctxOf = (config: GatewayConfig) => (req: Request) => ({ correlationId: correlationId(req), deadlineMs: config.grpcDeadlineMs ?? DEFAULT_GRPC_DEADLINE_MS });
+const ctxOf = (config: GatewayConfig) => (req: Request) => ({
+  correlationId: correlationId(req),
+  deadlineMs: config.grpcDeadlineMs ?? DEFAULT_GRPC_DEADLINE_MS,
+});
 
 /** GET /api/countries and POST /api/sendAutomatedEmail (spec §7 "Other"). */
 export function otherApiRouter({ config, identity, notification, auth }: OtherRouteDeps): Router {
@@ -34,10 +37,21 @@ export function otherApiRouter({ config, identity, notification, auth }: OtherRo
     const b = parseBody(schemas.sendAutomatedEmail, req.body);
     const { caller } = sessionOf(res);
     const me = await callUnary(identity, 'getUser', id.GetUserRequest.fromPartial({ caller }), ctx(req));
-    const out = await callUnary(notification, 'sendAutomatedEmail', nt.SendAutomatedEmailRequest.fromPartial({
-      caller, callerEmail: me.email, callerName: me.name, subject: b.subject, sendTo: b.send_to,
-      replyTo: b.reply_to, template: b.template, url: b.url ?? '',
-    }), ctx(req));
+    const out = await callUnary(
+      notification,
+      'sendAutomatedEmail',
+      nt.SendAutomatedEmailRequest.fromPartial({
+        caller,
+        callerEmail: me.email,
+        callerName: me.name,
+        subject: b.subject,
+        sendTo: b.send_to,
+        replyTo: b.reply_to,
+        template: b.template,
+        url: b.url ?? '',
+      }),
+      ctx(req),
+    );
     res.json({ message: out.message });
   });
 
@@ -45,17 +59,37 @@ export function otherApiRouter({ config, identity, notification, auth }: OtherRo
 }
 
 /** GET /api/dev/mailbox?to=EMAIL — mounted only outside production. */
-export function devMailboxRouter({ config, notification }: Pick<OtherRouteDeps, 'config' | 'notification'>): Router {
+export function devMailboxRouter({
+  config,
+  notification,
+}: Pick<OtherRouteDeps, 'config' | 'notification'>): Router {
   const r = Router();
   const ctx = ctxOf(config);
   r.get('/mailbox', async (req, res) => {
     const to = typeof req.query.to === 'string' ? req.query.to.trim().toLowerCase() : '';
-    if (req.query.to !== undefined && (typeof req.query.to !== 'string' || (to !== '' && !EMAIL_RE.test(to)))) {
+    if (
+      req.query.to !== undefined &&
+      (typeof req.query.to !== 'string' || (to !== '' && !EMAIL_RE.test(to)))
+    ) {
       throw new HttpError(400, 'Please enter a valid email');
     }
-    const out = await callUnary(notification, 'listMailbox', nt.ListMailboxRequest.fromPartial({ to }), ctx(req));
+    const out = await callUnary(
+      notification,
+      'listMailbox',
+      nt.ListMailboxRequest.fromPartial({ to }),
+      ctx(req),
+    );
     const messages = out.messages
-      .map((m) => ({ id: m.id, from: m.from, to: m.to, subject: m.subject, text: m.text, html: m.html, links: m.links, sentAt: m.sentAt }))
+      .map((m) => ({
+        id: m.id,
+        from: m.from,
+        to: m.to,
+        subject: m.subject,
+        text: m.text,
+        html: m.html,
+        links: m.links,
+        sentAt: m.sentAt,
+      }))
       .sort((a, b) => (a.sentAt < b.sentAt ? 1 : a.sentAt > b.sentAt ? -1 : 0));
     res.set('Cache-Control', 'no-store');
     res.json(messages);
@@ -64,7 +98,10 @@ export function devMailboxRouter({ config, notification }: Pick<OtherRouteDeps, 
 }
 
 /** GET /healthz (liveness) and GET /readyz (identity and notification answer their gRPC health checks). */
-export function healthRouter({ identity, notification }: Pick<OtherRouteDeps, 'identity' | 'notification'>): Router {
+export function healthRouter({
+  identity,
+  notification,
+}: Pick<OtherRouteDeps, 'identity' | 'notification'>): Router {
   const r = Router();
   r.get('/healthz', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' });
@@ -75,7 +112,10 @@ export function healthRouter({ identity, notification }: Pick<OtherRouteDeps, 'i
     res
       .status(ready ? 200 : 503)
       .set('Cache-Control', 'no-store')
-      .json({ status: ready ? 'ready' : 'not ready', checks: { identity: idOk ? 'ok' : 'down', notification: ntOk ? 'ok' : 'down' } });
+      .json({
+        status: ready ? 'ready' : 'not ready',
+        checks: { identity: idOk ? 'ok' : 'down', notification: ntOk ? 'ok' : 'down' },
+      });
   });
   return r;
 }

@@ -15,7 +15,15 @@ export function spaRouter(webDist: string): Router {
   const root = path.resolve(webDist);
   const index = path.join(root, 'index.html');
   const r = Router();
-  r.use('/assets', express.static(path.join(root, 'assets'), { index: false, immutable: true, maxAge: '1y', fallthrough: false }));
+  r.use(
+    '/assets',
+    express.static(path.join(root, 'assets'), {
+      index: false,
+      immutable: true,
+      maxAge: '1y',
+      fallthrough: false,
+    }),
+  );
   r.use(express.static(root, { index: false, maxAge: '1h' }));
   r.get('/{*splat}', (req, res) => {
     if (!existsSync(index)) {

@@ -20,7 +20,10 @@ export interface UsersRouteDeps {
 export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Router {
   const r = Router();
   const secure = config.cookieSecure;
-  const ctx = (req: Request) => ({ correlationId: correlationId(req), deadlineMs: config.grpcDeadlineMs ?? DEFAULT_GRPC_DEADLINE_MS });
+  const ctx = (req: Request) => ({
+    correlationId: correlationId(req),
+    deadlineMs: config.grpcDeadlineMs ?? DEFAULT_GRPC_DEADLINE_MS,
+  });
   const limit = (name: RateLimitedRoute, subject?: (req: Request) => string | undefined) =>
     rateLimit(kv, name, { ...DEFAULT_RATE_LIMITS[name], ...config.rateLimits?.[name] }, subject);
   const bodyEmail = (req: Request) => (typeof req.body?.email === 'string' ? req.body.email : undefined);
@@ -31,7 +34,12 @@ export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Rou
   };
 
   /** A sign-in: session cookie, device cookie when the browser became trusted, the user as JSON. */
-  const signedIn = (res: Response, auth: id.AuthResponse, status = 200, extra: Record<string, unknown> = {}) => {
+  const signedIn = (
+    res: Response,
+    auth: id.AuthResponse,
+    status = 200,
+    extra: Record<string, unknown> = {},
+  ) => {
     if (auth.sessionToken) setSessionCookie(res, auth.sessionToken, secure);
     if (auth.deviceToken) setDeviceCookie(res, auth.deviceToken, secure);
     res.status(status).json({ ...userJson(auth.user), ...extra });
@@ -39,18 +47,39 @@ export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Rou
 
   r.post('/register', limit('register'), async (req, res) => {
     const b = parseBody(schemas.register, req.body);
-    const out = await callUnary(identity, 'register', id.RegisterRequest.fromPartial({
-      name: b.name, email: b.email, password: b.password, phone: b.phone, country: b.country,
-      referralCode: b.referralCode ?? '', deviceToken: deviceToken(req), correlationId: correlationId(req), clientIp: req.ip ?? '',
-    }), ctx(req));
+    const out = await callUnary(
+      identity,
+      'register',
+      id.RegisterRequest.fromPartial({
+        name: b.name,
+        email: b.email,
+        password: b.password,
+        phone: b.phone,
+        country: b.country,
+        referralCode: b.referralCode ?? '',
+        deviceToken: deviceToken(req),
+        correlationId: correlationId(req),
+        clientIp: req.ip ?? '',
+      }),
+      ctx(req),
+    );
     signedIn(res, out, 201);
   });
 
   r.post('/login', limit('login', bodyEmail), async (req, res) => {
     const b = parseBody(schemas.login, req.body);
-    const out = await callUnary(identity, 'login', id.LoginRequest.fromPartial({
-      email: b.email, password: b.password, deviceToken: deviceToken(req), correlationId: correlationId(req), clientIp: req.ip ?? '',
-    }), ctx(req));
+    const out = await callUnary(
+      identity,
+      'login',
+      id.LoginRequest.fromPartial({
+        email: b.email,
+        password: b.password,
+        deviceToken: deviceToken(req),
+        correlationId: correlationId(req),
+        clientIp: req.ip ?? '',
+      }),
+      ctx(req),
+    );
     signedIn(res, out);
   });
 
@@ -59,7 +88,12 @@ export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Rou
     let message = 'Logout successful';
     if (s) {
       try {
-        const out = await callUnary(identity, 'logout', id.LogoutRequest.fromPartial({ caller: s.caller }), ctx(req));
+        const out = await callUnary(
+          identity,
+          'logout',
+          id.LogoutRequest.fromPartial({ caller: s.caller }),
+          ctx(req),
+        );
         message = out.message || message;
       } catch {
         // The cookie goes either way; a session identity cannot find is already gone.
@@ -75,108 +109,198 @@ export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Rou
   });
 
   r.get('/getUser', auth.requireUser, async (req, res) => {
-    const u = await callUnary(identity, 'getUser', id.GetUserRequest.fromPartial({ caller: sessionOf(res).caller }), ctx(req));
+    const u = await callUnary(
+      identity,
+      'getUser',
+      id.GetUserRequest.fromPartial({ caller: sessionOf(res).caller }),
+      ctx(req),
+    );
     res.json(userJson(u));
   });
 
   r.patch('/updateUser', auth.requireUser, async (req, res) => {
     const b = parseBody(schemas.updateUser, req.body);
-    const u = await callUnary(identity, 'updateUser', id.UpdateUserRequest.fromPartial({ caller: sessionOf(res).caller, ...b }), ctx(req));
+    const u = await callUnary(
+      identity,
+      'updateUser',
+      id.UpdateUserRequest.fromPartial({ caller: sessionOf(res).caller, ...b }),
+      ctx(req),
+    );
     res.json(userJson(u));
   });
 
   r.post('/sendVerificationEmail', auth.requireUser, async (req, res) => {
-    const out = await callUnary(identity, 'sendVerificationEmail',
-      id.SendVerificationEmailRequest.fromPartial({ caller: sessionOf(res).caller }), ctx(req));
+    const out = await callUnary(
+      identity,
+      'sendVerificationEmail',
+      id.SendVerificationEmailRequest.fromPartial({ caller: sessionOf(res).caller }),
+      ctx(req),
+    );
     res.json({ message: out.message });
   });
 
   r.patch('/verifyUser/:verificationToken', async (req, res) => {
     const token = parseTokenParam(req.params.verificationToken, 'Invalid or expired token');
-    const out = await callUnary(identity, 'verifyUser',
-      id.VerifyUserRequest.fromPartial({ verificationToken: token, correlationId: correlationId(req) }), ctx(req));
+    const out = await callUnary(
+      identity,
+      'verifyUser',
+      id.VerifyUserRequest.fromPartial({ verificationToken: token, correlationId: correlationId(req) }),
+      ctx(req),
+    );
     res.json({ message: out.message });
   });
 
   r.patch('/changePassword', auth.requireUser, async (req, res) => {
     const b = parseBody(schemas.changePassword, req.body);
-    const out = await callUnary(identity, 'changePassword', id.ChangePasswordRequest.fromPartial({
-      caller: sessionOf(res).caller, oldPassword: b.oldPassword, password: b.password,
-    }), ctx(req));
+    const out = await callUnary(
+      identity,
+      'changePassword',
+      id.ChangePasswordRequest.fromPartial({
+        caller: sessionOf(res).caller,
+        oldPassword: b.oldPassword,
+        password: b.password,
+      }),
+      ctx(req),
+    );
     res.json({ message: out.message });
   });
 
   r.patch('/resetPassword/:resetToken', limit('resetPassword'), async (req, res) => {
     const token = parseTokenParam(req.params.resetToken, 'Invalid or expired token');
     const b = parseBody(schemas.resetPassword, req.body);
-    const out = await callUnary(identity, 'resetPassword', id.ResetPasswordRequest.fromPartial({
-      resetToken: token, password: b.password, correlationId: correlationId(req),
-    }), ctx(req));
+    const out = await callUnary(
+      identity,
+      'resetPassword',
+      id.ResetPasswordRequest.fromPartial({
+        resetToken: token,
+        password: b.password,
+        correlationId: correlationId(req),
+      }),
+      ctx(req),
+    );
     res.json({ message: out.message });
   });
 
   r.post('/forgotPassword', limit('forgotPassword', bodyEmail), async (req, res) => {
     const b = parseBody(schemas.forgotPassword, req.body);
-    const out = await callUnary(identity, 'forgotPassword',
-      id.ForgotPasswordRequest.fromPartial({ email: b.email, correlationId: correlationId(req), clientIp: req.ip ?? '' }), ctx(req));
+    const out = await callUnary(
+      identity,
+      'forgotPassword',
+      id.ForgotPasswordRequest.fromPartial({
+        email: b.email,
+        correlationId: correlationId(req),
+        clientIp: req.ip ?? '',
+      }),
+      ctx(req),
+    );
     res.json({ message: out.message });
   });
 
   r.get('/getUsers', auth.requireAdmin, async (req, res) => {
-    const out = await callUnary(identity, 'listUsers', id.ListUsersRequest.fromPartial({ caller: sessionOf(res).caller }), ctx(req));
+    const out = await callUnary(
+      identity,
+      'listUsers',
+      id.ListUsersRequest.fromPartial({ caller: sessionOf(res).caller }),
+      ctx(req),
+    );
     res.json(out.users.map((u) => userJson(u)));
   });
 
   r.post('/upgradeUser', auth.requireAdmin, async (req, res) => {
     const b = parseBody(schemas.upgradeUser, req.body);
-    const out = await callUnary(identity, 'upgradeUser', id.UpgradeUserRequest.fromPartial({
-      caller: sessionOf(res).caller, userId: b.id, role: b.role,
-    }), ctx(req));
+    const out = await callUnary(
+      identity,
+      'upgradeUser',
+      id.UpgradeUserRequest.fromPartial({
+        caller: sessionOf(res).caller,
+        userId: b.id,
+        role: b.role,
+      }),
+      ctx(req),
+    );
     res.json({ message: out.message });
   });
 
   r.post('/sendLoginCode/:email', limit('sendLoginCode', paramEmail), async (req, res) => {
     const email = parseEmailParam(req.params.email);
-    const out = await callUnary(identity, 'sendLoginCode',
-      id.SendLoginCodeRequest.fromPartial({ email, correlationId: correlationId(req), clientIp: req.ip ?? '' }), ctx(req));
+    const out = await callUnary(
+      identity,
+      'sendLoginCode',
+      id.SendLoginCodeRequest.fromPartial({
+        email,
+        correlationId: correlationId(req),
+        clientIp: req.ip ?? '',
+      }),
+      ctx(req),
+    );
     res.json({ message: out.message });
   });
 
   r.post('/loginWithCode/:email', limit('loginWithCode', paramEmail), async (req, res) => {
     const email = parseEmailParam(req.params.email);
     const b = parseBody(schemas.loginWithCode, req.body);
-    const out = await callUnary(identity, 'loginWithCode', id.LoginWithCodeRequest.fromPartial({
-      email, loginCode: b.loginCode, deviceToken: deviceToken(req), correlationId: correlationId(req), clientIp: req.ip ?? '',
-    }), ctx(req));
+    const out = await callUnary(
+      identity,
+      'loginWithCode',
+      id.LoginWithCodeRequest.fromPartial({
+        email,
+        loginCode: b.loginCode,
+        deviceToken: deviceToken(req),
+        correlationId: correlationId(req),
+        clientIp: req.ip ?? '',
+      }),
+      ctx(req),
+    );
     // Spec §4: login-with-code success "shows the server message".
     signedIn(res, out, 200, out.message ? { message: out.message } : {});
   });
 
   r.post('/google/callback', limit('google'), async (req, res) => {
     const b = parseBody(schemas.google, req.body);
-    const out = await callUnary(identity, 'googleLogin', id.GoogleLoginRequest.fromPartial({
-      credential: b.credential, deviceToken: deviceToken(req), correlationId: correlationId(req), clientIp: req.ip ?? '',
-    }), ctx(req));
+    const out = await callUnary(
+      identity,
+      'googleLogin',
+      id.GoogleLoginRequest.fromPartial({
+        credential: b.credential,
+        deviceToken: deviceToken(req),
+        correlationId: correlationId(req),
+        clientIp: req.ip ?? '',
+      }),
+      ctx(req),
+    );
     signedIn(res, out);
   });
 
   r.post('/impersonate/:id', auth.requireAdmin, async (req, res) => {
     const userId = parseTokenParam(req.params.id, 'Invalid user id');
-    const out = await callUnary(identity, 'impersonate',
-      id.ImpersonateRequest.fromPartial({ caller: sessionOf(res).caller, userId }), ctx(req));
+    const out = await callUnary(
+      identity,
+      'impersonate',
+      id.ImpersonateRequest.fromPartial({ caller: sessionOf(res).caller, userId }),
+      ctx(req),
+    );
     if (out.sessionToken) setSessionCookie(res, out.sessionToken, secure);
     res.json({ message: out.message || 'Impersonation started', user: userJson(out.user) });
   });
 
   r.post('/exit-impersonation', auth.requireUser, async (req, res) => {
-    const out = await callUnary(identity, 'exitImpersonation',
-      id.ExitImpersonationRequest.fromPartial({ caller: sessionOf(res).caller }), ctx(req));
+    const out = await callUnary(
+      identity,
+      'exitImpersonation',
+      id.ExitImpersonationRequest.fromPartial({ caller: sessionOf(res).caller }),
+      ctx(req),
+    );
     if (out.sessionToken) setSessionCookie(res, out.sessionToken, secure);
     res.json({ message: out.message || 'Impersonation ended', user: userJson(out.user) });
   });
 
   r.get('/referrals', auth.requireUser, async (req, res) => {
-    const out = await callUnary(identity, 'listReferrals', id.ListReferralsRequest.fromPartial({ caller: sessionOf(res).caller }), ctx(req));
+    const out = await callUnary(
+      identity,
+      'listReferrals',
+      id.ListReferralsRequest.fromPartial({ caller: sessionOf(res).caller }),
+      ctx(req),
+    );
     if (out.referrals.length === 0) {
       res.json({ message: 'No referrals' });
       return;
@@ -186,7 +310,12 @@ export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Rou
 
   r.delete('/:id', auth.requireAdmin, async (req, res) => {
     const userId = parseTokenParam(req.params.id, 'Invalid user id');
-    const out = await callUnary(identity, 'deleteUser', id.DeleteUserRequest.fromPartial({ caller: sessionOf(res).caller, userId }), ctx(req));
+    const out = await callUnary(
+      identity,
+      'deleteUser',
+      id.DeleteUserRequest.fromPartial({ caller: sessionOf(res).caller, userId }),
+      ctx(req),
+    );
     res.json({ message: out.message });
   });
 

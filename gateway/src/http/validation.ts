@@ -32,11 +32,17 @@ export const requiredString = (missing = ALL_FIELDS_REQUIRED, max = MAX_TEXT) =>
 export const optionalString = (max = MAX_TEXT) =>
   z.preprocess(
     (v) => (v === null ? undefined : v),
-    z.string({ error: () => TYPE_MARK }).trim().max(max, `must be at most ${max} characters`).optional(),
+    z
+      .string({ error: () => TYPE_MARK })
+      .trim()
+      .max(max, `must be at most ${max} characters`)
+      .optional(),
   );
 
 export const email = (missing = ALL_FIELDS_REQUIRED) =>
-  requiredString(missing, 254).regex(EMAIL_RE, INVALID_EMAIL).transform((v) => v.toLowerCase());
+  requiredString(missing, 254)
+    .regex(EMAIL_RE, INVALID_EMAIL)
+    .transform((v) => v.toLowerCase());
 
 export const newPassword = (missing = ALL_FIELDS_REQUIRED) =>
   z
@@ -74,11 +80,17 @@ export const schemas = {
   resetPassword: z.object({ password: newPassword() }),
   forgotPassword: z.object({ email: email('Please enter an email') }),
   upgradeUser: z.object({
-    role: requiredString('Please select a role', 20).refine((r) => (ROLES as readonly string[]).includes(r), 'Invalid role'),
+    role: requiredString('Please select a role', 20).refine(
+      (r) => (ROLES as readonly string[]).includes(r),
+      'Invalid role',
+    ),
     id: requiredString(ALL_FIELDS_REQUIRED, 100),
   }),
   loginWithCode: z.object({
-    loginCode: requiredString('Please fill in the login code', 100).refine((c) => c.length === 6, 'Access code must be 6 characters'),
+    loginCode: requiredString('Please fill in the login code', 100).refine(
+      (c) => c.length === 6,
+      'Access code must be 6 characters',
+    ),
   }),
   google: z
     .object({ credential: optionalString(8_192), token: optionalString(8_192) })
@@ -93,12 +105,18 @@ export const schemas = {
   }),
 };
 
-const REQUIRED_MESSAGES = new Set([ALL_FIELDS_REQUIRED, 'Please enter an email', 'Please select a role', 'Please fill in the login code']);
+const REQUIRED_MESSAGES = new Set([
+  ALL_FIELDS_REQUIRED,
+  'Please enter an email',
+  'Please select a role',
+  'Please fill in the login code',
+]);
 
 /** Parses a JSON body with a schema; the first issue (wrong type, then missing, then format) becomes a 400. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const input = body === undefined ? {} : body;
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new HttpError(400, INVALID_BODY);
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    throw new HttpError(400, INVALID_BODY);
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const rank = (m: string) => (m === TYPE_MARK ? 0 : REQUIRED_MESSAGES.has(m) ? 1 : 2);
@@ -119,7 +137,12 @@ export function parseEmailParam(value: unknown): string {
 
 /** Validates an opaque token or id taken from a path segment. */
 export function parseTokenParam(value: unknown, missing = 'Invalid or expired token'): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > 512 || !/^[A-Za-z0-9._~-]+$/.test(value)) {
+  if (
+    typeof value !== 'string' ||
+    value.length === 0 ||
+    value.length > 512 ||
+    !/^[A-Za-z0-9._~-]+$/.test(value)
+  ) {
     throw new HttpError(400, missing);
   }
   return value;

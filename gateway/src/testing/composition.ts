@@ -23,13 +23,26 @@ export interface TestComposition {
 
 const generousIdentityLimits = Object.fromEntries(
   [
-    'loginPerEmail', 'loginPerClient', 'sendCodePerEmail', 'sendCodePerClient', 'codeLoginPerEmail', 'codeLoginPerClient',
-    'registerPerEmail', 'registerPerClient', 'forgotPerEmail', 'forgotPerClient', 'verificationPerUser',
+    'loginPerEmail',
+    'loginPerClient',
+    'sendCodePerEmail',
+    'sendCodePerClient',
+    'codeLoginPerEmail',
+    'codeLoginPerClient',
+    'registerPerEmail',
+    'registerPerClient',
+    'forgotPerEmail',
+    'forgotPerClient',
+    'verificationPerUser',
   ].map((k) => [k, { max: 10_000, windowMs: 60_000 }]),
 );
 
 export async function startTestComposition(
-  options: { gateway?: Partial<GatewayConfig>; env?: Record<string, string>; identity?: StandaloneOptions['identity'] } = {},
+  options: {
+    gateway?: Partial<GatewayConfig>;
+    env?: Record<string, string>;
+    identity?: StandaloneOptions['identity'];
+  } = {},
 ): Promise<TestComposition> {
   const redisPrefix = `test:${randomUUID()}:`;
   const app = await startStandalone({
@@ -48,7 +61,15 @@ export async function startTestComposition(
     identity: { rateLimits: generousIdentityLimits as never, ...options.identity },
     gateway: {
       rateLimits: Object.fromEntries(
-        ['login', 'register', 'sendLoginCode', 'loginWithCode', 'forgotPassword', 'resetPassword', 'google'].map((k) => [k, { max: 10_000, windowMs: 60_000 }]),
+        [
+          'login',
+          'register',
+          'sendLoginCode',
+          'loginWithCode',
+          'forgotPassword',
+          'resetPassword',
+          'google',
+        ].map((k) => [k, { max: 10_000, windowMs: 60_000 }]),
       ),
       ...options.gateway,
     },
@@ -76,7 +97,8 @@ export async function startTestComposition(
 }
 
 let seq = 0;
-export const freshEmail = (tag = 'user') => `${tag}.${Date.now().toString(36)}.${(seq++).toString(36)}.${randomUUID().slice(0, 6)}@example.com`;
+export const freshEmail = (tag = 'user') =>
+  `${tag}.${Date.now().toString(36)}.${(seq++).toString(36)}.${randomUUID().slice(0, 6)}@example.com`;
 
 export interface Account {
   email: string;
@@ -114,9 +136,12 @@ export async function signIn(browser: HttpSession, email: string, password: stri
   }
   const known = new Set((await listMail(browser.baseUrl, email)).map((m) => m.id));
   const sent = await browser.post(`/api/users/sendLoginCode/${encodeURIComponent(email)}`);
-  if (sent.status !== 200) throw new Error(`sendLoginCode failed: ${sent.status} ${JSON.stringify(sent.body)}`);
+  if (sent.status !== 200)
+    throw new Error(`sendLoginCode failed: ${sent.status} ${JSON.stringify(sent.body)}`);
   const mail = await waitForMail(browser.baseUrl, email, (m) => !known.has(m.id) && /\b\d{6}\b/.test(m.text));
-  const res = await browser.post(`/api/users/loginWithCode/${encodeURIComponent(email)}`, { loginCode: loginCodeOf(mail) });
+  const res = await browser.post(`/api/users/loginWithCode/${encodeURIComponent(email)}`, {
+    loginCode: loginCodeOf(mail),
+  });
   if (res.status !== 200) throw new Error(`loginWithCode failed: ${res.status} ${JSON.stringify(res.body)}`);
 }
 
@@ -127,7 +152,11 @@ export async function adminBrowser(url: string): Promise<HttpSession> {
 }
 
 /** A registered user whose role the admin set. */
-export async function userWithRole(url: string, admin: HttpSession, role: 'subscriber' | 'author' | 'admin' | 'suspended'): Promise<Account> {
+export async function userWithRole(
+  url: string,
+  admin: HttpSession,
+  role: 'subscriber' | 'author' | 'admin' | 'suspended',
+): Promise<Account> {
   const account = await registerUser(url);
   if (role !== 'subscriber') {
     const res = await admin.post('/api/users/upgradeUser', { role, id: account.id });

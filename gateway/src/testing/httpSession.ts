@@ -53,7 +53,8 @@ export class HttpSession {
     for (const sc of setCookies) this.store(sc);
     const text = await res.text();
     let parsed: unknown = text;
-    if ((res.headers.get('content-type') ?? '').includes('application/json') && text.length > 0) parsed = JSON.parse(text);
+    if ((res.headers.get('content-type') ?? '').includes('application/json') && text.length > 0)
+      parsed = JSON.parse(text);
     return { status: res.status, body: parsed as T, headers: res.headers, setCookies };
   }
 
@@ -88,7 +89,10 @@ export class HttpSession {
 }
 
 /** Attributes of one Set-Cookie header, lower-cased names ("httponly" -> true). */
-export function cookieAttributes(setCookies: string[], name: string): Record<string, string | true> | undefined {
+export function cookieAttributes(
+  setCookies: string[],
+  name: string,
+): Record<string, string | true> | undefined {
   const sc = setCookies.find((c) => c.startsWith(`${name}=`));
   if (!sc) return undefined;
   const out: Record<string, string | true> = {};
@@ -133,7 +137,8 @@ export async function waitForMail(
       const found = list.find(match);
       if (found) return found;
     } else last = res.status;
-    if (Date.now() > deadline) throw new Error(`no matching mail for ${to} within ${timeoutMs} ms (seen: ${JSON.stringify(last)})`);
+    if (Date.now() > deadline)
+      throw new Error(`no matching mail for ${to} within ${timeoutMs} ms (seen: ${JSON.stringify(last)})`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }
@@ -148,7 +153,8 @@ export function loginCodeOf(mail: MailJson): string {
 /** The first link of a mail whose path contains `segment` (e.g. '/verify/'), and its last path segment (the token). */
 export function linkWith(mail: MailJson, segment: string): { url: string; token: string } {
   const url = mail.links.find((l) => l.includes(segment));
-  if (!url) throw new Error(`no link containing ${segment} in mail "${mail.subject}": ${mail.links.join(', ')}`);
+  if (!url)
+    throw new Error(`no link containing ${segment} in mail "${mail.subject}": ${mail.links.join(', ')}`);
   const token = decodeURIComponent(new URL(url).pathname.split('/').filter(Boolean).pop() ?? '');
   return { url, token };
 }

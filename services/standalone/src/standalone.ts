@@ -73,7 +73,11 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
 
   try {
     // Services listen on loopback only, on ports the OS picks unless configured.
-    const identityConfig = parseIdentityConfig({ ...env, DATA_DIR: dataDir, IDENTITY_GRPC_ADDR: env.IDENTITY_GRPC_ADDR ?? '127.0.0.1:0' });
+    const identityConfig = parseIdentityConfig({
+      ...env,
+      DATA_DIR: dataDir,
+      IDENTITY_GRPC_ADDR: env.IDENTITY_GRPC_ADDR ?? '127.0.0.1:0',
+    });
     const notificationConfig = parseNotificationConfig({
       ...env,
       DATA_DIR: dataDir,
@@ -92,7 +96,11 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
 
     const bus = createInProcEventBus({
       path: file('bus.sqlite'),
-      onError: (err, ctx) => logger.warn({ err, topic: ctx.topic, group: ctx.group, attempt: ctx.attempt }, 'event handler failed; retrying'),
+      onError: (err, ctx) =>
+        logger.warn(
+          { err, topic: ctx.topic, group: ctx.group, attempt: ctx.attempt },
+          'event handler failed; retrying',
+        ),
     });
     onStop('bus', () => bus.close());
 
@@ -153,7 +161,10 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       gateway,
       identityAddress: identity.grpcAddress,
       notificationAddress: notification.grpcAddress,
-      admin: { email: identityConfig.ADMIN_EMAIL, password: usedDefaultPassword ? identityConfig.ADMIN_PASSWORD : undefined },
+      admin: {
+        email: identityConfig.ADMIN_EMAIL,
+        password: usedDefaultPassword ? identityConfig.ADMIN_PASSWORD : undefined,
+      },
       dataDir,
       stop() {
         stopping ??= stopAll();

@@ -283,7 +283,7 @@ describe('administration', () => {
     const { caller: admin } = await adminCaller();
     const user = await h.register();
     const userCaller = await h.callerOf(user.sessionToken);
-    await expectStatus(h.call('listUsers', { caller: userCaller }), status.PERMISSION_DENIED, 'Not authorized, admin only');
+    await expectStatus(h.call('listUsers', { caller: userCaller }), status.PERMISSION_DENIED, 'Not authorized as an admin');
     await h.call('upgradeUser', { caller: admin, userId: user.user!.id, role: 'author' });
     for (const call of [
       h.call('listUsers', { caller: userCaller }),
@@ -291,7 +291,7 @@ describe('administration', () => {
       h.call('upgradeUser', { caller: userCaller, userId: user.user!.id, role: 'admin' }),
       h.call('impersonate', { caller: userCaller, userId: admin.userId }),
     ]) {
-      await expectStatus(call, status.PERMISSION_DENIED, 'Not authorized, admin only');
+      await expectStatus(call, status.PERMISSION_DENIED, 'Not authorized as an admin');
     }
     await expectStatus(h.call('listUsers', {}), status.UNAUTHENTICATED);
     const { users } = await h.call('listUsers', { caller: admin });

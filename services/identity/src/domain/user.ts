@@ -191,7 +191,7 @@ export const MESSAGES = {
   userNotFound: 'User not found',
   alreadyVerified: 'Account already verified',
   suspended: 'Your account has been suspended. Please contact support',
-  notAuthorized: 'Not authorized, admin only',
+  notAuthorized: 'Not authorized as an admin',
   ownRole: 'You cannot change your own role',
   ownDelete: 'You cannot delete your own account',
   lastAdmin: 'The last admin cannot be demoted',

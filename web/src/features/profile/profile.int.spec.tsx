@@ -48,7 +48,7 @@ describe('profile tab', () => {
   });
 
   it('rejects a photo that is not jpeg, jpg or png', async () => {
-    const { user } = renderApp('/user-profile', { preloadedState: loggedInAs(aUser()) });
+    renderApp('/user-profile', { preloadedState: loggedInAs(aUser()) });
     const gif = new File(['x'], 'me.gif', { type: 'image/gif' });
     fireEvent.change(screen.getByLabelText('Profile photo'), { target: { files: [gif] } });
     expect(await screen.findByRole('alert')).toHaveTextContent('Only jpeg, jpg and png images are allowed');

@@ -1,0 +1,209 @@
+/**
+ * Use cases of the kyc service: submit, approve, reject, the pending list, one user's status, and
+ * finding a document to stream. Each command runs decide() on the case's stream and writes events,
+ * outbox and read model in one transaction.
+ */
+import { forbidden, notFound, unauthenticated } from '@meridian/platform/eventSourcing/errors';
+import type { EventMeta, StoredEvent } from '@meridian/platform/eventSourcing/types';
+import type { ServiceStore, StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore';
+import {
+  assertCanSubmit,
+  decide,
+  documentLink,
+  evolve,
+  initialState,
+  MESSAGES,
+  toKycStreamId,
+  type DocumentRef,
+  type KycCommand,
+  type KycEvent,
+  type KycState,
+  type Side,
+} from '../domain/kycCase.js';
+import { projectKycCase, type KycCaseView } from '../projections/kycCaseView.js';
+import { CASES, USERS } from './collections.js';
+
+export interface KycContext {
+  store: ServiceStore;
+  clock: () => Date;
+  newId: () => string;
+}
+
+/** A caller as the gateway established it (session -> identity's Authenticate). */
+export interface KycCaller {
+  userId: string;
+  role: string;
+  impersonatorId?: string;
+  correlationId: string;
+}
+
+export const NOT_LOGGED_IN = 'Not authorized, please login';
+
+export async function loadCase(reads: StoreReads, userId: string): Promise<{ version: number; state: KycState }> {
+  const { version, events } = await reads.readStream<KycEvent>(toKycStreamId(userId));
+  const state = events.reduce((s, e) => evolve(s, { type: e.type, data: e.data } as KycEvent), initialState());
+  return { version, state };
+}
+
+/** decide -> append (expected version) -> project, inside tx. */
+export async function execute(tx: StoreTx, userId: string, command: KycCommand, meta: EventMeta): Promise<{ before: KycState; events: KycEvent[] }> {
+  const { version, state } = await loadCase(tx, userId);
+  const events = decide(command, state);
+  if (events.length === 0) return { before: state, events };
+  await tx.appendToStream(toKycStreamId(userId), version, events, meta);
+  let view = await tx.get<KycCaseView>(CASES, userId);
+  for (const e of events) view = projectKycCase(view, e);
+  if (view) await tx.put(CASES, userId, view);
+  else await tx.delete(CASES, userId);
+  return { before: state, events };
+}
+
+/** The refusal the user would get, before any bytes are stored (asked again on commit). */
+export async function checkCanSubmit(store: ServiceStore, userId: string, isVerified: boolean): Promise<void> {
+  assertCanSubmit((await loadCase(store, userId)).state, isVerified);
+}
+
+export interface SubmitInput {
+  caller: KycCaller;
+  isVerified: boolean;
+  /** From the gateway's trusted headers when it sent them; else identity's events seen by this service. */
+  name?: string;
+  email?: string;
+  front: DocumentRef;
+  back: DocumentRef;
+}
+
+/** Records a submission. Resolves with the documents of the replaced (rejected) submission, to delete. */
+export async function submitKyc(ctx: KycContext, input: SubmitInput): Promise<{ replaced: DocumentRef[] }> {
+  const { caller } = input;
+  if (!caller.userId) throw unauthenticated(NOT_LOGGED_IN);
+  return ctx.store.transaction(async (tx) => {
+    const known = await tx.get<{ name: string; email: string }>(USERS, caller.userId);
+    const { before } = await execute(
+      tx,
+      caller.userId,
+      {
+        type: 'SubmitKyc',
+        userId: caller.userId,
+        submissionId: ctx.newId(),
+        isVerified: input.isVerified,
+        name: input.name || known?.name || '',
+        email: input.email || known?.email || '',
+        front: input.front,
+        back: input.back,
+        now: ctx.clock(),
+      },
+      metaOf(caller),
+    );
+    const keep = new Set([input.front.documentId, input.back.documentId]);
+    return { replaced: [before.front, before.back].filter((d): d is DocumentRef => d !== null && !keep.has(d.documentId)) };
+  });
+}
+
+function requireCaller(caller: KycCaller): void {
+  if (!caller.userId) throw unauthenticated(NOT_LOGGED_IN);
+}
+
+export async function approveKyc(ctx: KycContext, caller: KycCaller, userId: string): Promise<{ message: string }> {
+  requireCaller(caller);
+  await ctx.store.transaction((tx) =>
+    execute(tx, userId, { type: 'ApproveKyc', userId, adminId: caller.userId, adminRole: caller.role, now: ctx.clock() }, metaOf(caller)),
+  );
+  return { message: MESSAGES.approved };
+}
+
+export async function rejectKyc(ctx: KycContext, caller: KycCaller, userId: string, reason: string): Promise<{ message: string }> {
+  requireCaller(caller);
+  await ctx.store.transaction((tx) =>
+    execute(tx, userId, { type: 'RejectKyc', userId, adminId: caller.userId, adminRole: caller.role, reason, now: ctx.clock() }, metaOf(caller)),
+  );
+  return { message: MESSAGES.rejected };
+}
+
+export interface PendingUserView {
+  userId: string;
+  name: string;
+  email: string;
+  kycStatus: string;
+  frontDoc: string;
+  backDoc: string;
+  submittedAt: string;
+}
+
+/** Admin: Pending cases, oldest first. Only what the review screen needs (no ids of stored files). */
+export async function listPending(store: ServiceStore, caller: KycCaller): Promise<PendingUserView[]> {
+  requireCaller(caller);
+  if (caller.role !== 'admin') throw forbidden(MESSAGES.notAdmin);
+  const views = await store.find<KycCaseView>(CASES, { where: { status: 'Pending' }, orderBy: { field: 'submittedAt', direction: 'asc' } });
+  return views.map((v) => ({
+    userId: v.userId,
+    name: v.name,
+    email: v.email,
+    kycStatus: v.status,
+    frontDoc: v.frontDoc,
+    backDoc: v.backDoc,
+    submittedAt: v.submittedAt,
+  }));
+}
+
+export interface KycStatusView {
+  userId: string;
+  status: KycState['status'];
+  rejectionReason: string;
+  frontDoc: string;
+  backDoc: string;
+  submittedAt: string;
+  decidedAt: string;
+}
+
+export async function getStatus(store: StoreReads, userId: string): Promise<KycStatusView> {
+  const view = userId ? await store.get<KycCaseView>(CASES, userId) : null;
+  if (!view) return { userId, status: 'Not Submitted', rejectionReason: '', frontDoc: '', backDoc: '', submittedAt: '', decidedAt: '' };
+  return {
+    userId,
+    status: view.status,
+    rejectionReason: view.status === 'Rejected' ? view.rejectionReason : '',
+    frontDoc: view.frontDoc,
+    backDoc: view.backDoc,
+    submittedAt: view.submittedAt,
+    decidedAt: view.decidedAt,
+  };
+}
+
+export const DOCUMENT_NOT_FOUND = 'Document not found';
+export const DOCUMENT_FORBIDDEN = 'Not authorized to view this document';
+
+/** The current document of a user's side, for the owner or an admin (the HTTP adapter checks the caller). */
+export async function findDocument(store: StoreReads, userId: string, side: Side): Promise<DocumentRef> {
+  const view = await store.get<KycCaseView>(CASES, userId);
+  const ref = view?.[side];
+  if (!ref) throw notFound(DOCUMENT_NOT_FOUND);
+  return ref;
+}
+
+export function metaOf(caller: KycCaller): EventMeta {
+  return {
+    correlationId: caller.correlationId,
+    actor: { userId: caller.userId, role: caller.role, ...(caller.impersonatorId ? { impersonatorId: caller.impersonatorId } : {}) },
+  };
+}
+
+/** Domain event -> integration event on meridian.kyc.events (proto shapes); private events -> null. */
+export function toIntegrationEvent(event: StoredEvent): { type: string; data: unknown } | null {
+  const e = { type: event.type, data: event.data } as KycEvent;
+  switch (e.type) {
+    case 'KycSubmitted': {
+      const { userId, name, email, submittedAt, frontDoc, backDoc, submissionId } = e.data;
+      return { type: e.type, data: { userId, name, email, submittedAt, frontDoc, backDoc, submissionId } };
+    }
+    case 'KycApproved':
+    case 'KycRejected':
+      return { type: e.type, data: { ...e.data } };
+    case 'KycCaseErased':
+      return null;
+    default:
+      return null;
+  }
+}
+
+export { documentLink };
