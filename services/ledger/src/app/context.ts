@@ -1,0 +1,82 @@
+import { ConcurrencyError, forbidden, invalid, unauthenticated } from '@meridian/platform/eventSourcing/errors';
+import type { EventMeta } from '@meridian/platform/eventSourcing/types';
+import { currentCorrelationId } from '@meridian/platform/logger';
+import type { ServiceStore, StoreTx } from '@meridian/platform/ports/serviceStore';
+
+export const SERVICE = 'ledger';
+/** Consumer group of the ledger on other services' topics (also its processed-markers set). */
+export const CONSUMER_GROUP = 'ledger';
+
+export interface LedgerContext {
+  store: ServiceStore;
+  clock: () => Date;
+  newId: () => string;
+  /** Attempts of read -> decide -> append when another writer moved the stream first (default 5). */
+  maxAttempts?: number;
+}
+
+/**
+ * Who is calling, as the gateway established it: user id from the session, role from identity's
+ * Authenticate. The ledger does not own users, so it trusts these two fields from its callers inside
+ * the cluster (never from a browser) and re-checks every power against them.
+ */
+export interface Actor {
+  userId: string;
+  role: string;
+  impersonatorId?: string;
+}
+
+export const MESSAGES = {
+  notAuthenticated: 'Not authenticated',
+  adminOnly: 'Not authorized, admin only',
+  notYours: 'Not authorized',
+  userRequired: 'User id is required',
+  badKey: 'Idempotency key must be 1-128 letters, digits or . _ : -',
+} as const;
+
+export function requireActor(actor: Actor | null | undefined): Actor {
+  if (!actor?.userId) throw unauthenticated(MESSAGES.notAuthenticated);
+  return actor;
+}
+
+export function requireAdmin(actor: Actor | null | undefined): Actor {
+  const a = requireActor(actor);
+  if (a.role !== 'admin') throw forbidden(MESSAGES.adminOnly);
+  return a;
+}
+
+export function requireOwnerOrAdmin(actor: Actor | null | undefined, userId: string): Actor {
+  const a = requireActor(actor);
+  if (a.role !== 'admin' && a.userId !== userId) throw forbidden(MESSAGES.notYours);
+  return a;
+}
+
+const KEY = /^[A-Za-z0-9_.:-]{1,128}$/;
+export function checkKey(key: string): string {
+  if (!KEY.test(key)) throw invalid(MESSAGES.badKey);
+  return key;
+}
+
+export function metaOf(ctx: LedgerContext, actor?: Actor, causationId?: string): EventMeta {
+  return {
+    correlationId: currentCorrelationId() ?? ctx.newId(),
+    ...(causationId ? { causationId } : {}),
+    ...(actor ? { actor: { userId: actor.userId, role: actor.role, ...(actor.impersonatorId ? { impersonatorId: actor.impersonatorId } : {}) } } : {}),
+  };
+}
+
+/**
+ * Runs read -> decide -> append (+ projections) in one transaction, again from the start when another
+ * writer appended to the stream first (ConcurrencyError), at most `maxAttempts` times.
+ */
+export async function inTransaction<T>(ctx: LedgerContext, fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+  const max = ctx.maxAttempts ?? 5;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ctx.store.transaction(fn);
+    } catch (err) {
+      if (err instanceof ConcurrencyError && attempt < max) continue;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * Deposit use cases. Confirming is ONE transaction over up to three streams: DepositConfirmed on
+ * deposit-<id>, CreditDeposit on the investor's ledger and, on their first confirmed deposit with a
+ * linked referrer, PayReferralBonus on the referrer's ledger. Nothing is left half done by a crash,
+ * and every step is idempotent on its own key (deposit:<id>, referral:<refereeId>).
+ */
+import { notFound } from '@meridian/platform/eventSourcing/errors';
+import type { StoreReads } from '@meridian/platform/ports/serviceStore';
+import type { ReferralBonusEarned } from '../domain/account.js';
+import { DEPOSIT_MESSAGES, parseDepositAmount } from '../domain/deposit.js';
+import { type DepositDoc, type UserDoc, depositById, depositsOfUser, pendingDeposits, userById } from '../projections/views.js';
+import { type Actor, type LedgerContext, checkKey, inTransaction, metaOf, requireActor, requireAdmin, requireOwnerOrAdmin } from './context.js';
+import { executeDeposit, executeLedger } from './streams.js';
+
+export type DepositView = DepositDoc & { userName: string; userEmail: string };
+
+async function withUser(reads: StoreReads, doc: DepositDoc): Promise<DepositView> {
+  const user = await userById(reads, doc.userId);
+  return { ...doc, userName: user?.name ?? '', userEmail: user?.email ?? '' };
+}
+
+async function withUsers(reads: StoreReads, docs: DepositDoc[]): Promise<DepositView[]> {
+  const cache = new Map<string, UserDoc | null>();
+  const out: DepositView[] = [];
+  for (const doc of docs) {
+    if (!cache.has(doc.userId)) cache.set(doc.userId, await userById(reads, doc.userId));
+    const user = cache.get(doc.userId);
+    out.push({ ...doc, userName: user?.name ?? '', userEmail: user?.email ?? '' });
+  }
+  return out;
+}
+
+export async function createDeposit(
+  ctx: LedgerContext,
+  input: { actor: Actor; amount: unknown; emailVerified: boolean; idempotencyKey?: string },
+): Promise<DepositView> {
+  const actor = requireActor(input.actor);
+  const amountCents = parseDepositAmount(input.amount);
+  const depositId = input.idempotencyKey ? checkKey(input.idempotencyKey) : ctx.newId();
+  return inTransaction(ctx, async (tx) => {
+    await executeDeposit(
+      tx,
+      depositId,
+      { type: 'RequestDeposit', depositId, userId: actor.userId, isVerified: input.emailVerified, amountCents, now: ctx.clock() },
+      metaOf(ctx, actor),
+    );
+    const doc = await depositById(tx, depositId);
+    if (!doc) throw notFound(DEPOSIT_MESSAGES.notFound);
+    return withUser(tx, doc);
+  });
+}
+
+export async function getDeposit(ctx: LedgerContext, input: { actor: Actor; depositId: string }): Promise<DepositView> {
+  const actor = requireActor(input.actor);
+  const doc = input.depositId ? await depositById(ctx.store, input.depositId) : null;
+  if (!doc) throw notFound(DEPOSIT_MESSAGES.notFound);
+  // Someone else's deposit answers "not found" too: ids are not a way to learn what exists.
+  if (actor.role !== 'admin' && actor.userId !== doc.userId) throw notFound(DEPOSIT_MESSAGES.notFound);
+  return withUser(ctx.store, doc);
+}
+
+export async function listUserDeposits(ctx: LedgerContext, input: { actor: Actor; userId?: string }): Promise<DepositView[]> {
+  const userId = input.userId || requireActor(input.actor).userId;
+  requireOwnerOrAdmin(input.actor, userId);
+  return withUsers(ctx.store, await depositsOfUser(ctx.store, userId));
+}
+
+export async function listPendingDeposits(ctx: LedgerContext, input: { actor: Actor }): Promise<DepositView[]> {
+  requireAdmin(input.actor);
+  return withUsers(ctx.store, await pendingDeposits(ctx.store));
+}
+
+export async function decideDeposit(
+  ctx: LedgerContext,
+  input: { actor: Actor; depositId: string; decision: 'confirm' | 'reject'; notes?: string },
+): Promise<DepositView> {
+  const actor = requireAdmin(input.actor);
+  if (!input.depositId) throw notFound(DEPOSIT_MESSAGES.notFound);
+  return inTransaction(ctx, async (tx) => {
+    const now = ctx.clock();
+    const meta = metaOf(ctx, actor);
+    const command =
+      input.decision === 'confirm'
+        ? ({ type: 'ConfirmDeposit', adminId: actor.userId, actorRole: actor.role, notes: input.notes, now } as const)
+        : ({ type: 'RejectDeposit', adminId: actor.userId, actorRole: actor.role, notes: input.notes, now } as const);
+    const decided = await executeDeposit(tx, input.depositId, command, meta);
+    const confirmed = decided.events.find((e) => e.type === 'DepositConfirmed');
+    if (confirmed && decided.after.status !== 'none') {
+      const { userId, amountCents, depositId } = decided.after;
+      const credit = await executeLedger(
+        tx,
+        { type: 'CreditDeposit', userId, depositId, amountCents, idempotencyKey: `deposit:${depositId}`, transactionId: ctx.newId(), now },
+        { ...meta, causationId: confirmed.id },
+      );
+      const earned = credit.events.find((e) => e.type === 'ReferralBonusEarned') as { id: string; data: ReferralBonusEarned['data'] } | undefined;
+      if (earned) {
+        await executeLedger(
+          tx,
+          {
+            type: 'PayReferralBonus',
+            userId: earned.data.referrerId,
+            refereeId: earned.data.userId,
+            depositId: earned.data.depositId,
+            idempotencyKey: `referral:${earned.data.userId}`,
+            transactionId: ctx.newId(),
+            now,
+          },
+          { ...meta, causationId: earned.id },
+        );
+      }
+    }
+    const doc = await depositById(tx, input.depositId);
+    if (!doc) throw notFound(DEPOSIT_MESSAGES.notFound);
+    return withUser(tx, doc);
+  });
+}

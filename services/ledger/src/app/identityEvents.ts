@@ -1,0 +1,38 @@
+/**
+ * Reacts to identity's integration events (topic meridian.identity.events), inside the transaction
+ * that records the event as processed (subscribeIdempotent), so a redelivery has no second effect:
+ * - UserRegistered: the user directory (name and email for the admin's pending deposits) and, when
+ *   referredBy is set, LinkReferrer on the new user's ledger (the link the referral bonus needs).
+ * - ProfileUpdated: a new name in the directory.
+ */
+import { causedBy } from '@meridian/platform/app/consumer';
+import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
+import type { StoreTx } from '@meridian/platform/ports/serviceStore';
+import { COLLECTIONS, type UserDoc, projectUser } from '../projections/views.js';
+import { executeLedger } from './streams.js';
+
+type UserRegisteredData = { userId: string; name?: string; email?: string; referredBy?: string; registeredAt?: string };
+
+export async function handleIdentityEvent(event: StoredEvent, tx: StoreTx, now: Date): Promise<void> {
+  switch (event.type) {
+    case 'UserRegistered': {
+      const data = (event.data ?? {}) as UserRegisteredData;
+      if (!data.userId) return;
+      const doc = await tx.get<UserDoc>(COLLECTIONS.users, data.userId);
+      await tx.put(COLLECTIONS.users, data.userId, projectUser(doc, data));
+      if (data.referredBy && data.referredBy !== data.userId) {
+        await executeLedger(tx, { type: 'LinkReferrer', userId: data.userId, referrerId: data.referredBy, now }, causedBy(event));
+      }
+      return;
+    }
+    case 'ProfileUpdated': {
+      const data = (event.data ?? {}) as { userId?: string; fields?: string[]; name?: string };
+      if (!data.userId || !data.fields?.includes('name')) return;
+      const doc = await tx.get<UserDoc>(COLLECTIONS.users, data.userId);
+      if (doc) await tx.put(COLLECTIONS.users, data.userId, projectUser(doc, { userId: data.userId, name: data.name }));
+      return;
+    }
+    default:
+      return;
+  }
+}
