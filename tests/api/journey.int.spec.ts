@@ -5,12 +5,10 @@
  * cookie jar -> 400 'New browser or device detected' -> code from the mailbox -> logged in ->
  * (restart: data survives) -> an admin suspends the user -> the user's open session is refused at once.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { waitFor } from '@meridian/platform/testing/waitFor';
 import {
   HttpSession,
   linkWith,
@@ -18,64 +16,19 @@ import {
   loginCodeOf,
   waitForMail,
 } from '@meridian/gateway/testing/httpSession';
+import { startTarget as spawnTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const ADMIN_EMAIL = 'journey-admin@example.com';
 const ADMIN_PASSWORD = 'Journey-Admin-1!';
 const dataDir = mkdtempSync(join(tmpdir(), 'meridian-journey-'));
 
-interface Running {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
+const running: RunningTarget[] = [];
 
-const running: Running[] = [];
-
-/** Spawns the standalone target like `make start` and resolves with the URL it prints. */
-async function startTarget(): Promise<Running> {
-  const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['services/standalone/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'warn',
-      PORT: '0',
-      DATA_DIR: dataDir,
-      ADMIN_EMAIL,
-      ADMIN_PASSWORD,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += String(d)));
-  child.stderr!.on('data', (d) => (out += String(d)));
-  const r: Running = { child, url: '', output: () => out };
-  running.push(r);
-  const url = await waitFor(
-    () => {
-      if (child.exitCode !== null) throw new Error(`standalone exited with ${child.exitCode}:\n${out}`);
-      return out.match(/Meridian is running at (http:\/\/localhost:\d+)/)?.[1];
-    },
-    { timeoutMs: 60_000, intervalMs: 50, message: 'the standalone target prints its URL' },
-  ).catch((err) => {
-    throw new Error(`${(err as Error).message}\n${out}`);
-  });
-  r.url = url;
-  await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200, {
-    timeoutMs: 30_000,
-    intervalMs: 50,
-    message: '/readyz answers 200',
-  });
-  return r;
-}
-
-async function stopTarget(r: Running): Promise<number | null> {
-  if (r.child.exitCode !== null) return r.child.exitCode;
-  const exited = new Promise<number | null>((res) => r.child.once('exit', (code) => res(code)));
-  r.child.kill('SIGTERM');
-  return exited;
+/** Spawns the standalone target like `make start` (same DATA_DIR on every start). */
+async function startTarget(): Promise<RunningTarget> {
+  const target = await spawnTarget({ dataDir, adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD });
+  running.push(target);
+  return target;
 }
 
 afterAll(async () => {

@@ -92,7 +92,22 @@ export const VIEWPORTS = [
   { label: 'phone', width: 360, height: 740 },
 ];
 
-export async function captureScreens(context: BrowserContext, baseUrl: string, outDir: string, screens: Screen[]): Promise<string[]> {
+export interface CaptureOptions {
+  /** Prefix of every file name ("investor-" -> investor-dashboard-phone.png). */
+  prefix?: string;
+  /** Runs on each settled page before its shot (the e2e run checks layout here). */
+  check?: (page: Page, shot: { name: string; viewport: string; file: string }) => Promise<void>;
+}
+
+/** Waits for web fonts and every finite CSS animation or transition (spinners loop forever). */
+export async function settle(page: Page): Promise<void> {
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );
+}
+
+export async function captureScreens(context: BrowserContext, baseUrl: string, outDir: string, screens: Screen[], options: CaptureOptions = {}): Promise<string[]> {
   mkdirSync(outDir, { recursive: true });
   const written: string[] = [];
   for (const viewport of VIEWPORTS) {
@@ -102,8 +117,9 @@ export async function captureScreens(context: BrowserContext, baseUrl: string, o
       await page.goto(new URL(screen.path, baseUrl).toString(), { waitUntil: 'networkidle' });
       if (screen.waitForText) await page.getByText(screen.waitForText).first().waitFor({ timeout: 10_000 });
       if (screen.prepare) await screen.prepare(page);
-      await page.waitForTimeout(350); // let entrance animations settle before the shot
-      const file = join(outDir, `${screen.name}-${viewport.label}.png`);
+      await settle(page); // entrance animations finish before the shot
+      const file = join(outDir, `${options.prefix ?? ''}${screen.name}-${viewport.label}.png`);
+      await options.check?.(page, { name: `${options.prefix ?? ''}${screen.name}`, viewport: viewport.label, file });
       await page.screenshot({ path: file, fullPage: true });
       written.push(file);
       await page.close();

@@ -97,6 +97,7 @@ describe('upload', () => {
     expect((await h.upload(userId, { front: atLimit, back: SAMPLES.png })).status).toBe(200);
     const doc = await h.getDocument(userId, 'front', { userId });
     expect(doc.headers.get('content-length')).toBe(String(MAX_KYC_FILE_BYTES));
+    expect((await doc.arrayBuffer()).byteLength).toBe(MAX_KYC_FILE_BYTES);
   });
 
   it('refuses a missing side (and a request that is not multipart)', async () => {

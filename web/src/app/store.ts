@@ -2,11 +2,12 @@ import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import createSagaMiddleware from 'redux-saga';
 import { authReducer, sessionExpired } from '../features/auth/authSlice';
 import { liveReducer } from '../features/live/liveSlice';
+import { queuesReducer } from '../features/queues/queuesSlice';
 import { createSocketIo, type SocketFactory } from '../features/live/live.saga';
 import { setSessionEndedHandler } from './apiClient';
 import { rootSaga } from './rootSaga';
 
-const rootReducer = combineReducers({ auth: authReducer, live: liveReducer });
+const rootReducer = combineReducers({ auth: authReducer, live: liveReducer, queues: queuesReducer });
 
 export type RootState = ReturnType<typeof rootReducer>;
 

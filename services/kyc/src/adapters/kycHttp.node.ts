@@ -298,7 +298,14 @@ export async function startKycHttpServer(options: KycHttpDeps & { address: strin
     throw new DomainError('not_found', 'Not found');
   };
 
+  let inFlight = 0;
+  let onIdle: (() => void) | null = null;
   const server: Server = createServer((req, res) => {
+    inFlight++;
+    res.once('close', () => {
+      inFlight--;
+      if (inFlight === 0) onIdle?.();
+    });
     void withCorrelation(header(req, 'x-correlation-id') || undefined, () =>
       route(req, res).catch((err) => fail(req, res, err)),
     );
@@ -326,8 +333,10 @@ export async function startKycHttpServer(options: KycHttpDeps & { address: strin
     stop() {
       stopped ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
-        server.closeIdleConnections();
-        setTimeout(() => server.closeAllConnections(), 2_000).unref();
+        // keep-alive connections without a request in flight are closed now; running ones may finish (5 s)
+        onIdle = () => server.closeAllConnections();
+        if (inFlight === 0) onIdle();
+        setTimeout(() => server.closeAllConnections(), 5_000).unref();
       });
       return stopped;
     },

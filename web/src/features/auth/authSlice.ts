@@ -1,5 +1,7 @@
 import { createAsyncThunk, createSlice, isAnyOf, type PayloadAction } from '@reduxjs/toolkit';
 import { errorMessage } from '../../app/errors';
+import { asBalancesChanged, asStatusChanged, LIVE_EVENTS } from '../live/liveEvents';
+import { eventReceived } from '../live/liveSlice';
 import { authApi } from './authApi';
 import type { LoginInput, ProfileChanges, RegisterInput, User } from './authTypes';
 
@@ -178,6 +180,20 @@ const authSlice = createSlice({
       })
       .addCase(profileUpdateSubmitted.fulfilled, (state, action) => {
         state.user = { ...state.user, ...action.payload };
+      })
+      // Live pushes (features/live/README.md): balances and KYC status change without a reload.
+      .addCase(eventReceived, (state, action) => {
+        const { event, payload } = action.payload;
+        if (!state.user) return;
+        const balances = event === LIVE_EVENTS.balancesChanged ? asBalancesChanged(payload) : null;
+        if (balances && (!balances.userId || balances.userId === state.user._id)) {
+          const { balance, investmentBalance, totalMaturityAmount } = balances.balances;
+          if (typeof balance === 'number') state.user.balance = balance;
+          if (typeof investmentBalance === 'number') state.user.investmentBalance = investmentBalance;
+          if (typeof totalMaturityAmount === 'number') state.user.totalMaturityAmount = totalMaturityAmount;
+        }
+        const status = event === LIVE_EVENTS.statusChanged ? asStatusChanged(payload) : null;
+        if (status?.kind === 'kyc' && status.id === state.user._id) state.user.kycStatus = status.status;
       })
       .addCase(logoutRequested.fulfilled, (state) => {
         state.isLoggedIn = false;

@@ -2,6 +2,7 @@ import { io } from 'socket.io-client';
 import { eventChannel, type EventChannel, type Task } from 'redux-saga';
 import { call, cancel, cancelled, fork, put, select, take } from 'redux-saga/effects';
 import type { AuthState } from '../auth/authSlice';
+import { positionOf } from './liveEvents';
 import { connected, connectionClosed, connectionOpened, disconnected, eventReceived, type LiveEvent } from './liveSlice';
 
 /** The part of a socket.io client the saga uses (a fake in tests). */
@@ -11,11 +12,26 @@ export interface LiveSocket {
   disconnect(): unknown;
 }
 
-export type SocketFactory = () => LiveSocket;
+export interface SocketOptions {
+  /** The position of the last push seen on this connection, sent on every (re)connect so the gateway replays what was missed. */
+  lastPosition: () => string | null;
+}
 
-/** Same origin, path /socket.io, cookies sent; socket.io-client reconnects on its own. */
-export const createSocketIo: SocketFactory = () =>
-  io({ path: '/socket.io', withCredentials: true, reconnection: true, reconnectionDelay: 1000, reconnectionDelayMax: 10000 });
+export type SocketFactory = (options?: SocketOptions) => LiveSocket;
+
+/**
+ * Same origin, path /socket.io, cookies sent; socket.io-client reconnects on its own. The handshake
+ * carries `auth.lastPosition` (null on the first connect): see README.md, "Catching up".
+ */
+export const createSocketIo: SocketFactory = (options) =>
+  io({
+    path: '/socket.io',
+    withCredentials: true,
+    reconnection: true,
+    reconnectionDelay: 1000,
+    reconnectionDelayMax: 10000,
+    auth: (cb) => cb({ lastPosition: options?.lastPosition() ?? null }),
+  });
 
 type SocketMessage = { kind: 'connected' } | { kind: 'disconnected' } | { kind: 'event'; event: LiveEvent };
 
@@ -31,7 +47,8 @@ function socketChannel(socket: LiveSocket): EventChannel<SocketMessage> {
 }
 
 export function* liveConnection(createSocket: SocketFactory) {
-  const socket: LiveSocket = yield call(createSocket);
+  let lastPosition: string | null = null;
+  const socket: LiveSocket = yield call(createSocket, { lastPosition: () => lastPosition });
   const channel: EventChannel<SocketMessage> = yield call(socketChannel, socket);
   yield put(connectionOpened());
   try {
@@ -39,7 +56,10 @@ export function* liveConnection(createSocket: SocketFactory) {
       const message: SocketMessage = yield take(channel);
       if (message.kind === 'connected') yield put(connected());
       else if (message.kind === 'disconnected') yield put(disconnected());
-      else yield put(eventReceived(message.event));
+      else {
+        lastPosition = positionOf(message.event.payload) ?? lastPosition;
+        yield put(eventReceived(message.event));
+      }
     }
   } finally {
     if ((yield cancelled()) as boolean) {

@@ -1,0 +1,48 @@
+/**
+ * The investment service's environment, parsed and typed once (docs/CONVENTIONS.md names).
+ * Plans: PLANS_JSON (JSON text) wins over PLANS_FILE (path to a JSON file); neither = DESIGN.md §3a's
+ * DEFAULT_PLANS. A bad list stops the process with a message naming the variable and the plan field.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { commonEnvSchema, env, parseEnv } from '@meridian/platform/config';
+import { DEFAULT_PLANS, loadPlans, type Plan } from './domain/plan.js';
+
+function plansFrom(text: string, variable: 'PLANS_JSON' | 'PLANS_FILE', ctx: z.RefinementCtx): Plan[] | null {
+  try {
+    return loadPlans(text);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', path: [variable], message: (err as Error).message });
+    return null;
+  }
+}
+
+const schema = commonEnvSchema
+  .extend({
+    INVESTMENT_GRPC_ADDR: env.address('0.0.0.0:50055'),
+    LEDGER_GRPC_URL: env.address('127.0.0.1:50054'),
+    PLANS_FILE: z.string().min(1).optional(),
+    PLANS_JSON: z.string().min(1).optional(),
+  })
+  .transform((v, ctx) => {
+    let plans: readonly Plan[] = DEFAULT_PLANS;
+    if (v.PLANS_JSON) {
+      plans = plansFrom(v.PLANS_JSON, 'PLANS_JSON', ctx) ?? DEFAULT_PLANS;
+    } else if (v.PLANS_FILE) {
+      let text: string | null = null;
+      try {
+        text = readFileSync(v.PLANS_FILE, 'utf8');
+      } catch {
+        ctx.addIssue({ code: 'custom', path: ['PLANS_FILE'], message: 'cannot be read' });
+      }
+      if (text !== null) plans = plansFrom(text, 'PLANS_FILE', ctx) ?? DEFAULT_PLANS;
+    }
+    return { ...v, plans };
+  });
+
+export const investmentEnvSchema = schema;
+export type InvestmentConfig = z.infer<typeof schema>;
+
+export function parseInvestmentConfig(source: Record<string, string | undefined> = process.env): InvestmentConfig {
+  return parseEnv(schema, source);
+}

@@ -1,0 +1,185 @@
+/**
+ * Test harness: the ledger started through `start()` on SQLite (':memory:' or a file, for restarts)
+ * and the in-process bus, reached by a real gRPC client. Identity's UserRegistered is published on
+ * meridian.identity.events as identity would. `settle()` waits until the outbox is published and the
+ * identity topic consumed, so the invariant check sees a quiet ledger.
+ */
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import * as grpc from '@grpc/grpc-js';
+import { createInProcEventBus } from '@meridian/platform/adapters/eventBus.inproc';
+import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
+import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
+import { callUnary, createGrpcClient, type RequestOf, type ResponseOf, type UnaryMethod } from '@meridian/platform/grpc/index';
+import { createLogger } from '@meridian/platform/logger';
+import { topicOf, type EventBus } from '@meridian/platform/ports/eventBus';
+import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
+import { waitFor } from '@meridian/platform/testing/waitFor';
+import type { Caller } from '@meridian/proto/meridian/common/v1/common';
+import * as pb from '@meridian/proto/meridian/ledger/v1/ledger';
+import { LedgerServiceClient } from '@meridian/proto/meridian/ledger/v1/ledger';
+import { CONSUMER_GROUP } from '../app/context.js';
+import { parseLedgerConfig } from '../config.js';
+import { start, type LedgerHandle } from '../main.js';
+import { expectLedgerInvariants } from './invariants.js';
+
+const REQUESTS: Record<UnaryMethod<LedgerServiceClient>, { fromPartial(o: unknown): unknown }> = {
+  createDeposit: pb.CreateDepositRequest,
+  getDeposit: pb.GetDepositRequest,
+  listUserDeposits: pb.ListUserDepositsRequest,
+  listPendingDeposits: pb.ListPendingDepositsRequest,
+  confirmDeposit: pb.DecideDepositRequest,
+  rejectDeposit: pb.DecideDepositRequest,
+  placeHold: pb.PlaceHoldRequest,
+  captureHold: pb.SettleHoldRequest,
+  releaseHold: pb.SettleHoldRequest,
+  settleMaturity: pb.SettleMaturityRequest,
+  adjustBalance: pb.AdjustBalanceRequest,
+  getBalances: pb.GetBalancesRequest,
+  listTransactions: pb.ListTransactionsRequest,
+};
+
+type InProcBus = ReturnType<typeof createInProcEventBus>;
+
+export interface Principal {
+  userId: string;
+  caller: Caller;
+  callerRole: string;
+}
+
+export interface LedgerHarness {
+  call<M extends UnaryMethod<LedgerServiceClient>>(
+    method: M,
+    request: Partial<RequestOf<LedgerServiceClient, M>>,
+  ): Promise<ResponseOf<LedgerServiceClient, M>>;
+  store: ServiceStore;
+  bus: InProcBus;
+  service: LedgerHandle;
+  admin: Principal;
+  /** A fresh investor (optionally announced by a UserRegistered with a referrer). */
+  user(options?: { name?: string; email?: string; referredBy?: string; register?: boolean }): Promise<Principal>;
+  /** Publishes an identity event as identity would; returns it (publish it again for a duplicate). */
+  publishIdentity(type: string, data: Record<string, unknown>, id?: string): Promise<StoredEvent>;
+  republish(event: StoredEvent): Promise<void>;
+  /** Creates and confirms a deposit of `dollars` for the principal. */
+  fund(who: Principal, dollars: string): Promise<pb.Deposit>;
+  balances(userId: string): Promise<pb.Balances>;
+  /** The outbox is published and the identity topic consumed. */
+  settle(): Promise<void>;
+  checkInvariants(): Promise<void>;
+  stop(): Promise<void>;
+  /** Stops the service (keeping store and bus) and starts it again, optionally on another bus. */
+  restart(options?: { bus?: EventBus }): Promise<void>;
+}
+
+export function principal(userId: string, role = 'subscriber'): Principal {
+  return { userId, caller: { userId, sessionId: `s-${userId}`, impersonatorId: '', correlationId: '' }, callerRole: role };
+}
+
+export async function startLedgerHarness(
+  options: { storePath?: string; busPath?: string; store?: ServiceStore; /** what the service sees as its bus (fault injection) */ wrapBus?: (bus: EventBus) => EventBus } = {},
+): Promise<LedgerHarness> {
+  const store = options.store ?? createSqliteServiceStore(options.storePath ?? ':memory:');
+  const bus = createInProcEventBus({ path: options.busPath ?? ':memory:' });
+  const config = parseLedgerConfig({ NODE_ENV: 'test', LEDGER_GRPC_ADDR: '127.0.0.1:0' });
+  const logger = createLogger('ledger', { level: 'silent' });
+  const begin = (b: EventBus) => start({ config, store, bus: b, logger });
+  let service = await begin(options.wrapBus ? options.wrapBus(bus) : bus);
+  let client = createGrpcClient(LedgerServiceClient, service.grpcAddress);
+  let identityPosition = 0;
+  const identityTopic = topicOf('identity');
+
+  const h: LedgerHarness = {
+    call: (method, request) => callUnary(client, method, REQUESTS[method].fromPartial(request as never) as never),
+    store,
+    bus,
+    get service() {
+      return service;
+    },
+    admin: principal(`admin-${randomUUID()}`, 'admin'),
+    async user(o = {}) {
+      const p = principal(`user-${randomUUID()}`);
+      if (o.register !== false) {
+        await h.publishIdentity('UserRegistered', {
+          userId: p.userId,
+          name: o.name ?? 'Test Investor',
+          email: o.email ?? `${p.userId}@example.com`,
+          role: 'subscriber',
+          referralCode: p.userId.slice(5, 13),
+          referredBy: o.referredBy ?? '',
+          registeredAt: new Date().toISOString(),
+          phone: '',
+          country: '',
+        });
+      }
+      return p;
+    },
+    async publishIdentity(type, data, id = randomUUID()) {
+      identityPosition++;
+      const event: StoredEvent = {
+        id,
+        type,
+        data,
+        streamId: `user-${String(data.userId)}`,
+        version: 1,
+        position: identityPosition,
+        occurredAt: new Date().toISOString(),
+        correlationId: randomUUID(),
+        causationId: null,
+        actor: null,
+      };
+      await bus.publish(identityTopic, [event]);
+      return event;
+    },
+    async republish(event) {
+      await bus.publish(identityTopic, [event]);
+    },
+    async fund(who, dollars) {
+      const d = await h.call('createDeposit', { caller: who.caller, callerRole: who.callerRole, amount: dollars, emailVerified: true });
+      return h.call('confirmDeposit', { caller: h.admin.caller, callerRole: 'admin', depositId: d.depositId });
+    },
+    balances: (userId) => h.call('getBalances', { caller: h.admin.caller, callerRole: 'admin', userId }),
+    async settle() {
+      await waitFor(() => bus.committed(CONSUMER_GROUP, identityTopic) >= bus.size(identityTopic), {
+        message: 'identity events consumed by the ledger',
+      });
+      await service.flushOutbox();
+    },
+    async checkInvariants() {
+      await h.settle();
+      await expectLedgerInvariants(store);
+    },
+    async stop() {
+      client.close();
+      await service.stop();
+      await bus.close();
+      if (!options.store) await store.close();
+    },
+    async restart(o = {}) {
+      client.close();
+      await service.stop();
+      service = await begin(o.bus ?? bus);
+      client = createGrpcClient(LedgerServiceClient, service.grpcAddress);
+    },
+  };
+  return h;
+}
+
+/** Asserts a call failed with a gRPC status (and optionally its message). */
+export async function expectStatus(promise: Promise<unknown>, code: grpc.status, details?: string): Promise<grpc.ServiceError> {
+  let error: unknown;
+  try {
+    await promise;
+  } catch (err) {
+    error = err;
+  }
+  expect(error, 'expected the call to fail').toBeDefined();
+  const e = error as grpc.ServiceError;
+  expect({ code: grpc.status[e.code], details: details === undefined ? undefined : e.details }).toEqual({
+    code: grpc.status[code],
+    details,
+  });
+  return e;
+}
+
+export { grpc };

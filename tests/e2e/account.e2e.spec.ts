@@ -1,0 +1,323 @@
+/**
+ * The account journey in headless Chromium against the standalone target (`make start`'s process,
+ * serving the built SPA from web/dist), one step per test, in order:
+ *
+ *  1. investor A registers: the live password checklist, paste blocked in the confirm field,
+ *     'Registration Successful', the dashboard asks for verification;
+ *  2. the verification link from the dev mailbox, verified, /upload-kyc after 3 s, logout;
+ *  3. a NEW browser context B logs in: the code step, the code from the mailbox, the dashboard;
+ *  4. admin C (fresh browser, same code step) finds the investor in the Users tab, impersonates,
+ *     exits, suspends; B's next action lands on /login;
+ *  5. screenshots of every screen at 1280 px and 360 px into artifacts/screenshots/, with a
+ *     horizontal-overflow check on each; no console or page error anywhere unless a step expected it.
+ *
+ *   cd web && npx vite build && cd .. && npx vitest run --project e2e
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkWith, listMail, loginCodeOf, waitForMail } from '@meridian/gateway/testing/httpSession';
+import { ConsoleWatcher, launchChromium } from '../support/browser.js';
+import { ROOT, startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
+import {
+  ACCOUNT_SCREENS,
+  LOGGED_OUT_SCREENS,
+  PUBLIC_SCREENS,
+  captureScreens,
+  type CaptureOptions,
+  type Screen,
+} from '../../web/scripts/screenshots.js';
+
+const WEB_DIST = join(ROOT, 'web/dist');
+const SHOTS = join(ROOT, 'artifacts/screenshots');
+const ADMIN_EMAIL = 'e2e-admin@example.com';
+const ADMIN_PASSWORD = 'E2e-Admin-Passw0rd!';
+
+const investor = {
+  name: 'Ines Investor',
+  email: `ines.${Date.now()}@example.com`,
+  phone: '+4915550123',
+  country: 'Germany',
+  password: 'Ines-Passw0rd!',
+};
+
+const dataDir = mkdtempSync(join(tmpdir(), 'meridian-e2e-'));
+const watcher = new ConsoleWatcher();
+let target: RunningTarget | undefined;
+let browser: Browser | undefined;
+let url = '';
+let a: BrowserContext; // investor, first browser
+let b: BrowserContext; // investor, a new browser
+let c: BrowserContext; // admin
+let pageB: Page;
+const overflowing: string[] = [];
+
+/** Fails a shot whose page scrolls sideways (a 360 px phone must never need to). */
+const layoutCheck: CaptureOptions['check'] = async (page, shot) => {
+  const result = await page.evaluate(() => {
+    const root = document.documentElement;
+    const width = root.clientWidth;
+    const offenders = [...document.body.querySelectorAll<HTMLElement>('*')]
+      .filter((el) => {
+        const r = el.getBoundingClientRect();
+        return r.width > 0 && r.height > 0 && r.right > width + 1 && getComputedStyle(el).position !== 'fixed';
+      })
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} right=${Math.round(el.getBoundingClientRect().right)}`);
+    return { scrollWidth: root.scrollWidth, width, offenders };
+  });
+  if (result.scrollWidth > result.width) {
+    overflowing.push(`${shot.name}-${shot.viewport}: scrollWidth ${result.scrollWidth} > ${result.width} (${result.offenders.join(', ')})`);
+  }
+};
+
+function shots(context: BrowserContext, screens: Screen[], prefix = ''): Promise<string[]> {
+  return captureScreens(context, url, SHOTS, screens, { prefix, check: layoutCheck });
+}
+
+async function newContext(label: string): Promise<BrowserContext> {
+  const context = await browser!.newContext({ viewport: { width: 1280, height: 800 }, baseURL: url });
+  return watcher.watch(context, label);
+}
+
+/** The state of the five checklist items, in the spec's order: upper, lower, digit, special, >= 6. */
+async function checklist(page: Page): Promise<boolean[]> {
+  const items = page.getByRole('list', { name: 'Password requirements' }).getByRole('listitem');
+  return (await items.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-ok') === 'true'))) as boolean[];
+}
+
+/** Mail ids already in the mailbox, so a step waits for the NEW code. */
+async function mailIds(email: string): Promise<Set<string>> {
+  return new Set((await listMail(url, email)).map((m) => m.id));
+}
+
+async function newCode(email: string, known: Set<string>): Promise<string> {
+  const mail = await waitForMail(url, email, (m) => !known.has(m.id) && /\b\d{6}\b/.test(m.text), 15_000);
+  return loginCodeOf(mail);
+}
+
+/** Login from a browser the server does not know: 400 'New browser…', the code step, the code. */
+async function loginWithCode(page: Page, email: string, password: string): Promise<void> {
+  watcher.expect({ why: `login of ${email} from a new browser answers 400`, text: /status of 400/, url: /\/api\/users\/login$/ });
+  const known = await mailIds(email);
+  await page.goto('/login');
+  await page.getByRole('heading', { name: 'Log in to Meridian' }).waitFor();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL(`**/loginWithCode/${encodeURIComponent(email)}`);
+  await page.getByRole('heading', { name: 'Enter your access code' }).waitFor();
+  const code = await newCode(email, known);
+  expect(code).toHaveLength(6);
+  await page.getByLabel('Access code').fill(code);
+  await page.getByRole('button', { name: 'Proceed to login' }).click();
+  await page.waitForURL('**/dashboard');
+}
+
+function assertNoConsoleErrors(): void {
+  expect(watcher.unexpected(), 'console errors or page errors nobody expected').toEqual([]);
+}
+
+beforeAll(async () => {
+  if (!existsSync(join(WEB_DIST, 'index.html'))) throw new Error('web/dist is missing: run `cd web && npx vite build` first');
+  rmSync(SHOTS, { recursive: true, force: true });
+  mkdirSync(SHOTS, { recursive: true });
+  target = await startTarget({
+    dataDir,
+    adminEmail: ADMIN_EMAIL,
+    adminPassword: ADMIN_PASSWORD,
+    env: { WEB_DIST },
+  });
+  url = target.url;
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (target) await stopTarget(target);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('account journey in Chromium against the standalone target', () => {
+  it('1. registers with the live checklist and the paste block, then asks for verification', async () => {
+    a = await newContext('investor A');
+    await a.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
+    const page = await a.newPage();
+    await page.goto('/register');
+    await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+
+    // the checklist follows every keystroke
+    const password = page.getByLabel('Password', { exact: true });
+    await expect.poll(() => checklist(page)).toEqual([false, false, false, false, false]);
+    const steps: Array<[string, boolean[]]> = [
+      ['i', [false, true, false, false, false]],
+      ['I', [true, true, false, false, false]],
+      ['7', [true, true, true, false, false]],
+      ['!', [true, true, true, true, false]],
+      ['xy', [true, true, true, true, true]],
+    ];
+    for (const [keys, expected] of steps) {
+      await password.pressSequentially(keys);
+      await expect.poll(() => checklist(page)).toEqual(expected);
+    }
+    await password.fill('');
+    await expect.poll(() => checklist(page)).toEqual([false, false, false, false, false]);
+
+    // a real paste (clipboard + Ctrl+V): allowed in the password, refused in the confirmation
+    await page.evaluate((text) => navigator.clipboard.writeText(text), investor.password);
+    await password.focus();
+    await page.keyboard.press('ControlOrMeta+V');
+    await expect.poll(() => password.inputValue()).toBe(investor.password);
+    await expect.poll(() => checklist(page)).toEqual([true, true, true, true, true]);
+    const confirm = page.getByLabel('Confirm password');
+    await confirm.focus();
+    await page.keyboard.press('ControlOrMeta+V');
+    await page.getByText('Cannot paste into input field').waitFor();
+    expect(await confirm.inputValue()).toBe('');
+    // and a synthetic paste event is refused the same way
+    const prevented = await confirm.evaluate((input) => {
+      const data = new DataTransfer();
+      data.setData('text/plain', 'pasted');
+      const event = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
+      input.dispatchEvent(event);
+      return event.defaultPrevented;
+    });
+    expect(prevented).toBe(true);
+    expect(await confirm.inputValue()).toBe('');
+
+    await page.getByLabel('Full name').fill(investor.name);
+    await page.getByLabel('Email').fill(investor.email);
+    await page.getByLabel('Phone').fill(investor.phone);
+    const country = page.getByLabel('Country');
+    await expect.poll(() => country.isEnabled()).toBe(true); // the list from api/countries
+    await country.selectOption(investor.country);
+    await confirm.pressSequentially(investor.password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+
+    await page.getByText('Registration Successful').waitFor();
+    await page.waitForURL('**/dashboard');
+    await page.getByRole('heading', { name: `Welcome, ${investor.name}` }).waitFor();
+    await page.getByRole('heading', { name: 'Account Verification Needed' }).waitFor();
+    await page.getByRole('button', { name: 'Resend Verification Link' }).waitFor();
+    await page.close();
+
+    await shots(a, [{ name: 'dashboard-unverified', path: '/dashboard', waitForText: 'Account Verification Needed' }], 'investor-');
+    assertNoConsoleErrors();
+  });
+
+  it('2. opens the verification link from the dev mailbox, lands on /upload-kyc after 3 s, logs out', async () => {
+    const mail = await waitForMail(url, investor.email, (m) => m.links.some((l) => l.includes('/verify/')), 15_000);
+    const link = linkWith(mail, '/verify/').url;
+    expect(link.startsWith(`${url}/verify/`)).toBe(true);
+
+    const page = await a.newPage();
+    await page.goto(link);
+    await page.getByText('Account verified successfully').waitFor();
+    const verifiedAt = Date.now();
+    await page.waitForURL('**/upload-kyc', { timeout: 10_000 });
+    expect(Date.now() - verifiedAt).toBeGreaterThanOrEqual(2_500);
+    await page.getByRole('heading', { name: 'Identity verification' }).waitFor();
+
+    await page.goto('/dashboard');
+    await page.getByRole('heading', { name: `Welcome, ${investor.name}` }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Account Verification Needed' }).count()).toBe(0);
+
+    await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL('**/login');
+    await page.getByRole('banner').getByRole('link', { name: 'Login' }).waitFor();
+    await page.close();
+    assertNoConsoleErrors();
+  });
+
+  it('3. logs in from a new browser with the emailed code and sees the dashboard', async () => {
+    b = await newContext('investor B');
+    pageB = await b.newPage();
+    await loginWithCode(pageB, investor.email, investor.password);
+    await pageB.getByRole('heading', { name: `Welcome, ${investor.name}` }).waitFor();
+    await pageB.getByRole('region', { name: 'Balances' }).getByText('Deposit Balance').waitFor();
+    expect(await pageB.getByRole('heading', { name: 'Administration' }).count()).toBe(0);
+    expect(await pageB.getByRole('banner').getByRole('link', { name: 'Login' }).count()).toBe(0);
+
+    const investorScreens = ACCOUNT_SCREENS.filter((s) => ['dashboard', 'profile', 'profile-security', 'section-placeholder'].includes(s.name));
+    await shots(b, investorScreens, 'investor-');
+    assertNoConsoleErrors();
+  });
+
+  it('4. an admin finds the investor, impersonates, exits, suspends; the investor lands on /login', async () => {
+    c = await newContext('admin C');
+    const page = await c.newPage();
+    await loginWithCode(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await page.getByRole('heading', { name: 'Administration' }).waitFor();
+
+    await shots(c, ACCOUNT_SCREENS.filter((s) => s.name !== 'verify'), 'admin-');
+
+    // the Users tab: search, then impersonate
+    await page.goto('/user-profile');
+    await page.getByRole('tab', { name: 'Users' }).click();
+    await page.getByText('Total users').waitFor();
+    const cards = page.getByRole('list', { name: 'Users' }).getByRole('listitem');
+    await page.getByRole('searchbox').fill(investor.email.toUpperCase());
+    await expect.poll(() => cards.count()).toBe(1);
+    await cards.first().getByText(investor.email).waitFor();
+    await page.getByRole('searchbox').fill('nobody-like-this');
+    await page.getByText('No user found...').waitFor();
+    await page.getByRole('searchbox').fill('Ines Inv');
+    await expect.poll(() => cards.count()).toBe(1);
+
+    await page.getByRole('button', { name: `Impersonate ${investor.name}` }).click();
+    await page.waitForURL('**/dashboard');
+    await page.getByRole('heading', { name: `Welcome, ${investor.name}` }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Administration' }).count()).toBe(0);
+
+    await page.getByRole('banner').getByRole('link', { name: 'Profile' }).click();
+    await page.waitForURL('**/user-profile');
+    await page.getByText(`You are viewing Meridian as`).waitFor();
+    expect(await page.getByRole('tab', { name: 'Users' }).count()).toBe(0);
+    await shots(c, [{ name: 'profile-impersonating', path: '/user-profile', waitForText: 'Exit Impersonation' }], 'admin-');
+
+    await page.getByRole('button', { name: 'Exit Impersonation' }).click();
+    await page.getByRole('tab', { name: 'Users', selected: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Exit Impersonation' }).count()).toBe(0);
+    await page.getByText('Total users').waitFor();
+
+    // suspend through the role modal
+    await page.getByRole('searchbox').fill(investor.email);
+    await expect.poll(() => cards.count()).toBe(1);
+    await page.getByRole('button', { name: `Change role of ${investor.name}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change role' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Update role' }).click();
+    await dialog.getByText('Please select a role').waitFor();
+    await dialog.getByLabel('New role').selectOption('suspended');
+    await dialog.getByRole('button', { name: 'Update role' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await cards.first().getByText('suspended', { exact: true }).waitFor();
+    await page.locator('.stat--danger .stat__value', { hasText: '1' }).waitFor();
+
+    // the investor's next action, in browser B, lands on /login
+    await pageB.getByRole('banner').getByRole('link', { name: 'Profile' }).click();
+    await pageB.waitForURL('**/login');
+    await pageB.getByRole('heading', { name: 'Log in to Meridian' }).waitFor();
+    await pageB.goto('/dashboard');
+    await pageB.waitForURL('**/login');
+    await page.close();
+    assertNoConsoleErrors();
+  });
+
+  it('5. screenshots every public and logged-out screen at 1280 px and 360 px; none scrolls sideways', async () => {
+    const d = await newContext('visitor D');
+    watcher.expect({ why: 'verify/sample-token is not a real token', text: /status of 400/, url: /\/api\/users\/verifyUser\/sample-token$/, times: 2 });
+    const verify = ACCOUNT_SCREENS.find((s) => s.name === 'verify')!;
+    await shots(d, [...PUBLIC_SCREENS, ...LOGGED_OUT_SCREENS, { ...verify, waitForText: 'Invalid or expired verification link' }]);
+    await d.close();
+
+    expect(overflowing, 'screens wider than their viewport').toEqual([]);
+    assertNoConsoleErrors();
+  });
+
+  it('no console errors or page errors across the whole journey', () => {
+    assertNoConsoleErrors();
+  });
+});

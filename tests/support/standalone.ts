@@ -1,0 +1,94 @@
+/**
+ * The standalone target for journeys: spawned exactly as `make start` runs it
+ * (node_modules/.bin/tsx services/standalone/src/main.ts), waited on by condition (its printed URL,
+ * then /readyz), stopped with SIGTERM.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { waitFor } from '@meridian/platform/testing/waitFor';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface RunningTarget {
+  child: ChildProcess;
+  /** http://localhost:<port>, the origin APP_URL names (email links, CSP, socket.io origin check). */
+  url: string;
+  output: () => string;
+}
+
+export interface TargetOptions {
+  dataDir: string;
+  adminEmail: string;
+  adminPassword: string;
+  /** A fixed port; default a free one picked here, so APP_URL (email links, socket.io origin) matches. */
+  port?: number;
+  /** Extra environment (WEB_DIST, LOG_LEVEL, ...). */
+  env?: Record<string, string>;
+  /** PORT=0 lets the OS pick (links in emails then name APP_URL's default origin). */
+  osPickedPort?: boolean;
+}
+
+/** A TCP port free right now on 127.0.0.1 (the OS picks it). */
+export async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const server = createServer();
+    server.once('error', rej);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => res(port));
+    });
+  });
+}
+
+/** Spawns the standalone target like `make start` and resolves once /readyz answers 200. */
+export async function startTarget(options: TargetOptions): Promise<RunningTarget> {
+  const port = options.osPickedPort ? 0 : (options.port ?? (await freePort()));
+  const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['services/standalone/src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      DATA_DIR: options.dataDir,
+      ADMIN_EMAIL: options.adminEmail,
+      ADMIN_PASSWORD: options.adminPassword,
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += String(d)));
+  child.stderr!.on('data', (d) => (out += String(d)));
+  const target: RunningTarget = { child, url: '', output: () => out };
+  try {
+    target.url = await waitFor(
+      () => {
+        if (child.exitCode !== null) throw new Error(`standalone exited with ${child.exitCode}`);
+        return out.match(/Meridian is running at (http:\/\/localhost:\d+)/)?.[1];
+      },
+      { timeoutMs: 60_000, intervalMs: 50, message: 'the standalone target prints its URL' },
+    );
+    await waitFor(async () => (await fetch(`${target.url}/readyz`)).status === 200, {
+      timeoutMs: 30_000,
+      intervalMs: 50,
+      message: '/readyz answers 200',
+    });
+  } catch (err) {
+    await stopTarget(target);
+    throw new Error(`${(err as Error).message}\n${out}`);
+  }
+  return target;
+}
+
+/** SIGTERM and wait for the exit; resolves with the exit code. */
+export async function stopTarget(target: RunningTarget): Promise<number | null> {
+  const { child } = target;
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+  const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
+  child.kill('SIGTERM');
+  return exited;
+}

@@ -1,0 +1,93 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { toast } from 'react-toastify';
+import { Button } from '../../ui/Button';
+import { Card, PageHeader } from '../../ui/Card';
+import { FormError, InputField } from '../../ui/Field';
+import { serverMessage } from '../queues/lists';
+import { depositsApi } from './depositsApi';
+
+export const DEPOSIT_REDIRECT_MS = 3000;
+export const DEPOSIT_MESSAGES = {
+  amountRequired: 'Please enter the amount.',
+  failed: 'Error processing payment',
+} as const;
+
+/** /deposit-payment: declare the USD amount sent to the wallet arranged through the support chat. */
+export function DepositPage() {
+  const navigate = useNavigate();
+  const [amount, setAmount] = useState('');
+  const [error, setError] = useState('');
+  const [done, setDone] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!done) return;
+    const timer = setTimeout(() => navigate('/dashboard'), DEPOSIT_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [done, navigate]);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!amount.trim()) {
+      setError(DEPOSIT_MESSAGES.amountRequired);
+      return;
+    }
+    setError('');
+    setBusy(true);
+    try {
+      const message = await depositsApi.create(amount.trim());
+      const text = message || 'Deposit request submitted';
+      toast.success(text);
+      setDone(text);
+    } catch (e) {
+      toast.error(DEPOSIT_MESSAGES.failed);
+      setError(serverMessage(e) || DEPOSIT_MESSAGES.failed);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="container container--narrow section">
+      <PageHeader eyebrow="Deposit" title="Deposit funds" subtitle="Declare the amount you sent. An administrator confirms it before it reaches your Deposit Balance." />
+      <div className="money-layout">
+        <Card className="money-card">
+          <form className="form" noValidate onSubmit={onSubmit} aria-label="Deposit">
+            <FormError message={error} />
+            {done ? (
+              <div className="form-success" role="status">
+                {done} Taking you to your dashboard…
+              </div>
+            ) : null}
+            <InputField
+              label="Amount (USD)"
+              name="amount"
+              type="number"
+              inputMode="decimal"
+              min="0"
+              step="0.01"
+              placeholder="0.00"
+              value={amount}
+              onChange={(e) => setAmount(e.target.value)}
+              disabled={Boolean(done)}
+            />
+            <Button type="submit" block busy={busy} busyLabel="Submitting…" disabled={Boolean(done)}>
+              Submit deposit
+            </Button>
+          </form>
+        </Card>
+        <aside className="card money-aside" aria-label="How deposits work">
+          <h2 className="h4">How deposits work</h2>
+          <ol className="step-list">
+            <li>Open the support chat and ask for a deposit wallet address.</li>
+            <li>Send the crypto from your own wallet to that address.</li>
+            <li>Declare the amount in US dollars here.</li>
+            <li>Once an administrator confirms it, the amount appears in your Deposit Balance.</li>
+          </ol>
+          <p className="fine-print">Only send funds to an address given to you in the support chat. Meridian staff never ask for your password or wallet keys.</p>
+        </aside>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,14 @@
+import type { Person } from '../queues/lists';
+
+/** Spec §3 Transaction (deposit). */
+export interface Deposit {
+  _id?: string;
+  transactionId?: string;
+  amount: number | string;
+  status: string;
+  notes?: string;
+  createdAt?: string;
+  user?: Person | string;
+}
+
+export const depositId = (d: Deposit) => d.transactionId ?? d._id ?? '';

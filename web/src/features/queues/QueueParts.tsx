@@ -1,0 +1,69 @@
+import type { ReactNode } from 'react';
+import { EmptyState } from '../../ui/Card';
+import { initials } from '../../ui/format';
+import { LoadingBlock } from '../../ui/Spinner';
+import type { QueueLoad } from './useQueue';
+
+/** A pending item of an admin queue: who, how much, the facts, and what the admin can do. */
+export function QueueCard({ name, email, amount, status, facts, children, label }: {
+  name: string;
+  email: string;
+  amount?: ReactNode;
+  status: ReactNode;
+  facts: Array<{ term: string; value: ReactNode }>;
+  children?: ReactNode;
+  label: string;
+}) {
+  return (
+    <li className="queue-card" aria-label={label}>
+      <div className="queue-card__head">
+        <span className="avatar avatar--sm" aria-hidden="true">
+          {initials(name)}
+        </span>
+        <div className="queue-card__who">
+          <p className="queue-card__name">{name || 'Unknown user'}</p>
+          <p className="queue-card__email">{email}</p>
+        </div>
+        {status}
+      </div>
+      {amount !== undefined ? <p className="queue-card__amount">{amount}</p> : null}
+      <dl className="queue-card__facts">
+        {facts.map((f) => (
+          <div key={f.term}>
+            <dt>{f.term}</dt>
+            <dd>{f.value}</dd>
+          </div>
+        ))}
+      </dl>
+      {children ? <div className="queue-card__actions">{children}</div> : null}
+    </li>
+  );
+}
+
+/** Loading text, failure, empty state or the list, with a live indicator. */
+export function QueueBody({ load, count, loadingText, emptyText, failedText, label, children }: {
+  load: QueueLoad;
+  count: number;
+  loadingText: string;
+  emptyText: string;
+  failedText: string;
+  label: string;
+  children: ReactNode;
+}) {
+  if (load === 'loading') return <LoadingBlock label={loadingText} />;
+  if (load === 'failed') return <EmptyState title={failedText} />;
+  if (count === 0) return <EmptyState title={emptyText} />;
+  return (
+    <ul className="queue-list" aria-label={label}>
+      {children}
+    </ul>
+  );
+}
+
+export function LiveHint() {
+  return (
+    <p className="live-hint">
+      <span className="live-hint__dot" aria-hidden="true" /> Updates live: new requests appear and decided ones leave without a reload.
+    </p>
+  );
+}

@@ -1,0 +1,62 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { eventReceived } from '../live/liveSlice';
+import { asQueueItemAdded, asQueueItemDecided, LIVE_EVENTS, type QueueName } from '../live/liveEvents';
+
+/** One element of an admin queue as its GET list answers it (deposit, investment, withdrawal or KYC user). */
+export type QueueItem = Record<string, unknown> & { _id?: string };
+
+export interface QueueState {
+  items: QueueItem[];
+  /** The first GET of this queue answered since the screen opened. */
+  loaded: boolean;
+}
+
+export type QueuesState = Record<QueueName, QueueState>;
+
+const empty = (): QueueState => ({ items: [], loaded: false });
+const initialState: QueuesState = { deposits: empty(), investments: empty(), withdrawals: empty(), kyc: empty() };
+
+/** Deposits are keyed by transactionId or _id, investments by investmentId or _id, the rest by _id. */
+export function queueItemId(item: QueueItem): string {
+  const id = item._id ?? item.transactionId ?? item.investmentId ?? item.id;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : '';
+}
+
+const hasId = (items: QueueItem[], id: string) => id !== '' && items.some((i) => queueItemId(i) === id || i._id === id);
+const withoutId = (items: QueueItem[], id: string) => items.filter((i) => queueItemId(i) !== id && i._id !== id && i.transactionId !== id && i.investmentId !== id);
+
+const queuesSlice = createSlice({
+  name: 'queues',
+  initialState,
+  reducers: {
+    /** The queue's GET answered: it replaces what the screen shows. */
+    queueFetched(state, action: PayloadAction<{ queue: QueueName; items: QueueItem[] }>) {
+      state[action.payload.queue] = { items: action.payload.items, loaded: true };
+    },
+    /** This admin decided an item here; the gateway also tells every other admin (queue/itemDecided). */
+    queueItemDecided(state, action: PayloadAction<{ queue: QueueName; id: string }>) {
+      const q = state[action.payload.queue];
+      q.items = withoutId(q.items, action.payload.id);
+    },
+  },
+  extraReducers: (builder) => {
+    builder.addCase(eventReceived, (state, action) => {
+      const { event, payload } = action.payload;
+      if (event === LIVE_EVENTS.queueItemAdded) {
+        const added = asQueueItemAdded(payload);
+        if (!added) return;
+        const q = state[added.queue];
+        // Idempotent: a replayed or already-fetched item is not shown twice. Queues read oldest first.
+        if (!hasId(q.items, queueItemId(added.item))) q.items.push(added.item);
+      } else if (event === LIVE_EVENTS.queueItemDecided) {
+        const decided = asQueueItemDecided(payload);
+        if (!decided) return;
+        const q = state[decided.queue];
+        q.items = withoutId(q.items, decided.id);
+      }
+    });
+  },
+});
+
+export const { queueFetched, queueItemDecided } = queuesSlice.actions;
+export const queuesReducer = queuesSlice.reducer;
