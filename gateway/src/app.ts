@@ -4,6 +4,7 @@ import helmet from 'helmet';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import type { IdentityServiceClient } from '@meridian/proto/meridian/identity/v1/identity';
 import type { NotificationServiceClient } from '@meridian/proto/meridian/notification/v1/notification';
+import type { KycServiceClient } from '@meridian/proto/meridian/kyc/v1/kyc';
 import type { GatewayConfig } from './config.js';
 import type { GatewayLogger } from './logger.js';
 import { createAuth, type Auth } from './http/auth.js';
@@ -12,11 +13,13 @@ import { correlationAndAccessLog, correlationId, csrf } from './http/middleware.
 import { devMailboxRouter, healthRouter, otherApiRouter } from './http/otherRoutes.js';
 import { spaRouter } from './http/spa.js';
 import { usersRouter } from './http/usersRoutes.js';
+import { kycAdminRouter, kycProxyRouter } from './http/kycRoutes.js';
 
 export interface GatewayDeps {
   config: GatewayConfig;
   identity: IdentityServiceClient;
   notification: NotificationServiceClient;
+  kyc: KycServiceClient;
   kv: KeyValueStore;
   logger: GatewayLogger;
 }
@@ -25,7 +28,7 @@ export const BODY_LIMIT = '100kb';
 
 /** The Express app: the spec's REST API, cookies, CSRF, rate limits, health, SPA hosting. */
 export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth: Auth } } {
-  const { config, identity, notification, kv, logger } = deps;
+  const { config, identity, notification, kyc, kv, logger } = deps;
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', parseTrustProxy(config.trustProxy));
@@ -63,10 +66,14 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
     }),
   );
 
-  app.use(healthRouter({ identity, notification }));
+  app.use(healthRouter({ identity, notification, kyc }));
 
   app.use(cookieParser());
   app.use(csrf(config.cookieSecure));
+
+  // KYC uploads and documents stream through to the kyc service: before any body parser.
+  const kycDeps = { config, identity, kyc, kv, auth, logger };
+  app.use('/api/users', kycProxyRouter(kycDeps));
 
   const api = express.Router();
   api.use(express.json({ limit: BODY_LIMIT, strict: true }));
@@ -75,6 +82,7 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
     res.set('Cache-Control', 'no-store');
     next();
   });
+  api.use('/users', kycAdminRouter(kycDeps));
   api.use('/users', usersRouter({ config, identity, kv, auth }));
   if (config.nodeEnv !== 'production') api.use('/dev', devMailboxRouter({ config, notification }));
   api.use(otherApiRouter({ config, identity, notification, auth }));

@@ -8,7 +8,14 @@ export interface RateLimitRule {
 }
 
 export type RateLimitedRoute =
-  'login' | 'register' | 'sendLoginCode' | 'loginWithCode' | 'forgotPassword' | 'resetPassword' | 'google';
+  | 'login'
+  | 'register'
+  | 'sendLoginCode'
+  | 'loginWithCode'
+  | 'forgotPassword'
+  | 'resetPassword'
+  | 'google'
+  | 'kycUpload';
 
 export const DEFAULT_RATE_LIMITS: Record<RateLimitedRoute, RateLimitRule> = {
   login: { max: 20, windowMs: 15 * 60_000 },
@@ -18,10 +25,15 @@ export const DEFAULT_RATE_LIMITS: Record<RateLimitedRoute, RateLimitRule> = {
   forgotPassword: { max: 10, windowMs: 15 * 60_000 },
   resetPassword: { max: 20, windowMs: 15 * 60_000 },
   google: { max: 30, windowMs: 15 * 60_000 },
+  /** KYC document uploads, per client IP and per user. */
+  kycUpload: { max: 10, windowMs: 60 * 60_000 },
 };
 
+/** Same development default as the kyc service (services/kyc/src/config.ts); never in production. */
+export const DEV_KYC_INTERNAL_TOKEN = 'meridian-dev-kyc-internal-token-not-for-production';
+
 /** Environment of the gateway (docs/CONVENTIONS.md names). */
-export const gatewayEnvSchema = commonEnvSchema.extend({
+const gatewayEnvObject = commonEnvSchema.extend({
   PORT: env.port(8080),
   IDENTITY_GRPC_URL: env.address('127.0.0.1:50051'),
   NOTIFICATION_GRPC_URL: env.address('127.0.0.1:50052'),
@@ -30,6 +42,18 @@ export const gatewayEnvSchema = commonEnvSchema.extend({
   COOKIE_SECURE: z.enum(['true', 'false', '1', '0', 'yes', 'no'], 'must be true or false').optional(),
   /** Express "trust proxy" (hop count, true/false, or a list of subnets); default loopback only. */
   TRUST_PROXY: z.string().min(1).default('loopback'),
+  /** The kyc service: gRPC (pending list, decisions) and its internal document endpoint (upload, download). */
+  KYC_GRPC_URL: env.address('127.0.0.1:50053'),
+  KYC_HTTP_URL: env.url().default('http://127.0.0.1:50063'),
+  /** Shared secret sent as x-internal-token to the kyc document endpoint; required in production. */
+  KYC_INTERNAL_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
+});
+
+/** The gateway's env schema with its production rules (what main.ts and the compose check parse). */
+export const gatewayEnvSchema = gatewayEnvObject.superRefine((v, ctx) => {
+  if (v.NODE_ENV === 'production' && v.KYC_INTERNAL_TOKEN === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['KYC_INTERNAL_TOKEN'], message: 'is required in production' });
+  }
 });
 
 export interface GatewayConfig {
@@ -42,6 +66,15 @@ export interface GatewayConfig {
   appUrl: string;
   cookieSecure: boolean;
   trustProxy: string;
+  kycGrpcUrl: string;
+  /** Base URL of the kyc service's internal document endpoint (POST /upload, GET /documents/...). */
+  kycHttpUrl: string;
+  kycInternalToken: string;
+  /** KAFKA_BROKERS: the bus the gateway listens on for live pushes (else the in-process bus under dataDir). */
+  kafkaBrokers?: string[];
+  dataDir: string;
+  /** Consumer group of this instance's live-push subscriptions (default: unique per instance). */
+  liveGroup?: string;
   /** Per-route overrides of DEFAULT_RATE_LIMITS (tests use small ones). */
   rateLimits?: Partial<Record<RateLimitedRoute, RateLimitRule>>;
   /** Deadline of each gRPC call, ms (default 10 000). */
@@ -65,6 +98,11 @@ export function gatewayConfigFromEnv(e: z.infer<typeof gatewayEnvSchema>): Gatew
         ? e.NODE_ENV === 'production'
         : ['true', '1', 'yes'].includes(e.COOKIE_SECURE),
     trustProxy: e.TRUST_PROXY,
+    kycGrpcUrl: e.KYC_GRPC_URL,
+    kycHttpUrl: e.KYC_HTTP_URL.replace(/\/+$/, ''),
+    kycInternalToken: e.KYC_INTERNAL_TOKEN ?? DEV_KYC_INTERNAL_TOKEN,
+    kafkaBrokers: e.KAFKA_BROKERS,
+    dataDir: e.DATA_DIR,
   };
 }
 

@@ -1,6 +1,7 @@
 import { Metadata, status as GrpcStatus, type Client } from '@grpc/grpc-js';
 import { IdentityServiceClient } from '@meridian/proto/meridian/identity/v1/identity';
 import { NotificationServiceClient } from '@meridian/proto/meridian/notification/v1/notification';
+import { KycServiceClient } from '@meridian/proto/meridian/kyc/v1/kyc';
 import {
   createGrpcClient,
   decodeHealthCheckResponse,
@@ -11,7 +12,7 @@ import {
 } from '@meridian/platform/grpc/index';
 
 export { callUnary } from '@meridian/platform/grpc/index';
-export type { IdentityServiceClient, NotificationServiceClient };
+export type { IdentityServiceClient, NotificationServiceClient, KycServiceClient };
 
 export const DEFAULT_GRPC_DEADLINE_MS = 10_000;
 
@@ -19,6 +20,7 @@ export const createIdentityClient = (target: string): IdentityServiceClient =>
   createGrpcClient(IdentityServiceClient, target);
 export const createNotificationClient = (target: string): NotificationServiceClient =>
   createGrpcClient(NotificationServiceClient, target);
+export const createKycClient = (target: string): KycServiceClient => createGrpcClient(KycServiceClient, target);
 
 /**
  * grpc.health.v1 Check over the channel of an existing client: true when the server answers SERVING.

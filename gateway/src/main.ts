@@ -14,7 +14,8 @@ export {
   DEFAULT_RATE_LIMITS,
   type GatewayConfig,
 } from './config.js';
-export { createIdentityClient, createNotificationClient } from './grpcClients.js';
+export { createIdentityClient, createKycClient, createNotificationClient } from './grpcClients.js';
+export { gatewayEventCodecs, pushesForKycEvent, LIVE } from './live.js';
 
 /** `tsx gateway/src/main.ts`: the gateway alone, against identity and notification over gRPC. */
 async function main(): Promise<void> {
@@ -23,7 +24,13 @@ async function main(): Promise<void> {
   const gw = await startGateway({ config, logger });
   onShutdown(() => gw.stop(), { logger });
   logger.info(
-    { url: gw.url, identity: config.identityGrpcUrl, notification: config.notificationGrpcUrl },
+    {
+      url: gw.url,
+      identity: config.identityGrpcUrl,
+      notification: config.notificationGrpcUrl,
+      kyc: config.kycGrpcUrl,
+      kycHttp: config.kycHttpUrl,
+    },
     'gateway started',
   );
 }

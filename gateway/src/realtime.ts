@@ -112,6 +112,11 @@ export function attachRealtime(deps: RealtimeDeps): Realtime {
     void socket.join(userRoom(userId));
     if (socket.data.role === 'admin') void socket.join(ADMINS_ROOM);
     socket.emit('ready', { userId });
+    // Pushes are not replayed: a client that saw some before (it sends the last position) fetches again.
+    const lastPosition: unknown = socket.handshake.auth?.lastPosition;
+    if ((typeof lastPosition === 'string' && lastPosition !== '') || typeof lastPosition === 'number') {
+      socket.emit('live/resync', { reason: 'not-replayed' });
+    }
   });
 
   // Logout, suspension and deletion revoke sessions: open sockets learn it at the next check.

@@ -25,6 +25,7 @@ import {
 import { cookieAttributes } from './testing/httpSession.js';
 import { startGateway, type RunningGateway } from './server.js';
 import { createIdentityClient, createNotificationClient } from './grpcClients.js';
+import { DEV_KYC_INTERNAL_TOKEN } from './config.js';
 
 let t: TestComposition;
 let url: string;
@@ -851,6 +852,10 @@ describe('the gateway in production', () => {
         appUrl: 'https://meridian.example.com',
         cookieSecure: true,
         trustProxy: 'loopback',
+        kycGrpcUrl: t.app.kycAddress,
+        kycHttpUrl: t.app.kycHttpUrl,
+        kycInternalToken: DEV_KYC_INTERNAL_TOKEN,
+        dataDir: ':memory:',
       },
       identity: createIdentityClient(t.app.identityAddress),
       notification: createNotificationClient(t.app.notificationAddress),
@@ -895,6 +900,10 @@ describe('SPA hosting from WEB_DIST', () => {
         appUrl: 'http://localhost:8080',
         cookieSecure: false,
         trustProxy: 'loopback',
+        kycGrpcUrl: t.app.kycAddress,
+        kycHttpUrl: t.app.kycHttpUrl,
+        kycInternalToken: DEV_KYC_INTERNAL_TOKEN,
+        dataDir: ':memory:',
       },
     });
   });

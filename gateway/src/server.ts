@@ -1,16 +1,23 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
+import type { EventBus } from '@meridian/platform/ports/eventBus';
 import { createMemoryKeyValueStore } from '@meridian/platform/adapters/keyValue.memory';
 import { createRedisKeyValueStore } from '@meridian/platform/adapters/keyValue.redis';
 import type { GatewayConfig } from './config.js';
 import { createGatewayApp } from './app.js';
 import {
   createIdentityClient,
+  createKycClient,
   createNotificationClient,
   type IdentityServiceClient,
+  type KycServiceClient,
   type NotificationServiceClient,
 } from './grpcClients.js';
+import { gatewayEventCodecs, startLivePushes } from './live.js';
 import { silentLogger, type GatewayLogger } from './logger.js';
 import { attachRealtime, type Realtime } from './realtime.js';
 
@@ -19,6 +26,13 @@ export interface StartGatewayOptions {
   /** Default: clients to config.identityGrpcUrl / config.notificationGrpcUrl (closed on stop). */
   identity?: IdentityServiceClient;
   notification?: NotificationServiceClient;
+  /** Default: a client to config.kycGrpcUrl (closed on stop). */
+  kyc?: KycServiceClient;
+  /**
+   * The bus live pushes come from (standalone: the shared in-process bus). Default: Kafka at
+   * config.kafkaBrokers, else the in-process bus under config.dataDir (closed on stop).
+   */
+  bus?: EventBus;
   /** Default: Redis at config.redisUrl (prefix meridian:gateway:), else memory (closed on stop). */
   kv?: KeyValueStore;
   logger?: GatewayLogger;
@@ -45,6 +59,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   if (!options.identity) owned.push(() => identity.close());
   const notification = options.notification ?? createNotificationClient(config.notificationGrpcUrl);
   if (!options.notification) owned.push(() => notification.close());
+  const kyc = options.kyc ?? createKycClient(config.kycGrpcUrl);
+  if (!options.kyc) owned.push(() => kyc.close());
   let kv = options.kv;
   if (!kv) {
     const created = config.redisUrl
@@ -54,7 +70,27 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     owned.push(() => created.close());
   }
 
-  const app = createGatewayApp({ config, identity, notification, kv, logger });
+  let bus = options.bus;
+  if (!bus) {
+    if (config.kafkaBrokers?.length) {
+      const { createKafkaEventBus } = await import('@meridian/platform/adapters/eventBus.kafka');
+      bus = await createKafkaEventBus({
+        brokers: config.kafkaBrokers,
+        clientId: 'gateway',
+        codecs: gatewayEventCodecs,
+        logger: logger as never,
+      });
+    } else {
+      const { createInProcEventBus } = await import('@meridian/platform/adapters/eventBus.inproc');
+      bus = createInProcEventBus({
+        path: config.dataDir === ':memory:' ? ':memory:' : join(config.dataDir, 'bus.sqlite'),
+      });
+    }
+    const created = bus;
+    owned.push(() => created.close());
+  }
+
+  const app = createGatewayApp({ config, identity, notification, kyc, kv, logger });
   const server = createServer(app);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
@@ -67,6 +103,13 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     redisUrl: config.redisUrl,
     deadlineMs: config.grpcDeadlineMs,
     revalidateMs: config.socketRevalidateMs,
+  });
+
+  const live = await startLivePushes({
+    bus,
+    realtime,
+    group: config.liveGroup ?? `gateway-live-${hostname()}-${randomUUID()}`,
+    logger,
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -91,6 +134,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     stop() {
       stopping ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        await live.stop();
         await realtime.close(); // also stops accepting and disconnects sockets
         server.closeIdleConnections();
         const force = setTimeout(() => server.closeAllConnections(), 5_000);

@@ -6,6 +6,7 @@ import { createAppRouter } from './app/router';
 import { makeStore } from './app/store';
 import { appStarted } from './features/auth/authSlice';
 import './styles/index.css';
+import './styles/money.css';
 
 const store = makeStore();
 void store.dispatch(appStarted());

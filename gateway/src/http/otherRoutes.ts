@@ -1,4 +1,5 @@
 import { Router, type Request } from 'express';
+import type { Client } from '@grpc/grpc-js';
 import * as id from '@meridian/proto/meridian/identity/v1/identity';
 import * as nt from '@meridian/proto/meridian/notification/v1/notification';
 import type { GatewayConfig } from '../config.js';
@@ -101,20 +102,29 @@ export function devMailboxRouter({
 export function healthRouter({
   identity,
   notification,
-}: Pick<OtherRouteDeps, 'identity' | 'notification'>): Router {
+  kyc,
+}: Pick<OtherRouteDeps, 'identity' | 'notification'> & { kyc: Client }): Router {
   const r = Router();
   r.get('/healthz', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' });
   });
   r.get('/readyz', async (_req, res) => {
-    const [idOk, ntOk] = await Promise.all([checkHealth(identity), checkHealth(notification)]);
-    const ready = idOk && ntOk;
+    const [idOk, ntOk, kycOk] = await Promise.all([
+      checkHealth(identity),
+      checkHealth(notification),
+      checkHealth(kyc),
+    ]);
+    const ready = idOk && ntOk && kycOk;
     res
       .status(ready ? 200 : 503)
       .set('Cache-Control', 'no-store')
       .json({
         status: ready ? 'ready' : 'not ready',
-        checks: { identity: idOk ? 'ok' : 'down', notification: ntOk ? 'ok' : 'down' },
+        checks: {
+          identity: idOk ? 'ok' : 'down',
+          notification: ntOk ? 'ok' : 'down',
+          kyc: kycOk ? 'ok' : 'down',
+        },
       });
   });
   return r;

@@ -103,6 +103,8 @@ export const schemas = {
     template: requiredString(ALL_FIELDS_REQUIRED, 100),
     url: optionalString(2_048),
   }),
+  /** PATCH kyc/reject/:id: the spec sends no body; an optional reason (shown to the user) is accepted. */
+  kycReject: z.object({ reason: optionalString(500) }),
 };
 
 const REQUIRED_MESSAGES = new Set([

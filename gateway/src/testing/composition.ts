@@ -69,6 +69,7 @@ export async function startTestComposition(
           'forgotPassword',
           'resetPassword',
           'google',
+          'kycUpload',
         ].map((k) => [k, { max: 10_000, windowMs: 60_000 }]),
       ),
       ...options.gateway,

@@ -24,12 +24,17 @@ import { createJwtTokenSigner } from './adapters/tokenSigner.jwt.js';
 import { createJwksOidcVerifier } from './adapters/oidcVerifier.jwks.js';
 import { createIdentityGrpcService } from './adapters/identityService.grpc.js';
 import { identityEventCodecs } from './adapters/eventCodecs.js';
+import { subscribeExternalFacts } from './app/externalFacts.js';
+import { KycApproved, KycRejected, KycSubmitted } from '@meridian/proto/meridian/kyc/v1/events';
 
 export type { IdentityConfig } from './config.js';
 export { parseIdentityConfig, identityEnvSchema } from './config.js';
 export { identityEventCodecs } from './adapters/eventCodecs.js';
 
 export const IDENTITY_TOPIC = topicOf('identity');
+
+/** Codecs of the other services' events identity consumes (Kafka bus): kycStatus on the user view. */
+export const identityConsumedEventCodecs = { KycSubmitted, KycApproved, KycRejected };
 
 export interface IdentityDeps {
   config: IdentityConfig;
@@ -77,6 +82,8 @@ export async function start(deps: IdentityDeps): Promise<{ grpcAddress: string; 
     topic: IDENTITY_TOPIC,
     onError: (err, attempt) => logger.warn({ err, attempt }, 'identity outbox relay: publish failed, retrying'),
   });
+  // kycStatus and the document links on the user view, from the kyc service's events
+  const facts = await subscribeExternalFacts({ bus, store });
   const server = await startGrpcServer({
     address: config.IDENTITY_GRPC_ADDR,
     services: [{ definition: IdentityServiceService, implementation: createIdentityGrpcService(ctx, logger) }],
@@ -89,6 +96,7 @@ export async function start(deps: IdentityDeps): Promise<{ grpcAddress: string; 
     stop() {
       stopping ??= (async () => {
         await server.stop();
+        for (const sub of facts) await sub.stop();
         await relay.stop();
         if (ownKv) await kv.close();
       })();
@@ -99,7 +107,9 @@ export async function start(deps: IdentityDeps): Promise<{ grpcAddress: string; 
 
 async function main() {
   const config = loadConfigOrExit(identityEnvSchema);
-  const runtime = await createServiceRuntime('identity', process.env, { codecs: identityEventCodecs });
+  const runtime = await createServiceRuntime('identity', process.env, {
+    codecs: { ...identityEventCodecs, ...identityConsumedEventCodecs },
+  });
   const service = await start({ config, store: runtime.store, bus: runtime.bus, kv: runtime.kv, logger: runtime.logger });
   runtime.logger.info({ grpcAddress: service.grpcAddress }, 'identity service started');
   onShutdown(() => runtime.close(), { logger: runtime.logger });

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
 import { createInProcEventBus } from '@meridian/platform/adapters/eventBus.inproc';
@@ -8,8 +11,10 @@ import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { start as startIdentity, parseIdentityConfig, type IdentityDeps } from '@meridian/identity';
 import { start as startNotification, parseNotificationConfig } from '@meridian/notification';
+import { start as startKyc, parseKycConfig, type DocumentStore, type KycDeps } from '@meridian/kyc';
 import {
   createIdentityClient,
+  createKycClient,
   createNotificationClient,
   parseGatewayConfig,
   startGateway,
@@ -28,6 +33,8 @@ export interface StandaloneOptions {
   gateway?: Partial<GatewayConfig>;
   /** Overrides for tests: identity's rate-limit budgets, a cheaper password hasher. */
   identity?: Pick<IdentityDeps, 'rateLimits' | 'passwordHasher'>;
+  /** Overrides for tests: the kyc document store, the file size limit. */
+  kyc?: Pick<KycDeps, 'documents' | 'maxFileBytes'>;
   logger?: Logger;
   clock?: () => Date;
 }
@@ -38,6 +45,11 @@ export interface Standalone {
   gateway: RunningGateway;
   identityAddress: string;
   notificationAddress: string;
+  kycAddress: string;
+  /** Base URL of the kyc service's internal document endpoint (loopback). */
+  kycHttpUrl: string;
+  /** Where the kyc service keeps documents (tests check erasure through it). */
+  kycDocuments: DocumentStore;
   admin: { email: string; password?: string };
   dataDir: string;
   stop(): Promise<void>;
@@ -82,6 +94,19 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       ...env,
       DATA_DIR: dataDir,
       NOTIFICATION_GRPC_ADDR: env.NOTIFICATION_GRPC_ADDR ?? '127.0.0.1:0',
+    });
+    // KYC documents are files under DATA_DIR/kyc; with ':memory:' a temporary directory, removed on stop.
+    let kycDataDir = dataDir;
+    if (inMemory) {
+      const tmp = mkdtempSync(join(tmpdir(), 'meridian-kyc-'));
+      onStop('kyc temporary files', () => rm(tmp, { recursive: true, force: true }));
+      kycDataDir = tmp;
+    }
+    const kycConfig = parseKycConfig({
+      ...env,
+      DATA_DIR: kycDataDir,
+      KYC_GRPC_ADDR: env.KYC_GRPC_ADDR ?? '127.0.0.1:0',
+      KYC_HTTP_ADDR: env.KYC_HTTP_ADDR ?? '127.0.0.1:0',
     });
     const gatewayBase = parseGatewayConfig(env);
 
@@ -131,23 +156,44 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     });
     onStop('notification', () => notification.stop());
 
+    const kyc = await startKyc({
+      config: kycConfig,
+      store: storeFor('kyc'),
+      bus,
+      kv: kvFor('kyc'),
+      logger: loggerFor('kyc'),
+      clock: options.clock,
+      ...options.kyc,
+    });
+    onStop('kyc', () => kyc.stop());
+
     const identityClient = createIdentityClient(identity.grpcAddress);
     const notificationClient = createNotificationClient(notification.grpcAddress);
+    const kycClient = createKycClient(kyc.grpcAddress);
     onStop('grpc clients', () => {
       identityClient.close();
       notificationClient.close();
+      kycClient.close();
     });
 
     const gatewayConfig: GatewayConfig = {
       ...gatewayBase,
       identityGrpcUrl: identity.grpcAddress,
       notificationGrpcUrl: notification.grpcAddress,
+      kycGrpcUrl: kyc.grpcAddress,
+      kycHttpUrl: kyc.httpUrl,
+      // the same secret the kyc service was started with (its dev default when unset outside production)
+      kycInternalToken: kycConfig.KYC_INTERNAL_TOKEN,
+      // one gateway in this process: one live-push group on the shared bus
+      liveGroup: 'gateway-live',
       ...options.gateway,
     };
     const gateway = await startGateway({
       config: gatewayConfig,
       identity: identityClient,
       notification: notificationClient,
+      kyc: kycClient,
+      bus,
       kv: kvFor('gateway'),
       logger: loggerFor('gateway'),
     });
@@ -161,6 +207,9 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       gateway,
       identityAddress: identity.grpcAddress,
       notificationAddress: notification.grpcAddress,
+      kycAddress: kyc.grpcAddress,
+      kycHttpUrl: kyc.httpUrl,
+      kycDocuments: kyc.documents,
       admin: {
         email: identityConfig.ADMIN_EMAIL,
         password: usedDefaultPassword ? identityConfig.ADMIN_PASSWORD : undefined,

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { createBrowserRouter, createMemoryRouter, type RouteObject } from 'react-router-dom';
 import { ForgotPage } from '../features/auth/ForgotPage';
 import { LoginPage } from '../features/auth/LoginPage';
@@ -18,12 +19,48 @@ import { PrivacyPolicyPage } from '../features/marketing/PrivacyPolicyPage';
 import { ProfilePage } from '../features/profile/ProfilePage';
 import { SectionPlaceholder } from '../features/sections/SectionPlaceholder';
 import { SECTION_ROUTES } from '../features/sections/sections';
+import { EditBalancePage } from '../features/balances/EditBalancePage';
+import { DepositPage } from '../features/deposits/DepositPage';
+import { PendingDepositsPage } from '../features/deposits/PendingDepositsPage';
+import { TransactionPage } from '../features/deposits/TransactionPage';
+import { TransactionHistoryPage } from '../features/history/TransactionHistoryPage';
+import { InvestmentPage } from '../features/investments/InvestmentPage';
+import { InvestStatusPage } from '../features/investments/InvestStatusPage';
+import { PendingInvestmentsPage } from '../features/investments/PendingInvestmentsPage';
+import { StartInvestPage } from '../features/investments/StartInvestPage';
+import { PendingKycPage } from '../features/kyc/PendingKycPage';
+import { UploadKycPage } from '../features/kyc/UploadKycPage';
+import { ReferralsPage } from '../features/referrals/ReferralsPage';
+import { PendingWithdrawalsPage } from '../features/withdrawals/PendingWithdrawalsPage';
+import { WithdrawalPage } from '../features/withdrawals/WithdrawalPage';
+import { WithdrawPage } from '../features/withdrawals/WithdrawPage';
 import { RequireAdmin, RequireAuth, RequireLoggedOut } from './guards';
+
+/** The money and KYC screens (issues 4 and 5) by their section path; a path not listed keeps the placeholder. */
+const SCREENS: Record<string, ReactNode> = {
+  '/deposit-payment': <DepositPage />,
+  '/start-invest': <StartInvestPage />,
+  '/invest-status': <InvestStatusPage />,
+  '/investment/:investmentId': <InvestmentPage />,
+  '/withdraw-wallet': <WithdrawPage />,
+  '/withdrawal/:id': <WithdrawalPage />,
+  '/referrals': <ReferralsPage />,
+  '/transaction-History': <TransactionHistoryPage />,
+  '/upload-kyc': <UploadKycPage />,
+  '/transaction/:transactionId': <TransactionPage />,
+  '/pending-kyc': <PendingKycPage />,
+  '/admin-pending-wallet': <PendingWithdrawalsPage />,
+  '/admin-pending-deposit': <PendingDepositsPage />,
+  '/admin-pending-investment': <PendingInvestmentsPage />,
+  '/edit-balance/:id': <EditBalancePage kind="profit" />,
+  '/edit-user-balance/:id': <EditBalancePage kind="deposit" />,
+  '/edit-investment-balance/:id': <EditBalancePage kind="investment" />,
+};
 
 const sections = (admin: boolean): RouteObject[] =>
   SECTION_ROUTES.filter((s) => Boolean(s.admin) === admin).map((s) => ({
     path: s.path,
-    element: <SectionPlaceholder title={s.title} summary={s.summary} />,
+    element: SCREENS[s.path] ?? <SectionPlaceholder title={s.title} summary={s.summary} />,
   }));
 
 /** Every client route of spec §2. */

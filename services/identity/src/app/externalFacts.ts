@@ -1,16 +1,21 @@
 import { subscribeIdempotent } from '@meridian/platform/app/consumer';
 import type { EventBus, Subscription } from '@meridian/platform/ports/eventBus';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
-import { EXTERNAL_TOPICS, projectExternalFact } from '../projections/externalFacts.js';
+import { projectExternalFact, WIRED_EXTERNAL_TOPICS } from '../projections/externalFacts.js';
 import { USERS, type UserView } from '../projections/userView.js';
 
 /**
- * HOOK for the KYC and ledger services (not started by main.ts until their contracts exist):
- * keeps kycStatus and balances on the user view, idempotently (processed markers in the same tx).
+ * Keeps facts other services own on the user view (kycStatus and the document links today; balances
+ * once the ledger's contract lands), idempotently: the processed marker commits with the view update,
+ * so a redelivered event has no second effect. Group 'identity' on each topic.
  */
-export async function subscribeExternalFacts(deps: { bus: EventBus; store: ServiceStore }): Promise<Subscription[]> {
+export async function subscribeExternalFacts(deps: {
+  bus: EventBus;
+  store: ServiceStore;
+  topics?: readonly string[];
+}): Promise<Subscription[]> {
   const subs: Subscription[] = [];
-  for (const topic of EXTERNAL_TOPICS) {
+  for (const topic of deps.topics ?? WIRED_EXTERNAL_TOPICS) {
     subs.push(
       await subscribeIdempotent({
         bus: deps.bus,

@@ -1,17 +1,20 @@
 /**
- * HOOK (not wired yet): facts other services own that the user view shows.
- *   - kyc:    KycSubmitted / KycApproved / KycRejected  -> kycStatus, kycFrontDoc, kycBackDoc
- *   - ledger: BalancesChanged                           -> balanceCents, investmentBalanceCents,
- *                                                          totalMaturityAmountCents
- * Those services' event contracts do not exist yet; the field names below are the expected ones
- * (userId, frontDoc, backDoc, depositCents, investedCents, profitCents) and must be checked against
- * their events.proto when they land. Wire with app/externalFacts.ts (subscribeIdempotent on
- * topicOf('kyc') and topicOf('ledger'), group 'identity') from main.ts.
+ * Facts other services own that the user view shows.
+ *   - kyc (WIRED, proto/meridian/kyc/v1/events.proto: user_id, front_doc, back_doc → JSON userId,
+ *     frontDoc, backDoc): KycSubmitted / KycApproved / KycRejected -> kycStatus, kycFrontDoc, kycBackDoc
+ *   - ledger (HOOK, not wired yet): BalancesChanged -> balanceCents, investmentBalanceCents,
+ *     totalMaturityAmountCents; the field names (depositCents, investedCents, profitCents) must be
+ *     checked against the ledger's events.proto when it lands, then LEDGER_TOPIC added to the
+ *     topics main.ts passes to app/externalFacts.ts.
  */
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { UserView } from './userView.js';
 
-export const EXTERNAL_TOPICS = ['meridian.kyc.events', 'meridian.ledger.events'] as const;
+export const KYC_TOPIC = 'meridian.kyc.events';
+export const LEDGER_TOPIC = 'meridian.ledger.events';
+export const EXTERNAL_TOPICS = [KYC_TOPIC, LEDGER_TOPIC] as const;
+/** The topics identity consumes today (the ledger's contract is not final yet). */
+export const WIRED_EXTERNAL_TOPICS: readonly string[] = [KYC_TOPIC];
 
 export function projectExternalFact(view: UserView | null, event: StoredEvent): UserView | null {
   if (!view) return view;

@@ -10,9 +10,9 @@ export type QueueLoad = 'loading' | 'ready' | 'failed';
  * An admin queue: fetched when the screen opens (and again when the gateway asks for a resync);
  * live `queue/itemAdded` and `queue/itemDecided` pushes keep it current in between.
  */
-export function useQueue<T extends QueueItem>(queue: QueueName, fetch: () => Promise<T[]>, onFetched?: (ok: boolean, error?: unknown) => void) {
+export function useQueue<T extends object>(queue: QueueName, fetch: () => Promise<T[]>, onFetched?: (ok: boolean, error?: unknown) => void) {
   const dispatch = useAppDispatch();
-  const items = useAppSelector((s) => s.queues[queue].items) as T[];
+  const items = useAppSelector((s) => s.queues[queue].items) as unknown as T[];
   const resyncs = useResyncs();
   const [load, setLoad] = useState<QueueLoad>('loading');
   const fetchRef = useRef(fetch);
@@ -25,7 +25,7 @@ export function useQueue<T extends QueueItem>(queue: QueueName, fetch: () => Pro
   const reload = useCallback(async () => {
     try {
       const list = await fetchRef.current();
-      dispatch(queueFetched({ queue, items: list }));
+      dispatch(queueFetched({ queue, items: list as unknown as QueueItem[] }));
       setLoad('ready');
       notify.current?.(true);
     } catch (error) {

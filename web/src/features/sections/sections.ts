@@ -1,6 +1,6 @@
 /**
- * Screens of the money issue. Until they land, each route renders a neutral placeholder inside the
- * layout; the later issue replaces `element` for its path in app/router.tsx.
+ * The money and KYC routes, with their access level. app/router.tsx gives each path its screen
+ * (SCREENS there); a path without one renders a neutral placeholder inside the layout.
  */
 export interface SectionRoute {
   path: string;

@@ -1,0 +1,73 @@
+/**
+ * kycStatus and the document links on the user view, from the kyc service's events on
+ * meridian.kyc.events (group 'identity'), applied once per event even when delivered again.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '@meridian/platform/testing/waitFor';
+import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
+import { startHarness, type Harness } from '../testing/harness.js';
+import { KYC_TOPIC } from '../projections/externalFacts.js';
+
+let h: Harness;
+beforeEach(async () => {
+  h = await startHarness();
+});
+afterEach(async () => {
+  await h.stop();
+});
+
+let position = 0;
+function kycEvent(type: string, data: Record<string, unknown>): StoredEvent {
+  position += 1;
+  return {
+    id: randomUUID(),
+    type,
+    data,
+    streamId: `kyc-${String(data.userId)}`,
+    version: position,
+    position,
+    occurredAt: new Date().toISOString(),
+    correlationId: randomUUID(),
+    causationId: null,
+    actor: null,
+  };
+}
+
+describe('kyc facts on the user view', () => {
+  it('shows Pending with the document links, then the decision, and ignores a redelivered event', async () => {
+    const res = await h.register();
+    const userId = res.user!.id;
+    const caller = await h.callerOf(res.sessionToken);
+    const view = () => h.call('getUser', { caller });
+    expect(await view()).toMatchObject({ kycStatus: 'Not Submitted', kycFrontDoc: '', kycBackDoc: '' });
+
+    const submitted = kycEvent('KycSubmitted', {
+      userId,
+      name: 'Test User',
+      email: res.email,
+      submittedAt: new Date().toISOString(),
+      frontDoc: `/api/users/kyc/document/${userId}/front`,
+      backDoc: `/api/users/kyc/document/${userId}/back`,
+      submissionId: randomUUID(),
+    });
+    await h.bus.publish(KYC_TOPIC, [submitted]);
+    await waitFor(async () => (await view()).kycStatus === 'Pending', 'kycStatus Pending');
+    expect(await view()).toMatchObject({
+      kycFrontDoc: `/api/users/kyc/document/${userId}/front`,
+      kycBackDoc: `/api/users/kyc/document/${userId}/back`,
+    });
+
+    await h.bus.publish(KYC_TOPIC, [kycEvent('KycRejected', { userId, reason: 'Blurry', rejectedBy: 'admin' })]);
+    await waitFor(async () => (await view()).kycStatus === 'Rejected', 'kycStatus Rejected');
+
+    // The same KycSubmitted again (at-least-once delivery): no second effect, the case stays Rejected.
+    const marker = kycEvent('KycApproved', { userId: 'someone-else' });
+    await h.bus.publish(KYC_TOPIC, [submitted, marker]);
+    await waitFor(() => h.store.transaction((tx) => tx.markProcessed('identity', marker.id).then((fresh) => !fresh)));
+    expect((await view()).kycStatus).toBe('Rejected');
+
+    await h.bus.publish(KYC_TOPIC, [kycEvent('KycApproved', { userId, approvedBy: 'admin' })]);
+    await waitFor(async () => (await view()).kycStatus === 'Approved', 'kycStatus Approved');
+  });
+});

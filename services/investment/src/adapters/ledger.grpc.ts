@@ -1,0 +1,64 @@
+/**
+ * LedgerPort over gRPC (proto/meridian/ledger/v1/ledger.proto). A refusal the ledger decided comes
+ * back as a DomainError of its kind (message for people, code such as INSUFFICIENT_FUNDS); a transport
+ * failure or deadline as kind 'unavailable' (outcome unknown: the caller re-drives later).
+ */
+import { DomainError, unavailable } from '@meridian/platform/eventSourcing/errors';
+import { callUnary, createGrpcClient, domainErrorFromGrpc } from '@meridian/platform/grpc/index';
+import { HoldPurpose, LedgerServiceClient } from '@meridian/proto/meridian/ledger/v1/ledger';
+import type { LedgerPort } from '../app/ports.js';
+
+const UNAVAILABLE = 'The ledger is temporarily unavailable, please try again';
+
+async function call<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    const mapped = domainErrorFromGrpc(err);
+    throw mapped instanceof DomainError ? mapped : unavailable(UNAVAILABLE);
+  }
+}
+
+export function createGrpcLedger(target: string, options: { deadlineMs?: number } = {}): LedgerPort & { close(): void } {
+  const client = createGrpcClient(LedgerServiceClient, target);
+  const opts = { deadlineMs: options.deadlineMs ?? 5_000 };
+  return {
+    async placeHold(i) {
+      await call(() =>
+        callUnary(
+          client,
+          'placeHold',
+          {
+            userId: i.userId,
+            holdId: i.holdId,
+            purpose: i.purpose === 'investment' ? HoldPurpose.HOLD_PURPOSE_INVESTMENT : HoldPurpose.HOLD_PURPOSE_WITHDRAWAL,
+            amountCents: i.amountCents,
+            idempotencyKey: i.idempotencyKey,
+          },
+          opts,
+        ),
+      );
+    },
+    async captureHold(i) {
+      await call(() => callUnary(client, 'captureHold', { userId: i.userId, holdId: i.holdId, idempotencyKey: i.idempotencyKey }, opts));
+    },
+    async releaseHold(i) {
+      await call(() => callUnary(client, 'releaseHold', { userId: i.userId, holdId: i.holdId, idempotencyKey: i.idempotencyKey }, opts));
+    },
+    async settleMaturity(i) {
+      await call(() =>
+        callUnary(
+          client,
+          'settleMaturity',
+          { userId: i.userId, investmentId: i.investmentId, principalCents: i.principalCents, maturityAmountCents: i.maturityAmountCents, idempotencyKey: i.idempotencyKey },
+          opts,
+        ),
+      );
+    },
+    async getBalances(userId) {
+      const b = await call(() => callUnary(client, 'getBalances', { userId, callerRole: '', internal: true }, opts));
+      return { depositCents: b.depositCents, investedCents: b.investedCents, profitCents: b.profitCents };
+    },
+    close: () => client.close(),
+  };
+}

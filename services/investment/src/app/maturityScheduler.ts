@@ -1,0 +1,79 @@
+/**
+ * The durable maturity scheduler (DESIGN.md §3a). Durable because it keeps no state of its own: the
+ * due-date index is the `investments` read model (Active, ordered by endDate). A timer is armed for the
+ * soonest endDate, re-armed after every run, after every approval (poke) and at start from the store —
+ * so a restart picks up whatever fell due while the process was down. Each run matures every due
+ * investment through matureIfDue: InvestmentMatured once per investment (the stream's version), the
+ * ledger's SettleMaturity once per investment (its idempotency key).
+ */
+import { activeByEndDate } from '../projections/investmentView.js';
+import type { InvestmentContext } from './context.js';
+import { settleDue } from './investments.js';
+
+export interface MaturityScheduler {
+  /** Re-reads the soonest endDate and re-arms the timer. */
+  poke(): void;
+  /** Resolves when the running pass (if any) is over. */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function startMaturityScheduler(ctx: InvestmentContext, options: { maxDelayMs?: number; retryMs?: number } = {}): MaturityScheduler {
+  const maxDelayMs = options.maxDelayMs ?? 60_000;
+  const retryMs = options.retryMs ?? 5_000;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running: Promise<void> = Promise.resolve();
+  let busy = false;
+  let again = false;
+  let stopped = false;
+
+  const arm = (delayMs: number) => {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void tick(), Math.max(0, Math.min(delayMs, maxDelayMs)));
+    timer.unref?.();
+  };
+
+  const pass = async () => {
+    try {
+      await settleDue(ctx);
+      const [next] = await activeByEndDate(ctx.store, 1);
+      if (next?.endDate) arm(Date.parse(next.endDate) - ctx.clock().getTime());
+      else if (timer) {
+        clearTimeout(timer);
+        timer = undefined;
+      }
+    } catch (err) {
+      ctx.logger.warn({ err }, 'maturity pass failed; retrying');
+      arm(retryMs);
+    }
+  };
+
+  const tick = async () => {
+    if (stopped) return;
+    if (busy) {
+      again = true;
+      return;
+    }
+    busy = true;
+    running = (async () => {
+      do {
+        again = false;
+        await pass();
+      } while (again && !stopped);
+      busy = false;
+    })();
+    await running;
+  };
+
+  void tick();
+  return {
+    poke: () => void tick(),
+    idle: () => running,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

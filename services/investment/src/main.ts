@@ -1,0 +1,129 @@
+/**
+ * Composition root of the investment service: config -> adapters -> start().
+ * `start` is what the standalone target and the tests call; run as a program
+ * (`tsx services/investment/src/main.ts`) it builds its adapters from env with createServiceRuntime.
+ */
+import { randomUUID } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import { subscribeIdempotent } from '@meridian/platform/app/consumer';
+import { startOutboxRelay } from '@meridian/platform/app/outboxRelay';
+import { loadConfigOrExit } from '@meridian/platform/config';
+import { startGrpcServer } from '@meridian/platform/grpc/index';
+import type { Logger } from '@meridian/platform/logger';
+import { topicOf, type EventBus } from '@meridian/platform/ports/eventBus';
+import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
+import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
+import { createServiceRuntime, onShutdown } from '@meridian/platform/runtime';
+import { CONSUMER_GROUP, SERVICE, type InvestmentContext } from './app/context.js';
+import { handleIdentityEvent } from './app/identityEvents.js';
+import { toIntegrationEvent } from './app/integrationEvents.js';
+import { startMaturityScheduler } from './app/maturityScheduler.js';
+import type { LedgerPort } from './app/ports.js';
+import { startProcessManager } from './app/processManager.js';
+import { investmentRuntimeCodecs } from './adapters/eventCodecs.js';
+import { investmentGrpcService } from './adapters/investmentService.grpc.js';
+import { createGrpcLedger } from './adapters/ledger.grpc.js';
+import { investmentEnvSchema, type InvestmentConfig } from './config.js';
+
+export { investmentEnvSchema, parseInvestmentConfig, type InvestmentConfig } from './config.js';
+export { investmentEventCodecs, investmentRuntimeCodecs } from './adapters/eventCodecs.js';
+export type { LedgerPort } from './app/ports.js';
+export { SERVICE };
+export const INVESTMENT_TOPIC = topicOf(SERVICE);
+
+export interface InvestmentDeps {
+  config: InvestmentConfig;
+  store: ServiceStore;
+  bus: EventBus;
+  kv?: KeyValueStore;
+  logger: Logger;
+  clock?: () => Date;
+  newId?: () => string;
+  /** Default: the ledger over gRPC at config.LEDGER_GRPC_URL. */
+  ledger?: LedgerPort;
+  /** Process manager sweep interval (default 30 s); the scheduler's longest timer (default 60 s). */
+  redriveIntervalMs?: number;
+  maxTimerMs?: number;
+}
+
+export interface InvestmentHandle {
+  grpcAddress: string;
+  /** Resolves when everything appended so far is published on meridian.investment.events. */
+  flushOutbox(timeoutMs?: number): Promise<void>;
+  /** One process-manager sweep over everything owed (tests). */
+  redrive(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export async function start(deps: InvestmentDeps): Promise<InvestmentHandle> {
+  const { config, store, bus, logger } = deps;
+  const ownLedger = !deps.ledger;
+  const ledger = deps.ledger ?? createGrpcLedger(config.LEDGER_GRPC_URL);
+  const ctx: InvestmentContext = { store, ledger, plans: config.plans, clock: deps.clock ?? (() => new Date()), newId: deps.newId ?? randomUUID, logger };
+  const stops: Array<() => Promise<void>> = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) {
+      try {
+        await stop();
+      } catch (err) {
+        logger.error({ err }, 'error while stopping investment');
+      }
+    }
+    stops.length = 0;
+  };
+  if (ownLedger) stops.push(async () => ledger.close?.());
+
+  try {
+    // 1. integration events out on meridian.investment.events (transactional outbox)
+    const relay = startOutboxRelay({
+      store,
+      bus,
+      topic: topicOf(SERVICE),
+      map: (event) => toIntegrationEvent(event, store),
+      onError: (err, attempt) => logger.warn({ err, attempt }, 'investment outbox relay failed; retrying'),
+    });
+    stops.push(() => relay.stop());
+
+    // 2. identity events -> the user directory (name and email), exactly once per event id
+    const identity = await subscribeIdempotent({ bus, store, topic: topicOf('identity'), group: CONSUMER_GROUP, handle: handleIdentityEvent });
+    stops.push(() => identity.stop());
+
+    // 3. the durable maturity scheduler (armed from the store) and the process manager (re-drives owed ledger calls)
+    const scheduler = startMaturityScheduler(ctx, { maxDelayMs: deps.maxTimerMs });
+    ctx.onScheduleChanged = () => scheduler.poke();
+    stops.push(() => scheduler.stop());
+    const manager = startProcessManager(ctx, { intervalMs: deps.redriveIntervalMs });
+    stops.push(() => manager.stop());
+
+    // 4. gRPC
+    const grpc = await startGrpcServer({ address: config.INVESTMENT_GRPC_ADDR, logger, services: [investmentGrpcService(ctx, { logger })] });
+    stops.push(() => grpc.stop());
+
+    let stopping: Promise<void> | undefined;
+    return {
+      grpcAddress: grpc.address,
+      flushOutbox: (timeoutMs) => relay.flush(timeoutMs),
+      redrive: () => manager.sweep(0),
+      stop: () => (stopping ??= stopAll()),
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit(investmentEnvSchema);
+  const runtime = await createServiceRuntime(SERVICE, process.env, { codecs: investmentRuntimeCodecs });
+  const handle = await start({ config, store: runtime.store, bus: runtime.bus, kv: runtime.kv, logger: runtime.logger });
+  onShutdown(() => runtime.close(), { logger: runtime.logger });
+  onShutdown(() => handle.stop(), { logger: runtime.logger });
+  runtime.logger.info({ grpc: handle.grpcAddress, ledger: config.LEDGER_GRPC_URL, plans: config.plans.map((p) => p.name) }, 'investment service started');
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((err) => {
+    process.stderr.write(`investment failed to start: ${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,101 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate, useParams } from 'react-router-dom';
+import { api } from '../../app/apiClient';
+import { useAppSelector } from '../../app/hooks';
+import { Button } from '../../ui/Button';
+import { Card, PageHeader } from '../../ui/Card';
+import { FormError, InputField, SelectField } from '../../ui/Field';
+import { formatUsd } from '../../ui/format';
+import { messageFrom, serverMessage } from '../queues/lists';
+
+/**
+ * The three balance edit screens and their calls. Spec §2 lists the screens in the order
+ * /edit-balance (total profit, the wallet), /edit-user-balance (deposit balance),
+ * /edit-investment-balance (investment balance); spec §7 lists the calls in the same order:
+ * updateDepositBalance, editDepositBalance, editinvestmentBalance. We map them by that order:
+ *   /edit-balance/{id}            -> PUT api/users/updateDepositBalance/{id}  (Total Profit, totalMaturityAmount)
+ *   /edit-user-balance/{id}       -> PUT api/users/editDepositBalance/{id}    (Deposit Balance, balance)
+ *   /edit-investment-balance/{id} -> PUT api/users/editinvestmentBalance/{id} (Total Investment, investmentBalance)
+ * Body { operation: 'add' | 'deduct', amount: number }; answer { message }.
+ */
+export const BALANCE_KINDS = {
+  profit: { path: 'users/updateDepositBalance', title: 'Edit total profit', field: 'totalMaturityAmount', label: 'Total Profit (wallet balance)' },
+  deposit: { path: 'users/editDepositBalance', title: 'Edit deposit balance', field: 'balance', label: 'Deposit Balance' },
+  investment: { path: 'users/editinvestmentBalance', title: 'Edit investment balance', field: 'investmentBalance', label: 'Total Investment' },
+} as const;
+
+export type BalanceKind = keyof typeof BALANCE_KINDS;
+
+export const BALANCE_MESSAGES = {
+  amountRequired: 'Please enter a valid amount.',
+  failed: 'Something went wrong',
+} as const;
+
+export function EditBalancePage({ kind }: { kind: BalanceKind }) {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const spec = BALANCE_KINDS[kind];
+  const target = useAppSelector((s) => s.auth.users.find((u) => u._id === id));
+  const [amount, setAmount] = useState('');
+  const [operation, setOperation] = useState<'add' | 'deduct'>('add');
+  const [error, setError] = useState('');
+  const [success, setSuccess] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setSuccess('');
+    const value = Number(amount);
+    if (!amount.trim() || !Number.isFinite(value)) return setError(BALANCE_MESSAGES.amountRequired);
+    setError('');
+    setBusy(true);
+    try {
+      const res = await api.put(`${spec.path}/${encodeURIComponent(id)}`, { operation, amount: value });
+      setSuccess(messageFrom(res.data) || 'Balance updated');
+      setAmount('');
+    } catch (e) {
+      setError(serverMessage(e) || BALANCE_MESSAGES.failed);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const current = target ? (target as unknown as Record<string, unknown>)[spec.field] : undefined;
+
+  return (
+    <div className="container container--narrow section">
+      <PageHeader eyebrow="Administration" title={spec.title} subtitle={`Add to or deduct from ${target ? `${target.name}’s` : 'this user’s'} ${spec.label}. Every adjustment is recorded with your name.`} />
+      <Card className="money-card">
+        {target ? (
+          <div className="balance-strip" aria-label="Current balance">
+            <span className="balance-strip__label">
+              {target.name} · {spec.label}
+            </span>
+            <span className="balance-strip__value">{formatUsd(current as number)}</span>
+          </div>
+        ) : null}
+        <form className="form" noValidate onSubmit={onSubmit} aria-label={spec.title}>
+          <FormError message={error} />
+          {success ? (
+            <div className="form-success" role="status">
+              {success}
+            </div>
+          ) : null}
+          <InputField label="Amount (USD)" name="amount" type="number" inputMode="decimal" min="0" step="0.01" required value={amount} onChange={(e) => setAmount(e.target.value)} />
+          <SelectField label="Operation" name="operation" value={operation} onChange={(e) => setOperation(e.target.value === 'deduct' ? 'deduct' : 'add')}>
+            <option value="add">Add</option>
+            <option value="deduct">Deduct</option>
+          </SelectField>
+          <div className="form__actions">
+            <Button variant="secondary" onClick={() => navigate(-1)}>
+              Back
+            </Button>
+            <Button type="submit" busy={busy} busyLabel="Processing...">
+              Submit
+            </Button>
+          </div>
+        </form>
+      </Card>
+    </div>
+  );
+}

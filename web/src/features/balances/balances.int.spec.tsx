@@ -1,0 +1,61 @@
+import { screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fakeApi } from '../../test/fakeApi';
+import { aUser, authState, renderApp } from '../../test/render';
+
+let server: ReturnType<typeof fakeApi>;
+beforeEach(() => {
+  server = fakeApi({ 'GET users/loginStatus': [200, true] });
+});
+afterEach(() => server.restore());
+
+const admin = aUser({ _id: 'admin-1', role: 'admin' });
+const target = aUser({ _id: 'u-7', name: 'Ada Lovelace', totalMaturityAmount: 1200, balance: 300, investmentBalance: 5000 });
+const state = () => ({ auth: authState({ isLoggedIn: true, user: admin, users: [admin, target] }) });
+
+describe('balance edit screens', () => {
+  it.each([
+    ['/edit-balance/u-7', 'PUT users/updateDepositBalance/u-7', 'Edit total profit', '$1,200.00'],
+    ['/edit-user-balance/u-7', 'PUT users/editDepositBalance/u-7', 'Edit deposit balance', '$300.00'],
+    ['/edit-investment-balance/u-7', 'PUT users/editinvestmentBalance/u-7', 'Edit investment balance', '$5,000.00'],
+  ])('%s calls %s with { operation, amount } (add by default)', async (path, route, title, current) => {
+    server.on(route, [200, { message: 'Balance updated successfully' }]);
+    const { user } = renderApp(path, { preloadedState: state() });
+    expect(screen.getByRole('heading', { name: title })).toBeInTheDocument();
+    expect(screen.getByText(current)).toBeInTheDocument();
+    expect(screen.getByLabelText('Operation')).toHaveValue('add');
+    await user.type(screen.getByLabelText('Amount (USD)'), '25.5');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('Balance updated successfully')).toBeInTheDocument();
+    expect(server.callsTo(route)[0]!.body).toEqual({ operation: 'add', amount: 25.5 });
+  });
+
+  it('requires a numeric amount, sends deduct, and shows the server message else "Something went wrong"', async () => {
+    let answer: [number, unknown] = [400, { message: 'Insufficient balance to deduct' }];
+    server.on('PUT users/editDepositBalance/u-7', () => answer);
+    const { user } = renderApp('/edit-user-balance/u-7', { preloadedState: state() });
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(screen.getByText('Please enter a valid amount.')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Amount (USD)'), '9999');
+    await user.selectOptions(screen.getByLabelText('Operation'), 'deduct');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('Insufficient balance to deduct')).toBeInTheDocument();
+    expect(server.callsTo('PUT users/editDepositBalance/u-7')[0]!.body).toEqual({ operation: 'deduct', amount: 9999 });
+    answer = [500, {}];
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('Something went wrong')).toBeInTheDocument();
+  });
+
+  it("reads 'Processing...' while busy and has a Back button", async () => {
+    let release: (v: [number, unknown]) => void = () => undefined;
+    server.on('PUT users/updateDepositBalance/u-7', () => new Promise((r) => (release = r)));
+    const { user, router } = renderApp('/edit-balance/u-7', { preloadedState: state() });
+    await user.type(screen.getByLabelText('Amount (USD)'), '1');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('Processing...', { selector: 'span' })).toBeInTheDocument();
+    release([200, { message: 'Done' }]);
+    expect(await screen.findByText('Done')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Back' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/edit-balance/u-7');
+  });
+});

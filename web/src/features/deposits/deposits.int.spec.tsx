@@ -1,0 +1,130 @@
+import { act, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi } from '../../test/fakeApi';
+import { aUser, loggedInAs, renderApp } from '../../test/render';
+import { eventReceived } from '../live/liveSlice';
+
+let server: ReturnType<typeof fakeApi>;
+beforeEach(() => {
+  server = fakeApi({ 'GET users/loginStatus': [200, true] });
+});
+afterEach(() => {
+  server.restore();
+  vi.useRealTimers();
+});
+
+const admin = aUser({ _id: 'admin-1', role: 'admin' });
+const ada = { _id: 'u-2', name: 'Ada Lovelace', email: 'ada@example.com' };
+
+describe('/deposit-payment', () => {
+  it('requires an amount', async () => {
+    const { user } = renderApp('/deposit-payment', { preloadedState: loggedInAs(aUser()) });
+    await user.click(screen.getByRole('button', { name: 'Submit deposit' }));
+    expect(screen.getByText('Please enter the amount.')).toBeInTheDocument();
+    expect(server.callsTo('POST payments/create')).toHaveLength(0);
+  });
+
+  it('posts the amount, toasts the server message and goes to /dashboard after 3 seconds', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    server.on('POST payments/create', [201, { message: 'Deposit request submitted, awaiting confirmation' }]);
+    const { user, router } = renderApp('/deposit-payment', { preloadedState: loggedInAs(aUser()), timers: true });
+    await user.type(screen.getByLabelText('Amount (USD)'), '2500.50');
+    await user.click(screen.getByRole('button', { name: 'Submit deposit' }));
+    expect((await screen.findAllByText(/Deposit request submitted, awaiting confirmation/)).length).toBeGreaterThan(0);
+    expect(server.callsTo('POST payments/create')[0]!.body).toEqual({ amount: '2500.50' });
+    act(() => vi.advanceTimersByTime(2900));
+    expect(router.state.location.pathname).toBe('/deposit-payment');
+    act(() => vi.advanceTimersByTime(100));
+    expect(router.state.location.pathname).toBe('/dashboard');
+  });
+
+  it("shows 'Error processing payment' on failure", async () => {
+    server.on('POST payments/create', [400, { message: 'Please verify your email before depositing' }]);
+    const { user } = renderApp('/deposit-payment', { preloadedState: loggedInAs(aUser()) });
+    await user.type(screen.getByLabelText('Amount (USD)'), '10');
+    await user.click(screen.getByRole('button', { name: 'Submit deposit' }));
+    expect(await screen.findByText('Error processing payment')).toBeInTheDocument();
+    expect(screen.getByText('Please verify your email before depositing')).toBeInTheDocument();
+  });
+});
+
+describe('/admin-pending-deposit', () => {
+  it('lists pending deposits with name, email, dollars and a link, and toasts the fetch', async () => {
+    server.on('GET payments/pending-deposit', [200, { deposit: [{ _id: 'd1', transactionId: 't1', amount: 12345.6, status: 'Pending', createdAt: '2026-03-04T14:05:00Z', user: ada }] }]);
+    renderApp('/admin-pending-deposit', { preloadedState: loggedInAs(admin) });
+    const list = await screen.findByRole('list', { name: 'Pending deposits' });
+    expect(within(list).getByText('Ada Lovelace')).toBeInTheDocument();
+    expect(within(list).getByText('ada@example.com')).toBeInTheDocument();
+    expect(within(list).getByText('$12,345.60')).toBeInTheDocument();
+    expect(within(list).getByText('Pending')).toBeInTheDocument();
+    expect(within(list).getByRole('link', { name: 'Review deposit' })).toHaveAttribute('href', '/transaction/t1');
+    expect(await screen.findByText('Pending deposits fetched successfully!')).toBeInTheDocument();
+  });
+
+  it("shows 'No pending deposits found.' and then a deposit that arrives live, which leaves when decided", async () => {
+    server.on('GET payments/pending-deposit', [200, { deposit: [] }]);
+    const { store } = renderApp('/admin-pending-deposit', { preloadedState: loggedInAs(admin) });
+    expect(await screen.findByText('No pending deposits found.')).toBeInTheDocument();
+    act(() => {
+      store.dispatch(eventReceived({ event: 'queue/itemAdded', payload: { queue: 'deposits', item: { transactionId: 't9', amount: 700, status: 'Pending', user: ada }, position: '1' } }));
+    });
+    expect(await screen.findByText('$700.00')).toBeInTheDocument();
+    act(() => {
+      store.dispatch(eventReceived({ event: 'queue/itemDecided', payload: { queue: 'deposits', id: 't9', status: 'Confirmed', position: '2' } }));
+    });
+    expect(await screen.findByText('No pending deposits found.')).toBeInTheDocument();
+  });
+
+  it('shows the server message, else the fallback, when the fetch fails', async () => {
+    server.on('GET payments/pending-deposit', [500, { message: 'Ledger unavailable' }]);
+    renderApp('/admin-pending-deposit', { preloadedState: loggedInAs(admin) });
+    expect(await screen.findByText('Ledger unavailable')).toBeInTheDocument();
+  });
+
+  it("falls back to 'Failed to fetch pending deposits.'", async () => {
+    server.on('GET payments/pending-deposit', [500, {}]);
+    renderApp('/admin-pending-deposit', { preloadedState: loggedInAs(admin) });
+    expect((await screen.findAllByText('Failed to fetch pending deposits.')).length).toBeGreaterThan(0);
+  });
+});
+
+describe('/transaction/:transactionId', () => {
+  const pending = { transactionId: 't1', amount: 1500, status: 'Pending', notes: '', createdAt: '2026-03-04T14:05:00Z', user: ada };
+
+  it('confirms with notes and updates the status', async () => {
+    server.on('GET payments/viewPaymentStatus/t1', [200, pending]);
+    server.on('PATCH payments/confirmPayment', [200, { message: 'Payment confirmed' }]);
+    const { user } = renderApp('/transaction/t1', { preloadedState: loggedInAs(admin) });
+    expect(await screen.findByText('$1,500.00')).toBeInTheDocument();
+    await user.type(screen.getByLabelText(/Notes/), 'Seen on chain');
+    await user.click(screen.getByRole('button', { name: 'Confirm payment' }));
+    expect(await screen.findByText('Payment confirmed')).toBeInTheDocument();
+    expect(server.callsTo('PATCH payments/confirmPayment')[0]!.body).toEqual({ transactionId: 't1', status: 'Confirmed', notes: 'Seen on chain' });
+    expect(screen.getByText('Confirmed')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Reject payment' })).not.toBeInTheDocument();
+  });
+
+  it("says 'Failed to confirm payment' / 'Failed to reject payment'", async () => {
+    server.on('GET payments/viewPaymentStatus/t1', [200, pending]);
+    server.on('PATCH payments/confirmPayment', [409, { message: 'Deposit already decided' }]);
+    server.on('PATCH payments/rejectPayment', [500, {}]);
+    const { user } = renderApp('/transaction/t1', { preloadedState: loggedInAs(admin) });
+    await user.click(await screen.findByRole('button', { name: 'Confirm payment' }));
+    expect(await screen.findByText('Failed to confirm payment')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Reject payment' }));
+    expect(await screen.findByText('Failed to reject payment')).toBeInTheDocument();
+    expect(server.callsTo('PATCH payments/rejectPayment')[0]!.body).toEqual({ transactionId: 't1', status: 'Rejected', notes: '' });
+  });
+
+  it("says 'Error fetching payment status.' when the call fails and 'Failed to fetch payment status' when it answers nothing", async () => {
+    server.on('GET payments/viewPaymentStatus/t1', [500, {}]);
+    renderApp('/transaction/t1', { preloadedState: loggedInAs(admin) });
+    expect((await screen.findAllByText('Error fetching payment status.')).length).toBeGreaterThan(0);
+  });
+
+  it("says 'Failed to fetch payment status' for an empty answer", async () => {
+    server.on('GET payments/viewPaymentStatus/t2', [200, null]);
+    renderApp('/transaction/t2', { preloadedState: loggedInAs(admin) });
+    expect((await screen.findAllByText('Failed to fetch payment status')).length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,81 @@
+import { useEffect, useState } from 'react';
+import { toast } from 'react-toastify';
+import { Card, EmptyState, PageHeader } from '../../ui/Card';
+import { formatDateTime } from '../../ui/dates';
+import { formatUsd } from '../../ui/format';
+import { LoadingBlock } from '../../ui/Spinner';
+import { depositTone, investmentTone, StatusBadge, withdrawalStatus } from '../../ui/StatusBadge';
+import { fetchHistory, orderHistory, timestampOf, type HistoryItem } from './history';
+
+export const HISTORY_MESSAGES = { failed: 'Failed to fetch data.', empty: 'No records found.' } as const;
+
+const LABEL: Record<string, string> = { Transaction: 'Deposit', Investment: 'Investment', Withdrawal: 'Withdrawal' };
+
+function Status({ item }: { item: HistoryItem }) {
+  const status = item.status ?? '';
+  if (!status) return null;
+  if (item.type === 'Withdrawal') {
+    const s = withdrawalStatus(status);
+    return <StatusBadge status={status} tone={s.tone} label={s.label} />;
+  }
+  return <StatusBadge status={status} tone={item.type === 'Investment' ? investmentTone(status) : depositTone(status)} />;
+}
+
+function detail(item: HistoryItem): string {
+  if (item.type === 'Investment') return `${typeof item.plan === 'string' ? item.plan : (item.plan?.name ?? '')} plan`.trim();
+  if (item.type === 'Withdrawal') return item.walletAddress ? `To ${item.walletAddress}` : 'Withdrawal';
+  return 'Deposit';
+}
+
+/** /transaction-History: deposits, investments and withdrawals in one list, newest first. */
+export function TransactionHistoryPage() {
+  const [items, setItems] = useState<HistoryItem[] | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    fetchHistory().then(
+      (list) => live && setItems(orderHistory(list)),
+      () => {
+        if (!live) return;
+        toast.error(HISTORY_MESSAGES.failed, { toastId: 'history-failed' });
+        setFailed(true);
+        setItems([]);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  return (
+    <div className="container section">
+      <PageHeader eyebrow="History" title="Transaction History" subtitle="Every deposit, investment and withdrawal on your account, newest first." />
+      {items === null ? <LoadingBlock label="Loading your history…" /> : null}
+      {items !== null && items.length === 0 ? (
+        <Card className="notice-card">
+          <EmptyState title={failed ? HISTORY_MESSAGES.failed : HISTORY_MESSAGES.empty} />
+        </Card>
+      ) : null}
+      {items && items.length > 0 ? (
+        <ul className="record-list" aria-label="Transaction history">
+          {items.map((item, index) => (
+            <li key={`${item.type}-${item._id ?? index}`} className="record" data-type={item.type}>
+              <div className="record__row">
+                <span className={`type-chip type-chip--${String(item.type).toLowerCase()}`}>{LABEL[item.type] ?? item.type}</span>
+                <div className="record__main">
+                  <p className="record__title break-all">{detail(item)}</p>
+                  <p className="record__meta">{formatDateTime(timestampOf(item))}</p>
+                </div>
+                <div className="record__figures">
+                  <p className="record__amount">{formatUsd(item.amount)}</p>
+                  <Status item={item} />
+                </div>
+              </div>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { toast } from 'react-toastify';
+import { useAppDispatch } from '../../app/hooks';
+import { Button } from '../../ui/Button';
+import { PageHeader } from '../../ui/Card';
+import { formatDateTime } from '../../ui/dates';
+import { formatUsd } from '../../ui/format';
+import { investmentTone, StatusBadge } from '../../ui/StatusBadge';
+import { personOf, serverMessage } from '../queues/lists';
+import { LiveHint, QueueBody, QueueCard } from '../queues/QueueParts';
+import { queueItemDecided } from '../queues/queuesSlice';
+import { useQueue } from '../queues/useQueue';
+import { INVESTMENT_DECISION_MESSAGES, investmentsApi } from './investmentsApi';
+import { investmentIdOf, planNameOf, type Investment } from './investmentTypes';
+
+export const PENDING_INVESTMENTS_MESSAGES = {
+  empty: 'No pending investments found.',
+  failed: 'Failed to fetch pending investments.',
+} as const;
+
+/** /admin-pending-investment: approve or reject removes the item; live queue 'investments'. */
+export function PendingInvestmentsPage() {
+  const dispatch = useAppDispatch();
+  const [busy, setBusy] = useState<{ id: string; decision: 'approve' | 'reject' } | null>(null);
+  const { items, load } = useQueue<Investment>('investments', investmentsApi.pending, (ok, error) => {
+    if (!ok) toast.error(serverMessage(error) || PENDING_INVESTMENTS_MESSAGES.failed, { toastId: 'pending-investments-failed' });
+  });
+
+  async function decide(id: string, decision: 'approve' | 'reject') {
+    setBusy({ id, decision });
+    try {
+      const message = await investmentsApi.decide(id, decision);
+      toast.success(message || (decision === 'approve' ? INVESTMENT_DECISION_MESSAGES.approved : INVESTMENT_DECISION_MESSAGES.rejected));
+      dispatch(queueItemDecided({ queue: 'investments', id }));
+    } catch {
+      toast.error(decision === 'approve' ? INVESTMENT_DECISION_MESSAGES.approveFailed : INVESTMENT_DECISION_MESSAGES.rejectFailed);
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <div className="container section">
+      <PageHeader eyebrow="Administration" title="Pending Investment" subtitle="Investments waiting for approval. The amount is already reserved from the investor’s Deposit Balance." />
+      <LiveHint />
+      <QueueBody
+        load={load}
+        count={items.length}
+        loadingText="Loading pending investments…"
+        emptyText={PENDING_INVESTMENTS_MESSAGES.empty}
+        failedText={PENDING_INVESTMENTS_MESSAGES.failed}
+        label="Pending investments"
+      >
+        {items.map((i) => {
+          const id = investmentIdOf(i);
+          const who = personOf(i.user);
+          return (
+            <QueueCard
+              key={id}
+              label={`${planNameOf(i)} investment of ${formatUsd(i.amount)} by ${who.name}`}
+              name={who.name}
+              email={who.email}
+              amount={formatUsd(i.amount)}
+              status={<StatusBadge status={i.status} tone={investmentTone(i.status)} />}
+              facts={[
+                { term: 'Plan', value: planNameOf(i) || '—' },
+                { term: 'Requested', value: formatDateTime(i.createdAt ?? i.startDate) },
+              ]}
+            >
+              <Button size="sm" onClick={() => decide(id, 'approve')} busy={busy?.id === id && busy.decision === 'approve'} busyLabel="Processing..." disabled={busy !== null}>
+                Approve
+              </Button>
+              <Button size="sm" variant="danger" onClick={() => decide(id, 'reject')} busy={busy?.id === id && busy.decision === 'reject'} busyLabel="Processing..." disabled={busy !== null}>
+                Reject
+              </Button>
+              <Link className="btn btn--ghost btn--sm" to={`/investment/${id}`}>
+                Details
+              </Link>
+            </QueueCard>
+          );
+        })}
+      </QueueBody>
+    </div>
+  );
+}

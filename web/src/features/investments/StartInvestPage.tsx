@@ -1,0 +1,137 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { toast } from 'react-toastify';
+import { useAppSelector } from '../../app/hooks';
+import { Button } from '../../ui/Button';
+import { Card, EmptyState, PageHeader } from '../../ui/Card';
+import { FormError, InputField } from '../../ui/Field';
+import { formatUsd } from '../../ui/format';
+import { LoadingBlock } from '../../ui/Spinner';
+import { serverMessage } from '../queues/lists';
+import { investmentsApi } from './investmentsApi';
+import type { Plan } from './investmentTypes';
+
+export const INVEST_REDIRECT_MS = 2000;
+export const INVEST_MESSAGES = {
+  plansFailed: 'Failed to fetch investment plans.',
+  selectPlan: 'Please select an investment plan.',
+  amountRequired: 'Please enter an amount.',
+  failed: 'Error processing payment',
+} as const;
+
+const whole = (n: number) => formatUsd(n).replace(/\.00$/, '');
+
+/**
+ * /start-invest: plans come from the server; the amount is free text (its bounds are checked by the
+ * server). The confirmation email is sent by the server, not by this screen.
+ */
+export function StartInvestPage() {
+  const navigate = useNavigate();
+  const balance = useAppSelector((s) => s.auth.user?.balance);
+  const [plans, setPlans] = useState<Plan[]>([]);
+  const [plansState, setPlansState] = useState<'loading' | 'ready' | 'failed'>('loading');
+  const [planName, setPlanName] = useState('');
+  const [amount, setAmount] = useState('');
+  const [error, setError] = useState('');
+  const [done, setDone] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    investmentsApi.plans().then(
+      (list) => {
+        if (!live) return;
+        setPlans(list);
+        setPlansState('ready');
+      },
+      () => {
+        if (!live) return;
+        setPlansState('failed');
+        toast.error(INVEST_MESSAGES.plansFailed, { toastId: 'plans-failed' });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (!done) return;
+    const timer = setTimeout(() => navigate('/dashboard'), INVEST_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [done, navigate]);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!planName) return setError(INVEST_MESSAGES.selectPlan);
+    if (!amount.trim()) return setError(INVEST_MESSAGES.amountRequired);
+    setError('');
+    setBusy(true);
+    try {
+      const message = await investmentsApi.start({ amount: amount.trim(), planName });
+      const text = message || 'Investment request submitted';
+      toast.success(text);
+      setDone(text);
+    } catch (e) {
+      toast.error(INVEST_MESSAGES.failed);
+      setError(serverMessage(e) || INVEST_MESSAGES.failed);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const chosen = plans.find((p) => p.name === planName);
+
+  return (
+    <div className="container section">
+      <PageHeader eyebrow="Invest" title="Start an investment" subtitle="Choose a plan, enter the amount, and we reserve it from your Deposit Balance until an administrator approves it." />
+      <form className="form invest-form" noValidate onSubmit={onSubmit} aria-label="Start an investment">
+        <Card className="money-card">
+          <fieldset className="plan-picker" disabled={Boolean(done)}>
+            <legend className="h4">1. Choose a plan</legend>
+            {plansState === 'loading' ? <LoadingBlock label="Loading plans…" /> : null}
+            {plansState === 'failed' ? <EmptyState title={INVEST_MESSAGES.plansFailed}>
+                <Link to="/plans">See the plan ranges</Link>
+              </EmptyState> : null}
+            {plansState === 'ready' && plans.length === 0 ? <EmptyState title="No plans are open right now." /> : null}
+            <div className="plan-options">
+              {plans.map((p) => (
+                <label key={p._id ?? p.name} className={`plan-option ${planName === p.name ? 'is-selected' : ''}`}>
+                  <input type="radio" name="plan" value={p.name} checked={planName === p.name} onChange={() => setPlanName(p.name)} />
+                  <span className="plan-option__name">{p.name}</span>
+                  <span className="plan-option__range">
+                    {whole(p.minAmount)} – {whole(p.maxAmount)}
+                  </span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        </Card>
+        <Card className="money-card">
+          <h2 className="h4">2. Enter the amount</h2>
+          <FormError message={error} />
+          {done ? (
+            <div className="form-success" role="status">
+              {done} Taking you to your dashboard…
+            </div>
+          ) : null}
+          <InputField
+            label="Amount (USD)"
+            name="amount"
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder={chosen ? `${whole(chosen.minAmount)} – ${whole(chosen.maxAmount)}` : 'e.g. 500'}
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+            disabled={Boolean(done)}
+            hint={typeof balance === 'number' ? <>Deposit Balance available: {formatUsd(balance)}</> : undefined}
+          />
+          <Button type="submit" block busy={busy} busyLabel="Submitting…" disabled={Boolean(done)}>
+            Invest{chosen ? ` in ${chosen.name}` : ''}
+          </Button>
+          <p className="fine-print">We email you a notice of this request, and again once it is decided.</p>
+        </Card>
+      </form>
+    </div>
+  );
+}

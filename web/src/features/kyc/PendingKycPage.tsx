@@ -1,0 +1,87 @@
+import { useState } from 'react';
+import { toast } from 'react-toastify';
+import { Button } from '../../ui/Button';
+import { PageHeader } from '../../ui/Card';
+import { StatusBadge } from '../../ui/StatusBadge';
+import type { User } from '../auth/authTypes';
+import { serverMessage } from '../queues/lists';
+import { LiveHint, QueueBody, QueueCard } from '../queues/QueueParts';
+import { useQueue } from '../queues/useQueue';
+import { kycApi } from './kycApi';
+
+export const PENDING_KYC_MESSAGES = {
+  approved: 'KYC approved successfully!',
+  rejected: 'KYC rejected successfully!',
+  approveFailed: 'Error approving KYC. Try again!',
+  rejectFailed: 'Error rejecting KYC. Try again!',
+  empty: 'No pending requests.',
+  failed: 'Failed to fetch pending KYC requests.',
+} as const;
+
+/** /pending-kyc: identity documents waiting for a decision; live queue 'kyc'; the list reloads after a decision. */
+export function PendingKycPage() {
+  const [busy, setBusy] = useState<{ id: string; decision: 'approve' | 'reject' } | null>(null);
+  const { items, load, reload } = useQueue<User>('kyc', kycApi.pending, (ok, error) => {
+    if (!ok) toast.error(serverMessage(error) || PENDING_KYC_MESSAGES.failed, { toastId: 'pending-kyc-failed' });
+  });
+
+  async function decide(id: string, decision: 'approve' | 'reject') {
+    setBusy({ id, decision });
+    try {
+      await kycApi.decide(id, decision);
+      toast.success(decision === 'approve' ? PENDING_KYC_MESSAGES.approved : PENDING_KYC_MESSAGES.rejected);
+    } catch {
+      toast.error(decision === 'approve' ? PENDING_KYC_MESSAGES.approveFailed : PENDING_KYC_MESSAGES.rejectFailed);
+    }
+    await reload();
+    setBusy(null);
+  }
+
+  return (
+    <div className="container section">
+      <PageHeader eyebrow="Administration" title="Pending Kyc Verification" subtitle="Check that both sides are legible, valid and match the account holder before you approve." />
+      <LiveHint />
+      <QueueBody load={load} count={items.length} loadingText="Loading pending requests…" emptyText={PENDING_KYC_MESSAGES.empty} failedText={PENDING_KYC_MESSAGES.failed} label="Pending KYC requests">
+        {items.map((u) => (
+          <QueueCard
+            key={u._id}
+            label={`KYC of ${u.name}`}
+            name={u.name}
+            email={u.email}
+            status={<StatusBadge status={u.kycStatus ?? ''} tone="warning" label={`KYC: ${u.kycStatus ?? 'Unknown'}`} />}
+            facts={[
+              {
+                term: 'Documents',
+                value: (
+                  <span className="doc-links">
+                    {u.kyc?.frontDoc ? (
+                      <a href={u.kyc.frontDoc} target="_blank" rel="noopener noreferrer">
+                        View front
+                      </a>
+                    ) : (
+                      <span className="muted">Front missing</span>
+                    )}
+                    {u.kyc?.backDoc ? (
+                      <a href={u.kyc.backDoc} target="_blank" rel="noopener noreferrer">
+                        View back
+                      </a>
+                    ) : (
+                      <span className="muted">Back missing</span>
+                    )}
+                  </span>
+                ),
+              },
+            ]}
+          >
+            <Button size="sm" onClick={() => decide(u._id, 'approve')} disabled={busy !== null} aria-label={`Approve KYC of ${u.name}`}>
+              {busy?.id === u._id && busy.decision === 'approve' ? 'Processing...' : 'Approve'}
+            </Button>
+            <Button size="sm" variant="danger" onClick={() => decide(u._id, 'reject')} disabled={busy !== null} aria-label={`Reject KYC of ${u.name}`}>
+              {busy?.id === u._id && busy.decision === 'reject' ? 'Processing...' : 'Reject'}
+            </Button>
+          </QueueCard>
+        ))}
+      </QueueBody>
+    </div>
+  );
+}

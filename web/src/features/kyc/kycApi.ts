@@ -1,0 +1,29 @@
+import type { AxiosProgressEvent } from 'axios';
+import { api } from '../../app/apiClient';
+import type { User } from '../auth/authTypes';
+import { listFrom, messageFrom } from '../queues/lists';
+
+const enc = encodeURIComponent;
+
+export const kycApi = {
+  /** POST api/users/uploadKycDocuments, multipart with files `front` and `back` -> { message }. */
+  async upload(front: File, back: File, onProgress: (percent: number) => void): Promise<string> {
+    const form = new FormData();
+    form.append('front', front);
+    form.append('back', back);
+    const res = await api.post('users/uploadKycDocuments', form, {
+      onUploadProgress: (e: AxiosProgressEvent) => {
+        if (e.total) onProgress(Math.min(100, Math.round((e.loaded / e.total) * 100)));
+      },
+    });
+    return messageFrom(res.data);
+  },
+  /** GET api/users/kyc/pending -> { pendingUsers: User[] } (each with kyc.frontDoc / kyc.backDoc links). */
+  async pending(): Promise<User[]> {
+    return listFrom<User>((await api.get('users/kyc/pending')).data, 'pendingUsers');
+  },
+  /** PATCH api/users/kyc/approve/{id} | reject/{id}, no body -> { message }. */
+  async decide(id: string, decision: 'approve' | 'reject'): Promise<string> {
+    return messageFrom((await api.patch(`users/kyc/${decision}/${enc(id)}`)).data);
+  },
+};

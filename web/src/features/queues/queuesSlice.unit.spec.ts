@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { makeStore } from '../../app/store';
+import { aUser, idleSocket, loggedInAs } from '../../test/render';
+import { eventReceived, liveReducer } from '../live/liveSlice';
+import { queueFetched, queueItemDecided, queueItemId, queuesReducer } from './queuesSlice';
+
+const live = (event: string, payload: unknown) => eventReceived({ event, payload });
+const init = () => queuesReducer(undefined, { type: '@@init' });
+
+describe('admin queues (live)', () => {
+  it('adds a requested item to its queue, once, even when replayed or already fetched', () => {
+    let s = queuesReducer(init(), queueFetched({ queue: 'deposits', items: [{ _id: 'd1', amount: 10 }] }));
+    s = queuesReducer(s, live('queue/itemAdded', { queue: 'deposits', item: { _id: 'd2', amount: 20 }, position: '7' }));
+    s = queuesReducer(s, live('queue/itemAdded', { queue: 'deposits', item: { _id: 'd2', amount: 20 }, position: '7' }));
+    s = queuesReducer(s, live('queue/itemAdded', { queue: 'deposits', item: { _id: 'd1', amount: 10 } }));
+    expect(s.deposits.items.map(queueItemId)).toEqual(['d1', 'd2']);
+    expect(s.withdrawals.items).toEqual([]);
+  });
+
+  it('removes an item decided by any admin from its queue only', () => {
+    let s = queuesReducer(init(), queueFetched({ queue: 'withdrawals', items: [{ _id: 'w1' }, { _id: 'w2' }] }));
+    s = queuesReducer(s, queueFetched({ queue: 'kyc', items: [{ _id: 'w1' }] }));
+    s = queuesReducer(s, live('queue/itemDecided', { queue: 'withdrawals', id: 'w1', status: 'Approved' }));
+    expect(s.withdrawals.items.map(queueItemId)).toEqual(['w2']);
+    expect(s.kyc.items).toHaveLength(1);
+    s = queuesReducer(s, live('queue/itemDecided', { queue: 'withdrawals', id: 'nope' }));
+    expect(s.withdrawals.items.map(queueItemId)).toEqual(['w2']);
+  });
+
+  it('keys deposits by transactionId and investments by investmentId', () => {
+    let s = queuesReducer(init(), queueFetched({ queue: 'deposits', items: [{ transactionId: 't1' }] }));
+    s = queuesReducer(s, queueFetched({ queue: 'investments', items: [{ investmentId: 'i1' }, { investmentId: 'i2' }] }));
+    s = queuesReducer(s, live('queue/itemDecided', { queue: 'deposits', id: 't1' }));
+    s = queuesReducer(s, queueItemDecided({ queue: 'investments', id: 'i1' }));
+    expect(s.deposits.items).toEqual([]);
+    expect(s.investments.items.map(queueItemId)).toEqual(['i2']);
+  });
+
+  it('ignores malformed pushes and other events', () => {
+    const before = queuesReducer(init(), queueFetched({ queue: 'kyc', items: [{ _id: 'u1' }] }));
+    let s = queuesReducer(before, live('queue/itemAdded', { queue: 'loans', item: { _id: 'x' } }));
+    s = queuesReducer(s, live('queue/itemAdded', { queue: 'kyc' }));
+    s = queuesReducer(s, live('queue/itemDecided', { queue: 'kyc', id: 5 }));
+    s = queuesReducer(s, live('ready', { userId: 'u1' }));
+    expect(s).toEqual(before);
+  });
+});
+
+describe('live slice', () => {
+  it('numbers pushes, remembers the last position and counts resync requests', () => {
+    let s = liveReducer(undefined, live('queue/itemAdded', { queue: 'kyc', item: {}, position: 'p-1' }));
+    s = liveReducer(s, live('ready', { userId: 'u' }));
+    s = liveReducer(s, live('live/resync', {}));
+    expect(s.seq).toBe(3);
+    expect(s.recent.map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(s.lastPosition).toBe('p-1');
+    expect(s.resyncs).toBe(1);
+  });
+});
+
+describe('balances/changed and status/changed on the session user', () => {
+  it('updates the dashboard balances and KYC status of the logged-in user without a reload', () => {
+    const ada = aUser({ _id: 'u1', balance: 1, investmentBalance: 2, totalMaturityAmount: 3, kycStatus: 'Pending' });
+    const store = makeStore({ preloadedState: loggedInAs(ada), createSocket: idleSocket });
+    store.dispatch(live('balances/changed', { userId: 'u1', balances: { balance: 1500.25, investmentBalance: 0, totalMaturityAmount: 99 } }));
+    store.dispatch(live('balances/changed', { userId: 'someone-else', balances: { balance: 5 } }));
+    store.dispatch(live('status/changed', { kind: 'kyc', id: 'u1', status: 'Approved' }));
+    const user = store.getState().auth.user!;
+    expect([user.balance, user.investmentBalance, user.totalMaturityAmount, user.kycStatus]).toEqual([1500.25, 0, 99, 'Approved']);
+  });
+});

@@ -1,0 +1,63 @@
+import { Link } from 'react-router-dom';
+import { toast } from 'react-toastify';
+import { PageHeader } from '../../ui/Card';
+import { formatDateTime } from '../../ui/dates';
+import { formatUsd } from '../../ui/format';
+import { StatusBadge, withdrawalStatus } from '../../ui/StatusBadge';
+import { personOf, serverMessage } from '../queues/lists';
+import { LiveHint, QueueBody, QueueCard } from '../queues/QueueParts';
+import { useQueue } from '../queues/useQueue';
+import { withdrawalsApi } from './withdrawalsApi';
+import type { Withdrawal } from './withdrawalTypes';
+
+export const PENDING_WITHDRAWALS_MESSAGES = {
+  fetched: 'Pending withdrawals fetched successfully',
+  failed: 'Failed to fetch pending withdrawals.',
+  empty: 'No pending withdrawals found.',
+  loading: 'Loading pending withdrawals...',
+} as const;
+
+/** /admin-pending-wallet: withdrawal requests waiting for approval; live queue 'withdrawals'. */
+export function PendingWithdrawalsPage() {
+  const { items, load } = useQueue<Withdrawal>('withdrawals', withdrawalsApi.pending, (ok, error) => {
+    if (ok) toast.success(PENDING_WITHDRAWALS_MESSAGES.fetched, { toastId: 'pending-withdrawals-fetched' });
+    else toast.error(serverMessage(error) || PENDING_WITHDRAWALS_MESSAGES.failed, { toastId: 'pending-withdrawals-failed' });
+  });
+  return (
+    <div className="container section">
+      <PageHeader eyebrow="Administration" title="Pending Withdrawal" subtitle="Withdrawal requests waiting for approval. Open one to approve or reject it." />
+      <LiveHint />
+      <QueueBody
+        load={load}
+        count={items.length}
+        loadingText={PENDING_WITHDRAWALS_MESSAGES.loading}
+        emptyText={PENDING_WITHDRAWALS_MESSAGES.empty}
+        failedText={PENDING_WITHDRAWALS_MESSAGES.failed}
+        label="Pending withdrawals"
+      >
+        {items.map((w) => {
+          const who = personOf(w.user);
+          const shown = withdrawalStatus(w.status);
+          return (
+            <QueueCard
+              key={w._id}
+              label={`Withdrawal of ${formatUsd(w.amount)} by ${who.name}`}
+              name={who.name}
+              email={who.email}
+              amount={formatUsd(w.amount)}
+              status={<StatusBadge status={w.status} tone={shown.tone} label={shown.label} />}
+              facts={[
+                { term: 'Requested', value: formatDateTime(w.requestDate) },
+                { term: 'Wallet address', value: <span className="mono break-all">{w.walletAddress || 'N/A'}</span> },
+              ]}
+            >
+              <Link className="btn btn--primary btn--sm" to={`/withdrawal/${w._id}`}>
+                Review withdrawal
+              </Link>
+            </QueueCard>
+          );
+        })}
+      </QueueBody>
+    </div>
+  );
+}

@@ -1,0 +1,121 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { toast } from 'react-toastify';
+import { errorMessage } from '../../app/errors';
+import { Button } from '../../ui/Button';
+import { Card, PageHeader } from '../../ui/Card';
+import { FormError, InputField } from '../../ui/Field';
+import { formatUsd } from '../../ui/format';
+import { asBalancesChanged, LIVE_EVENTS } from '../live/liveEvents';
+import { useLiveEvents } from '../live/useLiveEvents';
+import { serverMessage } from '../queues/lists';
+import { withdrawalsApi } from './withdrawalsApi';
+
+export const WITHDRAW_REDIRECT_MS = 3000;
+export const WITHDRAW_MESSAGES = {
+  required: 'Please enter the amount and your wallet address.',
+  failed: 'Error requesting withdrawal',
+  warning: 'Make sure your wallet address is correct. Withdrawals cannot be reversed once they are processed.',
+} as const;
+
+/** /withdraw-wallet: request a withdrawal of Total Profit to a wallet; an admin approves it. */
+export function WithdrawPage() {
+  const navigate = useNavigate();
+  const [balance, setBalance] = useState<number | null>(null);
+  const [amount, setAmount] = useState('');
+  const [walletAddress, setWalletAddress] = useState('');
+  const [error, setError] = useState('');
+  const [done, setDone] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    withdrawalsApi.balance().then(
+      (b) => live && setBalance(b),
+      (e) => console.error(errorMessage(e)), // spec §8: the balance fetch failure is only logged
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  useLiveEvents((e) => {
+    const changed = e.event === LIVE_EVENTS.balancesChanged ? asBalancesChanged(e.payload) : null;
+    if (typeof changed?.balances.totalMaturityAmount === 'number') setBalance(changed.balances.totalMaturityAmount);
+  });
+
+  useEffect(() => {
+    if (!done) return;
+    const timer = setTimeout(() => navigate('/dashboard'), WITHDRAW_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [done, navigate]);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!amount.trim() || !walletAddress.trim()) return setError(WITHDRAW_MESSAGES.required);
+    setError('');
+    setBusy(true);
+    try {
+      const message = await withdrawalsApi.create({ amount: amount.trim(), walletAddress: walletAddress.trim() });
+      const text = message || 'Withdrawal request submitted';
+      toast.success(text);
+      setDone(text);
+    } catch (e) {
+      const text = serverMessage(e) || WITHDRAW_MESSAGES.failed;
+      toast.error(text);
+      setError(text);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="container section">
+      <PageHeader eyebrow="Withdraw" title="Withdraw to your wallet" subtitle="Send your Total Profit to a crypto wallet you control." />
+      <div className="money-layout">
+        <Card className="money-card">
+          <div className="balance-strip" aria-label="Current balance">
+            <span className="balance-strip__label">Current balance</span>
+            <span className="balance-strip__value">{balance === null ? '—' : formatUsd(balance)}</span>
+          </div>
+          <form className="form" noValidate onSubmit={onSubmit} aria-label="Withdraw">
+            <FormError message={error} />
+            {done ? (
+              <div className="form-success" role="status">
+                {done} Taking you to your dashboard…
+              </div>
+            ) : null}
+            <InputField label="Amount (USD)" name="amount" type="number" inputMode="decimal" min="0" step="0.01" placeholder="0.00" value={amount} onChange={(e) => setAmount(e.target.value)} disabled={Boolean(done)} />
+            <InputField
+              label="Wallet address"
+              name="walletAddress"
+              autoComplete="off"
+              spellCheck={false}
+              className="input--mono"
+              value={walletAddress}
+              onChange={(e) => setWalletAddress(e.target.value)}
+              disabled={Boolean(done)}
+            />
+            <Button type="submit" block busy={busy} busyLabel="Submitting…" disabled={Boolean(done)}>
+              Request withdrawal
+            </Button>
+          </form>
+        </Card>
+        <aside className="card money-aside" aria-label="How withdrawals work">
+          <h2 className="h4">How withdrawals work</h2>
+          <ol className="step-list">
+            <li>Check your wallet address carefully.</li>
+            <li>Enter the amount you want to withdraw.</li>
+            <li>Submit the request.</li>
+            <li>Wait for approval and an email confirmation.</li>
+          </ol>
+          <p className="muted">Your withdrawal is processed once it is approved, typically within 1-2 business days.</p>
+          <div className="warning-box" role="note">
+            <strong>Important</strong>
+            <p>{WITHDRAW_MESSAGES.warning}</p>
+          </div>
+        </aside>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,152 @@
+import { act, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi } from '../../test/fakeApi';
+import { aUser, loggedInAs, renderApp } from '../../test/render';
+import { eventReceived } from '../live/liveSlice';
+
+let server: ReturnType<typeof fakeApi>;
+beforeEach(() => {
+  server = fakeApi({ 'GET users/loginStatus': [200, true] });
+});
+afterEach(() => {
+  server.restore();
+  vi.useRealTimers();
+});
+
+const admin = aUser({ _id: 'admin-1', role: 'admin' });
+const ada = { _id: 'u-2', name: 'Ada Lovelace', email: 'ada@example.com' };
+
+describe('/withdraw-wallet', () => {
+  it('shows instructions, the irreversible warning and the current balance; both fields are required', async () => {
+    server.on('GET withDraw/balance', [200, { totalMaturityAmount: 18342.75 }]);
+    const { user } = renderApp('/withdraw-wallet', { preloadedState: loggedInAs(aUser()) });
+    expect(await screen.findByText('$18,342.75')).toBeInTheDocument();
+    expect(screen.getByText('Wait for approval and an email confirmation.')).toBeInTheDocument();
+    expect(screen.getByText(/Withdrawals cannot be reversed/)).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Amount (USD)'), '100');
+    await user.click(screen.getByRole('button', { name: 'Request withdrawal' }));
+    expect(screen.getByText('Please enter the amount and your wallet address.')).toBeInTheDocument();
+    expect(server.callsTo('POST withDraw/create')).toHaveLength(0);
+  });
+
+  it('only logs a failing balance fetch', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    server.on('GET withDraw/balance', [500, { message: 'balance down' }]);
+    renderApp('/withdraw-wallet', { preloadedState: loggedInAs(aUser()) });
+    await vi.waitFor(() => expect(log).toHaveBeenCalledWith('balance down'));
+    expect(screen.queryByText('balance down')).not.toBeInTheDocument();
+  });
+
+  it('posts amount and walletAddress, shows the server message and goes to /dashboard after 3 seconds', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    server.on('GET withDraw/balance', [200, { totalMaturityAmount: 500 }]);
+    server.on('POST withDraw/create', [201, { message: 'Withdrawal request submitted' }]);
+    const { user, router } = renderApp('/withdraw-wallet', { preloadedState: loggedInAs(aUser()), timers: true });
+    await user.type(screen.getByLabelText('Amount (USD)'), '120');
+    await user.type(screen.getByLabelText('Wallet address'), 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh');
+    await user.click(screen.getByRole('button', { name: 'Request withdrawal' }));
+    expect((await screen.findAllByText(/Withdrawal request submitted/)).length).toBeGreaterThan(0);
+    expect(server.callsTo('POST withDraw/create')[0]!.body).toEqual({ amount: '120', walletAddress: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh' });
+    act(() => vi.advanceTimersByTime(2900));
+    expect(router.state.location.pathname).toBe('/withdraw-wallet');
+    act(() => vi.advanceTimersByTime(100));
+    expect(router.state.location.pathname).toBe('/dashboard');
+  });
+
+  it("shows the server message, else 'Error requesting withdrawal'", async () => {
+    server.on('GET withDraw/balance', [200, { totalMaturityAmount: 10 }]);
+    server.on('POST withDraw/create', [400, { message: 'The minimum withdrawal is $50' }]);
+    const { user } = renderApp('/withdraw-wallet', { preloadedState: loggedInAs(aUser()) });
+    await user.type(screen.getByLabelText('Amount (USD)'), '20');
+    await user.type(screen.getByLabelText('Wallet address'), '0xabc');
+    await user.click(screen.getByRole('button', { name: 'Request withdrawal' }));
+    expect((await screen.findAllByText('The minimum withdrawal is $50')).length).toBeGreaterThan(0);
+    server.on('POST withDraw/create', [500, {}]);
+    await user.click(screen.getByRole('button', { name: 'Request withdrawal' }));
+    expect((await screen.findAllByText('Error requesting withdrawal')).length).toBeGreaterThan(0);
+  });
+});
+
+describe('/withdrawal/:id', () => {
+  const pending = { _id: 'w1', user: 'Ada Lovelace', amount: 250, walletAddress: '0xabc', status: 'Pending', requestDate: '2026-03-04T14:05:00Z' };
+
+  it('approves a Pending withdrawal and updates its status locally', async () => {
+    server.on('GET withDraw/get-withdrawal/w1', [200, pending]);
+    server.on('PUT withDraw/approve/w1', [200, { message: 'ok' }]);
+    const { user } = renderApp('/withdrawal/w1', { preloadedState: loggedInAs(admin) });
+    expect(await screen.findByText('Ada Lovelace')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText('Withdrawal approved!')).toBeInTheDocument();
+    expect(screen.getAllByText('Approved').length).toBeGreaterThan(0);
+    expect(screen.queryByRole('button', { name: 'Reject' })).not.toBeInTheDocument();
+    expect(server.callsTo('GET withDraw/get-withdrawal/w1')).toHaveLength(1);
+  });
+
+  it("rejects, and says 'Failed to approve withdrawal.' / 'Failed to reject withdrawal.'", async () => {
+    server.on('GET withDraw/get-withdrawal/w1', [200, { withdrawal: pending }]);
+    server.on('PUT withDraw/approve/w1', [500, {}]);
+    server.on('PUT withDraw/reject/w1', [500, {}]);
+    const { user } = renderApp('/withdrawal/w1', { preloadedState: loggedInAs(admin) });
+    await user.click(await screen.findByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText('Failed to approve withdrawal.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Reject' }));
+    expect(await screen.findByText('Failed to reject withdrawal.')).toBeInTheDocument();
+    server.on('PUT withDraw/reject/w1', [200, {}]);
+    await user.click(screen.getByRole('button', { name: 'Reject' }));
+    expect(await screen.findByText('Withdrawal rejected!')).toBeInTheDocument();
+  });
+
+  it('offers no actions unless the status is exactly Pending', async () => {
+    server.on('GET withDraw/get-withdrawal/w1', [200, { ...pending, status: 'pending' }]);
+    renderApp('/withdrawal/w1', { preloadedState: loggedInAs(admin) });
+    expect(await screen.findByText('$250.00', { selector: '.detail-head__amount' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+  });
+
+  it("replaces the screen with 'Failed to fetch withdrawal details.' when the answer has no amount", async () => {
+    server.on('GET withDraw/get-withdrawal/w1', [200, { ...pending, amount: undefined }]);
+    renderApp('/withdrawal/w1', { preloadedState: loggedInAs(admin) });
+    expect(await screen.findByText('Failed to fetch withdrawal details.')).toBeInTheDocument();
+    expect(screen.queryByText('Withdrawal detail')).not.toBeInTheDocument();
+  });
+});
+
+describe('/admin-pending-wallet', () => {
+  it('lists user, amount, date, status, wallet or N/A, with links; toasts the fetch', async () => {
+    server.on('GET withDraw/pending', [
+      200,
+      { withdrawals: [{ _id: 'w1', user: ada, amount: 1234.5, walletAddress: '0xabc', status: 'Pending', requestDate: '2026-03-04T14:05:00Z' }, { _id: 'w2', user: ada, amount: 60, status: 'Pending' }] },
+    ]);
+    renderApp('/admin-pending-wallet', { preloadedState: loggedInAs(admin) });
+    expect(screen.getByText('Loading pending withdrawals...', { selector: 'p' })).toBeInTheDocument();
+    const list = await screen.findByRole('list', { name: 'Pending withdrawals' });
+    const [first, second] = within(list).getAllByRole('listitem');
+    expect(within(first!).getByText('$1,234.50')).toBeInTheDocument();
+    expect(within(first!).getByText('0xabc')).toBeInTheDocument();
+    expect(within(first!).getByText('ada@example.com')).toBeInTheDocument();
+    expect(within(first!).getByText('Mar 4, 2026', { exact: false })).toBeInTheDocument();
+    expect(within(second!).getByText('N/A')).toBeInTheDocument();
+    expect(within(second!).getByRole('link', { name: 'Review withdrawal' })).toHaveAttribute('href', '/withdrawal/w2');
+    expect(await screen.findByText('Pending withdrawals fetched successfully')).toBeInTheDocument();
+  });
+
+  it("shows 'No pending withdrawals found.', a live arrival, and its departure", async () => {
+    server.on('GET withDraw/pending', [200, { withdrawals: [] }]);
+    const { store } = renderApp('/admin-pending-wallet', { preloadedState: loggedInAs(admin) });
+    expect(await screen.findByText('No pending withdrawals found.')).toBeInTheDocument();
+    act(() => {
+      store.dispatch(eventReceived({ event: 'queue/itemAdded', payload: { queue: 'withdrawals', item: { _id: 'w5', user: ada, amount: 75, status: 'Pending' } } }));
+    });
+    expect(await screen.findByText('$75.00')).toBeInTheDocument();
+    act(() => {
+      store.dispatch(eventReceived({ event: 'queue/itemDecided', payload: { queue: 'withdrawals', id: 'w5', status: 'Approved' } }));
+    });
+    expect(await screen.findByText('No pending withdrawals found.')).toBeInTheDocument();
+  });
+
+  it("shows the server message, else 'Failed to fetch pending withdrawals.'", async () => {
+    server.on('GET withDraw/pending', [403, { message: 'Not authorized as an admin' }]);
+    renderApp('/admin-pending-wallet', { preloadedState: loggedInAs(admin) });
+    expect(await screen.findByText('Not authorized as an admin')).toBeInTheDocument();
+  });
+});
