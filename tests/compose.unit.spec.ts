@@ -11,12 +11,14 @@ import type { z } from 'zod';
 import { identityEnvSchema } from '../services/identity/src/config.js';
 import { notificationEnvSchema } from '../services/notification/src/config.js';
 import { gatewayEnvSchema } from '../gateway/src/config.js';
+import { kycEnvSchema } from '../services/kyc/src/config.js';
 
 const SAMPLES: Record<string, string> = {
   JWT_SECRET: 'compose-check-jwt-secret-0123456789abcdef',
   SECRETS_KEY: 'ab'.repeat(32),
   ADMIN_EMAIL: 'ops@example.com',
   ADMIN_PASSWORD: 'Compose!Check1',
+  KYC_INTERNAL_TOKEN: 'compose-check-kyc-internal-token-0123',
 };
 
 /** Resolves ${VAR:?msg}, ${VAR:-default} and ${VAR} the way compose would, with our sample values. */
@@ -44,6 +46,7 @@ const compose = parse(readFileSync(new URL('../docker-compose.yml', import.meta.
 const cases: Array<[string, z.ZodType, string]> = [
   ['identity', identityEnvSchema, 'services/identity/src/main.ts'],
   ['notification', notificationEnvSchema, 'services/notification/src/main.ts'],
+  ['kyc', kycEnvSchema, 'services/kyc/src/main.ts'],
   ['gateway', gatewayEnvSchema, 'gateway/src/main.ts'],
 ];
 
@@ -65,6 +68,23 @@ describe('docker-compose.yml against the services config schemas', () => {
   it.each(cases)('%s: the image runs the service entry point', (name, _schema, entry) => {
     expect(compose.services[name]?.build?.args?.TARGET).toBe(entry);
     expect(readFileSync(new URL(`../${entry}`, import.meta.url), 'utf8')).toMatch(/export async function start|startGateway|start\(/);
+  });
+
+  it('the gateway and kyc share KYC_INTERNAL_TOKEN, and the gateway reaches kyc where it listens', () => {
+    const gw = compose.services.gateway?.environment ?? {};
+    const kyc = compose.services.kyc?.environment ?? {};
+    expect(gw.KYC_INTERNAL_TOKEN).toBe(kyc.KYC_INTERNAL_TOKEN);
+    expect(String(gw.KYC_GRPC_URL)).toBe(`kyc:${String(kyc.KYC_GRPC_ADDR).split(':').pop()}`);
+    expect(String(gw.KYC_HTTP_URL)).toBe(`http://kyc:${String(kyc.KYC_HTTP_ADDR).split(':').pop()}`);
+    expect(gw.KAFKA_BROKERS).toBe(kyc.KAFKA_BROKERS);
+  });
+
+  it('without KYC_INTERNAL_TOKEN the gateway and kyc refuse to start in production', () => {
+    for (const schema of [gatewayEnvSchema, kycEnvSchema] as z.ZodType[]) {
+      const result = schema.safeParse({ NODE_ENV: 'production' });
+      expect(result.success).toBe(false);
+      expect(result.error!.issues.map((i) => i.path.join('.'))).toContain('KYC_INTERNAL_TOKEN');
+    }
   });
 
   it('a schema check catches a variable a service does not read', () => {

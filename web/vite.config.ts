@@ -14,6 +14,7 @@ export default defineConfig({
     sourcemap: true,
     // One long-cached vendor chunk (react, router, redux, socket.io, axios, toastify) and a small app chunk.
     chunkSizeWarningLimit: 600,
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'vendor', test: /node_modules/ }] } } },
   },
   server: {
     port: 5173,

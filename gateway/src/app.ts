@@ -14,6 +14,8 @@ import { devMailboxRouter, healthRouter, otherApiRouter } from './http/otherRout
 import { spaRouter } from './http/spa.js';
 import { usersRouter } from './http/usersRoutes.js';
 import { kycAdminRouter, kycProxyRouter } from './http/kycRoutes.js';
+import { moneyRouter } from './http/moneyRoutes.js';
+import type { MoneyClients } from './moneyClients.js';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -22,6 +24,8 @@ export interface GatewayDeps {
   kyc: KycServiceClient;
   kv: KeyValueStore;
   logger: GatewayLogger;
+  /** The money services (ledger, investment, withdrawal); their paths are absent without them. */
+  money?: MoneyClients;
 }
 
 export const BODY_LIMIT = '100kb';
@@ -85,6 +89,7 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
   api.use('/users', kycAdminRouter(kycDeps));
   api.use('/users', usersRouter({ config, identity, kv, auth }));
   if (config.nodeEnv !== 'production') api.use('/dev', devMailboxRouter({ config, notification }));
+  if (deps.money) api.use(moneyRouter({ config, identity, money: deps.money, auth }));
   api.use(otherApiRouter({ config, identity, notification, auth }));
   api.use((req, _res, next) =>
     next(new HttpError(404, `Not found: ${req.method} ${req.baseUrl}${req.path}`)),

@@ -47,6 +47,10 @@ const gatewayEnvObject = commonEnvSchema.extend({
   KYC_HTTP_URL: env.url().default('http://127.0.0.1:50063'),
   /** Shared secret sent as x-internal-token to the kyc document endpoint; required in production. */
   KYC_INTERNAL_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
+  /** Money services (gateway/src/http/money*.ts). */
+  LEDGER_GRPC_URL: env.address('127.0.0.1:50054'),
+  INVESTMENT_GRPC_URL: env.address('127.0.0.1:50055'),
+  WITHDRAWAL_GRPC_URL: env.address('127.0.0.1:50056'),
 });
 
 /** The gateway's env schema with its production rules (what main.ts and the compose check parse). */
@@ -70,6 +74,12 @@ export interface GatewayConfig {
   /** Base URL of the kyc service's internal document endpoint (POST /upload, GET /documents/...). */
   kycHttpUrl: string;
   kycInternalToken: string;
+  /** gRPC targets of the money services (defaults 127.0.0.1:50054 / :50055 / :50056). */
+  ledgerGrpcUrl?: string;
+  investmentGrpcUrl?: string;
+  withdrawalGrpcUrl?: string;
+  /** Live pushes kept per room for catch-up after a reconnect (default 500). */
+  liveRingSize?: number;
   /** KAFKA_BROKERS: the bus the gateway listens on for live pushes (else the in-process bus under dataDir). */
   kafkaBrokers?: string[];
   dataDir: string;
@@ -101,6 +111,9 @@ export function gatewayConfigFromEnv(e: z.infer<typeof gatewayEnvSchema>): Gatew
     kycGrpcUrl: e.KYC_GRPC_URL,
     kycHttpUrl: e.KYC_HTTP_URL.replace(/\/+$/, ''),
     kycInternalToken: e.KYC_INTERNAL_TOKEN ?? DEV_KYC_INTERNAL_TOKEN,
+    ledgerGrpcUrl: e.LEDGER_GRPC_URL,
+    investmentGrpcUrl: e.INVESTMENT_GRPC_URL,
+    withdrawalGrpcUrl: e.WITHDRAWAL_GRPC_URL,
     kafkaBrokers: e.KAFKA_BROKERS,
     dataDir: e.DATA_DIR,
   };

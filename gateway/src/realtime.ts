@@ -112,11 +112,8 @@ export function attachRealtime(deps: RealtimeDeps): Realtime {
     void socket.join(userRoom(userId));
     if (socket.data.role === 'admin') void socket.join(ADMINS_ROOM);
     socket.emit('ready', { userId });
-    // Pushes are not replayed: a client that saw some before (it sends the last position) fetches again.
-    const lastPosition: unknown = socket.handshake.auth?.lastPosition;
-    if ((typeof lastPosition === 'string' && lastPosition !== '') || typeof lastPosition === 'number') {
-      socket.emit('live/resync', { reason: 'not-replayed' });
-    }
+    // Catch-up from auth.lastPosition (replay or 'live/resync'): the live hub's own 'connection'
+    // listener (gateway/src/live/hub.ts), registered after this one, once the rooms are joined.
   });
 
   // Logout, suspension and deletion revoke sessions: open sockets learn it at the next check.

@@ -17,7 +17,8 @@ import {
   type KycServiceClient,
   type NotificationServiceClient,
 } from './grpcClients.js';
-import { gatewayEventCodecs, startLivePushes } from './live.js';
+import { createLiveHub, liveEventCodecs, type LiveHub } from './live/hub.js';
+import { closeMoneyClients, createMoneyClients, type MoneyClients } from './moneyClients.js';
 import { silentLogger, type GatewayLogger } from './logger.js';
 import { attachRealtime, type Realtime } from './realtime.js';
 
@@ -33,6 +34,8 @@ export interface StartGatewayOptions {
    * config.kafkaBrokers, else the in-process bus under config.dataDir (closed on stop).
    */
   bus?: EventBus;
+  /** Default: clients to config.ledgerGrpcUrl / investmentGrpcUrl / withdrawalGrpcUrl (closed on stop). */
+  money?: MoneyClients;
   /** Default: Redis at config.redisUrl (prefix meridian:gateway:), else memory (closed on stop). */
   kv?: KeyValueStore;
   logger?: GatewayLogger;
@@ -47,6 +50,8 @@ export interface RunningGateway {
   pushToUser: Realtime['pushToUser'];
   pushToAdmins: Realtime['pushToAdmins'];
   realtime: Realtime;
+  /** The live-push hub (positions, catch-up); tests publish through it. */
+  live: LiveHub;
   stop(): Promise<void>;
 }
 
@@ -61,6 +66,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   if (!options.notification) owned.push(() => notification.close());
   const kyc = options.kyc ?? createKycClient(config.kycGrpcUrl);
   if (!options.kyc) owned.push(() => kyc.close());
+  const money = options.money ?? createMoneyClients(config);
+  if (!options.money) owned.push(() => closeMoneyClients(money));
   let kv = options.kv;
   if (!kv) {
     const created = config.redisUrl
@@ -77,7 +84,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
       bus = await createKafkaEventBus({
         brokers: config.kafkaBrokers,
         clientId: 'gateway',
-        codecs: gatewayEventCodecs,
+        codecs: liveEventCodecs,
         logger: logger as never,
       });
     } else {
@@ -90,7 +97,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     owned.push(() => created.close());
   }
 
-  const app = createGatewayApp({ config, identity, notification, kyc, kv, logger });
+  const app = createGatewayApp({ config, identity, notification, kyc, kv, logger, money });
   const server = createServer(app);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
@@ -105,12 +112,15 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     revalidateMs: config.socketRevalidateMs,
   });
 
-  const live = await startLivePushes({
-    bus,
-    realtime,
-    group: config.liveGroup ?? `gateway-live-${hostname()}-${randomUUID()}`,
-    logger,
-  });
+  // Live pushes (kyc and money events) with catch-up after a reconnect: gateway/src/live/hub.ts.
+  const hub = createLiveHub({ io: realtime.io, logger, ringSize: config.liveRingSize });
+  const liveSubscription = await hub.subscribe(bus, config.liveGroup ?? `gateway-live-${hostname()}-${randomUUID()}`);
+  const live = {
+    stop: async () => {
+      await liveSubscription.stop();
+      hub.stop();
+    },
+  };
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -129,6 +139,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     port,
     server,
     realtime,
+    live: hub,
     pushToUser: realtime.pushToUser,
     pushToAdmins: realtime.pushToAdmins,
     stop() {

@@ -8,7 +8,7 @@
  *  3. a NEW browser context B logs in: the code step, the code from the mailbox, the dashboard;
  *  4. admin C (fresh browser, same code step) finds the investor in the Users tab, impersonates,
  *     exits, suspends; B's next action lands on /login;
- *  5. screenshots of every screen at 1280 px and 360 px into artifacts/screenshots/, with a
+ *  5-6. screenshots of every screen at 1280 px and 360 px into artifacts/screenshots/, with a
  *     horizontal-overflow check on each; no console or page error anywhere unless a step expected it.
  *
  *   cd web && npx vite build && cd .. && npx vitest run --project e2e
@@ -133,21 +133,20 @@ beforeAll(async () => {
   url = target.url;
   browser = await launchChromium();
 
-  // The dashboard calls GET api/invest/deposit-maturity on load (spec §2). Until the investment
-  // service's route is mounted in the gateway it answers 404; say so loudly rather than fail on it.
-  const maturity = await fetch(`${url}/api/invest/deposit-maturity`);
-  if (maturity.status === 404) {
-    console.warn('e2e: GET /api/invest/deposit-maturity answers 404 (route not mounted yet); its console error is allowed');
-    watcher.expect({
-      why: 'the deposit-maturity route is not mounted yet',
-      text: /status of 404/,
-      url: /\/api\/invest\/deposit-maturity$/,
-      times: Number.POSITIVE_INFINITY,
-    });
-  }
+  // The dashboard calls GET api/invest/deposit-maturity on load (spec §2) and ignores a failure by
+  // design. That route belongs to the investment service (another issue); while it is missing (404)
+  // or its service is not composed (503), the browser logs the failure: allowed here, and reported.
+  watcher.expect({
+    why: 'api/invest/deposit-maturity not served yet by the investment service',
+    text: /status of (404|503)/,
+    url: /\/api\/invest\/deposit-maturity$/,
+    times: Number.POSITIVE_INFINITY,
+  });
 });
 
 afterAll(async () => {
+  const maturity = watcher.expectedSeen.filter((p) => p.url.endsWith('/api/invest/deposit-maturity'));
+  if (maturity.length > 0) console.warn(`e2e: GET /api/invest/deposit-maturity failed ${maturity.length} times (${maturity[0]!.text}); allowed until the investment route is served`);
   await browser?.close();
   if (target) await stopTarget(target);
   rmSync(dataDir, { recursive: true, force: true });
@@ -328,13 +327,26 @@ describe('account journey in Chromium against the standalone target', () => {
     assertNoConsoleErrors();
   });
 
-  it('5. screenshots every public and logged-out screen at 1280 px and 360 px; none scrolls sideways', async () => {
+  const AUTH_FORMS = ['forgot', 'reset-password', 'login-with-code'];
+
+  it('5. screenshots every public page at 1280 px and 360 px; none scrolls sideways', async () => {
     const d = await newContext('visitor D');
+    await shots(d, PUBLIC_SCREENS.filter((s) => !AUTH_FORMS.includes(s.name)));
+    await d.close();
+    expect(overflowing, 'screens wider than their viewport').toEqual([]);
+    assertNoConsoleErrors();
+  });
+
+  it('6. screenshots every logged-out account screen at 1280 px and 360 px; none scrolls sideways', async () => {
+    const e = await newContext('visitor E');
     watcher.expect({ why: 'verify/sample-token is not a real token', text: /status of 400/, url: /\/api\/users\/verifyUser\/sample-token$/, times: 2 });
     const verify = ACCOUNT_SCREENS.find((s) => s.name === 'verify')!;
-    await shots(d, [...PUBLIC_SCREENS, ...LOGGED_OUT_SCREENS, { ...verify, waitForText: 'Invalid or expired verification link' }]);
-    await d.close();
-
+    await shots(e, [
+      ...PUBLIC_SCREENS.filter((s) => AUTH_FORMS.includes(s.name)),
+      ...LOGGED_OUT_SCREENS,
+      { ...verify, waitForText: 'Invalid or expired verification link' },
+    ]);
+    await e.close();
     expect(overflowing, 'screens wider than their viewport').toEqual([]);
     assertNoConsoleErrors();
   });

@@ -20,10 +20,23 @@ export interface Screen {
   waitForText?: string;
   /** Optional interaction before the shot. */
   prepare?: (page: Page) => Promise<void>;
+  /** false: only the viewport (a modal over a fixed backdrop); default the whole page. */
+  fullPage?: boolean;
 }
 
 export const PUBLIC_SCREENS: Screen[] = [
-  { name: 'home', path: '/', waitForText: 'Frequently asked questions' },
+  { name: 'home', path: '/', waitForText: '$5,000,000' }, // the counters have finished
+  {
+    name: 'nav-menu',
+    path: '/plans',
+    prepare: async (page) => {
+      const toggle = page.getByRole('button', { name: 'Open menu' });
+      if (await toggle.isVisible()) {
+        await toggle.click();
+        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Hierarchy' }).waitFor();
+      }
+    },
+  },
   { name: 'home-loader', path: '/' },
   { name: 'plans', path: '/plans', waitForText: 'Platinum' },
   { name: 'about', path: '/about' },
@@ -74,6 +87,7 @@ export const ACCOUNT_SCREENS: Screen[] = [
   {
     name: 'profile-role-modal',
     path: '/user-profile',
+    fullPage: false,
     prepare: async (page) => {
       const tab = page.getByRole('tab', { name: 'Users' });
       if (!(await tab.count())) return;
@@ -83,8 +97,44 @@ export const ACCOUNT_SCREENS: Screen[] = [
       await page.getByRole('alert').waitFor();
     },
   },
-  { name: 'section-placeholder', path: '/deposit-payment', waitForText: 'This section opens soon.' },
   { name: 'verify', path: '/verify/sample-token' },
+];
+
+/** Money and KYC screens (issues 4 and 5); the --mock API answers them with the data below. */
+export const MONEY_SCREENS: Screen[] = [
+  { name: 'deposit', path: '/deposit-payment', waitForText: 'How deposits work' },
+  {
+    name: 'deposit-error',
+    path: '/deposit-payment',
+    prepare: async (page) => {
+      await page.getByRole('button', { name: 'Submit deposit' }).click();
+      await page.getByText('Please enter the amount.').waitFor();
+    },
+  },
+  {
+    name: 'start-invest',
+    path: '/start-invest',
+    waitForText: 'Platinum',
+    prepare: async (page) => {
+      await page.getByRole('radio', { name: /Silver/ }).check();
+    },
+  },
+  { name: 'invest-status', path: '/invest-status', waitForText: 'Gold plan' },
+  { name: 'investment-detail', path: '/investment/inv-2', waitForText: 'Approve investment' },
+  { name: 'withdraw', path: '/withdraw-wallet', waitForText: '$18,342.75' },
+  { name: 'withdrawal-detail', path: '/withdrawal/wd-1', waitForText: 'Wallet address' },
+  { name: 'withdrawal-invalid', path: '/withdrawal/wd-missing', waitForText: 'Failed to fetch withdrawal details.' },
+  { name: 'pending-withdrawals', path: '/admin-pending-wallet', waitForText: 'Review withdrawal' },
+  { name: 'pending-deposits', path: '/admin-pending-deposit', waitForText: 'Review deposit' },
+  { name: 'pending-investments', path: '/admin-pending-investment', waitForText: 'Diamond' },
+  { name: 'transaction-detail', path: '/transaction/tx-1', waitForText: 'Confirm payment' },
+  { name: 'edit-balance', path: '/edit-balance/u-2', waitForText: 'Operation' },
+  { name: 'edit-user-balance', path: '/edit-user-balance/u-2', waitForText: 'Operation' },
+  { name: 'edit-investment-balance', path: '/edit-investment-balance/u-2', waitForText: 'Operation' },
+  { name: 'referrals', path: '/referrals', waitForText: 'People you referred' },
+  { name: 'transaction-history', path: '/transaction-History', waitForText: 'Transaction History' },
+  { name: 'upload-kyc', path: '/upload-kyc', waitForText: 'Important notice' },
+  { name: 'pending-kyc', path: '/pending-kyc', waitForText: 'View front' },
 ];
 
 export const VIEWPORTS = [
@@ -99,11 +149,18 @@ export interface CaptureOptions {
   check?: (page: Page, shot: { name: string; viewport: string; file: string }) => Promise<void>;
 }
 
-/** Waits for web fonts and every finite CSS animation or transition (spinners loop forever). */
+/**
+ * Waits for web fonts and every finite CSS animation or transition: not spinners (they loop forever)
+ * nor a toast's auto-close progress bar (the toast would be gone by then).
+ */
 export async function settle(page: Page): Promise<void> {
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
   await page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+    document.getAnimations().every((a) => {
+      if (a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity) return true;
+      const target = (a.effect as KeyframeEffect | null)?.target;
+      return target instanceof Element && target.classList.contains('Toastify__progress-bar');
+    }),
   );
 }
 
@@ -120,7 +177,9 @@ export async function captureScreens(context: BrowserContext, baseUrl: string, o
       await settle(page); // entrance animations finish before the shot
       const file = join(outDir, `${options.prefix ?? ''}${screen.name}-${viewport.label}.png`);
       await options.check?.(page, { name: `${options.prefix ?? ''}${screen.name}`, viewport: viewport.label, file });
-      await page.screenshot({ path: file, fullPage: true });
+      const fullPage = screen.fullPage ?? true;
+      if (fullPage) await page.evaluate(() => window.scrollTo(0, 0)); // fixed/sticky parts where they belong
+      await page.screenshot({ path: file, fullPage });
       written.push(file);
       await page.close();
     }
@@ -153,6 +212,41 @@ const users = [
   { ...admin, _id: 'u-4', name: 'Tim Berners', email: 'tim@example.com', role: 'suspended', isVerified: false },
 ];
 
+const ada = { _id: 'u-2', name: 'Ada Lovelace', email: 'ada@example.com' };
+const alex = { _id: 'u-3', name: 'Alexandria Ocasio-Smithers', email: 'alexandria.ocasio-smithers@example.com' };
+const day = (n: number) => new Date(Date.UTC(2026, 2, n, 14, 5)).toISOString();
+const plans = [
+  ['Starter', 100, 500],
+  ['Bronze', 500, 1500],
+  ['Silver', 2000, 5000],
+  ['Gold', 5000, 10000],
+  ['Diamond', 10000, 50000],
+  ['Platinum', 50000, 100000],
+].map(([name, minAmount, maxAmount], i) => ({ _id: `p${i}`, name, minAmount, maxAmount }));
+const investments = [
+  { _id: 'inv-1', plan: 'Gold', status: 'Active', amount: 7200, maturityAmount: 8640, startDate: day(1), endDate: day(8), createdAt: day(1) },
+  { _id: 'inv-2', plan: 'Silver', status: 'pending', amount: 2500, maturityAmount: null, startDate: null, endDate: null, createdAt: day(3), user: ada },
+  { _id: 'inv-3', plan: 'Starter', status: 'Ended', amount: 300, maturityAmount: 336, startDate: day(1), endDate: day(2), createdAt: day(1) },
+];
+const withdrawals = [
+  { _id: 'wd-1', user: ada, amount: 1250.5, walletAddress: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh', status: 'Pending', requestDate: day(4) },
+  { _id: 'wd-2', user: alex, amount: 60, walletAddress: '', status: 'Pending', requestDate: day(5) },
+];
+const deposits = [
+  { _id: 'tx-1', transactionId: 'tx-1', user: ada, amount: 25000, status: 'Pending', notes: '', createdAt: day(4) },
+  { _id: 'tx-2', transactionId: 'tx-2', user: alex, amount: 150.75, status: 'Pending', notes: '', createdAt: day(5) },
+];
+const history = [
+  { _id: 'h1', type: 'Transaction', amount: 25000, status: 'Confirmed', createdAt: day(1) },
+  { _id: 'h2', type: 'Investment', amount: 7200, status: 'Active', plan: 'Gold', startDate: day(2) },
+  { _id: 'h3', type: 'Withdrawal', amount: 1250.5, status: 'Pending', walletAddress: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh', requestDate: day(3) },
+  { _id: 'h4', type: 'Transaction', amount: 40, status: 'Rejected', createdAt: day(4) },
+];
+const kycUsers = [
+  { ...ada, kycStatus: 'Pending', kyc: { frontDoc: '/api/users/kyc/documents/u-2/front', backDoc: '/api/users/kyc/documents/u-2/back' } },
+  { ...alex, kycStatus: 'Pending', kyc: { frontDoc: '/api/users/kyc/documents/u-3/front', backDoc: '/api/users/kyc/documents/u-3/back' } },
+];
+
 export async function mockApi(context: BrowserContext, loggedIn: boolean): Promise<void> {
   await context.route('**/api/**', async (route) => {
     const url = new URL(route.request().url());
@@ -164,6 +258,22 @@ export async function mockApi(context: BrowserContext, loggedIn: boolean): Promi
     if (path === 'countries') return json(200, [{ name: 'Canada', code: 'CA' }, { name: 'Kenya', code: 'KE' }, { name: 'United States', code: 'US' }]);
     if (path === 'invest/deposit-maturity') return json(200, {});
     if (path.startsWith('users/verifyUser/')) return json(200, { message: 'Account Verification Successful' });
+    if (path === 'invest/plans') return json(200, plans);
+    if (path === 'invest/investment-history') return json(200, investments);
+    if (path.startsWith('invest/investment/')) return json(200, investments.find((i) => i._id === path.split('/').pop()) ?? {});
+    if (path === 'invest/adminPendingInvestment')
+      return json(200, { pendingInvestments: [investments[1], { ...investments[1], _id: 'inv-4', plan: 'Diamond', amount: 15000, user: alex }] });
+    if (path === 'invest/getTransactionHistory') return json(200, history);
+    if (path === 'withDraw/balance') return json(200, { totalMaturityAmount: admin.totalMaturityAmount });
+    if (path === 'withDraw/pending') return json(200, { withdrawals });
+    if (path.startsWith('withDraw/get-withdrawal/')) {
+      const w = withdrawals.find((x) => x._id === path.split('/').pop());
+      return w ? json(200, { ...w, user: w.user.name }) : json(200, { status: 'Pending' });
+    }
+    if (path === 'payments/pending-deposit') return json(200, { deposit: deposits });
+    if (path.startsWith('payments/viewPaymentStatus/')) return json(200, deposits.find((d) => d.transactionId === path.split('/').pop()) ?? null);
+    if (path === 'users/referrals') return json(200, [{ _id: 'r1', name: 'Tim Berners', email: 'tim@example.com', photo: '' }, { ...alex, photo: '' }]);
+    if (path === 'users/kyc/pending') return json(200, { pendingUsers: kycUsers });
     return json(404, { message: 'Not found' });
   });
 }
@@ -186,7 +296,7 @@ async function main() {
     if (mock) {
       const inCtx = await browser.newContext();
       await mockApi(inCtx, true);
-      files.push(...(await captureScreens(inCtx, baseUrl, outDir, ACCOUNT_SCREENS)));
+      files.push(...(await captureScreens(inCtx, baseUrl, outDir, [...ACCOUNT_SCREENS, ...MONEY_SCREENS])));
       await inCtx.close();
     }
     console.log(`${files.length} screenshots in ${outDir}`);

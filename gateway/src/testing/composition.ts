@@ -128,6 +128,19 @@ export async function registerUser(
   return { email, password, id: res.body._id as string, browser };
 }
 
+/** A registered user who followed the verification link registration emailed. */
+export async function verifiedUser(
+  url: string,
+  overrides: Parameters<typeof registerUser>[1] = {},
+): Promise<Account> {
+  const account = await registerUser(url, overrides);
+  const mail = await waitForMail(url, account.email, (m) => m.links.some((l) => l.includes('/verify/')));
+  const { token } = linkWith(mail, '/verify/');
+  const res = await account.browser.patch(`/api/users/verifyUser/${token}`);
+  if (res.status !== 200) throw new Error(`verifyUser failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return account;
+}
+
 /** Signs in from `browser`, passing the new-browser login-code step through the dev mailbox when asked. */
 export async function signIn(browser: HttpSession, email: string, password: string): Promise<void> {
   const first = await browser.post('/api/users/login', { email, password });

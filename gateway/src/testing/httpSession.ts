@@ -13,6 +13,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Raw body (sent as-is with content-type application/json). */
   rawBody?: string;
+  /** A multipart body (fetch sets the content type with its boundary). */
+  form?: FormData;
   headers?: Record<string, string>;
   /** Send X-XSRF-TOKEN from the jar (default true). */
   csrf?: boolean;
@@ -44,10 +46,11 @@ export class HttpSession {
       const token = this.cookies.get('XSRF-TOKEN');
       if (token) headers['x-xsrf-token'] = decodeURIComponent(token);
     }
-    let body: string | undefined;
-    if (options.rawBody !== undefined) body = options.rawBody;
+    let body: string | FormData | undefined;
+    if (options.form !== undefined) body = options.form;
+    else if (options.rawBody !== undefined) body = options.rawBody;
     else if (options.body !== undefined) body = JSON.stringify(options.body);
-    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    if (typeof body === 'string') headers['content-type'] ??= 'application/json';
     const res = await fetch(new URL(path, this.baseUrl), { method: m, headers, body, redirect: 'manual' });
     const setCookies = res.headers.getSetCookie();
     for (const sc of setCookies) this.store(sc);
@@ -66,6 +69,10 @@ export class HttpSession {
   }
   patch<T = any>(path: string, body?: unknown, options?: RequestOptions) {
     return this.request<T>('PATCH', path, { ...options, body });
+  }
+  /** POST multipart/form-data. */
+  postForm<T = any>(path: string, form: FormData, options?: RequestOptions) {
+    return this.request<T>('POST', path, { ...options, form });
   }
   delete<T = any>(path: string, options?: RequestOptions) {
     return this.request<T>('DELETE', path, options);

@@ -26,6 +26,7 @@ import { createIdentityGrpcService } from './adapters/identityService.grpc.js';
 import { identityEventCodecs } from './adapters/eventCodecs.js';
 import { subscribeExternalFacts } from './app/externalFacts.js';
 import { KycApproved, KycRejected, KycSubmitted } from '@meridian/proto/meridian/kyc/v1/events';
+import { BalancesChanged } from '@meridian/proto/meridian/ledger/v1/events';
 
 export type { IdentityConfig } from './config.js';
 export { parseIdentityConfig, identityEnvSchema } from './config.js';
@@ -33,8 +34,8 @@ export { identityEventCodecs } from './adapters/eventCodecs.js';
 
 export const IDENTITY_TOPIC = topicOf('identity');
 
-/** Codecs of the other services' events identity consumes (Kafka bus): kycStatus on the user view. */
-export const identityConsumedEventCodecs = { KycSubmitted, KycApproved, KycRejected };
+/** Codecs of the other services' events identity consumes (Kafka bus): kycStatus and balances on the user view. */
+export const identityConsumedEventCodecs = { KycSubmitted, KycApproved, KycRejected, BalancesChanged };
 
 export interface IdentityDeps {
   config: IdentityConfig;

@@ -43,6 +43,8 @@ const schema = commonEnvSchema
 export const investmentEnvSchema = schema;
 export type InvestmentConfig = z.infer<typeof schema>;
 
-export function parseInvestmentConfig(source: Record<string, string | undefined> = process.env): InvestmentConfig {
+export function parseInvestmentConfig(
+  source: Record<string, string | undefined> = process.env,
+): InvestmentConfig {
   return parseEnv(schema, source);
 }

@@ -18,7 +18,9 @@ describe('investment config', () => {
 
   it('PLANS_JSON replaces the plans and wins over PLANS_FILE', () => {
     const c = parseInvestmentConfig({ PLANS_JSON: JSON.stringify(QUICK), PLANS_FILE: '/nonexistent.json' });
-    expect(c.plans).toEqual([{ name: 'Quick', minAmountCents: 10_000, maxAmountCents: 100_000, rateBps: 1000, durationMs: 2000 }]);
+    expect(c.plans).toEqual([
+      { name: 'Quick', minAmountCents: 10_000, maxAmountCents: 100_000, rateBps: 1000, durationMs: 2000 },
+    ]);
   });
 
   it('PLANS_FILE replaces the plans', () => {
@@ -33,8 +35,12 @@ describe('investment config', () => {
   });
 
   it('a bad value stops start-up naming the variable', () => {
-    expect(() => parseInvestmentConfig({ PLANS_JSON: '[]' })).toThrow(/PLANS_JSON: plans: expected a non-empty list/);
-    expect(() => parseInvestmentConfig({ PLANS_FILE: '/nonexistent/plans.json' })).toThrow(/PLANS_FILE: cannot be read/);
+    expect(() => parseInvestmentConfig({ PLANS_JSON: '[]' })).toThrow(
+      /PLANS_JSON: plans: expected a non-empty list/,
+    );
+    expect(() => parseInvestmentConfig({ PLANS_FILE: '/nonexistent/plans.json' })).toThrow(
+      /PLANS_FILE: cannot be read/,
+    );
     expect(() => parseInvestmentConfig({ LEDGER_GRPC_URL: 'nope' })).toThrow(ConfigError);
   });
 });

@@ -28,10 +28,18 @@ afterEach(async () => {
 });
 
 const invest = (userId: string, amount: string, planName = 'Starter', investmentId = '') =>
-  stack.call('startInvest', { caller: caller(userId), callerRole: 'subscriber', callerVerified: true, planName, amount, investmentId });
+  stack.call('startInvest', {
+    caller: caller(userId),
+    callerRole: 'subscriber',
+    callerVerified: true,
+    planName,
+    amount,
+    investmentId,
+  });
 const decide = (method: 'approveInvestment' | 'rejectInvestment', investmentId: string, admin = ADMIN) =>
   stack.call(method, { caller: caller(admin.userId), callerRole: admin.role, investmentId });
-const get = (investmentId: string, by = ADMIN) => stack.call('getInvestment', { caller: caller(by.userId), callerRole: by.role, investmentId });
+const get = (investmentId: string, by = ADMIN) =>
+  stack.call('getInvestment', { caller: caller(by.userId), callerRole: by.role, investmentId });
 
 describe('plans and start-invest', () => {
   it('lists the configured plans', async () => {
@@ -50,14 +58,36 @@ describe('plans and start-invest', () => {
     expect(ok.investment).toMatchObject({ status: 'pending', amountCents: 25_000, planName: 'Starter' });
     expect(await stack.balances(u)).toMatchObject({ depositCents: 5_000, investmentHoldCents: 25_000 });
 
-    expect(await grpcError(invest(u, '100'))).toMatchObject({ code: status.FAILED_PRECONDITION, details: 'Insufficient balance' });
-    expect(await grpcError(invest(u, '50'))).toMatchObject({ code: status.INVALID_ARGUMENT, details: 'The Starter plan accepts amounts from $100 to $500' });
-    expect(await grpcError(invest(u, '100', ''))).toMatchObject({ details: 'Please select an investment plan.' });
+    expect(await grpcError(invest(u, '100'))).toMatchObject({
+      code: status.FAILED_PRECONDITION,
+      details: 'Insufficient balance',
+    });
+    expect(await grpcError(invest(u, '50'))).toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      details: 'The Starter plan accepts amounts from $100 to $500',
+    });
+    expect(await grpcError(invest(u, '100', ''))).toMatchObject({
+      details: 'Please select an investment plan.',
+    });
     expect(
-      await grpcError(stack.call('startInvest', { caller: caller(u), callerRole: 'subscriber', callerVerified: false, planName: 'Starter', amount: '100' })),
-    ).toMatchObject({ code: status.FAILED_PRECONDITION, details: 'Please verify your email before investing' });
+      await grpcError(
+        stack.call('startInvest', {
+          caller: caller(u),
+          callerRole: 'subscriber',
+          callerVerified: false,
+          planName: 'Starter',
+          amount: '100',
+        }),
+      ),
+    ).toMatchObject({
+      code: status.FAILED_PRECONDITION,
+      details: 'Please verify your email before investing',
+    });
     // the refused request is not in the history; the accepted one is
-    const { investments } = await stack.call('investmentHistory', { caller: caller(u), callerRole: 'subscriber' });
+    const { investments } = await stack.call('investmentHistory', {
+      caller: caller(u),
+      callerRole: 'subscriber',
+    });
     expect(investments.map((i) => i.investmentId)).toEqual([ok.investment!.investmentId]);
   });
 
@@ -71,7 +101,10 @@ describe('plans and start-invest', () => {
     expect(refused).toHaveLength(40);
     for (const r of refused) expect(r.reason.details).toBe('Insufficient balance');
     expect(await stack.balances(u)).toMatchObject({ depositCents: 0, investmentHoldCents: 100_000 });
-    const { investments } = await stack.call('listPending', { caller: caller(ADMIN.userId), callerRole: 'admin' });
+    const { investments } = await stack.call('listPending', {
+      caller: caller(ADMIN.userId),
+      callerRole: 'admin',
+    });
     expect(investments.filter((i) => i.userId === u)).toHaveLength(10);
   });
 
@@ -83,7 +116,10 @@ describe('plans and start-invest', () => {
     const c = await invest(u, '200', 'Starter', id);
     for (const r of [a, b, c]) expect(r.investment!.investmentId).toBe(id);
     expect(await stack.balances(u)).toMatchObject({ depositCents: 30_000, investmentHoldCents: 20_000 });
-    expect(await grpcError(invest(u, '300', 'Starter', id))).toMatchObject({ code: status.ALREADY_EXISTS, details: 'This investment already exists' });
+    expect(await grpcError(invest(u, '300', 'Starter', id))).toMatchObject({
+      code: status.ALREADY_EXISTS,
+      details: 'This investment already exists',
+    });
   });
 });
 
@@ -94,18 +130,35 @@ describe('admin decisions', () => {
     const one = (await invest(u, '200')).investment!.investmentId;
     const two = (await invest(u, '300')).investment!.investmentId;
 
-    expect(await grpcError(stack.call('approveInvestment', { caller: caller(u), callerRole: 'subscriber', investmentId: one }))).toMatchObject({
+    expect(
+      await grpcError(
+        stack.call('approveInvestment', { caller: caller(u), callerRole: 'subscriber', investmentId: one }),
+      ),
+    ).toMatchObject({
       code: status.PERMISSION_DENIED,
       details: 'Not authorized, admin only',
     });
     const approved = await decide('approveInvestment', one);
     expect(approved.message).toBe('Investment approved successfully');
     expect(approved.investment).toMatchObject({ status: 'Active', maturityAmountCents: 22_400 });
-    expect(Date.parse(approved.investment!.endDate) - Date.parse(approved.investment!.startDate)).toBe(3_600_000);
+    expect(Date.parse(approved.investment!.endDate) - Date.parse(approved.investment!.startDate)).toBe(
+      3_600_000,
+    );
     const rejected = await decide('rejectInvestment', two);
-    expect(rejected).toMatchObject({ message: 'Investment rejected successfully', investment: { status: 'Rejected' } });
-    expect(await stack.balances(u)).toMatchObject({ depositCents: 80_000, investedCents: 20_000, investmentHoldCents: 0 });
-    expect((await stack.call('listPending', { caller: caller(ADMIN.userId), callerRole: 'admin' })).investments.filter((i) => i.userId === u)).toEqual([]);
+    expect(rejected).toMatchObject({
+      message: 'Investment rejected successfully',
+      investment: { status: 'Rejected' },
+    });
+    expect(await stack.balances(u)).toMatchObject({
+      depositCents: 80_000,
+      investedCents: 20_000,
+      investmentHoldCents: 0,
+    });
+    expect(
+      (
+        await stack.call('listPending', { caller: caller(ADMIN.userId), callerRole: 'admin' })
+      ).investments.filter((i) => i.userId === u),
+    ).toEqual([]);
   });
 
   it('two admins deciding the same investment: one wins, the other gets a clear error', async () => {
@@ -113,14 +166,25 @@ describe('admin decisions', () => {
     await stack.fund(u, '1000');
     const a = (await invest(u, '200')).investment!.investmentId;
     const b = (await invest(u, '200')).investment!.investmentId;
-    const same = await Promise.allSettled([decide('approveInvestment', a, ADMIN), decide('approveInvestment', a, ADMIN_2)]);
+    const same = await Promise.allSettled([
+      decide('approveInvestment', a, ADMIN),
+      decide('approveInvestment', a, ADMIN_2),
+    ]);
     expect(same.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const lost = same.find((r): r is PromiseRejectedResult => r.status === 'rejected')!;
-    expect(lost.reason).toMatchObject({ code: status.ALREADY_EXISTS, details: 'This investment has already been approved' });
+    expect(lost.reason).toMatchObject({
+      code: status.ALREADY_EXISTS,
+      details: 'This investment has already been approved',
+    });
 
-    const mixed = await Promise.allSettled([decide('approveInvestment', b, ADMIN), decide('rejectInvestment', b, ADMIN_2)]);
+    const mixed = await Promise.allSettled([
+      decide('approveInvestment', b, ADMIN),
+      decide('rejectInvestment', b, ADMIN_2),
+    ]);
     expect(mixed.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    expect((mixed.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason.details).toMatch(/^This investment has already been (approved|rejected)$/);
+    expect((mixed.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason.details).toMatch(
+      /^This investment has already been (approved|rejected)$/,
+    );
     const final = await get(b);
     const bal = await stack.balances(u);
     expect(bal.investmentHoldCents).toBe(0);
@@ -133,10 +197,19 @@ describe('admin decisions', () => {
     await stack.fund(u, '200');
     const id = (await invest(u, '150')).investment!.investmentId;
     await waitFor(async () => (await get(id)).userName === 'Ada Investor', 'user directory');
-    expect(await get(id)).toMatchObject({ userName: 'Ada Investor', userEmail: 'ada@example.com', amountCents: 15_000 });
+    expect(await get(id)).toMatchObject({
+      userName: 'Ada Investor',
+      userEmail: 'ada@example.com',
+      amountCents: 15_000,
+    });
     expect((await get(id, { userId: u, role: 'subscriber' })).investmentId).toBe(id);
-    expect(await grpcError(get(id, { userId: user(), role: 'subscriber' }))).toMatchObject({ code: status.PERMISSION_DENIED });
-    expect(await grpcError(get('nope'))).toMatchObject({ code: status.NOT_FOUND, details: 'Investment not found' });
+    expect(await grpcError(get(id, { userId: user(), role: 'subscriber' }))).toMatchObject({
+      code: status.PERMISSION_DENIED,
+    });
+    expect(await grpcError(get('nope'))).toMatchObject({
+      code: status.NOT_FOUND,
+      details: 'Investment not found',
+    });
   });
 });
 
@@ -146,16 +219,34 @@ describe('maturity', () => {
     await stack.fund(u, '500');
     const id = (await invest(u, '200', 'Quick')).investment!.investmentId;
     await decide('approveInvestment', id);
-    await waitFor(async () => (await get(id)).status === 'Ended', { timeoutMs: 10_000, message: 'matured by the scheduler' });
+    await waitFor(async () => (await get(id)).status === 'Ended', {
+      timeoutMs: 10_000,
+      message: 'matured by the scheduler',
+    });
     await waitFor(async () => (await stack.balances(u)).profitCents === 22_000, 'settled into Total Profit');
-    expect(await stack.balances(u)).toMatchObject({ depositCents: 30_000, investedCents: 0, profitCents: 22_000 });
+    expect(await stack.balances(u)).toMatchObject({
+      depositCents: 30_000,
+      investedCents: 0,
+      profitCents: 22_000,
+    });
     // a later deposit-maturity call changes nothing
     const again = await stack.call('settleDueForUser', { caller: caller(u), callerRole: 'subscriber' });
     expect(again.settledCount).toBe(0);
     await stack.service.flushOutbox();
-    expect(stack.published.filter((e) => e.type === 'InvestmentMatured' && (e.data as { investmentId: string }).investmentId === id)).toHaveLength(1);
-    expect(stack.published.map((e) => e.type).filter((t) => t.startsWith('Investment'))).toEqual(['InvestmentRequested', 'InvestmentApproved', 'InvestmentMatured']);
-    const { transactions } = await stack.ledgerCall('listTransactions', { caller: caller(u), callerRole: 'subscriber' });
+    expect(
+      stack.published.filter(
+        (e) => e.type === 'InvestmentMatured' && (e.data as { investmentId: string }).investmentId === id,
+      ),
+    ).toHaveLength(1);
+    expect(stack.published.map((e) => e.type).filter((t) => t.startsWith('Investment'))).toEqual([
+      'InvestmentRequested',
+      'InvestmentApproved',
+      'InvestmentMatured',
+    ]);
+    const { transactions } = await stack.ledgerCall('listTransactions', {
+      caller: caller(u),
+      callerRole: 'subscriber',
+    });
     expect(transactions.filter((t) => t.reason === 'investment_matured')).toHaveLength(1);
   });
 
@@ -169,11 +260,25 @@ describe('maturity', () => {
     await waitFor(() => Date.now() >= Date.parse(investment!.endDate), { timeoutMs: 5_000, message: 'due' });
     expect((await stack.balances(u)).profitCents).toBe(0);
     await stack.restart();
-    await waitFor(async () => (await stack.balances(u)).profitCents === 11_000, { timeoutMs: 10_000, message: 'settled after restart' });
+    await waitFor(async () => (await stack.balances(u)).profitCents === 11_000, {
+      timeoutMs: 10_000,
+      message: 'settled after restart',
+    });
     expect((await get(id)).status).toBe('Ended');
     await stack.restart();
-    expect((await stack.call('settleDueForUser', { caller: caller(u), callerRole: 'subscriber' })).settledCount).toBe(0);
+    expect(
+      (await stack.call('settleDueForUser', { caller: caller(u), callerRole: 'subscriber' })).settledCount,
+    ).toBe(0);
     expect(await stack.balances(u)).toMatchObject({ investedCents: 0, profitCents: 11_000 });
+    // the outbox resumed from its checkpoint: every event published once across the restarts
+    await stack.service.flushOutbox();
+    const mine = stack.published.filter((e) => (e.data as { investmentId?: string }).investmentId === id);
+    expect(mine.map((e) => e.type)).toEqual([
+      'InvestmentRequested',
+      'InvestmentApproved',
+      'InvestmentMatured',
+    ]);
+    expect(new Set(mine.map((e) => e.id)).size).toBe(3);
   });
 
   it('deposit-maturity settles the caller’s due investments at once and is idempotent', async () => {
@@ -189,11 +294,23 @@ describe('maturity', () => {
     expect(before).toMatchObject({ settledCount: 0, message: 'No matured investments to settle' });
 
     offsetMs = 2 * 3_600_000; // two hours later: both are due (the scheduler's timer is not due yet)
-    const results = await Promise.all([1, 2, 3].map(() => stack.call('settleDueForUser', { caller: caller(u), callerRole: 'subscriber' })));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => stack.call('settleDueForUser', { caller: caller(u), callerRole: 'subscriber' })),
+    );
     expect(results.reduce((n, r) => n + r.settledCount, 0)).toBe(2);
-    expect(await stack.balances(u)).toMatchObject({ investedCents: 0, profitCents: 11_200 + 22_400, depositCents: 70_000 });
-    expect((await stack.call('settleDueForUser', { caller: caller(u), callerRole: 'subscriber' })).settledCount).toBe(0);
-    expect(await grpcError(stack.call('settleDueForUser', { caller: caller(u), callerRole: 'subscriber', userId: user() }))).toMatchObject({
+    expect(await stack.balances(u)).toMatchObject({
+      investedCents: 0,
+      profitCents: 11_200 + 22_400,
+      depositCents: 70_000,
+    });
+    expect(
+      (await stack.call('settleDueForUser', { caller: caller(u), callerRole: 'subscriber' })).settledCount,
+    ).toBe(0);
+    expect(
+      await grpcError(
+        stack.call('settleDueForUser', { caller: caller(u), callerRole: 'subscriber', userId: user() }),
+      ),
+    ).toMatchObject({
       code: status.PERMISSION_DENIED,
     });
   });
@@ -213,7 +330,13 @@ describe('faults', () => {
     expect((await stack.balances(u)).investmentHoldCents).toBe(0);
 
     await stack.restart(); // the process manager sweeps at start
-    await waitFor(async () => (await stack.call('listPending', { caller: caller(ADMIN.userId), callerRole: 'admin' })).investments.some((i) => i.investmentId === id), 'in the queue');
+    await waitFor(
+      async () =>
+        (
+          await stack.call('listPending', { caller: caller(ADMIN.userId), callerRole: 'admin' })
+        ).investments.some((i) => i.investmentId === id),
+      'in the queue',
+    );
     expect(await stack.balances(u)).toMatchObject({ depositCents: 30_000, investmentHoldCents: 20_000 });
     // the investor's retry answers the recorded outcome without a second hold
     expect((await invest(u, '200', 'Starter', id)).message).toBe('Investment request submitted successfully');
@@ -226,7 +349,9 @@ describe('faults', () => {
     await stack.fund(u, '500');
     const id = (await invest(u, '200')).investment!.investmentId;
     const real = stack.realLedger();
-    await stack.restart({ ledger: { ...real, captureHold: async () => Promise.reject(unavailable('ledger down')) } });
+    await stack.restart({
+      ledger: { ...real, captureHold: async () => Promise.reject(unavailable('ledger down')) },
+    });
     expect((await decide('approveInvestment', id)).investment!.status).toBe('Active');
     expect(await stack.balances(u)).toMatchObject({ investedCents: 0, investmentHoldCents: 20_000 });
     await stack.restart();
@@ -242,8 +367,14 @@ describe('faults', () => {
     };
     await stack.restart({ ledger: refusing });
     const res = await grpcError(invest(u, '100'));
-    expect(res).toMatchObject({ code: status.FAILED_PRECONDITION, details: 'Insufficient balance', errorCode: 'INSUFFICIENT_FUNDS' });
-    expect((await stack.call('investmentHistory', { caller: caller(u), callerRole: 'subscriber' })).investments).toEqual([]);
+    expect(res).toMatchObject({
+      code: status.FAILED_PRECONDITION,
+      details: 'Insufficient balance',
+      errorCode: 'INSUFFICIENT_FUNDS',
+    });
+    expect(
+      (await stack.call('investmentHistory', { caller: caller(u), callerRole: 'subscriber' })).investments,
+    ).toEqual([]);
     expect(DomainError).toBeDefined();
   });
 });

@@ -59,7 +59,14 @@ export async function start(deps: InvestmentDeps): Promise<InvestmentHandle> {
   const { config, store, bus, logger } = deps;
   const ownLedger = !deps.ledger;
   const ledger = deps.ledger ?? createGrpcLedger(config.LEDGER_GRPC_URL);
-  const ctx: InvestmentContext = { store, ledger, plans: config.plans, clock: deps.clock ?? (() => new Date()), newId: deps.newId ?? randomUUID, logger };
+  const ctx: InvestmentContext = {
+    store,
+    ledger,
+    plans: config.plans,
+    clock: deps.clock ?? (() => new Date()),
+    newId: deps.newId ?? randomUUID,
+    logger,
+  };
   const stops: Array<() => Promise<void>> = [];
   const stopAll = async () => {
     for (const stop of stops.reverse()) {
@@ -85,7 +92,13 @@ export async function start(deps: InvestmentDeps): Promise<InvestmentHandle> {
     stops.push(() => relay.stop());
 
     // 2. identity events -> the user directory (name and email), exactly once per event id
-    const identity = await subscribeIdempotent({ bus, store, topic: topicOf('identity'), group: CONSUMER_GROUP, handle: handleIdentityEvent });
+    const identity = await subscribeIdempotent({
+      bus,
+      store,
+      topic: topicOf('identity'),
+      group: CONSUMER_GROUP,
+      handle: handleIdentityEvent,
+    });
     stops.push(() => identity.stop());
 
     // 3. the durable maturity scheduler (armed from the store) and the process manager (re-drives owed ledger calls)
@@ -96,7 +109,11 @@ export async function start(deps: InvestmentDeps): Promise<InvestmentHandle> {
     stops.push(() => manager.stop());
 
     // 4. gRPC
-    const grpc = await startGrpcServer({ address: config.INVESTMENT_GRPC_ADDR, logger, services: [investmentGrpcService(ctx, { logger })] });
+    const grpc = await startGrpcServer({
+      address: config.INVESTMENT_GRPC_ADDR,
+      logger,
+      services: [investmentGrpcService(ctx, { logger })],
+    });
     stops.push(() => grpc.stop());
 
     let stopping: Promise<void> | undefined;
@@ -115,10 +132,19 @@ export async function start(deps: InvestmentDeps): Promise<InvestmentHandle> {
 async function main(): Promise<void> {
   const config = loadConfigOrExit(investmentEnvSchema);
   const runtime = await createServiceRuntime(SERVICE, process.env, { codecs: investmentRuntimeCodecs });
-  const handle = await start({ config, store: runtime.store, bus: runtime.bus, kv: runtime.kv, logger: runtime.logger });
+  const handle = await start({
+    config,
+    store: runtime.store,
+    bus: runtime.bus,
+    kv: runtime.kv,
+    logger: runtime.logger,
+  });
   onShutdown(() => runtime.close(), { logger: runtime.logger });
   onShutdown(() => handle.stop(), { logger: runtime.logger });
-  runtime.logger.info({ grpc: handle.grpcAddress, ledger: config.LEDGER_GRPC_URL, plans: config.plans.map((p) => p.name) }, 'investment service started');
+  runtime.logger.info(
+    { grpc: handle.grpcAddress, ledger: config.LEDGER_GRPC_URL, plans: config.plans.map((p) => p.name) },
+    'investment service started',
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

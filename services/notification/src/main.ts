@@ -17,10 +17,14 @@ import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { createServiceRuntime, onShutdown } from '@meridian/platform/runtime';
 import type { EventCodecs } from '@meridian/platform/adapters/eventBus.kafka';
 import * as identityEvents from '@meridian/proto/meridian/identity/v1/events';
+import { KycApproved, KycRejected, KycSubmitted } from '@meridian/proto/meridian/kyc/v1/events';
 import { EmailFailed, EmailSent } from '@meridian/proto/meridian/notification/v1/events';
 import { CONSUMER_GROUP } from './app/collections.js';
 import { startEmailSender } from './app/emailSender.js';
 import { handleIdentityEvent } from './app/handleIdentityEvent.js';
+import { handleKycEvent } from './app/handleKycEvent.js';
+import { handleMoneyEvent } from './app/moneyEmails.js';
+import { moneyEmailEventCodecs } from './adapters/moneyEventCodecs.js';
 import { recordReceivedMail } from './app/mailbox.js';
 import type { Mailer } from './app/ports.js';
 import { createSmtpMailer } from './adapters/mailer.smtp.js';
@@ -39,8 +43,17 @@ export const notificationEventCodecs: EventCodecs = {
   PasswordResetRequested: identityEvents.PasswordResetRequested,
   PasswordChanged: identityEvents.PasswordChanged,
   RoleChanged: identityEvents.RoleChanged,
+  // the directory of users and admins (app/directory.ts)
+  UserRegistered: identityEvents.UserRegistered,
+  ProfileUpdated: identityEvents.ProfileUpdated,
+  UserDeleted: identityEvents.UserDeleted,
+  KycSubmitted,
+  KycApproved,
+  KycRejected,
   EmailSent,
   EmailFailed,
+  // money emails (app/moneyEmails.ts)
+  ...moneyEmailEventCodecs,
 };
 
 export interface NotificationDeps {
@@ -114,7 +127,7 @@ export async function start(deps: NotificationDeps): Promise<NotificationHandle>
     });
     stops.push(() => sender.stop());
 
-    // 4. identity events -> pending emails, exactly once per event id
+    // 4. identity events -> pending emails (and the directory), exactly once per event id
     const subscription = await subscribeIdempotent({
       bus,
       store,
@@ -124,7 +137,29 @@ export async function start(deps: NotificationDeps): Promise<NotificationHandle>
     });
     stops.push(() => subscription.stop());
 
-    // 5. gRPC
+    // 5. kyc events -> KYC submitted (to every admin) / approved / rejected (to the user), once per event
+    const kycSubscription = await subscribeIdempotent({
+      bus,
+      store,
+      topic: topicOf('kyc'),
+      group: CONSUMER_GROUP,
+      handle: (event, tx) => handleKycEvent(event, tx, clock()),
+    });
+    stops.push(() => kycSubscription.stop());
+
+    // 5b. money events (ledger, investment, withdrawal) -> deposit / investment / withdrawal / referral emails, once per event
+    for (const source of ['ledger', 'investment', 'withdrawal']) {
+      const moneySubscription = await subscribeIdempotent({
+        bus,
+        store,
+        topic: topicOf(source),
+        group: CONSUMER_GROUP,
+        handle: (event, tx) => handleMoneyEvent(event, tx, clock()),
+      });
+      stops.push(() => moneySubscription.stop());
+    }
+
+    // 6. gRPC
     const grpc = await startGrpcServer({
       address: config.NOTIFICATION_GRPC_ADDR,
       logger,

@@ -188,6 +188,88 @@ describe('identity events become emails in the mailbox', () => {
   });
 });
 
+describe('kyc events become emails', () => {
+  function kycEvent(type: string, data: Record<string, unknown>, id = randomUUID()): StoredEvent {
+    return { ...identityEvent(type, data, id), streamId: `kyc-${String(data.userId)}` };
+  }
+  const subjects = async (b: Booted, to: string) => (await mailbox(b, to)).map((m) => m.subject);
+
+  it('KycSubmitted goes to every current admin once, also when delivered twice', async () => {
+    const b = await boot();
+    const [admin1, admin2, demoted, applicant] = [user(), user(), user(), user()];
+    await b.bus.publish(topicOf('identity'), [
+      identityEvent('UserRegistered', { ...admin1, role: 'admin' }),
+      identityEvent('UserRegistered', { ...admin2, role: 'subscriber' }),
+      identityEvent('RoleChanged', { ...admin2, fromRole: 'subscriber', toRole: 'admin', changedBy: admin1.userId }),
+      identityEvent('UserRegistered', { ...demoted, role: 'admin' }),
+      identityEvent('RoleChanged', { ...demoted, fromRole: 'admin', toRole: 'suspended', changedBy: admin1.userId }),
+      identityEvent('UserRegistered', { ...applicant, role: 'subscriber' }),
+    ]);
+    await waitFor(() => b.bus.committed('notification', topicOf('identity')) === 6, 'directory up to date');
+    const submitted = kycEvent('KycSubmitted', {
+      userId: applicant.userId,
+      name: 'Grace Hopper',
+      email: applicant.email,
+      submittedAt: new Date().toISOString(),
+      frontDoc: `/api/users/kyc/document/${applicant.userId}/front`,
+      backDoc: `/api/users/kyc/document/${applicant.userId}/back`,
+      submissionId: randomUUID(),
+    });
+    await b.bus.publish(topicOf('kyc'), [submitted]);
+    await b.bus.publish(topicOf('kyc'), [submitted]);
+    await waitFor(() => b.bus.committed('notification', topicOf('kyc')) === 2, 'both deliveries handled');
+    const kycSent = () => b.outEvents.filter((e) => e.type === 'EmailSent' && (e.data as { template: string }).template === 'kycSubmitted');
+    await waitFor(() => kycSent().length === 2, 'two kycSubmitted emails sent');
+
+    for (const a of [admin1, admin2]) {
+      const mails = (await mailbox(b, a.email)).filter((m) => /KYC/.test(m.subject));
+      expect(mails.map((m) => m.subject)).toEqual(['New KYC documents to review']);
+      expect(mails[0]!.text).toContain(`Grace Hopper (${applicant.email})`);
+      expect(mails[0]!.links).toContain(`${APP_URL}/pending-kyc`);
+    }
+    expect((await subjects(b, demoted.email)).filter((t) => /KYC/.test(t))).toEqual([]);
+    expect(await subjects(b, applicant.email)).toEqual([]);
+    expect(await b.store.count(EMAILS, { template: 'kycSubmitted' })).toBe(2);
+  });
+
+  it('KycApproved and KycRejected go to the user once; a missing address comes from the directory', async () => {
+    const b = await boot();
+    const u = user();
+    await b.bus.publish(topicOf('identity'), [identityEvent('UserRegistered', { ...u, role: 'subscriber' })]);
+    await waitFor(() => b.bus.committed('notification', topicOf('identity')) === 1, 'directory up to date');
+    const approved = kycEvent('KycApproved', { userId: u.userId, name: u.name, email: u.email, approvedBy: 'a', approvedAt: '', submissionId: 's1' });
+    const rejected = kycEvent('KycRejected', { userId: u.userId, name: '', email: '', reason: 'The photo is blurry', rejectedBy: 'a', rejectedAt: '', submissionId: 's0' });
+    await b.bus.publish(topicOf('kyc'), [rejected, approved]);
+    await b.bus.publish(topicOf('kyc'), [rejected, approved]);
+    await waitFor(() => b.bus.committed('notification', topicOf('kyc')) === 4, 'four deliveries handled');
+    await waitFor(() => b.outEvents.filter((e) => e.type === 'EmailSent').length === 2, 'two EmailSent');
+
+    const mails = await mailbox(b, u.email);
+    expect(mails.map((m) => m.subject).sort()).toEqual(['Your KYC documents were not accepted', 'Your identity is verified']);
+    const rejection = mails.find((m) => m.subject.includes('not accepted'))!;
+    expect(rejection.text).toContain('The photo is blurry');
+    expect(rejection.text).toContain(u.name);
+    expect(rejection.links).toContain(`${APP_URL}/upload-kyc`);
+    expect(mails.find((m) => m.subject.includes('verified'))!.links).toContain(`${APP_URL}/dashboard`);
+  });
+
+  it('a deleted user leaves the directory (no address to write to)', async () => {
+    const b = await boot();
+    const u = user();
+    await b.bus.publish(topicOf('identity'), [
+      identityEvent('UserRegistered', { ...u, role: 'admin' }),
+      identityEvent('UserDeleted', { userId: u.userId, deletedBy: 'x' }),
+    ]);
+    await waitFor(() => b.bus.committed('notification', topicOf('identity')) === 2, 'identity events handled');
+    await b.bus.publish(topicOf('kyc'), [
+      kycEvent('KycSubmitted', { userId: 'someone', name: 'N', email: 'n@example.com', submittedAt: '', frontDoc: '', backDoc: '', submissionId: 's' }),
+      kycEvent('KycApproved', { userId: u.userId, name: '', email: '', approvedBy: 'a', approvedAt: '', submissionId: 's' }),
+    ]);
+    await waitFor(() => b.bus.committed('notification', topicOf('kyc')) === 2, 'kyc events handled');
+    expect(await b.store.count(EMAILS)).toBe(0);
+  });
+});
+
 describe('SMTP failures', () => {
   let smtp: SmtpTestServer;
   afterEach(async () => {

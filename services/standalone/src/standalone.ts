@@ -12,6 +12,7 @@ import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { start as startIdentity, parseIdentityConfig, type IdentityDeps } from '@meridian/identity';
 import { start as startNotification, parseNotificationConfig } from '@meridian/notification';
 import { start as startKyc, parseKycConfig, type DocumentStore, type KycDeps } from '@meridian/kyc';
+import { startMoneyServices, type MoneyServices, type MoneyServicesOptions } from './money.js';
 import {
   createIdentityClient,
   createKycClient,
@@ -35,6 +36,8 @@ export interface StandaloneOptions {
   identity?: Pick<IdentityDeps, 'rateLimits' | 'passwordHasher'>;
   /** Overrides for tests: the kyc document store, the file size limit. */
   kyc?: Pick<KycDeps, 'documents' | 'maxFileBytes'>;
+  /** Overrides for tests: the investment / withdrawal process-manager and scheduler timings. */
+  money?: MoneyServicesOptions;
   logger?: Logger;
   clock?: () => Date;
 }
@@ -50,6 +53,8 @@ export interface Standalone {
   kycHttpUrl: string;
   /** Where the kyc service keeps documents (tests check erasure through it). */
   kycDocuments: DocumentStore;
+  /** The ledger, investment and withdrawal services (addresses, flushOutbox). */
+  money: MoneyServices;
   admin: { email: string; password?: string };
   dataDir: string;
   stop(): Promise<void>;
@@ -167,6 +172,18 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     });
     onStop('kyc', () => kyc.stop());
 
+    const money = await startMoneyServices({
+      env,
+      dataDir,
+      storeFor,
+      kvFor,
+      bus,
+      loggerFor,
+      clock: options.clock,
+      onStop,
+      ...options.money,
+    });
+
     const identityClient = createIdentityClient(identity.grpcAddress);
     const notificationClient = createNotificationClient(notification.grpcAddress);
     const kycClient = createKycClient(kyc.grpcAddress);
@@ -184,6 +201,9 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       kycHttpUrl: kyc.httpUrl,
       // the same secret the kyc service was started with (its dev default when unset outside production)
       kycInternalToken: kycConfig.KYC_INTERNAL_TOKEN,
+      ledgerGrpcUrl: money.ledger.grpcAddress,
+      investmentGrpcUrl: money.investment.grpcAddress,
+      withdrawalGrpcUrl: money.withdrawal.grpcAddress,
       // one gateway in this process: one live-push group on the shared bus
       liveGroup: 'gateway-live',
       ...options.gateway,
@@ -210,6 +230,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       kycAddress: kyc.grpcAddress,
       kycHttpUrl: kyc.httpUrl,
       kycDocuments: kyc.documents,
+      money,
       admin: {
         email: identityConfig.ADMIN_EMAIL,
         password: usedDefaultPassword ? identityConfig.ADMIN_PASSWORD : undefined,

@@ -10,6 +10,8 @@ const schema = commonEnvSchema.extend({
 export const withdrawalEnvSchema = schema;
 export type WithdrawalConfig = z.infer<typeof schema>;
 
-export function parseWithdrawalConfig(source: Record<string, string | undefined> = process.env): WithdrawalConfig {
+export function parseWithdrawalConfig(
+  source: Record<string, string | undefined> = process.env,
+): WithdrawalConfig {
   return parseEnv(schema, source);
 }

@@ -57,7 +57,13 @@ export async function start(deps: WithdrawalDeps): Promise<WithdrawalHandle> {
   const { config, store, bus, logger } = deps;
   const ownLedger = !deps.ledger;
   const ledger = deps.ledger ?? createGrpcLedger(config.LEDGER_GRPC_URL);
-  const ctx: WithdrawalContext = { store, ledger, clock: deps.clock ?? (() => new Date()), newId: deps.newId ?? randomUUID, logger };
+  const ctx: WithdrawalContext = {
+    store,
+    ledger,
+    clock: deps.clock ?? (() => new Date()),
+    newId: deps.newId ?? randomUUID,
+    logger,
+  };
   const stops: Array<() => Promise<void>> = [];
   const stopAll = async () => {
     for (const stop of stops.reverse()) {
@@ -83,7 +89,13 @@ export async function start(deps: WithdrawalDeps): Promise<WithdrawalHandle> {
     stops.push(() => relay.stop());
 
     // 2. identity events -> the user directory (name and email), exactly once per event id
-    const identity = await subscribeIdempotent({ bus, store, topic: topicOf('identity'), group: CONSUMER_GROUP, handle: handleIdentityEvent });
+    const identity = await subscribeIdempotent({
+      bus,
+      store,
+      topic: topicOf('identity'),
+      group: CONSUMER_GROUP,
+      handle: handleIdentityEvent,
+    });
     stops.push(() => identity.stop());
 
     // 3. the process manager (re-drives owed ledger calls)
@@ -91,7 +103,11 @@ export async function start(deps: WithdrawalDeps): Promise<WithdrawalHandle> {
     stops.push(() => manager.stop());
 
     // 4. gRPC
-    const grpc = await startGrpcServer({ address: config.WITHDRAWAL_GRPC_ADDR, logger, services: [withdrawalGrpcService(ctx, { logger })] });
+    const grpc = await startGrpcServer({
+      address: config.WITHDRAWAL_GRPC_ADDR,
+      logger,
+      services: [withdrawalGrpcService(ctx, { logger })],
+    });
     stops.push(() => grpc.stop());
 
     let stopping: Promise<void> | undefined;
@@ -110,10 +126,19 @@ export async function start(deps: WithdrawalDeps): Promise<WithdrawalHandle> {
 async function main(): Promise<void> {
   const config = loadConfigOrExit(withdrawalEnvSchema);
   const runtime = await createServiceRuntime(SERVICE, process.env, { codecs: withdrawalRuntimeCodecs });
-  const handle = await start({ config, store: runtime.store, bus: runtime.bus, kv: runtime.kv, logger: runtime.logger });
+  const handle = await start({
+    config,
+    store: runtime.store,
+    bus: runtime.bus,
+    kv: runtime.kv,
+    logger: runtime.logger,
+  });
   onShutdown(() => runtime.close(), { logger: runtime.logger });
   onShutdown(() => handle.stop(), { logger: runtime.logger });
-  runtime.logger.info({ grpc: handle.grpcAddress, ledger: config.LEDGER_GRPC_URL }, 'withdrawal service started');
+  runtime.logger.info(
+    { grpc: handle.grpcAddress, ledger: config.LEDGER_GRPC_URL },
+    'withdrawal service started',
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -2,10 +2,11 @@
  * Facts other services own that the user view shows.
  *   - kyc (WIRED, proto/meridian/kyc/v1/events.proto: user_id, front_doc, back_doc → JSON userId,
  *     frontDoc, backDoc): KycSubmitted / KycApproved / KycRejected -> kycStatus, kycFrontDoc, kycBackDoc
- *   - ledger (HOOK, not wired yet): BalancesChanged -> balanceCents, investmentBalanceCents,
- *     totalMaturityAmountCents; the field names (depositCents, investedCents, profitCents) must be
- *     checked against the ledger's events.proto when it lands, then LEDGER_TOPIC added to the
- *     topics main.ts passes to app/externalFacts.ts.
+ *   - ledger (WIRED, proto/meridian/ledger/v1/events.proto BalancesChanged: user_id, deposit_cents,
+ *     invested_cents, profit_cents → JSON userId, depositCents, investedCents, profitCents):
+ *     -> balanceCents, investmentBalanceCents, totalMaturityAmountCents. Every BalancesChanged of a user
+ *     comes from their ledger stream (ledger-<userId>), so the envelope version orders them: the view
+ *     keeps the highest (`balancesVersion`) and ignores an older one delivered late.
  */
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { UserView } from './userView.js';
@@ -13,8 +14,11 @@ import type { UserView } from './userView.js';
 export const KYC_TOPIC = 'meridian.kyc.events';
 export const LEDGER_TOPIC = 'meridian.ledger.events';
 export const EXTERNAL_TOPICS = [KYC_TOPIC, LEDGER_TOPIC] as const;
-/** The topics identity consumes today (the ledger's contract is not final yet). */
-export const WIRED_EXTERNAL_TOPICS: readonly string[] = [KYC_TOPIC];
+/** The topics identity consumes. */
+export const WIRED_EXTERNAL_TOPICS: readonly string[] = [KYC_TOPIC, LEDGER_TOPIC];
+
+/** The user view plus the ledger stream version its balances come from. */
+type WithBalancesVersion = UserView & { balancesVersion?: number };
 
 export function projectExternalFact(view: UserView | null, event: StoredEvent): UserView | null {
   if (!view) return view;
@@ -28,14 +32,18 @@ export function projectExternalFact(view: UserView | null, event: StoredEvent): 
       return { ...view, kycStatus: 'Approved', updatedAt: event.occurredAt };
     case 'KycRejected':
       return { ...view, kycStatus: 'Rejected', updatedAt: event.occurredAt };
-    case 'BalancesChanged':
+    case 'BalancesChanged': {
+      const seen = (view as WithBalancesVersion).balancesVersion ?? 0;
+      if (event.version <= seen) return view;
       return {
         ...view,
+        balancesVersion: event.version,
         balanceCents: cents('depositCents', view.balanceCents),
         investmentBalanceCents: cents('investedCents', view.investmentBalanceCents),
         totalMaturityAmountCents: cents('profitCents', view.totalMaturityAmountCents),
         updatedAt: event.occurredAt,
-      };
+      } as WithBalancesVersion;
+    }
     default:
       return view;
   }

@@ -38,7 +38,11 @@ import {
 } from '../app/investments.js';
 
 function actorOf(caller: Caller | undefined, role: string): Actor {
-  return { userId: caller?.userId ?? '', role: role ?? '', ...(caller?.impersonatorId ? { impersonatorId: caller.impersonatorId } : {}) };
+  return {
+    userId: caller?.userId ?? '',
+    role: role ?? '',
+    ...(caller?.impersonatorId ? { impersonatorId: caller.impersonatorId } : {}),
+  };
 }
 
 export const investmentToProto = (d: InvestmentView): Investment => ({
@@ -61,7 +65,10 @@ export const investmentToProto = (d: InvestmentView): Investment => ({
   refusal: d.refusal ?? '',
 });
 
-export function investmentGrpcService(ctx: InvestmentContext, options: { logger: Logger }): GrpcServiceRegistration {
+export function investmentGrpcService(
+  ctx: InvestmentContext,
+  options: { logger: Logger },
+): GrpcServiceRegistration {
   const handlers = unaryHandlers(
     {
       listPlans(_req: ListPlansRequest): ListPlansResponse {
@@ -87,26 +94,45 @@ export function investmentGrpcService(ctx: InvestmentContext, options: { logger:
         return { message, investment: investmentToProto(investment) };
       },
       async investmentHistory(req: InvestmentHistoryRequest): Promise<ListInvestmentsResponse> {
-        const list = await investmentHistory(ctx, { actor: actorOf(req.caller, req.callerRole), userId: req.userId || undefined });
+        const list = await investmentHistory(ctx, {
+          actor: actorOf(req.caller, req.callerRole),
+          userId: req.userId || undefined,
+        });
         return { investments: list.map(investmentToProto) };
       },
       async getInvestment(req: GetInvestmentRequest): Promise<Investment> {
-        return investmentToProto(await getInvestment(ctx, { actor: actorOf(req.caller, req.callerRole), investmentId: req.investmentId }));
+        return investmentToProto(
+          await getInvestment(ctx, {
+            actor: actorOf(req.caller, req.callerRole),
+            investmentId: req.investmentId,
+          }),
+        );
       },
       async listPending(req: ListPendingRequest): Promise<ListInvestmentsResponse> {
         const list = await listPending(ctx, { actor: actorOf(req.caller, req.callerRole) });
         return { investments: list.map(investmentToProto) };
       },
       async approveInvestment(req: DecideInvestmentRequest): Promise<DecideInvestmentResponse> {
-        const { message, investment } = await decideInvestment(ctx, { actor: actorOf(req.caller, req.callerRole), investmentId: req.investmentId, decision: 'approve' });
+        const { message, investment } = await decideInvestment(ctx, {
+          actor: actorOf(req.caller, req.callerRole),
+          investmentId: req.investmentId,
+          decision: 'approve',
+        });
         return { message, investment: investmentToProto(investment) };
       },
       async rejectInvestment(req: DecideInvestmentRequest): Promise<DecideInvestmentResponse> {
-        const { message, investment } = await decideInvestment(ctx, { actor: actorOf(req.caller, req.callerRole), investmentId: req.investmentId, decision: 'reject' });
+        const { message, investment } = await decideInvestment(ctx, {
+          actor: actorOf(req.caller, req.callerRole),
+          investmentId: req.investmentId,
+          decision: 'reject',
+        });
         return { message, investment: investmentToProto(investment) };
       },
       async settleDueForUser(req: SettleDueForUserRequest): Promise<SettleDueForUserResponse> {
-        const { message, matured } = await settleDueForUser(ctx, { actor: actorOf(req.caller, req.callerRole), userId: req.userId || undefined });
+        const { message, matured } = await settleDueForUser(ctx, {
+          actor: actorOf(req.caller, req.callerRole),
+          userId: req.userId || undefined,
+        });
         return { message, matured: matured.map(investmentToProto), settledCount: matured.length };
       },
     },

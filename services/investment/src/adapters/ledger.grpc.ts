@@ -19,7 +19,10 @@ async function call<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createGrpcLedger(target: string, options: { deadlineMs?: number } = {}): LedgerPort & { close(): void } {
+export function createGrpcLedger(
+  target: string,
+  options: { deadlineMs?: number } = {},
+): LedgerPort & { close(): void } {
   const client = createGrpcClient(LedgerServiceClient, target);
   const opts = { deadlineMs: options.deadlineMs ?? 5_000 };
   return {
@@ -31,7 +34,10 @@ export function createGrpcLedger(target: string, options: { deadlineMs?: number 
           {
             userId: i.userId,
             holdId: i.holdId,
-            purpose: i.purpose === 'investment' ? HoldPurpose.HOLD_PURPOSE_INVESTMENT : HoldPurpose.HOLD_PURPOSE_WITHDRAWAL,
+            purpose:
+              i.purpose === 'investment'
+                ? HoldPurpose.HOLD_PURPOSE_INVESTMENT
+                : HoldPurpose.HOLD_PURPOSE_WITHDRAWAL,
             amountCents: i.amountCents,
             idempotencyKey: i.idempotencyKey,
           },
@@ -40,23 +46,45 @@ export function createGrpcLedger(target: string, options: { deadlineMs?: number 
       );
     },
     async captureHold(i) {
-      await call(() => callUnary(client, 'captureHold', { userId: i.userId, holdId: i.holdId, idempotencyKey: i.idempotencyKey }, opts));
+      await call(() =>
+        callUnary(
+          client,
+          'captureHold',
+          { userId: i.userId, holdId: i.holdId, idempotencyKey: i.idempotencyKey },
+          opts,
+        ),
+      );
     },
     async releaseHold(i) {
-      await call(() => callUnary(client, 'releaseHold', { userId: i.userId, holdId: i.holdId, idempotencyKey: i.idempotencyKey }, opts));
+      await call(() =>
+        callUnary(
+          client,
+          'releaseHold',
+          { userId: i.userId, holdId: i.holdId, idempotencyKey: i.idempotencyKey },
+          opts,
+        ),
+      );
     },
     async settleMaturity(i) {
       await call(() =>
         callUnary(
           client,
           'settleMaturity',
-          { userId: i.userId, investmentId: i.investmentId, principalCents: i.principalCents, maturityAmountCents: i.maturityAmountCents, idempotencyKey: i.idempotencyKey },
+          {
+            userId: i.userId,
+            investmentId: i.investmentId,
+            principalCents: i.principalCents,
+            maturityAmountCents: i.maturityAmountCents,
+            idempotencyKey: i.idempotencyKey,
+          },
           opts,
         ),
       );
     },
     async getBalances(userId) {
-      const b = await call(() => callUnary(client, 'getBalances', { userId, callerRole: '', internal: true }, opts));
+      const b = await call(() =>
+        callUnary(client, 'getBalances', { userId, callerRole: '', internal: true }, opts),
+      );
       return { depositCents: b.depositCents, investedCents: b.investedCents, profitCents: b.profitCents };
     },
     close: () => client.close(),

@@ -1,8 +1,20 @@
-import { ConcurrencyError, DomainError, forbidden, invalid, unauthenticated } from '@meridian/platform/eventSourcing/errors';
+import {
+  ConcurrencyError,
+  DomainError,
+  forbidden,
+  invalid,
+  unauthenticated,
+} from '@meridian/platform/eventSourcing/errors';
 import { type EventMeta, type StoredEvent, foldEvents } from '@meridian/platform/eventSourcing/types';
 import { currentCorrelationId, type Logger } from '@meridian/platform/logger';
 import type { ServiceStore, StoreTx } from '@meridian/platform/ports/serviceStore';
-import { type InvestmentCommand, type InvestmentEvent, type InvestmentState, investmentDecider, toInvestmentStreamId } from '../domain/investment.js';
+import {
+  type InvestmentCommand,
+  type InvestmentEvent,
+  type InvestmentState,
+  investmentDecider,
+  toInvestmentStreamId,
+} from '../domain/investment.js';
 import type { Plan } from '../domain/plan.js';
 import { COLLECTIONS, type InvestmentDoc, projectInvestment } from '../projections/investmentView.js';
 import type { LedgerPort } from './ports.js';
@@ -40,7 +52,8 @@ export const MESSAGES = {
   adminOnly: 'Not authorized, admin only',
   notYours: 'Not authorized',
   badId: 'Id must be 1-100 letters, digits or . _ : -',
-  pendingOutcome: 'Your request is recorded but its funds could not be confirmed yet; it will be completed shortly',
+  pendingOutcome:
+    'Your request is recorded but its funds could not be confirmed yet; it will be completed shortly',
 } as const;
 
 export function requireActor(actor: Actor | null | undefined): Actor {
@@ -69,7 +82,15 @@ export function checkId(id: string): string {
 export function metaOf(ctx: InvestmentContext, actor?: Actor): EventMeta {
   return {
     correlationId: currentCorrelationId() ?? ctx.newId(),
-    ...(actor ? { actor: { userId: actor.userId, role: actor.role, ...(actor.impersonatorId ? { impersonatorId: actor.impersonatorId } : {}) } } : {}),
+    ...(actor
+      ? {
+          actor: {
+            userId: actor.userId,
+            role: actor.role,
+            ...(actor.impersonatorId ? { impersonatorId: actor.impersonatorId } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -101,7 +122,10 @@ export async function executeInvestment(
   return inTransaction(ctx, async (tx) => {
     const streamId = toInvestmentStreamId(investmentId);
     const { version, events: stored } = await tx.readStream<InvestmentEvent>(streamId);
-    const state = foldEvents(investmentDecider, stored.map((e) => ({ type: e.type, data: e.data }) as InvestmentEvent));
+    const state = foldEvents(
+      investmentDecider,
+      stored.map((e) => ({ type: e.type, data: e.data }) as InvestmentEvent),
+    );
     const events = investmentDecider.decide(command(state), state);
     let doc = await tx.get<InvestmentDoc>(COLLECTIONS.investments, investmentId);
     if (events.length === 0) return { events, doc };

@@ -13,9 +13,17 @@ import type * as pb from '@meridian/proto/meridian/investment/v1/events';
 import type { InvestmentEvent } from '../domain/investment.js';
 import { investmentById, userById } from '../projections/investmentView.js';
 
-export const INVESTMENT_INTEGRATION_EVENTS = ['InvestmentRequested', 'InvestmentApproved', 'InvestmentRejected', 'InvestmentMatured'] as const;
+export const INVESTMENT_INTEGRATION_EVENTS = [
+  'InvestmentRequested',
+  'InvestmentApproved',
+  'InvestmentRejected',
+  'InvestmentMatured',
+] as const;
 
-export async function toIntegrationEvent(stored: StoredEvent, reads: StoreReads): Promise<DomainEvent | null> {
+export async function toIntegrationEvent(
+  stored: StoredEvent,
+  reads: StoreReads,
+): Promise<DomainEvent | null> {
   const event = { type: stored.type, data: stored.data } as InvestmentEvent;
   switch (event.type) {
     case 'HoldPlaced': {

@@ -5,17 +5,53 @@
  * ledger is told (capture / release / settle); whatever the ledger did not confirm stays marked in the
  * read model (`sync`) and the process manager (redrive.ts) completes it.
  */
-import { DomainError, invalid, notFound, precondition, unavailable } from '@meridian/platform/eventSourcing/errors';
-import { INVESTMENT_MESSAGES, isDue, parseInvestmentAmount, decide as decideRequest, initialState } from '../domain/investment.js';
+import {
+  DomainError,
+  invalid,
+  notFound,
+  precondition,
+  unavailable,
+} from '@meridian/platform/eventSourcing/errors';
+import {
+  INVESTMENT_MESSAGES,
+  isDue,
+  parseInvestmentAmount,
+  decide as decideRequest,
+  initialState,
+} from '../domain/investment.js';
 import { planRangeText, type Plan } from '../domain/plan.js';
-import { type InvestmentDoc, type LedgerSync, type UserDoc, COLLECTIONS, activeByEndDate, investmentById, investmentsOfUser, owingLedger, pendingInvestments, userById } from '../projections/investmentView.js';
-import { type Actor, type InvestmentContext, MESSAGES, checkId, executeInvestment, inTransaction, isUnknownOutcome, metaOf, requireActor, requireAdmin, requireOwnerOrAdmin } from './context.js';
+import {
+  type InvestmentDoc,
+  type LedgerSync,
+  type UserDoc,
+  COLLECTIONS,
+  activeByEndDate,
+  investmentById,
+  investmentsOfUser,
+  owingLedger,
+  pendingInvestments,
+  userById,
+} from '../projections/investmentView.js';
+import {
+  type Actor,
+  type InvestmentContext,
+  MESSAGES,
+  checkId,
+  executeInvestment,
+  inTransaction,
+  isUnknownOutcome,
+  metaOf,
+  requireActor,
+  requireAdmin,
+  requireOwnerOrAdmin,
+} from './context.js';
 
 export const SUCCESS = {
   requested: 'Investment request submitted successfully',
   approved: 'Investment approved successfully',
   rejected: 'Investment rejected successfully',
-  settled: (n: number) => (n === 0 ? 'No matured investments to settle' : `${n} matured investment${n === 1 ? '' : 's'} settled`),
+  settled: (n: number) =>
+    n === 0 ? 'No matured investments to settle' : `${n} matured investment${n === 1 ? '' : 's'} settled`,
 } as const;
 
 export type InvestmentView = InvestmentDoc & { userName: string; userEmail: string };
@@ -28,10 +64,15 @@ async function withUser(ctx: InvestmentContext, doc: InvestmentDoc): Promise<Inv
 async function withUsers(ctx: InvestmentContext, docs: InvestmentDoc[]): Promise<InvestmentView[]> {
   const users = new Map<string, UserDoc | null>();
   for (const d of docs) if (!users.has(d.userId)) users.set(d.userId, await userById(ctx.store, d.userId));
-  return docs.map((d) => ({ ...d, userName: users.get(d.userId)?.name ?? '', userEmail: users.get(d.userId)?.email ?? '' }));
+  return docs.map((d) => ({
+    ...d,
+    userName: users.get(d.userId)?.name ?? '',
+    userEmail: users.get(d.userId)?.email ?? '',
+  }));
 }
 
-export const listPlans = (ctx: InvestmentContext): Array<Plan & { rangeText: string }> => ctx.plans.map((p) => ({ ...p, rangeText: planRangeText(p) }));
+export const listPlans = (ctx: InvestmentContext): Array<Plan & { rangeText: string }> =>
+  ctx.plans.map((p) => ({ ...p, rangeText: planRangeText(p) }));
 
 // ---------- start invest ----------
 
@@ -58,13 +99,21 @@ export async function startInvest(
     decideRequest({ ...command, availableDepositCents: Number.MAX_SAFE_INTEGER }, initialState());
   }
   const availableDepositCents = existing ? 0 : (await ctx.ledger.getBalances(actor.userId)).depositCents;
-  await executeInvestment(ctx, investmentId, () => ({ ...command, availableDepositCents }), metaOf(ctx, actor));
+  await executeInvestment(
+    ctx,
+    investmentId,
+    () => ({ ...command, availableDepositCents }),
+    metaOf(ctx, actor),
+  );
 
   const doc = await placeHoldFor(ctx, investmentId);
   if (!doc) throw notFound(INVESTMENT_MESSAGES.notFound);
   if (doc.hold === 'refused') {
     const refusal = doc.refusal ?? INVESTMENT_MESSAGES.insufficientBalance;
-    throw precondition(refusal, refusal === INVESTMENT_MESSAGES.insufficientBalance ? 'INSUFFICIENT_FUNDS' : 'HOLD_REFUSED');
+    throw precondition(
+      refusal,
+      refusal === INVESTMENT_MESSAGES.insufficientBalance ? 'INSUFFICIENT_FUNDS' : 'HOLD_REFUSED',
+    );
   }
   if (doc.hold === 'awaiting') throw unavailable(MESSAGES.pendingOutcome);
   return { message: SUCCESS.requested, investment: await withUser(ctx, doc) };
@@ -75,12 +124,21 @@ export async function startInvest(
  * Idempotent (the ledger's key is the investment id): the request path and the process manager may
  * both call it. An unknown outcome leaves the request awaiting.
  */
-export async function placeHoldFor(ctx: InvestmentContext, investmentId: string): Promise<InvestmentDoc | null> {
+export async function placeHoldFor(
+  ctx: InvestmentContext,
+  investmentId: string,
+): Promise<InvestmentDoc | null> {
   const doc = await investmentById(ctx.store, investmentId);
   if (!doc || doc.hold !== 'awaiting') return doc;
   const meta = metaOf(ctx);
   try {
-    await ctx.ledger.placeHold({ userId: doc.userId, holdId: investmentId, purpose: 'investment', amountCents: doc.amountCents, idempotencyKey: investmentId });
+    await ctx.ledger.placeHold({
+      userId: doc.userId,
+      holdId: investmentId,
+      purpose: 'investment',
+      amountCents: doc.amountCents,
+      idempotencyKey: investmentId,
+    });
   } catch (err) {
     if (isUnknownOutcome(err)) {
       ctx.logger.warn({ err, investmentId }, 'ledger hold outcome unknown; left for the process manager');
@@ -88,33 +146,53 @@ export async function placeHoldFor(ctx: InvestmentContext, investmentId: string)
     }
     const reason = (err as DomainError).message;
     try {
-      return (await executeInvestment(ctx, investmentId, () => ({ type: 'RecordHoldRefused', reason, now: ctx.clock() }), meta)).doc;
+      return (
+        await executeInvestment(
+          ctx,
+          investmentId,
+          () => ({ type: 'RecordHoldRefused', reason, now: ctx.clock() }),
+          meta,
+        )
+      ).doc;
     } catch (recordErr) {
       // a concurrent driver recorded the hold as placed meanwhile
-      if (recordErr instanceof DomainError && recordErr.kind === 'conflict') return investmentById(ctx.store, investmentId);
+      if (recordErr instanceof DomainError && recordErr.kind === 'conflict')
+        return investmentById(ctx.store, investmentId);
       throw recordErr;
     }
   }
   try {
-    return (await executeInvestment(ctx, investmentId, () => ({ type: 'RecordHoldPlaced', now: ctx.clock() }), meta)).doc;
+    return (
+      await executeInvestment(ctx, investmentId, () => ({ type: 'RecordHoldPlaced', now: ctx.clock() }), meta)
+    ).doc;
   } catch (err) {
     if (!(err instanceof DomainError && err.kind === 'conflict')) throw err;
     // the refusal was recorded first (an earlier attempt was refused): never leak the hold
-    await ctx.ledger.releaseHold({ userId: doc.userId, holdId: investmentId, idempotencyKey: `release:${investmentId}` });
+    await ctx.ledger.releaseHold({
+      userId: doc.userId,
+      holdId: investmentId,
+      idempotencyKey: `release:${investmentId}`,
+    });
     return investmentById(ctx.store, investmentId);
   }
 }
 
 // ---------- reads ----------
 
-export async function investmentHistory(ctx: InvestmentContext, input: { actor: Actor; userId?: string }): Promise<InvestmentView[]> {
+export async function investmentHistory(
+  ctx: InvestmentContext,
+  input: { actor: Actor; userId?: string },
+): Promise<InvestmentView[]> {
   const actor = requireActor(input.actor);
   const userId = input.userId || actor.userId;
   requireOwnerOrAdmin(actor, userId);
   return withUsers(ctx, await investmentsOfUser(ctx.store, userId));
 }
 
-export async function getInvestment(ctx: InvestmentContext, input: { actor: Actor; investmentId: string }): Promise<InvestmentView> {
+export async function getInvestment(
+  ctx: InvestmentContext,
+  input: { actor: Actor; investmentId: string },
+): Promise<InvestmentView> {
   const actor = requireActor(input.actor);
   if (!input.investmentId) throw invalid('Investment id is required');
   const doc = await investmentById(ctx.store, input.investmentId);
@@ -123,7 +201,10 @@ export async function getInvestment(ctx: InvestmentContext, input: { actor: Acto
   return withUser(ctx, doc);
 }
 
-export async function listPending(ctx: InvestmentContext, input: { actor: Actor }): Promise<InvestmentView[]> {
+export async function listPending(
+  ctx: InvestmentContext,
+  input: { actor: Actor },
+): Promise<InvestmentView[]> {
   requireAdmin(input.actor);
   return withUsers(ctx, await pendingInvestments(ctx.store));
 }
@@ -140,13 +221,21 @@ export async function decideInvestment(
   const { doc } = await executeInvestment(
     ctx,
     input.investmentId,
-    () => ({ type: input.decision === 'approve' ? 'ApproveInvestment' : 'RejectInvestment', adminId: actor.userId, actorRole: actor.role, now }),
+    () => ({
+      type: input.decision === 'approve' ? 'ApproveInvestment' : 'RejectInvestment',
+      adminId: actor.userId,
+      actorRole: actor.role,
+      now,
+    }),
     metaOf(ctx, actor),
   );
   if (!doc) throw notFound(INVESTMENT_MESSAGES.notFound);
   if (input.decision === 'approve') ctx.onScheduleChanged?.();
   const synced = (await syncLedger(ctx, input.investmentId)) ?? doc;
-  return { message: input.decision === 'approve' ? SUCCESS.approved : SUCCESS.rejected, investment: await withUser(ctx, synced) };
+  return {
+    message: input.decision === 'approve' ? SUCCESS.approved : SUCCESS.rejected,
+    investment: await withUser(ctx, synced),
+  };
 }
 
 // ---------- maturity ----------
@@ -155,20 +244,32 @@ export async function decideInvestment(
  * Matures one investment if it is due (InvestmentMatured once), then settles it through the ledger.
  * Returns the document when this call matured it, null otherwise.
  */
-export async function matureIfDue(ctx: InvestmentContext, investmentId: string, now: Date = ctx.clock()): Promise<InvestmentDoc | null> {
+export async function matureIfDue(
+  ctx: InvestmentContext,
+  investmentId: string,
+  now: Date = ctx.clock(),
+): Promise<InvestmentDoc | null> {
   const doc = await investmentById(ctx.store, investmentId);
   if (!doc || !isDue(doc, now)) {
     if (doc?.sync === 'settle') await syncLedger(ctx, investmentId);
     return null;
   }
-  const { events } = await executeInvestment(ctx, investmentId, () => ({ type: 'MatureInvestment', now }), metaOf(ctx));
+  const { events } = await executeInvestment(
+    ctx,
+    investmentId,
+    () => ({ type: 'MatureInvestment', now }),
+    metaOf(ctx),
+  );
   const settled = await syncLedger(ctx, investmentId);
   ctx.onScheduleChanged?.();
   return events.length > 0 ? settled : null;
 }
 
 /** Every due investment (all users, or one), soonest first. Returns how many this call matured. */
-export async function settleDue(ctx: InvestmentContext, options: { userId?: string; now?: Date } = {}): Promise<InvestmentDoc[]> {
+export async function settleDue(
+  ctx: InvestmentContext,
+  options: { userId?: string; now?: Date } = {},
+): Promise<InvestmentDoc[]> {
   const now = options.now ?? ctx.clock();
   const matured: InvestmentDoc[] = [];
   for (;;) {
@@ -194,7 +295,9 @@ export async function settleDueForUser(
   requireOwnerOrAdmin(actor, userId);
   const matured = await settleDue(ctx, { userId });
   // settlements of this user a crash left owing
-  for (const d of await ctx.store.find<InvestmentDoc>(COLLECTIONS.investments, { where: { userId, sync: 'settle' } })) {
+  for (const d of await ctx.store.find<InvestmentDoc>(COLLECTIONS.investments, {
+    where: { userId, sync: 'settle' },
+  })) {
     await syncLedger(ctx, d.investmentId);
   }
   return { message: SUCCESS.settled(matured.length), matured: await withUsers(ctx, matured) };
@@ -207,19 +310,34 @@ export async function settleDueForUser(
  * (every call carries a key derived from the investment id). An unknown outcome or a ledger refusal
  * leaves the mark for the process manager; the document is returned as it stands.
  */
-export async function syncLedger(ctx: InvestmentContext, investmentId: string): Promise<InvestmentDoc | null> {
+export async function syncLedger(
+  ctx: InvestmentContext,
+  investmentId: string,
+): Promise<InvestmentDoc | null> {
   const doc = await investmentById(ctx.store, investmentId);
   if (!doc || doc.sync === 'none') return doc;
   if (doc.sync === 'hold') return placeHoldFor(ctx, investmentId);
   const { userId } = doc;
   try {
     if (doc.sync === 'capture') {
-      await ctx.ledger.captureHold({ userId, holdId: investmentId, idempotencyKey: `capture:${investmentId}` });
+      await ctx.ledger.captureHold({
+        userId,
+        holdId: investmentId,
+        idempotencyKey: `capture:${investmentId}`,
+      });
     } else if (doc.sync === 'release') {
-      await ctx.ledger.releaseHold({ userId, holdId: investmentId, idempotencyKey: `release:${investmentId}` });
+      await ctx.ledger.releaseHold({
+        userId,
+        holdId: investmentId,
+        idempotencyKey: `release:${investmentId}`,
+      });
     } else {
       // the capture may still be owed when the approval's ledger call was lost: it is idempotent
-      await ctx.ledger.captureHold({ userId, holdId: investmentId, idempotencyKey: `capture:${investmentId}` });
+      await ctx.ledger.captureHold({
+        userId,
+        holdId: investmentId,
+        idempotencyKey: `capture:${investmentId}`,
+      });
       await ctx.ledger.settleMaturity({
         userId,
         investmentId,
@@ -230,13 +348,21 @@ export async function syncLedger(ctx: InvestmentContext, investmentId: string): 
     }
   } catch (err) {
     const level = isUnknownOutcome(err) ? 'warn' : 'error';
-    ctx.logger[level]({ err, investmentId, sync: doc.sync }, 'ledger call not confirmed; left for the process manager');
+    ctx.logger[level](
+      { err, investmentId, sync: doc.sync },
+      'ledger call not confirmed; left for the process manager',
+    );
     return doc;
   }
   return clearSync(ctx, investmentId, doc.version, doc.sync);
 }
 
-async function clearSync(ctx: InvestmentContext, investmentId: string, version: number, sync: LedgerSync): Promise<InvestmentDoc | null> {
+async function clearSync(
+  ctx: InvestmentContext,
+  investmentId: string,
+  version: number,
+  sync: LedgerSync,
+): Promise<InvestmentDoc | null> {
   return inTransaction(ctx, async (tx) => {
     const doc = await tx.get<InvestmentDoc>(COLLECTIONS.investments, investmentId);
     if (!doc || doc.version !== version || doc.sync !== sync) return doc;

@@ -18,7 +18,10 @@ export interface MaturityScheduler {
   stop(): Promise<void>;
 }
 
-export function startMaturityScheduler(ctx: InvestmentContext, options: { maxDelayMs?: number; retryMs?: number } = {}): MaturityScheduler {
+export function startMaturityScheduler(
+  ctx: InvestmentContext,
+  options: { maxDelayMs?: number; retryMs?: number } = {},
+): MaturityScheduler {
   const maxDelayMs = options.maxDelayMs ?? 60_000;
   const retryMs = options.retryMs ?? 5_000;
   let timer: ReturnType<typeof setTimeout> | undefined;

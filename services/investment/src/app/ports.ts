@@ -16,10 +16,22 @@ export interface LedgerBalances {
 }
 
 export interface LedgerPort {
-  placeHold(input: { userId: string; holdId: string; purpose: 'investment' | 'withdrawal'; amountCents: Cents; idempotencyKey: string }): Promise<void>;
+  placeHold(input: {
+    userId: string;
+    holdId: string;
+    purpose: 'investment' | 'withdrawal';
+    amountCents: Cents;
+    idempotencyKey: string;
+  }): Promise<void>;
   captureHold(input: { userId: string; holdId: string; idempotencyKey: string }): Promise<void>;
   releaseHold(input: { userId: string; holdId: string; idempotencyKey: string }): Promise<void>;
-  settleMaturity(input: { userId: string; investmentId: string; principalCents: Cents; maturityAmountCents: Cents; idempotencyKey: string }): Promise<void>;
+  settleMaturity(input: {
+    userId: string;
+    investmentId: string;
+    principalCents: Cents;
+    maturityAmountCents: Cents;
+    idempotencyKey: string;
+  }): Promise<void>;
   getBalances(userId: string): Promise<LedgerBalances>;
   close?(): void;
 }

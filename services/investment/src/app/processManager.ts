@@ -14,7 +14,10 @@ export interface ProcessManager {
   stop(): Promise<void>;
 }
 
-export function startProcessManager(ctx: InvestmentContext, options: { intervalMs?: number } = {}): ProcessManager {
+export function startProcessManager(
+  ctx: InvestmentContext,
+  options: { intervalMs?: number } = {},
+): ProcessManager {
   const intervalMs = options.intervalMs ?? 30_000;
   let current: Promise<number> = Promise.resolve(0);
   const sweep = (olderThanMs = intervalMs) => {

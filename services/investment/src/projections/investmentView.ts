@@ -40,7 +40,10 @@ const SYNC_OF: Record<InvestmentEvent['type'], LedgerSync> = {
   InvestmentMatured: 'settle',
 };
 
-export function projectInvestment(doc: InvestmentDoc | null, event: StoredEvent<InvestmentEvent>): InvestmentDoc | null {
+export function projectInvestment(
+  doc: InvestmentDoc | null,
+  event: StoredEvent<InvestmentEvent>,
+): InvestmentDoc | null {
   const domainEvent = { type: event.type, data: event.data } as InvestmentEvent;
   const next = evolve(doc ?? { status: 'none' }, domainEvent);
   if (next.status === 'none') return doc;
@@ -53,7 +56,10 @@ export function projectInvestment(doc: InvestmentDoc | null, event: StoredEvent<
   } as InvestmentDoc;
 }
 
-export function projectUser(doc: UserDoc | null, data: { userId: string; name?: string; email?: string }): UserDoc {
+export function projectUser(
+  doc: UserDoc | null,
+  data: { userId: string; name?: string; email?: string },
+): UserDoc {
   return {
     userId: data.userId,
     name: data.name ?? doc?.name ?? '',
@@ -63,13 +69,17 @@ export function projectUser(doc: UserDoc | null, data: { userId: string; name?: 
 
 // ---------- queries ----------
 
-export const investmentById = (reads: StoreReads, id: string) => reads.get<InvestmentDoc>(COLLECTIONS.investments, id);
+export const investmentById = (reads: StoreReads, id: string) =>
+  reads.get<InvestmentDoc>(COLLECTIONS.investments, id);
 
 export const userById = (reads: StoreReads, id: string) => reads.get<UserDoc>(COLLECTIONS.users, id);
 
 /** The owner's investments, newest first (refused requests left out). */
 export async function investmentsOfUser(reads: StoreReads, userId: string): Promise<InvestmentDoc[]> {
-  const docs = await reads.find<InvestmentDoc>(COLLECTIONS.investments, { where: { userId, listed: true }, orderBy: { field: 'requestedAt', direction: 'desc' } });
+  const docs = await reads.find<InvestmentDoc>(COLLECTIONS.investments, {
+    where: { userId, listed: true },
+    orderBy: { field: 'requestedAt', direction: 'desc' },
+  });
   return docs;
 }
 
@@ -82,7 +92,11 @@ export function pendingInvestments(reads: StoreReads): Promise<InvestmentDoc[]> 
 }
 
 /** Active investments by endDate, soonest first (the maturity scheduler's index). */
-export function activeByEndDate(reads: StoreReads, limit: number, where: Record<string, string> = {}): Promise<InvestmentDoc[]> {
+export function activeByEndDate(
+  reads: StoreReads,
+  limit: number,
+  where: Record<string, string> = {},
+): Promise<InvestmentDoc[]> {
   return reads.find<InvestmentDoc>(COLLECTIONS.investments, {
     where: { ...where, status: 'Active' },
     orderBy: { field: 'endDate', direction: 'asc' },
@@ -91,6 +105,14 @@ export function activeByEndDate(reads: StoreReads, limit: number, where: Record<
 }
 
 /** Documents that still owe a ledger call. */
-export function owingLedger(reads: StoreReads, sync: Exclude<LedgerSync, 'none'>, limit = 200): Promise<InvestmentDoc[]> {
-  return reads.find<InvestmentDoc>(COLLECTIONS.investments, { where: { sync }, orderBy: { field: 'syncSince', direction: 'asc' }, limit });
+export function owingLedger(
+  reads: StoreReads,
+  sync: Exclude<LedgerSync, 'none'>,
+  limit = 200,
+): Promise<InvestmentDoc[]> {
+  return reads.find<InvestmentDoc>(COLLECTIONS.investments, {
+    where: { sync },
+    orderBy: { field: 'syncSince', direction: 'asc' },
+    limit,
+  });
 }

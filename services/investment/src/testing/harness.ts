@@ -9,7 +9,13 @@ import type * as grpc from '@grpc/grpc-js';
 import { createInProcEventBus } from '@meridian/platform/adapters/eventBus.inproc';
 import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
-import { callUnary, createGrpcClient, type RequestOf, type ResponseOf, type UnaryMethod } from '@meridian/platform/grpc/index';
+import {
+  callUnary,
+  createGrpcClient,
+  type RequestOf,
+  type ResponseOf,
+  type UnaryMethod,
+} from '@meridian/platform/grpc/index';
 import { createLogger } from '@meridian/platform/logger';
 import { topicOf, type EventBus } from '@meridian/platform/ports/eventBus';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
@@ -54,7 +60,10 @@ const LEDGER_REQUESTS: Record<UnaryMethod<LedgerServiceClient>, Partial_> = {
 export const ADMIN = { userId: 'admin-1', role: 'admin' };
 export const ADMIN_2 = { userId: 'admin-2', role: 'admin' };
 
-export type Call<C extends grpc.Client> = <M extends UnaryMethod<C>>(method: M, request: Partial<RequestOf<C, M>>) => Promise<ResponseOf<C, M>>;
+export type Call<C extends grpc.Client> = <M extends UnaryMethod<C>>(
+  method: M,
+  request: Partial<RequestOf<C, M>>,
+) => Promise<ResponseOf<C, M>>;
 
 export const caller = (userId: string) => ({ userId, sessionId: '', impersonatorId: '', correlationId: '' });
 
@@ -62,7 +71,12 @@ export async function startStack(options: { plansJson?: string } = {}) {
   const logger = createLogger('investment-test');
   const bus: EventBus = createInProcEventBus({ path: ':memory:' });
   const ledgerStore = createSqliteServiceStore(':memory:');
-  const ledger = await startLedger({ config: parseLedgerConfig({ NODE_ENV: 'test', LEDGER_GRPC_ADDR: '127.0.0.1:0' }), store: ledgerStore, bus, logger });
+  const ledger = await startLedger({
+    config: parseLedgerConfig({ NODE_ENV: 'test', LEDGER_GRPC_ADDR: '127.0.0.1:0' }),
+    store: ledgerStore,
+    bus,
+    logger,
+  });
   const ledgerClient = createGrpcClient(LedgerServiceClient, ledger.grpcAddress);
   const store: ServiceStore = createSqliteServiceStore(':memory:');
   const config = parseInvestmentConfig({
@@ -81,16 +95,30 @@ export async function startStack(options: { plansJson?: string } = {}) {
   let service: InvestmentHandle;
   let client: InvestmentServiceClient;
   const boot = async (o: { ledger?: LedgerPort; clock?: () => Date } = {}) => {
-    service = await start({ config, store, bus, logger, ledger: o.ledger ?? realLedger(), clock: o.clock, redriveIntervalMs: 60_000 });
+    service = await start({
+      config,
+      store,
+      bus,
+      logger,
+      ledger: o.ledger ?? realLedger(),
+      clock: o.clock,
+      redriveIntervalMs: 60_000,
+    });
     client = createGrpcClient(InvestmentServiceClient, service.grpcAddress);
   };
   await boot();
 
   const published: StoredEvent[] = [];
-  const sub = await bus.subscribe({ topic: topicOf('investment'), group: `test-${randomUUID()}`, handler: async (e) => void published.push(e) });
+  const sub = await bus.subscribe({
+    topic: topicOf('investment'),
+    group: `test-${randomUUID()}`,
+    handler: async (e) => void published.push(e),
+  });
 
-  const call: Call<InvestmentServiceClient> = (method, request) => callUnary(client, method, INVESTMENT_REQUESTS[method].fromPartial(request) as never);
-  const ledgerCall: Call<LedgerServiceClient> = (method, request) => callUnary(ledgerClient, method, LEDGER_REQUESTS[method].fromPartial(request) as never);
+  const call: Call<InvestmentServiceClient> = (method, request) =>
+    callUnary(client, method, INVESTMENT_REQUESTS[method].fromPartial(request) as never);
+  const ledgerCall: Call<LedgerServiceClient> = (method, request) =>
+    callUnary(ledgerClient, method, LEDGER_REQUESTS[method].fromPartial(request) as never);
 
   return {
     store,
@@ -114,7 +142,17 @@ export async function startStack(options: { plansJson?: string } = {}) {
         {
           id: randomUUID(),
           type: 'UserRegistered',
-          data: { userId, name, email, role: 'subscriber', referralCode: '', referredBy: '', registeredAt: new Date().toISOString(), phone: '', country: '' },
+          data: {
+            userId,
+            name,
+            email,
+            role: 'subscriber',
+            referralCode: '',
+            referredBy: '',
+            registeredAt: new Date().toISOString(),
+            phone: '',
+            country: '',
+          },
           streamId: `user-${userId}`,
           version: 1,
           position: 1,
@@ -127,10 +165,21 @@ export async function startStack(options: { plansJson?: string } = {}) {
     },
     /** Credits the user's Deposit Balance through the ledger (deposit + admin confirmation). */
     async fund(userId: string, dollars: string) {
-      const d = await ledgerCall('createDeposit', { caller: caller(userId), callerRole: 'subscriber', amount: dollars, emailVerified: true });
-      await ledgerCall('confirmDeposit', { caller: caller(ADMIN.userId), callerRole: 'admin', depositId: d.depositId, notes: '' });
+      const d = await ledgerCall('createDeposit', {
+        caller: caller(userId),
+        callerRole: 'subscriber',
+        amount: dollars,
+        emailVerified: true,
+      });
+      await ledgerCall('confirmDeposit', {
+        caller: caller(ADMIN.userId),
+        callerRole: 'admin',
+        depositId: d.depositId,
+        notes: '',
+      });
     },
-    balances: (userId: string) => ledgerCall('getBalances', { caller: caller(ADMIN.userId), callerRole: 'admin', userId }),
+    balances: (userId: string) =>
+      ledgerCall('getBalances', { caller: caller(ADMIN.userId), callerRole: 'admin', userId }),
     async stop() {
       await sub.stop();
       client.close();
@@ -148,7 +197,9 @@ export async function startStack(options: { plansJson?: string } = {}) {
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
 /** The gRPC error of a rejected call (code and details). */
-export async function grpcError(promise: Promise<unknown>): Promise<{ code: number; details: string; errorCode?: string }> {
+export async function grpcError(
+  promise: Promise<unknown>,
+): Promise<{ code: number; details: string; errorCode?: string }> {
   try {
     await promise;
   } catch (err) {

@@ -1,14 +1,17 @@
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { StoreTx } from '@meridian/platform/ports/serviceStore';
 import { emailForIdentityEvent, isIdentityEmailEvent } from '../domain/identityEmails.js';
+import { updateDirectory } from './directory.js';
 import { queueEmail } from './queueEmail.js';
 
 /**
  * Reacts to one identity integration event: queues the email it asks for. Runs inside the
  * transaction that records the event as processed (subscribeIdempotent), so a redelivered event
- * queues nothing a second time. The email's id is the causing event's id.
+ * queues nothing a second time. The email's id is the causing event's id. Also keeps the directory
+ * (app/directory.ts) of users and admins.
  */
 export async function handleIdentityEvent(event: StoredEvent, tx: StoreTx, now: Date): Promise<void> {
+  await updateDirectory(event, tx);
   const candidate = { type: event.type, data: event.data };
   if (!isIdentityEmailEvent(candidate)) return;
   const request = emailForIdentityEvent(candidate);

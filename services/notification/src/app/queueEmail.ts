@@ -13,7 +13,7 @@ export type EmailQueued = { type: 'EmailQueued'; data: { emailId: string; templa
 export async function queueEmail(
   tx: StoreTx,
   request: EmailRequest,
-  cause: { id: string; correlationId: string; actor?: EventMeta['actor'] },
+  cause: { id: string; correlationId: string; actor?: EventMeta['actor']; emailId?: string },
   now: Date,
 ): Promise<EmailRecord> {
   const email = newEmail(request, cause, now);

@@ -20,7 +20,7 @@ export interface EmailRequest {
 }
 
 export interface EmailRecord extends EmailRequest {
-  /** = the causing event id (or the request id for SendAutomatedEmail): one email per cause. */
+  /** = the causing event id (or the request id for SendAutomatedEmail): one email per cause; `<event id>:<recipient id>` when an event writes to several people. */
   id: string;
   causeEventId: string;
   correlationId: string;
@@ -43,12 +43,17 @@ export interface RetryPolicy {
 
 export const defaultRetryPolicy: RetryPolicy = { maxAttempts: 8, baseDelayMs: 1_000, maxDelayMs: 5 * 60_000 };
 
-export function newEmail(request: EmailRequest, cause: { id: string; correlationId: string }, now: Date): EmailRecord {
+/** `cause.emailId` (default the cause's id) tells apart several emails of one event (one per admin). */
+export function newEmail(
+  request: EmailRequest,
+  cause: { id: string; correlationId: string; emailId?: string },
+  now: Date,
+): EmailRecord {
   return {
     ...request,
     to: request.to.trim(),
     sealed: request.sealed ?? {},
-    id: cause.id,
+    id: cause.emailId ?? cause.id,
     causeEventId: cause.id,
     correlationId: cause.correlationId,
     status: 'pending',

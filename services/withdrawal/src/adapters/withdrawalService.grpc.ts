@@ -22,10 +22,21 @@ import {
 import { unaryHandlers, type GrpcServiceRegistration } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
 import type { Actor, WithdrawalContext } from '../app/context.js';
-import { type WithdrawalView, decideWithdrawal, getWithdrawal, listPending, listUserWithdrawals, requestWithdrawal } from '../app/withdrawals.js';
+import {
+  type WithdrawalView,
+  decideWithdrawal,
+  getWithdrawal,
+  listPending,
+  listUserWithdrawals,
+  requestWithdrawal,
+} from '../app/withdrawals.js';
 
 function actorOf(caller: Caller | undefined, role: string): Actor {
-  return { userId: caller?.userId ?? '', role: role ?? '', ...(caller?.impersonatorId ? { impersonatorId: caller.impersonatorId } : {}) };
+  return {
+    userId: caller?.userId ?? '',
+    role: role ?? '',
+    ...(caller?.impersonatorId ? { impersonatorId: caller.impersonatorId } : {}),
+  };
 }
 
 export const withdrawalToProto = (d: WithdrawalView): Withdrawal => ({
@@ -43,7 +54,10 @@ export const withdrawalToProto = (d: WithdrawalView): Withdrawal => ({
   refusal: d.refusal ?? '',
 });
 
-export function withdrawalGrpcService(ctx: WithdrawalContext, options: { logger: Logger }): GrpcServiceRegistration {
+export function withdrawalGrpcService(
+  ctx: WithdrawalContext,
+  options: { logger: Logger },
+): GrpcServiceRegistration {
   const handlers = unaryHandlers(
     {
       async requestWithdrawal(req: RequestWithdrawalRequest): Promise<RequestWithdrawalResponse> {
@@ -58,21 +72,41 @@ export function withdrawalGrpcService(ctx: WithdrawalContext, options: { logger:
         return { message, withdrawal: withdrawalToProto(withdrawal) };
       },
       async listPending(req: ListPendingRequest): Promise<ListWithdrawalsResponse> {
-        return { withdrawals: (await listPending(ctx, { actor: actorOf(req.caller, req.callerRole) })).map(withdrawalToProto) };
+        return {
+          withdrawals: (await listPending(ctx, { actor: actorOf(req.caller, req.callerRole) })).map(
+            withdrawalToProto,
+          ),
+        };
       },
       async listUserWithdrawals(req: ListUserWithdrawalsRequest): Promise<ListWithdrawalsResponse> {
-        const list = await listUserWithdrawals(ctx, { actor: actorOf(req.caller, req.callerRole), userId: req.userId || undefined });
+        const list = await listUserWithdrawals(ctx, {
+          actor: actorOf(req.caller, req.callerRole),
+          userId: req.userId || undefined,
+        });
         return { withdrawals: list.map(withdrawalToProto) };
       },
       async getWithdrawal(req: GetWithdrawalRequest): Promise<Withdrawal> {
-        return withdrawalToProto(await getWithdrawal(ctx, { actor: actorOf(req.caller, req.callerRole), withdrawalId: req.withdrawalId }));
+        return withdrawalToProto(
+          await getWithdrawal(ctx, {
+            actor: actorOf(req.caller, req.callerRole),
+            withdrawalId: req.withdrawalId,
+          }),
+        );
       },
       async approveWithdrawal(req: DecideWithdrawalRequest): Promise<DecideWithdrawalResponse> {
-        const { message, withdrawal } = await decideWithdrawal(ctx, { actor: actorOf(req.caller, req.callerRole), withdrawalId: req.withdrawalId, decision: 'approve' });
+        const { message, withdrawal } = await decideWithdrawal(ctx, {
+          actor: actorOf(req.caller, req.callerRole),
+          withdrawalId: req.withdrawalId,
+          decision: 'approve',
+        });
         return { message, withdrawal: withdrawalToProto(withdrawal) };
       },
       async rejectWithdrawal(req: DecideWithdrawalRequest): Promise<DecideWithdrawalResponse> {
-        const { message, withdrawal } = await decideWithdrawal(ctx, { actor: actorOf(req.caller, req.callerRole), withdrawalId: req.withdrawalId, decision: 'reject' });
+        const { message, withdrawal } = await decideWithdrawal(ctx, {
+          actor: actorOf(req.caller, req.callerRole),
+          withdrawalId: req.withdrawalId,
+          decision: 'reject',
+        });
         return { message, withdrawal: withdrawalToProto(withdrawal) };
       },
     },

@@ -1,8 +1,20 @@
-import { ConcurrencyError, DomainError, forbidden, invalid, unauthenticated } from '@meridian/platform/eventSourcing/errors';
+import {
+  ConcurrencyError,
+  DomainError,
+  forbidden,
+  invalid,
+  unauthenticated,
+} from '@meridian/platform/eventSourcing/errors';
 import { type EventMeta, type StoredEvent, foldEvents } from '@meridian/platform/eventSourcing/types';
 import { currentCorrelationId, type Logger } from '@meridian/platform/logger';
 import type { ServiceStore, StoreTx } from '@meridian/platform/ports/serviceStore';
-import { type WithdrawalCommand, type WithdrawalEvent, type WithdrawalState, withdrawalDecider, toWithdrawalStreamId } from '../domain/withdrawal.js';
+import {
+  type WithdrawalCommand,
+  type WithdrawalEvent,
+  type WithdrawalState,
+  withdrawalDecider,
+  toWithdrawalStreamId,
+} from '../domain/withdrawal.js';
 import { COLLECTIONS, type WithdrawalDoc, projectWithdrawal } from '../projections/withdrawalView.js';
 import type { LedgerPort } from './ports.js';
 
@@ -36,7 +48,8 @@ export const MESSAGES = {
   adminOnly: 'Not authorized, admin only',
   notYours: 'Not authorized',
   badId: 'Id must be 1-100 letters, digits or . _ : -',
-  pendingOutcome: 'Your request is recorded but its funds could not be confirmed yet; it will be completed shortly',
+  pendingOutcome:
+    'Your request is recorded but its funds could not be confirmed yet; it will be completed shortly',
 } as const;
 
 export function requireActor(actor: Actor | null | undefined): Actor {
@@ -65,7 +78,15 @@ export function checkId(id: string): string {
 export function metaOf(ctx: WithdrawalContext, actor?: Actor): EventMeta {
   return {
     correlationId: currentCorrelationId() ?? ctx.newId(),
-    ...(actor ? { actor: { userId: actor.userId, role: actor.role, ...(actor.impersonatorId ? { impersonatorId: actor.impersonatorId } : {}) } } : {}),
+    ...(actor
+      ? {
+          actor: {
+            userId: actor.userId,
+            role: actor.role,
+            ...(actor.impersonatorId ? { impersonatorId: actor.impersonatorId } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -97,7 +118,10 @@ export async function executeWithdrawal(
   return inTransaction(ctx, async (tx) => {
     const streamId = toWithdrawalStreamId(withdrawalId);
     const { version, events: stored } = await tx.readStream<WithdrawalEvent>(streamId);
-    const state = foldEvents(withdrawalDecider, stored.map((e) => ({ type: e.type, data: e.data }) as WithdrawalEvent));
+    const state = foldEvents(
+      withdrawalDecider,
+      stored.map((e) => ({ type: e.type, data: e.data }) as WithdrawalEvent),
+    );
     const events = withdrawalDecider.decide(command(state), state);
     let doc = await tx.get<WithdrawalDoc>(COLLECTIONS.withdrawals, withdrawalId);
     if (events.length === 0) return { events, doc };

@@ -13,13 +13,22 @@ export async function handleIdentityEvent(event: StoredEvent, tx: StoreTx): Prom
   switch (event.type) {
     case 'UserRegistered': {
       const doc = await tx.get<UserDoc>(COLLECTIONS.users, data.userId);
-      await tx.put(COLLECTIONS.users, data.userId, projectUser(doc, { userId: data.userId, name: data.name ?? '', email: data.email ?? '' }));
+      await tx.put(
+        COLLECTIONS.users,
+        data.userId,
+        projectUser(doc, { userId: data.userId, name: data.name ?? '', email: data.email ?? '' }),
+      );
       return;
     }
     case 'ProfileUpdated': {
       if (!data.fields?.includes('name')) return;
       const doc = await tx.get<UserDoc>(COLLECTIONS.users, data.userId);
-      if (doc) await tx.put(COLLECTIONS.users, data.userId, projectUser(doc, { userId: data.userId, name: data.name }));
+      if (doc)
+        await tx.put(
+          COLLECTIONS.users,
+          data.userId,
+          projectUser(doc, { userId: data.userId, name: data.name }),
+        );
       return;
     }
     case 'UserDeleted':

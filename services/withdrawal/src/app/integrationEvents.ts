@@ -12,9 +12,16 @@ import type * as pb from '@meridian/proto/meridian/withdrawal/v1/events';
 import type { WithdrawalEvent } from '../domain/withdrawal.js';
 import { userById, withdrawalById } from '../projections/withdrawalView.js';
 
-export const WITHDRAWAL_INTEGRATION_EVENTS = ['WithdrawalRequested', 'WithdrawalApproved', 'WithdrawalRejected'] as const;
+export const WITHDRAWAL_INTEGRATION_EVENTS = [
+  'WithdrawalRequested',
+  'WithdrawalApproved',
+  'WithdrawalRejected',
+] as const;
 
-export async function toIntegrationEvent(stored: StoredEvent, reads: StoreReads): Promise<DomainEvent | null> {
+export async function toIntegrationEvent(
+  stored: StoredEvent,
+  reads: StoreReads,
+): Promise<DomainEvent | null> {
   const event = { type: stored.type, data: stored.data } as WithdrawalEvent;
   switch (event.type) {
     case 'HoldPlaced': {

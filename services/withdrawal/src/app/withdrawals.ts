@@ -6,10 +6,43 @@
  * Profit); whatever the ledger did not confirm stays marked in the read model (`sync`) and the process
  * manager completes it.
  */
-import { DomainError, invalid, notFound, precondition, unavailable } from '@meridian/platform/eventSourcing/errors';
-import { WITHDRAWAL_MESSAGES, decide as decideRequest, initialState, parseWithdrawalAmount } from '../domain/withdrawal.js';
-import { type LedgerSync, type UserDoc, type WithdrawalDoc, COLLECTIONS, owingLedger, pendingWithdrawals, userById, withdrawalById, withdrawalsOfUser } from '../projections/withdrawalView.js';
-import { type Actor, type WithdrawalContext, MESSAGES, checkId, executeWithdrawal, inTransaction, isUnknownOutcome, metaOf, requireActor, requireAdmin, requireOwnerOrAdmin } from './context.js';
+import {
+  DomainError,
+  invalid,
+  notFound,
+  precondition,
+  unavailable,
+} from '@meridian/platform/eventSourcing/errors';
+import {
+  WITHDRAWAL_MESSAGES,
+  decide as decideRequest,
+  initialState,
+  parseWithdrawalAmount,
+} from '../domain/withdrawal.js';
+import {
+  type LedgerSync,
+  type UserDoc,
+  type WithdrawalDoc,
+  COLLECTIONS,
+  owingLedger,
+  pendingWithdrawals,
+  userById,
+  withdrawalById,
+  withdrawalsOfUser,
+} from '../projections/withdrawalView.js';
+import {
+  type Actor,
+  type WithdrawalContext,
+  MESSAGES,
+  checkId,
+  executeWithdrawal,
+  inTransaction,
+  isUnknownOutcome,
+  metaOf,
+  requireActor,
+  requireAdmin,
+  requireOwnerOrAdmin,
+} from './context.js';
 
 export const SUCCESS = {
   requested: 'Withdrawal request submitted successfully',
@@ -27,14 +60,25 @@ async function withUser(ctx: WithdrawalContext, doc: WithdrawalDoc): Promise<Wit
 async function withUsers(ctx: WithdrawalContext, docs: WithdrawalDoc[]): Promise<WithdrawalView[]> {
   const users = new Map<string, UserDoc | null>();
   for (const d of docs) if (!users.has(d.userId)) users.set(d.userId, await userById(ctx.store, d.userId));
-  return docs.map((d) => ({ ...d, userName: users.get(d.userId)?.name ?? '', userEmail: users.get(d.userId)?.email ?? '' }));
+  return docs.map((d) => ({
+    ...d,
+    userName: users.get(d.userId)?.name ?? '',
+    userEmail: users.get(d.userId)?.email ?? '',
+  }));
 }
 
 // ---------- request ----------
 
 export async function requestWithdrawal(
   ctx: WithdrawalContext,
-  input: { actor: Actor; isVerified: boolean; kycStatus: string; amount: unknown; walletAddress: string; withdrawalId?: string },
+  input: {
+    actor: Actor;
+    isVerified: boolean;
+    kycStatus: string;
+    amount: unknown;
+    walletAddress: string;
+    withdrawalId?: string;
+  },
 ): Promise<{ message: string; withdrawal: WithdrawalView }> {
   const actor = requireActor(input.actor);
   const withdrawalId = input.withdrawalId ? checkId(input.withdrawalId) : ctx.newId();
@@ -55,13 +99,21 @@ export async function requestWithdrawal(
     decideRequest({ ...command, availableProfitCents: Number.MAX_SAFE_INTEGER }, initialState());
   }
   const availableProfitCents = existing ? 0 : (await ctx.ledger.getBalances(actor.userId)).profitCents;
-  await executeWithdrawal(ctx, withdrawalId, () => ({ ...command, availableProfitCents }), metaOf(ctx, actor));
+  await executeWithdrawal(
+    ctx,
+    withdrawalId,
+    () => ({ ...command, availableProfitCents }),
+    metaOf(ctx, actor),
+  );
 
   const doc = await placeHoldFor(ctx, withdrawalId);
   if (!doc) throw notFound(WITHDRAWAL_MESSAGES.notFound);
   if (doc.hold === 'refused') {
     const refusal = doc.refusal ?? WITHDRAWAL_MESSAGES.insufficientBalance;
-    throw precondition(refusal, refusal === WITHDRAWAL_MESSAGES.insufficientBalance ? 'INSUFFICIENT_FUNDS' : 'HOLD_REFUSED');
+    throw precondition(
+      refusal,
+      refusal === WITHDRAWAL_MESSAGES.insufficientBalance ? 'INSUFFICIENT_FUNDS' : 'HOLD_REFUSED',
+    );
   }
   if (doc.hold === 'awaiting') throw unavailable(MESSAGES.pendingOutcome);
   return { message: SUCCESS.requested, withdrawal: await withUser(ctx, doc) };
@@ -72,12 +124,21 @@ export async function requestWithdrawal(
  * Idempotent (the ledger's key is the withdrawal id): the request path and the process manager may both
  * call it. An unknown outcome leaves the request awaiting.
  */
-export async function placeHoldFor(ctx: WithdrawalContext, withdrawalId: string): Promise<WithdrawalDoc | null> {
+export async function placeHoldFor(
+  ctx: WithdrawalContext,
+  withdrawalId: string,
+): Promise<WithdrawalDoc | null> {
   const doc = await withdrawalById(ctx.store, withdrawalId);
   if (!doc || doc.hold !== 'awaiting') return doc;
   const meta = metaOf(ctx);
   try {
-    await ctx.ledger.placeHold({ userId: doc.userId, holdId: withdrawalId, purpose: 'withdrawal', amountCents: doc.amountCents, idempotencyKey: withdrawalId });
+    await ctx.ledger.placeHold({
+      userId: doc.userId,
+      holdId: withdrawalId,
+      purpose: 'withdrawal',
+      amountCents: doc.amountCents,
+      idempotencyKey: withdrawalId,
+    });
   } catch (err) {
     if (isUnknownOutcome(err)) {
       ctx.logger.warn({ err, withdrawalId }, 'ledger hold outcome unknown; left for the process manager');
@@ -85,37 +146,60 @@ export async function placeHoldFor(ctx: WithdrawalContext, withdrawalId: string)
     }
     const reason = (err as DomainError).message;
     try {
-      return (await executeWithdrawal(ctx, withdrawalId, () => ({ type: 'RecordHoldRefused', reason, now: ctx.clock() }), meta)).doc;
+      return (
+        await executeWithdrawal(
+          ctx,
+          withdrawalId,
+          () => ({ type: 'RecordHoldRefused', reason, now: ctx.clock() }),
+          meta,
+        )
+      ).doc;
     } catch (recordErr) {
-      if (recordErr instanceof DomainError && recordErr.kind === 'conflict') return withdrawalById(ctx.store, withdrawalId);
+      if (recordErr instanceof DomainError && recordErr.kind === 'conflict')
+        return withdrawalById(ctx.store, withdrawalId);
       throw recordErr;
     }
   }
   try {
-    return (await executeWithdrawal(ctx, withdrawalId, () => ({ type: 'RecordHoldPlaced', now: ctx.clock() }), meta)).doc;
+    return (
+      await executeWithdrawal(ctx, withdrawalId, () => ({ type: 'RecordHoldPlaced', now: ctx.clock() }), meta)
+    ).doc;
   } catch (err) {
     if (!(err instanceof DomainError && err.kind === 'conflict')) throw err;
     // the refusal was recorded first (an earlier attempt was refused): never leak the hold
-    await ctx.ledger.releaseHold({ userId: doc.userId, holdId: withdrawalId, idempotencyKey: `release:${withdrawalId}` });
+    await ctx.ledger.releaseHold({
+      userId: doc.userId,
+      holdId: withdrawalId,
+      idempotencyKey: `release:${withdrawalId}`,
+    });
     return withdrawalById(ctx.store, withdrawalId);
   }
 }
 
 // ---------- reads ----------
 
-export async function listPending(ctx: WithdrawalContext, input: { actor: Actor }): Promise<WithdrawalView[]> {
+export async function listPending(
+  ctx: WithdrawalContext,
+  input: { actor: Actor },
+): Promise<WithdrawalView[]> {
   requireAdmin(input.actor);
   return withUsers(ctx, await pendingWithdrawals(ctx.store));
 }
 
-export async function listUserWithdrawals(ctx: WithdrawalContext, input: { actor: Actor; userId?: string }): Promise<WithdrawalView[]> {
+export async function listUserWithdrawals(
+  ctx: WithdrawalContext,
+  input: { actor: Actor; userId?: string },
+): Promise<WithdrawalView[]> {
   const actor = requireActor(input.actor);
   const userId = input.userId || actor.userId;
   requireOwnerOrAdmin(actor, userId);
   return withUsers(ctx, await withdrawalsOfUser(ctx.store, userId));
 }
 
-export async function getWithdrawal(ctx: WithdrawalContext, input: { actor: Actor; withdrawalId: string }): Promise<WithdrawalView> {
+export async function getWithdrawal(
+  ctx: WithdrawalContext,
+  input: { actor: Actor; withdrawalId: string },
+): Promise<WithdrawalView> {
   const actor = requireActor(input.actor);
   if (!input.withdrawalId) throw invalid('Withdrawal id is required');
   const doc = await withdrawalById(ctx.store, input.withdrawalId);
@@ -136,33 +220,62 @@ export async function decideWithdrawal(
   const { doc } = await executeWithdrawal(
     ctx,
     input.withdrawalId,
-    () => ({ type: input.decision === 'approve' ? 'ApproveWithdrawal' : 'RejectWithdrawal', adminId: actor.userId, actorRole: actor.role, now }),
+    () => ({
+      type: input.decision === 'approve' ? 'ApproveWithdrawal' : 'RejectWithdrawal',
+      adminId: actor.userId,
+      actorRole: actor.role,
+      now,
+    }),
     metaOf(ctx, actor),
   );
   if (!doc) throw notFound(WITHDRAWAL_MESSAGES.notFound);
   const synced = (await syncLedger(ctx, input.withdrawalId)) ?? doc;
-  return { message: input.decision === 'approve' ? SUCCESS.approved : SUCCESS.rejected, withdrawal: await withUser(ctx, synced) };
+  return {
+    message: input.decision === 'approve' ? SUCCESS.approved : SUCCESS.rejected,
+    withdrawal: await withUser(ctx, synced),
+  };
 }
 
 // ---------- the ledger calls an event owes ----------
 
 /** Makes the ledger call the withdrawal's last event owes, then clears the mark (see investment). */
-export async function syncLedger(ctx: WithdrawalContext, withdrawalId: string): Promise<WithdrawalDoc | null> {
+export async function syncLedger(
+  ctx: WithdrawalContext,
+  withdrawalId: string,
+): Promise<WithdrawalDoc | null> {
   const doc = await withdrawalById(ctx.store, withdrawalId);
   if (!doc || doc.sync === 'none') return doc;
   if (doc.sync === 'hold') return placeHoldFor(ctx, withdrawalId);
   try {
-    if (doc.sync === 'capture') await ctx.ledger.captureHold({ userId: doc.userId, holdId: withdrawalId, idempotencyKey: `capture:${withdrawalId}` });
-    else await ctx.ledger.releaseHold({ userId: doc.userId, holdId: withdrawalId, idempotencyKey: `release:${withdrawalId}` });
+    if (doc.sync === 'capture')
+      await ctx.ledger.captureHold({
+        userId: doc.userId,
+        holdId: withdrawalId,
+        idempotencyKey: `capture:${withdrawalId}`,
+      });
+    else
+      await ctx.ledger.releaseHold({
+        userId: doc.userId,
+        holdId: withdrawalId,
+        idempotencyKey: `release:${withdrawalId}`,
+      });
   } catch (err) {
     const level = isUnknownOutcome(err) ? 'warn' : 'error';
-    ctx.logger[level]({ err, withdrawalId, sync: doc.sync }, 'ledger call not confirmed; left for the process manager');
+    ctx.logger[level](
+      { err, withdrawalId, sync: doc.sync },
+      'ledger call not confirmed; left for the process manager',
+    );
     return doc;
   }
   return clearSync(ctx, withdrawalId, doc.version, doc.sync);
 }
 
-async function clearSync(ctx: WithdrawalContext, withdrawalId: string, version: number, sync: LedgerSync): Promise<WithdrawalDoc | null> {
+async function clearSync(
+  ctx: WithdrawalContext,
+  withdrawalId: string,
+  version: number,
+  sync: LedgerSync,
+): Promise<WithdrawalDoc | null> {
   return inTransaction(ctx, async (tx) => {
     const doc = await tx.get<WithdrawalDoc>(COLLECTIONS.withdrawals, withdrawalId);
     if (!doc || doc.version !== version || doc.sync !== sync) return doc;

@@ -41,7 +41,10 @@ const SYNC_OF: Record<WithdrawalEvent['type'], LedgerSync> = {
   WithdrawalRejected: 'release',
 };
 
-export function projectWithdrawal(doc: WithdrawalDoc | null, event: StoredEvent<WithdrawalEvent>): WithdrawalDoc | null {
+export function projectWithdrawal(
+  doc: WithdrawalDoc | null,
+  event: StoredEvent<WithdrawalEvent>,
+): WithdrawalDoc | null {
   const domainEvent = { type: event.type, data: event.data } as WithdrawalEvent;
   const next = evolve(doc ?? { status: 'none' }, domainEvent);
   if (next.status === 'none') return doc;
@@ -55,27 +58,45 @@ export function projectWithdrawal(doc: WithdrawalDoc | null, event: StoredEvent<
   } as WithdrawalDoc;
 }
 
-export function projectUser(doc: UserDoc | null, data: { userId: string; name?: string; email?: string }): UserDoc {
+export function projectUser(
+  doc: UserDoc | null,
+  data: { userId: string; name?: string; email?: string },
+): UserDoc {
   return { userId: data.userId, name: data.name ?? doc?.name ?? '', email: data.email ?? doc?.email ?? '' };
 }
 
 // ---------- queries ----------
 
-export const withdrawalById = (reads: StoreReads, id: string) => reads.get<WithdrawalDoc>(COLLECTIONS.withdrawals, id);
+export const withdrawalById = (reads: StoreReads, id: string) =>
+  reads.get<WithdrawalDoc>(COLLECTIONS.withdrawals, id);
 
 export const userById = (reads: StoreReads, id: string) => reads.get<UserDoc>(COLLECTIONS.users, id);
 
 /** The owner's withdrawals, newest first (refused requests left out). */
 export function withdrawalsOfUser(reads: StoreReads, userId: string): Promise<WithdrawalDoc[]> {
-  return reads.find<WithdrawalDoc>(COLLECTIONS.withdrawals, { where: { userId, listed: true }, orderBy: { field: 'requestDate', direction: 'desc' } });
+  return reads.find<WithdrawalDoc>(COLLECTIONS.withdrawals, {
+    where: { userId, listed: true },
+    orderBy: { field: 'requestDate', direction: 'desc' },
+  });
 }
 
 /** The admin queue: Pending with the funds held, oldest first. */
 export function pendingWithdrawals(reads: StoreReads): Promise<WithdrawalDoc[]> {
-  return reads.find<WithdrawalDoc>(COLLECTIONS.withdrawals, { where: { status: 'Pending', hold: 'placed' }, orderBy: { field: 'requestDate', direction: 'asc' } });
+  return reads.find<WithdrawalDoc>(COLLECTIONS.withdrawals, {
+    where: { status: 'Pending', hold: 'placed' },
+    orderBy: { field: 'requestDate', direction: 'asc' },
+  });
 }
 
 /** Documents that still owe a ledger call. */
-export function owingLedger(reads: StoreReads, sync: Exclude<LedgerSync, 'none'>, limit = 200): Promise<WithdrawalDoc[]> {
-  return reads.find<WithdrawalDoc>(COLLECTIONS.withdrawals, { where: { sync }, orderBy: { field: 'syncSince', direction: 'asc' }, limit });
+export function owingLedger(
+  reads: StoreReads,
+  sync: Exclude<LedgerSync, 'none'>,
+  limit = 200,
+): Promise<WithdrawalDoc[]> {
+  return reads.find<WithdrawalDoc>(COLLECTIONS.withdrawals, {
+    where: { sync },
+    orderBy: { field: 'syncSince', direction: 'asc' },
+    limit,
+  });
 }

@@ -54,10 +54,8 @@ export function RegisterPage() {
         <FormError message={error} />
         <InputField label="Full name" name="name" autoComplete="name" value={form.name} onChange={(e) => set('name')(e.target.value)} />
         <InputField label="Email" name="email" type="email" autoComplete="email" value={form.email} onChange={(e) => set('email')(e.target.value)} />
-        <div className="form__grid">
-          <InputField label="Phone" name="phone" type="tel" autoComplete="tel" value={form.phone} onChange={(e) => set('phone')(e.target.value)} />
-          <CountryField value={form.country} onChange={set('country')} />
-        </div>
+        <InputField label="Phone" name="phone" type="tel" autoComplete="tel" value={form.phone} onChange={(e) => set('phone')(e.target.value)} />
+        <CountryField value={form.country} onChange={set('country')} />
         <PasswordInput label="Password" name="password" autoComplete="new-password" value={form.password} onChange={set('password')} hint={<PasswordChecklist password={form.password} />} />
         <PasswordInput label="Confirm password" name="password2" autoComplete="new-password" value={form.password2} onChange={set('password2')} onPaste={blockPaste} />
         <InputField

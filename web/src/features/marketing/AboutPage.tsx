@@ -26,7 +26,7 @@ export function AboutPage() {
           </article>
         ))}
       </div>
-      <p>
+      <p className="section-block">
         <Link to="/contact">Talk to us</Link> or <Link to="/how-it-works">see how it works</Link>.
       </p>
     </div>

@@ -81,7 +81,7 @@ export function ProfilePage() {
               Exit Impersonation
             </Button>
           ) : null}
-          <Button variant="ghost" onClick={logout}>
+          <Button variant="secondary" onClick={logout}>
             Logout
           </Button>
         </div>
@@ -89,7 +89,9 @@ export function ProfilePage() {
 
       {user.isImpersonated ? (
         <div className="banner banner--info" role="status">
-          You are viewing Meridian as <strong>{user.name}</strong>. Actions you take apply to this account.
+          <p>
+            You are viewing Meridian as <strong>{user.name}</strong>. Actions you take apply to this account.
+          </p>
         </div>
       ) : null}
 

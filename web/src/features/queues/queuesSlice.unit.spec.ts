@@ -69,3 +69,21 @@ describe('balances/changed and status/changed on the session user', () => {
     expect([user.balance, user.investmentBalance, user.totalMaturityAmount, user.kycStatus]).toEqual([1500.25, 0, 99, 'Approved']);
   });
 });
+
+describe('live/resync', () => {
+  it('fetches the session user again so the dashboard balances catch up', async () => {
+    const { fakeApi } = await import('../../test/fakeApi');
+    const ada = aUser({ _id: 'u1', balance: 1 });
+    const server = fakeApi({ 'GET users/getUser': [200, { ...ada, balance: 42 }] });
+    try {
+      const store = makeStore({ preloadedState: loggedInAs(ada), createSocket: idleSocket });
+      store.dispatch(live('live/resync', { reason: 'not-replayed' }));
+      await new Promise((r) => setTimeout(r, 0));
+      await new Promise((r) => setTimeout(r, 0));
+      expect(server.callsTo('GET users/getUser')).toHaveLength(1);
+      expect(store.getState().auth.user?.balance).toBe(42);
+    } finally {
+      server.restore();
+    }
+  });
+});

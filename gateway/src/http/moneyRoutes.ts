@@ -1,0 +1,344 @@
+/**
+ * The money paths of spec §7 (issue 4 §4): api/payments/*, api/invest/*, api/withDraw/*, and the three
+ * admin balance edits under api/users. Each becomes one (or a few) gRPC calls to the ledger, investment
+ * or withdrawal service with `caller` from the session and `caller_role` from identity's Authenticate;
+ * `email_verified` / `caller_verified` / `caller_kyc_status` come from identity's GetUser (never from
+ * the browser). Admin paths are refused here (401 / 403) and the services check the role again.
+ *
+ * Amounts: the browser's text or number goes to the owning service as text, which applies the money
+ * rules (> 0, at most 2 decimals, bounds); anything else (objects such as {"$gt": ""}, arrays, booleans)
+ * is a 400 here and never reaches a service. Answers speak dollars (cents / 100).
+ *
+ * Balance edits (agreed with web/src/features/balances/EditBalancePage.tsx, spec route order):
+ *   PUT users/updateDepositBalance/{id}  -> Total Profit     (totalMaturityAmount, ledger account profit)
+ *   PUT users/editDepositBalance/{id}    -> Deposit Balance  (balance,             ledger account deposit)
+ *   PUT users/editinvestmentBalance/{id} -> Total Investment (investmentBalance,   ledger account invested)
+ */
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
+import * as id from '@meridian/proto/meridian/identity/v1/identity';
+import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
+import * as inv from '@meridian/proto/meridian/investment/v1/investment';
+import * as wd from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
+import type { GatewayConfig } from '../config.js';
+import { callUnary, DEFAULT_GRPC_DEADLINE_MS } from '../grpcClients.js';
+import type { MoneyClients } from '../moneyClients.js';
+import { sessionOf, type Auth, type Session } from './auth.js';
+import { HttpError } from './errors.js';
+import { correlationId } from './middleware.js';
+import { balancesJson, depositJson, investmentJson, planJson, withdrawalJson } from './moneyViews.js';
+import { ALL_FIELDS_REQUIRED, optionalString, parseBody, parseTokenParam, requiredString } from './validation.js';
+
+export interface MoneyRouteDeps {
+  config: GatewayConfig;
+  identity: id.IdentityServiceClient;
+  money: MoneyClients;
+  auth: Auth;
+}
+
+export const MONEY_MESSAGES = {
+  amountRequired: 'Please enter an amount',
+  amountType: 'amount must be a number',
+  depositCreated: 'Deposit request submitted successfully. Your balance will be updated once it is confirmed.',
+  paymentConfirmed: 'Payment confirmed successfully',
+  paymentRejected: 'Payment rejected successfully',
+  pendingDeposits: 'Pending deposits fetched successfully!',
+  pendingWithdrawals: 'Pending withdrawals fetched successfully',
+  statusMismatch: 'The status does not match this action',
+  operation: 'Operation must be add or deduct',
+  balanceUpdated: 'Balance updated successfully',
+  invalidId: 'Invalid id',
+  idempotencyKey: 'Idempotency-Key must be 1-100 letters, digits or . _ : -',
+} as const;
+
+/**
+ * An amount as typed: a string, or a finite JSON number (sent on as its shortest decimal text, so 0.1
+ * stays "0.1" and 1.005 stays "1.005", which the service refuses for its 3 decimals).
+ */
+const amountField = z
+  .unknown()
+  .refine((v) => v !== undefined && v !== null && v !== '', MONEY_MESSAGES.amountRequired)
+  .refine((v) => v === undefined || v === null || v === '' || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)), MONEY_MESSAGES.amountType)
+  .transform((v) => (typeof v === 'number' ? String(v) : String(v).trim()))
+  .refine((v) => v.length > 0 && v.length <= 32, MONEY_MESSAGES.amountRequired);
+
+const moneySchemas = {
+  deposit: z.object({ amount: amountField }),
+  decidePayment: z.object({
+    transactionId: requiredString(ALL_FIELDS_REQUIRED, 100),
+    status: optionalString(20),
+    notes: optionalString(500),
+  }),
+  startInvest: z.object({ amount: amountField, planName: requiredString('Please select an investment plan.', 100) }),
+  withdraw: z.object({ amount: amountField, walletAddress: requiredString(ALL_FIELDS_REQUIRED, 200) }),
+  adjust: z.object({
+    operation: optionalString(10)
+      .transform((v) => (v === undefined || v === '' ? 'add' : v.toLowerCase()))
+      .refine((v) => v === 'add' || v === 'deduct', MONEY_MESSAGES.operation),
+    amount: amountField,
+    reason: optionalString(500),
+  }),
+};
+
+/** Optional `Idempotency-Key` header: a retry with the same key and payload has one effect. */
+function idempotencyKeyOf(req: Request): string {
+  const key = req.get('idempotency-key');
+  if (key === undefined || key === '') return '';
+  if (!/^[A-Za-z0-9._:-]{1,100}$/.test(key)) throw new HttpError(400, MONEY_MESSAGES.idempotencyKey);
+  return key;
+}
+
+const byTimeDesc = (a: string | null | undefined, b: string | null | undefined) =>
+  (Date.parse(b ?? '') || 0) - (Date.parse(a ?? '') || 0);
+
+export function moneyRouter(deps: MoneyRouteDeps): Router {
+  const { config, identity, money, auth } = deps;
+  const ctx = (req: Request) => ({
+    correlationId: correlationId(req),
+    deadlineMs: config.grpcDeadlineMs ?? DEFAULT_GRPC_DEADLINE_MS,
+  });
+  const caller = (res: Response) => {
+    const s: Session = sessionOf(res);
+    return { caller: s.caller, callerRole: s.principal.role };
+  };
+  /** Verified email and KYC status for the money rules: identity's user view, never the request. */
+  const userFacts = async (req: Request, res: Response) =>
+    callUnary(identity, 'getUser', id.GetUserRequest.fromPartial({ caller: sessionOf(res).caller }), ctx(req));
+  const idParam = (v: unknown) => parseTokenParam(v, MONEY_MESSAGES.invalidId);
+
+  const r = Router();
+
+  // ---------------------------------------------------------------- payments (ledger deposits)
+  r.post('/payments/create', auth.requireUser, async (req, res) => {
+    const b = parseBody(moneySchemas.deposit, req.body);
+    const user = await userFacts(req, res);
+    const d = await callUnary(
+      money.ledger,
+      'createDeposit',
+      lg.CreateDepositRequest.fromPartial({ ...caller(res), amount: b.amount, emailVerified: user.isVerified, idempotencyKey: idempotencyKeyOf(req) }),
+      ctx(req),
+    );
+    res.status(201).json({ message: MONEY_MESSAGES.depositCreated, transactionId: d.depositId, transaction: depositJson(d) });
+  });
+
+  r.get('/payments/viewPaymentStatus/:transactionId', auth.requireUser, async (req, res) => {
+    const d = await callUnary(
+      money.ledger,
+      'getDeposit',
+      lg.GetDepositRequest.fromPartial({ ...caller(res), depositId: parseTokenParam(req.params.transactionId, 'Transaction ID is missing!') }),
+      ctx(req),
+    );
+    res.json({ transaction: depositJson(d) });
+  });
+
+  r.get('/payments/pending-deposit', auth.requireAdmin, async (req, res) => {
+    const out = await callUnary(money.ledger, 'listPendingDeposits', lg.ListPendingDepositsRequest.fromPartial(caller(res)), ctx(req));
+    res.json({ message: MONEY_MESSAGES.pendingDeposits, deposit: out.deposits.map(depositJson) });
+  });
+
+  const decidePayment = (decision: 'confirm' | 'reject') =>
+    async function decide(req: Request, res: Response) {
+      const b = parseBody(moneySchemas.decidePayment, req.body);
+      const expected = decision === 'confirm' ? 'Confirmed' : 'Rejected';
+      if (b.status && b.status !== expected) throw new HttpError(400, MONEY_MESSAGES.statusMismatch);
+      const request = lg.DecideDepositRequest.fromPartial({ ...caller(res), depositId: idParam(b.transactionId), notes: b.notes ?? '' });
+      const d =
+        decision === 'confirm'
+          ? await callUnary(money.ledger, 'confirmDeposit', request, ctx(req))
+          : await callUnary(money.ledger, 'rejectDeposit', request, ctx(req));
+      res.json({
+        message: decision === 'confirm' ? MONEY_MESSAGES.paymentConfirmed : MONEY_MESSAGES.paymentRejected,
+        transaction: depositJson(d),
+      });
+    };
+  r.patch('/payments/confirmPayment', auth.requireAdmin, decidePayment('confirm'));
+  r.patch('/payments/rejectPayment', auth.requireAdmin, decidePayment('reject'));
+
+  // ---------------------------------------------------------------- invest (investment service)
+  r.get('/invest/plans', async (req, res) => {
+    const out = await callUnary(money.investment, 'listPlans', inv.ListPlansRequest.fromPartial({}), ctx(req));
+    res.json({ plans: out.plans.map(planJson) });
+  });
+
+  r.post('/invest/start-invest', auth.requireUser, async (req, res) => {
+    const b = parseBody(moneySchemas.startInvest, req.body);
+    const user = await userFacts(req, res);
+    const out = await callUnary(
+      money.investment,
+      'startInvest',
+      inv.StartInvestRequest.fromPartial({
+        ...caller(res),
+        callerVerified: user.isVerified,
+        planName: b.planName,
+        amount: b.amount,
+        investmentId: idempotencyKeyOf(req),
+      }),
+      ctx(req),
+    );
+    res.status(201).json({ message: out.message, investment: out.investment ? investmentJson(out.investment) : null });
+  });
+
+  /** The caller's balances (for `user.balance` on their own investments); null when the ledger cannot say. */
+  const ownBalanceCents = async (req: Request, res: Response): Promise<number | undefined> => {
+    try {
+      const b = await callUnary(money.ledger, 'getBalances', lg.GetBalancesRequest.fromPartial({ ...caller(res), userId: sessionOf(res).caller?.userId ?? '' }), ctx(req));
+      return b.depositCents;
+    } catch {
+      return undefined;
+    }
+  };
+
+  r.get('/invest/investment-history', auth.requireUser, async (req, res) => {
+    const [out, balance] = await Promise.all([
+      callUnary(money.investment, 'investmentHistory', inv.InvestmentHistoryRequest.fromPartial(caller(res)), ctx(req)),
+      ownBalanceCents(req, res),
+    ]);
+    res.json({ investments: out.investments.map((i) => investmentJson(i, balance)) });
+  });
+
+  r.get('/invest/investment/:id', auth.requireUser, async (req, res) => {
+    const i = await callUnary(
+      money.investment,
+      'getInvestment',
+      inv.GetInvestmentRequest.fromPartial({ ...caller(res), investmentId: idParam(req.params.id) }),
+      ctx(req),
+    );
+    res.json({ investment: investmentJson(i) });
+  });
+
+  r.get('/invest/adminPendingInvestment', auth.requireAdmin, async (req, res) => {
+    const out = await callUnary(money.investment, 'listPending', inv.ListPendingRequest.fromPartial(caller(res)), ctx(req));
+    // user.balance (spec §3): each investor's Deposit Balance, asked once per investor
+    const balances = new Map<string, number | undefined>();
+    await Promise.all(
+      [...new Set(out.investments.map((i) => i.userId))].map(async (userId) => {
+        try {
+          const b = await callUnary(money.ledger, 'getBalances', lg.GetBalancesRequest.fromPartial({ ...caller(res), userId }), ctx(req));
+          balances.set(userId, b.depositCents);
+        } catch {
+          balances.set(userId, undefined);
+        }
+      }),
+    );
+    res.json({ pendingInvestments: out.investments.map((i) => investmentJson(i, balances.get(i.userId))) });
+  });
+
+  const decideInvestment = (decision: 'approve' | 'reject') =>
+    async function decide(req: Request, res: Response) {
+      const request = inv.DecideInvestmentRequest.fromPartial({ ...caller(res), investmentId: idParam(req.params.id) });
+      const out =
+        decision === 'approve'
+          ? await callUnary(money.investment, 'approveInvestment', request, ctx(req))
+          : await callUnary(money.investment, 'rejectInvestment', request, ctx(req));
+      res.json({ message: out.message, investment: out.investment ? investmentJson(out.investment) : null });
+    };
+  r.put('/invest/:id/approve', auth.requireAdmin, decideInvestment('approve'));
+  r.put('/invest/:id/reject', auth.requireAdmin, decideInvestment('reject'));
+
+  r.get('/invest/deposit-maturity', auth.requireUser, async (req, res) => {
+    const out = await callUnary(money.investment, 'settleDueForUser', inv.SettleDueForUserRequest.fromPartial(caller(res)), ctx(req));
+    res.json({ message: out.message, settledCount: out.settledCount, matured: out.matured.map((i) => investmentJson(i)) });
+  });
+
+  r.get('/invest/getTransactionHistory', auth.requireUser, async (req, res) => {
+    const who = caller(res);
+    const [deposits, investments, withdrawals] = await Promise.all([
+      callUnary(money.ledger, 'listUserDeposits', lg.ListUserDepositsRequest.fromPartial(who), ctx(req)),
+      callUnary(money.investment, 'investmentHistory', inv.InvestmentHistoryRequest.fromPartial(who), ctx(req)),
+      callUnary(money.withdrawal, 'listUserWithdrawals', wd.ListUserWithdrawalsRequest.fromPartial(who), ctx(req)),
+    ]);
+    const items = [
+      ...deposits.deposits.map((d) => ({ type: 'Transaction' as const, ...depositJson(d), timestamp: d.requestedAt })),
+      ...investments.investments.map((i) => {
+        const j = investmentJson(i);
+        return { type: 'Investment' as const, ...j, timestamp: j.startDate ?? j.createdAt };
+      }),
+      ...withdrawals.withdrawals.map((w) => ({ type: 'Withdrawal' as const, ...withdrawalJson(w), timestamp: w.requestDate })),
+    ].sort((a, b) => byTimeDesc(a.timestamp, b.timestamp));
+    res.json({ history: items });
+  });
+
+  // ---------------------------------------------------------------- withDraw (withdrawal service)
+  r.post('/withDraw/create', auth.requireUser, async (req, res) => {
+    const b = parseBody(moneySchemas.withdraw, req.body);
+    const user = await userFacts(req, res);
+    const out = await callUnary(
+      money.withdrawal,
+      'requestWithdrawal',
+      wd.RequestWithdrawalRequest.fromPartial({
+        ...caller(res),
+        callerVerified: user.isVerified,
+        callerKycStatus: user.kycStatus,
+        amount: b.amount,
+        walletAddress: b.walletAddress,
+        withdrawalId: idempotencyKeyOf(req),
+      }),
+      ctx(req),
+    );
+    res.status(201).json({ message: out.message, withdrawal: out.withdrawal ? withdrawalJson(out.withdrawal) : null });
+  });
+
+  r.get('/withDraw/balance', auth.requireUser, async (req, res) => {
+    const b = await callUnary(
+      money.ledger,
+      'getBalances',
+      lg.GetBalancesRequest.fromPartial({ ...caller(res), userId: sessionOf(res).caller?.userId ?? '' }),
+      ctx(req),
+    );
+    res.json({ ...balancesJson(b), totalMaturityAmount: balancesJson(b).totalMaturityAmount });
+  });
+
+  r.get('/withDraw/pending', auth.requireAdmin, async (req, res) => {
+    const out = await callUnary(money.withdrawal, 'listPending', wd.ListPendingRequest.fromPartial(caller(res)), ctx(req));
+    res.json({ message: MONEY_MESSAGES.pendingWithdrawals, withdrawals: out.withdrawals.map((w) => withdrawalJson(w)) });
+  });
+
+  r.get('/withDraw/get-withdrawal/:id', auth.requireUser, async (req, res) => {
+    const w = await callUnary(
+      money.withdrawal,
+      'getWithdrawal',
+      wd.GetWithdrawalRequest.fromPartial({ ...caller(res), withdrawalId: idParam(req.params.id) }),
+      ctx(req),
+    );
+    res.json(withdrawalJson(w, 'detail'));
+  });
+
+  const decideWithdrawal = (decision: 'approve' | 'reject') =>
+    async function decide(req: Request, res: Response) {
+      const request = wd.DecideWithdrawalRequest.fromPartial({ ...caller(res), withdrawalId: idParam(req.params.id) });
+      const out =
+        decision === 'approve'
+          ? await callUnary(money.withdrawal, 'approveWithdrawal', request, ctx(req))
+          : await callUnary(money.withdrawal, 'rejectWithdrawal', request, ctx(req));
+      res.json({ message: out.message, withdrawal: out.withdrawal ? withdrawalJson(out.withdrawal) : null });
+    };
+  r.put('/withDraw/approve/:id', auth.requireAdmin, decideWithdrawal('approve'));
+  r.put('/withDraw/reject/:id', auth.requireAdmin, decideWithdrawal('reject'));
+
+  // ---------------------------------------------------------------- admin balance edits (ledger AdjustBalance)
+  const adjust = (account: lg.BalanceAccount) =>
+    async function adjustBalance(req: Request, res: Response) {
+      const userId = parseTokenParam(req.params.id, 'Invalid user id');
+      const b = parseBody(moneySchemas.adjust, req.body);
+      const out = await callUnary(
+        money.ledger,
+        'adjustBalance',
+        lg.AdjustBalanceRequest.fromPartial({
+          ...caller(res),
+          userId,
+          account,
+          operation: b.operation === 'add' ? lg.AdjustmentOperation.ADJUSTMENT_OPERATION_ADD : lg.AdjustmentOperation.ADJUSTMENT_OPERATION_DEDUCT,
+          amount: b.amount,
+          reason: b.reason ?? '',
+          idempotencyKey: idempotencyKeyOf(req),
+        }),
+        ctx(req),
+      );
+      res.json({ message: MONEY_MESSAGES.balanceUpdated, userId, ...balancesJson(out) });
+    };
+  r.put('/users/updateDepositBalance/:id', auth.requireAdmin, adjust(lg.BalanceAccount.BALANCE_ACCOUNT_PROFIT));
+  r.put('/users/editDepositBalance/:id', auth.requireAdmin, adjust(lg.BalanceAccount.BALANCE_ACCOUNT_DEPOSIT));
+  r.put('/users/editinvestmentBalance/:id', auth.requireAdmin, adjust(lg.BalanceAccount.BALANCE_ACCOUNT_INVESTED));
+
+  return r;
+}

@@ -1,0 +1,116 @@
+/**
+ * The money records as the SPA knows them (spec §3; web/src/features/live/README.md for the queue items).
+ * Money is dollars as JSON numbers (cents / 100). Used by the REST routes (moneyRoutes.ts) and by the
+ * live pushes (gateway/src/live/moneyPushes.ts), so a pushed queue item has exactly the shape of one
+ * element of that queue's GET list.
+ */
+import type { Deposit } from '@meridian/proto/meridian/ledger/v1/ledger';
+import type { Investment, Plan } from '@meridian/proto/meridian/investment/v1/investment';
+import type { Withdrawal } from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
+import { dollars } from './userView.js';
+
+const orNull = (s: string | undefined): string | null => (s ? s : null);
+
+export interface PersonJson {
+  _id: string;
+  name: string;
+  email: string;
+  balance?: number;
+}
+
+const person = (userId: string, name: string, email: string): PersonJson => ({ _id: userId, name, email });
+
+/** Transaction (deposit): transactionId and _id are the deposit id. */
+export function depositJson(d: Pick<Deposit, 'depositId' | 'userId' | 'amountCents' | 'status' | 'notes' | 'requestedAt' | 'decidedAt' | 'userName' | 'userEmail'>) {
+  return {
+    _id: d.depositId,
+    transactionId: d.depositId,
+    amount: dollars(d.amountCents),
+    status: d.status,
+    notes: d.notes ?? '',
+    createdAt: d.requestedAt,
+    decidedAt: orNull(d.decidedAt),
+    user: person(d.userId, d.userName ?? '', d.userEmail ?? ''),
+  };
+}
+
+/** Investment: maturityAmount is principal plus profit, set at approval (null before). */
+export function investmentJson(
+  i: Pick<
+    Investment,
+    | 'investmentId'
+    | 'userId'
+    | 'userName'
+    | 'userEmail'
+    | 'planName'
+    | 'amountCents'
+    | 'rateBps'
+    | 'durationMs'
+    | 'status'
+    | 'maturityAmountCents'
+    | 'startDate'
+    | 'endDate'
+    | 'requestedAt'
+    | 'maturedAt'
+  >,
+  balanceCents?: number,
+) {
+  const user: PersonJson = person(i.userId, i.userName ?? '', i.userEmail ?? '');
+  if (balanceCents !== undefined) user.balance = dollars(balanceCents);
+  return {
+    _id: i.investmentId,
+    investmentId: i.investmentId,
+    plan: i.planName,
+    status: i.status,
+    amount: dollars(i.amountCents),
+    maturityAmount: i.maturityAmountCents ? dollars(i.maturityAmountCents) : null,
+    ratePercent: (i.rateBps ?? 0) / 100,
+    durationMs: Number(i.durationMs ?? 0),
+    startDate: orNull(i.startDate),
+    endDate: orNull(i.endDate),
+    createdAt: i.requestedAt,
+    maturedAt: orNull(i.maturedAt),
+    user,
+  };
+}
+
+/** Withdrawal: `user` is {name, email} in lists and a single value (the name, else the email) in the detail. */
+export function withdrawalJson(
+  w: Pick<Withdrawal, 'withdrawalId' | 'userId' | 'userName' | 'userEmail' | 'amountCents' | 'walletAddress' | 'status' | 'requestDate' | 'decidedAt'> &
+    Partial<Pick<Withdrawal, 'network'>>,
+  shape: 'list' | 'detail' = 'list',
+) {
+  const base = {
+    _id: w.withdrawalId,
+    amount: dollars(w.amountCents),
+    walletAddress: w.walletAddress,
+    network: w.network ?? '',
+    status: w.status,
+    requestDate: w.requestDate,
+    decidedAt: orNull(w.decidedAt),
+  };
+  return shape === 'detail'
+    ? { ...base, user: w.userName || w.userEmail, userId: w.userId, userEmail: w.userEmail }
+    : { ...base, user: person(w.userId, w.userName ?? '', w.userEmail ?? '') };
+}
+
+export function planJson(p: Plan) {
+  return {
+    _id: p.name,
+    name: p.name,
+    minAmount: dollars(p.minAmountCents),
+    maxAmount: dollars(p.maxAmountCents),
+    ratePercent: p.rateBps / 100,
+    durationMs: Number(p.durationMs),
+    range: p.rangeText,
+  };
+}
+
+/** Balances in dollars as the user view and balances/changed name them. */
+export function balancesJson(b: { depositCents: number; investedCents: number; profitCents: number }) {
+  return {
+    balance: dollars(b.depositCents),
+    investmentBalance: dollars(b.investedCents),
+    totalMaturityAmount: dollars(b.profitCents),
+  };
+}

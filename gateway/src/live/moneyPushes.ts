@@ -1,0 +1,165 @@
+/**
+ * Which live pushes a money event causes (pure), in the SPA's contract (web/src/features/live/README.md).
+ * `position` is stamped later by the hub (hub.ts), so it is absent here.
+ *
+ *   meridian.ledger.events
+ *     DepositRequested   → admins 'queue/itemAdded'   { queue: 'deposits', item }      owner 'status/changed' { kind: 'deposit', status: 'Pending' }
+ *     DepositConfirmed   → admins 'queue/itemDecided' { queue: 'deposits', id, status } owner + admins 'status/changed' 'Confirmed'
+ *     DepositRejected    → same with 'Rejected'
+ *     BalancesChanged    → owner  'balances/changed'  { userId, balances: { balance, investmentBalance, totalMaturityAmount } }
+ *   meridian.investment.events
+ *     InvestmentRequested (funds held) → admins 'queue/itemAdded' { queue: 'investments', item }, owner 'status/changed' 'pending'
+ *     InvestmentApproved / Rejected    → admins 'queue/itemDecided' 'Active' / 'Rejected', owner + admins 'status/changed'
+ *     InvestmentMatured                → owner + admins 'status/changed' 'Ended'
+ *   meridian.withdrawal.events
+ *     WithdrawalRequested (funds held) → admins 'queue/itemAdded' { queue: 'withdrawals', item }, owner 'status/changed' 'Pending'
+ *     WithdrawalApproved / Rejected    → admins 'queue/itemDecided', owner + admins 'status/changed'
+ */
+import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
+import { balancesJson, depositJson, investmentJson, withdrawalJson } from '../http/moneyViews.js';
+
+export const LIVE_EVENT = {
+  queueItemAdded: 'queue/itemAdded',
+  queueItemDecided: 'queue/itemDecided',
+  balancesChanged: 'balances/changed',
+  statusChanged: 'status/changed',
+  userChanged: 'user/changed',
+  resync: 'live/resync',
+} as const;
+
+export interface LivePush {
+  to: 'admins' | { userId: string };
+  event: string;
+  payload: Record<string, unknown>;
+}
+
+type Data = Record<string, unknown>;
+const str = (d: Data, k: string): string => (typeof d[k] === 'string' ? (d[k] as string) : '');
+const num = (d: Data, k: string): number => {
+  const v = d[k];
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string' && /^-?\d+$/.test(v)) return Number(v);
+  return 0;
+};
+
+function statusBoth(userId: string, kind: string, id: string, status: string): LivePush[] {
+  const payload = { kind, id, status };
+  return [
+    { to: { userId }, event: LIVE_EVENT.statusChanged, payload },
+    { to: 'admins', event: LIVE_EVENT.statusChanged, payload },
+  ];
+}
+
+const decided = (queue: string, id: string, status: string): LivePush => ({
+  to: 'admins',
+  event: LIVE_EVENT.queueItemDecided,
+  payload: { queue, id, status },
+});
+
+export function pushesForMoneyEvent(event: Pick<StoredEvent, 'type' | 'data'>): LivePush[] {
+  const d = (event.data ?? {}) as Data;
+  const userId = str(d, 'userId');
+  if (!userId) return [];
+  switch (event.type) {
+    // ---- ledger
+    case 'DepositRequested': {
+      const id = str(d, 'depositId');
+      const item = depositJson({
+        depositId: id,
+        userId,
+        amountCents: num(d, 'amountCents'),
+        status: 'Pending',
+        notes: '',
+        requestedAt: str(d, 'requestedAt'),
+        decidedAt: '',
+        userName: str(d, 'userName'),
+        userEmail: str(d, 'userEmail'),
+      });
+      return [
+        { to: 'admins', event: LIVE_EVENT.queueItemAdded, payload: { queue: 'deposits', item } },
+        { to: { userId }, event: LIVE_EVENT.statusChanged, payload: { kind: 'deposit', id, status: 'Pending' } },
+      ];
+    }
+    case 'DepositConfirmed':
+    case 'DepositRejected': {
+      const id = str(d, 'depositId');
+      const status = event.type === 'DepositConfirmed' ? 'Confirmed' : 'Rejected';
+      return [decided('deposits', id, status), ...statusBoth(userId, 'deposit', id, status)];
+    }
+    case 'BalancesChanged':
+      return [
+        {
+          to: { userId },
+          event: LIVE_EVENT.balancesChanged,
+          payload: {
+            userId,
+            balances: balancesJson({
+              depositCents: num(d, 'depositCents'),
+              investedCents: num(d, 'investedCents'),
+              profitCents: num(d, 'profitCents'),
+            }),
+          },
+        },
+      ];
+    // ---- investment
+    case 'InvestmentRequested': {
+      const id = str(d, 'investmentId');
+      const item = investmentJson({
+        investmentId: id,
+        userId,
+        userName: str(d, 'userName'),
+        userEmail: str(d, 'userEmail'),
+        planName: str(d, 'planName'),
+        amountCents: num(d, 'amountCents'),
+        rateBps: num(d, 'rateBps'),
+        durationMs: num(d, 'durationMs'),
+        status: 'pending',
+        maturityAmountCents: 0,
+        startDate: '',
+        endDate: '',
+        requestedAt: str(d, 'requestedAt'),
+        maturedAt: '',
+      });
+      return [
+        { to: 'admins', event: LIVE_EVENT.queueItemAdded, payload: { queue: 'investments', item } },
+        { to: { userId }, event: LIVE_EVENT.statusChanged, payload: { kind: 'investment', id, status: 'pending' } },
+      ];
+    }
+    case 'InvestmentApproved':
+    case 'InvestmentRejected': {
+      const id = str(d, 'investmentId');
+      const status = event.type === 'InvestmentApproved' ? 'Active' : 'Rejected';
+      return [decided('investments', id, status), ...statusBoth(userId, 'investment', id, status)];
+    }
+    case 'InvestmentMatured':
+      return statusBoth(userId, 'investment', str(d, 'investmentId'), 'Ended');
+    // ---- withdrawal
+    case 'WithdrawalRequested': {
+      const id = str(d, 'withdrawalId');
+      const item = withdrawalJson({
+        withdrawalId: id,
+        userId,
+        userName: str(d, 'userName'),
+        userEmail: str(d, 'userEmail'),
+        amountCents: num(d, 'amountCents'),
+        walletAddress: str(d, 'walletAddress'),
+        network: str(d, 'network'),
+        status: 'Pending',
+        requestDate: str(d, 'requestDate'),
+        decidedAt: '',
+      });
+      return [
+        { to: 'admins', event: LIVE_EVENT.queueItemAdded, payload: { queue: 'withdrawals', item } },
+        { to: { userId }, event: LIVE_EVENT.statusChanged, payload: { kind: 'withdrawal', id, status: 'Pending' } },
+      ];
+    }
+    case 'WithdrawalApproved':
+    case 'WithdrawalRejected': {
+      const id = str(d, 'withdrawalId');
+      const status = event.type === 'WithdrawalApproved' ? 'Approved' : 'Rejected';
+      return [decided('withdrawals', id, status), ...statusBoth(userId, 'withdrawal', id, status)];
+    }
+    default:
+      return [];
+  }
+}

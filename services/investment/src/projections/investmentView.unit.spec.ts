@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
+import type { InvestmentEvent } from '../domain/investment.js';
+import { type InvestmentDoc, projectInvestment } from './investmentView.js';
+
+let version = 0;
+const stored = (e: InvestmentEvent): StoredEvent<InvestmentEvent> => ({
+  id: `e${++version}`,
+  type: e.type,
+  data: e.data,
+  streamId: 'investment-i1',
+  version,
+  position: version,
+  occurredAt: `2026-01-01T00:00:0${version}.000Z`,
+  correlationId: 'c',
+  causationId: null,
+  actor: null,
+});
+
+const base = { investmentId: 'i1', userId: 'u1', amountCents: 10_000 };
+const requested: InvestmentEvent = {
+  type: 'InvestmentRequested',
+  data: {
+    ...base,
+    planName: 'Starter',
+    rateBps: 1200,
+    durationMs: 1000,
+    requestedAt: '2026-01-01T00:00:00.000Z',
+  },
+};
+
+describe('investment read model', () => {
+  it('marks the ledger call each event owes and lists only held requests', () => {
+    version = 0;
+    let doc: InvestmentDoc | null = projectInvestment(null, stored(requested));
+    expect(doc).toMatchObject({
+      status: 'pending',
+      hold: 'awaiting',
+      sync: 'hold',
+      version: 1,
+      listed: true,
+    });
+    doc = projectInvestment(doc, stored({ type: 'HoldPlaced', data: { ...base, placedAt: 'x' } }));
+    expect(doc).toMatchObject({ hold: 'placed', sync: 'none', version: 2 });
+    doc = projectInvestment(
+      doc,
+      stored({
+        type: 'InvestmentApproved',
+        data: {
+          ...base,
+          planName: 'Starter',
+          maturityAmountCents: 11_200,
+          startDate: '2026-01-01T00:00:00.000Z',
+          endDate: '2026-01-01T00:00:01.000Z',
+          approvedBy: 'a',
+        },
+      }),
+    );
+    expect(doc).toMatchObject({
+      status: 'Active',
+      sync: 'capture',
+      maturityAmountCents: 11_200,
+      endDate: '2026-01-01T00:00:01.000Z',
+    });
+    doc = projectInvestment(
+      doc,
+      stored({
+        type: 'InvestmentMatured',
+        data: {
+          ...base,
+          maturityAmountCents: 11_200,
+          profitCents: 1_200,
+          endDate: '2026-01-01T00:00:01.000Z',
+          maturedAt: 'y',
+        },
+      }),
+    );
+    expect(doc).toMatchObject({ status: 'Ended', sync: 'settle', version: 4 });
+  });
+
+  it('a refused hold leaves the owner history and owes nothing', () => {
+    version = 0;
+    const doc = projectInvestment(
+      projectInvestment(null, stored(requested)),
+      stored({ type: 'HoldRefused', data: { ...base, reason: 'Insufficient balance', refusedAt: 'x' } }),
+    );
+    expect(doc).toMatchObject({
+      status: 'Rejected',
+      hold: 'refused',
+      refusal: 'Insufficient balance',
+      sync: 'none',
+      listed: false,
+    });
+  });
+
+  it('a rejection owes a release', () => {
+    version = 0;
+    let doc = projectInvestment(null, stored(requested));
+    doc = projectInvestment(doc, stored({ type: 'HoldPlaced', data: { ...base, placedAt: 'x' } }));
+    doc = projectInvestment(
+      doc,
+      stored({ type: 'InvestmentRejected', data: { ...base, rejectedBy: 'a', rejectedAt: 'z' } }),
+    );
+    expect(doc).toMatchObject({ status: 'Rejected', sync: 'release', listed: true });
+  });
+});

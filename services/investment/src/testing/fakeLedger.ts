@@ -1,0 +1,84 @@
+/**
+ * A small in-memory LedgerPort enforcing the ledger's hold rules (for app-level tests that need to
+ * steer the ledger's answers): a hold needs the funds of its source account, the same key again is the
+ * same hold, capture/release happen once and exclude each other, a settlement happens once per
+ * investment and needs the principal in `invested`.
+ */
+import { conflict, notFound, precondition } from '@meridian/platform/eventSourcing/errors';
+import type { LedgerPort } from '../app/ports.js';
+
+type Hold = {
+  userId: string;
+  amountCents: number;
+  purpose: 'investment' | 'withdrawal';
+  status: 'held' | 'captured' | 'released';
+};
+
+export function createFakeLedger() {
+  const accounts = new Map<string, { deposit: number; invested: number; profit: number; hold: number }>();
+  const holds = new Map<string, Hold>();
+  const settled = new Set<string>();
+  const calls: string[] = [];
+  const acct = (userId: string) => {
+    let a = accounts.get(userId);
+    if (!a) accounts.set(userId, (a = { deposit: 0, invested: 0, profit: 0, hold: 0 }));
+    return a;
+  };
+  const port: LedgerPort = {
+    async placeHold(i) {
+      calls.push(`placeHold:${i.holdId}`);
+      if (holds.has(i.holdId)) return;
+      const a = acct(i.userId);
+      const source = i.purpose === 'investment' ? 'deposit' : 'profit';
+      if (a[source] < i.amountCents) throw precondition('Insufficient balance', 'INSUFFICIENT_FUNDS');
+      a[source] -= i.amountCents;
+      a.hold += i.amountCents;
+      holds.set(i.holdId, {
+        userId: i.userId,
+        amountCents: i.amountCents,
+        purpose: i.purpose,
+        status: 'held',
+      });
+    },
+    async captureHold(i) {
+      calls.push(`captureHold:${i.holdId}`);
+      const h = holds.get(i.holdId);
+      if (!h) throw notFound('Hold not found');
+      if (h.status === 'captured') return;
+      if (h.status === 'released') throw conflict('This hold has already been released');
+      h.status = 'captured';
+      acct(h.userId).hold -= h.amountCents;
+      if (h.purpose === 'investment') acct(h.userId).invested += h.amountCents;
+    },
+    async releaseHold(i) {
+      calls.push(`releaseHold:${i.holdId}`);
+      const h = holds.get(i.holdId);
+      if (!h) throw notFound('Hold not found');
+      if (h.status === 'released') return;
+      if (h.status === 'captured') throw conflict('This hold has already been captured');
+      h.status = 'released';
+      const a = acct(h.userId);
+      a.hold -= h.amountCents;
+      a[h.purpose === 'investment' ? 'deposit' : 'profit'] += h.amountCents;
+    },
+    async settleMaturity(i) {
+      calls.push(`settleMaturity:${i.investmentId}`);
+      if (settled.has(i.investmentId)) return;
+      const a = acct(i.userId);
+      if (a.invested < i.principalCents) throw precondition('Insufficient invested balance');
+      a.invested -= i.principalCents;
+      a.profit += i.maturityAmountCents;
+      settled.add(i.investmentId);
+    },
+    async getBalances(userId) {
+      const a = acct(userId);
+      return { depositCents: a.deposit, investedCents: a.invested, profitCents: a.profit };
+    },
+  };
+  return {
+    port,
+    calls,
+    holds,
+    account: acct,
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * The directory: who the users are and which of them are administrators, kept from identity's
+ * events (UserRegistered, RoleChanged, ProfileUpdated, UserDeleted) in the same transaction as the
+ * consumer's processed marker. Used for emails whose event names no recipient (KycSubmitted → every
+ * admin) or carries no address.
+ *
+ * Why a directory rather than one configured address: it follows promotions, demotions, suspensions
+ * and deletions as they happen, needs no extra setting per environment, and every admin gets the
+ * email in their own mailbox. The identity topic is read from the beginning by group 'notification',
+ * so a fresh notification database learns every account (the topic must keep identity's events).
+ */
+import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
+import type { StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore';
+import type { DirectoryEntry } from '../domain/kycEmails.js';
+import { DIRECTORY } from './collections.js';
+
+const str = (d: Record<string, unknown>, k: string): string | undefined => (typeof d[k] === 'string' ? (d[k] as string) : undefined);
+
+export async function updateDirectory(event: StoredEvent, tx: StoreTx): Promise<void> {
+  const d = (event.data ?? {}) as Record<string, unknown>;
+  const userId = str(d, 'userId');
+  if (!userId) return;
+  const before = await tx.get<DirectoryEntry>(DIRECTORY, userId);
+  switch (event.type) {
+    case 'UserRegistered':
+      await tx.put<DirectoryEntry>(DIRECTORY, userId, {
+        userId,
+        email: str(d, 'email') ?? '',
+        name: str(d, 'name') ?? '',
+        role: str(d, 'role') || 'subscriber',
+      });
+      return;
+    case 'RoleChanged':
+      await tx.put<DirectoryEntry>(DIRECTORY, userId, {
+        userId,
+        email: str(d, 'email') || before?.email || '',
+        name: str(d, 'name') || before?.name || '',
+        role: str(d, 'toRole') || before?.role || 'subscriber',
+      });
+      return;
+    case 'ProfileUpdated': {
+      const name = str(d, 'name');
+      if (before && name) await tx.put<DirectoryEntry>(DIRECTORY, userId, { ...before, name });
+      return;
+    }
+    case 'UserDeleted':
+      if (before) await tx.delete(DIRECTORY, userId);
+      return;
+    default:
+      return;
+  }
+}
+
+export const directoryUser = (reads: StoreReads, userId: string) => reads.get<DirectoryEntry>(DIRECTORY, userId);
+
+export const directoryAdmins = (reads: StoreReads) =>
+  reads.find<DirectoryEntry>(DIRECTORY, { where: { role: 'admin' }, orderBy: { field: 'userId', direction: 'asc' } });

@@ -1,0 +1,27 @@
+import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
+import type { StoreTx } from '@meridian/platform/ports/serviceStore';
+import { emailsForKycEvent, isKycEmailEvent } from '../domain/kycEmails.js';
+import { directoryAdmins, directoryUser } from './directory.js';
+import { queueEmail } from './queueEmail.js';
+
+/**
+ * Reacts to one kyc integration event (meridian.kyc.events, group 'notification'): queues the emails
+ * it asks for, inside the transaction that records the event as processed, so a redelivered event
+ * queues nothing again. Email ids are the event id (or `<event id>:<admin id>` for one per admin).
+ */
+export async function handleKycEvent(event: StoredEvent, tx: StoreTx, now: Date): Promise<void> {
+  const candidate = { type: event.type, data: event.data };
+  if (!isKycEmailEvent(candidate)) return;
+  const userId = candidate.data.userId;
+  const needsUser = !candidate.data.email || !candidate.data.name;
+  const user = needsUser && userId ? await directoryUser(tx, userId) : null;
+  const admins = candidate.type === 'KycSubmitted' ? await directoryAdmins(tx) : [];
+  for (const { key, request } of emailsForKycEvent(candidate, { user, admins })) {
+    await queueEmail(
+      tx,
+      request,
+      { id: event.id, emailId: key ? `${event.id}:${key}` : event.id, correlationId: event.correlationId, actor: event.actor ?? undefined },
+      now,
+    );
+  }
+}

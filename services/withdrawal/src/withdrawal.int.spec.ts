@@ -1,0 +1,257 @@
+/**
+ * The withdrawal service through its gRPC surface, against the real ledger (in process, SQLite
+ * ':memory:'), on one in-process bus. After every test: the ledger's reconciliation invariants.
+ */
+import { randomUUID } from 'node:crypto';
+import { status } from '@grpc/grpc-js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { unavailable } from '@meridian/platform/eventSourcing/errors';
+import { waitFor } from '@meridian/platform/testing/waitFor';
+import { ledgerInvariantProblems } from '../../ledger/src/testing/invariants.js';
+import { ADMIN, ADMIN_2, caller, grpcError, startStack, type Stack } from './testing/harness.js';
+
+const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
+const BTC = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+
+let stack: Stack;
+const user = () => `user-${randomUUID()}`;
+
+beforeEach(async () => {
+  stack = await startStack();
+});
+afterEach(async () => {
+  expect(await ledgerInvariantProblems(stack.ledgerStore)).toEqual([]);
+  await stack.stop();
+});
+
+const request = (
+  userId: string,
+  amount: string,
+  o: { wallet?: string; id?: string; verified?: boolean; kyc?: string } = {},
+) =>
+  stack.call('requestWithdrawal', {
+    caller: caller(userId),
+    callerRole: 'subscriber',
+    callerVerified: o.verified ?? true,
+    callerKycStatus: o.kyc ?? 'Approved',
+    amount,
+    walletAddress: o.wallet ?? WALLET,
+    withdrawalId: o.id ?? '',
+  });
+const decide = (method: 'approveWithdrawal' | 'rejectWithdrawal', withdrawalId: string, admin = ADMIN) =>
+  stack.call(method, { caller: caller(admin.userId), callerRole: admin.role, withdrawalId });
+const pending = () => stack.call('listPending', { caller: caller(ADMIN.userId), callerRole: 'admin' });
+
+describe('request', () => {
+  it('holds the amount on Total Profit and answers the message', async () => {
+    const u = user();
+    await stack.fund(u, '200');
+    const res = await request(u, '75.25', { wallet: `  ${BTC} ` });
+    expect(res.message).toBe('Withdrawal request submitted successfully');
+    expect(res.withdrawal).toMatchObject({
+      status: 'Pending',
+      amountCents: 7_525,
+      walletAddress: BTC,
+      network: 'bitcoin',
+    });
+    expect(await stack.balances(u)).toMatchObject({ profitCents: 12_475, withdrawalHoldCents: 7_525 });
+  });
+
+  it('refuses with clear messages', async () => {
+    const u = user();
+    await stack.fund(u, '100');
+    expect(await grpcError(request(u, '60', { verified: false }))).toMatchObject({
+      code: status.FAILED_PRECONDITION,
+      details: 'Please verify your email before requesting a withdrawal',
+    });
+    expect(await grpcError(request(u, '60', { kyc: 'Pending' }))).toMatchObject({
+      details: 'Your KYC verification must be approved before you can withdraw',
+    });
+    expect(await grpcError(request(u, '49.99'))).toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      details: 'Minimum withdrawal amount is $50',
+    });
+    expect(await grpcError(request(u, '100.01'))).toMatchObject({
+      code: status.FAILED_PRECONDITION,
+      details: 'Insufficient balance',
+    });
+    expect(await grpcError(request(u, '60', { wallet: 'not-a-wallet' }))).toMatchObject({
+      details: 'Please enter a valid wallet address',
+    });
+    expect(await grpcError(request(u, '60', { wallet: '' }))).toMatchObject({
+      details: 'Please enter a wallet address',
+    });
+    expect(await grpcError(request(u, ''))).toMatchObject({ details: 'Please enter an amount' });
+    expect(await stack.balances(u)).toMatchObject({ profitCents: 10_000, withdrawalHoldCents: 0 });
+  });
+
+  it('50 parallel withdrawals against one balance never overdraw', async () => {
+    const u = user();
+    await stack.fund(u, '1000');
+    const results = await Promise.allSettled(Array.from({ length: 50 }, () => request(u, '60')));
+    const accepted = results.filter((r) => r.status === 'fulfilled');
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(accepted).toHaveLength(16); // 16 x $60 = $960 of $1,000
+    for (const r of refused) expect(r.reason.details).toBe('Insufficient balance');
+    expect(await stack.balances(u)).toMatchObject({ profitCents: 4_000, withdrawalHoldCents: 96_000 });
+    expect((await pending()).withdrawals.filter((w) => w.userId === u)).toHaveLength(16);
+  });
+
+  it('the same request id twice holds once', async () => {
+    const u = user();
+    await stack.fund(u, '500');
+    const id = `wd-${randomUUID()}`;
+    const all = await Promise.all([
+      request(u, '100', { id }),
+      request(u, '100', { id }),
+      request(u, '100', { id }),
+    ]);
+    for (const r of all) expect(r.withdrawal!.withdrawalId).toBe(id);
+    expect(await stack.balances(u)).toMatchObject({ profitCents: 40_000, withdrawalHoldCents: 10_000 });
+    expect(await grpcError(request(u, '150', { id }))).toMatchObject({
+      code: status.ALREADY_EXISTS,
+      details: 'This withdrawal already exists',
+    });
+  });
+});
+
+describe('admin', () => {
+  it('pending list with name and email; detail for owner or admin, always with an amount', async () => {
+    const u = user();
+    await stack.registerUser(u, 'Grace Payout', 'grace@example.com');
+    await stack.fund(u, '300');
+    const id = (await request(u, '120')).withdrawal!.withdrawalId;
+    await waitFor(
+      async () =>
+        (await pending()).withdrawals.find((w) => w.withdrawalId === id)?.userName === 'Grace Payout',
+      'directory',
+    );
+    expect((await pending()).withdrawals.find((w) => w.withdrawalId === id)).toMatchObject({
+      userEmail: 'grace@example.com',
+      amountCents: 12_000,
+      walletAddress: WALLET,
+    });
+    expect(
+      await stack.call('getWithdrawal', { caller: caller(u), callerRole: 'subscriber', withdrawalId: id }),
+    ).toMatchObject({ amountCents: 12_000, status: 'Pending' });
+    expect(
+      await grpcError(
+        stack.call('getWithdrawal', { caller: caller(user()), callerRole: 'subscriber', withdrawalId: id }),
+      ),
+    ).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(
+      await grpcError(stack.call('listPending', { caller: caller(u), callerRole: 'subscriber' })),
+    ).toMatchObject({
+      code: status.PERMISSION_DENIED,
+      details: 'Not authorized, admin only',
+    });
+    expect(
+      await grpcError(
+        stack.call('getWithdrawal', {
+          caller: caller(ADMIN.userId),
+          callerRole: 'admin',
+          withdrawalId: 'nope',
+        }),
+      ),
+    ).toMatchObject({
+      code: status.NOT_FOUND,
+      details: 'Withdrawal not found',
+    });
+  });
+
+  it('approve pays out (captured to cash); reject releases back to Total Profit', async () => {
+    const u = user();
+    await stack.fund(u, '300');
+    const a = (await request(u, '100')).withdrawal!.withdrawalId;
+    const b = (await request(u, '150')).withdrawal!.withdrawalId;
+    expect(await decide('approveWithdrawal', a)).toMatchObject({
+      message: 'Withdrawal approved successfully',
+      withdrawal: { status: 'Approved', amountCents: 10_000 },
+    });
+    expect(await decide('rejectWithdrawal', b)).toMatchObject({
+      message: 'Withdrawal rejected successfully',
+      withdrawal: { status: 'Rejected' },
+    });
+    expect(await stack.balances(u)).toMatchObject({ profitCents: 20_000, withdrawalHoldCents: 0 });
+    expect((await pending()).withdrawals.filter((w) => w.userId === u)).toEqual([]);
+    expect(await grpcError(decide('rejectWithdrawal', a))).toMatchObject({
+      code: status.ALREADY_EXISTS,
+      details: 'This withdrawal has already been approved',
+      errorCode: 'ALREADY_DECIDED',
+    });
+    await stack.service.flushOutbox();
+    expect(stack.published.map((e) => e.type)).toEqual([
+      'WithdrawalRequested',
+      'WithdrawalRequested',
+      'WithdrawalApproved',
+      'WithdrawalRejected',
+    ]);
+  });
+
+  it('two admins deciding the same withdrawal: one wins, the other gets a clear error', async () => {
+    const u = user();
+    await stack.fund(u, '300');
+    const a = (await request(u, '100')).withdrawal!.withdrawalId;
+    const b = (await request(u, '100')).withdrawal!.withdrawalId;
+    const same = await Promise.allSettled([
+      decide('approveWithdrawal', a, ADMIN),
+      decide('approveWithdrawal', a, ADMIN_2),
+    ]);
+    expect(same.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect((same.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({
+      code: status.ALREADY_EXISTS,
+      details: 'This withdrawal has already been approved',
+    });
+    const mixed = await Promise.allSettled([
+      decide('approveWithdrawal', b, ADMIN),
+      decide('rejectWithdrawal', b, ADMIN_2),
+    ]);
+    expect(mixed.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const won = (
+      mixed.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<{
+        withdrawal?: { status: string };
+      }>
+    ).value.withdrawal!.status;
+    expect(await stack.balances(u)).toMatchObject({
+      withdrawalHoldCents: 0,
+      profitCents: won === 'Approved' ? 10_000 : 20_000,
+    });
+  });
+});
+
+describe('faults', () => {
+  it('a request left without a hold outcome is re-driven after a restart: held once', async () => {
+    const u = user();
+    await stack.fund(u, '300');
+    const real = stack.realLedger();
+    await stack.restart({
+      ledger: { ...real, placeHold: async () => Promise.reject(unavailable('ledger down')) },
+    });
+    const id = `wd-${randomUUID()}`;
+    expect((await grpcError(request(u, '100', { id }))).code).toBe(status.UNAVAILABLE);
+    expect((await stack.balances(u)).withdrawalHoldCents).toBe(0);
+    await stack.restart();
+    await waitFor(
+      async () => (await pending()).withdrawals.some((w) => w.withdrawalId === id),
+      'in the queue',
+    );
+    expect((await request(u, '100', { id })).message).toBe('Withdrawal request submitted successfully');
+    expect(await stack.service.redrive()).toBe(0);
+    expect(await stack.balances(u)).toMatchObject({ profitCents: 20_000, withdrawalHoldCents: 10_000 });
+  });
+
+  it('a rejection whose release was lost is completed by the process manager', async () => {
+    const u = user();
+    await stack.fund(u, '300');
+    const id = (await request(u, '100')).withdrawal!.withdrawalId;
+    const real = stack.realLedger();
+    await stack.restart({
+      ledger: { ...real, releaseHold: async () => Promise.reject(unavailable('ledger down')) },
+    });
+    expect((await decide('rejectWithdrawal', id)).withdrawal!.status).toBe('Rejected');
+    expect((await stack.balances(u)).withdrawalHoldCents).toBe(10_000);
+    await stack.restart();
+    await waitFor(async () => (await stack.balances(u)).withdrawalHoldCents === 0, 'released');
+    expect((await stack.balances(u)).profitCents).toBe(30_000);
+  });
+});
