@@ -1,143 +1,167 @@
 /**
- * `make bench`: throughput and latency of the gateway, as ratios against baselines measured in the
- * same run on the same machine (a bare Node HTTP server and an Express hello route), so the figures
- * mean something whatever the machine. Not a test: it prints and writes bench/results/latest.json,
- * and compares with the previous run's file when there is one.
+ * `make bench`: throughput and latency of Meridian as ratios against baselines measured in the same run
+ * on the same machine, so the figures mean something whatever the machine. Not a test: it prints tables,
+ * writes bench/results/latest.json (the run before is kept as previous.json) and compares the two.
  *
- * Every target is on 127.0.0.1; every run is bounded by BENCH_SECONDS (default 5).
+ *   1. HTTP (http.ts): bare Node HTTP and an Express hello route (baselines) vs the gateway's /healthz
+ *      and an authenticated GET api/users/getUser, with autocannon.
+ *   2. Admin decision → investor socket push latency p50/p99 (socket.ts) vs a bare socket.io emit.
+ *   3. Ledger postings/s through gRPC (grpc.ts), many accounts vs one hot account, vs a raw grpc-js echo.
+ *
+ * Servers run in child processes (the standalone target; bench/baselineServer.ts for the baselines),
+ * the load generators here. Every target is on 127.0.0.1; every run is bounded by BENCH_SECONDS
+ * (default 5) and a maximum count; children are stopped on exit, on errors and on Ctrl+C.
+ *
+ * Knobs: BENCH_SECONDS, BENCH_CONNECTIONS (autocannon, 20), BENCH_GRPC_CONCURRENCY (16),
+ * BENCH_MAX_CALLS (gRPC calls per run, 50000), BENCH_SPREAD_USERS (1000), BENCH_MAX_DECISIONS (200),
+ * ADMIN_EMAIL / ADMIN_PASSWORD (the standalone target's admin; generated when unset).
  */
-import { spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, existsSync, renameSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import express from 'express';
-import autocannon from 'autocannon';
+import { benchGrpc } from './grpc.js';
+import { measureHttp, registerInvestor, type HttpFigure } from './http.js';
+import type { LoadFigure } from './load.js';
+import { headlineOf, machine, saveAndCompare, table, type BenchResult } from './results.js';
+import { benchSocket } from './socket.js';
+import { startBaselines, startStandaloneTarget } from './standalone.js';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const root = new URL('..', import.meta.url).pathname;
+const num = (name: string, fallback: number) => {
+  const v = Number(process.env[name] ?? fallback);
+  return Number.isFinite(v) && v > 0 ? v : fallback;
+};
+const settings = {
+  seconds: num('BENCH_SECONDS', 5),
+  connections: num('BENCH_CONNECTIONS', 20),
+  grpcConcurrency: num('BENCH_GRPC_CONCURRENCY', 16),
+  maxCalls: num('BENCH_MAX_CALLS', 50_000),
+  spreadUsers: num('BENCH_SPREAD_USERS', 1000),
+  maxDecisions: num('BENCH_MAX_DECISIONS', 200),
+};
 
-interface Figure {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-}
+const errorText = (err: unknown) => (err as Error)?.message ?? String(err);
 
-async function measure(name: string, url: string, headers: Record<string, string> = {}): Promise<Figure> {
-  const r = await autocannon({ url, connections, duration: seconds, headers });
-  const fig = {
-    name,
-    rps: Math.round(r.requests.average),
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    non2xx: r.non2xx,
-  };
-  console.log(`${name.padEnd(34)} ${String(fig.rps).padStart(7)} req/s   p50 ${fig.p50} ms   p99 ${fig.p99} ms   non-2xx ${fig.non2xx}`);
-  return fig;
-}
-
-function listen(server: Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
-}
-
-async function startStandalone(): Promise<{ url: string; stop(): void }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'meridian-bench-'));
-  const port = 18000 + Math.floor(Math.random() * 1000);
-  const child = spawn(join(root, 'node_modules/.bin/tsx'), ['services/standalone/src/main.ts'], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'development' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error('standalone target exited');
-    const ok = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error('standalone target not ready in 60 s');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { url, stop: () => child.kill('SIGTERM') };
-}
-
-/** Registers a fresh user and returns the cookie header of its session. */
-async function sessionCookie(url: string): Promise<string> {
-  const first = await fetch(`${url}/api/users/loginStatus`);
-  const jar = new Map<string, string>();
-  const keep = (res: Response) => {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const i = pair.indexOf('=');
-      jar.set(pair.slice(0, i), pair.slice(i + 1));
-    }
-  };
-  keep(first);
-  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  const res = await fetch(`${url}/api/users/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: cookie(), 'x-xsrf-token': jar.get('XSRF-TOKEN') ?? '' },
-    body: JSON.stringify({
-      name: 'Bench User',
-      email: `bench-${Date.now()}@example.com`,
-      password: 'Bench!Pass1',
-      phone: '+15555550100',
-      country: 'US',
-    }),
-  });
-  if (!res.ok) throw new Error(`register failed: ${res.status} ${await res.text()}`);
-  keep(res);
-  return cookie();
-}
-
-const bare = createServer((_req, res) => {
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end('{"ok":true}');
-});
-const app = express();
-app.get('/hello', (_req, res) => {
-  res.json({ ok: true });
-});
-const hello = createServer(app);
-const barePort = await listen(bare);
-const helloPort = await listen(hello);
-const standalone = await startStandalone();
-
-try {
-  console.log(`\nMeridian bench: ${connections} connections, ${seconds} s per run, all on 127.0.0.1\n`);
-  const cookie = await sessionCookie(standalone.url);
-  const figures = [
-    await measure('baseline: bare node http', `http://127.0.0.1:${barePort}/`),
-    await measure('baseline: express hello', `http://127.0.0.1:${helloPort}/hello`),
-    await measure('gateway: GET /healthz', `${standalone.url}/healthz`),
-    await measure('gateway: GET getUser (session)', `${standalone.url}/api/users/getUser`, { cookie }),
-  ];
-  const [b, e] = figures;
-  const ratios = Object.fromEntries(
-    figures.slice(2).map((f) => [f.name, { vsBare: +(f.rps / b.rps).toFixed(3), vsExpress: +(f.rps / e.rps).toFixed(3) }]),
+async function main(): Promise<void> {
+  console.log(
+    `\nMeridian bench: ${settings.seconds} s per run, ${settings.connections} HTTP connections, ` +
+      `${settings.grpcConcurrency} concurrent gRPC calls, all on 127.0.0.1 (${machine().cpus} cores, node ${process.version})`,
   );
-  console.log('\nratios (throughput / baseline throughput):');
-  for (const [name, r] of Object.entries(ratios)) console.log(`  ${name.padEnd(34)} ${r.vsBare} of bare node, ${r.vsExpress} of express`);
+  const baselines = await startBaselines();
+  let target: Awaited<ReturnType<typeof startStandaloneTarget>> | undefined;
+  try {
+    target = await startStandaloneTarget();
+    const { url } = target;
 
-  const dir = join(root, 'bench/results');
-  mkdirSync(dir, { recursive: true });
-  const latest = join(dir, 'latest.json');
-  if (existsSync(latest)) {
-    const prev = JSON.parse(readFileSync(latest, 'utf8')) as { ratios: typeof ratios };
-    console.log('\nagainst the previous run (ratio now / ratio then):');
-    for (const [name, r] of Object.entries(ratios)) {
-      const p = prev.ratios?.[name];
-      if (p) console.log(`  ${name.padEnd(34)} ${(r.vsBare / p.vsBare).toFixed(2)}x`);
+    // ---- 1. HTTP
+    console.log('\n[1/3] HTTP requests per second (autocannon)');
+    let http: BenchResult['http'];
+    try {
+      const { browser } = await registerInvestor(url, { verify: false });
+      const cookie = browser.cookieHeader();
+      const o = { seconds: settings.seconds, connections: settings.connections };
+      const figures: HttpFigure[] = [];
+      for (const [name, u, headers] of [
+        ['baseline: bare node http', `http://127.0.0.1:${baselines.bare}/`, {}],
+        ['baseline: express hello', `http://127.0.0.1:${baselines.express}/hello`, {}],
+        ['gateway: GET /healthz', `${url}/healthz`, {}],
+        ['gateway: GET getUser (session)', `${url}/api/users/getUser`, { cookie }],
+      ] as const) {
+        const f = await measureHttp(name, u, { ...o, headers });
+        console.log(`  ${name.padEnd(32)} ${String(f.rps).padStart(7)} req/s`);
+        figures.push(f);
+      }
+      const [b, e] = figures;
+      const ratios = Object.fromEntries(
+        figures.slice(2).map((f) => [f.name, { vsBare: +(f.rps / b.rps).toFixed(3), vsExpress: +(f.rps / e.rps).toFixed(3) }]),
+      );
+      http = { figures, ratios };
+    } catch (err) {
+      http = { skipped: errorText(err) };
+      console.log(`  skipped: ${http.skipped}`);
     }
-    renameSync(latest, join(dir, 'previous.json'));
+
+    // ---- 2. decision → socket push (before the gRPC flood, so the target's event pipeline is quiet)
+    console.log('\n[2/3] admin decision → investor socket push');
+    const socket = await benchSocket({
+      url,
+      baselineUrl: `http://127.0.0.1:${baselines.bare}`,
+      admin: target.admin,
+      seconds: settings.seconds,
+      maxCount: settings.maxDecisions,
+    });
+    if ('skipped' in socket) console.log(`  skipped: ${socket.skipped}`);
+    else console.log(`  ${socket.decisionToPush.count} decisions measured`);
+
+    // ---- 3. ledger postings through gRPC
+    console.log('\n[3/3] ledger postings per second through gRPC');
+    let grpc: BenchResult['grpc'];
+    try {
+      grpc = await benchGrpc({
+        seconds: settings.seconds,
+        maxCount: settings.maxCalls,
+        concurrency: settings.grpcConcurrency,
+        spreadUsers: settings.spreadUsers,
+        echoAddress: `127.0.0.1:${baselines.grpc}`,
+        ledgerAddress: target.ledgerAddress,
+        log: (f: LoadFigure, unit: string) =>
+          console.log(`  ${f.name.padEnd(36)} ${String(f.perSecond).padStart(7)} ${unit}${f.errors ? `   (${f.errors} errors: ${f.firstError})` : ''}`),
+      });
+    } catch (err) {
+      grpc = { skipped: errorText(err) };
+      console.log(`  skipped: ${grpc.skipped}`);
+    }
+
+    // ---- tables
+    const partial: Omit<BenchResult, 'headline'> = { at: new Date().toISOString(), machine: machine(), settings, http, grpc, socket };
+    const result: BenchResult = { ...partial, headline: headlineOf(partial) };
+    printTables(result);
+    saveAndCompare(result);
+  } finally {
+    await Promise.all([target?.stop(), baselines.stop()]);
   }
-  writeFileSync(latest, JSON.stringify({ at: new Date().toISOString(), seconds, connections, figures, ratios }, null, 2));
-  console.log(`\nwritten to bench/results/latest.json`);
-} finally {
-  standalone.stop();
-  bare.close();
-  hello.close();
 }
-process.exit(0);
+
+function printTables(r: BenchResult): void {
+  console.log('\n=== results ===');
+  if ('figures' in r.http) {
+    console.log('\nHTTP (autocannon, req/s; latency ms)');
+    const [b, e] = r.http.figures;
+    table(
+      ['run', 'req/s', 'p50', 'p99', 'non-2xx', '÷ bare', '÷ express'],
+      r.http.figures.map((f) => [f.name, f.rps, f.p50, f.p99, f.non2xx + f.errors, +(f.rps / b.rps).toFixed(3), +(f.rps / e.rps).toFixed(3)]),
+    );
+  } else console.log(`\nHTTP: skipped: ${r.http.skipped}`);
+
+  if ('figures' in r.grpc) {
+    console.log('\ngRPC unary (calls/s; latency per call ms)');
+    const [echoFig, spread] = r.grpc.figures;
+    table(
+      ['run', 'calls/s', 'p50', 'p99', 'calls', 'errors', '÷ echo', '÷ spread'],
+      r.grpc.figures.map((f) => [
+        f.name,
+        f.perSecond,
+        f.p50,
+        f.p99,
+        f.count,
+        f.errors,
+        +(f.perSecond / echoFig.perSecond).toFixed(3),
+        f === echoFig ? '–' : +(f.perSecond / spread.perSecond).toFixed(3),
+      ]),
+    );
+    console.log(`  hot account: ${r.grpc.hotStreamLength} postings appended to one user's ledger stream during the run`);
+  } else console.log(`\ngRPC: skipped: ${r.grpc.skipped}`);
+
+  if ('decisionToPush' in r.socket) {
+    console.log('\nadmin decision → investor socket push (ms, one decision at a time)');
+    const s = r.socket;
+    table(
+      ['run', 'count', 'p50', 'p99', 'max', '÷ baseline p50'],
+      [s.baseline, s.decisionToPush, s.decisionHttp].map((f) => [f.name, f.count, f.p50, f.p99, f.max, +(f.p50 / s.baseline.p50).toFixed(1)]),
+    );
+  } else console.log(`\nadmin decision → investor socket push: skipped: ${r.socket.skipped}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(`bench failed: ${(err as Error)?.stack ?? String(err)}`);
+    process.exit(1);
+  },
+);

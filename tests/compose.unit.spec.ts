@@ -12,6 +12,9 @@ import { identityEnvSchema } from '../services/identity/src/config.js';
 import { notificationEnvSchema } from '../services/notification/src/config.js';
 import { gatewayEnvSchema } from '../gateway/src/config.js';
 import { kycEnvSchema } from '../services/kyc/src/config.js';
+import { ledgerEnvSchema } from '../services/ledger/src/config.js';
+import { investmentEnvSchema } from '../services/investment/src/config.js';
+import { withdrawalEnvSchema } from '../services/withdrawal/src/config.js';
 
 const SAMPLES: Record<string, string> = {
   JWT_SECRET: 'compose-check-jwt-secret-0123456789abcdef',
@@ -48,6 +51,9 @@ const cases: Array<[string, z.ZodType, string]> = [
   ['notification', notificationEnvSchema, 'services/notification/src/main.ts'],
   ['kyc', kycEnvSchema, 'services/kyc/src/main.ts'],
   ['gateway', gatewayEnvSchema, 'gateway/src/main.ts'],
+  ['ledger', ledgerEnvSchema, 'services/ledger/src/main.ts'],
+  ['investment', investmentEnvSchema, 'services/investment/src/main.ts'],
+  ['withdrawal', withdrawalEnvSchema, 'services/withdrawal/src/main.ts'],
 ];
 
 describe('docker-compose.yml against the services config schemas', () => {
@@ -77,6 +83,16 @@ describe('docker-compose.yml against the services config schemas', () => {
     expect(String(gw.KYC_GRPC_URL)).toBe(`kyc:${String(kyc.KYC_GRPC_ADDR).split(':').pop()}`);
     expect(String(gw.KYC_HTTP_URL)).toBe(`http://kyc:${String(kyc.KYC_HTTP_ADDR).split(':').pop()}`);
     expect(gw.KAFKA_BROKERS).toBe(kyc.KAFKA_BROKERS);
+  });
+
+  it('the gateway, investment and withdrawal reach the money services where they listen', () => {
+    const env = (name: string) => compose.services[name]?.environment ?? {};
+    const port = (name: string, key: string) => String(env(name)[key]).split(':').pop();
+    expect(env('gateway').LEDGER_GRPC_URL).toBe(`ledger:${port('ledger', 'LEDGER_GRPC_ADDR')}`);
+    expect(env('gateway').INVESTMENT_GRPC_URL).toBe(`investment:${port('investment', 'INVESTMENT_GRPC_ADDR')}`);
+    expect(env('gateway').WITHDRAWAL_GRPC_URL).toBe(`withdrawal:${port('withdrawal', 'WITHDRAWAL_GRPC_ADDR')}`);
+    expect(env('investment').LEDGER_GRPC_URL).toBe(`ledger:${port('ledger', 'LEDGER_GRPC_ADDR')}`);
+    expect(env('withdrawal').LEDGER_GRPC_URL).toBe(`ledger:${port('ledger', 'LEDGER_GRPC_ADDR')}`);
   });
 
   it('without KYC_INTERNAL_TOKEN the gateway and kyc refuse to start in production', () => {

@@ -24,7 +24,9 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',
 );
-const HTML_AS_PNG = Buffer.from('<!DOCTYPE html><html><body><script>alert(document.cookie)</script></body></html>');
+const HTML_AS_PNG = Buffer.from(
+  '<!DOCTYPE html><html><body><script>alert(document.cookie)</script></body></html>',
+);
 const MAX_BYTES = 10_485_760;
 
 const MESSAGES = {
@@ -55,13 +57,26 @@ afterAll(async () => {
 
 function form(files: { front?: Buffer; back?: Buffer; frontName?: string; backName?: string }): FormData {
   const f = new FormData();
-  if (files.front) f.append('front', new Blob([new Uint8Array(files.front)], { type: 'image/png' }), files.frontName ?? 'front.png');
-  if (files.back) f.append('back', new Blob([new Uint8Array(files.back)], { type: 'image/png' }), files.backName ?? 'back.png');
+  if (files.front)
+    f.append(
+      'front',
+      new Blob([new Uint8Array(files.front)], { type: 'image/png' }),
+      files.frontName ?? 'front.png',
+    );
+  if (files.back)
+    f.append(
+      'back',
+      new Blob([new Uint8Array(files.back)], { type: 'image/png' }),
+      files.backName ?? 'back.png',
+    );
   return f;
 }
 
-const upload = (a: Account | HttpSession, files: Parameters<typeof form>[0], headers?: Record<string, string>) =>
-  ('browser' in a ? a.browser : a).postForm('/api/users/uploadKycDocuments', form(files), { headers });
+const upload = (
+  a: Account | HttpSession,
+  files: Parameters<typeof form>[0],
+  headers?: Record<string, string>,
+) => ('browser' in a ? a.browser : a).postForm('/api/users/uploadKycDocuments', form(files), { headers });
 
 async function getUser(a: Account) {
   const res = await a.browser.get('/api/users/getUser');
@@ -73,7 +88,12 @@ async function getUser(a: Account) {
 async function fetchDocument(path: string, cookie?: string, headers: Record<string, string> = {}) {
   const res = await fetch(new URL(path, t.url), { headers: { ...(cookie ? { cookie } : {}), ...headers } });
   const body = Buffer.from(await res.arrayBuffer());
-  return { status: res.status, headers: res.headers, body, json: () => JSON.parse(body.toString('utf8')) as { message: string } };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body,
+    json: () => JSON.parse(body.toString('utf8')) as { message: string },
+  };
 }
 
 /** A socket with the browser's session; resolves once the gateway said 'ready'. */
@@ -94,7 +114,9 @@ function openSocket(cookie: string): Promise<Socket & { got: Array<[string, any]
 }
 
 const kycMailsTo = async (to: string, about?: string) =>
-  (await listMail(t.url, to)).filter((m) => /KYC|identity/i.test(m.subject) && (!about || m.text.includes(about)));
+  (await listMail(t.url, to)).filter(
+    (m) => /KYC|identity/i.test(m.subject) && (!about || m.text.includes(about)),
+  );
 
 describe('KYC upload → review → decision', () => {
   it('the user uploads, the admin sees it live and approves once, getUser shows Approved, one email each', async () => {
@@ -108,7 +130,9 @@ describe('KYC upload → review → decision', () => {
     expect(res.body).toEqual({ message: MESSAGES.uploaded });
 
     // live: the admins' queue gets the item in the pending list's shape, the user gets the status
-    const [, added] = await waitFor(() => adminSocket.got.find(([e, p]) => e === 'queue/itemAdded' && p.item?._id === user.id));
+    const [, added] = await waitFor(() =>
+      adminSocket.got.find(([e, p]) => e === 'queue/itemAdded' && p.item?._id === user.id),
+    );
     expect(added).toEqual({
       queue: 'kyc',
       item: {
@@ -124,8 +148,12 @@ describe('KYC upload → review → decision', () => {
       },
       position: expect.any(String),
     });
-    await waitFor(() => userSocket.got.find(([e, p]) => e === 'status/changed' && p.kind === 'kyc' && p.status === 'Pending'));
-    await waitFor(() => adminSocket.got.find(([e, p]) => e === 'status/changed' && p.id === user.id && p.status === 'Pending'));
+    await waitFor(() =>
+      userSocket.got.find(([e, p]) => e === 'status/changed' && p.kind === 'kyc' && p.status === 'Pending'),
+    );
+    await waitFor(() =>
+      adminSocket.got.find(([e, p]) => e === 'status/changed' && p.id === user.id && p.status === 'Pending'),
+    );
 
     // the pending list: the same item, nothing secret
     const pending = await admin.get('/api/users/kyc/pending');
@@ -159,7 +187,11 @@ describe('KYC upload → review → decision', () => {
     const approved = await admin.patch(`/api/users/kyc/approve/${user.id}`);
     expect(approved.status).toBe(200);
     expect(approved.body).toEqual({ message: 'KYC approved successfully!' });
-    await waitFor(() => adminSocket.got.find(([e, p]) => e === 'queue/itemDecided' && p.id === user.id && p.status === 'Approved'));
+    await waitFor(() =>
+      adminSocket.got.find(
+        ([e, p]) => e === 'queue/itemDecided' && p.id === user.id && p.status === 'Approved',
+      ),
+    );
     await waitFor(() => userSocket.got.find(([e, p]) => e === 'status/changed' && p.status === 'Approved'));
     await waitFor(async () => (await getUser(user)).kycStatus === 'Approved', 'getUser shows Approved');
     const after = await admin.get('/api/users/kyc/pending');
@@ -176,8 +208,14 @@ describe('KYC upload → review → decision', () => {
 
     // emails: the admin was told once about this user, the user once about the approval
     await waitForMail(t.url, user.email, (m) => m.subject === 'Your identity is verified');
-    await waitForMail(t.url, ADMIN_EMAIL, (m) => m.subject === 'New KYC documents to review' && m.text.includes(user.email));
-    expect((await kycMailsTo(ADMIN_EMAIL, user.email)).map((m) => m.subject)).toEqual(['New KYC documents to review']);
+    await waitForMail(
+      t.url,
+      ADMIN_EMAIL,
+      (m) => m.subject === 'New KYC documents to review' && m.text.includes(user.email),
+    );
+    expect((await kycMailsTo(ADMIN_EMAIL, user.email)).map((m) => m.subject)).toEqual([
+      'New KYC documents to review',
+    ]);
     expect((await kycMailsTo(user.email)).map((m) => m.subject)).toEqual(['Your identity is verified']);
   });
 
@@ -190,13 +228,22 @@ describe('KYC upload → review → decision', () => {
     expect((await admin.patch(`/api/users/kyc/reject/${user.id}`)).status).toBe(409);
     await waitFor(async () => (await getUser(user)).kycStatus === 'Rejected', 'getUser shows Rejected');
 
-    const mail = await waitForMail(t.url, user.email, (m) => m.subject === 'Your KYC documents were not accepted');
+    const mail = await waitForMail(
+      t.url,
+      user.email,
+      (m) => m.subject === 'Your KYC documents were not accepted',
+    );
     expect(mail.text).toContain('The photo is blurry');
 
     expect((await upload(user, { front: PNG, back: PNG })).status).toBe(200);
     await waitFor(async () => (await getUser(user)).kycStatus === 'Pending', 'Pending again');
-    await waitFor(async () => (await kycMailsTo(ADMIN_EMAIL, user.email)).length === 2, 'two submissions, two admin emails');
-    expect((await kycMailsTo(user.email)).map((m) => m.subject)).toEqual(['Your KYC documents were not accepted']);
+    await waitFor(
+      async () => (await kycMailsTo(ADMIN_EMAIL, user.email)).length === 2,
+      'two submissions, two admin emails',
+    );
+    expect((await kycMailsTo(user.email)).map((m) => m.subject)).toEqual([
+      'Your KYC documents were not accepted',
+    ]);
   });
 });
 
@@ -232,23 +279,34 @@ describe('KYC upload checks', () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: MESSAGES.verifyFirst });
 
-    const anonymous = await new HttpSession(t.url).postForm('/api/users/uploadKycDocuments', form({ front: PNG, back: PNG }));
+    const anonymous = await new HttpSession(t.url).postForm(
+      '/api/users/uploadKycDocuments',
+      form({ front: PNG, back: PNG }),
+    );
     expect(anonymous.status).toBe(401);
     expect(anonymous.body).toEqual({ message: MESSAGES.notLoggedIn });
 
-    const noCsrf = await user.browser.postForm('/api/users/uploadKycDocuments', form({ front: PNG, back: PNG }), { csrf: false });
+    const noCsrf = await user.browser.postForm(
+      '/api/users/uploadKycDocuments',
+      form({ front: PNG, back: PNG }),
+      { csrf: false },
+    );
     expect(noCsrf.status).toBe(403);
     expect(noCsrf.body).toEqual({ message: 'Invalid CSRF token' });
   });
 
   it('ignores x-user-* and x-internal-token headers sent by the browser', async () => {
     const unverified = await registerUser(t.url);
-    const forged = await upload(unverified, { front: PNG, back: PNG }, {
-      'x-user-verified': 'true',
-      'x-user-id': user.id,
-      'x-user-role': 'admin',
-      'x-internal-token': 'forged-token-forged-token-forged',
-    });
+    const forged = await upload(
+      unverified,
+      { front: PNG, back: PNG },
+      {
+        'x-user-verified': 'true',
+        'x-user-id': user.id,
+        'x-user-role': 'admin',
+        'x-internal-token': 'forged-token-forged-token-forged',
+      },
+    );
     expect(forged.status).toBe(400);
     expect(forged.body).toEqual({ message: MESSAGES.verifyFirst });
     expect(await t.app.kycDocuments.list(user.id)).toEqual([]);
@@ -281,13 +339,18 @@ describe('KYC documents and the admin calls: who may', () => {
     });
     expect(forged.status).toBe(403);
     expect(forged.json()).toEqual({ message: MESSAGES.forbiddenDoc });
-    const forgedAnon = await fetchDocument(path, undefined, { 'x-user-id': owner.id, 'x-user-role': 'admin' });
+    const forgedAnon = await fetchDocument(path, undefined, {
+      'x-user-id': owner.id,
+      'x-user-role': 'admin',
+    });
     expect(forgedAnon.status).toBe(401);
 
     const mine = await fetchDocument(path, owner.browser.cookieHeader());
     expect(mine.status).toBe(200);
     expect(mine.body.equals(PNG)).toBe(true);
-    expect((await fetchDocument(`/api/users/kyc/document/${owner.id}/side`, owner.browser.cookieHeader())).status).toBe(404);
+    expect(
+      (await fetchDocument(`/api/users/kyc/document/${owner.id}/side`, owner.browser.cookieHeader())).status,
+    ).toBe(404);
   });
 
   it('a subscriber calling kyc/pending, approve or reject gets 403; anonymous 401', async () => {
@@ -310,14 +373,18 @@ describe('KYC documents and the admin calls: who may', () => {
     const gone = await fetchDocument(`/api/users/kyc/document/${doomed.id}/front`, admin.cookieHeader());
     expect(gone.status).toBe(404);
     const pending = await admin.get('/api/users/kyc/pending');
-    expect((pending.body.pendingUsers as Array<{ _id: string }>).some((p) => p._id === doomed.id)).toBe(false);
+    expect((pending.body.pendingUsers as Array<{ _id: string }>).some((p) => p._id === doomed.id)).toBe(
+      false,
+    );
   });
 });
 
 describe('KYC upload rate limit', () => {
   let limited: TestComposition;
   beforeAll(async () => {
-    limited = await startTestComposition({ gateway: { rateLimits: { kycUpload: { max: 2, windowMs: 60_000 } } } });
+    limited = await startTestComposition({
+      gateway: { rateLimits: { kycUpload: { max: 2, windowMs: 60_000 } } },
+    });
   });
   afterAll(async () => {
     await limited?.stop();

@@ -33,7 +33,8 @@ export interface Push {
   payload: Record<string, unknown>;
 }
 
-const str = (d: Record<string, unknown>, k: string): string => (typeof d[k] === 'string' ? (d[k] as string) : '');
+const str = (d: Record<string, unknown>, k: string): string =>
+  typeof d[k] === 'string' ? (d[k] as string) : '';
 
 /** The pushes one kyc event causes (pure). */
 export function pushesForKycEvent(event: Pick<StoredEvent, 'type' | 'data'>): Push[] {
@@ -70,7 +71,11 @@ export function pushesForKycEvent(event: Pick<StoredEvent, 'type' | 'data'>): Pu
     case 'KycRejected': {
       const decided = event.type === 'KycApproved' ? 'Approved' : 'Rejected';
       return [
-        { to: 'admins', event: LIVE.queueItemDecided, payload: { queue: 'kyc', id: userId, status: decided } },
+        {
+          to: 'admins',
+          event: LIVE.queueItemDecided,
+          payload: { queue: 'kyc', id: userId, status: decided },
+        },
         ...statusChanged(decided),
       ];
     }

@@ -101,7 +101,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   const server = createServer(app);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
-  server.requestTimeout = 30_000;
+  // Whole-request limit: KYC uploads stream up to 2 × 10 MB through this server to the kyc service, which
+  // takes minutes on a slow connection; headersTimeout still bounds slow headers, JSON bodies are ≤ 100 kb.
+  server.requestTimeout = 5 * 60_000;
   const realtime = attachRealtime({
     server,
     identity,

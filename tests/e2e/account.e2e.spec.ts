@@ -33,6 +33,8 @@ import {
 const WEB_DIST = join(ROOT, 'web/dist');
 const SHOTS = join(ROOT, 'artifacts/screenshots');
 const ADMIN_EMAIL = 'e2e-admin@example.com';
+/** Steps that take ~20 full-page shots: each waits for network idle, so allow for a busy machine. */
+const SHOTS_TIMEOUT_MS = 240_000;
 const ADMIN_PASSWORD = 'E2e-Admin-Passw0rd!';
 
 const investor = {
@@ -266,7 +268,7 @@ describe('account journey in Chromium against the standalone target', () => {
     assertNoConsoleErrors();
   });
 
-  it('4. an admin finds the investor, impersonates, exits, suspends; the investor lands on /login', async () => {
+  it('4. an admin finds the investor, impersonates, exits, suspends; the investor lands on /login', { timeout: SHOTS_TIMEOUT_MS }, async () => {
     c = await newContext('admin C');
     const page = await c.newPage();
     await loginWithCode(page, ADMIN_EMAIL, ADMIN_PASSWORD);
@@ -329,7 +331,7 @@ describe('account journey in Chromium against the standalone target', () => {
 
   const AUTH_FORMS = ['forgot', 'reset-password', 'login-with-code'];
 
-  it('5. screenshots every public page at 1280 px and 360 px; none scrolls sideways', async () => {
+  it('5. screenshots every public page at 1280 px and 360 px; none scrolls sideways', { timeout: SHOTS_TIMEOUT_MS }, async () => {
     const d = await newContext('visitor D');
     await shots(d, PUBLIC_SCREENS.filter((s) => !AUTH_FORMS.includes(s.name)));
     await d.close();
@@ -337,7 +339,7 @@ describe('account journey in Chromium against the standalone target', () => {
     assertNoConsoleErrors();
   });
 
-  it('6. screenshots every logged-out account screen at 1280 px and 360 px; none scrolls sideways', async () => {
+  it('6. screenshots every logged-out account screen at 1280 px and 360 px; none scrolls sideways', { timeout: SHOTS_TIMEOUT_MS }, async () => {
     const e = await newContext('visitor E');
     watcher.expect({ why: 'verify/sample-token is not a real token', text: /status of 400/, url: /\/api\/users\/verifyUser\/sample-token$/, times: 2 });
     const verify = ACCOUNT_SCREENS.find((s) => s.name === 'verify')!;

@@ -69,6 +69,7 @@ export const ACCOUNT_SCREENS: Screen[] = [
   {
     name: 'profile-security',
     path: '/user-profile',
+    waitForText: 'Update profile', // the profile (and, for admins, the Users tab) has rendered
     prepare: async (page) => {
       await page.getByRole('tab', { name: 'Security' }).click();
     },
@@ -76,6 +77,7 @@ export const ACCOUNT_SCREENS: Screen[] = [
   {
     name: 'profile-users',
     path: '/user-profile',
+    waitForText: 'Update profile', // the profile (and, for admins, the Users tab) has rendered
     prepare: async (page) => {
       const tab = page.getByRole('tab', { name: 'Users' });
       if (await tab.count()) {
@@ -87,6 +89,7 @@ export const ACCOUNT_SCREENS: Screen[] = [
   {
     name: 'profile-role-modal',
     path: '/user-profile',
+    waitForText: 'Update profile',
     fullPage: false,
     prepare: async (page) => {
       const tab = page.getByRole('tab', { name: 'Users' });

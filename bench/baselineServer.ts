@@ -1,0 +1,63 @@
+/**
+ * The baseline servers of `make bench`, run as ONE child process (as the standalone target is one), so
+ * the load generator in the bench process competes with neither:
+ *   - a bare Node HTTP server                     GET /           → {"ok":true}
+ *   - an Express app                              GET /hello      → {"ok":true}
+ *   - a raw @grpc/grpc-js unary echo              bench.Echo/Echo (bytes in → the same bytes out)
+ *   - a bare socket.io server on the bare HTTP server: POST /emit?to=<socket id> emits 'pong' to that
+ *     socket and answers 204 (the baseline of "HTTP decision → socket push")
+ * Listens on 127.0.0.1 only, on ports the OS picks; prints one JSON line with them on stdout.
+ */
+import { createServer } from 'node:http';
+import * as grpc from '@grpc/grpc-js';
+import express from 'express';
+import { Server as SocketServer } from 'socket.io';
+import { echoServiceDefinition } from './echoService.js';
+
+const listen = (server: ReturnType<typeof createServer>): Promise<number> =>
+  new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+
+let io: SocketServer | undefined;
+const bare = createServer((req, res) => {
+  if (req.method === 'POST' && req.url?.startsWith('/emit')) {
+    const to = new URL(req.url, 'http://127.0.0.1').searchParams.get('to') ?? '';
+    req.resume();
+    req.on('end', () => {
+      io?.to(to).emit('pong', { at: Date.now() });
+      res.writeHead(204).end();
+    });
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end('{"ok":true}');
+});
+io = new SocketServer(bare, { path: '/socket.io', transports: ['websocket'] });
+
+const app = express();
+app.get('/hello', (_req, res) => {
+  res.json({ ok: true });
+});
+const hello = createServer(app);
+
+const grpcServer = new grpc.Server();
+grpcServer.addService(echoServiceDefinition, {
+  echo: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => callback(null, call.request),
+});
+const grpcPort = await new Promise<number>((resolve, reject) =>
+  grpcServer.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port))),
+);
+
+const ports = { bare: await listen(bare), express: await listen(hello), grpc: grpcPort };
+process.stdout.write(`${JSON.stringify(ports)}\n`);
+
+const stop = () => {
+  grpcServer.forceShutdown();
+  void io?.close();
+  hello.closeAllConnections();
+  hello.close();
+  bare.closeAllConnections();
+  bare.close();
+  setTimeout(() => process.exit(0), 200).unref();
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

@@ -1,0 +1,68 @@
+/**
+ * A closed-loop load generator for promise-returning calls (gRPC unary, HTTP round trips): `concurrency`
+ * workers each issue one call after another until `seconds` have passed or `maxCount` calls were
+ * started, whichever comes first. Latency per call from process.hrtime; failures are counted, not timed.
+ */
+export interface LoadFigure {
+  name: string;
+  /** Successful calls per second over the run's wall time. */
+  perSecond: number;
+  count: number;
+  errors: number;
+  p50: number;
+  p99: number;
+  /** Wall time of the run, seconds. */
+  seconds: number;
+  firstError?: string;
+}
+
+export function percentile(sortedMs: number[], p: number): number {
+  if (sortedMs.length === 0) return NaN;
+  const i = Math.min(sortedMs.length - 1, Math.max(0, Math.ceil((p / 100) * sortedMs.length) - 1));
+  return sortedMs[i];
+}
+
+export const round = (n: number, digits = 2) => (Number.isFinite(n) ? +n.toFixed(digits) : n);
+
+export async function runLoad(options: {
+  name: string;
+  seconds: number;
+  maxCount: number;
+  concurrency: number;
+  call: (i: number) => Promise<unknown>;
+}): Promise<LoadFigure> {
+  const { seconds, maxCount, concurrency, call } = options;
+  const latencies: number[] = [];
+  let started = 0;
+  let errors = 0;
+  let firstError: string | undefined;
+  const t0 = process.hrtime.bigint();
+  const deadline = t0 + BigInt(Math.round(seconds * 1e9));
+
+  const worker = async () => {
+    while (started < maxCount && process.hrtime.bigint() < deadline) {
+      const i = started++;
+      const s = process.hrtime.bigint();
+      try {
+        await call(i);
+        latencies.push(Number(process.hrtime.bigint() - s) / 1e6);
+      } catch (err) {
+        errors++;
+        firstError ??= (err as { details?: string; message?: string }).details ?? (err as Error).message ?? String(err);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  latencies.sort((a, b) => a - b);
+  return {
+    name: options.name,
+    perSecond: Math.round(latencies.length / wall),
+    count: latencies.length,
+    errors,
+    p50: round(percentile(latencies, 50)),
+    p99: round(percentile(latencies, 99)),
+    seconds: round(wall),
+    ...(firstError ? { firstError } : {}),
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * bench/results/latest.json (the previous one is kept as previous.json; both git-ignored), the printed
+ * tables, and the comparison with the previous run. What is compared are the "headline" figures: ratios
+ * against baselines of the same run (machine-independent) and the latencies in ms.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import type { GrpcBenchResult } from './grpc.js';
+import type { HttpFigure } from './http.js';
+import type { SocketBenchResult } from './socket.js';
+import { root } from './children.js';
+
+export interface BenchResult {
+  at: string;
+  machine: { cpus: number; cpuModel: string; node: string; platform: string };
+  settings: Record<string, number>;
+  http: { figures: HttpFigure[]; ratios: Record<string, { vsBare: number; vsExpress: number }> } | { skipped: string };
+  grpc: GrpcBenchResult | { skipped: string };
+  socket: SocketBenchResult;
+  /** The figures compared between runs (name → value). */
+  headline: Record<string, number>;
+}
+
+export function machine(): BenchResult['machine'] {
+  const c = cpus();
+  return { cpus: c.length, cpuModel: c[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform}-${process.arch}` };
+}
+
+/** Prints rows as an aligned table (first column left-aligned, the others right-aligned). */
+export function table(header: string[], rows: Array<Array<string | number>>): void {
+  const cells = [header, ...rows.map((r) => r.map((c) => (typeof c === 'number' ? formatNumber(c) : c)))];
+  const widths = header.map((_, i) => Math.max(...cells.map((r) => String(r[i] ?? '').length)));
+  const line = (r: Array<string | number>) =>
+    r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('   ');
+  console.log(`  ${line(cells[0])}`);
+  console.log(`  ${widths.map((w) => '-'.repeat(w)).join('   ')}`);
+  for (const r of cells.slice(1)) console.log(`  ${line(r)}`);
+}
+
+function formatNumber(n: number): string {
+  if (!Number.isFinite(n)) return '–';
+  return Number.isInteger(n) ? String(n) : String(+n.toFixed(3));
+}
+
+export function headlineOf(r: Omit<BenchResult, 'headline'>): Record<string, number> {
+  const h: Record<string, number> = {};
+  if ('figures' in r.http) {
+    for (const [name, q] of Object.entries(r.http.ratios)) {
+      h[`${name} ÷ bare node (req/s)`] = q.vsBare;
+      h[`${name} ÷ express (req/s)`] = q.vsExpress;
+    }
+  }
+  if ('ratios' in r.grpc) {
+    h['ledger spread ÷ grpc echo (calls/s)'] = r.grpc.ratios.spreadVsEcho;
+    h['ledger hot ÷ grpc echo (calls/s)'] = r.grpc.ratios.hotVsEcho;
+    h['ledger hot ÷ spread (postings/s)'] = r.grpc.ratios.hotVsSpread;
+  }
+  if ('decisionToPush' in r.socket) {
+    h['decision → push p50 (ms)'] = r.socket.decisionToPush.p50;
+    h['decision → push p99 (ms)'] = r.socket.decisionToPush.p99;
+    h['decision → push p50 ÷ bare socket.io p50'] = r.socket.p50VsBaseline;
+  }
+  return h;
+}
+
+/** Rotates latest.json → previous.json, writes the new latest.json, prints the comparison. */
+export function saveAndCompare(result: BenchResult): void {
+  const dir = join(root, 'bench/results');
+  mkdirSync(dir, { recursive: true });
+  const latest = join(dir, 'latest.json');
+  let previous: Partial<BenchResult> | undefined;
+  if (existsSync(latest)) {
+    try {
+      previous = JSON.parse(readFileSync(latest, 'utf8')) as Partial<BenchResult>;
+    } catch {
+      previous = undefined;
+    }
+    renameSync(latest, join(dir, 'previous.json'));
+  }
+  writeFileSync(latest, `${JSON.stringify(result, null, 2)}\n`);
+
+  console.log('\nagainst the previous run:');
+  if (!previous?.headline) {
+    console.log(previous ? '  (the previous run has no comparable figures)' : '  (no previous run)');
+  } else {
+    const rows = Object.entries(result.headline).map(([name, now]): Array<string | number> => {
+      const then = previous.headline?.[name];
+      return [name, now, then ?? '–', then ? +(now / then).toFixed(2) : '–'];
+    });
+    console.log(`  previous run: ${previous.at ?? '?'} on ${previous.machine?.cpus ?? '?'} cores, BENCH_SECONDS=${previous.settings?.seconds ?? '?'}`);
+    table(['figure', 'now', 'then', 'now ÷ then'], rows);
+  }
+  console.log('\nwritten to bench/results/latest.json (previous run: bench/results/previous.json)');
+}

@@ -1,0 +1,173 @@
+/**
+ * Admin decision → investor socket event latency, on the standalone target:
+ *   investor (registered, email verified, socket.io connection with the session cookie) POSTs
+ *   api/payments/create {amount}; the admin (signed in through the new-browser code flow) PATCHes
+ *   api/payments/confirmPayment; the clock runs from just before the PATCH is sent until the investor's
+ *   socket receives 'balances/changed' showing the credited balance.
+ * Baseline in the same run: a bare socket.io server where POST /emit?to=<socket> emits to that socket
+ * (the fastest "HTTP request → socket push" this machine can do), timed the same way.
+ * One decision at a time (latency, not throughput); bounded by `seconds` and `maxCount`.
+ */
+import { io as connect, type Socket } from 'socket.io-client';
+import { percentile, round } from './load.js';
+import { brief, registerInvestor, signIn } from './http.js';
+
+export interface LatencyFigure {
+  name: string;
+  count: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+export type SocketBenchResult =
+  | { skipped: string }
+  | {
+      baseline: LatencyFigure;
+      decisionToPush: LatencyFigure;
+      /** the admin's PATCH round trip alone */
+      decisionHttp: LatencyFigure;
+      /** decision → push p50 ÷ baseline p50 */
+      p50VsBaseline: number;
+    };
+
+const PUSH_TIMEOUT_MS = 10_000;
+
+function figure(name: string, ms: number[]): LatencyFigure {
+  const s = [...ms].sort((a, b) => a - b);
+  return { name, count: s.length, p50: round(percentile(s, 50)), p99: round(percentile(s, 99)), max: round(s[s.length - 1] ?? NaN) };
+}
+
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+
+function open(url: string, cookie?: string): Promise<Socket> {
+  const socket = connect(url, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    extraHeaders: cookie ? { cookie } : {},
+    reconnection: false,
+    timeout: 10_000,
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      socket.disconnect();
+      reject(new Error('socket did not connect within 10 s'));
+    }, 10_000);
+    socket.once(cookie ? 'ready' : 'connect', () => {
+      clearTimeout(timer);
+      resolve(socket);
+    });
+    socket.once('connect_error', (err) => {
+      clearTimeout(timer);
+      socket.disconnect();
+      reject(new Error(`socket connect_error: ${err.message}`));
+    });
+  });
+}
+
+/** Waits for the next `event` whose payload satisfies `match`; the time of its arrival (ms). */
+function nextEvent(socket: Socket, event: string, match: (p: any) => boolean): { arrived: Promise<number>; cancel(): void } {
+  let cancel = () => {};
+  const arrived = new Promise<number>((resolve, reject) => {
+    const on = (p: unknown) => {
+      if (!match(p)) return;
+      const t = now();
+      cancel();
+      resolve(t);
+    };
+    const timer = setTimeout(() => {
+      cancel();
+      reject(new Error(`no '${event}' push within ${PUSH_TIMEOUT_MS / 1000} s`));
+    }, PUSH_TIMEOUT_MS);
+    cancel = () => {
+      clearTimeout(timer);
+      socket.off(event, on);
+    };
+    socket.on(event, on);
+  });
+  return { arrived, cancel };
+}
+
+async function baselineLatency(baseUrl: string, seconds: number, maxCount: number): Promise<LatencyFigure> {
+  const socket = await open(baseUrl);
+  try {
+    const ms: number[] = [];
+    const end = now() + seconds * 1000;
+    for (let i = 0; i < maxCount && now() < end; i++) {
+      const wait = nextEvent(socket, 'pong', () => true);
+      const t0 = now();
+      const res = await fetch(`${baseUrl}/emit?to=${encodeURIComponent(socket.id ?? '')}`, { method: 'POST', body: '{}' });
+      await res.arrayBuffer();
+      ms.push((await wait.arrived) - t0);
+    }
+    return figure('baseline: bare socket.io POST → emit', ms);
+  } finally {
+    socket.disconnect();
+  }
+}
+
+export async function benchSocket(o: {
+  url: string;
+  baselineUrl: string;
+  admin: { email: string; password: string };
+  seconds: number;
+  maxCount: number;
+}): Promise<SocketBenchResult> {
+  // ---- can it run at all? (the money routes and pushes are recent; say why when they are missing)
+  let investor: Awaited<ReturnType<typeof registerInvestor>>;
+  let admin: Awaited<ReturnType<typeof signIn>>;
+  let socket: Socket;
+  try {
+    investor = await registerInvestor(o.url, { verify: true });
+    admin = await signIn(o.url, o.admin.email, o.admin.password);
+    socket = await open(o.url, investor.browser.cookieHeader());
+  } catch (err) {
+    return { skipped: `setup failed: ${(err as Error).message}` };
+  }
+
+  try {
+    const baseline = await baselineLatency(o.baselineUrl, o.seconds, o.maxCount);
+
+    const amount = 10;
+    let expected = 0;
+    const toPush: number[] = [];
+    const http: number[] = [];
+    const end = now() + o.seconds * 1000;
+    for (let i = 0; i < o.maxCount && now() < end; i++) {
+      const created = await investor.browser.post('/api/payments/create', { amount });
+      if (created.status === 404) return { skipped: 'POST api/payments/create answered 404 (money routes not mounted)' };
+      if (created.status !== 201 && created.status !== 200) return { skipped: `POST api/payments/create failed: ${brief(created)}` };
+      const transactionId = String(created.body?.transactionId ?? '');
+      if (!transactionId) return { skipped: `POST api/payments/create answered without transactionId: ${brief(created)}` };
+      expected += amount;
+      const target = expected;
+      const wait = nextEvent(socket, 'balances/changed', (p) => Number(p?.balances?.balance) >= target);
+      const t0 = now();
+      const decided = await admin.patch('/api/payments/confirmPayment', { transactionId, status: 'Confirmed', notes: 'bench' });
+      const t1 = now();
+      if (decided.status !== 200) {
+        wait.cancel();
+        return { skipped: `PATCH api/payments/confirmPayment failed: ${brief(decided)}` };
+      }
+      let t2: number;
+      try {
+        t2 = await wait.arrived;
+      } catch (err) {
+        return { skipped: `${(err as Error).message} after the admin confirmed a deposit (live pushes not wired?)` };
+      }
+      http.push(t1 - t0);
+      toPush.push(t2 - t0);
+    }
+    const decisionToPush = figure('admin confirm → investor balances push', toPush);
+    return {
+      baseline,
+      decisionToPush,
+      decisionHttp: figure('admin PATCH confirmPayment (HTTP)', http),
+      p50VsBaseline: baseline.p50 > 0 ? round(decisionToPush.p50 / baseline.p50, 1) : NaN,
+    };
+  } catch (err) {
+    return { skipped: `failed: ${(err as Error).message}` };
+  } finally {
+    socket.disconnect();
+  }
+}

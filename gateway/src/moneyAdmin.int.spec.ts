@@ -1,0 +1,113 @@
+/**
+ * Admin money paths: every one refused as anonymous (401), subscriber (403) and author (403) with
+ * nothing moved; the three balance edits (add / deduct, a deduct past zero refused, bad amounts).
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { HttpSession } from './testing/httpSession.js';
+import { userWithRole, type TestComposition } from './testing/composition.js';
+import {
+  adminBrowser,
+  balancesOf,
+  expectInvariants,
+  requestDeposit,
+  startMoneyComposition,
+  verifiedUser,
+  waitForBalances,
+} from './testing/money.js';
+
+let t: TestComposition;
+let admin: HttpSession;
+
+beforeAll(async () => {
+  t = await startMoneyComposition();
+  admin = await adminBrowser(t.url);
+});
+
+afterEach(async () => {
+  await expectInvariants(t);
+});
+
+afterAll(async () => {
+  await t?.stop();
+});
+
+const put = (b: HttpSession, path: string, body?: unknown) => b.request('PUT', path, { body });
+
+describe('admin money paths refuse everyone but admins', () => {
+  it('anonymous 401, subscriber 403, author 403 on every admin path; nothing moves', async () => {
+    const investor = await verifiedUser(t.url);
+    const depositId = await requestDeposit(investor.browser, 20);
+    const subscriber = await userWithRole(t.url, admin, 'subscriber');
+    const author = await userWithRole(t.url, admin, 'author');
+    const calls: Array<[string, string, unknown?]> = [
+      ['GET', '/api/payments/pending-deposit'],
+      ['PATCH', '/api/payments/confirmPayment', { transactionId: depositId, status: 'Confirmed' }],
+      ['PATCH', '/api/payments/rejectPayment', { transactionId: depositId, status: 'Rejected' }],
+      ['GET', '/api/invest/adminPendingInvestment'],
+      ['PUT', '/api/invest/some-investment/approve'],
+      ['PUT', '/api/invest/some-investment/reject'],
+      ['GET', '/api/withDraw/pending'],
+      ['PUT', '/api/withDraw/approve/some-withdrawal'],
+      ['PUT', '/api/withDraw/reject/some-withdrawal'],
+      ['PUT', `/api/users/updateDepositBalance/${investor.id}`, { operation: 'add', amount: 100 }],
+      ['PUT', `/api/users/editDepositBalance/${investor.id}`, { operation: 'add', amount: 100 }],
+      ['PUT', `/api/users/editinvestmentBalance/${investor.id}`, { operation: 'add', amount: 100 }],
+    ];
+    const anonymous = new HttpSession(t.url);
+    for (const [method, path, body] of calls) {
+      const anon = await anonymous.request(method, path, { body });
+      expect(anon.status, `${method} ${path} anonymous`).toBe(401);
+      for (const [who, browser] of [
+        ['subscriber', subscriber.browser],
+        ['author', author.browser],
+      ] as const) {
+        const res = await browser.request(method, path, { body });
+        expect(res.status, `${method} ${path} ${who}`).toBe(403);
+        expect(res.body.message).toBe('Not authorized as an admin');
+      }
+    }
+    // the owner-or-admin reads: a stranger cannot see another user's records
+    expect((await subscriber.browser.get(`/api/payments/viewPaymentStatus/${depositId}`)).status).toBe(404);
+    expect((await anonymous.get('/api/invest/getTransactionHistory')).status).toBe(401);
+    expect((await anonymous.get('/api/withDraw/balance')).status).toBe(401);
+    expect((await anonymous.post('/api/payments/create', { amount: 5 })).status).toBe(401);
+
+    const view = await investor.browser.get(`/api/payments/viewPaymentStatus/${depositId}`);
+    expect(view.body.transaction.status).toBe('Pending');
+    expect(await balancesOf(investor.browser)).toEqual({ balance: 0, investmentBalance: 0, totalMaturityAmount: 0 });
+  });
+});
+
+describe('balance edits: PUT api/users/{updateDepositBalance|editDepositBalance|editinvestmentBalance}/{id}', () => {
+  it('add and deduct on each account; a deduct past zero is refused and moves nothing', async () => {
+    const investor = await verifiedUser(t.url);
+    const added = await put(admin, `/api/users/editDepositBalance/${investor.id}`, { operation: 'add', amount: 120.5 });
+    expect(added.status).toBe(200);
+    expect(added.body).toMatchObject({ message: 'Balance updated successfully', balance: 120.5 });
+    expect((await put(admin, `/api/users/editinvestmentBalance/${investor.id}`, { operation: 'add', amount: '300' })).status).toBe(200);
+    expect((await put(admin, `/api/users/updateDepositBalance/${investor.id}`, { amount: 40 })).status).toBe(200); // operation defaults to add
+    await waitForBalances(investor.browser, { balance: 120.5, investmentBalance: 300, totalMaturityAmount: 40 });
+
+    const deducted = await put(admin, `/api/users/updateDepositBalance/${investor.id}`, { operation: 'deduct', amount: 15 });
+    expect(deducted.status).toBe(200);
+    expect(deducted.body.totalMaturityAmount).toBe(25);
+
+    const pastZero = await put(admin, `/api/users/editDepositBalance/${investor.id}`, { operation: 'deduct', amount: 120.51 });
+    expect(pastZero.status).toBe(400);
+    expect(pastZero.body.message).toBe('Insufficient balance for this deduction');
+
+    for (const body of [
+      { operation: 'add', amount: 0 },
+      { operation: 'add', amount: -1 },
+      { operation: 'add', amount: '1.234' },
+      { operation: 'add', amount: { $gt: '' } },
+      { operation: 'add' },
+      { operation: 'multiply', amount: 5 },
+      { operation: { $ne: 'x' }, amount: 5 },
+    ]) {
+      const res = await put(admin, `/api/users/editinvestmentBalance/${investor.id}`, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+    }
+    await waitForBalances(investor.browser, { balance: 120.5, investmentBalance: 300, totalMaturityAmount: 25 });
+  });
+});
