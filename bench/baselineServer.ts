@@ -17,13 +17,12 @@ import { echoServiceDefinition } from './echoService.js';
 const listen = (server: ReturnType<typeof createServer>): Promise<number> =>
   new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
 
-let io: SocketServer | undefined;
 const bare = createServer((req, res) => {
   if (req.method === 'POST' && req.url?.startsWith('/emit')) {
     const to = new URL(req.url, 'http://127.0.0.1').searchParams.get('to') ?? '';
     req.resume();
     req.on('end', () => {
-      io?.to(to).emit('pong', { at: Date.now() });
+      io.to(to).emit('pong', { at: Date.now() });
       res.writeHead(204).end();
     });
     return;
@@ -31,7 +30,7 @@ const bare = createServer((req, res) => {
   res.writeHead(200, { 'content-type': 'application/json' });
   res.end('{"ok":true}');
 });
-io = new SocketServer(bare, { path: '/socket.io', transports: ['websocket'] });
+const io = new SocketServer(bare, { path: '/socket.io', transports: ['websocket'] });
 
 const app = express();
 app.get('/hello', (_req, res) => {
@@ -52,7 +51,7 @@ process.stdout.write(`${JSON.stringify(ports)}\n`);
 
 const stop = () => {
   grpcServer.forceShutdown();
-  void io?.close();
+  void io.close();
   hello.closeAllConnections();
   hello.close();
   bare.closeAllConnections();

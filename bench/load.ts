@@ -24,13 +24,20 @@ export function percentile(sortedMs: number[], p: number): number {
 
 export const round = (n: number, digits = 2) => (Number.isFinite(n) ? +n.toFixed(digits) : n);
 
-export async function runLoad(options: {
-  name: string;
+/** One bounded run: raw latencies (ms) and wall time; `figure()` turns one or more runs into a LoadFigure. */
+export interface LoadSlice {
+  latencies: number[];
+  errors: number;
+  wall: number;
+  firstError?: string;
+}
+
+export async function runSlice(options: {
   seconds: number;
   maxCount: number;
   concurrency: number;
   call: (i: number) => Promise<unknown>;
-}): Promise<LoadFigure> {
+}): Promise<LoadSlice> {
   const { seconds, maxCount, concurrency, call } = options;
   const latencies: number[] = [];
   let started = 0;
@@ -53,11 +60,18 @@ export async function runLoad(options: {
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-  latencies.sort((a, b) => a - b);
+  return { latencies, errors, wall: Number(process.hrtime.bigint() - t0) / 1e9, ...(firstError ? { firstError } : {}) };
+}
+
+/** The figure of one or more slices of the same run: calls/s over their summed wall time, merged percentiles. */
+export function figure(name: string, slices: LoadSlice[]): LoadFigure {
+  const latencies = slices.flatMap((s) => s.latencies).sort((a, b) => a - b);
+  const wall = slices.reduce((a, s) => a + s.wall, 0);
+  const errors = slices.reduce((a, s) => a + s.errors, 0);
+  const firstError = slices.find((s) => s.firstError)?.firstError;
   return {
-    name: options.name,
-    perSecond: Math.round(latencies.length / wall),
+    name,
+    perSecond: wall > 0 ? Math.round(latencies.length / wall) : 0,
     count: latencies.length,
     errors,
     p50: round(percentile(latencies, 50)),

@@ -4,7 +4,7 @@
  * against baselines of the same run (machine-independent) and the latencies in ms.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { GrpcBenchResult } from './grpc.js';
 import type { HttpFigure } from './http.js';
@@ -13,7 +13,14 @@ import { root } from './children.js';
 
 export interface BenchResult {
   at: string;
-  machine: { cpus: number; cpuModel: string; node: string; platform: string };
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    node: string;
+    platform: string;
+    /** 1-minute load average when the bench started and when it ended (other work on the machine). */
+    loadAverage: { start: number; end: number };
+  };
   settings: Record<string, number>;
   http: { figures: HttpFigure[]; ratios: Record<string, { vsBare: number; vsExpress: number }> } | { skipped: string };
   grpc: GrpcBenchResult | { skipped: string };
@@ -22,9 +29,15 @@ export interface BenchResult {
   headline: Record<string, number>;
 }
 
-export function machine(): BenchResult['machine'] {
+export function machine(loadAtStart: number): BenchResult['machine'] {
   const c = cpus();
-  return { cpus: c.length, cpuModel: c[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform}-${process.arch}` };
+  return {
+    cpus: c.length,
+    cpuModel: c[0]?.model ?? 'unknown',
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    loadAverage: { start: +loadAtStart.toFixed(2), end: +loadavg()[0].toFixed(2) },
+  };
 }
 
 /** Prints rows as an aligned table (first column left-aligned, the others right-aligned). */
@@ -88,7 +101,11 @@ export function saveAndCompare(result: BenchResult): void {
       const then = previous.headline?.[name];
       return [name, now, then ?? '–', then ? +(now / then).toFixed(2) : '–'];
     });
-    console.log(`  previous run: ${previous.at ?? '?'} on ${previous.machine?.cpus ?? '?'} cores, BENCH_SECONDS=${previous.settings?.seconds ?? '?'}`);
+    const m = previous.machine;
+    console.log(
+      `  previous run: ${previous.at ?? '?'} on ${m?.cpus ?? '?'} cores (load ${m?.loadAverage?.start ?? '?'} → ${m?.loadAverage?.end ?? '?'}), ` +
+        `BENCH_SECONDS=${previous.settings?.seconds ?? '?'}`,
+    );
     table(['figure', 'now', 'then', 'now ÷ then'], rows);
   }
   console.log('\nwritten to bench/results/latest.json (previous run: bench/results/previous.json)');

@@ -13,9 +13,11 @@
  * (default 5) and a maximum count; children are stopped on exit, on errors and on Ctrl+C.
  *
  * Knobs: BENCH_SECONDS, BENCH_CONNECTIONS (autocannon, 20), BENCH_GRPC_CONCURRENCY (16),
- * BENCH_MAX_CALLS (gRPC calls per run, 50000), BENCH_SPREAD_USERS (1000), BENCH_MAX_DECISIONS (200),
+ * BENCH_MAX_CALLS (gRPC calls per run, 50000), BENCH_SPREAD_USERS (1000), BENCH_ROUNDS (gRPC runs are
+ * interleaved in this many slices, 2), BENCH_MAX_DECISIONS (200),
  * ADMIN_EMAIL / ADMIN_PASSWORD (the standalone target's admin; generated when unset).
  */
+import { cpus, loadavg } from 'node:os';
 import { benchGrpc } from './grpc.js';
 import { measureHttp, registerInvestor, type HttpFigure } from './http.js';
 import type { LoadFigure } from './load.js';
@@ -34,15 +36,21 @@ const settings = {
   maxCalls: num('BENCH_MAX_CALLS', 50_000),
   spreadUsers: num('BENCH_SPREAD_USERS', 1000),
   maxDecisions: num('BENCH_MAX_DECISIONS', 200),
+  rounds: num('BENCH_ROUNDS', 2),
 };
 
 const errorText = (err: unknown) => (err as Error)?.message ?? String(err);
 
 async function main(): Promise<void> {
+  const loadAtStart = loadavg()[0];
+  const cores = cpus().length;
   console.log(
     `\nMeridian bench: ${settings.seconds} s per run, ${settings.connections} HTTP connections, ` +
-      `${settings.grpcConcurrency} concurrent gRPC calls, all on 127.0.0.1 (${machine().cpus} cores, node ${process.version})`,
+      `${settings.grpcConcurrency} concurrent gRPC calls, all on 127.0.0.1 (${cores} cores, node ${process.version}, load ${loadAtStart.toFixed(2)})`,
   );
+  if (loadAtStart > cores) {
+    console.log(`  note: the machine is busy (1-min load ${loadAtStart.toFixed(2)} > ${cores} cores): absolute figures will be low and noisy; the ratios less so.`);
+  }
   const baselines = await startBaselines();
   let target: Awaited<ReturnType<typeof startStandaloneTarget>> | undefined;
   try {
@@ -98,6 +106,7 @@ async function main(): Promise<void> {
         maxCount: settings.maxCalls,
         concurrency: settings.grpcConcurrency,
         spreadUsers: settings.spreadUsers,
+        rounds: settings.rounds,
         echoAddress: `127.0.0.1:${baselines.grpc}`,
         ledgerAddress: target.ledgerAddress,
         log: (f: LoadFigure, unit: string) =>
@@ -109,7 +118,7 @@ async function main(): Promise<void> {
     }
 
     // ---- tables
-    const partial: Omit<BenchResult, 'headline'> = { at: new Date().toISOString(), machine: machine(), settings, http, grpc, socket };
+    const partial: Omit<BenchResult, 'headline'> = { at: new Date().toISOString(), machine: machine(loadAtStart), settings, http, grpc, socket };
     const result: BenchResult = { ...partial, headline: headlineOf(partial) };
     printTables(result);
     saveAndCompare(result);
@@ -119,7 +128,8 @@ async function main(): Promise<void> {
 }
 
 function printTables(r: BenchResult): void {
-  console.log('\n=== results ===');
+  const m = r.machine;
+  console.log(`\n=== results === (${m.cpus} × ${m.cpuModel}, ${m.node}, 1-min load ${m.loadAverage.start} at start, ${m.loadAverage.end} at end)`);
   if ('figures' in r.http) {
     console.log('\nHTTP (autocannon, req/s; latency ms)');
     const [b, e] = r.http.figures;
@@ -145,7 +155,7 @@ function printTables(r: BenchResult): void {
         f === echoFig ? '–' : +(f.perSecond / spread.perSecond).toFixed(3),
       ]),
     );
-    console.log(`  hot account: ${r.grpc.hotStreamLength} postings appended to one user's ledger stream during the run`);
+    console.log(`  hot account: ${r.grpc.hotPostings} postings on one user's ledger stream by the end (every command reads it whole)`);
   } else console.log(`\ngRPC: skipped: ${r.grpc.skipped}`);
 
   if ('decisionToPush' in r.socket) {

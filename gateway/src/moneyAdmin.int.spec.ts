@@ -3,6 +3,12 @@
  * nothing moved; the three balance edits (add / deduct, a deduct past zero refused, bad amounts).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
+import * as inv from '@meridian/proto/meridian/investment/v1/investment';
+import * as wd from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
+import { callUnary } from './grpcClients.js';
+import { closeMoneyClients, createMoneyClients } from './moneyClients.js';
 import { HttpSession } from './testing/httpSession.js';
 import { userWithRole, type TestComposition } from './testing/composition.js';
 import {
@@ -75,6 +81,34 @@ describe('admin money paths refuse everyone but admins', () => {
     const view = await investor.browser.get(`/api/payments/viewPaymentStatus/${depositId}`);
     expect(view.body.transaction.status).toBe('Pending');
     expect(await balancesOf(investor.browser)).toEqual({ balance: 0, investmentBalance: 0, totalMaturityAmount: 0 });
+  });
+});
+
+describe('the services check the role again (behind the gateway)', () => {
+  it('a non-admin caller_role is refused by ledger, investment and withdrawal', async () => {
+    const investor = await verifiedUser(t.url);
+    const c = createMoneyClients({
+      ledgerGrpcUrl: t.app.money.ledger.grpcAddress,
+      investmentGrpcUrl: t.app.money.investment.grpcAddress,
+      withdrawalGrpcUrl: t.app.money.withdrawal.grpcAddress,
+    });
+    try {
+      const who = { caller: { userId: investor.id, sessionId: 's', impersonatorId: '', correlationId: 'c' }, callerRole: 'author' };
+      const refused = async (p: Promise<unknown>) => expect(await p.then(() => 'accepted', (e: { code: number }) => e.code)).toBe(GrpcStatus.PERMISSION_DENIED);
+      await refused(callUnary(c.ledger, 'listPendingDeposits', lg.ListPendingDepositsRequest.fromPartial(who)));
+      await refused(
+        callUnary(
+          c.ledger,
+          'adjustBalance',
+          lg.AdjustBalanceRequest.fromPartial({ ...who, userId: investor.id, account: lg.BalanceAccount.BALANCE_ACCOUNT_DEPOSIT, operation: lg.AdjustmentOperation.ADJUSTMENT_OPERATION_ADD, amount: '5' }),
+        ),
+      );
+      await refused(callUnary(c.investment, 'listPending', inv.ListPendingRequest.fromPartial(who)));
+      await refused(callUnary(c.withdrawal, 'listPending', wd.ListPendingRequest.fromPartial(who)));
+      expect(await balancesOf(investor.browser)).toEqual({ balance: 0, investmentBalance: 0, totalMaturityAmount: 0 });
+    } finally {
+      closeMoneyClients(c);
+    }
   });
 });
 

@@ -64,14 +64,21 @@ const layoutCheck: CaptureOptions['check'] = async (page, shot) => {
     const offenders = [...document.body.querySelectorAll<HTMLElement>('*')]
       .filter((el) => {
         const r = el.getBoundingClientRect();
-        return r.width > 0 && r.height > 0 && r.right > width + 1 && getComputedStyle(el).position !== 'fixed';
+        return (
+          r.width > 0 && r.height > 0 && r.right > width + 1 && getComputedStyle(el).position !== 'fixed'
+        );
       })
       .slice(0, 5)
-      .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} right=${Math.round(el.getBoundingClientRect().right)}`);
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} right=${Math.round(el.getBoundingClientRect().right)}`,
+      );
     return { scrollWidth: root.scrollWidth, width, offenders };
   });
   if (result.scrollWidth > result.width) {
-    overflowing.push(`${shot.name}-${shot.viewport}: scrollWidth ${result.scrollWidth} > ${result.width} (${result.offenders.join(', ')})`);
+    overflowing.push(
+      `${shot.name}-${shot.viewport}: scrollWidth ${result.scrollWidth} > ${result.width} (${result.offenders.join(', ')})`,
+    );
   }
 };
 
@@ -87,7 +94,9 @@ async function newContext(label: string): Promise<BrowserContext> {
 /** The state of the five checklist items, in the spec's order: upper, lower, digit, special, >= 6. */
 async function checklist(page: Page): Promise<boolean[]> {
   const items = page.getByRole('list', { name: 'Password requirements' }).getByRole('listitem');
-  return (await items.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-ok') === 'true'))) as boolean[];
+  return (await items.evaluateAll((lis) =>
+    lis.map((li) => li.getAttribute('data-ok') === 'true'),
+  )) as boolean[];
 }
 
 /** Mail ids already in the mailbox, so a step waits for the NEW code. */
@@ -102,7 +111,11 @@ async function newCode(email: string, known: Set<string>): Promise<string> {
 
 /** Login from a browser the server does not know: 400 'New browser…', the code step, the code. */
 async function loginWithCode(page: Page, email: string, password: string): Promise<void> {
-  watcher.expect({ why: `login of ${email} from a new browser answers 400`, text: /status of 400/, url: /\/api\/users\/login$/ });
+  watcher.expect({
+    why: `login of ${email} from a new browser answers 400`,
+    text: /status of 400/,
+    url: /\/api\/users\/login$/,
+  });
   const known = await mailIds(email);
   await page.goto('/login');
   await page.getByRole('heading', { name: 'Log in to Meridian' }).waitFor();
@@ -123,7 +136,8 @@ function assertNoConsoleErrors(): void {
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(WEB_DIST, 'index.html'))) throw new Error('web/dist is missing: run `cd web && npx vite build` first');
+  if (!existsSync(join(WEB_DIST, 'index.html')))
+    throw new Error('web/dist is missing: run `cd web && npx vite build` first');
   rmSync(SHOTS, { recursive: true, force: true });
   mkdirSync(SHOTS, { recursive: true });
   target = await startTarget({
@@ -148,7 +162,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   const maturity = watcher.expectedSeen.filter((p) => p.url.endsWith('/api/invest/deposit-maturity'));
-  if (maturity.length > 0) console.warn(`e2e: GET /api/invest/deposit-maturity failed ${maturity.length} times (${maturity[0]!.text}); allowed until the investment route is served`);
+  if (maturity.length > 0)
+    console.warn(
+      `e2e: GET /api/invest/deposit-maturity failed ${maturity.length} times (${maturity[0]!.text}); allowed until the investment route is served`,
+    );
   await browser?.close();
   if (target) await stopTarget(target);
   rmSync(dataDir, { recursive: true, force: true });
@@ -226,12 +243,21 @@ describe('account journey in Chromium against the standalone target', () => {
     await page.getByRole('button', { name: 'Resend Verification Link' }).waitFor();
     await page.close();
 
-    await shots(a, [{ name: 'dashboard-unverified', path: '/dashboard', waitForText: 'Account Verification Needed' }], 'investor-');
+    await shots(
+      a,
+      [{ name: 'dashboard-unverified', path: '/dashboard', waitForText: 'Account Verification Needed' }],
+      'investor-',
+    );
     assertNoConsoleErrors();
   });
 
   it('2. opens the verification link from the dev mailbox, lands on /upload-kyc after 3 s, logs out', async () => {
-    const mail = await waitForMail(url, investor.email, (m) => m.links.some((l) => l.includes('/verify/')), 15_000);
+    const mail = await waitForMail(
+      url,
+      investor.email,
+      (m) => m.links.some((l) => l.includes('/verify/')),
+      15_000,
+    );
     const link = linkWith(mail, '/verify/').url;
     expect(link.startsWith(`${url}/verify/`)).toBe(true);
 
@@ -263,95 +289,125 @@ describe('account journey in Chromium against the standalone target', () => {
     expect(await pageB.getByRole('heading', { name: 'Administration' }).count()).toBe(0);
     expect(await pageB.getByRole('banner').getByRole('link', { name: 'Login' }).count()).toBe(0);
 
-    const investorScreens = ACCOUNT_SCREENS.filter((s) => ['dashboard', 'profile', 'profile-security'].includes(s.name));
+    const investorScreens = ACCOUNT_SCREENS.filter((s) =>
+      ['dashboard', 'profile', 'profile-security'].includes(s.name),
+    );
     await shots(b, investorScreens, 'investor-');
     assertNoConsoleErrors();
   });
 
-  it('4. an admin finds the investor, impersonates, exits, suspends; the investor lands on /login', { timeout: SHOTS_TIMEOUT_MS }, async () => {
-    c = await newContext('admin C');
-    const page = await c.newPage();
-    await loginWithCode(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await page.getByRole('heading', { name: 'Administration' }).waitFor();
+  it(
+    '4. an admin finds the investor, impersonates, exits, suspends; the investor lands on /login',
+    { timeout: SHOTS_TIMEOUT_MS },
+    async () => {
+      c = await newContext('admin C');
+      const page = await c.newPage();
+      await loginWithCode(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await page.getByRole('heading', { name: 'Administration' }).waitFor();
 
-    await shots(c, ACCOUNT_SCREENS.filter((s) => !['verify', 'section-placeholder'].includes(s.name)), 'admin-');
+      await shots(
+        c,
+        ACCOUNT_SCREENS.filter((s) => !['verify', 'section-placeholder'].includes(s.name)),
+        'admin-',
+      );
 
-    // the Users tab: search, then impersonate
-    await page.goto('/user-profile');
-    await page.getByRole('tab', { name: 'Users' }).click();
-    await page.getByText('Total users').waitFor();
-    const cards = page.getByRole('list', { name: 'Users' }).getByRole('listitem');
-    await page.getByRole('searchbox').fill(investor.email.toUpperCase());
-    await expect.poll(() => cards.count()).toBe(1);
-    await cards.first().getByText(investor.email).waitFor();
-    await page.getByRole('searchbox').fill('nobody-like-this');
-    await page.getByText('No user found...').waitFor();
-    await page.getByRole('searchbox').fill('Ines Inv');
-    await expect.poll(() => cards.count()).toBe(1);
+      // the Users tab: search, then impersonate
+      await page.goto('/user-profile');
+      await page.getByRole('tab', { name: 'Users' }).click();
+      await page.getByText('Total users').waitFor();
+      const cards = page.getByRole('list', { name: 'Users' }).getByRole('listitem');
+      await page.getByRole('searchbox').fill(investor.email.toUpperCase());
+      await expect.poll(() => cards.count()).toBe(1);
+      await cards.first().getByText(investor.email).waitFor();
+      await page.getByRole('searchbox').fill('nobody-like-this');
+      await page.getByText('No user found...').waitFor();
+      await page.getByRole('searchbox').fill('Ines Inv');
+      await expect.poll(() => cards.count()).toBe(1);
 
-    await page.getByRole('button', { name: `Impersonate ${investor.name}` }).click();
-    await page.waitForURL('**/dashboard');
-    await page.getByRole('heading', { name: `Welcome, ${investor.name}` }).waitFor();
-    expect(await page.getByRole('heading', { name: 'Administration' }).count()).toBe(0);
+      await page.getByRole('button', { name: `Impersonate ${investor.name}` }).click();
+      await page.waitForURL('**/dashboard');
+      await page.getByRole('heading', { name: `Welcome, ${investor.name}` }).waitFor();
+      expect(await page.getByRole('heading', { name: 'Administration' }).count()).toBe(0);
 
-    await page.getByRole('banner').getByRole('link', { name: 'Profile' }).click();
-    await page.waitForURL('**/user-profile');
-    await page.getByText(`You are viewing Meridian as`).waitFor();
-    expect(await page.getByRole('tab', { name: 'Users' }).count()).toBe(0);
-    await shots(c, [{ name: 'profile-impersonating', path: '/user-profile', waitForText: 'Exit Impersonation' }], 'admin-');
+      await page.getByRole('banner').getByRole('link', { name: 'Profile' }).click();
+      await page.waitForURL('**/user-profile');
+      await page.getByText(`You are viewing Meridian as`).waitFor();
+      expect(await page.getByRole('tab', { name: 'Users' }).count()).toBe(0);
+      await shots(
+        c,
+        [{ name: 'profile-impersonating', path: '/user-profile', waitForText: 'Exit Impersonation' }],
+        'admin-',
+      );
 
-    await page.getByRole('button', { name: 'Exit Impersonation' }).click();
-    await page.getByRole('tab', { name: 'Users', selected: true }).waitFor();
-    expect(await page.getByRole('button', { name: 'Exit Impersonation' }).count()).toBe(0);
-    await page.getByText('Total users').waitFor();
+      await page.getByRole('button', { name: 'Exit Impersonation' }).click();
+      await page.getByRole('tab', { name: 'Users', selected: true }).waitFor();
+      expect(await page.getByRole('button', { name: 'Exit Impersonation' }).count()).toBe(0);
+      await page.getByText('Total users').waitFor();
 
-    // suspend through the role modal
-    await page.getByRole('searchbox').fill(investor.email);
-    await expect.poll(() => cards.count()).toBe(1);
-    await page.getByRole('button', { name: `Change role of ${investor.name}` }).click();
-    const dialog = page.getByRole('dialog', { name: 'Change role' });
-    await dialog.waitFor();
-    await dialog.getByRole('button', { name: 'Update role' }).click();
-    await dialog.getByText('Please select a role').waitFor();
-    await dialog.getByLabel('New role').selectOption('suspended');
-    await dialog.getByRole('button', { name: 'Update role' }).click();
-    await dialog.waitFor({ state: 'detached' });
-    await cards.first().getByText('suspended', { exact: true }).waitFor();
-    await page.locator('.stat--danger .stat__value', { hasText: '1' }).waitFor();
+      // suspend through the role modal
+      await page.getByRole('searchbox').fill(investor.email);
+      await expect.poll(() => cards.count()).toBe(1);
+      await page.getByRole('button', { name: `Change role of ${investor.name}` }).click();
+      const dialog = page.getByRole('dialog', { name: 'Change role' });
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: 'Update role' }).click();
+      await dialog.getByText('Please select a role').waitFor();
+      await dialog.getByLabel('New role').selectOption('suspended');
+      await dialog.getByRole('button', { name: 'Update role' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await cards.first().getByText('suspended', { exact: true }).waitFor();
+      await page.locator('.stat--danger .stat__value', { hasText: '1' }).waitFor();
 
-    // the investor's next action, in browser B, lands on /login
-    await pageB.getByRole('banner').getByRole('link', { name: 'Profile' }).click();
-    await pageB.waitForURL('**/login');
-    await pageB.getByRole('heading', { name: 'Log in to Meridian' }).waitFor();
-    await pageB.goto('/dashboard');
-    await pageB.waitForURL('**/login');
-    await page.close();
-    assertNoConsoleErrors();
-  });
+      // the investor's next action, in browser B, lands on /login
+      await pageB.getByRole('banner').getByRole('link', { name: 'Profile' }).click();
+      await pageB.waitForURL('**/login');
+      await pageB.getByRole('heading', { name: 'Log in to Meridian' }).waitFor();
+      await pageB.goto('/dashboard');
+      await pageB.waitForURL('**/login');
+      await page.close();
+      assertNoConsoleErrors();
+    },
+  );
 
   const AUTH_FORMS = ['forgot', 'reset-password', 'login-with-code'];
 
-  it('5. screenshots every public page at 1280 px and 360 px; none scrolls sideways', { timeout: SHOTS_TIMEOUT_MS }, async () => {
-    const d = await newContext('visitor D');
-    await shots(d, PUBLIC_SCREENS.filter((s) => !AUTH_FORMS.includes(s.name)));
-    await d.close();
-    expect(overflowing, 'screens wider than their viewport').toEqual([]);
-    assertNoConsoleErrors();
-  });
+  it(
+    '5. screenshots every public page at 1280 px and 360 px; none scrolls sideways',
+    { timeout: SHOTS_TIMEOUT_MS },
+    async () => {
+      const d = await newContext('visitor D');
+      await shots(
+        d,
+        PUBLIC_SCREENS.filter((s) => !AUTH_FORMS.includes(s.name)),
+      );
+      await d.close();
+      expect(overflowing, 'screens wider than their viewport').toEqual([]);
+      assertNoConsoleErrors();
+    },
+  );
 
-  it('6. screenshots every logged-out account screen at 1280 px and 360 px; none scrolls sideways', { timeout: SHOTS_TIMEOUT_MS }, async () => {
-    const e = await newContext('visitor E');
-    watcher.expect({ why: 'verify/sample-token is not a real token', text: /status of 400/, url: /\/api\/users\/verifyUser\/sample-token$/, times: 2 });
-    const verify = ACCOUNT_SCREENS.find((s) => s.name === 'verify')!;
-    await shots(e, [
-      ...PUBLIC_SCREENS.filter((s) => AUTH_FORMS.includes(s.name)),
-      ...LOGGED_OUT_SCREENS,
-      { ...verify, waitForText: 'Invalid or expired verification link' },
-    ]);
-    await e.close();
-    expect(overflowing, 'screens wider than their viewport').toEqual([]);
-    assertNoConsoleErrors();
-  });
+  it(
+    '6. screenshots every logged-out account screen at 1280 px and 360 px; none scrolls sideways',
+    { timeout: SHOTS_TIMEOUT_MS },
+    async () => {
+      const e = await newContext('visitor E');
+      watcher.expect({
+        why: 'verify/sample-token is not a real token',
+        text: /status of 400/,
+        url: /\/api\/users\/verifyUser\/sample-token$/,
+        times: 2,
+      });
+      const verify = ACCOUNT_SCREENS.find((s) => s.name === 'verify')!;
+      await shots(e, [
+        ...PUBLIC_SCREENS.filter((s) => AUTH_FORMS.includes(s.name)),
+        ...LOGGED_OUT_SCREENS,
+        { ...verify, waitForText: 'Invalid or expired verification link' },
+      ]);
+      await e.close();
+      expect(overflowing, 'screens wider than their viewport').toEqual([]);
+      assertNoConsoleErrors();
+    },
+  );
 
   it('no console errors or page errors across the whole journey', () => {
     assertNoConsoleErrors();

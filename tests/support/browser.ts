@@ -55,7 +55,12 @@ export class ConsoleWatcher {
     });
     context.on('weberror', (webError) => {
       const error = webError.error();
-      this.record({ context: label, kind: 'pageerror', text: `${error.name}: ${error.message}`, url: webError.page()?.url() ?? '' });
+      this.record({
+        context: label,
+        kind: 'pageerror',
+        text: `${error.name}: ${error.message}`,
+        url: webError.page()?.url() ?? '',
+      });
     });
     return context;
   }
@@ -71,7 +76,9 @@ export class ConsoleWatcher {
   }
 
   private record(problem: Problem): void {
-    const rule = this.rules.find((r) => r.seen < (r.times ?? 1) && r.text.test(problem.text) && (!r.url || r.url.test(problem.url)));
+    const rule = this.rules.find(
+      (r) => r.seen < (r.times ?? 1) && r.text.test(problem.text) && (!r.url || r.url.test(problem.url)),
+    );
     if (rule) {
       rule.seen += 1;
       this.expectedSeen.push(problem);
