@@ -93,7 +93,7 @@ interface Mail {
 export async function waitForMail(baseUrl: string, to: string, match: (m: Mail) => boolean, timeoutMs = 10_000): Promise<Mail> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const res = await fetch(new URL(`/api/dev/mailbox?to=${encodeURIComponent(to)}`, baseUrl));
+    const res = await fetch(new URL(`/api/dev/mailbox?to=${encodeURIComponent(to)}`, baseUrl), { signal: AbortSignal.timeout(5_000) });
     if (res.ok) {
       const found = ((await res.json()) as Mail[]).find(match);
       if (found) return found;
@@ -131,7 +131,7 @@ export async function signIn(baseUrl: string, email: string, password: string): 
   const first = await browser.post('/api/users/login', { email, password });
   if (first.status === 200) return browser;
   if (first.status !== 400) throw new Error(`login failed: ${brief(first)}`);
-  const before = await fetch(new URL(`/api/dev/mailbox?to=${encodeURIComponent(email)}`, baseUrl));
+  const before = await fetch(new URL(`/api/dev/mailbox?to=${encodeURIComponent(email)}`, baseUrl), { signal: AbortSignal.timeout(5_000) });
   const known = new Set(before.ok ? ((await before.json()) as Mail[]).map((m) => m.id) : []);
   const sent = await browser.post(`/api/users/sendLoginCode/${encodeURIComponent(email)}`);
   if (sent.status !== 200) throw new Error(`sendLoginCode failed: ${brief(sent)}`);

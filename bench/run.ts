@@ -15,12 +15,14 @@
  * Knobs: BENCH_SECONDS, BENCH_CONNECTIONS (autocannon, 20), BENCH_GRPC_CONCURRENCY (16),
  * BENCH_MAX_CALLS (gRPC calls per run, 50000), BENCH_SPREAD_USERS (1000), BENCH_ROUNDS (gRPC runs are
  * interleaved in this many slices, 2), BENCH_MAX_DECISIONS (200),
- * ADMIN_EMAIL / ADMIN_PASSWORD (the standalone target's admin; generated when unset).
+ * ADMIN_EMAIL / ADMIN_PASSWORD (the standalone target's admin; generated when unset), BENCH_WRITE_README=1
+ * (also quote the run in the committed bench/results/README.md).
  */
 import { cpus, loadavg } from 'node:os';
 import { benchGrpc } from './grpc.js';
 import { measureHttp, registerInvestor, type HttpFigure } from './http.js';
 import type { LoadFigure } from './load.js';
+import { writeMarkdownReport } from './report.js';
 import { headlineOf, machine, saveAndCompare, table, type BenchResult } from './results.js';
 import { benchSocket } from './socket.js';
 import { startBaselines, startStandaloneTarget } from './standalone.js';
@@ -122,6 +124,7 @@ async function main(): Promise<void> {
     const result: BenchResult = { ...partial, headline: headlineOf(partial) };
     printTables(result);
     saveAndCompare(result);
+    if (process.env.BENCH_WRITE_README === '1') writeMarkdownReport(result);
   } finally {
     await Promise.all([target?.stop(), baselines.stop()]);
   }

@@ -96,7 +96,7 @@ async function baselineLatency(baseUrl: string, seconds: number, maxCount: numbe
     for (let i = 0; i < maxCount && now() < end; i++) {
       const wait = nextEvent(socket, 'pong', () => true);
       const t0 = now();
-      const res = await fetch(`${baseUrl}/emit?to=${encodeURIComponent(socket.id ?? '')}`, { method: 'POST', body: '{}' });
+      const res = await fetch(`${baseUrl}/emit?to=${encodeURIComponent(socket.id ?? '')}`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(10_000) });
       await res.arrayBuffer();
       ms.push((await wait.arrived) - t0);
     }

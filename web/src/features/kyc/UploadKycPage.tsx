@@ -97,7 +97,9 @@ export function UploadKycPage() {
   }
 
   const status = user?.kycStatus;
-  const locked = status === 'Pending' || status === 'Approved';
+  // Once this upload succeeded, the live status push (Pending) must not swap the confirmation away
+  // before the redirect: the form keeps showing it.
+  const locked = (status === 'Pending' || status === 'Approved') && !done;
 
   return (
     <div className="container section">

@@ -1,0 +1,234 @@
+/**
+ * The KYC journey (issue 5 §4) in headless Chromium against the standalone target (`make start`'s
+ * process serving web/dist), two browser contexts, one step per test, in order:
+ *
+ *  1. investor: registers through /register and opens the verification link from the dev mailbox;
+ *  2. admin (new browser: the emailed code) opens /pending-kyc BEFORE the upload: 'No pending requests.';
+ *  3. investor: /upload-kyc, picks front and back (real PNG files from a temp dir) → 'KYC documents
+ *     uploaded successfully!' → the admin's open /pending-kyc shows the card without a reload;
+ *  4. admin: 'View front' opens a new tab serving the image; Approve → the card leaves;
+ *     the investor's profile shows 'KYC: Approved' (a live push, no reload);
+ *  5. admin adds $100 Total Profit on /edit-balance/{id} (via the Users tab) → the investor's
+ *     /withdraw-wallet accepts a $60 request;
+ *  6. screenshots of the KYC and withdraw screens at 1280 and 360 px; none scrolls sideways;
+ *  no console or page error anywhere unless a step expected it.
+ *
+ *   (cd web && npx vite build) && npx vitest run --project e2e tests/e2e/kyc.e2e.spec.ts
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { waitForMail } from '@meridian/gateway/testing/httpSession';
+import { ConsoleWatcher, launchChromium } from '../support/browser.js';
+import { ROOT, startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
+import { PNG_1X1, Screenshots, currentUser, loginWithCode, registerAndVerify, type Investor } from '../support/journey.js';
+
+const WEB_DIST = join(ROOT, 'web/dist');
+const SHOTS = join(ROOT, 'artifacts/screenshots');
+const ADMIN_EMAIL = 'kyc-e2e-admin@example.com';
+const ADMIN_PASSWORD = 'Kyc-E2e-Admin-Passw0rd!';
+const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
+
+const investor: Investor = {
+  name: 'Kira Kyc',
+  email: `kira.${Date.now()}@example.com`,
+  phone: '+4915550199',
+  country: 'Germany',
+  password: 'Kira-Passw0rd!',
+};
+
+const dataDir = mkdtempSync(join(tmpdir(), 'meridian-e2e-kyc-'));
+const filesDir = mkdtempSync(join(tmpdir(), 'meridian-e2e-kyc-files-'));
+const watcher = new ConsoleWatcher();
+let target: RunningTarget | undefined;
+let browser: Browser | undefined;
+let url = '';
+let shots: Screenshots;
+let inv: BrowserContext; // the investor
+let adm: BrowserContext; // the admin
+let invPage: Page;
+let admPage: Page;
+let investorId = '';
+
+async function newContext(label: string): Promise<BrowserContext> {
+  const context = await browser!.newContext({ viewport: { width: 1280, height: 800 }, baseURL: url });
+  return watcher.watch(context, label);
+}
+
+function assertNoConsoleErrors(): void {
+  expect(watcher.unexpected(), 'console errors or page errors nobody expected').toEqual([]);
+}
+
+beforeAll(async () => {
+  if (!existsSync(join(WEB_DIST, 'index.html')))
+    throw new Error('web/dist is missing: run `cd web && npx vite build` first');
+  mkdirSync(SHOTS, { recursive: true });
+  writeFileSync(join(filesDir, 'passport-front.png'), PNG_1X1);
+  writeFileSync(join(filesDir, 'passport-back.png'), PNG_1X1);
+  writeFileSync(join(filesDir, 'notes.txt'), 'not an identity document');
+  target = await startTarget({ dataDir, adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD, env: { WEB_DIST } });
+  url = target.url;
+  shots = new Screenshots(url, SHOTS);
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (target) await stopTarget(target);
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(filesDir, { recursive: true, force: true });
+});
+
+describe('KYC journey in Chromium against the standalone target', () => {
+  // One journey in steps: after a failed step the later ones are skipped, not failed again.
+  let brokenAt = '';
+  afterEach(({ task }) => {
+    if (task.result?.state === 'fail' && !brokenAt) brokenAt = task.name;
+  });
+  beforeEach(({ skip }) => {
+    if (brokenAt) skip(`an earlier step failed: ${brokenAt}`);
+  });
+
+  it('1. the investor registers and verifies the email through the link from the mailbox', async () => {
+    inv = await newContext('investor');
+    invPage = await inv.newPage();
+    await registerAndVerify(invPage, url, investor);
+    await invPage.getByRole('heading', { name: 'Verify your identity' }).waitFor();
+    investorId = (await currentUser(inv, url))._id as string;
+    expect(investorId).toBeTruthy();
+    assertNoConsoleErrors();
+  });
+
+  it('2. the admin logs in from a new browser and opens /pending-kyc: nothing pending yet', async () => {
+    adm = await newContext('admin');
+    admPage = await adm.newPage();
+    await loginWithCode(admPage, url, watcher, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await admPage.getByRole('link', { name: 'Pending Kyc Verification' }).click();
+    await admPage.waitForURL('**/pending-kyc');
+    await admPage.getByRole('heading', { name: 'Pending Kyc Verification' }).waitFor();
+    await admPage.getByText('No pending requests.').waitFor();
+    assertNoConsoleErrors();
+  });
+
+  it('3. the investor uploads front and back; the open admin queue shows the card without a reload', async () => {
+    await shots.take(inv, [{ name: 'upload-kyc', path: '/upload-kyc', waitForText: 'Important notice' }], 'kyc-investor-');
+    const form = invPage.getByRole('form', { name: 'Upload KYC documents' });
+    await invPage.getByRole('button', { name: 'Submit KYC' }).click();
+    await form.getByText('Please upload both front and back documents.').waitFor();
+    // a wrong pick is rejected and cleared
+    const front = invPage.getByLabel('Front of document');
+    await front.setInputFiles(join(filesDir, 'notes.txt'));
+    await form.getByText('Invalid file format. Only JPEG, JPG, PNG, and PDF are allowed.').waitFor();
+    expect(await front.inputValue()).toBe('');
+
+    await front.setInputFiles(join(filesDir, 'passport-front.png'));
+    await invPage.getByText(/passport-front\.png · 0\.00 MB/).waitFor();
+    await invPage.getByLabel('Back of document').setInputFiles(join(filesDir, 'passport-back.png'));
+    await invPage.getByText(/passport-back\.png · 0\.00 MB/).waitFor();
+    await invPage.getByRole('button', { name: 'Submit KYC' }).click();
+    await invPage.getByRole('status').getByText('KYC documents uploaded successfully!').waitFor();
+    const uploadedAt = Date.now();
+
+    const card = admPage.getByRole('listitem', { name: `KYC of ${investor.name}` });
+    await card.waitFor({ timeout: 10_000 }); // the live queue/itemAdded push: no reload
+    await card.getByText(investor.email).waitFor();
+    await card.getByText('KYC: Pending').waitFor();
+
+    // the upload screen goes to /dashboard after 2 s (with a reload)
+    await invPage.waitForURL('**/dashboard', { timeout: 10_000 });
+    expect(Date.now() - uploadedAt).toBeGreaterThanOrEqual(1_500);
+    await invPage.getByRole('heading', { name: `Welcome, ${investor.name}` }).waitFor();
+    assertNoConsoleErrors();
+  });
+
+  it('4. the admin views the front in a new tab, approves, the card leaves; the investor sees KYC Approved live', async () => {
+    await shots.take(adm, [{ name: 'pending-kyc', path: '/pending-kyc', waitForText: 'View front' }], 'kyc-admin-');
+    const card = admPage.getByRole('listitem', { name: `KYC of ${investor.name}` });
+    const [tab] = await Promise.all([adm.waitForEvent('page'), card.getByRole('link', { name: 'View front' }).click()]);
+    await tab.waitForLoadState('load');
+    expect(tab.url()).toContain(url);
+    const image = await tab.evaluate(() => {
+      const img = document.querySelector('img');
+      return { contentType: document.contentType, width: img?.naturalWidth ?? 0 };
+    });
+    expect(image).toEqual({ contentType: 'image/png', width: 1 });
+    const served = await adm.request.get(tab.url());
+    expect(served.status()).toBe(200);
+    expect(Buffer.from(await served.body()).equals(PNG_1X1)).toBe(true);
+    await tab.close();
+
+    // the investor watches the profile while the admin decides
+    await invPage.getByRole('banner').getByRole('link', { name: 'Profile' }).click();
+    await invPage.waitForURL('**/user-profile');
+    await invPage.getByText('KYC: Pending').waitFor();
+
+    await card.getByRole('button', { name: `Approve KYC of ${investor.name}` }).click();
+    await admPage.getByText('KYC approved successfully!').first().waitFor();
+    await card.waitFor({ state: 'detached' });
+    await admPage.getByText('No pending requests.').waitFor();
+
+    await invPage.getByText('KYC: Approved').waitFor({ timeout: 10_000 }); // status/changed kind 'kyc'
+    await invPage.reload();
+    await invPage.getByText('KYC: Approved').waitFor();
+    await waitForMail(url, investor.email, (m) => m.subject === 'Your identity is verified', 10_000);
+    assertNoConsoleErrors();
+  });
+
+  it('5. the admin adds Total Profit on /edit-balance; the investor\'s /withdraw-wallet accepts a request', async () => {
+    // the admin: Users tab → the investor's card → Edit profit
+    await admPage.goto('/user-profile');
+    await admPage.getByRole('tab', { name: 'Users' }).click();
+    await admPage.getByRole('searchbox').fill(investor.email);
+    const userCard = admPage.getByRole('list', { name: 'Users' }).getByRole('listitem', { name: investor.name });
+    await userCard.waitFor();
+    await userCard.getByText('KYC: Approved').waitFor();
+    await userCard.getByRole('link', { name: 'Edit profit' }).click();
+    await admPage.waitForURL(`**/edit-balance/${investorId}`);
+    await admPage.getByRole('heading', { name: 'Edit total profit' }).waitFor();
+    const strip = admPage.getByLabel('Current balance');
+    await strip.getByText('$0.00').waitFor();
+    await admPage.getByLabel('Amount (USD)').fill('100');
+    await admPage.getByLabel('Operation').selectOption('add');
+    await admPage.getByRole('button', { name: 'Submit' }).click();
+    await admPage.getByRole('status').waitFor();
+    await shots.take(adm, [{ name: 'edit-balance', path: `/edit-balance/${investorId}`, waitForText: 'Operation' }], 'kyc-admin-');
+
+    // the investor: the dashboard's Total Profit, then the withdraw screen
+    await invPage.goto('/dashboard');
+    const profit = invPage.getByRole('region', { name: 'Balances' }).locator('.balance-card', { hasText: 'Total Profit' });
+    await profit.getByText('$100.00').waitFor({ timeout: 10_000 });
+    await invPage.getByRole('link', { name: 'Withdraw' }).click();
+    await invPage.waitForURL('**/withdraw-wallet');
+    await invPage.getByLabel('Current balance').getByText('$100.00').waitFor();
+    await shots.take(inv, [{ name: 'withdraw', path: '/withdraw-wallet', waitForText: '$100.00' }], 'kyc-investor-');
+
+    await invPage.getByLabel('Amount (USD)').fill('60');
+    await invPage.getByLabel('Wallet address').fill(WALLET);
+    await invPage.getByRole('button', { name: 'Request withdrawal' }).click();
+    await invPage.getByRole('status').getByText('Withdrawal request submitted successfully').waitFor();
+    await invPage.waitForURL('**/dashboard', { timeout: 10_000 });
+    await profit.getByText('$40.00').waitFor({ timeout: 10_000 }); // the $60 are held for the request
+    assertNoConsoleErrors();
+  });
+
+  it('6. the KYC screens fit 1280 px and 360 px without sideways scrolling', async () => {
+    await shots.take(
+      inv,
+      [
+        { name: 'upload-kyc-approved', path: '/upload-kyc', waitForText: 'Your identity is verified' },
+        { name: 'profile', path: '/user-profile', waitForText: 'KYC: Approved' },
+      ],
+      'kyc-investor-',
+    );
+    await shots.take(adm, [{ name: 'pending-kyc-empty', path: '/pending-kyc', waitForText: 'No pending requests.' }], 'kyc-admin-');
+    expect(shots.overflowing, 'screens wider than their viewport').toEqual([]);
+    assertNoConsoleErrors();
+  });
+
+  it('no console errors or page errors across the whole journey', () => {
+    assertNoConsoleErrors();
+  });
+});
+

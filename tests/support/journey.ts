@@ -1,0 +1,126 @@
+/**
+ * Steps shared by the money and KYC journeys (tests/e2e/kyc.e2e.spec.ts, money.e2e.spec.ts): an
+ * investor registered and verified through the UI, the admin's new-browser code login, calls made with
+ * a browser context's own cookies (CSRF header included), screenshots with a sideways-scroll check.
+ */
+import type { BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { linkWith, listMail, loginCodeOf, waitForMail } from '@meridian/gateway/testing/httpSession';
+import { captureScreens, type CaptureOptions, type Screen } from '../../web/scripts/screenshots.js';
+import type { ConsoleWatcher } from './browser.js';
+
+export interface Investor {
+  name: string;
+  email: string;
+  phone: string;
+  country: string;
+  password: string;
+}
+
+/** A 1x1 PNG (a real image: the kyc service checks magic bytes). */
+export const PNG_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** Registers through /register (the investor is logged in afterwards) and opens the emailed verification link. */
+export async function registerAndVerify(page: Page, url: string, investor: Investor): Promise<void> {
+  await page.goto('/register');
+  await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+  await page.getByLabel('Full name').fill(investor.name);
+  await page.getByLabel('Email', { exact: true }).fill(investor.email);
+  await page.getByLabel('Phone').fill(investor.phone);
+  const country = page.getByLabel('Country');
+  await expect.poll(() => country.isEnabled()).toBe(true); // the list from api/countries
+  await country.selectOption(investor.country);
+  await page.getByLabel('Password', { exact: true }).fill(investor.password);
+  await page.getByLabel('Confirm password', { exact: true }).pressSequentially(investor.password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL('**/dashboard');
+  await page.getByRole('heading', { name: 'Account Verification Needed' }).waitFor();
+
+  const mail = await waitForMail(url, investor.email, (m) => m.links.some((l) => l.includes('/verify/')), 15_000);
+  await page.goto(linkWith(mail, '/verify/').url);
+  await page.locator('#main').getByText('Account verified successfully').waitFor();
+  await page.waitForURL('**/upload-kyc', { timeout: 10_000 });
+}
+
+/** Login from a browser the server does not know: 400 'New browser…', the code from the dev mailbox, the dashboard. */
+export async function loginWithCode(
+  page: Page,
+  url: string,
+  watcher: ConsoleWatcher,
+  email: string,
+  password: string,
+): Promise<void> {
+  watcher.expect({
+    why: `login of ${email} from a new browser answers 400`,
+    text: /status of 400/,
+    url: /\/api\/users\/login$/,
+  });
+  const known = new Set((await listMail(url, email)).map((m) => m.id));
+  await page.goto('/login');
+  await page.getByRole('heading', { name: 'Log in to Meridian' }).waitFor();
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL(`**/loginWithCode/${encodeURIComponent(email)}`);
+  const mail = await waitForMail(url, email, (m) => !known.has(m.id) && /\b\d{6}\b/.test(m.text), 15_000);
+  await page.getByLabel('Access code', { exact: true }).fill(loginCodeOf(mail));
+  await page.getByRole('button', { name: 'Proceed to login' }).click();
+  await page.waitForURL('**/dashboard');
+}
+
+/** Headers a state-changing call needs from this context: the CSRF cookie copied into X-XSRF-TOKEN (as axios does). */
+export async function csrfHeaders(context: BrowserContext, url: string): Promise<Record<string, string>> {
+  let token = (await context.cookies(url)).find((c) => c.name === 'XSRF-TOKEN')?.value;
+  if (!token) {
+    await context.request.get(`${url}/api/users/loginStatus`);
+    token = (await context.cookies(url)).find((c) => c.name === 'XSRF-TOKEN')?.value;
+  }
+  if (!token) throw new Error('no XSRF-TOKEN cookie');
+  return { 'x-xsrf-token': decodeURIComponent(token) };
+}
+
+/** The logged-in user of a context (GET api/users/getUser with its cookies). */
+export async function currentUser(context: BrowserContext, url: string): Promise<Record<string, any>> {
+  const res = await context.request.get(`${url}/api/users/getUser`);
+  expect(res.status()).toBe(200);
+  return (await res.json()) as Record<string, any>;
+}
+
+/** Screenshots at 1280 and 360 px with a check that no element sticks out sideways; offenders collected in `overflowing`. */
+export class Screenshots {
+  readonly overflowing: string[] = [];
+
+  constructor(
+    private readonly url: string,
+    private readonly dir: string,
+  ) {}
+
+  private readonly check: CaptureOptions['check'] = async (page, shot) => {
+    const result = await page.evaluate(() => {
+      const root = document.documentElement;
+      const width = root.clientWidth;
+      const offenders = [...document.body.querySelectorAll<HTMLElement>('*')]
+        .filter((el) => {
+          const r = el.getBoundingClientRect();
+          return r.width > 0 && r.height > 0 && r.right > width + 1 && getComputedStyle(el).position !== 'fixed';
+        })
+        .slice(0, 5)
+        .map(
+          (el) =>
+            `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} right=${Math.round(el.getBoundingClientRect().right)}`,
+        );
+      return { scrollWidth: root.scrollWidth, width, offenders };
+    });
+    if (result.scrollWidth > result.width)
+      this.overflowing.push(
+        `${shot.name}-${shot.viewport}: scrollWidth ${result.scrollWidth} > ${result.width} (${result.offenders.join(', ')})`,
+      );
+  };
+
+  take(context: BrowserContext, screens: Screen[], prefix: string): Promise<string[]> {
+    return captureScreens(context, this.url, this.dir, screens, { prefix, check: this.check });
+  }
+}
