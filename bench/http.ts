@@ -16,20 +16,42 @@ export interface HttpFigure {
   errors: number;
 }
 
-export async function measureHttp(
-  name: string,
-  url: string,
-  o: { seconds: number; connections: number; headers?: Record<string, string> },
-): Promise<HttpFigure> {
+/** One autocannon run of `seconds`. */
+async function autocannonSlice(url: string, o: { seconds: number; connections: number; headers?: Record<string, string> }) {
   const r = await autocannon({ url, connections: o.connections, duration: o.seconds, headers: o.headers ?? {} });
-  return {
-    name,
-    rps: Math.round(r.requests.average),
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    non2xx: r.non2xx,
-    errors: r.errors + r.timeouts,
-  };
+  return { total: r.requests.total, duration: r.duration, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts };
+}
+
+/**
+ * Every target for `seconds` in all, split into `rounds` slices run interleaved (A B C D, D C B A, …) so
+ * load that drifts during the run weighs on the baselines and the gateway alike. req/s = requests over
+ * the summed durations; p50 / p99 = the slices' percentiles weighted by their request counts (approximate).
+ */
+export async function measureHttpInterleaved(
+  targets: ReadonlyArray<{ name: string; url: string; headers?: Record<string, string> }>,
+  o: { seconds: number; connections: number; rounds: number },
+): Promise<HttpFigure[]> {
+  const rounds = Math.max(1, Math.floor(o.rounds));
+  const slices = targets.map(() => [] as Array<Awaited<ReturnType<typeof autocannonSlice>>>);
+  for (let r = 0; r < rounds; r++) {
+    const order = targets.map((_, i) => i);
+    if (r % 2 === 1) order.reverse();
+    for (const i of order) slices[i].push(await autocannonSlice(targets[i].url, { ...o, seconds: o.seconds / rounds, headers: targets[i].headers }));
+  }
+  return targets.map((t, i) => {
+    const s = slices[i];
+    const total = s.reduce((a, x) => a + x.total, 0);
+    const duration = s.reduce((a, x) => a + x.duration, 0);
+    const weighted = (k: 'p50' | 'p99') => (total > 0 ? +(s.reduce((a, x) => a + x[k] * x.total, 0) / total).toFixed(1) : NaN);
+    return {
+      name: t.name,
+      rps: duration > 0 ? Math.round(total / duration) : 0,
+      p50: weighted('p50'),
+      p99: weighted('p99'),
+      non2xx: s.reduce((a, x) => a + x.non2xx, 0),
+      errors: s.reduce((a, x) => a + x.errors, 0),
+    };
+  });
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

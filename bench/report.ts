@@ -27,7 +27,7 @@ export function markdownReport(r: BenchResult): string {
   ];
   if ('figures' in r.http) {
     const [b, e] = r.http.figures;
-    out.push('## HTTP (autocannon)', '', '| run | req/s | p50 ms | p99 ms | non-2xx | ÷ bare node | ÷ express |', '|---|---:|---:|---:|---:|---:|---:|');
+    out.push('## HTTP (autocannon; runs interleaved, p50/p99 weighted over slices)', '', '| run | req/s | p50 ms | p99 ms | non-2xx | ÷ bare node | ÷ express |', '|---|---:|---:|---:|---:|---:|---:|');
     for (const f of r.http.figures)
       out.push(`| ${f.name} | ${f.rps} | ${f.p50} | ${f.p99} | ${f.non2xx + f.errors} | ${(f.rps / b.rps).toFixed(3)} | ${(f.rps / e.rps).toFixed(3)} |`);
     out.push('');
@@ -64,8 +64,11 @@ export function markdownReport(r: BenchResult): string {
     );
     for (const f of [s.baseline, s.decisionToPush, s.decisionHttp])
       out.push(`| ${f.name} | ${f.count} | ${n(f.p50)} | ${n(f.p99)} | ${n(f.max)} | ${(f.p50 / s.baseline.p50).toFixed(1)} |`);
+    if (s.decisionToPush.count < 100) out.push('', `With ${s.decisionToPush.count} decisions, p99 is the slowest one.`);
     out.push('');
   } else out.push('## Admin decision → investor socket push', '', `skipped: ${r.socket.skipped}`, '');
+  if (m.loadAverage.start > m.cpus)
+    out.push(`Note: the machine was busy with other work (load ${m.loadAverage.start} on ${m.cpus} cores); absolute figures are low and noisy.`, '');
   return `${out.join('\n')}`;
 }
 

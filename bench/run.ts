@@ -13,14 +13,14 @@
  * (default 5) and a maximum count; children are stopped on exit, on errors and on Ctrl+C.
  *
  * Knobs: BENCH_SECONDS, BENCH_CONNECTIONS (autocannon, 20), BENCH_GRPC_CONCURRENCY (16),
- * BENCH_MAX_CALLS (gRPC calls per run, 50000), BENCH_SPREAD_USERS (1000), BENCH_ROUNDS (gRPC runs are
- * interleaved in this many slices, 2), BENCH_MAX_DECISIONS (200),
+ * BENCH_MAX_CALLS (gRPC calls per run, 50000), BENCH_SPREAD_USERS (1000), BENCH_ROUNDS (the HTTP runs
+ * and the gRPC runs are each interleaved in this many slices, 2), BENCH_MAX_DECISIONS (200),
  * ADMIN_EMAIL / ADMIN_PASSWORD (the standalone target's admin; generated when unset), BENCH_WRITE_README=1
  * (also quote the run in the committed bench/results/README.md).
  */
 import { cpus, loadavg } from 'node:os';
 import { benchGrpc } from './grpc.js';
-import { measureHttp, registerInvestor, type HttpFigure } from './http.js';
+import { measureHttpInterleaved, registerInvestor } from './http.js';
 import type { LoadFigure } from './load.js';
 import { writeMarkdownReport } from './report.js';
 import { headlineOf, machine, saveAndCompare, table, type BenchResult } from './results.js';
@@ -60,23 +60,21 @@ async function main(): Promise<void> {
     const { url } = target;
 
     // ---- 1. HTTP
-    console.log('\n[1/3] HTTP requests per second (autocannon)');
+    console.log('\n[1/3] HTTP requests per second (autocannon, runs interleaved)');
     let http: BenchResult['http'];
     try {
       const { browser } = await registerInvestor(url, { verify: false });
       const cookie = browser.cookieHeader();
-      const o = { seconds: settings.seconds, connections: settings.connections };
-      const figures: HttpFigure[] = [];
-      for (const [name, u, headers] of [
-        ['baseline: bare node http', `http://127.0.0.1:${baselines.bare}/`, {}],
-        ['baseline: express hello', `http://127.0.0.1:${baselines.express}/hello`, {}],
-        ['gateway: GET /healthz', `${url}/healthz`, {}],
-        ['gateway: GET getUser (session)', `${url}/api/users/getUser`, { cookie }],
-      ] as const) {
-        const f = await measureHttp(name, u, { ...o, headers });
-        console.log(`  ${name.padEnd(32)} ${String(f.rps).padStart(7)} req/s`);
-        figures.push(f);
-      }
+      const figures = await measureHttpInterleaved(
+        [
+          { name: 'baseline: bare node http', url: `http://127.0.0.1:${baselines.bare}/` },
+          { name: 'baseline: express hello', url: `http://127.0.0.1:${baselines.express}/hello` },
+          { name: 'gateway: GET /healthz', url: `${url}/healthz` },
+          { name: 'gateway: GET getUser (session)', url: `${url}/api/users/getUser`, headers: { cookie } },
+        ],
+        { seconds: settings.seconds, connections: settings.connections, rounds: settings.rounds },
+      );
+      for (const f of figures) console.log(`  ${f.name.padEnd(32)} ${String(f.rps).padStart(7)} req/s`);
       const [b, e] = figures;
       const ratios = Object.fromEntries(
         figures.slice(2).map((f) => [f.name, { vsBare: +(f.rps / b.rps).toFixed(3), vsExpress: +(f.rps / e.rps).toFixed(3) }]),
@@ -134,7 +132,7 @@ function printTables(r: BenchResult): void {
   const m = r.machine;
   console.log(`\n=== results === (${m.cpus} × ${m.cpuModel}, ${m.node}, 1-min load ${m.loadAverage.start} at start, ${m.loadAverage.end} at end)`);
   if ('figures' in r.http) {
-    console.log('\nHTTP (autocannon, req/s; latency ms)');
+    console.log('\nHTTP (autocannon, req/s; latency ms, slices weighted)');
     const [b, e] = r.http.figures;
     table(
       ['run', 'req/s', 'p50', 'p99', 'non-2xx', '÷ bare', '÷ express'],

@@ -4,7 +4,9 @@
  * then /readyz), stopped with SIGTERM.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 
@@ -27,6 +29,27 @@ export interface TargetOptions {
   env?: Record<string, string>;
   /** PORT=0 lets the OS pick (links in emails then name APP_URL's default origin). */
   osPickedPort?: boolean;
+}
+
+/**
+ * A private copy of the built SPA (default web/dist) in a temp folder, taken when index.html and every
+ * asset it names are present: another `vite build` on the same machine (a colleague's e2e run) empties
+ * and rewrites web/dist, which would otherwise pull the files from under a running journey.
+ */
+export async function snapshotWebDist(dist = join(ROOT, 'web/dist')): Promise<string> {
+  if (!existsSync(join(dist, 'index.html')))
+    throw new Error(`${dist} is missing: run \`cd web && npx vite build\` first`);
+  const copy = mkdtempSync(join(tmpdir(), 'meridian-web-dist-'));
+  await waitFor(
+    () => {
+      cpSync(dist, copy, { recursive: true, force: true });
+      const html = readFileSync(join(copy, 'index.html'), 'utf8');
+      const assets = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1]!);
+      return assets.length > 0 && assets.every((a) => existsSync(join(copy, a)));
+    },
+    { timeoutMs: 60_000, intervalMs: 500, message: `a complete build in ${dist}` },
+  );
+  return copy;
 }
 
 /** A TCP port free right now on 127.0.0.1 (the OS picks it). */
