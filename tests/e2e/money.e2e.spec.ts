@@ -328,10 +328,7 @@ describe('money journey in Chromium against the standalone target', () => {
         { name: 'pending-deposits-empty', path: '/admin-pending-deposit', waitForText: 'No pending deposits found.' },
       ],
       'money-admin-',
-    ).catch(async (e) => {
-      for (const p of adm.pages()) console.log('DEBUG', p.url(), (await p.locator('body').innerText()).slice(0, 800));
-      throw e;
-    });
+    );
     expect(shots.overflowing, 'screens wider than their viewport').toEqual([]);
     assertNoConsoleErrors();
   });

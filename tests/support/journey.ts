@@ -120,7 +120,15 @@ export class Screenshots {
       );
   };
 
+  /** waitForText waits up to 30 s here (captureScreens allows 10 s: too little on a busy 2-core machine). */
   take(context: BrowserContext, screens: Screen[], prefix: string): Promise<string[]> {
-    return captureScreens(context, this.url, this.dir, screens, { prefix, check: this.check });
+    const patient = screens.map(({ waitForText, prepare, ...screen }): Screen => ({
+      ...screen,
+      prepare: async (page) => {
+        if (waitForText) await page.getByText(waitForText).first().waitFor({ timeout: 30_000 });
+        await prepare?.(page);
+      },
+    }));
+    return captureScreens(context, this.url, this.dir, patient, { prefix, check: this.check });
   }
 }

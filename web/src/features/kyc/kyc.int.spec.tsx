@@ -84,6 +84,29 @@ describe('/upload-kyc', () => {
     expect(reload).toHaveBeenCalledWith('/dashboard');
   });
 
+  it('keeps the confirmation on screen when the live Pending status arrives before the redirect', async () => {
+    vi.spyOn(browser, 'reloadTo').mockImplementation(() => undefined);
+    server.on('POST users/uploadKycDocuments', [200, { message: 'KYC documents uploaded successfully!' }]);
+    const self = me();
+    const { user, store } = renderApp('/upload-kyc', { preloadedState: loggedInAs(self) });
+    fireEvent.change(screen.getByLabelText('Front of document'), { target: { files: [file('front.png', 'image/png')] } });
+    fireEvent.change(screen.getByLabelText('Back of document'), { target: { files: [file('back.png', 'image/png')] } });
+    await user.click(screen.getByRole('button', { name: 'Submit KYC' }));
+    await screen.findByRole('status');
+    act(() => {
+      store.dispatch(eventReceived({ event: 'status/changed', payload: { kind: 'kyc', id: self._id, status: 'Pending' } }));
+    });
+    expect(store.getState().auth.user?.kycStatus).toBe('Pending');
+    expect(screen.getByRole('status')).toHaveTextContent('KYC documents uploaded successfully!');
+    expect(screen.queryByText('Your documents are under review')).toBeNull();
+  });
+
+  it('shows a submitted case as under review instead of the form', () => {
+    renderApp('/upload-kyc', { preloadedState: loggedInAs(aUser({ kycStatus: 'Pending' })) });
+    expect(screen.getByRole('heading', { name: 'Your documents are under review' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Submit KYC' })).toBeNull();
+  });
+
   it("says 'Upload failed. Please try again.'", async () => {
     server.on('POST users/uploadKycDocuments', [400, { message: 'nope' }]);
     const { user } = renderApp('/upload-kyc', { preloadedState: loggedInAs(me()) });
