@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { subscribeIdempotent } from '@meridian/platform/app/consumer';
 import { startOutboxRelay } from '@meridian/platform/app/outboxRelay';
+import { createStopList } from '@meridian/platform/app/stopList';
 import { loadConfigOrExit } from '@meridian/platform/config';
 import { startGrpcServer } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
@@ -22,7 +23,7 @@ import type { LedgerPort } from './app/ports.js';
 import { startProcessManager } from './app/processManager.js';
 import { investmentRuntimeCodecs } from './adapters/eventCodecs.js';
 import { investmentGrpcService } from './adapters/investmentService.grpc.js';
-import { createGrpcLedger } from './adapters/ledger.grpc.js';
+import { createGrpcLedger } from '@meridian/ledger/client';
 import { investmentEnvSchema, type InvestmentConfig } from './config.js';
 
 export { investmentEnvSchema, parseInvestmentConfig, type InvestmentConfig } from './config.js';
@@ -67,17 +68,8 @@ export async function start(deps: InvestmentDeps): Promise<InvestmentHandle> {
     newId: deps.newId ?? randomUUID,
     logger,
   };
-  const stops: Array<() => Promise<void>> = [];
-  const stopAll = async () => {
-    for (const stop of stops.reverse()) {
-      try {
-        await stop();
-      } catch (err) {
-        logger.error({ err }, 'error while stopping investment');
-      }
-    }
-    stops.length = 0;
-  };
+  const stops = createStopList(logger, 'investment');
+  const stopAll = () => stops.stopAll();
   if (ownLedger) stops.push(async () => ledger.close?.());
 
   try {

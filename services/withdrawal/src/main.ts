@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { subscribeIdempotent } from '@meridian/platform/app/consumer';
 import { startOutboxRelay } from '@meridian/platform/app/outboxRelay';
+import { createStopList } from '@meridian/platform/app/stopList';
 import { loadConfigOrExit } from '@meridian/platform/config';
 import { startGrpcServer } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
@@ -21,7 +22,7 @@ import type { LedgerPort } from './app/ports.js';
 import { startProcessManager } from './app/processManager.js';
 import { withdrawalRuntimeCodecs } from './adapters/eventCodecs.js';
 import { withdrawalGrpcService } from './adapters/withdrawalService.grpc.js';
-import { createGrpcLedger } from './adapters/ledger.grpc.js';
+import { createGrpcLedger } from '@meridian/ledger/client';
 import { withdrawalEnvSchema, type WithdrawalConfig } from './config.js';
 
 export { withdrawalEnvSchema, parseWithdrawalConfig, type WithdrawalConfig } from './config.js';
@@ -64,17 +65,8 @@ export async function start(deps: WithdrawalDeps): Promise<WithdrawalHandle> {
     newId: deps.newId ?? randomUUID,
     logger,
   };
-  const stops: Array<() => Promise<void>> = [];
-  const stopAll = async () => {
-    for (const stop of stops.reverse()) {
-      try {
-        await stop();
-      } catch (err) {
-        logger.error({ err }, 'error while stopping withdrawal');
-      }
-    }
-    stops.length = 0;
-  };
+  const stops = createStopList(logger, 'withdrawal');
+  const stopAll = () => stops.stopAll();
   if (ownLedger) stops.push(async () => ledger.close?.());
 
   try {

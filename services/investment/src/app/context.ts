@@ -1,13 +1,7 @@
-import {
-  ConcurrencyError,
-  DomainError,
-  forbidden,
-  invalid,
-  unauthenticated,
-} from '@meridian/platform/eventSourcing/errors';
-import { type EventMeta, type StoredEvent, foldEvents } from '@meridian/platform/eventSourcing/types';
-import { currentCorrelationId, type Logger } from '@meridian/platform/logger';
-import type { ServiceStore, StoreTx } from '@meridian/platform/ports/serviceStore';
+import { type Actor, REQUEST_MESSAGES, executeOnStream } from '@meridian/platform/app/requestContext';
+import type { EventMeta } from '@meridian/platform/eventSourcing/types';
+import type { Logger } from '@meridian/platform/logger';
+import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import {
   type InvestmentCommand,
   type InvestmentEvent,
@@ -41,73 +35,33 @@ export interface InvestmentContext {
  * Authenticate. The service does not own users: it trusts these fields from its callers inside the
  * cluster (never from a browser) and re-checks every power against them.
  */
-export interface Actor {
-  userId: string;
-  role: string;
-  impersonatorId?: string;
-}
+export type { Actor };
 
 export const MESSAGES = {
-  notAuthenticated: 'Not authenticated',
-  adminOnly: 'Not authorized, admin only',
-  notYours: 'Not authorized',
-  badId: 'Id must be 1-100 letters, digits or . _ : -',
+  ...REQUEST_MESSAGES,
   pendingOutcome:
     'Your request is recorded but its funds could not be confirmed yet; it will be completed shortly',
 } as const;
 
-export function requireActor(actor: Actor | null | undefined): Actor {
-  if (!actor?.userId) throw unauthenticated(MESSAGES.notAuthenticated);
-  return actor;
-}
-
-export function requireAdmin(actor: Actor | null | undefined): Actor {
-  const a = requireActor(actor);
-  if (a.role !== 'admin') throw forbidden(MESSAGES.adminOnly);
-  return a;
-}
-
-export function requireOwnerOrAdmin(actor: Actor | null | undefined, userId: string): Actor {
-  const a = requireActor(actor);
-  if (a.role !== 'admin' && a.userId !== userId) throw forbidden(MESSAGES.notYours);
-  return a;
-}
-
-const ID = /^[A-Za-z0-9_.:-]{1,100}$/;
-export function checkId(id: string): string {
-  if (!ID.test(id)) throw invalid(MESSAGES.badId);
-  return id;
-}
-
-export function metaOf(ctx: InvestmentContext, actor?: Actor): EventMeta {
-  return {
-    correlationId: currentCorrelationId() ?? ctx.newId(),
-    ...(actor
-      ? {
-          actor: {
-            userId: actor.userId,
-            role: actor.role,
-            ...(actor.impersonatorId ? { impersonatorId: actor.impersonatorId } : {}),
-          },
-        }
-      : {}),
-  };
-}
+// the caller's powers, id syntax, event metadata and the retried transaction: shared with withdrawal
+export {
+  checkId,
+  inTransaction,
+  metaOf,
+  requireActor,
+  requireAdmin,
+  requireOwnerOrAdmin,
+} from '@meridian/platform/app/requestContext';
 
 /** A ledger answer whose outcome is unknown (down, deadline, transport): retry later, decide nothing. */
-export const isUnknownOutcome = (err: unknown) => !(err instanceof DomainError) || err.kind === 'unavailable';
+export { isUnknownOutcome } from '@meridian/ledger/client/ledgerPort';
 
-export async function inTransaction<T>(ctx: InvestmentContext, fn: (tx: StoreTx) => Promise<T>): Promise<T> {
-  const max = ctx.maxAttempts ?? 5;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await ctx.store.transaction(fn);
-    } catch (err) {
-      if (err instanceof ConcurrencyError && attempt < max) continue;
-      throw err;
-    }
-  }
-}
+const INVESTMENT_STREAM = {
+  decider: investmentDecider,
+  streamIdOf: toInvestmentStreamId,
+  collection: COLLECTIONS.investments,
+  project: projectInvestment,
+};
 
 /**
  * read -> decide -> append -> project, in one transaction (retried on a concurrent append). The
@@ -119,19 +73,5 @@ export async function executeInvestment(
   command: (state: InvestmentState) => InvestmentCommand,
   meta: EventMeta,
 ): Promise<{ events: InvestmentEvent[]; doc: InvestmentDoc | null }> {
-  return inTransaction(ctx, async (tx) => {
-    const streamId = toInvestmentStreamId(investmentId);
-    const { version, events: stored } = await tx.readStream<InvestmentEvent>(streamId);
-    const state = foldEvents(
-      investmentDecider,
-      stored.map((e) => ({ type: e.type, data: e.data }) as InvestmentEvent),
-    );
-    const events = investmentDecider.decide(command(state), state);
-    let doc = await tx.get<InvestmentDoc>(COLLECTIONS.investments, investmentId);
-    if (events.length === 0) return { events, doc };
-    const { events: appended } = await tx.appendToStream(streamId, version, events, meta);
-    for (const e of appended) doc = projectInvestment(doc, e as StoredEvent<InvestmentEvent>);
-    if (doc) await tx.put(COLLECTIONS.investments, investmentId, doc);
-    return { events, doc };
-  });
+  return executeOnStream(ctx, INVESTMENT_STREAM, investmentId, command, meta);
 }

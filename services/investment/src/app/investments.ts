@@ -5,13 +5,8 @@
  * ledger is told (capture / release / settle); whatever the ledger did not confirm stays marked in the
  * read model (`sync`) and the process manager (redrive.ts) completes it.
  */
-import {
-  DomainError,
-  invalid,
-  notFound,
-  precondition,
-  unavailable,
-} from '@meridian/platform/eventSourcing/errors';
+import { invalid, notFound } from '@meridian/platform/eventSourcing/errors';
+import { answerHeldRequest, placeHoldForRequest } from '@meridian/ledger/client/heldRequest';
 import {
   INVESTMENT_MESSAGES,
   isDue,
@@ -106,16 +101,11 @@ export async function startInvest(
     metaOf(ctx, actor),
   );
 
-  const doc = await placeHoldFor(ctx, investmentId);
-  if (!doc) throw notFound(INVESTMENT_MESSAGES.notFound);
-  if (doc.hold === 'refused') {
-    const refusal = doc.refusal ?? INVESTMENT_MESSAGES.insufficientBalance;
-    throw precondition(
-      refusal,
-      refusal === INVESTMENT_MESSAGES.insufficientBalance ? 'INSUFFICIENT_FUNDS' : 'HOLD_REFUSED',
-    );
-  }
-  if (doc.hold === 'awaiting') throw unavailable(MESSAGES.pendingOutcome);
+  const doc = answerHeldRequest(await placeHoldFor(ctx, investmentId), {
+    notFound: INVESTMENT_MESSAGES.notFound,
+    insufficientBalance: INVESTMENT_MESSAGES.insufficientBalance,
+    pendingOutcome: MESSAGES.pendingOutcome,
+  });
   return { message: SUCCESS.requested, investment: await withUser(ctx, doc) };
 }
 
@@ -128,53 +118,17 @@ export async function placeHoldFor(
   ctx: InvestmentContext,
   investmentId: string,
 ): Promise<InvestmentDoc | null> {
-  const doc = await investmentById(ctx.store, investmentId);
-  if (!doc || doc.hold !== 'awaiting') return doc;
-  const meta = metaOf(ctx);
-  try {
-    await ctx.ledger.placeHold({
-      userId: doc.userId,
-      holdId: investmentId,
-      purpose: 'investment',
-      amountCents: doc.amountCents,
-      idempotencyKey: investmentId,
-    });
-  } catch (err) {
-    if (isUnknownOutcome(err)) {
-      ctx.logger.warn({ err, investmentId }, 'ledger hold outcome unknown; left for the process manager');
-      return doc;
-    }
-    const reason = (err as DomainError).message;
-    try {
-      return (
-        await executeInvestment(
-          ctx,
-          investmentId,
-          () => ({ type: 'RecordHoldRefused', reason, now: ctx.clock() }),
-          meta,
-        )
-      ).doc;
-    } catch (recordErr) {
-      // a concurrent driver recorded the hold as placed meanwhile
-      if (recordErr instanceof DomainError && recordErr.kind === 'conflict')
-        return investmentById(ctx.store, investmentId);
-      throw recordErr;
-    }
-  }
-  try {
-    return (
-      await executeInvestment(ctx, investmentId, () => ({ type: 'RecordHoldPlaced', now: ctx.clock() }), meta)
-    ).doc;
-  } catch (err) {
-    if (!(err instanceof DomainError && err.kind === 'conflict')) throw err;
-    // the refusal was recorded first (an earlier attempt was refused): never leak the hold
-    await ctx.ledger.releaseHold({
-      userId: doc.userId,
-      holdId: investmentId,
-      idempotencyKey: `release:${investmentId}`,
-    });
-    return investmentById(ctx.store, investmentId);
-  }
+  return placeHoldForRequest({
+    ledger: ctx.ledger,
+    logger: ctx.logger,
+    clock: ctx.clock,
+    requestId: investmentId,
+    purpose: 'investment',
+    logFields: { investmentId },
+    load: () => investmentById(ctx.store, investmentId),
+    meta: () => metaOf(ctx),
+    record: async (command, meta) => (await executeInvestment(ctx, investmentId, () => command, meta)).doc,
+  });
 }
 
 // ---------- reads ----------

@@ -20,7 +20,7 @@
  */
 import { conflict, forbidden, invalid, notFound, precondition } from '@meridian/platform/eventSourcing/errors';
 import type { Decider } from '@meridian/platform/eventSourcing/types';
-import { type BasisPoints, type Cents, MONEY_MESSAGES, addCents, applyRateBasisPoints, isPositiveCents, parseDollarsToCents } from './money.js';
+import { type BasisPoints, type Cents, MONEY_MESSAGES, addCents, applyRateBasisPoints, isPositiveCents, parseDollarsToCents } from '@meridian/platform/money/money';
 import { type Plan, findPlan, isWithinPlan, planRangeText } from './plan.js';
 
 export const INVESTMENT_STATUSES = ['pending', 'Active', 'Rejected', 'Ended'] as const;

@@ -8,7 +8,7 @@
  * 2 decimals), the duration whole milliseconds. Bounds are inclusive.
  */
 import { invalid } from '@meridian/platform/eventSourcing/errors';
-import { type BasisPoints, type Cents, dollars, formatCentsShort, parseDollarsToCents, parsePercentToBasisPoints } from './money.js';
+import { type BasisPoints, type Cents, dollars, formatCentsShort, parseDollarsToCents, parsePercentToBasisPoints } from '@meridian/platform/money/money';
 
 export type Plan = {
   name: string;

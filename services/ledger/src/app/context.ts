@@ -1,7 +1,7 @@
-import { ConcurrencyError, forbidden, invalid, unauthenticated } from '@meridian/platform/eventSourcing/errors';
+import { invalid } from '@meridian/platform/eventSourcing/errors';
 import type { EventMeta } from '@meridian/platform/eventSourcing/types';
 import { currentCorrelationId } from '@meridian/platform/logger';
-import type { ServiceStore, StoreTx } from '@meridian/platform/ports/serviceStore';
+import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 
 export const SERVICE = 'ledger';
 /** Consumer group of the ledger on other services' topics (also its processed-markers set). */
@@ -34,22 +34,9 @@ export const MESSAGES = {
   badKey: 'Idempotency key must be 1-128 letters, digits or . _ : -',
 } as const;
 
-export function requireActor(actor: Actor | null | undefined): Actor {
-  if (!actor?.userId) throw unauthenticated(MESSAGES.notAuthenticated);
-  return actor;
-}
-
-export function requireAdmin(actor: Actor | null | undefined): Actor {
-  const a = requireActor(actor);
-  if (a.role !== 'admin') throw forbidden(MESSAGES.adminOnly);
-  return a;
-}
-
-export function requireOwnerOrAdmin(actor: Actor | null | undefined, userId: string): Actor {
-  const a = requireActor(actor);
-  if (a.role !== 'admin' && a.userId !== userId) throw forbidden(MESSAGES.notYours);
-  return a;
-}
+// the power checks (same texts as MESSAGES) and the retried transaction are the platform's, shared
+// with investment and withdrawal
+export { requireActor, requireAdmin, requireOwnerOrAdmin } from '@meridian/platform/app/requestContext';
 
 const KEY = /^[A-Za-z0-9_.:-]{1,128}$/;
 export function checkKey(key: string): string {
@@ -69,14 +56,4 @@ export function metaOf(ctx: LedgerContext, actor?: Actor, causationId?: string):
  * Runs read -> decide -> append (+ projections) in one transaction, again from the start when another
  * writer appended to the stream first (ConcurrencyError), at most `maxAttempts` times.
  */
-export async function inTransaction<T>(ctx: LedgerContext, fn: (tx: StoreTx) => Promise<T>): Promise<T> {
-  const max = ctx.maxAttempts ?? 5;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await ctx.store.transaction(fn);
-    } catch (err) {
-      if (err instanceof ConcurrencyError && attempt < max) continue;
-      throw err;
-    }
-  }
-}
+export { inTransaction } from '@meridian/platform/app/requestContext';

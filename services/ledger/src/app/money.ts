@@ -12,7 +12,7 @@ import {
   LEDGER_MESSAGES,
   holdOf,
 } from '../domain/account.js';
-import { type Cents, parseDollarsToCents } from '../domain/money.js';
+import { type Cents, parseDollarsToCents } from '@meridian/platform/money/money';
 import { type BalancesDoc, type TransactionDoc, balancesOf, transactionsOfUser } from '../projections/views.js';
 import { type Actor, type LedgerContext, MESSAGES, checkKey, inTransaction, metaOf, requireAdmin, requireActor, requireOwnerOrAdmin } from './context.js';
 import { loadLedger, executeLedger } from './streams.js';

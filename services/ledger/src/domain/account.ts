@@ -22,7 +22,7 @@
 import { conflict, forbidden, invalid, notFound, precondition } from '@meridian/platform/eventSourcing/errors';
 import type { Decider } from '@meridian/platform/eventSourcing/types';
 import { REFERRAL_BONUS_CENTS, referralBonusFor } from './deposit.js';
-import { type Cents, assertPositiveCents, isCents } from './money.js';
+import { type Cents, assertPositiveCents, isCents } from '@meridian/platform/money/money';
 
 // ---------- accounts ----------
 

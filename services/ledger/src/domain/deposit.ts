@@ -11,7 +11,7 @@
  */
 import { conflict, forbidden, invalid, notFound, precondition } from '@meridian/platform/eventSourcing/errors';
 import type { Decider } from '@meridian/platform/eventSourcing/types';
-import { type Cents, MONEY_MESSAGES, dollars, isPositiveCents, parseDollarsToCents } from './money.js';
+import { type Cents, MONEY_MESSAGES, dollars, isPositiveCents, parseDollarsToCents } from '@meridian/platform/money/money';
 
 /** Spec §4: compared case-sensitively. */
 export const DEPOSIT_STATUSES = ['Pending', 'Confirmed', 'Rejected'] as const;

@@ -15,7 +15,7 @@ import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { Scalar, StoreReads } from '@meridian/platform/ports/serviceStore';
 import type { BalancesChanged, LedgerEntry, LedgerReason, TransactionPosted } from '../domain/account.js';
 import type { DepositEvent, DepositStatus } from '../domain/deposit.js';
-import type { Cents } from '../domain/money.js';
+import type { Cents } from '@meridian/platform/money/money';
 
 export const COLLECTIONS = {
   balances: 'balances',

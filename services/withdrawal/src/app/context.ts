@@ -1,13 +1,7 @@
-import {
-  ConcurrencyError,
-  DomainError,
-  forbidden,
-  invalid,
-  unauthenticated,
-} from '@meridian/platform/eventSourcing/errors';
-import { type EventMeta, type StoredEvent, foldEvents } from '@meridian/platform/eventSourcing/types';
-import { currentCorrelationId, type Logger } from '@meridian/platform/logger';
-import type { ServiceStore, StoreTx } from '@meridian/platform/ports/serviceStore';
+import { type Actor, REQUEST_MESSAGES, executeOnStream } from '@meridian/platform/app/requestContext';
+import type { EventMeta } from '@meridian/platform/eventSourcing/types';
+import type { Logger } from '@meridian/platform/logger';
+import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import {
   type WithdrawalCommand,
   type WithdrawalEvent,
@@ -37,73 +31,33 @@ export interface WithdrawalContext {
  * Authenticate. The service does not own users: it trusts these fields from its callers inside the
  * cluster (never from a browser) and re-checks every power against them.
  */
-export interface Actor {
-  userId: string;
-  role: string;
-  impersonatorId?: string;
-}
+export type { Actor };
 
 export const MESSAGES = {
-  notAuthenticated: 'Not authenticated',
-  adminOnly: 'Not authorized, admin only',
-  notYours: 'Not authorized',
-  badId: 'Id must be 1-100 letters, digits or . _ : -',
+  ...REQUEST_MESSAGES,
   pendingOutcome:
     'Your request is recorded but its funds could not be confirmed yet; it will be completed shortly',
 } as const;
 
-export function requireActor(actor: Actor | null | undefined): Actor {
-  if (!actor?.userId) throw unauthenticated(MESSAGES.notAuthenticated);
-  return actor;
-}
-
-export function requireAdmin(actor: Actor | null | undefined): Actor {
-  const a = requireActor(actor);
-  if (a.role !== 'admin') throw forbidden(MESSAGES.adminOnly);
-  return a;
-}
-
-export function requireOwnerOrAdmin(actor: Actor | null | undefined, userId: string): Actor {
-  const a = requireActor(actor);
-  if (a.role !== 'admin' && a.userId !== userId) throw forbidden(MESSAGES.notYours);
-  return a;
-}
-
-const ID = /^[A-Za-z0-9_.:-]{1,100}$/;
-export function checkId(id: string): string {
-  if (!ID.test(id)) throw invalid(MESSAGES.badId);
-  return id;
-}
-
-export function metaOf(ctx: WithdrawalContext, actor?: Actor): EventMeta {
-  return {
-    correlationId: currentCorrelationId() ?? ctx.newId(),
-    ...(actor
-      ? {
-          actor: {
-            userId: actor.userId,
-            role: actor.role,
-            ...(actor.impersonatorId ? { impersonatorId: actor.impersonatorId } : {}),
-          },
-        }
-      : {}),
-  };
-}
+// the caller's powers, id syntax, event metadata and the retried transaction: shared with investment
+export {
+  checkId,
+  inTransaction,
+  metaOf,
+  requireActor,
+  requireAdmin,
+  requireOwnerOrAdmin,
+} from '@meridian/platform/app/requestContext';
 
 /** A ledger answer whose outcome is unknown (down, deadline, transport): retry later, decide nothing. */
-export const isUnknownOutcome = (err: unknown) => !(err instanceof DomainError) || err.kind === 'unavailable';
+export { isUnknownOutcome } from '@meridian/ledger/client/ledgerPort';
 
-export async function inTransaction<T>(ctx: WithdrawalContext, fn: (tx: StoreTx) => Promise<T>): Promise<T> {
-  const max = ctx.maxAttempts ?? 5;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await ctx.store.transaction(fn);
-    } catch (err) {
-      if (err instanceof ConcurrencyError && attempt < max) continue;
-      throw err;
-    }
-  }
-}
+const WITHDRAWAL_STREAM = {
+  decider: withdrawalDecider,
+  streamIdOf: toWithdrawalStreamId,
+  collection: COLLECTIONS.withdrawals,
+  project: projectWithdrawal,
+};
 
 /**
  * read -> decide -> append -> project, in one transaction (retried on a concurrent append). The
@@ -115,19 +69,5 @@ export async function executeWithdrawal(
   command: (state: WithdrawalState) => WithdrawalCommand,
   meta: EventMeta,
 ): Promise<{ events: WithdrawalEvent[]; doc: WithdrawalDoc | null }> {
-  return inTransaction(ctx, async (tx) => {
-    const streamId = toWithdrawalStreamId(withdrawalId);
-    const { version, events: stored } = await tx.readStream<WithdrawalEvent>(streamId);
-    const state = foldEvents(
-      withdrawalDecider,
-      stored.map((e) => ({ type: e.type, data: e.data }) as WithdrawalEvent),
-    );
-    const events = withdrawalDecider.decide(command(state), state);
-    let doc = await tx.get<WithdrawalDoc>(COLLECTIONS.withdrawals, withdrawalId);
-    if (events.length === 0) return { events, doc };
-    const { events: appended } = await tx.appendToStream(streamId, version, events, meta);
-    for (const e of appended) doc = projectWithdrawal(doc, e as StoredEvent<WithdrawalEvent>);
-    if (doc) await tx.put(COLLECTIONS.withdrawals, withdrawalId, doc);
-    return { events, doc };
-  });
+  return executeOnStream(ctx, WITHDRAWAL_STREAM, withdrawalId, command, meta);
 }

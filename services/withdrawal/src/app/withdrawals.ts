@@ -6,13 +6,8 @@
  * Profit); whatever the ledger did not confirm stays marked in the read model (`sync`) and the process
  * manager completes it.
  */
-import {
-  DomainError,
-  invalid,
-  notFound,
-  precondition,
-  unavailable,
-} from '@meridian/platform/eventSourcing/errors';
+import { invalid, notFound } from '@meridian/platform/eventSourcing/errors';
+import { answerHeldRequest, placeHoldForRequest } from '@meridian/ledger/client/heldRequest';
 import {
   WITHDRAWAL_MESSAGES,
   decide as decideRequest,
@@ -106,16 +101,11 @@ export async function requestWithdrawal(
     metaOf(ctx, actor),
   );
 
-  const doc = await placeHoldFor(ctx, withdrawalId);
-  if (!doc) throw notFound(WITHDRAWAL_MESSAGES.notFound);
-  if (doc.hold === 'refused') {
-    const refusal = doc.refusal ?? WITHDRAWAL_MESSAGES.insufficientBalance;
-    throw precondition(
-      refusal,
-      refusal === WITHDRAWAL_MESSAGES.insufficientBalance ? 'INSUFFICIENT_FUNDS' : 'HOLD_REFUSED',
-    );
-  }
-  if (doc.hold === 'awaiting') throw unavailable(MESSAGES.pendingOutcome);
+  const doc = answerHeldRequest(await placeHoldFor(ctx, withdrawalId), {
+    notFound: WITHDRAWAL_MESSAGES.notFound,
+    insufficientBalance: WITHDRAWAL_MESSAGES.insufficientBalance,
+    pendingOutcome: MESSAGES.pendingOutcome,
+  });
   return { message: SUCCESS.requested, withdrawal: await withUser(ctx, doc) };
 }
 
@@ -128,52 +118,17 @@ export async function placeHoldFor(
   ctx: WithdrawalContext,
   withdrawalId: string,
 ): Promise<WithdrawalDoc | null> {
-  const doc = await withdrawalById(ctx.store, withdrawalId);
-  if (!doc || doc.hold !== 'awaiting') return doc;
-  const meta = metaOf(ctx);
-  try {
-    await ctx.ledger.placeHold({
-      userId: doc.userId,
-      holdId: withdrawalId,
-      purpose: 'withdrawal',
-      amountCents: doc.amountCents,
-      idempotencyKey: withdrawalId,
-    });
-  } catch (err) {
-    if (isUnknownOutcome(err)) {
-      ctx.logger.warn({ err, withdrawalId }, 'ledger hold outcome unknown; left for the process manager');
-      return doc;
-    }
-    const reason = (err as DomainError).message;
-    try {
-      return (
-        await executeWithdrawal(
-          ctx,
-          withdrawalId,
-          () => ({ type: 'RecordHoldRefused', reason, now: ctx.clock() }),
-          meta,
-        )
-      ).doc;
-    } catch (recordErr) {
-      if (recordErr instanceof DomainError && recordErr.kind === 'conflict')
-        return withdrawalById(ctx.store, withdrawalId);
-      throw recordErr;
-    }
-  }
-  try {
-    return (
-      await executeWithdrawal(ctx, withdrawalId, () => ({ type: 'RecordHoldPlaced', now: ctx.clock() }), meta)
-    ).doc;
-  } catch (err) {
-    if (!(err instanceof DomainError && err.kind === 'conflict')) throw err;
-    // the refusal was recorded first (an earlier attempt was refused): never leak the hold
-    await ctx.ledger.releaseHold({
-      userId: doc.userId,
-      holdId: withdrawalId,
-      idempotencyKey: `release:${withdrawalId}`,
-    });
-    return withdrawalById(ctx.store, withdrawalId);
-  }
+  return placeHoldForRequest({
+    ledger: ctx.ledger,
+    logger: ctx.logger,
+    clock: ctx.clock,
+    requestId: withdrawalId,
+    purpose: 'withdrawal',
+    logFields: { withdrawalId },
+    load: () => withdrawalById(ctx.store, withdrawalId),
+    meta: () => metaOf(ctx),
+    record: async (command, meta) => (await executeWithdrawal(ctx, withdrawalId, () => command, meta)).doc,
+  });
 }
 
 // ---------- reads ----------

@@ -11,7 +11,7 @@
  */
 import { conflict, forbidden, invalid, notFound, precondition } from '@meridian/platform/eventSourcing/errors';
 import type { Decider } from '@meridian/platform/eventSourcing/types';
-import { type Cents, dollars, isPositiveCents, parseDollarsToCents } from './money.js';
+import { type Cents, dollars, isPositiveCents, parseDollarsToCents } from '@meridian/platform/money/money';
 import { type WalletNetwork, walletNetworkOf } from './walletAddress.js';
 
 /** Spec §4: compared case-sensitively. */

@@ -1,14 +1,13 @@
-// Identical copy of services/ledger/src/domain/money.ts (domain/ may import only the platform and itself;
-// money.unit.spec.ts here fails when the copies drift). Candidate for @meridian/platform.
 /**
  * Money inside Meridian: integer cents in a `number`, always `Number.isSafeInteger`.
  * No floating-point arithmetic on money: dollar strings are parsed digit by digit, rates are integer
  * basis points (12 % = 1200 bps) applied with BigInt and rounded half-up to the cent.
  *
- * Pure; imports nothing but the platform's errors. The REST API speaks dollars; everything behind it
+ * Pure; imports nothing but the platform's errors. Shared by the ledger, investment and withdrawal domains
+ * (`@meridian/platform/money/money`). The REST API speaks dollars; everything behind it
  * speaks cents (`...Cents` fields).
  */
-import { invalid } from '@meridian/platform/eventSourcing/errors';
+import { invalid } from '../eventSourcing/errors.js';
 
 /** An amount in integer cents (minor units). A plain number, checked with `isCents`. */
 export type Cents = number;

@@ -1,4 +1,4 @@
-import { DomainError } from '@meridian/platform/eventSourcing/errors';
+import { DomainError } from '../eventSourcing/errors.js';
 import { describe, expect, it } from 'vitest';
 import {
   MONEY_MESSAGES,

@@ -1,12 +1,13 @@
 /**
- * LedgerPort over gRPC (proto/meridian/ledger/v1/ledger.proto). A refusal the ledger decided comes
- * back as a DomainError of its kind (message for people, code such as INSUFFICIENT_FUNDS); a transport
- * failure or deadline as kind 'unavailable' (outcome unknown: the caller re-drives later).
+ * LedgerPort over gRPC (proto/meridian/ledger/v1/ledger.proto), used by the ledger's callers. A refusal
+ * the ledger decided comes back as a DomainError of its kind (message for people, code such as
+ * INSUFFICIENT_FUNDS); a transport failure or deadline as kind 'unavailable' (outcome unknown: the
+ * caller re-drives later).
  */
 import { DomainError, unavailable } from '@meridian/platform/eventSourcing/errors';
 import { callUnary, createGrpcClient, domainErrorFromGrpc } from '@meridian/platform/grpc/index';
 import { HoldPurpose, LedgerServiceClient } from '@meridian/proto/meridian/ledger/v1/ledger';
-import type { LedgerPort } from '../app/ports.js';
+import type { LedgerPort } from './ledgerPort.js';
 
 const UNAVAILABLE = 'The ledger is temporarily unavailable, please try again';
 

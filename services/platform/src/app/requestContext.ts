@@ -1,0 +1,119 @@
+/**
+ * Request-side helpers of a service's use cases (app/ layer), shared by the services whose use cases
+ * run "check the caller → read → decide → append → project" on one stream per request (investment,
+ * withdrawal): who is calling (Actor, as the gateway established it), the power checks, id syntax,
+ * event metadata, and the transaction retried on a concurrent append.
+ */
+import { ConcurrencyError, forbidden, invalid, unauthenticated } from '../eventSourcing/errors.js';
+import {
+  type Actor,
+  type Decider,
+  type DomainEvent,
+  type EventMeta,
+  type StoredEvent,
+  foldEvents,
+} from '../eventSourcing/types.js';
+import { currentCorrelationId } from '../logger.js';
+import type { ServiceStore, StoreTx } from '../ports/serviceStore.js';
+
+export type { Actor };
+
+export const REQUEST_MESSAGES = {
+  notAuthenticated: 'Not authenticated',
+  adminOnly: 'Not authorized, admin only',
+  notYours: 'Not authorized',
+  badId: 'Id must be 1-100 letters, digits or . _ : -',
+} as const;
+
+export function requireActor(actor: Actor | null | undefined): Actor {
+  if (!actor?.userId) throw unauthenticated(REQUEST_MESSAGES.notAuthenticated);
+  return actor;
+}
+
+export function requireAdmin(actor: Actor | null | undefined): Actor {
+  const a = requireActor(actor);
+  if (a.role !== 'admin') throw forbidden(REQUEST_MESSAGES.adminOnly);
+  return a;
+}
+
+export function requireOwnerOrAdmin(actor: Actor | null | undefined, userId: string): Actor {
+  const a = requireActor(actor);
+  if (a.role !== 'admin' && a.userId !== userId) throw forbidden(REQUEST_MESSAGES.notYours);
+  return a;
+}
+
+const ID = /^[A-Za-z0-9_.:-]{1,100}$/;
+export function checkId(id: string): string {
+  if (!ID.test(id)) throw invalid(REQUEST_MESSAGES.badId);
+  return id;
+}
+
+/** The metadata of the events a call appends: the current correlation id (or a fresh one), the actor. */
+export function metaOf(ctx: { newId: () => string }, actor?: Actor): EventMeta {
+  return {
+    correlationId: currentCorrelationId() ?? ctx.newId(),
+    ...(actor
+      ? {
+          actor: {
+            userId: actor.userId,
+            role: actor.role,
+            ...(actor.impersonatorId ? { impersonatorId: actor.impersonatorId } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+export interface TransactionContext {
+  store: ServiceStore;
+  /** Attempts of read -> decide -> append when another writer moved the stream first (default 5). */
+  maxAttempts?: number;
+}
+
+export async function inTransaction<T>(ctx: TransactionContext, fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+  const max = ctx.maxAttempts ?? 5;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ctx.store.transaction(fn);
+    } catch (err) {
+      if (err instanceof ConcurrencyError && attempt < max) continue;
+      throw err;
+    }
+  }
+}
+
+/** One stream per entity, projected into one read-model document per entity. */
+export interface ProjectedStream<Command, Event extends DomainEvent, State, Doc extends object> {
+  decider: Decider<Command, Event, State>;
+  streamIdOf(id: string): string;
+  collection: string;
+  project(doc: Doc | null, event: StoredEvent<Event>): Doc | null;
+}
+
+/**
+ * read -> decide -> append -> project, in one transaction (retried on a concurrent append). The
+ * command is built from the current state (so it can carry what it read).
+ */
+export async function executeOnStream<Command, Event extends DomainEvent, State, Doc extends object>(
+  ctx: TransactionContext,
+  stream: ProjectedStream<Command, Event, State, Doc>,
+  id: string,
+  command: (state: State) => Command,
+  meta: EventMeta,
+): Promise<{ events: Event[]; doc: Doc | null }> {
+  return inTransaction(ctx, async (tx) => {
+    const streamId = stream.streamIdOf(id);
+    const { version, events: stored } = await tx.readStream<Event>(streamId);
+    const state = foldEvents(
+      stream.decider,
+      stored.map((e) => ({ type: e.type, data: e.data }) as Event),
+    );
+    const events = stream.decider.decide(command(state), state);
+    let doc: Doc | null = await tx.get<Doc>(stream.collection, id);
+    if (events.length === 0) return { events, doc };
+    const { events: appended } = await tx.appendToStream(streamId, version, events, meta);
+    for (const e of appended) doc = stream.project(doc, e as StoredEvent<Event>);
+    if (doc) await tx.put(stream.collection, id, doc);
+    return { events, doc };
+  });
+}
