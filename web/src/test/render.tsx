@@ -48,9 +48,18 @@ export interface RenderAppOptions {
   timers?: boolean;
 }
 
+const rendered = new Set<{ stopSagas(): void }>();
+
+/** Stops the sagas of every store rendered so far (called after each test by setup.ts). */
+export function stopRenderedApps(): void {
+  for (const store of rendered) store.stopSagas();
+  rendered.clear();
+}
+
 /** Renders the real route table at `path` with a fresh store. */
 export function renderApp(path: string, { preloadedState = { auth: authState() }, timers = false }: RenderAppOptions = {}) {
   const store = makeStore({ preloadedState, createSocket: idleSocket });
+  rendered.add(store);
   const router = createTestRouter([path]);
   const user = userEvent.setup(timers ? { advanceTimers: vi.advanceTimersByTime.bind(vi) } : {});
   const view = render(
