@@ -8,10 +8,9 @@ import { waitFor } from '@meridian/platform/testing/waitFor';
 import { expectLedgerInvariants } from '@meridian/ledger/testing/invariants';
 import {
   adminBrowser,
-  linkWith,
   registerUser,
   startTestComposition,
-  waitForMail,
+  verifiedUser,
   type Account,
   type TestComposition,
 } from './composition.js';
@@ -29,18 +28,8 @@ export async function startMoneyComposition(env: Record<string, string> = {}): P
   return startTestComposition({ env: { PLANS_JSON: FAST_PLANS, ...env } });
 }
 
-/** A registered user whose email is verified (through the emailed link). */
-export async function verifiedUser(
-  url: string,
-  overrides: Partial<{ name: string; referralCode: string }> = {},
-): Promise<Account> {
-  const account = await registerUser(url, overrides);
-  const mail = await waitForMail(url, account.email, (m) => m.links.some((l) => l.includes('/verify/')));
-  const { token } = linkWith(mail, '/verify/');
-  const res = await account.browser.patch(`/api/users/verifyUser/${token}`);
-  if (res.status !== 200) throw new Error(`verifyUser failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return account;
-}
+/** A registered user whose email is verified: the one helper of composition.ts. */
+export { verifiedUser };
 
 export interface Balances {
   balance: number;
