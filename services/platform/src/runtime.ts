@@ -76,6 +76,8 @@ export async function createServiceRuntime(
       bus = createInProcEventBus({
         path: join(dataDir, 'bus.sqlite'),
         onError: (err, ctx) => logger.warn({ err, topic: ctx.topic, group: ctx.group, attempt: ctx.attempt }, 'event handler failed; retrying'),
+        onDeadLetter: ({ topic, group, event, error }) =>
+          logger.error({ err: error, topic, group, eventId: event.id, type: event.type }, 'event moved to the dead-letter topic'),
       });
       busKind = 'inproc';
       closers.push(() => bus.close());

@@ -12,8 +12,9 @@ afterAll(() => dir.remove());
 describeEventBusConformance('in-process bus (SQLite file)', {
   location: async () => {
     const path = join(dir.path, `${randomUUID()}.sqlite`);
-    return { open: async () => createInProcEventBus({ path, retryBaseMs: 5, retryMaxMs: 50 }) };
+    return { open: async () => createInProcEventBus({ path, retryBaseMs: 5, retryMaxMs: 50, maxAttempts: 3 }) };
   },
+  maxAttempts: 3,
 });
 
 describe('in-process bus specifics', () => {

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { StoredEvent } from '../eventSourcing/types.js';
-import type { EventBus, SubscribeOptions, Subscription } from '../ports/eventBus.js';
+import { deadLetterTopicOf, DEFAULT_MAX_ATTEMPTS, type EventBus, type SubscribeOptions, type Subscription } from '../ports/eventBus.js';
 import { backoffMs, Signal } from '../util/async.js';
 
 export interface InProcEventBusOptions {
@@ -20,6 +20,10 @@ export interface InProcEventBusOptions {
   /** Backoff bounds for a failing handler (ms). */
   retryBaseMs?: number;
   retryMaxMs?: number;
+  /** Handler attempts before the event goes to `<topic>.dlq` (default DEFAULT_MAX_ATTEMPTS). */
+  maxAttempts?: number;
+  /** Told when an event is dead-lettered (the runtime logs it as an error). */
+  onDeadLetter?: (context: { topic: string; group: string; event: StoredEvent; error: unknown }) => void;
 }
 
 /**
@@ -27,7 +31,8 @@ export interface InProcEventBusOptions {
  * each consumer group has committed per topic. publish appends (one transaction) and wakes the
  * subscriptions; each subscription delivers from its group's committed offset, in log order (which
  * is stricter than per-stream order), commits after each handler success and retries a failing
- * handler with capped exponential backoff (so delivery is at least once and never skips an event).
+ * handler with capped exponential backoff (so delivery is at least once and never skips an event) —
+ * until `maxAttempts`, when the event is appended to `<topic>.dlq` and committed in one transaction.
  *
  * One active subscription per (group, topic) per file (per process): a second one is refused. Buses
  * opened on the same file in one process wake each other at once; other processes notice by polling.
@@ -80,6 +85,12 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
     let offset = stmt.maxOffset.get(topic)?.o ?? 0;
     for (const e of events) stmt.insert.run(topic, ++offset, e.streamId, JSON.stringify(e));
   });
+  const deadLetter = db.transaction((topic: string, group: string, offset: number, event: StoredEvent) => {
+    const dlq = deadLetterTopicOf(topic);
+    stmt.insert.run(dlq, (stmt.maxOffset.get(dlq)?.o ?? 0) + 1, event.streamId, JSON.stringify(event));
+    stmt.commit.run(group, topic, offset);
+  });
+  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const startAtEnd = db.transaction((group: string, topic: string) => {
     if (!stmt.getCommitted.get(group, topic)) stmt.commit.run(group, topic, stmt.maxOffset.get(topic)?.o ?? 0);
   });
@@ -126,19 +137,28 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
           for (const row of batch) {
             if (stopping) return;
             const event = JSON.parse(row.json) as StoredEvent;
+            let dead = false;
             for (let attempt = 1; ; attempt++) {
               try {
                 await handler(event);
                 break;
               } catch (err) {
                 options.onError?.(err, { topic, group, event, attempt });
+                if (attempt >= maxAttempts) {
+                  if (closed) return;
+                  deadLetter.immediate(topic, group, row.offset, event);
+                  emitter.emit(deadLetterTopicOf(topic));
+                  options.onDeadLetter?.({ topic, group, event, error: err });
+                  dead = true;
+                  break;
+                }
                 if (stopping) return;
                 await signal.wait(backoffMs(attempt, options.retryBaseMs ?? 50, options.retryMaxMs ?? 5_000));
                 if (stopping) return;
               }
             }
             if (closed) return;
-            stmt.commit.run(group, topic, row.offset);
+            if (!dead) stmt.commit.run(group, topic, row.offset);
           }
         }
       };

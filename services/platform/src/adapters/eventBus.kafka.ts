@@ -1,9 +1,18 @@
-import { Kafka, logLevel as KafkaLogLevel, type Admin, type Consumer, type KafkaConfig, type Producer } from 'kafkajs';
+import {
+  Kafka,
+  logLevel as KafkaLogLevel,
+  type Admin,
+  type Consumer,
+  type EachMessagePayload,
+  type IHeaders,
+  type KafkaConfig,
+  type Producer,
+} from 'kafkajs';
 import type { StoredEvent } from '../eventSourcing/types.js';
-import type { EventBus, SubscribeOptions, Subscription } from '../ports/eventBus.js';
+import { deadLetterTopicOf, DEFAULT_MAX_ATTEMPTS, type EventBus, type SubscribeOptions, type Subscription } from '../ports/eventBus.js';
 import type { Logger } from '../logger.js';
 import { backoffMs, Signal } from '../util/async.js';
-import { decodeEnvelope, encodeEnvelope, type EventCodecs } from './eventEnvelope.js';
+import { ALL_EVENT_CODECS, decodeEnvelope, encodeEnvelope, type EventCodecs } from './eventEnvelope.js';
 
 export type { EventCodec, EventCodecs } from './eventEnvelope.js';
 
@@ -13,6 +22,7 @@ export const PAYLOAD_ENCODING_HEADER = 'payload-encoding';
 export interface KafkaEventBusOptions {
   brokers: string[];
   clientId: string;
+  /** Codecs used to ENCODE this producer's events (types without one travel as JSON). Decoding knows every proto event. */
   codecs?: EventCodecs;
   logger?: Logger;
   /** Partitions for topics this bus creates (default 3). */
@@ -22,20 +32,47 @@ export interface KafkaEventBusOptions {
   kafka?: Partial<KafkaConfig>;
   retryBaseMs?: number;
   retryMaxMs?: number;
+  /** Handler attempts before an event goes to the dead-letter topic (default DEFAULT_MAX_ATTEMPTS). */
+  maxAttempts?: number;
+  /** A publish that has not been acknowledged by then rejects (default 15 s). */
+  publishTimeoutMs?: number;
+  /** Consumer session timeout: how long a killed member holds its partitions (default 10 s). */
+  sessionTimeoutMs?: number;
 }
+
+/** Event topics keep everything: consumer groups created later rebuild their read models from the beginning. */
+export const EVENT_TOPIC_CONFIG = [
+  { name: 'retention.ms', value: '-1' },
+  { name: 'retention.bytes', value: '-1' },
+];
+/** Dead letters are kept 30 days for an operator to inspect and replay. */
+export const DEAD_LETTER_TOPIC_CONFIG = [{ name: 'retention.ms', value: String(30 * 24 * 3600 * 1000) }];
+
+/**
+ * The Kafka consumer group behind (group, topic). kafkajs does not support members of one group that
+ * subscribe to different topic sets (the leader assigns round-robin and members drop what they did not
+ * subscribe to), so every (service group, topic) pair is a Kafka group of its own.
+ */
+export const kafkaGroupId = (group: string, topic: string) => `${group}.${topic}`;
 
 /**
  * EventBus on Kafka (kafkajs 2.2.4).
  *
- * - Producer: idempotent (acks=all, one in-flight request), message key = streamId, so a stream
- *   stays in one partition and in order.
- * - Value: protobuf `meridian.common.v1.EventEnvelope`. Its `payload` is the protobuf encoding of the
- *   event's data when a codec is registered for the type (header payload-encoding=proto), otherwise
- *   UTF-8 JSON of the data (header payload-encoding=json) — for private or not-yet-proto'd types.
- *   A consumer without the codec for a proto payload gets data = null (and a warning).
- * - Consumers: one kafkajs consumer per subscription, group = options.group, autoCommit off; the
- *   offset is committed after the handler succeeds; a failing handler is retried in place with
- *   backoff (heartbeating), so a partition never skips an event.
+ * - Producer: acks=all, one request in flight (order kept across retries), bounded retries, and every
+ *   publish rejects within `publishTimeoutMs` when the broker is away, so the outbox relay backs off and a
+ *   shutdown finishes. Not kafkajs' "idempotent" producer: that one retries forever. A retried batch may
+ *   land twice; consumers de-duplicate on the event id (ServiceStore.markProcessed) as for any redelivery.
+ * - Topics are created by the bus (auto-creation is off on our brokers) with infinite retention; their
+ *   dead-letter topics `<topic>.dlq` keep 30 days.
+ * - Value: protobuf `meridian.common.v1.EventEnvelope`; `payload` is the protobuf encoding of the data when
+ *   the producer has a codec for the type (header payload-encoding=proto), else UTF-8 JSON. Decoding knows
+ *   every event message of proto/ (ALL_EVENT_CODECS), so a consumer never gets `data = null`.
+ * - Consumers: one kafkajs consumer per subscription in the Kafka group kafkaGroupId(group, topic), autoCommit
+ *   off; the offset is committed right after the handler succeeded, while the consumer still runs (stop()
+ *   waits for the in-flight handler and its commit before leaving the group, so a clean stop never
+ *   redelivers). A failing handler is retried in place with backoff (heartbeating); after `maxAttempts`, or
+ *   at once for a message that cannot be decoded, the message goes to `<topic>.dlq` with the reason in its
+ *   headers, an error is logged, and the partition moves on.
  * - Data is JSON-shaped on both sides (decode, then a JSON round trip), the same as the in-process bus.
  */
 export async function createKafkaEventBus(options: KafkaEventBusOptions): Promise<EventBus> {
@@ -44,6 +81,9 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
   const kafka = new Kafka({
     clientId: options.clientId,
     brokers: options.brokers,
+    connectionTimeout: 3_000,
+    requestTimeout: 10_000,
+    retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2_000 },
     logLevel: KafkaLogLevel.WARN,
     logCreator:
       () =>
@@ -55,14 +95,27 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
       },
     ...options.kafka,
   });
-  const codecs = options.codecs ?? {};
-  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  const encodeCodecs = options.codecs ?? {};
+  const decodeCodecs: EventCodecs = { ...ALL_EVENT_CODECS, ...encodeCodecs };
+  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const publishTimeoutMs = options.publishTimeoutMs ?? 15_000;
+  const producer: Producer = kafka.producer({
+    idempotent: false,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+    retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2_000 },
+  });
   const admin: Admin = kafka.admin();
   await producer.connect();
-  await admin.connect();
+  try {
+    await admin.connect();
+  } catch (err) {
+    await producer.disconnect().catch(() => undefined);
+    throw err;
+  }
 
   const known = new Set<string>();
-  const ensureTopic = async (topic: string) => {
+  const ensureTopic = async (topic: string, configEntries = EVENT_TOPIC_CONFIG) => {
     if (known.has(topic)) return;
     try {
       await admin.createTopics({
@@ -72,81 +125,162 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
             topic,
             numPartitions: options.numPartitions ?? 3,
             ...(options.replicationFactor !== undefined ? { replicationFactor: options.replicationFactor } : {}),
+            configEntries,
           },
         ],
       });
+      known.add(topic);
     } catch (err) {
-      // topics may be managed elsewhere (Strimzi KafkaTopic) and creation not allowed: carry on
+      // managed elsewhere (Strimzi KafkaTopic) and creation not allowed: carry on; retried on the next call
       log?.warn({ err, topic }, 'could not create topic; assuming it is managed elsewhere');
     }
-    known.add(topic);
   };
 
-  const warned = new Set<string>();
-  const onMissingCodec = (type: string) => {
-    if (warned.has(type)) return;
-    warned.add(type);
-    log?.warn({ type }, 'no codec for event type: delivering data = null');
+  const send = async (topic: string, messages: Array<{ key: string | Buffer | null; value: Buffer; headers: IHeaders }>) => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`kafka: publish to ${topic} not acknowledged within ${publishTimeoutMs} ms`)),
+        publishTimeoutMs,
+      );
+    });
+    try {
+      await Promise.race([producer.send({ topic, acks: -1, messages }), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
   };
-  const encode = (e: StoredEvent) => encodeEnvelope(e, codecs);
-  const decode = (value: Buffer, encoding: string | undefined) => decodeEnvelope(value, encoding, codecs, onMissingCodec);
 
   const consumers = new Set<Subscription>();
+  let closed = false;
 
   return {
     async publish(topic, events) {
+      if (closed) throw new Error('EventBus is closed');
       if (events.length === 0) return;
       await ensureTopic(topic);
-      await producer.send({
+      await send(
         topic,
-        acks: -1,
-        messages: events.map((e) => {
-          const { value, encoding } = encode(e);
+        events.map((e) => {
+          const { value, encoding } = encodeEnvelope(e, encodeCodecs);
           return { key: e.streamId, value, headers: { [PAYLOAD_ENCODING_HEADER]: encoding, 'event-type': e.type } };
         }),
-      });
+      );
     },
 
     async subscribe({ topic, group, handler, fromBeginning = true }: SubscribeOptions): Promise<Subscription> {
+      if (closed) throw new Error('EventBus is closed');
       await ensureTopic(topic);
+      const groupId = kafkaGroupId(group, topic);
       let stopping = false;
+      let inFlight: Promise<void> | null = null;
       const signal = new Signal();
       const consumer: Consumer = kafka.consumer({
-        groupId: group,
+        groupId,
         allowAutoTopicCreation: false,
-        retry: { restartOnFailure: async () => !stopping },
+        sessionTimeout: options.sessionTimeoutMs ?? 10_000,
+        heartbeatInterval: 1_000,
+        retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2_000, restartOnFailure: async () => !stopping },
       });
-      await consumer.connect();
-      await consumer.subscribe({ topics: [topic], fromBeginning });
-      await consumer.run({
-        autoCommit: false,
-        partitionsConsumedConcurrently: 1,
-        eachMessage: async ({ topic: t, partition, message, heartbeat }) => {
-          if (!message.value) return;
+      consumer.on(consumer.events.CRASH, ({ payload }) => {
+        if (!stopping) log?.warn({ err: payload.error, group: groupId, restart: payload.restart }, 'kafka consumer crashed');
+      });
+
+      const deadLetter = async (p: EachMessagePayload, reason: string, err: unknown, type?: string) => {
+        const dlq = deadLetterTopicOf(topic);
+        await ensureTopic(dlq, DEAD_LETTER_TOPIC_CONFIG);
+        await send(dlq, [
+          {
+            key: p.message.key,
+            value: p.message.value ?? Buffer.alloc(0),
+            headers: {
+              ...p.message.headers,
+              'dlq-original-topic': p.topic,
+              'dlq-original-partition': String(p.partition),
+              'dlq-original-offset': p.message.offset,
+              'dlq-group': group,
+              'dlq-reason': reason,
+              'dlq-error': String((err as Error)?.message ?? err).slice(0, 1_000),
+            },
+          },
+        ]);
+        log?.error(
+          { err, topic: p.topic, partition: p.partition, offset: p.message.offset, group, type, reason, deadLetterTopic: dlq },
+          'event moved to the dead-letter topic',
+        );
+      };
+
+      const commit = (p: EachMessagePayload) =>
+        consumer.commitOffsets([{ topic: p.topic, partition: p.partition, offset: (BigInt(p.message.offset) + 1n).toString() }]);
+
+      const processMessage = async (p: EachMessagePayload) => {
+        const { message } = p;
+        if (!message.value) return commit(p);
+        let event: StoredEvent;
+        try {
           const header = message.headers?.[PAYLOAD_ENCODING_HEADER];
           const encoding = header === undefined ? undefined : Array.isArray(header) ? String(header[0]) : String(header);
-          const event = decode(message.value, encoding);
-          for (let attempt = 1; ; attempt++) {
-            if (stopping) throw new Error('subscription stopping: not committing');
-            try {
-              await handler(event);
+          event = decodeEnvelope(message.value, encoding, decodeCodecs, (type) => {
+            throw new Error(`no codec for the protobuf payload of ${type}`);
+          });
+        } catch (err) {
+          await deadLetter(p, 'undecodable', err);
+          return commit(p);
+        }
+        for (let attempt = 1; ; attempt++) {
+          if (stopping) return void p.pause(); // not committed: the next member of the group gets it
+          try {
+            await handler(event);
+            break;
+          } catch (err) {
+            if (attempt >= maxAttempts) {
+              await deadLetter(p, `handler failed ${attempt} times`, err, event.type);
               break;
-            } catch (err) {
-              log?.warn({ err, topic: t, group, eventId: event.id, type: event.type, attempt }, 'event handler failed; retrying');
-              await signal.wait(backoffMs(attempt, options.retryBaseMs ?? 100, options.retryMaxMs ?? 5_000));
-              await heartbeat().catch(() => undefined);
             }
+            log?.warn({ err, topic: p.topic, group, eventId: event.id, type: event.type, attempt }, 'event handler failed; retrying');
+            await signal.wait(backoffMs(attempt, options.retryBaseMs ?? 100, options.retryMaxMs ?? 5_000));
+            if (stopping) return void p.pause();
+            // a rebalance takes the partition away: throw, so kafkajs rejoins instead of us handling it twice
+            await p.heartbeat();
           }
-          await consumer.commitOffsets([{ topic: t, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
-        },
-      });
+        }
+        await commit(p);
+      };
+
+      await consumer.connect();
+      try {
+        await consumer.subscribe({ topics: [topic], fromBeginning });
+        await consumer.run({
+          autoCommit: false,
+          partitionsConsumedConcurrently: 1,
+          eachMessage: async (p) => {
+            if (stopping) return void p.pause();
+            const running = processMessage(p);
+            inFlight = running.catch(() => undefined);
+            try {
+              await running;
+            } finally {
+              inFlight = null;
+            }
+          },
+        });
+      } catch (err) {
+        await consumer.disconnect().catch(() => undefined);
+        throw err;
+      }
+      let stopped: Promise<void> | undefined;
       const sub: Subscription = {
-        async stop() {
-          if (stopping) return;
-          stopping = true;
-          signal.notify();
-          await consumer.disconnect();
-          consumers.delete(sub);
+        stop() {
+          stopped ??= (async () => {
+            stopping = true;
+            signal.notify();
+            // the in-flight handler finishes and commits while the consumer still runs (kafkajs drops a
+            // commit made after stop), then we leave the group
+            if (inFlight) await inFlight;
+            await consumer.disconnect();
+            consumers.delete(sub);
+          })();
+          return stopped;
         },
       };
       consumers.add(sub);
@@ -154,9 +288,11 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
     },
 
     async close() {
+      if (closed) return;
+      closed = true;
       await Promise.all([...consumers].map((c) => c.stop()));
-      await producer.disconnect();
-      await admin.disconnect();
+      await producer.disconnect().catch(() => undefined);
+      await admin.disconnect().catch(() => undefined);
     },
   };
 }

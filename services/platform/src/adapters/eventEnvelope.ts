@@ -1,4 +1,10 @@
 import { EventEnvelope } from '@meridian/proto/meridian/common/v1/common';
+import * as identityEvents from '@meridian/proto/meridian/identity/v1/events';
+import * as investmentEvents from '@meridian/proto/meridian/investment/v1/events';
+import * as kycEvents from '@meridian/proto/meridian/kyc/v1/events';
+import * as ledgerEvents from '@meridian/proto/meridian/ledger/v1/events';
+import * as notificationEvents from '@meridian/proto/meridian/notification/v1/events';
+import * as withdrawalEvents from '@meridian/proto/meridian/withdrawal/v1/events';
 import type { StoredEvent } from '../eventSourcing/types.js';
 
 /** A ts-proto message's static functions (only what the bus needs). */
@@ -98,3 +104,16 @@ export function codecsFrom(...modules: Array<Record<string, unknown>>): EventCod
   }
   return out;
 }
+
+/**
+ * Every event message of proto/ (message names are unique across the services' events.proto). A consumer
+ * decodes with these, so a payload its producer encoded as protobuf is never left undecoded.
+ */
+export const ALL_EVENT_CODECS: EventCodecs = codecsFrom(
+  identityEvents,
+  investmentEvents,
+  kycEvents,
+  ledgerEvents,
+  notificationEvents,
+  withdrawalEvents,
+);

@@ -13,7 +13,10 @@ export interface EventBus {
   /**
    * Delivers every event published on `topic` that group `group` has not committed yet, in order per
    * stream. The handler's success commits the event's offset for the group; a thrown error redelivers
-   * (after backoff) — so handlers must be idempotent (see ServiceStore.markProcessed).
+   * (after backoff) — so handlers must be idempotent (see ServiceStore.markProcessed). An event whose
+   * handler has failed the adapter's `maxAttempts` times (default DEFAULT_MAX_ATTEMPTS), or that cannot
+   * be decoded, is published to the dead-letter topic `deadLetterTopicOf(topic)`, logged, and committed:
+   * the subscription moves on instead of wedging its partition.
    * `fromBeginning` applies to a group with no committed offset (default true).
    */
   subscribe(options: SubscribeOptions): Promise<Subscription>;
@@ -32,3 +35,9 @@ export interface Subscription {
 }
 
 export const topicOf = (service: string) => `meridian.${service}.events`;
+
+/** Where a subscription puts an event it cannot handle (poison message), for an operator to inspect and replay. */
+export const deadLetterTopicOf = (topic: string) => `${topic}.dlq`;
+
+/** Handler attempts before an event is dead-lettered (capped exponential backoff: about a minute and a half). */
+export const DEFAULT_MAX_ATTEMPTS = 20;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StoredEvent } from '../eventSourcing/types.js';
-import type { EventBus, Subscription } from '../ports/eventBus.js';
+import { deadLetterTopicOf, type EventBus, type Subscription } from '../ports/eventBus.js';
 import { waitFor } from './waitFor.js';
 
 export interface EventBusFactory {
@@ -11,6 +11,8 @@ export interface EventBusFactory {
   preciseStartAtEnd?: boolean;
   /** Upper bound for waits (Kafka rebalances are slow). Default 10 s. */
   timeoutMs?: number;
+  /** The maxAttempts the factory's buses were opened with (enables the dead-letter case). */
+  maxAttempts?: number;
 }
 
 let seq = 0;
@@ -189,5 +191,37 @@ export function describeEventBusConformance(name: string, factory: EventBusFacto
       await waitFor(() => c.got.length >= 1, { timeoutMs, message: 'next event' });
       expect(c.got.map((x) => x.id)).toEqual([next.id]);
     });
+
+    it.skipIf(factory.maxAttempts === undefined)(
+      'a handler that keeps failing sends the event to <topic>.dlq after maxAttempts, and the next event is delivered',
+      async () => {
+        const bus = await open(await factory.location());
+        const { topic, group } = names();
+        const poison = busEvent('p', 1, { poison: true });
+        const fine = busEvent('p', 2, { poison: false });
+        let poisonAttempts = 0;
+        const handled: string[] = [];
+        const sub = await bus.subscribe({
+          topic,
+          group,
+          handler: async (e) => {
+            if (e.id === poison.id) {
+              poisonAttempts++;
+              throw new Error('cannot handle this one');
+            }
+            handled.push(e.id);
+          },
+        });
+        subs.push(sub);
+        await bus.publish(topic, [poison, fine]);
+        await waitFor(() => handled.length >= 1, { timeoutMs, message: 'the event after the poison one' });
+        expect(handled).toEqual([fine.id]);
+        expect(poisonAttempts).toBe(factory.maxAttempts);
+        const dead = await collect(bus, deadLetterTopicOf(topic), `dlq-reader-${randomUUID()}`);
+        await waitFor(() => dead.got.length >= 1, { timeoutMs, message: 'the dead letter' });
+        expect(dead.got.map((e) => e.id)).toEqual([poison.id]);
+        expect(dead.got[0].data).toEqual({ poison: true });
+      },
+    );
   });
 }

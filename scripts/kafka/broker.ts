@@ -1,0 +1,302 @@
+/**
+ * A real Apache Kafka broker (single KRaft node, broker + controller) from the official jars on Maven
+ * Central, with no container engine: `make kafka` for the dev loop, `make test` for the Kafka suites and
+ * the fault drills, `make cluster` for the production topology on one machine.
+ *
+ * - Jars: org.apache.kafka:kafka_2.13 (scripts/kafka/pom.xml) copied by Maven into .cache/kafka/libs-<version>
+ *   (git-ignored; Maven's own cache ~/.m2 makes later runs offline).
+ * - Storage: `<dir>/logs` formatted once with a cluster id kept in `<dir>/cluster.id`, so a restarted broker
+ *   keeps its topics, offsets and committed consumer positions.
+ * - Ready means it answers a kafkajs admin describeCluster, not that a port is open.
+ *
+ * Run as a program: `tsx scripts/kafka/broker.ts [--dir data/kafka] [--port 9092]` starts it, prints
+ * `KAFKA_BROKERS=127.0.0.1:<port>` and stops it cleanly on SIGINT/SIGTERM.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Kafka, logLevel } from 'kafkajs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../..');
+export const KAFKA_VERSION = '4.1.1';
+
+export interface KafkaBrokerOptions {
+  /** Where the broker keeps its log dirs, config, cluster id and broker.log (default: a fresh dir under .cache/kafka/run). */
+  dir?: string;
+  /** Client port on 127.0.0.1 (default: a free one). */
+  port?: number;
+  /** Controller port on 127.0.0.1 (default: a free one). */
+  controllerPort?: number;
+  /** Readiness deadline (default 90 s: a cold JVM on 2 cores). */
+  readyTimeoutMs?: number;
+  /** Extra server.properties lines. */
+  properties?: Record<string, string | number>;
+}
+
+export interface KafkaBroker {
+  /** `127.0.0.1:<port>`, for KAFKA_BROKERS. */
+  readonly brokers: string[];
+  readonly port: number;
+  readonly dir: string;
+  /** The JVM's pid (changes on restart). */
+  pid(): number | undefined;
+  /** SIGTERM and wait for a clean exit (SIGKILL after 30 s). */
+  stop(): Promise<void>;
+  /** SIGKILL: a crash. */
+  kill(): Promise<void>;
+  /** Starts the same broker again (same dir, ports, topics and offsets) and waits until it serves. */
+  start(): Promise<void>;
+}
+
+/** Why a broker cannot run here, or null when Java and Maven are on PATH. */
+export function kafkaUnavailableReason(): string | null {
+  const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (java.error || java.status !== 0) return 'Java is not installed (need a JRE 17+ on PATH to run the Kafka broker)';
+  if (!existsSync(libsDir()) || readdirSync(libsDir()).length === 0) {
+    const mvn = spawnSync('mvn', ['-v'], { encoding: 'utf8' });
+    if (mvn.error || mvn.status !== 0) return 'Maven is not installed (need mvn on PATH to fetch the Kafka jars from Maven Central)';
+  }
+  return null;
+}
+
+function libsDir(): string {
+  return join(root, '.cache/kafka', `libs-${KAFKA_VERSION}`);
+}
+
+/** Resolves the broker's jars through Maven into .cache/kafka/libs-<version> (once). Returns the folder. */
+export function ensureKafkaJars(): string {
+  const libs = libsDir();
+  if (existsSync(join(libs, `kafka_2.13-${KAFKA_VERSION}.jar`))) return libs;
+  mkdirSync(libs, { recursive: true });
+  const r = spawnSync(
+    'mvn',
+    [
+      '-B',
+      '-q',
+      '-f',
+      join(here, 'pom.xml'),
+      `-Dkafka.version=${KAFKA_VERSION}`,
+      'org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy-dependencies',
+      `-DoutputDirectory=${libs}`,
+      '-DincludeScope=runtime',
+    ],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  if (r.error || r.status !== 0) {
+    throw new Error(`could not resolve the Kafka jars with Maven: ${r.error?.message ?? ''}${r.stdout}${r.stderr}`.trim());
+  }
+  return libs;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => res(port));
+    });
+  });
+}
+
+/** Waits until a kafkajs admin can describe the cluster at `brokers`. */
+export async function waitForKafka(brokers: string[], timeoutMs: number, isAlive: () => boolean = () => true): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    if (!isAlive()) throw new Error('the Kafka broker exited before it served');
+    const admin = new Kafka({
+      clientId: 'meridian-broker-probe',
+      brokers,
+      logLevel: logLevel.NOTHING,
+      connectionTimeout: 1_000,
+      requestTimeout: 3_000,
+      retry: { retries: 0 },
+    }).admin();
+    try {
+      await admin.connect();
+      const cluster = await admin.describeCluster();
+      if (cluster.brokers.length > 0 && cluster.controller !== null && cluster.controller >= 0) return;
+    } catch (err) {
+      last = err;
+    } finally {
+      await admin.disconnect().catch(() => undefined);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`the Kafka broker at ${brokers.join(',')} did not serve within ${timeoutMs} ms: ${String(last)}`);
+}
+
+export async function startKafkaBroker(options: KafkaBrokerOptions = {}): Promise<KafkaBroker> {
+  const reason = kafkaUnavailableReason();
+  if (reason) throw new Error(reason);
+  const libs = ensureKafkaJars();
+  const dir = resolve(options.dir ?? join(root, '.cache/kafka/run', `${Date.now()}-${randomBytes(3).toString('hex')}`));
+  mkdirSync(join(dir, 'logs'), { recursive: true });
+  const port = options.port ?? (await freePort());
+  let controllerPort = options.controllerPort ?? (await freePort());
+  while (controllerPort === port) controllerPort = await freePort();
+  const readyTimeoutMs = options.readyTimeoutMs ?? 90_000;
+
+  const props: Record<string, string | number> = {
+    'process.roles': 'broker,controller',
+    'node.id': 1,
+    'controller.quorum.voters': `1@127.0.0.1:${controllerPort}`,
+    listeners: `PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
+    'advertised.listeners': `PLAINTEXT://127.0.0.1:${port}`,
+    'controller.listener.names': 'CONTROLLER',
+    'listener.security.protocol.map': 'CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT',
+    'inter.broker.listener.name': 'PLAINTEXT',
+    'log.dirs': join(dir, 'logs'),
+    'num.partitions': 3,
+    'offsets.topic.replication.factor': 1,
+    'offsets.topic.num.partitions': 1,
+    'transaction.state.log.replication.factor': 1,
+    'transaction.state.log.min.isr': 1,
+    'transaction.state.log.num.partitions': 1,
+    'share.coordinator.state.topic.replication.factor': 1,
+    'share.coordinator.state.topic.num.partitions': 1,
+    'group.initial.rebalance.delay.ms': 0,
+    'group.min.session.timeout.ms': 1000,
+    'log.cleaner.dedupe.buffer.size': 16777216,
+    // Event topics keep everything (consumers rebuild read models from the beginning); the services also
+    // create their topics with retention.ms=-1 explicitly.
+    'log.retention.ms': -1,
+    'auto.create.topics.enable': 'false',
+    ...options.properties,
+  };
+  const config = join(dir, 'server.properties');
+  writeFileSync(config, Object.entries(props).map(([k, v]) => `${k}=${v}`).join('\n') + '\n');
+
+  const idFile = join(dir, 'cluster.id');
+  if (!existsSync(idFile)) writeFileSync(idFile, randomBytes(16).toString('base64url'));
+  const clusterId = readFileSync(idFile, 'utf8').trim();
+  const classpath = `${libs}/*`;
+  const format = spawnSync(
+    'java',
+    ['-cp', classpath, `-Dlog4j2.configurationFile=${join(here, 'log4j2.properties')}`, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', config, '--ignore-formatted'],
+    { encoding: 'utf8' },
+  );
+  if (format.status !== 0) throw new Error(`formatting the Kafka log dir failed: ${format.stdout}${format.stderr}`);
+
+  const brokers = [`127.0.0.1:${port}`];
+  let child: ChildProcess | undefined;
+  let exited = true;
+
+  const launch = async () => {
+    const log = createWriteStream(join(dir, 'broker.log'), { flags: 'a' });
+    const me = spawn(
+      'java',
+      [
+        '-Xms256m',
+        '-Xmx512m',
+        '-XX:+UseSerialGC',
+        '-XX:TieredStopAtLevel=1',
+        '-Djava.awt.headless=true',
+        `-Dlog4j2.configurationFile=${join(here, 'log4j2.properties')}`,
+        `-Dkafka.logs.dir=${dir}`,
+        '-cp',
+        classpath,
+        'kafka.Kafka',
+        config,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child = me;
+    exited = false;
+    // never leave a broker behind this process (a test run that dies, Ctrl-C on make kafka)
+    const orphanGuard = () => me.kill('SIGKILL');
+    process.once('exit', orphanGuard);
+    child.once('exit', () => process.off('exit', orphanGuard));
+    me.stdout!.pipe(log);
+    me.stderr!.pipe(log);
+    me.once('exit', () => {
+      if (child === me) exited = true;
+    });
+    try {
+      await waitForKafka(brokers, readyTimeoutMs, () => !exited);
+    } catch (err) {
+      me.kill('SIGKILL');
+      throw new Error(`${(err as Error).message} (log: ${join(dir, 'broker.log')})`);
+    }
+  };
+
+  const waitExit = (c: ChildProcess, ms: number) =>
+    new Promise<boolean>((res) => {
+      if (c.exitCode !== null || c.signalCode !== null) return res(true);
+      const t = setTimeout(() => res(false), ms);
+      c.once('exit', () => {
+        clearTimeout(t);
+        res(true);
+      });
+    });
+
+  const broker: KafkaBroker = {
+    brokers,
+    port,
+    dir,
+    pid: () => (exited ? undefined : child?.pid),
+    async stop() {
+      const c = child;
+      if (!c || exited) return;
+      c.kill('SIGTERM');
+      if (!(await waitExit(c, 30_000))) {
+        c.kill('SIGKILL');
+        await waitExit(c, 10_000);
+      }
+    },
+    async kill() {
+      const c = child;
+      if (!c || exited) return;
+      c.kill('SIGKILL');
+      await waitExit(c, 10_000);
+    },
+    async start() {
+      if (!exited) return;
+      await launch();
+    },
+  };
+  await launch();
+  return broker;
+}
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+async function main(): Promise<void> {
+  const reason = kafkaUnavailableReason();
+  if (reason) {
+    process.stderr.write(`make kafka: ${reason}\n`);
+    process.exit(1);
+  }
+  const dir = resolve(arg('dir') ?? process.env.KAFKA_DIR ?? join(root, 'data/kafka'));
+  const requested = Number(arg('port') ?? process.env.KAFKA_PORT ?? 9092);
+  process.stdout.write(`starting Apache Kafka ${KAFKA_VERSION} (KRaft, one node) in ${dir} ...\n`);
+  const broker = await startKafkaBroker({ dir, port: requested });
+  process.stdout.write(`KAFKA_BROKERS=${broker.brokers.join(',')}\n`);
+  process.stdout.write(`log: ${join(dir, 'broker.log')}   (Ctrl-C stops it)\n`);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`${signal}: stopping the broker ...\n`);
+    await broker.stop();
+    process.stdout.write('broker stopped\n');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((err) => {
+    process.stderr.write(`make kafka: ${(err as Error).message}\n`);
+    process.exit(1);
+  });
+}
