@@ -4,57 +4,34 @@
  * reads, every variable the service requires in production must be set, and the values compose
  * gives (with sample values for the operator's ${VAR:?} secrets) must pass the schema.
  */
-import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { identityEnvSchema } from '../services/identity/src/config.js';
-import { notificationEnvSchema } from '../services/notification/src/config.js';
 import { gatewayEnvSchema } from '../gateway/src/config.js';
+import { identityEnvSchema } from '../services/identity/src/config.js';
 import { kycEnvSchema } from '../services/kyc/src/config.js';
-import { ledgerEnvSchema } from '../services/ledger/src/config.js';
-import { investmentEnvSchema } from '../services/investment/src/config.js';
-import { withdrawalEnvSchema } from '../services/withdrawal/src/config.js';
+import { DEPLOYABLES, EVENT_SERVICES, SECRET_SAMPLES, filesUnder, readText, readYamlDocs, schemaVerdict, shapeOf } from './infra.env.js';
 
-const SAMPLES: Record<string, string> = {
-  JWT_SECRET: 'compose-check-jwt-secret-0123456789abcdef',
-  SECRETS_KEY: 'ab'.repeat(32),
-  ADMIN_EMAIL: 'ops@example.com',
-  ADMIN_PASSWORD: 'Compose!Check1',
-  KYC_INTERNAL_TOKEN: 'compose-check-kyc-internal-token-0123',
-};
-
-/** Resolves ${VAR:?msg}, ${VAR:-default} and ${VAR} the way compose would, with our sample values. */
+/** Resolves ${VAR:?msg}, ${VAR:-default} and ${VAR} the way compose would, with our sample values for the required ones. */
 function interpolate(value: unknown): string {
   return String(value).replace(/\$\{([A-Z0-9_]+)(?::([?-])([^}]*))?\}/g, (_m, name: string, op?: string, rest?: string) => {
-    if (SAMPLES[name] !== undefined) return SAMPLES[name];
     if (op === '-') return rest ?? '';
+    if (SECRET_SAMPLES[name] !== undefined) return SECRET_SAMPLES[name];
     if (op === '?') throw new Error(`no sample value for required ${name}`);
     return '';
   });
 }
 
-/** The object schema under refinements and transforms. */
-function shapeOf(schema: z.ZodType): Record<string, unknown> {
-  let s: any = schema;
-  for (let i = 0; i < 10 && s && !s.shape; i++) s = s.in ?? s._def?.in ?? s._def?.schema ?? s.def?.in;
-  if (!s?.shape) throw new Error('schema has no object shape');
-  return s.shape;
+interface ComposeService {
+  image?: string;
+  environment?: Record<string, unknown>;
+  build?: { args?: Record<string, string> };
+  volumes?: string[];
+  depends_on?: Record<string, unknown>;
 }
+const compose = parse(readText('docker-compose.yml')) as { services: Record<string, ComposeService>; volumes?: Record<string, unknown> };
 
-const compose = parse(readFileSync(new URL('../docker-compose.yml', import.meta.url), 'utf8')) as {
-  services: Record<string, { environment?: Record<string, unknown>; build?: { args?: Record<string, string> } }>;
-};
-
-const cases: Array<[string, z.ZodType, string]> = [
-  ['identity', identityEnvSchema, 'services/identity/src/main.ts'],
-  ['notification', notificationEnvSchema, 'services/notification/src/main.ts'],
-  ['kyc', kycEnvSchema, 'services/kyc/src/main.ts'],
-  ['gateway', gatewayEnvSchema, 'gateway/src/main.ts'],
-  ['ledger', ledgerEnvSchema, 'services/ledger/src/main.ts'],
-  ['investment', investmentEnvSchema, 'services/investment/src/main.ts'],
-  ['withdrawal', withdrawalEnvSchema, 'services/withdrawal/src/main.ts'],
-];
+const cases = DEPLOYABLES;
 
 describe('docker-compose.yml against the services config schemas', () => {
   it.each(cases)('%s: sets only variables the service reads', (name, schema) => {
@@ -67,13 +44,12 @@ describe('docker-compose.yml against the services config schemas', () => {
   it.each(cases)('%s: its values pass the schema in production', (name, schema) => {
     const env = Object.fromEntries(Object.entries(compose.services[name]?.environment ?? {}).map(([k, v]) => [k, interpolate(v)]));
     expect(env.NODE_ENV).toBe('production');
-    const result = schema.safeParse(env);
-    expect(result.success ? 'ok' : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toBe('ok');
+    expect(schemaVerdict(schema, env)).toBe('ok');
   });
 
   it.each(cases)('%s: the image runs the service entry point', (name, _schema, entry) => {
     expect(compose.services[name]?.build?.args?.TARGET).toBe(entry);
-    expect(readFileSync(new URL(`../${entry}`, import.meta.url), 'utf8')).toMatch(/export async function start|startGateway|start\(/);
+    expect(readText(entry)).toMatch(/export async function start|startGateway|start\(/);
   });
 
   it('the gateway and kyc share KYC_INTERNAL_TOKEN, and the gateway reaches kyc where it listens', () => {
@@ -107,5 +83,63 @@ describe('docker-compose.yml against the services config schemas', () => {
     const known = Object.keys(shapeOf(identityEnvSchema));
     expect(known).toContain('JWT_SECRET');
     expect(known).not.toContain('SMTP_URL');
+  });
+});
+
+describe('docker-compose.yml: the Kafka broker', () => {
+  const kafka = compose.services.kafka!;
+  const env = kafka.environment ?? {};
+  const k8sTopics = () =>
+    filesUnder('infra/k8s/base', /\.ya?ml$/)
+      .flatMap((f) => readYamlDocs(f))
+      .map((d) => d.doc)
+      .filter((d) => d.kind === 'KafkaTopic');
+
+  it('keeps its data in the volume mounted for it, so recreating the container loses nothing', () => {
+    const logDirs = String(env.KAFKA_LOG_DIRS ?? '').split(',').filter(Boolean);
+    expect(logDirs.length, 'KAFKA_LOG_DIRS is unset: the image writes under /tmp').toBeGreaterThan(0);
+    const mounts = (kafka.volumes ?? []).map((v) => {
+      const [source, target] = String(v).split(':');
+      return { source, target };
+    });
+    for (const dir of logDirs) {
+      const mount = mounts.find((m) => dir === m.target || dir.startsWith(`${m.target}/`));
+      expect(mount, `${dir} is on no mounted volume`).toBeDefined();
+      // a named volume declared at the top level (not a bind mount of a host path, not a tmpfs)
+      expect(Object.keys(compose.volumes ?? {})).toContain(mount!.source);
+      expect(dir.startsWith('/tmp')).toBe(false);
+    }
+  });
+
+  it('creates no topic on first use; the services create theirs with the partitions infra/k8s declares', () => {
+    expect(String(env.KAFKA_AUTO_CREATE_TOPICS_ENABLE)).toBe('false');
+    expect(k8sTopics().length).toBeGreaterThan(0);
+    for (const topic of k8sTopics()) expect(Number(env.KAFKA_NUM_PARTITIONS), topic.metadata.name).toBe(topic.spec.partitions);
+  });
+
+  it('keeps every event: no time or size limit by default (consumers rebuild read models from the beginning)', () => {
+    expect(Number(env.KAFKA_LOG_RETENTION_MS)).toBe(-1);
+    // log.retention.ms wins over hours and minutes; a leftover hours value would only mislead
+    for (const key of ['KAFKA_LOG_RETENTION_HOURS', 'KAFKA_LOG_RETENTION_MINUTES', 'KAFKA_LOG_RETENTION_BYTES']) {
+      if (env[key] !== undefined) expect(Number(env[key]), key).toBe(-1);
+    }
+  });
+
+  it('runs the Kafka version infra/k8s runs', () => {
+    const k8sKafka = readYamlDocs('infra/k8s/base/data.yaml').find((d) => d.doc.kind === 'Kafka')!.doc;
+    expect(kafka.image).toBe(`apache/kafka:${k8sKafka.spec.kafka.version}`);
+  });
+
+  it('every service that publishes events reaches it', () => {
+    for (const name of EVENT_SERVICES) expect(compose.services[name]?.environment?.KAFKA_BROKERS, name).toBe('kafka:9092');
+    expect(env.KAFKA_ADVERTISED_LISTENERS).toBe('PLAINTEXT://kafka:9092');
+  });
+});
+
+describe('docker-compose.yml: the gateway behind the web container', () => {
+  it('nginx forwards the client address and the gateway trusts that one hop (else rate limits count every user as one)', () => {
+    const nginx = readText('infra/docker/nginx.conf');
+    expect(nginx).toMatch(/location \/api\/ \{[^}]*proxy_pass http:\/\/gateway:8080;[^}]*X-Forwarded-For \$proxy_add_x_forwarded_for/);
+    expect(compose.services.gateway?.environment?.TRUST_PROXY).toBe('1');
   });
 });

@@ -1,7 +1,19 @@
 # The SPA, built with vite and served by nginx, which forwards /api and /socket.io to the gateway.
+# What the build context leaves out: infra/docker/web.Dockerfile.dockerignore.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
+# every workspace's package.json, so the lockfile matches the workspaces npm sees (only web's are installed)
+COPY proto/package.json proto/
+COPY services/platform/package.json services/platform/
+COPY services/identity/package.json services/identity/
+COPY services/notification/package.json services/notification/
+COPY services/ledger/package.json services/ledger/
+COPY services/investment/package.json services/investment/
+COPY services/withdrawal/package.json services/withdrawal/
+COPY services/kyc/package.json services/kyc/
+COPY services/standalone/package.json services/standalone/
+COPY gateway/package.json gateway/
 COPY web/package.json web/
 RUN npm ci --no-fund --no-audit -w @meridian/web --include-workspace-root=false
 COPY web web

@@ -1,0 +1,99 @@
+/**
+ * What the deployment checks (tests/compose.unit.spec.ts, tests/infra.*.unit.spec.ts) share: each
+ * deployable's env schema and entry point, sample values for the secrets an operator provides, and
+ * the repository's files read as YAML.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseAllDocuments } from 'yaml';
+import type { z } from 'zod';
+import { identityEnvSchema } from '../services/identity/src/config.js';
+import { notificationEnvSchema } from '../services/notification/src/config.js';
+import { gatewayEnvSchema } from '../gateway/src/config.js';
+import { kycEnvSchema } from '../services/kyc/src/config.js';
+import { ledgerEnvSchema } from '../services/ledger/src/config.js';
+import { investmentEnvSchema } from '../services/investment/src/config.js';
+import { withdrawalEnvSchema } from '../services/withdrawal/src/config.js';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** [name, env schema, entry point]: every Node deployable of compose and infra/k8s. */
+export const DEPLOYABLES: Array<[string, z.ZodType, string]> = [
+  ['identity', identityEnvSchema, 'services/identity/src/main.ts'],
+  ['notification', notificationEnvSchema, 'services/notification/src/main.ts'],
+  ['kyc', kycEnvSchema, 'services/kyc/src/main.ts'],
+  ['gateway', gatewayEnvSchema, 'gateway/src/main.ts'],
+  ['ledger', ledgerEnvSchema, 'services/ledger/src/main.ts'],
+  ['investment', investmentEnvSchema, 'services/investment/src/main.ts'],
+  ['withdrawal', withdrawalEnvSchema, 'services/withdrawal/src/main.ts'],
+];
+
+/** The services that own a store and publish `meridian.<service>.events` (not the gateway). */
+export const EVENT_SERVICES = [
+  'identity',
+  'notification',
+  'ledger',
+  'investment',
+  'withdrawal',
+  'kyc',
+] as const;
+
+/** Values an operator gives to the secrets (compose's ${VAR:?}, k8s secretKeyRef), for the schema checks. */
+export const SECRET_SAMPLES: Record<string, string> = {
+  JWT_SECRET: 'compose-check-jwt-secret-0123456789abcdef',
+  SECRETS_KEY: 'ab'.repeat(32),
+  ADMIN_EMAIL: 'ops@example.com',
+  ADMIN_PASSWORD: 'Compose!Check1',
+  KYC_INTERNAL_TOKEN: 'compose-check-kyc-internal-token-0123',
+  SMTP_URL: 'smtp://mailer:secret@smtp.example.com:587',
+  'connectionString.standard':
+    'mongodb://meridian:p%40ss@meridian-mongo-0.meridian-mongo-svc.meridian.svc.cluster.local:27017/admin?replicaSet=meridian-mongo&ssl=false',
+  APP_URL: 'https://meridian.example',
+};
+
+/** The object schema under refinements and transforms. */
+export function shapeOf(schema: z.ZodType): Record<string, unknown> {
+  let s: any = schema;
+  for (let i = 0; i < 10 && s && !s.shape; i++) s = s.in ?? s._def?.in ?? s._def?.schema ?? s.def?.in;
+  if (!s?.shape) throw new Error('schema has no object shape');
+  return s.shape;
+}
+
+/** 'ok', or the schema's complaints as `VAR: message`. */
+export function schemaVerdict(schema: z.ZodType, env: Record<string, string>): 'ok' | string[] {
+  const result = schema.safeParse(env);
+  return result.success ? 'ok' : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+}
+
+export function readText(path: string): string {
+  return readFileSync(join(ROOT, path), 'utf8');
+}
+
+export interface YamlDoc {
+  file: string;
+  doc: any;
+}
+
+/** Every YAML document of a file (comments and empty documents dropped); throws on a syntax error. */
+export function readYamlDocs(path: string): YamlDoc[] {
+  return parseAllDocuments(readText(path)).flatMap((d) => {
+    if (d.errors.length > 0) throw new Error(`${path}: ${d.errors.map((e) => e.message).join('; ')}`);
+    const doc = d.toJS();
+    return doc == null ? [] : [{ file: path, doc }];
+  });
+}
+
+/** Repository-relative paths of the files under `dir` whose name matches. */
+export function filesUnder(dir: string, name: RegExp): string[] {
+  const out: string[] = [];
+  const walk = (abs: string) => {
+    for (const entry of readdirSync(abs)) {
+      const p = join(abs, entry);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.test(entry)) out.push(relative(ROOT, p));
+    }
+  };
+  if (existsSync(join(ROOT, dir))) walk(join(ROOT, dir));
+  return out.sort();
+}
