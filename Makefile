@@ -6,7 +6,7 @@ export KAFKAJS_NO_PARTITIONER_WARNING := 1
 BIN := node_modules/.bin
 PORT ?= 8080
 
-.PHONY: help deps system proto build start test lint typecheck bench e2e up down clean
+.PHONY: help deps system proto build web start kafka cluster test lint typecheck bench e2e up down clean
 
 help: ## List every target with one line each
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -24,9 +24,19 @@ build: deps ## Type-check the servers and build the SPA into web/dist
 	$(BIN)/tsc -p tsconfig.json --noEmit
 	cd web && ../$(BIN)/vite build --logLevel warn
 
-start: deps ## Build and run everything in one process on embedded adapters: http://localhost:8080
+web: deps ## Build the SPA into web/dist when its sources are newer
 	@[ -f web/dist/index.html ] && [ -z "$$(find web/src web/index.html -newer web/dist/index.html -print -quit)" ] || (cd web && ../$(BIN)/vite build --logLevel warn)
+
+start: web ## Build and run everything in one process on embedded adapters: http://localhost:8080
 	PORT=$(PORT) $(BIN)/tsx services/standalone/src/main.ts
+
+kafka: deps ## A real Kafka broker (KRaft, official jars via Maven) on 127.0.0.1:9092; prints KAFKA_BROKERS=...
+	@scripts/ensure-system.sh kafka
+	$(BIN)/tsx scripts/kafka/broker.ts
+
+cluster: web ## Production topology without containers: Kafka, Redis, each service its own process, gateways :8080 and :8081
+	@scripts/ensure-system.sh redis kafka
+	$(BIN)/tsx scripts/cluster/cluster.ts
 
 test: deps system ## Every check and test suite; ends with "N passed, N failed, N skipped"
 	node scripts/test.mjs

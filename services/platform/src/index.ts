@@ -23,6 +23,16 @@ export type { MongoServiceStoreOptions } from './adapters/serviceStore.mongo.js'
 // outbox and idempotent consumers
 export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './app/outboxRelay.js';
 export { causedBy, subscribeIdempotent, type IdempotentSubscribeOptions } from './app/consumer.js';
+export {
+  createLease,
+  LeaseLostError,
+  LEASES,
+  startLeaseKeeper,
+  type Lease,
+  type LeaseKeeper,
+  type LeaseRecord,
+  type LeaseSettings,
+} from './app/lease.js';
 
 // config, logging, runtime
 export * from './config.js';

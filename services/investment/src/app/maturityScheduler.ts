@@ -5,7 +5,14 @@
  * so a restart picks up whatever fell due while the process was down. Each run matures every due
  * investment through matureIfDue: InvestmentMatured once per investment (the stream's version), the
  * ledger's SettleMaturity once per investment (its idempotency key).
+ *
+ * Replicas: only the holder of the lease `investment:maturity-scheduler` runs passes (the others
+ * stand by and take over when it dies or stops). Maturing twice would already be harmless (the
+ * stream's version and the ledger's idempotency key); the lease avoids the double work and the
+ * duplicate ledger calls. A standby's pokes are no-ops: the holder re-reads the schedule at least
+ * every maxDelayMs, so an approval made on another replica is picked up within that delay.
  */
+import { startLeaseKeeper, type LeaseSettings } from '@meridian/platform/app/lease';
 import { activeByEndDate } from '../projections/investmentView.js';
 import type { InvestmentContext } from './context.js';
 import { settleDue } from './investments.js';
@@ -18,12 +25,24 @@ export interface MaturityScheduler {
   stop(): Promise<void>;
 }
 
+/** The lease the scheduler runs under (one per investment store). */
+export const MATURITY_SCHEDULER_LEASE = 'investment:maturity-scheduler';
+
 export function startMaturityScheduler(
   ctx: InvestmentContext,
-  options: { maxDelayMs?: number; retryMs?: number } = {},
+  options: { maxDelayMs?: number; retryMs?: number; lease?: LeaseSettings | false } = {},
 ): MaturityScheduler {
   const maxDelayMs = options.maxDelayMs ?? 60_000;
   const retryMs = options.retryMs ?? 5_000;
+  const keeper =
+    options.lease === false
+      ? null
+      : startLeaseKeeper({
+          ...options.lease,
+          store: ctx.store,
+          name: MATURITY_SCHEDULER_LEASE,
+          onError: (err) => ctx.logger.warn({ err }, 'maturity scheduler lease: store unreachable; retrying'),
+        });
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> = Promise.resolve();
   let busy = false;
@@ -38,6 +57,13 @@ export function startMaturityScheduler(
   };
 
   const pass = async () => {
+    await keeper?.ready;
+    if (keeper && !keeper.isHeld()) {
+      // standby: the holder runs the schedule; we are woken when the lease comes our way
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      return;
+    }
     try {
       await settleDue(ctx);
       const [next] = await activeByEndDate(ctx.store, 1);
@@ -69,14 +95,19 @@ export function startMaturityScheduler(
     await running;
   };
 
+  const unwatch = keeper?.onChange((held) => {
+    if (held) void tick();
+  });
   void tick();
   return {
     poke: () => void tick(),
     idle: () => running,
     async stop() {
       stopped = true;
+      unwatch?.();
       if (timer) clearTimeout(timer);
       await running;
+      await keeper?.stop();
     },
   };
 }

@@ -52,6 +52,8 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
           text: mail.text,
           html: mail.html,
           headers: mail.headers,
+          // the same Message-ID when a crash makes us send it again, so receivers see one message
+          ...(mail.headers?.['X-Meridian-Email-Id'] ? { messageId: `<${mail.headers['X-Meridian-Email-Id']}@meridian.email>` } : {}),
         });
         if (info.rejected && info.rejected.length > 0) {
           throw Object.assign(new Error(`recipient refused: ${info.rejected.join(', ')}`), { code: 'EENVELOPE', responseCode: 550 });

@@ -42,6 +42,7 @@ export async function startSmtpCatcher(options: SmtpCatcherOptions): Promise<Smt
             text: parsed.text ?? '',
             html: typeof parsed.html === 'string' ? parsed.html : '',
             messageId: parsed.messageId ?? null,
+            emailId: headerText(parsed.headers.get('x-meridian-email-id')),
           });
         })
         .then(
@@ -68,4 +69,8 @@ export async function startSmtpCatcher(options: SmtpCatcherOptions): Promise<Smt
     url: `smtp://${host}:${port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+function headerText(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() ? value.trim() : null;
 }

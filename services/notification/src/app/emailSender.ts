@@ -4,7 +4,14 @@
  * attempt (EmailFailed). It starts from whatever is pending in the store, so emails queued before a
  * crash are sent after the restart: at least once to SMTP (a crash between the SMTP answer and the
  * "sent" commit resends that one email).
+ *
+ * Replicas: only the holder of the lease `notification:email-sender` sends; the others stand by and
+ * take over when it dies (about one ttl) or stops (at once). The holder checks the lease before each
+ * email. The outcome's commit is not fenced on purpose: an email that went out must be recorded as
+ * sent even if the lease was lost meanwhile (refusing it would make the successor send it again);
+ * the commit's own compare (still pending, same attempt count) keeps it recorded once.
  */
+import { startLeaseKeeper, type LeaseSettings } from '@meridian/platform/app/lease';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { isDue, markAttemptFailed, markDelivered, toEmailStreamId, type EmailRecord, type RetryPolicy } from '../domain/email.js';
 import { renderEmail, type TemplateData, type TemplateName } from '../domain/templates/registry.js';
@@ -27,7 +34,17 @@ export interface EmailSenderOptions {
   };
   /** Pending emails read per pass. */
   batchSize?: number;
+  /** The lease electing one sender among replicas (default on, ttl 10 s); false where one instance is guaranteed. */
+  lease?: LeaseSettings | false;
+  /**
+   * The holder also re-reads the pending emails this often (ms), for emails queued by other replicas
+   * (their appends do not wake this process). Default 1000.
+   */
+  pollIntervalMs?: number;
 }
+
+/** The lease the sender loop runs under (one per notification store). */
+export const EMAIL_SENDER_LEASE = 'notification:email-sender';
 
 export interface EmailSender {
   /** Wakes the loop (new pending email, or a test wanting an immediate pass). */
@@ -71,6 +88,7 @@ export function renderForDelivery(
 export function startEmailSender(options: EmailSenderOptions): EmailSender {
   const { store, mailer, clock, policy } = options;
   const batchSize = options.batchSize ?? 50;
+  const pollIntervalMs = options.pollIntervalMs ?? 1_000;
   let wakeUp: (() => void) | null = null;
   let woken = false;
   let stopping = false;
@@ -94,6 +112,17 @@ export function startEmailSender(options: EmailSenderOptions): EmailSender {
       };
     });
   const unlisten = store.onAppended(wake);
+  const keeper =
+    options.lease === false
+      ? null
+      : startLeaseKeeper({
+          ...options.lease,
+          store,
+          name: EMAIL_SENDER_LEASE,
+          onError: (err) => options.log?.warn({ err: (err as Error).message }, 'email sender lease: store unreachable; retrying'),
+        });
+  const unwatch = keeper?.onChange(() => wake());
+  const holds = () => keeper?.isHeld() ?? true;
 
   /** Commits the outcome of one attempt, unless the email changed meanwhile (stopped, or another pass). */
   const commit = async (before: EmailRecord, after: EmailRecord, event: ReturnType<typeof markDelivered>['event'] | null) => {
@@ -139,9 +168,15 @@ export function startEmailSender(options: EmailSenderOptions): EmailSender {
   };
 
   const loop = async () => {
+    await keeper?.ready;
     while (!stopping) {
       woken = false;
-      let nextDueInMs = Number.POSITIVE_INFINITY;
+      if (!holds()) {
+        // standby: another replica sends; woken when the lease comes our way
+        await sleep(pollIntervalMs);
+        continue;
+      }
+      let nextDueInMs = pollIntervalMs;
       try {
         const pending = await store.find<EmailRecord>(EMAILS, {
           where: { status: 'pending' },
@@ -151,6 +186,7 @@ export function startEmailSender(options: EmailSenderOptions): EmailSender {
         const due = pending.filter((e) => isDue(e, now)).slice(0, batchSize);
         for (const email of due) {
           if (stopping) return;
+          if (!holds()) break;
           await deliver(email);
         }
         // after sending, read again: attempts just made moved their next try into the future
@@ -160,8 +196,8 @@ export function startEmailSender(options: EmailSenderOptions): EmailSender {
         options.log?.error({ err: (err as Error).message }, 'email sender pass failed; retrying');
         nextDueInMs = 1_000;
       }
-      // sleep until woken (a new email) or until the next retry is due
-      await sleep(Number.isFinite(nextDueInMs) ? nextDueInMs : 2 ** 31 - 1);
+      // sleep until woken (a new email), the next retry is due, or the next poll
+      await sleep(nextDueInMs);
     }
   };
   const running = loop();
@@ -171,8 +207,10 @@ export function startEmailSender(options: EmailSenderOptions): EmailSender {
     async stop() {
       stopping = true;
       unlisten();
+      unwatch?.();
       wake();
       await running;
+      await keeper?.stop();
     },
   };
 }

@@ -31,14 +31,21 @@ interface MailboxDoc extends MailboxMessage {
 export const MAILBOX_UNAVAILABLE = 'The mailbox is only available outside production';
 export const MAILBOX_LIMIT = 200;
 
-/** Stores one received message, one entry per envelope recipient. */
+/**
+ * Stores one received message, one entry per envelope recipient. A message that carries our email id
+ * (X-Meridian-Email-Id) is kept once per recipient: SMTP is at least once (the sender may crash after the
+ * server accepted a message and before it recorded that), and a mailbox de-duplicates the resend, as mail
+ * clients do by Message-ID.
+ */
 export async function recordReceivedMail(store: ServiceStore, mail: ReceivedMail, now: Date): Promise<void> {
   const links = extractLinks(mail.html, mail.text);
   await store.transaction(async (tx) => {
     let seq = (await tx.count(MAILBOX)) + 1;
     for (const rcpt of new Set(mail.recipients.map((r) => r.trim()).filter(Boolean))) {
+      const id = mail.emailId ? `${mail.emailId}:${rcpt.toLowerCase()}` : randomUUID();
+      if (mail.emailId && (await tx.get(MAILBOX, id))) continue;
       const doc: MailboxDoc = {
-        id: randomUUID(),
+        id,
         to: rcpt,
         toKey: rcpt.toLowerCase(),
         from: mail.from,

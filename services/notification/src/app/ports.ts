@@ -38,4 +38,6 @@ export interface ReceivedMail {
   text: string;
   html: string;
   messageId: string | null;
+  /** X-Meridian-Email-Id of the message: the same on a resend after a crash between sending and recording it. */
+  emailId?: string | null;
 }

@@ -118,6 +118,11 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
   const ensureTopic = async (topic: string, configEntries = EVENT_TOPIC_CONFIG) => {
     if (known.has(topic)) return;
     try {
+      // look first: creating an existing topic "works" but kafkajs logs the broker's refusal as an error
+      if ((await admin.listTopics()).includes(topic)) {
+        known.add(topic);
+        return;
+      }
       await admin.createTopics({
         waitForLeaders: true,
         topics: [

@@ -7,9 +7,11 @@ import type { StoredEvent } from '../eventSourcing/types.js';
 import type { EventBus } from '../ports/eventBus.js';
 import type { ServiceStore } from '../ports/serviceStore.js';
 import { busEvent } from '../testing/eventBus.conformance.js';
+import { sqliteReplicaStores } from '../testing/replicaStores.js';
 import { tempDir } from '../testing/tempDir.js';
 import { waitFor } from '../testing/waitFor.js';
 import { subscribeIdempotent } from './consumer.js';
+import { LeaseLostError } from './lease.js';
 import { startOutboxRelay } from './outboxRelay.js';
 
 const dir = tempDir('meridian-relay-');
@@ -188,5 +190,163 @@ describe('outbox relay + idempotent consumer', () => {
     await relay.stop();
     await inner.close();
     await store.close();
+  });
+});
+
+describe('outbox relays of several replicas (one publisher, elected by a lease)', () => {
+  const topic = 'meridian.ledger.events';
+  const checkpointName = `outbox:${topic}`;
+
+  /** Two replicas of one service: two store instances on one SQLite file, two buses on one bus file. */
+  function twoReplicas() {
+    const stores = sqliteReplicaStores(join(dir.path, `${randomUUID()}.sqlite`));
+    const busPath = join(dir.path, `${randomUUID()}-bus.sqlite`);
+    const buses = [createInProcEventBus({ path: busPath }), createInProcEventBus({ path: busPath })];
+    const consumerStore = createSqliteServiceStore(':memory:');
+    const stops: Array<() => Promise<unknown>> = [];
+    return {
+      stores,
+      buses,
+      consumerStore,
+      stops,
+      async close() {
+        for (const s of stops.reverse()) await s();
+        await Promise.all([...buses.map((b) => b.close()), ...stores.map((s) => s.close()), consumerStore.close()]);
+      },
+    };
+  }
+
+  /** Every message on the topic, by event id (a double publish shows as 2). */
+  async function countDeliveries(bus: EventBus) {
+    const seen = new Map<string, number>();
+    const sub = await bus.subscribe({ topic, group: 'raw', handler: async (e) => void seen.set(e.id, (seen.get(e.id) ?? 0) + 1) });
+    return { seen, sub };
+  }
+
+  const deposit = (store: ServiceStore) => appendDeposits(store, `acct-${randomUUID()}`, [100]);
+
+  it('two relays on one store publish each event exactly once, whichever replica appended it', async () => {
+    const r = twoReplicas();
+    try {
+      const relays = r.stores.map((store, i) => startOutboxRelay({ store, bus: r.buses[i], topic, lease: { ttlMs: 2_000, pollMs: 20 } }));
+      r.stops.push(...relays.map((relay) => () => relay.stop()));
+      const { seen, sub } = await countDeliveries(r.buses[0]);
+      r.stops.unshift(() => sub.stop());
+      await Promise.all(Array.from({ length: 40 }, (_, i) => deposit(r.stores[i % 2])));
+      await Promise.all(relays.map((relay) => relay.flush())); // the standby waits for the holder's checkpoint
+      await waitFor(() => seen.size === 40, 'all 40 delivered');
+      expect(relays.filter((relay) => relay.isPublisher())).toHaveLength(1);
+      expect(r.buses[0].size(topic)).toBe(40);
+      expect([...seen.values()].every((n) => n === 1)).toBe(true);
+      expect(await r.stores[1].getCheckpoint(checkpointName)).toBe(40);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('the holder is killed (no release): the standby takes over within about a ttl; nothing lost or doubled', async () => {
+    const r = twoReplicas();
+    try {
+      const ttlMs = 400;
+      const relays = r.stores.map((store, i) => startOutboxRelay({ store, bus: r.buses[i], topic, lease: { ttlMs, pollMs: 20 } }));
+      const sub = await startTotals(r.buses[0], topic, r.consumerStore);
+      r.stops.push(() => sub.stop());
+      for (let i = 0; i < 10; i++) await deposit(r.stores[i % 2]);
+      await waitFor(() => relays.some((relay) => relay.isPublisher()), 'a publisher elected');
+      const holder = relays.findIndex((relay) => relay.isPublisher());
+      const survivor = 1 - holder;
+      r.stops.push(() => relays[survivor].stop());
+      await relays[holder].flush();
+
+      await relays[holder].stop({ release: false }); // the process dies: its lease is left to expire
+      const killedAt = Date.now();
+      for (let i = 0; i < 10; i++) await deposit(r.stores[survivor]);
+      await relays[survivor].flush(10_000);
+      expect(relays[survivor].isPublisher()).toBe(true);
+      expect(Date.now() - killedAt).toBeGreaterThanOrEqual(ttlMs / 3); // it waited for the lease to expire (not a 20 ms poll)
+
+      await waitFor(() => r.buses[0].committed('totals', topic) === 20, 'consumer caught up');
+      expect(r.buses[0].size(topic)).toBe(20); // published once each
+      expect(await r.stores[survivor].getCheckpoint(checkpointName)).toBe(20);
+      expect(await r.consumerStore.count('totals')).toBe(20);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('a clean stop releases the lease: the standby takes over at once, long before the ttl', async () => {
+    const r = twoReplicas();
+    try {
+      const relays = r.stores.map((store, i) => startOutboxRelay({ store, bus: r.buses[i], topic, lease: { ttlMs: 60_000, pollMs: 20 } }));
+      await deposit(r.stores[0]);
+      await relays[0].flush();
+      const holder = relays.findIndex((relay) => relay.isPublisher());
+      const survivor = 1 - holder;
+      r.stops.push(() => relays[survivor].stop());
+      await relays[holder].stop();
+      await deposit(r.stores[survivor]);
+      await relays[survivor].flush(3_000);
+      expect(relays[survivor].isPublisher()).toBe(true);
+      expect(r.buses[0].size(topic)).toBe(2);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('fencing: a relay paused past its lease publishes its batch again but cannot move the checkpoint', async () => {
+    const r = twoReplicas();
+    try {
+      const ttlMs = 300;
+      // replica A can be cut off: its store transactions (lease renewals, checkpoint) and its publishes wait
+      let heal!: () => void;
+      let cut: Promise<void> | null = null;
+      let attemptsA = 0;
+      const storeA: ServiceStore = {
+        ...r.stores[0],
+        transaction: async (fn) => {
+          if (cut) await cut;
+          return r.stores[0].transaction(fn);
+        },
+      };
+      const busA: EventBus = {
+        ...r.buses[0],
+        publish: async (t, events) => {
+          attemptsA++;
+          if (cut) await cut;
+          return r.buses[0].publish(t, events);
+        },
+      };
+      const errorsA: unknown[] = [];
+      const relayA = startOutboxRelay({ store: storeA, bus: busA, topic, lease: { ttlMs, pollMs: 20 }, pollIntervalMs: 20, onError: (e) => errorsA.push(e) });
+      r.stops.push(() => relayA.stop());
+      await waitFor(() => relayA.isPublisher(), 'A holds the lease');
+      const relayB = startOutboxRelay({ store: r.stores[1], bus: r.buses[1], topic, lease: { ttlMs, pollMs: 20 } });
+      r.stops.push(() => relayB.stop());
+      const sub = await startTotals(r.buses[1], topic, r.consumerStore);
+      r.stops.unshift(() => sub.stop());
+
+      cut = new Promise<void>((resolve) => (heal = resolve));
+      await deposit(r.stores[1]);
+      await waitFor(() => attemptsA === 1, 'A is publishing when it gets cut off');
+      // B takes over once A's lease has gone unrenewed for a ttl, and publishes on
+      await waitFor(() => relayB.isPublisher(), { timeoutMs: 5_000, message: 'B took over' });
+      await relayB.flush();
+      await deposit(r.stores[1]);
+      await relayB.flush();
+      expect(await r.stores[1].getCheckpoint(checkpointName)).toBe(2);
+
+      // A comes back: its publish goes out (a duplicate), its checkpoint write (1) is fenced off
+      cut = null;
+      heal();
+      await waitFor(() => errorsA.some((e) => e instanceof LeaseLostError), 'A was refused the checkpoint');
+      expect(relayA.isPublisher()).toBe(false);
+      expect(await r.stores[1].getCheckpoint(checkpointName)).toBe(2);
+      expect(r.buses[1].size(topic)).toBe(3); // first event twice: at least once
+      await waitFor(() => r.buses[1].committed('totals', topic) === 3, 'consumer caught up');
+      expect(await r.consumerStore.count('totals')).toBe(2); // applied once each
+      expect(relayB.isPublisher()).toBe(true);
+    } finally {
+      await r.close();
+    }
   });
 });

@@ -2,6 +2,7 @@ import type { DomainEvent, StoredEvent } from '../eventSourcing/types.js';
 import type { EventBus, Subscription } from '../ports/eventBus.js';
 import type { ServiceStore } from '../ports/serviceStore.js';
 import { backoffMs, Signal } from '../util/async.js';
+import { startLeaseKeeper, type LeaseKeeper, type LeaseSettings } from './lease.js';
 
 export interface OutboxRelayOptions {
   store: ServiceStore;
@@ -17,41 +18,88 @@ export interface OutboxRelayOptions {
    */
   map?: (event: StoredEvent) => DomainEvent | StoredEvent | null | Promise<DomainEvent | StoredEvent | null>;
   batchSize?: number;
+  /**
+   * The lease that elects one publisher among the relays of this name on one store (the replicas of
+   * a service), named after the checkpoint. Default on with the lease defaults (ttl 10 s); `false`
+   * only where a single relay is guaranteed.
+   */
+  lease?: LeaseSettings | false;
+  /**
+   * The holder also re-reads the log this often (ms), for appends made through other store
+   * instances (other replicas): onAppended only fires in the process that appended. Default 250; 0 = off.
+   */
+  pollIntervalMs?: number;
+  /**
+   * A failed pass (retried with backoff; `attempt` counts the failures in a row), a checkpoint refused
+   * because the lease was lost meanwhile (LeaseLostError), or attempt 0: the lease could not be read
+   * or renewed (the keeper retries at its next tick).
+   */
   onError?: (error: unknown, attempt: number) => void;
 }
 
 export interface OutboxRelay {
-  /** Resolves when everything appended before the call has been published and checkpointed. */
+  /**
+   * Resolves when everything appended before the call has been published and checkpointed. On a
+   * standby (another relay holds the lease) it waits until the holder's checkpoint has got there.
+   */
   flush(timeoutMs?: number): Promise<void>;
-  stop(): Promise<void>;
+  /**
+   * Stops publishing and releases the lease (a standby takes over at its next poll).
+   * `release: false` leaves the lease to expire, as a killed process does (tests of a crash).
+   */
+  stop(options?: { release?: boolean }): Promise<void>;
+  /** Whether this relay is the elected publisher now. */
+  isPublisher(): boolean;
 }
 
 /**
  * The transactional outbox's relay: reads the store's log after its checkpoint, maps, publishes, then
  * records the checkpoint. Woken by store.onAppended (and at start). A crash before the checkpoint
  * is written republishes the batch on restart: at least once, never lost.
+ *
+ * Replicas: only the holder of the lease `name` publishes; the others stand by and take over about
+ * one ttl after the holder died (at once after it stopped cleanly). The checkpoint is written in a
+ * transaction that first checks the lease (fencing), so a holder paused past its lease (GC, network)
+ * may publish its batch once more (consumers de-duplicate on event ids) but can never move the
+ * checkpoint its successor owns.
  */
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const { store, bus, topic } = options;
   const name = options.name ?? `outbox:${topic}`;
   const batchSize = options.batchSize ?? 100;
+  const pollIntervalMs = options.pollIntervalMs ?? 250;
   const signal = new Signal();
   const unlisten = store.onAppended(() => signal.notify());
   const progress = new Signal();
+  const keeper: LeaseKeeper | null =
+    options.lease === false
+      ? null
+      : startLeaseKeeper({ ...options.lease, store, name, onError: (err) => options.onError?.(err, 0) });
+  const unwatch = keeper?.onChange(() => {
+    signal.notify();
+    progress.notify();
+  });
+  const holds = () => keeper?.isHeld() ?? true;
   let stopping = false;
   let published = 0;
   let lastError: unknown;
 
   const loop = async () => {
     let attempt = 0;
+    await keeper?.ready;
     while (!stopping) {
       try {
+        if (!holds()) {
+          // standby: woken when the lease comes our way (the keeper polls it)
+          await signal.wait(1_000);
+          continue;
+        }
         const checkpoint = await store.getCheckpoint(name);
         const events = await store.readAll(checkpoint, batchSize);
         if (events.length === 0) {
           published = checkpoint;
           progress.notify();
-          await signal.wait();
+          await signal.wait(pollIntervalMs > 0 ? pollIntervalMs : undefined);
           continue;
         }
         const out: StoredEvent[] = [];
@@ -60,9 +108,13 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
           if (mapped) out.push({ ...e, ...mapped } as StoredEvent);
         }
         if (stopping) return;
+        if (!holds()) continue;
         await bus.publish(topic, out);
         const last = events[events.length - 1].position;
-        await store.transaction(async (tx) => tx.setCheckpoint(name, last));
+        await store.transaction(async (tx) => {
+          if (keeper) await keeper.fence(tx);
+          await tx.setCheckpoint(name, last);
+        });
         published = last;
         attempt = 0;
         progress.notify();
@@ -82,25 +134,37 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     async flush(timeoutMs = 10_000) {
       const target = await store.lastPosition();
       const deadline = Date.now() + timeoutMs;
-      while (published < target) {
+      let at = published;
+      while (at < target) {
         if (stopping) throw new Error('outbox relay stopped');
         const left = deadline - Date.now();
         if (left <= 0) {
           throw new Error(
-            `outbox relay ${name}: not flushed within ${timeoutMs} ms (at ${published}, target ${target})` +
+            `outbox relay ${name}: not flushed within ${timeoutMs} ms (at ${at}, target ${target}` +
+              `${holds() ? '' : ', standing by for the lease holder'})` +
               (lastError ? `; last error: ${String(lastError)}` : ''),
           );
         }
-        await progress.wait(left);
+        if (holds()) {
+          await progress.wait(left);
+          at = published;
+        } else {
+          // the holder is another relay (maybe another process): watch the checkpoint it writes
+          await progress.wait(Math.min(left, 50));
+          at = Math.max(published, await store.getCheckpoint(name));
+        }
       }
     },
-    async stop() {
+    async stop(stopOptions = {}) {
       stopping = true;
       unlisten();
+      unwatch?.();
       signal.notify();
       progress.notify();
       await running;
+      await keeper?.stop(stopOptions);
     },
+    isPublisher: () => !stopping && holds(),
   };
 }
 

@@ -1,0 +1,100 @@
+/**
+ * The email sender on replicas: two notification instances on ONE SQLite file (two store instances)
+ * and one real SMTP server. The lease lets one of them send; each email goes out once.
+ */
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { LEASES, type LeaseRecord } from '@meridian/platform/app/lease';
+import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
+import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
+import { sqliteReplicaStores } from '@meridian/platform/testing/replicaStores';
+import { tempDir } from '@meridian/platform/testing/tempDir';
+import { waitFor } from '@meridian/platform/testing/waitFor';
+import { createSmtpMailer } from '../adapters/mailer.smtp.js';
+import type { EmailRecord } from '../domain/email.js';
+import { startSmtpTestServer, type SmtpTestServer } from '../testing/smtpTestServer.js';
+import { EMAILS } from './collections.js';
+import { EMAIL_SENDER_LEASE, startEmailSender, type EmailSender } from './emailSender.js';
+import { handleIdentityEvent } from './handleIdentityEvent.js';
+
+const dir = tempDir('meridian-email-sender-');
+afterAll(() => dir.remove());
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function passwordChanged(): StoredEvent {
+  const id = randomUUID().slice(0, 8);
+  return {
+    id: randomUUID(),
+    type: 'PasswordChanged',
+    data: { userId: `u-${id}`, email: `ada.${id}@example.com`, name: 'Ada', via: 'change', changedAt: '' },
+    streamId: `user-u-${id}`,
+    version: 1,
+    position: 1,
+    occurredAt: new Date().toISOString(),
+    correlationId: randomUUID(),
+    causationId: null,
+    actor: null,
+  };
+}
+
+async function queue(store: ServiceStore, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const event = passwordChanged();
+    await store.transaction((tx) => handleIdentityEvent(event, tx, new Date()));
+    ids.push(event.id);
+  }
+  return ids;
+}
+
+describe('email sender on two replicas sharing one store', () => {
+  let smtp: SmtpTestServer;
+
+  function replica(store: ServiceStore, owner: string): EmailSender {
+    const mailer = createSmtpMailer({ url: smtp.url, production: false, plainLoopback: true });
+    const sender = startEmailSender({
+      store,
+      mailer,
+      clock: () => new Date(),
+      policy: { maxAttempts: 3, baseDelayMs: 20, maxDelayMs: 100 },
+      from: 'Meridian <no-reply@meridian.test>',
+      appUrl: 'http://app.meridian.test',
+      openSecret: (s) => s,
+      lease: { ttlMs: 2_000, pollMs: 20, owner },
+      pollIntervalMs: 20,
+    });
+    cleanups.push(() => mailer.close());
+    cleanups.push(() => sender.stop());
+    return sender;
+  }
+
+  const sentIds = () => smtp.accepted.map((m) => String(m.headers.get('x-meridian-email-id')));
+
+  it('sends each pending email once, whichever replica queued it, and the standby takes over a stopped holder', async () => {
+    smtp = await startSmtpTestServer();
+    cleanups.push(() => smtp.close());
+    const stores = sqliteReplicaStores(join(dir.path, `${randomUUID()}.sqlite`));
+    cleanups.push(() => Promise.all(stores.map((s) => s.close())));
+    const senders = stores.map((s, i) => replica(s, `replica-${i}`));
+
+    const first = [...(await queue(stores[0], 10)), ...(await queue(stores[1], 10))];
+    await waitFor(async () => (await stores[0].count(EMAILS, { status: 'sent' })) === 20, 'all 20 sent');
+    expect(sentIds().sort()).toEqual([...first].sort());
+
+    // the holder stops (a rolling update): the other one sends what comes next
+    const lease = await stores[0].get<LeaseRecord>(LEASES, EMAIL_SENDER_LEASE);
+    const holder = lease?.owner === 'replica-1' ? 1 : 0;
+    expect(lease?.owner).toBe(`replica-${holder}`);
+    await senders[holder].stop();
+    const second = await queue(stores[holder], 5);
+    await waitFor(async () => (await stores[1 - holder].count(EMAILS, { status: 'sent' })) === 25, 'the next 5 sent');
+    expect(await stores[0].get<LeaseRecord>(LEASES, EMAIL_SENDER_LEASE)).toMatchObject({ owner: `replica-${1 - holder}` });
+    expect(sentIds().sort()).toEqual([...first, ...second].sort());
+    expect(smtp.attempts).toBe(25);
+    for (const id of second) expect(await stores[1].get<EmailRecord>(EMAILS, id)).toMatchObject({ status: 'sent', attempts: 1 });
+  });
+});
