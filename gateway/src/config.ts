@@ -51,6 +51,8 @@ const gatewayEnvObject = commonEnvSchema.extend({
   LEDGER_GRPC_URL: env.address('127.0.0.1:50054'),
   INVESTMENT_GRPC_URL: env.address('127.0.0.1:50055'),
   WITHDRAWAL_GRPC_URL: env.address('127.0.0.1:50056'),
+  /** The consumer group every gateway instance shares for live pushes (each event handled by one instance). */
+  GATEWAY_LIVE_GROUP: z.string().regex(/^[A-Za-z0-9._-]{1,200}$/, 'must be letters, digits, . _ or -').default('gateway-live'),
 });
 
 /** The gateway's env schema with its production rules (what main.ts and the compose check parse). */
@@ -78,12 +80,18 @@ export interface GatewayConfig {
   ledgerGrpcUrl?: string;
   investmentGrpcUrl?: string;
   withdrawalGrpcUrl?: string;
-  /** Live pushes kept per room for catch-up after a reconnect (default 500). */
+  /** Live pushes kept per room for catch-up after a reconnect (default 500; the same on every instance). */
   liveRingSize?: number;
+  /** Rooms the live log keeps, least recently pushed to dropped first (default 10 000). */
+  liveMaxRooms?: number;
+  /** Namespace of the live log in Redis (default 'meridian:gateway:live:'; the same on every instance). */
+  liveKeyPrefix?: string;
+  /** How often an instance on standby for the live-push group asks again, ms (default 3 000). */
+  liveStandbyRetryMs?: number;
   /** KAFKA_BROKERS: the bus the gateway listens on for live pushes (else the in-process bus under dataDir). */
   kafkaBrokers?: string[];
   dataDir: string;
-  /** Consumer group of this instance's live-push subscriptions (default: unique per instance). */
+  /** GATEWAY_LIVE_GROUP: the live-push consumer group all instances share (default 'gateway-live'). */
   liveGroup?: string;
   /** Per-route overrides of DEFAULT_RATE_LIMITS (tests use small ones). */
   rateLimits?: Partial<Record<RateLimitedRoute, RateLimitRule>>;
@@ -116,6 +124,7 @@ export function gatewayConfigFromEnv(e: z.infer<typeof gatewayEnvSchema>): Gatew
     withdrawalGrpcUrl: e.WITHDRAWAL_GRPC_URL,
     kafkaBrokers: e.KAFKA_BROKERS,
     dataDir: e.DATA_DIR,
+    liveGroup: e.GATEWAY_LIVE_GROUP,
   };
 }
 

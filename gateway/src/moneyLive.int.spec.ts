@@ -64,7 +64,7 @@ describe('catch-up after a reconnect', () => {
     await waitForBalances(investor.browser, { balance: 42.25 });
     await watcher.waitFor((p) => p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 42.25);
     await watcher.waitFor((p) => p.event === 'status/changed' && p.payload.id === missedId && p.payload.status === 'Confirmed');
-    expect(t.app.gateway.live.head()).not.toBe(last);
+    expect(await t.app.gateway.live.head()).not.toBe(last);
 
     const again = await open(investor.browser, last);
     const replayedBalance = await again.waitFor((p) => p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 42.25, 'replayed balance');
@@ -108,20 +108,21 @@ describe('catch-up after a reconnect', () => {
     expect(queue.some((p) => p.event === 'queue/itemAdded' && (p.payload.item as { _id: string })._id === seenId)).toBe(false);
   });
 
-  it('a position it cannot replay from (unknown epoch, garbage, or pushes already dropped) → live/resync', async () => {
+  it('a position it cannot replay from (unknown epoch, garbage, from the future, or pushes already dropped) → live/resync', async () => {
     const investor = await verifiedUser(t.url);
-    for (const bad of ['another-epoch.1', 'garbage', `${t.app.gateway.live.epoch}.999999999`]) {
-      const s = await open(investor.browser, bad);
-      await s.waitFor((p) => p.event === 'live/resync', `resync for ${bad}`);
-    }
-
     const s = await open(investor.browser);
-    t.app.gateway.live.publish([{ to: { userId: investor.id }, event: 'status/changed', payload: { kind: 'deposit', id: 'x', status: 'Pending' } }]);
+    await t.app.gateway.live.publish([{ to: { userId: investor.id }, event: 'status/changed', payload: { kind: 'deposit', id: 'x', status: 'Pending' } }]);
     await s.waitFor((p) => p.event === 'status/changed' && p.payload.id === 'x');
     const last = s.lastPosition();
     s.close();
+    const epoch = last!.split('.')[0];
+    for (const bad of ['another-epoch.1', 'garbage', `${epoch}.999999999`]) {
+      const b = await open(investor.browser, bad);
+      await b.waitFor((p) => p.event === 'live/resync', `resync for ${bad}`);
+    }
+
     // more pushes to this user than the ring keeps (default 500): the oldest missed ones are gone
-    t.app.gateway.live.publish(
+    await t.app.gateway.live.publish(
       Array.from({ length: 501 }, (_, i) => ({ to: { userId: investor.id }, event: 'status/changed', payload: { kind: 'deposit', id: `n${i}`, status: 'Pending' } })),
     );
     const late = await open(investor.browser, last);
@@ -130,7 +131,7 @@ describe('catch-up after a reconnect', () => {
 
     // a first connection (no position) gets neither a replay nor a resync
     const fresh = await open(investor.browser);
-    t.app.gateway.live.publish([{ to: { userId: investor.id }, event: 'status/changed', payload: { kind: 'deposit', id: 'marker', status: 'Pending' } }]);
+    await t.app.gateway.live.publish([{ to: { userId: investor.id }, event: 'status/changed', payload: { kind: 'deposit', id: 'marker', status: 'Pending' } }]);
     await fresh.waitFor((p) => p.payload.id === 'marker');
     expect(fresh.pushes.map((p) => p.event)).toEqual(['ready', 'status/changed']);
   });

@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
@@ -17,7 +15,10 @@ import {
   type KycServiceClient,
   type NotificationServiceClient,
 } from './grpcClients.js';
-import { createLiveHub, liveEventCodecs, type LiveHub } from './live/hub.js';
+import { createLiveHub, liveEventCodecs, type LiveHub, type LiveSubscription } from './live/hub.js';
+import type { LiveLog } from './live/liveLog.js';
+import { createMemoryLiveLog } from './live/liveLog.memory.js';
+import { createRedisLiveLog } from './live/liveLog.redis.js';
 import { closeMoneyClients, createMoneyClients, type MoneyClients } from './moneyClients.js';
 import { silentLogger, type GatewayLogger } from './logger.js';
 import { attachRealtime, type Realtime } from './realtime.js';
@@ -52,6 +53,8 @@ export interface RunningGateway {
   realtime: Realtime;
   /** The live-push hub (positions, catch-up); tests publish through it. */
   live: LiveHub;
+  /** This instance's membership of the live-push group (false while on standby). */
+  liveSubscription: LiveSubscription;
   stop(): Promise<void>;
 }
 
@@ -114,13 +117,33 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     revalidateMs: config.socketRevalidateMs,
   });
 
-  // Live pushes (kyc and money events) with catch-up after a reconnect: gateway/src/live/hub.ts.
-  const hub = createLiveHub({ io: realtime.io, logger, ringSize: config.liveRingSize });
-  const liveSubscription = await hub.subscribe(bus, config.liveGroup ?? `gateway-live-${hostname()}-${randomUUID()}`);
+  // Live pushes (kyc and money events) with catch-up after a reconnect to any instance: gateway/src/live/.
+  // One log shared by the instances (Redis) or this process's own (memory: one instance, no REDIS_URL).
+  const logOptions = { ringSize: config.liveRingSize, maxRooms: config.liveMaxRooms };
+  const liveLog: LiveLog = config.redisUrl
+    ? await createRedisLiveLog({
+        url: config.redisUrl,
+        prefix: config.liveKeyPrefix ?? 'meridian:gateway:live:',
+        ...logOptions,
+        onError: (err) => logger.warn({ err }, 'live log redis error'),
+      })
+    : createMemoryLiveLog(logOptions);
+  const hub = createLiveHub({ io: realtime.io, logger, log: liveLog });
+  let liveSubscription: LiveSubscription;
+  try {
+    liveSubscription = await hub.subscribe(bus, config.liveGroup ?? 'gateway-live', {
+      standbyRetryMs: config.liveStandbyRetryMs,
+    });
+  } catch (err) {
+    hub.stop();
+    await liveLog.close();
+    throw err;
+  }
   const live = {
     stop: async () => {
       await liveSubscription.stop();
       hub.stop();
+      await liveLog.close();
     },
   };
 
@@ -142,6 +165,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     server,
     realtime,
     live: hub,
+    liveSubscription,
     pushToUser: realtime.pushToUser,
     pushToAdmins: realtime.pushToAdmins,
     stop() {

@@ -1,21 +1,23 @@
 /**
- * The live-push hub of one gateway instance: integration events → pushes → the sockets of this
- * instance, with catch-up after a reconnect (web/src/features/live/README.md, "Catching up").
+ * The live-push hub of one gateway instance: integration events → pushes → the live log → the sockets
+ * of every instance, with exact catch-up after a reconnect to ANY instance
+ * (web/src/features/live/README.md, "Catching up"; the log: liveLog.ts).
  *
- * - Each instance subscribes to meridian.{ledger,investment,withdrawal,kyc}.events in its own consumer
- *   group (every instance sees every event) and emits ONLY to its own sockets (never through the Redis
- *   adapter, which would deliver each push once per instance).
- * - Every push gets a position `<epoch>.<seq>`: `epoch` is this hub's random id, `seq` increases with
- *   every push the hub emits, whatever the room. A socket's pushes therefore arrive in increasing order.
- * - A bounded ring of recent pushes is kept per room (`user:<id>`, `admins`; at most `ringSize` pushes a
- *   room, at most `maxRooms` rooms, least recently used dropped first).
- * - A socket that connects with `auth.lastPosition` of this epoch gets, right after joining its rooms,
- *   every push of its rooms with a greater seq, in order, before anything live (join and replay happen
- *   in one synchronous step). When that cannot be done exactly (another epoch: a restarted or different
- *   instance; or the ring already dropped pushes after that position) it gets `live/resync` `{}` and the
- *   screens fetch again.
+ * - Every instance subscribes to meridian.{ledger,investment,withdrawal,kyc}.events in ONE shared
+ *   consumer group (config `liveGroup`, GATEWAY_LIVE_GROUP, default `gateway-live`), so each event is
+ *   handled by one instance. That instance maps it to pushes and appends them to the log (Redis when the
+ *   gateway has REDIS_URL) once per event id; the log fans every batch out to every instance, and each
+ *   emits ONLY to its own sockets in the pushes' rooms.
+ * - A bus that refuses a second member of the group on a topic (the in-process bus, one file) leaves this
+ *   instance on standby: it asks again every `standbyRetryMs` and takes over when the active one stops.
+ * - Positions are the log's `<epoch>.<seq>`: the same on every instance, increasing per socket.
+ * - A socket that connects with `auth.lastPosition` gets, before anything live, every push of its rooms
+ *   after that position, in order and once (live pushes arriving meanwhile wait and are de-duplicated
+ *   by seq). When the log cannot replay exactly (another epoch, a position from the future, pushes after
+ *   it dropped, a malformed position) the socket gets `live/resync` `{}` and the screens fetch again.
+ * - If the fan-out skips seqs (messages lost while its connection was down), every socket of this
+ *   instance catches up from the log the same way.
  */
-import { randomBytes } from 'node:crypto';
 import type { Server as SocketServer, Socket } from 'socket.io';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import { topicOf, type EventBus, type Subscription } from '@meridian/platform/ports/eventBus';
@@ -27,6 +29,17 @@ import type { GatewayLogger } from '../logger.js';
 import { ADMINS_ROOM, userRoom } from '../realtime.js';
 import { gatewayEventCodecs, pushesForKycEvent } from '../live.js';
 import { LIVE_EVENT, pushesForMoneyEvent, type LivePush } from './moneyPushes.js';
+import {
+  formatPosition,
+  parsePosition,
+  type LiveBatch,
+  type LiveLog,
+  type LoggedPush,
+  type Replay,
+  type RoomPush,
+} from './liveLog.js';
+
+export { parsePosition } from './liveLog.js';
 
 /** Codecs of every event the hub listens to (Kafka bus). */
 export const liveEventCodecs: EventCodecs = {
@@ -44,166 +57,305 @@ export const liveEventCodecs: EventCodecs = {
   WithdrawalRejected: withdrawalEvents.WithdrawalRejected,
 };
 
-interface RingEntry {
-  seq: number;
-  event: string;
-  payload: Record<string, unknown>;
-}
-
-interface Ring {
-  entries: RingEntry[];
-  /** The seq of the newest push this room lost to the bound (0 = none lost). */
-  floor: number;
-}
+export const LIVE_SOURCES = ['ledger', 'investment', 'withdrawal', 'kyc'] as const;
+export type LiveSource = (typeof LIVE_SOURCES)[number];
 
 export interface LiveHubOptions {
   io: SocketServer;
   logger: GatewayLogger;
-  /** Pushes kept per room (default 500). */
-  ringSize?: number;
-  /** Rooms kept (default 10 000). */
-  maxRooms?: number;
-  /** Fixed epoch (tests); default random. */
-  epoch?: string;
+  log: LiveLog;
+  /** How long publish waits for its own batch to come back through the fan-out (default 2 000 ms). */
+  fanOutWaitMs?: number;
+}
+
+export interface LiveSubscription extends Subscription {
+  /** True while this instance holds the group on every topic (false: standby on some). */
+  active(): boolean;
 }
 
 export interface LiveHub {
-  readonly epoch: string;
-  /** Emits (to this instance's sockets) and remembers the pushes; returns them with their positions. */
-  publish(pushes: readonly LivePush[]): Array<LivePush & { position: string }>;
-  /** The pushes an event causes, published. */
-  ingest(event: Pick<StoredEvent, 'type' | 'data' | 'position'>, source: 'ledger' | 'investment' | 'withdrawal' | 'kyc'): void;
-  /** Subscribes to the bus (one group for this instance). */
-  subscribe(bus: EventBus, group: string): Promise<Subscription>;
-  /** The position of the newest push ('' before any). */
-  head(): string;
+  /**
+   * Logs the pushes (once per `eventId` when given) and resolves once this instance has emitted them to
+   * its own sockets; returns them with their positions ([] for a redelivered event).
+   */
+  publish(
+    pushes: readonly LivePush[],
+    eventId?: string | null,
+  ): Promise<Array<LivePush & { position: string }>>;
+  /** The pushes an event causes, published once per event id. Throws when the log cannot be written (the bus retries). */
+  ingest(event: Pick<StoredEvent, 'id' | 'type' | 'data'>, source: LiveSource): Promise<void>;
+  /** Joins the instances' shared group on the four topics (standby where the bus refuses a second member). */
+  subscribe(bus: EventBus, group: string, options?: { standbyRetryMs?: number }): Promise<LiveSubscription>;
+  /** The position of the newest push in the log ('' before any). */
+  head(): Promise<string>;
   stop(): void;
 }
 
-export function parsePosition(value: unknown): { epoch: string; seq: number } | null {
-  if (typeof value !== 'string') return null;
-  const m = /^([A-Za-z0-9_-]{1,64})\.(\d{1,15})$/.exec(value);
-  return m ? { epoch: m[1], seq: Number(m[2]) } : null;
+interface SocketState {
+  /** The newest seq this socket has been given (or needs nothing up to), in `epoch`. */
+  last: number;
+  epoch: string | null;
+  /** Live pushes held back while catch-ups read the log (null: none running). */
+  held: Array<{ epoch: string; push: LoggedPush }> | null;
+  /** Catch-ups queued or running; they run one after another. */
+  pending: number;
+  chain: Promise<void>;
 }
 
+const isStandby = (err: unknown) =>
+  /already has an active subscription/.test(String((err as Error)?.message ?? err));
+
+const roomOf = (to: LivePush['to']) => (to === 'admins' ? ADMINS_ROOM : userRoom(to.userId));
+
 export function createLiveHub(options: LiveHubOptions): LiveHub {
-  const { io, logger } = options;
-  const ringSize = Math.max(1, options.ringSize ?? 500);
-  const maxRooms = Math.max(1, options.maxRooms ?? 10_000);
-  const epoch = options.epoch ?? randomBytes(6).toString('base64url');
-  const rings = new Map<string, Ring>();
-  /** The newest seq lost with a whole room evicted (rooms not in `rings` may have lost up to here). */
-  let evictedFloor = 0;
-  let seq = 0;
+  const { io, logger, log } = options;
+  const fanOutWaitMs = options.fanOutWaitMs ?? 2_000;
+  const states = new WeakMap<Socket, SocketState>();
+  /** The fan-out seen so far: its epoch and the newest seq delivered without a gap (null: not known). */
+  let epoch: string | null = null;
+  let delivered: number | null = null;
+  const waiters = new Set<{ epoch: string; seq: number; done: () => void }>();
 
-  const ringOf = (room: string): Ring => {
-    let ring = rings.get(room);
-    if (ring) {
-      rings.delete(room); // least recently used last
-    } else {
-      ring = { entries: [], floor: evictedFloor };
+  const localSockets = () => io.of('/').sockets.values();
+  const roomsOf = (socket: Socket) =>
+    [...socket.rooms].filter((r) => r === ADMINS_ROOM || r.startsWith('user:'));
+
+  const stateOf = (socket: Socket): SocketState => {
+    let st = states.get(socket);
+    if (!st) {
+      // connected now: nothing before what this instance has delivered concerns it
+      st = { last: delivered ?? 0, epoch, held: null, pending: 0, chain: Promise.resolve() };
+      states.set(socket, st);
     }
-    rings.set(room, ring);
-    while (rings.size > maxRooms) {
-      const [oldest, dropped] = rings.entries().next().value as [string, Ring];
-      rings.delete(oldest);
-      const last = dropped.entries.at(-1)?.seq ?? dropped.floor;
-      evictedFloor = Math.max(evictedFloor, last);
-    }
-    return ring;
+    return st;
   };
 
-  const emitLocal = (room: string, event: string, payload: unknown) => {
-    const ids = io.of('/').adapter.rooms.get(room);
-    if (!ids) return;
-    for (const sid of ids) io.of('/').sockets.get(sid)?.emit(event, payload);
+  /** Emits `p` unless the socket already has it (seqs only grow within an epoch). */
+  const give = (socket: Socket, st: SocketState, pushEpoch: string, p: LoggedPush) => {
+    if (st.epoch !== pushEpoch) {
+      st.epoch = pushEpoch;
+      st.last = 0;
+    }
+    if (p.seq <= st.last) return;
+    st.last = p.seq;
+    socket.emit(p.event, { ...p.payload, position: formatPosition(pushEpoch, p.seq) });
   };
 
-  function publish(pushes: readonly LivePush[]) {
-    const out: Array<LivePush & { position: string }> = [];
+  /**
+   * Replays what `socket` missed after `from`, then the live pushes held back meanwhile; `from` null or
+   * not replayable → 'live/resync'. Live pushes for the socket are held from now until the last queued
+   * catch-up is done, so nothing overtakes the replay.
+   */
+  const catchUp = (socket: Socket, from: { epoch: string; seq: number } | null) => {
+    const st = stateOf(socket);
+    st.held ??= [];
+    st.pending += 1;
+    const step = async () => {
+      let replay: Replay = { kind: 'resync' };
+      if (from) {
+        try {
+          replay = await log.read(roomsOf(socket), from);
+        } catch (err) {
+          logger.warn({ err }, 'live catch-up: the log could not be read');
+        }
+      }
+      if (replay.kind === 'resync') {
+        socket.emit(LIVE_EVENT.resync, {});
+        st.epoch = null;
+        st.last = 0;
+      } else {
+        if (st.epoch !== replay.epoch) {
+          st.epoch = replay.epoch;
+          st.last = from!.seq;
+        }
+        for (const p of replay.pushes) give(socket, st, replay.epoch, p);
+      }
+    };
+    st.chain = st.chain
+      .then(step)
+      .catch((err: unknown) => logger.warn({ err }, 'live catch-up failed'))
+      .finally(() => {
+        st.pending -= 1;
+        if (st.pending > 0 || !st.held) return;
+        const held = st.held;
+        st.held = null;
+        for (const h of held) give(socket, st, h.epoch, h.push);
+      });
+  };
+
+  const onBatch = (batch: LiveBatch) => {
+    const pushes = batch.pushes;
+    if (pushes.length === 0) return;
+    if (epoch !== batch.epoch) {
+      // a new log (Redis emptied): positions of the old one mean nothing any more
+      if (epoch !== null) for (const s of localSockets()) catchUp(s, null);
+      epoch = batch.epoch;
+    } else if (delivered !== null && pushes[0].seq > delivered + 1) {
+      // the fan-out lost batches: every socket re-reads its rooms from where it was
+      logger.warn(
+        { from: delivered + 1, to: pushes[0].seq - 1 },
+        'live fan-out skipped pushes; catching sockets up from the log',
+      );
+      for (const s of localSockets()) {
+        const st = stateOf(s);
+        catchUp(s, {
+          epoch: batch.epoch,
+          seq: st.epoch === batch.epoch ? Math.max(st.last, delivered) : delivered,
+        });
+      }
+    }
+    const last = pushes[pushes.length - 1].seq;
+    delivered = last;
+    const nsp = io.of('/');
     for (const p of pushes) {
-      seq += 1;
-      const position = `${epoch}.${seq}`;
-      const payload = { ...p.payload, position };
-      const room = p.to === 'admins' ? ADMINS_ROOM : userRoom(p.to.userId);
-      const ring = ringOf(room);
-      ring.entries.push({ seq, event: p.event, payload });
-      if (ring.entries.length > ringSize) ring.floor = ring.entries.shift()!.seq;
-      emitLocal(room, p.event, payload);
-      out.push({ ...p, payload, position });
+      const ids = nsp.adapter.rooms.get(p.room);
+      if (!ids) continue;
+      for (const sid of ids) {
+        const socket = nsp.sockets.get(sid);
+        if (!socket) continue;
+        const st = stateOf(socket);
+        if (st.held) st.held.push({ epoch: batch.epoch, push: p });
+        else give(socket, st, batch.epoch, p);
+      }
     }
-    return out;
-  }
+    for (const w of waiters) if (w.epoch === batch.epoch && w.seq <= last) w.done();
+  };
 
-  /** Replays what a reconnecting socket missed, or tells it to fetch again. Runs right after it joined its rooms. */
-  function catchUp(socket: Socket) {
+  /** The fan-out may have lost batches (its connection dropped): catch every socket up from the log. */
+  const onLost = () => {
+    if (epoch === null) return;
+    const known = delivered;
+    delivered = null;
+    for (const s of localSockets()) {
+      const st = stateOf(s);
+      const from = st.epoch === epoch ? Math.max(st.last, known ?? 0) : known;
+      if (from !== null) catchUp(s, { epoch, seq: from });
+    }
+  };
+
+  log.onFanOut({ batch: onBatch, lost: onLost });
+
+  /** Runs right after realtime.ts's own 'connection' listener joined the socket's rooms. */
+  const onConnection = (socket: Socket) => {
+    const st = stateOf(socket);
     const raw: unknown = socket.handshake.auth?.lastPosition;
     if (raw === undefined || raw === null || raw === '') return;
     const from = parsePosition(typeof raw === 'number' ? String(raw) : raw);
-    const rooms = [...socket.rooms].filter((r) => r === ADMINS_ROOM || r.startsWith('user:'));
-    const exact =
-      from !== null &&
-      from.epoch === epoch &&
-      from.seq <= seq &&
-      rooms.every((r) => (rings.get(r)?.floor ?? evictedFloor) <= from.seq);
-    if (!exact) {
-      socket.emit(LIVE_EVENT.resync, {});
+    if (from) {
+      st.epoch = from.epoch;
+      st.last = from.seq;
+    }
+    catchUp(socket, from);
+  };
+  io.on('connection', onConnection);
+
+  const waitForFanOut = (batchEpoch: string, seq: number) =>
+    new Promise<void>((resolve) => {
+      if (epoch === batchEpoch && delivered !== null && delivered >= seq) return resolve();
+      const w = {
+        epoch: batchEpoch,
+        seq,
+        done: () => {
+          clearTimeout(timer);
+          waiters.delete(w);
+          resolve();
+        },
+      };
+      const timer = setTimeout(w.done, fanOutWaitMs);
+      timer.unref();
+      waiters.add(w);
+    });
+
+  async function publish(pushes: readonly LivePush[], eventId: string | null = null) {
+    const roomPushes: RoomPush[] = pushes.map((p) => ({
+      room: roomOf(p.to),
+      event: p.event,
+      payload: p.payload,
+    }));
+    const batch = await log.append(eventId, roomPushes);
+    if (!batch) return [];
+    await waitForFanOut(batch.epoch, batch.pushes.at(-1)!.seq);
+    return batch.pushes.map((p, i) => {
+      const position = formatPosition(batch.epoch, p.seq);
+      return { ...pushes[i], payload: { ...p.payload, position }, position };
+    });
+  }
+
+  async function ingest(event: Pick<StoredEvent, 'id' | 'type' | 'data'>, source: LiveSource) {
+    let pushes: LivePush[];
+    try {
+      pushes = source === 'kyc' ? pushesForKycEvent(event).map(stripPosition) : pushesForMoneyEvent(event);
+    } catch (err) {
+      logger.warn({ err, type: event.type }, 'live push failed');
       return;
     }
-    const missed: RingEntry[] = [];
-    for (const r of rooms) for (const e of rings.get(r)?.entries ?? []) if (e.seq > from.seq) missed.push(e);
-    missed.sort((a, b) => a.seq - b.seq);
-    let last = 0;
-    for (const e of missed) {
-      if (e.seq === last) continue;
-      last = e.seq;
-      socket.emit(e.event, e.payload);
-    }
-  }
-  // Registered after realtime.ts's own 'connection' listener, which joins the rooms synchronously.
-  io.on('connection', catchUp);
-
-  function ingest(event: Pick<StoredEvent, 'type' | 'data' | 'position'>, source: string) {
-    const pushes = source === 'kyc' ? pushesForKycEvent(event).map(stripPosition) : pushesForMoneyEvent(event);
-    if (pushes.length) publish(pushes);
+    if (pushes.length) await publish(pushes, event.id);
   }
 
   return {
-    epoch,
     publish,
     ingest,
-    head: () => (seq ? `${epoch}.${seq}` : ''),
-    async subscribe(bus, group) {
-      const subs: Subscription[] = [];
-      for (const source of ['ledger', 'investment', 'withdrawal', 'kyc'] as const) {
-        subs.push(
-          await bus.subscribe({
+    async head() {
+      const h = await log.head();
+      return h.seq ? formatPosition(h.epoch, h.seq) : '';
+    },
+    async subscribe(bus, group, { standbyRetryMs = 3_000 } = {}) {
+      const subs = new Map<LiveSource, Subscription>();
+      const timers = new Set<NodeJS.Timeout>();
+      const attempts = new Set<Promise<void>>();
+      let stopped = false;
+
+      const attempt = async (source: LiveSource, first: boolean): Promise<void> => {
+        try {
+          const sub = await bus.subscribe({
             topic: topicOf(source),
             group,
             fromBeginning: false,
-            handler: async (event) => {
-              try {
-                ingest(event, source);
-              } catch (err) {
-                logger.warn({ err, type: event.type }, 'live push failed');
-              }
-            },
-          }),
-        );
-      }
-      return {
-        stop: async () => {
-          await Promise.all(subs.map((s) => s.stop()));
-        },
+            handler: (event) => ingest(event, source),
+          });
+          if (stopped) return void (await sub.stop());
+          subs.set(source, sub);
+          if (!first)
+            logger.info({ group, topic: topicOf(source) }, 'live pushes: this instance took over the group');
+        } catch (err) {
+          if (first && !isStandby(err)) throw err;
+          if (stopped) return;
+          if (!isStandby(err))
+            logger.warn({ err, group, topic: topicOf(source) }, 'live pushes: subscribing failed; retrying');
+          const timer = setTimeout(() => {
+            timers.delete(timer);
+            const p = attempt(source, false).finally(() => attempts.delete(p));
+            attempts.add(p);
+          }, standbyRetryMs);
+          timer.unref();
+          timers.add(timer);
+        }
       };
+
+      const stop = async () => {
+        stopped = true;
+        for (const t of timers) clearTimeout(t);
+        timers.clear();
+        await Promise.allSettled([...attempts]);
+        await Promise.all([...subs.values()].map((s) => s.stop()));
+        subs.clear();
+      };
+      try {
+        await Promise.all(LIVE_SOURCES.map((s) => attempt(s, true)));
+      } catch (err) {
+        await stop();
+        throw err;
+      }
+      return { stop, active: () => subs.size === LIVE_SOURCES.length };
     },
     stop() {
-      io.off('connection', catchUp);
+      io.off('connection', onConnection);
+      for (const w of waiters) w.done();
     },
   };
 }
 
-/** kyc pushes (gateway/src/live.ts) carry their own `kyc:<n>` position; the hub stamps its own. */
+/** kyc pushes (gateway/src/live.ts) carry their own `kyc:<n>` position; the log stamps its own. */
 function stripPosition(p: { to: LivePush['to']; event: string; payload: Record<string, unknown> }): LivePush {
   const { position: _ignored, ...payload } = p.payload;
   return { to: p.to, event: p.event, payload };

@@ -21,6 +21,14 @@ export interface TestComposition {
   stop(): Promise<void>;
 }
 
+/** Rate limits no test reaches (the gateway's own, per route). */
+export const generousGatewayLimits = Object.fromEntries(
+  ['login', 'register', 'sendLoginCode', 'loginWithCode', 'forgotPassword', 'resetPassword', 'google', 'kycUpload'].map((k) => [
+    k,
+    { max: 10_000, windowMs: 60_000 },
+  ]),
+);
+
 const generousIdentityLimits = Object.fromEntries(
   [
     'loginPerEmail',
@@ -42,6 +50,8 @@ export async function startTestComposition(
     gateway?: Partial<GatewayConfig>;
     env?: Record<string, string>;
     identity?: StandaloneOptions['identity'];
+    /** Where the SQLite files and the in-process bus live (default ':memory:'; a folder lets a second gateway share the bus). */
+    dataDir?: string;
   } = {},
 ): Promise<TestComposition> {
   const redisPrefix = `test:${randomUUID()}:`;
@@ -56,22 +66,11 @@ export async function startTestComposition(
       WEB_DIST: '/nonexistent-web-dist',
       ...options.env,
     },
-    dataDir: ':memory:',
+    dataDir: options.dataDir ?? ':memory:',
     redisPrefix,
     identity: { rateLimits: generousIdentityLimits as never, ...options.identity },
     gateway: {
-      rateLimits: Object.fromEntries(
-        [
-          'login',
-          'register',
-          'sendLoginCode',
-          'loginWithCode',
-          'forgotPassword',
-          'resetPassword',
-          'google',
-          'kycUpload',
-        ].map((k) => [k, { max: 10_000, windowMs: 60_000 }]),
-      ),
+      rateLimits: generousGatewayLimits,
       ...options.gateway,
     },
   });

@@ -206,6 +206,8 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       withdrawalGrpcUrl: money.withdrawal.grpcAddress,
       // one gateway in this process: one live-push group on the shared bus
       liveGroup: 'gateway-live',
+      // the live log lives under this run's Redis prefix (tests run several compositions on one Redis)
+      liveKeyPrefix: `${redisPrefix}gateway:live:`,
       ...options.gateway,
     };
     const gateway = await startGateway({
