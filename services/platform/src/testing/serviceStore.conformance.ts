@@ -274,6 +274,151 @@ export function describeServiceStoreConformance(name: string, factory: ServiceSt
       expect(await store.get('counters', 'c')).toEqual({ n: 10 });
     });
 
+    it('runs a nested transaction inside the open one: its failure undoes only its own writes', async () => {
+      const store = await fresh();
+      let notified = 0;
+      store.onAppended(() => notified++);
+      const s1 = `s-${randomUUID()}`;
+      const s2 = `s-${randomUUID()}`;
+      await store.transaction(async (tx) => {
+        await tx.put('d', 'kept', { v: 1 });
+        await tx.put('d', 'replaced', { v: 1 });
+        await tx.put('d', 'deleted', { v: 1 });
+        await tx.setCheckpoint('cp', 1);
+        await tx.appendToStream(s1, 0, [ev('A')], meta());
+      });
+      const before = await store.lastPosition();
+      notified = 0;
+      const result = await store.transaction(async (tx) => {
+        await tx.put('d', 'outer', { ok: 1 });
+        const boom = new Error('inner fails');
+        await expect(
+          store.transaction(async (inner) => {
+            await inner.put('d', 'inner', { ok: 2 });
+            await inner.put('d', 'replaced', { v: 2 });
+            await inner.delete('d', 'deleted');
+            expect(await inner.markProcessed('c', 'e-inner')).toBe(true);
+            await inner.setCheckpoint('cp', 2);
+            await inner.appendToStream(s1, 1, [ev('B')], meta());
+            await inner.appendToStream(s2, 0, [ev('X')], meta());
+            // a savepoint inside the savepoint, released: undone with its parent
+            await store.transaction((deeper) => deeper.put('d', 'deeper', { ok: 3 }));
+            expect(await inner.get('d', 'replaced')).toEqual({ v: 2 });
+            throw boom;
+          }),
+        ).rejects.toBe(boom);
+        // the enclosing transaction goes on, without the savepoint's writes
+        expect(await tx.get('d', 'inner')).toBeNull();
+        expect(await tx.get('d', 'deeper')).toBeNull();
+        expect(await tx.get('d', 'replaced')).toEqual({ v: 1 });
+        expect(await tx.get('d', 'deleted')).toEqual({ v: 1 });
+        expect(await tx.getCheckpoint('cp')).toBe(1);
+        expect((await tx.readStream(s1)).version).toBe(1);
+        expect((await tx.readStream(s2)).version).toBe(0);
+        // a savepoint that fails on a version check leaves the transaction usable too
+        await expect(
+          store.transaction((inner) => inner.appendToStream(s1, 7, [ev('Nope')], meta())),
+        ).rejects.toBeInstanceOf(ConcurrencyError);
+        // a savepoint that succeeds joins the transaction and returns its result
+        const joined = await store.transaction(async (inner) => {
+          await inner.put('d', 'joined', { ok: 4 });
+          return (await inner.appendToStream(s1, 1, [ev('C')], meta())).nextVersion;
+        });
+        expect(joined).toBe(2);
+        expect(await tx.get('d', 'joined')).toEqual({ ok: 4 });
+        return 'outer result';
+      });
+      expect(result).toBe('outer result');
+      expect(await store.get('d', 'outer')).toEqual({ ok: 1 });
+      expect(await store.get('d', 'joined')).toEqual({ ok: 4 });
+      expect(await store.get('d', 'inner')).toBeNull();
+      expect(await store.get('d', 'replaced')).toEqual({ v: 1 });
+      expect(await store.get('d', 'deleted')).toEqual({ v: 1 });
+      expect(await store.getCheckpoint('cp')).toBe(1);
+      expect((await store.readStream(s1)).events.map((e) => e.type)).toEqual(['A', 'C']);
+      expect(await store.readStream(s2)).toEqual({ version: 0, events: [] });
+      expect((await store.readAll(before, 10)).map((e) => e.type)).toEqual(['C']);
+      expect(await store.transaction((tx) => tx.markProcessed('c', 'e-inner'))).toBe(true);
+      await waitFor(() => notified >= 1, 'onAppended after the commit of the savepoint\'s append');
+
+      // a savepoint that succeeded is undone when its enclosing transaction fails
+      await expect(
+        store.transaction(async () => {
+          await store.transaction((inner) => inner.put('d', 'lost', { ok: 5 }));
+          throw new Error('outer fails');
+        }),
+      ).rejects.toThrow('outer fails');
+      expect(await store.get('d', 'lost')).toBeNull();
+    });
+
+    it('reads through the store inside a transaction callback see the open transaction', async () => {
+      const store = await fresh();
+      const streamId = `s-${randomUUID()}`;
+      await store.transaction(async (tx) => {
+        await tx.put('d', 'x', { role: 'a' });
+        await tx.setCheckpoint('cp', 5);
+        const { events } = await tx.appendToStream(streamId, 0, [ev('A')], meta());
+        expect(await store.get('d', 'x')).toEqual({ role: 'a' });
+        expect(await store.find('d', { where: { role: 'a' } })).toEqual([{ role: 'a' }]);
+        expect(await store.count('d')).toBe(1);
+        expect(await store.getCheckpoint('cp')).toBe(5);
+        expect((await store.readStream(streamId)).version).toBe(1);
+        expect(await store.lastPosition()).toBe(events[0].position);
+        expect((await store.readAll(0, 10)).map((e) => e.id)).toEqual([events[0].id]);
+        // and the tx's own reads, naturally
+        expect(await tx.count('d', { role: 'a' })).toBe(1);
+        expect(await tx.find('d')).toEqual([{ role: 'a' }]);
+      });
+    });
+
+    it('does not show uncommitted writes to readers outside the transaction', async () => {
+      const store = await fresh();
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      let wrote!: () => void;
+      const written = new Promise<void>((r) => (wrote = r));
+      const tx = store.transaction(async (t) => {
+        await t.put('d', 'x', { v: 1 });
+        await t.appendToStream(`s-${randomUUID()}`, 0, [ev('A')], meta());
+        wrote();
+        await gate;
+        throw new Error('rollback');
+      });
+      await written;
+      const reads = Promise.all([store.get('d', 'x'), store.count('d'), store.readAll(0, 10)]);
+      release();
+      await expect(tx).rejects.toThrow('rollback');
+      expect(await reads).toEqual([null, 0, []]);
+    });
+
+    it('refuses writes through a tx after its transaction finished', async () => {
+      const store = await fresh();
+      let leaked: Parameters<Parameters<typeof store.transaction>[0]>[0] | undefined;
+      await store.transaction(async (tx) => {
+        leaked = tx;
+      });
+      await expect(leaked!.put('d', 'x', {})).rejects.toThrow(/already finished/);
+      await expect(leaked!.appendToStream(`s-${randomUUID()}`, 0, [ev('A')], meta())).rejects.toThrow(/already finished/);
+      await expect(leaked!.setCheckpoint('cp', 1)).rejects.toThrow(/already finished/);
+      expect(await store.get('d', 'x')).toBeNull();
+    });
+
+    it('keeps documents as given and matches scalars only (limit 0, arrays, a field named _id)', async () => {
+      const store = await fresh();
+      await store.transaction(async (tx) => {
+        await tx.put('d', 'a', { _id: 'own', tags: ['x', 'y'], n: [1], team: [null], v: 1 });
+        await tx.put('d', 'b', { tags: 'x', n: 1, v: 2 });
+      });
+      expect(await store.get('d', 'a')).toEqual({ _id: 'own', tags: ['x', 'y'], n: [1], team: [null], v: 1 });
+      const vs = (docs: Array<{ v: number }>) => docs.map((d) => d.v);
+      expect(vs(await store.find('d', { where: { tags: 'x' } }))).toEqual([2]);
+      expect(vs(await store.find('d', { where: { n: 1 } }))).toEqual([2]);
+      expect(vs(await store.find('d', { where: { team: null } }))).toEqual([2]);
+      expect(await store.count('d', { tags: 'x' })).toBe(1);
+      expect(await store.find('d', { limit: 0 })).toEqual([]);
+      expect(await store.readAll(0, 0)).toEqual([]);
+    });
+
     it.skipIf(!factory.location)('keeps everything across close and re-open', async () => {
       const loc = await factory.location!();
       const s1 = await loc.open();
