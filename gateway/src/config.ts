@@ -51,6 +51,8 @@ const gatewayEnvObject = commonEnvSchema.extend({
   LEDGER_GRPC_URL: env.address('127.0.0.1:50054'),
   INVESTMENT_GRPC_URL: env.address('127.0.0.1:50055'),
   WITHDRAWAL_GRPC_URL: env.address('127.0.0.1:50056'),
+  /** Overrides of DEFAULT_RATE_LIMITS, as JSON ({"register":{"max":100,"windowMs":3600000}}). */
+  GATEWAY_RATE_LIMITS_JSON: env.rateLimits(Object.keys(DEFAULT_RATE_LIMITS) as RateLimitedRoute[]).optional(),
   /** The consumer group every gateway instance shares for live pushes (each event handled by one instance). */
   GATEWAY_LIVE_GROUP: z.string().regex(/^[A-Za-z0-9._-]{1,200}$/, 'must be letters, digits, . _ or -').default('gateway-live'),
 });
@@ -123,6 +125,7 @@ export function gatewayConfigFromEnv(e: z.infer<typeof gatewayEnvSchema>): Gatew
     investmentGrpcUrl: e.INVESTMENT_GRPC_URL,
     withdrawalGrpcUrl: e.WITHDRAWAL_GRPC_URL,
     kafkaBrokers: e.KAFKA_BROKERS,
+    ...(e.GATEWAY_RATE_LIMITS_JSON ? { rateLimits: e.GATEWAY_RATE_LIMITS_JSON } : {}),
     dataDir: e.DATA_DIR,
     liveGroup: e.GATEWAY_LIVE_GROUP,
   };

@@ -156,7 +156,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     kafkaBrokers = broker.brokers;
   }
 
-  const secrets = secretsFor(dir, process.env);
+  const secrets = secretsFor(dir, { ...process.env, ...options.env });
   const grpc: Record<ServiceName, string> = {
     identity: `127.0.0.1:${base + 1}`,
     notification: `127.0.0.1:${base + 2}`,
@@ -194,9 +194,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const procs = new Map<ProcessName, Supervised>();
   const names: ProcessName[] = [...SERVICES, 'gateway-a', 'gateway-b'];
   for (const name of names) {
-    const env: Record<string, string> = { ...common, DATA_DIR: join(dir, name.startsWith('gateway') ? name : name) };
+    const env: Record<string, string> = { ...common, DATA_DIR: join(dir, name) };
     if (name === 'gateway-a') env.PORT = String(ports[0]);
-    if (name === 'gateway-b') env.PORT = String(ports[1]);
+    if (name === 'gateway-b') {
+      env.PORT = String(ports[1]);
+      env.APP_URL = `http://localhost:${ports[1]}`; // its own origin (socket.io and CSRF origin checks); emails link to :ports[0]
+    }
     procs.set(name, { name, script: join(root, mains[name]), env, starts: 0, startedAt: 0, stopping: false, log: createWriteStream(join(logs, `${name}.log`), { flags: 'a' }) });
   }
   const pidFile = (name: ProcessName) => join(dir, `${name}.pid`);

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { commonEnvSchema, env, parseEnv } from '@meridian/platform/config';
+import { DEFAULT_RATE_LIMITS } from './app/context.js';
 
 export const DEV_DEFAULTS = {
   JWT_SECRET: 'dev-only-jwt-secret-change-me-0123456789abcdef',
@@ -23,6 +24,8 @@ const schema = commonEnvSchema
     OIDC_ISSUER: env.url().default('https://accounts.google.com'),
     OIDC_JWKS_URL: env.url().default('https://www.googleapis.com/oauth2/v3/certs'),
     GOOGLE_CLIENT_ID: z.string().optional(),
+    /** Overrides of DEFAULT_RATE_LIMITS (app/context.ts), as JSON. */
+    IDENTITY_RATE_LIMITS_JSON: env.rateLimits(Object.keys(DEFAULT_RATE_LIMITS) as Array<keyof typeof DEFAULT_RATE_LIMITS>).optional(),
   })
   .superRefine((v, ctx) => {
     if (v.NODE_ENV !== 'production') return;

@@ -64,7 +64,7 @@ export async function start(deps: IdentityDeps): Promise<{ grpcAddress: string; 
       ? createJwksOidcVerifier({ issuer: config.OIDC_ISSUER, jwksUrl: config.OIDC_JWKS_URL, audience: config.GOOGLE_CLIENT_ID })
       : null,
     logger,
-    limits: { ...DEFAULT_RATE_LIMITS, ...deps.rateLimits },
+    limits: { ...DEFAULT_RATE_LIMITS, ...config.IDENTITY_RATE_LIMITS_JSON, ...deps.rateLimits },
   };
 
   if (await ensureFirstAdmin(ctx, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD })) {

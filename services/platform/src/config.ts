@@ -76,6 +76,27 @@ export const env = {
       .string()
       .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
       .refine((a) => a.length > 0, 'must list at least one value'),
+  /**
+   * Rate-limit budgets as JSON, e.g. `{"register":{"max":100,"windowMs":3600000}}`: only the named keys,
+   * each a positive whole `max` and `windowMs` (operators tune budgets without a release).
+   */
+  rateLimits: <K extends string>(keys: readonly K[]) =>
+    z
+      .string()
+      .transform((text, ctx) => {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be JSON' });
+          return z.NEVER;
+        }
+      })
+      .pipe(
+        z.partialRecord(
+          z.enum(keys as unknown as [K, ...K[]], `must name only ${keys.join(', ')}`),
+          z.strictObject({ max: z.number().int().positive(), windowMs: z.number().int().positive() }, 'must be {"max":N,"windowMs":MS}'),
+        ),
+      ),
   hexKey: (bytes: number) => z.string().regex(new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`), `must be ${bytes * 2} hex characters`),
 };
 
