@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Kafka, logLevel } from 'kafkajs';
+import { ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DepositConfirmed } from '@meridian/proto/meridian/ledger/v1/events';
 import type { StoredEvent } from '../eventSourcing/types.js';
@@ -202,6 +202,24 @@ describe.skipIf(!kafka.available)(`Kafka bus under faults (${kafka.reason})`, ()
     expect(dead.map((h) => h['dlq-reason'])).toEqual(['undecodable', 'undecodable']);
     expect(dead[1]['dlq-error']).toMatch(/MysteryHappened/);
     expect(dead.every((h) => h['dlq-original-topic'] === topic)).toBe(true);
+  });
+
+  it('creates event topics that keep everything and dead-letter topics that keep 30 days', async () => {
+    const bus = await open();
+    const topic = uniq('retention');
+    await bus.publish(topic, [busEvent('r', 1)]);
+    const admin = new Kafka({ clientId: 'configs', brokers: kafka.brokers, logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    try {
+      const { resources } = await admin.describeConfigs({
+        includeSynonyms: false,
+        resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ['retention.ms', 'retention.bytes'] }],
+      });
+      const config = Object.fromEntries(resources[0].configEntries.map((c) => [c.configName, c.configValue]));
+      expect(config).toEqual({ 'retention.ms': '-1', 'retention.bytes': '-1' });
+    } finally {
+      await admin.disconnect();
+    }
   });
 
   it("a consumer with no codecs of its own still decodes another service's protobuf events (no data = null)", async () => {
