@@ -69,9 +69,9 @@ export class BrowserSession {
     return [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
-  async request(method: string, path: string, body?: unknown): Promise<HttpResult> {
+  async request(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<HttpResult> {
     if (UNSAFE.has(method) && !this.jar.has('XSRF-TOKEN')) await this.request('GET', '/api/users/loginStatus');
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
     if (this.jar.size) headers.cookie = this.cookieHeader();
     if (UNSAFE.has(method)) headers['x-xsrf-token'] = decodeURIComponent(this.jar.get('XSRF-TOKEN') ?? '');
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -100,6 +100,7 @@ export class BrowserSession {
   get = (path: string) => this.request('GET', path);
   post = (path: string, body?: unknown) => this.request('POST', path, body);
   patch = (path: string, body?: unknown) => this.request('PATCH', path, body);
+  put = (path: string, body?: unknown, headers?: Record<string, string>) => this.request('PUT', path, body, headers);
 }
 
 const brief = (r: HttpResult) => `${r.status} ${JSON.stringify(r.body)?.slice(0, 200)}`;

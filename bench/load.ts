@@ -80,3 +80,27 @@ export function figure(name: string, slices: LoadSlice[]): LoadFigure {
     ...(firstError ? { firstError } : {}),
   };
 }
+
+/** Latency of one-at-a-time operations (ms): count, p50, p99, max. */
+export interface LatencyFigure {
+  name: string;
+  count: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+export function latencyFigure(name: string, ms: number[]): LatencyFigure {
+  const s = [...ms].sort((a, b) => a - b);
+  return { name, count: s.length, p50: round(percentile(s, 50)), p99: round(percentile(s, 99)), max: round(s[s.length - 1] ?? NaN) };
+}
+
+/** A monotonic clock in ms. */
+export const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
+
+export function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}

@@ -1,78 +1,203 @@
 /**
- * bench/results/README.md (committed): the last run quoted as markdown. Written only when asked
+ * bench/results/README.md (committed): runs quoted as markdown. Written only when asked
  * (`BENCH_WRITE_README=1 make bench`), so ordinary runs leave the committed file alone.
+ *
+ * One section per module, between `<!-- bench:<module> -->` and `<!-- /bench:<module> -->`, each naming
+ * the run it comes from: a run with BENCH_ONLY rewrites the sections of its modules and keeps the others
+ * as the file had them.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from './children.js';
-import type { BenchResult } from './results.js';
+import { isNotSelected, type BenchResult } from './results.js';
 
 const n = (v: number) => (Number.isFinite(v) ? String(v) : '–');
 
-export function markdownReport(r: BenchResult): string {
+const SECTIONS = ['http', 'grpc', 'socket', 'kafka', 'cluster'] as const;
+type Section = (typeof SECTIONS)[number];
+
+function runLine(r: BenchResult): string {
   const m = r.machine;
+  const busy = m.loadAverage.start > m.cpus ? ' — a busy machine: absolute figures low and noisy' : '';
+  return `Run ${r.at}: ${m.cpus} × ${m.cpuModel}, node ${m.node}; 1-min load ${m.loadAverage.start} at start, ${m.loadAverage.end} at end${busy}; BENCH_SECONDS=${r.settings.seconds}.`;
+}
+
+function httpSection(r: BenchResult): string[] {
+  if (!('figures' in r.http)) return ['## HTTP', '', `skipped: ${r.http.skipped}`];
+  const [b, e] = r.http.figures;
+  const out = [
+    '## HTTP (autocannon; runs interleaved, p50/p99 weighted over slices)',
+    '',
+    runLine(r),
+    '',
+    '| run | req/s | p50 ms | p99 ms | non-2xx | ÷ bare node | ÷ express |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const f of r.http.figures)
+    out.push(`| ${f.name} | ${f.rps} | ${f.p50} | ${f.p99} | ${f.non2xx + f.errors} | ${(f.rps / b.rps).toFixed(3)} | ${(f.rps / e.rps).toFixed(3)} |`);
+  return out;
+}
+
+function grpcSection(r: BenchResult): string[] {
+  if (!('figures' in r.grpc)) return ['## Ledger postings through gRPC', '', `skipped: ${r.grpc.skipped}`];
+  const [echoFig, spread] = r.grpc.figures;
+  const out = [
+    '## Ledger postings through gRPC (standalone target)',
+    '',
+    runLine(r),
+    '',
+    `One posting per call (admin AdjustBalance add $1 to a Deposit Balance), ${r.settings.grpcConcurrency} calls in flight,`,
+    `the three runs interleaved in ${r.settings.rounds} slices. Hot account: ${r.grpc.hotPostings} postings on one user's stream by the end.`,
+    '',
+    '| run | calls/s | p50 ms | p99 ms | calls | errors | ÷ grpc echo | ÷ spread |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const f of r.grpc.figures)
+    out.push(
+      `| ${f.name} | ${f.perSecond} | ${f.p50} | ${f.p99} | ${f.count} | ${f.errors} | ${(f.perSecond / echoFig.perSecond).toFixed(3)} | ${f === echoFig ? '–' : (f.perSecond / spread.perSecond).toFixed(3)} |`,
+    );
+  return out;
+}
+
+function socketSection(r: BenchResult): string[] {
+  if (!('decisionToPush' in r.socket)) return ['## Admin decision → investor socket push', '', `skipped: ${r.socket.skipped}`];
+  const s = r.socket;
+  const out = [
+    '## Admin decision → investor socket push',
+    '',
+    runLine(r),
+    '',
+    "Investor POST api/payments/create → admin PATCH api/payments/confirmPayment → the investor's socket receives",
+    "'balances/changed' with the new balance; one decision at a time, timed from just before the PATCH.",
+    '',
+    '| run | count | p50 ms | p99 ms | max ms | p50 ÷ baseline p50 |',
+    '|---|---:|---:|---:|---:|---:|',
+  ];
+  for (const f of [s.baseline, s.decisionToPush, s.decisionHttp])
+    out.push(`| ${f.name} | ${f.count} | ${n(f.p50)} | ${n(f.p99)} | ${n(f.max)} | ${(f.p50 / s.baseline.p50).toFixed(1)} |`);
+  if (s.decisionToPush.count < 100) out.push('', `With ${s.decisionToPush.count} decisions, p99 is the slowest one.`);
+  return out;
+}
+
+function kafkaSection(r: BenchResult): string[] {
+  if (!('throughput' in r.kafkaBus)) return ['## Events through the Kafka bus', '', `skipped: ${r.kafkaBus.skipped}`];
+  const k = r.kafkaBus;
+  const [ti] = k.throughput;
+  const [li] = k.latency;
+  const out = [
+    '## Events through the Kafka bus vs the in-process bus',
+    '',
+    runLine(r),
+    '',
+    `Publish → handled with one subscription (one group, fresh topic per slice, live before the clock starts): small`,
+    `events in batches of ${k.batchSize}, each publish awaited, until ${r.settings.busEvents} events or BENCH_SECONDS; handled until all or`,
+    'BENCH_SECONDS (a bus that cannot keep up is measured at its sustained rate). The in-process bus is on a SQLite',
+    'file; Kafka is a single KRaft broker from the official jars on the same machine (3 partitions).',
+    '',
+    '| bus | events/s | handled | published | seconds | publish/s | ÷ in-process |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const f of k.throughput)
+    out.push(`| ${f.name} | ${f.perSecond} | ${f.events} | ${f.published} | ${f.seconds} | ${f.publishPerSecond} | ${(f.perSecond / ti.perSecond).toFixed(3)} |`);
+  out.push('', 'One event at a time:', '', '| run | count | p50 ms | p99 ms | max ms | p50 ÷ in-process p50 |', '|---|---:|---:|---:|---:|---:|');
+  for (const f of k.latency) out.push(`| ${f.name} | ${f.count} | ${n(f.p50)} | ${n(f.p99)} | ${n(f.max)} | ${(f.p50 / li.p50).toFixed(1)} |`);
+  return out;
+}
+
+function clusterSection(r: BenchResult): string[] {
+  if (!('push' in r.cluster)) return ['## The cluster (make cluster topology)', '', `skipped: ${r.cluster.skipped}`];
+  const c = r.cluster;
+  const out = [
+    '## The cluster (make cluster topology)',
+    '',
+    runLine(r),
+    '',
+    `Every service its own process on the Kafka bus, Redis, two gateways (up in ${c.startSeconds} s).`,
+    '',
+  ];
+  if ('decisionToPush' in c.push) {
+    const p = c.push;
+    const s = p.standalone;
+    out.push(
+      "Admin decision → investor push, as in the standalone's section, with the investor's socket on gateway A and the",
+      "admin's HTTP calls on gateway B (the push crosses instances); the standalone row is the same run's.",
+      '',
+      '| run | count | p50 ms | p99 ms | max ms | p50 ÷ standalone | p99 ÷ standalone |',
+      '|---|---:|---:|---:|---:|---:|---:|',
+    );
+    if (s) out.push(`| ${s.name} | ${s.count} | ${n(s.p50)} | ${n(s.p99)} | ${n(s.max)} | 1 | 1 |`);
+    out.push(`| ${p.decisionToPush.name} | ${p.decisionToPush.count} | ${n(p.decisionToPush.p50)} | ${n(p.decisionToPush.p99)} | ${n(p.decisionToPush.max)} | ${n(p.p50VsStandalone)} | ${n(p.p99VsStandalone)} |`);
+    out.push(`| ${p.decisionHttp.name} | ${p.decisionHttp.count} | ${n(p.decisionHttp.p50)} | ${n(p.decisionHttp.p99)} | ${n(p.decisionHttp.max)} | – | – |`);
+    out.push('');
+  } else out.push(`Admin decision → investor push: skipped: ${c.push.skipped}`, '');
+  if ('rounds' in c.restart) {
+    const rs = c.restart;
+    out.push(
+      "Ledger `kill -9` (pid file; the supervisor restarts it) → the first successful admin PUT api/users/updateDepositBalance",
+      'through gateway B (retried every 20 ms with one Idempotency-Key). "kill → new pid" includes the supervisor\'s delay',
+      '(0.5 s, doubling while the process had been up less than 30 s).',
+      '',
+      '| round | kill → posting ms | kill → new pid ms | new pid → posting ms | of which new pid → gRPC port open ms | attempts |',
+      '|---|---:|---:|---:|---:|---:|',
+    );
+    rs.rounds.forEach((x, i) => out.push(`| #${i + 1} | ${x.killToPostingMs} | ${x.killToPidMs} | ${x.pidToPostingMs} | ${x.pidToListenMs} | ${x.attempts} |`));
+    out.push(
+      `| median | ${rs.median.killToPostingMs} | | ${rs.median.pidToPostingMs} | | |`,
+      '',
+      `Baseline: ${rs.steady.name}, ${rs.steady.count} calls, p50 ${rs.steady.p50} ms, p99 ${rs.steady.p99} ms; median kill → posting = ` +
+        `${rs.ratios.killToPostingVsSteadyP50} × that p50, new pid → posting = ${rs.ratios.pidToPostingVsSteadyP50} ×.`,
+    );
+  } else out.push(`Ledger kill -9 → first posting: skipped: ${c.restart.skipped}`);
+  return out;
+}
+
+const builders: Record<Section, (r: BenchResult) => string[]> = {
+  http: httpSection,
+  grpc: grpcSection,
+  socket: socketSection,
+  kafka: kafkaSection,
+  cluster: clusterSection,
+};
+const resultOf: Record<Section, (r: BenchResult) => object> = {
+  http: (r) => r.http,
+  grpc: (r) => r.grpc,
+  socket: (r) => r.socket,
+  kafka: (r) => r.kafkaBus,
+  cluster: (r) => r.cluster,
+};
+
+/** The section of `module` in an earlier README (markers included), if it has one. */
+function previousSection(previous: string, module: Section): string | undefined {
+  const open = `<!-- bench:${module} -->`;
+  const close = `<!-- /bench:${module} -->`;
+  const i = previous.indexOf(open);
+  const j = previous.indexOf(close);
+  return i >= 0 && j > i ? previous.slice(i, j + close.length) : undefined;
+}
+
+export function markdownReport(r: BenchResult, previous = ''): string {
   const out: string[] = [
     '# bench/results',
     '',
     '`make bench` writes `latest.json` here (the run before becomes `previous.json`; both git-ignored, as is',
-    "`standalone.log`, the target's output). This file quotes the last run written with",
-    '`BENCH_WRITE_README=1 make bench`:',
-    '',
-    `- ${r.at}, ${m.cpus} × ${m.cpuModel}, node ${m.node}, ${m.platform}; 1-min load average ${m.loadAverage.start} at start, ${m.loadAverage.end} at end`,
-    `- settings: ${Object.entries(r.settings).map(([k, v]) => `${k}=${v}`).join(', ')}`,
+    "`standalone.log`, the target's output). This file quotes runs written with `BENCH_WRITE_README=1 make bench`;",
+    'each section names its run (a run with `BENCH_ONLY=…` rewrites only its modules\' sections).',
     '',
     'The figures that mean something across machines are the ratios against the baselines measured in the',
     'same run; absolute numbers depend on the machine and on whatever else it was doing.',
     '',
   ];
-  if ('figures' in r.http) {
-    const [b, e] = r.http.figures;
-    out.push('## HTTP (autocannon; runs interleaved, p50/p99 weighted over slices)', '', '| run | req/s | p50 ms | p99 ms | non-2xx | ÷ bare node | ÷ express |', '|---|---:|---:|---:|---:|---:|---:|');
-    for (const f of r.http.figures)
-      out.push(`| ${f.name} | ${f.rps} | ${f.p50} | ${f.p99} | ${f.non2xx + f.errors} | ${(f.rps / b.rps).toFixed(3)} | ${(f.rps / e.rps).toFixed(3)} |`);
-    out.push('');
-  } else out.push(`## HTTP`, '', `skipped: ${r.http.skipped}`, '');
-
-  if ('figures' in r.grpc) {
-    const [echoFig, spread] = r.grpc.figures;
-    out.push(
-      '## Ledger postings through gRPC (standalone target)',
-      '',
-      `One posting per call (admin AdjustBalance add $1 to a Deposit Balance), ${r.settings.grpcConcurrency} calls in flight,`,
-      `the three runs interleaved in ${r.settings.rounds} slices. Hot account: ${r.grpc.hotPostings} postings on one user's stream by the end.`,
-      '',
-      '| run | calls/s | p50 ms | p99 ms | calls | errors | ÷ grpc echo | ÷ spread |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|',
-    );
-    for (const f of r.grpc.figures)
-      out.push(
-        `| ${f.name} | ${f.perSecond} | ${f.p50} | ${f.p99} | ${f.count} | ${f.errors} | ${(f.perSecond / echoFig.perSecond).toFixed(3)} | ${f === echoFig ? '–' : (f.perSecond / spread.perSecond).toFixed(3)} |`,
-      );
-    out.push('');
-  } else out.push('## Ledger postings through gRPC', '', `skipped: ${r.grpc.skipped}`, '');
-
-  if ('decisionToPush' in r.socket) {
-    const s = r.socket;
-    out.push(
-      '## Admin decision → investor socket push',
-      '',
-      'Investor POST api/payments/create → admin PATCH api/payments/confirmPayment → the investor\'s socket receives',
-      "'balances/changed' with the new balance; one decision at a time, timed from just before the PATCH.",
-      '',
-      '| run | count | p50 ms | p99 ms | max ms | p50 ÷ baseline p50 |',
-      '|---|---:|---:|---:|---:|---:|',
-    );
-    for (const f of [s.baseline, s.decisionToPush, s.decisionHttp])
-      out.push(`| ${f.name} | ${f.count} | ${n(f.p50)} | ${n(f.p99)} | ${n(f.max)} | ${(f.p50 / s.baseline.p50).toFixed(1)} |`);
-    if (s.decisionToPush.count < 100) out.push('', `With ${s.decisionToPush.count} decisions, p99 is the slowest one.`);
-    out.push('');
-  } else out.push('## Admin decision → investor socket push', '', `skipped: ${r.socket.skipped}`, '');
-  if (m.loadAverage.start > m.cpus)
-    out.push(`Note: the machine was busy with other work (load ${m.loadAverage.start} on ${m.cpus} cores); absolute figures are low and noisy.`, '');
+  for (const module of SECTIONS) {
+    const kept = isNotSelected(resultOf[module](r)) ? previousSection(previous, module) : undefined;
+    if (kept) out.push(kept, '');
+    else if (!isNotSelected(resultOf[module](r))) out.push(`<!-- bench:${module} -->`, ...builders[module](r), `<!-- /bench:${module} -->`, '');
+  }
   return `${out.join('\n')}`;
 }
 
 export function writeMarkdownReport(r: BenchResult): void {
-  writeFileSync(join(root, 'bench/results/README.md'), markdownReport(r));
+  const file = join(root, 'bench/results/README.md');
+  const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  writeFileSync(file, markdownReport(r, previous));
   console.log('quoted in bench/results/README.md');
 }

@@ -6,8 +6,10 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import type { ClusterBenchResult } from './cluster.js';
 import type { GrpcBenchResult } from './grpc.js';
 import type { HttpFigure } from './http.js';
+import type { KafkaBusResult } from './kafkaBus.js';
 import type { SocketBenchResult } from './socket.js';
 import { root } from './children.js';
 
@@ -22,12 +24,25 @@ export interface BenchResult {
     loadAverage: { start: number; end: number };
   };
   settings: Record<string, number>;
+  /** The modules run (BENCH_ONLY); the others are `{ skipped: 'not selected …' }`. */
+  modules: string[];
   http: { figures: HttpFigure[]; ratios: Record<string, { vsBare: number; vsExpress: number }> } | { skipped: string };
   grpc: GrpcBenchResult | { skipped: string };
   socket: SocketBenchResult;
+  kafkaBus: KafkaBusResult;
+  cluster: ClusterBenchResult;
   /** The figures compared between runs (name → value). */
   headline: Record<string, number>;
 }
+
+export const NOT_SELECTED = 'not selected';
+
+/** The result of a module left out by BENCH_ONLY. */
+export function notSelected(only: string): { skipped: string } {
+  return { skipped: `${NOT_SELECTED} (BENCH_ONLY=${only})` };
+}
+
+export const isNotSelected = (r: object): boolean => 'skipped' in r && String((r as { skipped: unknown }).skipped).startsWith(NOT_SELECTED);
 
 export function machine(loadAtStart: number): BenchResult['machine'] {
   const c = cpus();
@@ -73,6 +88,26 @@ export function headlineOf(r: Omit<BenchResult, 'headline'>): Record<string, num
     h['decision → push p50 (ms)'] = r.socket.decisionToPush.p50;
     h['decision → push p99 (ms)'] = r.socket.decisionToPush.p99;
     h['decision → push p50 ÷ bare socket.io p50'] = r.socket.p50VsBaseline;
+  }
+  if (r.kafkaBus && 'ratios' in r.kafkaBus) {
+    h['kafka bus ÷ in-process bus (events/s)'] = r.kafkaBus.ratios.throughputVsInproc;
+    h['kafka bus publish → handled p50 (ms)'] = r.kafkaBus.latency[1].p50;
+    h['kafka bus publish → handled p99 (ms)'] = r.kafkaBus.latency[1].p99;
+    h['kafka bus p50 ÷ in-process p50'] = r.kafkaBus.ratios.p50VsInproc;
+  }
+  if (r.cluster && 'push' in r.cluster) {
+    const c = r.cluster;
+    if ('decisionToPush' in c.push) {
+      h['cluster decision → push p50 (ms)'] = c.push.decisionToPush.p50;
+      h['cluster decision → push p99 (ms)'] = c.push.decisionToPush.p99;
+      if (Number.isFinite(c.push.p50VsStandalone)) h['cluster push p50 ÷ standalone p50'] = c.push.p50VsStandalone;
+      if (Number.isFinite(c.push.p99VsStandalone)) h['cluster push p99 ÷ standalone p99'] = c.push.p99VsStandalone;
+    }
+    if ('median' in c.restart) {
+      h['ledger kill -9 → first posting, median (ms)'] = c.restart.median.killToPostingMs;
+      h['ledger new pid → first posting, median (ms)'] = c.restart.median.pidToPostingMs;
+      h['ledger new pid → first posting ÷ steady p50'] = c.restart.ratios.pidToPostingVsSteadyP50;
+    }
   }
   return h;
 }

@@ -7,23 +7,40 @@
  *      and an authenticated GET api/users/getUser, with autocannon.
  *   2. Admin decision → investor socket push latency p50/p99 (socket.ts) vs a bare socket.io emit.
  *   3. Ledger postings/s through gRPC (grpc.ts), many accounts vs one hot account, vs a raw grpc-js echo.
+ *   4. Events/s and publish → handled latency through the Kafka bus on a real broker (kafkaBus.ts) vs the
+ *      in-process bus on a SQLite file.
+ *   5. The cluster (cluster.ts: every service its own process on that broker, two gateways): admin decision
+ *      → investor push across gateways vs the standalone's (module 2), and kill -9 of the ledger → its first
+ *      successful posting vs the same call's steady-state latency.
  *
- * Servers run in child processes (the standalone target; bench/baselineServer.ts for the baselines),
- * the load generators here. Every target is on 127.0.0.1; every run is bounded by BENCH_SECONDS
- * (default 5) and a maximum count; children are stopped on exit, on errors and on Ctrl+C.
+ * Modules: BENCH_ONLY=http,socket,grpc,kafka,cluster (comma-separated; default all). `cluster` brings
+ * `socket` along (its baseline). Modules 4 and 5 need Java and Maven for the broker (scripts/kafka/broker.ts):
+ * without them they print why and are skipped.
+ *
+ * Servers run in child processes (the standalone target; bench/baselineServer.ts for the baselines; the
+ * broker and the cluster's processes), the load generators here. Every target is on 127.0.0.1; every run
+ * is bounded by BENCH_SECONDS (default 5) and a maximum count; children are stopped on exit, on errors
+ * and on Ctrl+C.
  *
  * Knobs: BENCH_SECONDS, BENCH_CONNECTIONS (autocannon, 20), BENCH_GRPC_CONCURRENCY (16),
  * BENCH_MAX_CALLS (gRPC calls per run, 50000), BENCH_SPREAD_USERS (1000), BENCH_ROUNDS (the HTTP runs
  * and the gRPC runs are each interleaved in this many slices, 2), BENCH_MAX_DECISIONS (200),
- * ADMIN_EMAIL / ADMIN_PASSWORD (the standalone target's admin; generated when unset), BENCH_WRITE_README=1
- * (also quote the run in the committed bench/results/README.md).
+ * BENCH_BUS_EVENTS (events through each bus, 20000), BENCH_BUS_LATENCY (one-at-a-time events per bus, 200),
+ * BENCH_RESTARTS (ledger kill -9 rounds, 3), ADMIN_EMAIL / ADMIN_PASSWORD (the standalone target's admin;
+ * generated when unset), BENCH_WRITE_README=1 (also quote the run in the committed bench/results/README.md;
+ * the sections of modules not run are kept from the file as it was).
  */
-import { cpus, loadavg } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { kafkaUnavailableReason, startKafkaBroker, type KafkaBroker } from '../scripts/kafka/broker.js';
+import { benchCluster } from './cluster.js';
 import { benchGrpc } from './grpc.js';
+import { benchKafkaBus } from './kafkaBus.js';
 import { measureHttpInterleaved, registerInvestor } from './http.js';
 import type { LoadFigure } from './load.js';
 import { writeMarkdownReport } from './report.js';
-import { headlineOf, machine, saveAndCompare, table, type BenchResult } from './results.js';
+import { headlineOf, machine, notSelected, saveAndCompare, table, type BenchResult } from './results.js';
 import { benchSocket } from './socket.js';
 import { startBaselines, startStandaloneTarget } from './standalone.js';
 
@@ -39,92 +56,198 @@ const settings = {
   spreadUsers: num('BENCH_SPREAD_USERS', 1000),
   maxDecisions: num('BENCH_MAX_DECISIONS', 200),
   rounds: num('BENCH_ROUNDS', 2),
+  busEvents: num('BENCH_BUS_EVENTS', 20_000),
+  busLatency: num('BENCH_BUS_LATENCY', 200),
+  restarts: num('BENCH_RESTARTS', 3),
 };
+
+const MODULES = ['http', 'socket', 'grpc', 'kafka', 'cluster'] as const;
+type Module = (typeof MODULES)[number];
+function selectedModules(): Set<Module> {
+  const raw = process.env.BENCH_ONLY?.trim();
+  if (!raw) return new Set(MODULES);
+  const names = raw.split(',').map((x) => x.trim().toLowerCase()).filter(Boolean);
+  const unknown = names.filter((n) => !(MODULES as readonly string[]).includes(n));
+  if (unknown.length) throw new Error(`BENCH_ONLY: unknown module(s) ${unknown.join(', ')}; choose among ${MODULES.join(', ')}`);
+  const chosen = new Set(names as Module[]);
+  if (chosen.has('cluster')) chosen.add('socket'); // the cluster's push is compared with the standalone's of the same run
+  return chosen;
+}
 
 const errorText = (err: unknown) => (err as Error)?.message ?? String(err);
 
 async function main(): Promise<void> {
+  const only = selectedModules();
   const loadAtStart = loadavg()[0];
   const cores = cpus().length;
   console.log(
     `\nMeridian bench: ${settings.seconds} s per run, ${settings.connections} HTTP connections, ` +
       `${settings.grpcConcurrency} concurrent gRPC calls, all on 127.0.0.1 (${cores} cores, node ${process.version}, load ${loadAtStart.toFixed(2)})`,
   );
+  console.log(`  modules: ${[...only].join(', ')}${process.env.BENCH_ONLY ? ' (BENCH_ONLY)' : ''}`);
   if (loadAtStart > cores) {
     console.log(`  note: the machine is busy (1-min load ${loadAtStart.toFixed(2)} > ${cores} cores): absolute figures will be low and noisy; the ratios less so.`);
   }
-  const baselines = await startBaselines();
-  let target: Awaited<ReturnType<typeof startStandaloneTarget>> | undefined;
-  try {
-    target = await startStandaloneTarget();
-    const { url } = target;
+  const skippedBecause = notSelected(process.env.BENCH_ONLY ?? '');
+  let http: BenchResult['http'] = skippedBecause;
+  let socket: BenchResult['socket'] = skippedBecause;
+  let grpc: BenchResult['grpc'] = skippedBecause;
+  let kafkaBus: BenchResult['kafkaBus'] = skippedBecause;
+  let cluster: BenchResult['cluster'] = skippedBecause;
 
-    // ---- 1. HTTP
-    console.log('\n[1/3] HTTP requests per second (autocannon, runs interleaved)');
-    let http: BenchResult['http'];
-    try {
-      const { browser } = await registerInvestor(url, { verify: false });
-      const cookie = browser.cookieHeader();
-      const figures = await measureHttpInterleaved(
-        [
-          { name: 'baseline: bare node http', url: `http://127.0.0.1:${baselines.bare}/` },
-          { name: 'baseline: express hello', url: `http://127.0.0.1:${baselines.express}/hello` },
-          { name: 'gateway: GET /healthz', url: `${url}/healthz` },
-          { name: 'gateway: GET getUser (session)', url: `${url}/api/users/getUser`, headers: { cookie } },
-        ],
-        { seconds: settings.seconds, connections: settings.connections, rounds: settings.rounds },
-      );
-      for (const f of figures) console.log(`  ${f.name.padEnd(32)} ${String(f.rps).padStart(7)} req/s`);
-      const [b, e] = figures;
-      const ratios = Object.fromEntries(
-        figures.slice(2).map((f) => [f.name, { vsBare: +(f.rps / b.rps).toFixed(3), vsExpress: +(f.rps / e.rps).toFixed(3) }]),
-      );
-      http = { figures, ratios };
-    } catch (err) {
-      http = { skipped: errorText(err) };
-      console.log(`  skipped: ${http.skipped}`);
+  const needsStandalone = only.has('http') || only.has('socket') || only.has('grpc');
+  const baselines = needsStandalone ? await startBaselines() : undefined;
+  let target: Awaited<ReturnType<typeof startStandaloneTarget>> | undefined;
+  let broker: KafkaBroker | undefined;
+  let brokerDir: string | undefined;
+  try {
+    if (needsStandalone && baselines) {
+      target = await startStandaloneTarget();
+      const { url } = target;
+
+      // ---- 1. HTTP
+      if (only.has('http')) {
+        console.log('\n[1/5] HTTP requests per second (autocannon, runs interleaved)');
+        try {
+          const { browser } = await registerInvestor(url, { verify: false });
+          const cookie = browser.cookieHeader();
+          const figures = await measureHttpInterleaved(
+            [
+              { name: 'baseline: bare node http', url: `http://127.0.0.1:${baselines.bare}/` },
+              { name: 'baseline: express hello', url: `http://127.0.0.1:${baselines.express}/hello` },
+              { name: 'gateway: GET /healthz', url: `${url}/healthz` },
+              { name: 'gateway: GET getUser (session)', url: `${url}/api/users/getUser`, headers: { cookie } },
+            ],
+            { seconds: settings.seconds, connections: settings.connections, rounds: settings.rounds },
+          );
+          for (const f of figures) console.log(`  ${f.name.padEnd(32)} ${String(f.rps).padStart(7)} req/s`);
+          const [b, e] = figures;
+          const ratios = Object.fromEntries(
+            figures.slice(2).map((f) => [f.name, { vsBare: +(f.rps / b.rps).toFixed(3), vsExpress: +(f.rps / e.rps).toFixed(3) }]),
+          );
+          http = { figures, ratios };
+        } catch (err) {
+          http = { skipped: errorText(err) };
+          console.log(`  skipped: ${http.skipped}`);
+        }
+      }
+
+      // ---- 2. decision → socket push (before the gRPC flood, so the target's event pipeline is quiet)
+      if (only.has('socket')) {
+        console.log('\n[2/5] admin decision → investor socket push');
+        socket = await benchSocket({
+          url,
+          baselineUrl: `http://127.0.0.1:${baselines.bare}`,
+          admin: target.admin,
+          seconds: settings.seconds,
+          maxCount: settings.maxDecisions,
+        });
+        if ('skipped' in socket) console.log(`  skipped: ${socket.skipped}`);
+        else console.log(`  ${socket.decisionToPush.count} decisions measured`);
+      }
+
+      // ---- 3. ledger postings through gRPC
+      if (only.has('grpc')) {
+        console.log('\n[3/5] ledger postings per second through gRPC');
+        try {
+          grpc = await benchGrpc({
+            seconds: settings.seconds,
+            maxCount: settings.maxCalls,
+            concurrency: settings.grpcConcurrency,
+            spreadUsers: settings.spreadUsers,
+            rounds: settings.rounds,
+            echoAddress: `127.0.0.1:${baselines.grpc}`,
+            ledgerAddress: target.ledgerAddress,
+            log: (f: LoadFigure, unit: string) =>
+              console.log(`  ${f.name.padEnd(36)} ${String(f.perSecond).padStart(7)} ${unit}${f.errors ? `   (${f.errors} errors: ${f.firstError})` : ''}`),
+          });
+        } catch (err) {
+          grpc = { skipped: errorText(err) };
+          console.log(`  skipped: ${grpc.skipped}`);
+        }
+      }
+      // the standalone is done: its processes leave the cores to the broker and the cluster
+      await Promise.all([target.stop(), baselines.stop()]);
+      target = undefined;
     }
 
-    // ---- 2. decision → socket push (before the gRPC flood, so the target's event pipeline is quiet)
-    console.log('\n[2/3] admin decision → investor socket push');
-    const socket = await benchSocket({
-      url,
-      baselineUrl: `http://127.0.0.1:${baselines.bare}`,
-      admin: target.admin,
-      seconds: settings.seconds,
-      maxCount: settings.maxDecisions,
-    });
-    if ('skipped' in socket) console.log(`  skipped: ${socket.skipped}`);
-    else console.log(`  ${socket.decisionToPush.count} decisions measured`);
+    // ---- 4 and 5 need a Kafka broker (one for both)
+    if (only.has('kafka') || only.has('cluster')) {
+      const reason = kafkaUnavailableReason();
+      if (reason) {
+        const skipped = { skipped: `no Kafka broker: ${reason}` };
+        if (only.has('kafka')) kafkaBus = skipped;
+        if (only.has('cluster')) cluster = skipped;
+        console.log(`\n[4/5, 5/5] skipped: ${skipped.skipped}`);
+      } else {
+        console.log('\nstarting a Kafka broker (KRaft, official jars) ...');
+        brokerDir = mkdtempSync(join(tmpdir(), 'meridian-bench-kafka-'));
+        const t0 = Date.now();
+        try {
+          broker = await startKafkaBroker({ dir: brokerDir });
+          console.log(`  broker at ${broker.brokers.join(',')} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+        } catch (err) {
+          const skipped = { skipped: `the Kafka broker did not start: ${errorText(err)}` };
+          if (only.has('kafka')) kafkaBus = skipped;
+          if (only.has('cluster')) cluster = skipped;
+          console.log(`  skipped: ${skipped.skipped}`);
+        }
+      }
+    }
 
-    // ---- 3. ledger postings through gRPC
-    console.log('\n[3/3] ledger postings per second through gRPC');
-    let grpc: BenchResult['grpc'];
-    try {
-      grpc = await benchGrpc({
+    // ---- 4. events through the Kafka bus vs the in-process bus
+    if (only.has('kafka') && broker) {
+      console.log('\n[4/5] events through the Kafka bus vs the in-process bus (publish → handled, one subscription)');
+      try {
+        kafkaBus = await benchKafkaBus({
+          brokers: broker.brokers,
+          seconds: settings.seconds,
+          maxEvents: settings.busEvents,
+          maxLatency: settings.busLatency,
+          rounds: settings.rounds,
+        });
+        if (!('skipped' in kafkaBus)) {
+          for (const f of kafkaBus.throughput) console.log(`  ${f.name.padEnd(36)} ${String(f.perSecond).padStart(7)} events/s (${f.events} of ${f.published} events handled in ${f.seconds} s)`);
+        }
+      } catch (err) {
+        kafkaBus = { skipped: errorText(err) };
+        console.log(`  skipped: ${kafkaBus.skipped}`);
+      }
+    }
+
+    // ---- 5. the cluster: decision → push across gateways, ledger kill -9 → first posting
+    if (only.has('cluster') && broker) {
+      console.log('\n[5/5] the cluster (every service its own process on Kafka, two gateways); starting it ...');
+      cluster = await benchCluster({
+        kafkaBrokers: broker.brokers,
         seconds: settings.seconds,
-        maxCount: settings.maxCalls,
-        concurrency: settings.grpcConcurrency,
-        spreadUsers: settings.spreadUsers,
-        rounds: settings.rounds,
-        echoAddress: `127.0.0.1:${baselines.grpc}`,
-        ledgerAddress: target.ledgerAddress,
-        log: (f: LoadFigure, unit: string) =>
-          console.log(`  ${f.name.padEnd(36)} ${String(f.perSecond).padStart(7)} ${unit}${f.errors ? `   (${f.errors} errors: ${f.firstError})` : ''}`),
+        maxDecisions: settings.maxDecisions,
+        restarts: settings.restarts,
+        standalone: 'decisionToPush' in socket ? socket.decisionToPush : undefined,
+        log: (line) => console.log(line),
       });
-    } catch (err) {
-      grpc = { skipped: errorText(err) };
-      console.log(`  skipped: ${grpc.skipped}`);
+      if ('skipped' in cluster) console.log(`  skipped: ${cluster.skipped}`);
     }
 
     // ---- tables
-    const partial: Omit<BenchResult, 'headline'> = { at: new Date().toISOString(), machine: machine(loadAtStart), settings, http, grpc, socket };
+    const partial: Omit<BenchResult, 'headline'> = {
+      at: new Date().toISOString(),
+      machine: machine(loadAtStart),
+      settings,
+      modules: [...only],
+      http,
+      grpc,
+      socket,
+      kafkaBus,
+      cluster,
+    };
     const result: BenchResult = { ...partial, headline: headlineOf(partial) };
     printTables(result);
     saveAndCompare(result);
     if (process.env.BENCH_WRITE_README === '1') writeMarkdownReport(result);
   } finally {
-    await Promise.all([target?.stop(), baselines.stop()]);
+    await Promise.all([target?.stop(), baselines?.stop(), broker?.stop()]);
+    if (brokerDir) rmSync(brokerDir, { recursive: true, force: true });
   }
 }
 
@@ -167,6 +290,59 @@ function printTables(r: BenchResult): void {
       [s.baseline, s.decisionToPush, s.decisionHttp].map((f) => [f.name, f.count, f.p50, f.p99, f.max, +(f.p50 / s.baseline.p50).toFixed(1)]),
     );
   } else console.log(`\nadmin decision → investor socket push: skipped: ${r.socket.skipped}`);
+
+  if ('throughput' in r.kafkaBus) {
+    const k = r.kafkaBus;
+    console.log(`\nevent bus, publish → handled, one subscription (batches of ${k.batchSize}; latency: one event at a time, ms)`);
+    const [inproc] = k.throughput;
+    table(
+      ['bus', 'events/s', 'handled', 'published', 'seconds', 'publish/s', '÷ in-process'],
+      k.throughput.map((f) => [f.name, f.perSecond, f.events, f.published, f.seconds, f.publishPerSecond, +(f.perSecond / inproc.perSecond).toFixed(3)]),
+    );
+    const [li] = k.latency;
+    table(
+      ['latency', 'count', 'p50', 'p99', 'max', '÷ in-process p50'],
+      k.latency.map((f) => [f.name, f.count, f.p50, f.p99, f.max, +(f.p50 / li.p50).toFixed(1)]),
+    );
+  } else console.log(`\nevent bus: skipped: ${r.kafkaBus.skipped}`);
+
+  if ('push' in r.cluster) {
+    const c = r.cluster;
+    console.log(`\ncluster (every service its own process on Kafka, two gateways; up in ${c.startSeconds} s)`);
+    if ('decisionToPush' in c.push) {
+      const standalone = c.push.standalone;
+      console.log('admin decision → investor socket push (ms, one decision at a time; admin on gateway B, investor on A)');
+      table(
+        ['run', 'count', 'p50', 'p99', 'max', 'p50 ÷ standalone', 'p99 ÷ standalone'],
+        [
+          ...(standalone ? [[standalone.name, standalone.count, standalone.p50, standalone.p99, standalone.max, 1, 1]] : []),
+          [c.push.decisionToPush.name, c.push.decisionToPush.count, c.push.decisionToPush.p50, c.push.decisionToPush.p99, c.push.decisionToPush.max, c.push.p50VsStandalone, c.push.p99VsStandalone],
+          [c.push.decisionHttp.name, c.push.decisionHttp.count, c.push.decisionHttp.p50, c.push.decisionHttp.p99, c.push.decisionHttp.max, '–', '–'],
+        ],
+      );
+    } else console.log(`admin decision → investor push: skipped: ${c.push.skipped}`);
+    if ('rounds' in c.restart) {
+      const rs = c.restart;
+      console.log('ledger kill -9 → first successful posting through the gateway (ms; the supervisor restarts it)');
+      table(
+        ['round', 'kill → posting', 'kill → new pid', 'new pid → posting', 'of which pid → port open', 'attempts', 'kill → posting ÷ steady p50'],
+        rs.rounds.map((x, i) => [
+          `#${i + 1}`,
+          x.killToPostingMs,
+          x.killToPidMs,
+          x.pidToPostingMs,
+          x.pidToListenMs,
+          x.attempts,
+          +(x.killToPostingMs / rs.steady.p50).toFixed(1),
+        ]),
+      );
+      console.log(
+        `  median: kill → posting ${rs.median.killToPostingMs} ms (${rs.ratios.killToPostingVsSteadyP50} × steady p50), ` +
+          `new pid → posting ${rs.median.pidToPostingMs} ms (${rs.ratios.pidToPostingVsSteadyP50} × steady p50)`,
+      );
+      console.log(`  steady state: ${rs.steady.name}: ${rs.steady.count} calls, p50 ${rs.steady.p50} ms, p99 ${rs.steady.p99} ms`);
+    } else console.log(`ledger kill -9 → first posting: skipped: ${c.restart.skipped}`);
+  } else console.log(`\ncluster: skipped: ${r.cluster.skipped}`);
 }
 
 main().then(

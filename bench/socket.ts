@@ -9,16 +9,10 @@
  * One decision at a time (latency, not throughput); bounded by `seconds` and `maxCount`.
  */
 import { io as connect, type Socket } from 'socket.io-client';
-import { percentile, round } from './load.js';
-import { brief, registerInvestor, signIn } from './http.js';
+import { latencyFigure as figure, nowMs as now, round, type LatencyFigure } from './load.js';
+import { brief, registerInvestor, signIn, type BrowserSession } from './http.js';
 
-export interface LatencyFigure {
-  name: string;
-  count: number;
-  p50: number;
-  p99: number;
-  max: number;
-}
+export type { LatencyFigure };
 
 export type SocketBenchResult =
   | { skipped: string }
@@ -33,14 +27,8 @@ export type SocketBenchResult =
 
 const PUSH_TIMEOUT_MS = 10_000;
 
-function figure(name: string, ms: number[]): LatencyFigure {
-  const s = [...ms].sort((a, b) => a - b);
-  return { name, count: s.length, p50: round(percentile(s, 50)), p99: round(percentile(s, 99)), max: round(s[s.length - 1] ?? NaN) };
-}
-
-const now = () => Number(process.hrtime.bigint()) / 1e6;
-
-function open(url: string, cookie?: string): Promise<Socket> {
+/** A socket.io client on `url` (with the session cookie: resolves on the gateway's 'ready'). */
+export function openSocket(url: string, cookie?: string): Promise<Socket> {
   const socket = connect(url, {
     path: '/socket.io',
     transports: ['websocket'],
@@ -89,7 +77,7 @@ function nextEvent(socket: Socket, event: string, match: (p: any) => boolean): {
 }
 
 async function baselineLatency(baseUrl: string, seconds: number, maxCount: number): Promise<LatencyFigure> {
-  const socket = await open(baseUrl);
+  const socket = await openSocket(baseUrl);
   try {
     const ms: number[] = [];
     const end = now() + seconds * 1000;
@@ -106,6 +94,52 @@ async function baselineLatency(baseUrl: string, seconds: number, maxCount: numbe
   }
 }
 
+/**
+ * The decision loop, shared by the standalone (here) and the cluster (cluster.ts): the investor (fresh,
+ * verified, nothing on the balance yet; `socket` carries their session) asks for a $10 deposit, the admin
+ * confirms it, and the clock runs from just before the admin's PATCH until the socket receives
+ * 'balances/changed' showing the new balance. One decision at a time, bounded by `seconds` and `maxCount`.
+ */
+export async function measureDecisions(o: {
+  investor: BrowserSession;
+  admin: BrowserSession;
+  socket: Socket;
+  seconds: number;
+  maxCount: number;
+}): Promise<{ toPush: number[]; http: number[] } | { skipped: string }> {
+  const amount = 10;
+  let expected = 0;
+  const toPush: number[] = [];
+  const http: number[] = [];
+  const end = now() + o.seconds * 1000;
+  for (let i = 0; i < o.maxCount && now() < end; i++) {
+    const created = await o.investor.post('/api/payments/create', { amount });
+    if (created.status === 404) return { skipped: 'POST api/payments/create answered 404 (money routes not mounted)' };
+    if (created.status !== 201 && created.status !== 200) return { skipped: `POST api/payments/create failed: ${brief(created)}` };
+    const transactionId = String(created.body?.transactionId ?? '');
+    if (!transactionId) return { skipped: `POST api/payments/create answered without transactionId: ${brief(created)}` };
+    expected += amount;
+    const target = expected;
+    const wait = nextEvent(o.socket, 'balances/changed', (p) => Number(p?.balances?.balance) >= target);
+    const t0 = now();
+    const decided = await o.admin.patch('/api/payments/confirmPayment', { transactionId, status: 'Confirmed', notes: 'bench' });
+    const t1 = now();
+    if (decided.status !== 200) {
+      wait.cancel();
+      return { skipped: `PATCH api/payments/confirmPayment failed: ${brief(decided)}` };
+    }
+    let t2: number;
+    try {
+      t2 = await wait.arrived;
+    } catch (err) {
+      return { skipped: `${(err as Error).message} after the admin confirmed a deposit (live pushes not wired?)` };
+    }
+    http.push(t1 - t0);
+    toPush.push(t2 - t0);
+  }
+  return { toPush, http };
+}
+
 export async function benchSocket(o: {
   url: string;
   baselineUrl: string;
@@ -120,49 +154,20 @@ export async function benchSocket(o: {
   try {
     investor = await registerInvestor(o.url, { verify: true });
     admin = await signIn(o.url, o.admin.email, o.admin.password);
-    socket = await open(o.url, investor.browser.cookieHeader());
+    socket = await openSocket(o.url, investor.browser.cookieHeader());
   } catch (err) {
     return { skipped: `setup failed: ${(err as Error).message}` };
   }
 
   try {
     const baseline = await baselineLatency(o.baselineUrl, o.seconds, o.maxCount);
-
-    const amount = 10;
-    let expected = 0;
-    const toPush: number[] = [];
-    const http: number[] = [];
-    const end = now() + o.seconds * 1000;
-    for (let i = 0; i < o.maxCount && now() < end; i++) {
-      const created = await investor.browser.post('/api/payments/create', { amount });
-      if (created.status === 404) return { skipped: 'POST api/payments/create answered 404 (money routes not mounted)' };
-      if (created.status !== 201 && created.status !== 200) return { skipped: `POST api/payments/create failed: ${brief(created)}` };
-      const transactionId = String(created.body?.transactionId ?? '');
-      if (!transactionId) return { skipped: `POST api/payments/create answered without transactionId: ${brief(created)}` };
-      expected += amount;
-      const target = expected;
-      const wait = nextEvent(socket, 'balances/changed', (p) => Number(p?.balances?.balance) >= target);
-      const t0 = now();
-      const decided = await admin.patch('/api/payments/confirmPayment', { transactionId, status: 'Confirmed', notes: 'bench' });
-      const t1 = now();
-      if (decided.status !== 200) {
-        wait.cancel();
-        return { skipped: `PATCH api/payments/confirmPayment failed: ${brief(decided)}` };
-      }
-      let t2: number;
-      try {
-        t2 = await wait.arrived;
-      } catch (err) {
-        return { skipped: `${(err as Error).message} after the admin confirmed a deposit (live pushes not wired?)` };
-      }
-      http.push(t1 - t0);
-      toPush.push(t2 - t0);
-    }
-    const decisionToPush = figure('admin confirm → investor balances push', toPush);
+    const measured = await measureDecisions({ investor: investor.browser, admin, socket, seconds: o.seconds, maxCount: o.maxCount });
+    if ('skipped' in measured) return measured;
+    const decisionToPush = figure('admin confirm → investor balances push', measured.toPush);
     return {
       baseline,
       decisionToPush,
-      decisionHttp: figure('admin PATCH confirmPayment (HTTP)', http),
+      decisionHttp: figure('admin PATCH confirmPayment (HTTP)', measured.http),
       p50VsBaseline: baseline.p50 > 0 ? round(decisionToPush.p50 / baseline.p50, 1) : NaN,
     };
   } catch (err) {
