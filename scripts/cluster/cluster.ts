@@ -5,7 +5,7 @@
  *   Redis (sessions, rate limits, socket fan-out, live log)      each its own OS process, own SQLite store
  *   gateway-a :8080 and gateway-b :8081, both serving the SPA, sharing Redis
  *
- * A supervisor (this file) starts every process, restarts one that dies (backoff 0.5 s doubling to 10 s),
+ * A supervisor (this file) starts every process, restarts one that dies (after 0.25 s, doubling to 10 s while it keeps dying within 30 s of its start),
  * keeps pid files in <dir>/<name>.pid and logs in <dir>/logs/<name>.log, and on SIGINT/SIGTERM stops
  * the gateways, then the services, then the broker. Each process is `node --import tsx <main.ts>`: one
  * OS process per service, so a pid file's `kill -9` kills the service itself.
@@ -76,6 +76,8 @@ interface Supervised {
   child?: ChildProcess;
   starts: number;
   startedAt: number;
+  /** Consecutive deaths within 30 s of a start. */
+  quickDeaths: number;
   stopping: boolean;
   restartTimer?: NodeJS.Timeout;
   log: WriteStream;
@@ -200,7 +202,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       env.PORT = String(ports[1]);
       env.APP_URL = `http://localhost:${ports[1]}`; // its own origin (socket.io and CSRF origin checks); emails link to :ports[0]
     }
-    procs.set(name, { name, script: join(root, mains[name]), env, starts: 0, startedAt: 0, stopping: false, log: createWriteStream(join(logs, `${name}.log`), { flags: 'a' }) });
+    procs.set(name, { name, script: join(root, mains[name]), env, starts: 0, startedAt: 0, quickDeaths: 0, stopping: false, log: createWriteStream(join(logs, `${name}.log`), { flags: 'a' }) });
   }
   const pidFile = (name: ProcessName) => join(dir, `${name}.pid`);
   const pidOf = (name: ProcessName): number | undefined => {
@@ -235,8 +237,9 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
           p.child = undefined;
           rmSync(pidFile(p.name), { force: true });
           if (!p.stopping) {
-            const up = Date.now() - p.startedAt;
-            const delay = up > 30_000 ? 500 : Math.min(10_000, 500 * 2 ** Math.min(p.starts - 1, 5));
+            // back off only while it keeps dying young (a crash loop); a kill after a good run restarts at once
+            p.quickDeaths = Date.now() - p.startedAt > 30_000 ? 0 : p.quickDeaths + 1;
+            const delay = Math.min(10_000, 250 * 2 ** Math.min(p.quickDeaths, 6));
             say(`${p.name} exited (code ${code}, signal ${signal}); restarting in ${delay} ms`);
             p.restartTimer = setTimeout(() => launch(p), delay);
           }

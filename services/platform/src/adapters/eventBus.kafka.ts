@@ -3,8 +3,9 @@ import {
   logLevel as KafkaLogLevel,
   type Admin,
   type Consumer,
-  type EachMessagePayload,
+  type EachBatchPayload,
   type IHeaders,
+  type KafkaMessage,
   type KafkaConfig,
   type Producer,
 } from 'kafkajs';
@@ -38,6 +39,8 @@ export interface KafkaEventBusOptions {
   publishTimeoutMs?: number;
   /** Consumer session timeout: how long a killed member holds its partitions (default 10 s). */
   sessionTimeoutMs?: number;
+  /** Within a fetched batch, offsets are committed at least this often (default 1 s) and at its end. */
+  commitIntervalMs?: number;
 }
 
 /** Event topics keep everything: consumer groups created later rebuild their read models from the beginning. */
@@ -68,9 +71,9 @@ export const kafkaGroupId = (group: string, topic: string) => `${group}.${topic}
  *   the producer has a codec for the type (header payload-encoding=proto), else UTF-8 JSON. Decoding knows
  *   every event message of proto/ (ALL_EVENT_CODECS), so a consumer never gets `data = null`.
  * - Consumers: one kafkajs consumer per subscription in the Kafka group kafkaGroupId(group, topic), autoCommit
- *   off; the offset is committed right after the handler succeeded, while the consumer still runs (stop()
- *   waits for the in-flight handler and its commit before leaving the group, so a clean stop never
- *   redelivers). A failing handler is retried in place with backoff (heartbeating); after `maxAttempts`, or
+ *   off; offsets are committed after the handlers succeeded, at the end of each fetched batch and at least every
+ *   `commitIntervalMs` within it, while the consumer still runs (stop() waits for the in-flight batch and its
+ *   commit before leaving the group, so a clean stop never redelivers). A failing handler is retried in place with backoff (heartbeating); after `maxAttempts`, or
  *   at once for a message that cannot be decoded, the message goes to `<topic>.dlq` with the reason in its
  *   headers, an error is logged, and the partition moves on.
  * - Data is JSON-shaped on both sides (decode, then a JSON round trip), the same as the in-process bus.
@@ -99,6 +102,7 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
   const decodeCodecs: EventCodecs = { ...ALL_EVENT_CODECS, ...encodeCodecs };
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const publishTimeoutMs = options.publishTimeoutMs ?? 15_000;
+  const commitIntervalMs = options.commitIntervalMs ?? 1_000;
   const producer: Producer = kafka.producer({
     idempotent: false,
     maxInFlightRequests: 1,
@@ -185,13 +189,15 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
         allowAutoTopicCreation: false,
         sessionTimeout: options.sessionTimeoutMs ?? 10_000,
         heartbeatInterval: 1_000,
+        // the fetch long-poll: data still returns at once; a stopping consumer waits for the poll in flight
+        maxWaitTimeInMs: 1_000,
         retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2_000, restartOnFailure: async () => !stopping },
       });
       consumer.on(consumer.events.CRASH, ({ payload }) => {
         if (!stopping) log?.warn({ err: payload.error, group: groupId, restart: payload.restart }, 'kafka consumer crashed');
       });
 
-      const deadLetter = async (p: EachMessagePayload, reason: string, err: unknown, type?: string) => {
+      const deadLetter = async (p: { topic: string; partition: number; message: KafkaMessage }, reason: string, err: unknown, type?: string) => {
         const dlq = deadLetterTopicOf(topic);
         await ensureTopic(dlq, DEAD_LETTER_TOPIC_CONFIG);
         await send(dlq, [
@@ -215,12 +221,10 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
         );
       };
 
-      const commit = (p: EachMessagePayload) =>
-        consumer.commitOffsets([{ topic: p.topic, partition: p.partition, offset: (BigInt(p.message.offset) + 1n).toString() }]);
-
-      const processMessage = async (p: EachMessagePayload) => {
-        const { message } = p;
-        if (!message.value) return commit(p);
+      /** Handles one message; false when the subscription is stopping and the message was left for the next member. */
+      const processMessage = async (b: EachBatchPayload, message: KafkaMessage): Promise<boolean> => {
+        const p = { topic: b.batch.topic, partition: b.batch.partition, message };
+        if (!message.value) return true;
         let event: StoredEvent;
         try {
           const header = message.headers?.[PAYLOAD_ENCODING_HEADER];
@@ -230,45 +234,81 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
           });
         } catch (err) {
           await deadLetter(p, 'undecodable', err);
-          return commit(p);
+          return true;
         }
         for (let attempt = 1; ; attempt++) {
-          if (stopping) return void p.pause(); // not committed: the next member of the group gets it
+          if (stopping) return false;
           try {
             await handler(event);
-            break;
+            return true;
           } catch (err) {
             if (attempt >= maxAttempts) {
               await deadLetter(p, `handler failed ${attempt} times`, err, event.type);
-              break;
+              return true;
             }
             log?.warn({ err, topic: p.topic, group, eventId: event.id, type: event.type, attempt }, 'event handler failed; retrying');
             await signal.wait(backoffMs(attempt, options.retryBaseMs ?? 100, options.retryMaxMs ?? 5_000));
-            if (stopping) return void p.pause();
+            if (stopping) return false;
             // a rebalance takes the partition away: throw, so kafkajs rejoins instead of us handling it twice
-            await p.heartbeat();
+            await b.heartbeat();
           }
         }
-        await commit(p);
+      };
+
+      /**
+       * A fetched batch, in order. Offsets are committed at the end of the batch and at least every
+       * `commitIntervalMs` within it (a commit per message costs the coordinator's append linger, ~5 ms, each):
+       * a crash redelivers at most what was handled since the last commit, which idempotent handlers skip.
+       */
+      const processBatch = async (b: EachBatchPayload) => {
+        const { batch } = b;
+        let pending: string | null = null;
+        let lastCommit = Date.now();
+        const commit = async () => {
+          if (pending === null) return;
+          await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: pending }]);
+          pending = null;
+          lastCommit = Date.now();
+        };
+        try {
+          for (const message of batch.messages) {
+            if (stopping || !b.isRunning() || b.isStale()) break;
+            if (!(await processMessage(b, message))) break;
+            b.resolveOffset(message.offset);
+            pending = (BigInt(message.offset) + 1n).toString();
+            if (Date.now() - lastCommit >= commitIntervalMs) await commit();
+            await b.heartbeat();
+          }
+        } catch (err) {
+          await commit().catch(() => undefined); // keep what was handled, if the group still lets us
+          throw err;
+        }
+        await commit();
       };
 
       await consumer.connect();
+      let run: Promise<void>;
       try {
         await consumer.subscribe({ topics: [topic], fromBeginning });
-        await consumer.run({
-          autoCommit: false,
-          partitionsConsumedConcurrently: 1,
-          eachMessage: async (p) => {
-            if (stopping) return void p.pause();
-            const running = processMessage(p);
-            inFlight = running.catch(() => undefined);
-            try {
-              await running;
-            } finally {
-              inFlight = null;
-            }
-          },
-        });
+        // Not awaited: kafkajs' run() waits for the group join, which after a crash waits for the dead
+        // member's session to expire; the service must not wait for that to serve its API.
+        run = consumer
+          .run({
+            autoCommit: false,
+            eachBatchAutoResolve: false,
+            partitionsConsumedConcurrently: 1,
+            eachBatch: async (b) => {
+              if (stopping) return;
+              const work = processBatch(b);
+              inFlight = work.catch(() => undefined);
+              try {
+                await work;
+              } finally {
+                inFlight = null;
+              }
+            },
+          })
+          .catch((err) => log?.error({ err, group: groupId, topic }, 'kafka consumer could not start'));
       } catch (err) {
         await consumer.disconnect().catch(() => undefined);
         throw err;
@@ -279,8 +319,9 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
           stopped ??= (async () => {
             stopping = true;
             signal.notify();
-            // the in-flight handler finishes and commits while the consumer still runs (kafkajs drops a
-            // commit made after stop), then we leave the group
+            // the in-flight handler finishes and its batch commits while the consumer still runs (kafkajs
+            // drops a commit made after stop), then we leave the group
+            await run;
             if (inFlight) await inFlight;
             await consumer.disconnect();
             consumers.delete(sub);
