@@ -25,7 +25,6 @@ describe.skipIf(!kafka.available)(`Kafka EventBus (${kafka.reason})`, () => {
           sessionTimeoutMs: 6_000,
         }),
     }),
-    preciseStartAtEnd: false,
     timeoutMs: 60_000,
     maxAttempts: 3,
   });

@@ -160,6 +160,29 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
     }
   };
 
+  /**
+   * `fromBeginning: false` means "from the end as of subscribe()". Kafka's own reset to latest happens when a
+   * member first fetches a partition with no committed offset — after the group join, and again after every
+   * rebalance that moves such a partition — so events published in between would be skipped. A group with no
+   * committed offsets therefore gets the topic's current end offsets committed for every partition first.
+   */
+  const pinStartAtEnd = async (groupId: string, topic: string) => {
+    const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+    if (committed && committed.partitions.length > 0 && committed.partitions.every((p) => p.offset !== '-1')) return;
+    const ends = await admin.fetchTopicOffsets(topic);
+    const known = new Map((committed?.partitions ?? []).map((p) => [p.partition, p.offset]));
+    try {
+      await admin.setOffsets({
+        groupId,
+        topic,
+        partitions: ends.map((o) => ({ partition: o.partition, offset: known.get(o.partition) && known.get(o.partition) !== '-1' ? known.get(o.partition)! : o.high })),
+      });
+    } catch (err) {
+      // another member of the group is already running (it pinned the start, or consumes): nothing to do
+      log?.debug?.({ err, group: groupId, topic }, 'start offsets not pinned: the group is active');
+    }
+  };
+
   const consumers = new Set<Subscription>();
   let closed = false;
 
@@ -286,6 +309,7 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
         await commit();
       };
 
+      if (!fromBeginning) await pinStartAtEnd(groupId, topic);
       await consumer.connect();
       let run: Promise<void>;
       try {
