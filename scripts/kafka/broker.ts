@@ -163,9 +163,8 @@ export async function startKafkaBroker(options: KafkaBrokerOptions = {}): Promis
     'group.initial.rebalance.delay.ms': 0,
     'group.min.session.timeout.ms': 1000,
     'log.cleaner.dedupe.buffer.size': 16777216,
-    // Event topics keep everything (consumers rebuild read models from the beginning); the services also
-    // create their topics with retention.ms=-1 explicitly.
-    'log.retention.ms': -1,
+    // Kafka's default retention (7 days) stays the broker default, as on a production broker: the services
+    // create their event topics with retention.ms=-1 themselves (and a test checks that they do).
     'auto.create.topics.enable': 'false',
     ...options.properties,
   };
