@@ -5,70 +5,38 @@
  * Redis are missing.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { HttpSession, listMail, type MailJson } from '@meridian/gateway/testing/httpSession';
 import { signIn, verifiedUser, type Account } from '@meridian/gateway/testing/composition';
 import { FAST_PLANS, confirmDeposit, openSocket, requestDeposit, type RecordingSocket } from '@meridian/gateway/testing/money';
-import { kafkaUnavailableReason, freePort } from '../../scripts/kafka/broker.js';
-import { startCluster, type Cluster } from '../../scripts/cluster/cluster.js';
+import type { Cluster } from '../../scripts/cluster/cluster.js';
 import { expectClusterInvariants } from './invariants.js';
+import { clusterSkipReason, startTestCluster } from './testCluster.js';
 
-const REDIS_URL = 'redis://127.0.0.1:6379/12';
-async function redisProblem(): Promise<string | null> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await probe.connect();
-    return null;
-  } catch (err) {
-    return `no Redis at ${REDIS_URL} (${(err as Error).message})`;
-  } finally {
-    probe.disconnect();
-  }
-}
-const redisReason = await redisProblem();
-const skipReason = kafkaUnavailableReason() ?? redisReason;
+const REDIS_URL = 'redis://127.0.0.1:6379/12'; // a database of its own (the browser journey uses 13, bench 11)
+const skipReason = await clusterSkipReason(REDIS_URL);
 if (skipReason) console.log(`[skip] cluster fault drills: ${skipReason}`);
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
 const SLOW = { timeoutMs: 60_000, intervalMs: 100 };
-const HOUR = 3_600_000;
-const generous = (keys: string[]) => JSON.stringify(Object.fromEntries(keys.map((k) => [k, { max: 10_000, windowMs: HOUR }])));
 
 describe.skipIf(skipReason !== null)('fault drills on the cluster (each service its own process, Kafka, two gateways)', () => {
   let cluster: Cluster;
-  let dir: string;
   let A: string;
   let B: string;
   let admin: HttpSession; // on gateway B
   const users: Account[] = [];
   const sockets: RecordingSocket[] = [];
 
+  let stopCluster: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    const redis = new Redis(REDIS_URL);
-    await redis.flushdb();
-    redis.disconnect();
-    dir = mkdtempSync(join(tmpdir(), 'meridian-cluster-'));
-    cluster = await startCluster({
-      dir,
-      ports: [await freePort(), await freePort()],
-      grpcBase: 53050,
+    ({ cluster, stop: stopCluster } = await startTestCluster({
       redisUrl: REDIS_URL,
-      env: {
-        PLANS_JSON: FAST_PLANS,
-        LOG_LEVEL: 'info',
-        ADMIN_EMAIL: 'drill-admin@example.com',
-        ADMIN_PASSWORD: 'Drill-Admin-Passw0rd!',
-        // every drill user comes from 127.0.0.1: budgets per client for a crowd, per email as in production
-        GATEWAY_RATE_LIMITS_JSON: generous(['login', 'register', 'sendLoginCode', 'loginWithCode']),
-        IDENTITY_RATE_LIMITS_JSON: generous(['loginPerClient', 'sendCodePerClient', 'codeLoginPerClient', 'registerPerClient']),
-      },
-    });
+      grpcBase: 53050,
+      env: { PLANS_JSON: FAST_PLANS, LOG_LEVEL: 'info', ADMIN_EMAIL: 'drill-admin@example.com', ADMIN_PASSWORD: 'Drill-Admin-Passw0rd!' },
+    }));
     [A, B] = cluster.urls;
     admin = new HttpSession(B);
     await signIn(admin, cluster.admin.email, cluster.admin.password);
@@ -76,8 +44,7 @@ describe.skipIf(skipReason !== null)('fault drills on the cluster (each service 
 
   afterAll(async () => {
     for (const s of sockets) s.close();
-    await cluster?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await stopCluster?.();
   }, 120_000);
 
   const investor = async () => {

@@ -9,34 +9,17 @@
  *
  *   (cd web && npx vite build) && npx vitest run --project e2e tests/e2e/money.cluster.e2e.spec.ts
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Redis } from 'ioredis';
-import { freePort, kafkaUnavailableReason } from '../../scripts/kafka/broker.js';
-import { startCluster, type ProcessName } from '../../scripts/cluster/cluster.js';
+import { rmSync } from 'node:fs';
+import type { ProcessName } from '../../scripts/cluster/cluster.js';
+import { clusterSkipReason, startTestCluster } from '../cluster/testCluster.js';
 import { MONEY_ADMIN, MONEY_PLANS_JSON, describeMoneyJourney } from '../support/moneyJourney.js';
 import { snapshotWebDist } from '../support/standalone.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379/13'; // a database of its own (the drills use 12, bench 11)
 const GRPC_BASE = 54050; // the drills use 53050, bench 52050
 
-async function redisProblem(): Promise<string | null> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await probe.connect();
-    return null;
-  } catch (err) {
-    return `no Redis at ${REDIS_URL} (${(err as Error).message})`;
-  } finally {
-    probe.disconnect();
-  }
-}
-const skipReason = kafkaUnavailableReason() ?? (await redisProblem());
+const skipReason = await clusterSkipReason(REDIS_URL);
 if (skipReason) console.log(`[skip] money journey on the cluster: ${skipReason}`);
-
-const HOUR = 3_600_000;
-const generous = (keys: string[]) => JSON.stringify(Object.fromEntries(keys.map((k) => [k, { max: 10_000, windowMs: HOUR }])));
 
 describeMoneyJourney({
   title: 'money journey in Chromium across the cluster: the investor on gateway A, the admin on gateway B',
@@ -45,30 +28,12 @@ describeMoneyJourney({
   startTimeoutMs: 240_000,
   stopTimeoutMs: 120_000,
   async start() {
-    const redis = new Redis(REDIS_URL);
-    await redis.flushdb();
-    redis.disconnect();
-    const dir = mkdtempSync(join(tmpdir(), 'meridian-e2e-money-cluster-'));
     const webDist = await snapshotWebDist(); // a private copy: another `vite build` may rewrite web/dist meanwhile
-    const cleanUp = () => {
-      rmSync(dir, { recursive: true, force: true });
-      rmSync(webDist, { recursive: true, force: true });
-    };
     try {
-      const cluster = await startCluster({
-        dir,
-        ports: [await freePort(), await freePort()],
-        grpcBase: GRPC_BASE,
+      const { cluster, stop } = await startTestCluster({
         redisUrl: REDIS_URL,
-        env: {
-          PLANS_JSON: MONEY_PLANS_JSON,
-          ADMIN_EMAIL: MONEY_ADMIN.email,
-          ADMIN_PASSWORD: MONEY_ADMIN.password,
-          WEB_DIST: webDist,
-          // as the drills set them: every browser here comes from 127.0.0.1
-          GATEWAY_RATE_LIMITS_JSON: generous(['login', 'register', 'sendLoginCode', 'loginWithCode']),
-          IDENTITY_RATE_LIMITS_JSON: generous(['loginPerClient', 'sendCodePerClient', 'codeLoginPerClient', 'registerPerClient']),
-        },
+        grpcBase: GRPC_BASE,
+        env: { PLANS_JSON: MONEY_PLANS_JSON, ADMIN_EMAIL: MONEY_ADMIN.email, ADMIN_PASSWORD: MONEY_ADMIN.password, WEB_DIST: webDist },
       });
       const [investorUrl, adminUrl] = cluster.urls; // gateway A, gateway B
       const processes: ProcessName[] = ['gateway-a', 'gateway-b', 'identity', 'notification', 'ledger', 'kyc', 'investment', 'withdrawal'];
@@ -79,12 +44,12 @@ describeMoneyJourney({
         diagnose: () =>
           processes.map((name) => `--- ${name} (started ${cluster.starts(name)}x)\n${cluster.logTail(name, 15)}`).join('\n'),
         async stop() {
-          await cluster.stop();
-          cleanUp();
+          await stop();
+          rmSync(webDist, { recursive: true, force: true });
         },
       };
     } catch (err) {
-      cleanUp();
+      rmSync(webDist, { recursive: true, force: true });
       throw err;
     }
   },

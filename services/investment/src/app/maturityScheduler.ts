@@ -12,7 +12,7 @@
  * duplicate ledger calls. A standby's pokes are no-ops: the holder re-reads the schedule at least
  * every maxDelayMs, so an approval made on another replica is picked up within that delay.
  */
-import { startLeaseKeeper, type LeaseSettings } from '@meridian/platform/app/lease';
+import { startLeaseKeeperUnless, type LeaseSettings } from '@meridian/platform/app/lease';
 import { activeByEndDate } from '../projections/investmentView.js';
 import type { InvestmentContext } from './context.js';
 import { settleDue } from './investments.js';
@@ -34,15 +34,11 @@ export function startMaturityScheduler(
 ): MaturityScheduler {
   const maxDelayMs = options.maxDelayMs ?? 60_000;
   const retryMs = options.retryMs ?? 5_000;
-  const keeper =
-    options.lease === false
-      ? null
-      : startLeaseKeeper({
-          ...options.lease,
-          store: ctx.store,
-          name: MATURITY_SCHEDULER_LEASE,
-          onError: (err) => ctx.logger.warn({ err }, 'maturity scheduler lease: store unreachable; retrying'),
-        });
+  const keeper = startLeaseKeeperUnless(options.lease, {
+    store: ctx.store,
+    name: MATURITY_SCHEDULER_LEASE,
+    onError: (err) => ctx.logger.warn({ err }, 'maturity scheduler lease: store unreachable; retrying'),
+  });
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> = Promise.resolve();
   let busy = false;

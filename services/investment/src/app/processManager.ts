@@ -9,7 +9,7 @@
  * calls being idempotent, two sweepers would be safe; the lease avoids the double work. A replica
  * that becomes the holder sweeps everything owed at once, as a fresh start does.
  */
-import { startLeaseKeeper, type LeaseSettings } from '@meridian/platform/app/lease';
+import { startLeaseKeeperUnless, type LeaseSettings } from '@meridian/platform/app/lease';
 import type { InvestmentContext } from './context.js';
 import { redriveOwed } from './investments.js';
 
@@ -27,15 +27,11 @@ export function startProcessManager(
   options: { intervalMs?: number; lease?: LeaseSettings | false } = {},
 ): ProcessManager {
   const intervalMs = options.intervalMs ?? 30_000;
-  const keeper =
-    options.lease === false
-      ? null
-      : startLeaseKeeper({
-          ...options.lease,
-          store: ctx.store,
-          name: PROCESS_MANAGER_LEASE,
-          onError: (err) => ctx.logger.warn({ err }, 'process manager lease: store unreachable; retrying'),
-        });
+  const keeper = startLeaseKeeperUnless(options.lease, {
+    store: ctx.store,
+    name: PROCESS_MANAGER_LEASE,
+    onError: (err) => ctx.logger.warn({ err }, 'process manager lease: store unreachable; retrying'),
+  });
   let current: Promise<number> = Promise.resolve(0);
   const drive = async (olderThanMs: number) => {
     await keeper?.ready;

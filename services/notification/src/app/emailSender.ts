@@ -11,9 +11,16 @@
  * sent even if the lease was lost meanwhile (refusing it would make the successor send it again);
  * the commit's own compare (still pending, same attempt count) keeps it recorded once.
  */
-import { startLeaseKeeper, type LeaseSettings } from '@meridian/platform/app/lease';
+import { startLeaseKeeperUnless, type LeaseSettings } from '@meridian/platform/app/lease';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
-import { isDue, markAttemptFailed, markDelivered, toEmailStreamId, type EmailRecord, type RetryPolicy } from '../domain/email.js';
+import {
+  isDue,
+  markAttemptFailed,
+  markDelivered,
+  toEmailStreamId,
+  type EmailRecord,
+  type RetryPolicy,
+} from '../domain/email.js';
 import { renderEmail, type TemplateData, type TemplateName } from '../domain/templates/registry.js';
 import { EMAILS } from './collections.js';
 import { MailDeliveryError, type Mailer, type OutgoingMail } from './ports.js';
@@ -70,7 +77,9 @@ export function renderForDelivery(
   }
   let rendered;
   try {
-    rendered = renderEmail(email.template as TemplateName, data as unknown as TemplateData<TemplateName>, { appUrl: options.appUrl });
+    rendered = renderEmail(email.template as TemplateName, data as unknown as TemplateData<TemplateName>, {
+      appUrl: options.appUrl,
+    });
   } catch (err) {
     throw new UndeliverableError(`template ${email.template} failed to render: ${(err as Error).message}`);
   }
@@ -112,20 +121,21 @@ export function startEmailSender(options: EmailSenderOptions): EmailSender {
       };
     });
   const unlisten = store.onAppended(wake);
-  const keeper =
-    options.lease === false
-      ? null
-      : startLeaseKeeper({
-          ...options.lease,
-          store,
-          name: EMAIL_SENDER_LEASE,
-          onError: (err) => options.log?.warn({ err: (err as Error).message }, 'email sender lease: store unreachable; retrying'),
-        });
+  const keeper = startLeaseKeeperUnless(options.lease, {
+    store,
+    name: EMAIL_SENDER_LEASE,
+    onError: (err) =>
+      options.log?.warn({ err: (err as Error).message }, 'email sender lease: store unreachable; retrying'),
+  });
   const unwatch = keeper?.onChange(() => wake());
   const holds = () => keeper?.isHeld() ?? true;
 
   /** Commits the outcome of one attempt, unless the email changed meanwhile (stopped, or another pass). */
-  const commit = async (before: EmailRecord, after: EmailRecord, event: ReturnType<typeof markDelivered>['event'] | null) => {
+  const commit = async (
+    before: EmailRecord,
+    after: EmailRecord,
+    event: ReturnType<typeof markDelivered>['event'] | null,
+  ) => {
     await store.transaction(async (tx) => {
       const current = await tx.get<EmailRecord>(EMAILS, before.id);
       if (!current || current.status !== 'pending' || current.attempts !== before.attempts) return;
@@ -145,7 +155,10 @@ export function startEmailSender(options: EmailSenderOptions): EmailSender {
       mail = renderForDelivery(email, options);
     } catch (err) {
       const failed = markAttemptFailed(email, (err as Error).message, clock(), policy, { permanent: true });
-      options.log?.error({ emailId: email.id, template: email.template, err: (err as Error).message }, 'email cannot be delivered');
+      options.log?.error(
+        { emailId: email.id, template: email.template, err: (err as Error).message },
+        'email cannot be delivered',
+      );
       await commit(email, failed.email, failed.event);
       return;
     }
@@ -153,16 +166,31 @@ export function startEmailSender(options: EmailSenderOptions): EmailSender {
       const { messageId } = await mailer.send(mail);
       const sent = markDelivered(email, messageId, clock());
       await commit(email, sent.email, sent.event);
-      options.log?.info({ emailId: email.id, template: email.template, attempts: sent.email.attempts }, 'email sent');
+      options.log?.info(
+        { emailId: email.id, template: email.template, attempts: sent.email.attempts },
+        'email sent',
+      );
     } catch (err) {
       const permanent = err instanceof MailDeliveryError && err.permanent;
       const message = err instanceof Error ? err.message : String(err);
       const failed = markAttemptFailed(email, message, clock(), policy, { permanent });
       await commit(email, failed.email, failed.event);
       if (failed.email.status === 'failed') {
-        options.log?.error({ emailId: email.id, template: email.template, attempts: failed.email.attempts, err: message }, 'email given up');
+        options.log?.error(
+          { emailId: email.id, template: email.template, attempts: failed.email.attempts, err: message },
+          'email given up',
+        );
       } else {
-        options.log?.warn({ emailId: email.id, template: email.template, attempts: failed.email.attempts, retryAt: failed.email.nextAttemptAt, err: message }, 'email delivery failed; will retry');
+        options.log?.warn(
+          {
+            emailId: email.id,
+            template: email.template,
+            attempts: failed.email.attempts,
+            retryAt: failed.email.nextAttemptAt,
+            err: message,
+          },
+          'email delivery failed; will retry',
+        );
       }
     }
   };
@@ -191,7 +219,8 @@ export function startEmailSender(options: EmailSenderOptions): EmailSender {
         }
         // after sending, read again: attempts just made moved their next try into the future
         if (due.length > 0) continue;
-        for (const e of pending) nextDueInMs = Math.min(nextDueInMs, Math.max(0, Date.parse(e.nextAttemptAt) - now.getTime()));
+        for (const e of pending)
+          nextDueInMs = Math.min(nextDueInMs, Math.max(0, Date.parse(e.nextAttemptAt) - now.getTime()));
       } catch (err) {
         options.log?.error({ err: (err as Error).message }, 'email sender pass failed; retrying');
         nextDueInMs = 1_000;

@@ -255,6 +255,14 @@ export interface LeaseKeeperOptions extends LeaseSettings {
  * Keeps trying: renews every renewEveryMs while holding, polls every pollMs while standing by. The
  * holder's validity decays by itself when renewals stop getting through (isHeld turns false).
  */
+/** A keeper of `options.name`, or null when leases are switched off (`lease: false`: a single replica by construction). */
+export function startLeaseKeeperUnless(
+  lease: LeaseSettings | false | undefined,
+  options: Pick<LeaseKeeperOptions, 'store' | 'name' | 'onError'>,
+): LeaseKeeper | null {
+  return lease === false ? null : startLeaseKeeper({ ...lease, ...options });
+}
+
 export function startLeaseKeeper(options: LeaseKeeperOptions): LeaseKeeper {
   const lease = createLease(options);
   const renewEveryMs = checkMs('renewEveryMs', options.renewEveryMs ?? lease.ttlMs / 3);

@@ -2,7 +2,7 @@ import type { DomainEvent, StoredEvent } from '../eventSourcing/types.js';
 import type { EventBus, Subscription } from '../ports/eventBus.js';
 import type { ServiceStore } from '../ports/serviceStore.js';
 import { backoffMs, Signal } from '../util/async.js';
-import { startLeaseKeeper, type LeaseKeeper, type LeaseSettings } from './lease.js';
+import { startLeaseKeeperUnless, type LeaseKeeper, type LeaseSettings } from './lease.js';
 
 export interface OutboxRelayOptions {
   store: ServiceStore;
@@ -71,10 +71,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const signal = new Signal();
   const unlisten = store.onAppended(() => signal.notify());
   const progress = new Signal();
-  const keeper: LeaseKeeper | null =
-    options.lease === false
-      ? null
-      : startLeaseKeeper({ ...options.lease, store, name, onError: (err) => options.onError?.(err, 0) });
+  const keeper: LeaseKeeper | null = startLeaseKeeperUnless(options.lease, { store, name, onError: (err) => options.onError?.(err, 0) });
   const unwatch = keeper?.onChange(() => {
     signal.notify();
     progress.notify();
