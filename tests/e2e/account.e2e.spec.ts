@@ -275,6 +275,9 @@ describe('account journey in Chromium against the standalone target', () => {
     await page.goto('/dashboard');
     await page.getByRole('heading', { name: `Welcome, ${investor.name}` }).waitFor();
     expect(await page.getByRole('heading', { name: 'Account Verification Needed' }).count()).toBe(0);
+    // the dashboard's own requests (getUser, ...) answered before the session ends: on a busy machine one still in
+    // flight at logout would come back 401
+    await page.waitForLoadState('networkidle');
 
     await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL('**/login');

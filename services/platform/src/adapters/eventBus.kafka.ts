@@ -283,6 +283,7 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
        * `commitIntervalMs` within it (a commit per message costs the coordinator's append linger, ~5 ms, each):
        * a crash redelivers at most what was handled since the last commit, which idempotent handlers skip.
        */
+      const handledUpTo = new Map<number, bigint>();
       const processBatch = async (b: EachBatchPayload) => {
         const { batch } = b;
         let pending: string | null = null;
@@ -296,7 +297,14 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
         try {
           for (const message of batch.messages) {
             if (stopping || !b.isRunning() || b.isStale()) break;
-            if (!(await processMessage(b, message))) break;
+            // kafkajs fetches again from the last COMMITTED offset after an internal restart or a rejoin that
+            // gave this member its partitions back: what this member already handled is skipped, not redone
+            const offset = BigInt(message.offset);
+            const seen = handledUpTo.get(batch.partition);
+            if (seen === undefined || offset > seen) {
+              if (!(await processMessage(b, message))) break;
+              handledUpTo.set(batch.partition, offset);
+            }
             b.resolveOffset(message.offset);
             pending = (BigInt(message.offset) + 1n).toString();
             if (Date.now() - lastCommit >= commitIntervalMs) await commit();
