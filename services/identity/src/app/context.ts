@@ -3,7 +3,9 @@
  * transaction (append + inline projections), state-stored deciders, rate limits and sessions.
  */
 import { DomainError, unauthenticated } from '@meridian/platform/eventSourcing/errors';
-import { foldEvents, type Actor, type Decider, type DomainEvent, type EventMeta, type StoredEvent } from '@meridian/platform/eventSourcing/types';
+import { type CommandStream, handleCommand, loadStream } from '@meridian/platform/app/commandHandler';
+import { eventMeta } from '@meridian/platform/app/requestContext';
+import type { Actor, Decider, DomainEvent, EventMeta, StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import type { ServiceStore, StoreTx } from '@meridian/platform/ports/serviceStore';
 import type { Logger } from '@meridian/platform/logger';
@@ -99,7 +101,7 @@ export interface ResolvedCaller {
 }
 
 export function metaFor(correlationId: string | undefined, actor: Actor | undefined, ctx: IdentityContext): EventMeta {
-  return { correlationId: correlationId || ctx.crypto.newId(), actor };
+  return eventMeta(correlationId || ctx.crypto.newId(), actor);
 }
 
 export function actorOf(caller: ResolvedCaller): Actor {
@@ -108,12 +110,16 @@ export function actorOf(caller: ResolvedCaller): Actor {
     : { userId: caller.userId, role: caller.role };
 }
 
-// ---------- the User aggregate inside a transaction ----------
+// ---------- the User aggregate inside a transaction (the platform's command handler) ----------
 
-export async function loadUserState(tx: StoreTx, userId: string): Promise<{ version: number; state: UserState }> {
-  const stream = await tx.readStream<UserEvent>(toUserStreamId(userId));
-  return { version: stream.version, state: foldEvents(userDecider, stream.events as unknown as UserEvent[]) };
-}
+const USER_STREAM: CommandStream<UserCommand, UserEvent, UserState> = {
+  decider: userDecider,
+  streamIdOf: toUserStreamId,
+  project: projectInline,
+};
+
+export const loadUserState = (tx: StoreTx, userId: string): Promise<{ version: number; state: UserState }> =>
+  loadStream(tx, USER_STREAM, userId);
 
 /** Decides a User command on the current stream, appends (expected version) and projects inline. */
 export async function decideAndAppend(
@@ -122,13 +128,8 @@ export async function decideAndAppend(
   command: UserCommand | ((state: UserState) => UserCommand),
   meta: EventMeta,
 ): Promise<{ before: UserState; after: UserState; events: StoredEvent<UserEvent>[] }> {
-  const { version, state } = await loadUserState(tx, userId);
-  const cmd = typeof command === 'function' ? command(state) : command;
-  const events = userDecider.decide(cmd, state);
-  if (events.length === 0) return { before: state, after: state, events: [] };
-  const appended = await tx.appendToStream<UserEvent>(toUserStreamId(userId), version, events, meta);
-  await projectInline(tx, appended.events);
-  return { before: state, after: events.reduce(userDecider.evolve, state), events: appended.events };
+  const { before, after, events } = await handleCommand(tx, USER_STREAM, userId, command, meta);
+  return { before, after, events };
 }
 
 // ---------- state-stored deciders (login codes, one-time tokens: never published) ----------

@@ -4,14 +4,14 @@
  * outbox and read model in one transaction.
  */
 import { forbidden, notFound, unauthenticated } from '@meridian/platform/eventSourcing/errors';
-import type { EventMeta, StoredEvent } from '@meridian/platform/eventSourcing/types';
+import { type CommandStream, handleCommand, loadStream, projectDocument } from '@meridian/platform/app/commandHandler';
+import { eventMeta } from '@meridian/platform/app/requestContext';
+import type { Actor, EventMeta, StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { ServiceStore, StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore';
 import {
   assertCanSubmit,
-  decide,
   documentLink,
-  evolve,
-  initialState,
+  kycCaseDecider,
   MESSAGES,
   toKycStreamId,
   type DocumentRef,
@@ -30,32 +30,27 @@ export interface KycContext {
 }
 
 /** A caller as the gateway established it (session -> identity's Authenticate). */
-export interface KycCaller {
-  userId: string;
-  role: string;
-  impersonatorId?: string;
+export interface KycCaller extends Actor {
   correlationId: string;
 }
 
 export const NOT_LOGGED_IN = 'Not authorized, please login';
 
-export async function loadCase(reads: StoreReads, userId: string): Promise<{ version: number; state: KycState }> {
-  const { version, events } = await reads.readStream<KycEvent>(toKycStreamId(userId));
-  const state = events.reduce((s, e) => evolve(s, { type: e.type, data: e.data } as KycEvent), initialState());
-  return { version, state };
-}
+/** The case's stream, with its read model (one document a user, deleted when the case is erased). */
+const KYC_STREAM: CommandStream<KycCommand, KycEvent, KycState> = {
+  decider: kycCaseDecider,
+  streamIdOf: toKycStreamId,
+  project: async (tx, events, userId) => {
+    await projectDocument<KycEvent, KycCaseView>(tx, CASES, userId, events, (view, e) => projectKycCase(view, { type: e.type, data: e.data } as KycEvent), 'delete');
+  },
+};
 
-/** decide -> append (expected version) -> project, inside tx. */
+export const loadCase = (reads: StoreReads, userId: string): Promise<{ version: number; state: KycState }> => loadStream(reads, KYC_STREAM, userId);
+
+/** decide -> append (expected version) -> project, inside tx: the platform's command handler. */
 export async function execute(tx: StoreTx, userId: string, command: KycCommand, meta: EventMeta): Promise<{ before: KycState; events: KycEvent[] }> {
-  const { version, state } = await loadCase(tx, userId);
-  const events = decide(command, state);
-  if (events.length === 0) return { before: state, events };
-  await tx.appendToStream(toKycStreamId(userId), version, events, meta);
-  let view = await tx.get<KycCaseView>(CASES, userId);
-  for (const e of events) view = projectKycCase(view, e);
-  if (view) await tx.put(CASES, userId, view);
-  else await tx.delete(CASES, userId);
-  return { before: state, events };
+  const { before, decided } = await handleCommand(tx, KYC_STREAM, userId, command, meta);
+  return { before, events: decided };
 }
 
 /** The refusal the user would get, before any bytes are stored (asked again on commit). */
@@ -181,12 +176,8 @@ export async function findDocument(store: StoreReads, userId: string, side: Side
   return ref;
 }
 
-export function metaOf(caller: KycCaller): EventMeta {
-  return {
-    correlationId: caller.correlationId,
-    actor: { userId: caller.userId, role: caller.role, ...(caller.impersonatorId ? { impersonatorId: caller.impersonatorId } : {}) },
-  };
-}
+/** The metadata of the events a caller's command appends. */
+const metaOf = (caller: KycCaller): EventMeta => eventMeta(caller.correlationId, caller);
 
 /** Domain event -> integration event on meridian.kyc.events (proto shapes); private events -> null. */
 export function toIntegrationEvent(event: StoredEvent): { type: string; data: unknown } | null {

@@ -1,6 +1,4 @@
 import { invalid } from '@meridian/platform/eventSourcing/errors';
-import type { EventMeta } from '@meridian/platform/eventSourcing/types';
-import { currentCorrelationId } from '@meridian/platform/logger';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 
 export const SERVICE = 'ledger';
@@ -18,13 +16,9 @@ export interface LedgerContext {
 /**
  * Who is calling, as the gateway established it: user id from the session, role from identity's
  * Authenticate. The ledger does not own users, so it trusts these two fields from its callers inside
- * the cluster (never from a browser) and re-checks every power against them.
+ * the cluster (never from a browser) and re-checks every power against them. The platform's Actor.
  */
-export interface Actor {
-  userId: string;
-  role: string;
-  impersonatorId?: string;
-}
+export type { Actor } from '@meridian/platform/eventSourcing/types';
 
 export const MESSAGES = {
   notAuthenticated: 'Not authenticated',
@@ -44,13 +38,8 @@ export function checkKey(key: string): string {
   return key;
 }
 
-export function metaOf(ctx: LedgerContext, actor?: Actor, causationId?: string): EventMeta {
-  return {
-    correlationId: currentCorrelationId() ?? ctx.newId(),
-    ...(causationId ? { causationId } : {}),
-    ...(actor ? { actor: { userId: actor.userId, role: actor.role, ...(actor.impersonatorId ? { impersonatorId: actor.impersonatorId } : {}) } } : {}),
-  };
-}
+/** The metadata of the events a call appends (the current correlation id or a fresh one, the actor, the cause). */
+export { metaOf } from '@meridian/platform/app/requestContext';
 
 /**
  * Runs read -> decide -> append (+ projections) in one transaction, again from the start when another

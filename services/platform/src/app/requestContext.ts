@@ -2,19 +2,14 @@
  * Request-side helpers of a service's use cases (app/ layer), shared by the services whose use cases
  * run "check the caller → read → decide → append → project" on one stream per request (investment,
  * withdrawal): who is calling (Actor, as the gateway established it), the power checks, id syntax,
- * event metadata, and the transaction retried on a concurrent append.
+ * event metadata, and the transaction retried on a concurrent append. The command path itself is
+ * commandHandler.ts.
  */
 import { ConcurrencyError, forbidden, invalid, unauthenticated } from '../eventSourcing/errors.js';
-import {
-  type Actor,
-  type Decider,
-  type DomainEvent,
-  type EventMeta,
-  type StoredEvent,
-  foldEvents,
-} from '../eventSourcing/types.js';
+import type { Actor, Decider, DomainEvent, EventMeta, StoredEvent } from '../eventSourcing/types.js';
 import { currentCorrelationId } from '../logger.js';
 import type { ServiceStore, StoreTx } from '../ports/serviceStore.js';
+import { handleCommand, projectDocument } from './commandHandler.js';
 
 export type { Actor };
 
@@ -48,10 +43,14 @@ export function checkId(id: string): string {
   return id;
 }
 
-/** The metadata of the events a call appends: the current correlation id (or a fresh one), the actor. */
-export function metaOf(ctx: { newId: () => string }, actor?: Actor): EventMeta {
+/**
+ * The metadata of the events a call appends: the correlation id, the cause, and a copy of the actor
+ * (only the fields of Actor). The one way every service builds EventMeta (consumers: causedBy).
+ */
+export function eventMeta(correlationId: string, actor?: Actor, causationId?: string): EventMeta {
   return {
-    correlationId: currentCorrelationId() ?? ctx.newId(),
+    correlationId,
+    ...(causationId ? { causationId } : {}),
     ...(actor
       ? {
           actor: {
@@ -62,6 +61,11 @@ export function metaOf(ctx: { newId: () => string }, actor?: Actor): EventMeta {
         }
       : {}),
   };
+}
+
+/** eventMeta with the current correlation id (or a fresh one). */
+export function metaOf(ctx: { newId: () => string }, actor?: Actor, causationId?: string): EventMeta {
+  return eventMeta(currentCorrelationId() ?? ctx.newId(), actor, causationId);
 }
 
 export interface TransactionContext {
@@ -91,8 +95,9 @@ export interface ProjectedStream<Command, Event extends DomainEvent, State, Doc 
 }
 
 /**
- * read -> decide -> append -> project, in one transaction (retried on a concurrent append). The
- * command is built from the current state (so it can carry what it read).
+ * read -> decide -> append -> project, in one transaction (retried on a concurrent append): the
+ * command handler with a one-document-per-entity read model. The command is built from the current
+ * state (so it can carry what it read).
  */
 export async function executeOnStream<Command, Event extends DomainEvent, State, Doc extends object>(
   ctx: TransactionContext,
@@ -102,18 +107,21 @@ export async function executeOnStream<Command, Event extends DomainEvent, State,
   meta: EventMeta,
 ): Promise<{ events: Event[]; doc: Doc | null }> {
   return inTransaction(ctx, async (tx) => {
-    const streamId = stream.streamIdOf(id);
-    const { version, events: stored } = await tx.readStream<Event>(streamId);
-    const state = foldEvents(
-      stream.decider,
-      stored.map((e) => ({ type: e.type, data: e.data }) as Event),
+    let doc: Doc | null = null;
+    const { decided } = await handleCommand(
+      tx,
+      {
+        decider: stream.decider,
+        streamIdOf: (i) => stream.streamIdOf(i),
+        project: async (t, appended) => {
+          doc = await projectDocument(t, stream.collection, id, appended, (d: Doc | null, e) => stream.project(d, e), 'keep');
+        },
+      },
+      id,
+      command,
+      meta,
     );
-    const events = stream.decider.decide(command(state), state);
-    let doc: Doc | null = await tx.get<Doc>(stream.collection, id);
-    if (events.length === 0) return { events, doc };
-    const { events: appended } = await tx.appendToStream(streamId, version, events, meta);
-    for (const e of appended) doc = stream.project(doc, e as StoredEvent<Event>);
-    if (doc) await tx.put(stream.collection, id, doc);
-    return { events, doc };
+    if (decided.length === 0) doc = await tx.get<Doc>(stream.collection, id);
+    return { events: decided, doc };
   });
 }
