@@ -15,7 +15,8 @@ export {
   type GatewayConfig,
 } from './config.js';
 export { createIdentityClient, createKycClient, createNotificationClient } from './grpcClients.js';
-export { gatewayEventCodecs, pushesForKycEvent, LIVE } from './live.js';
+export { gatewayEventCodecs, pushesForKycEvent } from './live/kycPushes.js';
+export { LIVE_EVENTS, LIVE_EVENTS as LIVE } from './live/pushContract.js';
 
 /** `tsx gateway/src/main.ts`: the gateway alone, against identity and notification over gRPC. */
 async function main(): Promise<void> {

@@ -17,10 +17,11 @@ import * as id from '@meridian/proto/meridian/identity/v1/identity';
 import * as kyc from '@meridian/proto/meridian/kyc/v1/kyc';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import { DEFAULT_RATE_LIMITS, type GatewayConfig } from '../config.js';
-import { callUnary, DEFAULT_GRPC_DEADLINE_MS } from '../grpcClients.js';
+import { callUnary } from '../grpcClients.js';
 import type { GatewayLogger } from '../logger.js';
 import { sessionOf, type Auth } from './auth.js';
 import { HttpError, SERVICE_UNAVAILABLE } from './errors.js';
+import { ctxOf } from './grpcContext.js';
 import { correlationId, rateLimit } from './middleware.js';
 import { parseBody, parseTokenParam, schemas } from './validation.js';
 
@@ -69,10 +70,7 @@ export function pendingUserJson(p: {
 /** Routes that stream to the kyc service: mount before any body parser. */
 export function kycProxyRouter({ config, identity, kv, auth, logger }: KycRouteDeps): Router {
   const r = Router();
-  const ctx = (req: Request) => ({
-    correlationId: correlationId(req),
-    deadlineMs: config.grpcDeadlineMs ?? DEFAULT_GRPC_DEADLINE_MS,
-  });
+  const ctx = ctxOf(config);
 
   const proxy = createProxyMiddleware<IncomingMessage, ServerResponse>({
     target: config.kycHttpUrl,
@@ -170,10 +168,7 @@ export function kycProxyRouter({ config, identity, kv, auth, logger }: KycRouteD
 /** Admin review over gRPC (mounted inside the API router, after the body parsers). */
 export function kycAdminRouter({ config, kyc: client, auth }: KycRouteDeps): Router {
   const r = Router();
-  const ctx = (req: Request) => ({
-    correlationId: correlationId(req),
-    deadlineMs: config.grpcDeadlineMs ?? DEFAULT_GRPC_DEADLINE_MS,
-  });
+  const ctx = ctxOf(config);
 
   r.get('/kyc/pending', auth.requireAdmin, async (req, res) => {
     const s = sessionOf(res);

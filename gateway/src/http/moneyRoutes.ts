@@ -21,11 +21,11 @@ import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
 import * as inv from '@meridian/proto/meridian/investment/v1/investment';
 import * as wd from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
 import type { GatewayConfig } from '../config.js';
-import { callUnary, DEFAULT_GRPC_DEADLINE_MS } from '../grpcClients.js';
+import { callUnary } from '../grpcClients.js';
 import type { MoneyClients } from '../moneyClients.js';
 import { sessionOf, type Auth, type Session } from './auth.js';
 import { HttpError } from './errors.js';
-import { correlationId } from './middleware.js';
+import { ctxOf } from './grpcContext.js';
 import { balancesJson, depositJson, investmentJson, planJson, withdrawalJson } from './moneyViews.js';
 import { ALL_FIELDS_REQUIRED, optionalString, parseBody, parseTokenParam, requiredString } from './validation.js';
 
@@ -93,10 +93,7 @@ const byTimeDesc = (a: string | null | undefined, b: string | null | undefined) 
 
 export function moneyRouter(deps: MoneyRouteDeps): Router {
   const { config, identity, money, auth } = deps;
-  const ctx = (req: Request) => ({
-    correlationId: correlationId(req),
-    deadlineMs: config.grpcDeadlineMs ?? DEFAULT_GRPC_DEADLINE_MS,
-  });
+  const ctx = ctxOf(config);
   const caller = (res: Response) => {
     const s: Session = sessionOf(res);
     return { caller: s.caller, callerRole: s.principal.role };

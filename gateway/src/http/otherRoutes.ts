@@ -1,12 +1,12 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import type { Client } from '@grpc/grpc-js';
 import * as id from '@meridian/proto/meridian/identity/v1/identity';
 import * as nt from '@meridian/proto/meridian/notification/v1/notification';
 import type { GatewayConfig } from '../config.js';
-import { callUnary, checkHealth, DEFAULT_GRPC_DEADLINE_MS } from '../grpcClients.js';
+import { callUnary, checkHealth } from '../grpcClients.js';
 import { sessionOf, type Auth } from './auth.js';
 import { HttpError } from './errors.js';
-import { correlationId } from './middleware.js';
+import { ctxOf } from './grpcContext.js';
 import { EMAIL_RE, parseBody, schemas } from './validation.js';
 
 export interface OtherRouteDeps {
@@ -15,11 +15,6 @@ export interface OtherRouteDeps {
   notification: nt.NotificationServiceClient;
   auth: Auth;
 }
-
-const ctxOf = (config: GatewayConfig) => (req: Request) => ({
-  correlationId: correlationId(req),
-  deadlineMs: config.grpcDeadlineMs ?? DEFAULT_GRPC_DEADLINE_MS,
-});
 
 /** GET /api/countries and POST /api/sendAutomatedEmail (spec §7 "Other"). */
 export function otherApiRouter({ config, identity, notification, auth }: OtherRouteDeps): Router {

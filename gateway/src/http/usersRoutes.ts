@@ -2,9 +2,10 @@ import { Router, type Request, type Response } from 'express';
 import * as id from '@meridian/proto/meridian/identity/v1/identity';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import { DEFAULT_RATE_LIMITS, type GatewayConfig, type RateLimitedRoute } from '../config.js';
-import { callUnary, DEFAULT_GRPC_DEADLINE_MS } from '../grpcClients.js';
+import { callUnary } from '../grpcClients.js';
 import { sessionOf, type Auth } from './auth.js';
 import { DEVICE_COOKIE, clearSessionCookie, setDeviceCookie, setSessionCookie } from './cookies.js';
+import { ctxOf } from './grpcContext.js';
 import { correlationId, rateLimit } from './middleware.js';
 import { referralJson, userJson } from './userView.js';
 import { parseBody, parseEmailParam, parseTokenParam, schemas } from './validation.js';
@@ -20,10 +21,7 @@ export interface UsersRouteDeps {
 export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Router {
   const r = Router();
   const secure = config.cookieSecure;
-  const ctx = (req: Request) => ({
-    correlationId: correlationId(req),
-    deadlineMs: config.grpcDeadlineMs ?? DEFAULT_GRPC_DEADLINE_MS,
-  });
+  const ctx = ctxOf(config);
   const limit = (name: RateLimitedRoute, subject?: (req: Request) => string | undefined) =>
     rateLimit(kv, name, { ...DEFAULT_RATE_LIMITS[name], ...config.rateLimits?.[name] }, subject);
   const bodyEmail = (req: Request) => (typeof req.body?.email === 'string' ? req.body.email : undefined);

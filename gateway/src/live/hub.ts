@@ -27,8 +27,9 @@ import * as investmentEvents from '@meridian/proto/meridian/investment/v1/events
 import * as withdrawalEvents from '@meridian/proto/meridian/withdrawal/v1/events';
 import type { GatewayLogger } from '../logger.js';
 import { ADMINS_ROOM, userRoom } from '../realtime.js';
-import { gatewayEventCodecs, pushesForKycEvent } from '../live.js';
-import { LIVE_EVENT, pushesForMoneyEvent, type LivePush } from './moneyPushes.js';
+import { gatewayEventCodecs, pushesForKycEvent } from './kycPushes.js';
+import { pushesForMoneyEvent, type LivePush } from './moneyPushes.js';
+import { LIVE_EVENTS } from './pushContract.js';
 import {
   formatPosition,
   parsePosition,
@@ -160,7 +161,7 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
         }
       }
       if (replay.kind === 'resync') {
-        socket.emit(LIVE_EVENT.resync, {});
+        socket.emit(LIVE_EVENTS.resync, {});
         st.epoch = null;
         st.last = 0;
       } else {
@@ -355,7 +356,7 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
   };
 }
 
-/** kyc pushes (gateway/src/live.ts) carry their own `kyc:<n>` position; the log stamps its own. */
+/** kyc pushes (kycPushes.ts) carry their own `kyc:<n>` position; the log stamps its own. */
 function stripPosition(p: { to: LivePush['to']; event: string; payload: Record<string, unknown> }): LivePush {
   const { position: _ignored, ...payload } = p.payload;
   return { to: p.to, event: p.event, payload };

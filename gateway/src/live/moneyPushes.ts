@@ -1,5 +1,5 @@
 /**
- * Which live pushes a money event causes (pure), in the SPA's contract (web/src/features/live/README.md).
+ * Which live pushes a money event causes (pure), in the SPA's contract (pushContract.ts, web/src/features/live/README.md).
  * `position` is stamped later by the hub (hub.ts), so it is absent here.
  *
  *   meridian.ledger.events
@@ -17,16 +17,9 @@
  */
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import { balancesJson, depositJson, investmentJson, withdrawalJson } from '../http/moneyViews.js';
+import { LIVE_EVENTS } from './pushContract.js';
 
-export const LIVE_EVENT = {
-  queueItemAdded: 'queue/itemAdded',
-  queueItemDecided: 'queue/itemDecided',
-  balancesChanged: 'balances/changed',
-  statusChanged: 'status/changed',
-  userChanged: 'user/changed',
-  resync: 'live/resync',
-} as const;
-
+/** One push to a room, before the hub stamps its `position` (money and kyc pushes alike). */
 export interface LivePush {
   to: 'admins' | { userId: string };
   event: string;
@@ -45,14 +38,14 @@ const num = (d: Data, k: string): number => {
 function statusBoth(userId: string, kind: string, id: string, status: string): LivePush[] {
   const payload = { kind, id, status };
   return [
-    { to: { userId }, event: LIVE_EVENT.statusChanged, payload },
-    { to: 'admins', event: LIVE_EVENT.statusChanged, payload },
+    { to: { userId }, event: LIVE_EVENTS.statusChanged, payload },
+    { to: 'admins', event: LIVE_EVENTS.statusChanged, payload },
   ];
 }
 
 const decided = (queue: string, id: string, status: string): LivePush => ({
   to: 'admins',
-  event: LIVE_EVENT.queueItemDecided,
+  event: LIVE_EVENTS.queueItemDecided,
   payload: { queue, id, status },
 });
 
@@ -76,8 +69,8 @@ export function pushesForMoneyEvent(event: Pick<StoredEvent, 'type' | 'data'>): 
         userEmail: str(d, 'userEmail'),
       });
       return [
-        { to: 'admins', event: LIVE_EVENT.queueItemAdded, payload: { queue: 'deposits', item } },
-        { to: { userId }, event: LIVE_EVENT.statusChanged, payload: { kind: 'deposit', id, status: 'Pending' } },
+        { to: 'admins', event: LIVE_EVENTS.queueItemAdded, payload: { queue: 'deposits', item } },
+        { to: { userId }, event: LIVE_EVENTS.statusChanged, payload: { kind: 'deposit', id, status: 'Pending' } },
       ];
     }
     case 'DepositConfirmed':
@@ -90,7 +83,7 @@ export function pushesForMoneyEvent(event: Pick<StoredEvent, 'type' | 'data'>): 
       return [
         {
           to: { userId },
-          event: LIVE_EVENT.balancesChanged,
+          event: LIVE_EVENTS.balancesChanged,
           payload: {
             userId,
             balances: balancesJson({
@@ -121,8 +114,8 @@ export function pushesForMoneyEvent(event: Pick<StoredEvent, 'type' | 'data'>): 
         maturedAt: '',
       });
       return [
-        { to: 'admins', event: LIVE_EVENT.queueItemAdded, payload: { queue: 'investments', item } },
-        { to: { userId }, event: LIVE_EVENT.statusChanged, payload: { kind: 'investment', id, status: 'pending' } },
+        { to: 'admins', event: LIVE_EVENTS.queueItemAdded, payload: { queue: 'investments', item } },
+        { to: { userId }, event: LIVE_EVENTS.statusChanged, payload: { kind: 'investment', id, status: 'pending' } },
       ];
     }
     case 'InvestmentApproved':
@@ -149,8 +142,8 @@ export function pushesForMoneyEvent(event: Pick<StoredEvent, 'type' | 'data'>): 
         decidedAt: '',
       });
       return [
-        { to: 'admins', event: LIVE_EVENT.queueItemAdded, payload: { queue: 'withdrawals', item } },
-        { to: { userId }, event: LIVE_EVENT.statusChanged, payload: { kind: 'withdrawal', id, status: 'Pending' } },
+        { to: 'admins', event: LIVE_EVENTS.queueItemAdded, payload: { queue: 'withdrawals', item } },
+        { to: { userId }, event: LIVE_EVENTS.statusChanged, payload: { kind: 'withdrawal', id, status: 'Pending' } },
       ];
     }
     case 'WithdrawalApproved':

@@ -1,60 +1,33 @@
 /**
  * The live-event contract between the gateway (socket.io) and the SPA. See ./README.md.
  *
- * Each push is a socket.io event whose NAME is one of LIVE_EVENTS and whose single argument is the
- * payload below. The saga turns it into `live/eventReceived` `{ event, payload }`.
+ * The names and payload types are ./pushContract.ts, the gateway's own file copied byte for byte
+ * (gateway/src/live/pushContract.ts; a gateway test fails when the copies differ). Here: the guards
+ * that check a received payload. The saga turns each push into `live/eventReceived` `{ event, payload }`.
  */
-export const LIVE_EVENTS = {
-  queueItemAdded: 'queue/itemAdded',
-  queueItemDecided: 'queue/itemDecided',
-  balancesChanged: 'balances/changed',
-  statusChanged: 'status/changed',
-  resync: 'live/resync',
-} as const;
+import {
+  QUEUE_NAMES,
+  type BalancesChangedPayload,
+  type Position,
+  type QueueItemAddedPayload,
+  type QueueItemDecidedPayload,
+  type QueueName,
+  type StatusChangedPayload,
+} from './pushContract';
 
-export type QueueName = 'deposits' | 'investments' | 'withdrawals' | 'kyc';
-export const QUEUE_NAMES: readonly QueueName[] = ['deposits', 'investments', 'withdrawals', 'kyc'];
-
-/** Opaque, increasing per connection stream; echoed back on reconnect as handshake auth.lastPosition. */
-export type Position = string;
-
-/** To admins: a request entered a queue. `item` has exactly the shape of one element of that queue's GET list. */
-export interface QueueItemAddedPayload {
-  queue: QueueName;
-  item: Record<string, unknown> & { _id?: string };
-  position?: Position;
-}
-
-/** To admins: any admin decided the item; it leaves every open queue. */
-export interface QueueItemDecidedPayload {
-  queue: QueueName;
-  id: string;
-  status?: string;
-  position?: Position;
-}
-
-export interface Balances {
-  balance: number;
-  investmentBalance: number;
-  totalMaturityAmount: number;
-}
-
-/** To the user: their balances after a posting (dollars, numbers). */
-export interface BalancesChangedPayload {
-  userId?: string;
-  balances: Partial<Balances>;
-  position?: Position;
-}
-
-export type StatusKind = 'deposit' | 'investment' | 'withdrawal' | 'kyc';
-
-/** To the owner (and admins): one item's status changed. For kind 'kyc' the id is the user's id. */
-export interface StatusChangedPayload {
-  kind: StatusKind;
-  id: string;
-  status: string;
-  position?: Position;
-}
+export {
+  LIVE_EVENTS,
+  QUEUE_NAMES,
+  type Balances,
+  type BalancesChangedPayload,
+  type LiveEventName,
+  type Position,
+  type QueueItemAddedPayload,
+  type QueueItemDecidedPayload,
+  type QueueName,
+  type StatusChangedPayload,
+  type StatusKind,
+} from './pushContract';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 const isQueue = (v: unknown): v is QueueName => typeof v === 'string' && (QUEUE_NAMES as readonly string[]).includes(v);

@@ -1,6 +1,6 @@
 /**
- * KYC live pushes, in the SPA's contract (web/src/features/live/liveEvents.ts): the socket.io event
- * NAME is the type, its one argument the payload. The live hub (live/hub.ts) subscribes to
+ * KYC live pushes, in the SPA's contract (pushContract.ts, web/src/features/live/README.md): the socket.io
+ * event NAME is the type, its one argument the payload. The live hub (hub.ts) subscribes to
  * meridian.kyc.events, turns each event into these pushes, stamps each with its own `position` and
  * replays them to a socket that reconnects with auth.lastPosition (or sends 'live/resync').
  *
@@ -15,36 +15,25 @@
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { EventCodecs } from '@meridian/platform/adapters/eventEnvelope';
 import { KycApproved, KycRejected, KycSubmitted } from '@meridian/proto/meridian/kyc/v1/events';
-import { pendingUserJson } from './http/kycRoutes.js';
-
-export const LIVE = {
-  queueItemAdded: 'queue/itemAdded',
-  queueItemDecided: 'queue/itemDecided',
-  statusChanged: 'status/changed',
-  resync: 'live/resync',
-} as const;
+import { pendingUserJson } from '../http/kycRoutes.js';
+import type { LivePush } from './moneyPushes.js';
+import { LIVE_EVENTS } from './pushContract.js';
 
 /** Codecs of the events the gateway listens to (Kafka bus). */
 export const gatewayEventCodecs: EventCodecs = { KycSubmitted, KycApproved, KycRejected };
-
-export interface Push {
-  to: 'admins' | { userId: string };
-  event: string;
-  payload: Record<string, unknown>;
-}
 
 const str = (d: Record<string, unknown>, k: string): string =>
   typeof d[k] === 'string' ? (d[k] as string) : '';
 
 /** The pushes one kyc event causes (pure). */
-export function pushesForKycEvent(event: Pick<StoredEvent, 'type' | 'data'>): Push[] {
+export function pushesForKycEvent(event: Pick<StoredEvent, 'type' | 'data'>): LivePush[] {
   const d = (event.data ?? {}) as Record<string, unknown>;
   const userId = str(d, 'userId');
   if (!userId) return [];
-  const statusChanged = (status: string): Push[] =>
+  const statusChanged = (status: string): LivePush[] =>
     [{ userId }, 'admins' as const].map((to) => ({
       to,
-      event: LIVE.statusChanged,
+      event: LIVE_EVENTS.statusChanged,
       payload: { kind: 'kyc', id: userId, status },
     }));
   switch (event.type) {
@@ -52,7 +41,7 @@ export function pushesForKycEvent(event: Pick<StoredEvent, 'type' | 'data'>): Pu
       return [
         {
           to: 'admins',
-          event: LIVE.queueItemAdded,
+          event: LIVE_EVENTS.queueItemAdded,
           payload: {
             queue: 'kyc',
             item: pendingUserJson({
@@ -73,7 +62,7 @@ export function pushesForKycEvent(event: Pick<StoredEvent, 'type' | 'data'>): Pu
       return [
         {
           to: 'admins',
-          event: LIVE.queueItemDecided,
+          event: LIVE_EVENTS.queueItemDecided,
           payload: { queue: 'kyc', id: userId, status: decided },
         },
         ...statusChanged(decided),

@@ -1,0 +1,65 @@
+/**
+ * The live-push contract between the gateway (socket.io) and the SPA: web/src/features/live/README.md.
+ *
+ * ONE definition, in two places byte for byte: gateway/src/live/pushContract.ts is the source and
+ * web/src/features/live/pushContract.ts its copy (the SPA talks HTTP only and its image builds from web/
+ * alone, so it cannot import the gateway). pushContract.unit.spec.ts fails when they differ; after an
+ * edit here run `cp gateway/src/live/pushContract.ts web/src/features/live/pushContract.ts`.
+ * No imports, so the file means the same in both places.
+ *
+ * Each push is a socket.io event whose NAME is one of LIVE_EVENTS and whose single argument is the
+ * payload below.
+ */
+export const LIVE_EVENTS = {
+  queueItemAdded: 'queue/itemAdded',
+  queueItemDecided: 'queue/itemDecided',
+  balancesChanged: 'balances/changed',
+  statusChanged: 'status/changed',
+  resync: 'live/resync',
+} as const;
+
+export type LiveEventName = (typeof LIVE_EVENTS)[keyof typeof LIVE_EVENTS];
+
+export type QueueName = 'deposits' | 'investments' | 'withdrawals' | 'kyc';
+export const QUEUE_NAMES: readonly QueueName[] = ['deposits', 'investments', 'withdrawals', 'kyc'];
+
+/** Opaque, increasing per connection stream; echoed back on reconnect as handshake auth.lastPosition. */
+export type Position = string;
+
+/** To admins: a request entered a queue. `item` has exactly the shape of one element of that queue's GET list. */
+export interface QueueItemAddedPayload {
+  queue: QueueName;
+  item: Record<string, unknown> & { _id?: string };
+  position?: Position;
+}
+
+/** To admins: any admin decided the item; it leaves every open queue. */
+export interface QueueItemDecidedPayload {
+  queue: QueueName;
+  id: string;
+  status?: string;
+  position?: Position;
+}
+
+export interface Balances {
+  balance: number;
+  investmentBalance: number;
+  totalMaturityAmount: number;
+}
+
+/** To the user: their balances after a posting (dollars, numbers). */
+export interface BalancesChangedPayload {
+  userId?: string;
+  balances: Partial<Balances>;
+  position?: Position;
+}
+
+export type StatusKind = 'deposit' | 'investment' | 'withdrawal' | 'kyc';
+
+/** To the owner (and admins): one item's status changed. For kind 'kyc' the id is the user's id. */
+export interface StatusChangedPayload {
+  kind: StatusKind;
+  id: string;
+  status: string;
+  position?: Position;
+}
