@@ -4,8 +4,9 @@
  * version) is kept, so consumers de-duplicate on the investment service's event id.
  *
  * The request enters the admin queue when the ledger holds its funds: the domain HoldPlaced goes out
- * as InvestmentRequested. The domain InvestmentRequested (before the hold) and HoldRefused (the
- * investor got the refusal as the answer) stay private.
+ * as InvestmentRequested. The domain InvestmentRequested (before the hold), HoldRefused (the
+ * investor got the refusal as the answer) and the ledger's confirmations (HoldCaptured, HoldReleased,
+ * MaturitySettled: the process manager's bookkeeping) stay private.
  */
 import type { DomainEvent, StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { StoreReads } from '@meridian/platform/ports/serviceStore';
@@ -57,6 +58,9 @@ export async function toIntegrationEvent(
     }
     case 'InvestmentRequested':
     case 'HoldRefused':
+    case 'HoldCaptured':
+    case 'HoldReleased':
+    case 'MaturitySettled':
       return null;
     default: {
       const _exhaustive: never = event;

@@ -2,8 +2,9 @@
  * Use cases of the investment service. Money requests answer synchronously (DESIGN.md §4): record the
  * request, ask the ledger for the hold with the investment id as idempotency key, record the outcome,
  * answer it. Decisions are recorded first (the stream's version decides which admin wins), then the
- * ledger is told (capture / release / settle); whatever the ledger did not confirm stays marked in the
- * read model (`sync`) and the process manager (redrive.ts) completes it.
+ * ledger is told (capture / release / settle) and its confirmation is recorded as an event (HoldCaptured,
+ * HoldReleased, MaturitySettled); whatever the ledger did not confirm stays owed — the read model's
+ * `sync`, projected from the events — and the process manager (processManager.ts) completes it.
  */
 import { invalid, notFound } from '@meridian/platform/eventSourcing/errors';
 import { answerHeldRequest, placeHoldForRequest } from '@meridian/ledger/client/heldRequest';
@@ -11,13 +12,11 @@ import {
   INVESTMENT_MESSAGES,
   isDue,
   parseInvestmentAmount,
-  decide as decideRequest,
-  initialState,
+  validateRequest,
 } from '../domain/investment.js';
 import { planRangeText, type Plan } from '../domain/plan.js';
 import {
   type InvestmentDoc,
-  type LedgerSync,
   type UserDoc,
   COLLECTIONS,
   activeByEndDate,
@@ -33,7 +32,6 @@ import {
   MESSAGES,
   checkId,
   executeInvestment,
-  inTransaction,
   isUnknownOutcome,
   metaOf,
   requireActor,
@@ -78,8 +76,7 @@ export async function startInvest(
   const actor = requireActor(input.actor);
   const investmentId = input.investmentId ? checkId(input.investmentId) : ctx.newId();
   const amountCents = parseInvestmentAmount(input.amount);
-  const command = {
-    type: 'RequestInvestment' as const,
+  const request = {
     investmentId,
     userId: actor.userId,
     isVerified: input.isVerified,
@@ -89,15 +86,13 @@ export async function startInvest(
     now: ctx.clock(),
   };
   const existing = await investmentById(ctx.store, investmentId);
-  if (!existing) {
-    // every rule but the balance first, so a bad request never waits on the ledger
-    decideRequest({ ...command, availableDepositCents: Number.MAX_SAFE_INTEGER }, initialState());
-  }
+  // every rule but the balance first, so a bad request never waits on the ledger
+  if (!existing) validateRequest(request);
   const availableDepositCents = existing ? 0 : (await ctx.ledger.getBalances(actor.userId)).depositCents;
   await executeInvestment(
     ctx,
     investmentId,
-    () => ({ ...command, availableDepositCents }),
+    () => ({ type: 'RequestInvestment', ...request, availableDepositCents }),
     metaOf(ctx, actor),
   );
 
@@ -260,9 +255,10 @@ export async function settleDueForUser(
 // ---------- the ledger calls an event owes ----------
 
 /**
- * Makes the ledger call the investment's last event owes (`sync`), then clears the mark. Idempotent
- * (every call carries a key derived from the investment id). An unknown outcome or a ledger refusal
- * leaves the mark for the process manager; the document is returned as it stands.
+ * Makes the ledger call the investment owes (`sync`), then records the ledger's confirmation as an
+ * event (which clears `sync`). Idempotent (every call carries a key derived from the investment id, and
+ * recording a confirmation again records nothing). An unknown outcome or a ledger refusal leaves the
+ * call owed for the process manager; the document is returned as it stands.
  */
 export async function syncLedger(
   ctx: InvestmentContext,
@@ -272,6 +268,7 @@ export async function syncLedger(
   if (!doc || doc.sync === 'none') return doc;
   if (doc.sync === 'hold') return placeHoldFor(ctx, investmentId);
   const { userId } = doc;
+  const owed = doc.sync;
   try {
     if (doc.sync === 'capture') {
       await ctx.ledger.captureHold({
@@ -308,22 +305,15 @@ export async function syncLedger(
     );
     return doc;
   }
-  return clearSync(ctx, investmentId, doc.version, doc.sync);
-}
-
-async function clearSync(
-  ctx: InvestmentContext,
-  investmentId: string,
-  version: number,
-  sync: LedgerSync,
-): Promise<InvestmentDoc | null> {
-  return inTransaction(ctx, async (tx) => {
-    const doc = await tx.get<InvestmentDoc>(COLLECTIONS.investments, investmentId);
-    if (!doc || doc.version !== version || doc.sync !== sync) return doc;
-    const next = { ...doc, sync: 'none' as const };
-    await tx.put(COLLECTIONS.investments, investmentId, next);
-    return next;
-  });
+  const type =
+    owed === 'capture' ? 'RecordHoldCaptured' : owed === 'release' ? 'RecordHoldReleased' : 'RecordMaturitySettled';
+  const { doc: recorded } = await executeInvestment(
+    ctx,
+    investmentId,
+    () => ({ type, now: ctx.clock() }),
+    metaOf(ctx),
+  );
+  return recorded;
 }
 
 /** The process manager's sweep: every ledger call owed for longer than `olderThanMs`. */

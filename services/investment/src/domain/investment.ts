@@ -10,6 +10,10 @@
  *   | RejectInvestment -> InvestmentRejected ('Rejected'; the ledger releases the hold)
  *   MatureInvestment at/after endDate -> InvestmentMatured ('Ended'; the ledger settles principal + profit
  *   into Total Profit), exactly once.
+ *   What the ledger confirmed after a decision is a fact of the stream too: RecordHoldCaptured -> HoldCaptured,
+ *   RecordHoldReleased -> HoldReleased, RecordMaturitySettled -> MaturitySettled (with HoldCaptured first
+ *   when the approval's capture was never confirmed). `ledgerCallOwed(state)` is the ledger call a state
+ *   still owes: the process manager's to-do list, derived from the events alone.
  *
  * Status spelling: the spec writes the investment's statuses as "pending" (lower case) and "Active"
  * (capitalised), compares statuses case-sensitively and styles only 'Active'; we keep exactly 'pending' and
@@ -26,6 +30,8 @@ import { type Plan, findPlan, isWithinPlan, planRangeText } from './plan.js';
 export const INVESTMENT_STATUSES = ['pending', 'Active', 'Rejected', 'Ended'] as const;
 export type InvestmentStatus = (typeof INVESTMENT_STATUSES)[number];
 export type HoldOutcome = 'awaiting' | 'placed' | 'refused';
+/** What the ledger confirmed it did with the held funds after the decision (null: nothing yet). */
+export type FundsOutcome = 'captured' | 'released' | 'settled' | null;
 
 export const toInvestmentStreamId = (investmentId: string) => `investment-${investmentId}`;
 
@@ -48,6 +54,9 @@ export const INVESTMENT_MESSAGES = {
   notMatured: 'This investment has not matured yet',
   notAuthorized: 'Not authorized, admin only',
   missingId: 'Command is missing an id',
+  notApproved: 'Only an approved investment has its funds captured',
+  notRejected: 'Only a rejected investment with its funds held has them released',
+  notEnded: 'Only an ended investment is settled',
 } as const;
 
 // ---------- events ----------
@@ -98,7 +107,25 @@ export type InvestmentMatured = {
     maturedAt: string;
   };
 };
-export type InvestmentEvent = InvestmentRequested | HoldPlaced | HoldRefused | InvestmentApproved | InvestmentRejected | InvestmentMatured;
+/** The ledger confirmed the capture of the held funds into invested (after the approval). */
+export type HoldCaptured = { type: 'HoldCaptured'; data: { investmentId: string; userId: string; amountCents: Cents; capturedAt: string } };
+/** The ledger confirmed the release of the held funds back to the Deposit Balance (after a rejection). */
+export type HoldReleased = { type: 'HoldReleased'; data: { investmentId: string; userId: string; amountCents: Cents; releasedAt: string } };
+/** The ledger confirmed the settlement of principal + profit into Total Profit (after the maturity). */
+export type MaturitySettled = {
+  type: 'MaturitySettled';
+  data: { investmentId: string; userId: string; principalCents: Cents; maturityAmountCents: Cents; settledAt: string };
+};
+export type InvestmentEvent =
+  | InvestmentRequested
+  | HoldPlaced
+  | HoldRefused
+  | InvestmentApproved
+  | InvestmentRejected
+  | InvestmentMatured
+  | HoldCaptured
+  | HoldReleased
+  | MaturitySettled;
 
 // ---------- commands ----------
 
@@ -122,13 +149,22 @@ export type RecordHoldRefused = { type: 'RecordHoldRefused'; reason: string; now
 export type ApproveInvestment = { type: 'ApproveInvestment'; adminId: string; actorRole: string; now: Date };
 export type RejectInvestment = { type: 'RejectInvestment'; adminId: string; actorRole: string; now: Date };
 export type MatureInvestment = { type: 'MatureInvestment'; now: Date };
+export type RecordHoldCaptured = { type: 'RecordHoldCaptured'; now: Date };
+export type RecordHoldReleased = { type: 'RecordHoldReleased'; now: Date };
+export type RecordMaturitySettled = { type: 'RecordMaturitySettled'; now: Date };
 export type InvestmentCommand =
   | RequestInvestment
   | RecordHoldPlaced
   | RecordHoldRefused
   | ApproveInvestment
   | RejectInvestment
-  | MatureInvestment;
+  | MatureInvestment
+  | RecordHoldCaptured
+  | RecordHoldReleased
+  | RecordMaturitySettled;
+
+/** A request as the client made it: what validateRequest checks without any state. */
+export type InvestmentRequest = Omit<RequestInvestment, 'type' | 'availableDepositCents'>;
 
 // ---------- state ----------
 
@@ -144,6 +180,7 @@ export type InvestmentState =
       amountCents: Cents;
       requestedAt: string;
       hold: HoldOutcome;
+      funds: FundsOutcome;
       refusal: string | null;
       maturityAmountCents: Cents | null;
       startDate: string | null;
@@ -170,6 +207,7 @@ export function evolve(state: InvestmentState, event: InvestmentEvent): Investme
       amountCents: d.amountCents,
       requestedAt: d.requestedAt,
       hold: 'awaiting',
+      funds: null,
       refusal: null,
       maturityAmountCents: null,
       startDate: null,
@@ -199,6 +237,12 @@ export function evolve(state: InvestmentState, event: InvestmentEvent): Investme
       return { ...state, status: 'Rejected', decidedBy: event.data.rejectedBy, decidedAt: event.data.rejectedAt };
     case 'InvestmentMatured':
       return { ...state, status: 'Ended', maturedAt: event.data.maturedAt };
+    case 'HoldCaptured':
+      return { ...state, funds: 'captured' };
+    case 'HoldReleased':
+      return { ...state, funds: 'released' };
+    case 'MaturitySettled':
+      return { ...state, funds: 'settled' };
     default: {
       const _exhaustive: never = event;
       return state;
@@ -227,6 +271,44 @@ export function isDue(state: InvestmentState, now: Date): boolean {
   return state.status === 'Active' && state.endDate !== null && now.getTime() >= Date.parse(state.endDate);
 }
 
+/** The ledger call a state still owes (the process manager's to-do list), 'none' when nothing is owed. */
+export type LedgerCallOwed = 'none' | 'hold' | 'capture' | 'release' | 'settle';
+
+export function ledgerCallOwed(state: InvestmentState): LedgerCallOwed {
+  if (state.status === 'none') return 'none';
+  if (state.hold === 'awaiting') return 'hold';
+  const { status } = state;
+  switch (status) {
+    case 'pending':
+      return 'none';
+    case 'Active':
+      return state.funds === null ? 'capture' : 'none';
+    case 'Ended':
+      return state.funds === 'settled' ? 'none' : 'settle';
+    case 'Rejected':
+      return state.hold === 'placed' && state.funds === null ? 'release' : 'none';
+    default: {
+      const _exhaustive: never = status;
+      return 'none';
+    }
+  }
+}
+
+/**
+ * Every rule of a new request that needs no state (no stream, no balance), in the decider's order and
+ * with its messages: a bad request is refused before anyone asks the ledger. Returns the plan.
+ */
+export function validateRequest(request: InvestmentRequest): Plan {
+  if (!request.investmentId || !request.userId) throw invalid(INVESTMENT_MESSAGES.missingId);
+  if (!request.isVerified) throw precondition(INVESTMENT_MESSAGES.verifyEmail, 'EMAIL_NOT_VERIFIED');
+  if (!request.planName || !request.planName.trim()) throw invalid(INVESTMENT_MESSAGES.selectPlan);
+  const plan = findPlan(request.plans, request.planName);
+  if (!plan) throw invalid(INVESTMENT_MESSAGES.unknownPlan);
+  if (!isPositiveCents(request.amountCents)) throw invalid(INVESTMENT_MESSAGES.invalidAmount);
+  if (!isWithinPlan(plan, request.amountCents)) throw invalid(INVESTMENT_MESSAGES.outOfRange(plan));
+  return plan;
+}
+
 function existing(state: InvestmentState): ExistingInvestment {
   if (state.status === 'none') throw notFound(INVESTMENT_MESSAGES.notFound);
   return state;
@@ -252,12 +334,7 @@ export function decide(command: InvestmentCommand, state: InvestmentState): Inve
         if (same) return [];
         throw conflict(INVESTMENT_MESSAGES.alreadyExists);
       }
-      if (!command.isVerified) throw precondition(INVESTMENT_MESSAGES.verifyEmail, 'EMAIL_NOT_VERIFIED');
-      if (!command.planName || !command.planName.trim()) throw invalid(INVESTMENT_MESSAGES.selectPlan);
-      const plan = findPlan(command.plans, command.planName);
-      if (!plan) throw invalid(INVESTMENT_MESSAGES.unknownPlan);
-      if (!isPositiveCents(command.amountCents)) throw invalid(INVESTMENT_MESSAGES.invalidAmount);
-      if (!isWithinPlan(plan, command.amountCents)) throw invalid(INVESTMENT_MESSAGES.outOfRange(plan));
+      const plan = validateRequest(command);
       if (command.amountCents > command.availableDepositCents) {
         throw precondition(INVESTMENT_MESSAGES.insufficientBalance, 'INSUFFICIENT_FUNDS');
       }
@@ -341,6 +418,34 @@ export function decide(command: InvestmentCommand, state: InvestmentState): Inve
           },
         },
       ];
+    }
+
+    case 'RecordHoldCaptured': {
+      const s = existing(state);
+      if (s.funds === 'captured' || s.funds === 'settled') return [];
+      if ((s.status !== 'Active' && s.status !== 'Ended') || s.funds !== null) throw precondition(INVESTMENT_MESSAGES.notApproved);
+      return [{ type: 'HoldCaptured', data: { investmentId: s.investmentId, userId: s.userId, amountCents: s.amountCents, capturedAt: command.now.toISOString() } }];
+    }
+
+    case 'RecordHoldReleased': {
+      const s = existing(state);
+      if (s.funds === 'released') return [];
+      if (s.status !== 'Rejected' || s.hold !== 'placed' || s.funds !== null) throw precondition(INVESTMENT_MESSAGES.notRejected);
+      return [{ type: 'HoldReleased', data: { investmentId: s.investmentId, userId: s.userId, amountCents: s.amountCents, releasedAt: command.now.toISOString() } }];
+    }
+
+    case 'RecordMaturitySettled': {
+      const s = existing(state);
+      if (s.funds === 'settled') return [];
+      if (s.status !== 'Ended' || s.maturityAmountCents === null) throw precondition(INVESTMENT_MESSAGES.notEnded);
+      const at = command.now.toISOString();
+      const base = { investmentId: s.investmentId, userId: s.userId };
+      const settled: InvestmentEvent = {
+        type: 'MaturitySettled',
+        data: { ...base, principalCents: s.amountCents, maturityAmountCents: s.maturityAmountCents, settledAt: at },
+      };
+      // the settlement captures first at the ledger: an approval's capture never confirmed is a fact too
+      return s.funds === 'captured' ? [settled] : [{ type: 'HoldCaptured', data: { ...base, amountCents: s.amountCents, capturedAt: at } }, settled];
     }
 
     default: {

@@ -8,37 +8,39 @@
  * | investments | investmentId | the investment's own events (state + queue/due fields) |
  * | users       | userId       | identity's UserRegistered / ProfileUpdated (directory) |
  *
- * `sync` names the ledger call an event still owes (hold, capture, release, settle), set by the event
- * and cleared by the app once the ledger answered: the process manager re-drives whatever is left.
+ * `sync` names the ledger call the investment still owes (hold, capture, release, settle): a projection
+ * of the stream like every other field (`ledgerCallOwed` of the domain), set by a decision and cleared by
+ * the event recording the ledger's confirmation (HoldPlaced, HoldCaptured, HoldReleased, MaturitySettled).
+ * The process manager reads its to-do list here and writes nothing but events, so every collection can be
+ * dropped and rebuilt from the events alone (`rebuildInvestments`; the users directory by replaying
+ * identity's topic, which is kept forever).
  */
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
-import type { StoreReads } from '@meridian/platform/ports/serviceStore';
-import { type ExistingInvestment, type InvestmentEvent, evolve } from '../domain/investment.js';
+import type { ServiceStore, StoreReads } from '@meridian/platform/ports/serviceStore';
+import {
+  type ExistingInvestment,
+  type InvestmentEvent,
+  type LedgerCallOwed,
+  evolve,
+  ledgerCallOwed,
+  toInvestmentStreamId,
+} from '../domain/investment.js';
 
 export const COLLECTIONS = { investments: 'investments', users: 'users' } as const;
 
-export type LedgerSync = 'none' | 'hold' | 'capture' | 'release' | 'settle';
+export type LedgerSync = LedgerCallOwed;
 
 export type InvestmentDoc = ExistingInvestment & {
   /** version of investment-<id> the document is at */
   version: number;
   sync: LedgerSync;
-  /** when `sync` was set (ISO) */
+  /** when the call named by `sync` became owed (ISO) */
   syncSince: string;
   /** shown in the owner's history (false for a request the ledger refused to hold) */
   listed: boolean;
 };
 
 export type UserDoc = { userId: string; name: string; email: string };
-
-const SYNC_OF: Record<InvestmentEvent['type'], LedgerSync> = {
-  InvestmentRequested: 'hold',
-  HoldPlaced: 'none',
-  HoldRefused: 'none',
-  InvestmentApproved: 'capture',
-  InvestmentRejected: 'release',
-  InvestmentMatured: 'settle',
-};
 
 export function projectInvestment(
   doc: InvestmentDoc | null,
@@ -47,11 +49,12 @@ export function projectInvestment(
   const domainEvent = { type: event.type, data: event.data } as InvestmentEvent;
   const next = evolve(doc ?? { status: 'none' }, domainEvent);
   if (next.status === 'none') return doc;
+  const sync = ledgerCallOwed(next);
   return {
     ...next,
     version: event.version,
-    sync: SYNC_OF[domainEvent.type],
-    syncSince: event.occurredAt,
+    sync,
+    syncSince: doc && doc.sync === sync ? doc.syncSince : event.occurredAt,
     listed: next.hold !== 'refused',
   } as InvestmentDoc;
 }
@@ -115,4 +118,34 @@ export function owingLedger(
     orderBy: { field: 'syncSince', direction: 'asc' },
     limit,
   });
+}
+
+// ---------- rebuild ----------
+
+const STREAM_PREFIX = toInvestmentStreamId('');
+
+/**
+ * Drops the `investments` collection and projects it again from the service's own log
+ * (store.readAll from position 0), in one transaction. The users directory is not in this log: it is
+ * identity's, rebuilt by replaying meridian.identity.events through handleIdentityEvent.
+ */
+export async function rebuildInvestments(store: ServiceStore, pageSize = 500): Promise<number> {
+  const docs = new Map<string, InvestmentDoc | null>();
+  for (let after = 0; ; ) {
+    const page = await store.readAll(after, pageSize);
+    for (const e of page) {
+      if (!e.streamId.startsWith(STREAM_PREFIX)) continue;
+      const id = e.streamId.slice(STREAM_PREFIX.length);
+      docs.set(id, projectInvestment(docs.get(id) ?? null, e as StoredEvent<InvestmentEvent>));
+    }
+    if (page.length < pageSize) break;
+    after = page[page.length - 1].position;
+  }
+  await store.transaction(async (tx) => {
+    for (const old of await tx.find<InvestmentDoc>(COLLECTIONS.investments)) {
+      await tx.delete(COLLECTIONS.investments, old.investmentId);
+    }
+    for (const [id, doc] of docs) if (doc) await tx.put(COLLECTIONS.investments, id, doc);
+  });
+  return docs.size;
 }

@@ -4,7 +4,8 @@
  * consumers de-duplicate on the withdrawal service's event id.
  *
  * The request enters the admin queue when the ledger holds its funds: the domain HoldPlaced goes out as
- * WithdrawalRequested. The domain WithdrawalRequested (before the hold) and HoldRefused stay private.
+ * WithdrawalRequested. The domain WithdrawalRequested (before the hold), HoldRefused and the ledger's
+ * confirmations (HoldCaptured, HoldReleased: the process manager's bookkeeping) stay private.
  */
 import type { DomainEvent, StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { StoreReads } from '@meridian/platform/ports/serviceStore';
@@ -50,6 +51,8 @@ export async function toIntegrationEvent(
     }
     case 'WithdrawalRequested':
     case 'HoldRefused':
+    case 'HoldCaptured':
+    case 'HoldReleased':
       return null;
     default: {
       const _exhaustive: never = event;

@@ -3,22 +3,16 @@
  * request, ask the ledger to hold the amount on Total Profit with the withdrawal id as idempotency key,
  * record the outcome, answer it. Decisions are recorded first (the stream's version decides which admin
  * wins), then the ledger is told (capture = paid out to the outside world, release = back to Total
- * Profit); whatever the ledger did not confirm stays marked in the read model (`sync`) and the process
+ * Profit) and its confirmation is recorded as an event (HoldCaptured, HoldReleased); whatever the ledger
+ * did not confirm stays owed — the read model's `sync`, projected from the events — and the process
  * manager completes it.
  */
 import { invalid, notFound } from '@meridian/platform/eventSourcing/errors';
 import { answerHeldRequest, placeHoldForRequest } from '@meridian/ledger/client/heldRequest';
+import { WITHDRAWAL_MESSAGES, parseWithdrawalAmount, validateRequest } from '../domain/withdrawal.js';
 import {
-  WITHDRAWAL_MESSAGES,
-  decide as decideRequest,
-  initialState,
-  parseWithdrawalAmount,
-} from '../domain/withdrawal.js';
-import {
-  type LedgerSync,
   type UserDoc,
   type WithdrawalDoc,
-  COLLECTIONS,
   owingLedger,
   pendingWithdrawals,
   userById,
@@ -31,7 +25,6 @@ import {
   MESSAGES,
   checkId,
   executeWithdrawal,
-  inTransaction,
   isUnknownOutcome,
   metaOf,
   requireActor,
@@ -78,8 +71,7 @@ export async function requestWithdrawal(
   const actor = requireActor(input.actor);
   const withdrawalId = input.withdrawalId ? checkId(input.withdrawalId) : ctx.newId();
   const amountCents = parseWithdrawalAmount(input.amount);
-  const command = {
-    type: 'RequestWithdrawal' as const,
+  const request = {
     withdrawalId,
     userId: actor.userId,
     isVerified: input.isVerified,
@@ -89,15 +81,13 @@ export async function requestWithdrawal(
     now: ctx.clock(),
   };
   const existing = await withdrawalById(ctx.store, withdrawalId);
-  if (!existing) {
-    // every rule but the balance first, so a bad request never waits on the ledger
-    decideRequest({ ...command, availableProfitCents: Number.MAX_SAFE_INTEGER }, initialState());
-  }
+  // every rule but the balance first, so a bad request never waits on the ledger
+  if (!existing) validateRequest(request);
   const availableProfitCents = existing ? 0 : (await ctx.ledger.getBalances(actor.userId)).profitCents;
   await executeWithdrawal(
     ctx,
     withdrawalId,
-    () => ({ ...command, availableProfitCents }),
+    () => ({ type: 'RequestWithdrawal', ...request, availableProfitCents }),
     metaOf(ctx, actor),
   );
 
@@ -193,7 +183,10 @@ export async function decideWithdrawal(
 
 // ---------- the ledger calls an event owes ----------
 
-/** Makes the ledger call the withdrawal's last event owes, then clears the mark (see investment). */
+/**
+ * Makes the ledger call the withdrawal owes (`sync`), then records the ledger's confirmation as an event
+ * (which clears `sync`); see investment's syncLedger.
+ */
 export async function syncLedger(
   ctx: WithdrawalContext,
   withdrawalId: string,
@@ -222,22 +215,14 @@ export async function syncLedger(
     );
     return doc;
   }
-  return clearSync(ctx, withdrawalId, doc.version, doc.sync);
-}
-
-async function clearSync(
-  ctx: WithdrawalContext,
-  withdrawalId: string,
-  version: number,
-  sync: LedgerSync,
-): Promise<WithdrawalDoc | null> {
-  return inTransaction(ctx, async (tx) => {
-    const doc = await tx.get<WithdrawalDoc>(COLLECTIONS.withdrawals, withdrawalId);
-    if (!doc || doc.version !== version || doc.sync !== sync) return doc;
-    const next = { ...doc, sync: 'none' as const };
-    await tx.put(COLLECTIONS.withdrawals, withdrawalId, next);
-    return next;
-  });
+  const type = doc.sync === 'capture' ? 'RecordHoldCaptured' : 'RecordHoldReleased';
+  const { doc: recorded } = await executeWithdrawal(
+    ctx,
+    withdrawalId,
+    () => ({ type, now: ctx.clock() }),
+    metaOf(ctx),
+  );
+  return recorded;
 }
 
 /** The process manager's sweep: every ledger call owed for longer than `olderThanMs`. */

@@ -8,6 +8,9 @@
  *   ApproveWithdrawal -> WithdrawalApproved ('Approved'; the ledger captures the hold to cash: paid out)
  *   | RejectWithdrawal -> WithdrawalRejected ('Rejected'; the ledger releases the hold back to Total Profit)
  * Decided once: a second decision is refused with a clear message.
+ * What the ledger confirmed after the decision is a fact of the stream too: RecordHoldCaptured ->
+ * HoldCaptured, RecordHoldReleased -> HoldReleased. `ledgerCallOwed(state)` is the ledger call a state
+ * still owes: the process manager's to-do list, derived from the events alone.
  */
 import { conflict, forbidden, invalid, notFound, precondition } from '@meridian/platform/eventSourcing/errors';
 import type { Decider } from '@meridian/platform/eventSourcing/types';
@@ -18,6 +21,8 @@ import { type WalletNetwork, walletNetworkOf } from './walletAddress.js';
 export const WITHDRAWAL_STATUSES = ['Pending', 'Approved', 'Rejected'] as const;
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 export type HoldOutcome = 'awaiting' | 'placed' | 'refused';
+/** What the ledger confirmed it did with the held funds after the decision (null: nothing yet). */
+export type FundsOutcome = 'captured' | 'released' | null;
 
 export const MIN_WITHDRAWAL_CENTS = dollars(50);
 
@@ -40,6 +45,8 @@ export const WITHDRAWAL_MESSAGES = {
   alreadyRejected: 'This withdrawal has already been rejected',
   notAuthorized: 'Not authorized, admin only',
   missingId: 'Command is missing an id',
+  notApproved: 'Only an approved withdrawal has its funds captured',
+  notRejected: 'Only a rejected withdrawal with its funds held has them released',
 } as const;
 
 // ---------- events ----------
@@ -68,7 +75,18 @@ export type WithdrawalRejected = {
   type: 'WithdrawalRejected';
   data: { withdrawalId: string; userId: string; amountCents: Cents; rejectedBy: string; rejectedAt: string };
 };
-export type WithdrawalEvent = WithdrawalRequested | HoldPlaced | HoldRefused | WithdrawalApproved | WithdrawalRejected;
+/** The ledger confirmed the capture of the held funds (paid out) after the approval. */
+export type HoldCaptured = { type: 'HoldCaptured'; data: { withdrawalId: string; userId: string; amountCents: Cents; capturedAt: string } };
+/** The ledger confirmed the release of the held funds back to Total Profit after the rejection. */
+export type HoldReleased = { type: 'HoldReleased'; data: { withdrawalId: string; userId: string; amountCents: Cents; releasedAt: string } };
+export type WithdrawalEvent =
+  | WithdrawalRequested
+  | HoldPlaced
+  | HoldRefused
+  | WithdrawalApproved
+  | WithdrawalRejected
+  | HoldCaptured
+  | HoldReleased;
 
 // ---------- commands ----------
 
@@ -90,7 +108,19 @@ export type RecordHoldPlaced = { type: 'RecordHoldPlaced'; now: Date };
 export type RecordHoldRefused = { type: 'RecordHoldRefused'; reason: string; now: Date };
 export type ApproveWithdrawal = { type: 'ApproveWithdrawal'; adminId: string; actorRole: string; now: Date };
 export type RejectWithdrawal = { type: 'RejectWithdrawal'; adminId: string; actorRole: string; now: Date };
-export type WithdrawalCommand = RequestWithdrawal | RecordHoldPlaced | RecordHoldRefused | ApproveWithdrawal | RejectWithdrawal;
+export type RecordHoldCaptured = { type: 'RecordHoldCaptured'; now: Date };
+export type RecordHoldReleased = { type: 'RecordHoldReleased'; now: Date };
+export type WithdrawalCommand =
+  | RequestWithdrawal
+  | RecordHoldPlaced
+  | RecordHoldRefused
+  | ApproveWithdrawal
+  | RejectWithdrawal
+  | RecordHoldCaptured
+  | RecordHoldReleased;
+
+/** A request as the client made it: what validateRequest checks without any state. */
+export type WithdrawalRequest = Omit<RequestWithdrawal, 'type' | 'availableProfitCents'>;
 
 // ---------- state ----------
 
@@ -104,6 +134,7 @@ export type WithdrawalState =
       walletAddress: string;
       requestDate: string;
       hold: HoldOutcome;
+      funds: FundsOutcome;
       refusal: string | null;
       decidedBy: string | null;
       decidedAt: string | null;
@@ -124,6 +155,7 @@ export function evolve(state: WithdrawalState, event: WithdrawalEvent): Withdraw
       walletAddress: d.walletAddress,
       requestDate: d.requestDate,
       hold: 'awaiting',
+      funds: null,
       refusal: null,
       decidedBy: null,
       decidedAt: null,
@@ -139,6 +171,10 @@ export function evolve(state: WithdrawalState, event: WithdrawalEvent): Withdraw
       return { ...state, status: 'Approved', decidedBy: event.data.approvedBy, decidedAt: event.data.approvedAt };
     case 'WithdrawalRejected':
       return { ...state, status: 'Rejected', decidedBy: event.data.rejectedBy, decidedAt: event.data.rejectedAt };
+    case 'HoldCaptured':
+      return { ...state, funds: 'captured' };
+    case 'HoldReleased':
+      return { ...state, funds: 'released' };
     default: {
       const _exhaustive: never = event;
       return state;
@@ -154,6 +190,45 @@ export function parseWithdrawalAmount(input: unknown): Cents {
     throw invalid(WITHDRAWAL_MESSAGES.amountRequired);
   }
   return parseDollarsToCents(input);
+}
+
+/** The ledger call a state still owes (the process manager's to-do list), 'none' when nothing is owed. */
+export type LedgerCallOwed = 'none' | 'hold' | 'capture' | 'release';
+
+export function ledgerCallOwed(state: WithdrawalState): LedgerCallOwed {
+  if (state.status === 'none') return 'none';
+  if (state.hold === 'awaiting') return 'hold';
+  const { status } = state;
+  switch (status) {
+    case 'Pending':
+      return 'none';
+    case 'Approved':
+      return state.funds === null ? 'capture' : 'none';
+    case 'Rejected':
+      return state.hold === 'placed' && state.funds === null ? 'release' : 'none';
+    default: {
+      const _exhaustive: never = status;
+      return 'none';
+    }
+  }
+}
+
+/**
+ * Every rule of a new request that needs no state (no stream, no balance), with the decider's
+ * messages: a bad request is refused before anyone asks the ledger. Returns the trimmed address and
+ * its network.
+ */
+export function validateRequest(request: WithdrawalRequest): { walletAddress: string; network: WalletNetwork } {
+  if (!request.withdrawalId || !request.userId) throw invalid(WITHDRAWAL_MESSAGES.missingId);
+  if (!request.isVerified) throw precondition(WITHDRAWAL_MESSAGES.verifyEmail, 'EMAIL_NOT_VERIFIED');
+  if (request.kycStatus !== 'Approved') throw precondition(WITHDRAWAL_MESSAGES.kycRequired, 'KYC_NOT_APPROVED');
+  if (!isPositiveCents(request.amountCents)) throw invalid(WITHDRAWAL_MESSAGES.invalidAmount);
+  if (request.amountCents < MIN_WITHDRAWAL_CENTS) throw invalid(WITHDRAWAL_MESSAGES.minimum);
+  const walletAddress = (request.walletAddress ?? '').trim();
+  if (!walletAddress) throw invalid(WITHDRAWAL_MESSAGES.walletRequired);
+  const network = walletNetworkOf(walletAddress);
+  if (!network) throw invalid(WITHDRAWAL_MESSAGES.invalidWallet);
+  return { walletAddress, network };
 }
 
 function existing(state: WithdrawalState): ExistingWithdrawal {
@@ -173,16 +248,11 @@ export function decide(command: WithdrawalCommand, state: WithdrawalState): With
         if (same) return [];
         throw conflict(WITHDRAWAL_MESSAGES.alreadyExists);
       }
-      if (!command.isVerified) throw precondition(WITHDRAWAL_MESSAGES.verifyEmail, 'EMAIL_NOT_VERIFIED');
-      if (command.kycStatus !== 'Approved') throw precondition(WITHDRAWAL_MESSAGES.kycRequired, 'KYC_NOT_APPROVED');
-      if (!isPositiveCents(command.amountCents)) throw invalid(WITHDRAWAL_MESSAGES.invalidAmount);
-      if (command.amountCents < MIN_WITHDRAWAL_CENTS) throw invalid(WITHDRAWAL_MESSAGES.minimum);
+      // the stateless rules first (the request path runs them before asking the ledger), then the balance
+      const { network } = validateRequest(command);
       if (command.amountCents > command.availableProfitCents) {
         throw precondition(WITHDRAWAL_MESSAGES.insufficientBalance, 'INSUFFICIENT_FUNDS');
       }
-      if (!walletAddress) throw invalid(WITHDRAWAL_MESSAGES.walletRequired);
-      const network = walletNetworkOf(walletAddress);
-      if (!network) throw invalid(WITHDRAWAL_MESSAGES.invalidWallet);
       return [
         {
           type: 'WithdrawalRequested',
@@ -223,6 +293,20 @@ export function decide(command: WithdrawalCommand, state: WithdrawalState): With
       return command.type === 'ApproveWithdrawal'
         ? [{ type: 'WithdrawalApproved', data: { ...base, walletAddress: s.walletAddress, approvedBy: command.adminId, approvedAt: at } }]
         : [{ type: 'WithdrawalRejected', data: { ...base, rejectedBy: command.adminId, rejectedAt: at } }];
+    }
+
+    case 'RecordHoldCaptured': {
+      const s = existing(state);
+      if (s.funds === 'captured') return [];
+      if (s.status !== 'Approved' || s.funds !== null) throw precondition(WITHDRAWAL_MESSAGES.notApproved);
+      return [{ type: 'HoldCaptured', data: { withdrawalId: s.withdrawalId, userId: s.userId, amountCents: s.amountCents, capturedAt: command.now.toISOString() } }];
+    }
+
+    case 'RecordHoldReleased': {
+      const s = existing(state);
+      if (s.funds === 'released') return [];
+      if (s.status !== 'Rejected' || s.hold !== 'placed' || s.funds !== null) throw precondition(WITHDRAWAL_MESSAGES.notRejected);
+      return [{ type: 'HoldReleased', data: { withdrawalId: s.withdrawalId, userId: s.userId, amountCents: s.amountCents, releasedAt: command.now.toISOString() } }];
     }
 
     default: {
