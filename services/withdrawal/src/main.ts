@@ -5,18 +5,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
-import { subscribeIdempotent } from '@meridian/platform/app/consumer';
-import { startOutboxRelay } from '@meridian/platform/app/outboxRelay';
-import { createStopList } from '@meridian/platform/app/stopList';
+import {
+  type HeldRequestServiceHandle,
+  startHeldRequestService,
+} from '@meridian/platform/app/heldRequest/service';
 import { loadConfigOrExit } from '@meridian/platform/config';
-import { startGrpcServer } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
 import { topicOf, type EventBus } from '@meridian/platform/ports/eventBus';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { createServiceRuntime, onShutdown } from '@meridian/platform/runtime';
 import { CONSUMER_GROUP, SERVICE, type WithdrawalContext } from './app/context.js';
-import { handleIdentityEvent } from './app/identityEvents.js';
 import { toIntegrationEvent } from './app/integrationEvents.js';
 import type { LedgerPort } from './app/ports.js';
 import { startProcessManager } from './app/processManager.js';
@@ -45,14 +44,8 @@ export interface WithdrawalDeps {
   redriveIntervalMs?: number;
 }
 
-export interface WithdrawalHandle {
-  grpcAddress: string;
-  /** Resolves when everything appended so far is published on meridian.withdrawal.events. */
-  flushOutbox(timeoutMs?: number): Promise<void>;
-  /** One process-manager sweep over everything owed (tests). */
-  redrive(): Promise<number>;
-  stop(): Promise<void>;
-}
+/** gRPC address, outbox flush and a process-manager sweep (tests), stop. */
+export type WithdrawalHandle = HeldRequestServiceHandle;
 
 export async function start(deps: WithdrawalDeps): Promise<WithdrawalHandle> {
   const { config, store, bus, logger } = deps;
@@ -65,54 +58,18 @@ export async function start(deps: WithdrawalDeps): Promise<WithdrawalHandle> {
     newId: deps.newId ?? randomUUID,
     logger,
   };
-  const stops = createStopList(logger, 'withdrawal');
-  const stopAll = () => stops.stopAll();
-  if (ownLedger) stops.push(async () => ledger.close?.());
-
-  try {
-    // 1. integration events out on meridian.withdrawal.events (transactional outbox)
-    const relay = startOutboxRelay({
-      store,
-      bus,
-      topic: topicOf(SERVICE),
-      map: (event) => toIntegrationEvent(event, store),
-      onError: (err, attempt) => logger.warn({ err, attempt }, 'withdrawal outbox relay failed; retrying'),
-    });
-    stops.push(() => relay.stop());
-
-    // 2. identity events -> the user directory (name and email), exactly once per event id
-    const identity = await subscribeIdempotent({
-      bus,
-      store,
-      topic: topicOf('identity'),
-      group: CONSUMER_GROUP,
-      handle: handleIdentityEvent,
-    });
-    stops.push(() => identity.stop());
-
-    // 3. the process manager (re-drives owed ledger calls)
-    const manager = startProcessManager(ctx, { intervalMs: deps.redriveIntervalMs });
-    stops.push(() => manager.stop());
-
-    // 4. gRPC
-    const grpc = await startGrpcServer({
-      address: config.WITHDRAWAL_GRPC_ADDR,
-      logger,
-      services: [withdrawalGrpcService(ctx, { logger })],
-    });
-    stops.push(() => grpc.stop());
-
-    let stopping: Promise<void> | undefined;
-    return {
-      grpcAddress: grpc.address,
-      flushOutbox: (timeoutMs) => relay.flush(timeoutMs),
-      redrive: () => manager.sweep(0),
-      stop: () => (stopping ??= stopAll()),
-    };
-  } catch (err) {
-    await stopAll();
-    throw err;
-  }
+  return startHeldRequestService({
+    service: SERVICE,
+    consumerGroup: CONSUMER_GROUP,
+    bus,
+    ctx,
+    toIntegrationEvent: (event) => toIntegrationEvent(event, store),
+    startProcessManager,
+    redriveIntervalMs: deps.redriveIntervalMs,
+    onStopped: ownLedger ? async () => ledger.close?.() : undefined,
+    grpcAddress: config.WITHDRAWAL_GRPC_ADDR,
+    grpcService: withdrawalGrpcService,
+  });
 }
 
 async function main(): Promise<void> {

@@ -5,7 +5,6 @@
  * `caller_verified` (identity's user view) are filled by the gateway, never by a browser; admin powers
  * are re-checked against caller_role, ownership against caller.user_id.
  */
-import type { Caller } from '@meridian/proto/meridian/common/v1/common';
 import {
   InvestmentServiceService,
   type DecideInvestmentRequest,
@@ -25,7 +24,7 @@ import {
 } from '@meridian/proto/meridian/investment/v1/investment';
 import { unaryHandlers, type GrpcServiceRegistration } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
-import type { Actor, InvestmentContext } from '../app/context.js';
+import { type InvestmentContext, actorOf } from '../app/context.js';
 import {
   type InvestmentView,
   decideInvestment,
@@ -36,14 +35,6 @@ import {
   settleDueForUser,
   startInvest,
 } from '../app/investments.js';
-
-function actorOf(caller: Caller | undefined, role: string): Actor {
-  return {
-    userId: caller?.userId ?? '',
-    role: role ?? '',
-    ...(caller?.impersonatorId ? { impersonatorId: caller.impersonatorId } : {}),
-  };
-}
 
 export const investmentToProto = (d: InvestmentView): Investment => ({
   investmentId: d.investmentId,

@@ -1,4 +1,4 @@
-import { type Actor, REQUEST_MESSAGES, executeOnStream } from '@meridian/platform/app/requestContext';
+import { executeOnStream } from '@meridian/platform/app/requestContext';
 import type { EventMeta } from '@meridian/platform/eventSourcing/types';
 import type { Logger } from '@meridian/platform/logger';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
@@ -30,31 +30,9 @@ export interface InvestmentContext {
   maxAttempts?: number;
 }
 
-/**
- * Who is calling, as the gateway established it: user id from the session, role from identity's
- * Authenticate. The service does not own users: it trusts these fields from its callers inside the
- * cluster (never from a browser) and re-checks every power against them.
- */
-export type { Actor };
-
-export const MESSAGES = {
-  ...REQUEST_MESSAGES,
-  pendingOutcome:
-    'Your request is recorded but its funds could not be confirmed yet; it will be completed shortly',
-} as const;
-
-// the caller's powers, id syntax, event metadata and the retried transaction: shared with withdrawal
-export {
-  checkId,
-  inTransaction,
-  metaOf,
-  requireActor,
-  requireAdmin,
-  requireOwnerOrAdmin,
-} from '@meridian/platform/app/requestContext';
-
-/** A ledger answer whose outcome is unknown (down, deadline, transport): retry later, decide nothing. */
-export { isUnknownOutcome } from '@meridian/ledger/client/ledgerPort';
+// the caller (Actor), its powers, id syntax, event metadata, the retried transaction, MESSAGES and
+// isUnknownOutcome: the held-request kit, shared with withdrawal
+export * from '@meridian/platform/app/heldRequest/kit';
 
 const INVESTMENT_STREAM = {
   decider: investmentDecider,

@@ -7,24 +7,22 @@
  * `sync`, projected from the events — and the process manager (processManager.ts) completes it.
  */
 import { invalid, notFound } from '@meridian/platform/eventSourcing/errors';
-import { answerHeldRequest, placeHoldForRequest } from '@meridian/ledger/client/heldRequest';
+import { heldRequests } from '@meridian/platform/app/heldRequest/heldRequests';
 import {
-  INVESTMENT_MESSAGES,
-  isDue,
-  parseInvestmentAmount,
-  validateRequest,
-} from '../domain/investment.js';
+  type WithUser,
+  withUser as withUserOf,
+  withUsers as withUsersOf,
+} from '@meridian/platform/app/heldRequest/userDirectory';
+import { INVESTMENT_MESSAGES, isDue, parseInvestmentAmount, validateRequest } from '../domain/investment.js';
 import { planRangeText, type Plan } from '../domain/plan.js';
 import {
   type InvestmentDoc,
-  type UserDoc,
   COLLECTIONS,
   activeByEndDate,
   investmentById,
   investmentsOfUser,
   owingLedger,
   pendingInvestments,
-  userById,
 } from '../projections/investmentView.js';
 import {
   type Actor,
@@ -32,7 +30,6 @@ import {
   MESSAGES,
   checkId,
   executeInvestment,
-  isUnknownOutcome,
   metaOf,
   requireActor,
   requireAdmin,
@@ -47,22 +44,47 @@ export const SUCCESS = {
     n === 0 ? 'No matured investments to settle' : `${n} matured investment${n === 1 ? '' : 's'} settled`,
 } as const;
 
-export type InvestmentView = InvestmentDoc & { userName: string; userEmail: string };
+export type InvestmentView = WithUser<InvestmentDoc>;
 
-async function withUser(ctx: InvestmentContext, doc: InvestmentDoc): Promise<InvestmentView> {
-  const user = await userById(ctx.store, doc.userId);
-  return { ...doc, userName: user?.name ?? '', userEmail: user?.email ?? '' };
-}
+const withUser = (ctx: InvestmentContext, doc: InvestmentDoc) => withUserOf(ctx.store, doc);
+const withUsers = (ctx: InvestmentContext, docs: InvestmentDoc[]) => withUsersOf(ctx.store, docs);
 
-async function withUsers(ctx: InvestmentContext, docs: InvestmentDoc[]): Promise<InvestmentView[]> {
-  const users = new Map<string, UserDoc | null>();
-  for (const d of docs) if (!users.has(d.userId)) users.set(d.userId, await userById(ctx.store, d.userId));
-  return docs.map((d) => ({
-    ...d,
-    userName: users.get(d.userId)?.name ?? '',
-    userEmail: users.get(d.userId)?.email ?? '',
-  }));
-}
+/** The held-money request of an investment: the Deposit Balance held, captured on approval, settled at maturity. */
+const investments = heldRequests({
+  purpose: 'investment',
+  idField: 'investmentId',
+  messages: {
+    ...INVESTMENT_MESSAGES,
+    pendingOutcome: MESSAGES.pendingOutcome,
+    idRequired: 'Investment id is required',
+  },
+  owedCalls: ['hold', 'capture', 'release', 'settle'],
+  decisions: { approve: 'ApproveInvestment', reject: 'RejectInvestment' },
+  ownCalls: {
+    settle: {
+      record: 'RecordMaturitySettled',
+      async call(ctx: InvestmentContext, doc: InvestmentDoc, investmentId: string) {
+        // the capture may still be owed when the approval's ledger call was lost: it is idempotent
+        await ctx.ledger.captureHold({
+          userId: doc.userId,
+          holdId: investmentId,
+          idempotencyKey: `capture:${investmentId}`,
+        });
+        await ctx.ledger.settleMaturity({
+          userId: doc.userId,
+          investmentId,
+          principalCents: doc.amountCents,
+          maturityAmountCents: doc.maturityAmountCents ?? doc.amountCents,
+          idempotencyKey: `maturity:${investmentId}`,
+        });
+      },
+    },
+  },
+  load: (ctx: InvestmentContext, id) => investmentById(ctx.store, id),
+  owing: (ctx, sync) => owingLedger(ctx.store, sync as Exclude<InvestmentDoc['sync'], 'none'>),
+  availableCents: async (ctx, userId) => (await ctx.ledger.getBalances(userId)).depositCents,
+  execute: (ctx, id, command, meta) => executeInvestment(ctx, id, () => command, meta),
+});
 
 export const listPlans = (ctx: InvestmentContext): Array<Plan & { rangeText: string }> =>
   ctx.plans.map((p) => ({ ...p, rangeText: planRangeText(p) }));
@@ -85,46 +107,24 @@ export async function startInvest(
     amountCents,
     now: ctx.clock(),
   };
-  const existing = await investmentById(ctx.store, investmentId);
-  // every rule but the balance first, so a bad request never waits on the ledger
-  if (!existing) validateRequest(request);
-  const availableDepositCents = existing ? 0 : (await ctx.ledger.getBalances(actor.userId)).depositCents;
-  await executeInvestment(
-    ctx,
-    investmentId,
-    () => ({ type: 'RequestInvestment', ...request, availableDepositCents }),
-    metaOf(ctx, actor),
-  );
-
-  const doc = answerHeldRequest(await placeHoldFor(ctx, investmentId), {
-    notFound: INVESTMENT_MESSAGES.notFound,
-    insufficientBalance: INVESTMENT_MESSAGES.insufficientBalance,
-    pendingOutcome: MESSAGES.pendingOutcome,
+  const doc = await investments.submit(ctx, {
+    actor,
+    requestId: investmentId,
+    validate: () => validateRequest(request),
+    record: (availableDepositCents, meta) =>
+      executeInvestment(
+        ctx,
+        investmentId,
+        () => ({ type: 'RequestInvestment', ...request, availableDepositCents }),
+        meta,
+      ),
   });
   return { message: SUCCESS.requested, investment: await withUser(ctx, doc) };
 }
 
-/**
- * Asks the ledger to hold the funds of a request still awaiting its outcome and records the answer.
- * Idempotent (the ledger's key is the investment id): the request path and the process manager may
- * both call it. An unknown outcome leaves the request awaiting.
- */
-export async function placeHoldFor(
-  ctx: InvestmentContext,
-  investmentId: string,
-): Promise<InvestmentDoc | null> {
-  return placeHoldForRequest({
-    ledger: ctx.ledger,
-    logger: ctx.logger,
-    clock: ctx.clock,
-    requestId: investmentId,
-    purpose: 'investment',
-    logFields: { investmentId },
-    load: () => investmentById(ctx.store, investmentId),
-    meta: () => metaOf(ctx),
-    record: async (command, meta) => (await executeInvestment(ctx, investmentId, () => command, meta)).doc,
-  });
-}
+/** Asks the ledger to hold the funds of a request still awaiting its outcome and records the answer. */
+export const placeHoldFor = (ctx: InvestmentContext, investmentId: string): Promise<InvestmentDoc | null> =>
+  investments.placeHoldFor(ctx, investmentId);
 
 // ---------- reads ----------
 
@@ -164,23 +164,12 @@ export async function decideInvestment(
   ctx: InvestmentContext,
   input: { actor: Actor; investmentId: string; decision: 'approve' | 'reject' },
 ): Promise<{ message: string; investment: InvestmentView }> {
-  const actor = requireAdmin(input.actor);
-  if (!input.investmentId) throw invalid('Investment id is required');
-  const now = ctx.clock();
-  const { doc } = await executeInvestment(
-    ctx,
-    input.investmentId,
-    () => ({
-      type: input.decision === 'approve' ? 'ApproveInvestment' : 'RejectInvestment',
-      adminId: actor.userId,
-      actorRole: actor.role,
-      now,
-    }),
-    metaOf(ctx, actor),
-  );
-  if (!doc) throw notFound(INVESTMENT_MESSAGES.notFound);
-  if (input.decision === 'approve') ctx.onScheduleChanged?.();
-  const synced = (await syncLedger(ctx, input.investmentId)) ?? doc;
+  const synced = await investments.decide(ctx, {
+    actor: input.actor,
+    requestId: input.investmentId,
+    decision: input.decision,
+    onRecorded: input.decision === 'approve' ? () => ctx.onScheduleChanged?.() : undefined,
+  });
   return {
     message: input.decision === 'approve' ? SUCCESS.approved : SUCCESS.rejected,
     investment: await withUser(ctx, synced),
@@ -254,78 +243,10 @@ export async function settleDueForUser(
 
 // ---------- the ledger calls an event owes ----------
 
-/**
- * Makes the ledger call the investment owes (`sync`), then records the ledger's confirmation as an
- * event (which clears `sync`). Idempotent (every call carries a key derived from the investment id, and
- * recording a confirmation again records nothing). An unknown outcome or a ledger refusal leaves the
- * call owed for the process manager; the document is returned as it stands.
- */
-export async function syncLedger(
-  ctx: InvestmentContext,
-  investmentId: string,
-): Promise<InvestmentDoc | null> {
-  const doc = await investmentById(ctx.store, investmentId);
-  if (!doc || doc.sync === 'none') return doc;
-  if (doc.sync === 'hold') return placeHoldFor(ctx, investmentId);
-  const { userId } = doc;
-  const owed = doc.sync;
-  try {
-    if (doc.sync === 'capture') {
-      await ctx.ledger.captureHold({
-        userId,
-        holdId: investmentId,
-        idempotencyKey: `capture:${investmentId}`,
-      });
-    } else if (doc.sync === 'release') {
-      await ctx.ledger.releaseHold({
-        userId,
-        holdId: investmentId,
-        idempotencyKey: `release:${investmentId}`,
-      });
-    } else {
-      // the capture may still be owed when the approval's ledger call was lost: it is idempotent
-      await ctx.ledger.captureHold({
-        userId,
-        holdId: investmentId,
-        idempotencyKey: `capture:${investmentId}`,
-      });
-      await ctx.ledger.settleMaturity({
-        userId,
-        investmentId,
-        principalCents: doc.amountCents,
-        maturityAmountCents: doc.maturityAmountCents ?? doc.amountCents,
-        idempotencyKey: `maturity:${investmentId}`,
-      });
-    }
-  } catch (err) {
-    const level = isUnknownOutcome(err) ? 'warn' : 'error';
-    ctx.logger[level](
-      { err, investmentId, sync: doc.sync },
-      'ledger call not confirmed; left for the process manager',
-    );
-    return doc;
-  }
-  const type =
-    owed === 'capture' ? 'RecordHoldCaptured' : owed === 'release' ? 'RecordHoldReleased' : 'RecordMaturitySettled';
-  const { doc: recorded } = await executeInvestment(
-    ctx,
-    investmentId,
-    () => ({ type, now: ctx.clock() }),
-    metaOf(ctx),
-  );
-  return recorded;
-}
+/** Makes the ledger call the investment owes (`sync`) and records its confirmation (see heldRequests). */
+export const syncLedger = (ctx: InvestmentContext, investmentId: string): Promise<InvestmentDoc | null> =>
+  investments.syncLedger(ctx, investmentId);
 
 /** The process manager's sweep: every ledger call owed for longer than `olderThanMs`. */
-export async function redriveOwed(ctx: InvestmentContext, olderThanMs: number): Promise<number> {
-  const cutoff = ctx.clock().getTime() - olderThanMs;
-  let driven = 0;
-  for (const sync of ['hold', 'capture', 'release', 'settle'] as const) {
-    for (const doc of await owingLedger(ctx.store, sync)) {
-      if (Date.parse(doc.syncSince) > cutoff) continue;
-      await syncLedger(ctx, doc.investmentId);
-      driven++;
-    }
-  }
-  return driven;
-}
+export const redriveOwed = (ctx: InvestmentContext, olderThanMs: number): Promise<number> =>
+  investments.redriveOwed(ctx, olderThanMs);

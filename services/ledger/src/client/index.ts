@@ -1,16 +1,8 @@
 /**
  * `@meridian/ledger/client`: the client side of the ledger's contract, for the services that call it
- * (investment, withdrawal) — the LedgerPort, its gRPC adapter and the held-request flow. Pure modules
- * are also importable one by one (`@meridian/ledger/client/ledgerPort`, `.../heldRequest`) so app/ code
- * does not load the gRPC adapter.
+ * (investment, withdrawal) — the LedgerPort and its gRPC adapter. The port is also importable alone
+ * (`@meridian/ledger/client/ledgerPort`) so app/ code does not load the gRPC adapter. The held-request
+ * flow those services run over it is theirs: @meridian/platform app/heldRequest/.
  */
 export { isUnknownOutcome, type LedgerBalances, type LedgerPort } from './ledgerPort.js';
 export { createGrpcLedger } from './ledgerPort.grpc.js';
-export {
-  answerHeldRequest,
-  placeHoldForRequest,
-  type HeldRequestDoc,
-  type HeldRequestIo,
-  type HeldRequestMessages,
-  type HoldOutcomeCommand,
-} from './heldRequest.js';

@@ -9,7 +9,7 @@
  * is unknown (ledger down, deadline) as a DomainError of kind 'unavailable' — the caller then leaves the
  * request for the process manager to re-drive.
  */
-import { DomainError } from '@meridian/platform/eventSourcing/errors';
+import type { HoldLedger } from '@meridian/platform/app/heldRequest/holdLedger';
 import type { Cents } from '@meridian/platform/money/money';
 
 export interface LedgerBalances {
@@ -18,16 +18,8 @@ export interface LedgerBalances {
   profitCents: Cents;
 }
 
-export interface LedgerPort {
-  placeHold(input: {
-    userId: string;
-    holdId: string;
-    purpose: 'investment' | 'withdrawal';
-    amountCents: Cents;
-    idempotencyKey: string;
-  }): Promise<void>;
-  captureHold(input: { userId: string; holdId: string; idempotencyKey: string }): Promise<void>;
-  releaseHold(input: { userId: string; holdId: string; idempotencyKey: string }): Promise<void>;
+/** The hold calls (placeHold, captureHold, releaseHold) as the held-request flow names them, and the rest. */
+export interface LedgerPort extends HoldLedger {
   settleMaturity(input: {
     userId: string;
     investmentId: string;
@@ -40,4 +32,4 @@ export interface LedgerPort {
 }
 
 /** A ledger answer whose outcome is unknown (down, deadline, transport): retry later, decide nothing. */
-export const isUnknownOutcome = (err: unknown) => !(err instanceof DomainError) || err.kind === 'unavailable';
+export { isUnknownOutcome } from '@meridian/platform/app/heldRequest/holdLedger';

@@ -5,7 +5,6 @@
  * `caller_verified` and `caller_kyc_status` (identity's user view) are filled by the gateway, never by
  * a browser; admin powers are re-checked against caller_role, ownership against caller.user_id.
  */
-import type { Caller } from '@meridian/proto/meridian/common/v1/common';
 import {
   WithdrawalServiceService,
   type DecideWithdrawalRequest,
@@ -21,7 +20,7 @@ import {
 } from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
 import { unaryHandlers, type GrpcServiceRegistration } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
-import type { Actor, WithdrawalContext } from '../app/context.js';
+import { type WithdrawalContext, actorOf } from '../app/context.js';
 import {
   type WithdrawalView,
   decideWithdrawal,
@@ -30,14 +29,6 @@ import {
   listUserWithdrawals,
   requestWithdrawal,
 } from '../app/withdrawals.js';
-
-function actorOf(caller: Caller | undefined, role: string): Actor {
-  return {
-    userId: caller?.userId ?? '',
-    role: role ?? '',
-    ...(caller?.impersonatorId ? { impersonatorId: caller.impersonatorId } : {}),
-  };
-}
 
 export const withdrawalToProto = (d: WithdrawalView): Withdrawal => ({
   withdrawalId: d.withdrawalId,

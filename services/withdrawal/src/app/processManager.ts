@@ -1,70 +1,14 @@
 /**
- * The process manager that re-drives ledger calls left without an outcome (DESIGN.md §4): a request
- * recorded but never answered by the ledger (crash, ledger down), a decision or maturity whose capture,
- * release or settlement was not confirmed. Runs once at start over everything owed, then sweeps every
- * `intervalMs` over what has been owed longer than that (the live paths finish their own calls).
- * Every call is idempotent at the ledger, so a hold is never placed twice and never leaked.
- *
- * Replicas: only the holder of the lease `withdrawal:process-manager` sweeps (the others stand by). The
- * calls being idempotent, two sweepers would be safe; the lease avoids the double work. A replica
- * that becomes the holder sweeps everything owed at once, as a fresh start does.
+ * The withdrawal service's process manager: the held-request one (@meridian/platform app/heldRequest/
+ * processManager.ts) re-driving the ledger calls a withdrawal still owes, one sweeper per withdrawal store.
  */
-import { startLeaseKeeperUnless, type LeaseSettings } from '@meridian/platform/app/lease';
+import { type ProcessManager, processManagerOf } from '@meridian/platform/app/heldRequest/processManager';
 import type { WithdrawalContext } from './context.js';
 import { redriveOwed } from './withdrawals.js';
+
+export type { ProcessManager };
 
 /** The lease the process manager runs under (one per withdrawal store). */
 export const PROCESS_MANAGER_LEASE = 'withdrawal:process-manager';
 
-export interface ProcessManager {
-  /** One sweep now (tests, start); 0 without a sweep on a standby replica (another one holds the lease). */
-  sweep(olderThanMs?: number): Promise<number>;
-  stop(): Promise<void>;
-}
-
-export function startProcessManager(
-  ctx: WithdrawalContext,
-  options: { intervalMs?: number; lease?: LeaseSettings | false } = {},
-): ProcessManager {
-  const intervalMs = options.intervalMs ?? 30_000;
-  const keeper = startLeaseKeeperUnless(options.lease, {
-    store: ctx.store,
-    name: PROCESS_MANAGER_LEASE,
-    onError: (err) => ctx.logger.warn({ err }, 'process manager lease: store unreachable; retrying'),
-  });
-  let current: Promise<number> = Promise.resolve(0);
-  const drive = async (olderThanMs: number) => {
-    await keeper?.ready;
-    if (keeper && !keeper.isHeld()) return 0;
-    return redriveOwed(ctx, olderThanMs);
-  };
-  const sweep = (olderThanMs = intervalMs) => {
-    current = current.then(
-      () => drive(olderThanMs),
-      () => drive(olderThanMs),
-    );
-    return current.catch((err) => {
-      ctx.logger.warn({ err }, 'process manager sweep failed');
-      return 0;
-    });
-  };
-  void sweep(0);
-  // a replica that takes the lease over later sweeps everything owed at once
-  let unwatch: (() => void) | undefined;
-  let stopped = false;
-  void keeper?.ready.then(() => {
-    if (!stopped) unwatch = keeper.onChange((held) => void (held && sweep(0)));
-  });
-  const timer = setInterval(() => void sweep(), intervalMs);
-  timer.unref?.();
-  return {
-    sweep,
-    async stop() {
-      stopped = true;
-      unwatch?.();
-      clearInterval(timer);
-      await current.catch(() => 0);
-      await keeper?.stop();
-    },
-  };
-}
+export const startProcessManager = processManagerOf<WithdrawalContext>(PROCESS_MANAGER_LEASE, redriveOwed);

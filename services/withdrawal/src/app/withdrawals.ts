@@ -8,14 +8,17 @@
  * manager completes it.
  */
 import { invalid, notFound } from '@meridian/platform/eventSourcing/errors';
-import { answerHeldRequest, placeHoldForRequest } from '@meridian/ledger/client/heldRequest';
+import { heldRequests } from '@meridian/platform/app/heldRequest/heldRequests';
+import {
+  type WithUser,
+  withUser as withUserOf,
+  withUsers as withUsersOf,
+} from '@meridian/platform/app/heldRequest/userDirectory';
 import { WITHDRAWAL_MESSAGES, parseWithdrawalAmount, validateRequest } from '../domain/withdrawal.js';
 import {
-  type UserDoc,
   type WithdrawalDoc,
   owingLedger,
   pendingWithdrawals,
-  userById,
   withdrawalById,
   withdrawalsOfUser,
 } from '../projections/withdrawalView.js';
@@ -25,8 +28,6 @@ import {
   MESSAGES,
   checkId,
   executeWithdrawal,
-  isUnknownOutcome,
-  metaOf,
   requireActor,
   requireAdmin,
   requireOwnerOrAdmin,
@@ -38,22 +39,27 @@ export const SUCCESS = {
   rejected: 'Withdrawal rejected successfully',
 } as const;
 
-export type WithdrawalView = WithdrawalDoc & { userName: string; userEmail: string };
+export type WithdrawalView = WithUser<WithdrawalDoc>;
 
-async function withUser(ctx: WithdrawalContext, doc: WithdrawalDoc): Promise<WithdrawalView> {
-  const user = await userById(ctx.store, doc.userId);
-  return { ...doc, userName: user?.name ?? '', userEmail: user?.email ?? '' };
-}
+const withUser = (ctx: WithdrawalContext, doc: WithdrawalDoc) => withUserOf(ctx.store, doc);
+const withUsers = (ctx: WithdrawalContext, docs: WithdrawalDoc[]) => withUsersOf(ctx.store, docs);
 
-async function withUsers(ctx: WithdrawalContext, docs: WithdrawalDoc[]): Promise<WithdrawalView[]> {
-  const users = new Map<string, UserDoc | null>();
-  for (const d of docs) if (!users.has(d.userId)) users.set(d.userId, await userById(ctx.store, d.userId));
-  return docs.map((d) => ({
-    ...d,
-    userName: users.get(d.userId)?.name ?? '',
-    userEmail: users.get(d.userId)?.email ?? '',
-  }));
-}
+/** The held-money request of a withdrawal: Total Profit held, captured (paid out) or released on decision. */
+const withdrawals = heldRequests({
+  purpose: 'withdrawal',
+  idField: 'withdrawalId',
+  messages: {
+    ...WITHDRAWAL_MESSAGES,
+    pendingOutcome: MESSAGES.pendingOutcome,
+    idRequired: 'Withdrawal id is required',
+  },
+  owedCalls: ['hold', 'capture', 'release'],
+  decisions: { approve: 'ApproveWithdrawal', reject: 'RejectWithdrawal' },
+  load: (ctx: WithdrawalContext, id) => withdrawalById(ctx.store, id),
+  owing: (ctx, sync) => owingLedger(ctx.store, sync as Exclude<WithdrawalDoc['sync'], 'none'>),
+  availableCents: async (ctx, userId) => (await ctx.ledger.getBalances(userId)).profitCents,
+  execute: (ctx, id, command, meta) => executeWithdrawal(ctx, id, () => command, meta),
+});
 
 // ---------- request ----------
 
@@ -80,46 +86,24 @@ export async function requestWithdrawal(
     walletAddress: input.walletAddress ?? '',
     now: ctx.clock(),
   };
-  const existing = await withdrawalById(ctx.store, withdrawalId);
-  // every rule but the balance first, so a bad request never waits on the ledger
-  if (!existing) validateRequest(request);
-  const availableProfitCents = existing ? 0 : (await ctx.ledger.getBalances(actor.userId)).profitCents;
-  await executeWithdrawal(
-    ctx,
-    withdrawalId,
-    () => ({ type: 'RequestWithdrawal', ...request, availableProfitCents }),
-    metaOf(ctx, actor),
-  );
-
-  const doc = answerHeldRequest(await placeHoldFor(ctx, withdrawalId), {
-    notFound: WITHDRAWAL_MESSAGES.notFound,
-    insufficientBalance: WITHDRAWAL_MESSAGES.insufficientBalance,
-    pendingOutcome: MESSAGES.pendingOutcome,
+  const doc = await withdrawals.submit(ctx, {
+    actor,
+    requestId: withdrawalId,
+    validate: () => validateRequest(request),
+    record: (availableProfitCents, meta) =>
+      executeWithdrawal(
+        ctx,
+        withdrawalId,
+        () => ({ type: 'RequestWithdrawal', ...request, availableProfitCents }),
+        meta,
+      ),
   });
   return { message: SUCCESS.requested, withdrawal: await withUser(ctx, doc) };
 }
 
-/**
- * Asks the ledger to hold the amount of a request still awaiting its outcome and records the answer.
- * Idempotent (the ledger's key is the withdrawal id): the request path and the process manager may both
- * call it. An unknown outcome leaves the request awaiting.
- */
-export async function placeHoldFor(
-  ctx: WithdrawalContext,
-  withdrawalId: string,
-): Promise<WithdrawalDoc | null> {
-  return placeHoldForRequest({
-    ledger: ctx.ledger,
-    logger: ctx.logger,
-    clock: ctx.clock,
-    requestId: withdrawalId,
-    purpose: 'withdrawal',
-    logFields: { withdrawalId },
-    load: () => withdrawalById(ctx.store, withdrawalId),
-    meta: () => metaOf(ctx),
-    record: async (command, meta) => (await executeWithdrawal(ctx, withdrawalId, () => command, meta)).doc,
-  });
-}
+/** Asks the ledger to hold the amount of a request still awaiting its outcome and records the answer. */
+export const placeHoldFor = (ctx: WithdrawalContext, withdrawalId: string): Promise<WithdrawalDoc | null> =>
+  withdrawals.placeHoldFor(ctx, withdrawalId);
 
 // ---------- reads ----------
 
@@ -159,22 +143,11 @@ export async function decideWithdrawal(
   ctx: WithdrawalContext,
   input: { actor: Actor; withdrawalId: string; decision: 'approve' | 'reject' },
 ): Promise<{ message: string; withdrawal: WithdrawalView }> {
-  const actor = requireAdmin(input.actor);
-  if (!input.withdrawalId) throw invalid('Withdrawal id is required');
-  const now = ctx.clock();
-  const { doc } = await executeWithdrawal(
-    ctx,
-    input.withdrawalId,
-    () => ({
-      type: input.decision === 'approve' ? 'ApproveWithdrawal' : 'RejectWithdrawal',
-      adminId: actor.userId,
-      actorRole: actor.role,
-      now,
-    }),
-    metaOf(ctx, actor),
-  );
-  if (!doc) throw notFound(WITHDRAWAL_MESSAGES.notFound);
-  const synced = (await syncLedger(ctx, input.withdrawalId)) ?? doc;
+  const synced = await withdrawals.decide(ctx, {
+    actor: input.actor,
+    requestId: input.withdrawalId,
+    decision: input.decision,
+  });
   return {
     message: input.decision === 'approve' ? SUCCESS.approved : SUCCESS.rejected,
     withdrawal: await withUser(ctx, synced),
@@ -183,58 +156,10 @@ export async function decideWithdrawal(
 
 // ---------- the ledger calls an event owes ----------
 
-/**
- * Makes the ledger call the withdrawal owes (`sync`), then records the ledger's confirmation as an event
- * (which clears `sync`); see investment's syncLedger.
- */
-export async function syncLedger(
-  ctx: WithdrawalContext,
-  withdrawalId: string,
-): Promise<WithdrawalDoc | null> {
-  const doc = await withdrawalById(ctx.store, withdrawalId);
-  if (!doc || doc.sync === 'none') return doc;
-  if (doc.sync === 'hold') return placeHoldFor(ctx, withdrawalId);
-  try {
-    if (doc.sync === 'capture')
-      await ctx.ledger.captureHold({
-        userId: doc.userId,
-        holdId: withdrawalId,
-        idempotencyKey: `capture:${withdrawalId}`,
-      });
-    else
-      await ctx.ledger.releaseHold({
-        userId: doc.userId,
-        holdId: withdrawalId,
-        idempotencyKey: `release:${withdrawalId}`,
-      });
-  } catch (err) {
-    const level = isUnknownOutcome(err) ? 'warn' : 'error';
-    ctx.logger[level](
-      { err, withdrawalId, sync: doc.sync },
-      'ledger call not confirmed; left for the process manager',
-    );
-    return doc;
-  }
-  const type = doc.sync === 'capture' ? 'RecordHoldCaptured' : 'RecordHoldReleased';
-  const { doc: recorded } = await executeWithdrawal(
-    ctx,
-    withdrawalId,
-    () => ({ type, now: ctx.clock() }),
-    metaOf(ctx),
-  );
-  return recorded;
-}
+/** Makes the ledger call the withdrawal owes (`sync`) and records its confirmation (see heldRequests). */
+export const syncLedger = (ctx: WithdrawalContext, withdrawalId: string): Promise<WithdrawalDoc | null> =>
+  withdrawals.syncLedger(ctx, withdrawalId);
 
 /** The process manager's sweep: every ledger call owed for longer than `olderThanMs`. */
-export async function redriveOwed(ctx: WithdrawalContext, olderThanMs: number): Promise<number> {
-  const cutoff = ctx.clock().getTime() - olderThanMs;
-  let driven = 0;
-  for (const sync of ['hold', 'capture', 'release'] as const) {
-    for (const doc of await owingLedger(ctx.store, sync)) {
-      if (Date.parse(doc.syncSince) > cutoff) continue;
-      await syncLedger(ctx, doc.withdrawalId);
-      driven++;
-    }
-  }
-  return driven;
-}
+export const redriveOwed = (ctx: WithdrawalContext, olderThanMs: number): Promise<number> =>
+  withdrawals.redriveOwed(ctx, olderThanMs);

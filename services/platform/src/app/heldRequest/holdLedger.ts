@@ -1,0 +1,22 @@
+/**
+ * What a held-money request needs of the ledger: hold, capture, release. The ledger's own client kit
+ * (`@meridian/ledger/client`, its LedgerPort and gRPC adapter) satisfies it; this port only names the
+ * part the held-request flow calls, so the flow lives here without the platform depending on the ledger.
+ */
+import { DomainError } from '../../eventSourcing/errors.js';
+import type { Cents } from '../../money/money.js';
+
+export interface HoldLedger {
+  placeHold(input: {
+    userId: string;
+    holdId: string;
+    purpose: 'investment' | 'withdrawal';
+    amountCents: Cents;
+    idempotencyKey: string;
+  }): Promise<void>;
+  captureHold(input: { userId: string; holdId: string; idempotencyKey: string }): Promise<void>;
+  releaseHold(input: { userId: string; holdId: string; idempotencyKey: string }): Promise<void>;
+}
+
+/** A ledger answer whose outcome is unknown (down, deadline, transport): retry later, decide nothing. */
+export const isUnknownOutcome = (err: unknown) => !(err instanceof DomainError) || err.kind === 'unavailable';

@@ -1,0 +1,73 @@
+/**
+ * The user directory a held-request service keeps from identity's integration events
+ * (meridian.identity.events): a name and an email for its lists and details — the only personal data
+ * such a service shows. Written inside the transaction that marks the event processed
+ * (subscribeIdempotent), in the service's own `users` collection.
+ */
+import type { StoredEvent } from '../../eventSourcing/types.js';
+import type { StoreReads, StoreTx } from '../../ports/serviceStore.js';
+
+export const USERS = 'users';
+
+export type UserDoc = { userId: string; name: string; email: string };
+
+export function projectUser(
+  doc: UserDoc | null,
+  data: { userId: string; name?: string; email?: string },
+): UserDoc {
+  return { userId: data.userId, name: data.name ?? doc?.name ?? '', email: data.email ?? doc?.email ?? '' };
+}
+
+export const userById = (reads: StoreReads, id: string) => reads.get<UserDoc>(USERS, id);
+
+/** Applies one of identity's events to the directory (others are ignored). */
+export async function handleIdentityEvent(event: StoredEvent, tx: StoreTx): Promise<void> {
+  const data = (event.data ?? {}) as { userId?: string; name?: string; email?: string; fields?: string[] };
+  if (!data.userId) return;
+  switch (event.type) {
+    case 'UserRegistered': {
+      const doc = await tx.get<UserDoc>(USERS, data.userId);
+      await tx.put(
+        USERS,
+        data.userId,
+        projectUser(doc, { userId: data.userId, name: data.name ?? '', email: data.email ?? '' }),
+      );
+      return;
+    }
+    case 'ProfileUpdated': {
+      if (!data.fields?.includes('name')) return;
+      const doc = await tx.get<UserDoc>(USERS, data.userId);
+      if (doc) await tx.put(USERS, data.userId, projectUser(doc, { userId: data.userId, name: data.name }));
+      return;
+    }
+    case 'UserDeleted':
+      await tx.delete(USERS, data.userId);
+      return;
+    default:
+      return;
+  }
+}
+
+/** A request's document with its owner's name and email (blank when the directory does not know them). */
+export type WithUser<D> = D & { userName: string; userEmail: string };
+
+export async function withUser<D extends { userId: string }>(
+  reads: StoreReads,
+  doc: D,
+): Promise<WithUser<D>> {
+  const user = await userById(reads, doc.userId);
+  return { ...doc, userName: user?.name ?? '', userEmail: user?.email ?? '' };
+}
+
+export async function withUsers<D extends { userId: string }>(
+  reads: StoreReads,
+  docs: D[],
+): Promise<WithUser<D>[]> {
+  const users = new Map<string, UserDoc | null>();
+  for (const d of docs) if (!users.has(d.userId)) users.set(d.userId, await userById(reads, d.userId));
+  return docs.map((d) => ({
+    ...d,
+    userName: users.get(d.userId)?.name ?? '',
+    userEmail: users.get(d.userId)?.email ?? '',
+  }));
+}
