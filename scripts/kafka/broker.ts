@@ -55,10 +55,12 @@ export interface KafkaBroker {
 /** Why a broker cannot run here, or null when Java and Maven are on PATH. */
 export function kafkaUnavailableReason(): string | null {
   const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
-  if (java.error || java.status !== 0) return 'Java is not installed (need a JRE 17+ on PATH to run the Kafka broker)';
+  if (java.error || java.status !== 0)
+    return 'Java is not installed (need a JRE 17+ on PATH to run the Kafka broker)';
   if (!existsSync(libsDir()) || readdirSync(libsDir()).length === 0) {
     const mvn = spawnSync('mvn', ['-v'], { encoding: 'utf8' });
-    if (mvn.error || mvn.status !== 0) return 'Maven is not installed (need mvn on PATH to fetch the Kafka jars from Maven Central)';
+    if (mvn.error || mvn.status !== 0)
+      return 'Maven is not installed (need mvn on PATH to fetch the Kafka jars from Maven Central)';
   }
   return null;
 }
@@ -87,9 +89,22 @@ export function ensureKafkaJars(): string {
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
   );
   if (r.error || r.status !== 0) {
-    throw new Error(`could not resolve the Kafka jars with Maven: ${r.error?.message ?? ''}${r.stdout}${r.stderr}`.trim());
+    throw new Error(
+      `could not resolve the Kafka jars with Maven: ${r.error?.message ?? ''}${r.stdout}${r.stderr}`.trim(),
+    );
   }
   return libs;
+}
+
+/**
+ * A 22-character base64url cluster id, as kafka-storage's random-uuid makes them: never starting with '-',
+ * which the storage tool's argument parser would take for an option (1 in 64 random ids did).
+ */
+export function newClusterId(): string {
+  for (;;) {
+    const id = randomBytes(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
 }
 
 export function freePort(): Promise<number> {
@@ -104,7 +119,11 @@ export function freePort(): Promise<number> {
 }
 
 /** Waits until a kafkajs admin can describe the cluster at `brokers`. */
-export async function waitForKafka(brokers: string[], timeoutMs: number, isAlive: () => boolean = () => true): Promise<void> {
+export async function waitForKafka(
+  brokers: string[],
+  timeoutMs: number,
+  isAlive: () => boolean = () => true,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {
@@ -128,14 +147,18 @@ export async function waitForKafka(brokers: string[], timeoutMs: number, isAlive
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`the Kafka broker at ${brokers.join(',')} did not serve within ${timeoutMs} ms: ${String(last)}`);
+  throw new Error(
+    `the Kafka broker at ${brokers.join(',')} did not serve within ${timeoutMs} ms: ${String(last)}`,
+  );
 }
 
 export async function startKafkaBroker(options: KafkaBrokerOptions = {}): Promise<KafkaBroker> {
   const reason = kafkaUnavailableReason();
   if (reason) throw new Error(reason);
   const libs = ensureKafkaJars();
-  const dir = resolve(options.dir ?? join(root, '.cache/kafka/run', `${Date.now()}-${randomBytes(3).toString('hex')}`));
+  const dir = resolve(
+    options.dir ?? join(root, '.cache/kafka/run', `${Date.now()}-${randomBytes(3).toString('hex')}`),
+  );
   mkdirSync(join(dir, 'logs'), { recursive: true });
   const port = options.port ?? (await freePort());
   let controllerPort = options.controllerPort ?? (await freePort());
@@ -169,18 +192,35 @@ export async function startKafkaBroker(options: KafkaBrokerOptions = {}): Promis
     ...options.properties,
   };
   const config = join(dir, 'server.properties');
-  writeFileSync(config, Object.entries(props).map(([k, v]) => `${k}=${v}`).join('\n') + '\n');
+  writeFileSync(
+    config,
+    Object.entries(props)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('\n') + '\n',
+  );
 
   const idFile = join(dir, 'cluster.id');
-  if (!existsSync(idFile)) writeFileSync(idFile, randomBytes(16).toString('base64url'));
+  if (!existsSync(idFile)) writeFileSync(idFile, newClusterId());
   const clusterId = readFileSync(idFile, 'utf8').trim();
   const classpath = `${libs}/*`;
   const format = spawnSync(
     'java',
-    ['-cp', classpath, `-Dlog4j2.configurationFile=${join(here, 'log4j2.properties')}`, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', config, '--ignore-formatted'],
+    [
+      '-cp',
+      classpath,
+      `-Dlog4j2.configurationFile=${join(here, 'log4j2.properties')}`,
+      'kafka.tools.StorageTool',
+      'format',
+      '-t',
+      clusterId,
+      '-c',
+      config,
+      '--ignore-formatted',
+    ],
     { encoding: 'utf8' },
   );
-  if (format.status !== 0) throw new Error(`formatting the Kafka log dir failed: ${format.stdout}${format.stderr}`);
+  if (format.status !== 0)
+    throw new Error(`formatting the Kafka log dir failed: ${format.stdout}${format.stderr}`);
 
   const brokers = [`127.0.0.1:${port}`];
   let child: ChildProcess | undefined;
