@@ -45,8 +45,9 @@ e2e: deps system ## Only the browser journeys (headless Chromium against the sta
 	cd web && ../$(BIN)/vite build --logLevel warn
 	$(BIN)/vitest run --project e2e
 
-lint: deps ## ESLint with the layer rules of STYLE.md
+lint: deps ## ESLint with the layer rules of STYLE.md, and Prettier's check of formatting
 	$(BIN)/eslint . --max-warnings=0
+	$(BIN)/prettier --check . --log-level warn
 
 typecheck: deps ## tsc over servers and web
 	$(BIN)/tsc -p tsconfig.json --noEmit

@@ -11,7 +11,11 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['services/*/src/**/*.{unit,int}.spec.ts', 'gateway/src/**/*.{unit,int}.spec.ts', 'tests/**/*.{unit,int}.spec.ts'],
+          include: [
+            'services/*/src/**/*.{unit,int}.spec.ts',
+            'gateway/src/**/*.{unit,int}.spec.ts',
+            'tests/**/*.{unit,int}.spec.ts',
+          ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           env: { NODE_ENV: 'test', LOG_LEVEL: 'silent' },

@@ -15,7 +15,9 @@ import { Server as SocketServer } from 'socket.io';
 import { echoServiceDefinition } from './echoService.js';
 
 const listen = (server: ReturnType<typeof createServer>): Promise<number> =>
-  new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+  new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
+  );
 
 const bare = createServer((req, res) => {
   if (req.method === 'POST' && req.url?.startsWith('/emit')) {
@@ -40,10 +42,13 @@ const hello = createServer(app);
 
 const grpcServer = new grpc.Server();
 grpcServer.addService(echoServiceDefinition, {
-  echo: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => callback(null, call.request),
+  echo: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) =>
+    callback(null, call.request),
 });
 const grpcPort = await new Promise<number>((resolve, reject) =>
-  grpcServer.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port))),
+  grpcServer.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, port) =>
+    err ? reject(err) : resolve(port),
+  ),
 );
 
 const ports = { bare: await listen(bare), express: await listen(hello), grpc: grpcPort };

@@ -105,7 +105,11 @@ function portOpen(address: string): Promise<boolean> {
 }
 
 async function adjust(admin: BrowserSession, userId: string, key: string) {
-  return admin.put(`/api/users/updateDepositBalance/${encodeURIComponent(userId)}`, { operation: 'add', amount: 1 }, { 'idempotency-key': key });
+  return admin.put(
+    `/api/users/updateDepositBalance/${encodeURIComponent(userId)}`,
+    { operation: 'add', amount: 1 },
+    { 'idempotency-key': key },
+  );
 }
 
 async function measureRestart(
@@ -120,7 +124,8 @@ async function measureRestart(
   for (let i = 0; i < o.maxCount && nowMs() < end; i++) {
     const t0 = nowMs();
     const res = await adjust(admin, userId, `bench-steady-${randomUUID()}`);
-    if (res.status !== 200) return { skipped: `PUT updateDepositBalance failed in steady state: ${brief(res)}` };
+    if (res.status !== 200)
+      return { skipped: `PUT updateDepositBalance failed in steady state: ${brief(res)}` };
     steadyMs.push(nowMs() - t0);
   }
   const steady = latencyFigure('admin PUT updateDepositBalance (ledger up)', steadyMs);
@@ -153,7 +158,10 @@ async function measureRestart(
     try {
       while (nowMs() - tKill < RESTART_DEADLINE_MS) {
         attempts += 1;
-        const res = await adjust(admin, userId, key).catch((err: Error) => ({ status: 0, body: err.message }));
+        const res = await adjust(admin, userId, key).catch((err: Error) => ({
+          status: 0,
+          body: err.message,
+        }));
         if (res.status === 200) {
           tOk = nowMs();
           break;
@@ -165,7 +173,10 @@ async function measureRestart(
       watching = false;
       await watcher;
     }
-    if (tOk === undefined) return { skipped: `no successful posting within ${RESTART_DEADLINE_MS / 1000} s of kill -9 (round ${r + 1}); last answer: ${lastFailure}` };
+    if (tOk === undefined)
+      return {
+        skipped: `no successful posting within ${RESTART_DEADLINE_MS / 1000} s of kill -9 (round ${r + 1}); last answer: ${lastFailure}`,
+      };
     tPid ??= tOk; // restarted and answered between two looks at the pid file
     tListen ??= tOk;
     const round1 = {
@@ -242,14 +253,22 @@ export async function benchCluster(o: {
       socket = await openSocket(urlA, investor.browser.cookieHeader());
     } catch (err) {
       keep = true;
-      return { startSeconds, push: { skipped: `setup failed: ${(err as Error).message}` }, restart: { skipped: 'setup failed' } };
+      return {
+        startSeconds,
+        push: { skipped: `setup failed: ${(err as Error).message}` },
+        restart: { skipped: 'setup failed' },
+      };
     }
 
     // ---- decision → push across gateways
     let push: Extract<ClusterBenchResult, { push: unknown }>['push'];
-    const measured = await measureDecisions({ investor: investor.browser, admin, socket, seconds: o.seconds, maxCount: o.maxDecisions }).catch(
-      (err: Error) => ({ skipped: `failed: ${err.message}` }),
-    );
+    const measured = await measureDecisions({
+      investor: investor.browser,
+      admin,
+      socket,
+      seconds: o.seconds,
+      maxCount: o.maxDecisions,
+    }).catch((err: Error) => ({ skipped: `failed: ${err.message}` }));
     if ('skipped' in measured) push = measured;
     else {
       const decisionToPush = latencyFigure('cluster: admin confirm (B) → investor push (A)', measured.toPush);
@@ -269,9 +288,12 @@ export async function benchCluster(o: {
 
     // ---- ledger kill -9 → first posting
     o.log(`  ledger kill -9 → first successful posting (${o.restarts} rounds)`);
-    const restart = await measureRestart(cluster, admin, investor.id, { seconds: o.seconds, maxCount: o.maxDecisions, restarts: o.restarts, log: o.log }).catch(
-      (err: Error): RestartResult => ({ skipped: `failed: ${err.message}` }),
-    );
+    const restart = await measureRestart(cluster, admin, investor.id, {
+      seconds: o.seconds,
+      maxCount: o.maxDecisions,
+      restarts: o.restarts,
+      log: o.log,
+    }).catch((err: Error): RestartResult => ({ skipped: `failed: ${err.message}` }));
     if ('skipped' in restart) o.log(`  restart skipped: ${restart.skipped}`);
     keep = 'skipped' in push || 'skipped' in restart;
     return { startSeconds, push, restart };

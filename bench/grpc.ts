@@ -52,8 +52,11 @@ const WARMUP_CALLS = 200;
 
 export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
   const rounds = Math.max(1, Math.floor(o.rounds));
-  const slice = (call: (i: number) => Promise<unknown>, maxCount = Math.ceil(o.maxCount / rounds), seconds = o.seconds / rounds) =>
-    runSlice({ seconds, maxCount, concurrency: o.concurrency, call });
+  const slice = (
+    call: (i: number) => Promise<unknown>,
+    maxCount = Math.ceil(o.maxCount / rounds),
+    seconds = o.seconds / rounds,
+  ) => runSlice({ seconds, maxCount, concurrency: o.concurrency, call });
 
   const ec = echoClient(o.echoAddress);
   const ledger = createGrpcClient(LedgerServiceClient, o.ledgerAddress);
@@ -66,7 +69,12 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
     const callEcho = () => echo(ec, payload);
 
     // the ledger: one posting per call (AdjustBalance add $1 to a Deposit Balance, fresh key)
-    const admin = { userId: `bench-admin-${randomUUID()}`, sessionId: 'bench', impersonatorId: '', correlationId: '' };
+    const admin = {
+      userId: `bench-admin-${randomUUID()}`,
+      sessionId: 'bench',
+      impersonatorId: '',
+      correlationId: '',
+    };
     const tag = randomUUID().slice(0, 8);
     const post = (userId: string) =>
       callUnary(
@@ -95,8 +103,18 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
 
     const runs = [
       { name: 'baseline: grpc-js unary echo', unit: 'calls/s', call: callEcho, slices: [] as LoadSlice[] },
-      { name: `ledger: postings, ${o.spreadUsers} users`, unit: 'postings/s', call: callSpread, slices: [] as LoadSlice[] },
-      { name: 'ledger: postings, one hot account', unit: 'postings/s', call: callHot, slices: [] as LoadSlice[] },
+      {
+        name: `ledger: postings, ${o.spreadUsers} users`,
+        unit: 'postings/s',
+        call: callSpread,
+        slices: [] as LoadSlice[],
+      },
+      {
+        name: 'ledger: postings, one hot account',
+        unit: 'postings/s',
+        call: callHot,
+        slices: [] as LoadSlice[],
+      },
     ];
     for (let r = 0; r < rounds; r++) {
       for (const run of r % 2 === 0 ? runs : [...runs].reverse()) {

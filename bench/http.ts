@@ -17,9 +17,24 @@ export interface HttpFigure {
 }
 
 /** One autocannon run of `seconds`. */
-async function autocannonSlice(url: string, o: { seconds: number; connections: number; headers?: Record<string, string> }) {
-  const r = await autocannon({ url, connections: o.connections, duration: o.seconds, headers: o.headers ?? {} });
-  return { total: r.requests.total, duration: r.duration, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts };
+async function autocannonSlice(
+  url: string,
+  o: { seconds: number; connections: number; headers?: Record<string, string> },
+) {
+  const r = await autocannon({
+    url,
+    connections: o.connections,
+    duration: o.seconds,
+    headers: o.headers ?? {},
+  });
+  return {
+    total: r.requests.total,
+    duration: r.duration,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+  };
 }
 
 /**
@@ -36,13 +51,21 @@ export async function measureHttpInterleaved(
   for (let r = 0; r < rounds; r++) {
     const order = targets.map((_, i) => i);
     if (r % 2 === 1) order.reverse();
-    for (const i of order) slices[i].push(await autocannonSlice(targets[i].url, { ...o, seconds: o.seconds / rounds, headers: targets[i].headers }));
+    for (const i of order)
+      slices[i].push(
+        await autocannonSlice(targets[i].url, {
+          ...o,
+          seconds: o.seconds / rounds,
+          headers: targets[i].headers,
+        }),
+      );
   }
   return targets.map((t, i) => {
     const s = slices[i];
     const total = s.reduce((a, x) => a + x.total, 0);
     const duration = s.reduce((a, x) => a + x.duration, 0);
-    const weighted = (k: 'p50' | 'p99') => (total > 0 ? +(s.reduce((a, x) => a + x[k] * x.total, 0) / total).toFixed(1) : NaN);
+    const weighted = (k: 'p50' | 'p99') =>
+      total > 0 ? +(s.reduce((a, x) => a + x[k] * x.total, 0) / total).toFixed(1) : NaN;
     return {
       name: t.name,
       rps: duration > 0 ? Math.round(total / duration) : 0,
@@ -69,8 +92,14 @@ export class BrowserSession {
     return [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
-  async request(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<HttpResult> {
-    if (UNSAFE.has(method) && !this.jar.has('XSRF-TOKEN')) await this.request('GET', '/api/users/loginStatus');
+  async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<HttpResult> {
+    if (UNSAFE.has(method) && !this.jar.has('XSRF-TOKEN'))
+      await this.request('GET', '/api/users/loginStatus');
     const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
     if (this.jar.size) headers.cookie = this.cookieHeader();
     if (UNSAFE.has(method)) headers['x-xsrf-token'] = decodeURIComponent(this.jar.get('XSRF-TOKEN') ?? '');
@@ -100,7 +129,8 @@ export class BrowserSession {
   get = (path: string) => this.request('GET', path);
   post = (path: string, body?: unknown) => this.request('POST', path, body);
   patch = (path: string, body?: unknown) => this.request('PATCH', path, body);
-  put = (path: string, body?: unknown, headers?: Record<string, string>) => this.request('PUT', path, body, headers);
+  put = (path: string, body?: unknown, headers?: Record<string, string>) =>
+    this.request('PUT', path, body, headers);
 }
 
 const brief = (r: HttpResult) => `${r.status} ${JSON.stringify(r.body)?.slice(0, 200)}`;
@@ -113,21 +143,32 @@ interface Mail {
 }
 
 /** Polls GET /api/dev/mailbox?to= (newest first) until a mail matches; bounded by `timeoutMs`. */
-export async function waitForMail(baseUrl: string, to: string, match: (m: Mail) => boolean, timeoutMs = 10_000): Promise<Mail> {
+export async function waitForMail(
+  baseUrl: string,
+  to: string,
+  match: (m: Mail) => boolean,
+  timeoutMs = 10_000,
+): Promise<Mail> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const res = await fetch(new URL(`/api/dev/mailbox?to=${encodeURIComponent(to)}`, baseUrl), { signal: AbortSignal.timeout(5_000) });
+    const res = await fetch(new URL(`/api/dev/mailbox?to=${encodeURIComponent(to)}`, baseUrl), {
+      signal: AbortSignal.timeout(5_000),
+    });
     if (res.ok) {
       const found = ((await res.json()) as Mail[]).find(match);
       if (found) return found;
-    } else if (res.status === 404) throw new Error('GET /api/dev/mailbox answered 404 (is NODE_ENV production?)');
+    } else if (res.status === 404)
+      throw new Error('GET /api/dev/mailbox answered 404 (is NODE_ENV production?)');
     if (Date.now() > deadline) throw new Error(`no matching mail for ${to} within ${timeoutMs} ms`);
     await sleep(50);
   }
 }
 
 /** Registers a fresh investor in a fresh browser (which becomes trusted and holds a session). */
-export async function registerInvestor(baseUrl: string, opts: { verify: boolean }): Promise<{ browser: BrowserSession; email: string; id: string }> {
+export async function registerInvestor(
+  baseUrl: string,
+  opts: { verify: boolean },
+): Promise<{ browser: BrowserSession; email: string; id: string }> {
   const browser = new BrowserSession(baseUrl);
   const email = `bench.${Date.now().toString(36)}.${randomUUID().slice(0, 6)}@example.com`;
   const res = await browser.post('/api/users/register', {
@@ -154,13 +195,21 @@ export async function signIn(baseUrl: string, email: string, password: string): 
   const first = await browser.post('/api/users/login', { email, password });
   if (first.status === 200) return browser;
   if (first.status !== 400) throw new Error(`login failed: ${brief(first)}`);
-  const before = await fetch(new URL(`/api/dev/mailbox?to=${encodeURIComponent(email)}`, baseUrl), { signal: AbortSignal.timeout(5_000) });
+  const before = await fetch(new URL(`/api/dev/mailbox?to=${encodeURIComponent(email)}`, baseUrl), {
+    signal: AbortSignal.timeout(5_000),
+  });
   const known = new Set(before.ok ? ((await before.json()) as Mail[]).map((m) => m.id) : []);
   const sent = await browser.post(`/api/users/sendLoginCode/${encodeURIComponent(email)}`);
   if (sent.status !== 200) throw new Error(`sendLoginCode failed: ${brief(sent)}`);
-  const mail = await waitForMail(baseUrl, email, (m) => !known.has(m.id) && /\b\d{6}\b/.test(m.text || m.html));
+  const mail = await waitForMail(
+    baseUrl,
+    email,
+    (m) => !known.has(m.id) && /\b\d{6}\b/.test(m.text || m.html),
+  );
   const code = ((mail.text || mail.html).match(/\b(\d{6})\b/) as RegExpMatchArray)[1];
-  const res = await browser.post(`/api/users/loginWithCode/${encodeURIComponent(email)}`, { loginCode: code });
+  const res = await browser.post(`/api/users/loginWithCode/${encodeURIComponent(email)}`, {
+    loginCode: code,
+  });
   if (res.status !== 200) throw new Error(`loginWithCode failed: ${brief(res)}`);
   return browser;
 }

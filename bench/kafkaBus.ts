@@ -97,10 +97,13 @@ function event(tag: string): StoredEvent {
 function handledReaches(lane: Lane, target: number, deadline: number): Promise<boolean> {
   if (lane.handled >= target) return Promise.resolve(true);
   return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      lane.waiter = undefined;
-      resolve(false);
-    }, Math.max(0, deadline - nowMs()));
+    const timer = setTimeout(
+      () => {
+        lane.waiter = undefined;
+        resolve(false);
+      },
+      Math.max(0, deadline - nowMs()),
+    );
     lane.waiter = {
       target,
       resolve: () => {
@@ -177,7 +180,8 @@ async function latencySlice(rig: Rig, tag: string, maxCount: number, seconds: nu
       const handled = handledReaches(lane, lane.handled + 1, nowMs() + 30_000);
       const t0 = nowMs();
       await rig.bus.publish(lane.topic, [event(tag)]);
-      if (!(await handled)) throw new Error(`${rig.name}: an event was not handled within 30 s of its publish`);
+      if (!(await handled))
+        throw new Error(`${rig.name}: an event was not handled within 30 s of its publish`);
       ms.push(lane.lastHandledAt - t0);
     }
     return ms;
@@ -198,7 +202,12 @@ export async function benchKafkaBus(o: {
   try {
     const inproc = createInProcEventBus({ path: join(dir, 'bus.sqlite') });
     rigs.push({ name: 'in-process bus (SQLite file)', bus: inproc, close: () => inproc.close() });
-    const kafka = await createKafkaEventBus({ brokers: o.brokers, clientId: `bench-${tag}`, numPartitions: 3, replicationFactor: 1 });
+    const kafka = await createKafkaEventBus({
+      brokers: o.brokers,
+      clientId: `bench-${tag}`,
+      numPartitions: 3,
+      replicationFactor: 1,
+    });
     rigs.push({ name: 'Kafka bus (kafkajs, 3 partitions)', bus: kafka, close: () => kafka.close() });
 
     const through = rigs.map(() => ({ events: 0, ms: 0, published: 0, publishMs: 0 }));
@@ -211,26 +220,31 @@ export async function benchKafkaBus(o: {
     }
     for (let r = 0; r < rounds; r++) {
       for (const i of r % 2 === 0 ? [0, 1] : [1, 0]) {
-        lat[i].push(...(await latencySlice(rigs[i], tag, Math.ceil(o.maxLatency / rounds), o.seconds / rounds)));
+        lat[i].push(
+          ...(await latencySlice(rigs[i], tag, Math.ceil(o.maxLatency / rounds), o.seconds / rounds)),
+        );
       }
     }
-    const throughput = rigs.map(
-      (rig, i): BusThroughput => ({
-        name: rig.name,
-        events: through[i].events,
-        published: through[i].published,
-        seconds: round(through[i].ms / 1000),
-        perSecond: through[i].ms > 0 ? Math.round((through[i].events * 1000) / through[i].ms) : 0,
-        publishPerSecond: through[i].publishMs > 0 ? Math.round((through[i].published * 1000) / through[i].publishMs) : 0,
-      }),
-    ) as [BusThroughput, BusThroughput];
-    const latency = rigs.map((rig, i) => latencyFigure(`${rig.name}: publish → handled`, lat[i])) as [LatencyFigure, LatencyFigure];
+    const throughput = rigs.map((rig, i): BusThroughput => ({
+      name: rig.name,
+      events: through[i].events,
+      published: through[i].published,
+      seconds: round(through[i].ms / 1000),
+      perSecond: through[i].ms > 0 ? Math.round((through[i].events * 1000) / through[i].ms) : 0,
+      publishPerSecond:
+        through[i].publishMs > 0 ? Math.round((through[i].published * 1000) / through[i].publishMs) : 0,
+    })) as [BusThroughput, BusThroughput];
+    const latency = rigs.map((rig, i) => latencyFigure(`${rig.name}: publish → handled`, lat[i])) as [
+      LatencyFigure,
+      LatencyFigure,
+    ];
     return {
       throughput,
       latency,
       batchSize: BATCH,
       ratios: {
-        throughputVsInproc: throughput[0].perSecond > 0 ? round(throughput[1].perSecond / throughput[0].perSecond, 3) : NaN,
+        throughputVsInproc:
+          throughput[0].perSecond > 0 ? round(throughput[1].perSecond / throughput[0].perSecond, 3) : NaN,
         p50VsInproc: latency[0].p50 > 0 ? round(latency[1].p50 / latency[0].p50, 1) : NaN,
       },
     };

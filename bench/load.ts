@@ -55,12 +55,18 @@ export async function runSlice(options: {
         latencies.push(Number(process.hrtime.bigint() - s) / 1e6);
       } catch (err) {
         errors++;
-        firstError ??= (err as { details?: string; message?: string }).details ?? (err as Error).message ?? String(err);
+        firstError ??=
+          (err as { details?: string; message?: string }).details ?? (err as Error).message ?? String(err);
       }
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return { latencies, errors, wall: Number(process.hrtime.bigint() - t0) / 1e9, ...(firstError ? { firstError } : {}) };
+  return {
+    latencies,
+    errors,
+    wall: Number(process.hrtime.bigint() - t0) / 1e9,
+    ...(firstError ? { firstError } : {}),
+  };
 }
 
 /** The figure of one or more slices of the same run: calls/s over their summed wall time, merged percentiles. */
@@ -92,7 +98,13 @@ export interface LatencyFigure {
 
 export function latencyFigure(name: string, ms: number[]): LatencyFigure {
   const s = [...ms].sort((a, b) => a - b);
-  return { name, count: s.length, p50: round(percentile(s, 50)), p99: round(percentile(s, 99)), max: round(s[s.length - 1] ?? NaN) };
+  return {
+    name,
+    count: s.length,
+    p50: round(percentile(s, 50)),
+    p99: round(percentile(s, 99)),
+    max: round(s[s.length - 1] ?? NaN),
+  };
 }
 
 /** A monotonic clock in ms. */

@@ -34,7 +34,9 @@ function httpSection(r: BenchResult): string[] {
     '|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const f of r.http.figures)
-    out.push(`| ${f.name} | ${f.rps} | ${f.p50} | ${f.p99} | ${f.non2xx + f.errors} | ${(f.rps / b.rps).toFixed(3)} | ${(f.rps / e.rps).toFixed(3)} |`);
+    out.push(
+      `| ${f.name} | ${f.rps} | ${f.p50} | ${f.p99} | ${f.non2xx + f.errors} | ${(f.rps / b.rps).toFixed(3)} | ${(f.rps / e.rps).toFixed(3)} |`,
+    );
   return out;
 }
 
@@ -60,7 +62,8 @@ function grpcSection(r: BenchResult): string[] {
 }
 
 function socketSection(r: BenchResult): string[] {
-  if (!('decisionToPush' in r.socket)) return ['## Admin decision → investor socket push', '', `skipped: ${r.socket.skipped}`];
+  if (!('decisionToPush' in r.socket))
+    return ['## Admin decision → investor socket push', '', `skipped: ${r.socket.skipped}`];
   const s = r.socket;
   const out = [
     '## Admin decision → investor socket push',
@@ -74,13 +77,17 @@ function socketSection(r: BenchResult): string[] {
     '|---|---:|---:|---:|---:|---:|',
   ];
   for (const f of [s.baseline, s.decisionToPush, s.decisionHttp])
-    out.push(`| ${f.name} | ${f.count} | ${n(f.p50)} | ${n(f.p99)} | ${n(f.max)} | ${(f.p50 / s.baseline.p50).toFixed(1)} |`);
-  if (s.decisionToPush.count < 100) out.push('', `With ${s.decisionToPush.count} decisions, p99 is the slowest one.`);
+    out.push(
+      `| ${f.name} | ${f.count} | ${n(f.p50)} | ${n(f.p99)} | ${n(f.max)} | ${(f.p50 / s.baseline.p50).toFixed(1)} |`,
+    );
+  if (s.decisionToPush.count < 100)
+    out.push('', `With ${s.decisionToPush.count} decisions, p99 is the slowest one.`);
   return out;
 }
 
 function kafkaSection(r: BenchResult): string[] {
-  if (!('throughput' in r.kafkaBus)) return ['## Events through the Kafka bus', '', `skipped: ${r.kafkaBus.skipped}`];
+  if (!('throughput' in r.kafkaBus))
+    return ['## Events through the Kafka bus', '', `skipped: ${r.kafkaBus.skipped}`];
   const k = r.kafkaBus;
   const [ti] = k.throughput;
   const [li] = k.latency;
@@ -98,14 +105,26 @@ function kafkaSection(r: BenchResult): string[] {
     '|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const f of k.throughput)
-    out.push(`| ${f.name} | ${f.perSecond} | ${f.events} | ${f.published} | ${f.seconds} | ${f.publishPerSecond} | ${(f.perSecond / ti.perSecond).toFixed(3)} |`);
-  out.push('', 'One event at a time:', '', '| run | count | p50 ms | p99 ms | max ms | p50 ÷ in-process p50 |', '|---|---:|---:|---:|---:|---:|');
-  for (const f of k.latency) out.push(`| ${f.name} | ${f.count} | ${n(f.p50)} | ${n(f.p99)} | ${n(f.max)} | ${(f.p50 / li.p50).toFixed(1)} |`);
+    out.push(
+      `| ${f.name} | ${f.perSecond} | ${f.events} | ${f.published} | ${f.seconds} | ${f.publishPerSecond} | ${(f.perSecond / ti.perSecond).toFixed(3)} |`,
+    );
+  out.push(
+    '',
+    'One event at a time:',
+    '',
+    '| run | count | p50 ms | p99 ms | max ms | p50 ÷ in-process p50 |',
+    '|---|---:|---:|---:|---:|---:|',
+  );
+  for (const f of k.latency)
+    out.push(
+      `| ${f.name} | ${f.count} | ${n(f.p50)} | ${n(f.p99)} | ${n(f.max)} | ${(f.p50 / li.p50).toFixed(1)} |`,
+    );
   return out;
 }
 
 function clusterSection(r: BenchResult): string[] {
-  if (!('push' in r.cluster)) return ['## The cluster (make cluster topology)', '', `skipped: ${r.cluster.skipped}`];
+  if (!('push' in r.cluster))
+    return ['## The cluster (make cluster topology)', '', `skipped: ${r.cluster.skipped}`];
   const c = r.cluster;
   const out = [
     '## The cluster (make cluster topology)',
@@ -126,21 +145,29 @@ function clusterSection(r: BenchResult): string[] {
       '|---|---:|---:|---:|---:|---:|---:|',
     );
     if (s) out.push(`| ${s.name} | ${s.count} | ${n(s.p50)} | ${n(s.p99)} | ${n(s.max)} | 1 | 1 |`);
-    out.push(`| ${p.decisionToPush.name} | ${p.decisionToPush.count} | ${n(p.decisionToPush.p50)} | ${n(p.decisionToPush.p99)} | ${n(p.decisionToPush.max)} | ${n(p.p50VsStandalone)} | ${n(p.p99VsStandalone)} |`);
-    out.push(`| ${p.decisionHttp.name} | ${p.decisionHttp.count} | ${n(p.decisionHttp.p50)} | ${n(p.decisionHttp.p99)} | ${n(p.decisionHttp.max)} | – | – |`);
+    out.push(
+      `| ${p.decisionToPush.name} | ${p.decisionToPush.count} | ${n(p.decisionToPush.p50)} | ${n(p.decisionToPush.p99)} | ${n(p.decisionToPush.max)} | ${n(p.p50VsStandalone)} | ${n(p.p99VsStandalone)} |`,
+    );
+    out.push(
+      `| ${p.decisionHttp.name} | ${p.decisionHttp.count} | ${n(p.decisionHttp.p50)} | ${n(p.decisionHttp.p99)} | ${n(p.decisionHttp.max)} | – | – |`,
+    );
     out.push('');
   } else out.push(`Admin decision → investor push: skipped: ${c.push.skipped}`, '');
   if ('rounds' in c.restart) {
     const rs = c.restart;
     out.push(
-      "Ledger `kill -9` (pid file; the supervisor restarts it) → the first successful admin PUT api/users/updateDepositBalance",
+      'Ledger `kill -9` (pid file; the supervisor restarts it) → the first successful admin PUT api/users/updateDepositBalance',
       'through gateway B (retried every 20 ms with one Idempotency-Key). "kill → new pid" includes the supervisor\'s delay',
       '(0.5 s, doubling while the process had been up less than 30 s).',
       '',
       '| round | kill → posting ms | kill → new pid ms | new pid → posting ms | of which new pid → gRPC port open ms | attempts |',
       '|---|---:|---:|---:|---:|---:|',
     );
-    rs.rounds.forEach((x, i) => out.push(`| #${i + 1} | ${x.killToPostingMs} | ${x.killToPidMs} | ${x.pidToPostingMs} | ${x.pidToListenMs} | ${x.attempts} |`));
+    rs.rounds.forEach((x, i) =>
+      out.push(
+        `| #${i + 1} | ${x.killToPostingMs} | ${x.killToPidMs} | ${x.pidToPostingMs} | ${x.pidToListenMs} | ${x.attempts} |`,
+      ),
+    );
     out.push(
       `| median | ${rs.median.killToPostingMs} | | ${rs.median.pidToPostingMs} | | |`,
       '',
@@ -181,7 +208,7 @@ export function markdownReport(r: BenchResult, previous = ''): string {
     '',
     '`make bench` writes `latest.json` here (the run before becomes `previous.json`; both git-ignored, as is',
     "`standalone.log`, the target's output). This file quotes runs written with `BENCH_WRITE_README=1 make bench`;",
-    'each section names its run (a run with `BENCH_ONLY=…` rewrites only its modules\' sections).',
+    "each section names its run (a run with `BENCH_ONLY=…` rewrites only its modules' sections).",
     '',
     'The figures that mean something across machines are the ratios against the baselines measured in the',
     'same run; absolute numbers depend on the machine and on whatever else it was doing.',
@@ -190,7 +217,8 @@ export function markdownReport(r: BenchResult, previous = ''): string {
   for (const module of SECTIONS) {
     const kept = isNotSelected(resultOf[module](r)) ? previousSection(previous, module) : undefined;
     if (kept) out.push(kept, '');
-    else if (!isNotSelected(resultOf[module](r))) out.push(`<!-- bench:${module} -->`, ...builders[module](r), `<!-- /bench:${module} -->`, '');
+    else if (!isNotSelected(resultOf[module](r)))
+      out.push(`<!-- bench:${module} -->`, ...builders[module](r), `<!-- /bench:${module} -->`, '');
   }
   return `${out.join('\n')}`;
 }

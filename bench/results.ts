@@ -26,7 +26,9 @@ export interface BenchResult {
   settings: Record<string, number>;
   /** The modules run (BENCH_ONLY); the others are `{ skipped: 'not selected …' }`. */
   modules: string[];
-  http: { figures: HttpFigure[]; ratios: Record<string, { vsBare: number; vsExpress: number }> } | { skipped: string };
+  http:
+    | { figures: HttpFigure[]; ratios: Record<string, { vsBare: number; vsExpress: number }> }
+    | { skipped: string };
   grpc: GrpcBenchResult | { skipped: string };
   socket: SocketBenchResult;
   kafkaBus: KafkaBusResult;
@@ -42,7 +44,8 @@ export function notSelected(only: string): { skipped: string } {
   return { skipped: `${NOT_SELECTED} (BENCH_ONLY=${only})` };
 }
 
-export const isNotSelected = (r: object): boolean => 'skipped' in r && String((r as { skipped: unknown }).skipped).startsWith(NOT_SELECTED);
+export const isNotSelected = (r: object): boolean =>
+  'skipped' in r && String((r as { skipped: unknown }).skipped).startsWith(NOT_SELECTED);
 
 export function machine(loadAtStart: number): BenchResult['machine'] {
   const c = cpus();
@@ -100,8 +103,10 @@ export function headlineOf(r: Omit<BenchResult, 'headline'>): Record<string, num
     if ('decisionToPush' in c.push) {
       h['cluster decision → push p50 (ms)'] = c.push.decisionToPush.p50;
       h['cluster decision → push p99 (ms)'] = c.push.decisionToPush.p99;
-      if (Number.isFinite(c.push.p50VsStandalone)) h['cluster push p50 ÷ standalone p50'] = c.push.p50VsStandalone;
-      if (Number.isFinite(c.push.p99VsStandalone)) h['cluster push p99 ÷ standalone p99'] = c.push.p99VsStandalone;
+      if (Number.isFinite(c.push.p50VsStandalone))
+        h['cluster push p50 ÷ standalone p50'] = c.push.p50VsStandalone;
+      if (Number.isFinite(c.push.p99VsStandalone))
+        h['cluster push p99 ÷ standalone p99'] = c.push.p99VsStandalone;
     }
     if ('median' in c.restart) {
       h['ledger kill -9 → first posting, median (ms)'] = c.restart.median.killToPostingMs;

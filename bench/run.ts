@@ -66,9 +66,15 @@ type Module = (typeof MODULES)[number];
 function selectedModules(): Set<Module> {
   const raw = process.env.BENCH_ONLY?.trim();
   if (!raw) return new Set(MODULES);
-  const names = raw.split(',').map((x) => x.trim().toLowerCase()).filter(Boolean);
+  const names = raw
+    .split(',')
+    .map((x) => x.trim().toLowerCase())
+    .filter(Boolean);
   const unknown = names.filter((n) => !(MODULES as readonly string[]).includes(n));
-  if (unknown.length) throw new Error(`BENCH_ONLY: unknown module(s) ${unknown.join(', ')}; choose among ${MODULES.join(', ')}`);
+  if (unknown.length)
+    throw new Error(
+      `BENCH_ONLY: unknown module(s) ${unknown.join(', ')}; choose among ${MODULES.join(', ')}`,
+    );
   const chosen = new Set(names as Module[]);
   if (chosen.has('cluster')) chosen.add('socket'); // the cluster's push is compared with the standalone's of the same run
   return chosen;
@@ -86,7 +92,9 @@ async function main(): Promise<void> {
   );
   console.log(`  modules: ${[...only].join(', ')}${process.env.BENCH_ONLY ? ' (BENCH_ONLY)' : ''}`);
   if (loadAtStart > cores) {
-    console.log(`  note: the machine is busy (1-min load ${loadAtStart.toFixed(2)} > ${cores} cores): absolute figures will be low and noisy; the ratios less so.`);
+    console.log(
+      `  note: the machine is busy (1-min load ${loadAtStart.toFixed(2)} > ${cores} cores): absolute figures will be low and noisy; the ratios less so.`,
+    );
   }
   const skippedBecause = notSelected(process.env.BENCH_ONLY ?? '');
   let http: BenchResult['http'] = skippedBecause;
@@ -116,14 +124,23 @@ async function main(): Promise<void> {
               { name: 'baseline: bare node http', url: `http://127.0.0.1:${baselines.bare}/` },
               { name: 'baseline: express hello', url: `http://127.0.0.1:${baselines.express}/hello` },
               { name: 'gateway: GET /healthz', url: `${url}/healthz` },
-              { name: 'gateway: GET getUser (session)', url: `${url}/api/users/getUser`, headers: { cookie } },
+              {
+                name: 'gateway: GET getUser (session)',
+                url: `${url}/api/users/getUser`,
+                headers: { cookie },
+              },
             ],
             { seconds: settings.seconds, connections: settings.connections, rounds: settings.rounds },
           );
           for (const f of figures) console.log(`  ${f.name.padEnd(32)} ${String(f.rps).padStart(7)} req/s`);
           const [b, e] = figures;
           const ratios = Object.fromEntries(
-            figures.slice(2).map((f) => [f.name, { vsBare: +(f.rps / b.rps).toFixed(3), vsExpress: +(f.rps / e.rps).toFixed(3) }]),
+            figures
+              .slice(2)
+              .map((f) => [
+                f.name,
+                { vsBare: +(f.rps / b.rps).toFixed(3), vsExpress: +(f.rps / e.rps).toFixed(3) },
+              ]),
           );
           http = { figures, ratios };
         } catch (err) {
@@ -159,7 +176,9 @@ async function main(): Promise<void> {
             echoAddress: `127.0.0.1:${baselines.grpc}`,
             ledgerAddress: target.ledgerAddress,
             log: (f: LoadFigure, unit: string) =>
-              console.log(`  ${f.name.padEnd(36)} ${String(f.perSecond).padStart(7)} ${unit}${f.errors ? `   (${f.errors} errors: ${f.firstError})` : ''}`),
+              console.log(
+                `  ${f.name.padEnd(36)} ${String(f.perSecond).padStart(7)} ${unit}${f.errors ? `   (${f.errors} errors: ${f.firstError})` : ''}`,
+              ),
           });
         } catch (err) {
           grpc = { skipped: errorText(err) };
@@ -185,7 +204,9 @@ async function main(): Promise<void> {
         const t0 = Date.now();
         try {
           broker = await startKafkaBroker({ dir: brokerDir });
-          console.log(`  broker at ${broker.brokers.join(',')} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+          console.log(
+            `  broker at ${broker.brokers.join(',')} in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+          );
         } catch (err) {
           const skipped = { skipped: `the Kafka broker did not start: ${errorText(err)}` };
           if (only.has('kafka')) kafkaBus = skipped;
@@ -197,7 +218,9 @@ async function main(): Promise<void> {
 
     // ---- 4. events through the Kafka bus vs the in-process bus
     if (only.has('kafka') && broker) {
-      console.log('\n[4/5] events through the Kafka bus vs the in-process bus (publish → handled, one subscription)');
+      console.log(
+        '\n[4/5] events through the Kafka bus vs the in-process bus (publish → handled, one subscription)',
+      );
       try {
         kafkaBus = await benchKafkaBus({
           brokers: broker.brokers,
@@ -207,7 +230,10 @@ async function main(): Promise<void> {
           rounds: settings.rounds,
         });
         if (!('skipped' in kafkaBus)) {
-          for (const f of kafkaBus.throughput) console.log(`  ${f.name.padEnd(36)} ${String(f.perSecond).padStart(7)} events/s (${f.events} of ${f.published} events handled in ${f.seconds} s)`);
+          for (const f of kafkaBus.throughput)
+            console.log(
+              `  ${f.name.padEnd(36)} ${String(f.perSecond).padStart(7)} events/s (${f.events} of ${f.published} events handled in ${f.seconds} s)`,
+            );
         }
       } catch (err) {
         kafkaBus = { skipped: errorText(err) };
@@ -217,7 +243,9 @@ async function main(): Promise<void> {
 
     // ---- 5. the cluster: decision → push across gateways, ledger kill -9 → first posting
     if (only.has('cluster') && broker) {
-      console.log('\n[5/5] the cluster (every service its own process on Kafka, two gateways); starting it ...');
+      console.log(
+        '\n[5/5] the cluster (every service its own process on Kafka, two gateways); starting it ...',
+      );
       cluster = await benchCluster({
         kafkaBrokers: broker.brokers,
         seconds: settings.seconds,
@@ -253,13 +281,23 @@ async function main(): Promise<void> {
 
 function printTables(r: BenchResult): void {
   const m = r.machine;
-  console.log(`\n=== results === (${m.cpus} × ${m.cpuModel}, ${m.node}, 1-min load ${m.loadAverage.start} at start, ${m.loadAverage.end} at end)`);
+  console.log(
+    `\n=== results === (${m.cpus} × ${m.cpuModel}, ${m.node}, 1-min load ${m.loadAverage.start} at start, ${m.loadAverage.end} at end)`,
+  );
   if ('figures' in r.http) {
     console.log('\nHTTP (autocannon, req/s; latency ms, slices weighted)');
     const [b, e] = r.http.figures;
     table(
       ['run', 'req/s', 'p50', 'p99', 'non-2xx', '÷ bare', '÷ express'],
-      r.http.figures.map((f) => [f.name, f.rps, f.p50, f.p99, f.non2xx + f.errors, +(f.rps / b.rps).toFixed(3), +(f.rps / e.rps).toFixed(3)]),
+      r.http.figures.map((f) => [
+        f.name,
+        f.rps,
+        f.p50,
+        f.p99,
+        f.non2xx + f.errors,
+        +(f.rps / b.rps).toFixed(3),
+        +(f.rps / e.rps).toFixed(3),
+      ]),
     );
   } else console.log(`\nHTTP: skipped: ${r.http.skipped}`);
 
@@ -279,7 +317,9 @@ function printTables(r: BenchResult): void {
         f === echoFig ? '–' : +(f.perSecond / spread.perSecond).toFixed(3),
       ]),
     );
-    console.log(`  hot account: ${r.grpc.hotPostings} postings on one user's ledger stream by the end (every command reads it whole)`);
+    console.log(
+      `  hot account: ${r.grpc.hotPostings} postings on one user's ledger stream by the end (every command reads it whole)`,
+    );
   } else console.log(`\ngRPC: skipped: ${r.grpc.skipped}`);
 
   if ('decisionToPush' in r.socket) {
@@ -287,17 +327,34 @@ function printTables(r: BenchResult): void {
     const s = r.socket;
     table(
       ['run', 'count', 'p50', 'p99', 'max', '÷ baseline p50'],
-      [s.baseline, s.decisionToPush, s.decisionHttp].map((f) => [f.name, f.count, f.p50, f.p99, f.max, +(f.p50 / s.baseline.p50).toFixed(1)]),
+      [s.baseline, s.decisionToPush, s.decisionHttp].map((f) => [
+        f.name,
+        f.count,
+        f.p50,
+        f.p99,
+        f.max,
+        +(f.p50 / s.baseline.p50).toFixed(1),
+      ]),
     );
   } else console.log(`\nadmin decision → investor socket push: skipped: ${r.socket.skipped}`);
 
   if ('throughput' in r.kafkaBus) {
     const k = r.kafkaBus;
-    console.log(`\nevent bus, publish → handled, one subscription (batches of ${k.batchSize}; latency: one event at a time, ms)`);
+    console.log(
+      `\nevent bus, publish → handled, one subscription (batches of ${k.batchSize}; latency: one event at a time, ms)`,
+    );
     const [inproc] = k.throughput;
     table(
       ['bus', 'events/s', 'handled', 'published', 'seconds', 'publish/s', '÷ in-process'],
-      k.throughput.map((f) => [f.name, f.perSecond, f.events, f.published, f.seconds, f.publishPerSecond, +(f.perSecond / inproc.perSecond).toFixed(3)]),
+      k.throughput.map((f) => [
+        f.name,
+        f.perSecond,
+        f.events,
+        f.published,
+        f.seconds,
+        f.publishPerSecond,
+        +(f.perSecond / inproc.perSecond).toFixed(3),
+      ]),
     );
     const [li] = k.latency;
     table(
@@ -308,24 +365,56 @@ function printTables(r: BenchResult): void {
 
   if ('push' in r.cluster) {
     const c = r.cluster;
-    console.log(`\ncluster (every service its own process on Kafka, two gateways; up in ${c.startSeconds} s)`);
+    console.log(
+      `\ncluster (every service its own process on Kafka, two gateways; up in ${c.startSeconds} s)`,
+    );
     if ('decisionToPush' in c.push) {
       const standalone = c.push.standalone;
-      console.log('admin decision → investor socket push (ms, one decision at a time; admin on gateway B, investor on A)');
+      console.log(
+        'admin decision → investor socket push (ms, one decision at a time; admin on gateway B, investor on A)',
+      );
       table(
         ['run', 'count', 'p50', 'p99', 'max', 'p50 ÷ standalone', 'p99 ÷ standalone'],
         [
-          ...(standalone ? [[standalone.name, standalone.count, standalone.p50, standalone.p99, standalone.max, 1, 1]] : []),
-          [c.push.decisionToPush.name, c.push.decisionToPush.count, c.push.decisionToPush.p50, c.push.decisionToPush.p99, c.push.decisionToPush.max, c.push.p50VsStandalone, c.push.p99VsStandalone],
-          [c.push.decisionHttp.name, c.push.decisionHttp.count, c.push.decisionHttp.p50, c.push.decisionHttp.p99, c.push.decisionHttp.max, '–', '–'],
+          ...(standalone
+            ? [[standalone.name, standalone.count, standalone.p50, standalone.p99, standalone.max, 1, 1]]
+            : []),
+          [
+            c.push.decisionToPush.name,
+            c.push.decisionToPush.count,
+            c.push.decisionToPush.p50,
+            c.push.decisionToPush.p99,
+            c.push.decisionToPush.max,
+            c.push.p50VsStandalone,
+            c.push.p99VsStandalone,
+          ],
+          [
+            c.push.decisionHttp.name,
+            c.push.decisionHttp.count,
+            c.push.decisionHttp.p50,
+            c.push.decisionHttp.p99,
+            c.push.decisionHttp.max,
+            '–',
+            '–',
+          ],
         ],
       );
     } else console.log(`admin decision → investor push: skipped: ${c.push.skipped}`);
     if ('rounds' in c.restart) {
       const rs = c.restart;
-      console.log('ledger kill -9 → first successful posting through the gateway (ms; the supervisor restarts it)');
+      console.log(
+        'ledger kill -9 → first successful posting through the gateway (ms; the supervisor restarts it)',
+      );
       table(
-        ['round', 'kill → posting', 'kill → new pid', 'new pid → posting', 'of which pid → port open', 'attempts', 'kill → posting ÷ steady p50'],
+        [
+          'round',
+          'kill → posting',
+          'kill → new pid',
+          'new pid → posting',
+          'of which pid → port open',
+          'attempts',
+          'kill → posting ÷ steady p50',
+        ],
         rs.rounds.map((x, i) => [
           `#${i + 1}`,
           x.killToPostingMs,
@@ -340,7 +429,9 @@ function printTables(r: BenchResult): void {
         `  median: kill → posting ${rs.median.killToPostingMs} ms (${rs.ratios.killToPostingVsSteadyP50} × steady p50), ` +
           `new pid → posting ${rs.median.pidToPostingMs} ms (${rs.ratios.pidToPostingVsSteadyP50} × steady p50)`,
       );
-      console.log(`  steady state: ${rs.steady.name}: ${rs.steady.count} calls, p50 ${rs.steady.p50} ms, p99 ${rs.steady.p99} ms`);
+      console.log(
+        `  steady state: ${rs.steady.name}: ${rs.steady.count} calls, p50 ${rs.steady.p50} ms, p99 ${rs.steady.p99} ms`,
+      );
     } else console.log(`ledger kill -9 → first posting: skipped: ${c.restart.skipped}`);
   } else console.log(`\ncluster: skipped: ${r.cluster.skipped}`);
 }

@@ -54,7 +54,11 @@ export function openSocket(url: string, cookie?: string): Promise<Socket> {
 }
 
 /** Waits for the next `event` whose payload satisfies `match`; the time of its arrival (ms). */
-function nextEvent(socket: Socket, event: string, match: (p: any) => boolean): { arrived: Promise<number>; cancel(): void } {
+function nextEvent(
+  socket: Socket,
+  event: string,
+  match: (p: any) => boolean,
+): { arrived: Promise<number>; cancel(): void } {
   let cancel = () => {};
   const arrived = new Promise<number>((resolve, reject) => {
     const on = (p: unknown) => {
@@ -84,7 +88,11 @@ async function baselineLatency(baseUrl: string, seconds: number, maxCount: numbe
     for (let i = 0; i < maxCount && now() < end; i++) {
       const wait = nextEvent(socket, 'pong', () => true);
       const t0 = now();
-      const res = await fetch(`${baseUrl}/emit?to=${encodeURIComponent(socket.id ?? '')}`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(10_000) });
+      const res = await fetch(`${baseUrl}/emit?to=${encodeURIComponent(socket.id ?? '')}`, {
+        method: 'POST',
+        body: '{}',
+        signal: AbortSignal.timeout(10_000),
+      });
       await res.arrayBuffer();
       ms.push((await wait.arrived) - t0);
     }
@@ -114,15 +122,22 @@ export async function measureDecisions(o: {
   const end = now() + o.seconds * 1000;
   for (let i = 0; i < o.maxCount && now() < end; i++) {
     const created = await o.investor.post('/api/payments/create', { amount });
-    if (created.status === 404) return { skipped: 'POST api/payments/create answered 404 (money routes not mounted)' };
-    if (created.status !== 201 && created.status !== 200) return { skipped: `POST api/payments/create failed: ${brief(created)}` };
+    if (created.status === 404)
+      return { skipped: 'POST api/payments/create answered 404 (money routes not mounted)' };
+    if (created.status !== 201 && created.status !== 200)
+      return { skipped: `POST api/payments/create failed: ${brief(created)}` };
     const transactionId = String(created.body?.transactionId ?? '');
-    if (!transactionId) return { skipped: `POST api/payments/create answered without transactionId: ${brief(created)}` };
+    if (!transactionId)
+      return { skipped: `POST api/payments/create answered without transactionId: ${brief(created)}` };
     expected += amount;
     const target = expected;
     const wait = nextEvent(o.socket, 'balances/changed', (p) => Number(p?.balances?.balance) >= target);
     const t0 = now();
-    const decided = await o.admin.patch('/api/payments/confirmPayment', { transactionId, status: 'Confirmed', notes: 'bench' });
+    const decided = await o.admin.patch('/api/payments/confirmPayment', {
+      transactionId,
+      status: 'Confirmed',
+      notes: 'bench',
+    });
     const t1 = now();
     if (decided.status !== 200) {
       wait.cancel();
@@ -132,7 +147,9 @@ export async function measureDecisions(o: {
     try {
       t2 = await wait.arrived;
     } catch (err) {
-      return { skipped: `${(err as Error).message} after the admin confirmed a deposit (live pushes not wired?)` };
+      return {
+        skipped: `${(err as Error).message} after the admin confirmed a deposit (live pushes not wired?)`,
+      };
     }
     http.push(t1 - t0);
     toPush.push(t2 - t0);
@@ -161,7 +178,13 @@ export async function benchSocket(o: {
 
   try {
     const baseline = await baselineLatency(o.baselineUrl, o.seconds, o.maxCount);
-    const measured = await measureDecisions({ investor: investor.browser, admin, socket, seconds: o.seconds, maxCount: o.maxCount });
+    const measured = await measureDecisions({
+      investor: investor.browser,
+      admin,
+      socket,
+      seconds: o.seconds,
+      maxCount: o.maxCount,
+    });
     if ('skipped' in measured) return measured;
     const decisionToPush = figure('admin confirm → investor balances push', measured.toPush);
     return {

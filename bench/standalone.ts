@@ -51,8 +51,12 @@ export async function startStandaloneTarget(): Promise<StandaloneTarget> {
   const deadline = Date.now() + 90_000;
   try {
     for (;;) {
-      if (child.process.exitCode !== null) throw new Error(`standalone target exited with ${child.process.exitCode}; see ${logFile}`);
-      const ok = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false);
+      if (child.process.exitCode !== null)
+        throw new Error(`standalone target exited with ${child.process.exitCode}; see ${logFile}`);
+      const ok = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) }).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       if (Date.now() > deadline) throw new Error(`standalone target not ready in 90 s; see ${logFile}`);
       await sleep(200);
@@ -65,8 +69,17 @@ export async function startStandaloneTarget(): Promise<StandaloneTarget> {
 }
 
 /** The baseline servers (bench/baselineServer.ts) as a child process; resolves with their ports. */
-export async function startBaselines(): Promise<{ bare: number; express: number; grpc: number; stop(): Promise<void> }> {
-  const child = startChild('bench/baselineServer.ts', { ...process.env }, { stdout: 'pipe', stderr: 'inherit' });
+export async function startBaselines(): Promise<{
+  bare: number;
+  express: number;
+  grpc: number;
+  stop(): Promise<void>;
+}> {
+  const child = startChild(
+    'bench/baselineServer.ts',
+    { ...process.env },
+    { stdout: 'pipe', stderr: 'inherit' },
+  );
   try {
     const ports = await new Promise<{ bare: number; express: number; grpc: number }>((resolve, reject) => {
       let buf = '';

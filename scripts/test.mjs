@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `make test`: static checks (proto drift, type-check, lint), the SPA build the e2e suite needs,
+// `make test`: static checks (proto drift, type-check, lint, Prettier format check), the SPA build the e2e suite needs,
 // then every vitest project. Ends with the one line CI reads: "N passed, N failed, N skipped",
 // counted over every test of every suite plus each static check.
 import { spawnSync } from 'node:child_process';
@@ -35,8 +35,12 @@ function check(label, cmd, args, opts) {
 // 1. generated protobuf code is up to date
 {
   const out = mkdtempSync(join(tmpdir(), 'meridian-proto-'));
-  const gen = run('proto: regenerate into a temp dir', bin('buf'), ['generate', '-o', out], { cwd: join(root, 'proto') });
-  const same = gen && run('proto: generated code matches proto/gen', 'diff', ['-r', join(out, 'gen'), join(root, 'proto/gen')]);
+  const gen = run('proto: regenerate into a temp dir', bin('buf'), ['generate', '-o', out], {
+    cwd: join(root, 'proto'),
+  });
+  const same =
+    gen &&
+    run('proto: generated code matches proto/gen', 'diff', ['-r', join(out, 'gen'), join(root, 'proto/gen')]);
   if (same) passed += 1;
   else {
     failed += 1;
@@ -47,11 +51,14 @@ function check(label, cmd, args, opts) {
 
 // 2. type-check and lint
 check('typecheck: servers', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
-if (existsSync(join(root, 'web/tsconfig.json'))) check('typecheck: web', bin('tsc'), ['-p', 'web/tsconfig.json', '--noEmit']);
+if (existsSync(join(root, 'web/tsconfig.json')))
+  check('typecheck: web', bin('tsc'), ['-p', 'web/tsconfig.json', '--noEmit']);
 check('lint', bin('eslint'), ['.', '--max-warnings=0']);
+check('format', bin('prettier'), ['--check', '.', '--log-level', 'warn']);
 
 // 3. the SPA build (served by the standalone target in the e2e suite)
-if (existsSync(join(root, 'web/vite.config.ts'))) check('build: web', bin('vite'), ['build', '--logLevel', 'warn'], { cwd: join(root, 'web') });
+if (existsSync(join(root, 'web/vite.config.ts')))
+  check('build: web', bin('vite'), ['build', '--logLevel', 'warn'], { cwd: join(root, 'web') });
 
 // 4. every vitest project
 mkdirSync(join(root, 'artifacts'), { recursive: true });
@@ -70,7 +77,9 @@ if (existsSync(report)) {
   failed += r.numFailedTests;
   skipped += r.numPendingTests + (r.numTodoTests ?? 0);
   // a suite that failed to load counts as a failure even if it had no tests
-  const brokenSuites = (r.testResults ?? []).filter((s) => s.status === 'failed' && s.assertionResults.length === 0);
+  const brokenSuites = (r.testResults ?? []).filter(
+    (s) => s.status === 'failed' && s.assertionResults.length === 0,
+  );
   for (const s of brokenSuites) failures.push(`suite failed to run: ${s.name}`);
   failed += brokenSuites.length;
   for (const s of r.testResults ?? [])

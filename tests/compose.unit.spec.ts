@@ -10,16 +10,28 @@ import type { z } from 'zod';
 import { gatewayEnvSchema } from '../gateway/src/config.js';
 import { identityEnvSchema } from '../services/identity/src/config.js';
 import { kycEnvSchema } from '../services/kyc/src/config.js';
-import { DEPLOYABLES, EVENT_SERVICES, SECRET_SAMPLES, filesUnder, readText, readYamlDocs, schemaVerdict, shapeOf } from './infra.env.js';
+import {
+  DEPLOYABLES,
+  EVENT_SERVICES,
+  SECRET_SAMPLES,
+  filesUnder,
+  readText,
+  readYamlDocs,
+  schemaVerdict,
+  shapeOf,
+} from './infra.env.js';
 
 /** Resolves ${VAR:?msg}, ${VAR:-default} and ${VAR} the way compose would, with our sample values for the required ones. */
 function interpolate(value: unknown): string {
-  return String(value).replace(/\$\{([A-Z0-9_]+)(?::([?-])([^}]*))?\}/g, (_m, name: string, op?: string, rest?: string) => {
-    if (op === '-') return rest ?? '';
-    if (SECRET_SAMPLES[name] !== undefined) return SECRET_SAMPLES[name];
-    if (op === '?') throw new Error(`no sample value for required ${name}`);
-    return '';
-  });
+  return String(value).replace(
+    /\$\{([A-Z0-9_]+)(?::([?-])([^}]*))?\}/g,
+    (_m, name: string, op?: string, rest?: string) => {
+      if (op === '-') return rest ?? '';
+      if (SECRET_SAMPLES[name] !== undefined) return SECRET_SAMPLES[name];
+      if (op === '?') throw new Error(`no sample value for required ${name}`);
+      return '';
+    },
+  );
 }
 
 interface ComposeService {
@@ -29,7 +41,10 @@ interface ComposeService {
   volumes?: string[];
   depends_on?: Record<string, unknown>;
 }
-const compose = parse(readText('docker-compose.yml')) as { services: Record<string, ComposeService>; volumes?: Record<string, unknown> };
+const compose = parse(readText('docker-compose.yml')) as {
+  services: Record<string, ComposeService>;
+  volumes?: Record<string, unknown>;
+};
 
 const cases = DEPLOYABLES;
 
@@ -42,7 +57,9 @@ describe('docker-compose.yml against the services config schemas', () => {
   });
 
   it.each(cases)('%s: its values pass the schema in production', (name, schema) => {
-    const env = Object.fromEntries(Object.entries(compose.services[name]?.environment ?? {}).map(([k, v]) => [k, interpolate(v)]));
+    const env = Object.fromEntries(
+      Object.entries(compose.services[name]?.environment ?? {}).map(([k, v]) => [k, interpolate(v)]),
+    );
     expect(env.NODE_ENV).toBe('production');
     expect(schemaVerdict(schema, env)).toBe('ok');
   });
@@ -65,8 +82,12 @@ describe('docker-compose.yml against the services config schemas', () => {
     const env = (name: string) => compose.services[name]?.environment ?? {};
     const port = (name: string, key: string) => String(env(name)[key]).split(':').pop();
     expect(env('gateway').LEDGER_GRPC_URL).toBe(`ledger:${port('ledger', 'LEDGER_GRPC_ADDR')}`);
-    expect(env('gateway').INVESTMENT_GRPC_URL).toBe(`investment:${port('investment', 'INVESTMENT_GRPC_ADDR')}`);
-    expect(env('gateway').WITHDRAWAL_GRPC_URL).toBe(`withdrawal:${port('withdrawal', 'WITHDRAWAL_GRPC_ADDR')}`);
+    expect(env('gateway').INVESTMENT_GRPC_URL).toBe(
+      `investment:${port('investment', 'INVESTMENT_GRPC_ADDR')}`,
+    );
+    expect(env('gateway').WITHDRAWAL_GRPC_URL).toBe(
+      `withdrawal:${port('withdrawal', 'WITHDRAWAL_GRPC_ADDR')}`,
+    );
     expect(env('investment').LEDGER_GRPC_URL).toBe(`ledger:${port('ledger', 'LEDGER_GRPC_ADDR')}`);
     expect(env('withdrawal').LEDGER_GRPC_URL).toBe(`ledger:${port('ledger', 'LEDGER_GRPC_ADDR')}`);
   });
@@ -96,7 +117,9 @@ describe('docker-compose.yml: the Kafka broker', () => {
       .filter((d) => d.kind === 'KafkaTopic');
 
   it('keeps its data in the volume mounted for it, so recreating the container loses nothing', () => {
-    const logDirs = String(env.KAFKA_LOG_DIRS ?? '').split(',').filter(Boolean);
+    const logDirs = String(env.KAFKA_LOG_DIRS ?? '')
+      .split(',')
+      .filter(Boolean);
     expect(logDirs.length, 'KAFKA_LOG_DIRS is unset: the image writes under /tmp').toBeGreaterThan(0);
     const mounts = (kafka.volumes ?? []).map((v) => {
       const [source, target] = String(v).split(':');
@@ -114,13 +137,18 @@ describe('docker-compose.yml: the Kafka broker', () => {
   it('creates no topic on first use; the services create theirs with the partitions infra/k8s declares', () => {
     expect(String(env.KAFKA_AUTO_CREATE_TOPICS_ENABLE)).toBe('false');
     expect(k8sTopics().length).toBeGreaterThan(0);
-    for (const topic of k8sTopics()) expect(Number(env.KAFKA_NUM_PARTITIONS), topic.metadata.name).toBe(topic.spec.partitions);
+    for (const topic of k8sTopics())
+      expect(Number(env.KAFKA_NUM_PARTITIONS), topic.metadata.name).toBe(topic.spec.partitions);
   });
 
   it('keeps every event: no time or size limit by default (consumers rebuild read models from the beginning)', () => {
     expect(Number(env.KAFKA_LOG_RETENTION_MS)).toBe(-1);
     // log.retention.ms wins over hours and minutes; a leftover hours value would only mislead
-    for (const key of ['KAFKA_LOG_RETENTION_HOURS', 'KAFKA_LOG_RETENTION_MINUTES', 'KAFKA_LOG_RETENTION_BYTES']) {
+    for (const key of [
+      'KAFKA_LOG_RETENTION_HOURS',
+      'KAFKA_LOG_RETENTION_MINUTES',
+      'KAFKA_LOG_RETENTION_BYTES',
+    ]) {
       if (env[key] !== undefined) expect(Number(env[key]), key).toBe(-1);
     }
   });
@@ -131,7 +159,8 @@ describe('docker-compose.yml: the Kafka broker', () => {
   });
 
   it('every service that publishes events reaches it', () => {
-    for (const name of EVENT_SERVICES) expect(compose.services[name]?.environment?.KAFKA_BROKERS, name).toBe('kafka:9092');
+    for (const name of EVENT_SERVICES)
+      expect(compose.services[name]?.environment?.KAFKA_BROKERS, name).toBe('kafka:9092');
     expect(env.KAFKA_ADVERTISED_LISTENERS).toBe('PLAINTEXT://kafka:9092');
   });
 });
@@ -139,7 +168,9 @@ describe('docker-compose.yml: the Kafka broker', () => {
 describe('docker-compose.yml: the gateway behind the web container', () => {
   it('nginx forwards the client address and the gateway trusts that one hop (else rate limits count every user as one)', () => {
     const nginx = readText('infra/docker/nginx.conf');
-    expect(nginx).toMatch(/location \/api\/ \{[^}]*proxy_pass http:\/\/gateway:8080;[^}]*X-Forwarded-For \$proxy_add_x_forwarded_for/);
+    expect(nginx).toMatch(
+      /location \/api\/ \{[^}]*proxy_pass http:\/\/gateway:8080;[^}]*X-Forwarded-For \$proxy_add_x_forwarded_for/,
+    );
     expect(compose.services.gateway?.environment?.TRUST_PROXY).toBe('1');
   });
 });

@@ -54,7 +54,10 @@ const gatewayEnvObject = commonEnvSchema.extend({
   /** Overrides of DEFAULT_RATE_LIMITS, as JSON ({"register":{"max":100,"windowMs":3600000}}). */
   GATEWAY_RATE_LIMITS_JSON: env.rateLimits(Object.keys(DEFAULT_RATE_LIMITS) as RateLimitedRoute[]).optional(),
   /** The consumer group every gateway instance shares for live pushes (each event handled by one instance). */
-  GATEWAY_LIVE_GROUP: z.string().regex(/^[A-Za-z0-9._-]{1,200}$/, 'must be letters, digits, . _ or -').default('gateway-live'),
+  GATEWAY_LIVE_GROUP: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,200}$/, 'must be letters, digits, . _ or -')
+    .default('gateway-live'),
 });
 
 /** The gateway's env schema with its production rules (what main.ts and the compose check parse). */

@@ -20,7 +20,8 @@ export const createIdentityClient = (target: string): IdentityServiceClient =>
   createGrpcClient(IdentityServiceClient, target);
 export const createNotificationClient = (target: string): NotificationServiceClient =>
   createGrpcClient(NotificationServiceClient, target);
-export const createKycClient = (target: string): KycServiceClient => createGrpcClient(KycServiceClient, target);
+export const createKycClient = (target: string): KycServiceClient =>
+  createGrpcClient(KycServiceClient, target);
 
 /**
  * grpc.health.v1 Check over the channel of an existing client: true when the server answers SERVING.

@@ -80,7 +80,11 @@ describe('admin money paths refuse everyone but admins', () => {
 
     const view = await investor.browser.get(`/api/payments/viewPaymentStatus/${depositId}`);
     expect(view.body.transaction.status).toBe('Pending');
-    expect(await balancesOf(investor.browser)).toEqual({ balance: 0, investmentBalance: 0, totalMaturityAmount: 0 });
+    expect(await balancesOf(investor.browser)).toEqual({
+      balance: 0,
+      investmentBalance: 0,
+      totalMaturityAmount: 0,
+    });
   });
 });
 
@@ -93,19 +97,40 @@ describe('the services check the role again (behind the gateway)', () => {
       withdrawalGrpcUrl: t.app.money.withdrawal.grpcAddress,
     });
     try {
-      const who = { caller: { userId: investor.id, sessionId: 's', impersonatorId: '', correlationId: 'c' }, callerRole: 'author' };
-      const refused = async (p: Promise<unknown>) => expect(await p.then(() => 'accepted', (e: { code: number }) => e.code)).toBe(GrpcStatus.PERMISSION_DENIED);
-      await refused(callUnary(c.ledger, 'listPendingDeposits', lg.ListPendingDepositsRequest.fromPartial(who)));
+      const who = {
+        caller: { userId: investor.id, sessionId: 's', impersonatorId: '', correlationId: 'c' },
+        callerRole: 'author',
+      };
+      const refused = async (p: Promise<unknown>) =>
+        expect(
+          await p.then(
+            () => 'accepted',
+            (e: { code: number }) => e.code,
+          ),
+        ).toBe(GrpcStatus.PERMISSION_DENIED);
+      await refused(
+        callUnary(c.ledger, 'listPendingDeposits', lg.ListPendingDepositsRequest.fromPartial(who)),
+      );
       await refused(
         callUnary(
           c.ledger,
           'adjustBalance',
-          lg.AdjustBalanceRequest.fromPartial({ ...who, userId: investor.id, account: lg.BalanceAccount.BALANCE_ACCOUNT_DEPOSIT, operation: lg.AdjustmentOperation.ADJUSTMENT_OPERATION_ADD, amount: '5' }),
+          lg.AdjustBalanceRequest.fromPartial({
+            ...who,
+            userId: investor.id,
+            account: lg.BalanceAccount.BALANCE_ACCOUNT_DEPOSIT,
+            operation: lg.AdjustmentOperation.ADJUSTMENT_OPERATION_ADD,
+            amount: '5',
+          }),
         ),
       );
       await refused(callUnary(c.investment, 'listPending', inv.ListPendingRequest.fromPartial(who)));
       await refused(callUnary(c.withdrawal, 'listPending', wd.ListPendingRequest.fromPartial(who)));
-      expect(await balancesOf(investor.browser)).toEqual({ balance: 0, investmentBalance: 0, totalMaturityAmount: 0 });
+      expect(await balancesOf(investor.browser)).toEqual({
+        balance: 0,
+        investmentBalance: 0,
+        totalMaturityAmount: 0,
+      });
     } finally {
       closeMoneyClients(c);
     }
@@ -115,18 +140,40 @@ describe('the services check the role again (behind the gateway)', () => {
 describe('balance edits: PUT api/users/{updateDepositBalance|editDepositBalance|editinvestmentBalance}/{id}', () => {
   it('add and deduct on each account; a deduct past zero is refused and moves nothing', async () => {
     const investor = await verifiedUser(t.url);
-    const added = await put(admin, `/api/users/editDepositBalance/${investor.id}`, { operation: 'add', amount: 120.5 });
+    const added = await put(admin, `/api/users/editDepositBalance/${investor.id}`, {
+      operation: 'add',
+      amount: 120.5,
+    });
     expect(added.status).toBe(200);
     expect(added.body).toMatchObject({ message: 'Balance updated successfully', balance: 120.5 });
-    expect((await put(admin, `/api/users/editinvestmentBalance/${investor.id}`, { operation: 'add', amount: '300' })).status).toBe(200);
-    expect((await put(admin, `/api/users/updateDepositBalance/${investor.id}`, { amount: 40 })).status).toBe(200); // operation defaults to add
-    await waitForBalances(investor.browser, { balance: 120.5, investmentBalance: 300, totalMaturityAmount: 40 });
+    expect(
+      (
+        await put(admin, `/api/users/editinvestmentBalance/${investor.id}`, {
+          operation: 'add',
+          amount: '300',
+        })
+      ).status,
+    ).toBe(200);
+    expect((await put(admin, `/api/users/updateDepositBalance/${investor.id}`, { amount: 40 })).status).toBe(
+      200,
+    ); // operation defaults to add
+    await waitForBalances(investor.browser, {
+      balance: 120.5,
+      investmentBalance: 300,
+      totalMaturityAmount: 40,
+    });
 
-    const deducted = await put(admin, `/api/users/updateDepositBalance/${investor.id}`, { operation: 'deduct', amount: 15 });
+    const deducted = await put(admin, `/api/users/updateDepositBalance/${investor.id}`, {
+      operation: 'deduct',
+      amount: 15,
+    });
     expect(deducted.status).toBe(200);
     expect(deducted.body.totalMaturityAmount).toBe(25);
 
-    const pastZero = await put(admin, `/api/users/editDepositBalance/${investor.id}`, { operation: 'deduct', amount: 120.51 });
+    const pastZero = await put(admin, `/api/users/editDepositBalance/${investor.id}`, {
+      operation: 'deduct',
+      amount: 120.51,
+    });
     expect(pastZero.status).toBe(400);
     expect(pastZero.body.message).toBe('Insufficient balance for this deduction');
 
@@ -142,6 +189,10 @@ describe('balance edits: PUT api/users/{updateDepositBalance|editDepositBalance|
       const res = await put(admin, `/api/users/editinvestmentBalance/${investor.id}`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
-    await waitForBalances(investor.browser, { balance: 120.5, investmentBalance: 300, totalMaturityAmount: 25 });
+    await waitForBalances(investor.browser, {
+      balance: 120.5,
+      investmentBalance: 300,
+      totalMaturityAmount: 25,
+    });
   });
 });

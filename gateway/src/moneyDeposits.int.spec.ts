@@ -76,26 +76,53 @@ describe('deposits: api/payments/*', () => {
 
     // both admins see it appear, with exactly the shape of the list element
     for (const s of [adminSocket, otherAdminSocket]) {
-      const added = await s.waitFor((p) => p.event === 'queue/itemAdded' && (p.payload.item as { _id?: string })?._id === id, 'itemAdded');
+      const added = await s.waitFor(
+        (p) => p.event === 'queue/itemAdded' && (p.payload.item as { _id?: string })?._id === id,
+        'itemAdded',
+      );
       expect(added.payload).toMatchObject({ queue: 'deposits', item: { ...item } });
       expect(typeof added.payload.position).toBe('string');
     }
 
     const status = await investor.browser.get(`/api/payments/viewPaymentStatus/${id}`);
     expect(status.status).toBe(200);
-    expect(status.body.transaction).toMatchObject({ transactionId: id, amount: 250.5, status: 'Pending', notes: '' });
+    expect(status.body.transaction).toMatchObject({
+      transactionId: id,
+      amount: 250.5,
+      status: 'Pending',
+      notes: '',
+    });
 
-    const confirmed = await admin.patch('/api/payments/confirmPayment', { transactionId: id, status: 'Confirmed', notes: 'wire ok' });
+    const confirmed = await admin.patch('/api/payments/confirmPayment', {
+      transactionId: id,
+      status: 'Confirmed',
+      notes: 'wire ok',
+    });
     expect(confirmed.status).toBe(200);
-    expect(confirmed.body).toMatchObject({ message: 'Payment confirmed successfully', transaction: { status: 'Confirmed', notes: 'wire ok' } });
+    expect(confirmed.body).toMatchObject({
+      message: 'Payment confirmed successfully',
+      transaction: { status: 'Confirmed', notes: 'wire ok' },
+    });
 
-    expect(await waitForBalances(investor.browser, { balance: 250.5 })).toEqual({ balance: 250.5, investmentBalance: 0, totalMaturityAmount: 0 });
+    expect(await waitForBalances(investor.browser, { balance: 250.5 })).toEqual({
+      balance: 250.5,
+      investmentBalance: 0,
+      totalMaturityAmount: 0,
+    });
     const pushed = await investorSocket.waitFor((p) => p.event === 'balances/changed', 'balances/changed');
-    expect(pushed.payload).toMatchObject({ userId: investor.id, balances: { balance: 250.5, investmentBalance: 0, totalMaturityAmount: 0 } });
-    await investorSocket.waitFor((p) => p.event === 'status/changed' && p.payload.id === id && p.payload.status === 'Confirmed');
+    expect(pushed.payload).toMatchObject({
+      userId: investor.id,
+      balances: { balance: 250.5, investmentBalance: 0, totalMaturityAmount: 0 },
+    });
+    await investorSocket.waitFor(
+      (p) => p.event === 'status/changed' && p.payload.id === id && p.payload.status === 'Confirmed',
+    );
 
     for (const s of [adminSocket, otherAdminSocket]) {
-      const decided = await s.waitFor((p) => p.event === 'queue/itemDecided' && p.payload.id === id, 'itemDecided');
+      const decided = await s.waitFor(
+        (p) => p.event === 'queue/itemDecided' && p.payload.id === id,
+        'itemDecided',
+      );
       expect(decided.payload).toMatchObject({ queue: 'deposits', id, status: 'Confirmed' });
       const order = s.pushes.filter((p) => p.event.startsWith('queue/')).map((p) => p.event);
       expect(order.indexOf('queue/itemAdded')).toBeLessThan(order.indexOf('queue/itemDecided'));
@@ -117,23 +144,42 @@ describe('deposits: api/payments/*', () => {
   it('reject moves nothing; a second decision is refused with 409 and a clear message', async () => {
     const investor = await verifiedUser(t.url);
     const id = await requestDeposit(investor.browser, 40);
-    const rejected = await admin.patch('/api/payments/rejectPayment', { transactionId: id, status: 'Rejected', notes: 'no funds arrived' });
+    const rejected = await admin.patch('/api/payments/rejectPayment', {
+      transactionId: id,
+      status: 'Rejected',
+      notes: 'no funds arrived',
+    });
     expect(rejected.status).toBe(200);
-    expect(rejected.body).toMatchObject({ message: 'Payment rejected successfully', transaction: { status: 'Rejected', notes: 'no funds arrived' } });
+    expect(rejected.body).toMatchObject({
+      message: 'Payment rejected successfully',
+      transaction: { status: 'Rejected', notes: 'no funds arrived' },
+    });
 
-    const again = await admin.patch('/api/payments/confirmPayment', { transactionId: id, status: 'Confirmed' });
+    const again = await admin.patch('/api/payments/confirmPayment', {
+      transactionId: id,
+      status: 'Confirmed',
+    });
     expect(again.status).toBe(409);
     expect(again.body.message).toBe('This deposit has already been rejected');
     const twice = await admin.patch('/api/payments/rejectPayment', { transactionId: id, status: 'Rejected' });
     expect(twice.status).toBe(409);
 
-    await waitFor(async () => (await listMail(t.url, investor.email)).some((m) => m.subject === 'Your deposit was rejected'));
-    expect(await balancesOf(investor.browser)).toEqual({ balance: 0, investmentBalance: 0, totalMaturityAmount: 0 });
+    await waitFor(async () =>
+      (await listMail(t.url, investor.email)).some((m) => m.subject === 'Your deposit was rejected'),
+    );
+    expect(await balancesOf(investor.browser)).toEqual({
+      balance: 0,
+      investmentBalance: 0,
+      totalMaturityAmount: 0,
+    });
 
     const other = await verifiedUser(t.url);
     const otherId = await requestDeposit(other.browser, 10);
     await confirmDeposit(admin, otherId);
-    const confirmTwice = await admin.patch('/api/payments/confirmPayment', { transactionId: otherId, status: 'Confirmed' });
+    const confirmTwice = await admin.patch('/api/payments/confirmPayment', {
+      transactionId: otherId,
+      status: 'Confirmed',
+    });
     expect(confirmTwice.status).toBe(409);
     expect(confirmTwice.body.message).toBe('This deposit has already been confirmed');
     await waitForBalances(other.browser, { balance: 10 });
@@ -176,8 +222,14 @@ describe('deposits: api/payments/*', () => {
     const ok = await investor.browser.post('/api/payments/create', { amount: 1_000_000 });
     expect(ok.status).toBe(201);
     const mine = await admin.get('/api/payments/pending-deposit');
-    expect((mine.body.deposit as Array<{ user: { _id: string } }>).filter((d) => d.user._id === investor.id)).toHaveLength(1);
-    expect(await balancesOf(investor.browser)).toEqual({ balance: 0, investmentBalance: 0, totalMaturityAmount: 0 });
+    expect(
+      (mine.body.deposit as Array<{ user: { _id: string } }>).filter((d) => d.user._id === investor.id),
+    ).toHaveLength(1);
+    expect(await balancesOf(investor.browser)).toEqual({
+      balance: 0,
+      investmentBalance: 0,
+      totalMaturityAmount: 0,
+    });
   });
 
   it('an unverified email cannot deposit; another user cannot view the payment', async () => {
@@ -202,7 +254,9 @@ describe('deposits: api/payments/*', () => {
 
     const referrals = await referrer.browser.get('/api/users/referrals');
     expect(referrals.status).toBe(200);
-    expect(referrals.body).toEqual([expect.objectContaining({ _id: referee.id, name: 'Ralf Referee', email: referee.email })]);
+    expect(referrals.body).toEqual([
+      expect.objectContaining({ _id: referee.id, name: 'Ralf Referee', email: referee.email }),
+    ]);
 
     await confirmDeposit(admin, await requestDeposit(referee.browser, 100));
     await waitForBalances(referrer.browser, { balance: 5 });

@@ -52,7 +52,9 @@ describe('catch-up after a reconnect', () => {
     // stays connected: once it has a push, the hub has published it (so the reconnecting socket can only get it by replay)
     const watcher = await open(investor.browser);
     await confirmDeposit(admin, await requestDeposit(investor.browser, 10));
-    await first.waitFor((p) => p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 10);
+    await first.waitFor(
+      (p) => p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 10,
+    );
     await first.waitFor((p) => p.event === 'status/changed' && p.payload.status === 'Confirmed');
     const last = first.lastPosition();
     expect(last).toMatch(/^[A-Za-z0-9_-]+\.\d+$/);
@@ -62,14 +64,27 @@ describe('catch-up after a reconnect', () => {
     const missedId = await requestDeposit(investor.browser, 32.25);
     await confirmDeposit(admin, missedId);
     await waitForBalances(investor.browser, { balance: 42.25 });
-    await watcher.waitFor((p) => p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 42.25);
-    await watcher.waitFor((p) => p.event === 'status/changed' && p.payload.id === missedId && p.payload.status === 'Confirmed');
+    await watcher.waitFor(
+      (p) => p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 42.25,
+    );
+    await watcher.waitFor(
+      (p) => p.event === 'status/changed' && p.payload.id === missedId && p.payload.status === 'Confirmed',
+    );
     expect(await t.app.gateway.live.head()).not.toBe(last);
 
     const again = await open(investor.browser, last);
-    const replayedBalance = await again.waitFor((p) => p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 42.25, 'replayed balance');
-    expect(replayedBalance.payload).toMatchObject({ userId: investor.id, balances: { balance: 42.25, investmentBalance: 0, totalMaturityAmount: 0 } });
-    await again.waitFor((p) => p.event === 'status/changed' && p.payload.id === missedId && p.payload.status === 'Confirmed', 'replayed status');
+    const replayedBalance = await again.waitFor(
+      (p) => p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 42.25,
+      'replayed balance',
+    );
+    expect(replayedBalance.payload).toMatchObject({
+      userId: investor.id,
+      balances: { balance: 42.25, investmentBalance: 0, totalMaturityAmount: 0 },
+    });
+    await again.waitFor(
+      (p) => p.event === 'status/changed' && p.payload.id === missedId && p.payload.status === 'Confirmed',
+      'replayed status',
+    );
     const replayed = again.pushes.filter((p) => p.payload.position !== undefined);
     // only what came after `last`, increasing, none twice, and nothing for other rooms
     const lastSeq = Number(last!.split('.')[1]);
@@ -80,7 +95,10 @@ describe('catch-up after a reconnect', () => {
 
     // and it continues live after the replay
     await confirmDeposit(admin, await requestDeposit(investor.browser, 1));
-    await again.waitFor((p) => p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 43.25, 'live after replay');
+    await again.waitFor(
+      (p) => p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 43.25,
+      'live after replay',
+    );
   });
 
   it('an admin queue catches up: an item requested and decided while offline arrives as added then decided', async () => {
@@ -88,7 +106,9 @@ describe('catch-up after a reconnect', () => {
     const watcher = await open(await adminBrowser(t.url));
     const investor = await verifiedUser(t.url);
     const seenId = await requestDeposit(investor.browser, 5);
-    await adminSocket.waitFor((p) => p.event === 'queue/itemAdded' && (p.payload.item as { _id: string })._id === seenId);
+    await adminSocket.waitFor(
+      (p) => p.event === 'queue/itemAdded' && (p.payload.item as { _id: string })._id === seenId,
+    );
     const last = adminSocket.lastPosition();
     adminSocket.close();
 
@@ -99,19 +119,32 @@ describe('catch-up after a reconnect', () => {
     await watcher.waitFor((p) => p.event === 'queue/itemDecided' && p.payload.id === seenId);
 
     const back = await open(admin, last);
-    await back.waitFor((p) => p.event === 'queue/itemDecided' && p.payload.id === seenId, 'seen item decided');
+    await back.waitFor(
+      (p) => p.event === 'queue/itemDecided' && p.payload.id === seenId,
+      'seen item decided',
+    );
     const queue = back.pushes.filter((p) => p.event.startsWith('queue/'));
-    const addedAt = queue.findIndex((p) => p.event === 'queue/itemAdded' && (p.payload.item as { _id: string })._id === offlineId);
+    const addedAt = queue.findIndex(
+      (p) => p.event === 'queue/itemAdded' && (p.payload.item as { _id: string })._id === offlineId,
+    );
     const decidedAt = queue.findIndex((p) => p.event === 'queue/itemDecided' && p.payload.id === offlineId);
     expect(addedAt).toBeGreaterThanOrEqual(0);
     expect(decidedAt).toBeGreaterThan(addedAt);
-    expect(queue.some((p) => p.event === 'queue/itemAdded' && (p.payload.item as { _id: string })._id === seenId)).toBe(false);
+    expect(
+      queue.some((p) => p.event === 'queue/itemAdded' && (p.payload.item as { _id: string })._id === seenId),
+    ).toBe(false);
   });
 
   it('a position it cannot replay from (unknown epoch, garbage, from the future, or pushes already dropped) → live/resync', async () => {
     const investor = await verifiedUser(t.url);
     const s = await open(investor.browser);
-    await t.app.gateway.live.publish([{ to: { userId: investor.id }, event: 'status/changed', payload: { kind: 'deposit', id: 'x', status: 'Pending' } }]);
+    await t.app.gateway.live.publish([
+      {
+        to: { userId: investor.id },
+        event: 'status/changed',
+        payload: { kind: 'deposit', id: 'x', status: 'Pending' },
+      },
+    ]);
     await s.waitFor((p) => p.event === 'status/changed' && p.payload.id === 'x');
     const last = s.lastPosition();
     s.close();
@@ -123,7 +156,11 @@ describe('catch-up after a reconnect', () => {
 
     // more pushes to this user than the ring keeps (default 500): the oldest missed ones are gone
     await t.app.gateway.live.publish(
-      Array.from({ length: 501 }, (_, i) => ({ to: { userId: investor.id }, event: 'status/changed', payload: { kind: 'deposit', id: `n${i}`, status: 'Pending' } })),
+      Array.from({ length: 501 }, (_, i) => ({
+        to: { userId: investor.id },
+        event: 'status/changed',
+        payload: { kind: 'deposit', id: `n${i}`, status: 'Pending' },
+      })),
     );
     const late = await open(investor.browser, last);
     await late.waitFor((p) => p.event === 'live/resync', 'resync after overflow');
@@ -131,7 +168,13 @@ describe('catch-up after a reconnect', () => {
 
     // a first connection (no position) gets neither a replay nor a resync
     const fresh = await open(investor.browser);
-    await t.app.gateway.live.publish([{ to: { userId: investor.id }, event: 'status/changed', payload: { kind: 'deposit', id: 'marker', status: 'Pending' } }]);
+    await t.app.gateway.live.publish([
+      {
+        to: { userId: investor.id },
+        event: 'status/changed',
+        payload: { kind: 'deposit', id: 'marker', status: 'Pending' },
+      },
+    ]);
     await fresh.waitFor((p) => p.payload.id === 'marker');
     expect(fresh.pushes.map((p) => p.event)).toEqual(['ready', 'status/changed']);
   });

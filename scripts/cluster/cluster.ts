@@ -14,7 +14,15 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  type WriteStream,
+} from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -102,9 +110,11 @@ function secretsFor(dir: string, env: Record<string, string | undefined>) {
   const secrets = {
     JWT_SECRET: env.JWT_SECRET ?? saved.JWT_SECRET ?? randomBytes(32).toString('base64url'),
     SECRETS_KEY: env.SECRETS_KEY ?? saved.SECRETS_KEY ?? randomBytes(32).toString('hex'),
-    KYC_INTERNAL_TOKEN: env.KYC_INTERNAL_TOKEN ?? saved.KYC_INTERNAL_TOKEN ?? randomBytes(24).toString('base64url'),
+    KYC_INTERNAL_TOKEN:
+      env.KYC_INTERNAL_TOKEN ?? saved.KYC_INTERNAL_TOKEN ?? randomBytes(24).toString('base64url'),
     ADMIN_EMAIL: env.ADMIN_EMAIL ?? saved.ADMIN_EMAIL ?? 'admin@meridian.local',
-    ADMIN_PASSWORD: env.ADMIN_PASSWORD ?? saved.ADMIN_PASSWORD ?? `Mer-${randomBytes(9).toString('base64url')}1a`,
+    ADMIN_PASSWORD:
+      env.ADMIN_PASSWORD ?? saved.ADMIN_PASSWORD ?? `Mer-${randomBytes(9).toString('base64url')}1a`,
   };
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
@@ -136,9 +146,13 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const readyTimeoutMs = options.readyTimeoutMs ?? 120_000;
   const redis = new URL(redisUrl);
   if (!(await portOpen(redis.hostname, Number(redis.port || 6379)))) {
-    throw new Error(`no Redis at ${redisUrl}: start one (redis-server --port 6379 --bind 127.0.0.1 --daemonize yes) or set REDIS_URL`);
+    throw new Error(
+      `no Redis at ${redisUrl}: start one (redis-server --port 6379 --bind 127.0.0.1 --daemonize yes) or set REDIS_URL`,
+    );
   }
-  for (const p of ports) if (!(await portFree(p))) throw new Error(`port ${p} is taken: stop what runs there, or set CLUSTER_PORTS`);
+  for (const p of ports)
+    if (!(await portFree(p)))
+      throw new Error(`port ${p} is taken: stop what runs there, or set CLUSTER_PORTS`);
 
   let broker: KafkaBroker | undefined;
   let kafkaBrokers = options.kafkaBrokers;
@@ -150,9 +164,14 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     say(`kafka: starting a KRaft broker on 127.0.0.1:${kafkaPort} (data in ${join(dir, 'kafka')})`);
     const portFile = join(dir, 'kafka', 'ports.json');
     // the same ports as last time: the formatted log dir names its controller's address
-    const savedPorts = existsSync(portFile) ? (JSON.parse(readFileSync(portFile, 'utf8')) as { port: number; controllerPort: number }) : undefined;
+    const savedPorts = existsSync(portFile)
+      ? (JSON.parse(readFileSync(portFile, 'utf8')) as { port: number; controllerPort: number })
+      : undefined;
     const port = savedPorts && (await portFree(savedPorts.port)) ? savedPorts.port : kafkaPort;
-    const controllerPort = savedPorts && (await portFree(savedPorts.controllerPort)) ? savedPorts.controllerPort : await freePort();
+    const controllerPort =
+      savedPorts && (await portFree(savedPorts.controllerPort))
+        ? savedPorts.controllerPort
+        : await freePort();
     broker = await startKafkaBroker({ dir: join(dir, 'kafka'), port, controllerPort });
     writeFileSync(portFile, JSON.stringify({ port, controllerPort }));
     kafkaBrokers = broker.brokers;
@@ -202,7 +221,16 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       env.PORT = String(ports[1]);
       env.APP_URL = `http://localhost:${ports[1]}`; // its own origin (socket.io and CSRF origin checks); emails link to :ports[0]
     }
-    procs.set(name, { name, script: join(root, mains[name]), env, starts: 0, startedAt: 0, quickDeaths: 0, stopping: false, log: createWriteStream(join(logs, `${name}.log`), { flags: 'a' }) });
+    procs.set(name, {
+      name,
+      script: join(root, mains[name]),
+      env,
+      starts: 0,
+      startedAt: 0,
+      quickDeaths: 0,
+      stopping: false,
+      log: createWriteStream(join(logs, `${name}.log`), { flags: 'a' }),
+    });
   }
   const pidFile = (name: ProcessName) => join(dir, `${name}.pid`);
   const pidOf = (name: ProcessName): number | undefined => {
@@ -273,7 +301,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   };
   const logTail = (name: ProcessName, lines = 30) => {
     try {
-      return readFileSync(join(logs, `${name}.log`), 'utf8').split('\n').slice(-lines).join('\n');
+      return readFileSync(join(logs, `${name}.log`), 'utf8')
+        .split('\n')
+        .slice(-lines)
+        .join('\n');
     } catch {
       return '';
     }
@@ -306,7 +337,11 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
 
   try {
     // ledger first (investment and withdrawal call it), gateways last
-    for (const group of [['identity', 'notification', 'ledger', 'kyc'], ['investment', 'withdrawal'], ['gateway-a', 'gateway-b']] as ProcessName[][]) {
+    for (const group of [
+      ['identity', 'notification', 'ledger', 'kyc'],
+      ['investment', 'withdrawal'],
+      ['gateway-a', 'gateway-b'],
+    ] as ProcessName[][]) {
       for (const name of group) launch(procs.get(name)!);
       await Promise.all(group.map((name) => waitReady(name)));
       say(`ready: ${group.join(', ')}`);
@@ -351,9 +386,13 @@ async function main(): Promise<void> {
   });
   say(`Kafka at ${cluster.kafkaBrokers.join(',')}, Redis at ${cluster.redisUrl}`);
   say(`Meridian: ${cluster.urls[0]} and ${cluster.urls[1]} (two gateways, one product)`);
-  say(`admin: ${cluster.admin.email} / ${cluster.admin.password}   (kept in ${join(cluster.dir, 'secrets.json')})`);
+  say(
+    `admin: ${cluster.admin.email} / ${cluster.admin.password}   (kept in ${join(cluster.dir, 'secrets.json')})`,
+  );
   say(`emails: ${cluster.urls[0]}/api/dev/mailbox?to=EMAIL`);
-  say(`pids: ${join(cluster.dir, '<name>.pid')}   logs: ${join(cluster.dir, 'logs')}   Ctrl-C stops everything`);
+  say(
+    `pids: ${join(cluster.dir, '<name>.pid')}   logs: ${join(cluster.dir, 'logs')}   Ctrl-C stops everything`,
+  );
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

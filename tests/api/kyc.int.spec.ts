@@ -10,7 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@meridian/platform/testing/waitFor';
-import { HttpSession, linkWith, listMail, loginCodeOf, waitForMail } from '@meridian/gateway/testing/httpSession';
+import {
+  HttpSession,
+  linkWith,
+  listMail,
+  loginCodeOf,
+  waitForMail,
+} from '@meridian/gateway/testing/httpSession';
 import { startTarget as spawnTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
 
 const ADMIN_EMAIL = 'kyc-journey-admin@example.com';
@@ -58,8 +64,12 @@ describe('KYC against `make start`', () => {
       });
       expect(reg.status).toBe(201);
       const userId = reg.body._id as string;
-      const verifyMail = await waitForMail(target.url, email, (m) => m.links.some((l) => l.includes('/verify/')));
-      expect((await user.patch(`/api/users/verifyUser/${linkWith(verifyMail, '/verify/').token}`)).status).toBe(200);
+      const verifyMail = await waitForMail(target.url, email, (m) =>
+        m.links.some((l) => l.includes('/verify/')),
+      );
+      expect(
+        (await user.patch(`/api/users/verifyUser/${linkWith(verifyMail, '/verify/').token}`)).status,
+      ).toBe(200);
 
       const form = new FormData();
       form.append('front', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'my passport front.png');
@@ -81,7 +91,9 @@ describe('KYC against `make start`', () => {
       expect(await stopTarget(target)).toBe(0);
       target = await startTarget();
       const admin = new HttpSession(target.url);
-      expect((await admin.post('/api/users/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })).status).toBe(400);
+      expect(
+        (await admin.post('/api/users/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })).status,
+      ).toBe(400);
       expect((await loginWithEmailedCode(admin, ADMIN_EMAIL)).status).toBe(200);
       const pending = await admin.get('/api/users/kyc/pending');
       expect(pending.status).toBe(200);
@@ -99,13 +111,19 @@ describe('KYC against `make start`', () => {
       expect(approved.body).toEqual({ message: 'KYC approved successfully!' });
       const user2 = new HttpSession(target.url);
       for (const [k, v] of user.cookies) if (k === 'meridian_device') user2.cookies.set(k, v);
-      expect((await user2.post('/api/users/login', { email, password: 'Journey-Passw0rd' })).status).toBe(200);
+      expect((await user2.post('/api/users/login', { email, password: 'Journey-Passw0rd' })).status).toBe(
+        200,
+      );
       await waitFor(async () => (await user2.get('/api/users/getUser')).body.kycStatus === 'Approved', {
         timeoutMs: 10_000,
       });
 
       await waitForMail(target.url, email, (m) => m.subject === 'Your identity is verified');
-      await waitForMail(target.url, ADMIN_EMAIL, (m) => m.subject === 'New KYC documents to review' && m.text.includes(email));
+      await waitForMail(
+        target.url,
+        ADMIN_EMAIL,
+        (m) => m.subject === 'New KYC documents to review' && m.text.includes(email),
+      );
       const adminKyc = (await listMail(target.url, ADMIN_EMAIL)).filter((m) => m.text.includes(email));
       expect(adminKyc.map((m) => m.subject)).toEqual(['New KYC documents to review']);
     },

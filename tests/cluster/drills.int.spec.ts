@@ -9,7 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { HttpSession, listMail, type MailJson } from '@meridian/gateway/testing/httpSession';
 import { signIn, verifiedUser, type Account } from '@meridian/gateway/testing/composition';
-import { FAST_PLANS, confirmDeposit, openSocket, requestDeposit, type RecordingSocket } from '@meridian/gateway/testing/money';
+import {
+  FAST_PLANS,
+  confirmDeposit,
+  openSocket,
+  requestDeposit,
+  type RecordingSocket,
+} from '@meridian/gateway/testing/money';
 import type { Cluster } from '../../scripts/cluster/cluster.js';
 import { expectClusterInvariants } from './invariants.js';
 import { clusterSkipReason, startTestCluster } from './testCluster.js';
@@ -18,215 +24,360 @@ const REDIS_URL = 'redis://127.0.0.1:6379/12'; // a database of its own (the bro
 const skipReason = await clusterSkipReason(REDIS_URL);
 if (skipReason) console.log(`[skip] cluster fault drills: ${skipReason}`);
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
 const SLOW = { timeoutMs: 60_000, intervalMs: 100 };
 
-describe.skipIf(skipReason !== null)('fault drills on the cluster (each service its own process, Kafka, two gateways)', () => {
-  let cluster: Cluster;
-  let A: string;
-  let B: string;
-  let admin: HttpSession; // on gateway B
-  const users: Account[] = [];
-  const sockets: RecordingSocket[] = [];
+describe.skipIf(skipReason !== null)(
+  'fault drills on the cluster (each service its own process, Kafka, two gateways)',
+  () => {
+    let cluster: Cluster;
+    let A: string;
+    let B: string;
+    let admin: HttpSession; // on gateway B
+    const users: Account[] = [];
+    const sockets: RecordingSocket[] = [];
 
-  let stopCluster: (() => Promise<void>) | undefined;
-  beforeAll(async () => {
-    ({ cluster, stop: stopCluster } = await startTestCluster({
-      redisUrl: REDIS_URL,
-      grpcBase: 53050,
-      env: { PLANS_JSON: FAST_PLANS, LOG_LEVEL: 'info', ADMIN_EMAIL: 'drill-admin@example.com', ADMIN_PASSWORD: 'Drill-Admin-Passw0rd!' },
-    }));
-    [A, B] = cluster.urls;
-    admin = new HttpSession(B);
-    await signIn(admin, cluster.admin.email, cluster.admin.password);
-  }, 240_000);
+    let stopCluster: (() => Promise<void>) | undefined;
+    beforeAll(async () => {
+      ({ cluster, stop: stopCluster } = await startTestCluster({
+        redisUrl: REDIS_URL,
+        grpcBase: 53050,
+        env: {
+          PLANS_JSON: FAST_PLANS,
+          LOG_LEVEL: 'info',
+          ADMIN_EMAIL: 'drill-admin@example.com',
+          ADMIN_PASSWORD: 'Drill-Admin-Passw0rd!',
+        },
+      }));
+      [A, B] = cluster.urls;
+      admin = new HttpSession(B);
+      await signIn(admin, cluster.admin.email, cluster.admin.password);
+    }, 240_000);
 
-  afterAll(async () => {
-    for (const s of sockets) s.close();
-    await stopCluster?.();
-  }, 120_000);
+    afterAll(async () => {
+      for (const s of sockets) s.close();
+      await stopCluster?.();
+    }, 120_000);
 
-  const investor = async () => {
-    const u = await verifiedUser(A);
-    users.push(u);
-    return u;
-  };
-  const on = (url: string, from: HttpSession) => {
-    const s = new HttpSession(url);
-    for (const [k, v] of from.cookies) s.cookies.set(k, v);
-    return s;
-  };
-  const put = (b: HttpSession, path: string, body?: unknown, headers?: Record<string, string>) => b.request('PUT', path, { body, headers });
-  const socket = async (url: string, b: HttpSession, lastPosition: string | null = null) => {
-    const s = await openSocket(url, b, lastPosition);
-    sockets.push(s);
-    return s;
-  };
-  const mails = async (to: string, subject: string): Promise<MailJson[]> => (await listMail(A, to)).filter((m) => m.subject === subject);
-  const balances = async (b: HttpSession) => {
-    const r = await b.get('/api/users/getUser');
-    return { balance: r.body.balance, investmentBalance: r.body.investmentBalance, totalMaturityAmount: r.body.totalMaturityAmount };
-  };
-  const waitBalances = async (b: HttpSession, want: Record<string, number>) => {
-    let got: Awaited<ReturnType<typeof balances>> | undefined;
-    try {
-      return await waitFor(async () => {
-        got = await balances(b);
-        return Object.entries(want).every(([k, v]) => got![k as keyof typeof got] === v) ? got : null;
-      }, SLOW);
-    } catch {
-      throw new Error(`balances: wanted ${JSON.stringify(want)}, shown ${JSON.stringify(got)}`);
-    }
-  };
-
-  it('the whole journey across processes: investor on gateway A, admin on gateway B, live both ways, emails once, history', { timeout: 180_000 }, async () => {
-    const inv = await investor();
-    const [invLive, adminLive] = await Promise.all([socket(A, inv.browser), socket(B, admin)]);
-
-    // KYC: upload on A, the admin's queue on B shows it live, approve on B
-    const form = new FormData();
-    form.append('front', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'front.png');
-    form.append('back', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'back.png');
-    expect((await inv.browser.postForm('/api/users/uploadKycDocuments', form)).status).toBe(200);
-    await waitFor(() => adminLive.pushes.find((p) => p.event === 'queue/itemAdded' && p.payload.queue === 'kyc'), { ...SLOW, message: 'kyc queue push on B' });
-    expect((await admin.patch(`/api/users/kyc/approve/${inv.id}`)).status).toBe(200);
-    await waitFor(async () => (await inv.browser.get('/api/users/getUser')).body.kycStatus === 'Approved', { ...SLOW, message: 'kyc approved on A' });
-
-    // deposit on A → queue on B → confirm on B → balance pushed to A
-    const depositId = await requestDeposit(inv.browser, 600);
-    await waitFor(() => adminLive.pushes.find((p) => p.event === 'queue/itemAdded' && p.payload.queue === 'deposits'), { ...SLOW, message: 'deposit queue push on B' });
-    await confirmDeposit(admin, depositId);
-    await waitFor(() => invLive.pushes.find((p) => p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 600), { ...SLOW, message: 'balance push on A' });
-
-    // invest on A → approve on B → the 1.2 s plan matures (scheduler) → Total Profit
-    const started = await inv.browser.post('/api/invest/start-invest', { amount: '200', planName: 'Starter' });
-    expect(started.status).toBe(201);
-    const investmentId = started.body.investment._id as string;
-    await waitFor(() => adminLive.pushes.find((p) => p.event === 'queue/itemAdded' && p.payload.queue === 'investments'), { ...SLOW, message: 'investment queue push on B' });
-    expect((await put(admin, `/api/invest/${investmentId}/approve`)).status).toBe(200);
-    await waitFor(() => invLive.pushes.find((p) => p.event === 'status/changed' && p.payload.id === investmentId && p.payload.status === 'Ended'), { ...SLOW, message: 'matured push on A' });
-    await waitBalances(inv.browser, { balance: 400, investmentBalance: 0, totalMaturityAmount: 224 });
-
-    // withdraw on A → approve on B
-    const w = await inv.browser.post('/api/withDraw/create', { amount: '60', walletAddress: WALLET });
-    expect(w.status).toBe(201);
-    const withdrawalId = w.body.withdrawal._id as string;
-    await waitFor(() => adminLive.pushes.find((p) => p.event === 'queue/itemAdded' && p.payload.queue === 'withdrawals'), { ...SLOW, message: 'withdrawal queue push on B' });
-    expect((await put(admin, `/api/withDraw/approve/${withdrawalId}`)).status).toBe(200);
-    await waitBalances(inv.browser, { balance: 400, investmentBalance: 0, totalMaturityAmount: 164 });
-
-    // every email once
-    for (const subject of ['Your investment is active', 'Your investment has matured', 'We received your withdrawal request', 'Your withdrawal was approved']) {
-      await waitFor(async () => (await mails(inv.email, subject)).length > 0, { ...SLOW, message: subject });
-      expect(await mails(inv.email, subject), subject).toHaveLength(1);
-    }
-    // history, read through the other gateway
-    const history = await on(B, inv.browser).get('/api/invest/getTransactionHistory');
-    expect(history.status).toBe(200);
-    expect((history.body.history as Array<{ type: string }>).map((i) => i.type).sort()).toEqual(['Investment', 'Transaction', 'Withdrawal']);
-    await expectClusterInvariants(cluster, users);
-  });
-
-  it('kill -9 the ledger during 200 concurrent money commands; each command applies once after retries', { timeout: 240_000 }, async () => {
-    const investors = await Promise.all(Array.from({ length: 10 }, () => investor()));
-    const commands = Array.from({ length: 200 }, (_, i) => ({ user: investors[i % 10], amount: (i % 5) + 1, key: `drill-${randomUUID()}` }));
-    const expected = new Map<string, number>();
-    for (const c of commands) expected.set(c.user.id, (expected.get(c.user.id) ?? 0) + c.amount);
-    const ledgerPid = cluster.pid('ledger');
-    let done = 0;
-    let retried = 0;
-    const run = async (c: (typeof commands)[number]) => {
-      const deadline = Date.now() + 120_000;
-      for (;;) {
-        let status = 0;
-        try {
-          const r = await put(admin, `/api/users/updateDepositBalance/${c.user.id}`, { operation: 'add', amount: c.amount }, { 'idempotency-key': c.key });
-          status = r.status;
-          if (status === 200) break;
-          if (status < 500) throw new Error(`command refused: ${status} ${JSON.stringify(r.body)}`);
-        } catch (err) {
-          if ((err as Error).message.startsWith('command refused')) throw err;
-        }
-        if (Date.now() > deadline) throw new Error(`command ${c.key} never succeeded (last ${status})`);
-        retried++;
-        await new Promise((r) => setTimeout(r, 200));
-      }
-      done++;
+    const investor = async () => {
+      const u = await verifiedUser(A);
+      users.push(u);
+      return u;
     };
-    const all = Promise.all(commands.map(run));
-    await waitFor(() => done >= 20, { ...SLOW, message: 'some commands done' });
-    await cluster.kill('ledger'); // SIGKILL mid-flow
-    expect(done).toBeLessThan(200);
-    await all;
-    expect(cluster.pid('ledger')).not.toBe(ledgerPid); // the supervisor restarted it
-    expect(retried).toBeGreaterThan(0);
-    // an admin edit adds to Total Profit (totalMaturityAmount)
-    for (const u of investors) await waitBalances(u.browser, { balance: 0, totalMaturityAmount: expected.get(u.id)! });
-    await expectClusterInvariants(cluster, users);
-  });
+    const on = (url: string, from: HttpSession) => {
+      const s = new HttpSession(url);
+      for (const [k, v] of from.cookies) s.cookies.set(k, v);
+      return s;
+    };
+    const put = (b: HttpSession, path: string, body?: unknown, headers?: Record<string, string>) =>
+      b.request('PUT', path, { body, headers });
+    const socket = async (url: string, b: HttpSession, lastPosition: string | null = null) => {
+      const s = await openSocket(url, b, lastPosition);
+      sockets.push(s);
+      return s;
+    };
+    const mails = async (to: string, subject: string): Promise<MailJson[]> =>
+      (await listMail(A, to)).filter((m) => m.subject === subject);
+    const balances = async (b: HttpSession) => {
+      const r = await b.get('/api/users/getUser');
+      return {
+        balance: r.body.balance,
+        investmentBalance: r.body.investmentBalance,
+        totalMaturityAmount: r.body.totalMaturityAmount,
+      };
+    };
+    const waitBalances = async (b: HttpSession, want: Record<string, number>) => {
+      let got: Awaited<ReturnType<typeof balances>> | undefined;
+      try {
+        return await waitFor(async () => {
+          got = await balances(b);
+          return Object.entries(want).every(([k, v]) => got![k as keyof typeof got] === v) ? got : null;
+        }, SLOW);
+      } catch {
+        throw new Error(`balances: wanted ${JSON.stringify(want)}, shown ${JSON.stringify(got)}`);
+      }
+    };
 
-  it('kill -9 notification while emails are pending: every email is sent exactly once', { timeout: 180_000 }, async () => {
-    const browsers = Array.from({ length: 15 }, () => new HttpSession(B));
-    const emails = browsers.map(() => `drill.${randomUUID().slice(0, 8)}@example.com`);
-    const registered = await Promise.all(
-      browsers.map((b, i) => b.post('/api/users/register', { name: 'Drill User', email: emails[i], password: 'Passw0rd!', phone: '+15550100', country: 'Germany' })),
+    it(
+      'the whole journey across processes: investor on gateway A, admin on gateway B, live both ways, emails once, history',
+      { timeout: 180_000 },
+      async () => {
+        const inv = await investor();
+        const [invLive, adminLive] = await Promise.all([socket(A, inv.browser), socket(B, admin)]);
+
+        // KYC: upload on A, the admin's queue on B shows it live, approve on B
+        const form = new FormData();
+        form.append('front', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'front.png');
+        form.append('back', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'back.png');
+        expect((await inv.browser.postForm('/api/users/uploadKycDocuments', form)).status).toBe(200);
+        await waitFor(
+          () => adminLive.pushes.find((p) => p.event === 'queue/itemAdded' && p.payload.queue === 'kyc'),
+          { ...SLOW, message: 'kyc queue push on B' },
+        );
+        expect((await admin.patch(`/api/users/kyc/approve/${inv.id}`)).status).toBe(200);
+        await waitFor(
+          async () => (await inv.browser.get('/api/users/getUser')).body.kycStatus === 'Approved',
+          { ...SLOW, message: 'kyc approved on A' },
+        );
+
+        // deposit on A → queue on B → confirm on B → balance pushed to A
+        const depositId = await requestDeposit(inv.browser, 600);
+        await waitFor(
+          () => adminLive.pushes.find((p) => p.event === 'queue/itemAdded' && p.payload.queue === 'deposits'),
+          { ...SLOW, message: 'deposit queue push on B' },
+        );
+        await confirmDeposit(admin, depositId);
+        await waitFor(
+          () =>
+            invLive.pushes.find(
+              (p) =>
+                p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 600,
+            ),
+          { ...SLOW, message: 'balance push on A' },
+        );
+
+        // invest on A → approve on B → the 1.2 s plan matures (scheduler) → Total Profit
+        const started = await inv.browser.post('/api/invest/start-invest', {
+          amount: '200',
+          planName: 'Starter',
+        });
+        expect(started.status).toBe(201);
+        const investmentId = started.body.investment._id as string;
+        await waitFor(
+          () =>
+            adminLive.pushes.find((p) => p.event === 'queue/itemAdded' && p.payload.queue === 'investments'),
+          { ...SLOW, message: 'investment queue push on B' },
+        );
+        expect((await put(admin, `/api/invest/${investmentId}/approve`)).status).toBe(200);
+        await waitFor(
+          () =>
+            invLive.pushes.find(
+              (p) =>
+                p.event === 'status/changed' && p.payload.id === investmentId && p.payload.status === 'Ended',
+            ),
+          { ...SLOW, message: 'matured push on A' },
+        );
+        await waitBalances(inv.browser, { balance: 400, investmentBalance: 0, totalMaturityAmount: 224 });
+
+        // withdraw on A → approve on B
+        const w = await inv.browser.post('/api/withDraw/create', { amount: '60', walletAddress: WALLET });
+        expect(w.status).toBe(201);
+        const withdrawalId = w.body.withdrawal._id as string;
+        await waitFor(
+          () =>
+            adminLive.pushes.find((p) => p.event === 'queue/itemAdded' && p.payload.queue === 'withdrawals'),
+          { ...SLOW, message: 'withdrawal queue push on B' },
+        );
+        expect((await put(admin, `/api/withDraw/approve/${withdrawalId}`)).status).toBe(200);
+        await waitBalances(inv.browser, { balance: 400, investmentBalance: 0, totalMaturityAmount: 164 });
+
+        // every email once
+        for (const subject of [
+          'Your investment is active',
+          'Your investment has matured',
+          'We received your withdrawal request',
+          'Your withdrawal was approved',
+        ]) {
+          await waitFor(async () => (await mails(inv.email, subject)).length > 0, {
+            ...SLOW,
+            message: subject,
+          });
+          expect(await mails(inv.email, subject), subject).toHaveLength(1);
+        }
+        // history, read through the other gateway
+        const history = await on(B, inv.browser).get('/api/invest/getTransactionHistory');
+        expect(history.status).toBe(200);
+        expect((history.body.history as Array<{ type: string }>).map((i) => i.type).sort()).toEqual([
+          'Investment',
+          'Transaction',
+          'Withdrawal',
+        ]);
+        await expectClusterInvariants(cluster, users);
+      },
     );
-    for (const r of registered) expect(r.status).toBe(201);
-    const pid = cluster.pid('notification');
-    await cluster.kill('notification');
-    await waitFor(() => cluster.pid('notification') !== undefined && cluster.pid('notification') !== pid, { ...SLOW, message: 'notification restarted' });
-    await cluster.waitReady('notification');
-    for (const email of emails) {
-      await waitFor(async () => (await listMail(A, email)).length > 0, { ...SLOW, message: `mail to ${email}` });
-    }
-    for (const email of emails) {
-      const got = await listMail(A, email);
-      expect(got.filter((m) => m.links.some((l) => l.includes('/verify/'))), email).toHaveLength(1);
-    }
-    users.push(...registered.map((r, i) => ({ email: emails[i], password: 'Passw0rd!', id: r.body._id as string, browser: browsers[i] })));
-    await expectClusterInvariants(cluster, users);
-  });
 
-  it("kill -9 the gateway an investor's socket is on: it resumes on the other gateway and misses nothing", { timeout: 180_000 }, async () => {
-    const inv = await investor();
-    const live = await socket(A, inv.browser);
-    const first = await requestDeposit(inv.browser, 100);
-    await confirmDeposit(admin, first);
-    await waitFor(() => live.pushes.find((p) => p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 100), { ...SLOW, message: 'first push' });
-    const seen = live.lastPosition();
-    expect(seen).not.toBeNull();
+    it(
+      'kill -9 the ledger during 200 concurrent money commands; each command applies once after retries',
+      { timeout: 240_000 },
+      async () => {
+        const investors = await Promise.all(Array.from({ length: 10 }, () => investor()));
+        const commands = Array.from({ length: 200 }, (_, i) => ({
+          user: investors[i % 10],
+          amount: (i % 5) + 1,
+          key: `drill-${randomUUID()}`,
+        }));
+        const expected = new Map<string, number>();
+        for (const c of commands) expected.set(c.user.id, (expected.get(c.user.id) ?? 0) + c.amount);
+        const ledgerPid = cluster.pid('ledger');
+        let done = 0;
+        let retried = 0;
+        const run = async (c: (typeof commands)[number]) => {
+          const deadline = Date.now() + 120_000;
+          for (;;) {
+            let status = 0;
+            try {
+              const r = await put(
+                admin,
+                `/api/users/updateDepositBalance/${c.user.id}`,
+                { operation: 'add', amount: c.amount },
+                { 'idempotency-key': c.key },
+              );
+              status = r.status;
+              if (status === 200) break;
+              if (status < 500) throw new Error(`command refused: ${status} ${JSON.stringify(r.body)}`);
+            } catch (err) {
+              if ((err as Error).message.startsWith('command refused')) throw err;
+            }
+            if (Date.now() > deadline) throw new Error(`command ${c.key} never succeeded (last ${status})`);
+            retried++;
+            await new Promise((r) => setTimeout(r, 200));
+          }
+          done++;
+        };
+        const all = Promise.all(commands.map(run));
+        await waitFor(() => done >= 20, { ...SLOW, message: 'some commands done' });
+        await cluster.kill('ledger'); // SIGKILL mid-flow
+        expect(done).toBeLessThan(200);
+        await all;
+        expect(cluster.pid('ledger')).not.toBe(ledgerPid); // the supervisor restarted it
+        expect(retried).toBeGreaterThan(0);
+        // an admin edit adds to Total Profit (totalMaturityAmount)
+        for (const u of investors)
+          await waitBalances(u.browser, { balance: 0, totalMaturityAmount: expected.get(u.id)! });
+        await expectClusterInvariants(cluster, users);
+      },
+    );
 
-    await cluster.kill('gateway-a');
-    live.close();
-    // while the investor is away: two more deposits confirmed on B
-    const onB = on(B, inv.browser);
-    for (const amount of [50, 25]) await confirmDeposit(admin, await requestDeposit(onB, amount));
-    await waitBalances(onB, { balance: 175 });
+    it(
+      'kill -9 notification while emails are pending: every email is sent exactly once',
+      { timeout: 180_000 },
+      async () => {
+        const browsers = Array.from({ length: 15 }, () => new HttpSession(B));
+        const emails = browsers.map(() => `drill.${randomUUID().slice(0, 8)}@example.com`);
+        const registered = await Promise.all(
+          browsers.map((b, i) =>
+            b.post('/api/users/register', {
+              name: 'Drill User',
+              email: emails[i],
+              password: 'Passw0rd!',
+              phone: '+15550100',
+              country: 'Germany',
+            }),
+          ),
+        );
+        for (const r of registered) expect(r.status).toBe(201);
+        const pid = cluster.pid('notification');
+        await cluster.kill('notification');
+        await waitFor(
+          () => cluster.pid('notification') !== undefined && cluster.pid('notification') !== pid,
+          { ...SLOW, message: 'notification restarted' },
+        );
+        await cluster.waitReady('notification');
+        for (const email of emails) {
+          await waitFor(async () => (await listMail(A, email)).length > 0, {
+            ...SLOW,
+            message: `mail to ${email}`,
+          });
+        }
+        for (const email of emails) {
+          const got = await listMail(A, email);
+          expect(
+            got.filter((m) => m.links.some((l) => l.includes('/verify/'))),
+            email,
+          ).toHaveLength(1);
+        }
+        users.push(
+          ...registered.map((r, i) => ({
+            email: emails[i],
+            password: 'Passw0rd!',
+            id: r.body._id as string,
+            browser: browsers[i],
+          })),
+        );
+        await expectClusterInvariants(cluster, users);
+      },
+    );
 
-    const resumed = await socket(B, onB, seen);
-    await waitFor(() => resumed.pushes.find((p) => p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 175), { ...SLOW, message: 'missed pushes replayed on B' });
-    expect(resumed.pushes.some((p) => p.event === 'live/resync')).toBe(false);
-    const replayed = resumed.pushes.filter((p) => p.event === 'balances/changed').map((p) => (p.payload.balances as { balance: number }).balance);
-    expect(replayed).toEqual([150, 175]);
-    const positions = resumed.pushes.map((p) => p.payload.position).filter((p): p is string => typeof p === 'string');
-    expect(new Set(positions).size).toBe(positions.length); // no duplicate
-    await cluster.waitReady('gateway-a'); // supervised: back
-    await expectClusterInvariants(cluster, users);
-  });
+    it(
+      "kill -9 the gateway an investor's socket is on: it resumes on the other gateway and misses nothing",
+      { timeout: 180_000 },
+      async () => {
+        const inv = await investor();
+        const live = await socket(A, inv.browser);
+        const first = await requestDeposit(inv.browser, 100);
+        await confirmDeposit(admin, first);
+        await waitFor(
+          () =>
+            live.pushes.find(
+              (p) =>
+                p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 100,
+            ),
+          { ...SLOW, message: 'first push' },
+        );
+        const seen = live.lastPosition();
+        expect(seen).not.toBeNull();
 
-  it('restart the Kafka broker mid-flow: decisions made during the outage reach identity, emails and sockets after it', { timeout: 240_000 }, async () => {
-    const inv = await investor();
-    const live = await socket(A, inv.browser);
-    const deposits = await Promise.all([120, 130].map((amount) => requestDeposit(inv.browser, amount)));
-    await cluster.broker!.stop();
-    // the services keep answering: the decisions land in their stores and outboxes
-    for (const id of deposits) await confirmDeposit(admin, id);
-    await cluster.broker!.start();
-    await waitBalances(inv.browser, { balance: 250 });
-    await waitFor(() => live.pushes.find((p) => p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 250), { ...SLOW, message: 'push after the outage' });
-    await waitFor(async () => (await mails(inv.email, 'Your deposit was confirmed')).length >= 2, { ...SLOW, message: 'deposit emails' });
-    expect(await mails(inv.email, 'Your deposit was confirmed')).toHaveLength(2);
-    await expectClusterInvariants(cluster, users, 120_000);
-  });
-});
+        await cluster.kill('gateway-a');
+        live.close();
+        // while the investor is away: two more deposits confirmed on B
+        const onB = on(B, inv.browser);
+        for (const amount of [50, 25]) await confirmDeposit(admin, await requestDeposit(onB, amount));
+        await waitBalances(onB, { balance: 175 });
+
+        const resumed = await socket(B, onB, seen);
+        await waitFor(
+          () =>
+            resumed.pushes.find(
+              (p) =>
+                p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 175,
+            ),
+          { ...SLOW, message: 'missed pushes replayed on B' },
+        );
+        expect(resumed.pushes.some((p) => p.event === 'live/resync')).toBe(false);
+        const replayed = resumed.pushes
+          .filter((p) => p.event === 'balances/changed')
+          .map((p) => (p.payload.balances as { balance: number }).balance);
+        expect(replayed).toEqual([150, 175]);
+        const positions = resumed.pushes
+          .map((p) => p.payload.position)
+          .filter((p): p is string => typeof p === 'string');
+        expect(new Set(positions).size).toBe(positions.length); // no duplicate
+        await cluster.waitReady('gateway-a'); // supervised: back
+        await expectClusterInvariants(cluster, users);
+      },
+    );
+
+    it(
+      'restart the Kafka broker mid-flow: decisions made during the outage reach identity, emails and sockets after it',
+      { timeout: 240_000 },
+      async () => {
+        const inv = await investor();
+        const live = await socket(A, inv.browser);
+        const deposits = await Promise.all([120, 130].map((amount) => requestDeposit(inv.browser, amount)));
+        await cluster.broker!.stop();
+        // the services keep answering: the decisions land in their stores and outboxes
+        for (const id of deposits) await confirmDeposit(admin, id);
+        await cluster.broker!.start();
+        await waitBalances(inv.browser, { balance: 250 });
+        await waitFor(
+          () =>
+            live.pushes.find(
+              (p) =>
+                p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 250,
+            ),
+          { ...SLOW, message: 'push after the outage' },
+        );
+        await waitFor(async () => (await mails(inv.email, 'Your deposit was confirmed')).length >= 2, {
+          ...SLOW,
+          message: 'deposit emails',
+        });
+        expect(await mails(inv.email, 'Your deposit was confirmed')).toHaveLength(2);
+        await expectClusterInvariants(cluster, users, 120_000);
+      },
+    );
+  },
+);

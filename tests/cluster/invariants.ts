@@ -18,7 +18,11 @@ import type { HttpSession } from '@meridian/gateway/testing/httpSession';
 import { SERVICES, type Cluster, type ServiceName } from '../../scripts/cluster/cluster.js';
 
 /** Opens a service's SQLite store beside its running process (WAL: readers do not block it). */
-export async function withStore<T>(cluster: Cluster, service: ServiceName, fn: (store: ServiceStore) => Promise<T>): Promise<T> {
+export async function withStore<T>(
+  cluster: Cluster,
+  service: ServiceName,
+  fn: (store: ServiceStore) => Promise<T>,
+): Promise<T> {
   const store = createSqliteServiceStore(join(cluster.dir, service, `${service}.sqlite`));
   try {
     return await fn(store);
@@ -42,7 +46,11 @@ export async function outboxBacklogs(cluster: Cluster): Promise<string[]> {
 
 /** Consumer groups behind the end of their topic, and dead letters, from the broker. */
 export async function busProblems(cluster: Cluster): Promise<string[]> {
-  const kafka = new Kafka({ clientId: 'drill-check', brokers: cluster.kafkaBrokers, logLevel: logLevel.NOTHING });
+  const kafka = new Kafka({
+    clientId: 'drill-check',
+    brokers: cluster.kafkaBrokers,
+    logLevel: logLevel.NOTHING,
+  });
   const admin = kafka.admin();
   await admin.connect();
   try {
@@ -86,16 +94,24 @@ export async function emailProblems(cluster: Cluster): Promise<string[]> {
   return withStore(cluster, 'notification', async (store) => {
     const problems: string[] = [];
     const emails = await store.find<EmailDoc>('emails');
-    for (const e of emails) if (e.status !== 'sent') problems.push(`email ${e.id} (${e.template} to ${e.to}) is ${e.status}${e.lastError ? `: ${e.lastError}` : ''}`);
+    for (const e of emails)
+      if (e.status !== 'sent')
+        problems.push(
+          `email ${e.id} (${e.template} to ${e.to}) is ${e.status}${e.lastError ? `: ${e.lastError}` : ''}`,
+        );
     const mailbox = await store.find<{ id: string }>('mailbox');
     const sent = emails.filter((e) => e.status === 'sent').length;
-    if (mailbox.length !== sent) problems.push(`${mailbox.length} messages in the mailbox for ${sent} emails sent`);
+    if (mailbox.length !== sent)
+      problems.push(`${mailbox.length} messages in the mailbox for ${sent} emails sent`);
     return problems;
   });
 }
 
 /** Balances identity shows (getUser) against the ledger's, for the given users. */
-export async function balanceProblems(cluster: Cluster, users: Array<{ id: string; browser: HttpSession }>): Promise<string[]> {
+export async function balanceProblems(
+  cluster: Cluster,
+  users: Array<{ id: string; browser: HttpSession }>,
+): Promise<string[]> {
   const ledger = await withStore(cluster, 'ledger', (store) => store.find<Record<string, any>>('balances'));
   const byUser = new Map(ledger.map((b) => [b.userId as string, b]));
   const problems: string[] = [];
@@ -111,14 +127,23 @@ export async function balanceProblems(cluster: Cluster, users: Array<{ id: strin
       investmentBalance: (b?.investedCents ?? 0) / 100,
       totalMaturityAmount: (b?.profitCents ?? 0) / 100,
     };
-    const shown = { balance: res.body.balance, investmentBalance: res.body.investmentBalance, totalMaturityAmount: res.body.totalMaturityAmount };
-    if (JSON.stringify(shown) !== JSON.stringify(want)) problems.push(`user ${u.id} shown ${JSON.stringify(shown)}, ledger has ${JSON.stringify(want)}`);
+    const shown = {
+      balance: res.body.balance,
+      investmentBalance: res.body.investmentBalance,
+      totalMaturityAmount: res.body.totalMaturityAmount,
+    };
+    if (JSON.stringify(shown) !== JSON.stringify(want))
+      problems.push(`user ${u.id} shown ${JSON.stringify(shown)}, ledger has ${JSON.stringify(want)}`);
   }
   return problems;
 }
 
 /** Waits (the system is eventually consistent) until every invariant holds, then asserts none is broken. */
-export async function expectClusterInvariants(cluster: Cluster, users: Array<{ id: string; browser: HttpSession }>, timeoutMs = 90_000): Promise<void> {
+export async function expectClusterInvariants(
+  cluster: Cluster,
+  users: Array<{ id: string; browser: HttpSession }>,
+  timeoutMs = 90_000,
+): Promise<void> {
   let last: string[] = [];
   try {
     await waitFor(

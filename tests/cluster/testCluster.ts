@@ -14,7 +14,11 @@ import { startCluster, type Cluster } from '../../scripts/cluster/cluster.js';
 export async function clusterSkipReason(redisUrl: string): Promise<string | null> {
   const noKafka = kafkaUnavailableReason();
   if (noKafka) return noKafka;
-  const probe = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const probe = new Redis(redisUrl, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   try {
     await probe.connect();
     return null;
@@ -26,7 +30,8 @@ export async function clusterSkipReason(redisUrl: string): Promise<string | null
 }
 
 const HOUR = 3_600_000;
-const generous = (keys: string[]) => JSON.stringify(Object.fromEntries(keys.map((k) => [k, { max: 10_000, windowMs: HOUR }])));
+const generous = (keys: string[]) =>
+  JSON.stringify(Object.fromEntries(keys.map((k) => [k, { max: 10_000, windowMs: HOUR }])));
 
 export async function startTestCluster(options: {
   redisUrl: string;
@@ -45,7 +50,12 @@ export async function startTestCluster(options: {
       redisUrl: options.redisUrl,
       env: {
         GATEWAY_RATE_LIMITS_JSON: generous(['login', 'register', 'sendLoginCode', 'loginWithCode']),
-        IDENTITY_RATE_LIMITS_JSON: generous(['loginPerClient', 'sendCodePerClient', 'codeLoginPerClient', 'registerPerClient']),
+        IDENTITY_RATE_LIMITS_JSON: generous([
+          'loginPerClient',
+          'sendCodePerClient',
+          'codeLoginPerClient',
+          'registerPerClient',
+        ]),
         ...options.env,
       },
     });

@@ -23,7 +23,14 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { waitForMail } from '@meridian/gateway/testing/httpSession';
 import { ConsoleWatcher, launchChromium } from '../support/browser.js';
 import { ROOT, startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
-import { PNG_1X1, Screenshots, currentUser, loginWithCode, registerAndVerify, type Investor } from '../support/journey.js';
+import {
+  PNG_1X1,
+  Screenshots,
+  currentUser,
+  loginWithCode,
+  registerAndVerify,
+  type Investor,
+} from '../support/journey.js';
 
 const WEB_DIST = join(ROOT, 'web/dist');
 const SHOTS = join(ROOT, 'artifacts/screenshots');
@@ -68,7 +75,12 @@ beforeAll(async () => {
   writeFileSync(join(filesDir, 'passport-front.png'), PNG_1X1);
   writeFileSync(join(filesDir, 'passport-back.png'), PNG_1X1);
   writeFileSync(join(filesDir, 'notes.txt'), 'not an identity document');
-  target = await startTarget({ dataDir, adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD, env: { WEB_DIST } });
+  target = await startTarget({
+    dataDir,
+    adminEmail: ADMIN_EMAIL,
+    adminPassword: ADMIN_PASSWORD,
+    env: { WEB_DIST },
+  });
   url = target.url;
   shots = new Screenshots(url, SHOTS);
   browser = await launchChromium();
@@ -113,7 +125,11 @@ describe('KYC journey in Chromium against the standalone target', () => {
   });
 
   it('3. the investor uploads front and back; the open admin queue shows the card without a reload', async () => {
-    await shots.take(inv, [{ name: 'upload-kyc', path: '/upload-kyc', waitForText: 'Important notice' }], 'kyc-investor-');
+    await shots.take(
+      inv,
+      [{ name: 'upload-kyc', path: '/upload-kyc', waitForText: 'Important notice' }],
+      'kyc-investor-',
+    );
     const form = invPage.getByRole('form', { name: 'Upload KYC documents' });
     await invPage.getByRole('button', { name: 'Submit KYC' }).click();
     await form.getByText('Please upload both front and back documents.').waitFor();
@@ -144,9 +160,16 @@ describe('KYC journey in Chromium against the standalone target', () => {
   });
 
   it('4. the admin views the front in a new tab, approves, the card leaves; the investor sees KYC Approved live', async () => {
-    await shots.take(adm, [{ name: 'pending-kyc', path: '/pending-kyc', waitForText: 'View front' }], 'kyc-admin-');
+    await shots.take(
+      adm,
+      [{ name: 'pending-kyc', path: '/pending-kyc', waitForText: 'View front' }],
+      'kyc-admin-',
+    );
     const card = admPage.getByRole('listitem', { name: `KYC of ${investor.name}` });
-    const [tab] = await Promise.all([adm.waitForEvent('page'), card.getByRole('link', { name: 'View front' }).click()]);
+    const [tab] = await Promise.all([
+      adm.waitForEvent('page'),
+      card.getByRole('link', { name: 'View front' }).click(),
+    ]);
     await tab.waitForLoadState('load');
     expect(tab.url()).toContain(url);
     const image = await tab.evaluate(() => {
@@ -176,12 +199,14 @@ describe('KYC journey in Chromium against the standalone target', () => {
     assertNoConsoleErrors();
   });
 
-  it('5. the admin adds Total Profit on /edit-balance; the investor\'s /withdraw-wallet accepts a request', async () => {
+  it("5. the admin adds Total Profit on /edit-balance; the investor's /withdraw-wallet accepts a request", async () => {
     // the admin: Users tab → the investor's card → Edit profit
     await admPage.goto('/user-profile');
     await admPage.getByRole('tab', { name: 'Users' }).click();
     await admPage.getByRole('searchbox').fill(investor.email);
-    const userCard = admPage.getByRole('list', { name: 'Users' }).getByRole('listitem', { name: investor.name });
+    const userCard = admPage
+      .getByRole('list', { name: 'Users' })
+      .getByRole('listitem', { name: investor.name });
     await userCard.waitFor();
     await userCard.getByText('KYC: Approved').waitFor();
     await userCard.getByRole('link', { name: 'Edit profit' }).click();
@@ -193,16 +218,26 @@ describe('KYC journey in Chromium against the standalone target', () => {
     await admPage.getByLabel('Operation').selectOption('add');
     await admPage.getByRole('button', { name: 'Submit' }).click();
     await admPage.getByRole('status').waitFor();
-    await shots.take(adm, [{ name: 'edit-balance', path: `/edit-balance/${investorId}`, waitForText: 'Operation' }], 'kyc-admin-');
+    await shots.take(
+      adm,
+      [{ name: 'edit-balance', path: `/edit-balance/${investorId}`, waitForText: 'Operation' }],
+      'kyc-admin-',
+    );
 
     // the investor: the dashboard's Total Profit, then the withdraw screen
     await invPage.goto('/dashboard');
-    const profit = invPage.getByRole('region', { name: 'Balances' }).locator('.balance-card', { hasText: 'Total Profit' });
+    const profit = invPage
+      .getByRole('region', { name: 'Balances' })
+      .locator('.balance-card', { hasText: 'Total Profit' });
     await profit.getByText('$100.00').waitFor({ timeout: 10_000 });
     await invPage.getByRole('link', { name: 'Withdraw' }).click();
     await invPage.waitForURL('**/withdraw-wallet');
     await invPage.getByLabel('Current balance').getByText('$100.00').waitFor();
-    await shots.take(inv, [{ name: 'withdraw', path: '/withdraw-wallet', waitForText: '$100.00' }], 'kyc-investor-');
+    await shots.take(
+      inv,
+      [{ name: 'withdraw', path: '/withdraw-wallet', waitForText: '$100.00' }],
+      'kyc-investor-',
+    );
 
     await invPage.getByLabel('Amount (USD)').fill('60');
     await invPage.getByLabel('Wallet address').fill(WALLET);
@@ -222,7 +257,11 @@ describe('KYC journey in Chromium against the standalone target', () => {
       ],
       'kyc-investor-',
     );
-    await shots.take(adm, [{ name: 'pending-kyc-empty', path: '/pending-kyc', waitForText: 'No pending requests.' }], 'kyc-admin-');
+    await shots.take(
+      adm,
+      [{ name: 'pending-kyc-empty', path: '/pending-kyc', waitForText: 'No pending requests.' }],
+      'kyc-admin-',
+    );
     expect(shots.overflowing, 'screens wider than their viewport').toEqual([]);
     assertNoConsoleErrors();
   });
@@ -231,4 +270,3 @@ describe('KYC journey in Chromium against the standalone target', () => {
     assertNoConsoleErrors();
   });
 });
-

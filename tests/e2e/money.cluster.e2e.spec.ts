@@ -33,16 +33,32 @@ describeMoneyJourney({
       const { cluster, stop } = await startTestCluster({
         redisUrl: REDIS_URL,
         grpcBase: GRPC_BASE,
-        env: { PLANS_JSON: MONEY_PLANS_JSON, ADMIN_EMAIL: MONEY_ADMIN.email, ADMIN_PASSWORD: MONEY_ADMIN.password, WEB_DIST: webDist },
+        env: {
+          PLANS_JSON: MONEY_PLANS_JSON,
+          ADMIN_EMAIL: MONEY_ADMIN.email,
+          ADMIN_PASSWORD: MONEY_ADMIN.password,
+          WEB_DIST: webDist,
+        },
       });
       const [investorUrl, adminUrl] = cluster.urls; // gateway A, gateway B
-      const processes: ProcessName[] = ['gateway-a', 'gateway-b', 'identity', 'notification', 'ledger', 'kyc', 'investment', 'withdrawal'];
+      const processes: ProcessName[] = [
+        'gateway-a',
+        'gateway-b',
+        'identity',
+        'notification',
+        'ledger',
+        'kyc',
+        'investment',
+        'withdrawal',
+      ];
       return {
         investorUrl,
         adminUrl,
         admin: cluster.admin,
         diagnose: () =>
-          processes.map((name) => `--- ${name} (started ${cluster.starts(name)}x)\n${cluster.logTail(name, 15)}`).join('\n'),
+          processes
+            .map((name) => `--- ${name} (started ${cluster.starts(name)}x)\n${cluster.logTail(name, 15)}`)
+            .join('\n'),
         async stop() {
           await stop();
           rmSync(webDist, { recursive: true, force: true });

@@ -39,7 +39,12 @@ export async function registerAndVerify(page: Page, url: string, investor: Inves
   await page.waitForURL('**/dashboard');
   await page.getByRole('heading', { name: 'Account Verification Needed' }).waitFor();
 
-  const mail = await waitForMail(url, investor.email, (m) => m.links.some((l) => l.includes('/verify/')), 15_000);
+  const mail = await waitForMail(
+    url,
+    investor.email,
+    (m) => m.links.some((l) => l.includes('/verify/')),
+    15_000,
+  );
   await page.goto(linkWith(mail, '/verify/').url);
   await page.locator('#main').getByText('Account verified successfully').waitFor();
   await page.waitForURL('**/upload-kyc', { timeout: 10_000 });
@@ -105,7 +110,9 @@ export class Screenshots {
       const offenders = [...document.body.querySelectorAll<HTMLElement>('*')]
         .filter((el) => {
           const r = el.getBoundingClientRect();
-          return r.width > 0 && r.height > 0 && r.right > width + 1 && getComputedStyle(el).position !== 'fixed';
+          return (
+            r.width > 0 && r.height > 0 && r.right > width + 1 && getComputedStyle(el).position !== 'fixed'
+          );
         })
         .slice(0, 5)
         .map(

@@ -147,7 +147,8 @@ export function describeMoneyJourney(options: MoneyJourneyOptions): void {
 
     afterAll(async () => {
       await browser?.close();
-      if (brokenAt && target?.diagnose) console.log(`[${options.title}] failed at "${brokenAt}":\n${target.diagnose()}`);
+      if (brokenAt && target?.diagnose)
+        console.log(`[${options.title}] failed at "${brokenAt}":\n${target.diagnose()}`);
       await target?.stop();
     }, options.stopTimeoutMs);
 
@@ -189,18 +190,32 @@ export function describeMoneyJourney(options: MoneyJourneyOptions): void {
       expect(Date.now() - submittedAt).toBeGreaterThanOrEqual(2_500);
       await tile(invPage, 'Deposit Balance', '$0.00').waitFor();
 
-      await admShots.take(adm, [{ name: 'pending-deposits', path: '/admin-pending-deposit', waitForText: 'Review deposit' }], `${shotPrefix}admin-`);
+      await admShots.take(
+        adm,
+        [{ name: 'pending-deposits', path: '/admin-pending-deposit', waitForText: 'Review deposit' }],
+        `${shotPrefix}admin-`,
+      );
       assertNoConsoleErrors();
     });
 
-    it('3. the admin confirms on /transaction/{id}; the investor\'s dashboard shows the balance without a reload', async () => {
+    it("3. the admin confirms on /transaction/{id}; the investor's dashboard shows the balance without a reload", async () => {
       const card = admPage.getByRole('listitem', { name: `Deposit of $300.00 by ${investor.name}` });
       await card.getByRole('link', { name: 'Review deposit' }).click();
       await admPage.waitForURL('**/transaction/*');
       transactionId = decodeURIComponent(new URL(admPage.url()).pathname.split('/').pop()!);
       await admPage.getByRole('heading', { name: 'Payment detail' }).waitFor();
       await admPage.getByText('$300.00').first().waitFor();
-      await admShots.take(adm, [{ name: 'transaction-detail', path: `/transaction/${transactionId}`, waitForText: 'Confirm payment' }], `${shotPrefix}admin-`);
+      await admShots.take(
+        adm,
+        [
+          {
+            name: 'transaction-detail',
+            path: `/transaction/${transactionId}`,
+            waitForText: 'Confirm payment',
+          },
+        ],
+        `${shotPrefix}admin-`,
+      );
 
       await admPage.getByLabel('Notes').fill('Received on the BTC wallet');
       await admPage.getByRole('button', { name: 'Confirm payment' }).click();
@@ -238,8 +253,22 @@ export function describeMoneyJourney(options: MoneyJourneyOptions): void {
       expect(Date.now() - investedAt).toBeGreaterThanOrEqual(1_500);
       await tile(invPage, 'Deposit Balance', '$100.00').waitFor({ timeout: 10_000 }); // the $200 are held
 
-      await admShots.take(adm, [{ name: 'pending-investments', path: '/admin-pending-investment', waitForText: 'Starter' }], `${shotPrefix}admin-`);
-      await admShots.take(adm, [{ name: 'investment-detail', path: `/investment/${investmentId}`, waitForText: 'Approve investment' }], `${shotPrefix}admin-`);
+      await admShots.take(
+        adm,
+        [{ name: 'pending-investments', path: '/admin-pending-investment', waitForText: 'Starter' }],
+        `${shotPrefix}admin-`,
+      );
+      await admShots.take(
+        adm,
+        [
+          {
+            name: 'investment-detail',
+            path: `/investment/${investmentId}`,
+            waitForText: 'Approve investment',
+          },
+        ],
+        `${shotPrefix}admin-`,
+      );
 
       await card.getByRole('button', { name: 'Approve' }).click();
       await card.waitFor({ state: 'detached' });
@@ -254,7 +283,7 @@ export function describeMoneyJourney(options: MoneyJourneyOptions): void {
       assertNoConsoleErrors();
     });
 
-    it('5. the investor\'s KYC is approved (upload and decision through the API)', async () => {
+    it("5. the investor's KYC is approved (upload and decision through the API)", async () => {
       const upload = await inv.request.post(`${invUrl}/api/users/uploadKycDocuments`, {
         headers: await csrfHeaders(inv, invUrl),
         multipart: {
@@ -267,7 +296,9 @@ export function describeMoneyJourney(options: MoneyJourneyOptions): void {
         headers: await csrfHeaders(adm, admUrl),
       });
       expect(approve.status(), await approve.text()).toBe(200);
-      await expect.poll(async () => (await currentUser(inv, invUrl)).kycStatus, { timeout: 10_000 }).toBe('Approved');
+      await expect
+        .poll(async () => (await currentUser(inv, invUrl)).kycStatus, { timeout: 10_000 })
+        .toBe('Approved');
     });
 
     it('6. the investor withdraws $100; the admin approves it on /withdrawal/{id}', async () => {
@@ -276,7 +307,11 @@ export function describeMoneyJourney(options: MoneyJourneyOptions): void {
       await invPage.getByRole('link', { name: 'Withdraw', exact: true }).click();
       await invPage.waitForURL('**/withdraw-wallet');
       await invPage.getByLabel('Current balance').getByText('$224.00').waitFor();
-      await invShots.take(inv, [{ name: 'withdraw', path: '/withdraw-wallet', waitForText: '$224.00' }], `${shotPrefix}investor-`);
+      await invShots.take(
+        inv,
+        [{ name: 'withdraw', path: '/withdraw-wallet', waitForText: '$224.00' }],
+        `${shotPrefix}investor-`,
+      );
       await invPage.getByLabel('Amount (USD)').fill('100');
       await invPage.getByLabel('Wallet address').fill(WALLET);
       await invPage.getByRole('button', { name: 'Request withdrawal' }).click();
@@ -286,14 +321,25 @@ export function describeMoneyJourney(options: MoneyJourneyOptions): void {
       const card = queue.getByRole('listitem', { name: `Withdrawal of $100.00 by ${investor.name}` });
       await card.waitFor({ timeout: 10_000 }); // queue/itemAdded
       await card.getByText(WALLET).waitFor();
-      await admShots.take(adm, [{ name: 'pending-withdrawals', path: '/admin-pending-wallet', waitForText: 'Review withdrawal' }], `${shotPrefix}admin-`);
+      await admShots.take(
+        adm,
+        [{ name: 'pending-withdrawals', path: '/admin-pending-wallet', waitForText: 'Review withdrawal' }],
+        `${shotPrefix}admin-`,
+      );
 
       await admPage.goto('/admin-pending-wallet');
-      await admPage.getByRole('listitem', { name: `Withdrawal of $100.00 by ${investor.name}` }).getByRole('link', { name: 'Review withdrawal' }).click();
+      await admPage
+        .getByRole('listitem', { name: `Withdrawal of $100.00 by ${investor.name}` })
+        .getByRole('link', { name: 'Review withdrawal' })
+        .click();
       await admPage.waitForURL('**/withdrawal/*');
       withdrawalId = decodeURIComponent(new URL(admPage.url()).pathname.split('/').pop()!);
       await admPage.getByText(WALLET).waitFor();
-      await admShots.take(adm, [{ name: 'withdrawal-detail', path: `/withdrawal/${withdrawalId}`, waitForText: 'Wallet address' }], `${shotPrefix}admin-`);
+      await admShots.take(
+        adm,
+        [{ name: 'withdrawal-detail', path: `/withdrawal/${withdrawalId}`, waitForText: 'Wallet address' }],
+        `${shotPrefix}admin-`,
+      );
       await admPage.getByRole('button', { name: 'Approve' }).click();
       await admPage.getByText('Withdrawal approved!').waitFor();
       await admPage.locator('.detail-head').getByText('Approved').waitFor();
@@ -307,7 +353,7 @@ export function describeMoneyJourney(options: MoneyJourneyOptions): void {
       assertNoConsoleErrors();
     });
 
-    it('7. the investor\'s /transaction-History shows the deposit, the investment and the withdrawal', async () => {
+    it("7. the investor's /transaction-History shows the deposit, the investment and the withdrawal", async () => {
       await invPage.getByRole('link', { name: 'Transaction History' }).click();
       await invPage.waitForURL('**/transaction-History');
       const list = invPage.getByRole('list', { name: 'Transaction history' });
@@ -350,12 +396,22 @@ export function describeMoneyJourney(options: MoneyJourneyOptions): void {
         adm,
         [
           { name: 'edit-user-balance', path: `/edit-user-balance/${investorId}`, waitForText: 'Operation' },
-          { name: 'edit-investment-balance', path: `/edit-investment-balance/${investorId}`, waitForText: 'Operation' },
-          { name: 'pending-deposits-empty', path: '/admin-pending-deposit', waitForText: 'No pending deposits found.' },
+          {
+            name: 'edit-investment-balance',
+            path: `/edit-investment-balance/${investorId}`,
+            waitForText: 'Operation',
+          },
+          {
+            name: 'pending-deposits-empty',
+            path: '/admin-pending-deposit',
+            waitForText: 'No pending deposits found.',
+          },
         ],
         `${shotPrefix}admin-`,
       );
-      expect([...invShots.overflowing, ...admShots.overflowing], 'screens wider than their viewport').toEqual([]);
+      expect([...invShots.overflowing, ...admShots.overflowing], 'screens wider than their viewport').toEqual(
+        [],
+      );
       assertNoConsoleErrors();
     });
 

@@ -11,7 +11,15 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export interface Screen {
   name: string;
@@ -33,7 +41,10 @@ export const PUBLIC_SCREENS: Screen[] = [
       const toggle = page.getByRole('button', { name: 'Open menu' });
       if (await toggle.isVisible()) {
         await toggle.click();
-        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Hierarchy' }).waitFor();
+        await page
+          .getByRole('navigation', { name: 'Main' })
+          .getByRole('link', { name: 'Hierarchy' })
+          .waitFor();
       }
     },
   },
@@ -95,7 +106,10 @@ export const ACCOUNT_SCREENS: Screen[] = [
       const tab = page.getByRole('tab', { name: 'Users' });
       if (!(await tab.count())) return;
       await tab.click();
-      await page.getByRole('button', { name: /^Change role of/ }).first().click();
+      await page
+        .getByRole('button', { name: /^Change role of/ })
+        .first()
+        .click();
       await page.getByRole('button', { name: 'Update role' }).click();
       await page.getByRole('alert').waitFor();
     },
@@ -126,7 +140,11 @@ export const MONEY_SCREENS: Screen[] = [
   { name: 'investment-detail', path: '/investment/inv-2', waitForText: 'Approve investment' },
   { name: 'withdraw', path: '/withdraw-wallet', waitForText: '$18,342.75' },
   { name: 'withdrawal-detail', path: '/withdrawal/wd-1', waitForText: 'Wallet address' },
-  { name: 'withdrawal-invalid', path: '/withdrawal/wd-missing', waitForText: 'Failed to fetch withdrawal details.' },
+  {
+    name: 'withdrawal-invalid',
+    path: '/withdrawal/wd-missing',
+    waitForText: 'Failed to fetch withdrawal details.',
+  },
   { name: 'pending-withdrawals', path: '/admin-pending-wallet', waitForText: 'Review withdrawal' },
   { name: 'pending-deposits', path: '/admin-pending-deposit', waitForText: 'Review deposit' },
   { name: 'pending-investments', path: '/admin-pending-investment', waitForText: 'Diamond' },
@@ -167,7 +185,13 @@ export async function settle(page: Page): Promise<void> {
   );
 }
 
-export async function captureScreens(context: BrowserContext, baseUrl: string, outDir: string, screens: Screen[], options: CaptureOptions = {}): Promise<string[]> {
+export async function captureScreens(
+  context: BrowserContext,
+  baseUrl: string,
+  outDir: string,
+  screens: Screen[],
+  options: CaptureOptions = {},
+): Promise<string[]> {
   mkdirSync(outDir, { recursive: true });
   const written: string[] = [];
   for (const viewport of VIEWPORTS) {
@@ -179,7 +203,11 @@ export async function captureScreens(context: BrowserContext, baseUrl: string, o
       if (screen.prepare) await screen.prepare(page);
       await settle(page); // entrance animations finish before the shot
       const file = join(outDir, `${options.prefix ?? ''}${screen.name}-${viewport.label}.png`);
-      await options.check?.(page, { name: `${options.prefix ?? ''}${screen.name}`, viewport: viewport.label, file });
+      await options.check?.(page, {
+        name: `${options.prefix ?? ''}${screen.name}`,
+        viewport: viewport.label,
+        file,
+      });
       const fullPage = screen.fullPage ?? true;
       if (fullPage) await page.evaluate(() => window.scrollTo(0, 0)); // fixed/sticky parts where they belong
       await page.screenshot({ path: file, fullPage });
@@ -210,13 +238,39 @@ const admin = {
 };
 const users = [
   admin,
-  { ...admin, _id: 'u-2', name: 'Ada Lovelace', email: 'ada@example.com', role: 'subscriber', isVerified: true, balance: 300 },
-  { ...admin, _id: 'u-3', name: 'Alexandria Ocasio-Smithers', email: 'alexandria.ocasio-smithers@example.com', role: 'author', isVerified: true },
-  { ...admin, _id: 'u-4', name: 'Tim Berners', email: 'tim@example.com', role: 'suspended', isVerified: false },
+  {
+    ...admin,
+    _id: 'u-2',
+    name: 'Ada Lovelace',
+    email: 'ada@example.com',
+    role: 'subscriber',
+    isVerified: true,
+    balance: 300,
+  },
+  {
+    ...admin,
+    _id: 'u-3',
+    name: 'Alexandria Ocasio-Smithers',
+    email: 'alexandria.ocasio-smithers@example.com',
+    role: 'author',
+    isVerified: true,
+  },
+  {
+    ...admin,
+    _id: 'u-4',
+    name: 'Tim Berners',
+    email: 'tim@example.com',
+    role: 'suspended',
+    isVerified: false,
+  },
 ];
 
 const ada = { _id: 'u-2', name: 'Ada Lovelace', email: 'ada@example.com' };
-const alex = { _id: 'u-3', name: 'Alexandria Ocasio-Smithers', email: 'alexandria.ocasio-smithers@example.com' };
+const alex = {
+  _id: 'u-3',
+  name: 'Alexandria Ocasio-Smithers',
+  email: 'alexandria.ocasio-smithers@example.com',
+};
 const day = (n: number) => new Date(Date.UTC(2026, 2, n, 14, 5)).toISOString();
 const plans = [
   ['Starter', 100, 500],
@@ -227,45 +281,125 @@ const plans = [
   ['Platinum', 50000, 100000],
 ].map(([name, minAmount, maxAmount], i) => ({ _id: `p${i}`, name, minAmount, maxAmount }));
 const investments = [
-  { _id: 'inv-1', plan: 'Gold', status: 'Active', amount: 7200, maturityAmount: 8640, startDate: day(1), endDate: day(8), createdAt: day(1) },
-  { _id: 'inv-2', plan: 'Silver', status: 'pending', amount: 2500, maturityAmount: null, startDate: null, endDate: null, createdAt: day(3), user: ada },
-  { _id: 'inv-3', plan: 'Starter', status: 'Ended', amount: 300, maturityAmount: 336, startDate: day(1), endDate: day(2), createdAt: day(1) },
+  {
+    _id: 'inv-1',
+    plan: 'Gold',
+    status: 'Active',
+    amount: 7200,
+    maturityAmount: 8640,
+    startDate: day(1),
+    endDate: day(8),
+    createdAt: day(1),
+  },
+  {
+    _id: 'inv-2',
+    plan: 'Silver',
+    status: 'pending',
+    amount: 2500,
+    maturityAmount: null,
+    startDate: null,
+    endDate: null,
+    createdAt: day(3),
+    user: ada,
+  },
+  {
+    _id: 'inv-3',
+    plan: 'Starter',
+    status: 'Ended',
+    amount: 300,
+    maturityAmount: 336,
+    startDate: day(1),
+    endDate: day(2),
+    createdAt: day(1),
+  },
 ];
 const withdrawals = [
-  { _id: 'wd-1', user: ada, amount: 1250.5, walletAddress: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh', status: 'Pending', requestDate: day(4) },
+  {
+    _id: 'wd-1',
+    user: ada,
+    amount: 1250.5,
+    walletAddress: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh',
+    status: 'Pending',
+    requestDate: day(4),
+  },
   { _id: 'wd-2', user: alex, amount: 60, walletAddress: '', status: 'Pending', requestDate: day(5) },
 ];
 const deposits = [
-  { _id: 'tx-1', transactionId: 'tx-1', user: ada, amount: 25000, status: 'Pending', notes: '', createdAt: day(4) },
-  { _id: 'tx-2', transactionId: 'tx-2', user: alex, amount: 150.75, status: 'Pending', notes: '', createdAt: day(5) },
+  {
+    _id: 'tx-1',
+    transactionId: 'tx-1',
+    user: ada,
+    amount: 25000,
+    status: 'Pending',
+    notes: '',
+    createdAt: day(4),
+  },
+  {
+    _id: 'tx-2',
+    transactionId: 'tx-2',
+    user: alex,
+    amount: 150.75,
+    status: 'Pending',
+    notes: '',
+    createdAt: day(5),
+  },
 ];
 const history = [
   { _id: 'h1', type: 'Transaction', amount: 25000, status: 'Confirmed', createdAt: day(1) },
   { _id: 'h2', type: 'Investment', amount: 7200, status: 'Active', plan: 'Gold', startDate: day(2) },
-  { _id: 'h3', type: 'Withdrawal', amount: 1250.5, status: 'Pending', walletAddress: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh', requestDate: day(3) },
+  {
+    _id: 'h3',
+    type: 'Withdrawal',
+    amount: 1250.5,
+    status: 'Pending',
+    walletAddress: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh',
+    requestDate: day(3),
+  },
   { _id: 'h4', type: 'Transaction', amount: 40, status: 'Rejected', createdAt: day(4) },
 ];
 const kycUsers = [
-  { ...ada, kycStatus: 'Pending', kyc: { frontDoc: '/api/users/kyc/documents/u-2/front', backDoc: '/api/users/kyc/documents/u-2/back' } },
-  { ...alex, kycStatus: 'Pending', kyc: { frontDoc: '/api/users/kyc/documents/u-3/front', backDoc: '/api/users/kyc/documents/u-3/back' } },
+  {
+    ...ada,
+    kycStatus: 'Pending',
+    kyc: { frontDoc: '/api/users/kyc/documents/u-2/front', backDoc: '/api/users/kyc/documents/u-2/back' },
+  },
+  {
+    ...alex,
+    kycStatus: 'Pending',
+    kyc: { frontDoc: '/api/users/kyc/documents/u-3/front', backDoc: '/api/users/kyc/documents/u-3/back' },
+  },
 ];
 
 export async function mockApi(context: BrowserContext, loggedIn: boolean): Promise<void> {
   await context.route('**/api/**', async (route) => {
     const url = new URL(route.request().url());
     const path = url.pathname.replace(/^\/api\//, '');
-    const json = (status: number, body: unknown) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
+    const json = (status: number, body: unknown) =>
+      route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
     if (path === 'users/loginStatus') return json(200, loggedIn);
-    if (path === 'users/getUser') return loggedIn ? json(200, admin) : json(401, { message: 'Not authorized, please login' });
+    if (path === 'users/getUser')
+      return loggedIn ? json(200, admin) : json(401, { message: 'Not authorized, please login' });
     if (path === 'users/getUsers') return json(200, users);
-    if (path === 'countries') return json(200, [{ name: 'Canada', code: 'CA' }, { name: 'Kenya', code: 'KE' }, { name: 'United States', code: 'US' }]);
+    if (path === 'countries')
+      return json(200, [
+        { name: 'Canada', code: 'CA' },
+        { name: 'Kenya', code: 'KE' },
+        { name: 'United States', code: 'US' },
+      ]);
     if (path === 'invest/deposit-maturity') return json(200, {});
-    if (path.startsWith('users/verifyUser/')) return json(200, { message: 'Account Verification Successful' });
+    if (path.startsWith('users/verifyUser/'))
+      return json(200, { message: 'Account Verification Successful' });
     if (path === 'invest/plans') return json(200, plans);
     if (path === 'invest/investment-history') return json(200, investments);
-    if (path.startsWith('invest/investment/')) return json(200, investments.find((i) => i._id === path.split('/').pop()) ?? {});
+    if (path.startsWith('invest/investment/'))
+      return json(200, investments.find((i) => i._id === path.split('/').pop()) ?? {});
     if (path === 'invest/adminPendingInvestment')
-      return json(200, { pendingInvestments: [investments[1], { ...investments[1], _id: 'inv-4', plan: 'Diamond', amount: 15000, user: alex }] });
+      return json(200, {
+        pendingInvestments: [
+          investments[1],
+          { ...investments[1], _id: 'inv-4', plan: 'Diamond', amount: 15000, user: alex },
+        ],
+      });
     if (path === 'invest/getTransactionHistory') return json(200, history);
     if (path === 'withDraw/balance') return json(200, { totalMaturityAmount: admin.totalMaturityAmount });
     if (path === 'withDraw/pending') return json(200, { withdrawals });
@@ -274,8 +408,13 @@ export async function mockApi(context: BrowserContext, loggedIn: boolean): Promi
       return w ? json(200, { ...w, user: w.user.name }) : json(200, { status: 'Pending' });
     }
     if (path === 'payments/pending-deposit') return json(200, { deposit: deposits });
-    if (path.startsWith('payments/viewPaymentStatus/')) return json(200, deposits.find((d) => d.transactionId === path.split('/').pop()) ?? null);
-    if (path === 'users/referrals') return json(200, [{ _id: 'r1', name: 'Tim Berners', email: 'tim@example.com', photo: '' }, { ...alex, photo: '' }]);
+    if (path.startsWith('payments/viewPaymentStatus/'))
+      return json(200, deposits.find((d) => d.transactionId === path.split('/').pop()) ?? null);
+    if (path === 'users/referrals')
+      return json(200, [
+        { _id: 'r1', name: 'Tim Berners', email: 'tim@example.com', photo: '' },
+        { ...alex, photo: '' },
+      ]);
     if (path === 'users/kyc/pending') return json(200, { pendingUsers: kycUsers });
     return json(404, { message: 'Not found' });
   });
@@ -290,7 +429,10 @@ async function main() {
   const baseUrl = arg('--base', 'http://localhost:4173');
   const outDir = resolve(arg('--out', fileURLToPath(new URL('../artifacts/screenshots', import.meta.url))));
   const mock = args.includes('--mock');
-  const browser: Browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser: Browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
   try {
     const out = await browser.newContext();
     if (mock) await mockApi(out, false);

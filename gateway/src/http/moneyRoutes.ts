@@ -27,7 +27,13 @@ import { sessionOf, type Auth, type Session } from './auth.js';
 import { HttpError } from './errors.js';
 import { ctxOf } from './grpcContext.js';
 import { balancesJson, depositJson, investmentJson, planJson, withdrawalJson } from './moneyViews.js';
-import { ALL_FIELDS_REQUIRED, optionalString, parseBody, parseTokenParam, requiredString } from './validation.js';
+import {
+  ALL_FIELDS_REQUIRED,
+  optionalString,
+  parseBody,
+  parseTokenParam,
+  requiredString,
+} from './validation.js';
 
 export interface MoneyRouteDeps {
   config: GatewayConfig;
@@ -39,7 +45,8 @@ export interface MoneyRouteDeps {
 export const MONEY_MESSAGES = {
   amountRequired: 'Please enter an amount',
   amountType: 'amount must be a number',
-  depositCreated: 'Deposit request submitted successfully. Your balance will be updated once it is confirmed.',
+  depositCreated:
+    'Deposit request submitted successfully. Your balance will be updated once it is confirmed.',
   paymentConfirmed: 'Payment confirmed successfully',
   paymentRejected: 'Payment rejected successfully',
   pendingDeposits: 'Pending deposits fetched successfully!',
@@ -58,7 +65,15 @@ export const MONEY_MESSAGES = {
 const amountField = z
   .unknown()
   .refine((v) => v !== undefined && v !== null && v !== '', MONEY_MESSAGES.amountRequired)
-  .refine((v) => v === undefined || v === null || v === '' || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)), MONEY_MESSAGES.amountType)
+  .refine(
+    (v) =>
+      v === undefined ||
+      v === null ||
+      v === '' ||
+      typeof v === 'string' ||
+      (typeof v === 'number' && Number.isFinite(v)),
+    MONEY_MESSAGES.amountType,
+  )
   .transform((v) => (typeof v === 'number' ? String(v) : String(v).trim()))
   .refine((v) => v.length > 0 && v.length <= 32, MONEY_MESSAGES.amountRequired);
 
@@ -69,7 +84,10 @@ const moneySchemas = {
     status: optionalString(20),
     notes: optionalString(500),
   }),
-  startInvest: z.object({ amount: amountField, planName: requiredString('Please select an investment plan.', 100) }),
+  startInvest: z.object({
+    amount: amountField,
+    planName: requiredString('Please select an investment plan.', 100),
+  }),
   withdraw: z.object({ amount: amountField, walletAddress: requiredString(ALL_FIELDS_REQUIRED, 200) }),
   adjust: z.object({
     operation: optionalString(10)
@@ -100,7 +118,12 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
   };
   /** Verified email and KYC status for the money rules: identity's user view, never the request. */
   const userFacts = async (req: Request, res: Response) =>
-    callUnary(identity, 'getUser', id.GetUserRequest.fromPartial({ caller: sessionOf(res).caller }), ctx(req));
+    callUnary(
+      identity,
+      'getUser',
+      id.GetUserRequest.fromPartial({ caller: sessionOf(res).caller }),
+      ctx(req),
+    );
   const idParam = (v: unknown) => parseTokenParam(v, MONEY_MESSAGES.invalidId);
 
   const r = Router();
@@ -112,24 +135,41 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
     const d = await callUnary(
       money.ledger,
       'createDeposit',
-      lg.CreateDepositRequest.fromPartial({ ...caller(res), amount: b.amount, emailVerified: user.isVerified, idempotencyKey: idempotencyKeyOf(req) }),
+      lg.CreateDepositRequest.fromPartial({
+        ...caller(res),
+        amount: b.amount,
+        emailVerified: user.isVerified,
+        idempotencyKey: idempotencyKeyOf(req),
+      }),
       ctx(req),
     );
-    res.status(201).json({ message: MONEY_MESSAGES.depositCreated, transactionId: d.depositId, transaction: depositJson(d) });
+    res.status(201).json({
+      message: MONEY_MESSAGES.depositCreated,
+      transactionId: d.depositId,
+      transaction: depositJson(d),
+    });
   });
 
   r.get('/payments/viewPaymentStatus/:transactionId', auth.requireUser, async (req, res) => {
     const d = await callUnary(
       money.ledger,
       'getDeposit',
-      lg.GetDepositRequest.fromPartial({ ...caller(res), depositId: parseTokenParam(req.params.transactionId, 'Transaction ID is missing!') }),
+      lg.GetDepositRequest.fromPartial({
+        ...caller(res),
+        depositId: parseTokenParam(req.params.transactionId, 'Transaction ID is missing!'),
+      }),
       ctx(req),
     );
     res.json({ transaction: depositJson(d) });
   });
 
   r.get('/payments/pending-deposit', auth.requireAdmin, async (req, res) => {
-    const out = await callUnary(money.ledger, 'listPendingDeposits', lg.ListPendingDepositsRequest.fromPartial(caller(res)), ctx(req));
+    const out = await callUnary(
+      money.ledger,
+      'listPendingDeposits',
+      lg.ListPendingDepositsRequest.fromPartial(caller(res)),
+      ctx(req),
+    );
     res.json({ message: MONEY_MESSAGES.pendingDeposits, deposit: out.deposits.map(depositJson) });
   });
 
@@ -138,7 +178,11 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
       const b = parseBody(moneySchemas.decidePayment, req.body);
       const expected = decision === 'confirm' ? 'Confirmed' : 'Rejected';
       if (b.status && b.status !== expected) throw new HttpError(400, MONEY_MESSAGES.statusMismatch);
-      const request = lg.DecideDepositRequest.fromPartial({ ...caller(res), depositId: idParam(b.transactionId), notes: b.notes ?? '' });
+      const request = lg.DecideDepositRequest.fromPartial({
+        ...caller(res),
+        depositId: idParam(b.transactionId),
+        notes: b.notes ?? '',
+      });
       const d =
         decision === 'confirm'
           ? await callUnary(money.ledger, 'confirmDeposit', request, ctx(req))
@@ -153,7 +197,12 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
 
   // ---------------------------------------------------------------- invest (investment service)
   r.get('/invest/plans', async (req, res) => {
-    const out = await callUnary(money.investment, 'listPlans', inv.ListPlansRequest.fromPartial({}), ctx(req));
+    const out = await callUnary(
+      money.investment,
+      'listPlans',
+      inv.ListPlansRequest.fromPartial({}),
+      ctx(req),
+    );
     res.json({ plans: out.plans.map(planJson) });
   });
 
@@ -172,13 +221,20 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
       }),
       ctx(req),
     );
-    res.status(201).json({ message: out.message, investment: out.investment ? investmentJson(out.investment) : null });
+    res
+      .status(201)
+      .json({ message: out.message, investment: out.investment ? investmentJson(out.investment) : null });
   });
 
   /** The caller's balances (for `user.balance` on their own investments); null when the ledger cannot say. */
   const ownBalanceCents = async (req: Request, res: Response): Promise<number | undefined> => {
     try {
-      const b = await callUnary(money.ledger, 'getBalances', lg.GetBalancesRequest.fromPartial({ ...caller(res), userId: sessionOf(res).caller?.userId ?? '' }), ctx(req));
+      const b = await callUnary(
+        money.ledger,
+        'getBalances',
+        lg.GetBalancesRequest.fromPartial({ ...caller(res), userId: sessionOf(res).caller?.userId ?? '' }),
+        ctx(req),
+      );
       return b.depositCents;
     } catch {
       return undefined;
@@ -187,7 +243,12 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
 
   r.get('/invest/investment-history', auth.requireUser, async (req, res) => {
     const [out, balance] = await Promise.all([
-      callUnary(money.investment, 'investmentHistory', inv.InvestmentHistoryRequest.fromPartial(caller(res)), ctx(req)),
+      callUnary(
+        money.investment,
+        'investmentHistory',
+        inv.InvestmentHistoryRequest.fromPartial(caller(res)),
+        ctx(req),
+      ),
       ownBalanceCents(req, res),
     ]);
     res.json({ investments: out.investments.map((i) => investmentJson(i, balance)) });
@@ -204,13 +265,23 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
   });
 
   r.get('/invest/adminPendingInvestment', auth.requireAdmin, async (req, res) => {
-    const out = await callUnary(money.investment, 'listPending', inv.ListPendingRequest.fromPartial(caller(res)), ctx(req));
+    const out = await callUnary(
+      money.investment,
+      'listPending',
+      inv.ListPendingRequest.fromPartial(caller(res)),
+      ctx(req),
+    );
     // user.balance (spec §3): each investor's Deposit Balance, asked once per investor
     const balances = new Map<string, number | undefined>();
     await Promise.all(
       [...new Set(out.investments.map((i) => i.userId))].map(async (userId) => {
         try {
-          const b = await callUnary(money.ledger, 'getBalances', lg.GetBalancesRequest.fromPartial({ ...caller(res), userId }), ctx(req));
+          const b = await callUnary(
+            money.ledger,
+            'getBalances',
+            lg.GetBalancesRequest.fromPartial({ ...caller(res), userId }),
+            ctx(req),
+          );
           balances.set(userId, b.depositCents);
         } catch {
           balances.set(userId, undefined);
@@ -222,7 +293,10 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
 
   const decideInvestment = (decision: 'approve' | 'reject') =>
     async function decide(req: Request, res: Response) {
-      const request = inv.DecideInvestmentRequest.fromPartial({ ...caller(res), investmentId: idParam(req.params.id) });
+      const request = inv.DecideInvestmentRequest.fromPartial({
+        ...caller(res),
+        investmentId: idParam(req.params.id),
+      });
       const out =
         decision === 'approve'
           ? await callUnary(money.investment, 'approveInvestment', request, ctx(req))
@@ -233,24 +307,51 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
   r.put('/invest/:id/reject', auth.requireAdmin, decideInvestment('reject'));
 
   r.get('/invest/deposit-maturity', auth.requireUser, async (req, res) => {
-    const out = await callUnary(money.investment, 'settleDueForUser', inv.SettleDueForUserRequest.fromPartial(caller(res)), ctx(req));
-    res.json({ message: out.message, settledCount: out.settledCount, matured: out.matured.map((i) => investmentJson(i)) });
+    const out = await callUnary(
+      money.investment,
+      'settleDueForUser',
+      inv.SettleDueForUserRequest.fromPartial(caller(res)),
+      ctx(req),
+    );
+    res.json({
+      message: out.message,
+      settledCount: out.settledCount,
+      matured: out.matured.map((i) => investmentJson(i)),
+    });
   });
 
   r.get('/invest/getTransactionHistory', auth.requireUser, async (req, res) => {
     const who = caller(res);
     const [deposits, investments, withdrawals] = await Promise.all([
       callUnary(money.ledger, 'listUserDeposits', lg.ListUserDepositsRequest.fromPartial(who), ctx(req)),
-      callUnary(money.investment, 'investmentHistory', inv.InvestmentHistoryRequest.fromPartial(who), ctx(req)),
-      callUnary(money.withdrawal, 'listUserWithdrawals', wd.ListUserWithdrawalsRequest.fromPartial(who), ctx(req)),
+      callUnary(
+        money.investment,
+        'investmentHistory',
+        inv.InvestmentHistoryRequest.fromPartial(who),
+        ctx(req),
+      ),
+      callUnary(
+        money.withdrawal,
+        'listUserWithdrawals',
+        wd.ListUserWithdrawalsRequest.fromPartial(who),
+        ctx(req),
+      ),
     ]);
     const items = [
-      ...deposits.deposits.map((d) => ({ type: 'Transaction' as const, ...depositJson(d), timestamp: d.requestedAt })),
+      ...deposits.deposits.map((d) => ({
+        type: 'Transaction' as const,
+        ...depositJson(d),
+        timestamp: d.requestedAt,
+      })),
       ...investments.investments.map((i) => {
         const j = investmentJson(i);
         return { type: 'Investment' as const, ...j, timestamp: j.startDate ?? j.createdAt };
       }),
-      ...withdrawals.withdrawals.map((w) => ({ type: 'Withdrawal' as const, ...withdrawalJson(w), timestamp: w.requestDate })),
+      ...withdrawals.withdrawals.map((w) => ({
+        type: 'Withdrawal' as const,
+        ...withdrawalJson(w),
+        timestamp: w.requestDate,
+      })),
     ].sort((a, b) => byTimeDesc(a.timestamp, b.timestamp));
     res.json({ history: items });
   });
@@ -272,7 +373,9 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
       }),
       ctx(req),
     );
-    res.status(201).json({ message: out.message, withdrawal: out.withdrawal ? withdrawalJson(out.withdrawal) : null });
+    res
+      .status(201)
+      .json({ message: out.message, withdrawal: out.withdrawal ? withdrawalJson(out.withdrawal) : null });
   });
 
   r.get('/withDraw/balance', auth.requireUser, async (req, res) => {
@@ -286,8 +389,16 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
   });
 
   r.get('/withDraw/pending', auth.requireAdmin, async (req, res) => {
-    const out = await callUnary(money.withdrawal, 'listPending', wd.ListPendingRequest.fromPartial(caller(res)), ctx(req));
-    res.json({ message: MONEY_MESSAGES.pendingWithdrawals, withdrawals: out.withdrawals.map((w) => withdrawalJson(w)) });
+    const out = await callUnary(
+      money.withdrawal,
+      'listPending',
+      wd.ListPendingRequest.fromPartial(caller(res)),
+      ctx(req),
+    );
+    res.json({
+      message: MONEY_MESSAGES.pendingWithdrawals,
+      withdrawals: out.withdrawals.map((w) => withdrawalJson(w)),
+    });
   });
 
   r.get('/withDraw/get-withdrawal/:id', auth.requireUser, async (req, res) => {
@@ -302,7 +413,10 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
 
   const decideWithdrawal = (decision: 'approve' | 'reject') =>
     async function decide(req: Request, res: Response) {
-      const request = wd.DecideWithdrawalRequest.fromPartial({ ...caller(res), withdrawalId: idParam(req.params.id) });
+      const request = wd.DecideWithdrawalRequest.fromPartial({
+        ...caller(res),
+        withdrawalId: idParam(req.params.id),
+      });
       const out =
         decision === 'approve'
           ? await callUnary(money.withdrawal, 'approveWithdrawal', request, ctx(req))
@@ -324,7 +438,10 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
           ...caller(res),
           userId,
           account,
-          operation: b.operation === 'add' ? lg.AdjustmentOperation.ADJUSTMENT_OPERATION_ADD : lg.AdjustmentOperation.ADJUSTMENT_OPERATION_DEDUCT,
+          operation:
+            b.operation === 'add'
+              ? lg.AdjustmentOperation.ADJUSTMENT_OPERATION_ADD
+              : lg.AdjustmentOperation.ADJUSTMENT_OPERATION_DEDUCT,
           amount: b.amount,
           reason: b.reason ?? '',
           idempotencyKey: idempotencyKeyOf(req),
@@ -333,9 +450,21 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
       );
       res.json({ message: MONEY_MESSAGES.balanceUpdated, userId, ...balancesJson(out) });
     };
-  r.put('/users/updateDepositBalance/:id', auth.requireAdmin, adjust(lg.BalanceAccount.BALANCE_ACCOUNT_PROFIT));
-  r.put('/users/editDepositBalance/:id', auth.requireAdmin, adjust(lg.BalanceAccount.BALANCE_ACCOUNT_DEPOSIT));
-  r.put('/users/editinvestmentBalance/:id', auth.requireAdmin, adjust(lg.BalanceAccount.BALANCE_ACCOUNT_INVESTED));
+  r.put(
+    '/users/updateDepositBalance/:id',
+    auth.requireAdmin,
+    adjust(lg.BalanceAccount.BALANCE_ACCOUNT_PROFIT),
+  );
+  r.put(
+    '/users/editDepositBalance/:id',
+    auth.requireAdmin,
+    adjust(lg.BalanceAccount.BALANCE_ACCOUNT_DEPOSIT),
+  );
+  r.put(
+    '/users/editinvestmentBalance/:id',
+    auth.requireAdmin,
+    adjust(lg.BalanceAccount.BALANCE_ACCOUNT_INVESTED),
+  );
 
   return r;
 }

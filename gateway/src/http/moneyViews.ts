@@ -21,7 +21,20 @@ export interface PersonJson {
 const person = (userId: string, name: string, email: string): PersonJson => ({ _id: userId, name, email });
 
 /** Transaction (deposit): transactionId and _id are the deposit id. */
-export function depositJson(d: Pick<Deposit, 'depositId' | 'userId' | 'amountCents' | 'status' | 'notes' | 'requestedAt' | 'decidedAt' | 'userName' | 'userEmail'>) {
+export function depositJson(
+  d: Pick<
+    Deposit,
+    | 'depositId'
+    | 'userId'
+    | 'amountCents'
+    | 'status'
+    | 'notes'
+    | 'requestedAt'
+    | 'decidedAt'
+    | 'userName'
+    | 'userEmail'
+  >,
+) {
   return {
     _id: d.depositId,
     transactionId: d.depositId,
@@ -76,7 +89,18 @@ export function investmentJson(
 
 /** Withdrawal: `user` is {name, email} in lists and a single value (the name, else the email) in the detail. */
 export function withdrawalJson(
-  w: Pick<Withdrawal, 'withdrawalId' | 'userId' | 'userName' | 'userEmail' | 'amountCents' | 'walletAddress' | 'status' | 'requestDate' | 'decidedAt'> &
+  w: Pick<
+    Withdrawal,
+    | 'withdrawalId'
+    | 'userId'
+    | 'userName'
+    | 'userEmail'
+    | 'amountCents'
+    | 'walletAddress'
+    | 'status'
+    | 'requestDate'
+    | 'decidedAt'
+  > &
     Partial<Pick<Withdrawal, 'network'>>,
   shape: 'list' | 'detail' = 'list',
 ) {

@@ -70,7 +70,11 @@ export function pushesForMoneyEvent(event: Pick<StoredEvent, 'type' | 'data'>): 
       });
       return [
         { to: 'admins', event: LIVE_EVENTS.queueItemAdded, payload: { queue: 'deposits', item } },
-        { to: { userId }, event: LIVE_EVENTS.statusChanged, payload: { kind: 'deposit', id, status: 'Pending' } },
+        {
+          to: { userId },
+          event: LIVE_EVENTS.statusChanged,
+          payload: { kind: 'deposit', id, status: 'Pending' },
+        },
       ];
     }
     case 'DepositConfirmed':
@@ -115,7 +119,11 @@ export function pushesForMoneyEvent(event: Pick<StoredEvent, 'type' | 'data'>): 
       });
       return [
         { to: 'admins', event: LIVE_EVENTS.queueItemAdded, payload: { queue: 'investments', item } },
-        { to: { userId }, event: LIVE_EVENTS.statusChanged, payload: { kind: 'investment', id, status: 'pending' } },
+        {
+          to: { userId },
+          event: LIVE_EVENTS.statusChanged,
+          payload: { kind: 'investment', id, status: 'pending' },
+        },
       ];
     }
     case 'InvestmentApproved':
@@ -143,7 +151,11 @@ export function pushesForMoneyEvent(event: Pick<StoredEvent, 'type' | 'data'>): 
       });
       return [
         { to: 'admins', event: LIVE_EVENTS.queueItemAdded, payload: { queue: 'withdrawals', item } },
-        { to: { userId }, event: LIVE_EVENTS.statusChanged, payload: { kind: 'withdrawal', id, status: 'Pending' } },
+        {
+          to: { userId },
+          event: LIVE_EVENTS.statusChanged,
+          payload: { kind: 'withdrawal', id, status: 'Pending' },
+        },
       ];
     }
     case 'WithdrawalApproved':

@@ -23,10 +23,16 @@ export interface TestComposition {
 
 /** Rate limits no test reaches (the gateway's own, per route). */
 export const generousGatewayLimits = Object.fromEntries(
-  ['login', 'register', 'sendLoginCode', 'loginWithCode', 'forgotPassword', 'resetPassword', 'google', 'kycUpload'].map((k) => [
-    k,
-    { max: 10_000, windowMs: 60_000 },
-  ]),
+  [
+    'login',
+    'register',
+    'sendLoginCode',
+    'loginWithCode',
+    'forgotPassword',
+    'resetPassword',
+    'google',
+    'kycUpload',
+  ].map((k) => [k, { max: 10_000, windowMs: 60_000 }]),
 );
 
 const generousIdentityLimits = Object.fromEntries(

@@ -63,7 +63,11 @@ export async function requestDeposit(browser: HttpSession, amount: number | stri
 }
 
 export async function confirmDeposit(admin: HttpSession, transactionId: string, notes = ''): Promise<void> {
-  const res = await admin.patch('/api/payments/confirmPayment', { transactionId, status: 'Confirmed', notes });
+  const res = await admin.patch('/api/payments/confirmPayment', {
+    transactionId,
+    status: 'Confirmed',
+    notes,
+  });
   if (res.status !== 200) throw new Error(`confirm failed: ${res.status} ${JSON.stringify(res.body)}`);
 }
 
@@ -109,7 +113,11 @@ export class RecordingSocket {
 }
 
 /** Opens a socket with the browser's cookies; resolves once 'ready' arrived. */
-export function openSocket(url: string, browser: HttpSession, lastPosition: string | null = null): Promise<RecordingSocket> {
+export function openSocket(
+  url: string,
+  browser: HttpSession,
+  lastPosition: string | null = null,
+): Promise<RecordingSocket> {
   const socket = connect(url, {
     path: '/socket.io',
     transports: ['websocket'],

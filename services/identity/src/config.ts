@@ -25,12 +25,15 @@ const schema = commonEnvSchema
     OIDC_JWKS_URL: env.url().default('https://www.googleapis.com/oauth2/v3/certs'),
     GOOGLE_CLIENT_ID: z.string().optional(),
     /** Overrides of DEFAULT_RATE_LIMITS (app/context.ts), as JSON. */
-    IDENTITY_RATE_LIMITS_JSON: env.rateLimits(Object.keys(DEFAULT_RATE_LIMITS) as Array<keyof typeof DEFAULT_RATE_LIMITS>).optional(),
+    IDENTITY_RATE_LIMITS_JSON: env
+      .rateLimits(Object.keys(DEFAULT_RATE_LIMITS) as Array<keyof typeof DEFAULT_RATE_LIMITS>)
+      .optional(),
   })
   .superRefine((v, ctx) => {
     if (v.NODE_ENV !== 'production') return;
     for (const key of ['JWT_SECRET', 'SECRETS_KEY', 'ADMIN_EMAIL', 'ADMIN_PASSWORD'] as const) {
-      if (v[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
+      if (v[key] === undefined)
+        ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
     }
   })
   .transform((v) => ({
@@ -41,12 +44,16 @@ const schema = commonEnvSchema
     ADMIN_PASSWORD: v.ADMIN_PASSWORD ?? DEV_DEFAULTS.ADMIN_PASSWORD,
     GOOGLE_CLIENT_ID: v.GOOGLE_CLIENT_ID || undefined,
     /** Which of the secrets fell back to a development default (printed at start). */
-    usedDevDefaults: (['JWT_SECRET', 'SECRETS_KEY', 'ADMIN_EMAIL', 'ADMIN_PASSWORD'] as const).filter((k) => v[k] === undefined),
+    usedDevDefaults: (['JWT_SECRET', 'SECRETS_KEY', 'ADMIN_EMAIL', 'ADMIN_PASSWORD'] as const).filter(
+      (k) => v[k] === undefined,
+    ),
   }));
 
 export const identityEnvSchema = schema;
 export type IdentityConfig = z.infer<typeof schema>;
 
-export function parseIdentityConfig(source: Record<string, string | undefined> = process.env): IdentityConfig {
+export function parseIdentityConfig(
+  source: Record<string, string | undefined> = process.env,
+): IdentityConfig {
   return parseEnv(schema, source);
 }

@@ -26,11 +26,14 @@ describe('identity config', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     const message = (error as Error).message;
-    for (const v of ['JWT_SECRET', 'SECRETS_KEY', 'ADMIN_EMAIL', 'ADMIN_PASSWORD']) expect(message).toContain(v);
+    for (const v of ['JWT_SECRET', 'SECRETS_KEY', 'ADMIN_EMAIL', 'ADMIN_PASSWORD'])
+      expect(message).toContain(v);
   });
 
   it('refuses a short JWT_SECRET and a malformed SECRETS_KEY, naming them', () => {
-    expect(() => parseIdentityConfig({ JWT_SECRET: 'short', SECRETS_KEY: 'xyz' })).toThrow(/JWT_SECRET: must be at least 32 characters.*SECRETS_KEY: must be 64 hex characters/);
+    expect(() => parseIdentityConfig({ JWT_SECRET: 'short', SECRETS_KEY: 'xyz' })).toThrow(
+      /JWT_SECRET: must be at least 32 characters.*SECRETS_KEY: must be 64 hex characters/,
+    );
   });
 
   it('accepts a full production environment', () => {

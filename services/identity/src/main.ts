@@ -61,7 +61,11 @@ export async function start(deps: IdentityDeps): Promise<{ grpcAddress: string; 
     tokens: createJwtTokenSigner(config.JWT_SECRET),
     crypto: createNodeCrypto({ secretsKey: config.SECRETS_KEY, hashKey: config.JWT_SECRET }),
     oidc: config.GOOGLE_CLIENT_ID
-      ? createJwksOidcVerifier({ issuer: config.OIDC_ISSUER, jwksUrl: config.OIDC_JWKS_URL, audience: config.GOOGLE_CLIENT_ID })
+      ? createJwksOidcVerifier({
+          issuer: config.OIDC_ISSUER,
+          jwksUrl: config.OIDC_JWKS_URL,
+          audience: config.GOOGLE_CLIENT_ID,
+        })
       : null,
     logger,
     limits: { ...DEFAULT_RATE_LIMITS, ...config.IDENTITY_RATE_LIMITS_JSON, ...deps.rateLimits },
@@ -72,7 +76,11 @@ export async function start(deps: IdentityDeps): Promise<{ grpcAddress: string; 
   }
   if (config.usedDevDefaults.length > 0 && config.NODE_ENV === 'development') {
     logger.warn(
-      { defaults: config.usedDevDefaults, adminEmail: config.ADMIN_EMAIL, adminPassword: config.usedDevDefaults.includes('ADMIN_PASSWORD') ? config.ADMIN_PASSWORD : undefined },
+      {
+        defaults: config.usedDevDefaults,
+        adminEmail: config.ADMIN_EMAIL,
+        adminPassword: config.usedDevDefaults.includes('ADMIN_PASSWORD') ? config.ADMIN_PASSWORD : undefined,
+      },
       'development defaults in use (never in production)',
     );
   }
@@ -81,13 +89,16 @@ export async function start(deps: IdentityDeps): Promise<{ grpcAddress: string; 
     store,
     bus,
     topic: IDENTITY_TOPIC,
-    onError: (err, attempt) => logger.warn({ err, attempt }, 'identity outbox relay: publish failed, retrying'),
+    onError: (err, attempt) =>
+      logger.warn({ err, attempt }, 'identity outbox relay: publish failed, retrying'),
   });
   // kycStatus and the document links on the user view, from the kyc service's events
   const facts = await subscribeExternalFacts({ bus, store });
   const server = await startGrpcServer({
     address: config.IDENTITY_GRPC_ADDR,
-    services: [{ definition: IdentityServiceService, implementation: createIdentityGrpcService(ctx, logger) }],
+    services: [
+      { definition: IdentityServiceService, implementation: createIdentityGrpcService(ctx, logger) },
+    ],
     logger,
   });
 
@@ -111,7 +122,13 @@ async function main() {
   const runtime = await createServiceRuntime('identity', process.env, {
     codecs: { ...identityEventCodecs, ...identityConsumedEventCodecs },
   });
-  const service = await start({ config, store: runtime.store, bus: runtime.bus, kv: runtime.kv, logger: runtime.logger });
+  const service = await start({
+    config,
+    store: runtime.store,
+    bus: runtime.bus,
+    kv: runtime.kv,
+    logger: runtime.logger,
+  });
   runtime.logger.info({ grpcAddress: service.grpcAddress }, 'identity service started');
   onShutdown(() => runtime.close(), { logger: runtime.logger });
   onShutdown(() => service.stop(), { logger: runtime.logger });

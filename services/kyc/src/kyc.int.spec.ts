@@ -24,7 +24,10 @@ afterEach(async () => {
   await h.stop();
 });
 
-const kycFiles = () => readdirSync(join(h.dataDir, 'kyc'), { recursive: true }).map(String).filter((f) => f.endsWith('.bin'));
+const kycFiles = () =>
+  readdirSync(join(h.dataDir, 'kyc'), { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.bin'));
 const grpcError = (code: grpc.status, details: string) => expect.objectContaining({ code, details });
 const uploadOk = async (id = userId, files = { front: SAMPLES.png, back: SAMPLES.pdf }) => {
   const res = await h.upload(id, files, { name: 'Ada Lovelace', email: 'ada@example.com' });
@@ -49,9 +52,13 @@ describe('upload', () => {
       submittedAt: expect.any(String),
     });
     const text = JSON.stringify(pendingUsers);
-    for (const secret of ['password', 'token', 'secret', 'documentId', h.dataDir]) expect(text).not.toContain(secret);
+    for (const secret of ['password', 'token', 'secret', 'documentId', h.dataDir])
+      expect(text).not.toContain(secret);
 
-    const submitted = await waitFor(() => h.kycEvents.find((e) => e.type === 'KycSubmitted'), 'KycSubmitted published');
+    const submitted = await waitFor(
+      () => h.kycEvents.find((e) => e.type === 'KycSubmitted'),
+      'KycSubmitted published',
+    );
     expect(submitted.data).toEqual({
       userId,
       name: 'Ada Lovelace',
@@ -65,7 +72,12 @@ describe('upload', () => {
   });
 
   it('takes name and email from identity events when the gateway sends none', async () => {
-    await h.publishIdentity([{ type: 'UserRegistered', data: { userId, name: 'Grace', email: 'grace@example.com', role: 'subscriber' } }]);
+    await h.publishIdentity([
+      {
+        type: 'UserRegistered',
+        data: { userId, name: 'Grace', email: 'grace@example.com', role: 'subscriber' },
+      },
+    ]);
     await waitFor(() => h.identityConsumed(), 'UserRegistered consumed');
     expect((await h.upload(userId, { front: SAMPLES.jpeg, back: SAMPLES.heic })).status).toBe(200);
     const { pendingUsers } = await h.call('listPending', h.asAdmin());
@@ -73,13 +85,24 @@ describe('upload', () => {
   });
 
   it('accepts every allowed kind by content, whatever the file is called', async () => {
-    const res = await h.upload(userId, { front: SAMPLES.webp, back: SAMPLES.bmp }, { filenames: { front: 'scan.txt', back: 'noext' } });
+    const res = await h.upload(
+      userId,
+      { front: SAMPLES.webp, back: SAMPLES.bmp },
+      { filenames: { front: 'scan.txt', back: 'noext' } },
+    );
     expect(res.status).toBe(200);
   });
 
   it('refuses a file named .png that holds HTML, and keeps nothing', async () => {
-    const res = await h.upload(userId, { front: IMPOSTORS.html, back: SAMPLES.png }, { filenames: { front: 'id.png', back: 'back.png' } });
-    expect(res).toEqual({ status: 400, body: { message: 'Invalid file format. Only JPEG, JPG, PNG, and PDF are allowed.' } });
+    const res = await h.upload(
+      userId,
+      { front: IMPOSTORS.html, back: SAMPLES.png },
+      { filenames: { front: 'id.png', back: 'back.png' } },
+    );
+    expect(res).toEqual({
+      status: 400,
+      body: { message: 'Invalid file format. Only JPEG, JPG, PNG, and PDF are allowed.' },
+    });
     const res2 = await h.upload(userId, { front: SAMPLES.png, back: IMPOSTORS.svg });
     expect(res2.body.message).toBe('Invalid file format. Only JPEG, JPG, PNG, and PDF are allowed.');
     expect(kycFiles()).toEqual([]);
@@ -101,12 +124,23 @@ describe('upload', () => {
   });
 
   it('refuses a missing side (and a request that is not multipart)', async () => {
-    expect(await h.upload(userId, { front: SAMPLES.png })).toEqual({ status: 400, body: { message: 'Please upload both front and back documents.' } });
-    expect(await h.upload(userId, { back: SAMPLES.png })).toEqual({ status: 400, body: { message: 'Please upload both front and back documents.' } });
+    expect(await h.upload(userId, { front: SAMPLES.png })).toEqual({
+      status: 400,
+      body: { message: 'Please upload both front and back documents.' },
+    });
+    expect(await h.upload(userId, { back: SAMPLES.png })).toEqual({
+      status: 400,
+      body: { message: 'Please upload both front and back documents.' },
+    });
     expect(kycFiles()).toEqual([]);
     const res = await fetch(`${h.handle.httpUrl}/upload`, {
       method: 'POST',
-      headers: { 'x-internal-token': 'test-internal-token-0123456789abcdef', 'x-user-id': userId, 'x-user-verified': 'true', 'content-type': 'application/json' },
+      headers: {
+        'x-internal-token': 'test-internal-token-0123456789abcdef',
+        'x-user-id': userId,
+        'x-user-verified': 'true',
+        'content-type': 'application/json',
+      },
       body: '{"front":"x"}',
     });
     expect(res.status).toBe(400);
@@ -115,16 +149,25 @@ describe('upload', () => {
 
   it('refuses an unverified email before storing anything', async () => {
     const res = await h.upload(userId, { front: SAMPLES.png, back: SAMPLES.png }, { verified: false });
-    expect(res).toEqual({ status: 400, body: { message: 'Please verify your email before uploading documents' } });
+    expect(res).toEqual({
+      status: 400,
+      body: { message: 'Please verify your email before uploading documents' },
+    });
     expect(existsSync(join(h.dataDir, 'kyc')) ? kycFiles() : []).toEqual([]);
   });
 
   it('resubmission: refused while Pending and once Approved, allowed after Rejected (old files replaced)', async () => {
     await uploadOk();
-    expect(await h.upload(userId, { front: SAMPLES.png, back: SAMPLES.png })).toEqual({ status: 409, body: { message: 'Your documents are already under review' } });
+    expect(await h.upload(userId, { front: SAMPLES.png, back: SAMPLES.png })).toEqual({
+      status: 409,
+      body: { message: 'Your documents are already under review' },
+    });
 
     await h.call('reject', { ...h.asAdmin(), userId, reason: 'Blurry photo' });
-    expect(await h.call('getStatus', { userId })).toMatchObject({ kycStatus: 'Rejected', rejectionReason: 'Blurry photo' });
+    expect(await h.call('getStatus', { userId })).toMatchObject({
+      kycStatus: 'Rejected',
+      rejectionReason: 'Blurry photo',
+    });
     const before = kycFiles();
     await uploadOk(userId, { front: SAMPLES.gif89, back: SAMPLES.jpeg });
     const after = kycFiles();
@@ -133,14 +176,19 @@ describe('upload', () => {
     expect((await h.getDocument(userId, 'front', { userId })).headers.get('content-type')).toBe('image/gif');
 
     await h.call('approve', { ...h.asAdmin(), userId });
-    expect(await h.upload(userId, { front: SAMPLES.png, back: SAMPLES.png })).toEqual({ status: 409, body: { message: 'Your identity is already verified' } });
+    expect(await h.upload(userId, { front: SAMPLES.png, back: SAMPLES.png })).toEqual({
+      status: 409,
+      body: { message: 'Your identity is already verified' },
+    });
   });
 });
 
 describe('admin decisions (gRPC)', () => {
   it('approve once: the second decision is a conflict with a clear message', async () => {
     await uploadOk();
-    expect(await h.call('approve', { ...h.asAdmin(), userId })).toEqual({ message: 'KYC approved successfully!' });
+    expect(await h.call('approve', { ...h.asAdmin(), userId })).toEqual({
+      message: 'KYC approved successfully!',
+    });
     expect((await h.call('listPending', h.asAdmin())).pendingUsers).toEqual([]);
     await expect(h.call('approve', { ...h.asAdmin(), userId })).rejects.toEqual(
       grpcError(grpc.status.ALREADY_EXISTS, 'This KYC request has already been approved'),
@@ -148,31 +196,57 @@ describe('admin decisions (gRPC)', () => {
     await expect(h.call('reject', { ...h.asAdmin(), userId })).rejects.toEqual(
       grpcError(grpc.status.ALREADY_EXISTS, 'This KYC request has already been approved'),
     );
-    const approved = await waitFor(() => h.kycEvents.find((e) => e.type === 'KycApproved'), 'KycApproved published');
-    expect(approved.data).toMatchObject({ userId, name: 'Ada Lovelace', email: 'ada@example.com', approvedBy: 'admin-1' });
+    const approved = await waitFor(
+      () => h.kycEvents.find((e) => e.type === 'KycApproved'),
+      'KycApproved published',
+    );
+    expect(approved.data).toMatchObject({
+      userId,
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      approvedBy: 'admin-1',
+    });
     expect(approved.actor).toMatchObject({ userId: 'admin-1', role: 'admin' });
     expect((await h.call('getStatus', { userId })).status).toBe(KycStatus.KYC_STATUS_APPROVED);
   });
 
   it('reject once, with a default reason the user sees when none is given', async () => {
     await uploadOk();
-    expect(await h.call('reject', { ...h.asAdmin(), userId })).toEqual({ message: 'KYC rejected successfully!' });
+    expect(await h.call('reject', { ...h.asAdmin(), userId })).toEqual({
+      message: 'KYC rejected successfully!',
+    });
     await expect(h.call('reject', { ...h.asAdmin(), userId })).rejects.toEqual(
       grpcError(grpc.status.ALREADY_EXISTS, 'This KYC request has already been rejected'),
     );
-    const rejected = await waitFor(() => h.kycEvents.find((e) => e.type === 'KycRejected'), 'KycRejected published');
-    expect(rejected.data).toMatchObject({ userId, reason: DEFAULT_REJECTION_REASON, email: 'ada@example.com' });
+    const rejected = await waitFor(
+      () => h.kycEvents.find((e) => e.type === 'KycRejected'),
+      'KycRejected published',
+    );
+    expect(rejected.data).toMatchObject({
+      userId,
+      reason: DEFAULT_REJECTION_REASON,
+      email: 'ada@example.com',
+    });
   });
 
   it('only admins list and decide; an unknown case is not found', async () => {
     await uploadOk();
-    const subscriber = { caller: { userId, sessionId: 's', impersonatorId: '', correlationId: '' }, callerRole: 'subscriber' };
-    await expect(h.call('listPending', subscriber)).rejects.toEqual(grpcError(grpc.status.PERMISSION_DENIED, 'Not authorized as an admin'));
-    await expect(h.call('approve', { ...subscriber, userId })).rejects.toEqual(grpcError(grpc.status.PERMISSION_DENIED, 'Not authorized as an admin'));
+    const subscriber = {
+      caller: { userId, sessionId: 's', impersonatorId: '', correlationId: '' },
+      callerRole: 'subscriber',
+    };
+    await expect(h.call('listPending', subscriber)).rejects.toEqual(
+      grpcError(grpc.status.PERMISSION_DENIED, 'Not authorized as an admin'),
+    );
+    await expect(h.call('approve', { ...subscriber, userId })).rejects.toEqual(
+      grpcError(grpc.status.PERMISSION_DENIED, 'Not authorized as an admin'),
+    );
     await expect(h.call('reject', { ...subscriber, callerRole: 'author', userId })).rejects.toEqual(
       grpcError(grpc.status.PERMISSION_DENIED, 'Not authorized as an admin'),
     );
-    await expect(h.call('listPending', { callerRole: 'admin' })).rejects.toEqual(grpcError(grpc.status.UNAUTHENTICATED, 'Not authorized, please login'));
+    await expect(h.call('listPending', { callerRole: 'admin' })).rejects.toEqual(
+      grpcError(grpc.status.UNAUTHENTICATED, 'Not authorized, please login'),
+    );
     await expect(h.call('approve', { ...h.asAdmin(), userId: 'nobody' })).rejects.toEqual(
       grpcError(grpc.status.NOT_FOUND, 'No KYC submission found for this user'),
     );
@@ -202,7 +276,10 @@ describe('document stream', () => {
   });
 
   it('another user gets 403, a caller without x-user-id 401', async () => {
-    const other = await h.getDocument(userId, 'front', { userId: `user-${randomUUID()}`, role: 'subscriber' });
+    const other = await h.getDocument(userId, 'front', {
+      userId: `user-${randomUUID()}`,
+      role: 'subscriber',
+    });
     expect(other.status).toBe(403);
     expect(await other.json()).toEqual({ message: 'Not authorized to view this document' });
     const author = await h.getDocument(userId, 'back', { userId: 'someone', role: 'author' });
@@ -243,7 +320,9 @@ describe('UserDeleted (identity)', () => {
     await uploadOk(otherUser);
     expect(kycFiles()).toHaveLength(4);
 
-    const [deleted] = await h.publishIdentity([{ type: 'UserDeleted', data: { userId, deletedBy: 'admin-1' } }]);
+    const [deleted] = await h.publishIdentity([
+      { type: 'UserDeleted', data: { userId, deletedBy: 'admin-1' } },
+    ]);
     await waitFor(() => h.identityConsumed(), 'UserDeleted consumed');
     expect(kycFiles()).toHaveLength(2);
     expect(await h.handle.documents.list(userId)).toEqual([]);

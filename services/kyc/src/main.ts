@@ -64,7 +64,9 @@ export interface KycHandle {
 }
 
 /** The document store chosen by env: GridFS when MONGO_URL is set, else files under DATA_DIR/kyc. */
-export async function createDocumentStore(config: Pick<KycConfig, 'MONGO_URL' | 'DATA_DIR'>): Promise<DocumentStore> {
+export async function createDocumentStore(
+  config: Pick<KycConfig, 'MONGO_URL' | 'DATA_DIR'>,
+): Promise<DocumentStore> {
   if (config.MONGO_URL) {
     const { createGridFsDocumentStore } = await import('./adapters/documentStore.gridfs.js');
     return createGridFsDocumentStore({ url: config.MONGO_URL, database: 'meridian_kyc' });
@@ -113,7 +115,11 @@ export async function start(deps: KycDeps): Promise<KycHandle> {
     stops.push(() => subscription.stop());
 
     // 3. gRPC
-    const grpc = await startGrpcServer({ address: config.KYC_GRPC_ADDR, logger, services: [kycGrpcService({ ctx, logger })] });
+    const grpc = await startGrpcServer({
+      address: config.KYC_GRPC_ADDR,
+      logger,
+      services: [kycGrpcService({ ctx, logger })],
+    });
     stops.push(() => grpc.stop());
 
     // 4. the document endpoint behind the gateway
@@ -138,9 +144,18 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit(kycEnvSchema);
   const runtime = await createServiceRuntime(SERVICE, process.env, { codecs: kycEventCodecs });
   if (config.usedDevDefaults.length > 0) {
-    runtime.logger.warn({ variables: config.usedDevDefaults }, 'using development defaults (never in production)');
+    runtime.logger.warn(
+      { variables: config.usedDevDefaults },
+      'using development defaults (never in production)',
+    );
   }
-  const handle = await start({ config, store: runtime.store, bus: runtime.bus, kv: runtime.kv, logger: runtime.logger });
+  const handle = await start({
+    config,
+    store: runtime.store,
+    bus: runtime.bus,
+    kv: runtime.kv,
+    logger: runtime.logger,
+  });
   onShutdown(() => runtime.close(), { logger: runtime.logger });
   onShutdown(() => handle.stop(), { logger: runtime.logger });
   runtime.logger.info({ grpc: handle.grpcAddress, http: handle.httpUrl }, 'kyc service started');

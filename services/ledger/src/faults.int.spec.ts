@@ -22,7 +22,9 @@ const LEDGER_TOPIC = topicOf('ledger');
  * A downstream consumer as identity would build one: counts the DepositConfirmed it applied and keeps
  * the newest balances per user, each effect recorded with its processed marker (subscribeIdempotent).
  */
-async function startMirror(bus: EventBus): Promise<{ store: ServiceStore; sub: Subscription; deliveries: Map<string, number>; seen: StoredEvent[] }> {
+async function startMirror(
+  bus: EventBus,
+): Promise<{ store: ServiceStore; sub: Subscription; deliveries: Map<string, number>; seen: StoredEvent[] }> {
   const store = createSqliteServiceStore(':memory:');
   const deliveries = new Map<string, number>();
   const seen: StoredEvent[] = [];
@@ -40,7 +42,8 @@ async function startMirror(bus: EventBus): Promise<{ store: ServiceStore; sub: S
       if (event.type === 'BalancesChanged') {
         const data = event.data as BalancesChanged;
         const doc = await tx.get<{ version: number }>('balances', data.userId);
-        if (!doc || doc.version < event.version) await tx.put('balances', data.userId, { ...data, version: event.version });
+        if (!doc || doc.version < event.version)
+          await tx.put('balances', data.userId, { ...data, version: event.version });
       }
     },
   });
@@ -90,37 +93,51 @@ function crashingBus(bus: EventBus, when: Crash, crashed: () => void): EventBus 
   };
 }
 
-describe.each<Crash>(['before publish', 'after publish, before checkpoint'])('the process dies %s', (when) => {
-  it('after restart on the same files the confirmation is published and applied exactly once', async () => {
-    const storePath = join(dir.path, 'ledger.sqlite');
-    const busPath = join(dir.path, 'bus.sqlite');
-    let crashes = 0;
-    const first = await startLedgerHarness({ storePath, busPath, wrapBus: (bus) => crashingBus(bus, when, () => crashes++) });
-    const investor = await first.user();
-    const deposit = await first.fund(investor, '75');
-    expect(deposit.status).toBe('Confirmed');
-    await waitFor(() => crashes > 0, 'the relay tried to publish');
-    await first.stop(); // the "process" is gone: store and bus files closed
+describe.each<Crash>(['before publish', 'after publish, before checkpoint'])(
+  'the process dies %s',
+  (when) => {
+    it('after restart on the same files the confirmation is published and applied exactly once', async () => {
+      const storePath = join(dir.path, 'ledger.sqlite');
+      const busPath = join(dir.path, 'bus.sqlite');
+      let crashes = 0;
+      const first = await startLedgerHarness({
+        storePath,
+        busPath,
+        wrapBus: (bus) => crashingBus(bus, when, () => crashes++),
+      });
+      const investor = await first.user();
+      const deposit = await first.fund(investor, '75');
+      expect(deposit.status).toBe('Confirmed');
+      await waitFor(() => crashes > 0, 'the relay tried to publish');
+      await first.stop(); // the "process" is gone: store and bus files closed
 
-    h = await startLedgerHarness({ storePath, busPath });
-    const mirror = await startMirror(h.bus);
-    try {
-      await h.settle();
-      const applied = await waitFor(async () => (await mirror.store.get<{ applied: number }>('confirmed', deposit.depositId))?.applied);
-      await waitFor(() => mirror.deliveries.size > 0 && h!.bus.committed('test-mirror', LEDGER_TOPIC) === h!.bus.size(LEDGER_TOPIC));
-      expect(applied).toBe(1);
-      const confirmedIds = [...mirror.deliveries.keys()];
-      expect(confirmedIds.length).toBeGreaterThan(0);
-      if (when === 'after publish, before checkpoint') expect(Math.max(...mirror.deliveries.values())).toBeGreaterThanOrEqual(2); // redelivered
-      expect(await mirror.store.get('balances', investor.userId)).toMatchObject({ depositCents: 7500 });
-      // nothing moved twice in the ledger either
-      expect(await h.balances(investor.userId)).toMatchObject({ depositCents: 7500 });
-      await expectLedgerInvariants(h.store);
-    } finally {
-      await mirror.sub.stop();
-    }
-  });
-});
+      h = await startLedgerHarness({ storePath, busPath });
+      const mirror = await startMirror(h.bus);
+      try {
+        await h.settle();
+        const applied = await waitFor(
+          async () => (await mirror.store.get<{ applied: number }>('confirmed', deposit.depositId))?.applied,
+        );
+        await waitFor(
+          () =>
+            mirror.deliveries.size > 0 &&
+            h!.bus.committed('test-mirror', LEDGER_TOPIC) === h!.bus.size(LEDGER_TOPIC),
+        );
+        expect(applied).toBe(1);
+        const confirmedIds = [...mirror.deliveries.keys()];
+        expect(confirmedIds.length).toBeGreaterThan(0);
+        if (when === 'after publish, before checkpoint')
+          expect(Math.max(...mirror.deliveries.values())).toBeGreaterThanOrEqual(2); // redelivered
+        expect(await mirror.store.get('balances', investor.userId)).toMatchObject({ depositCents: 7500 });
+        // nothing moved twice in the ledger either
+        expect(await h.balances(investor.userId)).toMatchObject({ depositCents: 7500 });
+        await expectLedgerInvariants(h.store);
+      } finally {
+        await mirror.sub.stop();
+      }
+    });
+  },
+);
 
 describe('duplicate delivery', () => {
   it('a consumer receiving the same ledger event twice applies it once', async () => {
@@ -130,7 +147,10 @@ describe('duplicate delivery', () => {
       const investor = await h.user();
       const deposit = await h.fund(investor, '12.34');
       await h.settle();
-      const published = await waitFor(() => mirror.seen.find((e) => e.type === 'DepositConfirmed'), 'DepositConfirmed published');
+      const published = await waitFor(
+        () => mirror.seen.find((e) => e.type === 'DepositConfirmed'),
+        'DepositConfirmed published',
+      );
       await h.bus.publish(LEDGER_TOPIC, [published]); // the broker delivers it again
       await waitFor(() => (mirror.deliveries.get(published.id) ?? 0) >= 2, 'the duplicate was delivered');
       await waitFor(() => h!.bus.committed('test-mirror', LEDGER_TOPIC) === h!.bus.size(LEDGER_TOPIC));

@@ -80,7 +80,11 @@ export async function start(deps: LedgerDeps): Promise<LedgerHandle> {
     stops.push(() => identity.stop());
 
     // 3. gRPC
-    const grpc = await startGrpcServer({ address: config.LEDGER_GRPC_ADDR, logger, services: [ledgerGrpcService(ctx, { logger })] });
+    const grpc = await startGrpcServer({
+      address: config.LEDGER_GRPC_ADDR,
+      logger,
+      services: [ledgerGrpcService(ctx, { logger })],
+    });
     stops.push(() => grpc.stop());
 
     return { grpcAddress: grpc.address, flushOutbox: (timeoutMs) => relay.flush(timeoutMs), stop: stopAll };
@@ -93,7 +97,13 @@ export async function start(deps: LedgerDeps): Promise<LedgerHandle> {
 async function main(): Promise<void> {
   const config = loadConfigOrExit(ledgerEnvSchema);
   const runtime = await createServiceRuntime(SERVICE, process.env, { codecs: ledgerRuntimeCodecs });
-  const handle = await start({ config, store: runtime.store, bus: runtime.bus, kv: runtime.kv, logger: runtime.logger });
+  const handle = await start({
+    config,
+    store: runtime.store,
+    bus: runtime.bus,
+    kv: runtime.kv,
+    logger: runtime.logger,
+  });
   onShutdown(() => runtime.close(), { logger: runtime.logger });
   onShutdown(() => handle.stop(), { logger: runtime.logger });
   runtime.logger.info({ grpc: handle.grpcAddress }, 'ledger service started');

@@ -21,16 +21,29 @@ describe('referral bonus', () => {
   it('$5 to the referrer on the referee FIRST confirmed deposit, once, even with UserRegistered delivered twice', async () => {
     const referrer = await h.user();
     const referee = await h.user({ register: false });
-    const registered = await h.publishIdentity('UserRegistered', { userId: referee.userId, name: 'Referee', email: 'referee@example.com', referredBy: referrer.userId });
+    const registered = await h.publishIdentity('UserRegistered', {
+      userId: referee.userId,
+      name: 'Referee',
+      email: 'referee@example.com',
+      referredBy: referrer.userId,
+    });
     await h.republish(registered); // the same event again (at-least-once delivery)
-    await h.publishIdentity('UserRegistered', { userId: referee.userId, name: 'Referee', email: 'referee@example.com', referredBy: referrer.userId }); // a second copy under another id
+    await h.publishIdentity('UserRegistered', {
+      userId: referee.userId,
+      name: 'Referee',
+      email: 'referee@example.com',
+      referredBy: referrer.userId,
+    }); // a second copy under another id
     await h.settle();
 
     await h.fund(referee, '100');
     expect(await h.balances(referrer.userId)).toMatchObject({ depositCents: 500 });
     expect(await h.balances(referee.userId)).toMatchObject({ depositCents: 10000 });
     const [bonus] = await bonusesPaid(referrer.userId);
-    expect(bonus).toMatchObject({ refereeId: referee.userId, entries: expect.arrayContaining([{ accountId: 'platform:referral', amountCents: -500 }]) });
+    expect(bonus).toMatchObject({
+      refereeId: referee.userId,
+      entries: expect.arrayContaining([{ accountId: 'platform:referral', amountCents: -500 }]),
+    });
 
     await h.fund(referee, '250');
     await h.fund(referee, '1');
@@ -42,16 +55,30 @@ describe('referral bonus', () => {
     const referrer = await h.user();
     const referee = await h.user({ referredBy: referrer.userId });
     await h.settle();
-    const first = await h.call('createDeposit', { caller: referee.caller, callerRole: 'subscriber', amount: '30', emailVerified: true });
+    const first = await h.call('createDeposit', {
+      caller: referee.caller,
+      callerRole: 'subscriber',
+      amount: '30',
+      emailVerified: true,
+    });
     await h.call('rejectDeposit', { ...asAdmin(), depositId: first.depositId });
     expect(await h.balances(referrer.userId)).toMatchObject({ depositCents: 0 });
     await h.fund(referee, '30');
     expect(await h.balances(referrer.userId)).toMatchObject({ depositCents: 500 });
     // two admins confirming the referee's next deposits at once never pay twice
     const deposits = await Promise.all(
-      ['5', '6'].map((amount) => h.call('createDeposit', { caller: referee.caller, callerRole: 'subscriber', amount, emailVerified: true })),
+      ['5', '6'].map((amount) =>
+        h.call('createDeposit', {
+          caller: referee.caller,
+          callerRole: 'subscriber',
+          amount,
+          emailVerified: true,
+        }),
+      ),
     );
-    await Promise.all(deposits.map((d) => h.call('confirmDeposit', { ...asAdmin(), depositId: d.depositId })));
+    await Promise.all(
+      deposits.map((d) => h.call('confirmDeposit', { ...asAdmin(), depositId: d.depositId })),
+    );
     expect(await bonusesPaid(referrer.userId)).toHaveLength(1);
   });
 

@@ -11,7 +11,8 @@ export const DEV_DEFAULTS = {
   SECRETS_KEY: '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
 } as const;
 
-const positiveInt = (defaultValue: number) => z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').default(defaultValue);
+const positiveInt = (defaultValue: number) =>
+  z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').default(defaultValue);
 
 const schema = commonEnvSchema
   .extend({
@@ -21,7 +22,10 @@ const schema = commonEnvSchema
       .regex(/^smtps?:\/\/\S+$/, 'must be an smtp:// or smtps:// URL')
       .optional()
       .or(z.literal('').transform(() => undefined)),
-    MAIL_FROM: z.string().min(3, 'must be a sender address such as "Meridian <no-reply@example.com>"').default('Meridian <no-reply@meridian.local>'),
+    MAIL_FROM: z
+      .string()
+      .min(3, 'must be a sender address such as "Meridian <no-reply@example.com>"')
+      .default('Meridian <no-reply@meridian.local>'),
     APP_URL: env.url().default('http://localhost:8080'),
     SECRETS_KEY: env.hexKey(32).optional(),
     /** Delivery attempts per email before it is given up (EmailFailed). */
@@ -35,7 +39,8 @@ const schema = commonEnvSchema
   .superRefine((v, ctx) => {
     if (v.NODE_ENV !== 'production') return;
     for (const key of ['SECRETS_KEY', 'SMTP_URL'] as const) {
-      if (v[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
+      if (v[key] === undefined)
+        ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
     }
   })
   .transform((v) => ({
@@ -47,6 +52,8 @@ const schema = commonEnvSchema
 export const notificationEnvSchema = schema;
 export type NotificationConfig = z.infer<typeof schema>;
 
-export function parseNotificationConfig(source: Record<string, string | undefined> = process.env): NotificationConfig {
+export function parseNotificationConfig(
+  source: Record<string, string | undefined> = process.env,
+): NotificationConfig {
   return parseEnv(schema, source);
 }

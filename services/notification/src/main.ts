@@ -119,7 +119,11 @@ export async function start(deps: NotificationDeps): Promise<NotificationHandle>
       store,
       mailer,
       clock,
-      policy: { maxAttempts: config.EMAIL_MAX_ATTEMPTS, baseDelayMs: config.EMAIL_RETRY_BASE_MS, maxDelayMs: config.EMAIL_RETRY_MAX_MS },
+      policy: {
+        maxAttempts: config.EMAIL_MAX_ATTEMPTS,
+        baseDelayMs: config.EMAIL_RETRY_BASE_MS,
+        maxDelayMs: config.EMAIL_RETRY_MAX_MS,
+      },
       from: config.MAIL_FROM,
       appUrl: config.APP_URL,
       openSecret: (sealed) => openSecret(sealed, config.SECRETS_KEY),
@@ -188,12 +192,24 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit(notificationEnvSchema);
   const runtime = await createServiceRuntime(SERVICE, process.env, { codecs: notificationEventCodecs });
   if (config.usedDevDefaults.length > 0) {
-    runtime.logger.warn({ variables: config.usedDevDefaults }, 'using development defaults (never in production)');
+    runtime.logger.warn(
+      { variables: config.usedDevDefaults },
+      'using development defaults (never in production)',
+    );
   }
-  const handle = await start({ config, store: runtime.store, bus: runtime.bus, kv: runtime.kv, logger: runtime.logger });
+  const handle = await start({
+    config,
+    store: runtime.store,
+    bus: runtime.bus,
+    kv: runtime.kv,
+    logger: runtime.logger,
+  });
   onShutdown(() => runtime.close(), { logger: runtime.logger });
   onShutdown(() => handle.stop(), { logger: runtime.logger });
-  runtime.logger.info({ grpc: handle.grpcAddress, smtpCatcher: handle.smtpCatcherUrl }, 'notification service started');
+  runtime.logger.info(
+    { grpc: handle.grpcAddress, smtpCatcher: handle.smtpCatcherUrl },
+    'notification service started',
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -14,7 +14,10 @@ import { createLogger } from '@meridian/platform/logger';
 import { topicOf, type EventBus } from '@meridian/platform/ports/eventBus';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { waitFor } from '@meridian/platform/testing/waitFor';
-import { NotificationServiceClient, type MailboxMessage } from '@meridian/proto/meridian/notification/v1/notification';
+import {
+  NotificationServiceClient,
+  type MailboxMessage,
+} from '@meridian/proto/meridian/notification/v1/notification';
 import { CONSUMER_GROUP, EMAILS } from './app/collections.js';
 import { handleIdentityEvent } from './app/handleIdentityEvent.js';
 import { parseNotificationConfig } from './config.js';
@@ -112,18 +115,29 @@ describe('identity events become emails in the mailbox', () => {
     const expiresAt = new Date(Date.now() + 60_000).toISOString();
     await b.bus.publish(topicOf('identity'), [
       identityEvent('UserRegistered', { ...u, role: 'subscriber' }),
-      identityEvent('EmailVerificationRequested', { ...u, sealedToken: sealSecret('verify-tok-1', b.key), expiresAt }),
+      identityEvent('EmailVerificationRequested', {
+        ...u,
+        sealedToken: sealSecret('verify-tok-1', b.key),
+        expiresAt,
+      }),
       identityEvent('LoginCodeRequested', { ...u, sealedCode: sealSecret('042917', b.key), expiresAt }),
-      identityEvent('PasswordResetRequested', { ...u, sealedToken: sealSecret('reset-tok-1', b.key), expiresAt }),
+      identityEvent('PasswordResetRequested', {
+        ...u,
+        sealedToken: sealSecret('reset-tok-1', b.key),
+        expiresAt,
+      }),
       identityEvent('PasswordChanged', { ...u, via: 'reset', changedAt: new Date().toISOString() }),
       identityEvent('RoleChanged', { ...u, fromRole: 'subscriber', toRole: 'author', changedBy: 'admin-1' }),
     ]);
 
     // the lookup ignores case, as people type addresses
-    const messages = await waitFor(async () => {
-      const m = await mailbox(b, u.email.toLowerCase());
-      return m.length === 5 ? m : null;
-    }, { message: 'five emails in the mailbox' });
+    const messages = await waitFor(
+      async () => {
+        const m = await mailbox(b, u.email.toLowerCase());
+        return m.length === 5 ? m : null;
+      },
+      { message: 'five emails in the mailbox' },
+    );
 
     // newest first
     const times = messages.map((m) => Date.parse(m.sentAt));
@@ -151,7 +165,10 @@ describe('identity events become emails in the mailbox', () => {
 
     // nobody else's mailbox shows them; EmailSent went out for each
     expect(await mailbox(b, 'someone.else@example.com')).toEqual([]);
-    await waitFor(() => b.outEvents.filter((e) => e.type === 'EmailSent').length === 5, 'five EmailSent events');
+    await waitFor(
+      () => b.outEvents.filter((e) => e.type === 'EmailSent').length === 5,
+      'five EmailSent events',
+    );
     expect(b.outEvents.every((e) => e.type === 'EmailSent')).toBe(true);
     expect(JSON.stringify(b.outEvents)).not.toMatch(/verify-tok-1|042917|reset-tok-1/);
     // the outbox never held the secrets in clear text
@@ -162,10 +179,17 @@ describe('identity events become emails in the mailbox', () => {
   it('the same event delivered twice sends one email', async () => {
     const b = await boot();
     const u = user();
-    const event = identityEvent('EmailVerificationRequested', { ...u, sealedToken: sealSecret('tok-dup', b.key), expiresAt: '' });
+    const event = identityEvent('EmailVerificationRequested', {
+      ...u,
+      sealedToken: sealSecret('tok-dup', b.key),
+      expiresAt: '',
+    });
     await b.bus.publish(topicOf('identity'), [event]);
     await b.bus.publish(topicOf('identity'), [event]);
-    await waitFor(() => b.bus.committed('notification', topicOf('identity')) === 2, 'both deliveries handled');
+    await waitFor(
+      () => b.bus.committed('notification', topicOf('identity')) === 2,
+      'both deliveries handled',
+    );
     await waitFor(() => b.outEvents.some((e) => e.type === 'EmailSent'), 'the email sent');
     // and once more after it was sent
     await b.bus.publish(topicOf('identity'), [event]);
@@ -180,7 +204,11 @@ describe('identity events become emails in the mailbox', () => {
     const b = await boot();
     const u = user();
     await b.bus.publish(topicOf('identity'), [
-      identityEvent('PasswordResetRequested', { ...u, sealedToken: sealSecret('tok', generateSecretsKey()), expiresAt: '' }),
+      identityEvent('PasswordResetRequested', {
+        ...u,
+        sealedToken: sealSecret('tok', generateSecretsKey()),
+        expiresAt: '',
+      }),
     ]);
     const failed = await waitFor(() => b.outEvents.find((e) => e.type === 'EmailFailed'), 'EmailFailed');
     expect(failed.data).toMatchObject({ to: u.email, template: 'resetPassword', attempts: 1 });
@@ -200,9 +228,19 @@ describe('kyc events become emails', () => {
     await b.bus.publish(topicOf('identity'), [
       identityEvent('UserRegistered', { ...admin1, role: 'admin' }),
       identityEvent('UserRegistered', { ...admin2, role: 'subscriber' }),
-      identityEvent('RoleChanged', { ...admin2, fromRole: 'subscriber', toRole: 'admin', changedBy: admin1.userId }),
+      identityEvent('RoleChanged', {
+        ...admin2,
+        fromRole: 'subscriber',
+        toRole: 'admin',
+        changedBy: admin1.userId,
+      }),
       identityEvent('UserRegistered', { ...demoted, role: 'admin' }),
-      identityEvent('RoleChanged', { ...demoted, fromRole: 'admin', toRole: 'suspended', changedBy: admin1.userId }),
+      identityEvent('RoleChanged', {
+        ...demoted,
+        fromRole: 'admin',
+        toRole: 'suspended',
+        changedBy: admin1.userId,
+      }),
       identityEvent('UserRegistered', { ...applicant, role: 'subscriber' }),
     ]);
     await waitFor(() => b.bus.committed('notification', topicOf('identity')) === 6, 'directory up to date');
@@ -218,7 +256,10 @@ describe('kyc events become emails', () => {
     await b.bus.publish(topicOf('kyc'), [submitted]);
     await b.bus.publish(topicOf('kyc'), [submitted]);
     await waitFor(() => b.bus.committed('notification', topicOf('kyc')) === 2, 'both deliveries handled');
-    const kycSent = () => b.outEvents.filter((e) => e.type === 'EmailSent' && (e.data as { template: string }).template === 'kycSubmitted');
+    const kycSent = () =>
+      b.outEvents.filter(
+        (e) => e.type === 'EmailSent' && (e.data as { template: string }).template === 'kycSubmitted',
+      );
     await waitFor(() => kycSent().length === 2, 'two kycSubmitted emails sent');
 
     for (const a of [admin1, admin2]) {
@@ -237,15 +278,33 @@ describe('kyc events become emails', () => {
     const u = user();
     await b.bus.publish(topicOf('identity'), [identityEvent('UserRegistered', { ...u, role: 'subscriber' })]);
     await waitFor(() => b.bus.committed('notification', topicOf('identity')) === 1, 'directory up to date');
-    const approved = kycEvent('KycApproved', { userId: u.userId, name: u.name, email: u.email, approvedBy: 'a', approvedAt: '', submissionId: 's1' });
-    const rejected = kycEvent('KycRejected', { userId: u.userId, name: '', email: '', reason: 'The photo is blurry', rejectedBy: 'a', rejectedAt: '', submissionId: 's0' });
+    const approved = kycEvent('KycApproved', {
+      userId: u.userId,
+      name: u.name,
+      email: u.email,
+      approvedBy: 'a',
+      approvedAt: '',
+      submissionId: 's1',
+    });
+    const rejected = kycEvent('KycRejected', {
+      userId: u.userId,
+      name: '',
+      email: '',
+      reason: 'The photo is blurry',
+      rejectedBy: 'a',
+      rejectedAt: '',
+      submissionId: 's0',
+    });
     await b.bus.publish(topicOf('kyc'), [rejected, approved]);
     await b.bus.publish(topicOf('kyc'), [rejected, approved]);
     await waitFor(() => b.bus.committed('notification', topicOf('kyc')) === 4, 'four deliveries handled');
     await waitFor(() => b.outEvents.filter((e) => e.type === 'EmailSent').length === 2, 'two EmailSent');
 
     const mails = await mailbox(b, u.email);
-    expect(mails.map((m) => m.subject).sort()).toEqual(['Your KYC documents were not accepted', 'Your identity is verified']);
+    expect(mails.map((m) => m.subject).sort()).toEqual([
+      'Your KYC documents were not accepted',
+      'Your identity is verified',
+    ]);
     const rejection = mails.find((m) => m.subject.includes('not accepted'))!;
     expect(rejection.text).toContain('The photo is blurry');
     expect(rejection.text).toContain(u.name);
@@ -260,10 +319,28 @@ describe('kyc events become emails', () => {
       identityEvent('UserRegistered', { ...u, role: 'admin' }),
       identityEvent('UserDeleted', { userId: u.userId, deletedBy: 'x' }),
     ]);
-    await waitFor(() => b.bus.committed('notification', topicOf('identity')) === 2, 'identity events handled');
+    await waitFor(
+      () => b.bus.committed('notification', topicOf('identity')) === 2,
+      'identity events handled',
+    );
     await b.bus.publish(topicOf('kyc'), [
-      kycEvent('KycSubmitted', { userId: 'someone', name: 'N', email: 'n@example.com', submittedAt: '', frontDoc: '', backDoc: '', submissionId: 's' }),
-      kycEvent('KycApproved', { userId: u.userId, name: '', email: '', approvedBy: 'a', approvedAt: '', submissionId: 's' }),
+      kycEvent('KycSubmitted', {
+        userId: 'someone',
+        name: 'N',
+        email: 'n@example.com',
+        submittedAt: '',
+        frontDoc: '',
+        backDoc: '',
+        submissionId: 's',
+      }),
+      kycEvent('KycApproved', {
+        userId: u.userId,
+        name: '',
+        email: '',
+        approvedBy: 'a',
+        approvedAt: '',
+        submissionId: 's',
+      }),
     ]);
     await waitFor(() => b.bus.committed('notification', topicOf('kyc')) === 2, 'kyc events handled');
     expect(await b.store.count(EMAILS)).toBe(0);
@@ -280,10 +357,17 @@ describe('SMTP failures', () => {
     smtp = await startSmtpTestServer({ rejectFirst: 2, rejectCode: 451 });
     const b = await boot({ SMTP_URL: smtp.url, EMAIL_MAX_ATTEMPTS: '5' });
     const u = user();
-    const event = identityEvent('LoginCodeRequested', { ...u, sealedCode: sealSecret('314159', b.key), expiresAt: '' });
+    const event = identityEvent('LoginCodeRequested', {
+      ...u,
+      sealedCode: sealSecret('314159', b.key),
+      expiresAt: '',
+    });
     await b.bus.publish(topicOf('identity'), [event]);
 
-    const sent = await waitFor(() => b.outEvents.find((e) => e.type === 'EmailSent'), 'EmailSent after retries');
+    const sent = await waitFor(
+      () => b.outEvents.find((e) => e.type === 'EmailSent'),
+      'EmailSent after retries',
+    );
     expect(sent.data).toMatchObject({ to: u.email, template: 'loginCode', causeEventId: event.id });
     expect(smtp.attempts).toBe(3);
     expect(smtp.accepted).toHaveLength(1);
@@ -304,7 +388,12 @@ describe('SMTP failures', () => {
     await b.bus.publish(topicOf('identity'), [event]);
 
     const failed = await waitFor(() => b.outEvents.find((e) => e.type === 'EmailFailed'), 'EmailFailed');
-    expect(failed.data).toMatchObject({ to: u.email, template: 'passwordChanged', causeEventId: event.id, attempts: 3 });
+    expect(failed.data).toMatchObject({
+      to: u.email,
+      template: 'passwordChanged',
+      causeEventId: event.id,
+      attempts: 3,
+    });
     expect(String((failed.data as { error: string }).error)).toContain('451');
     expect(smtp.attempts).toBe(3);
     expect(smtp.accepted).toHaveLength(0);
@@ -315,7 +404,9 @@ describe('SMTP failures', () => {
     smtp = await startSmtpTestServer({ rejectFirst: Number.MAX_SAFE_INTEGER, rejectCode: 550 });
     const b = await boot({ SMTP_URL: smtp.url, EMAIL_MAX_ATTEMPTS: '5' });
     const u = user();
-    await b.bus.publish(topicOf('identity'), [identityEvent('RoleChanged', { ...u, fromRole: 'subscriber', toRole: 'admin', changedBy: 'a' })]);
+    await b.bus.publish(topicOf('identity'), [
+      identityEvent('RoleChanged', { ...u, fromRole: 'subscriber', toRole: 'admin', changedBy: 'a' }),
+    ]);
     const failed = await waitFor(() => b.outEvents.find((e) => e.type === 'EmailFailed'), 'EmailFailed');
     expect(failed.data).toMatchObject({ attempts: 1 });
     expect(smtp.attempts).toBe(1);
@@ -330,7 +421,11 @@ describe('SMTP failures', () => {
     });
     const key = generateSecretsKey();
     const u = user();
-    const event = identityEvent('EmailVerificationRequested', { ...u, sealedToken: sealSecret('tok-crash', key), expiresAt: '' });
+    const event = identityEvent('EmailVerificationRequested', {
+      ...u,
+      sealedToken: sealSecret('tok-crash', key),
+      expiresAt: '',
+    });
     // the crashed process: it consumed the event and committed the pending email with the processed
     // marker, then died before sending and before committing the bus offset
     await bus.publish(topicOf('identity'), [event]);
@@ -365,11 +460,17 @@ describe('SMTP failures', () => {
     });
     const key = generateSecretsKey();
     smtp = await startSmtpTestServer({ rejectFirst: 1 });
-    const first = await boot({ SMTP_URL: smtp.url, EMAIL_RETRY_BASE_MS: '300', EMAIL_RETRY_MAX_MS: '300' }, { store, bus, key });
+    const first = await boot(
+      { SMTP_URL: smtp.url, EMAIL_RETRY_BASE_MS: '300', EMAIL_RETRY_MAX_MS: '300' },
+      { store, bus, key },
+    );
     const u = user();
     const event = identityEvent('PasswordChanged', { ...u, via: 'change', changedAt: '' });
     await bus.publish(topicOf('identity'), [event]);
-    await waitFor(async () => (await store.get<EmailRecord>(EMAILS, event.id))?.attempts === 1, 'first attempt refused');
+    await waitFor(
+      async () => (await store.get<EmailRecord>(EMAILS, event.id))?.attempts === 1,
+      'first attempt refused',
+    );
     await first.stop();
 
     const second = await boot({ SMTP_URL: smtp.url }, { store, bus, key });
@@ -380,7 +481,12 @@ describe('SMTP failures', () => {
 });
 
 describe('SendAutomatedEmail', () => {
-  const caller = (userId: string) => ({ userId, sessionId: 's1', impersonatorId: '', correlationId: randomUUID() });
+  const caller = (userId: string) => ({
+    userId,
+    sessionId: 's1',
+    impersonatorId: '',
+    correlationId: randomUUID(),
+  });
   const request = (u: ReturnType<typeof user>, overrides: Record<string, string> = {}) => ({
     caller: caller(u.userId),
     callerEmail: u.email,
@@ -396,7 +502,11 @@ describe('SendAutomatedEmail', () => {
   it('sends an allowlisted template to the caller’s own address (any case)', async () => {
     const b = await boot();
     const u = user();
-    const answer = await callUnary(b.client, 'sendAutomatedEmail', request(u, { sendTo: u.email.toUpperCase() }));
+    const answer = await callUnary(
+      b.client,
+      'sendAutomatedEmail',
+      request(u, { sendTo: u.email.toUpperCase() }),
+    );
     expect(answer.message).toBe('Email sent successfully');
     const [message] = await waitFor(async () => {
       const m = await mailbox(b, u.email);
@@ -409,7 +519,9 @@ describe('SendAutomatedEmail', () => {
   it('refuses another address with PERMISSION_DENIED', async () => {
     const b = await boot();
     const u = user();
-    await expect(callUnary(b.client, 'sendAutomatedEmail', request(u, { sendTo: 'victim@example.com' }))).rejects.toMatchObject({
+    await expect(
+      callUnary(b.client, 'sendAutomatedEmail', request(u, { sendTo: 'victim@example.com' })),
+    ).rejects.toMatchObject({
       code: grpc.status.PERMISSION_DENIED,
       details: 'You can only send emails to your own address',
     });
@@ -419,14 +531,20 @@ describe('SendAutomatedEmail', () => {
   it('refuses templates off the allowlist, links off the site and callers without a session', async () => {
     const b = await boot();
     const u = user();
-    await expect(callUnary(b.client, 'sendAutomatedEmail', request(u, { template: 'resetPassword' }))).rejects.toMatchObject({
+    await expect(
+      callUnary(b.client, 'sendAutomatedEmail', request(u, { template: 'resetPassword' })),
+    ).rejects.toMatchObject({
       code: grpc.status.INVALID_ARGUMENT,
     });
-    await expect(callUnary(b.client, 'sendAutomatedEmail', request(u, { url: 'https://evil.example/phish' }))).rejects.toMatchObject({
+    await expect(
+      callUnary(b.client, 'sendAutomatedEmail', request(u, { url: 'https://evil.example/phish' })),
+    ).rejects.toMatchObject({
       code: grpc.status.INVALID_ARGUMENT,
       details: 'The link must point to this site',
     });
-    await expect(callUnary(b.client, 'sendAutomatedEmail', { ...request(u), caller: undefined })).rejects.toMatchObject({
+    await expect(
+      callUnary(b.client, 'sendAutomatedEmail', { ...request(u), caller: undefined }),
+    ).rejects.toMatchObject({
       code: grpc.status.UNAUTHENTICATED,
     });
     expect(await b.store.count(EMAILS)).toBe(0);
@@ -443,7 +561,9 @@ describe('SendAutomatedEmail', () => {
       details: 'Too many emails, please try again later',
     });
     // another user has their own allowance
-    await expect(callUnary(b.client, 'sendAutomatedEmail', request(other))).resolves.toMatchObject({ message: 'Email sent successfully' });
+    await expect(callUnary(b.client, 'sendAutomatedEmail', request(other))).resolves.toMatchObject({
+      message: 'Email sent successfully',
+    });
   });
 });
 
@@ -453,15 +573,25 @@ describe('production mode', () => {
     cleanups.push(() => smtp.close());
     const b = await boot({ NODE_ENV: 'production', SMTP_URL: smtp.url });
     expect(b.handle.smtpCatcherUrl).toBeNull();
-    await expect(mailbox(b, 'ada@example.com')).rejects.toMatchObject({ code: grpc.status.FAILED_PRECONDITION });
+    await expect(mailbox(b, 'ada@example.com')).rejects.toMatchObject({
+      code: grpc.status.FAILED_PRECONDITION,
+    });
     const u = user();
-    await b.bus.publish(topicOf('identity'), [identityEvent('EmailVerificationRequested', { ...u, sealedToken: sealSecret('prod-tok', b.key), expiresAt: '' })]);
+    await b.bus.publish(topicOf('identity'), [
+      identityEvent('EmailVerificationRequested', {
+        ...u,
+        sealedToken: sealSecret('prod-tok', b.key),
+        expiresAt: '',
+      }),
+    ]);
     await waitFor(() => smtp.accepted.length === 1, 'delivered to SMTP_URL');
     expect(smtp.accepted[0].text).toContain(`${APP_URL}/verify/prod-tok`);
   });
 
   it('the config refuses production without SMTP_URL and SECRETS_KEY, naming them', () => {
-    expect(() => parseNotificationConfig({ NODE_ENV: 'production' })).toThrow(/SECRETS_KEY: is required in production.*SMTP_URL: is required in production/);
+    expect(() => parseNotificationConfig({ NODE_ENV: 'production' })).toThrow(
+      /SECRETS_KEY: is required in production.*SMTP_URL: is required in production/,
+    );
     expect(() => parseNotificationConfig({ SMTP_URL: 'http://x' })).toThrow(/SMTP_URL/);
     expect(parseNotificationConfig({}).NOTIFICATION_GRPC_ADDR).toBe('0.0.0.0:50052');
   });

@@ -23,7 +23,8 @@ export function parseEnv<S extends z.ZodType>(
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     const variable = issue.path.map(String).join('.') || '(root)';
-    const missing = issue.path.length === 1 && env[String(issue.path[0])] === undefined && issue.code === 'invalid_type';
+    const missing =
+      issue.path.length === 1 && env[String(issue.path[0])] === undefined && issue.code === 'invalid_type';
     return { variable, message: missing ? 'is required' : issue.message };
   });
   const message = `Invalid environment: ${problems.map((p) => `${p.variable}: ${p.message}`).join('; ')}`;
@@ -62,7 +63,13 @@ export const env = {
         ctx.addIssue({ code: 'custom', message: 'must be true or false' });
         return z.NEVER;
       }),
-  port: (defaultValue: number) => z.coerce.number().int().min(0, 'must be a port number').max(65535, 'must be a port number').default(defaultValue),
+  port: (defaultValue: number) =>
+    z.coerce
+      .number()
+      .int()
+      .min(0, 'must be a port number')
+      .max(65535, 'must be a port number')
+      .default(defaultValue),
   /** host:port listen address or client target. */
   address: (defaultValue: string) =>
     z
@@ -74,7 +81,12 @@ export const env = {
   list: () =>
     z
       .string()
-      .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+      .transform((s) =>
+        s
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean),
+      )
       .refine((a) => a.length > 0, 'must list at least one value'),
   /**
    * Rate-limit budgets as JSON, e.g. `{"register":{"max":100,"windowMs":3600000}}`: only the named keys,
@@ -94,10 +106,14 @@ export const env = {
       .pipe(
         z.partialRecord(
           z.enum(keys as unknown as [K, ...K[]], `must name only ${keys.join(', ')}`),
-          z.strictObject({ max: z.number().int().positive(), windowMs: z.number().int().positive() }, 'must be {"max":N,"windowMs":MS}'),
+          z.strictObject(
+            { max: z.number().int().positive(), windowMs: z.number().int().positive() },
+            'must be {"max":N,"windowMs":MS}',
+          ),
         ),
       ),
-  hexKey: (bytes: number) => z.string().regex(new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`), `must be ${bytes * 2} hex characters`),
+  hexKey: (bytes: number) =>
+    z.string().regex(new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`), `must be ${bytes * 2} hex characters`),
 };
 
 /** Alias of `env` (reads better where a local `env` variable exists). */
@@ -105,9 +121,14 @@ export const envVar = env;
 
 /** The variables every service reads (docs/CONVENTIONS.md); extend with `.extend({...})`. */
 export const commonEnvSchema = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production'], 'must be development, test or production').default('development'),
+  NODE_ENV: z
+    .enum(['development', 'test', 'production'], 'must be development, test or production')
+    .default('development'),
   LOG_LEVEL: z
-    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino level (fatal … trace, silent)')
+    .enum(
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+      'must be a pino level (fatal … trace, silent)',
+    )
     .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   MONGO_URL: z

@@ -24,7 +24,12 @@ describe('parseEnv', () => {
   it('names each bad variable in the message, without echoing values', () => {
     let err: unknown;
     try {
-      parseEnv(schema, { JWT_SECRET: 'short-secret-value', PORT: 'eighty', COOKIE_SECURE: 'maybe', MONGO_URL: 'http://x' });
+      parseEnv(schema, {
+        JWT_SECRET: 'short-secret-value',
+        PORT: 'eighty',
+        COOKIE_SECURE: 'maybe',
+        MONGO_URL: 'http://x',
+      });
     } catch (e) {
       err = e;
     }
@@ -69,13 +74,21 @@ describe('parseEnv', () => {
 describe('envVar.rateLimits', () => {
   const schema = z.object({ RATE_LIMITS_JSON: envVar.rateLimits(['login', 'register'] as const).optional() });
   it('parses budgets for known keys', () => {
-    expect(parseEnv(schema, { RATE_LIMITS_JSON: '{"register":{"max":500,"windowMs":3600000}}' }).RATE_LIMITS_JSON).toEqual({
+    expect(
+      parseEnv(schema, { RATE_LIMITS_JSON: '{"register":{"max":500,"windowMs":3600000}}' }).RATE_LIMITS_JSON,
+    ).toEqual({
       register: { max: 500, windowMs: 3_600_000 },
     });
     expect(parseEnv(schema, {}).RATE_LIMITS_JSON).toBeUndefined();
   });
   it('names the variable for bad JSON, unknown keys and bad budgets', () => {
-    for (const bad of ['{nope', '{"signup":{"max":1,"windowMs":1}}', '{"login":{"max":0,"windowMs":1000}}', '{"login":{"max":1.5,"windowMs":1000}}', '{"login":{"max":1}}']) {
+    for (const bad of [
+      '{nope',
+      '{"signup":{"max":1,"windowMs":1}}',
+      '{"login":{"max":0,"windowMs":1000}}',
+      '{"login":{"max":1.5,"windowMs":1000}}',
+      '{"login":{"max":1}}',
+    ]) {
       expect(() => parseEnv(schema, { RATE_LIMITS_JSON: bad }), bad).toThrow(/RATE_LIMITS_JSON/);
     }
   });

@@ -1,4 +1,11 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  randomBytes,
+  randomInt,
+  timingSafeEqual,
+} from 'node:crypto';
 
 const VERSION = 'v1';
 
@@ -17,7 +24,12 @@ export function sealSecret(plain: string, keyHex: string, aad?: string): string 
   if (aad) cipher.setAAD(Buffer.from(aad, 'utf8'));
   const ciphertext = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
   const tag = cipher.getAuthTag();
-  return [VERSION, iv.toString('base64url'), ciphertext.toString('base64url'), tag.toString('base64url')].join('.');
+  return [
+    VERSION,
+    iv.toString('base64url'),
+    ciphertext.toString('base64url'),
+    tag.toString('base64url'),
+  ].join('.');
 }
 
 /** Opens a sealed secret. Throws on a wrong key, a tampered or malformed value. */
@@ -32,7 +44,9 @@ export function openSecret(sealed: string, keyHex: string, aad?: string): string
   if (aad) decipher.setAAD(Buffer.from(aad, 'utf8'));
   decipher.setAuthTag(tag);
   try {
-    return Buffer.concat([decipher.update(Buffer.from(ctB64, 'base64url')), decipher.final()]).toString('utf8');
+    return Buffer.concat([decipher.update(Buffer.from(ctB64, 'base64url')), decipher.final()]).toString(
+      'utf8',
+    );
   } catch {
     throw new Error('sealed secret failed authentication');
   }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { generateSecretsKey, openSecret, randomDigits, randomToken, sealSecret, sha256Hex, timingSafeEqualStr } from './crypto.js';
+import {
+  generateSecretsKey,
+  openSecret,
+  randomDigits,
+  randomToken,
+  sealSecret,
+  sha256Hex,
+  timingSafeEqualStr,
+} from './crypto.js';
 
 describe('crypto', () => {
   const key = generateSecretsKey();
@@ -18,7 +26,9 @@ describe('crypto', () => {
     const [v, iv, ct, tag] = sealed.split('.');
     const flipped = Buffer.from(ct, 'base64url');
     flipped[0] ^= 1;
-    expect(() => openSecret([v, iv, flipped.toString('base64url'), tag].join('.'), key, 'LoginCodeRequested')).toThrow(/authentication/);
+    expect(() =>
+      openSecret([v, iv, flipped.toString('base64url'), tag].join('.'), key, 'LoginCodeRequested'),
+    ).toThrow(/authentication/);
     expect(() => openSecret(sealed, generateSecretsKey(), 'LoginCodeRequested')).toThrow(/authentication/);
     expect(() => openSecret(sealed, key, 'Other')).toThrow(/authentication/);
     expect(() => openSecret('garbage', key)).toThrow(/malformed/);

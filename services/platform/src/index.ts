@@ -17,7 +17,13 @@ export { createInProcEventBus, type InProcEventBusOptions } from './adapters/eve
 export { createMemoryKeyValueStore } from './adapters/keyValue.memory.js';
 export { createRedisKeyValueStore, type RedisKeyValueOptions } from './adapters/keyValue.redis.js';
 export type { KafkaEventBusOptions } from './adapters/eventBus.kafka.js';
-export { codecsFrom, decodeEnvelope, encodeEnvelope, type EventCodec, type EventCodecs } from './adapters/eventEnvelope.js';
+export {
+  codecsFrom,
+  decodeEnvelope,
+  encodeEnvelope,
+  type EventCodec,
+  type EventCodecs,
+} from './adapters/eventEnvelope.js';
 export type { MongoServiceStoreOptions } from './adapters/serviceStore.mongo.js';
 
 // outbox and idempotent consumers

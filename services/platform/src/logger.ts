@@ -44,7 +44,20 @@ export function createLogger(
       return id ? { correlationId: id } : {};
     },
     redact: {
-      paths: ['password', '*.password', 'token', '*.token', 'code', '*.code', 'secret', '*.secret', 'authorization', '*.authorization', 'cookie', '*.cookie'],
+      paths: [
+        'password',
+        '*.password',
+        'token',
+        '*.token',
+        'code',
+        '*.code',
+        'secret',
+        '*.secret',
+        'authorization',
+        '*.authorization',
+        'cookie',
+        '*.cookie',
+      ],
       censor: '[redacted]',
     },
   };

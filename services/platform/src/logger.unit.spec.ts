@@ -31,7 +31,12 @@ describe('logger', () => {
       correlatedLogger(logger).child({ part: 'x' }).info('child');
     });
     logger.info('outside');
-    expect(lines[0]).toMatchObject({ service: 'ledger', correlationId: 'corr-1', msg: 'inside', password: '[redacted]' });
+    expect(lines[0]).toMatchObject({
+      service: 'ledger',
+      correlationId: 'corr-1',
+      msg: 'inside',
+      password: '[redacted]',
+    });
     expect(lines[1]).toMatchObject({ correlationId: 'corr-1', part: 'x', msg: 'child' });
     expect(lines[2].correlationId).toBeUndefined();
     expect(withCorrelation(undefined, () => currentCorrelationId())).toMatch(/^[0-9a-f-]{36}$/);

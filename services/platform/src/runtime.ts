@@ -49,7 +49,10 @@ export async function createServiceRuntime(
     let storeKind: 'mongodb' | 'sqlite';
     if (env.MONGO_URL) {
       const { createMongoServiceStore } = await import('./adapters/serviceStore.mongo.js');
-      store = await createMongoServiceStore({ url: env.MONGO_URL, database: `meridian_${service.replace(/\W/g, '_')}` });
+      store = await createMongoServiceStore({
+        url: env.MONGO_URL,
+        database: `meridian_${service.replace(/\W/g, '_')}`,
+      });
       storeKind = 'mongodb';
     } else {
       store = createSqliteServiceStore(join(dataDir, `${service}.sqlite`));
@@ -65,7 +68,9 @@ export async function createServiceRuntime(
     } else if (env.KAFKA_BROKERS) {
       const { createKafkaEventBus } = await import('./adapters/eventBus.kafka.js');
       bus = await createKafkaEventBus({
-        brokers: env.KAFKA_BROKERS.split(',').map((b) => b.trim()).filter(Boolean),
+        brokers: env.KAFKA_BROKERS.split(',')
+          .map((b) => b.trim())
+          .filter(Boolean),
         clientId: service,
         codecs: options.codecs,
         logger,
@@ -75,9 +80,16 @@ export async function createServiceRuntime(
     } else {
       bus = createInProcEventBus({
         path: join(dataDir, 'bus.sqlite'),
-        onError: (err, ctx) => logger.warn({ err, topic: ctx.topic, group: ctx.group, attempt: ctx.attempt }, 'event handler failed; retrying'),
+        onError: (err, ctx) =>
+          logger.warn(
+            { err, topic: ctx.topic, group: ctx.group, attempt: ctx.attempt },
+            'event handler failed; retrying',
+          ),
         onDeadLetter: ({ topic, group, event, error }) =>
-          logger.error({ err: error, topic, group, eventId: event.id, type: event.type }, 'event moved to the dead-letter topic'),
+          logger.error(
+            { err: error, topic, group, eventId: event.id, type: event.type },
+            'event moved to the dead-letter topic',
+          ),
       });
       busKind = 'inproc';
       closers.push(() => bus.close());
@@ -136,7 +148,10 @@ let shuttingDown: Promise<void> | undefined;
  * registration (last started, first stopped), then the process exits (0, or 1 if a step failed).
  * Returns a function that unregisters the step.
  */
-export function onShutdown(fn: () => Promise<void> | void, options: { logger?: Logger; exit?: boolean } = {}): () => void {
+export function onShutdown(
+  fn: () => Promise<void> | void,
+  options: { logger?: Logger; exit?: boolean } = {},
+): () => void {
   hooks.push(fn);
   if (!installed) {
     installed = true;

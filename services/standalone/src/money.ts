@@ -41,7 +41,11 @@ export async function startMoneyServices(
   } & MoneyServicesOptions,
 ): Promise<MoneyServices> {
   const { env, dataDir, bus } = deps;
-  const ledgerConfig = parseLedgerConfig({ ...env, DATA_DIR: dataDir, LEDGER_GRPC_ADDR: env.LEDGER_GRPC_ADDR ?? '127.0.0.1:0' });
+  const ledgerConfig = parseLedgerConfig({
+    ...env,
+    DATA_DIR: dataDir,
+    LEDGER_GRPC_ADDR: env.LEDGER_GRPC_ADDR ?? '127.0.0.1:0',
+  });
   const ledgerStore = deps.storeFor('ledger');
   const ledger = await startLedger({
     config: ledgerConfig,
@@ -92,7 +96,11 @@ export async function startMoneyServices(
     withdrawal,
     ledgerStore,
     async flushOutboxes(timeoutMs) {
-      await Promise.all([ledger.flushOutbox(timeoutMs), investment.flushOutbox(timeoutMs), withdrawal.flushOutbox(timeoutMs)]);
+      await Promise.all([
+        ledger.flushOutbox(timeoutMs),
+        investment.flushOutbox(timeoutMs),
+        withdrawal.flushOutbox(timeoutMs),
+      ]);
     },
   };
 }

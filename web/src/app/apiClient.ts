@@ -39,7 +39,8 @@ export function setSessionEndedHandler(handler: (() => void) | undefined): void 
 api.interceptors.response.use(undefined, (error: unknown) => {
   if (error instanceof AxiosError && error.response?.status === 401) {
     const url = error.config?.url ?? '';
-    if (!CREDENTIAL_CALLS.some((call) => url.startsWith(call) || url.startsWith(`/${call}`))) onSessionEnded?.();
+    if (!CREDENTIAL_CALLS.some((call) => url.startsWith(call) || url.startsWith(`/${call}`)))
+      onSessionEnded?.();
   }
   return Promise.reject(error);
 });

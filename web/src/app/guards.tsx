@@ -33,7 +33,8 @@ export function RequireLoggedOut() {
   const known = useSessionKnown();
   const isLoggedIn = useAppSelector((s) => s.auth.isLoggedIn);
   const location = useLocation();
-  if (known && isLoggedIn) return <Navigate to={(location.state as { from?: string } | null)?.from ?? '/dashboard'} replace />;
+  if (known && isLoggedIn)
+    return <Navigate to={(location.state as { from?: string } | null)?.from ?? '/dashboard'} replace />;
   return <Outlet />;
 }
 
@@ -60,7 +61,9 @@ export function RequireAdmin() {
 
 /** Content only for logged-in admins and authors; others see nothing (spec §6). */
 export function AdminAuthorOnly({ children }: { children: ReactNode }) {
-  const allowed = useAppSelector((s) => s.auth.isLoggedIn && (s.auth.user?.role === 'admin' || s.auth.user?.role === 'author'));
+  const allowed = useAppSelector(
+    (s) => s.auth.isLoggedIn && (s.auth.user?.role === 'admin' || s.auth.user?.role === 'author'),
+  );
   return allowed ? <>{children}</> : null;
 }
 

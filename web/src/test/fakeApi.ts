@@ -23,14 +23,31 @@ export function fakeApi(routes: Record<string, Handler | Reply> = {}) {
   const adapter: AxiosAdapter = async (config: InternalAxiosRequestConfig) => {
     const method = (config.method ?? 'get').toUpperCase();
     const url = (config.url ?? '').replace(/^\//, '');
-    const body = typeof config.data === 'string' && config.data ? JSON.parse(config.data) : (config.data ?? null);
-    const call: RecordedCall = { method, url, body, headers: AxiosHeaders.from(config.headers as AxiosHeaders).toJSON() };
+    const body =
+      typeof config.data === 'string' && config.data ? JSON.parse(config.data) : (config.data ?? null);
+    const call: RecordedCall = {
+      method,
+      url,
+      body,
+      headers: AxiosHeaders.from(config.headers as AxiosHeaders).toJSON(),
+    };
     calls.push(call);
     const route = table.get(`${method} ${url}`);
-    const [status, data] = route === undefined ? [404, { message: `No fake route for ${method} ${url}` }] : typeof route === 'function' ? await route(call) : route;
+    const [status, data] =
+      route === undefined
+        ? [404, { message: `No fake route for ${method} ${url}` }]
+        : typeof route === 'function'
+          ? await route(call)
+          : route;
     const response = { data, status, statusText: String(status), headers: {}, config, request: {} };
     if (status >= 200 && status < 300) return response;
-    throw new AxiosError((data as { message?: string } | undefined)?.message ?? `Request failed with status code ${status}`, 'ERR_BAD_RESPONSE', config, {}, response);
+    throw new AxiosError(
+      (data as { message?: string } | undefined)?.message ?? `Request failed with status code ${status}`,
+      'ERR_BAD_RESPONSE',
+      config,
+      {},
+      response,
+    );
   };
   api.defaults.adapter = adapter;
 

@@ -57,7 +57,10 @@ export function stopRenderedApps(): void {
 }
 
 /** Renders the real route table at `path` with a fresh store. */
-export function renderApp(path: string, { preloadedState = { auth: authState() }, timers = false }: RenderAppOptions = {}) {
+export function renderApp(
+  path: string,
+  { preloadedState = { auth: authState() }, timers = false }: RenderAppOptions = {},
+) {
   const store = makeStore({ preloadedState, createSocket: idleSocket });
   rendered.add(store);
   const router = createTestRouter([path]);

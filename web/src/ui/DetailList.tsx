@@ -1,7 +1,13 @@
 import type { ReactNode } from 'react';
 
 /** Label / value rows for a detail screen. */
-export function DetailList({ rows, label }: { rows: Array<{ term: string; value: ReactNode }>; label?: string }) {
+export function DetailList({
+  rows,
+  label,
+}: {
+  rows: Array<{ term: string; value: ReactNode }>;
+  label?: string;
+}) {
   return (
     <dl className="detail-list" aria-label={label}>
       {rows.map((r) => (

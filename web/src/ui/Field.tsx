@@ -1,4 +1,10 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import {
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 
 interface FieldShellProps {
   label: string;
@@ -26,23 +32,38 @@ function FieldShell({ label, hint, optional, children }: FieldShellProps) {
   );
 }
 
-type InputFieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: ReactNode; optional?: boolean };
+type InputFieldProps = InputHTMLAttributes<HTMLInputElement> & {
+  label: string;
+  hint?: ReactNode;
+  optional?: boolean;
+};
 
 export function InputField({ label, hint, optional, className, ...input }: InputFieldProps) {
   return (
     <FieldShell label={label} hint={hint} optional={optional}>
-      {(id, describedBy) => <input id={id} aria-describedby={describedBy} className={`input ${className ?? ''}`} {...input} />}
+      {(id, describedBy) => (
+        <input id={id} aria-describedby={describedBy} className={`input ${className ?? ''}`} {...input} />
+      )}
     </FieldShell>
   );
 }
 
-type SelectFieldProps = SelectHTMLAttributes<HTMLSelectElement> & { label: string; hint?: ReactNode; optional?: boolean };
+type SelectFieldProps = SelectHTMLAttributes<HTMLSelectElement> & {
+  label: string;
+  hint?: ReactNode;
+  optional?: boolean;
+};
 
 export function SelectField({ label, hint, optional, className, children, ...select }: SelectFieldProps) {
   return (
     <FieldShell label={label} hint={hint} optional={optional}>
       {(id, describedBy) => (
-        <select id={id} aria-describedby={describedBy} className={`input select ${className ?? ''}`} {...select}>
+        <select
+          id={id}
+          aria-describedby={describedBy}
+          className={`input select ${className ?? ''}`}
+          {...select}
+        >
           {children}
         </select>
       )}
@@ -50,12 +71,23 @@ export function SelectField({ label, hint, optional, className, children, ...sel
   );
 }
 
-type TextAreaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; hint?: ReactNode; optional?: boolean };
+type TextAreaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
+  label: string;
+  hint?: ReactNode;
+  optional?: boolean;
+};
 
 export function TextAreaField({ label, hint, optional, className, ...area }: TextAreaFieldProps) {
   return (
     <FieldShell label={label} hint={hint} optional={optional}>
-      {(id, describedBy) => <textarea id={id} aria-describedby={describedBy} className={`input textarea ${className ?? ''}`} {...area} />}
+      {(id, describedBy) => (
+        <textarea
+          id={id}
+          aria-describedby={describedBy}
+          className={`input textarea ${className ?? ''}`}
+          {...area}
+        />
+      )}
     </FieldShell>
   );
 }
@@ -66,7 +98,10 @@ export function FormError({ message }: { message: string }) {
   return (
     <div className="form-error" role="alert">
       <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
-        <path fill="currentColor" d="M10 2a8 8 0 1 0 0 16 8 8 0 0 0 0-16Zm-.9 4h1.8v5.2H9.1V6Zm.9 8.6a1.1 1.1 0 1 1 0-2.2 1.1 1.1 0 0 1 0 2.2Z" />
+        <path
+          fill="currentColor"
+          d="M10 2a8 8 0 1 0 0 16 8 8 0 0 0 0-16Zm-.9 4h1.8v5.2H9.1V6Zm.9 8.6a1.1 1.1 0 1 1 0-2.2 1.1 1.1 0 0 1 0 2.2Z"
+        />
       </svg>
       <span>{message}</span>
     </div>

@@ -15,7 +15,9 @@ export function Modal({ title, onClose, children, footer }: ModalProps) {
 
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
-    const first = panel.current?.querySelector<HTMLElement>('input, select, textarea, button:not([data-close])');
+    const first = panel.current?.querySelector<HTMLElement>(
+      'input, select, textarea, button:not([data-close])',
+    );
     (first ?? panel.current)?.focus();
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
@@ -25,7 +27,9 @@ export function Modal({ title, onClose, children, footer }: ModalProps) {
       }
       if (event.key === 'Tab' && panel.current) {
         const focusables = Array.from(
-          panel.current.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input, select, textarea, [tabindex]:not([tabindex="-1"])'),
+          panel.current.querySelectorAll<HTMLElement>(
+            'a[href], button:not([disabled]), input, select, textarea, [tabindex]:not([tabindex="-1"])',
+          ),
         );
         if (focusables.length === 0) return;
         const firstEl = focusables[0]!;
@@ -54,7 +58,14 @@ export function Modal({ title, onClose, children, footer }: ModalProps) {
         if (event.target === event.currentTarget) onClose();
       }}
     >
-      <div className="modal" role="dialog" aria-modal="true" aria-labelledby={titleId} ref={panel} tabIndex={-1}>
+      <div
+        className="modal"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        ref={panel}
+        tabIndex={-1}
+      >
         <div className="modal__header">
           <h2 id={titleId} className="modal__title">
             {title}

@@ -35,7 +35,9 @@ afterAll(async () => {
 
 let h: Harness;
 beforeEach(async () => {
-  h = await startHarness({ env: { GOOGLE_CLIENT_ID: CLIENT_ID, OIDC_ISSUER: ISSUER, OIDC_JWKS_URL: jwksUrl } });
+  h = await startHarness({
+    env: { GOOGLE_CLIENT_ID: CLIENT_ID, OIDC_ISSUER: ISSUER, OIDC_JWKS_URL: jwksUrl },
+  });
 });
 afterEach(async () => {
   await h.stop();
@@ -43,13 +45,32 @@ afterEach(async () => {
 
 function idToken(
   claims: Record<string, unknown> = {},
-  options: { key?: KeyObject; audience?: string; issuer?: string; lifetimeS?: number; iatOffsetS?: number } = {},
+  options: {
+    key?: KeyObject;
+    audience?: string;
+    issuer?: string;
+    lifetimeS?: number;
+    iatOffsetS?: number;
+  } = {},
 ): string {
   const iat = Math.floor(h.now().getTime() / 1000) + (options.iatOffsetS ?? 0);
   return jwt.sign(
-    { sub: 'google-sub-1', email: 'gina@example.com', email_verified: true, name: 'Gina G', iat, exp: iat + (options.lifetimeS ?? 3600), ...claims },
+    {
+      sub: 'google-sub-1',
+      email: 'gina@example.com',
+      email_verified: true,
+      name: 'Gina G',
+      iat,
+      exp: iat + (options.lifetimeS ?? 3600),
+      ...claims,
+    },
     options.key ?? issuerKey.privateKey,
-    { algorithm: 'RS256', keyid: 'key-1', issuer: options.issuer ?? ISSUER, audience: options.audience ?? CLIENT_ID },
+    {
+      algorithm: 'RS256',
+      keyid: 'key-1',
+      issuer: options.issuer ?? ISSUER,
+      audience: options.audience ?? CLIENT_ID,
+    },
   );
 }
 
@@ -58,7 +79,12 @@ describe('Google sign-in (OIDC ID token)', () => {
     const hitsBefore = jwksHits;
     const first = await h.call('googleLogin', { credential: idToken() });
     expect(first.message).toBe('Login Successful');
-    expect(first.user).toMatchObject({ email: 'gina@example.com', name: 'Gina G', isVerified: true, role: 'subscriber' });
+    expect(first.user).toMatchObject({
+      email: 'gina@example.com',
+      name: 'Gina G',
+      isVerified: true,
+      role: 'subscriber',
+    });
     expect(first.deviceToken).not.toBe('');
     const p = await h.call('authenticate', { sessionToken: first.sessionToken });
     expect(p.userId).toBe(first.user!.id);
@@ -66,17 +92,39 @@ describe('Google sign-in (OIDC ID token)', () => {
     const second = await h.call('googleLogin', { credential: idToken({ email: 'GINA@example.com' }) });
     expect(second.user!.id).toBe(first.user!.id);
     expect(jwksHits - hitsBefore).toBe(1);
-    const types = (await h.events()).filter((e) => (e.data as { userId?: string }).userId === first.user!.id).map((e) => e.type);
+    const types = (await h.events())
+      .filter((e) => (e.data as { userId?: string }).userId === first.user!.id)
+      .map((e) => e.type);
     expect(types).toEqual(['UserRegistered', 'UserVerified']);
   });
 
   it('refuses a wrong audience, a wrong issuer, an expired token and a foreign signature', async () => {
-    await expectStatus(h.call('googleLogin', { credential: idToken({}, { audience: 'someone-else' }) }), status.UNAUTHENTICATED, INVALID);
-    await expectStatus(h.call('googleLogin', { credential: idToken({}, { issuer: 'https://evil.example.com' }) }), status.UNAUTHENTICATED, INVALID);
-    await expectStatus(h.call('googleLogin', { credential: idToken({}, { iatOffsetS: -7200, lifetimeS: 3600 }) }), status.UNAUTHENTICATED, INVALID);
-    await expectStatus(h.call('googleLogin', { credential: idToken({}, { key: strangerKey.privateKey }) }), status.UNAUTHENTICATED, INVALID);
+    await expectStatus(
+      h.call('googleLogin', { credential: idToken({}, { audience: 'someone-else' }) }),
+      status.UNAUTHENTICATED,
+      INVALID,
+    );
+    await expectStatus(
+      h.call('googleLogin', { credential: idToken({}, { issuer: 'https://evil.example.com' }) }),
+      status.UNAUTHENTICATED,
+      INVALID,
+    );
+    await expectStatus(
+      h.call('googleLogin', { credential: idToken({}, { iatOffsetS: -7200, lifetimeS: 3600 }) }),
+      status.UNAUTHENTICATED,
+      INVALID,
+    );
+    await expectStatus(
+      h.call('googleLogin', { credential: idToken({}, { key: strangerKey.privateKey }) }),
+      status.UNAUTHENTICATED,
+      INVALID,
+    );
     await expectStatus(h.call('googleLogin', { credential: 'not-a-jwt' }), status.UNAUTHENTICATED, INVALID);
-    await expectStatus(h.call('googleLogin', { credential: idToken({ email_verified: false }) }), status.INVALID_ARGUMENT, 'Your Google email address is not verified');
+    await expectStatus(
+      h.call('googleLogin', { credential: idToken({ email_verified: false }) }),
+      status.INVALID_ARGUMENT,
+      'Your Google email address is not verified',
+    );
     expect(await h.events('UserRegistered')).toHaveLength(1); // the first admin only
   });
 
@@ -94,8 +142,16 @@ describe('Google sign-in (OIDC ID token)', () => {
   it('refuses a suspended account', async () => {
     const first = await h.call('googleLogin', { credential: idToken() });
     const admin = await h.signInWithCode(h.admin.email);
-    await h.call('upgradeUser', { caller: await h.callerOf(admin.sessionToken), userId: first.user!.id, role: 'suspended' });
-    await expectStatus(h.call('googleLogin', { credential: idToken() }), status.PERMISSION_DENIED, 'Your account has been suspended. Please contact support');
+    await h.call('upgradeUser', {
+      caller: await h.callerOf(admin.sessionToken),
+      userId: first.user!.id,
+      role: 'suspended',
+    });
+    await expectStatus(
+      h.call('googleLogin', { credential: idToken() }),
+      status.PERMISSION_DENIED,
+      'Your account has been suspended. Please contact support',
+    );
   });
 });
 
@@ -103,7 +159,11 @@ describe('Google sign-in without GOOGLE_CLIENT_ID', () => {
   it('answers UNAVAILABLE', async () => {
     const bare = await startHarness();
     try {
-      await expectStatus(bare.call('googleLogin', { credential: 'x' }), status.UNAVAILABLE, 'Google sign-in is not available');
+      await expectStatus(
+        bare.call('googleLogin', { credential: 'x' }),
+        status.UNAVAILABLE,
+        'Google sign-in is not available',
+      );
     } finally {
       await bare.stop();
     }

@@ -51,7 +51,13 @@ const toAuthResponse = (r: AuthResult): pb.AuthResponse => ({
   message: r.message,
 });
 
-const toReferral = (r: ReferralView): pb.Referral => ({ id: r.id, name: r.name, email: r.email, photo: r.photo, createdAt: r.createdAt });
+const toReferral = (r: ReferralView): pb.Referral => ({
+  id: r.id,
+  name: r.name,
+  email: r.email,
+  photo: r.photo,
+  createdAt: r.createdAt,
+});
 
 function callerOf(caller: Caller | undefined, call: CallContext): CallerInput | undefined {
   if (!caller) return undefined;
@@ -101,12 +107,30 @@ export function createIdentityGrpcService(ctx: IdentityContext, logger: Logger):
           }),
         ),
       login: async (req: pb.LoginRequest) =>
-        toAuthResponse(await login(ctx, { email: req.email, password: req.password, deviceToken: req.deviceToken, clientIp: req.clientIp })),
+        toAuthResponse(
+          await login(ctx, {
+            email: req.email,
+            password: req.password,
+            deviceToken: req.deviceToken,
+            clientIp: req.clientIp,
+          }),
+        ),
       sendLoginCode: async (req: pb.SendLoginCodeRequest, call: CallContext) =>
-        message(await sendLoginCode(ctx, { email: req.email, clientIp: req.clientIp, correlationId: req.correlationId || call.correlationId })),
+        message(
+          await sendLoginCode(ctx, {
+            email: req.email,
+            clientIp: req.clientIp,
+            correlationId: req.correlationId || call.correlationId,
+          }),
+        ),
       loginWithCode: async (req: pb.LoginWithCodeRequest) =>
         toAuthResponse(
-          await loginWithCode(ctx, { email: req.email, loginCode: req.loginCode, deviceToken: req.deviceToken, clientIp: req.clientIp }),
+          await loginWithCode(ctx, {
+            email: req.email,
+            loginCode: req.loginCode,
+            deviceToken: req.deviceToken,
+            clientIp: req.clientIp,
+          }),
         ),
       googleLogin: async (req: pb.GoogleLoginRequest, call: CallContext) =>
         toAuthResponse(
@@ -117,8 +141,10 @@ export function createIdentityGrpcService(ctx: IdentityContext, logger: Logger):
             correlationId: req.correlationId || call.correlationId,
           }),
         ),
-      authenticate: async (req: pb.AuthenticateRequest): Promise<pb.Principal> => authenticate(ctx, req.sessionToken),
-      logout: async (req: pb.LogoutRequest, call: CallContext) => message(await logout(ctx, callerOf(req.caller, call))),
+      authenticate: async (req: pb.AuthenticateRequest): Promise<pb.Principal> =>
+        authenticate(ctx, req.sessionToken),
+      logout: async (req: pb.LogoutRequest, call: CallContext) =>
+        message(await logout(ctx, callerOf(req.caller, call))),
       getUser: async (req: pb.GetUserRequest, call: CallContext) => {
         const r = await getUser(ctx, callerOf(req.caller, call));
         return toProtoUser(r.user, r.isImpersonated);
@@ -136,19 +162,40 @@ export function createIdentityGrpcService(ctx: IdentityContext, logger: Logger):
       sendVerificationEmail: async (req: pb.SendVerificationEmailRequest, call: CallContext) =>
         message(await sendVerificationEmail(ctx, callerOf(req.caller, call))),
       verifyUser: async (req: pb.VerifyUserRequest, call: CallContext) =>
-        message(await verifyUser(ctx, { verificationToken: req.verificationToken, correlationId: req.correlationId || call.correlationId })),
+        message(
+          await verifyUser(ctx, {
+            verificationToken: req.verificationToken,
+            correlationId: req.correlationId || call.correlationId,
+          }),
+        ),
       changePassword: async (req: pb.ChangePasswordRequest, call: CallContext) =>
-        message(await changePassword(ctx, callerOf(req.caller, call), { oldPassword: req.oldPassword, password: req.password })),
+        message(
+          await changePassword(ctx, callerOf(req.caller, call), {
+            oldPassword: req.oldPassword,
+            password: req.password,
+          }),
+        ),
       forgotPassword: async (req: pb.ForgotPasswordRequest, call: CallContext) =>
-        message(await forgotPassword(ctx, { email: req.email, clientIp: req.clientIp, correlationId: req.correlationId || call.correlationId })),
+        message(
+          await forgotPassword(ctx, {
+            email: req.email,
+            clientIp: req.clientIp,
+            correlationId: req.correlationId || call.correlationId,
+          }),
+        ),
       resetPassword: async (req: pb.ResetPasswordRequest, call: CallContext) =>
         message(
-          await resetPassword(ctx, { resetToken: req.resetToken, password: req.password, correlationId: req.correlationId || call.correlationId }),
+          await resetPassword(ctx, {
+            resetToken: req.resetToken,
+            password: req.password,
+            correlationId: req.correlationId || call.correlationId,
+          }),
         ),
       listUsers: async (req: pb.ListUsersRequest, call: CallContext) => ({
         users: (await listUsers(ctx, callerOf(req.caller, call))).map((u) => toProtoUser(u)),
       }),
-      deleteUser: async (req: pb.DeleteUserRequest, call: CallContext) => message(await deleteUser(ctx, callerOf(req.caller, call), req.userId)),
+      deleteUser: async (req: pb.DeleteUserRequest, call: CallContext) =>
+        message(await deleteUser(ctx, callerOf(req.caller, call), req.userId)),
       upgradeUser: async (req: pb.UpgradeUserRequest, call: CallContext) =>
         message(await upgradeUser(ctx, callerOf(req.caller, call), { userId: req.userId, role: req.role })),
       impersonate: async (req: pb.ImpersonateRequest, call: CallContext) =>
@@ -158,7 +205,9 @@ export function createIdentityGrpcService(ctx: IdentityContext, logger: Logger):
       listReferrals: async (req: pb.ListReferralsRequest, call: CallContext) => ({
         referrals: (await listReferrals(ctx, callerOf(req.caller, call))).map(toReferral),
       }),
-      listCountries: async (_req: pb.ListCountriesRequest): Promise<pb.ListCountriesResponse> => ({ countries: listCountries() }),
+      listCountries: async (_req: pb.ListCountriesRequest): Promise<pb.ListCountriesResponse> => ({
+        countries: listCountries(),
+      }),
     },
     { logger },
   );

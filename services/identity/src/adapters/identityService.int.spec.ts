@@ -27,7 +27,11 @@ async function adminCaller() {
 describe('registration and email verification', () => {
   it('registers a user, publishes UserRegistered and a sealed verification link, and verifies once', async () => {
     const received: StoredEvent[] = [];
-    await h.bus.subscribe({ topic: IDENTITY_TOPIC, group: 'test-observer', handler: async (e) => void received.push(e) });
+    await h.bus.subscribe({
+      topic: IDENTITY_TOPIC,
+      group: 'test-observer',
+      handler: async (e) => void received.push(e),
+    });
 
     const res = await h.register({ email: 'Ann.Lee@Example.com', name: 'Ann Lee' });
     expect(res.message).toBe('Registration Successful');
@@ -52,7 +56,12 @@ describe('registration and email verification', () => {
       return types.includes('UserRegistered') && types.includes('EmailVerificationRequested') ? mine : null;
     });
     const registered = published.find((e) => e.type === 'UserRegistered')!;
-    expect(registered.data).toMatchObject({ userId: res.user!.id, email: 'ann.lee@example.com', role: 'subscriber', referredBy: '' });
+    expect(registered.data).toMatchObject({
+      userId: res.user!.id,
+      email: 'ann.lee@example.com',
+      role: 'subscriber',
+      referredBy: '',
+    });
     const verification = published.find((e) => e.type === 'EmailVerificationRequested')!;
     expect(JSON.stringify(verification.data)).not.toMatch(/password/i);
 
@@ -62,15 +71,27 @@ describe('registration and email verification', () => {
     const caller = await h.callerOf(res.sessionToken);
     expect((await h.call('getUser', { caller })).isVerified).toBe(true);
 
-    await expectStatus(h.call('verifyUser', { verificationToken: token }), status.INVALID_ARGUMENT, 'Invalid or expired verification link');
-    await expectStatus(h.call('sendVerificationEmail', { caller }), status.FAILED_PRECONDITION, 'Account already verified');
+    await expectStatus(
+      h.call('verifyUser', { verificationToken: token }),
+      status.INVALID_ARGUMENT,
+      'Invalid or expired verification link',
+    );
+    await expectStatus(
+      h.call('sendVerificationEmail', { caller }),
+      status.FAILED_PRECONDITION,
+      'Account already verified',
+    );
   });
 
   it('refuses a verification link after 24 hours, and a resent link works', async () => {
     const res = await h.register();
     const first = await h.latestSecret('EmailVerificationRequested', res.email);
     h.advance(24 * HOUR);
-    await expectStatus(h.call('verifyUser', { verificationToken: first }), status.INVALID_ARGUMENT, 'Invalid or expired verification link');
+    await expectStatus(
+      h.call('verifyUser', { verificationToken: first }),
+      status.INVALID_ARGUMENT,
+      'Invalid or expired verification link',
+    );
     const caller = await h.callerOf((await h.signInWithCode(res.email)).sessionToken);
     expect((await h.call('sendVerificationEmail', { caller })).message).toBe('Verification email sent');
     const second = await h.latestSecret('EmailVerificationRequested', res.email);
@@ -81,23 +102,47 @@ describe('registration and email verification', () => {
 
   it('validates like the form and keeps emails unique regardless of case', async () => {
     const ok = { name: 'A', email: 'a@example.com', password: 'abcdef', phone: '1', country: 'Kenya' };
-    await expectStatus(h.call('register', { ...ok, name: '' }), status.INVALID_ARGUMENT, 'All fields are required');
-    await expectStatus(h.call('register', { ...ok, email: 'a@b' }), status.INVALID_ARGUMENT, 'Please enter a valid email');
-    await expectStatus(h.call('register', { ...ok, password: 'abcde' }), status.INVALID_ARGUMENT, 'Password must be up to 6 characters');
+    await expectStatus(
+      h.call('register', { ...ok, name: '' }),
+      status.INVALID_ARGUMENT,
+      'All fields are required',
+    );
+    await expectStatus(
+      h.call('register', { ...ok, email: 'a@b' }),
+      status.INVALID_ARGUMENT,
+      'Please enter a valid email',
+    );
+    await expectStatus(
+      h.call('register', { ...ok, password: 'abcde' }),
+      status.INVALID_ARGUMENT,
+      'Password must be up to 6 characters',
+    );
     await h.call('register', ok);
-    await expectStatus(h.call('register', { ...ok, email: 'A@EXAMPLE.com' }), status.ALREADY_EXISTS, 'Email is already registered');
+    await expectStatus(
+      h.call('register', { ...ok, email: 'A@EXAMPLE.com' }),
+      status.ALREADY_EXISTS,
+      'Email is already registered',
+    );
   });
 
   it('links a referee to the referrer by referral code and refuses unknown codes', async () => {
     const referrer = await h.register();
-    await expectStatus(h.register({ referralCode: 'NOSUCHCODE' }), status.INVALID_ARGUMENT, 'Invalid referral code');
+    await expectStatus(
+      h.register({ referralCode: 'NOSUCHCODE' }),
+      status.INVALID_ARGUMENT,
+      'Invalid referral code',
+    );
     const referee = await h.register({ name: 'Bob Referee', referralCode: referrer.user!.referralCode });
 
-    const registered = (await h.events('UserRegistered')).find((e) => (e.data as { userId: string }).userId === referee.user!.id)!;
+    const registered = (await h.events('UserRegistered')).find(
+      (e) => (e.data as { userId: string }).userId === referee.user!.id,
+    )!;
     expect(registered.data).toMatchObject({ referredBy: referrer.user!.id });
     const caller = await h.callerOf(referrer.sessionToken);
     const { referrals } = await h.call('listReferrals', { caller });
-    expect(referrals).toEqual([expect.objectContaining({ id: referee.user!.id, name: 'Bob Referee', email: referee.email })]);
+    expect(referrals).toEqual([
+      expect.objectContaining({ id: referee.user!.id, name: 'Bob Referee', email: referee.email }),
+    ]);
     const own = await h.call('listReferrals', { caller: await h.callerOf(referee.sessionToken) });
     expect(own.referrals).toEqual([]);
   });
@@ -106,23 +151,45 @@ describe('registration and email verification', () => {
 describe('login', () => {
   it('lets the registering browser in, asks a new browser for an emailed code, then trusts it', async () => {
     const user = await h.register();
-    const same = await h.call('login', { email: user.email.toUpperCase(), password: user.password, deviceToken: user.deviceToken });
+    const same = await h.call('login', {
+      email: user.email.toUpperCase(),
+      password: user.password,
+      deviceToken: user.deviceToken,
+    });
     expect(same.message).toBe('Login Successful');
     expect(same.user!.id).toBe(user.user!.id);
 
-    await expectStatus(h.call('login', { email: user.email, password: user.password }), status.FAILED_PRECONDITION, 'New browser or device detected');
+    await expectStatus(
+      h.call('login', { email: user.email, password: user.password }),
+      status.FAILED_PRECONDITION,
+      'New browser or device detected',
+    );
 
-    expect((await h.call('sendLoginCode', { email: user.email })).message).toBe('If the email is registered, a login code has been sent to it');
+    expect((await h.call('sendLoginCode', { email: user.email })).message).toBe(
+      'If the email is registered, a login code has been sent to it',
+    );
     const code = await h.latestSecret('LoginCodeRequested', user.email);
     expect(code).toMatch(/^\d{6}$/);
     const wrong = code === '000000' ? '111111' : '000000';
-    await expectStatus(h.call('loginWithCode', { email: user.email, loginCode: wrong }), status.INVALID_ARGUMENT, 'Invalid or expired login code');
+    await expectStatus(
+      h.call('loginWithCode', { email: user.email, loginCode: wrong }),
+      status.INVALID_ARGUMENT,
+      'Invalid or expired login code',
+    );
     const viaCode = await h.call('loginWithCode', { email: user.email, loginCode: code });
     expect(viaCode.sessionToken).not.toBe('');
     expect(viaCode.deviceToken).not.toBe('');
-    await expectStatus(h.call('loginWithCode', { email: user.email, loginCode: code }), status.INVALID_ARGUMENT, 'Invalid or expired login code');
+    await expectStatus(
+      h.call('loginWithCode', { email: user.email, loginCode: code }),
+      status.INVALID_ARGUMENT,
+      'Invalid or expired login code',
+    );
 
-    const trusted = await h.call('login', { email: user.email, password: user.password, deviceToken: viaCode.deviceToken });
+    const trusted = await h.call('login', {
+      email: user.email,
+      password: user.password,
+      deviceToken: viaCode.deviceToken,
+    });
     expect(trusted.user!.id).toBe(user.user!.id);
     // A device token trusted by one user does not let another user skip the code.
     const other = await h.register();
@@ -135,11 +202,27 @@ describe('login', () => {
 
   it('answers a wrong password and an unknown email identically', async () => {
     const user = await h.register();
-    const a = await expectStatus(h.call('login', { email: user.email, password: 'wrong-pass' }), status.INVALID_ARGUMENT, 'Invalid email or password');
-    const b = await expectStatus(h.call('login', { email: 'nobody@example.com', password: 'wrong-pass' }), status.INVALID_ARGUMENT, 'Invalid email or password');
+    const a = await expectStatus(
+      h.call('login', { email: user.email, password: 'wrong-pass' }),
+      status.INVALID_ARGUMENT,
+      'Invalid email or password',
+    );
+    const b = await expectStatus(
+      h.call('login', { email: 'nobody@example.com', password: 'wrong-pass' }),
+      status.INVALID_ARGUMENT,
+      'Invalid email or password',
+    );
     expect(a.details).toBe(b.details);
-    await expectStatus(h.call('login', { email: '', password: 'x' }), status.INVALID_ARGUMENT, 'All fields are required');
-    await expectStatus(h.call('login', { email: 'bad@', password: 'x' }), status.INVALID_ARGUMENT, 'Please enter a valid email');
+    await expectStatus(
+      h.call('login', { email: '', password: 'x' }),
+      status.INVALID_ARGUMENT,
+      'All fields are required',
+    );
+    await expectStatus(
+      h.call('login', { email: 'bad@', password: 'x' }),
+      status.INVALID_ARGUMENT,
+      'Please enter a valid email',
+    );
   });
 
   it('does not reveal whether an email has an account when sending codes or reset links', async () => {
@@ -159,32 +242,68 @@ describe('login', () => {
     const code = await h.latestSecret('LoginCodeRequested', user.email);
     const wrong = code === '000000' ? '111111' : '000000';
     for (let i = 0; i < 5; i++) {
-      await expectStatus(h.call('loginWithCode', { email: user.email, loginCode: wrong }), status.INVALID_ARGUMENT, 'Invalid or expired login code');
+      await expectStatus(
+        h.call('loginWithCode', { email: user.email, loginCode: wrong }),
+        status.INVALID_ARGUMENT,
+        'Invalid or expired login code',
+      );
     }
-    await expectStatus(h.call('loginWithCode', { email: user.email, loginCode: code }), status.INVALID_ARGUMENT, 'Invalid or expired login code');
+    await expectStatus(
+      h.call('loginWithCode', { email: user.email, loginCode: code }),
+      status.INVALID_ARGUMENT,
+      'Invalid or expired login code',
+    );
 
     await h.call('sendLoginCode', { email: user.email });
     const fresh = await h.latestSecret('LoginCodeRequested', user.email);
     h.advance(15 * 60 * 1000);
-    await expectStatus(h.call('loginWithCode', { email: user.email, loginCode: fresh }), status.INVALID_ARGUMENT, 'Invalid or expired login code');
-    await expectStatus(h.call('loginWithCode', { email: user.email, loginCode: '12345' }), status.INVALID_ARGUMENT, 'Access code must be 6 characters');
-    await expectStatus(h.call('loginWithCode', { email: user.email, loginCode: '' }), status.INVALID_ARGUMENT, 'Please fill in the login code');
+    await expectStatus(
+      h.call('loginWithCode', { email: user.email, loginCode: fresh }),
+      status.INVALID_ARGUMENT,
+      'Invalid or expired login code',
+    );
+    await expectStatus(
+      h.call('loginWithCode', { email: user.email, loginCode: '12345' }),
+      status.INVALID_ARGUMENT,
+      'Access code must be 6 characters',
+    );
+    await expectStatus(
+      h.call('loginWithCode', { email: user.email, loginCode: '' }),
+      status.INVALID_ARGUMENT,
+      'Please fill in the login code',
+    );
   });
 
   it('rate-limits login attempts per email', async () => {
     const user = await h.register();
     for (let i = 0; i < 10; i++) {
-      await expectStatus(h.call('login', { email: user.email, password: 'wrong-pass' }), status.INVALID_ARGUMENT, 'Invalid email or password');
+      await expectStatus(
+        h.call('login', { email: user.email, password: 'wrong-pass' }),
+        status.INVALID_ARGUMENT,
+        'Invalid email or password',
+      );
     }
-    await expectStatus(h.call('login', { email: user.email, password: user.password, deviceToken: user.deviceToken }), status.RESOURCE_EXHAUSTED, 'Too many attempts. Please try again later');
+    await expectStatus(
+      h.call('login', { email: user.email, password: user.password, deviceToken: user.deviceToken }),
+      status.RESOURCE_EXHAUSTED,
+      'Too many attempts. Please try again later',
+    );
   });
 
   it('rate-limits code requests and registrations per client address', async () => {
     for (let i = 0; i < 5; i++) await h.call('sendLoginCode', { email: 'same@example.com' });
-    await expectStatus(h.call('sendLoginCode', { email: 'same@example.com' }), status.RESOURCE_EXHAUSTED, 'Too many attempts. Please try again later');
+    await expectStatus(
+      h.call('sendLoginCode', { email: 'same@example.com' }),
+      status.RESOURCE_EXHAUSTED,
+      'Too many attempts. Please try again later',
+    );
     const body = { name: 'A', password: 'abcdef', phone: '1', country: 'Kenya', clientIp: '203.0.113.9' };
     for (let i = 0; i < 20; i++) await h.call('register', { ...body, email: `r${i}@example.com` });
-    await expectStatus(h.call('register', { ...body, email: 'r-last@example.com' }), status.RESOURCE_EXHAUSTED, 'Too many attempts. Please try again later');
+    await expectStatus(
+      h.call('register', { ...body, email: 'r-last@example.com' }),
+      status.RESOURCE_EXHAUSTED,
+      'Too many attempts. Please try again later',
+    );
   });
 });
 
@@ -192,19 +311,31 @@ describe('sessions', () => {
   it('authenticates, slides forward after an hour, expires after a day without refresh, and logs out', async () => {
     const user = await h.register();
     const p = await h.call('authenticate', { sessionToken: user.sessionToken });
-    expect(p).toMatchObject({ userId: user.user!.id, role: 'subscriber', impersonatorId: '', refreshedSessionToken: '' });
+    expect(p).toMatchObject({
+      userId: user.user!.id,
+      role: 'subscriber',
+      impersonatorId: '',
+      refreshedSessionToken: '',
+    });
 
     h.advance(2 * HOUR);
     const slid = await h.call('authenticate', { sessionToken: user.sessionToken });
     expect(slid.refreshedSessionToken).not.toBe('');
     h.advance(23 * HOUR);
-    await expectStatus(h.call('authenticate', { sessionToken: user.sessionToken }), status.UNAUTHENTICATED, 'Not authorized, please login');
+    await expectStatus(
+      h.call('authenticate', { sessionToken: user.sessionToken }),
+      status.UNAUTHENTICATED,
+      'Not authorized, please login',
+    );
     const again = await h.call('authenticate', { sessionToken: slid.refreshedSessionToken });
     expect(again.sessionId).toBe(p.sessionId);
 
     const caller = await h.callerOf(slid.refreshedSessionToken);
     expect((await h.call('logout', { caller })).message).toBe('Logout successful');
-    await expectStatus(h.call('authenticate', { sessionToken: slid.refreshedSessionToken }), status.UNAUTHENTICATED);
+    await expectStatus(
+      h.call('authenticate', { sessionToken: slid.refreshedSessionToken }),
+      status.UNAUTHENTICATED,
+    );
     await expectStatus(h.call('getUser', { caller }), status.UNAUTHENTICATED, 'Not authorized, please login');
     await expectStatus(h.call('authenticate', { sessionToken: 'garbage' }), status.UNAUTHENTICATED);
   });
@@ -213,20 +344,39 @@ describe('sessions', () => {
     const a = await h.register();
     const b = await h.register();
     const callerB = await h.callerOf(b.sessionToken);
-    await expectStatus(h.call('getUser', { caller: { ...callerB, userId: a.user!.id } }), status.UNAUTHENTICATED);
+    await expectStatus(
+      h.call('getUser', { caller: { ...callerB, userId: a.user!.id } }),
+      status.UNAUTHENTICATED,
+    );
   });
 });
 
 describe('passwords', () => {
   it('resets with a single-use link, revokes every session and lets the new password in', async () => {
     const user = await h.register();
-    expect((await h.call('forgotPassword', { email: user.email })).message).toBe('If the email is registered, a password reset link has been sent to it');
+    expect((await h.call('forgotPassword', { email: user.email })).message).toBe(
+      'If the email is registered, a password reset link has been sent to it',
+    );
     const token = await h.latestSecret('PasswordResetRequested', user.email);
-    await expectStatus(h.call('resetPassword', { resetToken: token, password: 'short' }), status.INVALID_ARGUMENT, 'Password must be up to 6 characters');
-    expect((await h.call('resetPassword', { resetToken: token, password: 'New-pass-2' })).message).toBe('Password reset successful, please login');
+    await expectStatus(
+      h.call('resetPassword', { resetToken: token, password: 'short' }),
+      status.INVALID_ARGUMENT,
+      'Password must be up to 6 characters',
+    );
+    expect((await h.call('resetPassword', { resetToken: token, password: 'New-pass-2' })).message).toBe(
+      'Password reset successful, please login',
+    );
     await expectStatus(h.call('authenticate', { sessionToken: user.sessionToken }), status.UNAUTHENTICATED);
-    await expectStatus(h.call('resetPassword', { resetToken: token, password: 'Other-pass-3' }), status.INVALID_ARGUMENT, 'Invalid or expired reset link');
-    await expectStatus(h.call('login', { email: user.email, password: user.password, deviceToken: user.deviceToken }), status.INVALID_ARGUMENT, 'Invalid email or password');
+    await expectStatus(
+      h.call('resetPassword', { resetToken: token, password: 'Other-pass-3' }),
+      status.INVALID_ARGUMENT,
+      'Invalid or expired reset link',
+    );
+    await expectStatus(
+      h.call('login', { email: user.email, password: user.password, deviceToken: user.deviceToken }),
+      status.INVALID_ARGUMENT,
+      'Invalid email or password',
+    );
     await h.call('login', { email: user.email, password: 'New-pass-2', deviceToken: user.deviceToken });
     const changed = (await h.events('PasswordChanged')).at(-1)!;
     expect(changed.data).toMatchObject({ userId: user.user!.id, email: user.email, via: 'reset' });
@@ -237,19 +387,41 @@ describe('passwords', () => {
     await h.call('forgotPassword', { email: user.email });
     const token = await h.latestSecret('PasswordResetRequested', user.email);
     h.advance(HOUR);
-    await expectStatus(h.call('resetPassword', { resetToken: token, password: 'New-pass-2' }), status.INVALID_ARGUMENT, 'Invalid or expired reset link');
+    await expectStatus(
+      h.call('resetPassword', { resetToken: token, password: 'New-pass-2' }),
+      status.INVALID_ARGUMENT,
+      'Invalid or expired reset link',
+    );
   });
 
   it('changes the password with the old one and revokes the other sessions only', async () => {
     const user = await h.register();
-    const second = await h.call('login', { email: user.email, password: user.password, deviceToken: user.deviceToken });
+    const second = await h.call('login', {
+      email: user.email,
+      password: user.password,
+      deviceToken: user.deviceToken,
+    });
     const caller = await h.callerOf(user.sessionToken);
-    await expectStatus(h.call('changePassword', { caller, oldPassword: 'not-it!', password: 'New-pass-2' }), status.INVALID_ARGUMENT, 'Incorrect old password');
-    await expectStatus(h.call('changePassword', { caller, oldPassword: user.password, password: '' }), status.INVALID_ARGUMENT, 'All fields are required');
-    expect((await h.call('changePassword', { caller, oldPassword: user.password, password: 'New-pass-2' })).message).toBe('Password changed successfully');
+    await expectStatus(
+      h.call('changePassword', { caller, oldPassword: 'not-it!', password: 'New-pass-2' }),
+      status.INVALID_ARGUMENT,
+      'Incorrect old password',
+    );
+    await expectStatus(
+      h.call('changePassword', { caller, oldPassword: user.password, password: '' }),
+      status.INVALID_ARGUMENT,
+      'All fields are required',
+    );
+    expect(
+      (await h.call('changePassword', { caller, oldPassword: user.password, password: 'New-pass-2' }))
+        .message,
+    ).toBe('Password changed successfully');
     await h.call('authenticate', { sessionToken: user.sessionToken });
     await expectStatus(h.call('authenticate', { sessionToken: second.sessionToken }), status.UNAUTHENTICATED);
-    expect((await h.events('PasswordChanged')).at(-1)!.data).toMatchObject({ via: 'change', userId: user.user!.id });
+    expect((await h.events('PasswordChanged')).at(-1)!.data).toMatchObject({
+      via: 'change',
+      userId: user.user!.id,
+    });
   });
 });
 
@@ -257,10 +429,28 @@ describe('profile', () => {
   it('updates name, phone, bio, country and photo but never the email', async () => {
     const user = await h.register();
     const caller = await h.callerOf(user.sessionToken);
-    const updated = await h.call('updateUser', { caller, name: 'New Name', bio: 'Investor', photo: 'https://img.example.com/p.png' });
-    expect(updated).toMatchObject({ name: 'New Name', bio: 'Investor', photo: 'https://img.example.com/p.png', email: user.email, phone: '+254700000000' });
-    expect((await h.events('ProfileUpdated')).at(-1)!.data).toMatchObject({ fields: ['name', 'bio', 'photo'], name: 'New Name' });
-    await expectStatus(h.call('updateUser', { caller, photo: 'javascript:alert(1)' }), status.INVALID_ARGUMENT, 'Photo must be a valid http(s) address');
+    const updated = await h.call('updateUser', {
+      caller,
+      name: 'New Name',
+      bio: 'Investor',
+      photo: 'https://img.example.com/p.png',
+    });
+    expect(updated).toMatchObject({
+      name: 'New Name',
+      bio: 'Investor',
+      photo: 'https://img.example.com/p.png',
+      email: user.email,
+      phone: '+254700000000',
+    });
+    expect((await h.events('ProfileUpdated')).at(-1)!.data).toMatchObject({
+      fields: ['name', 'bio', 'photo'],
+      name: 'New Name',
+    });
+    await expectStatus(
+      h.call('updateUser', { caller, photo: 'javascript:alert(1)' }),
+      status.INVALID_ARGUMENT,
+      'Photo must be a valid http(s) address',
+    );
   });
 
   it('lists the ISO 3166 countries', async () => {
@@ -276,14 +466,20 @@ describe('administration', () => {
     await h.restart();
     const { res } = await adminCaller();
     expect(res.user).toMatchObject({ role: 'admin', isVerified: true, email: h.admin.email });
-    expect((await h.events('UserRegistered')).filter((e) => (e.data as { role: string }).role === 'admin')).toHaveLength(1);
+    expect(
+      (await h.events('UserRegistered')).filter((e) => (e.data as { role: string }).role === 'admin'),
+    ).toHaveLength(1);
   });
 
   it('refuses admin calls from subscribers and authors (role looked up, never taken from the request)', async () => {
     const { caller: admin } = await adminCaller();
     const user = await h.register();
     const userCaller = await h.callerOf(user.sessionToken);
-    await expectStatus(h.call('listUsers', { caller: userCaller }), status.PERMISSION_DENIED, 'Not authorized as an admin');
+    await expectStatus(
+      h.call('listUsers', { caller: userCaller }),
+      status.PERMISSION_DENIED,
+      'Not authorized as an admin',
+    );
     await h.call('upgradeUser', { caller: admin, userId: user.user!.id, role: 'author' });
     for (const call of [
       h.call('listUsers', { caller: userCaller }),
@@ -302,7 +498,9 @@ describe('administration', () => {
     const { caller: admin } = await adminCaller();
     const user = await h.register();
     await h.call('authenticate', { sessionToken: user.sessionToken });
-    expect((await h.call('upgradeUser', { caller: admin, userId: user.user!.id, role: 'suspended' })).message).toBe('User role updated to suspended');
+    expect(
+      (await h.call('upgradeUser', { caller: admin, userId: user.user!.id, role: 'suspended' })).message,
+    ).toBe('User role updated to suspended');
     await expectStatus(h.call('authenticate', { sessionToken: user.sessionToken }), status.UNAUTHENTICATED);
     await expectStatus(
       h.call('login', { email: user.email, password: user.password, deviceToken: user.deviceToken }),
@@ -310,17 +508,38 @@ describe('administration', () => {
       'Your account has been suspended. Please contact support',
     );
     const roleChanged = (await h.events('RoleChanged')).at(-1)!;
-    expect(roleChanged.data).toMatchObject({ userId: user.user!.id, fromRole: 'subscriber', toRole: 'suspended', changedBy: admin.userId });
+    expect(roleChanged.data).toMatchObject({
+      userId: user.user!.id,
+      fromRole: 'subscriber',
+      toRole: 'suspended',
+      changedBy: admin.userId,
+    });
     expect(roleChanged.actor).toMatchObject({ userId: admin.userId, role: 'admin' });
   });
 
   it('an admin cannot change their own role or delete themselves; roles must be valid', async () => {
     const { caller: admin } = await adminCaller();
-    await expectStatus(h.call('upgradeUser', { caller: admin, userId: admin.userId, role: 'subscriber' }), status.PERMISSION_DENIED, 'You cannot change your own role');
-    await expectStatus(h.call('deleteUser', { caller: admin, userId: admin.userId }), status.PERMISSION_DENIED, 'You cannot delete your own account');
+    await expectStatus(
+      h.call('upgradeUser', { caller: admin, userId: admin.userId, role: 'subscriber' }),
+      status.PERMISSION_DENIED,
+      'You cannot change your own role',
+    );
+    await expectStatus(
+      h.call('deleteUser', { caller: admin, userId: admin.userId }),
+      status.PERMISSION_DENIED,
+      'You cannot delete your own account',
+    );
     const user = await h.register();
-    await expectStatus(h.call('upgradeUser', { caller: admin, userId: user.user!.id, role: 'root' }), status.INVALID_ARGUMENT, 'Invalid role');
-    await expectStatus(h.call('upgradeUser', { caller: admin, userId: 'no-such-user', role: 'author' }), status.NOT_FOUND, 'User not found');
+    await expectStatus(
+      h.call('upgradeUser', { caller: admin, userId: user.user!.id, role: 'root' }),
+      status.INVALID_ARGUMENT,
+      'Invalid role',
+    );
+    await expectStatus(
+      h.call('upgradeUser', { caller: admin, userId: 'no-such-user', role: 'author' }),
+      status.NOT_FOUND,
+      'User not found',
+    );
   });
 
   it('a second admin can be made and then demoted while another admin remains', async () => {
@@ -350,11 +569,20 @@ describe('administration', () => {
   it('deleting a user revokes their sessions and frees the email', async () => {
     const { caller: admin } = await adminCaller();
     const user = await h.register();
-    expect((await h.call('deleteUser', { caller: admin, userId: user.user!.id })).message).toBe('User deleted successfully');
+    expect((await h.call('deleteUser', { caller: admin, userId: user.user!.id })).message).toBe(
+      'User deleted successfully',
+    );
     await expectStatus(h.call('authenticate', { sessionToken: user.sessionToken }), status.UNAUTHENTICATED);
-    await expectStatus(h.call('login', { email: user.email, password: user.password, deviceToken: user.deviceToken }), status.INVALID_ARGUMENT, 'Invalid email or password');
+    await expectStatus(
+      h.call('login', { email: user.email, password: user.password, deviceToken: user.deviceToken }),
+      status.INVALID_ARGUMENT,
+      'Invalid email or password',
+    );
     await h.register({ email: user.email });
-    expect((await h.events('UserDeleted')).at(-1)!.data).toEqual({ userId: user.user!.id, deletedBy: admin.userId });
+    expect((await h.events('UserDeleted')).at(-1)!.data).toEqual({
+      userId: user.user!.id,
+      deletedBy: admin.userId,
+    });
   });
 });
 
@@ -366,18 +594,28 @@ describe('impersonation', () => {
     expect(started.user).toMatchObject({ id: user.user!.id, isImpersonated: true });
 
     const principal = await h.call('authenticate', { sessionToken: started.sessionToken });
-    expect(principal).toMatchObject({ userId: user.user!.id, role: 'subscriber', impersonatorId: admin.userId });
+    expect(principal).toMatchObject({
+      userId: user.user!.id,
+      role: 'subscriber',
+      impersonatorId: admin.userId,
+    });
     const asUser = await h.callerOf(started.sessionToken);
     expect((await h.call('getUser', { caller: asUser })).isImpersonated).toBe(true);
     await expectStatus(h.call('listUsers', { caller: asUser }), status.PERMISSION_DENIED);
 
     // Events caused while impersonating carry the admin.
     await h.call('updateUser', { caller: asUser, bio: 'set by admin' });
-    expect((await h.events('ProfileUpdated')).at(-1)!.actor).toMatchObject({ userId: user.user!.id, impersonatorId: admin.userId });
+    expect((await h.events('ProfileUpdated')).at(-1)!.actor).toMatchObject({
+      userId: user.user!.id,
+      impersonatorId: admin.userId,
+    });
 
     const exited = await h.call('exitImpersonation', { caller: asUser });
     expect(exited.user).toMatchObject({ id: admin.userId, role: 'admin', isImpersonated: false });
-    await expectStatus(h.call('authenticate', { sessionToken: started.sessionToken }), status.UNAUTHENTICATED);
+    await expectStatus(
+      h.call('authenticate', { sessionToken: started.sessionToken }),
+      status.UNAUTHENTICATED,
+    );
     const back = await h.call('authenticate', { sessionToken: exited.sessionToken });
     expect(back).toMatchObject({ userId: admin.userId, role: 'admin', impersonatorId: '' });
 
@@ -392,8 +630,16 @@ describe('impersonation', () => {
     const { caller: admin } = await adminCaller();
     const other = await h.register();
     await h.call('upgradeUser', { caller: admin, userId: other.user!.id, role: 'admin' });
-    await expectStatus(h.call('impersonate', { caller: admin, userId: other.user!.id }), status.PERMISSION_DENIED, 'Admins cannot be impersonated');
-    await expectStatus(h.call('exitImpersonation', { caller: admin }), status.FAILED_PRECONDITION, 'You are not impersonating anyone');
+    await expectStatus(
+      h.call('impersonate', { caller: admin, userId: other.user!.id }),
+      status.PERMISSION_DENIED,
+      'Admins cannot be impersonated',
+    );
+    await expectStatus(
+      h.call('exitImpersonation', { caller: admin }),
+      status.FAILED_PRECONDITION,
+      'You are not impersonating anyone',
+    );
   });
 
   it('suspending the impersonated user ends the impersonation session', async () => {
@@ -402,6 +648,9 @@ describe('impersonation', () => {
     const started = await h.call('impersonate', { caller: admin, userId: user.user!.id });
     const { caller: admin2 } = await adminCaller();
     await h.call('upgradeUser', { caller: admin2, userId: user.user!.id, role: 'suspended' });
-    await expectStatus(h.call('authenticate', { sessionToken: started.sessionToken }), status.UNAUTHENTICATED);
+    await expectStatus(
+      h.call('authenticate', { sessionToken: started.sessionToken }),
+      status.UNAUTHENTICATED,
+    );
   });
 });

@@ -33,7 +33,9 @@ export function createJwksOidcVerifier(options: JwksOidcOptions): OidcVerifier &
   const cooldownMs = options.refetchCooldownMs ?? 30_000;
   const doFetch = options.fetchImpl ?? fetch;
   const issuers: [string, ...string[]] =
-    options.issuer === 'https://accounts.google.com' ? [options.issuer, 'accounts.google.com'] : [options.issuer];
+    options.issuer === 'https://accounts.google.com'
+      ? [options.issuer, 'accounts.google.com']
+      : [options.issuer];
   let keys = new Map<string, KeyObject>();
   let fetchedAt = 0;
   let fetches = 0;
@@ -72,7 +74,8 @@ export function createJwksOidcVerifier(options: JwksOidcOptions): OidcVerifier &
     fetchCount: () => fetches,
     async verify(idToken: string, now: Date): Promise<OidcIdentity> {
       const decoded = jwt.decode(idToken, { complete: true });
-      if (!decoded || typeof decoded === 'string' || decoded.header.alg !== 'RS256') throw new Error('malformed ID token');
+      if (!decoded || typeof decoded === 'string' || decoded.header.alg !== 'RS256')
+        throw new Error('malformed ID token');
       const key = await keyFor(decoded.header.kid ?? '');
       const payload = jwt.verify(idToken, key, {
         algorithms: ['RS256'],
@@ -80,7 +83,11 @@ export function createJwksOidcVerifier(options: JwksOidcOptions): OidcVerifier &
         audience: options.audience,
         clockTimestamp: Math.floor(now.getTime() / 1000),
       });
-      if (typeof payload === 'string' || typeof payload.sub !== 'string' || typeof payload.email !== 'string') {
+      if (
+        typeof payload === 'string' ||
+        typeof payload.sub !== 'string' ||
+        typeof payload.email !== 'string'
+      ) {
         throw new Error('ID token without subject or email');
       }
       if (typeof payload.exp !== 'number') throw new Error('ID token without expiry');

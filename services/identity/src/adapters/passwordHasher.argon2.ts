@@ -6,7 +6,9 @@ import type { PasswordHasher } from '../app/ports.js';
 /**
  * argon2id (OWASP 2024 baseline: m=19 MiB, t=2, p=1). Tests may pass cheaper parameters.
  */
-export function createArgon2PasswordHasher(options: { memoryCost?: number; timeCost?: number } = {}): PasswordHasher {
+export function createArgon2PasswordHasher(
+  options: { memoryCost?: number; timeCost?: number } = {},
+): PasswordHasher {
   const params = {
     algorithm: ARGON2ID,
     memoryCost: options.memoryCost ?? 19_456,

@@ -14,19 +14,29 @@ import {
 } from './context.js';
 
 /** The caller's role is the one in our store for the session's user, never one sent in a request. */
-export async function requireAdmin(ctx: IdentityContext, callerInput: CallerInput | undefined): Promise<ResolvedCaller> {
+export async function requireAdmin(
+  ctx: IdentityContext,
+  callerInput: CallerInput | undefined,
+): Promise<ResolvedCaller> {
   const caller = await resolveCaller(ctx, callerInput);
   if (caller.role !== 'admin') throw forbidden(MESSAGES.notAuthorized);
   return caller;
 }
 
-export async function listUsers(ctx: IdentityContext, callerInput: CallerInput | undefined): Promise<UserView[]> {
+export async function listUsers(
+  ctx: IdentityContext,
+  callerInput: CallerInput | undefined,
+): Promise<UserView[]> {
   await requireAdmin(ctx, callerInput);
   return listUserViews(ctx.store);
 }
 
 /** Deletes a user (not oneself): UserDeleted, secrets forgotten, every session revoked. */
-export async function deleteUser(ctx: IdentityContext, callerInput: CallerInput | undefined, userId: string): Promise<string> {
+export async function deleteUser(
+  ctx: IdentityContext,
+  callerInput: CallerInput | undefined,
+  userId: string,
+): Promise<string> {
   const caller = await requireAdmin(ctx, callerInput);
   await ctx.store.transaction(async (tx) => {
     // The actor's role is read again inside the transaction (it may have changed since the check).

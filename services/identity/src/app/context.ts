@@ -5,11 +5,23 @@
 import { DomainError, unauthenticated } from '@meridian/platform/eventSourcing/errors';
 import { type CommandStream, handleCommand, loadStream } from '@meridian/platform/app/commandHandler';
 import { eventMeta } from '@meridian/platform/app/requestContext';
-import type { Actor, Decider, DomainEvent, EventMeta, StoredEvent } from '@meridian/platform/eventSourcing/types';
+import type {
+  Actor,
+  Decider,
+  DomainEvent,
+  EventMeta,
+  StoredEvent,
+} from '@meridian/platform/eventSourcing/types';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import type { ServiceStore, StoreTx } from '@meridian/platform/ports/serviceStore';
 import type { Logger } from '@meridian/platform/logger';
-import { toUserStreamId, userDecider, type UserCommand, type UserEvent, type UserState } from '../domain/user.js';
+import {
+  toUserStreamId,
+  userDecider,
+  type UserCommand,
+  type UserEvent,
+  type UserState,
+} from '../domain/user.js';
 import { getUserView, projectInline, type UserView } from '../projections/userView.js';
 import type { IdentityCrypto, OidcVerifier, PasswordHasher, TokenSigner } from './ports.js';
 
@@ -100,7 +112,11 @@ export interface ResolvedCaller {
   correlationId: string;
 }
 
-export function metaFor(correlationId: string | undefined, actor: Actor | undefined, ctx: IdentityContext): EventMeta {
+export function metaFor(
+  correlationId: string | undefined,
+  actor: Actor | undefined,
+  ctx: IdentityContext,
+): EventMeta {
   return eventMeta(correlationId || ctx.crypto.newId(), actor);
 }
 
@@ -218,7 +234,11 @@ export async function revokeAllSessions(ctx: IdentityContext, userId: string, ke
  * Who may act on a session: the user must exist and not be suspended; an impersonating admin must
  * still be an admin. Returns the user's view, or null (the session is then revoked).
  */
-async function liveSessionUser(ctx: IdentityContext, sessionId: string, record: SessionRecord): Promise<UserView | null> {
+async function liveSessionUser(
+  ctx: IdentityContext,
+  sessionId: string,
+  record: SessionRecord,
+): Promise<UserView | null> {
   const view = await getUserView(ctx.store, record.userId);
   let ok = !!view && view.role !== 'suspended';
   if (ok && record.impersonatorId) {
@@ -233,7 +253,10 @@ async function liveSessionUser(ctx: IdentityContext, sessionId: string, record: 
 }
 
 /** Checks a caller passed by the gateway against the live session record (never trusts ids or roles blindly). */
-export async function resolveCaller(ctx: IdentityContext, caller: CallerInput | undefined): Promise<ResolvedCaller> {
+export async function resolveCaller(
+  ctx: IdentityContext,
+  caller: CallerInput | undefined,
+): Promise<ResolvedCaller> {
   if (!caller?.sessionId || !caller.userId) throw unauthenticated(NOT_LOGGED_IN);
   const record = await readSession(ctx, caller.sessionId);
   if (!record || record.userId !== caller.userId) throw unauthenticated(NOT_LOGGED_IN);
@@ -271,8 +294,13 @@ export async function authenticate(ctx: IdentityContext, token: string): Promise
     // Sliding refresh: a fresh token for the same session, and the record lives another full term.
     await ctx.kv.set(sessionKey(claims.sid), JSON.stringify(record), { ttlMs: SESSION_TTL_MS });
     await ctx.kv.sadd(userSessionsKey(record.userId), claims.sid, SESSION_TTL_MS);
-    if (record.impersonatorId) await ctx.kv.sadd(userSessionsKey(record.impersonatorId), claims.sid, SESSION_TTL_MS);
-    refreshedSessionToken = ctx.tokens.signSession({ sid: claims.sid, sub: record.userId }, now, SESSION_TTL_MS);
+    if (record.impersonatorId)
+      await ctx.kv.sadd(userSessionsKey(record.impersonatorId), claims.sid, SESSION_TTL_MS);
+    refreshedSessionToken = ctx.tokens.signSession(
+      { sid: claims.sid, sub: record.userId },
+      now,
+      SESSION_TTL_MS,
+    );
   }
   return {
     userId: record.userId,
@@ -290,7 +318,11 @@ export function deviceIdOf(ctx: IdentityContext, deviceToken: string | undefined
   return ctx.tokens.verifyDevice(deviceToken, ctx.clock())?.deviceId ?? null;
 }
 
-export async function isTrustedDevice(ctx: IdentityContext, userId: string, deviceId: string | null): Promise<boolean> {
+export async function isTrustedDevice(
+  ctx: IdentityContext,
+  userId: string,
+  deviceId: string | null,
+): Promise<boolean> {
   if (!deviceId) return false;
   return (await ctx.store.get<TrustedDeviceDoc>(TRUSTED_DEVICES, `${userId}:${deviceId}`)) !== null;
 }
@@ -304,7 +336,11 @@ export async function trustDevice(
 ): Promise<string> {
   const now = ctx.clock();
   const deviceId = deviceIdOf(ctx, presentedToken) ?? ctx.crypto.newId();
-  await tx.put<TrustedDeviceDoc>(TRUSTED_DEVICES, `${userId}:${deviceId}`, { userId, deviceId, trustedAt: now.toISOString() });
+  await tx.put<TrustedDeviceDoc>(TRUSTED_DEVICES, `${userId}:${deviceId}`, {
+    userId,
+    deviceId,
+    trustedAt: now.toISOString(),
+  });
   return ctx.tokens.signDevice(deviceId, now, DEVICE_TTL_MS);
 }
 

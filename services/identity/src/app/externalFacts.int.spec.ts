@@ -58,7 +58,9 @@ describe('kyc facts on the user view', () => {
       kycBackDoc: `/api/users/kyc/document/${userId}/back`,
     });
 
-    await h.bus.publish(KYC_TOPIC, [kycEvent('KycRejected', { userId, reason: 'Blurry', rejectedBy: 'admin' })]);
+    await h.bus.publish(KYC_TOPIC, [
+      kycEvent('KycRejected', { userId, reason: 'Blurry', rejectedBy: 'admin' }),
+    ]);
     await waitFor(async () => (await view()).kycStatus === 'Rejected', 'kycStatus Rejected');
 
     // The same KycSubmitted again (at-least-once delivery): no second effect, the case stays Rejected.
@@ -70,7 +72,9 @@ describe('kyc facts on the user view', () => {
     await waitFor(async () => (await h.call('getUser', { caller: otherCaller })).kycStatus === 'Approved');
     expect((await view()).kycStatus).toBe('Rejected');
     // An event for a user identity does not know changes nothing and does not block the consumer.
-    await h.bus.publish(KYC_TOPIC, [kycEvent('KycSubmitted', { userId: 'no-such-user', frontDoc: 'x', backDoc: 'y' })]);
+    await h.bus.publish(KYC_TOPIC, [
+      kycEvent('KycSubmitted', { userId: 'no-such-user', frontDoc: 'x', backDoc: 'y' }),
+    ]);
 
     await h.bus.publish(KYC_TOPIC, [kycEvent('KycApproved', { userId, approvedBy: 'admin' })]);
     await waitFor(async () => (await view()).kycStatus === 'Approved', 'kycStatus Approved');

@@ -7,7 +7,10 @@ import { newReferralCode } from './register.js';
  * Creates the first admin (verified) from ADMIN_EMAIL / ADMIN_PASSWORD unless that email already has
  * an account. Idempotent: safe at every start. Returns whether it created the account.
  */
-export async function ensureFirstAdmin(ctx: IdentityContext, input: { email: string; password: string; name?: string }): Promise<boolean> {
+export async function ensureFirstAdmin(
+  ctx: IdentityContext,
+  input: { email: string; password: string; name?: string },
+): Promise<boolean> {
   if (!isValidEmail(input.email)) throw new Error('ADMIN_EMAIL is not a valid email');
   const email = normalizeEmail(input.email);
   if (await findUserIdByEmail(ctx.store, email)) return false;
@@ -20,7 +23,19 @@ export async function ensureFirstAdmin(ctx: IdentityContext, input: { email: str
     await decideAndAppend(
       tx,
       userId,
-      { type: 'RegisterUser', userId, name: input.name ?? 'Admin', email, phone: '', country: '', role: 'admin', referralCode, referredBy: '', now, verified: true },
+      {
+        type: 'RegisterUser',
+        userId,
+        name: input.name ?? 'Admin',
+        email,
+        phone: '',
+        country: '',
+        role: 'admin',
+        referralCode,
+        referredBy: '',
+        now,
+        verified: true,
+      },
       { correlationId: ctx.crypto.newId(), actor: { userId: 'system', role: 'system' } },
     );
     await tx.put<CredentialsDoc>(CREDENTIALS, userId, { userId, passwordHash, updatedAt: now.toISOString() });

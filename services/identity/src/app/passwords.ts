@@ -28,7 +28,14 @@ export async function forgotPassword(
   if (!raw) throw invalid('Please enter an email');
   if (!isValidEmail(raw)) throw invalid(MESSAGES.invalidEmail);
   const email = normalizeEmail(raw);
-  await rateLimitEmailAndClient(ctx, 'forgot', email, input.clientIp, ctx.limits.forgotPerEmail, ctx.limits.forgotPerClient);
+  await rateLimitEmailAndClient(
+    ctx,
+    'forgot',
+    email,
+    input.clientIp,
+    ctx.limits.forgotPerEmail,
+    ctx.limits.forgotPerClient,
+  );
   const userId = await findUserIdByEmail(ctx.store, email);
   if (!userId) return RESET_LINK_SENT;
   const token = ctx.crypto.randomToken();
@@ -39,7 +46,11 @@ export async function forgotPassword(
     await decideAndAppend(
       tx,
       userId,
-      { type: 'RequestPasswordReset', sealedToken: ctx.crypto.seal(token), expiresAt: expiryOf('reset', now) },
+      {
+        type: 'RequestPasswordReset',
+        sealedToken: ctx.crypto.seal(token),
+        expiresAt: expiryOf('reset', now),
+      },
       metaFor(input.correlationId, { userId, role: state.role }, ctx),
     );
     await issueToken(ctx, tx, token, 'reset', userId, now);
@@ -59,11 +70,20 @@ export async function resetPassword(
   const now = ctx.clock();
   const userId = await ctx.store.transaction(async (tx) => {
     const owner = await consumeToken(ctx, tx, input.resetToken, 'reset', now);
-    await decideAndAppend(tx, owner, { type: 'ChangePassword', via: 'reset', now }, {
-      ...metaFor(input.correlationId, undefined, ctx),
-      actor: { userId: owner, role: 'subscriber' },
+    await decideAndAppend(
+      tx,
+      owner,
+      { type: 'ChangePassword', via: 'reset', now },
+      {
+        ...metaFor(input.correlationId, undefined, ctx),
+        actor: { userId: owner, role: 'subscriber' },
+      },
+    );
+    await tx.put<CredentialsDoc>(CREDENTIALS, owner, {
+      userId: owner,
+      passwordHash,
+      updatedAt: now.toISOString(),
     });
-    await tx.put<CredentialsDoc>(CREDENTIALS, owner, { userId: owner, passwordHash, updatedAt: now.toISOString() });
     return owner;
   });
   await revokeAllSessions(ctx, userId);
@@ -81,12 +101,22 @@ export async function changePassword(
   if (!input.oldPassword || !input.password) throw invalid(MESSAGES.allFieldsRequired);
   checkPassword(input.password);
   const creds = await ctx.store.get<CredentialsDoc>(CREDENTIALS, caller.userId);
-  const oldPasswordMatches = !!creds?.passwordHash && (await ctx.passwords.verify(creds.passwordHash, input.oldPassword));
+  const oldPasswordMatches =
+    !!creds?.passwordHash && (await ctx.passwords.verify(creds.passwordHash, input.oldPassword));
   const passwordHash = oldPasswordMatches ? await ctx.passwords.hash(input.password) : '';
   const now = ctx.clock();
   await ctx.store.transaction(async (tx) => {
-    await decideAndAppend(tx, caller.userId, { type: 'ChangePassword', via: 'change', oldPasswordMatches, now }, metaFor(caller.correlationId, actorOf(caller), ctx));
-    await tx.put<CredentialsDoc>(CREDENTIALS, caller.userId, { userId: caller.userId, passwordHash, updatedAt: now.toISOString() });
+    await decideAndAppend(
+      tx,
+      caller.userId,
+      { type: 'ChangePassword', via: 'change', oldPasswordMatches, now },
+      metaFor(caller.correlationId, actorOf(caller), ctx),
+    );
+    await tx.put<CredentialsDoc>(CREDENTIALS, caller.userId, {
+      userId: caller.userId,
+      passwordHash,
+      updatedAt: now.toISOString(),
+    });
   });
   await revokeAllSessions(ctx, caller.userId, caller.sessionId);
   return 'Password changed successfully';

@@ -1,6 +1,13 @@
 import { PROFILE_FIELDS, type ProfileChanges } from '../domain/user.js';
 import { getUserView, listReferralsOf, type ReferralView, type UserView } from '../projections/userView.js';
-import { actorOf, decideAndAppend, metaFor, resolveCaller, type CallerInput, type IdentityContext } from './context.js';
+import {
+  actorOf,
+  decideAndAppend,
+  metaFor,
+  resolveCaller,
+  type CallerInput,
+  type IdentityContext,
+} from './context.js';
 
 export interface UserResult {
   user: UserView;
@@ -8,7 +15,10 @@ export interface UserResult {
 }
 
 /** The caller's own user, flagged isImpersonated when an admin is acting as them. */
-export async function getUser(ctx: IdentityContext, callerInput: CallerInput | undefined): Promise<UserResult> {
+export async function getUser(
+  ctx: IdentityContext,
+  callerInput: CallerInput | undefined,
+): Promise<UserResult> {
   const caller = await resolveCaller(ctx, callerInput);
   return { user: caller.view, isImpersonated: !!caller.impersonatorId };
 }
@@ -26,13 +36,21 @@ export async function updateUser(
     if (typeof value === 'string') changes[field] = value.trim();
   }
   await ctx.store.transaction((tx) =>
-    decideAndAppend(tx, caller.userId, { type: 'UpdateProfile', changes }, metaFor(caller.correlationId, actorOf(caller), ctx)),
+    decideAndAppend(
+      tx,
+      caller.userId,
+      { type: 'UpdateProfile', changes },
+      metaFor(caller.correlationId, actorOf(caller), ctx),
+    ),
   );
   return { user: (await getUserView(ctx.store, caller.userId))!, isImpersonated: !!caller.impersonatorId };
 }
 
 /** People who signed up with the caller's referral code, newest first. */
-export async function listReferrals(ctx: IdentityContext, callerInput: CallerInput | undefined): Promise<ReferralView[]> {
+export async function listReferrals(
+  ctx: IdentityContext,
+  callerInput: CallerInput | undefined,
+): Promise<ReferralView[]> {
   const caller = await resolveCaller(ctx, callerInput);
   return listReferralsOf(ctx.store, caller.userId);
 }

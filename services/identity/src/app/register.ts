@@ -1,7 +1,13 @@
 import { conflict, invalid } from '@meridian/platform/eventSourcing/errors';
 import { checkPassword, isValidEmail, MESSAGES, normalizeEmail } from '../domain/user.js';
 import { expiryOf } from '../domain/oneTimeToken.js';
-import { findUserIdByEmail, findUserIdByReferralCode, getUserView, REFERRAL_INDEX, type UserView } from '../projections/userView.js';
+import {
+  findUserIdByEmail,
+  findUserIdByReferralCode,
+  getUserView,
+  REFERRAL_INDEX,
+  type UserView,
+} from '../projections/userView.js';
 import {
   CREDENTIALS,
   createSession,
@@ -59,9 +65,17 @@ export async function register(ctx: IdentityContext, input: RegisterInput): Prom
   if (!name || !emailRaw || !password || !phone || !country) throw invalid(MESSAGES.allFieldsRequired);
   if (!isValidEmail(emailRaw)) throw invalid(MESSAGES.invalidEmail);
   checkPassword(password);
-  if (name.length > 100 || phone.length > 40 || country.length > 100) throw invalid('Some fields are too long');
+  if (name.length > 100 || phone.length > 40 || country.length > 100)
+    throw invalid('Some fields are too long');
   const email = normalizeEmail(emailRaw);
-  await rateLimitEmailAndClient(ctx, 'register', email, input.clientIp, ctx.limits.registerPerEmail, ctx.limits.registerPerClient);
+  await rateLimitEmailAndClient(
+    ctx,
+    'register',
+    email,
+    input.clientIp,
+    ctx.limits.registerPerEmail,
+    ctx.limits.registerPerClient,
+  );
 
   const referralInput = input.referralCode?.trim() ?? '';
   let referredBy = '';
@@ -106,5 +120,11 @@ export async function register(ctx: IdentityContext, input: RegisterInput): Prom
 
   const session = await createSession(ctx, userId);
   const user = (await getUserView(ctx.store, userId))!;
-  return { user, isImpersonated: false, sessionToken: session.token, deviceToken, message: 'Registration Successful' };
+  return {
+    user,
+    isImpersonated: false,
+    sessionToken: session.token,
+    deviceToken,
+    message: 'Registration Successful',
+  };
 }

@@ -1,4 +1,10 @@
-import { DomainError, forbidden, invalid, precondition, unauthenticated } from '@meridian/platform/eventSourcing/errors';
+import {
+  DomainError,
+  forbidden,
+  invalid,
+  precondition,
+  unauthenticated,
+} from '@meridian/platform/eventSourcing/errors';
 import { assertCanSignIn, isValidEmail, MESSAGES, normalizeEmail } from '../domain/user.js';
 import { INVALID_LOGIN_CODE, LOGIN_CODE_TTL_MS, loginCodeDecider } from '../domain/loginCode.js';
 import { findUserIdByEmail, getUserView, type UserView } from '../projections/userView.js';
@@ -29,7 +35,8 @@ export const LOGIN_SUCCESSFUL = 'Login Successful';
 
 let dummyHash: Promise<string> | null = null;
 /** A hash to verify against when the email is unknown, so both answers take the same time. */
-const timingDummy = (ctx: IdentityContext) => (dummyHash ??= ctx.passwords.hash('timing-equaliser-not-a-password'));
+const timingDummy = (ctx: IdentityContext) =>
+  (dummyHash ??= ctx.passwords.hash('timing-equaliser-not-a-password'));
 
 function checkEmailAndPassword(email: string, password: string): string {
   if (!email || !password) throw invalid(MESSAGES.allFieldsRequired);
@@ -56,7 +63,14 @@ export interface LoginInput {
  */
 export async function login(ctx: IdentityContext, input: LoginInput): Promise<AuthResult> {
   const email = checkEmailAndPassword(input.email?.trim() ?? '', input.password ?? '');
-  await rateLimitEmailAndClient(ctx, 'login', email, input.clientIp, ctx.limits.loginPerEmail, ctx.limits.loginPerClient);
+  await rateLimitEmailAndClient(
+    ctx,
+    'login',
+    email,
+    input.clientIp,
+    ctx.limits.loginPerEmail,
+    ctx.limits.loginPerClient,
+  );
   const userId = await findUserIdByEmail(ctx.store, email);
   const creds = userId ? await ctx.store.get<CredentialsDoc>(CREDENTIALS, userId) : null;
   const ok = await ctx.passwords.verify(creds?.passwordHash ?? (await timingDummy(ctx)), input.password);
@@ -65,9 +79,16 @@ export async function login(ctx: IdentityContext, input: LoginInput): Promise<Au
   if (!view) throw invalid(INVALID_CREDENTIALS);
   const suspended = suspendedError(view);
   if (suspended) throw suspended;
-  if (!(await isTrustedDevice(ctx, userId, deviceIdOf(ctx, input.deviceToken)))) throw precondition(NEW_DEVICE);
+  if (!(await isTrustedDevice(ctx, userId, deviceIdOf(ctx, input.deviceToken))))
+    throw precondition(NEW_DEVICE);
   const session = await createSession(ctx, userId);
-  return { user: view, isImpersonated: false, sessionToken: session.token, deviceToken: '', message: LOGIN_SUCCESSFUL };
+  return {
+    user: view,
+    isImpersonated: false,
+    sessionToken: session.token,
+    deviceToken: '',
+    message: LOGIN_SUCCESSFUL,
+  };
 }
 
 export interface SendLoginCodeInput {
@@ -85,7 +106,14 @@ export async function sendLoginCode(ctx: IdentityContext, input: SendLoginCodeIn
   if (!raw) throw invalid('Please enter an email');
   if (!isValidEmail(raw)) throw invalid(MESSAGES.invalidEmail);
   const email = normalizeEmail(raw);
-  await rateLimitEmailAndClient(ctx, 'send-code', email, input.clientIp, ctx.limits.sendCodePerEmail, ctx.limits.sendCodePerClient);
+  await rateLimitEmailAndClient(
+    ctx,
+    'send-code',
+    email,
+    input.clientIp,
+    ctx.limits.sendCodePerEmail,
+    ctx.limits.sendCodePerClient,
+  );
   const userId = await findUserIdByEmail(ctx.store, email);
   if (!userId) return LOGIN_CODE_SENT;
   const code = ctx.crypto.randomDigits(6);
@@ -101,7 +129,11 @@ export async function sendLoginCode(ctx: IdentityContext, input: SendLoginCodeIn
     await decideAndAppend(
       tx,
       userId,
-      { type: 'RequestLoginCode', sealedCode: ctx.crypto.seal(code), expiresAt: new Date(now.getTime() + LOGIN_CODE_TTL_MS) },
+      {
+        type: 'RequestLoginCode',
+        sealedCode: ctx.crypto.seal(code),
+        expiresAt: new Date(now.getTime() + LOGIN_CODE_TTL_MS),
+      },
       metaFor(input.correlationId, { userId, role: state.role }, ctx),
     );
   });
@@ -127,7 +159,14 @@ export async function loginWithCode(ctx: IdentityContext, input: LoginWithCodeIn
   if (!raw) throw invalid(MESSAGES.allFieldsRequired);
   if (!isValidEmail(raw)) throw invalid(MESSAGES.invalidEmail);
   const email = normalizeEmail(raw);
-  await rateLimitEmailAndClient(ctx, 'code-login', email, input.clientIp, ctx.limits.codeLoginPerEmail, ctx.limits.codeLoginPerClient);
+  await rateLimitEmailAndClient(
+    ctx,
+    'code-login',
+    email,
+    input.clientIp,
+    ctx.limits.codeLoginPerEmail,
+    ctx.limits.codeLoginPerClient,
+  );
   const userId = await findUserIdByEmail(ctx.store, email);
   if (!userId || !/^\d{6}$/.test(code)) throw invalid(INVALID_LOGIN_CODE);
   const suspended = suspendedError(await getUserView(ctx.store, userId));
@@ -147,7 +186,13 @@ export async function loginWithCode(ctx: IdentityContext, input: LoginWithCodeIn
   if (!outcome.ok) throw invalid(INVALID_LOGIN_CODE);
   const view = (await getUserView(ctx.store, userId))!;
   const session = await createSession(ctx, userId);
-  return { user: view, isImpersonated: false, sessionToken: session.token, deviceToken: outcome.deviceToken, message: LOGIN_SUCCESSFUL };
+  return {
+    user: view,
+    isImpersonated: false,
+    sessionToken: session.token,
+    deviceToken: outcome.deviceToken,
+    message: LOGIN_SUCCESSFUL,
+  };
 }
 
 export interface GoogleLoginInput {
@@ -175,9 +220,17 @@ export async function googleLogin(ctx: IdentityContext, input: GoogleLoginInput)
     ctx.logger.info({ err: (err as Error).message }, 'google credential refused');
     throw unauthenticated(INVALID_GOOGLE);
   }
-  if (!identity.emailVerified || !isValidEmail(identity.email)) throw invalid('Your Google email address is not verified');
+  if (!identity.emailVerified || !isValidEmail(identity.email))
+    throw invalid('Your Google email address is not verified');
   const email = normalizeEmail(identity.email);
-  await rateLimitEmailAndClient(ctx, 'login', email, input.clientIp, ctx.limits.loginPerEmail, ctx.limits.loginPerClient);
+  await rateLimitEmailAndClient(
+    ctx,
+    'login',
+    email,
+    input.clientIp,
+    ctx.limits.loginPerEmail,
+    ctx.limits.loginPerClient,
+  );
   const now = ctx.clock();
   const existing = await findUserIdByEmail(ctx.store, email);
   if (existing) {
@@ -196,23 +249,60 @@ export async function googleLogin(ctx: IdentityContext, input: GoogleLoginInput)
       await decideAndAppend(
         tx,
         userId,
-        { type: 'RegisterUser', userId, name, email, phone: '', country: '', role: 'subscriber', referralCode, referredBy: '', now, verified: true },
+        {
+          type: 'RegisterUser',
+          userId,
+          name,
+          email,
+          phone: '',
+          country: '',
+          role: 'subscriber',
+          referralCode,
+          referredBy: '',
+          now,
+          verified: true,
+        },
         meta,
       );
-      if (identity.picture) await decideAndAppend(tx, userId, { type: 'UpdateProfile', changes: { photo: identity.picture } }, meta).catch(() => undefined);
-      await tx.put<CredentialsDoc>(CREDENTIALS, userId, { userId, passwordHash: null, updatedAt: now.toISOString() });
+      if (identity.picture)
+        await decideAndAppend(
+          tx,
+          userId,
+          { type: 'UpdateProfile', changes: { photo: identity.picture } },
+          meta,
+        ).catch(() => undefined);
+      await tx.put<CredentialsDoc>(CREDENTIALS, userId, {
+        userId,
+        passwordHash: null,
+        updatedAt: now.toISOString(),
+      });
     } else {
       assertCanSignIn(state);
       if (!state.isVerified) {
-        await decideAndAppend(tx, userId, { type: 'VerifyEmail', now }, { ...meta, actor: { userId, role: state.role } });
-        await tx.put<CredentialsDoc>(CREDENTIALS, userId, { userId, passwordHash: null, updatedAt: now.toISOString() });
+        await decideAndAppend(
+          tx,
+          userId,
+          { type: 'VerifyEmail', now },
+          { ...meta, actor: { userId, role: state.role } },
+        );
+        await tx.put<CredentialsDoc>(CREDENTIALS, userId, {
+          userId,
+          passwordHash: null,
+          updatedAt: now.toISOString(),
+        });
       }
     }
     return trustDevice(ctx, tx, userId, input.deviceToken);
   });
   const view = (await getUserView(ctx.store, userId))!;
   const session = await createSession(ctx, userId);
-  return { user: view, isImpersonated: false, sessionToken: session.token, deviceToken, message: LOGIN_SUCCESSFUL };
+  return {
+    user: view,
+    isImpersonated: false,
+    sessionToken: session.token,
+    deviceToken,
+    message: LOGIN_SUCCESSFUL,
+  };
 }
 
 /** Ends the caller's session (idempotent: an unknown session is already logged out). */

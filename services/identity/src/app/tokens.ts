@@ -3,12 +3,36 @@ import { tokenDecider, type TokenPurpose, type TokenState } from '../domain/oneT
 import { decideStateStored, TOKENS, type IdentityContext } from './context.js';
 
 /** Stores a mailed token by its sha256 (never in clear), with its purpose, owner and expiry. */
-export async function issueToken(ctx: IdentityContext, tx: StoreTx, token: string, purpose: TokenPurpose, userId: string, now: Date) {
-  await decideStateStored(tx, TOKENS, ctx.crypto.sha256(token), tokenDecider, { type: 'IssueToken', purpose, userId, now }, { userId, purpose });
+export async function issueToken(
+  ctx: IdentityContext,
+  tx: StoreTx,
+  token: string,
+  purpose: TokenPurpose,
+  userId: string,
+  now: Date,
+) {
+  await decideStateStored(
+    tx,
+    TOKENS,
+    ctx.crypto.sha256(token),
+    tokenDecider,
+    { type: 'IssueToken', purpose, userId, now },
+    { userId, purpose },
+  );
 }
 
 /** Consumes a mailed token (single use, not expired, right purpose) and returns its owner. */
-export async function consumeToken(ctx: IdentityContext, tx: StoreTx, token: string, purpose: TokenPurpose, now: Date): Promise<string> {
-  const { state } = await decideStateStored(tx, TOKENS, ctx.crypto.sha256(token), tokenDecider, { type: 'ConsumeToken', purpose, now });
+export async function consumeToken(
+  ctx: IdentityContext,
+  tx: StoreTx,
+  token: string,
+  purpose: TokenPurpose,
+  now: Date,
+): Promise<string> {
+  const { state } = await decideStateStored(tx, TOKENS, ctx.crypto.sha256(token), tokenDecider, {
+    type: 'ConsumeToken',
+    purpose,
+    now,
+  });
   return (state as Extract<TokenState, { userId: string }>).userId;
 }

@@ -1,10 +1,21 @@
 import { invalid } from '@meridian/platform/eventSourcing/errors';
 import { expiryOf, INVALID_TOKEN_MESSAGE } from '../domain/oneTimeToken.js';
-import { actorOf, decideAndAppend, metaFor, rateLimit, resolveCaller, type CallerInput, type IdentityContext } from './context.js';
+import {
+  actorOf,
+  decideAndAppend,
+  metaFor,
+  rateLimit,
+  resolveCaller,
+  type CallerInput,
+  type IdentityContext,
+} from './context.js';
 import { consumeToken, issueToken } from './tokens.js';
 
 /** Mails a fresh verification link (24 h) to the caller; refused once verified. */
-export async function sendVerificationEmail(ctx: IdentityContext, callerInput: CallerInput | undefined): Promise<string> {
+export async function sendVerificationEmail(
+  ctx: IdentityContext,
+  callerInput: CallerInput | undefined,
+): Promise<string> {
   const caller = await resolveCaller(ctx, callerInput);
   await rateLimit(ctx, `verify-mail:${caller.userId}`, ctx.limits.verificationPerUser);
   const token = ctx.crypto.randomToken();
@@ -13,7 +24,11 @@ export async function sendVerificationEmail(ctx: IdentityContext, callerInput: C
     await decideAndAppend(
       tx,
       caller.userId,
-      { type: 'RequestVerification', sealedToken: ctx.crypto.seal(token), expiresAt: expiryOf('verify', now) },
+      {
+        type: 'RequestVerification',
+        sealedToken: ctx.crypto.seal(token),
+        expiresAt: expiryOf('verify', now),
+      },
       metaFor(caller.correlationId, actorOf(caller), ctx),
     );
     await issueToken(ctx, tx, token, 'verify', caller.userId, now);
@@ -22,15 +37,23 @@ export async function sendVerificationEmail(ctx: IdentityContext, callerInput: C
 }
 
 /** Uses a verification link: single use, 24 h; marks the account verified. */
-export async function verifyUser(ctx: IdentityContext, input: { verificationToken: string; correlationId?: string }): Promise<string> {
+export async function verifyUser(
+  ctx: IdentityContext,
+  input: { verificationToken: string; correlationId?: string },
+): Promise<string> {
   if (!input.verificationToken) throw invalid(INVALID_TOKEN_MESSAGE.verify);
   const now = ctx.clock();
   await ctx.store.transaction(async (tx) => {
     const userId = await consumeToken(ctx, tx, input.verificationToken, 'verify', now);
-    await decideAndAppend(tx, userId, { type: 'VerifyEmail', now }, {
-      ...metaFor(input.correlationId, undefined, ctx),
-      actor: { userId, role: 'subscriber' },
-    });
+    await decideAndAppend(
+      tx,
+      userId,
+      { type: 'VerifyEmail', now },
+      {
+        ...metaFor(input.correlationId, undefined, ctx),
+        actor: { userId, role: 'subscriber' },
+      },
+    );
   });
   return 'Account verified successfully';
 }

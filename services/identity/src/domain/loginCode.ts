@@ -27,12 +27,22 @@ export interface LoginCodeState {
   consumed: boolean;
 }
 
-export const initialState = (): LoginCodeState => ({ codeHash: null, expiresAt: null, failedAttempts: 0, consumed: false });
+export const initialState = (): LoginCodeState => ({
+  codeHash: null,
+  expiresAt: null,
+  failedAttempts: 0,
+  consumed: false,
+});
 
 export function evolve(state: LoginCodeState, event: LoginCodeEvent): LoginCodeState {
   switch (event.type) {
     case 'LoginCodeIssued':
-      return { codeHash: event.data.codeHash, expiresAt: event.data.expiresAt, failedAttempts: 0, consumed: false };
+      return {
+        codeHash: event.data.codeHash,
+        expiresAt: event.data.expiresAt,
+        failedAttempts: 0,
+        consumed: false,
+      };
     case 'LoginCodeAttemptFailed':
       return { ...state, failedAttempts: state.failedAttempts + 1 };
     case 'LoginCodeConsumed':
@@ -55,7 +65,11 @@ export function decide(command: LoginCodeCommand, state: LoginCodeState): LoginC
       return [
         {
           type: 'LoginCodeIssued',
-          data: { codeHash: command.codeHash, issuedAt: at, expiresAt: new Date(command.now.getTime() + LOGIN_CODE_TTL_MS).toISOString() },
+          data: {
+            codeHash: command.codeHash,
+            issuedAt: at,
+            expiresAt: new Date(command.now.getTime() + LOGIN_CODE_TTL_MS).toISOString(),
+          },
         },
       ];
     case 'AttemptLoginCode': {
@@ -68,7 +82,8 @@ export function decide(command: LoginCodeCommand, state: LoginCodeState): LoginC
       ) {
         throw invalid(INVALID_LOGIN_CODE);
       }
-      if (!constantTimeEqual(state.codeHash, command.codeHash)) return [{ type: 'LoginCodeAttemptFailed', data: { at } }];
+      if (!constantTimeEqual(state.codeHash, command.codeHash))
+        return [{ type: 'LoginCodeAttemptFailed', data: { at } }];
       return [{ type: 'LoginCodeConsumed', data: { at } }];
     }
     default: {
@@ -78,4 +93,8 @@ export function decide(command: LoginCodeCommand, state: LoginCodeState): LoginC
   }
 }
 
-export const loginCodeDecider: Decider<LoginCodeCommand, LoginCodeEvent, LoginCodeState> = { decide, evolve, initialState };
+export const loginCodeDecider: Decider<LoginCodeCommand, LoginCodeEvent, LoginCodeState> = {
+  decide,
+  evolve,
+  initialState,
+};

@@ -11,7 +11,8 @@ const issued: LoginCodeEvent = {
   data: { codeHash: 'h-good', issuedAt: t0.toISOString(), expiresAt: later(LOGIN_CODE_TTL_MS).toISOString() },
 };
 const failed: LoginCodeEvent = { type: 'LoginCodeAttemptFailed', data: { at: t0.toISOString() } };
-const refused = (e: unknown) => e instanceof DomainError && e.kind === 'invalid' && e.message === INVALID_LOGIN_CODE;
+const refused = (e: unknown) =>
+  e instanceof DomainError && e.kind === 'invalid' && e.message === INVALID_LOGIN_CODE;
 
 describe('LoginCode decider', () => {
   it('issues a code valid for 15 minutes', () => {
@@ -30,14 +31,24 @@ describe('LoginCode decider', () => {
   });
 
   it('the right code is refused after expiry', () => {
-    spec.given([issued]).when({ type: 'AttemptLoginCode', codeHash: 'h-good', now: later(LOGIN_CODE_TTL_MS) }).thenThrows(refused);
+    spec
+      .given([issued])
+      .when({ type: 'AttemptLoginCode', codeHash: 'h-good', now: later(LOGIN_CODE_TTL_MS) })
+      .thenThrows(refused);
   });
 
   it('the right code is refused after 5 failed attempts', () => {
-    spec.given([issued, failed, failed, failed, failed]).when({ type: 'AttemptLoginCode', codeHash: 'h-good', now: t0 }).then((events) => {
-      if (events[0].type !== 'LoginCodeConsumed') throw new Error('4 failures must still allow the right code');
-    });
-    spec.given([issued, failed, failed, failed, failed, failed]).when({ type: 'AttemptLoginCode', codeHash: 'h-good', now: t0 }).thenThrows(refused);
+    spec
+      .given([issued, failed, failed, failed, failed])
+      .when({ type: 'AttemptLoginCode', codeHash: 'h-good', now: t0 })
+      .then((events) => {
+        if (events[0].type !== 'LoginCodeConsumed')
+          throw new Error('4 failures must still allow the right code');
+      });
+    spec
+      .given([issued, failed, failed, failed, failed, failed])
+      .when({ type: 'AttemptLoginCode', codeHash: 'h-good', now: t0 })
+      .thenThrows(refused);
   });
 
   it('a code is single use', () => {
@@ -53,7 +64,15 @@ describe('LoginCode decider', () => {
 
   it('a new code replaces the old one and resets the attempts', () => {
     spec
-      .given([issued, failed, failed, failed, failed, failed, { ...issued, data: { ...issued.data, codeHash: 'h-new' } }])
+      .given([
+        issued,
+        failed,
+        failed,
+        failed,
+        failed,
+        failed,
+        { ...issued, data: { ...issued.data, codeHash: 'h-new' } },
+      ])
       .when({ type: 'AttemptLoginCode', codeHash: 'h-new', now: t0 })
       .then((events) => {
         if (events[0].type !== 'LoginCodeConsumed') throw new Error('expected the new code to work');

@@ -19,7 +19,10 @@ export const INVALID_TOKEN_MESSAGE: Record<TokenPurpose, string> = {
 };
 
 export type TokenEvent =
-  | { type: 'TokenIssued'; data: { purpose: TokenPurpose; userId: string; issuedAt: string; expiresAt: string } }
+  | {
+      type: 'TokenIssued';
+      data: { purpose: TokenPurpose; userId: string; issuedAt: string; expiresAt: string };
+    }
   | { type: 'TokenConsumed'; data: { at: string } };
 
 export type TokenCommand =
@@ -35,7 +38,12 @@ export const initialState = (): TokenState => ({ status: 'none' });
 export function evolve(state: TokenState, event: TokenEvent): TokenState {
   switch (event.type) {
     case 'TokenIssued':
-      return { status: 'issued', purpose: event.data.purpose, userId: event.data.userId, expiresAt: event.data.expiresAt };
+      return {
+        status: 'issued',
+        purpose: event.data.purpose,
+        userId: event.data.userId,
+        expiresAt: event.data.expiresAt,
+      };
     case 'TokenConsumed':
       return state.status === 'none' ? state : { ...state, status: 'consumed' };
     default: {

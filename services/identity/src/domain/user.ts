@@ -7,7 +7,13 @@
  * Password hashes, one-time tokens and login codes live outside the stream (see loginCode.ts,
  * oneTimeToken.ts and the app layer), so nothing here can leak them.
  */
-import { DomainError, forbidden, invalid, notFound, precondition } from '@meridian/platform/eventSourcing/errors';
+import {
+  DomainError,
+  forbidden,
+  invalid,
+  notFound,
+  precondition,
+} from '@meridian/platform/eventSourcing/errors';
 import type { Decider } from '@meridian/platform/eventSourcing/types';
 
 export const ROLES = ['subscriber', 'author', 'admin', 'suspended'] as const;
@@ -60,9 +66,20 @@ export type RoleChanged = {
 export type UserDeleted = { type: 'UserDeleted'; data: { userId: string; deletedBy: string } };
 export type ProfileUpdated = {
   type: 'ProfileUpdated';
-  data: { userId: string; fields: string[]; name: string; phone: string; bio: string; country: string; photo: string };
+  data: {
+    userId: string;
+    fields: string[];
+    name: string;
+    phone: string;
+    bio: string;
+    country: string;
+    photo: string;
+  };
 };
-export type ImpersonationStarted = { type: 'ImpersonationStarted'; data: { adminId: string; userId: string } };
+export type ImpersonationStarted = {
+  type: 'ImpersonationStarted';
+  data: { adminId: string; userId: string };
+};
 export type ImpersonationEnded = { type: 'ImpersonationEnded'; data: { adminId: string; userId: string } };
 
 export type UserEvent =
@@ -143,7 +160,8 @@ interface UserFacts {
   isVerified: boolean;
 }
 
-export type UserState = { status: 'none' } | ({ status: 'active' } & UserFacts) | ({ status: 'deleted' } & UserFacts);
+export type UserState =
+  { status: 'none' } | ({ status: 'active' } & UserFacts) | ({ status: 'deleted' } & UserFacts);
 export type ActiveUserState = Extract<UserState, { status: 'active' }>;
 
 export const initialState = (): UserState => ({ status: 'none' });
@@ -162,9 +180,13 @@ export function evolve(state: UserState, event: UserEvent): UserState {
     case 'UserVerified':
       return state.status === 'none' ? state : { ...state, isVerified: true };
     case 'RoleChanged':
-      return state.status === 'none' || !isRole(event.data.toRole) ? state : { ...state, role: event.data.toRole };
+      return state.status === 'none' || !isRole(event.data.toRole)
+        ? state
+        : { ...state, role: event.data.toRole };
     case 'ProfileUpdated':
-      return state.status === 'none' || !event.data.fields.includes('name') ? state : { ...state, name: event.data.name };
+      return state.status === 'none' || !event.data.fields.includes('name')
+        ? state
+        : { ...state, name: event.data.name };
     case 'UserDeleted':
       return state.status === 'none' ? state : { ...state, status: 'deleted' };
     case 'EmailVerificationRequested':
@@ -216,13 +238,20 @@ export function checkPassword(password: string): void {
   if (password.length > 128) throw invalid(MESSAGES.passwordTooLong);
 }
 
-const FIELD_LIMITS: Record<ProfileField, number> = { name: 100, phone: 40, bio: 1000, country: 100, photo: 2048 };
+const FIELD_LIMITS: Record<ProfileField, number> = {
+  name: 100,
+  phone: 40,
+  bio: 1000,
+  country: 100,
+  photo: 2048,
+};
 
 function checkProfile(changes: ProfileChanges): void {
   for (const field of PROFILE_FIELDS) {
     const value = changes[field];
     if (value === undefined) continue;
-    if (value.length > FIELD_LIMITS[field]) throw invalid(MESSAGES.fieldTooLong(field[0].toUpperCase() + field.slice(1)));
+    if (value.length > FIELD_LIMITS[field])
+      throw invalid(MESSAGES.fieldTooLong(field[0].toUpperCase() + field.slice(1)));
   }
   if (changes.name !== undefined && changes.name.trim() === '') throw invalid(MESSAGES.nameRequired);
   if (changes.photo) {
@@ -340,11 +369,18 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
     }
     case 'ChangePassword': {
       const s = active(state);
-      if (command.via === 'change' && command.oldPasswordMatches !== true) throw invalid(MESSAGES.incorrectOldPassword);
+      if (command.via === 'change' && command.oldPasswordMatches !== true)
+        throw invalid(MESSAGES.incorrectOldPassword);
       return [
         {
           type: 'PasswordChanged',
-          data: { userId: s.userId, email: s.email, name: s.name, via: command.via, changedAt: command.now.toISOString() },
+          data: {
+            userId: s.userId,
+            email: s.email,
+            name: s.name,
+            via: command.via,
+            changedAt: command.now.toISOString(),
+          },
         },
       ];
     }
@@ -353,7 +389,8 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
       checkProfile(command.changes);
       const fields = PROFILE_FIELDS.filter((f) => command.changes[f] !== undefined);
       if (fields.length === 0) return [];
-      const value = (f: ProfileField) => (f === 'name' ? (command.changes.name ?? '').trim() : (command.changes[f] ?? ''));
+      const value = (f: ProfileField) =>
+        f === 'name' ? (command.changes.name ?? '').trim() : (command.changes[f] ?? '');
       return [
         {
           type: 'ProfileUpdated',

@@ -7,7 +7,11 @@ const spec = DeciderSpecification.for(userDecider);
 const now = new Date('2026-01-01T10:00:00.000Z');
 const at = now.toISOString();
 
-const registered = (userId = 'u1', role = 'subscriber', extra: Partial<Extract<UserEvent, { type: 'UserRegistered' }>['data']> = {}): UserEvent => ({
+const registered = (
+  userId = 'u1',
+  role = 'subscriber',
+  extra: Partial<Extract<UserEvent, { type: 'UserRegistered' }>['data']> = {},
+): UserEvent => ({
   type: 'UserRegistered',
   data: {
     userId,
@@ -29,7 +33,8 @@ const roleChanged = (toRole: string, fromRole = 'subscriber'): UserEvent => ({
 });
 const deleted: UserEvent = { type: 'UserDeleted', data: { userId: 'u1', deletedBy: 'admin' } };
 
-const kind = (k: string, message?: string) => (e: unknown) => e instanceof DomainError && e.kind === k && (!message || e.message === message);
+const kind = (k: string, message?: string) => (e: unknown) =>
+  e instanceof DomainError && e.kind === k && (!message || e.message === message);
 
 describe('User decider', () => {
   describe('RegisterUser', () => {
@@ -49,18 +54,30 @@ describe('User decider', () => {
     it('registers and asks for verification with the sealed token', () => {
       spec
         .given([])
-        .when({ ...base, verification: { sealedToken: 'v1.sealed', expiresAt: new Date('2026-01-02T10:00:00.000Z') } })
+        .when({
+          ...base,
+          verification: { sealedToken: 'v1.sealed', expiresAt: new Date('2026-01-02T10:00:00.000Z') },
+        })
         .then([
           registered(),
           {
             type: 'EmailVerificationRequested',
-            data: { userId: 'u1', email: 'ann@example.com', name: 'Ann', sealedToken: 'v1.sealed', expiresAt: '2026-01-02T10:00:00.000Z' },
+            data: {
+              userId: 'u1',
+              email: 'ann@example.com',
+              name: 'Ann',
+              sealedToken: 'v1.sealed',
+              expiresAt: '2026-01-02T10:00:00.000Z',
+            },
           },
         ]);
     });
 
     it('registers an already verified user (first admin) without a verification mail', () => {
-      spec.given([]).when({ ...base, role: 'admin', verified: true }).then([registered('u1', 'admin'), verified()]);
+      spec
+        .given([])
+        .when({ ...base, role: 'admin', verified: true })
+        .then([registered('u1', 'admin'), verified()]);
     });
 
     it('refuses to register the same stream twice', () => {
@@ -98,7 +115,18 @@ describe('User decider', () => {
       spec
         .given([registered()])
         .when({ type: 'RequestLoginCode', sealedCode: 'v1.code', expiresAt: now })
-        .then([{ type: 'LoginCodeRequested', data: { userId: 'u1', email: 'ann@example.com', name: 'Ann', sealedCode: 'v1.code', expiresAt: at } }]);
+        .then([
+          {
+            type: 'LoginCodeRequested',
+            data: {
+              userId: 'u1',
+              email: 'ann@example.com',
+              name: 'Ann',
+              sealedCode: 'v1.code',
+              expiresAt: at,
+            },
+          },
+        ]);
     });
   });
 
@@ -114,7 +142,12 @@ describe('User decider', () => {
       spec
         .given([registered()])
         .when({ type: 'ChangePassword', via: 'change', oldPasswordMatches: true, now })
-        .then([{ type: 'PasswordChanged', data: { userId: 'u1', email: 'ann@example.com', name: 'Ann', via: 'change', changedAt: at } }]);
+        .then([
+          {
+            type: 'PasswordChanged',
+            data: { userId: 'u1', email: 'ann@example.com', name: 'Ann', via: 'change', changedAt: at },
+          },
+        ]);
       spec
         .given([registered()])
         .when({ type: 'ChangePassword', via: 'reset', now })
@@ -127,11 +160,27 @@ describe('User decider', () => {
       spec
         .given([registered()])
         .when({ type: 'UpdateProfile', changes: { name: '  Anne ', bio: 'hi' } })
-        .then([{ type: 'ProfileUpdated', data: { userId: 'u1', fields: ['name', 'bio'], name: 'Anne', phone: '', bio: 'hi', country: '', photo: '' } }]);
+        .then([
+          {
+            type: 'ProfileUpdated',
+            data: {
+              userId: 'u1',
+              fields: ['name', 'bio'],
+              name: 'Anne',
+              phone: '',
+              bio: 'hi',
+              country: '',
+              photo: '',
+            },
+          },
+        ]);
     });
 
     it('refuses an empty name and a photo that is not an http(s) address', () => {
-      spec.given([registered()]).when({ type: 'UpdateProfile', changes: { name: ' ' } }).thenThrows(kind('invalid', MESSAGES.nameRequired));
+      spec
+        .given([registered()])
+        .when({ type: 'UpdateProfile', changes: { name: ' ' } })
+        .thenThrows(kind('invalid', MESSAGES.nameRequired));
       spec
         .given([registered()])
         .when({ type: 'UpdateProfile', changes: { photo: 'javascript:alert(1)' } })
@@ -144,7 +193,10 @@ describe('User decider', () => {
   });
 
   describe('ChangeRole', () => {
-    const change = (role: string, extra: Partial<{ actorId: string; actorRole: string; adminCount: number }> = {}) => ({
+    const change = (
+      role: string,
+      extra: Partial<{ actorId: string; actorRole: string; adminCount: number }> = {},
+    ) => ({
       type: 'ChangeRole' as const,
       actorId: 'admin',
       actorRole: 'admin',
@@ -154,19 +206,31 @@ describe('User decider', () => {
     });
 
     it('an admin changes another user role', () => {
-      spec.given([registered()]).when(change('author')).then([roleChanged('author')]);
+      spec
+        .given([registered()])
+        .when(change('author'))
+        .then([roleChanged('author')]);
     });
 
     it('only an admin may change roles (an author is not an admin)', () => {
-      spec.given([registered()]).when(change('author', { actorRole: 'author' })).thenThrows(kind('forbidden', MESSAGES.notAuthorized));
+      spec
+        .given([registered()])
+        .when(change('author', { actorRole: 'author' }))
+        .thenThrows(kind('forbidden', MESSAGES.notAuthorized));
     });
 
     it('an admin cannot change their own role', () => {
-      spec.given([registered('u1', 'admin')]).when(change('subscriber', { actorId: 'u1' })).thenThrows(kind('forbidden', MESSAGES.ownRole));
+      spec
+        .given([registered('u1', 'admin')])
+        .when(change('subscriber', { actorId: 'u1' }))
+        .thenThrows(kind('forbidden', MESSAGES.ownRole));
     });
 
     it('the last admin cannot be demoted', () => {
-      spec.given([registered('u1', 'admin')]).when(change('subscriber', { adminCount: 1 })).thenThrows(kind('precondition', MESSAGES.lastAdmin));
+      spec
+        .given([registered('u1', 'admin')])
+        .when(change('subscriber', { adminCount: 1 }))
+        .thenThrows(kind('precondition', MESSAGES.lastAdmin));
     });
 
     it('refuses an unknown or missing role', () => {
@@ -181,13 +245,25 @@ describe('User decider', () => {
 
   describe('DeleteUser', () => {
     it('an admin deletes another user, not themselves', () => {
-      spec.given([registered()]).when({ type: 'DeleteUser', actorId: 'admin', actorRole: 'admin' }).then([deleted]);
-      spec.given([registered('u1', 'admin')]).when({ type: 'DeleteUser', actorId: 'u1', actorRole: 'admin' }).thenThrows(kind('forbidden', MESSAGES.ownDelete));
-      spec.given([registered()]).when({ type: 'DeleteUser', actorId: 'x', actorRole: 'subscriber' }).thenThrows(kind('forbidden'));
+      spec
+        .given([registered()])
+        .when({ type: 'DeleteUser', actorId: 'admin', actorRole: 'admin' })
+        .then([deleted]);
+      spec
+        .given([registered('u1', 'admin')])
+        .when({ type: 'DeleteUser', actorId: 'u1', actorRole: 'admin' })
+        .thenThrows(kind('forbidden', MESSAGES.ownDelete));
+      spec
+        .given([registered()])
+        .when({ type: 'DeleteUser', actorId: 'x', actorRole: 'subscriber' })
+        .thenThrows(kind('forbidden'));
     });
 
     it('a deleted user cannot be deleted again', () => {
-      spec.given([registered(), deleted]).when({ type: 'DeleteUser', actorId: 'admin', actorRole: 'admin' }).thenThrows(kind('not_found'));
+      spec
+        .given([registered(), deleted])
+        .when({ type: 'DeleteUser', actorId: 'admin', actorRole: 'admin' })
+        .thenThrows(kind('not_found'));
     });
   });
 
@@ -200,17 +276,29 @@ describe('User decider', () => {
     });
 
     it('nobody impersonates an admin, and only admins impersonate', () => {
-      spec.given([registered('u1', 'admin')]).when({ type: 'StartImpersonation', adminId: 'a2', adminRole: 'admin' }).thenThrows(kind('forbidden', MESSAGES.impersonateAdmin));
-      spec.given([registered()]).when({ type: 'StartImpersonation', adminId: 'a2', adminRole: 'author' }).thenThrows(kind('forbidden'));
+      spec
+        .given([registered('u1', 'admin')])
+        .when({ type: 'StartImpersonation', adminId: 'a2', adminRole: 'admin' })
+        .thenThrows(kind('forbidden', MESSAGES.impersonateAdmin));
+      spec
+        .given([registered()])
+        .when({ type: 'StartImpersonation', adminId: 'a2', adminRole: 'author' })
+        .thenThrows(kind('forbidden'));
     });
   });
 });
 
 describe('email format (spec §5)', () => {
-  it.each(['a@b.co', 'first.last@sub.example.org', 'x@[10.0.0.1]', '"quoted name"@example.com'])('accepts %s', (email) => {
-    expect(isValidEmail(email)).toBe(true);
-  });
-  it.each(['', 'plain', 'a@b', 'a@b.c', 'a@b.c1', 'a b@c.com', 'a@@b.com', '@b.com'])('refuses %s', (email) => {
-    expect(isValidEmail(email)).toBe(false);
-  });
+  it.each(['a@b.co', 'first.last@sub.example.org', 'x@[10.0.0.1]', '"quoted name"@example.com'])(
+    'accepts %s',
+    (email) => {
+      expect(isValidEmail(email)).toBe(true);
+    },
+  );
+  it.each(['', 'plain', 'a@b', 'a@b.c', 'a@b.c1', 'a b@c.com', 'a@@b.com', '@b.com'])(
+    'refuses %s',
+    (email) => {
+      expect(isValidEmail(email)).toBe(false);
+    },
+  );
 });

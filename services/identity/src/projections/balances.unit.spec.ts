@@ -7,7 +7,17 @@ import { projectExternalFact } from './externalFacts.js';
 const registered = projectUser(null, {
   id: 'r1',
   type: 'UserRegistered',
-  data: { userId: 'u1', name: 'Ann', email: 'ann@example.com', role: 'subscriber', referralCode: 'ABCDEFGH23', referredBy: '', registeredAt: '2026-01-01T00:00:00.000Z', phone: '+1', country: 'Kenya' },
+  data: {
+    userId: 'u1',
+    name: 'Ann',
+    email: 'ann@example.com',
+    role: 'subscriber',
+    referralCode: 'ABCDEFGH23',
+    referredBy: '',
+    registeredAt: '2026-01-01T00:00:00.000Z',
+    phone: '+1',
+    country: 'Kenya',
+  },
   streamId: 'user-u1',
   version: 1,
   position: 1,
@@ -17,10 +27,23 @@ const registered = projectUser(null, {
   actor: null,
 } as never) as UserView;
 
-const balances = (version: number, depositCents: number, investedCents = 0, profitCents = 0): StoredEvent => ({
+const balances = (
+  version: number,
+  depositCents: number,
+  investedCents = 0,
+  profitCents = 0,
+): StoredEvent => ({
   id: `b${version}`,
   type: 'BalancesChanged',
-  data: { userId: 'u1', transactionId: `t${version}`, depositCents, investedCents, profitCents, withdrawalHoldCents: 0, investmentHoldCents: 0 },
+  data: {
+    userId: 'u1',
+    transactionId: `t${version}`,
+    depositCents,
+    investedCents,
+    profitCents,
+    withdrawalHoldCents: 0,
+    investmentHoldCents: 0,
+  },
   streamId: 'ledger-u1',
   version,
   position: 100 + version,

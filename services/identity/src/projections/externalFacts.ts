@@ -24,10 +24,17 @@ export function projectExternalFact(view: UserView | null, event: StoredEvent): 
   if (!view) return view;
   const d = event.data as Record<string, unknown>;
   const str = (k: string, fallback: string) => (typeof d[k] === 'string' ? (d[k] as string) : fallback);
-  const cents = (k: string, fallback: number) => (typeof d[k] === 'number' && Number.isInteger(d[k]) ? (d[k] as number) : fallback);
+  const cents = (k: string, fallback: number) =>
+    typeof d[k] === 'number' && Number.isInteger(d[k]) ? (d[k] as number) : fallback;
   switch (event.type) {
     case 'KycSubmitted':
-      return { ...view, kycStatus: 'Pending', kycFrontDoc: str('frontDoc', view.kycFrontDoc), kycBackDoc: str('backDoc', view.kycBackDoc), updatedAt: event.occurredAt };
+      return {
+        ...view,
+        kycStatus: 'Pending',
+        kycFrontDoc: str('frontDoc', view.kycFrontDoc),
+        kycBackDoc: str('backDoc', view.kycBackDoc),
+        updatedAt: event.occurredAt,
+      };
     case 'KycApproved':
       return { ...view, kycStatus: 'Approved', updatedAt: event.occurredAt };
     case 'KycRejected':

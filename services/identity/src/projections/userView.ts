@@ -104,12 +104,22 @@ export function projectUser(view: UserView | null, event: StoredEvent<UserEvent>
 }
 
 /** The referral document of a referee after one of the referee's events. */
-export function projectReferral(doc: ReferralView | null, event: StoredEvent<UserEvent>): ReferralView | null {
+export function projectReferral(
+  doc: ReferralView | null,
+  event: StoredEvent<UserEvent>,
+): ReferralView | null {
   switch (event.type) {
     case 'UserRegistered': {
       const d = event.data as Extract<UserEvent, { type: 'UserRegistered' }>['data'];
       if (!d.referredBy) return null;
-      return { id: d.userId, referrerId: d.referredBy, name: d.name, email: d.email, photo: '', createdAt: d.registeredAt };
+      return {
+        id: d.userId,
+        referrerId: d.referredBy,
+        name: d.name,
+        email: d.email,
+        photo: '',
+        createdAt: d.registeredAt,
+      };
     }
     case 'ProfileUpdated': {
       const d = event.data as Extract<UserEvent, { type: 'ProfileUpdated' }>['data'];
@@ -174,4 +184,7 @@ export const listUserViews = (db: StoreReads) =>
 export const countAdmins = (db: StoreReads) => db.count(USERS, { role: 'admin' });
 
 export const listReferralsOf = (db: StoreReads, referrerId: string) =>
-  db.find<ReferralView>(REFERRALS, { where: { referrerId }, orderBy: { field: 'createdAt', direction: 'desc' } });
+  db.find<ReferralView>(REFERRALS, {
+    where: { referrerId },
+    orderBy: { field: 'createdAt', direction: 'desc' },
+  });

@@ -12,7 +12,13 @@ import { createRedisKeyValueStore } from '@meridian/platform/adapters/keyValue.r
 import { createMemoryKeyValueStore } from '@meridian/platform/adapters/keyValue.memory';
 import { createLogger } from '@meridian/platform/logger';
 import { openSecret, generateSecretsKey } from '@meridian/platform/crypto';
-import { callUnary, createGrpcClient, type UnaryMethod, type RequestOf, type ResponseOf } from '@meridian/platform/grpc/index';
+import {
+  callUnary,
+  createGrpcClient,
+  type UnaryMethod,
+  type RequestOf,
+  type ResponseOf,
+} from '@meridian/platform/grpc/index';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
@@ -31,7 +37,10 @@ async function probeRedis(): Promise<boolean> {
   redisAvailable ??= (async () => {
     const kv = createRedisKeyValueStore({ url: REDIS_URL, prefix: `probe:${randomUUID()}:` });
     try {
-      await Promise.race([kv.get('x'), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1_000))]);
+      await Promise.race([
+        kv.get('x'),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1_000)),
+      ]);
       return true;
     } catch {
       process.stdout.write(`identity tests: no Redis at ${REDIS_URL}; using the in-memory KeyValueStore\n`);
@@ -84,8 +93,20 @@ export interface Harness {
   advance(ms: number): void;
   events(type?: string): Promise<StoredEvent[]>;
   /** Opens the sealed secret of the newest event of `type` for `email`. */
-  latestSecret(type: 'EmailVerificationRequested' | 'PasswordResetRequested' | 'LoginCodeRequested', email: string): Promise<string>;
-  register(overrides?: Partial<{ name: string; email: string; password: string; phone: string; country: string; referralCode: string }>): Promise<AuthResponse & { email: string; password: string }>;
+  latestSecret(
+    type: 'EmailVerificationRequested' | 'PasswordResetRequested' | 'LoginCodeRequested',
+    email: string,
+  ): Promise<string>;
+  register(
+    overrides?: Partial<{
+      name: string;
+      email: string;
+      password: string;
+      phone: string;
+      country: string;
+      referralCode: string;
+    }>,
+  ): Promise<AuthResponse & { email: string; password: string }>;
   /** Signs in from a new browser with an emailed code (for accounts without a trusted device). */
   signInWithCode(email: string, deviceToken?: string): Promise<AuthResponse>;
   callerOf(sessionToken: string): Promise<Caller>;
@@ -93,7 +114,9 @@ export interface Harness {
   restart(): Promise<void>;
 }
 
-export async function startHarness(options: { env?: Record<string, string>; deps?: Partial<IdentityDeps> } = {}): Promise<Harness> {
+export async function startHarness(
+  options: { env?: Record<string, string>; deps?: Partial<IdentityDeps> } = {},
+): Promise<Harness> {
   let nowMs = Date.parse('2026-03-01T12:00:00.000Z');
   const clock = () => new Date(nowMs);
   const store = createSqliteServiceStore(':memory:', { clock });
@@ -130,7 +153,8 @@ export async function startHarness(options: { env?: Record<string, string>; deps
     get client() {
       return client;
     },
-    call: (method, request) => callUnary(client, method, REQUESTS[method].fromPartial(request as never) as never),
+    call: (method, request) =>
+      callUnary(client, method, REQUESTS[method].fromPartial(request as never) as never),
     store,
     bus,
     kv,
@@ -145,7 +169,9 @@ export async function startHarness(options: { env?: Record<string, string>; deps
       return type ? all.filter((e) => e.type === type) : all;
     },
     async latestSecret(type, email) {
-      const list = (await h.events(type)).filter((e) => (e.data as { email: string }).email === email.toLowerCase());
+      const list = (await h.events(type)).filter(
+        (e) => (e.data as { email: string }).email === email.toLowerCase(),
+      );
       const last = list.at(-1);
       if (!last) throw new Error(`no ${type} for ${email}`);
       const data = last.data as { sealedToken?: string; sealedCode?: string };
@@ -171,7 +197,12 @@ export async function startHarness(options: { env?: Record<string, string>; deps
     },
     async callerOf(sessionToken) {
       const p = await h.call('authenticate', { sessionToken });
-      return { userId: p.userId, sessionId: p.sessionId, impersonatorId: p.impersonatorId, correlationId: '' };
+      return {
+        userId: p.userId,
+        sessionId: p.sessionId,
+        impersonatorId: p.impersonatorId,
+        correlationId: '',
+      };
     },
     async stop() {
       client.close();
@@ -196,7 +227,11 @@ export async function startHarness(options: { env?: Record<string, string>; deps
 }
 
 /** Asserts a call failed with a gRPC status (and optionally its message). */
-export async function expectStatus(promise: Promise<unknown>, code: grpc.status, details?: string): Promise<grpc.ServiceError> {
+export async function expectStatus(
+  promise: Promise<unknown>,
+  code: grpc.status,
+  details?: string,
+): Promise<grpc.ServiceError> {
   let error: unknown;
   try {
     await promise;

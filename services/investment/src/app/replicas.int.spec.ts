@@ -49,12 +49,21 @@ function twoReplicas() {
   return { stores, ledger, ctxs, advance: (ms: number) => (offsetMs += ms) };
 }
 
-async function approvedInvestments(ctx: InvestmentContext, ledger: ReturnType<typeof createFakeLedger>, count: number) {
+async function approvedInvestments(
+  ctx: InvestmentContext,
+  ledger: ReturnType<typeof createFakeLedger>,
+  count: number,
+) {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const userId = `u-${randomUUID()}`;
     ledger.account(userId).deposit = 10_000;
-    const { investment } = await startInvest(ctx, { actor: { userId, role: 'subscriber' }, isVerified: true, planName: 'Starter', amount: '100' });
+    const { investment } = await startInvest(ctx, {
+      actor: { userId, role: 'subscriber' },
+      isVerified: true,
+      planName: 'Starter',
+      amount: '100',
+    });
     await decideInvestment(ctx, { actor: ADMIN, investmentId: investment.investmentId, decision: 'approve' });
     ids.push(investment.investmentId);
   }
@@ -63,7 +72,9 @@ async function approvedInvestments(ctx: InvestmentContext, ledger: ReturnType<ty
 
 const countCalls = (calls: string[], prefix: string) => {
   const counts = new Map<string, number>();
-  for (const c of calls) if (c.startsWith(prefix)) counts.set(c.slice(prefix.length), (counts.get(c.slice(prefix.length)) ?? 0) + 1);
+  for (const c of calls)
+    if (c.startsWith(prefix))
+      counts.set(c.slice(prefix.length), (counts.get(c.slice(prefix.length)) ?? 0) + 1);
   return counts;
 };
 
@@ -79,7 +90,10 @@ async function holderOf(store: ServiceStore, name: string): Promise<number> {
 describe('investment background work on two replicas sharing one store', () => {
   it('the maturity schedulers settle each due investment once; the standby takes over a stopped holder', async () => {
     const { stores, ledger, ctxs, advance } = twoReplicas();
-    const first = [...(await approvedInvestments(ctxs[0], ledger, 6)), ...(await approvedInvestments(ctxs[1], ledger, 6))];
+    const first = [
+      ...(await approvedInvestments(ctxs[0], ledger, 6)),
+      ...(await approvedInvestments(ctxs[1], ledger, 6)),
+    ];
     advance(DAY); // Starter lasts one day: all due
     const schedulers = ctxs.map((ctx, i) => startMaturityScheduler(ctx, { lease: lease(`replica-${i}`) }));
     cleanups.push(() => Promise.all(schedulers.map((s) => s.stop())));
@@ -108,15 +122,26 @@ describe('investment background work on two replicas sharing one store', () => {
       ledger.account(userId).deposit = 10_000;
       const investmentId = `inv-${randomUUID()}`;
       const ctx = { ...ctxs[i % 2], ledger: port };
-      await startInvest(ctx, { actor: { userId, role: 'subscriber' }, isVerified: true, planName: 'Starter', amount: '100', investmentId }).catch(() => undefined);
+      await startInvest(ctx, {
+        actor: { userId, role: 'subscriber' },
+        isVerified: true,
+        planName: 'Starter',
+        amount: '100',
+        investmentId,
+      }).catch(() => undefined);
       lost.push(investmentId);
     }
     expect(await stores[0].count(COLLECTIONS.investments, { sync: 'hold' })).toBe(10);
     expect(ledger.calls).toEqual([]);
 
-    const managers = ctxs.map((ctx, i) => startProcessManager(ctx, { intervalMs: 60_000, lease: lease(`replica-${i}`) }));
+    const managers = ctxs.map((ctx, i) =>
+      startProcessManager(ctx, { intervalMs: 60_000, lease: lease(`replica-${i}`) }),
+    );
     cleanups.push(() => Promise.all(managers.map((m) => m.stop())));
-    await waitFor(async () => (await stores[1].count(COLLECTIONS.investments, { sync: 'hold' })) === 0, 'all holds re-driven');
+    await waitFor(
+      async () => (await stores[1].count(COLLECTIONS.investments, { sync: 'hold' })) === 0,
+      'all holds re-driven',
+    );
     const placed = countCalls(ledger.calls, 'placeHold:');
     expect(Object.fromEntries(placed)).toEqual(once(lost));
     // the standby's sweep does nothing

@@ -22,9 +22,23 @@
  * The plan's terms are copied into the request, so replacing the plans later never changes an
  * investment in flight.
  */
-import { conflict, forbidden, invalid, notFound, precondition } from '@meridian/platform/eventSourcing/errors';
+import {
+  conflict,
+  forbidden,
+  invalid,
+  notFound,
+  precondition,
+} from '@meridian/platform/eventSourcing/errors';
 import type { Decider } from '@meridian/platform/eventSourcing/types';
-import { type BasisPoints, type Cents, MONEY_MESSAGES, addCents, applyRateBasisPoints, isPositiveCents, parseDollarsToCents } from '@meridian/platform/money/money';
+import {
+  type BasisPoints,
+  type Cents,
+  MONEY_MESSAGES,
+  addCents,
+  applyRateBasisPoints,
+  isPositiveCents,
+  parseDollarsToCents,
+} from '@meridian/platform/money/money';
 import { type Plan, findPlan, isWithinPlan, planRangeText } from './plan.js';
 
 export const INVESTMENT_STATUSES = ['pending', 'Active', 'Rejected', 'Ended'] as const;
@@ -73,7 +87,10 @@ export type InvestmentRequested = {
     requestedAt: string;
   };
 };
-export type HoldPlaced = { type: 'HoldPlaced'; data: { investmentId: string; userId: string; amountCents: Cents; placedAt: string } };
+export type HoldPlaced = {
+  type: 'HoldPlaced';
+  data: { investmentId: string; userId: string; amountCents: Cents; placedAt: string };
+};
 export type HoldRefused = {
   type: 'HoldRefused';
   data: { investmentId: string; userId: string; amountCents: Cents; reason: string; refusedAt: string };
@@ -108,13 +125,25 @@ export type InvestmentMatured = {
   };
 };
 /** The ledger confirmed the capture of the held funds into invested (after the approval). */
-export type HoldCaptured = { type: 'HoldCaptured'; data: { investmentId: string; userId: string; amountCents: Cents; capturedAt: string } };
+export type HoldCaptured = {
+  type: 'HoldCaptured';
+  data: { investmentId: string; userId: string; amountCents: Cents; capturedAt: string };
+};
 /** The ledger confirmed the release of the held funds back to the Deposit Balance (after a rejection). */
-export type HoldReleased = { type: 'HoldReleased'; data: { investmentId: string; userId: string; amountCents: Cents; releasedAt: string } };
+export type HoldReleased = {
+  type: 'HoldReleased';
+  data: { investmentId: string; userId: string; amountCents: Cents; releasedAt: string };
+};
 /** The ledger confirmed the settlement of principal + profit into Total Profit (after the maturity). */
 export type MaturitySettled = {
   type: 'MaturitySettled';
-  data: { investmentId: string; userId: string; principalCents: Cents; maturityAmountCents: Cents; settledAt: string };
+  data: {
+    investmentId: string;
+    userId: string;
+    principalCents: Cents;
+    maturityAmountCents: Cents;
+    settledAt: string;
+  };
 };
 export type InvestmentEvent =
   | InvestmentRequested
@@ -222,7 +251,13 @@ export function evolve(state: InvestmentState, event: InvestmentEvent): Investme
     case 'HoldPlaced':
       return { ...state, hold: 'placed' };
     case 'HoldRefused':
-      return { ...state, hold: 'refused', status: 'Rejected', refusal: event.data.reason, decidedAt: event.data.refusedAt };
+      return {
+        ...state,
+        hold: 'refused',
+        status: 'Rejected',
+        refusal: event.data.reason,
+        decidedAt: event.data.refusedAt,
+      };
     case 'InvestmentApproved':
       return {
         ...state,
@@ -234,7 +269,12 @@ export function evolve(state: InvestmentState, event: InvestmentEvent): Investme
         decidedAt: event.data.startDate,
       };
     case 'InvestmentRejected':
-      return { ...state, status: 'Rejected', decidedBy: event.data.rejectedBy, decidedAt: event.data.rejectedAt };
+      return {
+        ...state,
+        status: 'Rejected',
+        decidedBy: event.data.rejectedBy,
+        decidedAt: event.data.rejectedAt,
+      };
     case 'InvestmentMatured':
       return { ...state, status: 'Ended', maturedAt: event.data.maturedAt };
     case 'HoldCaptured':
@@ -364,7 +404,16 @@ export function decide(command: InvestmentCommand, state: InvestmentState): Inve
       const base = { investmentId: s.investmentId, userId: s.userId, amountCents: s.amountCents };
       return placing
         ? [{ type: 'HoldPlaced', data: { ...base, placedAt: at } }]
-        : [{ type: 'HoldRefused', data: { ...base, reason: command.reason || INVESTMENT_MESSAGES.insufficientBalance, refusedAt: at } }];
+        : [
+            {
+              type: 'HoldRefused',
+              data: {
+                ...base,
+                reason: command.reason || INVESTMENT_MESSAGES.insufficientBalance,
+                refusedAt: at,
+              },
+            },
+          ];
     }
 
     case 'ApproveInvestment':
@@ -378,7 +427,13 @@ export function decide(command: InvestmentCommand, state: InvestmentState): Inve
         return [
           {
             type: 'InvestmentRejected',
-            data: { investmentId: s.investmentId, userId: s.userId, amountCents: s.amountCents, rejectedBy: command.adminId, rejectedAt: at.toISOString() },
+            data: {
+              investmentId: s.investmentId,
+              userId: s.userId,
+              amountCents: s.amountCents,
+              rejectedBy: command.adminId,
+              rejectedAt: at.toISOString(),
+            },
           },
         ];
       }
@@ -402,7 +457,8 @@ export function decide(command: InvestmentCommand, state: InvestmentState): Inve
     case 'MatureInvestment': {
       const s = existing(state);
       if (s.status === 'Ended') return [];
-      if (s.status !== 'Active' || s.endDate === null || s.maturityAmountCents === null) throw precondition(INVESTMENT_MESSAGES.notActive);
+      if (s.status !== 'Active' || s.endDate === null || s.maturityAmountCents === null)
+        throw precondition(INVESTMENT_MESSAGES.notActive);
       if (!isDue(s, command.now)) throw precondition(INVESTMENT_MESSAGES.notMatured);
       return [
         {
@@ -423,29 +479,59 @@ export function decide(command: InvestmentCommand, state: InvestmentState): Inve
     case 'RecordHoldCaptured': {
       const s = existing(state);
       if (s.funds === 'captured' || s.funds === 'settled') return [];
-      if ((s.status !== 'Active' && s.status !== 'Ended') || s.funds !== null) throw precondition(INVESTMENT_MESSAGES.notApproved);
-      return [{ type: 'HoldCaptured', data: { investmentId: s.investmentId, userId: s.userId, amountCents: s.amountCents, capturedAt: command.now.toISOString() } }];
+      if ((s.status !== 'Active' && s.status !== 'Ended') || s.funds !== null)
+        throw precondition(INVESTMENT_MESSAGES.notApproved);
+      return [
+        {
+          type: 'HoldCaptured',
+          data: {
+            investmentId: s.investmentId,
+            userId: s.userId,
+            amountCents: s.amountCents,
+            capturedAt: command.now.toISOString(),
+          },
+        },
+      ];
     }
 
     case 'RecordHoldReleased': {
       const s = existing(state);
       if (s.funds === 'released') return [];
-      if (s.status !== 'Rejected' || s.hold !== 'placed' || s.funds !== null) throw precondition(INVESTMENT_MESSAGES.notRejected);
-      return [{ type: 'HoldReleased', data: { investmentId: s.investmentId, userId: s.userId, amountCents: s.amountCents, releasedAt: command.now.toISOString() } }];
+      if (s.status !== 'Rejected' || s.hold !== 'placed' || s.funds !== null)
+        throw precondition(INVESTMENT_MESSAGES.notRejected);
+      return [
+        {
+          type: 'HoldReleased',
+          data: {
+            investmentId: s.investmentId,
+            userId: s.userId,
+            amountCents: s.amountCents,
+            releasedAt: command.now.toISOString(),
+          },
+        },
+      ];
     }
 
     case 'RecordMaturitySettled': {
       const s = existing(state);
       if (s.funds === 'settled') return [];
-      if (s.status !== 'Ended' || s.maturityAmountCents === null) throw precondition(INVESTMENT_MESSAGES.notEnded);
+      if (s.status !== 'Ended' || s.maturityAmountCents === null)
+        throw precondition(INVESTMENT_MESSAGES.notEnded);
       const at = command.now.toISOString();
       const base = { investmentId: s.investmentId, userId: s.userId };
       const settled: InvestmentEvent = {
         type: 'MaturitySettled',
-        data: { ...base, principalCents: s.amountCents, maturityAmountCents: s.maturityAmountCents, settledAt: at },
+        data: {
+          ...base,
+          principalCents: s.amountCents,
+          maturityAmountCents: s.maturityAmountCents,
+          settledAt: at,
+        },
       };
       // the settlement captures first at the ledger: an approval's capture never confirmed is a fact too
-      return s.funds === 'captured' ? [settled] : [{ type: 'HoldCaptured', data: { ...base, amountCents: s.amountCents, capturedAt: at } }, settled];
+      return s.funds === 'captured'
+        ? [settled]
+        : [{ type: 'HoldCaptured', data: { ...base, amountCents: s.amountCents, capturedAt: at } }, settled];
     }
 
     default: {
@@ -455,4 +541,8 @@ export function decide(command: InvestmentCommand, state: InvestmentState): Inve
   }
 }
 
-export const investmentDecider: Decider<InvestmentCommand, InvestmentEvent, InvestmentState> = { decide, evolve, initialState };
+export const investmentDecider: Decider<InvestmentCommand, InvestmentEvent, InvestmentState> = {
+  decide,
+  evolve,
+  initialState,
+};

@@ -18,7 +18,8 @@ import {
 import { DEFAULT_PLANS, type Plan, loadPlans } from './plan.js';
 
 const spec = DeciderSpecification.for(investmentDecider);
-const isDomainError = (kind: DomainError['kind']) => (e: unknown) => e instanceof DomainError && e.kind === kind;
+const isDomainError = (kind: DomainError['kind']) => (e: unknown) =>
+  e instanceof DomainError && e.kind === kind;
 
 // Plans lasting seconds, as the tests of later layers will use.
 const FAST: Plan[] = loadPlans([
@@ -41,13 +42,31 @@ const request = (over: Partial<RequestInvestment> = {}): RequestInvestment => ({
   now: T0,
   ...over,
 });
-const approve = (now = T1, adminId = 'admin-1'): InvestmentCommand => ({ type: 'ApproveInvestment', adminId, actorRole: 'admin', now });
-const reject = (now = T1, adminId = 'admin-1'): InvestmentCommand => ({ type: 'RejectInvestment', adminId, actorRole: 'admin', now });
+const approve = (now = T1, adminId = 'admin-1'): InvestmentCommand => ({
+  type: 'ApproveInvestment',
+  adminId,
+  actorRole: 'admin',
+  now,
+});
+const reject = (now = T1, adminId = 'admin-1'): InvestmentCommand => ({
+  type: 'RejectInvestment',
+  adminId,
+  actorRole: 'admin',
+  now,
+});
 const mature = (now: Date): InvestmentCommand => ({ type: 'MatureInvestment', now });
 
 const requested: InvestmentEvent = {
   type: 'InvestmentRequested',
-  data: { investmentId: 'inv-1', userId: 'u-1', planName: 'Starter', rateBps: 1200, durationMs: 3_000, amountCents: 20_000, requestedAt: T0.toISOString() },
+  data: {
+    investmentId: 'inv-1',
+    userId: 'u-1',
+    planName: 'Starter',
+    rateBps: 1200,
+    durationMs: 3_000,
+    amountCents: 20_000,
+    requestedAt: T0.toISOString(),
+  },
 };
 const holdPlaced: InvestmentEvent = {
   type: 'HoldPlaced',
@@ -68,7 +87,13 @@ const approved: InvestmentEvent = {
 };
 const rejected: InvestmentEvent = {
   type: 'InvestmentRejected',
-  data: { investmentId: 'inv-1', userId: 'u-1', amountCents: 20_000, rejectedBy: 'admin-1', rejectedAt: T1.toISOString() },
+  data: {
+    investmentId: 'inv-1',
+    userId: 'u-1',
+    amountCents: 20_000,
+    rejectedBy: 'admin-1',
+    rejectedAt: T1.toISOString(),
+  },
 };
 const ENDS = new Date('2025-05-01T08:00:13.000Z');
 const matured: InvestmentEvent = {
@@ -99,20 +124,35 @@ describe('RequestInvestment', () => {
   });
 
   it('needs a verified email', () => {
-    spec.given([]).when(request({ isVerified: false })).thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.verifyEmail);
+    spec
+      .given([])
+      .when(request({ isVerified: false }))
+      .thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.verifyEmail);
   });
 
   it.each(['', '   '])('needs a plan: %j', (planName) => {
-    spec.given([]).when(request({ planName })).thenThrows(isDomainError('invalid'), 'Please select an investment plan.');
+    spec
+      .given([])
+      .when(request({ planName }))
+      .thenThrows(isDomainError('invalid'), 'Please select an investment plan.');
   });
 
   it('refuses a plan that does not exist', () => {
-    spec.given([]).when(request({ planName: 'Titanium' })).thenThrows(isDomainError('invalid'), INVESTMENT_MESSAGES.unknownPlan);
+    spec
+      .given([])
+      .when(request({ planName: 'Titanium' }))
+      .thenThrows(isDomainError('invalid'), INVESTMENT_MESSAGES.unknownPlan);
   });
 
   it('accepts both inclusive bounds', () => {
-    spec.given([]).when(request({ amountCents: 10_000 })).then((events) => expect(events).toHaveLength(1));
-    spec.given([]).when(request({ amountCents: 50_000 })).then((events) => expect(events).toHaveLength(1));
+    spec
+      .given([])
+      .when(request({ amountCents: 10_000 }))
+      .then((events) => expect(events).toHaveLength(1));
+    spec
+      .given([])
+      .when(request({ amountCents: 50_000 }))
+      .then((events) => expect(events).toHaveLength(1));
   });
 
   it.each([9_999, 50_001])("refuses %d cents with a message naming the plan's range", (amountCents) => {
@@ -125,12 +165,22 @@ describe('RequestInvestment', () => {
   it('names the range of the default plans too', () => {
     spec
       .given([])
-      .when(request({ plans: DEFAULT_PLANS, planName: 'Diamond', amountCents: 999_999, availableDepositCents: 10_000_000 }))
+      .when(
+        request({
+          plans: DEFAULT_PLANS,
+          planName: 'Diamond',
+          amountCents: 999_999,
+          availableDepositCents: 10_000_000,
+        }),
+      )
       .thenThrows(isDomainError('invalid'), 'The Diamond plan accepts amounts from $10,000 to $50,000');
   });
 
   it.each([0, -1, 100.5, NaN])('refuses a non-amount: %s', (amountCents) => {
-    spec.given([]).when(request({ amountCents })).thenThrows(isDomainError('invalid'), INVESTMENT_MESSAGES.invalidAmount);
+    spec
+      .given([])
+      .when(request({ amountCents }))
+      .thenThrows(isDomainError('invalid'), INVESTMENT_MESSAGES.invalidAmount);
   });
 
   it('refuses more than the Deposit Balance, and accepts exactly all of it', () => {
@@ -138,12 +188,18 @@ describe('RequestInvestment', () => {
       .given([])
       .when(request({ amountCents: 20_000, availableDepositCents: 19_999 }))
       .thenThrows(isDomainError('precondition'), 'Insufficient balance');
-    spec.given([]).when(request({ amountCents: 20_000, availableDepositCents: 20_000 })).then((events) => expect(events).toHaveLength(1));
+    spec
+      .given([])
+      .when(request({ amountCents: 20_000, availableDepositCents: 20_000 }))
+      .then((events) => expect(events).toHaveLength(1));
   });
 
   it('answers a retry with nothing new; another request under the same id is a conflict', () => {
     spec.given([requested]).when(request()).thenNothingHappens();
-    spec.given([requested]).when(request({ amountCents: 30_000 })).thenThrows(isDomainError('conflict'), INVESTMENT_MESSAGES.alreadyExists);
+    spec
+      .given([requested])
+      .when(request({ amountCents: 30_000 }))
+      .thenThrows(isDomainError('conflict'), INVESTMENT_MESSAGES.alreadyExists);
   });
 });
 
@@ -156,13 +212,34 @@ describe('hold outcome', () => {
   it("HoldRefused ends the request as 'Rejected' with the ledger's reason", () => {
     const refused: InvestmentEvent = {
       type: 'HoldRefused',
-      data: { investmentId: 'inv-1', userId: 'u-1', amountCents: 20_000, reason: 'Insufficient balance', refusedAt: T0.toISOString() },
+      data: {
+        investmentId: 'inv-1',
+        userId: 'u-1',
+        amountCents: 20_000,
+        reason: 'Insufficient balance',
+        refusedAt: T0.toISOString(),
+      },
     };
-    spec.given([requested]).when({ type: 'RecordHoldRefused', reason: 'Insufficient balance', now: T0 }).then([refused]);
-    expect([requested, refused].reduce(evolve, initialState())).toMatchObject({ status: 'Rejected', refusal: 'Insufficient balance' });
-    spec.given([requested, refused]).when({ type: 'RecordHoldRefused', reason: 'again', now: T1 }).thenNothingHappens();
-    spec.given([requested, refused]).when({ type: 'RecordHoldPlaced', now: T1 }).thenThrows(isDomainError('conflict'), INVESTMENT_MESSAGES.holdAlreadyRecorded);
-    spec.given([requested, refused]).when(approve()).thenThrows(isDomainError('conflict'), INVESTMENT_MESSAGES.alreadyRejected);
+    spec
+      .given([requested])
+      .when({ type: 'RecordHoldRefused', reason: 'Insufficient balance', now: T0 })
+      .then([refused]);
+    expect([requested, refused].reduce(evolve, initialState())).toMatchObject({
+      status: 'Rejected',
+      refusal: 'Insufficient balance',
+    });
+    spec
+      .given([requested, refused])
+      .when({ type: 'RecordHoldRefused', reason: 'again', now: T1 })
+      .thenNothingHappens();
+    spec
+      .given([requested, refused])
+      .when({ type: 'RecordHoldPlaced', now: T1 })
+      .thenThrows(isDomainError('conflict'), INVESTMENT_MESSAGES.holdAlreadyRecorded);
+    spec
+      .given([requested, refused])
+      .when(approve())
+      .thenThrows(isDomainError('conflict'), INVESTMENT_MESSAGES.alreadyRejected);
   });
 
   it('a refusal without a reason says insufficient balance', () => {
@@ -173,7 +250,10 @@ describe('hold outcome', () => {
   });
 
   it('the outcome of an unknown investment is refused', () => {
-    spec.given([]).when({ type: 'RecordHoldPlaced', now: T0 }).thenThrows(isDomainError('not_found'), INVESTMENT_MESSAGES.notFound);
+    spec
+      .given([])
+      .when({ type: 'RecordHoldPlaced', now: T0 })
+      .thenThrows(isDomainError('not_found'), INVESTMENT_MESSAGES.notFound);
   });
 });
 
@@ -192,20 +272,36 @@ describe('ApproveInvestment / RejectInvestment', () => {
     expect(maturityAmountOf(12_345, 1500)).toBe(14_197); // 12345 + 1851.75
     expect(maturityAmountOf(333, 1500)).toBe(383); // 333 + 49.95
     expect(maturityAmountOf(10_000, 2700)).toBe(12_700);
-    const odd: InvestmentEvent = { ...requested, data: { ...requested.data, planName: 'Odd', rateBps: 1500, durationMs: 1_000, amountCents: 12_345 } };
+    const odd: InvestmentEvent = {
+      ...requested,
+      data: { ...requested.data, planName: 'Odd', rateBps: 1500, durationMs: 1_000, amountCents: 12_345 },
+    };
     spec
       .given([odd, holdPlaced])
       .when(approve())
-      .then((events) => expect(events[0].data).toMatchObject({ maturityAmountCents: 14_197, endDate: '2025-05-01T08:00:11.000Z' }));
+      .then((events) =>
+        expect(events[0].data).toMatchObject({
+          maturityAmountCents: 14_197,
+          endDate: '2025-05-01T08:00:11.000Z',
+        }),
+      );
   });
 
   it('approves on the terms copied into the request, not on whatever plans are configured now', () => {
     // Requested while "Starter" paid 20 % over 5 s; the configured Starter pays 12 % over 3 s today.
-    const earlierTerms: InvestmentEvent = { ...requested, data: { ...requested.data, rateBps: 2000, durationMs: 5_000 } };
+    const earlierTerms: InvestmentEvent = {
+      ...requested,
+      data: { ...requested.data, rateBps: 2000, durationMs: 5_000 },
+    };
     spec
       .given([earlierTerms, holdPlaced])
       .when(approve())
-      .then((events) => expect(events[0].data).toMatchObject({ maturityAmountCents: 24_000, endDate: '2025-05-01T08:00:15.000Z' }));
+      .then((events) =>
+        expect(events[0].data).toMatchObject({
+          maturityAmountCents: 24_000,
+          endDate: '2025-05-01T08:00:15.000Z',
+        }),
+      );
   });
 
   it("rejection ends it 'Rejected'", () => {
@@ -214,16 +310,37 @@ describe('ApproveInvestment / RejectInvestment', () => {
   });
 
   it('waits for the funds to be held', () => {
-    spec.given([requested]).when(approve()).thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.holdNotPlaced);
-    spec.given([requested]).when(reject()).thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.holdNotPlaced);
+    spec
+      .given([requested])
+      .when(approve())
+      .thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.holdNotPlaced);
+    spec
+      .given([requested])
+      .when(reject())
+      .thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.holdNotPlaced);
   });
 
   it('is decided once', () => {
-    spec.given([requested, holdPlaced, approved]).when(approve()).thenThrows(isDomainError('conflict'), 'This investment has already been approved');
-    spec.given([requested, holdPlaced, approved]).when(reject()).thenThrows(isDomainError('conflict'), 'This investment has already been approved');
-    spec.given([requested, holdPlaced, rejected]).when(approve()).thenThrows(isDomainError('conflict'), 'This investment has already been rejected');
-    spec.given([requested, holdPlaced, rejected]).when(reject()).thenThrows(isDomainError('conflict'), 'This investment has already been rejected');
-    spec.given([requested, holdPlaced, approved, matured]).when(reject()).thenThrows(isDomainError('conflict'), 'This investment has already ended');
+    spec
+      .given([requested, holdPlaced, approved])
+      .when(approve())
+      .thenThrows(isDomainError('conflict'), 'This investment has already been approved');
+    spec
+      .given([requested, holdPlaced, approved])
+      .when(reject())
+      .thenThrows(isDomainError('conflict'), 'This investment has already been approved');
+    spec
+      .given([requested, holdPlaced, rejected])
+      .when(approve())
+      .thenThrows(isDomainError('conflict'), 'This investment has already been rejected');
+    spec
+      .given([requested, holdPlaced, rejected])
+      .when(reject())
+      .thenThrows(isDomainError('conflict'), 'This investment has already been rejected');
+    spec
+      .given([requested, holdPlaced, approved, matured])
+      .when(reject())
+      .thenThrows(isDomainError('conflict'), 'This investment has already ended');
   });
 
   it('is for admins only, and for existing investments', () => {
@@ -239,13 +356,19 @@ describe('MatureInvestment', () => {
   const active = [requested, holdPlaced, approved];
 
   it('is refused before endDate, even by a millisecond', () => {
-    spec.given(active).when(mature(at(ENDS, -1))).thenThrows(isDomainError('precondition'), 'This investment has not matured yet');
+    spec
+      .given(active)
+      .when(mature(at(ENDS, -1)))
+      .thenThrows(isDomainError('precondition'), 'This investment has not matured yet');
     expect(isDue(active.reduce(evolve, initialState()), at(ENDS, -1))).toBe(false);
   });
 
   it("ends it at endDate with principal and profit, 'Ended'", () => {
     spec.given(active).when(mature(ENDS)).then([matured]);
-    expect([...active, matured].reduce(evolve, initialState())).toMatchObject({ status: 'Ended', maturedAt: ENDS.toISOString() });
+    expect([...active, matured].reduce(evolve, initialState())).toMatchObject({
+      status: 'Ended',
+      maturedAt: ENDS.toISOString(),
+    });
     expect(isDue(active.reduce(evolve, initialState()), ENDS)).toBe(true);
   });
 
@@ -253,17 +376,31 @@ describe('MatureInvestment', () => {
     spec
       .given(active)
       .when(mature(at(ENDS, 86_400_000)))
-      .then((events) => expect(events[0].data).toMatchObject({ endDate: ENDS.toISOString(), maturedAt: '2025-05-02T08:00:13.000Z' }));
+      .then((events) =>
+        expect(events[0].data).toMatchObject({
+          endDate: ENDS.toISOString(),
+          maturedAt: '2025-05-02T08:00:13.000Z',
+        }),
+      );
   });
 
   it('happens exactly once', () => {
-    spec.given([...active, matured]).when(mature(at(ENDS, 5_000))).thenNothingHappens();
+    spec
+      .given([...active, matured])
+      .when(mature(at(ENDS, 5_000)))
+      .thenNothingHappens();
     expect(isDue([...active, matured].reduce(evolve, initialState()), at(ENDS, 5_000))).toBe(false);
   });
 
   it('only an Active investment matures', () => {
-    spec.given([requested, holdPlaced]).when(mature(at(ENDS, 1))).thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.notActive);
-    spec.given([requested, holdPlaced, rejected]).when(mature(at(ENDS, 1))).thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.notActive);
+    spec
+      .given([requested, holdPlaced])
+      .when(mature(at(ENDS, 1)))
+      .thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.notActive);
+    spec
+      .given([requested, holdPlaced, rejected])
+      .when(mature(at(ENDS, 1)))
+      .thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.notActive);
     spec.given([]).when(mature(ENDS)).thenThrows(isDomainError('not_found'), INVESTMENT_MESSAGES.notFound);
   });
 });

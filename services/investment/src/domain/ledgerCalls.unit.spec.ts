@@ -13,7 +13,8 @@ import {
 import { DEFAULT_PLANS } from './plan.js';
 
 const spec = DeciderSpecification.for(investmentDecider);
-const isDomainError = (kind: DomainError['kind']) => (e: unknown) => e instanceof DomainError && e.kind === kind;
+const isDomainError = (kind: DomainError['kind']) => (e: unknown) =>
+  e instanceof DomainError && e.kind === kind;
 const T = new Date('2025-05-01T08:00:00.000Z');
 const at = T.toISOString();
 const base = { investmentId: 'inv-1', userId: 'u-1', amountCents: 20_000 };
@@ -24,9 +25,19 @@ const requested: InvestmentEvent = {
 const held: InvestmentEvent = { type: 'HoldPlaced', data: { ...base, placedAt: at } };
 const approved: InvestmentEvent = {
   type: 'InvestmentApproved',
-  data: { ...base, planName: 'Starter', maturityAmountCents: 22_400, startDate: at, endDate: at, approvedBy: 'a' },
+  data: {
+    ...base,
+    planName: 'Starter',
+    maturityAmountCents: 22_400,
+    startDate: at,
+    endDate: at,
+    approvedBy: 'a',
+  },
 };
-const rejected: InvestmentEvent = { type: 'InvestmentRejected', data: { ...base, rejectedBy: 'a', rejectedAt: at } };
+const rejected: InvestmentEvent = {
+  type: 'InvestmentRejected',
+  data: { ...base, rejectedBy: 'a', rejectedAt: at },
+};
 const matured: InvestmentEvent = {
   type: 'InvestmentMatured',
   data: { ...base, maturityAmountCents: 22_400, profitCents: 2_400, endDate: at, maturedAt: at },
@@ -35,7 +46,13 @@ const captured: InvestmentEvent = { type: 'HoldCaptured', data: { ...base, captu
 const released: InvestmentEvent = { type: 'HoldReleased', data: { ...base, releasedAt: at } };
 const settled: InvestmentEvent = {
   type: 'MaturitySettled',
-  data: { investmentId: 'inv-1', userId: 'u-1', principalCents: 20_000, maturityAmountCents: 22_400, settledAt: at },
+  data: {
+    investmentId: 'inv-1',
+    userId: 'u-1',
+    principalCents: 20_000,
+    maturityAmountCents: 22_400,
+    settledAt: at,
+  },
 };
 const owed = (events: InvestmentEvent[]) => ledgerCallOwed(events.reduce(evolve, initialState()));
 
@@ -51,27 +68,61 @@ describe('the ledger calls an investment owes, from its events alone', () => {
     expect(owed([requested, held, approved, matured])).toBe('settle');
     expect(owed([requested, held, approved, captured, matured])).toBe('settle');
     expect(owed([requested, held, approved, captured, matured, settled])).toBe('none');
-    expect(owed([requested, { type: 'HoldRefused', data: { ...base, reason: 'x', refusedAt: at } }])).toBe('none');
+    expect(owed([requested, { type: 'HoldRefused', data: { ...base, reason: 'x', refusedAt: at } }])).toBe(
+      'none',
+    );
   });
 
   it('records each confirmation once, and only where it is owed', () => {
     const now = T;
     spec.given([requested, held, approved]).when({ type: 'RecordHoldCaptured', now }).then([captured]);
-    spec.given([requested, held, approved, captured]).when({ type: 'RecordHoldCaptured', now }).thenNothingHappens();
+    spec
+      .given([requested, held, approved, captured])
+      .when({ type: 'RecordHoldCaptured', now })
+      .thenNothingHappens();
     spec.given([requested, held, rejected]).when({ type: 'RecordHoldReleased', now }).then([released]);
-    spec.given([requested, held, rejected, released]).when({ type: 'RecordHoldReleased', now }).thenNothingHappens();
-    spec.given([requested, held, approved, captured, matured]).when({ type: 'RecordMaturitySettled', now }).then([settled]);
+    spec
+      .given([requested, held, rejected, released])
+      .when({ type: 'RecordHoldReleased', now })
+      .thenNothingHappens();
+    spec
+      .given([requested, held, approved, captured, matured])
+      .when({ type: 'RecordMaturitySettled', now })
+      .then([settled]);
     // the approval's capture never confirmed: the settlement captured first, both are recorded
-    spec.given([requested, held, approved, matured]).when({ type: 'RecordMaturitySettled', now }).then([captured, settled]);
-    spec.given([requested, held, approved, captured, matured, settled]).when({ type: 'RecordMaturitySettled', now }).thenNothingHappens();
-    spec.given([requested, held]).when({ type: 'RecordHoldCaptured', now }).thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.notApproved);
-    spec.given([requested, held, approved]).when({ type: 'RecordHoldReleased', now }).thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.notRejected);
-    spec.given([requested, held, approved]).when({ type: 'RecordMaturitySettled', now }).thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.notEnded);
+    spec
+      .given([requested, held, approved, matured])
+      .when({ type: 'RecordMaturitySettled', now })
+      .then([captured, settled]);
+    spec
+      .given([requested, held, approved, captured, matured, settled])
+      .when({ type: 'RecordMaturitySettled', now })
+      .thenNothingHappens();
+    spec
+      .given([requested, held])
+      .when({ type: 'RecordHoldCaptured', now })
+      .thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.notApproved);
+    spec
+      .given([requested, held, approved])
+      .when({ type: 'RecordHoldReleased', now })
+      .thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.notRejected);
+    spec
+      .given([requested, held, approved])
+      .when({ type: 'RecordMaturitySettled', now })
+      .thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.notEnded);
   });
 });
 
 describe('validateRequest', () => {
-  const request = { investmentId: 'inv-1', userId: 'u-1', isVerified: true, planName: 'starter', plans: DEFAULT_PLANS, amountCents: 50_000, now: T };
+  const request = {
+    investmentId: 'inv-1',
+    userId: 'u-1',
+    isVerified: true,
+    planName: 'starter',
+    plans: DEFAULT_PLANS,
+    amountCents: 50_000,
+    now: T,
+  };
   it('returns the plan of a valid request, without any balance', () => {
     expect(validateRequest(request).name).toBe('Starter');
   });
@@ -80,7 +131,9 @@ describe('validateRequest', () => {
     expect(() => validateRequest({ ...request, planName: ' ' })).toThrow(INVESTMENT_MESSAGES.selectPlan);
     expect(() => validateRequest({ ...request, planName: 'Nope' })).toThrow(INVESTMENT_MESSAGES.unknownPlan);
     expect(() => validateRequest({ ...request, amountCents: 0 })).toThrow(INVESTMENT_MESSAGES.invalidAmount);
-    expect(() => validateRequest({ ...request, amountCents: 1 })).toThrow(/The Starter plan accepts amounts from/);
+    expect(() => validateRequest({ ...request, amountCents: 1 })).toThrow(
+      /The Starter plan accepts amounts from/,
+    );
     expect(() => validateRequest({ ...request, investmentId: '' })).toThrow(INVESTMENT_MESSAGES.missingId);
   });
 });

@@ -8,7 +8,14 @@
  * 2 decimals), the duration whole milliseconds. Bounds are inclusive.
  */
 import { invalid } from '@meridian/platform/eventSourcing/errors';
-import { type BasisPoints, type Cents, dollars, formatCentsShort, parseDollarsToCents, parsePercentToBasisPoints } from '@meridian/platform/money/money';
+import {
+  type BasisPoints,
+  type Cents,
+  dollars,
+  formatCentsShort,
+  parseDollarsToCents,
+  parsePercentToBasisPoints,
+} from '@meridian/platform/money/money';
 
 export type Plan = {
   name: string;
@@ -45,9 +52,11 @@ export function findPlan(plans: readonly Plan[], name: string): Plan | undefined
 }
 
 /** "$100 to $500" */
-export const planRangeText = (p: Plan) => `${formatCentsShort(p.minAmountCents)} to ${formatCentsShort(p.maxAmountCents)}`;
+export const planRangeText = (p: Plan) =>
+  `${formatCentsShort(p.minAmountCents)} to ${formatCentsShort(p.maxAmountCents)}`;
 
-export const isWithinPlan = (p: Plan, amountCents: Cents) => amountCents >= p.minAmountCents && amountCents <= p.maxAmountCents;
+export const isWithinPlan = (p: Plan, amountCents: Cents) =>
+  amountCents >= p.minAmountCents && amountCents <= p.maxAmountCents;
 
 const PLAN_KEYS = new Set(['name', 'minAmount', 'maxAmount', 'ratePercent', 'durationMs']);
 const MAX_RATE_BPS = 100_000; // 1000 %: anything above is a typo
@@ -84,12 +93,15 @@ export function loadPlans(input: unknown): Plan[] {
   const seen = new Set<string>();
   return value.map((raw, i): Plan => {
     const where = `plans[${i}]`;
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw invalid(`${where}: expected an object`);
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+      throw invalid(`${where}: expected an object`);
     const record = raw as Record<string, unknown>;
-    for (const key of Object.keys(record)) if (!PLAN_KEYS.has(key)) throw invalid(`${where}: unknown field ${key}`);
+    for (const key of Object.keys(record))
+      if (!PLAN_KEYS.has(key)) throw invalid(`${where}: unknown field ${key}`);
 
     const name = typeof record.name === 'string' ? record.name.trim() : '';
-    if (!name || name.length > MAX_NAME_LENGTH) throw invalid(`${where}.name: expected a name of 1 to ${MAX_NAME_LENGTH} characters`);
+    if (!name || name.length > MAX_NAME_LENGTH)
+      throw invalid(`${where}.name: expected a name of 1 to ${MAX_NAME_LENGTH} characters`);
     if (seen.has(name.toLowerCase())) throw invalid(`${where}.name: duplicate plan ${name}`);
     seen.add(name.toLowerCase());
 
@@ -99,7 +111,8 @@ export function loadPlans(input: unknown): Plan[] {
     if (maxAmountCents < minAmountCents) throw invalid(`${where}.maxAmount: must not be below minAmount`);
 
     const rateBps = field(`${where}.ratePercent`, () => parsePercentToBasisPoints(record.ratePercent));
-    if (rateBps <= 0 || rateBps > MAX_RATE_BPS) throw invalid(`${where}.ratePercent: must be above 0 and at most 1000`);
+    if (rateBps <= 0 || rateBps > MAX_RATE_BPS)
+      throw invalid(`${where}.ratePercent: must be above 0 and at most 1000`);
 
     const durationMs = record.durationMs;
     if (typeof durationMs !== 'number' || !Number.isSafeInteger(durationMs) || durationMs <= 0) {

@@ -16,7 +16,15 @@ const starter = { name: 'Starter', minAmount: 100, maxAmount: 500, ratePercent: 
 
 describe('DEFAULT_PLANS (DESIGN.md §3a)', () => {
   it('are the six plans with their bounds, flat rates and durations', () => {
-    expect(DEFAULT_PLANS.map((p) => [p.name, p.minAmountCents, p.maxAmountCents, p.rateBps, p.durationMs / DAY_MS])).toEqual([
+    expect(
+      DEFAULT_PLANS.map((p) => [
+        p.name,
+        p.minAmountCents,
+        p.maxAmountCents,
+        p.rateBps,
+        p.durationMs / DAY_MS,
+      ]),
+    ).toEqual([
       ['Starter', 10_000, 50_000, 1200, 1],
       ['Bronze', 50_000, 150_000, 1500, 3],
       ['Silver', 200_000, 500_000, 1800, 5],
@@ -48,7 +56,12 @@ describe('DEFAULT_PLANS (DESIGN.md §3a)', () => {
 
 describe('loadPlans', () => {
   it('reads a list of plans in dollars, percent and milliseconds', () => {
-    expect(loadPlans([starter, { name: 'Quick', minAmount: '50.50', maxAmount: 60, ratePercent: '2.5', durationMs: 1 }])).toEqual([
+    expect(
+      loadPlans([
+        starter,
+        { name: 'Quick', minAmount: '50.50', maxAmount: 60, ratePercent: '2.5', durationMs: 1 },
+      ]),
+    ).toEqual([
       { name: 'Starter', minAmountCents: 10_000, maxAmountCents: 50_000, rateBps: 1200, durationMs: 2000 },
       { name: 'Quick', minAmountCents: 5_050, maxAmountCents: 6_000, rateBps: 250, durationMs: 1 },
     ]);
@@ -70,15 +83,35 @@ describe('loadPlans', () => {
     ['a non-object plan', [42], /plans\[0\]: expected an object/],
     ['an unknown field (typo)', [{ ...starter, rate: 12 }], /plans\[0\]: unknown field rate/],
     ['a missing name', [{ ...starter, name: '  ' }], /plans\[0\]\.name/],
-    ['duplicate names, any case', [starter, { ...starter, name: 'STARTER' }], /plans\[1\]\.name: duplicate plan STARTER/],
+    [
+      'duplicate names, any case',
+      [starter, { ...starter, name: 'STARTER' }],
+      /plans\[1\]\.name: duplicate plan STARTER/,
+    ],
     ['a zero minimum', [{ ...starter, minAmount: 0 }], /plans\[0\]\.minAmount: must be greater than zero/],
-    ['a negative amount', [{ ...starter, minAmount: -1 }], /plans\[0\]\.minAmount: Amount cannot be negative/],
-    ['3 decimals', [{ ...starter, maxAmount: '500.001' }], /plans\[0\]\.maxAmount: Amount can have at most 2 decimal places/],
+    [
+      'a negative amount',
+      [{ ...starter, minAmount: -1 }],
+      /plans\[0\]\.minAmount: Amount cannot be negative/,
+    ],
+    [
+      '3 decimals',
+      [{ ...starter, maxAmount: '500.001' }],
+      /plans\[0\]\.maxAmount: Amount can have at most 2 decimal places/,
+    ],
     ['min above max', [{ ...starter, minAmount: 600 }], /plans\[0\]\.maxAmount: must not be below minAmount/],
     ['a zero rate', [{ ...starter, ratePercent: 0 }], /ratePercent: must be above 0/],
-    ['an absurd rate', [{ ...starter, ratePercent: 1000.01 }], /ratePercent: must be above 0 and at most 1000/],
+    [
+      'an absurd rate',
+      [{ ...starter, ratePercent: 1000.01 }],
+      /ratePercent: must be above 0 and at most 1000/,
+    ],
     ['a missing rate', [{ ...starter, ratePercent: undefined }], /ratePercent: Please enter a valid amount/],
-    ['a fractional duration', [{ ...starter, durationMs: 1.5 }], /durationMs: must be a positive whole number/],
+    [
+      'a fractional duration',
+      [{ ...starter, durationMs: 1.5 }],
+      /durationMs: must be a positive whole number/,
+    ],
     ['a zero duration', [{ ...starter, durationMs: 0 }], /durationMs/],
     ['a duration as text', [{ ...starter, durationMs: '1000' }], /durationMs/],
   ])('refuses %s, naming the plan and field', (_what, input, message) => {

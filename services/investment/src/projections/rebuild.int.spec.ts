@@ -33,7 +33,10 @@ async function snapshot(store: ServiceStore): Promise<Record<string, unknown[]>>
   const out: Record<string, unknown[]> = {};
   for (const c of Object.values(COLLECTIONS)) {
     const docs = await store.find<Record<string, unknown>>(c);
-    out[c] = docs.map((d) => JSON.stringify(d)).sort().map((s) => JSON.parse(s) as unknown);
+    out[c] = docs
+      .map((d) => JSON.stringify(d))
+      .sort()
+      .map((s) => JSON.parse(s) as unknown);
   }
   return out;
 }
@@ -101,7 +104,10 @@ it('drops every read model and rebuilds it equal from the events alone', async (
 
     // approved while the ledger's capture is lost, then re-driven by the process manager
     const active = (await invest(u1, '200')).investment!.investmentId;
-    await stack.restart({ ledger: { ...real, captureHold: async () => Promise.reject(unavailable('ledger down')) }, clock });
+    await stack.restart({
+      ledger: { ...real, captureHold: async () => Promise.reject(unavailable('ledger down')) },
+      clock,
+    });
     await decide('approveInvestment', active);
     expect(await doc(active)).toMatchObject({ status: 'Active', sync: 'capture' });
     await stack.restart({ ledger: real, clock });
@@ -127,7 +133,8 @@ it('drops every read model and rebuilds it equal from the events alone', async (
     expect((await grpcError(invest(u1, '250', awaitingId))).code).toBe(status.UNAVAILABLE);
 
     await waitFor(
-      async () => (await stack.store.find<{ name: string }>(COLLECTIONS.users)).some((u) => u.name === 'Ada L.'),
+      async () =>
+        (await stack.store.find<{ name: string }>(COLLECTIONS.users)).some((u) => u.name === 'Ada L.'),
       'directory up to date',
     );
     await stack.service.stop();

@@ -13,7 +13,9 @@ const freshRoot = () => {
   return join(d.path, 'kyc');
 };
 
-describeDocumentStoreConformance('files under DATA_DIR/kyc', { create: async () => createFsDocumentStore({ root: freshRoot() }) });
+describeDocumentStoreConformance('files under DATA_DIR/kyc', {
+  create: async () => createFsDocumentStore({ root: freshRoot() }),
+});
 
 describe('files under DATA_DIR/kyc: names on disk', () => {
   it('never uses anything the user sent in a path (hashed folder, generated file names)', async () => {

@@ -23,7 +23,11 @@ export function assertDocumentId(id: string): void {
 export function createFsDocumentStore(options: { root: string }): DocumentStore {
   const { root } = options;
   const dirOf = (userId: string) => join(root, createHash('sha256').update(userId, 'utf8').digest('hex'));
-  const exists = async (path: string) => stat(path).then(() => true, () => false);
+  const exists = async (path: string) =>
+    stat(path).then(
+      () => true,
+      () => false,
+    );
 
   return {
     async save(meta, source) {
@@ -40,7 +44,13 @@ export function createFsDocumentStore(options: { root: string }): DocumentStore 
       });
       try {
         await pipeline(Readable.from(source), counter, createWriteStream(tmp, { mode: 0o600, flags: 'wx' }));
-        const stored: DocumentMeta & { size: number } = { id: meta.id, userId: meta.userId, side: meta.side, contentType: meta.contentType, size };
+        const stored: DocumentMeta & { size: number } = {
+          id: meta.id,
+          userId: meta.userId,
+          side: meta.side,
+          contentType: meta.contentType,
+          size,
+        };
         await writeFile(join(dir, `${meta.id}.json`), JSON.stringify(stored), { mode: 0o600 });
         await rename(tmp, join(dir, `${meta.id}.bin`));
         return { size };
@@ -56,7 +66,9 @@ export function createFsDocumentStore(options: { root: string }): DocumentStore 
       const dir = dirOf(userId);
       let stored: DocumentMeta & { size: number };
       try {
-        stored = JSON.parse(await readFile(join(dir, `${id}.json`), 'utf8')) as DocumentMeta & { size: number };
+        stored = JSON.parse(await readFile(join(dir, `${id}.json`), 'utf8')) as DocumentMeta & {
+          size: number;
+        };
       } catch {
         return null;
       }
@@ -70,7 +82,10 @@ export function createFsDocumentStore(options: { root: string }): DocumentStore 
 
     async list(userId) {
       const names = await readdir(dirOf(userId)).catch(() => [] as string[]);
-      return names.filter((n) => n.endsWith('.bin')).map((n) => n.slice(0, -'.bin'.length)).sort();
+      return names
+        .filter((n) => n.endsWith('.bin'))
+        .map((n) => n.slice(0, -'.bin'.length))
+        .sort();
     },
 
     async delete(userId, id) {

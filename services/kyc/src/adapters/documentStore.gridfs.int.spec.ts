@@ -8,7 +8,8 @@ import { createGridFsDocumentStore } from './documentStore.gridfs.js';
 // MongoDB GridFS through testcontainers — skipped, with the reason printed, when this machine has no
 // container runtime.
 const runtime = await detectContainerRuntime();
-if (!runtime.available) console.log(`[skip] GridFS DocumentStore conformance: no container runtime (${runtime.reason})`);
+if (!runtime.available)
+  console.log(`[skip] GridFS DocumentStore conformance: no container runtime (${runtime.reason})`);
 
 describe.skipIf(!runtime.available)('GridFS DocumentStore (testcontainers)', () => {
   let container: StartedMongoDBContainer;

@@ -53,7 +53,11 @@ export async function createGridFsDocumentStore(options: GridFsDocumentStoreOpti
         },
       });
       const upload = bucket.openUploadStreamWithId(meta.id as never, meta.id, {
-        metadata: { userId: meta.userId, side: meta.side, contentType: meta.contentType } satisfies FileMetadata,
+        metadata: {
+          userId: meta.userId,
+          side: meta.side,
+          contentType: meta.contentType,
+        } satisfies FileMetadata,
       });
       try {
         await pipeline(Readable.from(source), counter, upload);

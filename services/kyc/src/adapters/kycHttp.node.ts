@@ -17,7 +17,13 @@ import type { AddressInfo } from 'node:net';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import { DomainError, forbidden, invalid, unauthenticated, type ErrorKind } from '@meridian/platform/eventSourcing/errors';
+import {
+  DomainError,
+  forbidden,
+  invalid,
+  unauthenticated,
+  type ErrorKind,
+} from '@meridian/platform/eventSourcing/errors';
 import type { Logger } from '@meridian/platform/logger';
 import { withCorrelation } from '@meridian/platform/logger';
 import {
@@ -31,7 +37,16 @@ import {
   type KycContext,
 } from '../app/kycCases.js';
 import type { DocumentStore } from '../app/ports.js';
-import { assertBothSides, assertKycFileKind, CONTENT_TYPES, EXTENSIONS, FILE_MESSAGES, MAX_KYC_FILE_BYTES, SNIFF_BYTES, type KycFileKind } from '../domain/fileType.js';
+import {
+  assertBothSides,
+  assertKycFileKind,
+  CONTENT_TYPES,
+  EXTENSIONS,
+  FILE_MESSAGES,
+  MAX_KYC_FILE_BYTES,
+  SNIFF_BYTES,
+  type KycFileKind,
+} from '../domain/fileType.js';
 import { MESSAGES, type DocumentRef, type Side } from '../domain/kycCase.js';
 
 export interface KycHttpDeps {
@@ -60,7 +75,9 @@ const STATUS: Record<ErrorKind, number> = {
   unavailable: 503,
 };
 const INTERNAL_ONLY = 'Unauthorized';
-const SAFE_TYPES = new Map<string, KycFileKind>(Object.entries(CONTENT_TYPES).map(([k, v]) => [v, k as KycFileKind]));
+const SAFE_TYPES = new Map<string, KycFileKind>(
+  Object.entries(CONTENT_TYPES).map(([k, v]) => [v, k as KycFileKind]),
+);
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 const header = (req: IncomingMessage, name: string): string => {
@@ -75,7 +92,12 @@ const decoded = (raw: string): string => {
   }
 };
 
-function sendJson(res: ServerResponse, status: number, body: { message: string }, extra: Record<string, string> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: { message: string },
+  extra: Record<string, string> = {},
+): void {
   if (res.headersSent) {
     res.destroy();
     return;
@@ -183,7 +205,14 @@ export async function startKycHttpServer(options: KycHttpDeps & { address: strin
       try {
         parser = busboy({
           headers: req.headers,
-          limits: { fileSize: maxBytes + 1, files: 2, fields: 10, fieldSize: 1024, parts: 12, headerPairs: 50 },
+          limits: {
+            fileSize: maxBytes + 1,
+            files: 2,
+            fields: 10,
+            fieldSize: 1024,
+            parts: 12,
+            headerPairs: 50,
+          },
         });
       } catch {
         reject(invalid(FILE_MESSAGES.bothSides, 'KYC_SIDE_MISSING'));
@@ -200,7 +229,8 @@ export async function startKycHttpServer(options: KycHttpDeps & { address: strin
         await Promise.allSettled(pending);
         const error = err ?? failure;
         if (error) {
-          for (const ref of [stored.front, stored.back]) if (ref) await documents.delete(userId, ref.documentId).catch(() => undefined);
+          for (const ref of [stored.front, stored.back])
+            if (ref) await documents.delete(userId, ref.documentId).catch(() => undefined);
           reject(error);
         } else resolve(stored);
       };
@@ -227,7 +257,10 @@ export async function startKycHttpServer(options: KycHttpDeps & { address: strin
       parser.on('error', (err) => {
         req.unpipe(parser);
         req.resume();
-        void finish(failure ?? (err instanceof DomainError ? err : invalid(FILE_MESSAGES.bothSides, 'KYC_SIDE_MISSING')));
+        void finish(
+          failure ??
+            (err instanceof DomainError ? err : invalid(FILE_MESSAGES.bothSides, 'KYC_SIDE_MISSING')),
+        );
       });
       req.on('aborted', () => void finish(invalid('Upload aborted')));
       req.pipe(parser);
@@ -251,7 +284,9 @@ export async function startKycHttpServer(options: KycHttpDeps & { address: strin
         back,
       });
       for (const old of replaced) {
-        await documents.delete(caller.userId, old.documentId).catch((err) => logger.warn({ err }, 'could not delete a replaced KYC document'));
+        await documents
+          .delete(caller.userId, old.documentId)
+          .catch((err) => logger.warn({ err }, 'could not delete a replaced KYC document'));
       }
     } catch (err) {
       for (const d of newDocs) await documents.delete(caller.userId, d.documentId).catch(() => undefined);
@@ -285,12 +320,14 @@ export async function startKycHttpServer(options: KycHttpDeps & { address: strin
     const token = header(req, 'x-internal-token');
     if (!token || !timingSafeEqual(digest(token), expectedToken)) throw unauthenticated(INTERNAL_ONLY);
     if (pathname === '/upload') {
-      if (req.method !== 'POST') return sendJson(res, 405, { message: 'Method not allowed' }, { allow: 'POST' });
+      if (req.method !== 'POST')
+        return sendJson(res, 405, { message: 'Method not allowed' }, { allow: 'POST' });
       return upload(req, res);
     }
     const doc = /^\/documents\/([^/]+)\/(front|back)$/.exec(pathname);
     if (doc) {
-      if (req.method !== 'GET') return sendJson(res, 405, { message: 'Method not allowed' }, { allow: 'GET' });
+      if (req.method !== 'GET')
+        return sendJson(res, 405, { message: 'Method not allowed' }, { allow: 'GET' });
       const ownerId = decoded(doc[1]!);
       if (!ownerId) throw new DomainError('not_found', DOCUMENT_NOT_FOUND);
       return download(req, res, ownerId, doc[2] as Side);

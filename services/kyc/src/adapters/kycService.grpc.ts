@@ -13,7 +13,14 @@ import {
 } from '@meridian/proto/meridian/kyc/v1/kyc';
 import { unaryHandlers, type CallContext, type GrpcServiceRegistration } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
-import { approveKyc, getStatus, listPending, rejectKyc, type KycCaller, type KycContext } from '../app/kycCases.js';
+import {
+  approveKyc,
+  getStatus,
+  listPending,
+  rejectKyc,
+  type KycCaller,
+  type KycContext,
+} from '../app/kycCases.js';
 import type { KycStatus as DomainStatus } from '../domain/kycCase.js';
 
 const STATUS: Record<DomainStatus, KycStatus> = {

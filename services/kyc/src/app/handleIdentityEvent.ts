@@ -24,12 +24,20 @@ const str = (data: unknown, key: string): string => {
   return typeof v === 'string' ? v : '';
 };
 
-export async function handleIdentityEvent(event: StoredEvent, tx: StoreTx, deps: IdentityEventDeps): Promise<void> {
+export async function handleIdentityEvent(
+  event: StoredEvent,
+  tx: StoreTx,
+  deps: IdentityEventDeps,
+): Promise<void> {
   const userId = str(event.data, 'userId');
   if (!userId) return;
   switch (event.type) {
     case 'UserRegistered':
-      await tx.put(USERS, userId, { id: userId, name: str(event.data, 'name'), email: str(event.data, 'email') });
+      await tx.put(USERS, userId, {
+        id: userId,
+        name: str(event.data, 'name'),
+        email: str(event.data, 'email'),
+      });
       return;
     case 'ProfileUpdated': {
       const fields = (event.data as { fields?: unknown }).fields;

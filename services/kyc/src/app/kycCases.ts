@@ -4,7 +4,12 @@
  * outbox and read model in one transaction.
  */
 import { forbidden, notFound, unauthenticated } from '@meridian/platform/eventSourcing/errors';
-import { type CommandStream, handleCommand, loadStream, projectDocument } from '@meridian/platform/app/commandHandler';
+import {
+  type CommandStream,
+  handleCommand,
+  loadStream,
+  projectDocument,
+} from '@meridian/platform/app/commandHandler';
 import { eventMeta } from '@meridian/platform/app/requestContext';
 import type { Actor, EventMeta, StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { ServiceStore, StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore';
@@ -41,20 +46,37 @@ const KYC_STREAM: CommandStream<KycCommand, KycEvent, KycState> = {
   decider: kycCaseDecider,
   streamIdOf: toKycStreamId,
   project: async (tx, events, userId) => {
-    await projectDocument<KycEvent, KycCaseView>(tx, CASES, userId, events, (view, e) => projectKycCase(view, { type: e.type, data: e.data } as KycEvent), 'delete');
+    await projectDocument<KycEvent, KycCaseView>(
+      tx,
+      CASES,
+      userId,
+      events,
+      (view, e) => projectKycCase(view, { type: e.type, data: e.data } as KycEvent),
+      'delete',
+    );
   },
 };
 
-export const loadCase = (reads: StoreReads, userId: string): Promise<{ version: number; state: KycState }> => loadStream(reads, KYC_STREAM, userId);
+export const loadCase = (reads: StoreReads, userId: string): Promise<{ version: number; state: KycState }> =>
+  loadStream(reads, KYC_STREAM, userId);
 
 /** decide -> append (expected version) -> project, inside tx: the platform's command handler. */
-export async function execute(tx: StoreTx, userId: string, command: KycCommand, meta: EventMeta): Promise<{ before: KycState; events: KycEvent[] }> {
+export async function execute(
+  tx: StoreTx,
+  userId: string,
+  command: KycCommand,
+  meta: EventMeta,
+): Promise<{ before: KycState; events: KycEvent[] }> {
   const { before, decided } = await handleCommand(tx, KYC_STREAM, userId, command, meta);
   return { before, events: decided };
 }
 
 /** The refusal the user would get, before any bytes are stored (asked again on commit). */
-export async function checkCanSubmit(store: ServiceStore, userId: string, isVerified: boolean): Promise<void> {
+export async function checkCanSubmit(
+  store: ServiceStore,
+  userId: string,
+  isVerified: boolean,
+): Promise<void> {
   assertCanSubmit((await loadCase(store, userId)).state, isVerified);
 }
 
@@ -91,7 +113,11 @@ export async function submitKyc(ctx: KycContext, input: SubmitInput): Promise<{ 
       metaOf(caller),
     );
     const keep = new Set([input.front.documentId, input.back.documentId]);
-    return { replaced: [before.front, before.back].filter((d): d is DocumentRef => d !== null && !keep.has(d.documentId)) };
+    return {
+      replaced: [before.front, before.back].filter(
+        (d): d is DocumentRef => d !== null && !keep.has(d.documentId),
+      ),
+    };
   });
 }
 
@@ -99,18 +125,37 @@ function requireCaller(caller: KycCaller): void {
   if (!caller.userId) throw unauthenticated(NOT_LOGGED_IN);
 }
 
-export async function approveKyc(ctx: KycContext, caller: KycCaller, userId: string): Promise<{ message: string }> {
+export async function approveKyc(
+  ctx: KycContext,
+  caller: KycCaller,
+  userId: string,
+): Promise<{ message: string }> {
   requireCaller(caller);
   await ctx.store.transaction((tx) =>
-    execute(tx, userId, { type: 'ApproveKyc', userId, adminId: caller.userId, adminRole: caller.role, now: ctx.clock() }, metaOf(caller)),
+    execute(
+      tx,
+      userId,
+      { type: 'ApproveKyc', userId, adminId: caller.userId, adminRole: caller.role, now: ctx.clock() },
+      metaOf(caller),
+    ),
   );
   return { message: MESSAGES.approved };
 }
 
-export async function rejectKyc(ctx: KycContext, caller: KycCaller, userId: string, reason: string): Promise<{ message: string }> {
+export async function rejectKyc(
+  ctx: KycContext,
+  caller: KycCaller,
+  userId: string,
+  reason: string,
+): Promise<{ message: string }> {
   requireCaller(caller);
   await ctx.store.transaction((tx) =>
-    execute(tx, userId, { type: 'RejectKyc', userId, adminId: caller.userId, adminRole: caller.role, reason, now: ctx.clock() }, metaOf(caller)),
+    execute(
+      tx,
+      userId,
+      { type: 'RejectKyc', userId, adminId: caller.userId, adminRole: caller.role, reason, now: ctx.clock() },
+      metaOf(caller),
+    ),
   );
   return { message: MESSAGES.rejected };
 }
@@ -129,7 +174,10 @@ export interface PendingUserView {
 export async function listPending(store: ServiceStore, caller: KycCaller): Promise<PendingUserView[]> {
   requireCaller(caller);
   if (caller.role !== 'admin') throw forbidden(MESSAGES.notAdmin);
-  const views = await store.find<KycCaseView>(CASES, { where: { status: 'Pending' }, orderBy: { field: 'submittedAt', direction: 'asc' } });
+  const views = await store.find<KycCaseView>(CASES, {
+    where: { status: 'Pending' },
+    orderBy: { field: 'submittedAt', direction: 'asc' },
+  });
   return views.map((v) => ({
     userId: v.userId,
     name: v.name,
@@ -153,7 +201,16 @@ export interface KycStatusView {
 
 export async function getStatus(store: StoreReads, userId: string): Promise<KycStatusView> {
   const view = userId ? await store.get<KycCaseView>(CASES, userId) : null;
-  if (!view) return { userId, status: 'Not Submitted', rejectionReason: '', frontDoc: '', backDoc: '', submittedAt: '', decidedAt: '' };
+  if (!view)
+    return {
+      userId,
+      status: 'Not Submitted',
+      rejectionReason: '',
+      frontDoc: '',
+      backDoc: '',
+      submittedAt: '',
+      decidedAt: '',
+    };
   return {
     userId,
     status: view.status,

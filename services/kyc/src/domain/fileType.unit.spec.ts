@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '@meridian/platform/eventSourcing/errors';
 import { IMPOSTORS, SAMPLES } from '../testing/samples.js';
-import { assertBothSides, checkKycFile, detectFileKind, FILE_MESSAGES, MAX_KYC_FILE_BYTES } from './fileType.js';
+import {
+  assertBothSides,
+  checkKycFile,
+  detectFileKind,
+  FILE_MESSAGES,
+  MAX_KYC_FILE_BYTES,
+} from './fileType.js';
 
 const refusedWith = (fn: () => unknown, message: string) => {
   let thrown: unknown;

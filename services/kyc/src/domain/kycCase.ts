@@ -8,7 +8,14 @@
  * decided once: a second Approve/Reject is a conflict. Erase (the user was deleted) forgets the case.
  * Time, ids and the caller come in the command; nothing here touches I/O.
  */
-import { conflict, DomainError, forbidden, invalid, notFound, precondition } from '@meridian/platform/eventSourcing/errors';
+import {
+  conflict,
+  DomainError,
+  forbidden,
+  invalid,
+  notFound,
+  precondition,
+} from '@meridian/platform/eventSourcing/errors';
 import type { Decider } from '@meridian/platform/eventSourcing/types';
 
 export type KycStatus = 'Not Submitted' | 'Pending' | 'Approved' | 'Rejected';
@@ -30,7 +37,7 @@ export const MESSAGES = {
 } as const;
 
 export const DEFAULT_REJECTION_REASON =
-  'Your documents could not be verified. Please upload clear images of the front and back of a valid passport, national ID or driver\'s license.';
+  "Your documents could not be verified. Please upload clear images of the front and back of a valid passport, national ID or driver's license.";
 export const MAX_REASON_LENGTH = 500;
 
 /** A stored document as the case knows it (the bytes live in the document store). */
@@ -62,10 +69,28 @@ export type KycEvent =
         back: DocumentRef;
       };
     }
-  | { type: 'KycApproved'; data: { userId: string; submissionId: string; name: string; email: string; approvedBy: string; approvedAt: string } }
+  | {
+      type: 'KycApproved';
+      data: {
+        userId: string;
+        submissionId: string;
+        name: string;
+        email: string;
+        approvedBy: string;
+        approvedAt: string;
+      };
+    }
   | {
       type: 'KycRejected';
-      data: { userId: string; submissionId: string; name: string; email: string; reason: string; rejectedBy: string; rejectedAt: string };
+      data: {
+        userId: string;
+        submissionId: string;
+        name: string;
+        email: string;
+        reason: string;
+        rejectedBy: string;
+        rejectedAt: string;
+      };
     }
   | { type: 'KycCaseErased'; data: { userId: string; erasedAt: string } };
 
@@ -133,7 +158,12 @@ export function evolve(state: KycState, event: KycEvent): KycState {
     case 'KycApproved':
       return { ...state, status: 'Approved', decidedAt: event.data.approvedAt };
     case 'KycRejected':
-      return { ...state, status: 'Rejected', decidedAt: event.data.rejectedAt, rejectionReason: event.data.reason };
+      return {
+        ...state,
+        status: 'Rejected',
+        decidedAt: event.data.rejectedAt,
+        rejectionReason: event.data.reason,
+      };
     case 'KycCaseErased':
       return initialState();
     default: {
@@ -233,7 +263,9 @@ export function decide(command: KycCommand, state: KycState): KycEvent[] {
       ];
     }
     case 'EraseKyc':
-      return state.exists ? [{ type: 'KycCaseErased', data: { userId: command.userId, erasedAt: command.now.toISOString() } }] : [];
+      return state.exists
+        ? [{ type: 'KycCaseErased', data: { userId: command.userId, erasedAt: command.now.toISOString() } }]
+        : [];
     default: {
       const _exhaustive: never = command;
       throw invalid('Unknown command');

@@ -28,8 +28,21 @@ const submit = (over: Partial<Extract<KycCommand, { type: 'SubmitKyc' }>> = {}):
   now: t0,
   ...over,
 });
-const approve: KycCommand = { type: 'ApproveKyc', userId: 'u1', adminId: 'admin1', adminRole: 'admin', now: t1 };
-const reject = (reason = 'Blurry photo'): KycCommand => ({ type: 'RejectKyc', userId: 'u1', adminId: 'admin1', adminRole: 'admin', reason, now: t1 });
+const approve: KycCommand = {
+  type: 'ApproveKyc',
+  userId: 'u1',
+  adminId: 'admin1',
+  adminRole: 'admin',
+  now: t1,
+};
+const reject = (reason = 'Blurry photo'): KycCommand => ({
+  type: 'RejectKyc',
+  userId: 'u1',
+  adminId: 'admin1',
+  adminRole: 'admin',
+  reason,
+  now: t1,
+});
 
 const submitted = (submissionId = 's1'): KycEvent => ({
   type: 'KycSubmitted',
@@ -47,13 +60,29 @@ const submitted = (submissionId = 's1'): KycEvent => ({
 });
 const approved: KycEvent = {
   type: 'KycApproved',
-  data: { userId: 'u1', submissionId: 's1', name: 'Ada', email: 'ada@example.com', approvedBy: 'admin1', approvedAt: t1.toISOString() },
+  data: {
+    userId: 'u1',
+    submissionId: 's1',
+    name: 'Ada',
+    email: 'ada@example.com',
+    approvedBy: 'admin1',
+    approvedAt: t1.toISOString(),
+  },
 };
 const rejected = (reason = 'Blurry photo'): KycEvent => ({
   type: 'KycRejected',
-  data: { userId: 'u1', submissionId: 's1', name: 'Ada', email: 'ada@example.com', reason, rejectedBy: 'admin1', rejectedAt: t1.toISOString() },
+  data: {
+    userId: 'u1',
+    submissionId: 's1',
+    name: 'Ada',
+    email: 'ada@example.com',
+    reason,
+    rejectedBy: 'admin1',
+    rejectedAt: t1.toISOString(),
+  },
 });
-const refused = (kind: DomainError['kind'], message: string) => (e: unknown) => e instanceof DomainError && e.kind === kind && e.message === message;
+const refused = (kind: DomainError['kind'], message: string) => (e: unknown) =>
+  e instanceof DomainError && e.kind === kind && e.message === message;
 
 describe('KYC case decider', () => {
   describe('submit', () => {
@@ -62,15 +91,24 @@ describe('KYC case decider', () => {
     });
 
     it('is refused before the email is verified', () => {
-      spec.given([]).when(submit({ isVerified: false })).thenThrows(refused('precondition', MESSAGES.verifyEmailFirst));
+      spec
+        .given([])
+        .when(submit({ isVerified: false }))
+        .thenThrows(refused('precondition', MESSAGES.verifyEmailFirst));
     });
 
     it('is refused while Pending', () => {
-      spec.given([submitted()]).when(submit({ submissionId: 's2' })).thenThrows(refused('conflict', 'Your documents are already under review'));
+      spec
+        .given([submitted()])
+        .when(submit({ submissionId: 's2' }))
+        .thenThrows(refused('conflict', 'Your documents are already under review'));
     });
 
     it('is refused once Approved', () => {
-      spec.given([submitted(), approved]).when(submit({ submissionId: 's2' })).thenThrows(refused('conflict', 'Your identity is already verified'));
+      spec
+        .given([submitted(), approved])
+        .when(submit({ submissionId: 's2' }))
+        .thenThrows(refused('conflict', 'Your identity is already verified'));
     });
 
     it('is allowed again after Rejected, and the case is Pending with the new documents', () => {
@@ -80,8 +118,14 @@ describe('KYC case decider', () => {
         .when(submit({ submissionId: 's2', front: newFront }))
         .then((events) => {
           expect(events).toHaveLength(1);
-          expect(events[0]).toMatchObject({ type: 'KycSubmitted', data: { submissionId: 's2', front: newFront } });
-          const state = [submitted(), rejected(), ...events].reduce(kycCaseDecider.evolve, kycCaseDecider.initialState());
+          expect(events[0]).toMatchObject({
+            type: 'KycSubmitted',
+            data: { submissionId: 's2', front: newFront },
+          });
+          const state = [submitted(), rejected(), ...events].reduce(
+            kycCaseDecider.evolve,
+            kycCaseDecider.initialState(),
+          );
           expect(state).toMatchObject({ status: 'Pending', rejectionReason: null, front: newFront });
         });
     });
@@ -93,22 +137,43 @@ describe('KYC case decider', () => {
     });
 
     it('an admin rejects a Pending case with the reason the user sees', () => {
-      spec.given([submitted()]).when(reject('  Blurry   photo ')).then([rejected('Blurry photo')]);
+      spec
+        .given([submitted()])
+        .when(reject('  Blurry   photo '))
+        .then([rejected('Blurry photo')]);
     });
 
     it('an empty reason becomes the default reason', () => {
-      spec.given([submitted()]).when(reject('')).then([rejected(DEFAULT_REJECTION_REASON)]);
+      spec
+        .given([submitted()])
+        .when(reject(''))
+        .then([rejected(DEFAULT_REJECTION_REASON)]);
     });
 
     it('refuses a reason longer than 500 characters', () => {
-      spec.given([submitted()]).when(reject('x'.repeat(501))).thenThrows(refused('invalid', MESSAGES.reasonTooLong));
+      spec
+        .given([submitted()])
+        .when(reject('x'.repeat(501)))
+        .thenThrows(refused('invalid', MESSAGES.reasonTooLong));
     });
 
     it('a decided case cannot be decided again', () => {
-      spec.given([submitted(), approved]).when(approve).thenThrows(refused('conflict', 'This KYC request has already been approved'));
-      spec.given([submitted(), approved]).when(reject()).thenThrows(refused('conflict', 'This KYC request has already been approved'));
-      spec.given([submitted(), rejected()]).when(reject()).thenThrows(refused('conflict', 'This KYC request has already been rejected'));
-      spec.given([submitted(), rejected()]).when(approve).thenThrows(refused('conflict', 'This KYC request has already been rejected'));
+      spec
+        .given([submitted(), approved])
+        .when(approve)
+        .thenThrows(refused('conflict', 'This KYC request has already been approved'));
+      spec
+        .given([submitted(), approved])
+        .when(reject())
+        .thenThrows(refused('conflict', 'This KYC request has already been approved'));
+      spec
+        .given([submitted(), rejected()])
+        .when(reject())
+        .thenThrows(refused('conflict', 'This KYC request has already been rejected'));
+      spec
+        .given([submitted(), rejected()])
+        .when(approve)
+        .thenThrows(refused('conflict', 'This KYC request has already been rejected'));
     });
 
     it('there is nothing to decide before a submission', () => {
@@ -116,8 +181,14 @@ describe('KYC case decider', () => {
     });
 
     it('only an admin decides', () => {
-      spec.given([submitted()]).when({ ...approve, adminRole: 'author' } as KycCommand).thenThrows(refused('forbidden', 'Not authorized as an admin'));
-      spec.given([submitted()]).when({ ...reject(), adminRole: 'subscriber' } as KycCommand).thenThrows(refused('forbidden', 'Not authorized as an admin'));
+      spec
+        .given([submitted()])
+        .when({ ...approve, adminRole: 'author' } as KycCommand)
+        .thenThrows(refused('forbidden', 'Not authorized as an admin'));
+      spec
+        .given([submitted()])
+        .when({ ...reject(), adminRole: 'subscriber' } as KycCommand)
+        .thenThrows(refused('forbidden', 'Not authorized as an admin'));
     });
   });
 
@@ -125,9 +196,12 @@ describe('KYC case decider', () => {
     it('forgets an existing case; a later submission starts afresh', () => {
       const erased: KycEvent = { type: 'KycCaseErased', data: { userId: 'u1', erasedAt: t1.toISOString() } };
       spec.given([submitted(), approved]).when({ type: 'EraseKyc', userId: 'u1', now: t1 }).then([erased]);
-      spec.given([submitted(), approved, erased]).when(submit({ submissionId: 's9' })).then((events) => {
-        expect(events[0]?.type).toBe('KycSubmitted');
-      });
+      spec
+        .given([submitted(), approved, erased])
+        .when(submit({ submissionId: 's9' }))
+        .then((events) => {
+          expect(events[0]?.type).toBe('KycSubmitted');
+        });
     });
 
     it('does nothing when there is no case', () => {

@@ -42,10 +42,23 @@ export function projectKycCase(view: KycCaseView | null, event: KycEvent): KycCa
         rejectionReason: '',
       };
     case 'KycApproved':
-      return view && { ...view, status: 'Approved', decidedAt: event.data.approvedAt, decidedBy: event.data.approvedBy };
+      return (
+        view && {
+          ...view,
+          status: 'Approved',
+          decidedAt: event.data.approvedAt,
+          decidedBy: event.data.approvedBy,
+        }
+      );
     case 'KycRejected':
       return (
-        view && { ...view, status: 'Rejected', decidedAt: event.data.rejectedAt, decidedBy: event.data.rejectedBy, rejectionReason: event.data.reason }
+        view && {
+          ...view,
+          status: 'Rejected',
+          decidedAt: event.data.rejectedAt,
+          decidedBy: event.data.rejectedBy,
+          rejectionReason: event.data.reason,
+        }
       );
     case 'KycCaseErased':
       return null;

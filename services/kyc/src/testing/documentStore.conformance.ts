@@ -22,12 +22,19 @@ export async function readAll(stream: Readable): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
-export function describeDocumentStoreConformance(name: string, factory: { create: () => Promise<DocumentStore> }): void {
+export function describeDocumentStoreConformance(
+  name: string,
+  factory: { create: () => Promise<DocumentStore> },
+): void {
   describe(`DocumentStore conformance: ${name}`, () => {
     let store: DocumentStore;
     let alice: string;
     let bob: string;
-    const meta = (userId: string, side: DocumentMeta['side'] = 'front', contentType = 'image/png'): DocumentMeta => ({
+    const meta = (
+      userId: string,
+      side: DocumentMeta['side'] = 'front',
+      contentType = 'image/png',
+    ): DocumentMeta => ({
       id: randomUUID(),
       userId,
       side,
@@ -55,7 +62,7 @@ export function describeDocumentStoreConformance(name: string, factory: { create
       expect(await store.list(alice)).toEqual([m.id]);
     });
 
-    it("never opens a document for another user, nor an unknown id", async () => {
+    it('never opens a document for another user, nor an unknown id', async () => {
       const m = meta(alice);
       await store.save(m, chunks(Buffer.from('png bytes')));
       expect(await store.open(bob, m.id)).toBeNull();

@@ -4,11 +4,17 @@
  * gateway's proxy would send them).
  */
 import { randomUUID } from 'node:crypto';
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
 import { createInProcEventBus } from '@meridian/platform/adapters/eventBus.inproc';
 import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
-import { callUnary, createGrpcClient, type RequestOf, type ResponseOf, type UnaryMethod } from '@meridian/platform/grpc/index';
+import {
+  callUnary,
+  createGrpcClient,
+  type RequestOf,
+  type ResponseOf,
+  type UnaryMethod,
+} from '@meridian/platform/grpc/index';
 import { createLogger } from '@meridian/platform/logger';
 import { topicOf } from '@meridian/platform/ports/eventBus';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
@@ -41,11 +47,25 @@ export interface KycHarness {
   store: ServiceStore;
   bus: ReturnType<typeof createInProcEventBus>;
   dataDir: string;
-  call<M extends UnaryMethod<KycServiceClient>>(method: M, request: Partial<RequestOf<KycServiceClient, M>>): Promise<ResponseOf<KycServiceClient, M>>;
+  call<M extends UnaryMethod<KycServiceClient>>(
+    method: M,
+    request: Partial<RequestOf<KycServiceClient, M>>,
+  ): Promise<ResponseOf<KycServiceClient, M>>;
   /** Admin-side call shape: the gateway's caller + role. */
-  asAdmin(adminId?: string): { caller: { userId: string; sessionId: string; impersonatorId: string; correlationId: string }; callerRole: string };
-  upload(userId: string | null, files: { front?: Uint8Array; back?: Uint8Array }, options?: UploadOptions): Promise<{ status: number; body: { message: string } }>;
-  getDocument(ownerId: string, side: string, as: { userId?: string; role?: string; token?: string | null }): Promise<Response>;
+  asAdmin(adminId?: string): {
+    caller: { userId: string; sessionId: string; impersonatorId: string; correlationId: string };
+    callerRole: string;
+  };
+  upload(
+    userId: string | null,
+    files: { front?: Uint8Array; back?: Uint8Array },
+    options?: UploadOptions,
+  ): Promise<{ status: number; body: { message: string } }>;
+  getDocument(
+    ownerId: string,
+    side: string,
+    as: { userId?: string; role?: string; token?: string | null },
+  ): Promise<Response>;
   /** Publishes identity integration events as identity's relay would. */
   publishIdentity(events: Array<{ type: string; data: unknown; id?: string }>): Promise<StoredEvent[]>;
   publishStored(events: StoredEvent[]): Promise<void>;
@@ -80,7 +100,11 @@ export async function startKycHarness(options: { maxFileBytes?: number } = {}): 
   });
   let identityPosition = 0;
 
-  const headersFor = (userId: string | null | undefined, role: string | undefined, token: string | null | undefined) => {
+  const headersFor = (
+    userId: string | null | undefined,
+    role: string | undefined,
+    token: string | null | undefined,
+  ) => {
     const h: Record<string, string> = { 'x-correlation-id': randomUUID() };
     if (token !== null) h['x-internal-token'] = token ?? INTERNAL_TOKEN;
     if (userId) h['x-user-id'] = userId;
@@ -99,7 +123,10 @@ export async function startKycHarness(options: { maxFileBytes?: number } = {}): 
       return callUnary(client, method, message) as never;
     },
     asAdmin(adminId = 'admin-1') {
-      return { caller: { userId: adminId, sessionId: 's', impersonatorId: '', correlationId: randomUUID() }, callerRole: 'admin' };
+      return {
+        caller: { userId: adminId, sessionId: 's', impersonatorId: '', correlationId: randomUUID() },
+        callerRole: 'admin',
+      };
     },
     async upload(userId, files, opts = {}) {
       const form = new FormData();
@@ -113,7 +140,9 @@ export async function startKycHarness(options: { maxFileBytes?: number } = {}): 
       return { status: res.status, body: (await res.json()) as { message: string } };
     },
     getDocument(ownerId, side, as) {
-      return fetch(`${handle.httpUrl}/documents/${encodeURIComponent(ownerId)}/${side}`, { headers: headersFor(as.userId, as.role, as.token) });
+      return fetch(`${handle.httpUrl}/documents/${encodeURIComponent(ownerId)}/${side}`, {
+        headers: headersFor(as.userId, as.role, as.token),
+      });
     },
     async publishIdentity(events) {
       const stored = events.map((e): StoredEvent => {

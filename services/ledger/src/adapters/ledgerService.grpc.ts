@@ -36,10 +36,29 @@ import { invalid } from '@meridian/platform/eventSourcing/errors';
 import { unaryHandlers, type GrpcServiceRegistration } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
 import type { LedgerContext, Actor } from '../app/context.js';
-import { createDeposit, decideDeposit, getDeposit, listPendingDeposits, listUserDeposits, type DepositView } from '../app/deposits.js';
+import {
+  createDeposit,
+  decideDeposit,
+  getDeposit,
+  listPendingDeposits,
+  listUserDeposits,
+  type DepositView,
+} from '../app/deposits.js';
 import { transactionToProto } from '../app/integrationEvents.js';
-import { adjustBalance, getBalances, listTransactions, placeHold, settleHold, settleMaturity, type HoldResult } from '../app/money.js';
-import type { AdjustableAccount, AdjustmentOperation as DomainOperation, HoldPurpose as DomainPurpose } from '../domain/account.js';
+import {
+  adjustBalance,
+  getBalances,
+  listTransactions,
+  placeHold,
+  settleHold,
+  settleMaturity,
+  type HoldResult,
+} from '../app/money.js';
+import type {
+  AdjustableAccount,
+  AdjustmentOperation as DomainOperation,
+  HoldPurpose as DomainPurpose,
+} from '../domain/account.js';
 import { LEDGER_MESSAGES } from '../domain/account.js';
 import type { BalancesDoc } from '../projections/views.js';
 import { holdPurposeToProto } from '../app/integrationEvents.js';
@@ -79,7 +98,11 @@ const balancesToProto = (b: BalancesDoc): Balances => ({
   investmentHoldCents: b.investmentHoldCents,
 });
 
-const HOLD_STATUS = { held: HoldStatus.HOLD_STATUS_HELD, captured: HoldStatus.HOLD_STATUS_CAPTURED, released: HoldStatus.HOLD_STATUS_RELEASED };
+const HOLD_STATUS = {
+  held: HoldStatus.HOLD_STATUS_HELD,
+  captured: HoldStatus.HOLD_STATUS_CAPTURED,
+  released: HoldStatus.HOLD_STATUS_RELEASED,
+};
 
 const holdToProto = ({ hold, balances }: HoldResult): HoldResponse => ({
   holdId: hold.holdId,
@@ -123,10 +146,15 @@ export function ledgerGrpcService(ctx: LedgerContext, options: { logger: Logger 
         );
       },
       async getDeposit(req: GetDepositRequest): Promise<Deposit> {
-        return depositToProto(await getDeposit(ctx, { actor: actorOf(req.caller, req.callerRole), depositId: req.depositId }));
+        return depositToProto(
+          await getDeposit(ctx, { actor: actorOf(req.caller, req.callerRole), depositId: req.depositId }),
+        );
       },
       async listUserDeposits(req: ListUserDepositsRequest): Promise<ListDepositsResponse> {
-        const list = await listUserDeposits(ctx, { actor: actorOf(req.caller, req.callerRole), userId: req.userId || undefined });
+        const list = await listUserDeposits(ctx, {
+          actor: actorOf(req.caller, req.callerRole),
+          userId: req.userId || undefined,
+        });
         return { deposits: list.map(depositToProto) };
       },
       async listPendingDeposits(req: ListPendingDepositsRequest): Promise<ListDepositsResponse> {
@@ -135,12 +163,22 @@ export function ledgerGrpcService(ctx: LedgerContext, options: { logger: Logger 
       },
       async confirmDeposit(req: DecideDepositRequest): Promise<Deposit> {
         return depositToProto(
-          await decideDeposit(ctx, { actor: actorOf(req.caller, req.callerRole), depositId: req.depositId, decision: 'confirm', notes: req.notes }),
+          await decideDeposit(ctx, {
+            actor: actorOf(req.caller, req.callerRole),
+            depositId: req.depositId,
+            decision: 'confirm',
+            notes: req.notes,
+          }),
         );
       },
       async rejectDeposit(req: DecideDepositRequest): Promise<Deposit> {
         return depositToProto(
-          await decideDeposit(ctx, { actor: actorOf(req.caller, req.callerRole), depositId: req.depositId, decision: 'reject', notes: req.notes }),
+          await decideDeposit(ctx, {
+            actor: actorOf(req.caller, req.callerRole),
+            depositId: req.depositId,
+            decision: 'reject',
+            notes: req.notes,
+          }),
         );
       },
       async placeHold(req: PlaceHoldRequest): Promise<HoldResponse> {
@@ -204,7 +242,11 @@ export function ledgerGrpcService(ctx: LedgerContext, options: { logger: Logger 
       },
       async getBalances(req: GetBalancesRequest): Promise<Balances> {
         return balancesToProto(
-          await getBalances(ctx, { actor: actorOf(req.caller, req.callerRole), userId: req.userId, internal: req.internal }),
+          await getBalances(ctx, {
+            actor: actorOf(req.caller, req.callerRole),
+            userId: req.userId,
+            internal: req.internal,
+          }),
         );
       },
       async listTransactions(req: ListTransactionsRequest): Promise<ListTransactionsResponse> {
@@ -214,7 +256,10 @@ export function ledgerGrpcService(ctx: LedgerContext, options: { logger: Logger 
           limit: req.limit,
           offset: req.offset,
         });
-        return { transactions: items.map((t) => transactionToProto({ ...t, references: referencesOf(t) })), total };
+        return {
+          transactions: items.map((t) => transactionToProto({ ...t, references: referencesOf(t) })),
+          total,
+        };
       },
     },
     { logger: options.logger },
@@ -223,7 +268,14 @@ export function ledgerGrpcService(ctx: LedgerContext, options: { logger: Logger 
   return { definition: LedgerServiceService, implementation };
 }
 
-function referencesOf(t: { depositId: string | null; investmentId: string | null; withdrawalId: string | null; holdId: string | null; adminId: string | null; refereeId: string | null }) {
+function referencesOf(t: {
+  depositId: string | null;
+  investmentId: string | null;
+  withdrawalId: string | null;
+  holdId: string | null;
+  adminId: string | null;
+  refereeId: string | null;
+}) {
   return {
     ...(t.depositId ? { depositId: t.depositId } : {}),
     ...(t.investmentId ? { investmentId: t.investmentId } : {}),

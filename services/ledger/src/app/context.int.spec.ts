@@ -33,10 +33,30 @@ describe('inTransaction', () => {
   it('re-runs read -> decide -> append after a ConcurrencyError, then succeeds', async () => {
     const base = createSqliteServiceStore(':memory:');
     await base.transaction((tx) =>
-      executeLedger(tx, { type: 'AdjustBalance', userId: 'u1', adminId: 'a', actorRole: 'admin', account: 'deposit', operation: 'add', amountCents: 1000, idempotencyKey: 'k0', transactionId: 't0', now: new Date() }, { correlationId: 'c' }),
+      executeLedger(
+        tx,
+        {
+          type: 'AdjustBalance',
+          userId: 'u1',
+          adminId: 'a',
+          actorRole: 'admin',
+          account: 'deposit',
+          operation: 'add',
+          amountCents: 1000,
+          idempotencyKey: 'k0',
+          transactionId: 't0',
+          now: new Date(),
+        },
+        { correlationId: 'c' },
+      ),
     );
     const store = racedStore(base, 2);
-    const result = await placeHold(ctxOf(store), { userId: 'u1', holdId: 'h1', purpose: 'investment', amountCents: 400 });
+    const result = await placeHold(ctxOf(store), {
+      userId: 'u1',
+      holdId: 'h1',
+      purpose: 'investment',
+      amountCents: 400,
+    });
     expect(store.attempts).toBe(3);
     expect(result.balances).toMatchObject({ depositCents: 600, investmentHoldCents: 400 });
     expect(await ledgerInvariantProblems(base)).toEqual([]);
@@ -46,7 +66,9 @@ describe('inTransaction', () => {
   it('gives up after maxAttempts with the ConcurrencyError', async () => {
     const base = createSqliteServiceStore(':memory:');
     const store = racedStore(base, 10);
-    await expect(inTransaction(ctxOf(store, 3), async () => 'never')).rejects.toBeInstanceOf(ConcurrencyError);
+    await expect(inTransaction(ctxOf(store, 3), async () => 'never')).rejects.toBeInstanceOf(
+      ConcurrencyError,
+    );
     expect(store.attempts).toBe(3);
     await base.close();
   });
@@ -56,7 +78,22 @@ describe('ledgerInvariantProblems', () => {
   it('notices a shown balance that differs from the entries', async () => {
     const store = createSqliteServiceStore(':memory:');
     await store.transaction((tx) =>
-      executeLedger(tx, { type: 'AdjustBalance', userId: 'u1', adminId: 'a', actorRole: 'admin', account: 'profit', operation: 'add', amountCents: 700, idempotencyKey: 'k', transactionId: 't', now: new Date() }, { correlationId: 'c' }),
+      executeLedger(
+        tx,
+        {
+          type: 'AdjustBalance',
+          userId: 'u1',
+          adminId: 'a',
+          actorRole: 'admin',
+          account: 'profit',
+          operation: 'add',
+          amountCents: 700,
+          idempotencyKey: 'k',
+          transactionId: 't',
+          now: new Date(),
+        },
+        { correlationId: 'c' },
+      ),
     );
     expect(await ledgerInvariantProblems(store)).toEqual([]);
     await store.transaction(async (tx) => {

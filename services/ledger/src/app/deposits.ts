@@ -8,8 +8,24 @@ import { notFound } from '@meridian/platform/eventSourcing/errors';
 import type { StoreReads } from '@meridian/platform/ports/serviceStore';
 import type { ReferralBonusEarned } from '../domain/account.js';
 import { DEPOSIT_MESSAGES, parseDepositAmount } from '../domain/deposit.js';
-import { type DepositDoc, type UserDoc, depositById, depositsOfUser, pendingDeposits, userById } from '../projections/views.js';
-import { type Actor, type LedgerContext, checkKey, inTransaction, metaOf, requireActor, requireAdmin, requireOwnerOrAdmin } from './context.js';
+import {
+  type DepositDoc,
+  type UserDoc,
+  depositById,
+  depositsOfUser,
+  pendingDeposits,
+  userById,
+} from '../projections/views.js';
+import {
+  type Actor,
+  type LedgerContext,
+  checkKey,
+  inTransaction,
+  metaOf,
+  requireActor,
+  requireAdmin,
+  requireOwnerOrAdmin,
+} from './context.js';
 import { executeDeposit, executeLedger } from './streams.js';
 
 export type DepositView = DepositDoc & { userName: string; userEmail: string };
@@ -41,7 +57,14 @@ export async function createDeposit(
     await executeDeposit(
       tx,
       depositId,
-      { type: 'RequestDeposit', depositId, userId: actor.userId, isVerified: input.emailVerified, amountCents, now: ctx.clock() },
+      {
+        type: 'RequestDeposit',
+        depositId,
+        userId: actor.userId,
+        isVerified: input.emailVerified,
+        amountCents,
+        now: ctx.clock(),
+      },
       metaOf(ctx, actor),
     );
     const doc = await depositById(tx, depositId);
@@ -50,7 +73,10 @@ export async function createDeposit(
   });
 }
 
-export async function getDeposit(ctx: LedgerContext, input: { actor: Actor; depositId: string }): Promise<DepositView> {
+export async function getDeposit(
+  ctx: LedgerContext,
+  input: { actor: Actor; depositId: string },
+): Promise<DepositView> {
   const actor = requireActor(input.actor);
   const doc = input.depositId ? await depositById(ctx.store, input.depositId) : null;
   if (!doc) throw notFound(DEPOSIT_MESSAGES.notFound);
@@ -59,13 +85,19 @@ export async function getDeposit(ctx: LedgerContext, input: { actor: Actor; depo
   return withUser(ctx.store, doc);
 }
 
-export async function listUserDeposits(ctx: LedgerContext, input: { actor: Actor; userId?: string }): Promise<DepositView[]> {
+export async function listUserDeposits(
+  ctx: LedgerContext,
+  input: { actor: Actor; userId?: string },
+): Promise<DepositView[]> {
   const userId = input.userId || requireActor(input.actor).userId;
   requireOwnerOrAdmin(input.actor, userId);
   return withUsers(ctx.store, await depositsOfUser(ctx.store, userId));
 }
 
-export async function listPendingDeposits(ctx: LedgerContext, input: { actor: Actor }): Promise<DepositView[]> {
+export async function listPendingDeposits(
+  ctx: LedgerContext,
+  input: { actor: Actor },
+): Promise<DepositView[]> {
   requireAdmin(input.actor);
   return withUsers(ctx.store, await pendingDeposits(ctx.store));
 }
@@ -81,18 +113,39 @@ export async function decideDeposit(
     const meta = metaOf(ctx, actor);
     const command =
       input.decision === 'confirm'
-        ? ({ type: 'ConfirmDeposit', adminId: actor.userId, actorRole: actor.role, notes: input.notes, now } as const)
-        : ({ type: 'RejectDeposit', adminId: actor.userId, actorRole: actor.role, notes: input.notes, now } as const);
+        ? ({
+            type: 'ConfirmDeposit',
+            adminId: actor.userId,
+            actorRole: actor.role,
+            notes: input.notes,
+            now,
+          } as const)
+        : ({
+            type: 'RejectDeposit',
+            adminId: actor.userId,
+            actorRole: actor.role,
+            notes: input.notes,
+            now,
+          } as const);
     const decided = await executeDeposit(tx, input.depositId, command, meta);
     const confirmed = decided.events.find((e) => e.type === 'DepositConfirmed');
     if (confirmed && decided.after.status !== 'none') {
       const { userId, amountCents, depositId } = decided.after;
       const credit = await executeLedger(
         tx,
-        { type: 'CreditDeposit', userId, depositId, amountCents, idempotencyKey: `deposit:${depositId}`, transactionId: ctx.newId(), now },
+        {
+          type: 'CreditDeposit',
+          userId,
+          depositId,
+          amountCents,
+          idempotencyKey: `deposit:${depositId}`,
+          transactionId: ctx.newId(),
+          now,
+        },
         { ...meta, causationId: confirmed.id },
       );
-      const earned = credit.events.find((e) => e.type === 'ReferralBonusEarned') as { id: string; data: ReferralBonusEarned['data'] } | undefined;
+      const earned = credit.events.find((e) => e.type === 'ReferralBonusEarned') as
+        { id: string; data: ReferralBonusEarned['data'] } | undefined;
       if (earned) {
         await executeLedger(
           tx,

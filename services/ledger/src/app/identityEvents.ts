@@ -11,7 +11,13 @@ import type { StoreTx } from '@meridian/platform/ports/serviceStore';
 import { COLLECTIONS, type UserDoc, projectUser } from '../projections/views.js';
 import { executeLedger } from './streams.js';
 
-type UserRegisteredData = { userId: string; name?: string; email?: string; referredBy?: string; registeredAt?: string };
+type UserRegisteredData = {
+  userId: string;
+  name?: string;
+  email?: string;
+  referredBy?: string;
+  registeredAt?: string;
+};
 
 export async function handleIdentityEvent(event: StoredEvent, tx: StoreTx, now: Date): Promise<void> {
   switch (event.type) {
@@ -21,7 +27,11 @@ export async function handleIdentityEvent(event: StoredEvent, tx: StoreTx, now: 
       const doc = await tx.get<UserDoc>(COLLECTIONS.users, data.userId);
       await tx.put(COLLECTIONS.users, data.userId, projectUser(doc, data));
       if (data.referredBy && data.referredBy !== data.userId) {
-        await executeLedger(tx, { type: 'LinkReferrer', userId: data.userId, referrerId: data.referredBy, now }, causedBy(event));
+        await executeLedger(
+          tx,
+          { type: 'LinkReferrer', userId: data.userId, referrerId: data.referredBy, now },
+          causedBy(event),
+        );
       }
       return;
     }
@@ -29,7 +39,12 @@ export async function handleIdentityEvent(event: StoredEvent, tx: StoreTx, now: 
       const data = (event.data ?? {}) as { userId?: string; fields?: string[]; name?: string };
       if (!data.userId || !data.fields?.includes('name')) return;
       const doc = await tx.get<UserDoc>(COLLECTIONS.users, data.userId);
-      if (doc) await tx.put(COLLECTIONS.users, data.userId, projectUser(doc, { userId: data.userId, name: data.name }));
+      if (doc)
+        await tx.put(
+          COLLECTIONS.users,
+          data.userId,
+          projectUser(doc, { userId: data.userId, name: data.name }),
+        );
       return;
     }
     default:

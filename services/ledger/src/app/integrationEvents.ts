@@ -6,7 +6,7 @@
  */
 import type { DomainEvent, StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { StoreReads } from '@meridian/platform/ports/serviceStore';
-import * as pb from '@meridian/proto/meridian/ledger/v1/events';
+import type * as pb from '@meridian/proto/meridian/ledger/v1/events';
 import { HoldPurpose } from '@meridian/proto/meridian/ledger/v1/ledger';
 import type { HoldPurpose as DomainHoldPurpose, LedgerEvent, LedgerTransaction } from '../domain/account.js';
 import type { DepositEvent } from '../domain/deposit.js';
@@ -45,12 +45,19 @@ export function transactionToProto(t: LedgerTransaction & { userId: string }) {
   };
 }
 
-export async function toIntegrationEvent(stored: StoredEvent, reads: StoreReads): Promise<DomainEvent | null> {
+export async function toIntegrationEvent(
+  stored: StoredEvent,
+  reads: StoreReads,
+): Promise<DomainEvent | null> {
   const event = { type: stored.type, data: stored.data } as LedgerEvent | DepositEvent;
   switch (event.type) {
     case 'DepositRequested': {
       const user = await userById(reads, event.data.userId);
-      const data: pb.DepositRequested = { ...event.data, userName: user?.name ?? '', userEmail: user?.email ?? '' };
+      const data: pb.DepositRequested = {
+        ...event.data,
+        userName: user?.name ?? '',
+        userEmail: user?.email ?? '',
+      };
       return { type: event.type, data };
     }
     case 'DepositConfirmed': {

@@ -13,8 +13,23 @@ import {
   holdOf,
 } from '../domain/account.js';
 import { type Cents, parseDollarsToCents } from '@meridian/platform/money/money';
-import { type BalancesDoc, type TransactionDoc, balancesOf, transactionsOfUser } from '../projections/views.js';
-import { type Actor, type LedgerContext, MESSAGES, checkKey, inTransaction, metaOf, requireAdmin, requireActor, requireOwnerOrAdmin } from './context.js';
+import {
+  type BalancesDoc,
+  type TransactionDoc,
+  balancesOf,
+  transactionsOfUser,
+} from '../projections/views.js';
+import {
+  type Actor,
+  type LedgerContext,
+  MESSAGES,
+  checkKey,
+  inTransaction,
+  metaOf,
+  requireAdmin,
+  requireActor,
+  requireOwnerOrAdmin,
+} from './context.js';
 import { loadLedger, executeLedger } from './streams.js';
 
 export type HoldResult = { hold: Hold; balances: BalancesDoc };
@@ -26,7 +41,14 @@ function requireUser(userId: string): string {
 
 export async function placeHold(
   ctx: LedgerContext,
-  input: { userId: string; holdId: string; purpose: HoldPurpose; amountCents: Cents; idempotencyKey?: string; actor?: Actor },
+  input: {
+    userId: string;
+    holdId: string;
+    purpose: HoldPurpose;
+    amountCents: Cents;
+    idempotencyKey?: string;
+    actor?: Actor;
+  },
 ): Promise<HoldResult> {
   const userId = requireUser(input.userId);
   const holdId = checkKey(input.holdId);
@@ -34,7 +56,16 @@ export async function placeHold(
   return inTransaction(ctx, async (tx) => {
     const { after } = await executeLedger(
       tx,
-      { type: 'PlaceHold', userId, holdId, purpose: input.purpose, amountCents: input.amountCents, idempotencyKey, transactionId: ctx.newId(), now: ctx.clock() },
+      {
+        type: 'PlaceHold',
+        userId,
+        holdId,
+        purpose: input.purpose,
+        amountCents: input.amountCents,
+        idempotencyKey,
+        transactionId: ctx.newId(),
+        now: ctx.clock(),
+      },
       metaOf(ctx, input.actor),
     );
     const hold = holdOf(after, holdId);
@@ -45,7 +76,13 @@ export async function placeHold(
 
 export async function settleHold(
   ctx: LedgerContext,
-  input: { userId: string; holdId: string; outcome: 'capture' | 'release'; idempotencyKey?: string; actor?: Actor },
+  input: {
+    userId: string;
+    holdId: string;
+    outcome: 'capture' | 'release';
+    idempotencyKey?: string;
+    actor?: Actor;
+  },
 ): Promise<HoldResult> {
   const userId = requireUser(input.userId);
   const holdId = checkKey(input.holdId);
@@ -71,7 +108,14 @@ export async function settleHold(
 
 export async function settleMaturity(
   ctx: LedgerContext,
-  input: { userId: string; investmentId: string; principalCents: Cents; maturityAmountCents: Cents; idempotencyKey?: string; actor?: Actor },
+  input: {
+    userId: string;
+    investmentId: string;
+    principalCents: Cents;
+    maturityAmountCents: Cents;
+    idempotencyKey?: string;
+    actor?: Actor;
+  },
 ): Promise<BalancesDoc> {
   const userId = requireUser(input.userId);
   const investmentId = checkKey(input.investmentId);
@@ -133,14 +177,21 @@ export async function adjustBalance(
   });
 }
 
-export async function getBalances(ctx: LedgerContext, input: { actor?: Actor; userId: string; internal?: boolean }): Promise<BalancesDoc> {
+export async function getBalances(
+  ctx: LedgerContext,
+  input: { actor?: Actor; userId: string; internal?: boolean },
+): Promise<BalancesDoc> {
   const userId = input.userId || requireActor(input.actor).userId;
   if (!input.internal) requireOwnerOrAdmin(input.actor, userId);
   return balancesOf(ctx.store, userId);
 }
 
 /** The hold as the ledger stream has it (tests and diagnostics). */
-export async function findHold(ctx: LedgerContext, userId: string, holdId: string): Promise<Hold | undefined> {
+export async function findHold(
+  ctx: LedgerContext,
+  userId: string,
+  holdId: string,
+): Promise<Hold | undefined> {
   return holdOf((await loadLedger(ctx.store, userId)).state, holdId);
 }
 

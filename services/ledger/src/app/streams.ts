@@ -14,7 +14,13 @@ import {
   foldLedger,
   toAccountStreamId,
 } from '../domain/account.js';
-import { type DepositCommand, type DepositEvent, type DepositState, depositDecider, toDepositStreamId } from '../domain/deposit.js';
+import {
+  type DepositCommand,
+  type DepositEvent,
+  type DepositState,
+  depositDecider,
+  toDepositStreamId,
+} from '../domain/deposit.js';
 import { project } from './project.js';
 
 const ACCOUNT_STREAM: CommandStream<LedgerCommand, LedgerEvent, LedgerState> = {
@@ -30,8 +36,10 @@ const DEPOSIT_STREAM: CommandStream<DepositCommand, DepositEvent, DepositState> 
   project,
 };
 
-export const loadLedger = (reads: StoreReads, userId: string): Promise<{ state: LedgerState; version: number }> =>
-  loadStream(reads, ACCOUNT_STREAM, userId);
+export const loadLedger = (
+  reads: StoreReads,
+  userId: string,
+): Promise<{ state: LedgerState; version: number }> => loadStream(reads, ACCOUNT_STREAM, userId);
 
 export async function executeLedger(
   tx: StoreTx,

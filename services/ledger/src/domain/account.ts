@@ -19,7 +19,13 @@
  * the earlier result: `earlierResult`, `holdOf`); the same key with another payload is refused.
  * Refusals (insufficient balance) are thrown, not recorded: nothing moved, so a retry decides afresh.
  */
-import { conflict, forbidden, invalid, notFound, precondition } from '@meridian/platform/eventSourcing/errors';
+import {
+  conflict,
+  forbidden,
+  invalid,
+  notFound,
+  precondition,
+} from '@meridian/platform/eventSourcing/errors';
 import type { Decider } from '@meridian/platform/eventSourcing/types';
 import { REFERRAL_BONUS_CENTS, referralBonusFor } from './deposit.js';
 import { type Cents, assertPositiveCents, isCents } from '@meridian/platform/money/money';
@@ -30,7 +36,13 @@ import { type Cents, assertPositiveCents, isCents } from '@meridian/platform/mon
  * Per-user accounts. `investment_hold` joins the four of DESIGN.md §3: it holds the funds of pending
  * investments as `withdrawal_hold` does for pending withdrawals.
  */
-export const USER_ACCOUNT_KINDS = ['deposit', 'invested', 'profit', 'withdrawal_hold', 'investment_hold'] as const;
+export const USER_ACCOUNT_KINDS = [
+  'deposit',
+  'invested',
+  'profit',
+  'withdrawal_hold',
+  'investment_hold',
+] as const;
 export type UserAccountKind = (typeof USER_ACCOUNT_KINDS)[number];
 export const PLATFORM_ACCOUNT_KINDS = ['cash', 'yield', 'referral', 'adjustment'] as const;
 export type PlatformAccountKind = (typeof PLATFORM_ACCOUNT_KINDS)[number];
@@ -49,13 +61,14 @@ export const userAccount = (userId: string, kind: UserAccountKind) => `user:${us
 export const platformAccount = (kind: PlatformAccountKind) => `platform:${kind}`;
 
 export type ParsedAccountId =
-  | { owner: 'user'; userId: string; kind: UserAccountKind }
-  | { owner: 'platform'; kind: PlatformAccountKind };
+  { owner: 'user'; userId: string; kind: UserAccountKind } | { owner: 'platform'; kind: PlatformAccountKind };
 
 export function parseAccountId(accountId: string): ParsedAccountId | null {
   if (accountId.startsWith('platform:')) {
     const kind = accountId.slice('platform:'.length);
-    return (PLATFORM_ACCOUNT_KINDS as readonly string[]).includes(kind) ? { owner: 'platform', kind: kind as PlatformAccountKind } : null;
+    return (PLATFORM_ACCOUNT_KINDS as readonly string[]).includes(kind)
+      ? { owner: 'platform', kind: kind as PlatformAccountKind }
+      : null;
   }
   if (accountId.startsWith('user:')) {
     const rest = accountId.slice('user:'.length);
@@ -115,7 +128,8 @@ export function transactionProblem(entries: readonly LedgerEntry[]): string | nu
     if (parseAccountId(entry.accountId) === null) return `Unknown account ${entry.accountId}`;
     if (seen.has(entry.accountId)) return `Account ${entry.accountId} appears twice`;
     seen.add(entry.accountId);
-    if (!isCents(entry.amountCents) || entry.amountCents === 0) return 'Every entry must be a non-zero whole number of cents';
+    if (!isCents(entry.amountCents) || entry.amountCents === 0)
+      return 'Every entry must be a non-zero whole number of cents';
     sum += BigInt(entry.amountCents);
   }
   return sum === 0n ? null : 'The entries of a transaction must sum to zero';
@@ -136,17 +150,41 @@ export type TransactionPosted = {
 };
 export type FundsHeld = {
   type: 'FundsHeld';
-  data: { userId: string; holdId: string; purpose: HoldPurpose; amountCents: Cents; transactionId: string; heldAt: string };
+  data: {
+    userId: string;
+    holdId: string;
+    purpose: HoldPurpose;
+    amountCents: Cents;
+    transactionId: string;
+    heldAt: string;
+  };
 };
 export type FundsCaptured = {
   type: 'FundsCaptured';
-  data: { userId: string; holdId: string; purpose: HoldPurpose; amountCents: Cents; transactionId: string; capturedAt: string };
+  data: {
+    userId: string;
+    holdId: string;
+    purpose: HoldPurpose;
+    amountCents: Cents;
+    transactionId: string;
+    capturedAt: string;
+  };
 };
 export type FundsReleased = {
   type: 'FundsReleased';
-  data: { userId: string; holdId: string; purpose: HoldPurpose; amountCents: Cents; transactionId: string; releasedAt: string };
+  data: {
+    userId: string;
+    holdId: string;
+    purpose: HoldPurpose;
+    amountCents: Cents;
+    transactionId: string;
+    releasedAt: string;
+  };
 };
-export type ReferrerLinked = { type: 'ReferrerLinked'; data: { userId: string; referrerId: string; linkedAt: string } };
+export type ReferrerLinked = {
+  type: 'ReferrerLinked';
+  data: { userId: string; referrerId: string; linkedAt: string };
+};
 /** In the referee's stream: their first confirmed deposit earned the referrer a bonus (paid by PayReferralBonus). */
 export type ReferralBonusEarned = {
   type: 'ReferralBonusEarned';
@@ -155,7 +193,14 @@ export type ReferralBonusEarned = {
 /** In the referrer's stream. */
 export type ReferralBonusPaid = {
   type: 'ReferralBonusPaid';
-  data: { userId: string; refereeId: string; depositId: string; amountCents: Cents; transactionId: string; paidAt: string };
+  data: {
+    userId: string;
+    refereeId: string;
+    depositId: string;
+    amountCents: Cents;
+    transactionId: string;
+    paidAt: string;
+  };
 };
 /**
  * The user's balances after a posting, for read models (identity's user view: balance = depositCents,
@@ -196,9 +241,18 @@ type MoneyCommandBase = {
 };
 
 /** Confirmed deposit: cash -> deposit. */
-export type CreditDeposit = MoneyCommandBase & { type: 'CreditDeposit'; depositId: string; amountCents: Cents };
+export type CreditDeposit = MoneyCommandBase & {
+  type: 'CreditDeposit';
+  depositId: string;
+  amountCents: Cents;
+};
 /** holdId = the id of the investment or withdrawal the funds are reserved for. */
-export type PlaceHold = MoneyCommandBase & { type: 'PlaceHold'; holdId: string; purpose: HoldPurpose; amountCents: Cents };
+export type PlaceHold = MoneyCommandBase & {
+  type: 'PlaceHold';
+  holdId: string;
+  purpose: HoldPurpose;
+  amountCents: Cents;
+};
 export type CaptureHold = MoneyCommandBase & { type: 'CaptureHold'; holdId: string };
 export type ReleaseHold = MoneyCommandBase & { type: 'ReleaseHold'; holdId: string };
 /** Maturity: principal from invested, profit from yield, both to profit (Total Profit). */
@@ -219,7 +273,11 @@ export type AdjustBalance = MoneyCommandBase & {
   reason?: string;
 };
 /** On the referrer's ledger. */
-export type PayReferralBonus = MoneyCommandBase & { type: 'PayReferralBonus'; refereeId: string; depositId: string };
+export type PayReferralBonus = MoneyCommandBase & {
+  type: 'PayReferralBonus';
+  refereeId: string;
+  depositId: string;
+};
 /** From identity's UserRegistered(referredBy). */
 export type LinkReferrer = { type: 'LinkReferrer'; userId: string; referrerId: string; now: Date };
 
@@ -236,7 +294,13 @@ export type LedgerCommand =
 // ---------- state ----------
 
 export type HoldStatus = 'held' | 'captured' | 'released';
-export type Hold = { holdId: string; purpose: HoldPurpose; amountCents: Cents; status: HoldStatus; transactionId: string };
+export type Hold = {
+  holdId: string;
+  purpose: HoldPurpose;
+  amountCents: Cents;
+  status: HoldStatus;
+  transactionId: string;
+};
 
 export type LedgerState = {
   userId: string | null;
@@ -252,7 +316,13 @@ export type LedgerState = {
   referralBonusesPaid: Record<string, true>;
 };
 
-const zeroBalances = (): Balances => ({ deposit: 0, invested: 0, profit: 0, withdrawal_hold: 0, investment_hold: 0 });
+const zeroBalances = (): Balances => ({
+  deposit: 0,
+  invested: 0,
+  profit: 0,
+  withdrawal_hold: 0,
+  investment_hold: 0,
+});
 
 export const initialState = (): LedgerState => ({
   userId: null,
@@ -287,14 +357,16 @@ function apply(draft: LedgerState, event: LedgerEvent): void {
       const tx = event.data;
       for (const entry of tx.entries) {
         const account = parseAccountId(entry.accountId);
-        if (account?.owner === 'user' && account.userId === tx.userId) draft.balances[account.kind] += entry.amountCents;
+        if (account?.owner === 'user' && account.userId === tx.userId)
+          draft.balances[account.kind] += entry.amountCents;
       }
       draft.processed[tx.idempotencyKey] = { fingerprint: tx.fingerprint, transactionId: tx.transactionId };
       if (tx.reason === 'deposit_confirmed' && tx.references.depositId) {
         draft.confirmedDeposits += 1;
         draft.creditedDeposits[tx.references.depositId] = true;
       }
-      if (tx.reason === 'investment_matured' && tx.references.investmentId) draft.settledInvestments[tx.references.investmentId] = true;
+      if (tx.reason === 'investment_matured' && tx.references.investmentId)
+        draft.settledInvestments[tx.references.investmentId] = true;
       return;
     }
     case 'FundsHeld': {
@@ -305,7 +377,11 @@ function apply(draft: LedgerState, event: LedgerEvent): void {
     case 'FundsCaptured':
     case 'FundsReleased': {
       const hold = draft.holds[event.data.holdId];
-      if (hold) draft.holds[hold.holdId] = { ...hold, status: event.type === 'FundsCaptured' ? 'captured' : 'released' };
+      if (hold)
+        draft.holds[hold.holdId] = {
+          ...hold,
+          status: event.type === 'FundsCaptured' ? 'captured' : 'released',
+        };
       return;
     }
     case 'ReferrerLinked':
@@ -450,12 +526,16 @@ function balancesChanged(state: LedgerState, transactionId: string): BalancesCha
 }
 
 const sourceOf = (purpose: HoldPurpose): UserAccountKind => (purpose === 'investment' ? 'deposit' : 'profit');
-const holdAccountOf = (purpose: HoldPurpose): UserAccountKind => (purpose === 'investment' ? 'investment_hold' : 'withdrawal_hold');
+const holdAccountOf = (purpose: HoldPurpose): UserAccountKind =>
+  purpose === 'investment' ? 'investment_hold' : 'withdrawal_hold';
 const holdReferences = (hold: { holdId: string; purpose: HoldPurpose }): LedgerReferences =>
-  hold.purpose === 'investment' ? { holdId: hold.holdId, investmentId: hold.holdId } : { holdId: hold.holdId, withdrawalId: hold.holdId };
+  hold.purpose === 'investment'
+    ? { holdId: hold.holdId, investmentId: hold.holdId }
+    : { holdId: hold.holdId, withdrawalId: hold.holdId };
 
 function checkCommon(command: MoneyCommand, state: LedgerState): 'repeat' | 'new' {
-  if (!command.userId || !command.idempotencyKey || !command.transactionId) throw invalid(LEDGER_MESSAGES.missingId);
+  if (!command.userId || !command.idempotencyKey || !command.transactionId)
+    throw invalid(LEDGER_MESSAGES.missingId);
   if (state.userId !== null && state.userId !== command.userId) throw invalid(LEDGER_MESSAGES.wrongLedger);
   const earlier = state.processed[command.idempotencyKey];
   if (!earlier) return 'new';
@@ -471,7 +551,12 @@ export function decide(command: LedgerCommand, state: LedgerState): LedgerEvent[
     if (state.userId !== null && state.userId !== command.userId) throw invalid(LEDGER_MESSAGES.wrongLedger);
     if (state.referrerId === command.referrerId) return [];
     if (state.referrerId !== null) throw conflict(LEDGER_MESSAGES.alreadyReferred);
-    return [{ type: 'ReferrerLinked', data: { userId: command.userId, referrerId: command.referrerId, linkedAt: command.now.toISOString() } }];
+    return [
+      {
+        type: 'ReferrerLinked',
+        data: { userId: command.userId, referrerId: command.referrerId, linkedAt: command.now.toISOString() },
+      },
+    ];
   }
 
   if (checkCommon(command, state) === 'repeat') return [];
@@ -503,7 +588,12 @@ export function decide(command: LedgerCommand, state: LedgerState): LedgerEvent[
       if (bonus) {
         events.push({
           type: 'ReferralBonusEarned',
-          data: { userId, referrerId: bonus.referrerId, depositId: command.depositId, amountCents: bonus.amountCents },
+          data: {
+            userId,
+            referrerId: bonus.referrerId,
+            depositId: command.depositId,
+            amountCents: bonus.amountCents,
+          },
         });
       }
       return events;
@@ -512,7 +602,8 @@ export function decide(command: LedgerCommand, state: LedgerState): LedgerEvent[
     case 'PlaceHold': {
       assertPositiveCents(command.amountCents, LEDGER_MESSAGES.amountNotPositive);
       if (!command.holdId) throw invalid(LEDGER_MESSAGES.missingId);
-      if (!(HOLD_PURPOSES as readonly string[]).includes(command.purpose)) throw invalid('Unknown hold purpose');
+      if (!(HOLD_PURPOSES as readonly string[]).includes(command.purpose))
+        throw invalid('Unknown hold purpose');
       if (state.holds[command.holdId]) throw conflict(LEDGER_MESSAGES.holdAlreadyPlaced);
       const source = sourceOf(command.purpose);
       const { posted, after } = posting(
@@ -522,7 +613,10 @@ export function decide(command: LedgerCommand, state: LedgerState): LedgerEvent[
         holdReferences(command),
         [
           { accountId: userAccount(userId, source), amountCents: -command.amountCents },
-          { accountId: userAccount(userId, holdAccountOf(command.purpose)), amountCents: command.amountCents },
+          {
+            accountId: userAccount(userId, holdAccountOf(command.purpose)),
+            amountCents: command.amountCents,
+          },
         ],
         LEDGER_MESSAGES.insufficientBalance,
       );
@@ -549,7 +643,8 @@ export function decide(command: LedgerCommand, state: LedgerState): LedgerEvent[
       if (!hold) throw notFound(LEDGER_MESSAGES.holdNotFound);
       const capturing = command.type === 'CaptureHold';
       if (hold.status === (capturing ? 'captured' : 'released')) return [];
-      if (hold.status !== 'held') throw conflict(capturing ? LEDGER_MESSAGES.holdAlreadyReleased : LEDGER_MESSAGES.holdAlreadyCaptured);
+      if (hold.status !== 'held')
+        throw conflict(capturing ? LEDGER_MESSAGES.holdAlreadyReleased : LEDGER_MESSAGES.holdAlreadyCaptured);
       const destination = capturing
         ? hold.purpose === 'investment'
           ? userAccount(userId, 'invested')
@@ -566,7 +661,13 @@ export function decide(command: LedgerCommand, state: LedgerState): LedgerEvent[
         ],
         LEDGER_MESSAGES.insufficientBalance,
       );
-      const data = { userId, holdId: hold.holdId, purpose: hold.purpose, amountCents: hold.amountCents, transactionId: command.transactionId };
+      const data = {
+        userId,
+        holdId: hold.holdId,
+        purpose: hold.purpose,
+        amountCents: hold.amountCents,
+        transactionId: command.transactionId,
+      };
       const outcome: LedgerEvent = capturing
         ? { type: 'FundsCaptured', data: { ...data, capturedAt: at } }
         : { type: 'FundsReleased', data: { ...data, releasedAt: at } };
@@ -577,10 +678,13 @@ export function decide(command: LedgerCommand, state: LedgerState): LedgerEvent[
       assertPositiveCents(command.principalCents, LEDGER_MESSAGES.amountNotPositive);
       assertPositiveCents(command.maturityAmountCents, LEDGER_MESSAGES.amountNotPositive);
       if (!command.investmentId) throw invalid(LEDGER_MESSAGES.missingId);
-      if (command.maturityAmountCents < command.principalCents) throw invalid(LEDGER_MESSAGES.maturityBelowPrincipal);
+      if (command.maturityAmountCents < command.principalCents)
+        throw invalid(LEDGER_MESSAGES.maturityBelowPrincipal);
       if (state.settledInvestments[command.investmentId]) return [];
       const profit = command.maturityAmountCents - command.principalCents;
-      const entries: LedgerEntry[] = [{ accountId: userAccount(userId, 'invested'), amountCents: -command.principalCents }];
+      const entries: LedgerEntry[] = [
+        { accountId: userAccount(userId, 'invested'), amountCents: -command.principalCents },
+      ];
       if (profit > 0) entries.push({ accountId: platformAccount('yield'), amountCents: -profit });
       entries.push({ accountId: userAccount(userId, 'profit'), amountCents: command.maturityAmountCents });
       const { posted, after } = posting(
@@ -597,8 +701,10 @@ export function decide(command: LedgerCommand, state: LedgerState): LedgerEvent[
     case 'AdjustBalance': {
       if (command.actorRole !== 'admin') throw forbidden(LEDGER_MESSAGES.notAuthorized);
       if (!command.adminId) throw invalid(LEDGER_MESSAGES.missingId);
-      if (!(ADJUSTMENT_OPERATIONS as readonly string[]).includes(command.operation)) throw invalid(LEDGER_MESSAGES.invalidOperation);
-      if (!(ADJUSTABLE_ACCOUNTS as readonly string[]).includes(command.account)) throw invalid(LEDGER_MESSAGES.invalidAccount);
+      if (!(ADJUSTMENT_OPERATIONS as readonly string[]).includes(command.operation))
+        throw invalid(LEDGER_MESSAGES.invalidOperation);
+      if (!(ADJUSTABLE_ACCOUNTS as readonly string[]).includes(command.account))
+        throw invalid(LEDGER_MESSAGES.invalidAccount);
       assertPositiveCents(command.amountCents, LEDGER_MESSAGES.amountNotPositive);
       const reason = (command.reason ?? '').trim();
       if (reason.length > 500) throw invalid(LEDGER_MESSAGES.reasonTooLong);
@@ -657,4 +763,8 @@ export function decide(command: LedgerCommand, state: LedgerState): LedgerEvent[
   }
 }
 
-export const accountDecider: Decider<LedgerCommand, LedgerEvent, LedgerState> = { decide, evolve, initialState };
+export const accountDecider: Decider<LedgerCommand, LedgerEvent, LedgerState> = {
+  decide,
+  evolve,
+  initialState,
+};

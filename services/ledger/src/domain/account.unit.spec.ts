@@ -69,7 +69,11 @@ const release = (holdId: string, key = `release:${holdId}`): ReleaseHold => ({
   transactionId: fresh('tx'),
   now: T0,
 });
-const settle = (investmentId: string, principalCents: number, maturityAmountCents: number): SettleMaturity => ({
+const settle = (
+  investmentId: string,
+  principalCents: number,
+  maturityAmountCents: number,
+): SettleMaturity => ({
   type: 'SettleMaturity',
   userId: U,
   investmentId,
@@ -107,13 +111,19 @@ function history(...commands: LedgerCommand[]): LedgerEvent[] {
   return events;
 }
 const stateOf = (events: LedgerEvent[]): LedgerState => events.reduce(evolve, initialState());
-const isDomainError = (kind: DomainError['kind']) => (e: unknown) => e instanceof DomainError && e.kind === kind;
-const postedIn = (events: LedgerEvent[]) => events.flatMap((e) => (e.type === 'TransactionPosted' ? [e.data] : []));
+const isDomainError = (kind: DomainError['kind']) => (e: unknown) =>
+  e instanceof DomainError && e.kind === kind;
+const postedIn = (events: LedgerEvent[]) =>
+  events.flatMap((e) => (e.type === 'TransactionPosted' ? [e.data] : []));
 
 describe('accounts and transactions', () => {
   it('names accounts and streams, and parses account ids back (user ids may contain colons)', () => {
     expect(userAccount('u:7', 'withdrawal_hold')).toBe('user:u:7:withdrawal_hold');
-    expect(parseAccountId('user:u:7:withdrawal_hold')).toEqual({ owner: 'user', userId: 'u:7', kind: 'withdrawal_hold' });
+    expect(parseAccountId('user:u:7:withdrawal_hold')).toEqual({
+      owner: 'user',
+      userId: 'u:7',
+      kind: 'withdrawal_hold',
+    });
     expect(parseAccountId(platformAccount('yield'))).toEqual({ owner: 'platform', kind: 'yield' });
     expect(parseAccountId('platform:bank')).toBeNull();
     expect(parseAccountId('user:u-1:savings')).toBeNull();
@@ -124,13 +134,43 @@ describe('accounts and transactions', () => {
   it('accepts only two or more distinct, non-zero entries summing to zero', () => {
     const a = userAccount(U, 'deposit');
     const cash = platformAccount('cash');
-    expect(transactionProblem([{ accountId: a, amountCents: 5 }, { accountId: cash, amountCents: -5 }])).toBeNull();
+    expect(
+      transactionProblem([
+        { accountId: a, amountCents: 5 },
+        { accountId: cash, amountCents: -5 },
+      ]),
+    ).toBeNull();
     expect(transactionProblem([{ accountId: a, amountCents: 0 }])).toMatch(/at least two/);
-    expect(transactionProblem([{ accountId: a, amountCents: 5 }, { accountId: cash, amountCents: -4 }])).toMatch(/sum to zero/);
-    expect(transactionProblem([{ accountId: a, amountCents: 0 }, { accountId: cash, amountCents: 0 }])).toMatch(/non-zero/);
-    expect(transactionProblem([{ accountId: a, amountCents: 0.5 }, { accountId: cash, amountCents: -0.5 }])).toMatch(/whole number/);
-    expect(transactionProblem([{ accountId: a, amountCents: 5 }, { accountId: a, amountCents: -5 }])).toMatch(/twice/);
-    expect(transactionProblem([{ accountId: a, amountCents: 5 }, { accountId: 'elsewhere', amountCents: -5 }])).toMatch(/Unknown account/);
+    expect(
+      transactionProblem([
+        { accountId: a, amountCents: 5 },
+        { accountId: cash, amountCents: -4 },
+      ]),
+    ).toMatch(/sum to zero/);
+    expect(
+      transactionProblem([
+        { accountId: a, amountCents: 0 },
+        { accountId: cash, amountCents: 0 },
+      ]),
+    ).toMatch(/non-zero/);
+    expect(
+      transactionProblem([
+        { accountId: a, amountCents: 0.5 },
+        { accountId: cash, amountCents: -0.5 },
+      ]),
+    ).toMatch(/whole number/);
+    expect(
+      transactionProblem([
+        { accountId: a, amountCents: 5 },
+        { accountId: a, amountCents: -5 },
+      ]),
+    ).toMatch(/twice/);
+    expect(
+      transactionProblem([
+        { accountId: a, amountCents: 5 },
+        { accountId: 'elsewhere', amountCents: -5 },
+      ]),
+    ).toMatch(/Unknown account/);
     // Sums are exact even past 2^53.
     expect(
       transactionProblem([
@@ -147,7 +187,15 @@ describe('CreditDeposit', () => {
   it('moves the amount from cash to the deposit account and reports the new balances', () => {
     spec
       .given([])
-      .when({ type: 'CreditDeposit', userId: U, depositId: 'd-1', amountCents: 12_345, idempotencyKey: 'deposit:d-1', transactionId: 'tx-1', now: T0 })
+      .when({
+        type: 'CreditDeposit',
+        userId: U,
+        depositId: 'd-1',
+        amountCents: 12_345,
+        idempotencyKey: 'deposit:d-1',
+        transactionId: 'tx-1',
+        now: T0,
+      })
       .then([
         {
           type: 'TransactionPosted',
@@ -168,18 +216,32 @@ describe('CreditDeposit', () => {
         },
         {
           type: 'BalancesChanged',
-          data: { userId: U, transactionId: 'tx-1', depositCents: 12_345, investedCents: 0, profitCents: 0, withdrawalHoldCents: 0, investmentHoldCents: 0 },
+          data: {
+            userId: U,
+            transactionId: 'tx-1',
+            depositCents: 12_345,
+            investedCents: 0,
+            profitCents: 0,
+            withdrawalHoldCents: 0,
+            investmentHoldCents: 0,
+          },
         },
       ]);
   });
 
   it('credits the same deposit once, whatever key a redelivery carries', () => {
     const given = history(credit(5000, 'd-1'));
-    spec.given(given).when({ ...credit(5000, 'd-1'), idempotencyKey: 'another-event-id' }).thenNothingHappens();
+    spec
+      .given(given)
+      .when({ ...credit(5000, 'd-1'), idempotencyKey: 'another-event-id' })
+      .thenNothingHappens();
   });
 
   it.each([0, -100, 10.5, NaN])('refuses an amount of %s cents', (amountCents) => {
-    spec.given([]).when(credit(amountCents)).thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.amountNotPositive);
+    spec
+      .given([])
+      .when(credit(amountCents))
+      .thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.amountNotPositive);
   });
 });
 
@@ -192,7 +254,9 @@ describe('idempotency keys', () => {
       .when({ ...first, transactionId: 'tx-retry', now: new Date('2025-02-01T00:00:00Z') })
       .thenNothingHappens();
     const earlier = earlierResult(stateOf(given), 'deposit:d-1');
-    expect(earlier?.transactionId).toBe((given[0] as Extract<LedgerEvent, { type: 'TransactionPosted' }>).data.transactionId);
+    expect(earlier?.transactionId).toBe(
+      (given[0] as Extract<LedgerEvent, { type: 'TransactionPosted' }>).data.transactionId,
+    );
   });
 
   it('the same key with another payload is refused and moves nothing', () => {
@@ -214,13 +278,27 @@ describe('idempotency keys', () => {
   it('a repeated admin adjustment is applied once', () => {
     const first = adjust({ idempotencyKey: 'adj-1', amountCents: 700 });
     const given = history(first);
-    spec.given(given).when({ ...first, transactionId: 'tx-again' }).thenNothingHappens();
-    spec.given(given).when({ ...first, amountCents: 701 }).thenThrows(isDomainError('conflict'), LEDGER_MESSAGES.idempotencyConflict);
+    spec
+      .given(given)
+      .when({ ...first, transactionId: 'tx-again' })
+      .thenNothingHappens();
+    spec
+      .given(given)
+      .when({ ...first, amountCents: 701 })
+      .thenThrows(isDomainError('conflict'), LEDGER_MESSAGES.idempotencyConflict);
   });
 
   it('fingerprints ignore key order, the key, the transaction id and the clock', () => {
     const a = credit(100, 'd-9');
-    const b = { now: new Date(0), transactionId: 'other', idempotencyKey: 'other', amountCents: 100, depositId: 'd-9', userId: U, type: 'CreditDeposit' } as LedgerCommand;
+    const b = {
+      now: new Date(0),
+      transactionId: 'other',
+      idempotencyKey: 'other',
+      amountCents: 100,
+      depositId: 'd-9',
+      userId: U,
+      type: 'CreditDeposit',
+    } as LedgerCommand;
     expect(fingerprintOf(a)).toBe(fingerprintOf(b));
     expect(fingerprintOf(a)).not.toBe(fingerprintOf(credit(101, 'd-9')));
   });
@@ -238,7 +316,16 @@ describe('holds', () => {
     const given = history(credit(10_000));
     spec
       .given(given)
-      .when({ type: 'PlaceHold', userId: U, holdId: 'inv-1', purpose: 'investment', amountCents: 10_000, idempotencyKey: 'inv-1', transactionId: 'tx-h', now: T0 })
+      .when({
+        type: 'PlaceHold',
+        userId: U,
+        holdId: 'inv-1',
+        purpose: 'investment',
+        amountCents: 10_000,
+        idempotencyKey: 'inv-1',
+        transactionId: 'tx-h',
+        now: T0,
+      })
       .then((events) => {
         expect(events.map((e) => e.type)).toEqual(['TransactionPosted', 'FundsHeld', 'BalancesChanged']);
         expect(postedIn(events)[0]).toMatchObject({
@@ -251,7 +338,14 @@ describe('holds', () => {
         });
         expect(events[1]).toEqual({
           type: 'FundsHeld',
-          data: { userId: U, holdId: 'inv-1', purpose: 'investment', amountCents: 10_000, transactionId: 'tx-h', heldAt: T0.toISOString() },
+          data: {
+            userId: U,
+            holdId: 'inv-1',
+            purpose: 'investment',
+            amountCents: 10_000,
+            transactionId: 'tx-h',
+            heldAt: T0.toISOString(),
+          },
         });
         expect(events[2].data).toMatchObject({ depositCents: 0, investmentHoldCents: 10_000 });
       });
@@ -261,18 +355,30 @@ describe('holds', () => {
     spec
       .given(history(credit(9_999)))
       .when(hold('inv-1', 'investment', 10_000))
-      .thenThrows((e) => isDomainError('precondition')(e) && (e as DomainError).code === 'INSUFFICIENT_FUNDS', 'Insufficient balance');
+      .thenThrows(
+        (e) => isDomainError('precondition')(e) && (e as DomainError).code === 'INSUFFICIENT_FUNDS',
+        'Insufficient balance',
+      );
   });
 
   it('two requests can never spend the same dollar: the second hold is refused', () => {
     const given = history(credit(10_000), hold('inv-1', 'investment', 6_000));
-    spec.given(given).when(hold('inv-2', 'investment', 6_000)).thenThrows(isDomainError('precondition'), 'Insufficient balance');
-    spec.given(given).when(hold('inv-2', 'investment', 4_000)).then((events) => expect(events).toHaveLength(3));
+    spec
+      .given(given)
+      .when(hold('inv-2', 'investment', 6_000))
+      .thenThrows(isDomainError('precondition'), 'Insufficient balance');
+    spec
+      .given(given)
+      .when(hold('inv-2', 'investment', 4_000))
+      .then((events) => expect(events).toHaveLength(3));
   });
 
   it('a withdrawal hold draws on profit, not on the deposit balance', () => {
     const given = history(credit(100_000));
-    spec.given(given).when(hold('w-1', 'withdrawal', 5_000)).thenThrows(isDomainError('precondition'), 'Insufficient balance');
+    spec
+      .given(given)
+      .when(hold('w-1', 'withdrawal', 5_000))
+      .thenThrows(isDomainError('precondition'), 'Insufficient balance');
     const withProfit = history(adjust({ account: 'profit', amountCents: 5_000 }));
     spec
       .given(withProfit)
@@ -305,16 +411,26 @@ describe('holds', () => {
           { accountId: 'user:u-1:investment_hold', amountCents: -4_000 },
           { accountId: 'user:u-1:invested', amountCents: 4_000 },
         ]);
-        expect(events[2].data).toMatchObject({ depositCents: 6_000, investedCents: 4_000, investmentHoldCents: 0 });
+        expect(events[2].data).toMatchObject({
+          depositCents: 6_000,
+          investedCents: 4_000,
+          investmentHoldCents: 0,
+        });
       });
     const after = [...given, ...captured];
     spec.given(after).when(capture('inv-1', 'a-redelivered-approval')).thenNothingHappens();
-    spec.given(after).when(release('inv-1')).thenThrows(isDomainError('conflict'), 'This hold has already been captured');
+    spec
+      .given(after)
+      .when(release('inv-1'))
+      .thenThrows(isDomainError('conflict'), 'This hold has already been captured');
     expect(holdOf(stateOf(after), 'inv-1')?.status).toBe('captured');
   });
 
   it('CaptureHold of a withdrawal hold pays it out to cash', () => {
-    const given = history(adjust({ account: 'profit', amountCents: 8_000 }), hold('w-1', 'withdrawal', 8_000));
+    const given = history(
+      adjust({ account: 'profit', amountCents: 8_000 }),
+      hold('w-1', 'withdrawal', 8_000),
+    );
     spec
       .given(given)
       .when(capture('w-1'))
@@ -333,17 +449,26 @@ describe('holds', () => {
       .given(given)
       .when(release('inv-1'))
       .then((events) => {
-        expect(events[1]).toMatchObject({ type: 'FundsReleased', data: { holdId: 'inv-1', amountCents: 4_000 } });
+        expect(events[1]).toMatchObject({
+          type: 'FundsReleased',
+          data: { holdId: 'inv-1', amountCents: 4_000 },
+        });
         expect(postedIn(events)[0].reason).toBe('hold_released');
         expect(events[2].data).toMatchObject({ depositCents: 10_000, investmentHoldCents: 0 });
       });
     const after = [...given, ...released];
     spec.given(after).when(release('inv-1', 'other-key')).thenNothingHappens();
-    spec.given(after).when(capture('inv-1')).thenThrows(isDomainError('conflict'), 'This hold has already been released');
+    spec
+      .given(after)
+      .when(capture('inv-1'))
+      .thenThrows(isDomainError('conflict'), 'This hold has already been released');
   });
 
   it('capturing or releasing an unknown hold is refused', () => {
-    spec.given(history(credit(100))).when(capture('nope')).thenThrows(isDomainError('not_found'), LEDGER_MESSAGES.holdNotFound);
+    spec
+      .given(history(credit(100)))
+      .when(capture('nope'))
+      .thenThrows(isDomainError('not_found'), LEDGER_MESSAGES.holdNotFound);
     spec.given([]).when(release('nope')).thenThrows(isDomainError('not_found'), LEDGER_MESSAGES.holdNotFound);
   });
 });
@@ -370,8 +495,14 @@ describe('SettleMaturity', () => {
 
   it('settles an investment exactly once (scheduler and deposit-maturity racing)', () => {
     const given = [...active(), ...decide(settle('inv-1', 10_000, 11_200), stateOf(active()))];
-    spec.given(given).when(settle('inv-1', 10_000, 11_200)).thenNothingHappens();
-    spec.given(given).when({ ...settle('inv-1', 10_000, 11_200), idempotencyKey: 'scheduler-run-2' }).thenNothingHappens();
+    spec
+      .given(given)
+      .when(settle('inv-1', 10_000, 11_200))
+      .thenNothingHappens();
+    spec
+      .given(given)
+      .when({ ...settle('inv-1', 10_000, 11_200), idempotencyKey: 'scheduler-run-2' })
+      .thenNothingHappens();
   });
 
   it('refuses to take more from invested than it holds', () => {
@@ -382,24 +513,34 @@ describe('SettleMaturity', () => {
   });
 
   it('refuses a maturity amount below the principal', () => {
-    spec.given(active()).when(settle('inv-1', 10_000, 9_999)).thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.maturityBelowPrincipal);
+    spec
+      .given(active())
+      .when(settle('inv-1', 10_000, 9_999))
+      .thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.maturityBelowPrincipal);
   });
 });
 
 describe('AdjustBalance (admin)', () => {
-  it.each(['deposit', 'invested', 'profit'] as const)('adds to %s against the adjustment account, with the admin and the reason', (account) => {
-    spec
-      .given([])
-      .when(adjust({ account, amountCents: 2_500, reason: '  compensation  ' }))
-      .then((events) => {
-        const tx = postedIn(events)[0];
-        expect(tx).toMatchObject({ reason: 'admin_adjustment', memo: 'compensation', references: { adminId: 'admin-1' } });
-        expect(tx.entries).toEqual([
-          { accountId: 'platform:adjustment', amountCents: -2_500 },
-          { accountId: `user:u-1:${account}`, amountCents: 2_500 },
-        ]);
-      });
-  });
+  it.each(['deposit', 'invested', 'profit'] as const)(
+    'adds to %s against the adjustment account, with the admin and the reason',
+    (account) => {
+      spec
+        .given([])
+        .when(adjust({ account, amountCents: 2_500, reason: '  compensation  ' }))
+        .then((events) => {
+          const tx = postedIn(events)[0];
+          expect(tx).toMatchObject({
+            reason: 'admin_adjustment',
+            memo: 'compensation',
+            references: { adminId: 'admin-1' },
+          });
+          expect(tx.entries).toEqual([
+            { accountId: 'platform:adjustment', amountCents: -2_500 },
+            { accountId: `user:u-1:${account}`, amountCents: 2_500 },
+          ]);
+        });
+    },
+  );
 
   it('deducts down to exactly zero', () => {
     spec
@@ -436,26 +577,60 @@ describe('AdjustBalance (admin)', () => {
 
   it('is for admins only', () => {
     for (const actorRole of ['author', 'subscriber', 'suspended', '']) {
-      spec.given([]).when(adjust({ actorRole })).thenThrows(isDomainError('forbidden'), LEDGER_MESSAGES.notAuthorized);
+      spec
+        .given([])
+        .when(adjust({ actorRole }))
+        .thenThrows(isDomainError('forbidden'), LEDGER_MESSAGES.notAuthorized);
     }
   });
 
   it('refuses bad operations, accounts and amounts', () => {
-    spec.given([]).when(adjust({ operation: 'multiply' as never })).thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.invalidOperation);
-    spec.given([]).when(adjust({ account: 'withdrawal_hold' as never })).thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.invalidAccount);
-    spec.given([]).when(adjust({ amountCents: 0 })).thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.amountNotPositive);
-    spec.given([]).when(adjust({ amountCents: -5 })).thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.amountNotPositive);
-    spec.given([]).when(adjust({ reason: 'x'.repeat(501) })).thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.reasonTooLong);
+    spec
+      .given([])
+      .when(adjust({ operation: 'multiply' as never }))
+      .thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.invalidOperation);
+    spec
+      .given([])
+      .when(adjust({ account: 'withdrawal_hold' as never }))
+      .thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.invalidAccount);
+    spec
+      .given([])
+      .when(adjust({ amountCents: 0 }))
+      .thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.amountNotPositive);
+    spec
+      .given([])
+      .when(adjust({ amountCents: -5 }))
+      .thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.amountNotPositive);
+    spec
+      .given([])
+      .when(adjust({ reason: 'x'.repeat(501) }))
+      .thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.reasonTooLong);
   });
 });
 
 describe('referrals', () => {
-  const link = (referrerId: string, userId = U): LedgerCommand => ({ type: 'LinkReferrer', userId, referrerId, now: T0 });
+  const link = (referrerId: string, userId = U): LedgerCommand => ({
+    type: 'LinkReferrer',
+    userId,
+    referrerId,
+    now: T0,
+  });
 
   it('links a referrer once; the same link again is a no-op, another one a conflict', () => {
-    spec.given([]).when(link('ref-1')).then([{ type: 'ReferrerLinked', data: { userId: U, referrerId: 'ref-1', linkedAt: T0.toISOString() } }]);
-    spec.given(history(link('ref-1'))).when(link('ref-1')).thenNothingHappens();
-    spec.given(history(link('ref-1'))).when(link('ref-2')).thenThrows(isDomainError('conflict'), LEDGER_MESSAGES.alreadyReferred);
+    spec
+      .given([])
+      .when(link('ref-1'))
+      .then([
+        { type: 'ReferrerLinked', data: { userId: U, referrerId: 'ref-1', linkedAt: T0.toISOString() } },
+      ]);
+    spec
+      .given(history(link('ref-1')))
+      .when(link('ref-1'))
+      .thenNothingHappens();
+    spec
+      .given(history(link('ref-1')))
+      .when(link('ref-2'))
+      .thenThrows(isDomainError('conflict'), LEDGER_MESSAGES.alreadyReferred);
     spec.given([]).when(link(U)).thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.selfReferral);
   });
 
@@ -499,7 +674,11 @@ describe('referrals', () => {
       .given([])
       .when(pay('friend-1'))
       .then((events) => {
-        expect(events.map((e) => e.type)).toEqual(['TransactionPosted', 'ReferralBonusPaid', 'BalancesChanged']);
+        expect(events.map((e) => e.type)).toEqual([
+          'TransactionPosted',
+          'ReferralBonusPaid',
+          'BalancesChanged',
+        ]);
         expect(postedIn(events)[0].entries).toEqual([
           { accountId: 'platform:referral', amountCents: -500 },
           { accountId: 'user:u-1:deposit', amountCents: 500 },
@@ -507,7 +686,10 @@ describe('referrals', () => {
         expect(events[2].data).toMatchObject({ depositCents: 500 });
       });
     spec.given(paid).when(pay('friend-1', 'a-different-key')).thenNothingHappens();
-    spec.given(paid).when(pay('friend-2')).then((events) => expect(events).toHaveLength(3));
+    spec
+      .given(paid)
+      .when(pay('friend-2'))
+      .then((events) => expect(events).toHaveLength(3));
     spec.given([]).when(pay(U)).thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.selfReferral);
   });
 });
@@ -522,54 +704,62 @@ describe('invariants under a random sequence of commands', () => {
     };
   }
 
-  it.each([1, 2, 3, 42, 2025])('every posting balances, no user account goes negative, balances equal their entries (seed %d)', (seed) => {
-    const rnd = prng(seed);
-    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
-    let state = initialState();
-    const sums = new Map<string, number>();
-    const holdIds: string[] = [];
-    const all: LedgerEvent[] = [];
-    let applied = 0;
-    for (let i = 0; i < 300; i++) {
-      const amount = 1 + Math.floor(rnd() * 20_000);
-      const id = `${seed}-${i}`;
-      const candidates: LedgerCommand[] = [
-        credit(amount, `d-${id}`),
-        hold(`h-${id}`, pick(['investment', 'withdrawal'] as const), amount),
-        adjust({ account: pick(['deposit', 'invested', 'profit'] as const), operation: pick(['add', 'deduct'] as const), amountCents: amount }),
-        settle(`i-${id}`, amount, amount + Math.floor(rnd() * 3_000)),
-      ];
-      if (holdIds.length) {
-        candidates.push(capture(pick(holdIds)), release(pick(holdIds)));
-      }
-      const command = pick(candidates);
-      let events: LedgerEvent[];
-      try {
-        events = decide(command, state);
-      } catch (err) {
-        expect(err).toBeInstanceOf(DomainError); // refusals only, never a crash
-        continue;
-      }
-      for (const e of events) {
-        if (e.type === 'TransactionPosted') {
-          expect(transactionProblem(e.data.entries)).toBeNull();
-          for (const entry of e.data.entries) sums.set(entry.accountId, (sums.get(entry.accountId) ?? 0) + entry.amountCents);
+  it.each([1, 2, 3, 42, 2025])(
+    'every posting balances, no user account goes negative, balances equal their entries (seed %d)',
+    (seed) => {
+      const rnd = prng(seed);
+      const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
+      let state = initialState();
+      const sums = new Map<string, number>();
+      const holdIds: string[] = [];
+      const all: LedgerEvent[] = [];
+      let applied = 0;
+      for (let i = 0; i < 300; i++) {
+        const amount = 1 + Math.floor(rnd() * 20_000);
+        const id = `${seed}-${i}`;
+        const candidates: LedgerCommand[] = [
+          credit(amount, `d-${id}`),
+          hold(`h-${id}`, pick(['investment', 'withdrawal'] as const), amount),
+          adjust({
+            account: pick(['deposit', 'invested', 'profit'] as const),
+            operation: pick(['add', 'deduct'] as const),
+            amountCents: amount,
+          }),
+          settle(`i-${id}`, amount, amount + Math.floor(rnd() * 3_000)),
+        ];
+        if (holdIds.length) {
+          candidates.push(capture(pick(holdIds)), release(pick(holdIds)));
         }
-        if (e.type === 'FundsHeld') holdIds.push(e.data.holdId);
-        state = evolve(state, e);
-        all.push(e);
-        applied++;
+        const command = pick(candidates);
+        let events: LedgerEvent[];
+        try {
+          events = decide(command, state);
+        } catch (err) {
+          expect(err).toBeInstanceOf(DomainError); // refusals only, never a crash
+          continue;
+        }
+        for (const e of events) {
+          if (e.type === 'TransactionPosted') {
+            expect(transactionProblem(e.data.entries)).toBeNull();
+            for (const entry of e.data.entries)
+              sums.set(entry.accountId, (sums.get(entry.accountId) ?? 0) + entry.amountCents);
+          }
+          if (e.type === 'FundsHeld') holdIds.push(e.data.holdId);
+          state = evolve(state, e);
+          all.push(e);
+          applied++;
+        }
+        for (const [kind, balance] of Object.entries(state.balances)) {
+          expect(balance).toBeGreaterThanOrEqual(0);
+          expect(balance).toBe(sums.get(userAccount(U, kind as never)) ?? 0);
+        }
       }
-      for (const [kind, balance] of Object.entries(state.balances)) {
-        expect(balance).toBeGreaterThanOrEqual(0);
-        expect(balance).toBe(sums.get(userAccount(U, kind as never)) ?? 0);
-      }
-    }
-    expect(applied).toBeGreaterThan(100);
-    const total = [...sums.values()].reduce((a, b) => a + b, 0);
-    expect(total).toBe(0);
-    expect(foldLedger(all)).toEqual(state);
-  });
+      expect(applied).toBeGreaterThan(100);
+      const total = [...sums.values()].reduce((a, b) => a + b, 0);
+      expect(total).toBe(0);
+      expect(foldLedger(all)).toEqual(state);
+    },
+  );
 });
 
 describe('evolve and foldLedger', () => {

@@ -9,9 +9,21 @@
  * Also home of the referral bonus rule: $5 to the referrer, once, on the referee's FIRST confirmed
  * deposit (applied by account.ts when it credits a deposit).
  */
-import { conflict, forbidden, invalid, notFound, precondition } from '@meridian/platform/eventSourcing/errors';
+import {
+  conflict,
+  forbidden,
+  invalid,
+  notFound,
+  precondition,
+} from '@meridian/platform/eventSourcing/errors';
 import type { Decider } from '@meridian/platform/eventSourcing/types';
-import { type Cents, MONEY_MESSAGES, dollars, isPositiveCents, parseDollarsToCents } from '@meridian/platform/money/money';
+import {
+  type Cents,
+  MONEY_MESSAGES,
+  dollars,
+  isPositiveCents,
+  parseDollarsToCents,
+} from '@meridian/platform/money/money';
 
 /** Spec §4: compared case-sensitively. */
 export const DEPOSIT_STATUSES = ['Pending', 'Confirmed', 'Rejected'] as const;
@@ -44,11 +56,25 @@ export type DepositRequested = {
 };
 export type DepositConfirmed = {
   type: 'DepositConfirmed';
-  data: { depositId: string; userId: string; amountCents: Cents; notes: string; confirmedBy: string; confirmedAt: string };
+  data: {
+    depositId: string;
+    userId: string;
+    amountCents: Cents;
+    notes: string;
+    confirmedBy: string;
+    confirmedAt: string;
+  };
 };
 export type DepositRejected = {
   type: 'DepositRejected';
-  data: { depositId: string; userId: string; amountCents: Cents; notes: string; rejectedBy: string; rejectedAt: string };
+  data: {
+    depositId: string;
+    userId: string;
+    amountCents: Cents;
+    notes: string;
+    rejectedBy: string;
+    rejectedAt: string;
+  };
 };
 export type DepositEvent = DepositRequested | DepositConfirmed | DepositRejected;
 
@@ -63,8 +89,20 @@ export type RequestDeposit = {
   amountCents: Cents;
   now: Date;
 };
-export type ConfirmDeposit = { type: 'ConfirmDeposit'; adminId: string; actorRole: string; notes?: string; now: Date };
-export type RejectDeposit = { type: 'RejectDeposit'; adminId: string; actorRole: string; notes?: string; now: Date };
+export type ConfirmDeposit = {
+  type: 'ConfirmDeposit';
+  adminId: string;
+  actorRole: string;
+  notes?: string;
+  now: Date;
+};
+export type RejectDeposit = {
+  type: 'RejectDeposit';
+  adminId: string;
+  actorRole: string;
+  notes?: string;
+  now: Date;
+};
 export type DepositCommand = RequestDeposit | ConfirmDeposit | RejectDeposit;
 
 // ---------- state ----------
@@ -100,11 +138,23 @@ export function evolve(state: DepositState, event: DepositEvent): DepositState {
     case 'DepositConfirmed':
       return state.status === 'none'
         ? state
-        : { ...state, status: 'Confirmed', notes: event.data.notes, decidedBy: event.data.confirmedBy, decidedAt: event.data.confirmedAt };
+        : {
+            ...state,
+            status: 'Confirmed',
+            notes: event.data.notes,
+            decidedBy: event.data.confirmedBy,
+            decidedAt: event.data.confirmedAt,
+          };
     case 'DepositRejected':
       return state.status === 'none'
         ? state
-        : { ...state, status: 'Rejected', notes: event.data.notes, decidedBy: event.data.rejectedBy, decidedAt: event.data.rejectedAt };
+        : {
+            ...state,
+            status: 'Rejected',
+            notes: event.data.notes,
+            decidedBy: event.data.rejectedBy,
+            decidedAt: event.data.rejectedAt,
+          };
     default: {
       const _exhaustive: never = event;
       return state;
@@ -133,7 +183,8 @@ export function parseDepositAmount(input: unknown): Cents {
     cents = parseDollarsToCents(input);
   } catch (err) {
     // "Amount is too large" from the parser reads better as the deposit maximum.
-    if (err instanceof Error && err.message === MONEY_MESSAGES.tooLarge) throw invalid(DEPOSIT_MESSAGES.amountTooLarge);
+    if (err instanceof Error && err.message === MONEY_MESSAGES.tooLarge)
+      throw invalid(DEPOSIT_MESSAGES.amountTooLarge);
     throw err;
   }
   checkDepositAmountCents(cents);
@@ -198,7 +249,12 @@ export function decide(command: DepositCommand, state: DepositState): DepositEve
       if (state.status === 'Rejected') throw conflict(DEPOSIT_MESSAGES.alreadyRejected, 'ALREADY_DECIDED');
       const notes = checkNotes(command.notes);
       const at = command.now.toISOString();
-      const base = { depositId: state.depositId, userId: state.userId, amountCents: state.amountCents, notes };
+      const base = {
+        depositId: state.depositId,
+        userId: state.userId,
+        amountCents: state.amountCents,
+        notes,
+      };
       return command.type === 'ConfirmDeposit'
         ? [{ type: 'DepositConfirmed', data: { ...base, confirmedBy: command.adminId, confirmedAt: at } }]
         : [{ type: 'DepositRejected', data: { ...base, rejectedBy: command.adminId, rejectedAt: at } }];
@@ -210,4 +266,8 @@ export function decide(command: DepositCommand, state: DepositState): DepositEve
   }
 }
 
-export const depositDecider: Decider<DepositCommand, DepositEvent, DepositState> = { decide, evolve, initialState };
+export const depositDecider: Decider<DepositCommand, DepositEvent, DepositState> = {
+  decide,
+  evolve,
+  initialState,
+};

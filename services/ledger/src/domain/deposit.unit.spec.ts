@@ -19,9 +19,12 @@ import {
 const spec = DeciderSpecification.for(depositDecider);
 const T0 = new Date('2025-03-01T09:00:00.000Z');
 const T1 = new Date('2025-03-01T12:30:00.000Z');
-const isDomainError = (kind: DomainError['kind']) => (e: unknown) => e instanceof DomainError && e.kind === kind;
+const isDomainError = (kind: DomainError['kind']) => (e: unknown) =>
+  e instanceof DomainError && e.kind === kind;
 
-const request = (over: Partial<Extract<DepositCommand, { type: 'RequestDeposit' }>> = {}): DepositCommand => ({
+const request = (
+  over: Partial<Extract<DepositCommand, { type: 'RequestDeposit' }>> = {},
+): DepositCommand => ({
   type: 'RequestDeposit',
   depositId: 'd-1',
   userId: 'u-1',
@@ -30,8 +33,20 @@ const request = (over: Partial<Extract<DepositCommand, { type: 'RequestDeposit' 
   now: T0,
   ...over,
 });
-const confirm = (notes?: string, adminId = 'admin-1'): DepositCommand => ({ type: 'ConfirmDeposit', adminId, actorRole: 'admin', notes, now: T1 });
-const reject = (notes?: string, adminId = 'admin-1'): DepositCommand => ({ type: 'RejectDeposit', adminId, actorRole: 'admin', notes, now: T1 });
+const confirm = (notes?: string, adminId = 'admin-1'): DepositCommand => ({
+  type: 'ConfirmDeposit',
+  adminId,
+  actorRole: 'admin',
+  notes,
+  now: T1,
+});
+const reject = (notes?: string, adminId = 'admin-1'): DepositCommand => ({
+  type: 'RejectDeposit',
+  adminId,
+  actorRole: 'admin',
+  notes,
+  now: T1,
+});
 
 const requested: DepositEvent = {
   type: 'DepositRequested',
@@ -39,17 +54,35 @@ const requested: DepositEvent = {
 };
 const confirmed: DepositEvent = {
   type: 'DepositConfirmed',
-  data: { depositId: 'd-1', userId: 'u-1', amountCents: 25_000, notes: '', confirmedBy: 'admin-1', confirmedAt: T1.toISOString() },
+  data: {
+    depositId: 'd-1',
+    userId: 'u-1',
+    amountCents: 25_000,
+    notes: '',
+    confirmedBy: 'admin-1',
+    confirmedAt: T1.toISOString(),
+  },
 };
 const rejected: DepositEvent = {
   type: 'DepositRejected',
-  data: { depositId: 'd-1', userId: 'u-1', amountCents: 25_000, notes: 'no funds arrived', rejectedBy: 'admin-2', rejectedAt: T1.toISOString() },
+  data: {
+    depositId: 'd-1',
+    userId: 'u-1',
+    amountCents: 25_000,
+    notes: 'no funds arrived',
+    rejectedBy: 'admin-2',
+    rejectedAt: T1.toISOString(),
+  },
 };
 
 describe('RequestDeposit', () => {
   it('records a Pending deposit', () => {
     spec.given([]).when(request()).then([requested]);
-    expect(evolve(initialState(), requested)).toMatchObject({ status: 'Pending', amountCents: 25_000, decidedBy: null });
+    expect(evolve(initialState(), requested)).toMatchObject({
+      status: 'Pending',
+      amountCents: 25_000,
+      decidedBy: null,
+    });
     expect(toDepositStreamId('d-1')).toBe('deposit-d-1');
   });
 
@@ -61,23 +94,41 @@ describe('RequestDeposit', () => {
   });
 
   it('accepts from one cent up to exactly $1,000,000', () => {
-    spec.given([]).when(request({ amountCents: 1 })).then((events) => expect(events).toHaveLength(1));
-    spec.given([]).when(request({ amountCents: MAX_DEPOSIT_CENTS })).then((events) => expect(events).toHaveLength(1));
+    spec
+      .given([])
+      .when(request({ amountCents: 1 }))
+      .then((events) => expect(events).toHaveLength(1));
+    spec
+      .given([])
+      .when(request({ amountCents: MAX_DEPOSIT_CENTS }))
+      .then((events) => expect(events).toHaveLength(1));
     expect(MAX_DEPOSIT_CENTS).toBe(100_000_000);
   });
 
   it('refuses more than $1,000,000', () => {
-    spec.given([]).when(request({ amountCents: MAX_DEPOSIT_CENTS + 1 })).thenThrows(isDomainError('invalid'), DEPOSIT_MESSAGES.amountTooLarge);
+    spec
+      .given([])
+      .when(request({ amountCents: MAX_DEPOSIT_CENTS + 1 }))
+      .thenThrows(isDomainError('invalid'), DEPOSIT_MESSAGES.amountTooLarge);
   });
 
   it.each([0, -100, 10.5, NaN, Infinity])('refuses %s cents', (amountCents) => {
-    spec.given([]).when(request({ amountCents })).thenThrows(isDomainError('invalid'), DEPOSIT_MESSAGES.amountNotPositive);
+    spec
+      .given([])
+      .when(request({ amountCents }))
+      .thenThrows(isDomainError('invalid'), DEPOSIT_MESSAGES.amountNotPositive);
   });
 
   it('answers a retry of the same request with nothing new, and refuses another request under the same id', () => {
     spec.given([requested]).when(request()).thenNothingHappens();
-    spec.given([requested]).when(request({ amountCents: 1 })).thenThrows(isDomainError('conflict'), DEPOSIT_MESSAGES.alreadyExists);
-    spec.given([requested]).when(request({ userId: 'u-2' })).thenThrows(isDomainError('conflict'), DEPOSIT_MESSAGES.alreadyExists);
+    spec
+      .given([requested])
+      .when(request({ amountCents: 1 }))
+      .thenThrows(isDomainError('conflict'), DEPOSIT_MESSAGES.alreadyExists);
+    spec
+      .given([requested])
+      .when(request({ userId: 'u-2' }))
+      .thenThrows(isDomainError('conflict'), DEPOSIT_MESSAGES.alreadyExists);
   });
 });
 
@@ -96,18 +147,38 @@ describe('ConfirmDeposit / RejectDeposit', () => {
   it('reject moves no money and keeps the notes', () => {
     spec.given([requested]).when(reject('no funds arrived', 'admin-2')).then([rejected]);
     const state = [requested, rejected].reduce(evolve, initialState());
-    expect(state).toMatchObject({ status: 'Rejected', notes: 'no funds arrived', decidedBy: 'admin-2', decidedAt: T1.toISOString() });
+    expect(state).toMatchObject({
+      status: 'Rejected',
+      notes: 'no funds arrived',
+      decidedBy: 'admin-2',
+      decidedAt: T1.toISOString(),
+    });
   });
 
   it('is decided once: a second decision gets a clear conflict', () => {
-    spec.given([requested, confirmed]).when(confirm()).thenThrows(isDomainError('conflict'), 'This deposit has already been confirmed');
-    spec.given([requested, confirmed]).when(reject()).thenThrows(isDomainError('conflict'), 'This deposit has already been confirmed');
-    spec.given([requested, rejected]).when(confirm()).thenThrows(isDomainError('conflict'), 'This deposit has already been rejected');
-    spec.given([requested, rejected]).when(reject()).thenThrows(isDomainError('conflict'), 'This deposit has already been rejected');
+    spec
+      .given([requested, confirmed])
+      .when(confirm())
+      .thenThrows(isDomainError('conflict'), 'This deposit has already been confirmed');
+    spec
+      .given([requested, confirmed])
+      .when(reject())
+      .thenThrows(isDomainError('conflict'), 'This deposit has already been confirmed');
+    spec
+      .given([requested, rejected])
+      .when(confirm())
+      .thenThrows(isDomainError('conflict'), 'This deposit has already been rejected');
+    spec
+      .given([requested, rejected])
+      .when(reject())
+      .thenThrows(isDomainError('conflict'), 'This deposit has already been rejected');
   });
 
   it('of two admins racing, the second is told who won', () => {
-    const first = depositDecider.decide(confirm(undefined, 'admin-1'), [requested].reduce(evolve, initialState()));
+    const first = depositDecider.decide(
+      confirm(undefined, 'admin-1'),
+      [requested].reduce(evolve, initialState()),
+    );
     spec
       .given([requested, ...first])
       .when(reject(undefined, 'admin-2'))
@@ -127,7 +198,10 @@ describe('ConfirmDeposit / RejectDeposit', () => {
 
   it('refuses an unknown deposit and overly long notes', () => {
     spec.given([]).when(confirm()).thenThrows(isDomainError('not_found'), DEPOSIT_MESSAGES.notFound);
-    spec.given([requested]).when(confirm('x'.repeat(1001))).thenThrows(isDomainError('invalid'), DEPOSIT_MESSAGES.notesTooLong);
+    spec
+      .given([requested])
+      .when(confirm('x'.repeat(1001)))
+      .thenThrows(isDomainError('invalid'), DEPOSIT_MESSAGES.notesTooLong);
   });
 
   it('statuses are exactly the spec spelling', () => {
@@ -170,8 +244,12 @@ describe('referralBonusFor', () => {
   });
 
   it('pays nothing on later deposits, without a referrer, or to oneself', () => {
-    expect(referralBonusFor({ referrerId: 'ref-1', refereeId: 'u-1', confirmedDepositsBefore: 1 })).toBeNull();
-    expect(referralBonusFor({ referrerId: 'ref-1', refereeId: 'u-1', confirmedDepositsBefore: 7 })).toBeNull();
+    expect(
+      referralBonusFor({ referrerId: 'ref-1', refereeId: 'u-1', confirmedDepositsBefore: 1 }),
+    ).toBeNull();
+    expect(
+      referralBonusFor({ referrerId: 'ref-1', refereeId: 'u-1', confirmedDepositsBefore: 7 }),
+    ).toBeNull();
     expect(referralBonusFor({ referrerId: null, refereeId: 'u-1', confirmedDepositsBefore: 0 })).toBeNull();
     expect(referralBonusFor({ referrerId: '', refereeId: 'u-1', confirmedDepositsBefore: 0 })).toBeNull();
     expect(referralBonusFor({ referrerId: 'u-1', refereeId: 'u-1', confirmedDepositsBefore: 0 })).toBeNull();

@@ -69,7 +69,13 @@ export type DepositDoc = {
   position: number;
 };
 
-export type UserDoc = { userId: string; name: string; email: string; referredBy: string | null; registeredAt: string };
+export type UserDoc = {
+  userId: string;
+  name: string;
+  email: string;
+  referredBy: string | null;
+  registeredAt: string;
+};
 
 export const zeroBalances = (userId: string): BalancesDoc => ({
   userId,
@@ -144,9 +150,25 @@ export function projectDeposit(doc: DepositDoc | null, event: StoredEvent<Deposi
         }
       );
     case 'DepositConfirmed':
-      return doc && { ...doc, status: 'Confirmed', notes: e.data.notes, decidedAt: e.data.confirmedAt, decidedBy: e.data.confirmedBy };
+      return (
+        doc && {
+          ...doc,
+          status: 'Confirmed',
+          notes: e.data.notes,
+          decidedAt: e.data.confirmedAt,
+          decidedBy: e.data.confirmedBy,
+        }
+      );
     case 'DepositRejected':
-      return doc && { ...doc, status: 'Rejected', notes: e.data.notes, decidedAt: e.data.rejectedAt, decidedBy: e.data.rejectedBy };
+      return (
+        doc && {
+          ...doc,
+          status: 'Rejected',
+          notes: e.data.notes,
+          decidedAt: e.data.rejectedAt,
+          decidedBy: e.data.rejectedBy,
+        }
+      );
     default: {
       const _exhaustive: never = e;
       return doc;
@@ -173,13 +195,20 @@ export async function balancesOf(reads: StoreReads, userId: string): Promise<Bal
   return (await reads.get<BalancesDoc>(COLLECTIONS.balances, userId)) ?? zeroBalances(userId);
 }
 
-export const depositById = (reads: StoreReads, depositId: string) => reads.get<DepositDoc>(COLLECTIONS.deposits, depositId);
+export const depositById = (reads: StoreReads, depositId: string) =>
+  reads.get<DepositDoc>(COLLECTIONS.deposits, depositId);
 
 export const pendingDeposits = (reads: StoreReads) =>
-  reads.find<DepositDoc>(COLLECTIONS.deposits, { where: { status: 'Pending' }, orderBy: { field: 'position', direction: 'asc' } });
+  reads.find<DepositDoc>(COLLECTIONS.deposits, {
+    where: { status: 'Pending' },
+    orderBy: { field: 'position', direction: 'asc' },
+  });
 
 export const depositsOfUser = (reads: StoreReads, userId: string) =>
-  reads.find<DepositDoc>(COLLECTIONS.deposits, { where: { userId }, orderBy: { field: 'position', direction: 'desc' } });
+  reads.find<DepositDoc>(COLLECTIONS.deposits, {
+    where: { userId },
+    orderBy: { field: 'position', direction: 'desc' },
+  });
 
 export async function transactionsOfUser(
   reads: StoreReads,
@@ -188,7 +217,11 @@ export async function transactionsOfUser(
 ): Promise<{ items: TransactionDoc[]; total: number }> {
   const where: Record<string, Scalar> = { userId };
   const [items, total] = await Promise.all([
-    reads.find<TransactionDoc>(COLLECTIONS.transactions, { where, orderBy: { field: 'position', direction: 'desc' }, ...page }),
+    reads.find<TransactionDoc>(COLLECTIONS.transactions, {
+      where,
+      orderBy: { field: 'position', direction: 'desc' },
+      ...page,
+    }),
     reads.count(COLLECTIONS.transactions, where),
   ]);
   return { items, total };

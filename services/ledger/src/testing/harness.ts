@@ -10,7 +10,13 @@ import * as grpc from '@grpc/grpc-js';
 import { createInProcEventBus } from '@meridian/platform/adapters/eventBus.inproc';
 import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
-import { callUnary, createGrpcClient, type RequestOf, type ResponseOf, type UnaryMethod } from '@meridian/platform/grpc/index';
+import {
+  callUnary,
+  createGrpcClient,
+  type RequestOf,
+  type ResponseOf,
+  type UnaryMethod,
+} from '@meridian/platform/grpc/index';
 import { createLogger } from '@meridian/platform/logger';
 import { topicOf, type EventBus } from '@meridian/platform/ports/eventBus';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
@@ -57,7 +63,12 @@ export interface LedgerHarness {
   service: LedgerHandle;
   admin: Principal;
   /** A fresh investor (optionally announced by a UserRegistered with a referrer). */
-  user(options?: { name?: string; email?: string; referredBy?: string; register?: boolean }): Promise<Principal>;
+  user(options?: {
+    name?: string;
+    email?: string;
+    referredBy?: string;
+    register?: boolean;
+  }): Promise<Principal>;
   /** Publishes an identity event as identity would; returns it (publish it again for a duplicate). */
   publishIdentity(type: string, data: Record<string, unknown>, id?: string): Promise<StoredEvent>;
   republish(event: StoredEvent): Promise<void>;
@@ -73,11 +84,20 @@ export interface LedgerHarness {
 }
 
 export function principal(userId: string, role = 'subscriber'): Principal {
-  return { userId, caller: { userId, sessionId: `s-${userId}`, impersonatorId: '', correlationId: '' }, callerRole: role };
+  return {
+    userId,
+    caller: { userId, sessionId: `s-${userId}`, impersonatorId: '', correlationId: '' },
+    callerRole: role,
+  };
 }
 
 export async function startLedgerHarness(
-  options: { storePath?: string; busPath?: string; store?: ServiceStore; /** what the service sees as its bus (fault injection) */ wrapBus?: (bus: EventBus) => EventBus } = {},
+  options: {
+    storePath?: string;
+    busPath?: string;
+    store?: ServiceStore;
+    /** what the service sees as its bus (fault injection) */ wrapBus?: (bus: EventBus) => EventBus;
+  } = {},
 ): Promise<LedgerHarness> {
   const store = options.store ?? createSqliteServiceStore(options.storePath ?? ':memory:');
   const bus = createInProcEventBus({ path: options.busPath ?? ':memory:' });
@@ -90,7 +110,8 @@ export async function startLedgerHarness(
   const identityTopic = topicOf('identity');
 
   const h: LedgerHarness = {
-    call: (method, request) => callUnary(client, method, REQUESTS[method].fromPartial(request as never) as never),
+    call: (method, request) =>
+      callUnary(client, method, REQUESTS[method].fromPartial(request as never) as never),
     store,
     bus,
     get service() {
@@ -135,8 +156,17 @@ export async function startLedgerHarness(
       await bus.publish(identityTopic, [event]);
     },
     async fund(who, dollars) {
-      const d = await h.call('createDeposit', { caller: who.caller, callerRole: who.callerRole, amount: dollars, emailVerified: true });
-      return h.call('confirmDeposit', { caller: h.admin.caller, callerRole: 'admin', depositId: d.depositId });
+      const d = await h.call('createDeposit', {
+        caller: who.caller,
+        callerRole: who.callerRole,
+        amount: dollars,
+        emailVerified: true,
+      });
+      return h.call('confirmDeposit', {
+        caller: h.admin.caller,
+        callerRole: 'admin',
+        depositId: d.depositId,
+      });
     },
     balances: (userId) => h.call('getBalances', { caller: h.admin.caller, callerRole: 'admin', userId }),
     async settle() {
@@ -166,7 +196,11 @@ export async function startLedgerHarness(
 }
 
 /** Asserts a call failed with a gRPC status (and optionally its message). */
-export async function expectStatus(promise: Promise<unknown>, code: grpc.status, details?: string): Promise<grpc.ServiceError> {
+export async function expectStatus(
+  promise: Promise<unknown>,
+  code: grpc.status,
+  details?: string,
+): Promise<grpc.ServiceError> {
   let error: unknown;
   try {
     await promise;

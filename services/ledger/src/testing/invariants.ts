@@ -10,7 +10,13 @@
 import { expect } from 'vitest';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
-import { type TransactionPosted, USER_ACCOUNT_KINDS, type UserAccountKind, transactionProblem, userAccount } from '../domain/account.js';
+import {
+  type TransactionPosted,
+  USER_ACCOUNT_KINDS,
+  type UserAccountKind,
+  transactionProblem,
+  userAccount,
+} from '../domain/account.js';
 import { type AccountDoc, type BalancesDoc, COLLECTIONS, type TransactionDoc } from '../projections/views.js';
 
 const FIELD: Record<UserAccountKind, keyof BalancesDoc> = {
@@ -25,7 +31,7 @@ export async function ledgerInvariantProblems(store: ServiceStore): Promise<stri
   const problems: string[] = [];
   const sums = new Map<string, bigint>();
   const posted = new Map<string, TransactionPosted['data']>();
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = await store.readAll(after, 1000);
     if (page.length === 0) break;
     after = page[page.length - 1].position;
@@ -36,7 +42,8 @@ export async function ledgerInvariantProblems(store: ServiceStore): Promise<stri
       posted.set(tx.transactionId, tx);
       const problem = transactionProblem(tx.entries);
       if (problem) problems.push(`transaction ${tx.transactionId}: ${problem}`);
-      for (const e of tx.entries) sums.set(e.accountId, (sums.get(e.accountId) ?? 0n) + BigInt(e.amountCents));
+      for (const e of tx.entries)
+        sums.set(e.accountId, (sums.get(e.accountId) ?? 0n) + BigInt(e.amountCents));
     }
   }
 
@@ -44,11 +51,13 @@ export async function ledgerInvariantProblems(store: ServiceStore): Promise<stri
   if (total !== 0n) problems.push(`all accounts sum to ${total}, not 0`);
 
   const txDocs = await store.find<TransactionDoc>(COLLECTIONS.transactions);
-  if (txDocs.length !== posted.size) problems.push(`${txDocs.length} transactions shown, ${posted.size} posted`);
+  if (txDocs.length !== posted.size)
+    problems.push(`${txDocs.length} transactions shown, ${posted.size} posted`);
   for (const doc of txDocs) {
     const src = posted.get(doc.transactionId);
     if (!src) problems.push(`transaction ${doc.transactionId} shown but never posted`);
-    else if (JSON.stringify(src.entries) !== JSON.stringify(doc.entries)) problems.push(`transaction ${doc.transactionId} shown with other entries`);
+    else if (JSON.stringify(src.entries) !== JSON.stringify(doc.entries))
+      problems.push(`transaction ${doc.transactionId} shown with other entries`);
   }
 
   const accounts = await store.find<AccountDoc>(COLLECTIONS.accounts);
@@ -56,22 +65,28 @@ export async function ledgerInvariantProblems(store: ServiceStore): Promise<stri
   for (const doc of accounts) {
     seen.add(doc.accountId);
     const sum = sums.get(doc.accountId) ?? 0n;
-    if (BigInt(doc.balanceCents) !== sum) problems.push(`account ${doc.accountId} shows ${doc.balanceCents}, entries sum to ${sum}`);
+    if (BigInt(doc.balanceCents) !== sum)
+      problems.push(`account ${doc.accountId} shows ${doc.balanceCents}, entries sum to ${sum}`);
   }
-  for (const accountId of sums.keys()) if (!seen.has(accountId)) problems.push(`account ${accountId} has entries but no balance`);
+  for (const accountId of sums.keys())
+    if (!seen.has(accountId)) problems.push(`account ${accountId} has entries but no balance`);
 
   const balances = await store.find<BalancesDoc>(COLLECTIONS.balances);
   for (const doc of balances) {
     for (const kind of USER_ACCOUNT_KINDS) {
       const shown = doc[FIELD[kind]] as number;
       const sum = sums.get(userAccount(doc.userId, kind)) ?? 0n;
-      if (BigInt(shown) !== sum) problems.push(`user ${doc.userId} ${kind} shows ${shown}, entries sum to ${sum}`);
+      if (BigInt(shown) !== sum)
+        problems.push(`user ${doc.userId} ${kind} shows ${shown}, entries sum to ${sum}`);
       if (shown < 0) problems.push(`user ${doc.userId} ${kind} is negative (${shown})`);
     }
   }
-  const usersWithEntries = new Set([...sums.keys()].filter((a) => a.startsWith('user:')).map((a) => a.slice(5, a.lastIndexOf(':'))));
+  const usersWithEntries = new Set(
+    [...sums.keys()].filter((a) => a.startsWith('user:')).map((a) => a.slice(5, a.lastIndexOf(':'))),
+  );
   const shownUsers = new Set(balances.map((b) => b.userId));
-  for (const userId of usersWithEntries) if (!shownUsers.has(userId)) problems.push(`user ${userId} has entries but no balances`);
+  for (const userId of usersWithEntries)
+    if (!shownUsers.has(userId)) problems.push(`user ${userId} has entries but no balances`);
   return problems;
 }
 

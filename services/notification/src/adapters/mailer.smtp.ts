@@ -17,14 +17,30 @@ export interface SmtpMailerOptions {
 }
 
 /** Codes that mean the server or network, not this message: always worth a retry. */
-const TRANSIENT_CODES = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'EAUTH', 'ETLS', 'EPROTOCOL']);
+const TRANSIENT_CODES = new Set([
+  'ECONNECTION',
+  'ETIMEDOUT',
+  'ESOCKET',
+  'EDNS',
+  'EAUTH',
+  'ETLS',
+  'EPROTOCOL',
+]);
 
 export function toDeliveryError(err: unknown): MailDeliveryError {
   const e = err as { message?: string; code?: string; responseCode?: number; response?: string };
   const responseCode = typeof e.responseCode === 'number' ? e.responseCode : undefined;
-  const permanent = responseCode !== undefined && responseCode >= 500 && responseCode < 600 && !TRANSIENT_CODES.has(e.code ?? '');
+  const permanent =
+    responseCode !== undefined &&
+    responseCode >= 500 &&
+    responseCode < 600 &&
+    !TRANSIENT_CODES.has(e.code ?? '');
   const detail = e.response ?? e.message ?? String(err);
-  return new MailDeliveryError(`SMTP ${e.code ?? 'error'}${responseCode ? ` ${responseCode}` : ''}: ${detail}`, permanent, responseCode);
+  return new MailDeliveryError(
+    `SMTP ${e.code ?? 'error'}${responseCode ? ` ${responseCode}` : ''}: ${detail}`,
+    permanent,
+    responseCode,
+  );
 }
 
 export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
@@ -53,10 +69,15 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
           html: mail.html,
           headers: mail.headers,
           // the same Message-ID when a crash makes us send it again, so receivers see one message
-          ...(mail.headers?.['X-Meridian-Email-Id'] ? { messageId: `<${mail.headers['X-Meridian-Email-Id']}@meridian.email>` } : {}),
+          ...(mail.headers?.['X-Meridian-Email-Id']
+            ? { messageId: `<${mail.headers['X-Meridian-Email-Id']}@meridian.email>` }
+            : {}),
         });
         if (info.rejected && info.rejected.length > 0) {
-          throw Object.assign(new Error(`recipient refused: ${info.rejected.join(', ')}`), { code: 'EENVELOPE', responseCode: 550 });
+          throw Object.assign(new Error(`recipient refused: ${info.rejected.join(', ')}`), {
+            code: 'EENVELOPE',
+            responseCode: 550,
+          });
         }
         return { messageId: info.messageId };
       } catch (err) {

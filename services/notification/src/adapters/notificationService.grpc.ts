@@ -40,7 +40,13 @@ export function notificationGrpcService(deps: NotificationGrpcDeps): GrpcService
             template: req.template,
             url: req.url,
           },
-          { store: deps.store, clock: deps.clock, newId: deps.newId, appUrl: deps.appUrl, limitPerHour: deps.automatedLimitPerHour },
+          {
+            store: deps.store,
+            clock: deps.clock,
+            newId: deps.newId,
+            appUrl: deps.appUrl,
+            limitPerHour: deps.automatedLimitPerHour,
+          },
         );
       },
       async listMailbox(req: ListMailboxRequest): Promise<ListMailboxResponse> {

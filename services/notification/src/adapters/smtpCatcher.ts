@@ -37,7 +37,9 @@ export async function startSmtpCatcher(options: SmtpCatcherOptions): Promise<Smt
           const recipients = session.envelope.rcptTo.map((r) => r.address);
           await options.onMessage({
             recipients,
-            from: addressText(parsed.from) || (session.envelope.mailFrom ? session.envelope.mailFrom.address : ''),
+            from:
+              addressText(parsed.from) ||
+              (session.envelope.mailFrom ? session.envelope.mailFrom.address : ''),
             subject: parsed.subject ?? '',
             text: parsed.text ?? '',
             html: typeof parsed.html === 'string' ? parsed.html : '',

@@ -14,7 +14,8 @@ import type { StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore'
 import type { DirectoryEntry } from '../domain/kycEmails.js';
 import { DIRECTORY } from './collections.js';
 
-const str = (d: Record<string, unknown>, k: string): string | undefined => (typeof d[k] === 'string' ? (d[k] as string) : undefined);
+const str = (d: Record<string, unknown>, k: string): string | undefined =>
+  typeof d[k] === 'string' ? (d[k] as string) : undefined;
 
 export async function updateDirectory(event: StoredEvent, tx: StoreTx): Promise<void> {
   const d = (event.data ?? {}) as Record<string, unknown>;
@@ -51,7 +52,11 @@ export async function updateDirectory(event: StoredEvent, tx: StoreTx): Promise<
   }
 }
 
-export const directoryUser = (reads: StoreReads, userId: string) => reads.get<DirectoryEntry>(DIRECTORY, userId);
+export const directoryUser = (reads: StoreReads, userId: string) =>
+  reads.get<DirectoryEntry>(DIRECTORY, userId);
 
 export const directoryAdmins = (reads: StoreReads) =>
-  reads.find<DirectoryEntry>(DIRECTORY, { where: { role: 'admin' }, orderBy: { field: 'userId', direction: 'asc' } });
+  reads.find<DirectoryEntry>(DIRECTORY, {
+    where: { role: 'admin' },
+    orderBy: { field: 'userId', direction: 'asc' },
+  });

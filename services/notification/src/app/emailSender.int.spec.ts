@@ -91,10 +91,16 @@ describe('email sender on two replicas sharing one store', () => {
     expect(lease?.owner).toBe(`replica-${holder}`);
     await senders[holder].stop();
     const second = await queue(stores[holder], 5);
-    await waitFor(async () => (await stores[1 - holder].count(EMAILS, { status: 'sent' })) === 25, 'the next 5 sent');
-    expect(await stores[0].get<LeaseRecord>(LEASES, EMAIL_SENDER_LEASE)).toMatchObject({ owner: `replica-${1 - holder}` });
+    await waitFor(
+      async () => (await stores[1 - holder].count(EMAILS, { status: 'sent' })) === 25,
+      'the next 5 sent',
+    );
+    expect(await stores[0].get<LeaseRecord>(LEASES, EMAIL_SENDER_LEASE)).toMatchObject({
+      owner: `replica-${1 - holder}`,
+    });
     expect(sentIds().sort()).toEqual([...first, ...second].sort());
     expect(smtp.attempts).toBe(25);
-    for (const id of second) expect(await stores[1].get<EmailRecord>(EMAILS, id)).toMatchObject({ status: 'sent', attempts: 1 });
+    for (const id of second)
+      expect(await stores[1].get<EmailRecord>(EMAILS, id)).toMatchObject({ status: 'sent', attempts: 1 });
   });
 });

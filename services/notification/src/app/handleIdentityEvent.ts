@@ -16,5 +16,10 @@ export async function handleIdentityEvent(event: StoredEvent, tx: StoreTx, now: 
   if (!isIdentityEmailEvent(candidate)) return;
   const request = emailForIdentityEvent(candidate);
   if (!request) return;
-  await queueEmail(tx, request, { id: event.id, correlationId: event.correlationId, actor: event.actor ?? undefined }, now);
+  await queueEmail(
+    tx,
+    request,
+    { id: event.id, correlationId: event.correlationId, actor: event.actor ?? undefined },
+    now,
+  );
 }

@@ -20,7 +20,12 @@ export async function handleKycEvent(event: StoredEvent, tx: StoreTx, now: Date)
     await queueEmail(
       tx,
       request,
-      { id: event.id, emailId: key ? `${event.id}:${key}` : event.id, correlationId: event.correlationId, actor: event.actor ?? undefined },
+      {
+        id: event.id,
+        emailId: key ? `${event.id}:${key}` : event.id,
+        correlationId: event.correlationId,
+        actor: event.actor ?? undefined,
+      },
       now,
     );
   }

@@ -24,7 +24,11 @@ describe('the dev mailbox', () => {
     const now = new Date('2026-11-22T10:00:00Z');
     await recordReceivedMail(store, mail(), now);
     await recordReceivedMail(store, mail(), new Date(now.getTime() + 1_000)); // the resend
-    await recordReceivedMail(store, mail({ emailId: 'e-2', messageId: '<e-2@meridian.email>', subject: 'Another' }), now);
+    await recordReceivedMail(
+      store,
+      mail({ emailId: 'e-2', messageId: '<e-2@meridian.email>', subject: 'Another' }),
+      now,
+    );
     const got = await listMailbox(store, 'ann@example.com', { production: false });
     expect(got.map((m) => m.subject).sort()).toEqual(['Another', 'Verify your email']);
   });

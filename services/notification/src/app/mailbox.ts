@@ -75,5 +75,14 @@ export async function listMailbox(
     orderBy: { field: 'seq', direction: 'desc' },
     limit: options.limit ?? MAILBOX_LIMIT,
   });
-  return docs.map(({ id, to: rcpt, from, subject, text, html, links, sentAt }) => ({ id, to: rcpt, from, subject, text, html, links, sentAt }));
+  return docs.map(({ id, to: rcpt, from, subject, text, html, links, sentAt }) => ({
+    id,
+    to: rcpt,
+    from,
+    subject,
+    text,
+    html,
+    links,
+    sentAt,
+  }));
 }

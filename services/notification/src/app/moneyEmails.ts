@@ -1,6 +1,11 @@
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { StoreTx } from '@meridian/platform/ports/serviceStore';
-import { emailForMoneyEvent, moneyEmailEventTypes, recipientIdOf, type InvestmentFacts } from '../domain/moneyEmails.js';
+import {
+  emailForMoneyEvent,
+  moneyEmailEventTypes,
+  recipientIdOf,
+  type InvestmentFacts,
+} from '../domain/moneyEmails.js';
 import { directoryUser } from './directory.js';
 import { queueEmail } from './queueEmail.js';
 
@@ -29,10 +34,20 @@ export async function handleMoneyEvent(event: StoredEvent, tx: StoreTx, now: Dat
   const userId = recipientIdOf(event);
   if (!userId) return;
   const user = await directoryUser(tx, userId);
-  const referee = event.type === 'ReferralBonusPaid' && typeof d.refereeId === 'string' ? await directoryUser(tx, d.refereeId) : null;
+  const referee =
+    event.type === 'ReferralBonusPaid' && typeof d.refereeId === 'string'
+      ? await directoryUser(tx, d.refereeId)
+      : null;
   const investment =
-    typeof d.investmentId === 'string' && d.investmentId ? await tx.get<InvestmentFacts>(MONEY_INVESTMENTS, d.investmentId) : null;
+    typeof d.investmentId === 'string' && d.investmentId
+      ? await tx.get<InvestmentFacts>(MONEY_INVESTMENTS, d.investmentId)
+      : null;
   const request = emailForMoneyEvent(event, { user, referee, investment });
   if (!request) return;
-  await queueEmail(tx, request, { id: event.id, correlationId: event.correlationId, actor: event.actor ?? undefined }, now);
+  await queueEmail(
+    tx,
+    request,
+    { id: event.id, correlationId: event.correlationId, actor: event.actor ?? undefined },
+    now,
+  );
 }

@@ -3,7 +3,10 @@ import type { StoreTx } from '@meridian/platform/ports/serviceStore';
 import { newEmail, toEmailStreamId, type EmailRecord, type EmailRequest } from '../domain/email.js';
 import { EMAILS } from './collections.js';
 
-export type EmailQueued = { type: 'EmailQueued'; data: { emailId: string; template: string; to: string; causeEventId: string } };
+export type EmailQueued = {
+  type: 'EmailQueued';
+  data: { emailId: string; template: string; to: string; causeEventId: string };
+};
 
 /**
  * Records a pending email in the outbox, inside the caller's transaction: the email document plus
@@ -21,7 +24,12 @@ export async function queueEmail(
   await tx.appendToStream<EmailQueued>(
     toEmailStreamId(email.id),
     0,
-    [{ type: 'EmailQueued', data: { emailId: email.id, template: email.template, to: email.to, causeEventId: email.causeEventId } }],
+    [
+      {
+        type: 'EmailQueued',
+        data: { emailId: email.id, template: email.template, to: email.to, causeEventId: email.causeEventId },
+      },
+    ],
     { correlationId: cause.correlationId, causationId: cause.id, actor: cause.actor },
   );
   return email;

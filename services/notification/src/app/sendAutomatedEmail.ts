@@ -54,17 +54,26 @@ export function resolveSiteLink(url: string, appUrl: string): string | null {
   return resolved.origin === base.origin ? resolved.toString() : null;
 }
 
-export async function sendAutomatedEmail(input: SendAutomatedEmailInput, deps: SendAutomatedEmailDeps): Promise<{ message: string }> {
+export async function sendAutomatedEmail(
+  input: SendAutomatedEmailInput,
+  deps: SendAutomatedEmailDeps,
+): Promise<{ message: string }> {
   if (!input.userId) throw unauthenticated('Please log in');
   const own = input.callerEmail.trim().toLowerCase();
   const to = input.sendTo.trim().toLowerCase();
   if (!own || !to || own !== to) throw forbidden(OWN_ADDRESS_ONLY, 'not_own_address');
   if (!isTemplateName(input.template) || !templates[input.template].automated) {
-    throw invalid(`${TEMPLATE_NOT_ALLOWED}. Allowed: ${automatedTemplateNames.join(', ')}`, 'template_not_allowed');
+    throw invalid(
+      `${TEMPLATE_NOT_ALLOWED}. Allowed: ${automatedTemplateNames.join(', ')}`,
+      'template_not_allowed',
+    );
   }
   const url = resolveSiteLink(input.url, deps.appUrl);
   if (!url) throw invalid(LINK_NOT_ALLOWED, 'link_not_allowed');
-  const subject = input.subject.replace(/[\r\n]+/g, ' ').trim().slice(0, 150);
+  const subject = input.subject
+    .replace(/[\r\n]+/g, ' ')
+    .trim()
+    .slice(0, 150);
   const replyTo = SIMPLE_EMAIL.test(input.replyTo.trim()) ? input.replyTo.trim() : undefined;
 
   const now = deps.clock();
@@ -74,7 +83,8 @@ export async function sendAutomatedEmail(input: SendAutomatedEmailInput, deps: S
     const windowStart = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
     const key = `automated:${input.userId}:${windowStart}`;
     const counter = (await tx.get<{ count: number }>(RATE_LIMITS, key)) ?? { count: 0 };
-    if (counter.count >= deps.limitPerHour) throw new DomainError('rate_limited', TOO_MANY_EMAILS, 'rate_limited');
+    if (counter.count >= deps.limitPerHour)
+      throw new DomainError('rate_limited', TOO_MANY_EMAILS, 'rate_limited');
     await tx.put(RATE_LIMITS, key, { count: counter.count + 1, userId: input.userId, windowStart });
     await queueEmail(
       tx,
@@ -85,7 +95,15 @@ export async function sendAutomatedEmail(input: SendAutomatedEmailInput, deps: S
         replyTo,
         data: { name: input.callerName, url, ...(subject ? { subject } : {}) },
       },
-      { id, correlationId: input.correlationId, actor: { userId: input.userId, role: '', ...(input.impersonatorId ? { impersonatorId: input.impersonatorId } : {}) } },
+      {
+        id,
+        correlationId: input.correlationId,
+        actor: {
+          userId: input.userId,
+          role: '',
+          ...(input.impersonatorId ? { impersonatorId: input.impersonatorId } : {}),
+        },
+      },
       now,
     );
   });

@@ -77,14 +77,27 @@ export function backoffDelayMs(failedAttempts: number, policy: RetryPolicy): num
 }
 
 export type EmailOutcomeEvent =
-  | { type: 'EmailSent'; data: { messageId: string; to: string; template: string; causeEventId: string; sentAt: string } }
-  | { type: 'EmailFailed'; data: { to: string; template: string; causeEventId: string; error: string; attempts: number } };
+  | {
+      type: 'EmailSent';
+      data: { messageId: string; to: string; template: string; causeEventId: string; sentAt: string };
+    }
+  | {
+      type: 'EmailFailed';
+      data: { to: string; template: string; causeEventId: string; error: string; attempts: number };
+    };
 
-export function markDelivered(email: EmailRecord, messageId: string, now: Date): { email: EmailRecord; event: EmailOutcomeEvent } {
+export function markDelivered(
+  email: EmailRecord,
+  messageId: string,
+  now: Date,
+): { email: EmailRecord; event: EmailOutcomeEvent } {
   const sentAt = now.toISOString();
   return {
     email: { ...email, status: 'sent', attempts: email.attempts + 1, sentAt, messageId, lastError: null },
-    event: { type: 'EmailSent', data: { messageId, to: email.to, template: email.template, causeEventId: email.causeEventId, sentAt } },
+    event: {
+      type: 'EmailSent',
+      data: { messageId, to: email.to, template: email.template, causeEventId: email.causeEventId, sentAt },
+    },
   };
 }
 
@@ -100,7 +113,10 @@ export function markAttemptFailed(
   if (options.permanent || attempts >= policy.maxAttempts) {
     return {
       email: { ...email, status: 'failed', attempts, lastError: error },
-      event: { type: 'EmailFailed', data: { to: email.to, template: email.template, causeEventId: email.causeEventId, error, attempts } },
+      event: {
+        type: 'EmailFailed',
+        data: { to: email.to, template: email.template, causeEventId: email.causeEventId, error, attempts },
+      },
     };
   }
   const nextAttemptAt = new Date(now.getTime() + backoffDelayMs(attempts, policy)).toISOString();

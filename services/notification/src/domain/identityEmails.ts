@@ -36,15 +36,38 @@ export function emailForIdentityEvent(event: IdentityEmailEvent): EmailRequest |
   const base = { to: d.email, userId: d.userId };
   switch (event.type) {
     case 'EmailVerificationRequested':
-      return { ...base, template: 'verifyEmail', data: { name: event.data.name }, sealed: { token: event.data.sealedToken } };
+      return {
+        ...base,
+        template: 'verifyEmail',
+        data: { name: event.data.name },
+        sealed: { token: event.data.sealedToken },
+      };
     case 'LoginCodeRequested':
-      return { ...base, template: 'loginCode', data: { name: event.data.name, email: event.data.email }, sealed: { code: event.data.sealedCode } };
+      return {
+        ...base,
+        template: 'loginCode',
+        data: { name: event.data.name, email: event.data.email },
+        sealed: { code: event.data.sealedCode },
+      };
     case 'PasswordResetRequested':
-      return { ...base, template: 'resetPassword', data: { name: event.data.name }, sealed: { token: event.data.sealedToken } };
+      return {
+        ...base,
+        template: 'resetPassword',
+        data: { name: event.data.name },
+        sealed: { token: event.data.sealedToken },
+      };
     case 'PasswordChanged':
-      return { ...base, template: 'passwordChanged', data: { name: event.data.name, via: event.data.via, changedAt: event.data.changedAt } };
+      return {
+        ...base,
+        template: 'passwordChanged',
+        data: { name: event.data.name, via: event.data.via, changedAt: event.data.changedAt },
+      };
     case 'RoleChanged':
-      return { ...base, template: 'roleChanged', data: { name: event.data.name, fromRole: event.data.fromRole, toRole: event.data.toRole } };
+      return {
+        ...base,
+        template: 'roleChanged',
+        data: { name: event.data.name, fromRole: event.data.fromRole, toRole: event.data.toRole },
+      };
     default:
       return assertNever(event);
   }

@@ -61,13 +61,23 @@ export function emailsForKycEvent(
         }));
     case 'KycApproved':
       if (!userEmail) return [];
-      return [{ key: '', request: { to: userEmail, userId: d.userId, template: 'kycApproved', data: { name: userName } } }];
+      return [
+        {
+          key: '',
+          request: { to: userEmail, userId: d.userId, template: 'kycApproved', data: { name: userName } },
+        },
+      ];
     case 'KycRejected':
       if (!userEmail) return [];
       return [
         {
           key: '',
-          request: { to: userEmail, userId: d.userId, template: 'kycRejected', data: { name: userName, reason: event.data.reason } },
+          request: {
+            to: userEmail,
+            userId: d.userId,
+            template: 'kycRejected',
+            data: { name: userName, reason: event.data.reason },
+          },
         },
       ];
     default:

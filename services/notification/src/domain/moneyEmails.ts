@@ -51,9 +51,13 @@ const cents = (d: Data, k: string): number => {
 };
 
 /** The id of the user an event's email goes to ('' when none). */
-export const recipientIdOf = (event: { type: string; data: unknown }): string => str((event.data ?? {}) as Data, 'userId');
+export const recipientIdOf = (event: { type: string; data: unknown }): string =>
+  str((event.data ?? {}) as Data, 'userId');
 
-export function emailForMoneyEvent(event: { type: string; data: unknown }, lookups: MoneyEmailLookups): EmailRequest | null {
+export function emailForMoneyEvent(
+  event: { type: string; data: unknown },
+  lookups: MoneyEmailLookups,
+): EmailRequest | null {
   if (!moneyEmailEventTypes.has(event.type)) return null;
   const d = (event.data ?? {}) as Data;
   const userId = str(d, 'userId');
@@ -61,12 +65,24 @@ export function emailForMoneyEvent(event: { type: string; data: unknown }, looku
   if (!userId || !to) return null;
   const name = str(d, 'userName') || lookups.user?.name || '';
   const planName = str(d, 'planName') || lookups.investment?.planName || 'investment';
-  const mail = (template: EmailRequest['template'], data: Record<string, unknown>): EmailRequest => ({ to, userId, template, data: { name, ...data } });
+  const mail = (template: EmailRequest['template'], data: Record<string, unknown>): EmailRequest => ({
+    to,
+    userId,
+    template,
+    data: { name, ...data },
+  });
   switch (event.type) {
     case 'DepositConfirmed':
-      return mail('depositConfirmed', { amountCents: cents(d, 'amountCents'), transactionId: str(d, 'depositId') });
+      return mail('depositConfirmed', {
+        amountCents: cents(d, 'amountCents'),
+        transactionId: str(d, 'depositId'),
+      });
     case 'DepositRejected':
-      return mail('depositRejected', { amountCents: cents(d, 'amountCents'), transactionId: str(d, 'depositId'), notes: str(d, 'notes') || undefined });
+      return mail('depositRejected', {
+        amountCents: cents(d, 'amountCents'),
+        transactionId: str(d, 'depositId'),
+        notes: str(d, 'notes') || undefined,
+      });
     case 'ReferralBonusPaid':
       return mail('referralBonus', {
         amountCents: cents(d, 'amountCents'),
@@ -81,9 +97,17 @@ export function emailForMoneyEvent(event: { type: string; data: unknown }, looku
         endDate: str(d, 'endDate'),
       });
     case 'InvestmentRejected':
-      return mail('investmentRejected', { investmentId: str(d, 'investmentId'), planName, amountCents: cents(d, 'amountCents') });
+      return mail('investmentRejected', {
+        investmentId: str(d, 'investmentId'),
+        planName,
+        amountCents: cents(d, 'amountCents'),
+      });
     case 'InvestmentMatured':
-      return mail('investmentMatured', { investmentId: str(d, 'investmentId'), planName, maturityAmountCents: cents(d, 'maturityAmountCents') });
+      return mail('investmentMatured', {
+        investmentId: str(d, 'investmentId'),
+        planName,
+        maturityAmountCents: cents(d, 'maturityAmountCents'),
+      });
     case 'WithdrawalRequested':
     case 'WithdrawalApproved':
       return mail(event.type === 'WithdrawalRequested' ? 'withdrawalRequested' : 'withdrawalApproved', {
@@ -92,7 +116,10 @@ export function emailForMoneyEvent(event: { type: string; data: unknown }, looku
         walletAddress: str(d, 'walletAddress'),
       });
     case 'WithdrawalRejected':
-      return mail('withdrawalRejected', { withdrawalId: str(d, 'withdrawalId'), amountCents: cents(d, 'amountCents') });
+      return mail('withdrawalRejected', {
+        withdrawalId: str(d, 'withdrawalId'),
+        amountCents: cents(d, 'amountCents'),
+      });
     default:
       return null;
   }

@@ -13,7 +13,9 @@ export interface SmtpTestServer {
   close(): Promise<void>;
 }
 
-export async function startSmtpTestServer(options: { rejectFirst?: number; rejectCode?: number } = {}): Promise<SmtpTestServer> {
+export async function startSmtpTestServer(
+  options: { rejectFirst?: number; rejectCode?: number } = {},
+): Promise<SmtpTestServer> {
   const state = { attempts: 0, accepted: [] as ParsedMail[] };
   const server = new SMTPServer({
     authOptional: true,
@@ -24,7 +26,9 @@ export async function startSmtpTestServer(options: { rejectFirst?: number; rejec
         (mail) => {
           state.attempts++;
           if (state.attempts <= (options.rejectFirst ?? 0)) {
-            const err = Object.assign(new Error('Mailbox busy, try again later'), { responseCode: options.rejectCode ?? 451 });
+            const err = Object.assign(new Error('Mailbox busy, try again later'), {
+              responseCode: options.rejectCode ?? 451,
+            });
             return callback(err);
           }
           state.accepted.push(mail);

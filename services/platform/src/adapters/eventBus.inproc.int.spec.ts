@@ -12,7 +12,9 @@ afterAll(() => dir.remove());
 describeEventBusConformance('in-process bus (SQLite file)', {
   location: async () => {
     const path = join(dir.path, `${randomUUID()}.sqlite`);
-    return { open: async () => createInProcEventBus({ path, retryBaseMs: 5, retryMaxMs: 50, maxAttempts: 3 }) };
+    return {
+      open: async () => createInProcEventBus({ path, retryBaseMs: 5, retryMaxMs: 50, maxAttempts: 3 }),
+    };
   },
   maxAttempts: 3,
 });
@@ -22,7 +24,9 @@ describe('in-process bus specifics', () => {
     const bus = createInProcEventBus({ path: ':memory:' });
     const got: string[] = [];
     const sub = await bus.subscribe({ topic: 't', group: 'g', handler: async (e) => void got.push(e.id) });
-    await expect(bus.subscribe({ topic: 't', group: 'g', handler: async () => undefined })).rejects.toThrow(/already/);
+    await expect(bus.subscribe({ topic: 't', group: 'g', handler: async () => undefined })).rejects.toThrow(
+      /already/,
+    );
     const e = busEvent('s', 1);
     await bus.publish('t', [e]);
     await waitFor(() => got.length === 1);
@@ -36,7 +40,12 @@ describe('in-process bus specifics', () => {
 
   it('reports handler failures to onError with the attempt number', async () => {
     const errors: number[] = [];
-    const bus = createInProcEventBus({ path: ':memory:', retryBaseMs: 1, retryMaxMs: 5, onError: (_e, ctx) => errors.push(ctx.attempt) });
+    const bus = createInProcEventBus({
+      path: ':memory:',
+      retryBaseMs: 1,
+      retryMaxMs: 5,
+      onError: (_e, ctx) => errors.push(ctx.attempt),
+    });
     let calls = 0;
     const sub = await bus.subscribe({
       topic: 't',
@@ -58,10 +67,15 @@ describe('in-process bus specifics', () => {
     const b = createInProcEventBus({ path, pollIntervalMs: 60_000 });
     const got: string[] = [];
     const sub = await b.subscribe({ topic: 't', group: 'g', handler: async (e) => void got.push(e.id) });
-    await expect(a.subscribe({ topic: 't', group: 'g', handler: async () => undefined })).rejects.toThrow(/already/);
+    await expect(a.subscribe({ topic: 't', group: 'g', handler: async () => undefined })).rejects.toThrow(
+      /already/,
+    );
     const e = busEvent('s', 1);
     await a.publish('t', [e]);
-    await waitFor(() => got.length === 1, { timeoutMs: 5_000, message: 'delivered through the other instance' });
+    await waitFor(() => got.length === 1, {
+      timeoutMs: 5_000,
+      message: 'delivered through the other instance',
+    });
     expect(got).toEqual([e.id]);
     await sub.stop();
     await Promise.all([a.close(), b.close()]);

@@ -3,14 +3,23 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { StoredEvent } from '../eventSourcing/types.js';
-import { deadLetterTopicOf, DEFAULT_MAX_ATTEMPTS, type EventBus, type SubscribeOptions, type Subscription } from '../ports/eventBus.js';
+import {
+  deadLetterTopicOf,
+  DEFAULT_MAX_ATTEMPTS,
+  type EventBus,
+  type SubscribeOptions,
+  type Subscription,
+} from '../ports/eventBus.js';
 import { backoffMs, Signal } from '../util/async.js';
 
 export interface InProcEventBusOptions {
   /** SQLite file holding the log and the committed offsets, or ':memory:'. */
   path: string;
   /** Where handler failures are reported (they are retried). */
-  onError?: (error: unknown, context: { topic: string; group: string; event: StoredEvent; attempt: number }) => void;
+  onError?: (
+    error: unknown,
+    context: { topic: string; group: string; event: StoredEvent; attempt: number },
+  ) => void;
   /**
    * File-backed buses also re-check the log every `pollIntervalMs` so that several processes can
    * share one file (publishes from another process do not reach this process's EventEmitter).
@@ -67,7 +76,9 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
     ) WITHOUT ROWID;
   `);
   const stmt = {
-    maxOffset: db.prepare<[string], { o: number | null }>('SELECT MAX("offset") AS o FROM messages WHERE topic = ?'),
+    maxOffset: db.prepare<[string], { o: number | null }>(
+      'SELECT MAX("offset") AS o FROM messages WHERE topic = ?',
+    ),
     insert: db.prepare('INSERT INTO messages (topic, "offset", key, json) VALUES (?, ?, ?, ?)'),
     fetch: db.prepare<[string, number, number], { offset: number; json: string }>(
       'SELECT "offset", json FROM messages WHERE topic = ? AND "offset" > ? ORDER BY "offset" LIMIT ?',
@@ -92,7 +103,8 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
   });
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const startAtEnd = db.transaction((group: string, topic: string) => {
-    if (!stmt.getCommitted.get(group, topic)) stmt.commit.run(group, topic, stmt.maxOffset.get(topic)?.o ?? 0);
+    if (!stmt.getCommitted.get(group, topic))
+      stmt.commit.run(group, topic, stmt.maxOffset.get(topic)?.o ?? 0);
   });
 
   // Buses opened on the same file in one process share wake-ups and the one-subscription-per-group rule.
@@ -115,7 +127,12 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
       emitter.emit(topic);
     },
 
-    async subscribe({ topic, group, handler, fromBeginning = true }: SubscribeOptions): Promise<Subscription> {
+    async subscribe({
+      topic,
+      group,
+      handler,
+      fromBeginning = true,
+    }: SubscribeOptions): Promise<Subscription> {
       assertOpen();
       const id = `${group}\u0000${topic}`;
       if (active.has(id)) throw new Error(`group ${group} already has an active subscription on ${topic}`);

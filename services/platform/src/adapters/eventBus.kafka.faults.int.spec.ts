@@ -18,7 +18,12 @@ import { busEvent } from '../testing/eventBus.conformance.js';
 import { startTestKafka } from '../testing/kafka.js';
 import { tempDir } from '../testing/tempDir.js';
 import { waitFor } from '../testing/waitFor.js';
-import { createKafkaEventBus, kafkaGroupId, PAYLOAD_ENCODING_HEADER, type KafkaEventBusOptions } from './eventBus.kafka.js';
+import {
+  createKafkaEventBus,
+  kafkaGroupId,
+  PAYLOAD_ENCODING_HEADER,
+  type KafkaEventBusOptions,
+} from './eventBus.kafka.js';
 import { encodeEnvelope } from './eventEnvelope.js';
 import { createSqliteServiceStore } from './serviceStore.sqlite.js';
 
@@ -68,10 +73,16 @@ describe.skipIf(!kafka.available)(`Kafka bus under faults (${kafka.reason})`, ()
     const sent = new Map<string, string[]>();
     for (const topic of topics) {
       const events = Array.from({ length: 6 }, (_, i) => busEvent(`s-${i % 3}`, Math.floor(i / 3) + 1));
-      sent.set(topic, events.map((e) => e.id));
+      sent.set(
+        topic,
+        events.map((e) => e.id),
+      );
       await bus.publish(topic, events);
     }
-    await waitFor(() => topics.every((t) => got.get(t)!.length >= 6), { timeoutMs: TIMEOUT, message: 'every topic delivered' });
+    await waitFor(() => topics.every((t) => got.get(t)!.length >= 6), {
+      timeoutMs: TIMEOUT,
+      message: 'every topic delivered',
+    });
     for (const topic of topics) expect([...got.get(topic)!].sort()).toEqual([...sent.get(topic)!].sort());
   });
 
@@ -102,7 +113,10 @@ describe.skipIf(!kafka.available)(`Kafka bus under faults (${kafka.reason})`, ()
       await producer.publish(topic, events.slice(i, i + 24));
       if (i === 48) await consume(await open()); // joins while events are flowing
     }
-    await waitFor(() => applied.length >= events.length, { timeoutMs: TIMEOUT, message: 'every event applied' });
+    await waitFor(() => applied.length >= events.length, {
+      timeoutMs: TIMEOUT,
+      message: 'every event applied',
+    });
     expect(applied.length).toBe(events.length);
     expect(new Set(applied.map((e) => e.id)).size).toBe(events.length);
     expect(await store.count('applied')).toBe(events.length);
@@ -123,10 +137,21 @@ describe.skipIf(!kafka.available)(`Kafka bus under faults (${kafka.reason})`, ()
     const victim = events[19];
 
     const runChild = (dieAfter?: string) => {
-      const child = spawn(tsx, [join(here, '../testing/kafkaCrashConsumer.ts'), kafka.brokers.join(','), topic, group, file, ...(dieAfter ? [dieAfter] : [])], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, LOG_LEVEL: 'silent' },
-      });
+      const child = spawn(
+        tsx,
+        [
+          join(here, '../testing/kafkaCrashConsumer.ts'),
+          kafka.brokers.join(','),
+          topic,
+          group,
+          file,
+          ...(dieAfter ? [dieAfter] : []),
+        ],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: { ...process.env, LOG_LEVEL: 'silent' },
+        },
+      );
       let err = '';
       child.stderr.on('data', (d) => (err += String(d)));
       const exited = new Promise<{ code: number | null; signal: string | null; err: string }>((res) =>
@@ -138,8 +163,14 @@ describe.skipIf(!kafka.available)(`Kafka bus under faults (${kafka.reason})`, ()
     const first = runChild(victim.id);
     const end = await first.exited;
     // tsx runs the script in a child node and passes its death on as exit code 128 + 9
-    expect(end.signal === 'SIGKILL' || end.code === 137, `exit ${end.code} ${end.signal}: ${end.err}`).toBe(true);
-    const admin = new Kafka({ clientId: 'offsets', brokers: kafka.brokers, logLevel: logLevel.NOTHING }).admin();
+    expect(end.signal === 'SIGKILL' || end.code === 137, `exit ${end.code} ${end.signal}: ${end.err}`).toBe(
+      true,
+    );
+    const admin = new Kafka({
+      clientId: 'offsets',
+      brokers: kafka.brokers,
+      logLevel: logLevel.NOTHING,
+    }).admin();
     await admin.connect();
     const [offsets] = await admin.fetchOffsets({ groupId: kafkaGroupId(group, topic), topics: [topic] });
     await admin.disconnect();
@@ -151,7 +182,10 @@ describe.skipIf(!kafka.available)(`Kafka bus under faults (${kafka.reason})`, ()
 
       const second = runChild();
       try {
-        await waitFor(async () => (await store.count('applied')) === events.length, { timeoutMs: TIMEOUT, message: 'all applied after the restart' });
+        await waitFor(async () => (await store.count('applied')) === events.length, {
+          timeoutMs: TIMEOUT,
+          message: 'all applied after the restart',
+        });
       } finally {
         second.child.kill('SIGTERM');
         await second.exited;
@@ -185,18 +219,29 @@ describe.skipIf(!kafka.available)(`Kafka bus under faults (${kafka.reason})`, ()
     await raw.send({
       topic,
       messages: [
-        { key: 'k', value: Buffer.from('this is not an envelope \u00ff\u00fe'), headers: { [PAYLOAD_ENCODING_HEADER]: 'json' } },
+        {
+          key: 'k',
+          value: Buffer.from('this is not an envelope \u00ff\u00fe'),
+          headers: { [PAYLOAD_ENCODING_HEADER]: 'json' },
+        },
         { key: 'k', value: encoded.value, headers: { [PAYLOAD_ENCODING_HEADER]: encoded.encoding } },
       ],
     });
     await raw.disconnect();
     const fine = busEvent('k', 2, { ok: true });
     await bus.publish(topic, [fine]);
-    await waitFor(() => got.length >= 1, { timeoutMs: TIMEOUT, message: 'the good event after the poison ones' });
+    await waitFor(() => got.length >= 1, {
+      timeoutMs: TIMEOUT,
+      message: 'the good event after the poison ones',
+    });
     expect(got.map((e) => e.id)).toEqual([fine.id]);
 
     const dead: Array<Record<string, string>> = [];
-    const reader = new Kafka({ clientId: 'dlq-reader', brokers: kafka.brokers, logLevel: logLevel.NOTHING }).consumer({ groupId: uniq('dlq') });
+    const reader = new Kafka({
+      clientId: 'dlq-reader',
+      brokers: kafka.brokers,
+      logLevel: logLevel.NOTHING,
+    }).consumer({ groupId: uniq('dlq') });
     await reader.connect();
     await reader.subscribe({ topics: [deadLetterTopicOf(topic)], fromBeginning: true });
     await reader.run({
@@ -218,12 +263,18 @@ describe.skipIf(!kafka.available)(`Kafka bus under faults (${kafka.reason})`, ()
     const bus = await open();
     const topic = uniq('retention');
     await bus.publish(topic, [busEvent('r', 1)]);
-    const admin = new Kafka({ clientId: 'configs', brokers: kafka.brokers, logLevel: logLevel.NOTHING }).admin();
+    const admin = new Kafka({
+      clientId: 'configs',
+      brokers: kafka.brokers,
+      logLevel: logLevel.NOTHING,
+    }).admin();
     await admin.connect();
     try {
       const { resources } = await admin.describeConfigs({
         includeSynonyms: false,
-        resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ['retention.ms', 'retention.bytes'] }],
+        resources: [
+          { type: ConfigResourceTypes.TOPIC, name: topic, configNames: ['retention.ms', 'retention.bytes'] },
+        ],
       });
       const config = Object.fromEntries(resources[0].configEntries.map((c) => [c.configName, c.configValue]));
       expect(config).toEqual({ 'retention.ms': '-1', 'retention.bytes': '-1' });
@@ -237,9 +288,23 @@ describe.skipIf(!kafka.available)(`Kafka bus under faults (${kafka.reason})`, ()
     const consumer = await open({ codecs: {} });
     const topic = uniq('ledger');
     const got: StoredEvent[] = [];
-    subs.push(await consumer.subscribe({ topic, group: uniq('identity'), handler: async (e) => void got.push(e) }));
-    const data = { depositId: 'd-1', userId: 'u-1', amountCents: 12_345, notes: 'BTC', confirmedBy: 'admin-1', confirmedAt: '2026-11-22T10:00:00.000Z' };
-    const e = busEvent('deposit-d-1', 2, DepositConfirmed.toJSON(DepositConfirmed.fromPartial(data)), 'DepositConfirmed');
+    subs.push(
+      await consumer.subscribe({ topic, group: uniq('identity'), handler: async (e) => void got.push(e) }),
+    );
+    const data = {
+      depositId: 'd-1',
+      userId: 'u-1',
+      amountCents: 12_345,
+      notes: 'BTC',
+      confirmedBy: 'admin-1',
+      confirmedAt: '2026-11-22T10:00:00.000Z',
+    };
+    const e = busEvent(
+      'deposit-d-1',
+      2,
+      DepositConfirmed.toJSON(DepositConfirmed.fromPartial(data)),
+      'DepositConfirmed',
+    );
     await producer.publish(topic, [e]);
     await waitFor(() => got.length >= 1, { timeoutMs: TIMEOUT, message: 'delivered' });
     expect(got[0].data).toEqual(e.data);
@@ -247,26 +312,45 @@ describe.skipIf(!kafka.available)(`Kafka bus under faults (${kafka.reason})`, ()
 });
 
 const own = kafka.available ? await startTestKafka({ ownBroker: true }) : undefined;
-if (kafka.available && !own?.available) console.log(`[skip] Kafka broker outage cases: cannot run a broker of their own (${own?.reason})`);
+if (kafka.available && !own?.available)
+  console.log(`[skip] Kafka broker outage cases: cannot run a broker of their own (${own?.reason})`);
 afterAll(() => own?.stop());
 
 describe.skipIf(!own?.available)('Kafka bus when the broker goes away', () => {
   it('publish rejects in bounded time during an outage, close() finishes, and after the restart a running consumer resumes without loss', async () => {
     const broker = own!.broker!;
     const topic = `outage-${randomUUID()}`;
-    const opts = { brokers: own!.brokers, clientId: 'outage', publishTimeoutMs: 3_000, retryBaseMs: 10, retryMaxMs: 200, sessionTimeoutMs: 6_000 };
+    const opts = {
+      brokers: own!.brokers,
+      clientId: 'outage',
+      publishTimeoutMs: 3_000,
+      retryBaseMs: 10,
+      retryMaxMs: 200,
+      sessionTimeoutMs: 6_000,
+    };
     const bus = await createKafkaEventBus(opts);
     const got: string[] = [];
-    const sub = await bus.subscribe({ topic, group: 'outage-consumer', handler: async (e) => void got.push(e.id) });
+    const sub = await bus.subscribe({
+      topic,
+      group: 'outage-consumer',
+      handler: async (e) => void got.push(e.id),
+    });
     const before = busEvent('o', 1);
     await bus.publish(topic, [before]);
     await waitFor(() => got.length === 1, { timeoutMs: TIMEOUT, message: 'delivered before the outage' });
     // ... and its offset committed (a crash before the commit would rightly redeliver it)
-    const admin = new Kafka({ clientId: 'offsets', brokers: own!.brokers, logLevel: logLevel.NOTHING }).admin();
+    const admin = new Kafka({
+      clientId: 'offsets',
+      brokers: own!.brokers,
+      logLevel: logLevel.NOTHING,
+    }).admin();
     await admin.connect();
     await waitFor(
       async () => {
-        const [t] = await admin.fetchOffsets({ groupId: kafkaGroupId('outage-consumer', topic), topics: [topic] });
+        const [t] = await admin.fetchOffsets({
+          groupId: kafkaGroupId('outage-consumer', topic),
+          topics: [topic],
+        });
         return t.partitions.some((p) => Number(p.offset) > 0);
       },
       { timeoutMs: TIMEOUT, message: 'offset committed' },
@@ -292,7 +376,10 @@ describe.skipIf(!own?.available)('Kafka bus when the broker goes away', () => {
       },
       { timeoutMs: TIMEOUT, message: 'publish works again after the restart' },
     );
-    await waitFor(() => got.includes(after.id), { timeoutMs: TIMEOUT, message: 'the running consumer resumed' });
+    await waitFor(() => got.includes(after.id), {
+      timeoutMs: TIMEOUT,
+      message: 'the running consumer resumed',
+    });
     expect(got.filter((id) => id === before.id)).toHaveLength(1);
     await sub.stop();
 

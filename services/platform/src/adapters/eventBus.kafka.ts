@@ -10,7 +10,13 @@ import {
   type Producer,
 } from 'kafkajs';
 import type { StoredEvent } from '../eventSourcing/types.js';
-import { deadLetterTopicOf, DEFAULT_MAX_ATTEMPTS, type EventBus, type SubscribeOptions, type Subscription } from '../ports/eventBus.js';
+import {
+  deadLetterTopicOf,
+  DEFAULT_MAX_ATTEMPTS,
+  type EventBus,
+  type SubscribeOptions,
+  type Subscription,
+} from '../ports/eventBus.js';
 import type { Logger } from '../logger.js';
 import { backoffMs, Signal } from '../util/async.js';
 import { ALL_EVENT_CODECS, decodeEnvelope, encodeEnvelope, type EventCodecs } from './eventEnvelope.js';
@@ -133,7 +139,9 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
           {
             topic,
             numPartitions: options.numPartitions ?? 3,
-            ...(options.replicationFactor !== undefined ? { replicationFactor: options.replicationFactor } : {}),
+            ...(options.replicationFactor !== undefined
+              ? { replicationFactor: options.replicationFactor }
+              : {}),
             configEntries,
           },
         ],
@@ -145,7 +153,10 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
     }
   };
 
-  const send = async (topic: string, messages: Array<{ key: string | Buffer | null; value: Buffer; headers: IHeaders }>) => {
+  const send = async (
+    topic: string,
+    messages: Array<{ key: string | Buffer | null; value: Buffer; headers: IHeaders }>,
+  ) => {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -168,14 +179,19 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
    */
   const pinStartAtEnd = async (groupId: string, topic: string) => {
     const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
-    if (committed && committed.partitions.length > 0 && committed.partitions.every((p) => p.offset !== '-1')) return;
+    if (committed && committed.partitions.length > 0 && committed.partitions.every((p) => p.offset !== '-1'))
+      return;
     const ends = await admin.fetchTopicOffsets(topic);
     const known = new Map((committed?.partitions ?? []).map((p) => [p.partition, p.offset]));
     try {
       await admin.setOffsets({
         groupId,
         topic,
-        partitions: ends.map((o) => ({ partition: o.partition, offset: known.get(o.partition) && known.get(o.partition) !== '-1' ? known.get(o.partition)! : o.high })),
+        partitions: ends.map((o) => ({
+          partition: o.partition,
+          offset:
+            known.get(o.partition) && known.get(o.partition) !== '-1' ? known.get(o.partition)! : o.high,
+        })),
       });
     } catch (err) {
       // another member of the group is already running (it pinned the start, or consumes): nothing to do
@@ -195,12 +211,21 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
         topic,
         events.map((e) => {
           const { value, encoding } = encodeEnvelope(e, encodeCodecs);
-          return { key: e.streamId, value, headers: { [PAYLOAD_ENCODING_HEADER]: encoding, 'event-type': e.type } };
+          return {
+            key: e.streamId,
+            value,
+            headers: { [PAYLOAD_ENCODING_HEADER]: encoding, 'event-type': e.type },
+          };
         }),
       );
     },
 
-    async subscribe({ topic, group, handler, fromBeginning = true }: SubscribeOptions): Promise<Subscription> {
+    async subscribe({
+      topic,
+      group,
+      handler,
+      fromBeginning = true,
+    }: SubscribeOptions): Promise<Subscription> {
       if (closed) throw new Error('EventBus is closed');
       await ensureTopic(topic);
       const groupId = kafkaGroupId(group, topic);
@@ -214,13 +239,27 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
         heartbeatInterval: 1_000,
         // the fetch long-poll: data still returns at once; a stopping consumer waits for the poll in flight
         maxWaitTimeInMs: 1_000,
-        retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2_000, restartOnFailure: async () => !stopping },
+        retry: {
+          retries: 5,
+          initialRetryTime: 100,
+          maxRetryTime: 2_000,
+          restartOnFailure: async () => !stopping,
+        },
       });
       consumer.on(consumer.events.CRASH, ({ payload }) => {
-        if (!stopping) log?.warn({ err: payload.error, group: groupId, restart: payload.restart }, 'kafka consumer crashed');
+        if (!stopping)
+          log?.warn(
+            { err: payload.error, group: groupId, restart: payload.restart },
+            'kafka consumer crashed',
+          );
       });
 
-      const deadLetter = async (p: { topic: string; partition: number; message: KafkaMessage }, reason: string, err: unknown, type?: string) => {
+      const deadLetter = async (
+        p: { topic: string; partition: number; message: KafkaMessage },
+        reason: string,
+        err: unknown,
+        type?: string,
+      ) => {
         const dlq = deadLetterTopicOf(topic);
         await ensureTopic(dlq, DEAD_LETTER_TOPIC_CONFIG);
         await send(dlq, [
@@ -239,7 +278,16 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
           },
         ]);
         log?.error(
-          { err, topic: p.topic, partition: p.partition, offset: p.message.offset, group, type, reason, deadLetterTopic: dlq },
+          {
+            err,
+            topic: p.topic,
+            partition: p.partition,
+            offset: p.message.offset,
+            group,
+            type,
+            reason,
+            deadLetterTopic: dlq,
+          },
           'event moved to the dead-letter topic',
         );
       };
@@ -251,7 +299,8 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
         let event: StoredEvent;
         try {
           const header = message.headers?.[PAYLOAD_ENCODING_HEADER];
-          const encoding = header === undefined ? undefined : Array.isArray(header) ? String(header[0]) : String(header);
+          const encoding =
+            header === undefined ? undefined : Array.isArray(header) ? String(header[0]) : String(header);
           event = decodeEnvelope(message.value, encoding, decodeCodecs, (type) => {
             throw new Error(`no codec for the protobuf payload of ${type}`);
           });
@@ -269,7 +318,10 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
               await deadLetter(p, `handler failed ${attempt} times`, err, event.type);
               return true;
             }
-            log?.warn({ err, topic: p.topic, group, eventId: event.id, type: event.type, attempt }, 'event handler failed; retrying');
+            log?.warn(
+              { err, topic: p.topic, group, eventId: event.id, type: event.type, attempt },
+              'event handler failed; retrying',
+            );
             await signal.wait(backoffMs(attempt, options.retryBaseMs ?? 100, options.retryMaxMs ?? 5_000));
             if (stopping) return false;
             // a rebalance takes the partition away: throw, so kafkajs rejoins instead of us handling it twice

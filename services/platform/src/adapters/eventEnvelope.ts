@@ -25,12 +25,19 @@ export type PayloadEncoding = 'proto' | 'json';
  * codec is registered for the type ('proto'), else UTF-8 JSON of `data` ('json'); the encoding travels
  * beside the value (a Kafka header).
  */
-export function encodeEnvelope(e: StoredEvent, codecs: EventCodecs = {}): { value: Buffer; encoding: PayloadEncoding } {
+export function encodeEnvelope(
+  e: StoredEvent,
+  codecs: EventCodecs = {},
+): { value: Buffer; encoding: PayloadEncoding } {
   const codec = codecs[e.type];
   let payload: Uint8Array;
   let encoding: PayloadEncoding;
   if (codec) {
-    const message = codec.fromJSON ? codec.fromJSON(e.data) : codec.fromPartial ? codec.fromPartial(e.data) : e.data;
+    const message = codec.fromJSON
+      ? codec.fromJSON(e.data)
+      : codec.fromPartial
+        ? codec.fromPartial(e.data)
+        : e.data;
     payload = codec.encode(message).finish();
     encoding = 'proto';
   } else {
@@ -46,7 +53,9 @@ export function encodeEnvelope(e: StoredEvent, codecs: EventCodecs = {}): { valu
     occurredAt: e.occurredAt,
     correlationId: e.correlationId,
     causationId: e.causationId ?? '',
-    actor: e.actor ? { userId: e.actor.userId, role: e.actor.role, impersonatorId: e.actor.impersonatorId ?? '' } : undefined,
+    actor: e.actor
+      ? { userId: e.actor.userId, role: e.actor.role, impersonatorId: e.actor.impersonatorId ?? '' }
+      : undefined,
     payload: Buffer.from(payload),
   };
   return { value: Buffer.from(EventEnvelope.encode(envelope).finish()), encoding };
@@ -82,7 +91,11 @@ export function decodeEnvelope(
     correlationId: env.correlationId,
     causationId: env.causationId || null,
     actor: env.actor
-      ? { userId: env.actor.userId, role: env.actor.role, ...(env.actor.impersonatorId ? { impersonatorId: env.actor.impersonatorId } : {}) }
+      ? {
+          userId: env.actor.userId,
+          role: env.actor.role,
+          ...(env.actor.impersonatorId ? { impersonatorId: env.actor.impersonatorId } : {}),
+        }
       : null,
   };
 }

@@ -45,7 +45,13 @@ describe('event envelope (Kafka payload)', () => {
   });
 
   it('falls back to JSON payload for types without a codec; null data (reported) when the reader lacks the codec', () => {
-    const event: StoredEvent = { ...base, type: 'SomethingPrivate', data: { cents: 1234, nested: { a: [1, 2] } }, causationId: null, actor: null };
+    const event: StoredEvent = {
+      ...base,
+      type: 'SomethingPrivate',
+      data: { cents: 1234, nested: { a: [1, 2] } },
+      causationId: null,
+      actor: null,
+    };
     const { value, encoding } = encodeEnvelope(event, codecs);
     expect(encoding).toBe('json');
     expect(decodeEnvelope(value, encoding)).toEqual(event);

@@ -5,7 +5,9 @@ import { createMemoryKeyValueStore } from './keyValue.memory.js';
 import { createRedisKeyValueStore } from './keyValue.redis.js';
 import { describeKeyValueConformance } from '../testing/keyValue.conformance.js';
 
-describeKeyValueConformance('memory', async () => createMemoryKeyValueStore({ prefix: `test:${randomUUID()}:` }));
+describeKeyValueConformance('memory', async () =>
+  createMemoryKeyValueStore({ prefix: `test:${randomUUID()}:` }),
+);
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });

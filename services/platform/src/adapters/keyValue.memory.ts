@@ -10,7 +10,9 @@ interface Entry {
  * Redis adapter: TTLs in ms, expired keys vanish (lazily, plus a periodic sweep), string ops on a set
  * key throw WRONGTYPE.
  */
-export function createMemoryKeyValueStore(options: { prefix?: string; now?: () => number; sweepMs?: number } = {}): KeyValueStore {
+export function createMemoryKeyValueStore(
+  options: { prefix?: string; now?: () => number; sweepMs?: number } = {},
+): KeyValueStore {
   const prefix = options.prefix ?? '';
   const now = options.now ?? Date.now;
   const data = new Map<string, Entry>();

@@ -15,7 +15,11 @@ export function createRedisKeyValueStore(options: RedisKeyValueOptions): KeyValu
   const owned = !options.client;
   const client =
     options.client ??
-    new Redis(options.url ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 3, enableOfflineQueue: true, lazyConnect: false });
+    new Redis(options.url ?? 'redis://127.0.0.1:6379', {
+      maxRetriesPerRequest: 3,
+      enableOfflineQueue: true,
+      lazyConnect: false,
+    });
   const prefix = options.prefix ?? '';
   const k = (key: string) => prefix + key;
 

@@ -23,7 +23,9 @@ describeServiceStoreConformance('SQLite file (WAL)', {
 describe('SQLite ServiceStore specifics', () => {
   it('uses the injected clock for occurredAt', async () => {
     const store = createSqliteServiceStore(':memory:', { clock: () => new Date('2030-01-02T03:04:05.000Z') });
-    const { events } = await store.transaction((tx) => tx.appendToStream('s', 0, [{ type: 'A', data: {} }], { correlationId: 'c' }));
+    const { events } = await store.transaction((tx) =>
+      tx.appendToStream('s', 0, [{ type: 'A', data: {} }], { correlationId: 'c' }),
+    );
     expect(events[0].occurredAt).toBe('2030-01-02T03:04:05.000Z');
     await store.close();
   });

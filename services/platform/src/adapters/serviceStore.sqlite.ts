@@ -6,7 +6,13 @@ import type { DomainEvent, EventMeta, ExpectedVersion, StoredEvent } from '../ev
 import { ConcurrencyError } from '../eventSourcing/errors.js';
 import type { FindQuery, Scalar, ServiceStore, StoreReads, StoreTx } from '../ports/serviceStore.js';
 import { Mutex } from '../util/async.js';
-import { buildEnvelopes, checkCollection, checkField, checkScalar, type StoreOptions } from './storeShared.js';
+import {
+  buildEnvelopes,
+  checkCollection,
+  checkField,
+  checkScalar,
+  type StoreOptions,
+} from './storeShared.js';
 
 /**
  * ServiceStore on SQLite (better-sqlite3). One file per service (WAL), or ':memory:' in tests.
@@ -74,13 +80,17 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
       `INSERT INTO events (id, stream_id, version, type, data, occurred_at, correlation_id, causation_id, actor)
        VALUES (@id, @streamId, @version, @type, @data, @occurredAt, @correlationId, @causationId, @actor)`,
     ),
-    getDoc: db.prepare<[string, string], { json: string }>('SELECT json FROM documents WHERE collection = ? AND id = ?'),
+    getDoc: db.prepare<[string, string], { json: string }>(
+      'SELECT json FROM documents WHERE collection = ? AND id = ?',
+    ),
     putDoc: db.prepare(
       'INSERT INTO documents (collection, id, json) VALUES (?, ?, ?) ON CONFLICT (collection, id) DO UPDATE SET json = excluded.json',
     ),
     deleteDoc: db.prepare('DELETE FROM documents WHERE collection = ? AND id = ?'),
     markProcessed: db.prepare('INSERT OR IGNORE INTO processed (consumer, event_id) VALUES (?, ?)'),
-    getCheckpoint: db.prepare<[string], { position: number }>('SELECT position FROM checkpoints WHERE name = ?'),
+    getCheckpoint: db.prepare<[string], { position: number }>(
+      'SELECT position FROM checkpoints WHERE name = ?',
+    ),
     setCheckpoint: db.prepare(
       'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
     ),
@@ -141,14 +151,19 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
     count: (collection: string, where?: Record<string, Scalar>) =>
       read(() => {
         const { sql, params } = whereSql(collection, where);
-        return (db.prepare<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM documents ${sql}`).get(...params) as { n: number }).n;
+        return (
+          db
+            .prepare<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM documents ${sql}`)
+            .get(...params) as { n: number }
+        ).n;
       }),
     getCheckpoint: (name: string) => read(() => stmt.getCheckpoint.get(name)?.position ?? 0),
   };
 
   const makeTx = (state: TxState): StoreTx => {
     const guard = () => {
-      if (state.done) throw new Error('transaction already finished: do not use tx after the callback returned');
+      if (state.done)
+        throw new Error('transaction already finished: do not use tx after the callback returned');
     };
     return {
       ...reads,
@@ -174,7 +189,8 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
               actor: e.actor ? JSON.stringify(e.actor) : null,
             });
           } catch (err) {
-            if (isUniqueViolation(err, 'stream_id')) throw new ConcurrencyError(streamId, expectedVersion, current);
+            if (isUniqueViolation(err, 'stream_id'))
+              throw new ConcurrencyError(streamId, expectedVersion, current);
             throw err;
           }
           stored.push({ ...e, position: Number(info.lastInsertRowid) });
@@ -303,7 +319,10 @@ function rowToEvent(r: EventRow): StoredEvent {
   };
 }
 
-function whereSql(collection: string, where: Record<string, Scalar> | undefined): { sql: string; params: unknown[] } {
+function whereSql(
+  collection: string,
+  where: Record<string, Scalar> | undefined,
+): { sql: string; params: unknown[] } {
   const clauses = ['collection = ?'];
   const params: unknown[] = [checkCollection(collection)];
   for (const [field, value] of Object.entries(where ?? {})) {

@@ -39,7 +39,9 @@ describe('handleCommand', () => {
   it('appends at the version read, projects in the same transaction and returns before/after', async () => {
     store = createSqliteServiceStore(':memory:');
     const s = stream('delete');
-    await store.transaction((tx) => handleCommand(tx, s, 'c1', { type: 'Add', amount: 3 }, { correlationId: 'x' }));
+    await store.transaction((tx) =>
+      handleCommand(tx, s, 'c1', { type: 'Add', amount: 3 }, { correlationId: 'x' }),
+    );
     const result = await store.transaction((tx) =>
       handleCommand(tx, s, 'c1', (state): Command => ({ type: 'Add', amount: state.total * 10 }), {
         correlationId: 'y',
@@ -49,14 +51,18 @@ describe('handleCommand', () => {
     expect(result.before.total).toBe(3);
     expect(result.after.total).toBe(33);
     expect(result.decided).toEqual([{ type: 'Added', data: { amount: 30 } }]);
-    expect(result.events.map((e) => [e.version, e.correlationId, e.actor])).toEqual([[2, 'y', { userId: 'u', role: 'admin' }]]);
+    expect(result.events.map((e) => [e.version, e.correlationId, e.actor])).toEqual([
+      [2, 'y', { userId: 'u', role: 'admin' }],
+    ]);
     expect(await store.get<Doc>('counters', 'c1')).toEqual({ total: 33 });
     expect((await loadStream(store, s, 'c1')).version).toBe(2);
   });
 
   it('appends and projects nothing when the decider decides nothing', async () => {
     store = createSqliteServiceStore(':memory:');
-    const result = await store.transaction((tx) => handleCommand(tx, stream('delete'), 'c2', { type: 'Add', amount: 0 }, { correlationId: 'x' }));
+    const result = await store.transaction((tx) =>
+      handleCommand(tx, stream('delete'), 'c2', { type: 'Add', amount: 0 }, { correlationId: 'x' }),
+    );
     expect(result.events).toEqual([]);
     expect((await store.readStream('counter-c2')).version).toBe(0);
     expect(await store.get('counters', 'c2')).toBeNull();
@@ -73,7 +79,12 @@ describe('handleCommand', () => {
             if (prop === 'readStream')
               return async (streamId: string) => {
                 const read = await target.readStream(streamId);
-                await target.appendToStream(streamId, read.version, [{ type: 'Added', data: { amount: 1 } }], { correlationId: 'other' });
+                await target.appendToStream(
+                  streamId,
+                  read.version,
+                  [{ type: 'Added', data: { amount: 1 } }],
+                  { correlationId: 'other' },
+                );
                 return read;
               };
             const value = target[prop];
@@ -89,9 +100,16 @@ describe('handleCommand', () => {
 
   it('deletes a document that folds to null with onNull delete, and keeps it with keep', async () => {
     store = createSqliteServiceStore(':memory:');
-    for (const [id, onNull] of [['d', 'delete'], ['k', 'keep']] as const) {
-      await store.transaction((tx) => handleCommand(tx, stream(onNull), id, { type: 'Add', amount: 5 }, { correlationId: 'x' }));
-      await store.transaction((tx) => handleCommand(tx, stream(onNull), id, { type: 'Close' }, { correlationId: 'x' }));
+    for (const [id, onNull] of [
+      ['d', 'delete'],
+      ['k', 'keep'],
+    ] as const) {
+      await store.transaction((tx) =>
+        handleCommand(tx, stream(onNull), id, { type: 'Add', amount: 5 }, { correlationId: 'x' }),
+      );
+      await store.transaction((tx) =>
+        handleCommand(tx, stream(onNull), id, { type: 'Close' }, { correlationId: 'x' }),
+      );
     }
     expect(await store.get('counters', 'd')).toBeNull();
     expect(await store.get<Doc>('counters', 'k')).toEqual({ total: 5 });

@@ -37,7 +37,10 @@ export function subscribeIdempotent(options: IdempotentSubscribeOptions): Promis
 }
 
 /** Metadata for events caused by `event` (process managers): same correlation id, causation = event id. */
-export function causedBy(event: Pick<StoredEvent, 'id' | 'correlationId' | 'actor'>, actor?: Actor): EventMeta {
+export function causedBy(
+  event: Pick<StoredEvent, 'id' | 'correlationId' | 'actor'>,
+  actor?: Actor,
+): EventMeta {
   const by = actor ?? event.actor ?? undefined;
   return { correlationId: event.correlationId, causationId: event.id, ...(by ? { actor: by } : {}) };
 }

@@ -50,7 +50,9 @@ describe('lease', () => {
   it('racing acquirers of a free lease: exactly one wins', async () => {
     stores = sqliteReplicaStores(join(dir.path, `${randomUUID()}.sqlite`));
     const name = `lease-${randomUUID()}`;
-    const leases = Array.from({ length: 8 }, (_, i) => createLease({ store: stores[i % 2], name, ttlMs: TTL }));
+    const leases = Array.from({ length: 8 }, (_, i) =>
+      createLease({ store: stores[i % 2], name, ttlMs: TTL }),
+    );
     const won = await Promise.all(leases.map((l) => l.acquire()));
     expect(won.filter(Boolean)).toHaveLength(1);
     expect(leases.filter((l) => l.isHeld())).toHaveLength(1);
@@ -131,7 +133,9 @@ describe('lease', () => {
   it('refuses a lease without a name or with a ttl that is not a positive number of ms', () => {
     stores = sqliteReplicaStores(join(dir.path, `${randomUUID()}.sqlite`), 1);
     expect(() => createLease({ store: stores[0], name: '' })).toThrow(DomainError);
-    expect(() => createLease({ store: stores[0], name: 'x', ttlMs: 0 })).toThrow('lease ttlMs must be a positive number of ms');
+    expect(() => createLease({ store: stores[0], name: 'x', ttlMs: 0 })).toThrow(
+      'lease ttlMs must be a positive number of ms',
+    );
     expect(() => createLease({ store: stores[0], name: 'x', ttlMs: Number.NaN })).toThrow(DomainError);
   });
 });

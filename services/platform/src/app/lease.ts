@@ -116,7 +116,8 @@ export function newLeaseOwner(): string {
 const keyOf = (r: LeaseRecord | null) => (r ? `${r.owner ?? ''}|${r.epoch}|${r.beat}` : '');
 
 function checkMs(name: string, value: number): number {
-  if (!Number.isFinite(value) || value <= 0) throw invalid(`lease ${name} must be a positive number of ms (got ${value})`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw invalid(`lease ${name} must be a positive number of ms (got ${value})`);
   return value;
 }
 

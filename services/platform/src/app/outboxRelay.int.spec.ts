@@ -40,8 +40,14 @@ async function startTotals(bus: EventBus, topic: string, consumerStore: ServiceS
     group: 'totals',
     handle: async (event, tx) => {
       if (event.type !== 'Deposited') return;
-      const doc = (await tx.get<{ cents: number; count: number }>('totals', event.streamId)) ?? { cents: 0, count: 0 };
-      await tx.put('totals', event.streamId, { cents: doc.cents + (event.data as { cents: number }).cents, count: doc.count + 1 });
+      const doc = (await tx.get<{ cents: number; count: number }>('totals', event.streamId)) ?? {
+        cents: 0,
+        count: 0,
+      };
+      await tx.put('totals', event.streamId, {
+        cents: doc.cents + (event.data as { cents: number }).cents,
+        count: doc.count + 1,
+      });
     },
   });
 }
@@ -57,10 +63,19 @@ describe('outbox relay + idempotent consumer', () => {
       store,
       bus,
       topic,
-      map: (e) => (e.type === 'Secret' ? null : { type: `${e.type}V1`, data: { ...(e.data as object), public: true } }),
+      map: (e) =>
+        e.type === 'Secret' ? null : { type: `${e.type}V1`, data: { ...(e.data as object), public: true } },
     });
     await store.transaction(async (tx) => {
-      await tx.appendToStream('s1', 0, [{ type: 'Opened', data: { n: 1 } }, { type: 'Secret', data: {} }], meta);
+      await tx.appendToStream(
+        's1',
+        0,
+        [
+          { type: 'Opened', data: { n: 1 } },
+          { type: 'Secret', data: {} },
+        ],
+        meta,
+      );
       await tx.appendToStream('s2', 0, [{ type: 'Opened', data: { n: 2 } }], meta);
     });
     await relay.flush();
@@ -96,7 +111,10 @@ describe('outbox relay + idempotent consumer', () => {
     const sub = await startTotals(bus, topic, consumerStore);
     const relay = startOutboxRelay({ store: store2, bus, topic });
     await relay.flush();
-    await waitFor(async () => (await consumerStore.get<{ count: number }>('totals', 'acct-1'))?.count === 2, 'both deposits applied');
+    await waitFor(
+      async () => (await consumerStore.get<{ count: number }>('totals', 'acct-1'))?.count === 2,
+      'both deposits applied',
+    );
     expect(await consumerStore.get('totals', 'acct-1')).toEqual({ cents: 350, count: 2 });
     await relay.stop();
     await sub.stop();
@@ -115,11 +133,21 @@ describe('outbox relay + idempotent consumer', () => {
       topic,
       group: 'totals',
       handle: async (event, tx) => {
-        const doc = (await tx.get<{ cents: number; count: number }>('totals', event.streamId)) ?? { cents: 0, count: 0 };
-        await tx.put('totals', event.streamId, { cents: doc.cents + (event.data as { cents: number }).cents, count: doc.count + 1 });
+        const doc = (await tx.get<{ cents: number; count: number }>('totals', event.streamId)) ?? {
+          cents: 0,
+          count: 0,
+        };
+        await tx.put('totals', event.streamId, {
+          cents: doc.cents + (event.data as { cents: number }).cents,
+          count: doc.count + 1,
+        });
       },
     });
-    const counting = await bus.subscribe({ topic, group: 'raw', handler: async (e) => void deliveries.push(e.id) });
+    const counting = await bus.subscribe({
+      topic,
+      group: 'raw',
+      handler: async (e) => void deliveries.push(e.id),
+    });
 
     await appendDeposits(store, 'acct-9', [100, 200, 300]);
     const relay1 = startOutboxRelay({ store, bus, topic });
@@ -179,7 +207,12 @@ describe('outbox relay + idempotent consumer', () => {
       },
     };
     const errors: number[] = [];
-    const relay = startOutboxRelay({ store, bus: flaky, topic: 't', onError: (_e, attempt) => errors.push(attempt) });
+    const relay = startOutboxRelay({
+      store,
+      bus: flaky,
+      topic: 't',
+      onError: (_e, attempt) => errors.push(attempt),
+    });
     await appendDeposits(store, 'a', [1, 2]);
     await waitFor(() => errors.length >= 1, 'first publish failed');
     expect(await store.getCheckpoint('outbox:t')).toBe(0);
@@ -211,7 +244,11 @@ describe('outbox relays of several replicas (one publisher, elected by a lease)'
       stops,
       async close() {
         for (const s of stops.reverse()) await s();
-        await Promise.all([...buses.map((b) => b.close()), ...stores.map((s) => s.close()), consumerStore.close()]);
+        await Promise.all([
+          ...buses.map((b) => b.close()),
+          ...stores.map((s) => s.close()),
+          consumerStore.close(),
+        ]);
       },
     };
   }
@@ -219,7 +256,11 @@ describe('outbox relays of several replicas (one publisher, elected by a lease)'
   /** Every message on the topic, by event id (a double publish shows as 2). */
   async function countDeliveries(bus: EventBus) {
     const seen = new Map<string, number>();
-    const sub = await bus.subscribe({ topic, group: 'raw', handler: async (e) => void seen.set(e.id, (seen.get(e.id) ?? 0) + 1) });
+    const sub = await bus.subscribe({
+      topic,
+      group: 'raw',
+      handler: async (e) => void seen.set(e.id, (seen.get(e.id) ?? 0) + 1),
+    });
     return { seen, sub };
   }
 
@@ -228,7 +269,9 @@ describe('outbox relays of several replicas (one publisher, elected by a lease)'
   it('two relays on one store publish each event exactly once, whichever replica appended it', async () => {
     const r = twoReplicas();
     try {
-      const relays = r.stores.map((store, i) => startOutboxRelay({ store, bus: r.buses[i], topic, lease: { ttlMs: 2_000, pollMs: 20 } }));
+      const relays = r.stores.map((store, i) =>
+        startOutboxRelay({ store, bus: r.buses[i], topic, lease: { ttlMs: 2_000, pollMs: 20 } }),
+      );
       r.stops.push(...relays.map((relay) => () => relay.stop()));
       const { seen, sub } = await countDeliveries(r.buses[0]);
       r.stops.unshift(() => sub.stop());
@@ -248,7 +291,9 @@ describe('outbox relays of several replicas (one publisher, elected by a lease)'
     const r = twoReplicas();
     try {
       const ttlMs = 400;
-      const relays = r.stores.map((store, i) => startOutboxRelay({ store, bus: r.buses[i], topic, lease: { ttlMs, pollMs: 20 } }));
+      const relays = r.stores.map((store, i) =>
+        startOutboxRelay({ store, bus: r.buses[i], topic, lease: { ttlMs, pollMs: 20 } }),
+      );
       const sub = await startTotals(r.buses[0], topic, r.consumerStore);
       r.stops.push(() => sub.stop());
       for (let i = 0; i < 10; i++) await deposit(r.stores[i % 2]);
@@ -277,7 +322,9 @@ describe('outbox relays of several replicas (one publisher, elected by a lease)'
   it('a clean stop releases the lease: the standby takes over at once, long before the ttl', async () => {
     const r = twoReplicas();
     try {
-      const relays = r.stores.map((store, i) => startOutboxRelay({ store, bus: r.buses[i], topic, lease: { ttlMs: 60_000, pollMs: 20 } }));
+      const relays = r.stores.map((store, i) =>
+        startOutboxRelay({ store, bus: r.buses[i], topic, lease: { ttlMs: 60_000, pollMs: 20 } }),
+      );
       await deposit(r.stores[0]);
       await relays[0].flush();
       const holder = relays.findIndex((relay) => relay.isPublisher());
@@ -317,10 +364,22 @@ describe('outbox relays of several replicas (one publisher, elected by a lease)'
         },
       };
       const errorsA: unknown[] = [];
-      const relayA = startOutboxRelay({ store: storeA, bus: busA, topic, lease: { ttlMs, pollMs: 20 }, pollIntervalMs: 20, onError: (e) => errorsA.push(e) });
+      const relayA = startOutboxRelay({
+        store: storeA,
+        bus: busA,
+        topic,
+        lease: { ttlMs, pollMs: 20 },
+        pollIntervalMs: 20,
+        onError: (e) => errorsA.push(e),
+      });
       r.stops.push(() => relayA.stop());
       await waitFor(() => relayA.isPublisher(), 'A holds the lease');
-      const relayB = startOutboxRelay({ store: r.stores[1], bus: r.buses[1], topic, lease: { ttlMs, pollMs: 20 } });
+      const relayB = startOutboxRelay({
+        store: r.stores[1],
+        bus: r.buses[1],
+        topic,
+        lease: { ttlMs, pollMs: 20 },
+      });
       r.stops.push(() => relayB.stop());
       const sub = await startTotals(r.buses[1], topic, r.consumerStore);
       r.stops.unshift(() => sub.stop());

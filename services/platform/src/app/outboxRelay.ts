@@ -71,7 +71,11 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const signal = new Signal();
   const unlisten = store.onAppended(() => signal.notify());
   const progress = new Signal();
-  const keeper: LeaseKeeper | null = startLeaseKeeperUnless(options.lease, { store, name, onError: (err) => options.onError?.(err, 0) });
+  const keeper: LeaseKeeper | null = startLeaseKeeperUnless(options.lease, {
+    store,
+    name,
+    onError: (err) => options.onError?.(err, 0),
+  });
   const unwatch = keeper?.onChange(() => {
     signal.notify();
     progress.notify();

@@ -114,7 +114,14 @@ export async function executeOnStream<Command, Event extends DomainEvent, State,
         decider: stream.decider,
         streamIdOf: (i) => stream.streamIdOf(i),
         project: async (t, appended) => {
-          doc = await projectDocument(t, stream.collection, id, appended, (d: Doc | null, e) => stream.project(d, e), 'keep');
+          doc = await projectDocument(
+            t,
+            stream.collection,
+            id,
+            appended,
+            (d: Doc | null, e) => stream.project(d, e),
+            'keep',
+          );
         },
       },
       id,

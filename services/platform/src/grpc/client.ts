@@ -33,7 +33,11 @@ export type ResponseOf<C, M extends keyof C> = C[M] extends (
 
 /** `new ClientCtor(target, insecure)`, with keepalive and a reasonable reconnect backoff. */
 export function createGrpcClient<C extends grpc.Client>(
-  ClientCtor: new (address: string, credentials: grpc.ChannelCredentials, options?: Partial<grpc.ClientOptions>) => C,
+  ClientCtor: new (
+    address: string,
+    credentials: grpc.ChannelCredentials,
+    options?: Partial<grpc.ClientOptions>,
+  ) => C,
   target: string,
   options: Partial<grpc.ClientOptions> = {},
 ): C {
@@ -65,7 +69,9 @@ export function callUnary<C extends grpc.Client, M extends UnaryMethod<C>>(
   const deadline = Date.now() + (options.deadlineMs ?? 5_000);
   const fn = client[method] as unknown as UnaryFn;
   return new Promise((resolve, reject) => {
-    fn.call(client, request, metadata, { deadline }, (err, response) => (err ? reject(err) : resolve(response)));
+    fn.call(client, request, metadata, { deadline }, (err, response) =>
+      err ? reject(err) : resolve(response),
+    );
   });
 }
 

@@ -21,19 +21,45 @@ const method = (name: string) => ({
   responseSerialize: json.serialize,
   responseDeserialize: json.deserialize,
 });
-const TestService = { fail: method('Fail'), whoami: method('Whoami'), slow: method('Slow') } satisfies grpc.ServiceDefinition;
+const TestService = {
+  fail: method('Fail'),
+  whoami: method('Whoami'),
+  slow: method('Slow'),
+} satisfies grpc.ServiceDefinition;
 
 interface Req {
   kind?: ErrorKind | 'bug' | 'concurrency';
   message?: string;
 }
 interface TestClient extends grpc.Client {
-  fail(r: Req, md: grpc.Metadata, o: Partial<grpc.CallOptions>, cb: (e: grpc.ServiceError | null, r: object) => void): grpc.ClientUnaryCall;
-  whoami(r: Req, md: grpc.Metadata, o: Partial<grpc.CallOptions>, cb: (e: grpc.ServiceError | null, r: { correlationId?: string }) => void): grpc.ClientUnaryCall;
-  slow(r: Req, md: grpc.Metadata, o: Partial<grpc.CallOptions>, cb: (e: grpc.ServiceError | null, r: object) => void): grpc.ClientUnaryCall;
+  fail(
+    r: Req,
+    md: grpc.Metadata,
+    o: Partial<grpc.CallOptions>,
+    cb: (e: grpc.ServiceError | null, r: object) => void,
+  ): grpc.ClientUnaryCall;
+  whoami(
+    r: Req,
+    md: grpc.Metadata,
+    o: Partial<grpc.CallOptions>,
+    cb: (e: grpc.ServiceError | null, r: { correlationId?: string }) => void,
+  ): grpc.ClientUnaryCall;
+  slow(
+    r: Req,
+    md: grpc.Metadata,
+    o: Partial<grpc.CallOptions>,
+    cb: (e: grpc.ServiceError | null, r: object) => void,
+  ): grpc.ClientUnaryCall;
 }
-const TestClient = grpc.makeGenericClientConstructor(TestService, 'meridian.test.v1.TestService') as unknown as {
-  new (address: string, credentials: grpc.ChannelCredentials, options?: Partial<grpc.ClientOptions>): TestClient;
+const TestClient = grpc.makeGenericClientConstructor(
+  TestService,
+  'meridian.test.v1.TestService',
+) as unknown as {
+  new (
+    address: string,
+    credentials: grpc.ChannelCredentials,
+    options?: Partial<grpc.ClientOptions>,
+  ): TestClient;
 };
 
 let server: GrpcServerHandle;
@@ -87,20 +113,27 @@ describe('gRPC helpers', () => {
     ['rate_limited', grpc.status.RESOURCE_EXHAUSTED, 429],
     ['unavailable', grpc.status.UNAVAILABLE, 503],
   ];
-  it.each(cases)('maps DomainError %s to status %i and HTTP %i with its message', async (kind, code, http) => {
-    const err = (await callUnary(client, 'fail', { kind, message: `message for ${kind}` }).catch((e: unknown) => e)) as grpc.ServiceError;
-    expect(err.code).toBe(code);
-    expect(err.details).toBe(`message for ${kind}`);
-    expect(grpcStatusToHttp(err.code)).toBe(http);
-    expect(grpcErrorMessage(err)).toBe(`message for ${kind}`);
-    const back = domainErrorFromGrpc(err) as DomainError;
-    expect(back).toBeInstanceOf(DomainError);
-    expect(back.kind).toBe(kind);
-    expect(back.code).toBe('some_code');
-  });
+  it.each(cases)(
+    'maps DomainError %s to status %i and HTTP %i with its message',
+    async (kind, code, http) => {
+      const err = (await callUnary(client, 'fail', { kind, message: `message for ${kind}` }).catch(
+        (e: unknown) => e,
+      )) as grpc.ServiceError;
+      expect(err.code).toBe(code);
+      expect(err.details).toBe(`message for ${kind}`);
+      expect(grpcStatusToHttp(err.code)).toBe(http);
+      expect(grpcErrorMessage(err)).toBe(`message for ${kind}`);
+      const back = domainErrorFromGrpc(err) as DomainError;
+      expect(back).toBeInstanceOf(DomainError);
+      expect(back.kind).toBe(kind);
+      expect(back.code).toBe('some_code');
+    },
+  );
 
   it('answers INTERNAL with a generic message for any other error (no internals leak)', async () => {
-    const err = (await callUnary(client, 'fail', { kind: 'bug' }).catch((e: unknown) => e)) as grpc.ServiceError;
+    const err = (await callUnary(client, 'fail', { kind: 'bug' }).catch(
+      (e: unknown) => e,
+    )) as grpc.ServiceError;
     expect(err.code).toBe(grpc.status.INTERNAL);
     expect(err.details).toBe(GENERIC_ERROR_MESSAGE);
     expect(grpcStatusToHttp(err.code)).toBe(500);
@@ -108,26 +141,36 @@ describe('gRPC helpers', () => {
   });
 
   it('answers ABORTED (409) for a concurrency conflict', async () => {
-    const err = (await callUnary(client, 'fail', { kind: 'concurrency' }).catch((e: unknown) => e)) as grpc.ServiceError;
+    const err = (await callUnary(client, 'fail', { kind: 'concurrency' }).catch(
+      (e: unknown) => e,
+    )) as grpc.ServiceError;
     expect(err.code).toBe(grpc.status.ABORTED);
     expect(grpcStatusToHttp(err.code)).toBe(409);
   });
 
   it('carries the correlation id in metadata (explicit, from the context, or a fresh one)', async () => {
-    expect(await callUnary(client, 'whoami', {}, { correlationId: 'corr-explicit' })).toEqual({ correlationId: 'corr-explicit' });
-    expect(await withCorrelation('corr-ctx', () => callUnary(client, 'whoami', {}))).toEqual({ correlationId: 'corr-ctx' });
+    expect(await callUnary(client, 'whoami', {}, { correlationId: 'corr-explicit' })).toEqual({
+      correlationId: 'corr-explicit',
+    });
+    expect(await withCorrelation('corr-ctx', () => callUnary(client, 'whoami', {}))).toEqual({
+      correlationId: 'corr-ctx',
+    });
     expect((await callUnary(client, 'whoami', {})).correlationId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('enforces the deadline', async () => {
-    const err = (await callUnary(client, 'slow', {}, { deadlineMs: 50 }).catch((e: unknown) => e)) as grpc.ServiceError;
+    const err = (await callUnary(client, 'slow', {}, { deadlineMs: 50 }).catch(
+      (e: unknown) => e,
+    )) as grpc.ServiceError;
     expect(err.code).toBe(grpc.status.DEADLINE_EXCEEDED);
     expect(grpcStatusToHttp(err.code)).toBe(504);
   });
 
   it('maps a transport failure to 503 with a generic message', async () => {
     const dead = createGrpcClient(TestClient, '127.0.0.1:1');
-    const err = (await callUnary(dead, 'whoami', {}, { deadlineMs: 2_000 }).catch((e: unknown) => e)) as grpc.ServiceError;
+    const err = (await callUnary(dead, 'whoami', {}, { deadlineMs: 2_000 }).catch(
+      (e: unknown) => e,
+    )) as grpc.ServiceError;
     dead.close();
     expect([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED]).toContain(err.code);
     expect(grpcErrorMessage(err)).toMatch(/temporarily unavailable/);

@@ -53,7 +53,8 @@ function readField1(buf: Uint8Array, wireType: 0 | 2): number | string | undefin
       if (field === 1 && wireType === 0) value = v;
     } else if (wt === 2) {
       const len = readVarint(buf, pos);
-      if (field === 1 && wireType === 2) value = Buffer.from(buf.subarray(pos.i, pos.i + len)).toString('utf8');
+      if (field === 1 && wireType === 2)
+        value = Buffer.from(buf.subarray(pos.i, pos.i + len)).toString('utf8');
       pos.i += len;
     } else if (wt === 1) pos.i += 8;
     else if (wt === 5) pos.i += 4;
@@ -71,7 +72,9 @@ export const encodeHealthCheckRequest = (m: HealthCheckRequest): Buffer => {
   }
   return Buffer.concat([Buffer.from(out), bytes]);
 };
-export const decodeHealthCheckRequest = (b: Buffer): HealthCheckRequest => ({ service: (readField1(b, 2) as string) ?? '' });
+export const decodeHealthCheckRequest = (b: Buffer): HealthCheckRequest => ({
+  service: (readField1(b, 2) as string) ?? '',
+});
 export const encodeHealthCheckResponse = (m: HealthCheckResponse): Buffer => {
   const out: number[] = [];
   if (m.status) {
@@ -114,17 +117,30 @@ export interface HealthClient extends grpc.Client {
     options: Partial<grpc.CallOptions>,
     callback: (error: grpc.ServiceError | null, response: HealthCheckResponse) => void,
   ): grpc.ClientUnaryCall;
-  watch(request: HealthCheckRequest, options?: Partial<grpc.CallOptions>): grpc.ClientReadableStream<HealthCheckResponse>;
+  watch(
+    request: HealthCheckRequest,
+    options?: Partial<grpc.CallOptions>,
+  ): grpc.ClientReadableStream<HealthCheckResponse>;
 }
 
-export const HealthClient = grpc.makeGenericClientConstructor(HealthService, 'grpc.health.v1.Health') as unknown as {
-  new (address: string, credentials: grpc.ChannelCredentials, options?: Partial<grpc.ClientOptions>): HealthClient;
+export const HealthClient = grpc.makeGenericClientConstructor(
+  HealthService,
+  'grpc.health.v1.Health',
+) as unknown as {
+  new (
+    address: string,
+    credentials: grpc.ChannelCredentials,
+    options?: Partial<grpc.ClientOptions>,
+  ): HealthClient;
 };
 
 /** Server-side state of the health service: status per service name ('' = the whole server). */
 export class HealthImplementation {
   private statuses = new Map<string, ServingStatus>();
-  private watchers = new Set<{ service: string; call: grpc.ServerWritableStream<HealthCheckRequest, HealthCheckResponse> }>();
+  private watchers = new Set<{
+    service: string;
+    call: grpc.ServerWritableStream<HealthCheckRequest, HealthCheckResponse>;
+  }>();
 
   setStatus(service: string, status: ServingStatus): void {
     this.statuses.set(service, status);
@@ -147,7 +163,8 @@ export class HealthImplementation {
       callback: grpc.sendUnaryData<HealthCheckResponse>,
     ) => {
       const status = this.statuses.get(call.request.service);
-      if (status === undefined) callback({ code: grpc.status.NOT_FOUND, details: `unknown service ${call.request.service}` });
+      if (status === undefined)
+        callback({ code: grpc.status.NOT_FOUND, details: `unknown service ${call.request.service}` });
       else callback(null, { status });
     },
     watch: (call: grpc.ServerWritableStream<HealthCheckRequest, HealthCheckResponse>) => {

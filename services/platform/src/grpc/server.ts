@@ -48,11 +48,16 @@ export async function startGrpcServer(options: {
   health.setStatus('', ServingStatus.SERVING);
 
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(options.address, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+    server.bindAsync(options.address, grpc.ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    ),
   );
   const host = options.address.replace(/:\d+$/, '');
   const address = `${host}:${port}`;
-  logger.info({ address, services: options.services.map((s) => s.name ?? serviceNameOf(s.definition)) }, 'gRPC server listening');
+  logger.info(
+    { address, services: options.services.map((s) => s.name ?? serviceNameOf(s.definition)) },
+    'gRPC server listening',
+  );
 
   let stopped: Promise<void> | undefined;
   return {
@@ -98,7 +103,8 @@ export function unaryHandler<Req, Res>(
 ): grpc.handleUnaryCall<Req, Res> {
   return (call, callback) => {
     const inbound = call.metadata.get(CORRELATION_ID_KEY)[0];
-    const correlationId = typeof inbound === 'string' && inbound.length > 0 && inbound.length <= 128 ? inbound : randomUUID();
+    const correlationId =
+      typeof inbound === 'string' && inbound.length > 0 && inbound.length <= 128 ? inbound : randomUUID();
     void withCorrelation(correlationId, async () => {
       try {
         const result = await fn(call.request, {
@@ -111,7 +117,10 @@ export function unaryHandler<Req, Res>(
       } catch (err) {
         const status = toGrpcStatus(err);
         if (status.internal) {
-          (options.logger ?? fallbackLogger()).error({ err, method: options.method ?? call.getPath?.() }, 'unhandled error in gRPC handler');
+          (options.logger ?? fallbackLogger()).error(
+            { err, method: options.method ?? call.getPath?.() },
+            'unhandled error in gRPC handler',
+          );
         }
         callback({ code: status.code, details: status.details, metadata: status.metadata });
       }
@@ -120,12 +129,15 @@ export function unaryHandler<Req, Res>(
 }
 
 /** Wraps every function of an object of use cases with unaryHandler (same logger). */
-export function unaryHandlers<T extends Record<string, (request: any, ctx: CallContext) => Promise<any> | any>>(
+export function unaryHandlers<
+  T extends Record<string, (request: any, ctx: CallContext) => Promise<any> | any>,
+>(
   handlers: T,
   options: { logger?: Logger } = {},
 ): { [K in keyof T]: grpc.handleUnaryCall<Parameters<T[K]>[0], Awaited<ReturnType<T[K]>>> } {
   const out = {} as Record<string, grpc.handleUnaryCall<unknown, unknown>>;
-  for (const [name, fn] of Object.entries(handlers)) out[name] = unaryHandler(fn, { ...options, method: name });
+  for (const [name, fn] of Object.entries(handlers))
+    out[name] = unaryHandler(fn, { ...options, method: name });
   return out as never;
 }
 

@@ -20,10 +20,16 @@ const KIND_TO_STATUS: Record<ErrorKind, grpc.status> = {
   unavailable: grpc.status.UNAVAILABLE,
 };
 
-export const domainKindToGrpcStatus = (kind: ErrorKind): grpc.status => KIND_TO_STATUS[kind] ?? grpc.status.INTERNAL;
+export const domainKindToGrpcStatus = (kind: ErrorKind): grpc.status =>
+  KIND_TO_STATUS[kind] ?? grpc.status.INTERNAL;
 
 /** Server side: any thrown value -> a gRPC status. Unknown errors become INTERNAL with a generic message. */
-export function toGrpcStatus(err: unknown): { code: grpc.status; details: string; metadata: grpc.Metadata; internal: boolean } {
+export function toGrpcStatus(err: unknown): {
+  code: grpc.status;
+  details: string;
+  metadata: grpc.Metadata;
+  internal: boolean;
+} {
   const metadata = new grpc.Metadata();
   if (err instanceof DomainError) {
     metadata.set(ERROR_KIND_KEY, err.kind);
@@ -87,7 +93,12 @@ const SHOWN = new Set<number>([
 ]);
 
 function isServiceError(err: unknown): err is grpc.ServiceError {
-  return typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'number' && 'details' in err;
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    typeof (err as { code?: unknown }).code === 'number' &&
+    'details' in err
+  );
 }
 
 /**
@@ -99,7 +110,8 @@ export function grpcErrorMessage(err: unknown): string {
   if (!isServiceError(err)) return GENERIC_ERROR_MESSAGE;
   const fromDomain = err.metadata?.get(ERROR_KIND_KEY).length > 0;
   if (SHOWN.has(err.code) && err.details) return err.details;
-  if (err.code === grpc.status.UNAVAILABLE) return fromDomain && err.details ? err.details : UNAVAILABLE_MESSAGE;
+  if (err.code === grpc.status.UNAVAILABLE)
+    return fromDomain && err.details ? err.details : UNAVAILABLE_MESSAGE;
   if (err.code === grpc.status.DEADLINE_EXCEEDED) return UNAVAILABLE_MESSAGE;
   return GENERIC_ERROR_MESSAGE;
 }

@@ -27,19 +27,24 @@ export const MONEY_MESSAGES = {
 } as const;
 
 /** A safe integer number of cents (may be zero or negative: entries and platform balances are signed). */
-export const isCents = (value: unknown): value is Cents => typeof value === 'number' && Number.isSafeInteger(value);
+export const isCents = (value: unknown): value is Cents =>
+  typeof value === 'number' && Number.isSafeInteger(value);
 
 /** A safe integer number of cents greater than zero: the only kind of amount a command may move. */
 export const isPositiveCents = (value: unknown): value is Cents => isCents(value) && value > 0;
 
-export function assertPositiveCents(value: unknown, message: string = MONEY_MESSAGES.notPositive): asserts value is Cents {
+export function assertPositiveCents(
+  value: unknown,
+  message: string = MONEY_MESSAGES.notPositive,
+): asserts value is Cents {
   if (!isPositiveCents(value)) throw invalid(message);
 }
 
 /** Whole dollars to cents, for constants and tables (`dollars(100)` = 10000). */
 export function dollars(whole: number): Cents {
   const cents = whole * CENTS_PER_DOLLAR;
-  if (!Number.isSafeInteger(whole) || !Number.isSafeInteger(cents)) throw invalid(MONEY_MESSAGES.invalidAmount);
+  if (!Number.isSafeInteger(whole) || !Number.isSafeInteger(cents))
+    throw invalid(MONEY_MESSAGES.invalidAmount);
   return cents;
 }
 
@@ -125,7 +130,8 @@ export function formatCentsShort(cents: Cents): string {
  */
 export function applyRateBasisPoints(cents: Cents, bps: BasisPoints): Cents {
   if (!isCents(cents) || cents < 0) throw invalid(MONEY_MESSAGES.invalidAmount);
-  if (!Number.isSafeInteger(bps) || bps < 0) throw invalid('Rate must be a non-negative whole number of basis points');
+  if (!Number.isSafeInteger(bps) || bps < 0)
+    throw invalid('Rate must be a non-negative whole number of basis points');
   const scale = BigInt(BASIS_POINTS_PER_UNIT);
   const product = BigInt(cents) * BigInt(bps);
   const rounded = (product * 2n + scale) / (scale * 2n); // floor(product / scale + 1/2)

@@ -63,14 +63,36 @@ describe('parseDollarsToCents', () => {
     expect(err.message).toBe(MONEY_MESSAGES.negativeAmount);
   });
 
-  it.each(['1e3', '1E3', 1e21, 1e-7, '', ' ', 'abc', '12abc', '1,000', '$10', '+5', '.5', '5.', '1.2.3', '0x10', 'Infinity', NaN, Infinity, null, undefined, true, {}, [], '１２'])(
-    'refuses %j as not a plain amount',
-    (value) => {
-      const err = refusal(() => parseDollarsToCents(value));
-      expect(err.kind).toBe('invalid');
-      expect([MONEY_MESSAGES.invalidAmount, MONEY_MESSAGES.tooManyDecimals]).toContain(err.message);
-    },
-  );
+  it.each([
+    '1e3',
+    '1E3',
+    1e21,
+    1e-7,
+    '',
+    ' ',
+    'abc',
+    '12abc',
+    '1,000',
+    '$10',
+    '+5',
+    '.5',
+    '5.',
+    '1.2.3',
+    '0x10',
+    'Infinity',
+    NaN,
+    Infinity,
+    null,
+    undefined,
+    true,
+    {},
+    [],
+    '１２',
+  ])('refuses %j as not a plain amount', (value) => {
+    const err = refusal(() => parseDollarsToCents(value));
+    expect(err.kind).toBe('invalid');
+    expect([MONEY_MESSAGES.invalidAmount, MONEY_MESSAGES.tooManyDecimals]).toContain(err.message);
+  });
 
   it('refuses amounts beyond the safe integer range of cents', () => {
     expect(refusal(() => parseDollarsToCents('90071992547409.92')).message).toBe(MONEY_MESSAGES.tooLarge);
@@ -141,7 +163,9 @@ describe('applyRateBasisPoints', () => {
     expect(refusal(() => applyRateBasisPoints(1.5, 1200)).kind).toBe('invalid');
     expect(refusal(() => applyRateBasisPoints(100, 12.5)).kind).toBe('invalid');
     expect(refusal(() => applyRateBasisPoints(100, -1)).kind).toBe('invalid');
-    expect(refusal(() => applyRateBasisPoints(Number.MAX_SAFE_INTEGER, 20_000)).message).toBe(MONEY_MESSAGES.tooLarge);
+    expect(refusal(() => applyRateBasisPoints(Number.MAX_SAFE_INTEGER, 20_000)).message).toBe(
+      MONEY_MESSAGES.tooLarge,
+    );
   });
 });
 

@@ -7,7 +7,12 @@ export async function detectContainerRuntime(): Promise<{ available: boolean; re
     const { getContainerRuntimeClient } = await import('testcontainers');
     const client = await Promise.race([
       getContainerRuntimeClient(),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timed out after 5 s looking for a container runtime')), 5_000).unref()),
+      new Promise<never>((_, reject) =>
+        setTimeout(
+          () => reject(new Error('timed out after 5 s looking for a container runtime')),
+          5_000,
+        ).unref(),
+      ),
     ]);
     return { available: true, reason: `container runtime: ${client.info.containerRuntime.host}` };
   } catch (err) {

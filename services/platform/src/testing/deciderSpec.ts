@@ -45,7 +45,9 @@ export const DeciderSpecification = {
                 if (matcher) {
                   const ok = isClass(matcher) ? thrown instanceof matcher : matcher(thrown);
                   if (!ok) {
-                    assert.fail(`decide() threw an unexpected error: ${String((thrown as Error)?.name)}: ${String((thrown as Error)?.message)}`);
+                    assert.fail(
+                      `decide() threw an unexpected error: ${String((thrown as Error)?.name)}: ${String((thrown as Error)?.message)}`,
+                    );
                   }
                 }
                 if (message !== undefined) {
@@ -64,5 +66,5 @@ export const DeciderSpecification = {
 };
 
 function isClass(m: ErrorMatcher): m is new (...args: any[]) => Error {
-  return typeof m === 'function' && m.prototype instanceof Error || m === Error;
+  return (typeof m === 'function' && m.prototype instanceof Error) || m === Error;
 }

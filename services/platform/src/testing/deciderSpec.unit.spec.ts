@@ -18,19 +18,33 @@ const spec = DeciderSpecification.for(account);
 
 describe('DeciderSpecification', () => {
   it('passes on the expected events and fails with a diff otherwise', () => {
-    spec.given([{ type: 'Deposited', data: { cents: 100 } }]).when({ type: 'Withdraw', cents: 60 }).then([{ type: 'Withdrawn', data: { cents: 60 } }]);
+    spec
+      .given([{ type: 'Deposited', data: { cents: 100 } }])
+      .when({ type: 'Withdraw', cents: 60 })
+      .then([{ type: 'Withdrawn', data: { cents: 60 } }]);
     expect(() =>
-      spec.given([{ type: 'Deposited', data: { cents: 100 } }]).when({ type: 'Withdraw', cents: 60 }).then([{ type: 'Withdrawn', data: { cents: 61 } }]),
+      spec
+        .given([{ type: 'Deposited', data: { cents: 100 } }])
+        .when({ type: 'Withdraw', cents: 60 })
+        .then([{ type: 'Withdrawn', data: { cents: 61 } }]),
     ).toThrow(/deepStrictEqual|Expected values to be strictly deep-equal/);
   });
 
   it('thenThrows matches a class, a predicate and a message', () => {
     spec.given([]).when({ type: 'Withdraw', cents: 1 }).thenThrows(DomainError, 'Insufficient balance');
-    spec.given([]).when({ type: 'Withdraw', cents: 1 }).thenThrows((e) => (e as DomainError).code === 'insufficient_funds', /Insufficient/);
-    expect(() => spec.given([]).when({ type: 'Withdraw', cents: 1 }).thenThrows(TypeError)).toThrow(/unexpected error/);
-    expect(() => spec.given([{ type: 'Deposited', data: { cents: 5 } }]).when({ type: 'Withdraw', cents: 1 }).thenThrows()).toThrow(
-      /expected decide\(\) to throw/,
+    spec
+      .given([])
+      .when({ type: 'Withdraw', cents: 1 })
+      .thenThrows((e) => (e as DomainError).code === 'insufficient_funds', /Insufficient/);
+    expect(() => spec.given([]).when({ type: 'Withdraw', cents: 1 }).thenThrows(TypeError)).toThrow(
+      /unexpected error/,
     );
+    expect(() =>
+      spec
+        .given([{ type: 'Deposited', data: { cents: 5 } }])
+        .when({ type: 'Withdraw', cents: 1 })
+        .thenThrows(),
+    ).toThrow(/expected decide\(\) to throw/);
   });
 });
 

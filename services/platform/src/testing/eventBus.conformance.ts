@@ -17,7 +17,12 @@ export interface EventBusFactory {
 
 let seq = 0;
 /** Builds a StoredEvent for bus tests. */
-export function busEvent(streamId: string, version: number, data: unknown = {}, type = 'Something'): StoredEvent {
+export function busEvent(
+  streamId: string,
+  version: number,
+  data: unknown = {},
+  type = 'Something',
+): StoredEvent {
   seq++;
   return {
     id: randomUUID(),
@@ -51,7 +56,12 @@ export function describeEventBusConformance(name: string, factory: EventBusFacto
     const names = () => ({ topic: `t-${randomUUID()}`, group: `g-${randomUUID()}` });
     const collect = async (bus: EventBus, topic: string, group: string, fromBeginning = true) => {
       const got: StoredEvent[] = [];
-      const sub = await bus.subscribe({ topic, group, fromBeginning, handler: async (e) => void got.push(e) });
+      const sub = await bus.subscribe({
+        topic,
+        group,
+        fromBeginning,
+        handler: async (e) => void got.push(e),
+      });
       subs.push(sub);
       return { got, sub };
     };
@@ -63,7 +73,11 @@ export function describeEventBusConformance(name: string, factory: EventBusFacto
       const b = `b-${randomUUID()}`;
       const events: StoredEvent[] = [];
       for (let v = 1; v <= 10; v++) events.push(busEvent(a, v, { v, cents: v * 100 }), busEvent(b, v, { v }));
-      events[0] = { ...events[0], causationId: 'cause', actor: { userId: 'u', role: 'admin', impersonatorId: 'adm' } };
+      events[0] = {
+        ...events[0],
+        causationId: 'cause',
+        actor: { userId: 'u', role: 'admin', impersonatorId: 'adm' },
+      };
       await bus.publish(topic, events.slice(0, 7));
       const { got } = await collect(bus, topic, group);
       await bus.publish(topic, events.slice(7));
@@ -71,7 +85,9 @@ export function describeEventBusConformance(name: string, factory: EventBusFacto
       expect(got.length).toBe(events.length);
       expect(got.find((e) => e.id === events[0].id)).toEqual(events[0]);
       for (const stream of [a, b]) {
-        expect(got.filter((e) => e.streamId === stream).map((e) => e.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+        expect(got.filter((e) => e.streamId === stream).map((e) => e.version)).toEqual([
+          1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+        ]);
       }
     });
 
@@ -106,7 +122,10 @@ export function describeEventBusConformance(name: string, factory: EventBusFacto
       await bus.publish(topic, events);
       const one = await collect(bus, topic, `g1-${randomUUID()}`);
       const two = await collect(bus, topic, `g2-${randomUUID()}`);
-      await waitFor(() => one.got.length >= 5 && two.got.length >= 5, { timeoutMs, message: 'both groups got all' });
+      await waitFor(() => one.got.length >= 5 && two.got.length >= 5, {
+        timeoutMs,
+        message: 'both groups got all',
+      });
       expect(one.got.map((e) => e.id).sort()).toEqual(events.map((e) => e.id).sort());
       expect(two.got.map((e) => e.id).sort()).toEqual(events.map((e) => e.id).sort());
     });
@@ -146,16 +165,19 @@ export function describeEventBusConformance(name: string, factory: EventBusFacto
       expect(c.got[0]).toEqual(events[0]);
     });
 
-    it.skipIf(factory.preciseStartAtEnd === false)('fromBeginning: false starts a new group at the end', async () => {
-      const bus = await open(await factory.location());
-      const { topic, group } = names();
-      await bus.publish(topic, [busEvent('x', 1)]);
-      const c = await collect(bus, topic, group, false);
-      const fresh = busEvent('x', 2);
-      await bus.publish(topic, [fresh]);
-      await waitFor(() => c.got.length >= 1, { timeoutMs, message: 'the new event' });
-      expect(c.got.map((e) => e.id)).toEqual([fresh.id]);
-    });
+    it.skipIf(factory.preciseStartAtEnd === false)(
+      'fromBeginning: false starts a new group at the end',
+      async () => {
+        const bus = await open(await factory.location());
+        const { topic, group } = names();
+        await bus.publish(topic, [busEvent('x', 1)]);
+        const c = await collect(bus, topic, group, false);
+        const fresh = busEvent('x', 2);
+        await bus.publish(topic, [fresh]);
+        await waitFor(() => c.got.length >= 1, { timeoutMs, message: 'the new event' });
+        expect(c.got.map((e) => e.id)).toEqual([fresh.id]);
+      },
+    );
 
     it('stop() waits for the in-flight handler, and the handled event is not delivered again', async () => {
       const loc = await factory.location();

@@ -6,7 +6,11 @@
  * else `available: false` with the reasons, for `describe.skipIf` and a printed skip line.
  */
 import { rm } from 'node:fs/promises';
-import { startKafkaBroker, kafkaUnavailableReason, type KafkaBroker } from '../../../../scripts/kafka/broker.js';
+import {
+  startKafkaBroker,
+  kafkaUnavailableReason,
+  type KafkaBroker,
+} from '../../../../scripts/kafka/broker.js';
 import { detectContainerRuntime } from './containers.js';
 import { tempDir } from './tempDir.js';
 
@@ -21,9 +25,16 @@ export interface TestKafka {
 }
 
 export async function startTestKafka(options: { ownBroker?: boolean } = {}): Promise<TestKafka> {
-  const fromEnv = process.env.KAFKA_BROKERS?.split(',').map((b) => b.trim()).filter(Boolean);
+  const fromEnv = process.env.KAFKA_BROKERS?.split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
   if (fromEnv?.length && !options.ownBroker) {
-    return { available: true, reason: `KAFKA_BROKERS=${fromEnv.join(',')}`, brokers: fromEnv, stop: async () => undefined };
+    return {
+      available: true,
+      reason: `KAFKA_BROKERS=${fromEnv.join(',')}`,
+      brokers: fromEnv,
+      stop: async () => undefined,
+    };
   }
   const noJava = kafkaUnavailableReason();
   if (!noJava) {
@@ -40,7 +51,8 @@ export async function startTestKafka(options: { ownBroker?: boolean } = {}): Pro
       },
     };
   }
-  if (options.ownBroker) return { available: false, reason: noJava, brokers: [], stop: async () => undefined };
+  if (options.ownBroker)
+    return { available: false, reason: noJava, brokers: [], stop: async () => undefined };
   const runtime = await detectContainerRuntime();
   if (runtime.available) {
     const { KafkaContainer } = await import('@testcontainers/kafka');
@@ -52,5 +64,10 @@ export async function startTestKafka(options: { ownBroker?: boolean } = {}): Pro
       stop: async () => void (await container.stop()),
     };
   }
-  return { available: false, reason: `${noJava}; and no container runtime (${runtime.reason})`, brokers: [], stop: async () => undefined };
+  return {
+    available: false,
+    reason: `${noJava}; and no container runtime (${runtime.reason})`,
+    brokers: [],
+    stop: async () => undefined,
+  };
 }

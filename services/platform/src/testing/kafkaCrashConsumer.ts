@@ -12,7 +12,13 @@ import type { EventBus } from '../ports/eventBus.js';
 
 const [brokers, topic, group, file, dieAfter] = process.argv.slice(2);
 const store = createSqliteServiceStore(file);
-const bus = await createKafkaEventBus({ brokers: brokers.split(','), clientId: 'crash-consumer', sessionTimeoutMs: 6_000, retryBaseMs: 10, retryMaxMs: 100 });
+const bus = await createKafkaEventBus({
+  brokers: brokers.split(','),
+  clientId: 'crash-consumer',
+  sessionTimeoutMs: 6_000,
+  retryBaseMs: 10,
+  retryMaxMs: 100,
+});
 const counting: EventBus = {
   ...bus,
   subscribe: (o) =>
@@ -40,4 +46,11 @@ await subscribeIdempotent({
   },
 });
 process.stdout.write('consuming\n');
-process.on('SIGTERM', () => void bus.close().then(() => store.close()).then(() => process.exit(0)));
+process.on(
+  'SIGTERM',
+  () =>
+    void bus
+      .close()
+      .then(() => store.close())
+      .then(() => process.exit(0)),
+);

@@ -47,7 +47,10 @@ export function describeKeyValueConformance(name: string, create: () => Promise<
       expect(ttl).toBeLessThanOrEqual(60_000);
       expect(await kv.ttl('forever')).toBe(-1);
       expect(await kv.ttl('missing')).toBe(-2);
-      await waitFor(async () => (await kv.get('short')) === null, { timeoutMs: 3_000, message: 'short key expired' });
+      await waitFor(async () => (await kv.get('short')) === null, {
+        timeoutMs: 3_000,
+        message: 'short key expired',
+      });
       expect(await kv.ttl('short')).toBe(-2);
       expect(await kv.get('long')).toBe('v');
       // a plain set clears the ttl, as in Redis
@@ -64,7 +67,10 @@ export function describeKeyValueConformance(name: string, create: () => Promise<
 
       expect(await kv.incr('window', 80)).toBe(1);
       expect(await kv.incr('window', 80)).toBe(2);
-      await waitFor(async () => (await kv.ttl('window')) === -2, { timeoutMs: 3_000, message: 'window expired' });
+      await waitFor(async () => (await kv.ttl('window')) === -2, {
+        timeoutMs: 3_000,
+        message: 'window expired',
+      });
       expect(await kv.incr('window', 80)).toBe(1);
     });
 
@@ -83,7 +89,10 @@ export function describeKeyValueConformance(name: string, create: () => Promise<
 
       await kv.sadd('t', 'x', 60);
       expect(await kv.smembers('t')).toEqual(['x']);
-      await waitFor(async () => (await kv.smembers('t')).length === 0, { timeoutMs: 3_000, message: 'set expired' });
+      await waitFor(async () => (await kv.smembers('t')).length === 0, {
+        timeoutMs: 3_000,
+        message: 'set expired',
+      });
       expect(await kv.del('s2')).toBe(0);
     });
 

@@ -21,7 +21,9 @@ export function sqliteReplicaStores(path: string, count = 2): ServiceStore[] {
     const replica: ServiceStore = {
       ...store,
       transaction: (fn) =>
-        inside.getStore() ? store.transaction(fn) : mutex.run(() => inside.run(true, () => store.transaction(fn))),
+        inside.getStore()
+          ? store.transaction(fn)
+          : mutex.run(() => inside.run(true, () => store.transaction(fn))),
     };
     return replica;
   });

@@ -33,7 +33,12 @@ export function describeServiceStoreConformance(name: string, factory: ServiceSt
       const streamId = `account-${randomUUID()}`;
       const m = meta({ causationId: 'cmd-1', actor: { userId: 'u1', role: 'admin', impersonatorId: 'a9' } });
       const res = await store.transaction((tx) =>
-        tx.appendToStream(streamId, 0, [ev('Opened', { owner: 'u1' }), { ...ev('Deposited', { cents: 500 }), id: 'fixed-id-' + streamId }], m),
+        tx.appendToStream(
+          streamId,
+          0,
+          [ev('Opened', { owner: 'u1' }), { ...ev('Deposited', { cents: 500 }), id: 'fixed-id-' + streamId }],
+          m,
+        ),
       );
       expect(res.nextVersion).toBe(2);
       const { version, events } = await store.readStream(streamId);
@@ -54,7 +59,9 @@ export function describeServiceStoreConformance(name: string, factory: ServiceSt
 
       const none = await store.readStream('missing-' + randomUUID());
       expect(none).toEqual({ version: 0, events: [] });
-      const plain = await store.transaction((tx) => tx.appendToStream(`s-${randomUUID()}`, 'any', [ev('X')], meta()));
+      const plain = await store.transaction((tx) =>
+        tx.appendToStream(`s-${randomUUID()}`, 'any', [ev('X')], meta()),
+      );
       expect(plain.events[0].causationId).toBeNull();
       expect(plain.events[0].actor).toBeNull();
     });
@@ -68,9 +75,9 @@ export function describeServiceStoreConformance(name: string, factory: ServiceSt
         .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ConcurrencyError);
       expect(err).toMatchObject({ streamId, expected: 0, actual: 1 });
-      await expect(store.transaction((tx) => tx.appendToStream(streamId, 5, [ev('B')], meta()))).rejects.toBeInstanceOf(
-        ConcurrencyError,
-      );
+      await expect(
+        store.transaction((tx) => tx.appendToStream(streamId, 5, [ev('B')], meta())),
+      ).rejects.toBeInstanceOf(ConcurrencyError);
       await store.transaction((tx) => tx.appendToStream(streamId, 1, [ev('B')], meta()));
       await store.transaction((tx) => tx.appendToStream(streamId, 'any', [ev('C')], meta()));
       const { version, events } = await store.readStream(streamId);
@@ -184,18 +191,41 @@ export function describeServiceStoreConformance(name: string, factory: ServiceSt
       expect(await store.get('users', 'nope')).toBeNull();
 
       const ids = (docs: Array<{ id: string }>) => docs.map((d) => d.id);
-      expect(ids(await store.find('users', { where: { role: 'subscriber' } })).sort()).toEqual(['u2', 'u3', 'u4']);
-      expect(ids(await store.find('users', { where: { role: 'subscriber', verified: true } })).sort()).toEqual(['u3', 'u4']);
+      expect(ids(await store.find('users', { where: { role: 'subscriber' } })).sort()).toEqual([
+        'u2',
+        'u3',
+        'u4',
+      ]);
+      expect(
+        ids(await store.find('users', { where: { role: 'subscriber', verified: true } })).sort(),
+      ).toEqual(['u3', 'u4']);
       expect(ids(await store.find('users', { where: { age: 31 } })).sort()).toEqual(['u3', 'u5']);
       expect(ids(await store.find('users', { where: { age: '31' } }))).toEqual([]);
       expect(ids(await store.find('users', { where: { verified: false } })).sort()).toEqual(['u2', 'u5']);
       expect(ids(await store.find('users', { where: { team: null } })).sort()).toEqual(['u1', 'u5']);
-      expect(ids(await store.find('users', { orderBy: { field: 'age', direction: 'asc' } }))).toEqual(['u4', 'u2', 'u3', 'u5', 'u1']);
-      expect(ids(await store.find('users', { orderBy: { field: 'email', direction: 'desc' }, limit: 2 }))).toEqual(['u5', 'u4']);
+      expect(ids(await store.find('users', { orderBy: { field: 'age', direction: 'asc' } }))).toEqual([
+        'u4',
+        'u2',
+        'u3',
+        'u5',
+        'u1',
+      ]);
       expect(
-        ids(await store.find('users', { where: { role: 'subscriber' }, orderBy: { field: 'age', direction: 'desc' }, limit: 2, offset: 1 })),
+        ids(await store.find('users', { orderBy: { field: 'email', direction: 'desc' }, limit: 2 })),
+      ).toEqual(['u5', 'u4']);
+      expect(
+        ids(
+          await store.find('users', {
+            where: { role: 'subscriber' },
+            orderBy: { field: 'age', direction: 'desc' },
+            limit: 2,
+            offset: 1,
+          }),
+        ),
       ).toEqual(['u2', 'u4']);
-      expect(ids(await store.find('users', { orderBy: { field: 'age', direction: 'asc' }, offset: 3 }))).toEqual(['u5', 'u1']);
+      expect(
+        ids(await store.find('users', { orderBy: { field: 'age', direction: 'asc' }, offset: 3 })),
+      ).toEqual(['u5', 'u1']);
       expect(await store.count('users')).toBe(5);
       expect(await store.count('users', { role: 'subscriber' })).toBe(3);
       expect(await store.count('other')).toBe(1);
@@ -213,9 +243,15 @@ export function describeServiceStoreConformance(name: string, factory: ServiceSt
     it('refuses operator-like field names and non-scalar filter values', async () => {
       const store = await fresh();
       await store.transaction((tx) => tx.put('users', 'u1', { email: 'a@x.io' }));
-      await expect(store.find('users', { where: { $where: 'x' } as never })).rejects.toBeInstanceOf(DomainError);
-      await expect(store.find('users', { where: { email: { $gt: '' } } as never })).rejects.toBeInstanceOf(DomainError);
-      await expect(store.find('users', { orderBy: { field: "a') --", direction: 'asc' } })).rejects.toBeInstanceOf(DomainError);
+      await expect(store.find('users', { where: { $where: 'x' } as never })).rejects.toBeInstanceOf(
+        DomainError,
+      );
+      await expect(store.find('users', { where: { email: { $gt: '' } } as never })).rejects.toBeInstanceOf(
+        DomainError,
+      );
+      await expect(
+        store.find('users', { orderBy: { field: "a') --", direction: 'asc' } }),
+      ).rejects.toBeInstanceOf(DomainError);
       await expect(store.count('users', { "email') OR 1=1 --": 'x' })).rejects.toBeInstanceOf(DomainError);
       await expect(store.get('system.users', 'x')).rejects.toBeInstanceOf(DomainError);
       await expect(store.transaction((tx) => tx.put('a$b', 'x', {}))).rejects.toBeInstanceOf(DomainError);
@@ -339,7 +375,7 @@ export function describeServiceStoreConformance(name: string, factory: ServiceSt
       expect(await store.readStream(s2)).toEqual({ version: 0, events: [] });
       expect((await store.readAll(before, 10)).map((e) => e.type)).toEqual(['C']);
       expect(await store.transaction((tx) => tx.markProcessed('c', 'e-inner'))).toBe(true);
-      await waitFor(() => notified >= 1, 'onAppended after the commit of the savepoint\'s append');
+      await waitFor(() => notified >= 1, "onAppended after the commit of the savepoint's append");
 
       // a savepoint that succeeded is undone when its enclosing transaction fails
       await expect(
@@ -398,7 +434,9 @@ export function describeServiceStoreConformance(name: string, factory: ServiceSt
         leaked = tx;
       });
       await expect(leaked!.put('d', 'x', {})).rejects.toThrow(/already finished/);
-      await expect(leaked!.appendToStream(`s-${randomUUID()}`, 0, [ev('A')], meta())).rejects.toThrow(/already finished/);
+      await expect(leaked!.appendToStream(`s-${randomUUID()}`, 0, [ev('A')], meta())).rejects.toThrow(
+        /already finished/,
+      );
       await expect(leaked!.setCheckpoint('cp', 1)).rejects.toThrow(/already finished/);
       expect(await store.get('d', 'x')).toBeNull();
     });

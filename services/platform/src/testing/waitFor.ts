@@ -21,8 +21,13 @@ export async function waitFor<T>(
       lastError = err;
     }
     if (Date.now() >= deadline) {
-      const detail = lastError !== undefined ? `last error: ${String((lastError as Error)?.message ?? lastError)}` : `last value: ${safe(last)}`;
-      throw new Error(`waitFor timed out after ${timeoutMs} ms: ${opts.message ?? 'condition not met'} (${detail})`);
+      const detail =
+        lastError !== undefined
+          ? `last error: ${String((lastError as Error)?.message ?? lastError)}`
+          : `last value: ${safe(last)}`;
+      throw new Error(
+        `waitFor timed out after ${timeoutMs} ms: ${opts.message ?? 'condition not met'} (${detail})`,
+      );
     }
     await new Promise((r) => setTimeout(r, Math.min(intervalMs, Math.max(0, deadline - Date.now()))));
   }

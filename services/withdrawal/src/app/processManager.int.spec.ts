@@ -53,15 +53,30 @@ it('two process managers on one store re-drive each lost hold once', async () =>
   for (let i = 0; i < 10; i++) {
     const withdrawalId = `wd-${randomUUID()}`;
     const actor = { userId: `u-${randomUUID()}`, role: 'subscriber' };
-    await requestWithdrawal(ctxs[i % 2], { actor, isVerified: true, kycStatus: 'Approved', amount: '100', walletAddress: WALLET, withdrawalId }).catch(() => undefined);
+    await requestWithdrawal(ctxs[i % 2], {
+      actor,
+      isVerified: true,
+      kycStatus: 'Approved',
+      amount: '100',
+      walletAddress: WALLET,
+      withdrawalId,
+    }).catch(() => undefined);
     lost.push(withdrawalId);
   }
   expect(await stores[0].count(COLLECTIONS.withdrawals, { sync: 'hold' })).toBe(10);
 
   down = false;
-  const managers = ctxs.map((ctx, i) => startProcessManager(ctx, { intervalMs: 60_000, lease: { ttlMs: 2_000, pollMs: 20, owner: `replica-${i}` } }));
+  const managers = ctxs.map((ctx, i) =>
+    startProcessManager(ctx, {
+      intervalMs: 60_000,
+      lease: { ttlMs: 2_000, pollMs: 20, owner: `replica-${i}` },
+    }),
+  );
   cleanups.push(() => Promise.all(managers.map((m) => m.stop())));
-  await waitFor(async () => (await stores[1].count(COLLECTIONS.withdrawals, { sync: 'hold' })) === 0, 'all holds re-driven');
+  await waitFor(
+    async () => (await stores[1].count(COLLECTIONS.withdrawals, { sync: 'hold' })) === 0,
+    'all holds re-driven',
+  );
   expect(Object.fromEntries(holds)).toEqual(Object.fromEntries(lost.map((id) => [id, 1])));
   const owner = (await stores[0].get<LeaseRecord>(LEASES, PROCESS_MANAGER_LEASE))?.owner;
   expect(await managers[owner === 'replica-0' ? 1 : 0].sweep(0)).toBe(0); // the standby does nothing

@@ -12,7 +12,13 @@
  * HoldCaptured, RecordHoldReleased -> HoldReleased. `ledgerCallOwed(state)` is the ledger call a state
  * still owes: the process manager's to-do list, derived from the events alone.
  */
-import { conflict, forbidden, invalid, notFound, precondition } from '@meridian/platform/eventSourcing/errors';
+import {
+  conflict,
+  forbidden,
+  invalid,
+  notFound,
+  precondition,
+} from '@meridian/platform/eventSourcing/errors';
 import type { Decider } from '@meridian/platform/eventSourcing/types';
 import { type Cents, dollars, isPositiveCents, parseDollarsToCents } from '@meridian/platform/money/money';
 import { type WalletNetwork, walletNetworkOf } from './walletAddress.js';
@@ -62,23 +68,39 @@ export type WithdrawalRequested = {
     requestDate: string;
   };
 };
-export type HoldPlaced = { type: 'HoldPlaced'; data: { withdrawalId: string; userId: string; amountCents: Cents; placedAt: string } };
+export type HoldPlaced = {
+  type: 'HoldPlaced';
+  data: { withdrawalId: string; userId: string; amountCents: Cents; placedAt: string };
+};
 export type HoldRefused = {
   type: 'HoldRefused';
   data: { withdrawalId: string; userId: string; amountCents: Cents; reason: string; refusedAt: string };
 };
 export type WithdrawalApproved = {
   type: 'WithdrawalApproved';
-  data: { withdrawalId: string; userId: string; amountCents: Cents; walletAddress: string; approvedBy: string; approvedAt: string };
+  data: {
+    withdrawalId: string;
+    userId: string;
+    amountCents: Cents;
+    walletAddress: string;
+    approvedBy: string;
+    approvedAt: string;
+  };
 };
 export type WithdrawalRejected = {
   type: 'WithdrawalRejected';
   data: { withdrawalId: string; userId: string; amountCents: Cents; rejectedBy: string; rejectedAt: string };
 };
 /** The ledger confirmed the capture of the held funds (paid out) after the approval. */
-export type HoldCaptured = { type: 'HoldCaptured'; data: { withdrawalId: string; userId: string; amountCents: Cents; capturedAt: string } };
+export type HoldCaptured = {
+  type: 'HoldCaptured';
+  data: { withdrawalId: string; userId: string; amountCents: Cents; capturedAt: string };
+};
 /** The ledger confirmed the release of the held funds back to Total Profit after the rejection. */
-export type HoldReleased = { type: 'HoldReleased'; data: { withdrawalId: string; userId: string; amountCents: Cents; releasedAt: string } };
+export type HoldReleased = {
+  type: 'HoldReleased';
+  data: { withdrawalId: string; userId: string; amountCents: Cents; releasedAt: string };
+};
 export type WithdrawalEvent =
   | WithdrawalRequested
   | HoldPlaced
@@ -166,11 +188,27 @@ export function evolve(state: WithdrawalState, event: WithdrawalEvent): Withdraw
     case 'HoldPlaced':
       return { ...state, hold: 'placed' };
     case 'HoldRefused':
-      return { ...state, hold: 'refused', status: 'Rejected', refusal: event.data.reason, decidedAt: event.data.refusedAt };
+      return {
+        ...state,
+        hold: 'refused',
+        status: 'Rejected',
+        refusal: event.data.reason,
+        decidedAt: event.data.refusedAt,
+      };
     case 'WithdrawalApproved':
-      return { ...state, status: 'Approved', decidedBy: event.data.approvedBy, decidedAt: event.data.approvedAt };
+      return {
+        ...state,
+        status: 'Approved',
+        decidedBy: event.data.approvedBy,
+        decidedAt: event.data.approvedAt,
+      };
     case 'WithdrawalRejected':
-      return { ...state, status: 'Rejected', decidedBy: event.data.rejectedBy, decidedAt: event.data.rejectedAt };
+      return {
+        ...state,
+        status: 'Rejected',
+        decidedBy: event.data.rejectedBy,
+        decidedAt: event.data.rejectedAt,
+      };
     case 'HoldCaptured':
       return { ...state, funds: 'captured' };
     case 'HoldReleased':
@@ -218,10 +256,14 @@ export function ledgerCallOwed(state: WithdrawalState): LedgerCallOwed {
  * messages: a bad request is refused before anyone asks the ledger. Returns the trimmed address and
  * its network.
  */
-export function validateRequest(request: WithdrawalRequest): { walletAddress: string; network: WalletNetwork } {
+export function validateRequest(request: WithdrawalRequest): {
+  walletAddress: string;
+  network: WalletNetwork;
+} {
   if (!request.withdrawalId || !request.userId) throw invalid(WITHDRAWAL_MESSAGES.missingId);
   if (!request.isVerified) throw precondition(WITHDRAWAL_MESSAGES.verifyEmail, 'EMAIL_NOT_VERIFIED');
-  if (request.kycStatus !== 'Approved') throw precondition(WITHDRAWAL_MESSAGES.kycRequired, 'KYC_NOT_APPROVED');
+  if (request.kycStatus !== 'Approved')
+    throw precondition(WITHDRAWAL_MESSAGES.kycRequired, 'KYC_NOT_APPROVED');
   if (!isPositiveCents(request.amountCents)) throw invalid(WITHDRAWAL_MESSAGES.invalidAmount);
   if (request.amountCents < MIN_WITHDRAWAL_CENTS) throw invalid(WITHDRAWAL_MESSAGES.minimum);
   const walletAddress = (request.walletAddress ?? '').trim();
@@ -244,7 +286,10 @@ export function decide(command: WithdrawalCommand, state: WithdrawalState): With
       if (!command.withdrawalId || !command.userId) throw invalid(WITHDRAWAL_MESSAGES.missingId);
       const walletAddress = (command.walletAddress ?? '').trim();
       if (state.status !== 'none') {
-        const same = state.userId === command.userId && state.amountCents === command.amountCents && state.walletAddress === walletAddress;
+        const same =
+          state.userId === command.userId &&
+          state.amountCents === command.amountCents &&
+          state.walletAddress === walletAddress;
         if (same) return [];
         throw conflict(WITHDRAWAL_MESSAGES.alreadyExists);
       }
@@ -278,7 +323,16 @@ export function decide(command: WithdrawalCommand, state: WithdrawalState): With
       const base = { withdrawalId: s.withdrawalId, userId: s.userId, amountCents: s.amountCents };
       return placing
         ? [{ type: 'HoldPlaced', data: { ...base, placedAt: at } }]
-        : [{ type: 'HoldRefused', data: { ...base, reason: command.reason || WITHDRAWAL_MESSAGES.insufficientBalance, refusedAt: at } }];
+        : [
+            {
+              type: 'HoldRefused',
+              data: {
+                ...base,
+                reason: command.reason || WITHDRAWAL_MESSAGES.insufficientBalance,
+                refusedAt: at,
+              },
+            },
+          ];
     }
 
     case 'ApproveWithdrawal':
@@ -291,7 +345,12 @@ export function decide(command: WithdrawalCommand, state: WithdrawalState): With
       const at = command.now.toISOString();
       const base = { withdrawalId: s.withdrawalId, userId: s.userId, amountCents: s.amountCents };
       return command.type === 'ApproveWithdrawal'
-        ? [{ type: 'WithdrawalApproved', data: { ...base, walletAddress: s.walletAddress, approvedBy: command.adminId, approvedAt: at } }]
+        ? [
+            {
+              type: 'WithdrawalApproved',
+              data: { ...base, walletAddress: s.walletAddress, approvedBy: command.adminId, approvedAt: at },
+            },
+          ]
         : [{ type: 'WithdrawalRejected', data: { ...base, rejectedBy: command.adminId, rejectedAt: at } }];
     }
 
@@ -299,14 +358,35 @@ export function decide(command: WithdrawalCommand, state: WithdrawalState): With
       const s = existing(state);
       if (s.funds === 'captured') return [];
       if (s.status !== 'Approved' || s.funds !== null) throw precondition(WITHDRAWAL_MESSAGES.notApproved);
-      return [{ type: 'HoldCaptured', data: { withdrawalId: s.withdrawalId, userId: s.userId, amountCents: s.amountCents, capturedAt: command.now.toISOString() } }];
+      return [
+        {
+          type: 'HoldCaptured',
+          data: {
+            withdrawalId: s.withdrawalId,
+            userId: s.userId,
+            amountCents: s.amountCents,
+            capturedAt: command.now.toISOString(),
+          },
+        },
+      ];
     }
 
     case 'RecordHoldReleased': {
       const s = existing(state);
       if (s.funds === 'released') return [];
-      if (s.status !== 'Rejected' || s.hold !== 'placed' || s.funds !== null) throw precondition(WITHDRAWAL_MESSAGES.notRejected);
-      return [{ type: 'HoldReleased', data: { withdrawalId: s.withdrawalId, userId: s.userId, amountCents: s.amountCents, releasedAt: command.now.toISOString() } }];
+      if (s.status !== 'Rejected' || s.hold !== 'placed' || s.funds !== null)
+        throw precondition(WITHDRAWAL_MESSAGES.notRejected);
+      return [
+        {
+          type: 'HoldReleased',
+          data: {
+            withdrawalId: s.withdrawalId,
+            userId: s.userId,
+            amountCents: s.amountCents,
+            releasedAt: command.now.toISOString(),
+          },
+        },
+      ];
     }
 
     default: {
@@ -316,4 +396,8 @@ export function decide(command: WithdrawalCommand, state: WithdrawalState): With
   }
 }
 
-export const withdrawalDecider: Decider<WithdrawalCommand, WithdrawalEvent, WithdrawalState> = { decide, evolve, initialState };
+export const withdrawalDecider: Decider<WithdrawalCommand, WithdrawalEvent, WithdrawalState> = {
+  decide,
+  evolve,
+  initialState,
+};

@@ -16,7 +16,8 @@ import {
 } from './withdrawal.js';
 
 const spec = DeciderSpecification.for(withdrawalDecider);
-const isDomainError = (kind: DomainError['kind']) => (e: unknown) => e instanceof DomainError && e.kind === kind;
+const isDomainError = (kind: DomainError['kind']) => (e: unknown) =>
+  e instanceof DomainError && e.kind === kind;
 
 const T0 = new Date('2025-06-01T10:00:00.000Z');
 const T1 = new Date('2025-06-02T10:00:00.000Z');
@@ -34,27 +35,64 @@ const request = (over: Partial<RequestWithdrawal> = {}): RequestWithdrawal => ({
   now: T0,
   ...over,
 });
-const approve = (adminId = 'admin-1'): WithdrawalCommand => ({ type: 'ApproveWithdrawal', adminId, actorRole: 'admin', now: T1 });
-const reject = (adminId = 'admin-1'): WithdrawalCommand => ({ type: 'RejectWithdrawal', adminId, actorRole: 'admin', now: T1 });
+const approve = (adminId = 'admin-1'): WithdrawalCommand => ({
+  type: 'ApproveWithdrawal',
+  adminId,
+  actorRole: 'admin',
+  now: T1,
+});
+const reject = (adminId = 'admin-1'): WithdrawalCommand => ({
+  type: 'RejectWithdrawal',
+  adminId,
+  actorRole: 'admin',
+  now: T1,
+});
 
 const requested: WithdrawalEvent = {
   type: 'WithdrawalRequested',
-  data: { withdrawalId: 'w-1', userId: 'u-1', amountCents: 7_500, walletAddress: WALLET, network: 'evm', requestDate: T0.toISOString() },
+  data: {
+    withdrawalId: 'w-1',
+    userId: 'u-1',
+    amountCents: 7_500,
+    walletAddress: WALLET,
+    network: 'evm',
+    requestDate: T0.toISOString(),
+  },
 };
-const held: WithdrawalEvent = { type: 'HoldPlaced', data: { withdrawalId: 'w-1', userId: 'u-1', amountCents: 7_500, placedAt: T0.toISOString() } };
+const held: WithdrawalEvent = {
+  type: 'HoldPlaced',
+  data: { withdrawalId: 'w-1', userId: 'u-1', amountCents: 7_500, placedAt: T0.toISOString() },
+};
 const approved: WithdrawalEvent = {
   type: 'WithdrawalApproved',
-  data: { withdrawalId: 'w-1', userId: 'u-1', amountCents: 7_500, walletAddress: WALLET, approvedBy: 'admin-1', approvedAt: T1.toISOString() },
+  data: {
+    withdrawalId: 'w-1',
+    userId: 'u-1',
+    amountCents: 7_500,
+    walletAddress: WALLET,
+    approvedBy: 'admin-1',
+    approvedAt: T1.toISOString(),
+  },
 };
 const rejected: WithdrawalEvent = {
   type: 'WithdrawalRejected',
-  data: { withdrawalId: 'w-1', userId: 'u-1', amountCents: 7_500, rejectedBy: 'admin-2', rejectedAt: T1.toISOString() },
+  data: {
+    withdrawalId: 'w-1',
+    userId: 'u-1',
+    amountCents: 7_500,
+    rejectedBy: 'admin-2',
+    rejectedAt: T1.toISOString(),
+  },
 };
 
 describe('RequestWithdrawal', () => {
   it("records a 'Pending' request with the network the address belongs to", () => {
     spec.given([]).when(request()).then([requested]);
-    expect(evolve(initialState(), requested)).toMatchObject({ status: 'Pending', hold: 'awaiting', walletAddress: WALLET });
+    expect(evolve(initialState(), requested)).toMatchObject({
+      status: 'Pending',
+      hold: 'awaiting',
+      walletAddress: WALLET,
+    });
     expect(toWithdrawalStreamId('w-1')).toBe('withdrawal-w-1');
   });
 
@@ -66,17 +104,32 @@ describe('RequestWithdrawal', () => {
   });
 
   it('needs a verified email', () => {
-    spec.given([]).when(request({ isVerified: false })).thenThrows(isDomainError('precondition'), WITHDRAWAL_MESSAGES.verifyEmail);
+    spec
+      .given([])
+      .when(request({ isVerified: false }))
+      .thenThrows(isDomainError('precondition'), WITHDRAWAL_MESSAGES.verifyEmail);
   });
 
-  it.each(['Not Submitted', 'Pending', 'Rejected', '', 'approved'])('needs KYC Approved (refuses %j)', (kycStatus) => {
-    spec.given([]).when(request({ kycStatus })).thenThrows(isDomainError('precondition'), WITHDRAWAL_MESSAGES.kycRequired);
-  });
+  it.each(['Not Submitted', 'Pending', 'Rejected', '', 'approved'])(
+    'needs KYC Approved (refuses %j)',
+    (kycStatus) => {
+      spec
+        .given([])
+        .when(request({ kycStatus }))
+        .thenThrows(isDomainError('precondition'), WITHDRAWAL_MESSAGES.kycRequired);
+    },
+  );
 
   it('refuses less than $50 and accepts exactly $50', () => {
     expect(MIN_WITHDRAWAL_CENTS).toBe(5_000);
-    spec.given([]).when(request({ amountCents: 4_999 })).thenThrows(isDomainError('invalid'), 'Minimum withdrawal amount is $50');
-    spec.given([]).when(request({ amountCents: 5_000 })).then((events) => expect(events).toHaveLength(1));
+    spec
+      .given([])
+      .when(request({ amountCents: 4_999 }))
+      .thenThrows(isDomainError('invalid'), 'Minimum withdrawal amount is $50');
+    spec
+      .given([])
+      .when(request({ amountCents: 5_000 }))
+      .then((events) => expect(events).toHaveLength(1));
   });
 
   it('refuses more than Total Profit and accepts exactly all of it', () => {
@@ -84,16 +137,28 @@ describe('RequestWithdrawal', () => {
       .given([])
       .when(request({ amountCents: 20_001 }))
       .thenThrows(isDomainError('precondition'), WITHDRAWAL_MESSAGES.insufficientBalance);
-    spec.given([]).when(request({ amountCents: 20_000 })).then((events) => expect(events).toHaveLength(1));
+    spec
+      .given([])
+      .when(request({ amountCents: 20_000 }))
+      .then((events) => expect(events).toHaveLength(1));
   });
 
   it.each([0, -5_000, 5_000.5, NaN])('refuses a non-amount: %s', (amountCents) => {
-    spec.given([]).when(request({ amountCents })).thenThrows(isDomainError('invalid'), WITHDRAWAL_MESSAGES.invalidAmount);
+    spec
+      .given([])
+      .when(request({ amountCents }))
+      .thenThrows(isDomainError('invalid'), WITHDRAWAL_MESSAGES.invalidAmount);
   });
 
   it('needs a wallet address of a plausible format', () => {
-    spec.given([]).when(request({ walletAddress: '' })).thenThrows(isDomainError('invalid'), WITHDRAWAL_MESSAGES.walletRequired);
-    spec.given([]).when(request({ walletAddress: 'not-a-wallet' })).thenThrows(isDomainError('invalid'), 'Please enter a valid wallet address');
+    spec
+      .given([])
+      .when(request({ walletAddress: '' }))
+      .thenThrows(isDomainError('invalid'), WITHDRAWAL_MESSAGES.walletRequired);
+    spec
+      .given([])
+      .when(request({ walletAddress: 'not-a-wallet' }))
+      .thenThrows(isDomainError('invalid'), 'Please enter a valid wallet address');
     spec
       .given([])
       .when(request({ walletAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' }))
@@ -102,7 +167,10 @@ describe('RequestWithdrawal', () => {
 
   it('answers a retry with nothing new; another request under the same id is a conflict', () => {
     spec.given([requested]).when(request()).thenNothingHappens();
-    spec.given([requested]).when(request({ amountCents: 9_000 })).thenThrows(isDomainError('conflict'), WITHDRAWAL_MESSAGES.alreadyExists);
+    spec
+      .given([requested])
+      .when(request({ amountCents: 9_000 }))
+      .thenThrows(isDomainError('conflict'), WITHDRAWAL_MESSAGES.alreadyExists);
   });
 });
 
@@ -110,7 +178,10 @@ describe('hold outcome', () => {
   it('HoldPlaced once', () => {
     spec.given([requested]).when({ type: 'RecordHoldPlaced', now: T0 }).then([held]);
     spec.given([requested, held]).when({ type: 'RecordHoldPlaced', now: T1 }).thenNothingHappens();
-    spec.given([requested, held]).when({ type: 'RecordHoldRefused', reason: 'x', now: T1 }).thenThrows(isDomainError('conflict'), WITHDRAWAL_MESSAGES.holdAlreadyRecorded);
+    spec
+      .given([requested, held])
+      .when({ type: 'RecordHoldRefused', reason: 'x', now: T1 })
+      .thenThrows(isDomainError('conflict'), WITHDRAWAL_MESSAGES.holdAlreadyRecorded);
   });
 
   it("HoldRefused ends the request as 'Rejected'", () => {
@@ -121,10 +192,19 @@ describe('hold outcome', () => {
         expect(events).toEqual([
           {
             type: 'HoldRefused',
-            data: { withdrawalId: 'w-1', userId: 'u-1', amountCents: 7_500, reason: 'Insufficient balance', refusedAt: T0.toISOString() },
+            data: {
+              withdrawalId: 'w-1',
+              userId: 'u-1',
+              amountCents: 7_500,
+              reason: 'Insufficient balance',
+              refusedAt: T0.toISOString(),
+            },
           },
         ]);
-        expect([requested, ...events].reduce(evolve, initialState())).toMatchObject({ status: 'Rejected', refusal: 'Insufficient balance' });
+        expect([requested, ...events].reduce(evolve, initialState())).toMatchObject({
+          status: 'Rejected',
+          refusal: 'Insufficient balance',
+        });
       });
   });
 });
@@ -132,7 +212,10 @@ describe('hold outcome', () => {
 describe('ApproveWithdrawal / RejectWithdrawal', () => {
   it("approval pays it out: 'Approved'", () => {
     spec.given([requested, held]).when(approve()).then([approved]);
-    expect([requested, held, approved].reduce(evolve, initialState())).toMatchObject({ status: 'Approved', decidedBy: 'admin-1' });
+    expect([requested, held, approved].reduce(evolve, initialState())).toMatchObject({
+      status: 'Approved',
+      decidedBy: 'admin-1',
+    });
   });
 
   it("rejection releases it: 'Rejected'", () => {
@@ -141,14 +224,29 @@ describe('ApproveWithdrawal / RejectWithdrawal', () => {
   });
 
   it('is decided once; the second admin gets a clear message', () => {
-    spec.given([requested, held, approved]).when(approve('admin-2')).thenThrows(isDomainError('conflict'), 'This withdrawal has already been approved');
-    spec.given([requested, held, approved]).when(reject('admin-2')).thenThrows(isDomainError('conflict'), 'This withdrawal has already been approved');
-    spec.given([requested, held, rejected]).when(approve()).thenThrows(isDomainError('conflict'), 'This withdrawal has already been rejected');
-    spec.given([requested, held, rejected]).when(reject()).thenThrows(isDomainError('conflict'), 'This withdrawal has already been rejected');
+    spec
+      .given([requested, held, approved])
+      .when(approve('admin-2'))
+      .thenThrows(isDomainError('conflict'), 'This withdrawal has already been approved');
+    spec
+      .given([requested, held, approved])
+      .when(reject('admin-2'))
+      .thenThrows(isDomainError('conflict'), 'This withdrawal has already been approved');
+    spec
+      .given([requested, held, rejected])
+      .when(approve())
+      .thenThrows(isDomainError('conflict'), 'This withdrawal has already been rejected');
+    spec
+      .given([requested, held, rejected])
+      .when(reject())
+      .thenThrows(isDomainError('conflict'), 'This withdrawal has already been rejected');
   });
 
   it('waits for the funds to be held', () => {
-    spec.given([requested]).when(approve()).thenThrows(isDomainError('precondition'), WITHDRAWAL_MESSAGES.holdNotPlaced);
+    spec
+      .given([requested])
+      .when(approve())
+      .thenThrows(isDomainError('precondition'), WITHDRAWAL_MESSAGES.holdNotPlaced);
   });
 
   it('is for admins only, and for existing withdrawals', () => {

@@ -31,7 +31,10 @@ async function snapshot(store: ServiceStore): Promise<Record<string, unknown[]>>
   const out: Record<string, unknown[]> = {};
   for (const c of Object.values(COLLECTIONS)) {
     const docs = await store.find<Record<string, unknown>>(c);
-    out[c] = docs.map((d) => JSON.stringify(d)).sort().map((s) => JSON.parse(s) as unknown);
+    out[c] = docs
+      .map((d) => JSON.stringify(d))
+      .sort()
+      .map((s) => JSON.parse(s) as unknown);
   }
   return out;
 }
@@ -95,7 +98,9 @@ it('drops every read model and rebuilds it equal from the events alone', async (
 
     // approved while the ledger's capture is lost, then re-driven by the process manager
     const redriven = (await request(u1, '200')).withdrawal!.withdrawalId;
-    await stack.restart({ ledger: { ...real, captureHold: async () => Promise.reject(unavailable('ledger down')) } });
+    await stack.restart({
+      ledger: { ...real, captureHold: async () => Promise.reject(unavailable('ledger down')) },
+    });
     await decide('approveWithdrawal', redriven);
     expect(await doc(redriven)).toMatchObject({ status: 'Approved', sync: 'capture' });
     await stack.restart({ ledger: real });
@@ -121,7 +126,8 @@ it('drops every read model and rebuilds it equal from the events alone', async (
     expect((await grpcError(request(u1, '250', awaitingId))).code).toBe(status.UNAVAILABLE);
 
     await waitFor(
-      async () => (await stack.store.find<{ name: string }>(COLLECTIONS.users)).some((u) => u.name === 'Ada L.'),
+      async () =>
+        (await stack.store.find<{ name: string }>(COLLECTIONS.users)).some((u) => u.name === 'Ada L.'),
       'directory up to date',
     );
     await stack.service.stop();

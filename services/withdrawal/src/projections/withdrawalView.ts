@@ -116,7 +116,7 @@ const STREAM_PREFIX = toWithdrawalStreamId('');
  */
 export async function rebuildWithdrawals(store: ServiceStore, pageSize = 500): Promise<number> {
   const docs = new Map<string, WithdrawalDoc | null>();
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = await store.readAll(after, pageSize);
     for (const e of page) {
       if (!e.streamId.startsWith(STREAM_PREFIX)) continue;

@@ -5,11 +5,27 @@ import { MESSAGES } from './validation';
 export function CountryField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   const { countries, state } = useCountries();
   if (state === 'failed') {
-    return <InputField label="Country" name="country" autoComplete="country-name" value={value} onChange={(e) => onChange(e.target.value)} hint={MESSAGES.countriesFailed} />;
+    return (
+      <InputField
+        label="Country"
+        name="country"
+        autoComplete="country-name"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        hint={MESSAGES.countriesFailed}
+      />
+    );
   }
   const known = countries.some((c) => c.name === value);
   return (
-    <SelectField label="Country" name="country" value={value} onChange={(e) => onChange(e.target.value)} disabled={state === 'loading'} autoComplete="country-name">
+    <SelectField
+      label="Country"
+      name="country"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      disabled={state === 'loading'}
+      autoComplete="country-name"
+    >
       <option value="">{state === 'loading' ? 'Loading countries…' : 'Select your country'}</option>
       {value && !known ? <option value={value}>{value}</option> : null}
       {countries.map((c) => (

@@ -46,7 +46,14 @@ export function ForgotPage() {
             {sent}
           </div>
         ) : null}
-        <InputField label="Email" name="email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+        <InputField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
         <Button type="submit" block busy={busy} busyLabel="Sending…">
           Get reset email
         </Button>

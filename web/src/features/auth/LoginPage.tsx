@@ -46,7 +46,14 @@ export function LoginPage() {
     >
       <form className="form" noValidate onSubmit={onSubmit} aria-label="Login">
         <FormError message={error} />
-        <InputField label="Email" name="email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+        <InputField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
         <PasswordInput label="Password" name="password" value={password} onChange={setPassword} />
         <div className="form__row form__row--end">
           <Link to="/forgot" className="small-link">

@@ -39,7 +39,8 @@ export function LoginWithCodePage() {
       title="Enter your access code"
       subtitle={
         <>
-          We do not recognise this browser. We emailed a {LOGIN_CODE_LENGTH}-character code to <strong className="break-all">{email}</strong>.
+          We do not recognise this browser. We emailed a {LOGIN_CODE_LENGTH}-character code to{' '}
+          <strong className="break-all">{email}</strong>.
         </>
       }
       icon={<ShieldIcon />}

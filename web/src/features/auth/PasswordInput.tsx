@@ -11,7 +11,15 @@ interface PasswordInputProps {
 }
 
 /** Password field with a show/hide toggle. */
-export function PasswordInput({ label, name, value, onChange, autoComplete = 'current-password', onPaste, hint }: PasswordInputProps) {
+export function PasswordInput({
+  label,
+  name,
+  value,
+  onChange,
+  autoComplete = 'current-password',
+  onPaste,
+  hint,
+}: PasswordInputProps) {
   const id = useId();
   const [visible, setVisible] = useState(false);
   return (

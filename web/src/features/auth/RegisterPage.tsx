@@ -15,7 +15,15 @@ export function RegisterPage() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const [form, setForm] = useState({ name: '', email: '', phone: '', country: '', password: '', password2: '', referralCode: params.get('ref') ?? '' });
+  const [form, setForm] = useState({
+    name: '',
+    email: '',
+    phone: '',
+    country: '',
+    password: '',
+    password2: '',
+    referralCode: params.get('ref') ?? '',
+  });
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const set = (key: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
@@ -33,7 +41,13 @@ export function RegisterPage() {
     setBusy(true);
     const { password2: _confirm, referralCode, ...rest } = form;
     const result = await dispatch(
-      registerSubmitted({ ...rest, name: rest.name.trim(), email: rest.email.trim(), phone: rest.phone.trim(), referralCode: referralCode.trim() }),
+      registerSubmitted({
+        ...rest,
+        name: rest.name.trim(),
+        email: rest.email.trim(),
+        phone: rest.phone.trim(),
+        referralCode: referralCode.trim(),
+      }),
     );
     setBusy(false);
     if (registerSubmitted.fulfilled.match(result)) navigate('/dashboard', { replace: true });
@@ -52,12 +66,46 @@ export function RegisterPage() {
     >
       <form className="form" noValidate onSubmit={onSubmit} aria-label="Register">
         <FormError message={error} />
-        <InputField label="Full name" name="name" autoComplete="name" value={form.name} onChange={(e) => set('name')(e.target.value)} />
-        <InputField label="Email" name="email" type="email" autoComplete="email" value={form.email} onChange={(e) => set('email')(e.target.value)} />
-        <InputField label="Phone" name="phone" type="tel" autoComplete="tel" value={form.phone} onChange={(e) => set('phone')(e.target.value)} />
+        <InputField
+          label="Full name"
+          name="name"
+          autoComplete="name"
+          value={form.name}
+          onChange={(e) => set('name')(e.target.value)}
+        />
+        <InputField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          value={form.email}
+          onChange={(e) => set('email')(e.target.value)}
+        />
+        <InputField
+          label="Phone"
+          name="phone"
+          type="tel"
+          autoComplete="tel"
+          value={form.phone}
+          onChange={(e) => set('phone')(e.target.value)}
+        />
         <CountryField value={form.country} onChange={set('country')} />
-        <PasswordInput label="Password" name="password" autoComplete="new-password" value={form.password} onChange={set('password')} hint={<PasswordChecklist password={form.password} />} />
-        <PasswordInput label="Confirm password" name="password2" autoComplete="new-password" value={form.password2} onChange={set('password2')} onPaste={blockPaste} />
+        <PasswordInput
+          label="Password"
+          name="password"
+          autoComplete="new-password"
+          value={form.password}
+          onChange={set('password')}
+          hint={<PasswordChecklist password={form.password} />}
+        />
+        <PasswordInput
+          label="Confirm password"
+          name="password2"
+          autoComplete="new-password"
+          value={form.password2}
+          onChange={set('password2')}
+          onPaste={blockPaste}
+        />
         <InputField
           label="Referral code"
           optional

@@ -41,8 +41,21 @@ export function ResetPasswordPage() {
     >
       <form className="form" noValidate onSubmit={onSubmit} aria-label="Reset password">
         <FormError message={error} />
-        <PasswordInput label="New password" name="password" autoComplete="new-password" value={password} onChange={setPassword} hint={<PasswordChecklist password={password} />} />
-        <PasswordInput label="Confirm new password" name="password2" autoComplete="new-password" value={password2} onChange={setPassword2} />
+        <PasswordInput
+          label="New password"
+          name="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={setPassword}
+          hint={<PasswordChecklist password={password} />}
+        />
+        <PasswordInput
+          label="Confirm new password"
+          name="password2"
+          autoComplete="new-password"
+          value={password2}
+          onChange={setPassword2}
+        />
         <Button type="submit" block busy={busy} busyLabel="Saving…">
           Reset password
         </Button>

@@ -13,14 +13,21 @@ export function VerifyPage() {
   const { verificationToken = '' } = useParams();
   const dispatch = useAppDispatch();
   const started = useRef(false);
-  const [state, setState] = useState<{ kind: 'working' } | { kind: 'done'; message: string } | { kind: 'failed'; message: string }>({ kind: 'working' });
+  const [state, setState] = useState<
+    { kind: 'working' } | { kind: 'done'; message: string } | { kind: 'failed'; message: string }
+  >({ kind: 'working' });
 
   useEffect(() => {
     if (started.current) return;
     started.current = true;
     void dispatch(verificationLinkOpened(verificationToken)).then((result) => {
-      if (verificationLinkOpened.fulfilled.match(result)) setState({ kind: 'done', message: result.payload || 'Account verified' });
-      else setState({ kind: 'failed', message: (result.payload as string | undefined) ?? 'Verification failed' });
+      if (verificationLinkOpened.fulfilled.match(result))
+        setState({ kind: 'done', message: result.payload || 'Account verified' });
+      else
+        setState({
+          kind: 'failed',
+          message: (result.payload as string | undefined) ?? 'Verification failed',
+        });
     });
   }, [dispatch, verificationToken]);
 

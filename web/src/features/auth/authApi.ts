@@ -34,7 +34,8 @@ export const authApi = {
   async loginStatus(): Promise<boolean> {
     const data: unknown = (await api.get(`${USERS}loginStatus`)).data;
     if (typeof data === 'boolean') return data;
-    if (data && typeof data === 'object' && 'loggedIn' in data) return Boolean((data as { loggedIn: unknown }).loggedIn);
+    if (data && typeof data === 'object' && 'loggedIn' in data)
+      return Boolean((data as { loggedIn: unknown }).loggedIn);
     return data === 'true';
   },
   async getUser(): Promise<User> {

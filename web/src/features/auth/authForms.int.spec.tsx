@@ -7,7 +7,13 @@ import { aUser, renderApp } from '../../test/render';
 let server: ReturnType<typeof fakeApi>;
 beforeEach(() => {
   server = fakeApi({
-    'GET countries': [200, [{ name: 'Kenya', code: 'KE' }, { name: 'Canada', code: 'CA' }]],
+    'GET countries': [
+      200,
+      [
+        { name: 'Kenya', code: 'KE' },
+        { name: 'Canada', code: 'CA' },
+      ],
+    ],
     'GET invest/deposit-maturity': [200, {}],
     'GET users/loginStatus': [200, true],
   });
@@ -44,12 +50,18 @@ describe('login screen', () => {
     expect(await screen.findByText('Login Successful')).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
     expect(await screen.findByRole('heading', { name: 'Welcome, Ada' })).toBeInTheDocument();
-    expect(server.callsTo('POST users/login')[0]!.body).toEqual({ email: 'ada@example.com', password: 'Secret1!' });
+    expect(server.callsTo('POST users/login')[0]!.body).toEqual({
+      email: 'ada@example.com',
+      password: 'Secret1!',
+    });
   });
 
   it("on 'New browser' sends a login code and goes to /loginWithCode/{email}", async () => {
     server.on('POST users/login', [400, { message: 'New browser or device detected' }]);
-    server.on('POST users/sendLoginCode/ada%40example.com', [200, { message: 'Access code sent to your email' }]);
+    server.on('POST users/sendLoginCode/ada%40example.com', [
+      200,
+      { message: 'Access code sent to your email' },
+    ]);
     const { user, router, store } = renderApp('/login');
     await user.type(screen.getByLabelText('Email'), 'ada@example.com');
     await user.type(screen.getByLabelText('Password'), 'Secret1!');
@@ -74,7 +86,13 @@ describe('login screen', () => {
 
 describe('register screen', () => {
   async function fill(user: ReturnType<typeof renderApp>['user'], values: Partial<Record<string, string>>) {
-    const labels: Record<string, string> = { name: 'Full name', email: 'Email', phone: 'Phone', password: 'Password', password2: 'Confirm password' };
+    const labels: Record<string, string> = {
+      name: 'Full name',
+      email: 'Email',
+      phone: 'Phone',
+      password: 'Password',
+      password2: 'Confirm password',
+    };
     for (const [key, value] of Object.entries(values)) {
       if (key === 'country') await user.selectOptions(await screen.findByLabelText('Country'), value!);
       else await user.type(screen.getByLabelText(labels[key]!), value!);
@@ -86,7 +104,14 @@ describe('register screen', () => {
     await screen.findByRole('option', { name: 'Kenya' });
     await submit(/create account/i);
     expect(await screen.findByRole('alert')).toHaveTextContent('All fields are required');
-    await fill(user, { name: 'Ada', email: 'bad', phone: '123', country: 'Kenya', password: 'Ab1!', password2: 'Ab1!' });
+    await fill(user, {
+      name: 'Ada',
+      email: 'bad',
+      phone: '123',
+      country: 'Kenya',
+      password: 'Ab1!',
+      password2: 'Ab1!',
+    });
     await submit(/create account/i);
     expect(screen.getByRole('alert')).toHaveTextContent('Password must be up to 6 characters');
     await user.type(screen.getByLabelText('Password'), 'cdef');
@@ -111,7 +136,10 @@ describe('register screen', () => {
   it('ticks the live checklist as the password grows', async () => {
     const { user } = renderApp('/register');
     const list = screen.getByRole('list', { name: 'Password requirements' });
-    const met = () => Array.from(list.querySelectorAll('[data-ok="true"]')).map((li) => li.textContent?.replace(/ \((not )?met\)/, ''));
+    const met = () =>
+      Array.from(list.querySelectorAll('[data-ok="true"]')).map((li) =>
+        li.textContent?.replace(/ \((not )?met\)/, ''),
+      );
     expect(met()).toEqual([]);
     await user.type(screen.getByLabelText('Password'), 'a');
     expect(met()).toEqual(['Lower case letter']);
@@ -127,7 +155,14 @@ describe('register screen', () => {
     server.on('GET users/getUser', [200, ada]);
     const { user, router } = renderApp('/register?ref=FRIEND42');
     expect(screen.getByLabelText(/Referral code/)).toHaveValue('FRIEND42');
-    await fill(user, { name: 'Ada', email: 'ada@example.com', phone: '+254 700', country: 'Kenya', password: 'Secret1!', password2: 'Secret1!' });
+    await fill(user, {
+      name: 'Ada',
+      email: 'ada@example.com',
+      phone: '+254 700',
+      country: 'Kenya',
+      password: 'Secret1!',
+      password2: 'Secret1!',
+    });
     await submit(/create account/i);
     expect(await screen.findByText('Registration Successful')).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
@@ -144,7 +179,11 @@ describe('register screen', () => {
   it('says so when countries cannot be fetched and lets the user type one', async () => {
     server.on('GET countries', [500, { message: 'boom' }]);
     renderApp('/register');
-    expect(await screen.findByText('Failed to fetch countries. Please try again later.', { selector: '.Toastify *' })).toBeInTheDocument();
+    expect(
+      await screen.findByText('Failed to fetch countries. Please try again later.', {
+        selector: '.Toastify *',
+      }),
+    ).toBeInTheDocument();
     expect(screen.getByLabelText('Country').tagName).toBe('INPUT');
   });
 });
@@ -166,7 +205,10 @@ describe('forgot, reset, login code and verify screens', () => {
   });
 
   it('reset: length and match, then PATCH with the token and go to /login', async () => {
-    server.on('PATCH users/resetPassword/tok-1', [200, { message: 'Password reset successful, please login' }]);
+    server.on('PATCH users/resetPassword/tok-1', [
+      200,
+      { message: 'Password reset successful, please login' },
+    ]);
     const { user, router } = renderApp('/resetPassword/tok-1');
     await user.type(screen.getByLabelText('New password'), '12345');
     await user.type(screen.getByLabelText('Confirm new password'), '12345');
@@ -200,7 +242,9 @@ describe('forgot, reset, login code and verify screens', () => {
     await user.click(screen.getByRole('button', { name: 'Proceed to login' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
     expect(await screen.findByText('Login successful')).toBeInTheDocument();
-    expect(server.callsTo('POST users/loginWithCode/ada%40example.com')[0]!.body).toEqual({ loginCode: '123456' });
+    expect(server.callsTo('POST users/loginWithCode/ada%40example.com')[0]!.body).toEqual({
+      loginCode: '123456',
+    });
     expect(store.getState().auth.user?.name).toBe('Ada');
   });
 
@@ -210,7 +254,9 @@ describe('forgot, reset, login code and verify screens', () => {
     server.on('PATCH users/verifyUser/vt-9', [200, { message: 'Account Verification Successful' }]);
     renderApp('/verify/vt-9');
     expect(await screen.findByText(/Taking you there in a moment/)).toBeInTheDocument();
-    expect(screen.getByText('Account Verification Successful', { selector: '.form-success' })).toBeInTheDocument();
+    expect(
+      screen.getByText('Account Verification Successful', { selector: '.form-success' }),
+    ).toBeInTheDocument();
     await act(async () => {});
     act(() => vi.advanceTimersByTime(2900));
     expect(reload).not.toHaveBeenCalled();

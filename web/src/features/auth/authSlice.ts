@@ -47,32 +47,55 @@ function call<Arg, Result>(type: string, run: (arg: Arg) => Promise<Result>) {
   });
 }
 
-export const registerSubmitted = call('auth/registerSubmitted', (input: RegisterInput) => authApi.register(input));
+export const registerSubmitted = call('auth/registerSubmitted', (input: RegisterInput) =>
+  authApi.register(input),
+);
 export const loginSubmitted = call('auth/loginSubmitted', (input: LoginInput) => authApi.login(input));
 export const logoutRequested = call('auth/logoutRequested', (_: void) => authApi.logout());
 export const userRequested = call('auth/userRequested', (_: void) => authApi.getUser());
-export const profileUpdateSubmitted = call('auth/profileUpdateSubmitted', (changes: ProfileChanges) => authApi.updateUser(changes));
-export const verificationEmailRequested = call('auth/verificationEmailRequested', (_: void) => authApi.sendVerificationEmail());
-export const verificationLinkOpened = call('auth/verificationLinkOpened', (token: string) => authApi.verifyUser(token));
-export const passwordChangeSubmitted = call('auth/passwordChangeSubmitted', (input: { oldPassword: string; password: string }) =>
-  authApi.changePassword(input),
+export const profileUpdateSubmitted = call('auth/profileUpdateSubmitted', (changes: ProfileChanges) =>
+  authApi.updateUser(changes),
 );
-export const passwordResetSubmitted = call('auth/passwordResetSubmitted', (input: { resetToken: string; password: string }) =>
-  authApi.resetPassword(input.resetToken, input.password),
+export const verificationEmailRequested = call('auth/verificationEmailRequested', (_: void) =>
+  authApi.sendVerificationEmail(),
 );
-export const passwordResetRequested = call('auth/passwordResetRequested', (email: string) => authApi.forgotPassword(email));
+export const verificationLinkOpened = call('auth/verificationLinkOpened', (token: string) =>
+  authApi.verifyUser(token),
+);
+export const passwordChangeSubmitted = call(
+  'auth/passwordChangeSubmitted',
+  (input: { oldPassword: string; password: string }) => authApi.changePassword(input),
+);
+export const passwordResetSubmitted = call(
+  'auth/passwordResetSubmitted',
+  (input: { resetToken: string; password: string }) =>
+    authApi.resetPassword(input.resetToken, input.password),
+);
+export const passwordResetRequested = call('auth/passwordResetRequested', (email: string) =>
+  authApi.forgotPassword(email),
+);
 export const usersRequested = call('auth/usersRequested', (_: void) => authApi.getUsers());
 export const userDeleteConfirmed = call('auth/userDeleteConfirmed', (id: string) => authApi.deleteUser(id));
-export const userRoleChangeSubmitted = call('auth/userRoleChangeSubmitted', (input: { id: string; role: string }) =>
-  authApi.upgradeUser(input),
+export const userRoleChangeSubmitted = call(
+  'auth/userRoleChangeSubmitted',
+  (input: { id: string; role: string }) => authApi.upgradeUser(input),
 );
-export const loginCodeRequested = call('auth/loginCodeRequested', (email: string) => authApi.sendLoginCode(email));
-export const loginCodeSubmitted = call('auth/loginCodeSubmitted', (input: { email: string; loginCode: string }) =>
-  authApi.loginWithCode(input.email, input.loginCode),
+export const loginCodeRequested = call('auth/loginCodeRequested', (email: string) =>
+  authApi.sendLoginCode(email),
 );
-export const googleSignInCompleted = call('auth/googleSignInCompleted', (credential: string) => authApi.googleLogin(credential));
-export const impersonationRequested = call('auth/impersonationRequested', (id: string) => authApi.impersonate(id));
-export const impersonationExitRequested = call('auth/impersonationExitRequested', (_: void) => authApi.exitImpersonation());
+export const loginCodeSubmitted = call(
+  'auth/loginCodeSubmitted',
+  (input: { email: string; loginCode: string }) => authApi.loginWithCode(input.email, input.loginCode),
+);
+export const googleSignInCompleted = call('auth/googleSignInCompleted', (credential: string) =>
+  authApi.googleLogin(credential),
+);
+export const impersonationRequested = call('auth/impersonationRequested', (id: string) =>
+  authApi.impersonate(id),
+);
+export const impersonationExitRequested = call('auth/impersonationExitRequested', (_: void) =>
+  authApi.exitImpersonation(),
+);
 
 /** Login status: a failure is only logged, and the visitor is treated as logged out (spec §6, §8). */
 export const loginStatusChecked = createAsyncThunk<boolean, void>('auth/loginStatusChecked', async () => {
@@ -211,13 +234,19 @@ const authSlice = createSlice({
         state.user = null;
         if ((action.payload ?? '').includes('New browser')) state.twoFactor = true;
       })
-      .addMatcher(isAnyOf(registerSubmitted.rejected, loginCodeSubmitted.rejected, googleSignInCompleted.rejected), (state) => {
-        state.isLoggedIn = false;
-        state.user = null;
-      })
-      .addMatcher(isAnyOf(...messageCalls.map((c) => c.fulfilled)), (state, action: PayloadAction<string>) => {
-        state.message = action.payload;
-      })
+      .addMatcher(
+        isAnyOf(registerSubmitted.rejected, loginCodeSubmitted.rejected, googleSignInCompleted.rejected),
+        (state) => {
+          state.isLoggedIn = false;
+          state.user = null;
+        },
+      )
+      .addMatcher(
+        isAnyOf(...messageCalls.map((c) => c.fulfilled)),
+        (state, action: PayloadAction<string>) => {
+          state.message = action.payload;
+        },
+      )
       .addMatcher(isAnyOf(...accountCalls.map((c) => c.pending)), (state) => {
         state.isLoading = true;
         state.isError = false;
@@ -231,7 +260,8 @@ const authSlice = createSlice({
         state.isLoading = false;
         state.isError = true;
         state.isSuccess = false;
-        state.message = (action.payload as string | undefined) ?? action.error.message ?? 'Something went wrong';
+        state.message =
+          (action.payload as string | undefined) ?? action.error.message ?? 'Something went wrong';
       });
   },
 });

@@ -52,12 +52,17 @@ function showSuccess(action: AnyAction) {
     return authToast.success(message || 'Login Successful');
   }
   const base = action.type.slice(0, -'/fulfilled'.length);
-  if (serverMessageCalls.has(base) && typeof action.payload === 'string' && action.payload) authToast.success(action.payload);
+  if (serverMessageCalls.has(base) && typeof action.payload === 'string' && action.payload)
+    authToast.success(action.payload);
 }
 
 function showError(action: AnyAction) {
   // Login status is only logged (spec §8); impersonation failures are an alert on the screen (spec §7).
-  if (action.type === loginStatusChecked.rejected.type || action.type === impersonationRequested.rejected.type) return;
+  if (
+    action.type === loginStatusChecked.rejected.type ||
+    action.type === impersonationRequested.rejected.type
+  )
+    return;
   if (action.type === 'auth/appStarted/rejected') return;
   const text = typeof action.payload === 'string' && action.payload ? action.payload : action.error?.message;
   if (text) authToast.error(text);

@@ -32,7 +32,14 @@ export function validateLogin(v: { email: string; password: string }): Result {
   return null;
 }
 
-export function validateRegister(v: { name: string; email: string; phone: string; country: string; password: string; password2: string }): Result {
+export function validateRegister(v: {
+  name: string;
+  email: string;
+  phone: string;
+  country: string;
+  password: string;
+  password2: string;
+}): Result {
   if (!v.name.trim() || !v.email || !v.password || !v.phone.trim() || !v.country) return MESSAGES.allRequired;
   if (v.password.length < MIN_PASSWORD) return MESSAGES.passwordTooShort;
   if (!isValidEmail(v.email)) return MESSAGES.invalidEmail;
@@ -58,7 +65,11 @@ export function validateLoginCode(code: string): Result {
   return null;
 }
 
-export function validateChangePassword(v: { oldPassword: string; password: string; password2: string }): Result {
+export function validateChangePassword(v: {
+  oldPassword: string;
+  password: string;
+  password2: string;
+}): Result {
   if (!v.oldPassword || !v.password || !v.password2) return MESSAGES.allRequired;
   if (v.password !== v.password2) return MESSAGES.passwordsMismatch;
   return null;

@@ -13,7 +13,14 @@ import {
   validateRole,
 } from './validation';
 
-const okRegister = { name: 'Ada', email: 'ada@example.com', phone: '123', country: 'Kenya', password: 'Secret1!', password2: 'Secret1!' };
+const okRegister = {
+  name: 'Ada',
+  email: 'ada@example.com',
+  phone: '123',
+  country: 'Kenya',
+  password: 'Secret1!',
+  password2: 'Secret1!',
+};
 
 describe('spec §5 validation', () => {
   it.each([
@@ -39,7 +46,9 @@ describe('spec §5 validation', () => {
     expect(validateRegister({ ...okRegister, name: '' })).toBe('All fields are required');
     expect(validateRegister({ ...okRegister, phone: '' })).toBe('All fields are required');
     expect(validateRegister({ ...okRegister, country: '' })).toBe('All fields are required');
-    expect(validateRegister({ ...okRegister, password: 'Ab1!', password2: 'Ab1!', email: 'bad' })).toBe('Password must be up to 6 characters');
+    expect(validateRegister({ ...okRegister, password: 'Ab1!', password2: 'Ab1!', email: 'bad' })).toBe(
+      'Password must be up to 6 characters',
+    );
     expect(validateRegister({ ...okRegister, email: 'bad' })).toBe('Please enter a valid email');
     expect(validateRegister({ ...okRegister, password2: 'Secret2!' })).toBe('Passwords do not match');
     expect(validateRegister(okRegister)).toBeNull();
@@ -48,14 +57,20 @@ describe('spec §5 validation', () => {
   it('forgot, reset, login code, change password, role, photo', () => {
     expect(validateForgot('')).toBe('Please enter an email');
     expect(validateForgot('x@y')).toBe('Please enter a valid email');
-    expect(validateReset({ password: '12345', password2: '12345' })).toBe('Password must be up to 6 characters');
+    expect(validateReset({ password: '12345', password2: '12345' })).toBe(
+      'Password must be up to 6 characters',
+    );
     expect(validateReset({ password: '123456', password2: '123457' })).toBe('Passwords do not match');
     expect(validateLoginCode('')).toBe('Please fill in the login code');
     expect(validateLoginCode('12345')).toBe('Access code must be 6 characters');
     expect(validateLoginCode('1234567')).toBe('Access code must be 6 characters');
     expect(validateLoginCode('A1B2C3')).toBeNull();
-    expect(validateChangePassword({ oldPassword: '', password: 'a', password2: 'a' })).toBe('All fields are required');
-    expect(validateChangePassword({ oldPassword: 'o', password: 'a', password2: 'b' })).toBe('Passwords do not match');
+    expect(validateChangePassword({ oldPassword: '', password: 'a', password2: 'a' })).toBe(
+      'All fields are required',
+    );
+    expect(validateChangePassword({ oldPassword: 'o', password: 'a', password2: 'b' })).toBe(
+      'Passwords do not match',
+    );
     expect(validateRole('')).toBe('Please select a role');
     expect(validateRole('author')).toBeNull();
     expect(validatePhoto({ type: 'image/gif' })).toBe(MESSAGES.photoType);

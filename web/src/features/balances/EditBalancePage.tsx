@@ -19,9 +19,24 @@ import { messageFrom, serverMessage } from '../queues/lists';
  * Body { operation: 'add' | 'deduct', amount: number }; answer { message }.
  */
 export const BALANCE_KINDS = {
-  profit: { path: 'users/updateDepositBalance', title: 'Edit total profit', field: 'totalMaturityAmount', label: 'Total Profit (wallet balance)' },
-  deposit: { path: 'users/editDepositBalance', title: 'Edit deposit balance', field: 'balance', label: 'Deposit Balance' },
-  investment: { path: 'users/editinvestmentBalance', title: 'Edit investment balance', field: 'investmentBalance', label: 'Total Investment' },
+  profit: {
+    path: 'users/updateDepositBalance',
+    title: 'Edit total profit',
+    field: 'totalMaturityAmount',
+    label: 'Total Profit (wallet balance)',
+  },
+  deposit: {
+    path: 'users/editDepositBalance',
+    title: 'Edit deposit balance',
+    field: 'balance',
+    label: 'Deposit Balance',
+  },
+  investment: {
+    path: 'users/editinvestmentBalance',
+    title: 'Edit investment balance',
+    field: 'investmentBalance',
+    label: 'Total Investment',
+  },
 } as const;
 
 export type BalanceKind = keyof typeof BALANCE_KINDS;
@@ -64,7 +79,11 @@ export function EditBalancePage({ kind }: { kind: BalanceKind }) {
 
   return (
     <div className="container container--narrow section">
-      <PageHeader eyebrow="Administration" title={spec.title} subtitle={`Add to or deduct from ${target ? `${target.name}’s` : 'this user’s'} ${spec.label}. Every adjustment is recorded with your name.`} />
+      <PageHeader
+        eyebrow="Administration"
+        title={spec.title}
+        subtitle={`Add to or deduct from ${target ? `${target.name}’s` : 'this user’s'} ${spec.label}. Every adjustment is recorded with your name.`}
+      />
       <Card className="money-card">
         {target ? (
           <div className="balance-strip" aria-label="Current balance">
@@ -81,8 +100,23 @@ export function EditBalancePage({ kind }: { kind: BalanceKind }) {
               {success}
             </div>
           ) : null}
-          <InputField label="Amount (USD)" name="amount" type="number" inputMode="decimal" min="0" step="0.01" required value={amount} onChange={(e) => setAmount(e.target.value)} />
-          <SelectField label="Operation" name="operation" value={operation} onChange={(e) => setOperation(e.target.value === 'deduct' ? 'deduct' : 'add')}>
+          <InputField
+            label="Amount (USD)"
+            name="amount"
+            type="number"
+            inputMode="decimal"
+            min="0"
+            step="0.01"
+            required
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+          />
+          <SelectField
+            label="Operation"
+            name="operation"
+            value={operation}
+            onChange={(e) => setOperation(e.target.value === 'deduct' ? 'deduct' : 'add')}
+          >
             <option value="add">Add</option>
             <option value="deduct">Deduct</option>
           </SelectField>

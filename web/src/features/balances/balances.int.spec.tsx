@@ -10,14 +10,25 @@ beforeEach(() => {
 afterEach(() => server.restore());
 
 const admin = aUser({ _id: 'admin-1', role: 'admin' });
-const target = aUser({ _id: 'u-7', name: 'Ada Lovelace', totalMaturityAmount: 1200, balance: 300, investmentBalance: 5000 });
+const target = aUser({
+  _id: 'u-7',
+  name: 'Ada Lovelace',
+  totalMaturityAmount: 1200,
+  balance: 300,
+  investmentBalance: 5000,
+});
 const state = () => ({ auth: authState({ isLoggedIn: true, user: admin, users: [admin, target] }) });
 
 describe('balance edit screens', () => {
   it.each([
     ['/edit-balance/u-7', 'PUT users/updateDepositBalance/u-7', 'Edit total profit', '$1,200.00'],
     ['/edit-user-balance/u-7', 'PUT users/editDepositBalance/u-7', 'Edit deposit balance', '$300.00'],
-    ['/edit-investment-balance/u-7', 'PUT users/editinvestmentBalance/u-7', 'Edit investment balance', '$5,000.00'],
+    [
+      '/edit-investment-balance/u-7',
+      'PUT users/editinvestmentBalance/u-7',
+      'Edit investment balance',
+      '$5,000.00',
+    ],
   ])('%s calls %s with { operation, amount } (add by default)', async (path, route, title, current) => {
     server.on(route, [200, { message: 'Balance updated successfully' }]);
     const { user } = renderApp(path, { preloadedState: state() });
@@ -40,7 +51,10 @@ describe('balance edit screens', () => {
     await user.selectOptions(screen.getByLabelText('Operation'), 'deduct');
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     expect(await screen.findByText('Insufficient balance to deduct')).toBeInTheDocument();
-    expect(server.callsTo('PUT users/editDepositBalance/u-7')[0]!.body).toEqual({ operation: 'deduct', amount: 9999 });
+    expect(server.callsTo('PUT users/editDepositBalance/u-7')[0]!.body).toEqual({
+      operation: 'deduct',
+      amount: 9999,
+    });
     answer = [500, {}];
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     expect(await screen.findByText('Something went wrong')).toBeInTheDocument();

@@ -13,7 +13,14 @@ const paths: Record<string, string> = {
 export function TileIcon({ name }: { name: keyof typeof paths | string }) {
   return (
     <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
-      <path d={paths[name] ?? paths.pending} fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
+      <path
+        d={paths[name] ?? paths.pending}
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
     </svg>
   );
 }

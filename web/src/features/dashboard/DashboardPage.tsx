@@ -18,19 +18,44 @@ const USER_TILES = [
   { to: '/plans', label: 'Investment Plans', icon: 'plans', text: 'Compare plan ranges' },
   { to: '/withdraw-wallet', label: 'Withdraw', icon: 'withdraw', text: 'Send profit to your wallet' },
   { to: '/referrals', label: 'Referrals', icon: 'referrals', text: 'Refer a friend, earn up to $5' },
-  { to: '/transaction-History', label: 'Transaction History', icon: 'history', text: 'Every movement in one list' },
+  {
+    to: '/transaction-History',
+    label: 'Transaction History',
+    icon: 'history',
+    text: 'Every movement in one list',
+  },
 ];
 
 const ADMIN_TILES = [
-  { to: '/admin-pending-wallet', label: 'Pending Withdrawal', icon: 'withdraw', text: 'Approve or reject requests' },
-  { to: '/admin-pending-deposit', label: 'Pending Deposits', icon: 'deposit', text: 'Confirm declared deposits' },
-  { to: '/admin-pending-investment', label: 'Pending Investment', icon: 'pending', text: 'Approve new investments' },
+  {
+    to: '/admin-pending-wallet',
+    label: 'Pending Withdrawal',
+    icon: 'withdraw',
+    text: 'Approve or reject requests',
+  },
+  {
+    to: '/admin-pending-deposit',
+    label: 'Pending Deposits',
+    icon: 'deposit',
+    text: 'Confirm declared deposits',
+  },
+  {
+    to: '/admin-pending-investment',
+    label: 'Pending Investment',
+    icon: 'pending',
+    text: 'Approve new investments',
+  },
   { to: '/pending-kyc', label: 'Pending Kyc Verification', icon: 'kyc', text: 'Review identity documents' },
 ];
 
 function Tile({ to, label, icon, text }: { to: string; label: string; icon: string; text: string }) {
   return (
-    <Link to={to} className="tile" aria-label={label} aria-describedby={`tile-${icon}-${to.replace(/\W/g, '')}`}>
+    <Link
+      to={to}
+      className="tile"
+      aria-label={label}
+      aria-describedby={`tile-${icon}-${to.replace(/\W/g, '')}`}
+    >
       <span className="tile__icon">
         <TileIcon name={icon} />
       </span>
@@ -75,13 +100,20 @@ export function DashboardPage() {
 
   return (
     <div className="container section dashboard">
-      <PageHeader eyebrow="Dashboard" title={`Welcome, ${user.name}`} subtitle="Here is where your money stands today." />
+      <PageHeader
+        eyebrow="Dashboard"
+        title={`Welcome, ${user.name}`}
+        subtitle="Here is where your money stands today."
+      />
 
       {!user.isVerified ? (
         <div className="banner banner--warning" role="region" aria-label="Account Verification Needed">
           <div>
             <h2 className="banner__title">Account Verification Needed</h2>
-            <p>Verify your email address to unlock deposits, investments and withdrawals. Check your inbox for the link.</p>
+            <p>
+              Verify your email address to unlock deposits, investments and withdrawals. Check your inbox for
+              the link.
+            </p>
           </div>
           <Button variant="secondary" onClick={resend} busy={resending} busyLabel="Sending…">
             Resend Verification Link

@@ -13,12 +13,30 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const USER_TILES = ['Deposit', 'Invest', 'Investment Status', 'Investment Plans', 'Withdraw', 'Referrals', 'Transaction History'];
-const ADMIN_TILES = ['Pending Withdrawal', 'Pending Deposits', 'Pending Investment', 'Pending Kyc Verification'];
+const USER_TILES = [
+  'Deposit',
+  'Invest',
+  'Investment Status',
+  'Investment Plans',
+  'Withdraw',
+  'Referrals',
+  'Transaction History',
+];
+const ADMIN_TILES = [
+  'Pending Withdrawal',
+  'Pending Deposits',
+  'Pending Investment',
+  'Pending Kyc Verification',
+];
 
 describe('dashboard', () => {
   it('welcomes the user and shows the three balances in dollars with separators', async () => {
-    const ada = aUser({ name: 'Ada', balance: 1234.5, investmentBalance: 25000, totalMaturityAmount: 987654.321 });
+    const ada = aUser({
+      name: 'Ada',
+      balance: 1234.5,
+      investmentBalance: 25000,
+      totalMaturityAmount: 987654.321,
+    });
     server.on('GET users/getUser', [200, ada]);
     renderApp('/dashboard', { preloadedState: loggedInAs(ada) });
     expect(screen.getByRole('heading', { name: 'Welcome, Ada' })).toBeInTheDocument();
@@ -35,18 +53,34 @@ describe('dashboard', () => {
     renderApp('/dashboard', { preloadedState: loggedInAs(ada) });
     for (const label of USER_TILES) expect(screen.getByRole('link', { name: label })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Deposit' })).toHaveAttribute('href', '/deposit-payment');
-    expect(screen.getByRole('link', { name: 'Transaction History' })).toHaveAttribute('href', '/transaction-History');
-    for (const label of ADMIN_TILES) expect(screen.queryByRole('link', { name: label })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Transaction History' })).toHaveAttribute(
+      'href',
+      '/transaction-History',
+    );
+    for (const label of ADMIN_TILES)
+      expect(screen.queryByRole('link', { name: label })).not.toBeInTheDocument();
   });
 
   it('shows admin tiles to an admin', () => {
     const admin = aUser({ role: 'admin' });
     server.on('GET users/getUser', [200, admin]);
     renderApp('/dashboard', { preloadedState: loggedInAs(admin) });
-    expect(screen.getByRole('link', { name: 'Pending Withdrawal' })).toHaveAttribute('href', '/admin-pending-wallet');
-    expect(screen.getByRole('link', { name: 'Pending Deposits' })).toHaveAttribute('href', '/admin-pending-deposit');
-    expect(screen.getByRole('link', { name: 'Pending Investment' })).toHaveAttribute('href', '/admin-pending-investment');
-    expect(screen.getByRole('link', { name: 'Pending Kyc Verification' })).toHaveAttribute('href', '/pending-kyc');
+    expect(screen.getByRole('link', { name: 'Pending Withdrawal' })).toHaveAttribute(
+      'href',
+      '/admin-pending-wallet',
+    );
+    expect(screen.getByRole('link', { name: 'Pending Deposits' })).toHaveAttribute(
+      'href',
+      '/admin-pending-deposit',
+    );
+    expect(screen.getByRole('link', { name: 'Pending Investment' })).toHaveAttribute(
+      'href',
+      '/admin-pending-investment',
+    );
+    expect(screen.getByRole('link', { name: 'Pending Kyc Verification' })).toHaveAttribute(
+      'href',
+      '/pending-kyc',
+    );
   });
 
   it('asks an unverified user to verify and resends the link', async () => {

@@ -50,7 +50,11 @@ export function DepositPage() {
 
   return (
     <div className="container container--narrow section">
-      <PageHeader eyebrow="Deposit" title="Deposit funds" subtitle="Declare the amount you sent. An administrator confirms it before it reaches your Deposit Balance." />
+      <PageHeader
+        eyebrow="Deposit"
+        title="Deposit funds"
+        subtitle="Declare the amount you sent. An administrator confirms it before it reaches your Deposit Balance."
+      />
       <div className="money-layout">
         <Card className="money-card">
           <form className="form" noValidate onSubmit={onSubmit} aria-label="Deposit">
@@ -85,7 +89,10 @@ export function DepositPage() {
             <li>Declare the amount in US dollars here.</li>
             <li>Once an administrator confirms it, the amount appears in your Deposit Balance.</li>
           </ol>
-          <p className="fine-print">Only send funds to an address given to you in the support chat. Meridian staff never ask for your password or wallet keys.</p>
+          <p className="fine-print">
+            Only send funds to an address given to you in the support chat. Meridian staff never ask for your
+            password or wallet keys.
+          </p>
         </aside>
       </div>
     </div>

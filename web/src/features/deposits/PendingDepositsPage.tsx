@@ -20,11 +20,18 @@ export const PENDING_DEPOSITS_MESSAGES = {
 export function PendingDepositsPage() {
   const { items, load } = useQueue<Deposit>('deposits', depositsApi.pending, (ok, error) => {
     if (ok) toast.success(PENDING_DEPOSITS_MESSAGES.fetched, { toastId: 'pending-deposits-fetched' });
-    else toast.error(serverMessage(error) || PENDING_DEPOSITS_MESSAGES.failed, { toastId: 'pending-deposits-failed' });
+    else
+      toast.error(serverMessage(error) || PENDING_DEPOSITS_MESSAGES.failed, {
+        toastId: 'pending-deposits-failed',
+      });
   });
   return (
     <div className="container section">
-      <PageHeader eyebrow="Administration" title="Pending Deposits" subtitle="Declared deposits waiting for confirmation. Open one to confirm or reject it." />
+      <PageHeader
+        eyebrow="Administration"
+        title="Pending Deposits"
+        subtitle="Declared deposits waiting for confirmation. Open one to confirm or reject it."
+      />
       <LiveHint />
       <QueueBody
         load={load}

@@ -31,7 +31,9 @@ type View = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: '
 export function TransactionPage() {
   const { transactionId = '' } = useParams();
   const dispatch = useAppDispatch();
-  const [view, setView] = useState<View>(transactionId ? { kind: 'loading' } : { kind: 'error', message: PAYMENT_MESSAGES.missingId });
+  const [view, setView] = useState<View>(
+    transactionId ? { kind: 'loading' } : { kind: 'error', message: PAYMENT_MESSAGES.missingId },
+  );
   const [notes, setNotes] = useState('');
   const [busy, setBusy] = useState<'confirm' | 'reject' | null>(null);
 
@@ -60,17 +62,26 @@ export function TransactionPage() {
   useLiveEvents((e) => {
     const changed = e.event === LIVE_EVENTS.statusChanged ? asStatusChanged(e.payload) : null;
     if (changed?.kind !== 'deposit' || changed.id !== transactionId) return;
-    setView((v) => (v.kind === 'ready' ? { kind: 'ready', deposit: { ...v.deposit, status: changed.status } } : v));
+    setView((v) =>
+      v.kind === 'ready' ? { kind: 'ready', deposit: { ...v.deposit, status: changed.status } } : v,
+    );
   });
 
   async function decide(decision: 'confirm' | 'reject') {
     if (view.kind !== 'ready') return;
     setBusy(decision);
     try {
-      const message = await depositsApi.decide(depositId(view.deposit) || transactionId, decision, notes.trim());
+      const message = await depositsApi.decide(
+        depositId(view.deposit) || transactionId,
+        decision,
+        notes.trim(),
+      );
       const status = decision === 'confirm' ? 'Confirmed' : 'Rejected';
       toast.success(message || (decision === 'confirm' ? 'Payment confirmed' : 'Payment rejected'));
-      setView({ kind: 'ready', deposit: { ...view.deposit, status, notes: notes.trim() || view.deposit.notes } });
+      setView({
+        kind: 'ready',
+        deposit: { ...view.deposit, status, notes: notes.trim() || view.deposit.notes },
+      });
       dispatch(queueItemDecided({ queue: 'deposits', id: transactionId }));
     } catch {
       toast.error(decision === 'confirm' ? PAYMENT_MESSAGES.confirmFailed : PAYMENT_MESSAGES.rejectFailed);
@@ -106,7 +117,10 @@ export function TransactionPage() {
           <DetailList
             label="Payment"
             rows={[
-              { term: 'Transaction ID', value: <span className="break-all">{depositId(view.deposit) || transactionId}</span> },
+              {
+                term: 'Transaction ID',
+                value: <span className="break-all">{depositId(view.deposit) || transactionId}</span>,
+              },
               { term: 'User', value: personOf(view.deposit.user).name || '—' },
               { term: 'Email', value: personOf(view.deposit.user).email || '—' },
               { term: 'Requested', value: formatDateTime(view.deposit.createdAt) },
@@ -115,12 +129,31 @@ export function TransactionPage() {
           />
           {view.deposit.status === 'Pending' ? (
             <div className="decision">
-              <TextAreaField label="Notes" optional name="notes" rows={3} value={notes} onChange={(e) => setNotes(e.target.value)} placeholder="Reference, wallet checked, reason for a rejection…" />
+              <TextAreaField
+                label="Notes"
+                optional
+                name="notes"
+                rows={3}
+                value={notes}
+                onChange={(e) => setNotes(e.target.value)}
+                placeholder="Reference, wallet checked, reason for a rejection…"
+              />
               <div className="decision__buttons">
-                <Button onClick={() => decide('confirm')} busy={busy === 'confirm'} busyLabel="Processing..." disabled={busy !== null}>
+                <Button
+                  onClick={() => decide('confirm')}
+                  busy={busy === 'confirm'}
+                  busyLabel="Processing..."
+                  disabled={busy !== null}
+                >
                   Confirm payment
                 </Button>
-                <Button variant="danger" onClick={() => decide('reject')} busy={busy === 'reject'} busyLabel="Processing..." disabled={busy !== null}>
+                <Button
+                  variant="danger"
+                  onClick={() => decide('reject')}
+                  busy={busy === 'reject'}
+                  busyLabel="Processing..."
+                  disabled={busy !== null}
+                >
                   Reject payment
                 </Button>
               </div>

@@ -27,10 +27,15 @@ describe('/deposit-payment', () => {
   it('posts the amount, toasts the server message and goes to /dashboard after 3 seconds', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     server.on('POST payments/create', [201, { message: 'Deposit request submitted, awaiting confirmation' }]);
-    const { user, router } = renderApp('/deposit-payment', { preloadedState: loggedInAs(aUser()), timers: true });
+    const { user, router } = renderApp('/deposit-payment', {
+      preloadedState: loggedInAs(aUser()),
+      timers: true,
+    });
     await user.type(screen.getByLabelText('Amount (USD)'), '2500.50');
     await user.click(screen.getByRole('button', { name: 'Submit deposit' }));
-    expect((await screen.findAllByText(/Deposit request submitted, awaiting confirmation/)).length).toBeGreaterThan(0);
+    expect(
+      (await screen.findAllByText(/Deposit request submitted, awaiting confirmation/)).length,
+    ).toBeGreaterThan(0);
     expect(server.callsTo('POST payments/create')[0]!.body).toEqual({ amount: '2500.50' });
     act(() => vi.advanceTimersByTime(2900));
     expect(router.state.location.pathname).toBe('/deposit-payment');
@@ -50,14 +55,31 @@ describe('/deposit-payment', () => {
 
 describe('/admin-pending-deposit', () => {
   it('lists pending deposits with name, email, dollars and a link, and toasts the fetch', async () => {
-    server.on('GET payments/pending-deposit', [200, { deposit: [{ _id: 'd1', transactionId: 't1', amount: 12345.6, status: 'Pending', createdAt: '2026-03-04T14:05:00Z', user: ada }] }]);
+    server.on('GET payments/pending-deposit', [
+      200,
+      {
+        deposit: [
+          {
+            _id: 'd1',
+            transactionId: 't1',
+            amount: 12345.6,
+            status: 'Pending',
+            createdAt: '2026-03-04T14:05:00Z',
+            user: ada,
+          },
+        ],
+      },
+    ]);
     renderApp('/admin-pending-deposit', { preloadedState: loggedInAs(admin) });
     const list = await screen.findByRole('list', { name: 'Pending deposits' });
     expect(within(list).getByText('Ada Lovelace')).toBeInTheDocument();
     expect(within(list).getByText('ada@example.com')).toBeInTheDocument();
     expect(within(list).getByText('$12,345.60')).toBeInTheDocument();
     expect(within(list).getByText('Pending')).toBeInTheDocument();
-    expect(within(list).getByRole('link', { name: 'Review deposit' })).toHaveAttribute('href', '/transaction/t1');
+    expect(within(list).getByRole('link', { name: 'Review deposit' })).toHaveAttribute(
+      'href',
+      '/transaction/t1',
+    );
     expect(await screen.findByText('Pending deposits fetched successfully!')).toBeInTheDocument();
   });
 
@@ -66,11 +88,25 @@ describe('/admin-pending-deposit', () => {
     const { store } = renderApp('/admin-pending-deposit', { preloadedState: loggedInAs(admin) });
     expect(await screen.findByText('No pending deposits found.')).toBeInTheDocument();
     act(() => {
-      store.dispatch(eventReceived({ event: 'queue/itemAdded', payload: { queue: 'deposits', item: { transactionId: 't9', amount: 700, status: 'Pending', user: ada }, position: '1' } }));
+      store.dispatch(
+        eventReceived({
+          event: 'queue/itemAdded',
+          payload: {
+            queue: 'deposits',
+            item: { transactionId: 't9', amount: 700, status: 'Pending', user: ada },
+            position: '1',
+          },
+        }),
+      );
     });
     expect(await screen.findByText('$700.00')).toBeInTheDocument();
     act(() => {
-      store.dispatch(eventReceived({ event: 'queue/itemDecided', payload: { queue: 'deposits', id: 't9', status: 'Confirmed', position: '2' } }));
+      store.dispatch(
+        eventReceived({
+          event: 'queue/itemDecided',
+          payload: { queue: 'deposits', id: 't9', status: 'Confirmed', position: '2' },
+        }),
+      );
     });
     expect(await screen.findByText('No pending deposits found.')).toBeInTheDocument();
   });
@@ -89,7 +125,14 @@ describe('/admin-pending-deposit', () => {
 });
 
 describe('/transaction/:transactionId', () => {
-  const pending = { transactionId: 't1', amount: 1500, status: 'Pending', notes: '', createdAt: '2026-03-04T14:05:00Z', user: ada };
+  const pending = {
+    transactionId: 't1',
+    amount: 1500,
+    status: 'Pending',
+    notes: '',
+    createdAt: '2026-03-04T14:05:00Z',
+    user: ada,
+  };
 
   it('confirms with notes and updates the status', async () => {
     server.on('GET payments/viewPaymentStatus/t1', [200, pending]);
@@ -99,7 +142,11 @@ describe('/transaction/:transactionId', () => {
     await user.type(screen.getByLabelText(/Notes/), 'Seen on chain');
     await user.click(screen.getByRole('button', { name: 'Confirm payment' }));
     expect(await screen.findByText('Payment confirmed')).toBeInTheDocument();
-    expect(server.callsTo('PATCH payments/confirmPayment')[0]!.body).toEqual({ transactionId: 't1', status: 'Confirmed', notes: 'Seen on chain' });
+    expect(server.callsTo('PATCH payments/confirmPayment')[0]!.body).toEqual({
+      transactionId: 't1',
+      status: 'Confirmed',
+      notes: 'Seen on chain',
+    });
     expect(screen.getByText('Confirmed')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Reject payment' })).not.toBeInTheDocument();
   });
@@ -113,7 +160,11 @@ describe('/transaction/:transactionId', () => {
     expect(await screen.findByText('Failed to confirm payment')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Reject payment' }));
     expect(await screen.findByText('Failed to reject payment')).toBeInTheDocument();
-    expect(server.callsTo('PATCH payments/rejectPayment')[0]!.body).toEqual({ transactionId: 't1', status: 'Rejected', notes: '' });
+    expect(server.callsTo('PATCH payments/rejectPayment')[0]!.body).toEqual({
+      transactionId: 't1',
+      status: 'Rejected',
+      notes: '',
+    });
   });
 
   it("says 'Error fetching payment status.' when the call fails and 'Failed to fetch payment status' when it answers nothing", async () => {

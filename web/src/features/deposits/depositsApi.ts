@@ -15,7 +15,11 @@ export const depositsApi = {
   },
   /** GET api/payments/viewPaymentStatus/{transactionId} -> Deposit (bare, or under `transaction`). */
   async view(transactionId: string): Promise<Deposit | null> {
-    const d = recordFrom<Deposit>((await api.get(`payments/viewPaymentStatus/${enc(transactionId)}`)).data, 'transaction', 'payment');
+    const d = recordFrom<Deposit>(
+      (await api.get(`payments/viewPaymentStatus/${enc(transactionId)}`)).data,
+      'transaction',
+      'payment',
+    );
     return d && d.status !== undefined ? d : null;
   },
   /** PATCH api/payments/confirmPayment | rejectPayment { transactionId, status, notes } -> { message }. */

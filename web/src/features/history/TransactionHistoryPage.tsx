@@ -9,7 +9,11 @@ import { fetchHistory, orderHistory, timestampOf, type HistoryItem } from './his
 
 export const HISTORY_MESSAGES = { failed: 'Failed to fetch data.', empty: 'No records found.' } as const;
 
-const LABEL: Record<string, string> = { Transaction: 'Deposit', Investment: 'Investment', Withdrawal: 'Withdrawal' };
+const LABEL: Record<string, string> = {
+  Transaction: 'Deposit',
+  Investment: 'Investment',
+  Withdrawal: 'Withdrawal',
+};
 
 function Status({ item }: { item: HistoryItem }) {
   const status = item.status ?? '';
@@ -18,11 +22,17 @@ function Status({ item }: { item: HistoryItem }) {
     const s = withdrawalStatus(status);
     return <StatusBadge status={status} tone={s.tone} label={s.label} />;
   }
-  return <StatusBadge status={status} tone={item.type === 'Investment' ? investmentTone(status) : depositTone(status)} />;
+  return (
+    <StatusBadge
+      status={status}
+      tone={item.type === 'Investment' ? investmentTone(status) : depositTone(status)}
+    />
+  );
 }
 
 function detail(item: HistoryItem): string {
-  if (item.type === 'Investment') return `${typeof item.plan === 'string' ? item.plan : (item.plan?.name ?? '')} plan`.trim();
+  if (item.type === 'Investment')
+    return `${typeof item.plan === 'string' ? item.plan : (item.plan?.name ?? '')} plan`.trim();
   if (item.type === 'Withdrawal') return item.walletAddress ? `To ${item.walletAddress}` : 'Withdrawal';
   return 'Deposit';
 }
@@ -50,7 +60,11 @@ export function TransactionHistoryPage() {
 
   return (
     <div className="container section">
-      <PageHeader eyebrow="History" title="Transaction History" subtitle="Every deposit, investment and withdrawal on your account, newest first." />
+      <PageHeader
+        eyebrow="History"
+        title="Transaction History"
+        subtitle="Every deposit, investment and withdrawal on your account, newest first."
+      />
       {items === null ? <LoadingBlock label="Loading your history…" /> : null}
       {items !== null && items.length === 0 ? (
         <Card className="notice-card">
@@ -62,7 +76,9 @@ export function TransactionHistoryPage() {
           {items.map((item, index) => (
             <li key={`${item.type}-${item._id ?? index}`} className="record" data-type={item.type}>
               <div className="record__row">
-                <span className={`type-chip type-chip--${String(item.type).toLowerCase()}`}>{LABEL[item.type] ?? item.type}</span>
+                <span className={`type-chip type-chip--${String(item.type).toLowerCase()}`}>
+                  {LABEL[item.type] ?? item.type}
+                </span>
                 <div className="record__main">
                   <p className="record__title break-all">{detail(item)}</p>
                   <p className="record__meta">{formatDateTime(timestampOf(item))}</p>

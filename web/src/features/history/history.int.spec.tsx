@@ -12,8 +12,23 @@ afterEach(() => server.restore());
 
 const items = [
   { _id: 'a', type: 'Transaction', amount: 1000, status: 'Confirmed', createdAt: '2026-03-01T10:00:00Z' },
-  { _id: 'b', type: 'Investment', amount: 500, status: 'Active', plan: 'Starter', startDate: '2026-03-03T10:00:00Z', createdAt: '2026-01-01T00:00:00Z' },
-  { _id: 'c', type: 'Withdrawal', amount: 75.5, status: 'Pending', walletAddress: '0xabc', requestDate: '2026-03-02T10:00:00Z' },
+  {
+    _id: 'b',
+    type: 'Investment',
+    amount: 500,
+    status: 'Active',
+    plan: 'Starter',
+    startDate: '2026-03-03T10:00:00Z',
+    createdAt: '2026-01-01T00:00:00Z',
+  },
+  {
+    _id: 'c',
+    type: 'Withdrawal',
+    amount: 75.5,
+    status: 'Pending',
+    walletAddress: '0xabc',
+    requestDate: '2026-03-02T10:00:00Z',
+  },
 ];
 
 describe('transaction history', () => {

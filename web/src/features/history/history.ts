@@ -34,5 +34,9 @@ export function orderHistory(items: HistoryItem[]): HistoryItem[] {
 
 /** GET api/invest/getTransactionHistory -> HistoryItem[] (or { history }). */
 export async function fetchHistory(): Promise<HistoryItem[]> {
-  return listFrom<HistoryItem>((await api.get('invest/getTransactionHistory')).data, 'history', 'transactions');
+  return listFrom<HistoryItem>(
+    (await api.get('invest/getTransactionHistory')).data,
+    'history',
+    'transactions',
+  );
 }

@@ -39,7 +39,9 @@ export function InvestStatusPage() {
   useLiveEvents((e) => {
     const changed = e.event === LIVE_EVENTS.statusChanged ? asStatusChanged(e.payload) : null;
     if (changed?.kind !== 'investment') return;
-    setList((l) => l?.map((i) => (investmentIdOf(i) === changed.id ? { ...i, status: changed.status } : i)) ?? l);
+    setList(
+      (l) => l?.map((i) => (investmentIdOf(i) === changed.id ? { ...i, status: changed.status } : i)) ?? l,
+    );
   });
 
   return (
@@ -69,16 +71,24 @@ export function InvestStatusPage() {
             const active = i.status === 'Active';
             return (
               <li key={id} className={`record ${active ? 'record--active' : ''}`}>
-                <Link className="record__link" to={`/investment/${id}`} aria-label={`${planNameOf(i) || 'Investment'} ${formatUsd(i.amount)} ${i.status}`}>
+                <Link
+                  className="record__link"
+                  to={`/investment/${id}`}
+                  aria-label={`${planNameOf(i) || 'Investment'} ${formatUsd(i.amount)} ${i.status}`}
+                >
                   <div className="record__main">
                     <p className="record__title">{planNameOf(i) || 'Investment'} plan</p>
                     <p className="record__meta">
-                      {i.startDate ? `${formatDate(i.startDate)} → ${formatDate(i.endDate)}` : 'Waiting for approval'}
+                      {i.startDate
+                        ? `${formatDate(i.startDate)} → ${formatDate(i.endDate)}`
+                        : 'Waiting for approval'}
                     </p>
                   </div>
                   <div className="record__figures">
                     <p className="record__amount">{formatUsd(i.amount)}</p>
-                    <p className="record__meta">Profit at maturity {i.maturityAmount != null ? formatUsd(i.maturityAmount) : '—'}</p>
+                    <p className="record__meta">
+                      Profit at maturity {i.maturityAmount != null ? formatUsd(i.maturityAmount) : '—'}
+                    </p>
                   </div>
                   <StatusBadge status={i.status} tone={investmentTone(i.status)} />
                 </Link>

@@ -17,7 +17,8 @@ import { queueItemDecided } from '../queues/queuesSlice';
 import { INVESTMENT_DECISION_MESSAGES, investmentsApi } from './investmentsApi';
 import { investmentIdOf, planNameOf, type Investment } from './investmentTypes';
 
-type View = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; investment: Investment };
+type View =
+  { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; investment: Investment };
 
 /** /investment/{investmentId}: the terms of one investment; an admin approves or rejects a pending one. */
 export function InvestmentPage() {
@@ -29,7 +30,9 @@ export function InvestmentPage() {
   const load = useCallback(async () => {
     try {
       const investment = await investmentsApi.one(investmentId);
-      setView(investment ? { kind: 'ready', investment } : { kind: 'error', message: 'Investment not found.' });
+      setView(
+        investment ? { kind: 'ready', investment } : { kind: 'error', message: 'Investment not found.' },
+      );
     } catch (e) {
       setView({ kind: 'error', message: serverMessage(e) || 'Failed to fetch the investment.' });
     }
@@ -48,11 +51,20 @@ export function InvestmentPage() {
     setBusy(decision);
     try {
       const message = await investmentsApi.decide(investmentId, decision);
-      toast.success(message || (decision === 'approve' ? INVESTMENT_DECISION_MESSAGES.approved : INVESTMENT_DECISION_MESSAGES.rejected));
+      toast.success(
+        message ||
+          (decision === 'approve'
+            ? INVESTMENT_DECISION_MESSAGES.approved
+            : INVESTMENT_DECISION_MESSAGES.rejected),
+      );
       dispatch(queueItemDecided({ queue: 'investments', id: investmentId }));
       await load();
     } catch {
-      toast.error(decision === 'approve' ? INVESTMENT_DECISION_MESSAGES.approveFailed : INVESTMENT_DECISION_MESSAGES.rejectFailed);
+      toast.error(
+        decision === 'approve'
+          ? INVESTMENT_DECISION_MESSAGES.approveFailed
+          : INVESTMENT_DECISION_MESSAGES.rejectFailed,
+      );
     } finally {
       setBusy(null);
     }
@@ -87,10 +99,27 @@ export function InvestmentPage() {
           <DetailList
             label="Investment"
             rows={[
-              { term: 'Investment ID', value: <span className="break-all">{investmentIdOf(view.investment) || investmentId}</span> },
-              { term: 'Profit at maturity', value: view.investment.maturityAmount != null ? formatUsd(view.investment.maturityAmount) : 'Set at approval' },
-              { term: 'Start date', value: view.investment.startDate ? formatDateTime(view.investment.startDate) : 'Set at approval' },
-              { term: 'End date', value: view.investment.endDate ? formatDateTime(view.investment.endDate) : 'Set at approval' },
+              {
+                term: 'Investment ID',
+                value: <span className="break-all">{investmentIdOf(view.investment) || investmentId}</span>,
+              },
+              {
+                term: 'Profit at maturity',
+                value:
+                  view.investment.maturityAmount != null
+                    ? formatUsd(view.investment.maturityAmount)
+                    : 'Set at approval',
+              },
+              {
+                term: 'Start date',
+                value: view.investment.startDate
+                  ? formatDateTime(view.investment.startDate)
+                  : 'Set at approval',
+              },
+              {
+                term: 'End date',
+                value: view.investment.endDate ? formatDateTime(view.investment.endDate) : 'Set at approval',
+              },
               ...(view.investment.user
                 ? [
                     { term: 'Investor', value: personOf(view.investment.user).name || '—' },
@@ -102,12 +131,26 @@ export function InvestmentPage() {
           {view.investment.status === 'pending' ? (
             <AdminOnly>
               <div className="decision">
-                <p className="muted">Approving moves the reserved amount into the investor’s Total Investment and starts the term.</p>
+                <p className="muted">
+                  Approving moves the reserved amount into the investor’s Total Investment and starts the
+                  term.
+                </p>
                 <div className="decision__buttons">
-                  <Button onClick={() => decide('approve')} busy={busy === 'approve'} busyLabel="Processing..." disabled={busy !== null}>
+                  <Button
+                    onClick={() => decide('approve')}
+                    busy={busy === 'approve'}
+                    busyLabel="Processing..."
+                    disabled={busy !== null}
+                  >
                     Approve investment
                   </Button>
-                  <Button variant="danger" onClick={() => decide('reject')} busy={busy === 'reject'} busyLabel="Processing..." disabled={busy !== null}>
+                  <Button
+                    variant="danger"
+                    onClick={() => decide('reject')}
+                    busy={busy === 'reject'}
+                    busyLabel="Processing..."
+                    disabled={busy !== null}
+                  >
                     Reject investment
                   </Button>
                 </div>

@@ -24,17 +24,29 @@ export function PendingInvestmentsPage() {
   const dispatch = useAppDispatch();
   const [busy, setBusy] = useState<{ id: string; decision: 'approve' | 'reject' } | null>(null);
   const { items, load } = useQueue<Investment>('investments', investmentsApi.pending, (ok, error) => {
-    if (!ok) toast.error(serverMessage(error) || PENDING_INVESTMENTS_MESSAGES.failed, { toastId: 'pending-investments-failed' });
+    if (!ok)
+      toast.error(serverMessage(error) || PENDING_INVESTMENTS_MESSAGES.failed, {
+        toastId: 'pending-investments-failed',
+      });
   });
 
   async function decide(id: string, decision: 'approve' | 'reject') {
     setBusy({ id, decision });
     try {
       const message = await investmentsApi.decide(id, decision);
-      toast.success(message || (decision === 'approve' ? INVESTMENT_DECISION_MESSAGES.approved : INVESTMENT_DECISION_MESSAGES.rejected));
+      toast.success(
+        message ||
+          (decision === 'approve'
+            ? INVESTMENT_DECISION_MESSAGES.approved
+            : INVESTMENT_DECISION_MESSAGES.rejected),
+      );
       dispatch(queueItemDecided({ queue: 'investments', id }));
     } catch {
-      toast.error(decision === 'approve' ? INVESTMENT_DECISION_MESSAGES.approveFailed : INVESTMENT_DECISION_MESSAGES.rejectFailed);
+      toast.error(
+        decision === 'approve'
+          ? INVESTMENT_DECISION_MESSAGES.approveFailed
+          : INVESTMENT_DECISION_MESSAGES.rejectFailed,
+      );
     } finally {
       setBusy(null);
     }
@@ -42,7 +54,11 @@ export function PendingInvestmentsPage() {
 
   return (
     <div className="container section">
-      <PageHeader eyebrow="Administration" title="Pending Investment" subtitle="Investments waiting for approval. The amount is already reserved from the investor’s Deposit Balance." />
+      <PageHeader
+        eyebrow="Administration"
+        title="Pending Investment"
+        subtitle="Investments waiting for approval. The amount is already reserved from the investor’s Deposit Balance."
+      />
       <LiveHint />
       <QueueBody
         load={load}
@@ -68,10 +84,23 @@ export function PendingInvestmentsPage() {
                 { term: 'Requested', value: formatDateTime(i.createdAt ?? i.startDate) },
               ]}
             >
-              <Button size="sm" onClick={() => decide(id, 'approve')} busy={busy?.id === id && busy.decision === 'approve'} busyLabel="Processing..." disabled={busy !== null}>
+              <Button
+                size="sm"
+                onClick={() => decide(id, 'approve')}
+                busy={busy?.id === id && busy.decision === 'approve'}
+                busyLabel="Processing..."
+                disabled={busy !== null}
+              >
                 Approve
               </Button>
-              <Button size="sm" variant="danger" onClick={() => decide(id, 'reject')} busy={busy?.id === id && busy.decision === 'reject'} busyLabel="Processing..." disabled={busy !== null}>
+              <Button
+                size="sm"
+                variant="danger"
+                onClick={() => decide(id, 'reject')}
+                busy={busy?.id === id && busy.decision === 'reject'}
+                busyLabel="Processing..."
+                disabled={busy !== null}
+              >
                 Reject
               </Button>
               <Link className="btn btn--ghost btn--sm" to={`/investment/${id}`}>

@@ -84,20 +84,37 @@ export function StartInvestPage() {
 
   return (
     <div className="container section">
-      <PageHeader eyebrow="Invest" title="Start an investment" subtitle="Choose a plan, enter the amount, and we reserve it from your Deposit Balance until an administrator approves it." />
+      <PageHeader
+        eyebrow="Invest"
+        title="Start an investment"
+        subtitle="Choose a plan, enter the amount, and we reserve it from your Deposit Balance until an administrator approves it."
+      />
       <form className="form invest-form" noValidate onSubmit={onSubmit} aria-label="Start an investment">
         <Card className="money-card">
           <fieldset className="plan-picker" disabled={Boolean(done)}>
             <legend className="h4">1. Choose a plan</legend>
             {plansState === 'loading' ? <LoadingBlock label="Loading plans…" /> : null}
-            {plansState === 'failed' ? <EmptyState title={INVEST_MESSAGES.plansFailed}>
+            {plansState === 'failed' ? (
+              <EmptyState title={INVEST_MESSAGES.plansFailed}>
                 <Link to="/plans">See the plan ranges</Link>
-              </EmptyState> : null}
-            {plansState === 'ready' && plans.length === 0 ? <EmptyState title="No plans are open right now." /> : null}
+              </EmptyState>
+            ) : null}
+            {plansState === 'ready' && plans.length === 0 ? (
+              <EmptyState title="No plans are open right now." />
+            ) : null}
             <div className="plan-options">
               {plans.map((p) => (
-                <label key={p._id ?? p.name} className={`plan-option ${planName === p.name ? 'is-selected' : ''}`}>
-                  <input type="radio" name="plan" value={p.name} checked={planName === p.name} onChange={() => setPlanName(p.name)} />
+                <label
+                  key={p._id ?? p.name}
+                  className={`plan-option ${planName === p.name ? 'is-selected' : ''}`}
+                >
+                  <input
+                    type="radio"
+                    name="plan"
+                    value={p.name}
+                    checked={planName === p.name}
+                    onChange={() => setPlanName(p.name)}
+                  />
                   <span className="plan-option__name">{p.name}</span>
                   <span className="plan-option__range">
                     {whole(p.minAmount)} – {whole(p.maxAmount)}
@@ -124,7 +141,9 @@ export function StartInvestPage() {
             value={amount}
             onChange={(e) => setAmount(e.target.value)}
             disabled={Boolean(done)}
-            hint={typeof balance === 'number' ? <>Deposit Balance available: {formatUsd(balance)}</> : undefined}
+            hint={
+              typeof balance === 'number' ? <>Deposit Balance available: {formatUsd(balance)}</> : undefined
+            }
           />
           <Button type="submit" block busy={busy} busyLabel="Submitting…" disabled={Boolean(done)}>
             Invest{chosen ? ` in ${chosen.name}` : ''}

@@ -41,12 +41,18 @@ describe('/start-invest', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     server.on('GET invest/plans', [200, { plans }]);
     server.on('POST invest/start-invest', [201, { message: 'Investment request received' }]);
-    const { user, router } = renderApp('/start-invest', { preloadedState: loggedInAs(aUser()), timers: true });
+    const { user, router } = renderApp('/start-invest', {
+      preloadedState: loggedInAs(aUser()),
+      timers: true,
+    });
     await user.click(await screen.findByRole('radio', { name: /Starter/ }));
     await user.type(screen.getByLabelText('Amount (USD)'), ' 250 ');
     await user.click(screen.getByRole('button', { name: 'Invest in Starter' }));
     expect((await screen.findAllByText(/Investment request received/)).length).toBeGreaterThan(0);
-    expect(server.callsTo('POST invest/start-invest')[0]!.body).toEqual({ amount: '250', planName: 'Starter' });
+    expect(server.callsTo('POST invest/start-invest')[0]!.body).toEqual({
+      amount: '250',
+      planName: 'Starter',
+    });
     expect(server.calls.some((c) => c.url.includes('sendAutomatedEmail'))).toBe(false);
     act(() => vi.advanceTimersByTime(1900));
     expect(router.state.location.pathname).toBe('/start-invest');
@@ -77,7 +83,15 @@ describe('/invest-status', () => {
     server.on('GET invest/investment-history', [
       200,
       [
-        { _id: 'i1', plan: 'Gold', status: 'Active', amount: 6000, maturityAmount: 7200, startDate: '2026-03-01T00:00:00Z', endDate: '2026-03-08T00:00:00Z' },
+        {
+          _id: 'i1',
+          plan: 'Gold',
+          status: 'Active',
+          amount: 6000,
+          maturityAmount: 7200,
+          startDate: '2026-03-01T00:00:00Z',
+          endDate: '2026-03-08T00:00:00Z',
+        },
         { _id: 'i2', plan: 'Starter', status: 'active', amount: 100, maturityAmount: null },
         { investmentId: 'i3', plan: { name: 'Silver' }, status: 'pending', amount: 2000 },
       ],
@@ -92,7 +106,12 @@ describe('/invest-status', () => {
     expect(within(rows[0]!).getByText(/\$7,200\.00/)).toBeInTheDocument();
     expect(within(rows[2]!).getByRole('link')).toHaveAttribute('href', '/investment/i3');
     act(() => {
-      store.dispatch(eventReceived({ event: 'status/changed', payload: { kind: 'investment', id: 'i3', status: 'Active' } }));
+      store.dispatch(
+        eventReceived({
+          event: 'status/changed',
+          payload: { kind: 'investment', id: 'i3', status: 'Active' },
+        }),
+      );
     });
     expect(within(list).getAllByRole('listitem')[2]).toHaveClass('record--active');
   });
@@ -138,24 +157,46 @@ describe('/admin-pending-investment', () => {
   it('removes an item when approved or rejected, and shows live additions', async () => {
     server.on('GET invest/adminPendingInvestment', [
       200,
-      { pendingInvestments: [{ _id: 'i1', plan: 'Gold', status: 'pending', amount: 6000, user: ada }, { _id: 'i2', plan: 'Starter', status: 'pending', amount: 150, user: ada }] },
+      {
+        pendingInvestments: [
+          { _id: 'i1', plan: 'Gold', status: 'pending', amount: 6000, user: ada },
+          { _id: 'i2', plan: 'Starter', status: 'pending', amount: 150, user: ada },
+        ],
+      },
     ]);
     server.on('PUT invest/i1/approve', [200, { message: 'Investment approved' }]);
     server.on('PUT invest/i2/reject', [500, {}]);
     const { user, store } = renderApp('/admin-pending-investment', { preloadedState: loggedInAs(admin) });
     const list = await screen.findByRole('list', { name: 'Pending investments' });
-    await user.click(within(within(list).getByRole('listitem', { name: /Gold/ })).getByRole('button', { name: 'Approve' }));
+    await user.click(
+      within(within(list).getByRole('listitem', { name: /Gold/ })).getByRole('button', { name: 'Approve' }),
+    );
     expect(await screen.findByText('Investment approved')).toBeInTheDocument();
     expect(within(list).queryByRole('listitem', { name: /Gold/ })).not.toBeInTheDocument();
-    await user.click(within(within(list).getByRole('listitem', { name: /Starter/ })).getByRole('button', { name: 'Reject' }));
+    await user.click(
+      within(within(list).getByRole('listitem', { name: /Starter/ })).getByRole('button', { name: 'Reject' }),
+    );
     expect(await screen.findByText('Failed to reject the investment.')).toBeInTheDocument();
     expect(within(list).getByRole('listitem', { name: /Starter/ })).toBeInTheDocument();
     act(() => {
-      store.dispatch(eventReceived({ event: 'queue/itemAdded', payload: { queue: 'investments', item: { _id: 'i9', plan: 'Diamond', status: 'pending', amount: 20000, user: ada } } }));
+      store.dispatch(
+        eventReceived({
+          event: 'queue/itemAdded',
+          payload: {
+            queue: 'investments',
+            item: { _id: 'i9', plan: 'Diamond', status: 'pending', amount: 20000, user: ada },
+          },
+        }),
+      );
     });
     expect(await screen.findByText('$20,000.00')).toBeInTheDocument();
     act(() => {
-      store.dispatch(eventReceived({ event: 'queue/itemDecided', payload: { queue: 'investments', id: 'i2', status: 'Rejected' } }));
+      store.dispatch(
+        eventReceived({
+          event: 'queue/itemDecided',
+          payload: { queue: 'investments', id: 'i2', status: 'Rejected' },
+        }),
+      );
     });
     expect(within(list).queryByRole('listitem', { name: /Starter/ })).not.toBeInTheDocument();
   });

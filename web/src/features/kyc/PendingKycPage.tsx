@@ -22,7 +22,8 @@ export const PENDING_KYC_MESSAGES = {
 export function PendingKycPage() {
   const [busy, setBusy] = useState<{ id: string; decision: 'approve' | 'reject' } | null>(null);
   const { items, load, reload } = useQueue<User>('kyc', kycApi.pending, (ok, error) => {
-    if (!ok) toast.error(serverMessage(error) || PENDING_KYC_MESSAGES.failed, { toastId: 'pending-kyc-failed' });
+    if (!ok)
+      toast.error(serverMessage(error) || PENDING_KYC_MESSAGES.failed, { toastId: 'pending-kyc-failed' });
   });
 
   async function decide(id: string, decision: 'approve' | 'reject') {
@@ -31,7 +32,9 @@ export function PendingKycPage() {
       await kycApi.decide(id, decision);
       toast.success(decision === 'approve' ? PENDING_KYC_MESSAGES.approved : PENDING_KYC_MESSAGES.rejected);
     } catch {
-      toast.error(decision === 'approve' ? PENDING_KYC_MESSAGES.approveFailed : PENDING_KYC_MESSAGES.rejectFailed);
+      toast.error(
+        decision === 'approve' ? PENDING_KYC_MESSAGES.approveFailed : PENDING_KYC_MESSAGES.rejectFailed,
+      );
     }
     await reload();
     setBusy(null);
@@ -39,16 +42,33 @@ export function PendingKycPage() {
 
   return (
     <div className="container section">
-      <PageHeader eyebrow="Administration" title="Pending Kyc Verification" subtitle="Check that both sides are legible, valid and match the account holder before you approve." />
+      <PageHeader
+        eyebrow="Administration"
+        title="Pending Kyc Verification"
+        subtitle="Check that both sides are legible, valid and match the account holder before you approve."
+      />
       <LiveHint />
-      <QueueBody load={load} count={items.length} loadingText="Loading pending requests…" emptyText={PENDING_KYC_MESSAGES.empty} failedText={PENDING_KYC_MESSAGES.failed} label="Pending KYC requests">
+      <QueueBody
+        load={load}
+        count={items.length}
+        loadingText="Loading pending requests…"
+        emptyText={PENDING_KYC_MESSAGES.empty}
+        failedText={PENDING_KYC_MESSAGES.failed}
+        label="Pending KYC requests"
+      >
         {items.map((u) => (
           <QueueCard
             key={u._id}
             label={`KYC of ${u.name}`}
             name={u.name}
             email={u.email}
-            status={<StatusBadge status={u.kycStatus ?? ''} tone="warning" label={`KYC: ${u.kycStatus ?? 'Unknown'}`} />}
+            status={
+              <StatusBadge
+                status={u.kycStatus ?? ''}
+                tone="warning"
+                label={`KYC: ${u.kycStatus ?? 'Unknown'}`}
+              />
+            }
             facts={[
               {
                 term: 'Documents',
@@ -73,10 +93,21 @@ export function PendingKycPage() {
               },
             ]}
           >
-            <Button size="sm" onClick={() => decide(u._id, 'approve')} disabled={busy !== null} aria-label={`Approve KYC of ${u.name}`}>
+            <Button
+              size="sm"
+              onClick={() => decide(u._id, 'approve')}
+              disabled={busy !== null}
+              aria-label={`Approve KYC of ${u.name}`}
+            >
               {busy?.id === u._id && busy.decision === 'approve' ? 'Processing...' : 'Approve'}
             </Button>
-            <Button size="sm" variant="danger" onClick={() => decide(u._id, 'reject')} disabled={busy !== null} aria-label={`Reject KYC of ${u.name}`}>
+            <Button
+              size="sm"
+              variant="danger"
+              onClick={() => decide(u._id, 'reject')}
+              disabled={busy !== null}
+              aria-label={`Reject KYC of ${u.name}`}
+            >
               {busy?.id === u._id && busy.decision === 'reject' ? 'Processing...' : 'Reject'}
             </Button>
           </QueueCard>

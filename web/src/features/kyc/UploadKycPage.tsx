@@ -12,14 +12,36 @@ import { KYC_MESSAGES, kycFileProblem } from './kycFile';
 export const KYC_REDIRECT_MS = 2000;
 
 const DOCUMENTS = [
-  { name: 'Passport', text: 'The photo page, and the page with your signature or address.', icon: 'M7 3h10a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2zm5 5a3 3 0 1 0 0 6 3 3 0 0 0 0-6zm-3 9h6' },
-  { name: 'National ID', text: 'Both sides of your government-issued identity card.', icon: 'M3 6h18v12H3zM7 10a1.5 1.5 0 1 0 0 .1M5.5 15c.4-1.3 1.2-2 2.5-2s2.1.7 2.5 2M13 10h5M13 14h4' },
-  { name: "Driver's License", text: 'Both sides of a valid, unexpired driving licence.', icon: 'M3 6h18v12H3zM6 10h6M6 14h4M15 9h3v4h-3z' },
+  {
+    name: 'Passport',
+    text: 'The photo page, and the page with your signature or address.',
+    icon: 'M7 3h10a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2zm5 5a3 3 0 1 0 0 6 3 3 0 0 0 0-6zm-3 9h6',
+  },
+  {
+    name: 'National ID',
+    text: 'Both sides of your government-issued identity card.',
+    icon: 'M3 6h18v12H3zM7 10a1.5 1.5 0 1 0 0 .1M5.5 15c.4-1.3 1.2-2 2.5-2s2.1.7 2.5 2M13 10h5M13 14h4',
+  },
+  {
+    name: "Driver's License",
+    text: 'Both sides of a valid, unexpired driving licence.',
+    icon: 'M3 6h18v12H3zM6 10h6M6 14h4M15 9h3v4h-3z',
+  },
 ];
 
 type Side = 'front' | 'back';
 
-function FilePick({ side, file, error, onPick }: { side: Side; file: File | null; error: string; onPick: (e: ChangeEvent<HTMLInputElement>) => void }) {
+function FilePick({
+  side,
+  file,
+  error,
+  onPick,
+}: {
+  side: Side;
+  file: File | null;
+  error: string;
+  onPick: (e: ChangeEvent<HTMLInputElement>) => void;
+}) {
   const label = side === 'front' ? 'Front of document' : 'Back of document';
   const id = `kyc-${side}`;
   return (
@@ -27,7 +49,14 @@ function FilePick({ side, file, error, onPick }: { side: Side; file: File | null
       <label htmlFor={id} className="file-drop__label">
         {label}
       </label>
-      <input id={id} name={side} type="file" accept=".jpeg,.jpg,.png,.gif,.webp,.bmp,.heic,.pdf,image/*,application/pdf" onChange={onPick} aria-describedby={`${id}-hint`} />
+      <input
+        id={id}
+        name={side}
+        type="file"
+        accept=".jpeg,.jpg,.png,.gif,.webp,.bmp,.heic,.pdf,image/*,application/pdf"
+        onChange={onPick}
+        aria-describedby={`${id}-hint`}
+      />
       <p className="file-drop__hint" id={`${id}-hint`}>
         {file ? `${file.name} · ${(file.size / 1024 / 1024).toFixed(2)} MB` : 'JPEG, PNG or PDF, up to 10MB'}
       </p>
@@ -103,13 +132,19 @@ export function UploadKycPage() {
 
   return (
     <div className="container section">
-      <PageHeader eyebrow="Identity verification" title="Verify your identity" subtitle="We are required to confirm who you are before you can withdraw. It takes a few minutes." />
+      <PageHeader
+        eyebrow="Identity verification"
+        title="Verify your identity"
+        subtitle="We are required to confirm who you are before you can withdraw. It takes a few minutes."
+      />
 
       {user && !user.isVerified ? (
         <div className="banner banner--warning" role="region" aria-label="Verification notice">
           <div>
             <h2 className="banner__title">Verify your email first</h2>
-            <p>Your account is not verified yet. Open the link we emailed you, then upload your documents here.</p>
+            <p>
+              Your account is not verified yet. Open the link we emailed you, then upload your documents here.
+            </p>
           </div>
           <Link className="btn btn--secondary btn--md" to="/dashboard">
             Go to dashboard
@@ -135,7 +170,14 @@ export function UploadKycPage() {
             <div key={d.name} className="doc-card">
               <span className="doc-card__icon" aria-hidden="true">
                 <svg viewBox="0 0 24 24" width="26" height="26">
-                  <path d={d.icon} fill="none" stroke="currentColor" strokeWidth="1.7" strokeLinecap="round" strokeLinejoin="round" />
+                  <path
+                    d={d.icon}
+                    fill="none"
+                    stroke="currentColor"
+                    strokeWidth="1.7"
+                    strokeLinecap="round"
+                    strokeLinejoin="round"
+                  />
                 </svg>
               </span>
               <h3 className="doc-card__name">{d.name}</h3>
@@ -157,8 +199,14 @@ export function UploadKycPage() {
 
       {locked ? (
         <Card className="notice-card">
-          <h2 className="h3">{status === 'Approved' ? 'Your identity is verified' : 'Your documents are under review'}</h2>
-          <p className="muted">{status === 'Approved' ? 'Nothing more to do here.' : 'We will email you as soon as an administrator has reviewed them.'}</p>
+          <h2 className="h3">
+            {status === 'Approved' ? 'Your identity is verified' : 'Your documents are under review'}
+          </h2>
+          <p className="muted">
+            {status === 'Approved'
+              ? 'Nothing more to do here.'
+              : 'We will email you as soon as an administrator has reviewed them.'}
+          </p>
           <Link className="btn btn--secondary btn--md" to="/dashboard">
             Back to dashboard
           </Link>
@@ -177,7 +225,14 @@ export function UploadKycPage() {
               <FilePick side="back" file={files.back} error={fieldErrors.back} onPick={pick('back')} />
             </div>
             {progress !== null ? (
-              <div className="progress" role="progressbar" aria-label="Upload progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress}>
+              <div
+                className="progress"
+                role="progressbar"
+                aria-label="Upload progress"
+                aria-valuemin={0}
+                aria-valuemax={100}
+                aria-valuenow={progress}
+              >
                 <span className="progress__bar" style={{ width: `${progress}%` }} />
                 <span className="progress__text">{progress}%</span>
               </div>

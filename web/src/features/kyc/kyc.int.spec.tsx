@@ -25,11 +25,25 @@ describe('KYC file checks', () => {
   it('requires a file, at most 10485760 bytes, of an allowed type', () => {
     expect(kycFileProblem(null)).toBe('Please select a file.');
     expect(kycFileProblem(file('a.png', 'image/png', KYC_MAX_BYTES))).toBeNull();
-    expect(kycFileProblem(file('a.png', 'image/png', KYC_MAX_BYTES + 1))).toBe('File size must be less than 10MB.');
-    for (const [name, type] of [['a.jpg', 'image/jpeg'], ['a.gif', 'image/gif'], ['a.webp', 'image/webp'], ['a.bmp', 'image/bmp'], ['a.heic', 'image/heic'], ['a.heic', ''], ['a.pdf', 'application/pdf']])
+    expect(kycFileProblem(file('a.png', 'image/png', KYC_MAX_BYTES + 1))).toBe(
+      'File size must be less than 10MB.',
+    );
+    for (const [name, type] of [
+      ['a.jpg', 'image/jpeg'],
+      ['a.gif', 'image/gif'],
+      ['a.webp', 'image/webp'],
+      ['a.bmp', 'image/bmp'],
+      ['a.heic', 'image/heic'],
+      ['a.heic', ''],
+      ['a.pdf', 'application/pdf'],
+    ])
       expect(kycFileProblem(file(name!, type!))).toBeNull();
-    expect(kycFileProblem(file('a.svg', 'image/svg+xml'))).toBe('Invalid file format. Only JPEG, JPG, PNG, and PDF are allowed.');
-    expect(kycFileProblem(file('a.html', 'text/html'))).toBe('Invalid file format. Only JPEG, JPG, PNG, and PDF are allowed.');
+    expect(kycFileProblem(file('a.svg', 'image/svg+xml'))).toBe(
+      'Invalid file format. Only JPEG, JPG, PNG, and PDF are allowed.',
+    );
+    expect(kycFileProblem(file('a.html', 'text/html'))).toBe(
+      'Invalid file format. Only JPEG, JPG, PNG, and PDF are allowed.',
+    );
   });
 });
 
@@ -37,8 +51,11 @@ describe('/upload-kyc', () => {
   const me = () => aUser({ kycStatus: 'Not Submitted' });
 
   it('shows the document types, the important notice, and a verification notice to an unverified user', () => {
-    renderApp('/upload-kyc', { preloadedState: loggedInAs(aUser({ isVerified: false, kycStatus: 'Not Submitted' })) });
-    for (const name of ['Passport', 'National ID', "Driver's License"]) expect(screen.getByRole('heading', { name })).toBeInTheDocument();
+    renderApp('/upload-kyc', {
+      preloadedState: loggedInAs(aUser({ isVerified: false, kycStatus: 'Not Submitted' })),
+    });
+    for (const name of ['Passport', 'National ID', "Driver's License"])
+      expect(screen.getByRole('heading', { name })).toBeInTheDocument();
     expect(screen.getByRole('note', { name: 'Important notice' })).toBeInTheDocument();
     expect(screen.getByRole('region', { name: 'Verification notice' })).toBeInTheDocument();
   });
@@ -50,16 +67,22 @@ describe('/upload-kyc', () => {
     expect((await screen.findAllByText('File size must be less than 10MB.')).length).toBeGreaterThan(0);
     expect(input.value).toBe('');
     fireEvent.change(input, { target: { files: [file('doc.txt', 'text/plain')] } });
-    expect((await screen.findAllByText('Invalid file format. Only JPEG, JPG, PNG, and PDF are allowed.')).length).toBeGreaterThan(0);
+    expect(
+      (await screen.findAllByText('Invalid file format. Only JPEG, JPG, PNG, and PDF are allowed.')).length,
+    ).toBeGreaterThan(0);
     fireEvent.change(input, { target: { files: [] } });
     expect((await screen.findAllByText('Please select a file.')).length).toBeGreaterThan(0);
   });
 
   it('needs both sides', async () => {
     const { user } = renderApp('/upload-kyc', { preloadedState: loggedInAs(me()) });
-    fireEvent.change(screen.getByLabelText('Front of document'), { target: { files: [file('front.jpg', 'image/jpeg')] } });
+    fireEvent.change(screen.getByLabelText('Front of document'), {
+      target: { files: [file('front.jpg', 'image/jpeg')] },
+    });
     await user.click(screen.getByRole('button', { name: 'Submit KYC' }));
-    expect((await screen.findAllByText('Please upload both front and back documents.')).length).toBeGreaterThan(0);
+    expect(
+      (await screen.findAllByText('Please upload both front and back documents.')).length,
+    ).toBeGreaterThan(0);
     expect(server.callsTo('POST users/uploadKycDocuments')).toHaveLength(0);
   });
 
@@ -77,7 +100,10 @@ describe('/upload-kyc', () => {
     const body = server.callsTo('POST users/uploadKycDocuments')[0]!.body as FormData;
     expect(body.get('front')).toBe(front);
     expect(body.get('back')).toBe(back);
-    expect(screen.getByRole('progressbar', { name: 'Upload progress' })).toHaveAttribute('aria-valuenow', '100');
+    expect(screen.getByRole('progressbar', { name: 'Upload progress' })).toHaveAttribute(
+      'aria-valuenow',
+      '100',
+    );
     act(() => vi.advanceTimersByTime(1900));
     expect(reload).not.toHaveBeenCalled();
     act(() => vi.advanceTimersByTime(100));
@@ -89,12 +115,18 @@ describe('/upload-kyc', () => {
     server.on('POST users/uploadKycDocuments', [200, { message: 'KYC documents uploaded successfully!' }]);
     const self = me();
     const { user, store } = renderApp('/upload-kyc', { preloadedState: loggedInAs(self) });
-    fireEvent.change(screen.getByLabelText('Front of document'), { target: { files: [file('front.png', 'image/png')] } });
-    fireEvent.change(screen.getByLabelText('Back of document'), { target: { files: [file('back.png', 'image/png')] } });
+    fireEvent.change(screen.getByLabelText('Front of document'), {
+      target: { files: [file('front.png', 'image/png')] },
+    });
+    fireEvent.change(screen.getByLabelText('Back of document'), {
+      target: { files: [file('back.png', 'image/png')] },
+    });
     await user.click(screen.getByRole('button', { name: 'Submit KYC' }));
     await screen.findByRole('status');
     act(() => {
-      store.dispatch(eventReceived({ event: 'status/changed', payload: { kind: 'kyc', id: self._id, status: 'Pending' } }));
+      store.dispatch(
+        eventReceived({ event: 'status/changed', payload: { kind: 'kyc', id: self._id, status: 'Pending' } }),
+      );
     });
     expect(store.getState().auth.user?.kycStatus).toBe('Pending');
     expect(screen.getByRole('status')).toHaveTextContent('KYC documents uploaded successfully!');
@@ -110,8 +142,12 @@ describe('/upload-kyc', () => {
   it("says 'Upload failed. Please try again.'", async () => {
     server.on('POST users/uploadKycDocuments', [400, { message: 'nope' }]);
     const { user } = renderApp('/upload-kyc', { preloadedState: loggedInAs(me()) });
-    fireEvent.change(screen.getByLabelText('Front of document'), { target: { files: [file('front.jpg', 'image/jpeg')] } });
-    fireEvent.change(screen.getByLabelText('Back of document'), { target: { files: [file('back.jpg', 'image/jpeg')] } });
+    fireEvent.change(screen.getByLabelText('Front of document'), {
+      target: { files: [file('front.jpg', 'image/jpeg')] },
+    });
+    fireEvent.change(screen.getByLabelText('Back of document'), {
+      target: { files: [file('back.jpg', 'image/jpeg')] },
+    });
     await user.click(screen.getByRole('button', { name: 'Submit KYC' }));
     expect((await screen.findAllByText('Upload failed. Please try again.')).length).toBeGreaterThan(0);
     expect(screen.getByRole('button', { name: 'Submit KYC' })).toBeEnabled();
@@ -121,8 +157,20 @@ describe('/upload-kyc', () => {
 describe('/pending-kyc', () => {
   const admin = aUser({ _id: 'admin-1', role: 'admin' });
   const pendingUsers = [
-    { _id: 'k1', name: 'Ada Lovelace', email: 'ada@example.com', kycStatus: 'Pending', kyc: { frontDoc: '/api/users/kyc/documents/k1/front', backDoc: '/api/users/kyc/documents/k1/back' } },
-    { _id: 'k2', name: 'Tim Berners', email: 'tim@example.com', kycStatus: 'Pending', kyc: { frontDoc: '/f2', backDoc: '/b2' } },
+    {
+      _id: 'k1',
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      kycStatus: 'Pending',
+      kyc: { frontDoc: '/api/users/kyc/documents/k1/front', backDoc: '/api/users/kyc/documents/k1/back' },
+    },
+    {
+      _id: 'k2',
+      name: 'Tim Berners',
+      email: 'tim@example.com',
+      kycStatus: 'Pending',
+      kyc: { frontDoc: '/f2', backDoc: '/b2' },
+    },
   ];
 
   it('shows cards with name, email, status and document links opening in a new tab', async () => {
@@ -134,7 +182,10 @@ describe('/pending-kyc', () => {
     const front = within(card).getByRole('link', { name: 'View front' });
     expect(front).toHaveAttribute('href', '/api/users/kyc/documents/k1/front');
     expect(front).toHaveAttribute('target', '_blank');
-    expect(within(card).getByRole('link', { name: 'View back' })).toHaveAttribute('href', '/api/users/kyc/documents/k1/back');
+    expect(within(card).getByRole('link', { name: 'View back' })).toHaveAttribute(
+      'href',
+      '/api/users/kyc/documents/k1/back',
+    );
   });
 
   it("disables every button while one decision runs, the active one reading 'Processing...', then reloads the list", async () => {
@@ -147,16 +198,22 @@ describe('/pending-kyc', () => {
     const buttons = screen.getAllByRole('button', { name: /KYC of/ });
     expect(buttons).toHaveLength(4);
     for (const b of buttons) expect(b).toBeDisabled();
-    expect(screen.getByRole('button', { name: 'Approve KYC of Ada Lovelace' })).toHaveTextContent('Processing...');
+    expect(screen.getByRole('button', { name: 'Approve KYC of Ada Lovelace' })).toHaveTextContent(
+      'Processing...',
+    );
     expect(screen.getByRole('button', { name: 'Reject KYC of Ada Lovelace' })).toHaveTextContent('Reject');
     list = [pendingUsers[1]!];
     const before = server.callsTo('GET users/kyc/pending').length;
     release([200, { message: 'KYC approved' }]);
     expect(await screen.findByText('KYC approved successfully!')).toBeInTheDocument();
-    await vi.waitFor(() => expect(screen.queryByRole('listitem', { name: 'KYC of Ada Lovelace' })).not.toBeInTheDocument());
+    await vi.waitFor(() =>
+      expect(screen.queryByRole('listitem', { name: 'KYC of Ada Lovelace' })).not.toBeInTheDocument(),
+    );
     expect(server.callsTo('GET users/kyc/pending').length).toBe(before + 1);
     // the buttons come back once the reload that follows the decision has finished
-    await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Reject KYC of Tim Berners' })).toBeEnabled());
+    await vi.waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Reject KYC of Tim Berners' })).toBeEnabled(),
+    );
   });
 
   it('says the KYC error texts and the reject success text', async () => {
@@ -178,11 +235,18 @@ describe('/pending-kyc', () => {
     const { store } = renderApp('/pending-kyc', { preloadedState: loggedInAs(admin) });
     expect(await screen.findByText('No pending requests.')).toBeInTheDocument();
     act(() => {
-      store.dispatch(eventReceived({ event: 'queue/itemAdded', payload: { queue: 'kyc', item: pendingUsers[0] } }));
+      store.dispatch(
+        eventReceived({ event: 'queue/itemAdded', payload: { queue: 'kyc', item: pendingUsers[0] } }),
+      );
     });
     expect(await screen.findByRole('listitem', { name: 'KYC of Ada Lovelace' })).toBeInTheDocument();
     act(() => {
-      store.dispatch(eventReceived({ event: 'queue/itemDecided', payload: { queue: 'kyc', id: 'k1', status: 'Approved' } }));
+      store.dispatch(
+        eventReceived({
+          event: 'queue/itemDecided',
+          payload: { queue: 'kyc', id: 'k1', status: 'Approved' },
+        }),
+      );
     });
     expect(await screen.findByText('No pending requests.')).toBeInTheDocument();
   });

@@ -7,7 +7,10 @@ export function Footer() {
       <div className="container footer__grid">
         <div className="footer__brand">
           <Logo inverted />
-          <p>Fixed-term investment plans with clear ranges, reviewed deposits and withdrawals, and a team that answers.</p>
+          <p>
+            Fixed-term investment plans with clear ranges, reviewed deposits and withdrawals, and a team that
+            answers.
+          </p>
         </div>
         <nav aria-label="Product" className="footer__col">
           <h2 className="footer__heading">Product</h2>

@@ -56,7 +56,10 @@ export function Navbar() {
           <ul className="navbar__links">
             {LINKS.map((link) => (
               <li key={link.to}>
-                <NavLink to={link.to} className={({ isActive }) => `navbar__link ${isActive ? 'is-active' : ''}`}>
+                <NavLink
+                  to={link.to}
+                  className={({ isActive }) => `navbar__link ${isActive ? 'is-active' : ''}`}
+                >
                   {link.label}
                 </NavLink>
               </li>

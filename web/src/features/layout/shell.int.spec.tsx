@@ -16,7 +16,8 @@ describe('navbar', () => {
   it('shows the spec links and Login only when logged out', () => {
     renderApp('/plans');
     const nav = within(screen.getByRole('navigation', { name: 'Main' }));
-    for (const label of ['Dashboard', 'Plans', 'About', 'Contact', 'Workflow', 'Hierarchy', 'Profile']) expect(nav.getByRole('link', { name: label })).toBeInTheDocument();
+    for (const label of ['Dashboard', 'Plans', 'About', 'Contact', 'Workflow', 'Hierarchy', 'Profile'])
+      expect(nav.getByRole('link', { name: label })).toBeInTheDocument();
     expect(nav.getByRole('link', { name: 'Workflow' })).toHaveAttribute('href', '/how-it-works');
     expect(nav.getByRole('link', { name: 'Login' })).toBeInTheDocument();
     expect(nav.queryByRole('button', { name: 'Logout' })).not.toBeInTheDocument();
@@ -61,7 +62,9 @@ describe('guards', () => {
 
   it('keeps admin pages from other roles and renders them for admins', async () => {
     server.on('GET users/loginStatus', [200, true]);
-    const first = renderApp('/admin-pending-deposit', { preloadedState: loggedInAs(aUser({ role: 'author' })) });
+    const first = renderApp('/admin-pending-deposit', {
+      preloadedState: loggedInAs(aUser({ role: 'author' })),
+    });
     expect(screen.getByRole('heading', { name: 'Administrators only' })).toBeInTheDocument();
     first.unmount();
     renderApp('/admin-pending-deposit', { preloadedState: loggedInAs(aUser({ role: 'admin' })) });
@@ -127,7 +130,8 @@ describe('public pages', () => {
 
   it('hierarchy: four badges; contact: a form with name, email and message', () => {
     const first = renderApp('/Hierarchy');
-    for (const badge of ['Member', 'Leader', 'Expert', 'Master']) expect(screen.getByRole('heading', { name: badge })).toBeInTheDocument();
+    for (const badge of ['Member', 'Leader', 'Expert', 'Master'])
+      expect(screen.getByRole('heading', { name: badge })).toBeInTheDocument();
     first.unmount();
     renderApp('/contact');
     const form = within(screen.getByRole('form', { name: 'Contact' }));

@@ -3,7 +3,14 @@ import { eventChannel, type EventChannel, type Task } from 'redux-saga';
 import { call, cancel, cancelled, fork, put, select, take } from 'redux-saga/effects';
 import type { AuthState } from '../auth/authSlice';
 import { positionOf } from './liveEvents';
-import { connected, connectionClosed, connectionOpened, disconnected, eventReceived, type LiveEvent } from './liveSlice';
+import {
+  connected,
+  connectionClosed,
+  connectionOpened,
+  disconnected,
+  eventReceived,
+  type LiveEvent,
+} from './liveSlice';
 
 /** The part of a socket.io client the saga uses (a fake in tests). */
 export interface LiveSocket {

@@ -25,7 +25,14 @@ export interface LiveState {
   resyncs: number;
 }
 
-const initialState: LiveState = { status: 'idle', lastEvent: null, seq: 0, recent: [], lastPosition: null, resyncs: 0 };
+const initialState: LiveState = {
+  status: 'idle',
+  lastEvent: null,
+  seq: 0,
+  recent: [],
+  lastPosition: null,
+  resyncs: 0,
+};
 
 const liveSlice = createSlice({
   name: 'live',
@@ -57,5 +64,6 @@ const liveSlice = createSlice({
   },
 });
 
-export const { connectionOpened, connected, disconnected, connectionClosed, eventReceived } = liveSlice.actions;
+export const { connectionOpened, connected, disconnected, connectionClosed, eventReceived } =
+  liveSlice.actions;
 export const liveReducer = liveSlice.reducer;

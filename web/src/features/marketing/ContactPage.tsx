@@ -11,13 +11,36 @@ export function ContactPage() {
   }
   return (
     <div className="container section">
-      <PageHeader eyebrow="Contact" title="Contact us" subtitle="Questions about a plan, a deposit or your account? Our team answers every message." />
+      <PageHeader
+        eyebrow="Contact"
+        title="Contact us"
+        subtitle="Questions about a plan, a deposit or your account? Our team answers every message."
+      />
       <div className="contact-grid">
         <Card>
           <form className="form" onSubmit={onSubmit} aria-label="Contact">
-            <InputField label="Name" name="name" autoComplete="name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
-            <InputField label="Email" name="email" type="email" autoComplete="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />
-            <TextAreaField label="Message" name="message" rows={5} value={form.message} onChange={(e) => setForm({ ...form, message: e.target.value })} />
+            <InputField
+              label="Name"
+              name="name"
+              autoComplete="name"
+              value={form.name}
+              onChange={(e) => setForm({ ...form, name: e.target.value })}
+            />
+            <InputField
+              label="Email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              value={form.email}
+              onChange={(e) => setForm({ ...form, email: e.target.value })}
+            />
+            <TextAreaField
+              label="Message"
+              name="message"
+              rows={5}
+              value={form.message}
+              onChange={(e) => setForm({ ...form, message: e.target.value })}
+            />
             <div className="form__actions">
               <Button type="submit">Send message</Button>
             </div>
@@ -25,8 +48,13 @@ export function ContactPage() {
         </Card>
         <Card className="contact-aside">
           <h2 className="h4">Other ways to reach us</h2>
-          <p className="muted">For deposits, use the support chat to arrange the wallet address before you send funds.</p>
-          <p className="muted">For security concerns about your account, change your password from your profile first, then write to us.</p>
+          <p className="muted">
+            For deposits, use the support chat to arrange the wallet address before you send funds.
+          </p>
+          <p className="muted">
+            For security concerns about your account, change your password from your profile first, then write
+            to us.
+          </p>
         </Card>
       </div>
     </div>

@@ -6,10 +6,22 @@ import { Counter } from './Counter';
 export const HOME_LOADER_MS = 2000;
 
 const BLURBS = [
-  { title: 'Clear plans', text: 'Six plans from $100 to $100,000, each with a published range. You always know what you signed up for.' },
-  { title: 'Reviewed money movements', text: 'Every deposit, investment and withdrawal is checked by our team before it settles, and you get an email at each step.' },
-  { title: 'Verified accounts', text: 'Email verification, identity checks and a login code for new browsers keep your account yours.' },
-  { title: 'Your own wallet', text: 'Withdraw profit to the wallet address you choose once your request is approved.' },
+  {
+    title: 'Clear plans',
+    text: 'Six plans from $100 to $100,000, each with a published range. You always know what you signed up for.',
+  },
+  {
+    title: 'Reviewed money movements',
+    text: 'Every deposit, investment and withdrawal is checked by our team before it settles, and you get an email at each step.',
+  },
+  {
+    title: 'Verified accounts',
+    text: 'Email verification, identity checks and a login code for new browsers keep your account yours.',
+  },
+  {
+    title: 'Your own wallet',
+    text: 'Withdraw profit to the wallet address you choose once your request is approved.',
+  },
 ];
 
 const TIERS = [
@@ -26,11 +38,26 @@ const TIERS = [
 ];
 
 const FAQ = [
-  { q: 'How long do withdrawals take?', a: 'Withdrawals are reviewed by our team and typically arrive within 1-2 business days after approval. You receive an email confirmation once processed.' },
-  { q: 'How do I deposit?', a: 'Arrange the wallet address with our support team in the chat, send the funds, then declare the USD amount on the Deposit screen. An administrator confirms it.' },
-  { q: 'Why do I need to verify my identity?', a: 'Identity (KYC) checks protect you and every other investor. Upload the front and back of a passport, national ID or driver’s licence once.' },
-  { q: 'How does the referral programme work?', a: 'Share your referral code. When a friend signs up with it you can earn up to $5.' },
-  { q: 'Why was I asked for a login code?', a: 'When you log in from a browser or device we have not seen before, we email you a code to confirm it is really you.' },
+  {
+    q: 'How long do withdrawals take?',
+    a: 'Withdrawals are reviewed by our team and typically arrive within 1-2 business days after approval. You receive an email confirmation once processed.',
+  },
+  {
+    q: 'How do I deposit?',
+    a: 'Arrange the wallet address with our support team in the chat, send the funds, then declare the USD amount on the Deposit screen. An administrator confirms it.',
+  },
+  {
+    q: 'Why do I need to verify my identity?',
+    a: 'Identity (KYC) checks protect you and every other investor. Upload the front and back of a passport, national ID or driver’s licence once.',
+  },
+  {
+    q: 'How does the referral programme work?',
+    a: 'Share your referral code. When a friend signs up with it you can earn up to $5.',
+  },
+  {
+    q: 'Why was I asked for a login code?',
+    a: 'When you log in from a browser or device we have not seen before, we email you a code to confirm it is really you.',
+  },
 ];
 
 function Loader() {
@@ -58,7 +85,10 @@ export function HomePage() {
           <div className="hero__copy">
             <p className="eyebrow eyebrow--light">Fixed-term investing, reviewed by people</p>
             <h1 className="hero__title">Grow your money with plans you can understand.</h1>
-            <p className="hero__lead">Choose a plan, watch your projected profit accrue to maturity, and withdraw to your own wallet — with every step confirmed by our team.</p>
+            <p className="hero__lead">
+              Choose a plan, watch your projected profit accrue to maturity, and withdraw to your own wallet —
+              with every step confirmed by our team.
+            </p>
             <div className="hero__actions">
               <Link to="/dashboard" className="btn btn--accent btn--lg">
                 Dashboard
@@ -150,7 +180,9 @@ export function HomePage() {
 
       <section className="section container cta">
         <h2 className="h2">Ready when you are.</h2>
-        <p className="muted">Open an account in two minutes. Verify your email, confirm your identity, then choose a plan.</p>
+        <p className="muted">
+          Open an account in two minutes. Verify your email, confirm your identity, then choose a plan.
+        </p>
         <div className="hero__actions hero__actions--center">
           <Link to="/register" className="btn btn--primary btn--lg">
             Open an account

@@ -5,10 +5,18 @@ import { formatRange, STATIC_PLANS } from './plans';
 export function PlansPage() {
   return (
     <div className="container section">
-      <PageHeader eyebrow="Plans" title="Investment plans" subtitle="Six plans, each with a published investment range. Pick the one that fits the amount you want to invest." />
+      <PageHeader
+        eyebrow="Plans"
+        title="Investment plans"
+        subtitle="Six plans, each with a published investment range. Pick the one that fits the amount you want to invest."
+      />
       <div className="plan-grid">
         {STATIC_PLANS.map((plan) => (
-          <article key={plan.name} className={`card plan ${plan.featured ? 'plan--featured' : ''}`} aria-labelledby={`plan-${plan.name}`}>
+          <article
+            key={plan.name}
+            className={`card plan ${plan.featured ? 'plan--featured' : ''}`}
+            aria-labelledby={`plan-${plan.name}`}
+          >
             {plan.featured ? <span className="plan__flag">Most chosen</span> : null}
             <h2 id={`plan-${plan.name}`} className="plan__name">
               {plan.name}
@@ -19,13 +27,18 @@ export function PlansPage() {
                 <li key={f}>{f}</li>
               ))}
             </ul>
-            <Link to="/start-invest" className={`btn ${plan.featured ? 'btn--primary' : 'btn--secondary'} btn--md btn--block`}>
+            <Link
+              to="/start-invest"
+              className={`btn ${plan.featured ? 'btn--primary' : 'btn--secondary'} btn--md btn--block`}
+            >
               Invest in {plan.name}
             </Link>
           </article>
         ))}
       </div>
-      <p className="fine-print center">Investing involves risk. Projected profit is shown on each investment and settles at maturity.</p>
+      <p className="fine-print center">
+        Investing involves risk. Projected profit is shown on each investment and settles at maturity.
+      </p>
     </div>
   );
 }

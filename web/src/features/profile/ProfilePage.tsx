@@ -71,7 +71,9 @@ export function ProfilePage() {
           <p className="muted break-all">{user.email}</p>
           <div className="user-card__badges">
             <span className={`badge badge--role-${user.role}`}>{user.role}</span>
-            <span className={`badge ${user.isVerified ? 'badge--success' : 'badge--warning'}`}>{user.isVerified ? 'Verified' : 'Unverified'}</span>
+            <span className={`badge ${user.isVerified ? 'badge--success' : 'badge--warning'}`}>
+              {user.isVerified ? 'Verified' : 'Unverified'}
+            </span>
             {user.kycStatus ? <span className="badge badge--neutral">KYC: {user.kycStatus}</span> : null}
           </div>
         </div>

@@ -9,9 +9,20 @@ import { CountryField } from '../auth/CountryField';
 import { validatePhoto } from '../auth/validation';
 import { photoToDataUrl } from './imageResize';
 
-export function ProfileTab({ user, processPhoto = photoToDataUrl }: { user: User; processPhoto?: (file: File) => Promise<string> }) {
+export function ProfileTab({
+  user,
+  processPhoto = photoToDataUrl,
+}: {
+  user: User;
+  processPhoto?: (file: File) => Promise<string>;
+}) {
   const dispatch = useAppDispatch();
-  const [form, setForm] = useState({ name: user.name ?? '', phone: user.phone ?? '', bio: user.bio ?? '', country: user.country ?? '' });
+  const [form, setForm] = useState({
+    name: user.name ?? '',
+    phone: user.phone ?? '',
+    bio: user.bio ?? '',
+    country: user.country ?? '',
+  });
   const [photo, setPhoto] = useState<string | null>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -42,7 +53,12 @@ export function ProfileTab({ user, processPhoto = photoToDataUrl }: { user: User
       return;
     }
     setError('');
-    const changes: ProfileChanges = { name: form.name.trim(), phone: form.phone.trim(), bio: form.bio, country: form.country };
+    const changes: ProfileChanges = {
+      name: form.name.trim(),
+      phone: form.phone.trim(),
+      bio: form.bio,
+      country: form.country,
+    };
     if (photo) changes.photo = photo;
     setBusy(true);
     const result = await dispatch(profileUpdateSubmitted(changes));
@@ -61,18 +77,52 @@ export function ProfileTab({ user, processPhoto = photoToDataUrl }: { user: User
         <div>
           <label className="btn btn--secondary btn--sm file-btn">
             Change photo
-            <input type="file" name="photo" accept="image/jpeg,image/jpg,image/png" className="visually-hidden" onChange={onPhoto} aria-label="Profile photo" />
+            <input
+              type="file"
+              name="photo"
+              accept="image/jpeg,image/jpg,image/png"
+              className="visually-hidden"
+              onChange={onPhoto}
+              aria-label="Profile photo"
+            />
           </label>
           <p className="field__hint">JPEG, JPG or PNG. {photo ? 'New photo ready — save to apply.' : ''}</p>
         </div>
       </div>
       <div className="form__grid">
-        <InputField label="Name" name="name" autoComplete="name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
-        <InputField label="Email" name="email" type="email" value={user.email} readOnly aria-readonly="true" hint="Email cannot be changed." />
-        <InputField label="Phone" name="phone" type="tel" autoComplete="tel" value={form.phone} onChange={(e) => setForm({ ...form, phone: e.target.value })} />
+        <InputField
+          label="Name"
+          name="name"
+          autoComplete="name"
+          value={form.name}
+          onChange={(e) => setForm({ ...form, name: e.target.value })}
+        />
+        <InputField
+          label="Email"
+          name="email"
+          type="email"
+          value={user.email}
+          readOnly
+          aria-readonly="true"
+          hint="Email cannot be changed."
+        />
+        <InputField
+          label="Phone"
+          name="phone"
+          type="tel"
+          autoComplete="tel"
+          value={form.phone}
+          onChange={(e) => setForm({ ...form, phone: e.target.value })}
+        />
         <CountryField value={form.country} onChange={(country) => setForm((f) => ({ ...f, country }))} />
       </div>
-      <TextAreaField label="Bio" name="bio" rows={4} value={form.bio} onChange={(e) => setForm({ ...form, bio: e.target.value })} />
+      <TextAreaField
+        label="Bio"
+        name="bio"
+        rows={4}
+        value={form.bio}
+        onChange={(e) => setForm({ ...form, bio: e.target.value })}
+      />
       <div className="form__actions">
         <Button type="submit" busy={busy} busyLabel="Saving…">
           Update profile

@@ -5,7 +5,15 @@ import { Modal } from '../../ui/Modal';
 import { ROLES, type User } from '../auth/authTypes';
 import { validateRole } from '../auth/validation';
 
-export function RoleModal({ user, onClose, onSubmit }: { user: User; onClose: () => void; onSubmit: (role: string) => Promise<void> }) {
+export function RoleModal({
+  user,
+  onClose,
+  onSubmit,
+}: {
+  user: User;
+  onClose: () => void;
+  onSubmit: (role: string) => Promise<void>;
+}) {
   const [role, setRole] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -24,7 +32,8 @@ export function RoleModal({ user, onClose, onSubmit }: { user: User; onClose: ()
     <Modal title="Change role" onClose={onClose}>
       <form className="form" noValidate onSubmit={submit} aria-label="Change role">
         <p className="muted">
-          Current role of <strong>{user.name}</strong>: <span className={`badge badge--role-${user.role}`}>{user.role}</span>
+          Current role of <strong>{user.name}</strong>:{' '}
+          <span className={`badge badge--role-${user.role}`}>{user.role}</span>
         </p>
         <FormError message={error} />
         <SelectField label="New role" name="role" value={role} onChange={(e) => setRole(e.target.value)}>

@@ -21,7 +21,9 @@ export function SecurityTab() {
     setError(problem ?? '');
     if (problem) return;
     setBusy(true);
-    const result = await dispatch(passwordChangeSubmitted({ oldPassword: form.oldPassword, password: form.password }));
+    const result = await dispatch(
+      passwordChangeSubmitted({ oldPassword: form.oldPassword, password: form.password }),
+    );
     setBusy(false);
     if (passwordChangeSubmitted.fulfilled.match(result)) setForm(EMPTY);
   }
@@ -29,9 +31,16 @@ export function SecurityTab() {
   return (
     <form className="form form--narrow" noValidate onSubmit={onSubmit} aria-label="Change password">
       <h2 className="h3">Change password</h2>
-      <p className="muted">Use at least 6 characters with upper and lower case letters, a number and a special character.</p>
+      <p className="muted">
+        Use at least 6 characters with upper and lower case letters, a number and a special character.
+      </p>
       <FormError message={error} />
-      <PasswordInput label="Current password" name="oldPassword" value={form.oldPassword} onChange={(oldPassword) => setForm((f) => ({ ...f, oldPassword }))} />
+      <PasswordInput
+        label="Current password"
+        name="oldPassword"
+        value={form.oldPassword}
+        onChange={(oldPassword) => setForm((f) => ({ ...f, oldPassword }))}
+      />
       <PasswordInput
         label="New password"
         name="password"
@@ -40,7 +49,13 @@ export function SecurityTab() {
         onChange={(password) => setForm((f) => ({ ...f, password }))}
         hint={<PasswordChecklist password={form.password} />}
       />
-      <PasswordInput label="Confirm new password" name="password2" autoComplete="new-password" value={form.password2} onChange={(password2) => setForm((f) => ({ ...f, password2 }))} />
+      <PasswordInput
+        label="Confirm new password"
+        name="password2"
+        autoComplete="new-password"
+        value={form.password2}
+        onChange={(password2) => setForm((f) => ({ ...f, password2 }))}
+      />
       <div className="form__actions">
         <Button type="submit" busy={busy} busyLabel="Saving…">
           Change password

@@ -5,7 +5,13 @@ import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/Card';
 import { formatUsd, initials, truncate } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
-import { impersonationRequested, userDeleteConfirmed, userRequested, userRoleChangeSubmitted, usersRequested } from '../auth/authSlice';
+import {
+  impersonationRequested,
+  userDeleteConfirmed,
+  userRequested,
+  userRoleChangeSubmitted,
+  usersRequested,
+} from '../auth/authSlice';
 import type { User } from '../auth/authTypes';
 import { ConfirmDialog } from './ConfirmDialog';
 import { RoleModal } from './RoleModal';
@@ -86,7 +92,14 @@ export function UsersTab() {
           <circle cx="9" cy="9" r="5.5" fill="none" stroke="currentColor" strokeWidth="1.8" />
           <path d="M13 13l4 4" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
         </svg>
-        <input id="user-search" className="input search__input" type="search" placeholder="Search by name or email" value={query} onChange={(e) => setQuery(e.target.value)} />
+        <input
+          id="user-search"
+          className="input search__input"
+          type="search"
+          placeholder="Search by name or email"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
       </div>
 
       {shown.length === 0 ? (
@@ -110,7 +123,9 @@ export function UsersTab() {
               </div>
               <div className="user-card__badges">
                 <span className={`badge badge--role-${u.role}`}>{u.role}</span>
-                <span className={`badge ${u.isVerified ? 'badge--success' : 'badge--warning'}`}>{u.isVerified ? 'Verified' : 'Unverified'}</span>
+                <span className={`badge ${u.isVerified ? 'badge--success' : 'badge--warning'}`}>
+                  {u.isVerified ? 'Verified' : 'Unverified'}
+                </span>
                 {u.kycStatus ? <span className="badge badge--neutral">KYC: {u.kycStatus}</span> : null}
               </div>
               <dl className="user-card__money">
@@ -133,13 +148,30 @@ export function UsersTab() {
                 <Link to={`/edit-balance/${u._id}`}>Edit profit</Link>
               </div>
               <div className="user-card__actions">
-                <Button size="sm" variant="secondary" onClick={() => setRoleFor(u)} aria-label={`Change role of ${u.name}`}>
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  onClick={() => setRoleFor(u)}
+                  aria-label={`Change role of ${u.name}`}
+                >
                   Change role
                 </Button>
-                <Button size="sm" variant="secondary" onClick={() => impersonate(u)} disabled={u._id === me?._id} aria-label={`Impersonate ${u.name}`}>
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  onClick={() => impersonate(u)}
+                  disabled={u._id === me?._id}
+                  aria-label={`Impersonate ${u.name}`}
+                >
                   Impersonate
                 </Button>
-                <Button size="sm" variant="danger" onClick={() => setDeleteFor(u)} disabled={u._id === me?._id} aria-label={`Delete ${u.name}`}>
+                <Button
+                  size="sm"
+                  variant="danger"
+                  onClick={() => setDeleteFor(u)}
+                  disabled={u._id === me?._id}
+                  aria-label={`Delete ${u.name}`}
+                >
                   Delete
                 </Button>
               </div>
@@ -150,7 +182,13 @@ export function UsersTab() {
 
       {roleFor ? <RoleModal user={roleFor} onClose={() => setRoleFor(null)} onSubmit={changeRole} /> : null}
       {deleteFor ? (
-        <ConfirmDialog title="Delete user" message="Are you sure to delete this user?" confirmLabel="Delete" onConfirm={remove} onClose={() => setDeleteFor(null)} />
+        <ConfirmDialog
+          title="Delete user"
+          message="Are you sure to delete this user?"
+          confirmLabel="Delete"
+          onConfirm={remove}
+          onClose={() => setDeleteFor(null)}
+        />
       ) : null}
     </div>
   );

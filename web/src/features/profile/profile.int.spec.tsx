@@ -8,7 +8,13 @@ let server: ReturnType<typeof fakeApi>;
 beforeEach(() => {
   server = fakeApi({
     'GET users/loginStatus': [200, true],
-    'GET countries': [200, [{ name: 'Kenya', code: 'KE' }, { name: 'United Kingdom', code: 'GB' }]],
+    'GET countries': [
+      200,
+      [
+        { name: 'Kenya', code: 'KE' },
+        { name: 'United Kingdom', code: 'GB' },
+      ],
+    ],
   });
 });
 afterEach(() => server.restore());
@@ -43,7 +49,12 @@ describe('profile tab', () => {
     await user.selectOptions(await screen.findByLabelText('Country'), 'United Kingdom');
     await user.click(screen.getByRole('button', { name: 'Update profile' }));
     expect(await screen.findByText('User Updated')).toBeInTheDocument();
-    expect(server.callsTo('PATCH users/updateUser')[0]!.body).toEqual({ name: 'Ada L', phone: '1', bio: 'Investor', country: 'United Kingdom' });
+    expect(server.callsTo('PATCH users/updateUser')[0]!.body).toEqual({
+      name: 'Ada L',
+      phone: '1',
+      bio: 'Investor',
+      country: 'United Kingdom',
+    });
     expect(store.getState().auth.user?.name).toBe('Ada L');
   });
 
@@ -71,7 +82,10 @@ describe('security tab', () => {
     await user.type(screen.getByLabelText('Confirm new password'), 'New1!xy');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
     expect(await screen.findByText('Password change successful')).toBeInTheDocument();
-    expect(server.callsTo('PATCH users/changePassword')[0]!.body).toEqual({ oldPassword: 'Old1!x', password: 'New1!xy' });
+    expect(server.callsTo('PATCH users/changePassword')[0]!.body).toEqual({
+      oldPassword: 'Old1!x',
+      password: 'New1!xy',
+    });
   });
 });
 
@@ -92,10 +106,18 @@ describe('users tab (admin)', () => {
     const card = within(screen.getByRole('listitem', { name: 'Alexandria Ocasio-Smithers' }));
     expect(card.getByText('Alexandria O...')).toBeInTheDocument();
     expect(card.getByRole('link', { name: 'Edit profit' })).toHaveAttribute('href', '/edit-balance/u-2');
-    expect(card.getByRole('link', { name: 'Edit deposit' })).toHaveAttribute('href', '/edit-user-balance/u-2');
-    expect(card.getByRole('link', { name: 'Edit investment' })).toHaveAttribute('href', '/edit-investment-balance/u-2');
+    expect(card.getByRole('link', { name: 'Edit deposit' })).toHaveAttribute(
+      'href',
+      '/edit-user-balance/u-2',
+    );
+    expect(card.getByRole('link', { name: 'Edit investment' })).toHaveAttribute(
+      'href',
+      '/edit-investment-balance/u-2',
+    );
     await user.type(screen.getByLabelText('Search users'), 'ada@');
-    expect(screen.getAllByRole('listitem', { name: /./ }).filter((li) => li.classList.contains('user-card'))).toHaveLength(1);
+    expect(
+      screen.getAllByRole('listitem', { name: /./ }).filter((li) => li.classList.contains('user-card')),
+    ).toHaveLength(1);
     await user.clear(screen.getByLabelText('Search users'));
     await user.type(screen.getByLabelText('Search users'), 'nobody');
     expect(screen.getByText('No user found...')).toBeInTheDocument();
@@ -108,7 +130,13 @@ describe('users tab (admin)', () => {
     const dialog = within(screen.getByRole('dialog', { name: 'Change role' }));
     await user.click(dialog.getByRole('button', { name: 'Update role' }));
     expect(dialog.getByRole('alert')).toHaveTextContent('Please select a role');
-    expect(dialog.getAllByRole('option').map((o) => o.textContent)).toEqual(['-- select --', 'subscriber', 'author', 'admin', 'suspended']);
+    expect(dialog.getAllByRole('option').map((o) => o.textContent)).toEqual([
+      '-- select --',
+      'subscriber',
+      'author',
+      'admin',
+      'suspended',
+    ]);
     await user.selectOptions(dialog.getByLabelText('New role'), 'author');
     await user.click(dialog.getByRole('button', { name: 'Update role' }));
     expect(await screen.findByText('User role updated to author')).toBeInTheDocument();

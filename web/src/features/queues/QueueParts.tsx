@@ -5,7 +5,15 @@ import { LoadingBlock } from '../../ui/Spinner';
 import type { QueueLoad } from './useQueue';
 
 /** A pending item of an admin queue: who, how much, the facts, and what the admin can do. */
-export function QueueCard({ name, email, amount, status, facts, children, label }: {
+export function QueueCard({
+  name,
+  email,
+  amount,
+  status,
+  facts,
+  children,
+  label,
+}: {
   name: string;
   email: string;
   amount?: ReactNode;
@@ -41,7 +49,15 @@ export function QueueCard({ name, email, amount, status, facts, children, label 
 }
 
 /** Loading text, failure, empty state or the list, with a live indicator. */
-export function QueueBody({ load, count, loadingText, emptyText, failedText, label, children }: {
+export function QueueBody({
+  load,
+  count,
+  loadingText,
+  emptyText,
+  failedText,
+  label,
+  children,
+}: {
   load: QueueLoad;
   count: number;
   loadingText: string;
@@ -63,7 +79,8 @@ export function QueueBody({ load, count, loadingText, emptyText, failedText, lab
 export function LiveHint() {
   return (
     <p className="live-hint">
-      <span className="live-hint__dot" aria-hidden="true" /> Updates live: new requests appear and decided ones leave without a reload.
+      <span className="live-hint__dot" aria-hidden="true" /> Updates live: new requests appear and decided
+      ones leave without a reload.
     </p>
   );
 }

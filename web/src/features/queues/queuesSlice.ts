@@ -14,7 +14,12 @@ export interface QueueState {
 export type QueuesState = Record<QueueName, QueueState>;
 
 const empty = (): QueueState => ({ items: [], loaded: false });
-const initialState: QueuesState = { deposits: empty(), investments: empty(), withdrawals: empty(), kyc: empty() };
+const initialState: QueuesState = {
+  deposits: empty(),
+  investments: empty(),
+  withdrawals: empty(),
+  kyc: empty(),
+};
 
 /** Deposits are keyed by transactionId or _id, investments by investmentId or _id, the rest by _id. */
 export function queueItemId(item: QueueItem): string {
@@ -22,8 +27,12 @@ export function queueItemId(item: QueueItem): string {
   return typeof id === 'string' || typeof id === 'number' ? String(id) : '';
 }
 
-const hasId = (items: QueueItem[], id: string) => id !== '' && items.some((i) => queueItemId(i) === id || i._id === id);
-const withoutId = (items: QueueItem[], id: string) => items.filter((i) => queueItemId(i) !== id && i._id !== id && i.transactionId !== id && i.investmentId !== id);
+const hasId = (items: QueueItem[], id: string) =>
+  id !== '' && items.some((i) => queueItemId(i) === id || i._id === id);
+const withoutId = (items: QueueItem[], id: string) =>
+  items.filter(
+    (i) => queueItemId(i) !== id && i._id !== id && i.transactionId !== id && i.investmentId !== id,
+  );
 
 const queuesSlice = createSlice({
   name: 'queues',

@@ -10,15 +10,24 @@ const init = () => queuesReducer(undefined, { type: '@@init' });
 describe('admin queues (live)', () => {
   it('adds a requested item to its queue, once, even when replayed or already fetched', () => {
     let s = queuesReducer(init(), queueFetched({ queue: 'deposits', items: [{ _id: 'd1', amount: 10 }] }));
-    s = queuesReducer(s, live('queue/itemAdded', { queue: 'deposits', item: { _id: 'd2', amount: 20 }, position: '7' }));
-    s = queuesReducer(s, live('queue/itemAdded', { queue: 'deposits', item: { _id: 'd2', amount: 20 }, position: '7' }));
+    s = queuesReducer(
+      s,
+      live('queue/itemAdded', { queue: 'deposits', item: { _id: 'd2', amount: 20 }, position: '7' }),
+    );
+    s = queuesReducer(
+      s,
+      live('queue/itemAdded', { queue: 'deposits', item: { _id: 'd2', amount: 20 }, position: '7' }),
+    );
     s = queuesReducer(s, live('queue/itemAdded', { queue: 'deposits', item: { _id: 'd1', amount: 10 } }));
     expect(s.deposits.items.map(queueItemId)).toEqual(['d1', 'd2']);
     expect(s.withdrawals.items).toEqual([]);
   });
 
   it('removes an item decided by any admin from its queue only', () => {
-    let s = queuesReducer(init(), queueFetched({ queue: 'withdrawals', items: [{ _id: 'w1' }, { _id: 'w2' }] }));
+    let s = queuesReducer(
+      init(),
+      queueFetched({ queue: 'withdrawals', items: [{ _id: 'w1' }, { _id: 'w2' }] }),
+    );
     s = queuesReducer(s, queueFetched({ queue: 'kyc', items: [{ _id: 'w1' }] }));
     s = queuesReducer(s, live('queue/itemDecided', { queue: 'withdrawals', id: 'w1', status: 'Approved' }));
     expect(s.withdrawals.items.map(queueItemId)).toEqual(['w2']);
@@ -29,7 +38,10 @@ describe('admin queues (live)', () => {
 
   it('keys deposits by transactionId and investments by investmentId', () => {
     let s = queuesReducer(init(), queueFetched({ queue: 'deposits', items: [{ transactionId: 't1' }] }));
-    s = queuesReducer(s, queueFetched({ queue: 'investments', items: [{ investmentId: 'i1' }, { investmentId: 'i2' }] }));
+    s = queuesReducer(
+      s,
+      queueFetched({ queue: 'investments', items: [{ investmentId: 'i1' }, { investmentId: 'i2' }] }),
+    );
     s = queuesReducer(s, live('queue/itemDecided', { queue: 'deposits', id: 't1' }));
     s = queuesReducer(s, queueItemDecided({ queue: 'investments', id: 'i1' }));
     expect(s.deposits.items).toEqual([]);
@@ -60,13 +72,29 @@ describe('live slice', () => {
 
 describe('balances/changed and status/changed on the session user', () => {
   it('updates the dashboard balances and KYC status of the logged-in user without a reload', () => {
-    const ada = aUser({ _id: 'u1', balance: 1, investmentBalance: 2, totalMaturityAmount: 3, kycStatus: 'Pending' });
+    const ada = aUser({
+      _id: 'u1',
+      balance: 1,
+      investmentBalance: 2,
+      totalMaturityAmount: 3,
+      kycStatus: 'Pending',
+    });
     const store = makeStore({ preloadedState: loggedInAs(ada), createSocket: idleSocket });
-    store.dispatch(live('balances/changed', { userId: 'u1', balances: { balance: 1500.25, investmentBalance: 0, totalMaturityAmount: 99 } }));
+    store.dispatch(
+      live('balances/changed', {
+        userId: 'u1',
+        balances: { balance: 1500.25, investmentBalance: 0, totalMaturityAmount: 99 },
+      }),
+    );
     store.dispatch(live('balances/changed', { userId: 'someone-else', balances: { balance: 5 } }));
     store.dispatch(live('status/changed', { kind: 'kyc', id: 'u1', status: 'Approved' }));
     const user = store.getState().auth.user!;
-    expect([user.balance, user.investmentBalance, user.totalMaturityAmount, user.kycStatus]).toEqual([1500.25, 0, 99, 'Approved']);
+    expect([user.balance, user.investmentBalance, user.totalMaturityAmount, user.kycStatus]).toEqual([
+      1500.25,
+      0,
+      99,
+      'Approved',
+    ]);
   });
 });
 

@@ -10,7 +10,11 @@ export type QueueLoad = 'loading' | 'ready' | 'failed';
  * An admin queue: fetched when the screen opens (and again when the gateway asks for a resync);
  * live `queue/itemAdded` and `queue/itemDecided` pushes keep it current in between.
  */
-export function useQueue<T extends object>(queue: QueueName, fetch: () => Promise<T[]>, onFetched?: (ok: boolean, error?: unknown) => void) {
+export function useQueue<T extends object>(
+  queue: QueueName,
+  fetch: () => Promise<T[]>,
+  onFetched?: (ok: boolean, error?: unknown) => void,
+) {
   const dispatch = useAppDispatch();
   const items = useAppSelector((s) => s.queues[queue].items) as unknown as T[];
   const resyncs = useResyncs();

@@ -61,7 +61,11 @@ export function ReferralsPage() {
 
   return (
     <div className="container section">
-      <PageHeader eyebrow="Referrals" title="Refer a friend" subtitle="Share your code. When a friend you referred makes their first confirmed deposit, you earn $5." />
+      <PageHeader
+        eyebrow="Referrals"
+        title="Refer a friend"
+        subtitle="Share your code. When a friend you referred makes their first confirmed deposit, you earn $5."
+      />
       <Card className="referral-card">
         <div className="referral-card__code">
           <p className="balance-strip__label">Your referral code</p>
@@ -77,9 +81,20 @@ export function ReferralsPage() {
             Share link
           </label>
           <div className="input-group">
-            <input id="referral-link" className="input input--mono" readOnly value={link} onFocus={(e) => e.target.select()} />
+            <input
+              id="referral-link"
+              className="input input--mono"
+              readOnly
+              value={link}
+              onFocus={(e) => e.target.select()}
+            />
           </div>
-          <Button variant="secondary" size="sm" onClick={() => copy(link, REFERRAL_MESSAGES.linkCopied)} disabled={!link}>
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => copy(link, REFERRAL_MESSAGES.linkCopied)}
+            disabled={!link}
+          >
             Copy link
           </Button>
         </div>

@@ -23,7 +23,10 @@ describe('/referrals', () => {
   });
 
   it('lists referred people', async () => {
-    server.on('GET users/referrals', [200, [{ _id: 'r1', name: 'Grace Hopper', email: 'grace@example.com', photo: '' }]]);
+    server.on('GET users/referrals', [
+      200,
+      [{ _id: 'r1', name: 'Grace Hopper', email: 'grace@example.com', photo: '' }],
+    ]);
     renderApp('/referrals', { preloadedState: loggedInAs(aUser()) });
     const list = await screen.findByRole('list', { name: 'Referrals' });
     expect(within(list).getByText('Grace Hopper')).toBeInTheDocument();
@@ -34,7 +37,9 @@ describe('/referrals', () => {
     server.on('GET users/referrals', [200, []]);
     const writeText = vi.fn(async () => undefined);
     clipboard(writeText);
-    const { user } = renderApp('/referrals', { preloadedState: loggedInAs(aUser({ referralCode: 'ADA123' })) });
+    const { user } = renderApp('/referrals', {
+      preloadedState: loggedInAs(aUser({ referralCode: 'ADA123' })),
+    });
     clipboard(writeText);
     await user.click(screen.getByRole('button', { name: 'Copy code' }));
     expect(await screen.findByText('Referral code copied to clipboard!')).toBeInTheDocument();

@@ -21,11 +21,18 @@ export const PENDING_WITHDRAWALS_MESSAGES = {
 export function PendingWithdrawalsPage() {
   const { items, load } = useQueue<Withdrawal>('withdrawals', withdrawalsApi.pending, (ok, error) => {
     if (ok) toast.success(PENDING_WITHDRAWALS_MESSAGES.fetched, { toastId: 'pending-withdrawals-fetched' });
-    else toast.error(serverMessage(error) || PENDING_WITHDRAWALS_MESSAGES.failed, { toastId: 'pending-withdrawals-failed' });
+    else
+      toast.error(serverMessage(error) || PENDING_WITHDRAWALS_MESSAGES.failed, {
+        toastId: 'pending-withdrawals-failed',
+      });
   });
   return (
     <div className="container section">
-      <PageHeader eyebrow="Administration" title="Pending Withdrawal" subtitle="Withdrawal requests waiting for approval. Open one to approve or reject it." />
+      <PageHeader
+        eyebrow="Administration"
+        title="Pending Withdrawal"
+        subtitle="Withdrawal requests waiting for approval. Open one to approve or reject it."
+      />
       <LiveHint />
       <QueueBody
         load={load}
@@ -48,7 +55,10 @@ export function PendingWithdrawalsPage() {
               status={<StatusBadge status={w.status} tone={shown.tone} label={shown.label} />}
               facts={[
                 { term: 'Requested', value: formatDateTime(w.requestDate) },
-                { term: 'Wallet address', value: <span className="mono break-all">{w.walletAddress || 'N/A'}</span> },
+                {
+                  term: 'Wallet address',
+                  value: <span className="mono break-all">{w.walletAddress || 'N/A'}</span>,
+                },
               ]}
             >
               <Link className="btn btn--primary btn--sm" to={`/withdrawal/${w._id}`}>

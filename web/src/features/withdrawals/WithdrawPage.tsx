@@ -15,7 +15,8 @@ export const WITHDRAW_REDIRECT_MS = 3000;
 export const WITHDRAW_MESSAGES = {
   required: 'Please enter the amount and your wallet address.',
   failed: 'Error requesting withdrawal',
-  warning: 'Make sure your wallet address is correct. Withdrawals cannot be reversed once they are processed.',
+  warning:
+    'Make sure your wallet address is correct. Withdrawals cannot be reversed once they are processed.',
 } as const;
 
 /** /withdraw-wallet: request a withdrawal of Total Profit to a wallet; an admin approves it. */
@@ -41,7 +42,8 @@ export function WithdrawPage() {
 
   useLiveEvents((e) => {
     const changed = e.event === LIVE_EVENTS.balancesChanged ? asBalancesChanged(e.payload) : null;
-    if (typeof changed?.balances.totalMaturityAmount === 'number') setBalance(changed.balances.totalMaturityAmount);
+    if (typeof changed?.balances.totalMaturityAmount === 'number')
+      setBalance(changed.balances.totalMaturityAmount);
   });
 
   useEffect(() => {
@@ -56,7 +58,10 @@ export function WithdrawPage() {
     setError('');
     setBusy(true);
     try {
-      const message = await withdrawalsApi.create({ amount: amount.trim(), walletAddress: walletAddress.trim() });
+      const message = await withdrawalsApi.create({
+        amount: amount.trim(),
+        walletAddress: walletAddress.trim(),
+      });
       const text = message || 'Withdrawal request submitted';
       toast.success(text);
       setDone(text);
@@ -71,7 +76,11 @@ export function WithdrawPage() {
 
   return (
     <div className="container section">
-      <PageHeader eyebrow="Withdraw" title="Withdraw to your wallet" subtitle="Send your Total Profit to a crypto wallet you control." />
+      <PageHeader
+        eyebrow="Withdraw"
+        title="Withdraw to your wallet"
+        subtitle="Send your Total Profit to a crypto wallet you control."
+      />
       <div className="money-layout">
         <Card className="money-card">
           <div className="balance-strip" aria-label="Current balance">
@@ -85,7 +94,18 @@ export function WithdrawPage() {
                 {done} Taking you to your dashboard…
               </div>
             ) : null}
-            <InputField label="Amount (USD)" name="amount" type="number" inputMode="decimal" min="0" step="0.01" placeholder="0.00" value={amount} onChange={(e) => setAmount(e.target.value)} disabled={Boolean(done)} />
+            <InputField
+              label="Amount (USD)"
+              name="amount"
+              type="number"
+              inputMode="decimal"
+              min="0"
+              step="0.01"
+              placeholder="0.00"
+              value={amount}
+              onChange={(e) => setAmount(e.target.value)}
+              disabled={Boolean(done)}
+            />
             <InputField
               label="Wallet address"
               name="walletAddress"
@@ -109,7 +129,9 @@ export function WithdrawPage() {
             <li>Submit the request.</li>
             <li>Wait for approval and an email confirmation.</li>
           </ol>
-          <p className="muted">Your withdrawal is processed once it is approved, typically within 1-2 business days.</p>
+          <p className="muted">
+            Your withdrawal is processed once it is approved, typically within 1-2 business days.
+          </p>
           <div className="warning-box" role="note">
             <strong>Important</strong>
             <p>{WITHDRAW_MESSAGES.warning}</p>

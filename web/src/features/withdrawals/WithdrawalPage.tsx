@@ -47,7 +47,9 @@ export function WithdrawalPage() {
   useLiveEvents((e) => {
     const changed = e.event === LIVE_EVENTS.statusChanged ? asStatusChanged(e.payload) : null;
     if (changed?.kind !== 'withdrawal' || changed.id !== id) return;
-    setView((v) => (v.kind === 'ready' ? { kind: 'ready', withdrawal: { ...v.withdrawal, status: changed.status } } : v));
+    setView((v) =>
+      v.kind === 'ready' ? { kind: 'ready', withdrawal: { ...v.withdrawal, status: changed.status } } : v,
+    );
   });
 
   async function decide(decision: 'approve' | 'reject') {
@@ -56,10 +58,15 @@ export function WithdrawalPage() {
     try {
       await withdrawalsApi.decide(id, decision);
       toast.success(decision === 'approve' ? WITHDRAWAL_MESSAGES.approved : WITHDRAWAL_MESSAGES.rejected);
-      setView({ kind: 'ready', withdrawal: { ...view.withdrawal, status: decision === 'approve' ? 'Approved' : 'Rejected' } });
+      setView({
+        kind: 'ready',
+        withdrawal: { ...view.withdrawal, status: decision === 'approve' ? 'Approved' : 'Rejected' },
+      });
       dispatch(queueItemDecided({ queue: 'withdrawals', id }));
     } catch {
-      toast.error(decision === 'approve' ? WITHDRAWAL_MESSAGES.approveFailed : WITHDRAWAL_MESSAGES.rejectFailed);
+      toast.error(
+        decision === 'approve' ? WITHDRAWAL_MESSAGES.approveFailed : WITHDRAWAL_MESSAGES.rejectFailed,
+      );
     } finally {
       setBusy(null);
     }
@@ -87,7 +94,12 @@ export function WithdrawalPage() {
   const who = w ? personOf(w.user) : null;
   return (
     <div className="container container--narrow section">
-      <PageHeader eyebrow="Administration" title="Withdrawal detail" subtitle="Check the wallet address before you approve: a paid withdrawal cannot be reversed." actions={back} />
+      <PageHeader
+        eyebrow="Administration"
+        title="Withdrawal detail"
+        subtitle="Check the wallet address before you approve: a paid withdrawal cannot be reversed."
+        actions={back}
+      />
       {!w ? <LoadingBlock label="Loading withdrawal…" /> : null}
       {w && shown && who ? (
         <Card className="money-card">
@@ -100,17 +112,31 @@ export function WithdrawalPage() {
             rows={[
               { term: 'User', value: [who.name, who.email].filter(Boolean).join(' · ') || '—' },
               { term: 'Amount', value: formatUsd(w.amount) },
-              { term: 'Wallet address', value: <span className="mono break-all">{w.walletAddress || 'N/A'}</span> },
+              {
+                term: 'Wallet address',
+                value: <span className="mono break-all">{w.walletAddress || 'N/A'}</span>,
+              },
               { term: 'Status', value: shown.label },
               { term: 'Requested', value: formatDateTime(w.requestDate) },
             ]}
           />
           {w.status === 'Pending' ? (
             <div className="decision__buttons">
-              <Button onClick={() => decide('approve')} busy={busy === 'approve'} busyLabel="Processing..." disabled={busy !== null}>
+              <Button
+                onClick={() => decide('approve')}
+                busy={busy === 'approve'}
+                busyLabel="Processing..."
+                disabled={busy !== null}
+              >
                 Approve
               </Button>
-              <Button variant="danger" onClick={() => decide('reject')} busy={busy === 'reject'} busyLabel="Processing..." disabled={busy !== null}>
+              <Button
+                variant="danger"
+                onClick={() => decide('reject')}
+                busy={busy === 'reject'}
+                busyLabel="Processing..."
+                disabled={busy !== null}
+              >
                 Reject
               </Button>
             </div>

@@ -41,12 +41,18 @@ describe('/withdraw-wallet', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     server.on('GET withDraw/balance', [200, { totalMaturityAmount: 500 }]);
     server.on('POST withDraw/create', [201, { message: 'Withdrawal request submitted' }]);
-    const { user, router } = renderApp('/withdraw-wallet', { preloadedState: loggedInAs(aUser()), timers: true });
+    const { user, router } = renderApp('/withdraw-wallet', {
+      preloadedState: loggedInAs(aUser()),
+      timers: true,
+    });
     await user.type(screen.getByLabelText('Amount (USD)'), '120');
     await user.type(screen.getByLabelText('Wallet address'), 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh');
     await user.click(screen.getByRole('button', { name: 'Request withdrawal' }));
     expect((await screen.findAllByText(/Withdrawal request submitted/)).length).toBeGreaterThan(0);
-    expect(server.callsTo('POST withDraw/create')[0]!.body).toEqual({ amount: '120', walletAddress: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh' });
+    expect(server.callsTo('POST withDraw/create')[0]!.body).toEqual({
+      amount: '120',
+      walletAddress: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh',
+    });
     act(() => vi.advanceTimersByTime(2900));
     expect(router.state.location.pathname).toBe('/withdraw-wallet');
     act(() => vi.advanceTimersByTime(100));
@@ -68,7 +74,14 @@ describe('/withdraw-wallet', () => {
 });
 
 describe('/withdrawal/:id', () => {
-  const pending = { _id: 'w1', user: 'Ada Lovelace', amount: 250, walletAddress: '0xabc', status: 'Pending', requestDate: '2026-03-04T14:05:00Z' };
+  const pending = {
+    _id: 'w1',
+    user: 'Ada Lovelace',
+    amount: 250,
+    walletAddress: '0xabc',
+    status: 'Pending',
+    requestDate: '2026-03-04T14:05:00Z',
+  };
 
   it('approves a Pending withdrawal and updates its status locally', async () => {
     server.on('GET withDraw/get-withdrawal/w1', [200, pending]);
@@ -115,7 +128,19 @@ describe('/admin-pending-wallet', () => {
   it('lists user, amount, date, status, wallet or N/A, with links; toasts the fetch', async () => {
     server.on('GET withDraw/pending', [
       200,
-      { withdrawals: [{ _id: 'w1', user: ada, amount: 1234.5, walletAddress: '0xabc', status: 'Pending', requestDate: '2026-03-04T14:05:00Z' }, { _id: 'w2', user: ada, amount: 60, status: 'Pending' }] },
+      {
+        withdrawals: [
+          {
+            _id: 'w1',
+            user: ada,
+            amount: 1234.5,
+            walletAddress: '0xabc',
+            status: 'Pending',
+            requestDate: '2026-03-04T14:05:00Z',
+          },
+          { _id: 'w2', user: ada, amount: 60, status: 'Pending' },
+        ],
+      },
     ]);
     renderApp('/admin-pending-wallet', { preloadedState: loggedInAs(admin) });
     expect(screen.getByText('Loading pending withdrawals...', { selector: 'p' })).toBeInTheDocument();
@@ -126,7 +151,10 @@ describe('/admin-pending-wallet', () => {
     expect(within(first!).getByText('ada@example.com')).toBeInTheDocument();
     expect(within(first!).getByText('Mar 4, 2026', { exact: false })).toBeInTheDocument();
     expect(within(second!).getByText('N/A')).toBeInTheDocument();
-    expect(within(second!).getByRole('link', { name: 'Review withdrawal' })).toHaveAttribute('href', '/withdrawal/w2');
+    expect(within(second!).getByRole('link', { name: 'Review withdrawal' })).toHaveAttribute(
+      'href',
+      '/withdrawal/w2',
+    );
     expect(await screen.findByText('Pending withdrawals fetched successfully')).toBeInTheDocument();
   });
 
@@ -135,11 +163,21 @@ describe('/admin-pending-wallet', () => {
     const { store } = renderApp('/admin-pending-wallet', { preloadedState: loggedInAs(admin) });
     expect(await screen.findByText('No pending withdrawals found.')).toBeInTheDocument();
     act(() => {
-      store.dispatch(eventReceived({ event: 'queue/itemAdded', payload: { queue: 'withdrawals', item: { _id: 'w5', user: ada, amount: 75, status: 'Pending' } } }));
+      store.dispatch(
+        eventReceived({
+          event: 'queue/itemAdded',
+          payload: { queue: 'withdrawals', item: { _id: 'w5', user: ada, amount: 75, status: 'Pending' } },
+        }),
+      );
     });
     expect(await screen.findByText('$75.00')).toBeInTheDocument();
     act(() => {
-      store.dispatch(eventReceived({ event: 'queue/itemDecided', payload: { queue: 'withdrawals', id: 'w5', status: 'Approved' } }));
+      store.dispatch(
+        eventReceived({
+          event: 'queue/itemDecided',
+          payload: { queue: 'withdrawals', id: 'w5', status: 'Approved' },
+        }),
+      );
     });
     expect(await screen.findByText('No pending withdrawals found.')).toBeInTheDocument();
   });

@@ -8,7 +8,8 @@ export const withdrawalsApi = {
   /** GET api/withDraw/balance -> { totalMaturityAmount } (the withdrawable Total Profit). */
   async balance(): Promise<number | null> {
     const v = (await api.get('withDraw/balance')).data as { totalMaturityAmount?: unknown } | null;
-    const n = typeof v?.totalMaturityAmount === 'number' ? v.totalMaturityAmount : Number(v?.totalMaturityAmount);
+    const n =
+      typeof v?.totalMaturityAmount === 'number' ? v.totalMaturityAmount : Number(v?.totalMaturityAmount);
     return Number.isFinite(n) ? n : null;
   },
   /** POST api/withDraw/create { amount, walletAddress } -> { message }. */
@@ -21,7 +22,10 @@ export const withdrawalsApi = {
   },
   /** GET api/withDraw/get-withdrawal/{id} -> Withdrawal (bare or { withdrawal }); without an amount it is invalid. */
   async one(id: string): Promise<Withdrawal | null> {
-    const w = recordFrom<Withdrawal>((await api.get(`withDraw/get-withdrawal/${enc(id)}`)).data, 'withdrawal');
+    const w = recordFrom<Withdrawal>(
+      (await api.get(`withDraw/get-withdrawal/${enc(id)}`)).data,
+      'withdrawal',
+    );
     return w && w.amount !== undefined && w.amount !== null && w.amount !== '' ? w : null;
   },
   /** PUT api/withDraw/approve/{id} | reject/{id}, empty body -> { message }. */

@@ -72,9 +72,15 @@ export const templates = {
         greetingName: d.name,
         heading: 'Confirm your email address',
         blocks: [
-          { kind: 'paragraph', text: 'Thanks for joining Meridian. Please confirm that this is your email address.' },
+          {
+            kind: 'paragraph',
+            text: 'Thanks for joining Meridian. Please confirm that this is your email address.',
+          },
           { kind: 'button', label: 'Verify email', url },
-          { kind: 'note', text: `This link is valid for ${VERIFY_LINK_VALIDITY} and can be used once. If you did not create an account, you can ignore this email.` },
+          {
+            kind: 'note',
+            text: `This link is valid for ${VERIFY_LINK_VALIDITY} and can be used once. If you did not create an account, you can ignore this email.`,
+          },
         ],
         reason: 'You received this email because this address was used to sign up for Meridian.',
         appUrl: ctx.appUrl,
@@ -91,10 +97,16 @@ export const templates = {
         greetingName: d.name,
         heading: 'Your login code',
         blocks: [
-          { kind: 'paragraph', text: 'We noticed a sign-in from a new browser or device. Enter this code to continue:' },
+          {
+            kind: 'paragraph',
+            text: 'We noticed a sign-in from a new browser or device. Enter this code to continue:',
+          },
           { kind: 'code', value: d.code },
           { kind: 'button', label: 'Enter your code', url: path(ctx, 'loginWithCode', d.email) },
-          { kind: 'note', text: `The code is valid for ${LOGIN_CODE_VALIDITY} and can be used once. Never share it with anyone; Meridian staff will never ask for it. If this was not you, change your password.` },
+          {
+            kind: 'note',
+            text: `The code is valid for ${LOGIN_CODE_VALIDITY} and can be used once. Never share it with anyone; Meridian staff will never ask for it. If this was not you, change your password.`,
+          },
         ],
         reason: SECURITY_REASON,
         appUrl: ctx.appUrl,
@@ -110,9 +122,15 @@ export const templates = {
         greetingName: d.name,
         heading: 'Reset your password',
         blocks: [
-          { kind: 'paragraph', text: 'We received a request to reset the password of your Meridian account.' },
+          {
+            kind: 'paragraph',
+            text: 'We received a request to reset the password of your Meridian account.',
+          },
           { kind: 'button', label: 'Choose a new password', url: path(ctx, 'resetPassword', d.token) },
-          { kind: 'note', text: `This link is valid for ${RESET_LINK_VALIDITY} and can be used once. If you did not ask for it, ignore this email: your password stays the same.` },
+          {
+            kind: 'note',
+            text: `This link is valid for ${RESET_LINK_VALIDITY} and can be used once. If you did not ask for it, ignore this email: your password stays the same.`,
+          },
         ],
         reason: SECURITY_REASON,
         appUrl: ctx.appUrl,
@@ -148,15 +166,25 @@ export const templates = {
     automated: false,
     render: (d, ctx) =>
       renderLayout({
-        subject: d.toRole === 'suspended' ? 'Your Meridian account was suspended' : 'Your Meridian role was changed',
+        subject:
+          d.toRole === 'suspended' ? 'Your Meridian account was suspended' : 'Your Meridian role was changed',
         preheader: `Your role is now ${roleLabel(d.toRole)}.`,
         greetingName: d.name,
         heading: d.toRole === 'suspended' ? 'Your account was suspended' : 'Your role was changed',
         blocks: [
           { kind: 'paragraph', text: 'An administrator changed the role of your Meridian account.' },
-          { kind: 'facts', rows: [{ label: 'Previous role', value: roleLabel(d.fromRole) }, { label: 'New role', value: roleLabel(d.toRole) }] },
+          {
+            kind: 'facts',
+            rows: [
+              { label: 'Previous role', value: roleLabel(d.fromRole) },
+              { label: 'New role', value: roleLabel(d.toRole) },
+            ],
+          },
           d.toRole === 'suspended'
-            ? { kind: 'paragraph', text: 'While your account is suspended you cannot sign in. Contact support if you think this is a mistake.' }
+            ? {
+                kind: 'paragraph',
+                text: 'While your account is suspended you cannot sign in. Contact support if you think this is a mistake.',
+              }
             : { kind: 'button', label: 'Open your dashboard', url: path(ctx, 'dashboard') },
         ],
         reason: ACCOUNT_REASON,
@@ -168,73 +196,138 @@ export const templates = {
   depositConfirmed: define<Named & { amountCents: number; transactionId: string }>({
     automated: false,
     render: (d, ctx) =>
-      moneyEmail(ctx, d.name, 'Your deposit was confirmed', `Your deposit of ${formatUsd(d.amountCents)} was confirmed and added to your Deposit Balance.`, [
-        { label: 'Amount', value: formatUsd(d.amountCents) },
-      ], { label: 'View the deposit', url: path(ctx, 'transaction', d.transactionId) }),
+      moneyEmail(
+        ctx,
+        d.name,
+        'Your deposit was confirmed',
+        `Your deposit of ${formatUsd(d.amountCents)} was confirmed and added to your Deposit Balance.`,
+        [{ label: 'Amount', value: formatUsd(d.amountCents) }],
+        { label: 'View the deposit', url: path(ctx, 'transaction', d.transactionId) },
+      ),
   }),
   depositRejected: define<Named & { amountCents: number; transactionId: string; notes?: string }>({
     automated: false,
     render: (d, ctx) =>
-      moneyEmail(ctx, d.name, 'Your deposit was rejected', `Your deposit of ${formatUsd(d.amountCents)} was rejected. No money moved.`, [
-        { label: 'Amount', value: formatUsd(d.amountCents) },
-        ...(d.notes ? [{ label: 'Notes', value: d.notes }] : []),
-      ], { label: 'View the deposit', url: path(ctx, 'transaction', d.transactionId) }),
+      moneyEmail(
+        ctx,
+        d.name,
+        'Your deposit was rejected',
+        `Your deposit of ${formatUsd(d.amountCents)} was rejected. No money moved.`,
+        [
+          { label: 'Amount', value: formatUsd(d.amountCents) },
+          ...(d.notes ? [{ label: 'Notes', value: d.notes }] : []),
+        ],
+        { label: 'View the deposit', url: path(ctx, 'transaction', d.transactionId) },
+      ),
   }),
-  investmentApproved: define<Named & { investmentId: string; planName: string; amountCents: number; maturityAmountCents: number; endDate: string }>({
+  investmentApproved: define<
+    Named & {
+      investmentId: string;
+      planName: string;
+      amountCents: number;
+      maturityAmountCents: number;
+      endDate: string;
+    }
+  >({
     automated: false,
     render: (d, ctx) =>
-      moneyEmail(ctx, d.name, 'Your investment is active', `Your ${d.planName} investment was approved and is now active.`, [
-        { label: 'Plan', value: d.planName },
-        { label: 'Amount', value: formatUsd(d.amountCents) },
-        { label: 'Amount at maturity', value: formatUsd(d.maturityAmountCents) },
-        { label: 'Matures', value: d.endDate },
-      ], { label: 'View the investment', url: path(ctx, 'investment', d.investmentId) }),
+      moneyEmail(
+        ctx,
+        d.name,
+        'Your investment is active',
+        `Your ${d.planName} investment was approved and is now active.`,
+        [
+          { label: 'Plan', value: d.planName },
+          { label: 'Amount', value: formatUsd(d.amountCents) },
+          { label: 'Amount at maturity', value: formatUsd(d.maturityAmountCents) },
+          { label: 'Matures', value: d.endDate },
+        ],
+        { label: 'View the investment', url: path(ctx, 'investment', d.investmentId) },
+      ),
   }),
   investmentRejected: define<Named & { investmentId: string; planName: string; amountCents: number }>({
     automated: false,
     render: (d, ctx) =>
-      moneyEmail(ctx, d.name, 'Your investment was rejected', `Your ${d.planName} investment of ${formatUsd(d.amountCents)} was rejected. The held amount is back in your Deposit Balance.`, [
-        { label: 'Plan', value: d.planName },
-        { label: 'Amount', value: formatUsd(d.amountCents) },
-      ], { label: 'View the investment', url: path(ctx, 'investment', d.investmentId) }),
+      moneyEmail(
+        ctx,
+        d.name,
+        'Your investment was rejected',
+        `Your ${d.planName} investment of ${formatUsd(d.amountCents)} was rejected. The held amount is back in your Deposit Balance.`,
+        [
+          { label: 'Plan', value: d.planName },
+          { label: 'Amount', value: formatUsd(d.amountCents) },
+        ],
+        { label: 'View the investment', url: path(ctx, 'investment', d.investmentId) },
+      ),
   }),
   investmentMatured: define<Named & { investmentId: string; planName: string; maturityAmountCents: number }>({
     automated: false,
     render: (d, ctx) =>
-      moneyEmail(ctx, d.name, 'Your investment has matured', `Your ${d.planName} investment has matured. ${formatUsd(d.maturityAmountCents)} was added to your Total Profit.`, [
-        { label: 'Plan', value: d.planName },
-        { label: 'Paid to Total Profit', value: formatUsd(d.maturityAmountCents) },
-      ], { label: 'View the investment', url: path(ctx, 'investment', d.investmentId) }),
+      moneyEmail(
+        ctx,
+        d.name,
+        'Your investment has matured',
+        `Your ${d.planName} investment has matured. ${formatUsd(d.maturityAmountCents)} was added to your Total Profit.`,
+        [
+          { label: 'Plan', value: d.planName },
+          { label: 'Paid to Total Profit', value: formatUsd(d.maturityAmountCents) },
+        ],
+        { label: 'View the investment', url: path(ctx, 'investment', d.investmentId) },
+      ),
   }),
   withdrawalRequested: define<Named & { withdrawalId: string; amountCents: number; walletAddress: string }>({
     automated: false,
     render: (d, ctx) =>
-      moneyEmail(ctx, d.name, 'We received your withdrawal request', `Your withdrawal of ${formatUsd(d.amountCents)} is waiting for approval. We will email you once it is processed.`, [
-        { label: 'Amount', value: formatUsd(d.amountCents) },
-        { label: 'Wallet', value: d.walletAddress },
-      ], { label: 'View your history', url: path(ctx, 'transaction-History') }),
+      moneyEmail(
+        ctx,
+        d.name,
+        'We received your withdrawal request',
+        `Your withdrawal of ${formatUsd(d.amountCents)} is waiting for approval. We will email you once it is processed.`,
+        [
+          { label: 'Amount', value: formatUsd(d.amountCents) },
+          { label: 'Wallet', value: d.walletAddress },
+        ],
+        { label: 'View your history', url: path(ctx, 'transaction-History') },
+      ),
   }),
   withdrawalApproved: define<Named & { withdrawalId: string; amountCents: number; walletAddress: string }>({
     automated: false,
     render: (d, ctx) =>
-      moneyEmail(ctx, d.name, 'Your withdrawal was approved', `Your withdrawal of ${formatUsd(d.amountCents)} was approved and sent to your wallet.`, [
-        { label: 'Amount', value: formatUsd(d.amountCents) },
-        { label: 'Wallet', value: d.walletAddress },
-      ], { label: 'View your history', url: path(ctx, 'transaction-History') }),
+      moneyEmail(
+        ctx,
+        d.name,
+        'Your withdrawal was approved',
+        `Your withdrawal of ${formatUsd(d.amountCents)} was approved and sent to your wallet.`,
+        [
+          { label: 'Amount', value: formatUsd(d.amountCents) },
+          { label: 'Wallet', value: d.walletAddress },
+        ],
+        { label: 'View your history', url: path(ctx, 'transaction-History') },
+      ),
   }),
   withdrawalRejected: define<Named & { withdrawalId: string; amountCents: number }>({
     automated: false,
     render: (d, ctx) =>
-      moneyEmail(ctx, d.name, 'Your withdrawal was rejected', `Your withdrawal of ${formatUsd(d.amountCents)} was rejected. The amount is back in your Total Profit.`, [
-        { label: 'Amount', value: formatUsd(d.amountCents) },
-      ], { label: 'View your history', url: path(ctx, 'transaction-History') }),
+      moneyEmail(
+        ctx,
+        d.name,
+        'Your withdrawal was rejected',
+        `Your withdrawal of ${formatUsd(d.amountCents)} was rejected. The amount is back in your Total Profit.`,
+        [{ label: 'Amount', value: formatUsd(d.amountCents) }],
+        { label: 'View your history', url: path(ctx, 'transaction-History') },
+      ),
   }),
   referralBonus: define<Named & { amountCents: number; refereeName: string }>({
     automated: false,
     render: (d, ctx) =>
-      moneyEmail(ctx, d.name, 'You earned a referral bonus', `${d.refereeName} made their first deposit, so ${formatUsd(d.amountCents)} was added to your Deposit Balance.`, [
-        { label: 'Bonus', value: formatUsd(d.amountCents) },
-      ], { label: 'See your referrals', url: path(ctx, 'referrals') }),
+      moneyEmail(
+        ctx,
+        d.name,
+        'You earned a referral bonus',
+        `${d.refereeName} made their first deposit, so ${formatUsd(d.amountCents)} was added to your Deposit Balance.`,
+        [{ label: 'Bonus', value: formatUsd(d.amountCents) }],
+        { label: 'See your referrals', url: path(ctx, 'referrals') },
+      ),
   }),
 
   // ---- KYC ----
@@ -247,7 +340,10 @@ export const templates = {
         greetingName: d.name,
         heading: 'KYC documents to review',
         blocks: [
-          { kind: 'paragraph', text: `${d.userName} (${d.userEmail}) submitted identity documents for review.` },
+          {
+            kind: 'paragraph',
+            text: `${d.userName} (${d.userEmail}) submitted identity documents for review.`,
+          },
           { kind: 'button', label: 'Review pending KYC', url: path(ctx, 'pending-kyc') },
         ],
         reason: 'You received this email because you are a Meridian administrator.',
@@ -263,7 +359,10 @@ export const templates = {
         greetingName: d.name,
         heading: 'Your identity is verified',
         blocks: [
-          { kind: 'paragraph', text: 'Your KYC documents were approved. You can now withdraw from your Total Profit.' },
+          {
+            kind: 'paragraph',
+            text: 'Your KYC documents were approved. You can now withdraw from your Total Profit.',
+          },
           { kind: 'button', label: 'Open your dashboard', url: path(ctx, 'dashboard') },
         ],
         reason: KYC_REASON,
@@ -279,7 +378,10 @@ export const templates = {
         greetingName: d.name,
         heading: 'Your KYC documents were not accepted',
         blocks: [
-          { kind: 'paragraph', text: 'We could not verify your identity from the documents you uploaded. Please upload clear photos of the front and back again.' },
+          {
+            kind: 'paragraph',
+            text: 'We could not verify your identity from the documents you uploaded. Please upload clear photos of the front and back again.',
+          },
           ...(d.reason ? [{ kind: 'facts' as const, rows: [{ label: 'Reason', value: d.reason }] }] : []),
           { kind: 'button', label: 'Upload documents', url: path(ctx, 'upload-kyc') },
         ],
@@ -291,15 +393,36 @@ export const templates = {
   // ---- allowlisted for SendAutomatedEmail (the SPA's own notices, to the caller only) ----
   investmentNotice: define<AutomatedData>({
     automated: true,
-    render: (d, ctx) => automatedNotice(ctx, d, 'Your investment request was received', 'We received your investment request. An administrator will review it shortly and we will email you the outcome.', 'View your investments'),
+    render: (d, ctx) =>
+      automatedNotice(
+        ctx,
+        d,
+        'Your investment request was received',
+        'We received your investment request. An administrator will review it shortly and we will email you the outcome.',
+        'View your investments',
+      ),
   }),
   depositNotice: define<AutomatedData>({
     automated: true,
-    render: (d, ctx) => automatedNotice(ctx, d, 'Your deposit request was received', 'We received your deposit request. It will show in your Deposit Balance once an administrator confirms the payment.', 'View your history'),
+    render: (d, ctx) =>
+      automatedNotice(
+        ctx,
+        d,
+        'Your deposit request was received',
+        'We received your deposit request. It will show in your Deposit Balance once an administrator confirms the payment.',
+        'View your history',
+      ),
   }),
   withdrawalNotice: define<AutomatedData>({
     automated: true,
-    render: (d, ctx) => automatedNotice(ctx, d, 'Your withdrawal request was received', 'We received your withdrawal request. It is processed once approved, and we will email you the outcome.', 'View your history'),
+    render: (d, ctx) =>
+      automatedNotice(
+        ctx,
+        d,
+        'Your withdrawal request was received',
+        'We received your withdrawal request. It is processed once approved, and we will email you the outcome.',
+        'View your history',
+      ),
   }),
 } as const;
 
@@ -312,11 +435,15 @@ export function isTemplateName(name: string): name is TemplateName {
 }
 
 /** The names SendAutomatedEmail accepts. */
-export const automatedTemplateNames: readonly TemplateName[] = (Object.keys(templates) as TemplateName[]).filter(
-  (name) => templates[name].automated,
-);
+export const automatedTemplateNames: readonly TemplateName[] = (
+  Object.keys(templates) as TemplateName[]
+).filter((name) => templates[name].automated);
 
-export function renderEmail<N extends TemplateName>(name: N, data: TemplateData<N>, ctx: TemplateContext): RenderedEmail {
+export function renderEmail<N extends TemplateName>(
+  name: N,
+  data: TemplateData<N>,
+  ctx: TemplateContext,
+): RenderedEmail {
   return (templates[name] as EmailTemplate<TemplateData<N>>).render(data, ctx);
 }
 
@@ -343,7 +470,13 @@ function moneyEmail(
   });
 }
 
-function automatedNotice(ctx: TemplateContext, d: AutomatedData, heading: string, lead: string, label: string): RenderedEmail {
+function automatedNotice(
+  ctx: TemplateContext,
+  d: AutomatedData,
+  heading: string,
+  lead: string,
+  label: string,
+): RenderedEmail {
   return renderLayout({
     subject: d.subject?.trim() || heading,
     preheader: lead,

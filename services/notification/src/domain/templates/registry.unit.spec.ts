@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { extractLinks } from '../links.js';
 import { escapeHtml, joinUrl } from './layout.js';
-import { automatedTemplateNames, formatUsd, isTemplateName, renderEmail, templates, type TemplateData, type TemplateName } from './registry.js';
+import {
+  automatedTemplateNames,
+  formatUsd,
+  isTemplateName,
+  renderEmail,
+  templates,
+  type TemplateData,
+  type TemplateName,
+} from './registry.js';
 
 const ctx = { appUrl: 'https://app.meridian.test' };
 
@@ -14,7 +22,14 @@ const samples: { [N in TemplateName]: TemplateData<N> } = {
   roleChanged: { name: 'Ada', fromRole: 'subscriber', toRole: 'author' },
   depositConfirmed: { name: 'Ada', amountCents: 125_000, transactionId: 'tx1' },
   depositRejected: { name: 'Ada', amountCents: 5_000, transactionId: 'tx2', notes: 'No payment received' },
-  investmentApproved: { name: 'Ada', investmentId: 'inv1', planName: 'Gold', amountCents: 600_000, maturityAmountCents: 720_000, endDate: '2025-02-01' },
+  investmentApproved: {
+    name: 'Ada',
+    investmentId: 'inv1',
+    planName: 'Gold',
+    amountCents: 600_000,
+    maturityAmountCents: 720_000,
+    endDate: '2025-02-01',
+  },
   investmentRejected: { name: 'Ada', investmentId: 'inv2', planName: 'Starter', amountCents: 10_000 },
   investmentMatured: { name: 'Ada', investmentId: 'inv3', planName: 'Bronze', maturityAmountCents: 57_500 },
   withdrawalRequested: { name: 'Ada', withdrawalId: 'w1', amountCents: 10_000, walletAddress: 'bc1qxyz' },
@@ -47,7 +62,9 @@ describe('account emails', () => {
     expect(email.text).toContain('15 minutes');
     expect(email.html).toContain('042917');
     expect(email.html).toContain('15 minutes');
-    expect(extractLinks(email.html, email.text)).toContain('https://app.meridian.test/loginWithCode/ada%40example.com');
+    expect(extractLinks(email.html, email.text)).toContain(
+      'https://app.meridian.test/loginWithCode/ada%40example.com',
+    );
   });
 
   it('reset email links to APP_URL/resetPassword/{token}, valid 1 hour', () => {
@@ -62,7 +79,11 @@ describe('account emails', () => {
     expect(byReset.subject).toBe('Your Meridian password was changed');
     expect(byReset.text).toContain('reset link');
     expect(byReset.text).toContain('https://app.meridian.test/forgot');
-    const byChange = renderEmail('passwordChanged', { name: 'Ada', via: 'change', changedAt: '2025-01-02T03:04:05.000Z' }, ctx);
+    const byChange = renderEmail(
+      'passwordChanged',
+      { name: 'Ada', via: 'change', changedAt: '2025-01-02T03:04:05.000Z' },
+      ctx,
+    );
     expect(byChange.text).toContain('from your profile');
     expect(byChange.text).toContain('2025-01-02T03:04:05.000Z');
   });
@@ -71,7 +92,11 @@ describe('account emails', () => {
     const email = renderEmail('roleChanged', { name: 'Ada', fromRole: 'subscriber', toRole: 'admin' }, ctx);
     expect(email.text).toContain('Previous role: Subscriber');
     expect(email.text).toContain('New role: Administrator');
-    const suspended = renderEmail('roleChanged', { name: 'Ada', fromRole: 'subscriber', toRole: 'suspended' }, ctx);
+    const suspended = renderEmail(
+      'roleChanged',
+      { name: 'Ada', fromRole: 'subscriber', toRole: 'suspended' },
+      ctx,
+    );
     expect(suspended.subject).toBe('Your Meridian account was suspended');
     expect(suspended.text).toContain('cannot sign in');
   });
@@ -113,15 +138,24 @@ describe('every template in the registry', () => {
   });
 
   it('only the automated notices are allowlisted for SendAutomatedEmail', () => {
-    expect([...automatedTemplateNames].sort()).toEqual(['depositNotice', 'investmentNotice', 'withdrawalNotice']);
+    expect([...automatedTemplateNames].sort()).toEqual([
+      'depositNotice',
+      'investmentNotice',
+      'withdrawalNotice',
+    ]);
     expect(isTemplateName('verifyEmail')).toBe(true);
     expect(isTemplateName('toString')).toBe(false);
     expect(isTemplateName('nope')).toBe(false);
   });
 
   it('an automated notice uses the given subject, else its own', () => {
-    expect(renderEmail('investmentNotice', { ...samples.investmentNotice, subject: 'Investment placed' }, ctx).subject).toBe('Investment placed');
-    expect(renderEmail('investmentNotice', samples.investmentNotice, ctx).subject).toBe('Your investment request was received');
+    expect(
+      renderEmail('investmentNotice', { ...samples.investmentNotice, subject: 'Investment placed' }, ctx)
+        .subject,
+    ).toBe('Investment placed');
+    expect(renderEmail('investmentNotice', samples.investmentNotice, ctx).subject).toBe(
+      'Your investment request was received',
+    );
   });
 });
 
