@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { reap } from './reap.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const bin = (name) => join(root, 'node_modules/.bin', name);
@@ -87,6 +88,13 @@ if (existsSync(report)) {
 } else {
   failed += 1;
   failures.push('vitest produced no report');
+}
+
+// processes a failed or killed test file left behind (brokers, cluster services): ended, and said
+{
+  const ended = reap(root.replace(/\/$/, ''));
+  for (const { pid, cmd } of ended)
+    console.log(`warning: ended a process the run left behind: ${pid} ${cmd}`);
 }
 
 if (failures.length) {
