@@ -13,7 +13,7 @@ import { expect, it } from 'vitest';
 import { unavailable } from '@meridian/platform/eventSourcing/errors';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import { topicOf } from '@meridian/platform/ports/eventBus';
-import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
+import { dropCollections, replayTopic, snapshotCollections } from '@meridian/platform/testing/readModels';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { handleIdentityEvent } from '../app/identityEvents.js';
 import type { LedgerPort } from '../app/ports.js';
@@ -26,26 +26,6 @@ const ID_OF: Record<(typeof COLLECTIONS)[keyof typeof COLLECTIONS], string> = {
   withdrawals: 'withdrawalId',
   users: 'userId',
 };
-
-async function snapshot(store: ServiceStore): Promise<Record<string, unknown[]>> {
-  const out: Record<string, unknown[]> = {};
-  for (const c of Object.values(COLLECTIONS)) {
-    const docs = await store.find<Record<string, unknown>>(c);
-    out[c] = docs
-      .map((d) => JSON.stringify(d))
-      .sort()
-      .map((s) => JSON.parse(s) as unknown);
-  }
-  return out;
-}
-
-async function dropAll(store: ServiceStore): Promise<void> {
-  await store.transaction(async (tx) => {
-    for (const c of Object.values(COLLECTIONS)) {
-      for (const d of await tx.find<Record<string, string>>(c)) await tx.delete(c, d[ID_OF[c]]);
-    }
-  });
-}
 
 const identityEvent = (type: string, userId: string, data: Record<string, unknown>): StoredEvent => ({
   id: randomUUID(),
@@ -131,7 +111,7 @@ it('drops every read model and rebuilds it equal from the events alone', async (
       'directory up to date',
     );
     await stack.service.stop();
-    const before = await snapshot(stack.store);
+    const before = await snapshotCollections(stack.store, ID_OF);
 
     // the run covers every state the rebuild must restore, the process manager's included
     const byId = new Map((before.withdrawals as WithdrawalDoc[]).map((d) => [d.withdrawalId, d]));
@@ -143,26 +123,15 @@ it('drops every read model and rebuilds it equal from the events alone', async (
     expect(byId.get(awaitingId)).toMatchObject({ status: 'Pending', hold: 'awaiting', sync: 'hold' });
     expect(before.users).toHaveLength(3);
 
-    await dropAll(stack.store);
+    await dropCollections(stack.store, ID_OF);
     for (const c of Object.values(COLLECTIONS)) expect(await stack.store.count(c)).toBe(0);
 
     // withdrawals: the service's own log alone
     expect(await rebuildWithdrawals(stack.store)).toBe(6);
     // users: identity's topic replayed from the beginning (a fresh group) through the live handler
-    let replayed = 0;
-    const replay = await stack.bus.subscribe({
-      topic: topicOf('identity'),
-      group: `rebuild-${randomUUID()}`,
-      fromBeginning: true,
-      handler: async (event) => {
-        await stack.store.transaction((tx) => handleIdentityEvent(event, tx));
-        replayed++;
-      },
-    });
-    await waitFor(() => replayed === identityEvents, 'identity topic replayed');
-    await replay.stop();
+    await replayTopic(stack.bus, stack.store, topicOf('identity'), identityEvents, handleIdentityEvent);
 
-    expect(await snapshot(stack.store)).toEqual(before);
+    expect(await snapshotCollections(stack.store, ID_OF)).toEqual(before);
   } finally {
     await stack.stop();
   }
