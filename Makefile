@@ -65,3 +65,20 @@ down: ## Stop docker compose
 
 clean: ## Remove build output and local data
 	rm -rf web/dist data artifacts
+
+# --- operations: compose secrets, backups of the embedded store, Kubernetes manifests (issue 13) ---
+.PHONY: dotenv backup restore manifests
+
+dotenv: ## Write .env with generated secrets and the first admin for docker compose; never overwrites one
+	@node scripts/dotenv.mjs
+
+up: dotenv
+
+backup: deps ## Online, consistent backup of the standalone's data (DATA_DIR, default data) into BACKUP_DIR (backups)/meridian-<time>
+	$(BIN)/tsx scripts/backup.ts backup
+
+restore: deps ## Put a backup back into DATA_DIR, refused while the standalone runs (BACKUP=<folder>, default the newest)
+	$(BIN)/tsx scripts/backup.ts restore $(BACKUP)
+
+manifests: deps ## Build every infra/k8s kustomization with kustomize, validate it offline, write artifacts/k8s/*.yaml
+	$(BIN)/tsx scripts/k8s/render.ts

@@ -13,26 +13,13 @@ import { kycEnvSchema } from '../services/kyc/src/config.js';
 import {
   DEPLOYABLES,
   EVENT_SERVICES,
-  SECRET_SAMPLES,
   filesUnder,
+  interpolate,
   readText,
   readYamlDocs,
   schemaVerdict,
   shapeOf,
 } from './infra.env.js';
-
-/** Resolves ${VAR:?msg}, ${VAR:-default} and ${VAR} the way compose would, with our sample values for the required ones. */
-function interpolate(value: unknown): string {
-  return String(value).replace(
-    /\$\{([A-Z0-9_]+)(?::([?-])([^}]*))?\}/g,
-    (_m, name: string, op?: string, rest?: string) => {
-      if (op === '-') return rest ?? '';
-      if (SECRET_SAMPLES[name] !== undefined) return SECRET_SAMPLES[name];
-      if (op === '?') throw new Error(`no sample value for required ${name}`);
-      return '';
-    },
-  );
-}
 
 interface ComposeService {
   image?: string;

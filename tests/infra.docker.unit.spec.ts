@@ -61,12 +61,12 @@ describe('infra/docker/Dockerfile (every Node deployable)', () => {
     }
   });
 
-  it('leaves host node_modules and the .env of compose secrets out of the build context', () => {
+  it('leaves host node_modules, the .env of compose secrets and the stores and their backups out of the build context', () => {
     for (const f of ['infra/docker/Dockerfile.dockerignore', 'infra/docker/web.Dockerfile.dockerignore']) {
       const lines = readText(f)
         .split('\n')
         .map((l) => l.trim());
-      expect(lines, f).toEqual(expect.arrayContaining(['**/node_modules', '.env']));
+      expect(lines, f).toEqual(expect.arrayContaining(['**/node_modules', '.env', 'data', 'backups']));
       expect(existsSync(join(ROOT, f.replace(/\.dockerignore$/, '')))).toBe(true);
     }
   });
@@ -76,5 +76,19 @@ describe('infra/docker/web.Dockerfile (the SPA on nginx)', () => {
   it('sees every workspace package.json, so the lockfile matches the workspaces npm ci finds', () => {
     const copied = copies(readText('infra/docker/web.Dockerfile'), 0).flatMap((c) => c.src);
     expect(workspaces.filter((w) => !copied.includes(`${w}/package.json`))).toEqual([]);
+  });
+
+  it('runs nginx unprivileged as the uid the web pods run as, on the port they expose', () => {
+    const dockerfile = readText('infra/docker/web.Dockerfile');
+    const final = dockerfile.split(/^FROM /m).pop()!;
+    expect(final).toMatch(/^nginxinc\/nginx-unprivileged:/);
+    const user = /^USER (\d+)(?::\d+)?$/m.exec(final)?.[1];
+    expect(user, 'USER must be numeric and not 0').toMatch(/^[1-9]\d*$/);
+    const web = readYamlDocs('infra/k8s/base/web.yaml').find((d) => d.doc.kind === 'Deployment')!.doc;
+    expect(String(web.spec.template.spec.securityContext.runAsUser)).toBe(user);
+    expect(web.spec.template.spec.containers[0].ports[0].containerPort).toBe(
+      Number(/^EXPOSE (\d+)/m.exec(final)?.[1]),
+    );
+    expect(readText('infra/docker/nginx.conf')).toMatch(/listen 8080;/);
   });
 });

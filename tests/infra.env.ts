@@ -52,6 +52,23 @@ export const SECRET_SAMPLES: Record<string, string> = {
   APP_URL: 'https://meridian.example',
 };
 
+/**
+ * Resolves ${VAR:?msg}, ${VAR:-default} and ${VAR} the way compose would with the variables `set`
+ * (a .env); a required or plain variable not in `set` takes its value from SECRET_SAMPLES.
+ */
+export function interpolate(value: unknown, set: Record<string, string> = {}): string {
+  return String(value).replace(
+    /\$\{([A-Z0-9_]+)(?::([?-])([^}]*))?\}/g,
+    (_m, name: string, op?: string, rest?: string) => {
+      if (op === '-') return set[name] || (rest ?? '');
+      const v = set[name] ?? SECRET_SAMPLES[name];
+      if (v !== undefined) return v;
+      if (op === '?') throw new Error(`no value for required ${name}`);
+      return '';
+    },
+  );
+}
+
 /** The object schema under refinements and transforms. */
 export function shapeOf(schema: z.ZodType): Record<string, unknown> {
   let s: any = schema;

@@ -3,13 +3,11 @@
  * files exist; every Deployment's environment is one its service reads and passes its schema in
  * production; every secret or config map a pod names is defined in the base, written by an operator
  * from a resource of the base, or documented in infra/README.md as created out of band; MONGO_URL
- * always carries credentials; the event topics keep everything. When kubectl is on the machine, the
- * root kustomization is also rendered with its built-in kustomize.
+ * always carries credentials; the event topics keep everything. tests/infra.kustomize.int.spec.ts
+ * builds every kustomization with kustomize and checks the rendered output.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import {
   DEPLOYABLES,
@@ -379,44 +377,4 @@ describe('infra/README.md', () => {
         (t.spec.topicName ?? t.metadata.name).replace(/^meridian\.[a-z]+\./, 'meridian.<service>.'),
       );
   });
-});
-
-describe('infra/k8s rendered by kustomize', () => {
-  let kubectl = true;
-  try {
-    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore', timeout: 10_000 });
-  } catch {
-    kubectl = false;
-    console.log(
-      'infra/k8s render check skipped: kubectl (with its built-in kustomize) is not on this machine',
-    );
-  }
-
-  it.skipIf(!kubectl)(
-    'kubectl kustomize infra/k8s renders, every namespaced resource in namespace meridian',
-    () => {
-      const out = execFileSync('kubectl', ['kustomize', join(ROOT, K8S)], {
-        encoding: 'utf8',
-        timeout: 30_000,
-      });
-      const docs = parseAllDocuments(out)
-        .map((d) => d.toJS())
-        .filter(Boolean);
-      expect(docs.length).toBeGreaterThan(20);
-      const outside = docs
-        .filter((d) => d.metadata.namespace !== 'meridian')
-        .map((d) => `${d.kind} ${d.metadata.name}`);
-      expect(outside).toEqual([]);
-      expect(docs.filter((d) => d.kind === 'KafkaTopic').length).toBe(2 * EVENT_SERVICES.length);
-      // the pods reference the generated config map by its hashed name
-      const cm = docs.find((d) => d.kind === 'ConfigMap' && d.metadata.name.startsWith('meridian-config-'));
-      expect(cm).toBeDefined();
-      for (const d of docs.filter((x) => x.kind === 'Deployment')) {
-        for (const e of d.spec.template.spec.containers.flatMap((c: any) => c.env ?? [])) {
-          if (e.valueFrom?.configMapKeyRef)
-            expect(e.valueFrom.configMapKeyRef.name, d.metadata.name).toBe(cm.metadata.name);
-        }
-      }
-    },
-  );
 });

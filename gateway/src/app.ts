@@ -10,6 +10,9 @@ import type { GatewayLogger } from './logger.js';
 import { createAuth, type Auth } from './http/auth.js';
 import { HttpError, toHttpError } from './http/errors.js';
 import { correlationAndAccessLog, correlationId, csrf } from './http/middleware.js';
+import { cookiePolicyOf } from './http/cookies.js';
+import { cors, createOriginPolicy } from './http/origins.js';
+import { apiDocsRouter } from './http/apiDocs.js';
 import { devMailboxRouter, healthRouter, otherApiRouter } from './http/otherRoutes.js';
 import { spaRouter } from './http/spa.js';
 import { usersRouter } from './http/usersRoutes.js';
@@ -37,7 +40,9 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
   app.disable('x-powered-by');
   app.set('trust proxy', parseTrustProxy(config.trustProxy));
   app.set('query parser', 'simple');
-  const auth = createAuth({ identity, cookieSecure: config.cookieSecure, deadlineMs: config.grpcDeadlineMs });
+  const cookies = cookiePolicyOf(config);
+  const origins = createOriginPolicy(config);
+  const auth = createAuth({ identity, cookies, deadlineMs: config.grpcDeadlineMs });
   app.locals.auth = auth;
 
   app.use(correlationAndAccessLog(logger));
@@ -70,10 +75,12 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
     }),
   );
 
+  // CORS_ORIGINS only; preflights are answered here, before the CSRF check.
+  app.use(cors(origins));
   app.use(healthRouter({ identity, notification, kyc }));
 
   app.use(cookieParser());
-  app.use(csrf(config.cookieSecure));
+  app.use(csrf(cookies, origins));
 
   // KYC uploads and documents stream through to the kyc service: before any body parser.
   const kycDeps = { config, identity, kyc, kv, auth, logger };
@@ -91,6 +98,7 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
   if (config.nodeEnv !== 'production') api.use('/dev', devMailboxRouter({ config, notification }));
   if (deps.money) api.use(moneyRouter({ config, identity, money: deps.money, auth }));
   api.use(otherApiRouter({ config, identity, notification, auth }));
+  api.use(apiDocsRouter(config, { money: deps.money !== undefined }));
   api.use((req, _res, next) =>
     next(new HttpError(404, `Not found: ${req.method} ${req.baseUrl}${req.path}`)),
   );

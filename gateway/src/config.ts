@@ -58,7 +58,25 @@ const gatewayEnvObject = commonEnvSchema.extend({
     .string()
     .regex(/^[A-Za-z0-9._-]{1,200}$/, 'must be letters, digits, . _ or -')
     .default('gateway-live'),
+  /**
+   * Origins of a separately hosted SPA (comma list, e.g. https://app.example.com): CORS with credentials
+   * for exactly these, and the CSRF origin check accepts them. Unset: nothing cross-origin is allowed.
+   */
+  CORS_ORIGINS: env
+    .list()
+    .pipe(z.array(z.string().refine(isOrigin, 'must list origins such as https://app.example.com')))
+    .optional(),
 });
+
+/** `scheme://host[:port]` and nothing else (no path, query or credentials). */
+function isOrigin(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === value.replace(/\/+$/, '');
+  } catch {
+    return false;
+  }
+}
 
 /** The gateway's env schema with its production rules (what main.ts and the compose check parse). */
 export const gatewayEnvSchema = gatewayEnvObject.superRefine((v, ctx) => {
@@ -104,6 +122,8 @@ export interface GatewayConfig {
   grpcDeadlineMs?: number;
   /** How often open sockets' sessions are checked again, ms (default 60 000). */
   socketRevalidateMs?: number;
+  /** CORS_ORIGINS: origins of a separately hosted SPA allowed cross-origin with credentials (default none). */
+  corsOrigins?: string[];
 }
 
 /** The gateway config from env; throws ConfigError naming every bad variable. */
@@ -131,6 +151,7 @@ export function gatewayConfigFromEnv(e: z.infer<typeof gatewayEnvSchema>): Gatew
     ...(e.GATEWAY_RATE_LIMITS_JSON ? { rateLimits: e.GATEWAY_RATE_LIMITS_JSON } : {}),
     dataDir: e.DATA_DIR,
     liveGroup: e.GATEWAY_LIVE_GROUP,
+    corsOrigins: (e.CORS_ORIGINS ?? []).map((o) => new URL(o).origin),
   };
 }
 

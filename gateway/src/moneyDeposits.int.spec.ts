@@ -254,9 +254,9 @@ describe('deposits: api/payments/*', () => {
 
     const referrals = await referrer.browser.get('/api/users/referrals');
     expect(referrals.status).toBe(200);
-    expect(referrals.body).toEqual([
-      expect.objectContaining({ _id: referee.id, name: 'Ralf Referee', email: referee.email }),
-    ]);
+    expect(referrals.body).toEqual({
+      referrals: [expect.objectContaining({ _id: referee.id, name: 'Ralf Referee', email: referee.email })],
+    });
 
     await confirmDeposit(admin, await requestDeposit(referee.browser, 100));
     await waitForBalances(referrer.browser, { balance: 5 });

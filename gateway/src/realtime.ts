@@ -10,6 +10,7 @@ import {
 } from '@meridian/proto/meridian/identity/v1/identity';
 import { callUnary } from './grpcClients.js';
 import { SESSION_COOKIE } from './http/cookies.js';
+import { createOriginPolicy, originOf, type OriginPolicy } from './http/origins.js';
 import type { GatewayLogger } from './logger.js';
 
 export interface Realtime {
@@ -29,6 +30,8 @@ export interface RealtimeDeps {
   identity: IdentityServiceClient;
   logger: GatewayLogger;
   appUrl: string;
+  /** CORS_ORIGINS: other origins whose pages may connect (a separately hosted SPA). */
+  corsOrigins?: string[];
   redisUrl?: string;
   deadlineMs?: number;
   /** Every this many ms each socket's session is checked again; refused sockets are disconnected (default 60 000). */
@@ -51,26 +54,30 @@ function cookieValue(header: string | undefined, name: string): string | undefin
   return undefined;
 }
 
-/** Browsers must come from our own origin (the session cookie is SameSite=Lax, this is belt and braces). */
-function sameOrigin(req: IncomingMessage, appUrl: string): boolean {
+/**
+ * Browsers must come from our own origin (APP_URL's, or the host the handshake was sent to) or from
+ * one of CORS_ORIGINS (a separately hosted SPA); requests without an Origin (non-browser clients) pass.
+ */
+function allowedOrigin(req: IncomingMessage, origins: OriginPolicy): boolean {
   const origin = req.headers.origin;
   if (!origin) return true;
-  try {
-    const o = new URL(origin);
-    if (o.host === req.headers.host) return true;
-    return o.origin === new URL(appUrl).origin;
-  } catch {
-    return false;
-  }
+  const o = originOf(origin);
+  if (!o) return false;
+  return new URL(o).host === req.headers.host || origins.isOwn(o);
 }
 
 /** socket.io on the gateway's HTTP server: handshake authenticated by the session cookie. */
 export function attachRealtime(deps: RealtimeDeps): Realtime {
   const { identity, logger } = deps;
+  const origins = createOriginPolicy(deps);
   const io = new SocketServer(deps.server, {
     path: '/socket.io',
     serveClient: false,
-    allowRequest: (req, cb) => cb(null, sameOrigin(req, deps.appUrl)),
+    allowRequest: (req, cb) => cb(null, allowedOrigin(req, origins)),
+    // long-polling from a separately hosted SPA reads answers cross-origin, with its cookies
+    ...(origins.corsOrigins.length > 0
+      ? { cors: { origin: [...origins.corsOrigins], credentials: true } }
+      : {}),
   });
   let pub: Redis | undefined;
   let sub: Redis | undefined;

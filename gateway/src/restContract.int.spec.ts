@@ -238,9 +238,9 @@ describe('POST /api/users/register', () => {
     const referee = await registerUser(url, { name: 'Referee', referralCode: me.body.referralCode });
     const list = await referrer.browser.get('/api/users/referrals');
     expect(list.status).toBe(200);
-    expect(list.body).toEqual([
-      expect.objectContaining({ _id: referee.id, name: 'Referee', email: referee.email }),
-    ]);
+    expect(list.body).toEqual({
+      referrals: [expect.objectContaining({ _id: referee.id, name: 'Referee', email: referee.email })],
+    });
   });
 });
 

@@ -112,6 +112,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     identity,
     logger,
     appUrl: config.appUrl,
+    corsOrigins: config.corsOrigins,
     redisUrl: config.redisUrl,
     deadlineMs: config.grpcDeadlineMs,
     revalidateMs: config.socketRevalidateMs,

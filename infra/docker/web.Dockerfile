@@ -19,7 +19,10 @@ RUN npm ci --no-fund --no-audit -w @meridian/web --include-workspace-root=false
 COPY web web
 RUN cd web && npx vite build
 
-FROM nginx:1.27-alpine
+# nginx's unprivileged build: no root, no capabilities; the pid file and every temp path are under /tmp,
+# so the root filesystem may be read-only (compose: read_only + tmpfs /tmp; infra/k8s: an emptyDir on /tmp)
+FROM nginxinc/nginx-unprivileged:1.27-alpine
 COPY infra/docker/nginx.conf /etc/nginx/conf.d/default.conf
 COPY --from=build /app/web/dist /usr/share/nginx/html
+USER 101:101
 EXPOSE 8080

@@ -296,7 +296,7 @@ const investments = [
     plan: 'Silver',
     status: 'pending',
     amount: 2500,
-    maturityAmount: null,
+    maturityAmount: 2875,
     startDate: null,
     endDate: null,
     createdAt: day(3),

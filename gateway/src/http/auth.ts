@@ -7,7 +7,7 @@ import {
 } from '@meridian/proto/meridian/identity/v1/identity';
 import type { Caller } from '@meridian/proto/meridian/common/v1/common';
 import { callUnary } from '../grpcClients.js';
-import { SESSION_COOKIE, clearSessionCookie, setSessionCookie } from './cookies.js';
+import { SESSION_COOKIE, clearSessionCookie, setSessionCookie, type CookiePolicy } from './cookies.js';
 import { HttpError, isServiceError } from './errors.js';
 import { correlationId } from './middleware.js';
 
@@ -33,7 +33,7 @@ type Resolved = { session: Session } | { refused: string } | { anonymous: true }
 
 export interface AuthDeps {
   identity: IdentityServiceClient;
-  cookieSecure: boolean;
+  cookies: CookiePolicy;
   deadlineMs?: number;
 }
 
@@ -64,7 +64,7 @@ export function createAuth(deps: AuthDeps) {
         let token = found.token;
         if (principal.refreshedSessionToken) {
           token = principal.refreshedSessionToken;
-          if (found.fromCookie) setSessionCookie(res, token, deps.cookieSecure);
+          if (found.fromCookie) setSessionCookie(res, token, deps.cookies);
         }
         result = {
           session: {
@@ -83,7 +83,7 @@ export function createAuth(deps: AuthDeps) {
           isServiceError(err) &&
           (err.code === GrpcStatus.UNAUTHENTICATED || err.code === GrpcStatus.NOT_FOUND)
         ) {
-          if (found.fromCookie) clearSessionCookie(res, deps.cookieSecure);
+          if (found.fromCookie) clearSessionCookie(res, deps.cookies);
           result = { refused: err.details?.trim() || NOT_LOGGED_IN };
         } else {
           throw err;

@@ -19,6 +19,7 @@ import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import { DEFAULT_RATE_LIMITS, type GatewayConfig } from '../config.js';
 import { callUnary } from '../grpcClients.js';
 import type { GatewayLogger } from '../logger.js';
+import type { PendingKycUserAnswer } from './answers.js';
 import { sessionOf, type Auth } from './auth.js';
 import { HttpError, SERVICE_UNAVAILABLE } from './errors.js';
 import { ctxOf } from './grpcContext.js';
@@ -56,7 +57,7 @@ export function pendingUserJson(p: {
   frontDoc: string;
   backDoc: string;
   submittedAt: string;
-}) {
+}): PendingKycUserAnswer {
   return {
     _id: p.userId,
     name: p.name,

@@ -3,7 +3,8 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import type { GatewayLogger } from '../logger.js';
 import type { RateLimitRule } from '../config.js';
-import { CSRF_COOKIE, CSRF_HEADER, setCsrfCookie } from './cookies.js';
+import { CSRF_COOKIE, CSRF_HEADER, setCsrfCookie, type CookiePolicy } from './cookies.js';
+import { requestOriginOf, sourceOriginOf, type OriginPolicy } from './origins.js';
 import { HttpError } from './errors.js';
 
 const CORRELATION_HEADER = 'x-correlation-id';
@@ -50,15 +51,32 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const INVALID_CSRF = 'Invalid CSRF token';
 
 /**
- * Double-submit CSRF (DESIGN.md §3a): an `XSRF-TOKEN` cookie readable by the SPA, set when absent,
- * and on every state-changing request a matching `X-XSRF-TOKEN` header.
+ * CSRF protection of every state-changing request (POST/PUT/PATCH/DELETE), two ways (OWASP):
+ *
+ * - the standard-header check: a request whose Origin header (or Referer, when Origin is absent) names
+ *   one of our own origins (APP_URL's, the one the request was addressed to, CORS_ORIGINS) passes; one
+ *   that names any other origin, or `null`, is refused, and so is one marked `Sec-Fetch-Site: cross-site`;
+ * - double submit (DESIGN.md §3a), for the other requests (no Origin nor Referer, or our host under the
+ *   other scheme behind a proxy): an `XSRF-TOKEN` cookie readable by the SPA, set when absent, and a
+ *   matching `X-XSRF-TOKEN` header.
+ *
+ * Clients that send `fetch()` without the header (the original SPA's impersonation calls) pass the first.
  */
-export function csrf(secureCookies: boolean): RequestHandler {
+export function csrf(cookies: CookiePolicy, origins: OriginPolicy): RequestHandler {
   return (req, res, next) => {
     const cookie: unknown = req.cookies?.[CSRF_COOKIE];
     const hasCookie = typeof cookie === 'string' && cookie.length >= 16;
-    if (!hasCookie) setCsrfCookie(res, randomBytes(32).toString('hex'), secureCookies);
+    if (!hasCookie) setCsrfCookie(res, randomBytes(32).toString('hex'), cookies);
     if (!UNSAFE.has(req.method)) return next();
+    const source = sourceOriginOf(req);
+    if (source !== undefined) {
+      if (source !== null && origins.isOwn(source, requestOriginOf(req))) return next();
+      // Our host under another scheme is a TLS-terminating proxy TRUST_PROXY does not name: not
+      // foreign, not provably ours either, so the token decides. Anything else is foreign.
+      if (source === null || new URL(source).host !== req.get('host'))
+        return next(new HttpError(403, INVALID_CSRF));
+    }
+    if (req.get('sec-fetch-site') === 'cross-site') return next(new HttpError(403, INVALID_CSRF));
     const header = req.get(CSRF_HEADER);
     if (!hasCookie || !header || !safeEqual(header, cookie as string)) {
       next(new HttpError(403, INVALID_CSRF));

@@ -14,7 +14,9 @@
  *   PUT users/editDepositBalance/{id}    -> Deposit Balance  (balance,             ledger account deposit)
  *   PUT users/editinvestmentBalance/{id} -> Total Investment (investmentBalance,   ledger account invested)
  */
-import { Router, type Request, type Response } from 'express';
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import { MAKER_CHECKER_MESSAGES } from '@meridian/platform/app/heldRequest/domain/makerChecker';
+import { sha256Hex } from '@meridian/platform/crypto';
 import { z } from 'zod';
 import * as id from '@meridian/proto/meridian/identity/v1/identity';
 import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
@@ -62,7 +64,7 @@ export const MONEY_MESSAGES = {
  * An amount as typed: a string, or a finite JSON number (sent on as its shortest decimal text, so 0.1
  * stays "0.1" and 1.005 stays "1.005", which the service refuses for its 3 decimals).
  */
-const amountField = z
+export const amountField = z
   .unknown()
   .refine((v) => v !== undefined && v !== null && v !== '', MONEY_MESSAGES.amountRequired)
   .refine(
@@ -77,7 +79,8 @@ const amountField = z
   .transform((v) => (typeof v === 'number' ? String(v) : String(v).trim()))
   .refine((v) => v.length > 0 && v.length <= 32, MONEY_MESSAGES.amountRequired);
 
-const moneySchemas = {
+/** Body schemas of the money routes (also the request bodies of the OpenAPI document). */
+export const moneySchemas = {
   deposit: z.object({ amount: amountField }),
   decidePayment: z.object({
     transactionId: requiredString(ALL_FIELDS_REQUIRED, 100),
@@ -98,12 +101,32 @@ const moneySchemas = {
   }),
 };
 
-/** Optional `Idempotency-Key` header: a retry with the same key and payload has one effect. */
-function idempotencyKeyOf(req: Request): string {
+/** The money commands a user's Idempotency-Key is namespaced by. */
+type KeyedOperation = 'deposit' | 'invest' | 'withdraw' | 'adjust';
+
+/**
+ * Optional `Idempotency-Key` header: a retry with the same key and payload has one effect. The key is the
+ * caller's own, so it never reaches a service as typed: it becomes `user.<operation>.<sha256 of user,
+ * operation and key>` (issue 11 finding 9), which can never be one of the ledger's own keys
+ * (`capture:<id>`, `deposit:<id>`…), another operation's or another user's request id, and is a valid id
+ * in the paths (letters, digits and dots; 78 characters at most).
+ */
+function idempotencyKeyOf(req: Request, res: Response, operation: KeyedOperation): string {
   const key = req.get('idempotency-key');
   if (key === undefined || key === '') return '';
   if (!/^[A-Za-z0-9._:-]{1,100}$/.test(key)) throw new HttpError(400, MONEY_MESSAGES.idempotencyKey);
-  return key;
+  const userId = sessionOf(res).caller.userId;
+  return `user.${operation}.${sha256Hex(JSON.stringify([userId, operation, key]))}`;
+}
+
+/**
+ * Money commands (deposit, invest, withdraw, balance edits) are refused while an admin impersonates a
+ * user, before any other check answers (a balance edit would say "admin only"); the services refuse
+ * them again. After auth.requireUser.
+ */
+function refuseImpersonation(_req: Request, res: Response, next: NextFunction): void {
+  if (sessionOf(res).caller.impersonatorId) throw new HttpError(403, MAKER_CHECKER_MESSAGES.impersonating);
+  next();
 }
 
 const byTimeDesc = (a: string | null | undefined, b: string | null | undefined) =>
@@ -129,7 +152,7 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
   const r = Router();
 
   // ---------------------------------------------------------------- payments (ledger deposits)
-  r.post('/payments/create', auth.requireUser, async (req, res) => {
+  r.post('/payments/create', auth.requireUser, refuseImpersonation, async (req, res) => {
     const b = parseBody(moneySchemas.deposit, req.body);
     const user = await userFacts(req, res);
     const d = await callUnary(
@@ -139,7 +162,7 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
         ...caller(res),
         amount: b.amount,
         emailVerified: user.isVerified,
-        idempotencyKey: idempotencyKeyOf(req),
+        idempotencyKey: idempotencyKeyOf(req, res, 'deposit'),
       }),
       ctx(req),
     );
@@ -203,10 +226,11 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
       inv.ListPlansRequest.fromPartial({}),
       ctx(req),
     );
-    res.json({ plans: out.plans.map(planJson) });
+    // the bare list: the original client maps over the answer itself (issue 12)
+    res.json(out.plans.map(planJson));
   });
 
-  r.post('/invest/start-invest', auth.requireUser, async (req, res) => {
+  r.post('/invest/start-invest', auth.requireUser, refuseImpersonation, async (req, res) => {
     const b = parseBody(moneySchemas.startInvest, req.body);
     const user = await userFacts(req, res);
     const out = await callUnary(
@@ -217,7 +241,7 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
         callerVerified: user.isVerified,
         planName: b.planName,
         amount: b.amount,
-        investmentId: idempotencyKeyOf(req),
+        investmentId: idempotencyKeyOf(req, res, 'invest'),
       }),
       ctx(req),
     );
@@ -357,7 +381,7 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
   });
 
   // ---------------------------------------------------------------- withDraw (withdrawal service)
-  r.post('/withDraw/create', auth.requireUser, async (req, res) => {
+  r.post('/withDraw/create', auth.requireUser, refuseImpersonation, async (req, res) => {
     const b = parseBody(moneySchemas.withdraw, req.body);
     const user = await userFacts(req, res);
     const out = await callUnary(
@@ -369,7 +393,7 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
         callerKycStatus: user.kycStatus,
         amount: b.amount,
         walletAddress: b.walletAddress,
-        withdrawalId: idempotencyKeyOf(req),
+        withdrawalId: idempotencyKeyOf(req, res, 'withdraw'),
       }),
       ctx(req),
     );
@@ -385,7 +409,7 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
       lg.GetBalancesRequest.fromPartial({ ...caller(res), userId: sessionOf(res).caller?.userId ?? '' }),
       ctx(req),
     );
-    res.json({ ...balancesJson(b), totalMaturityAmount: balancesJson(b).totalMaturityAmount });
+    res.json(balancesJson(b));
   });
 
   r.get('/withDraw/pending', auth.requireAdmin, async (req, res) => {
@@ -444,7 +468,7 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
               : lg.AdjustmentOperation.ADJUSTMENT_OPERATION_DEDUCT,
           amount: b.amount,
           reason: b.reason ?? '',
-          idempotencyKey: idempotencyKeyOf(req),
+          idempotencyKey: idempotencyKeyOf(req, res, 'adjust'),
         }),
         ctx(req),
       );
@@ -452,16 +476,22 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
     };
   r.put(
     '/users/updateDepositBalance/:id',
+    auth.requireUser,
+    refuseImpersonation,
     auth.requireAdmin,
     adjust(lg.BalanceAccount.BALANCE_ACCOUNT_PROFIT),
   );
   r.put(
     '/users/editDepositBalance/:id',
+    auth.requireUser,
+    refuseImpersonation,
     auth.requireAdmin,
     adjust(lg.BalanceAccount.BALANCE_ACCOUNT_DEPOSIT),
   );
   r.put(
     '/users/editinvestmentBalance/:id',
+    auth.requireUser,
+    refuseImpersonation,
     auth.requireAdmin,
     adjust(lg.BalanceAccount.BALANCE_ACCOUNT_INVESTED),
   );

@@ -7,18 +7,24 @@
 import type { Deposit } from '@meridian/proto/meridian/ledger/v1/ledger';
 import type { Investment, Plan } from '@meridian/proto/meridian/investment/v1/investment';
 import type { Withdrawal } from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
+import type {
+  BalancesAnswer,
+  DepositAnswer,
+  InvestmentAnswer,
+  PersonAnswer,
+  PlanAnswer,
+  WithdrawalAnswer,
+  WithdrawalDetailAnswer,
+} from './answers.js';
 import { dollars } from './userView.js';
 
 const orNull = (s: string | undefined): string | null => (s ? s : null);
 
-export interface PersonJson {
-  _id: string;
-  name: string;
-  email: string;
-  balance?: number;
-}
-
-const person = (userId: string, name: string, email: string): PersonJson => ({ _id: userId, name, email });
+const person = (userId: string, name: string, email: string): PersonAnswer => ({
+  _id: userId,
+  name,
+  email,
+});
 
 /** Transaction (deposit): transactionId and _id are the deposit id. */
 export function depositJson(
@@ -34,7 +40,7 @@ export function depositJson(
     | 'userName'
     | 'userEmail'
   >,
-) {
+): DepositAnswer {
   return {
     _id: d.depositId,
     transactionId: d.depositId,
@@ -47,7 +53,10 @@ export function depositJson(
   };
 }
 
-/** Investment: maturityAmount is principal plus profit, set at approval (null before). */
+/**
+ * Investment: maturityAmount is principal plus profit, as the investment service projects it from the
+ * request on (and fixes at approval); clients format it on every screen, so it is always a number.
+ */
 export function investmentJson(
   i: Pick<
     Investment,
@@ -67,8 +76,8 @@ export function investmentJson(
     | 'maturedAt'
   >,
   balanceCents?: number,
-) {
-  const user: PersonJson = person(i.userId, i.userName ?? '', i.userEmail ?? '');
+): InvestmentAnswer {
+  const user = person(i.userId, i.userName ?? '', i.userEmail ?? '');
   if (balanceCents !== undefined) user.balance = dollars(balanceCents);
   return {
     _id: i.investmentId,
@@ -76,7 +85,7 @@ export function investmentJson(
     plan: i.planName,
     status: i.status,
     amount: dollars(i.amountCents),
-    maturityAmount: i.maturityAmountCents ? dollars(i.maturityAmountCents) : null,
+    maturityAmount: dollars(i.maturityAmountCents ?? 0),
     ratePercent: (i.rateBps ?? 0) / 100,
     durationMs: Number(i.durationMs ?? 0),
     startDate: orNull(i.startDate),
@@ -87,23 +96,27 @@ export function investmentJson(
   };
 }
 
+type WithdrawalRecord = Pick<
+  Withdrawal,
+  | 'withdrawalId'
+  | 'userId'
+  | 'userName'
+  | 'userEmail'
+  | 'amountCents'
+  | 'walletAddress'
+  | 'status'
+  | 'requestDate'
+  | 'decidedAt'
+> &
+  Partial<Pick<Withdrawal, 'network'>>;
+
 /** Withdrawal: `user` is {name, email} in lists and a single value (the name, else the email) in the detail. */
+export function withdrawalJson(w: WithdrawalRecord, shape?: 'list'): WithdrawalAnswer;
+export function withdrawalJson(w: WithdrawalRecord, shape: 'detail'): WithdrawalDetailAnswer;
 export function withdrawalJson(
-  w: Pick<
-    Withdrawal,
-    | 'withdrawalId'
-    | 'userId'
-    | 'userName'
-    | 'userEmail'
-    | 'amountCents'
-    | 'walletAddress'
-    | 'status'
-    | 'requestDate'
-    | 'decidedAt'
-  > &
-    Partial<Pick<Withdrawal, 'network'>>,
+  w: WithdrawalRecord,
   shape: 'list' | 'detail' = 'list',
-) {
+): WithdrawalAnswer | WithdrawalDetailAnswer {
   const base = {
     _id: w.withdrawalId,
     amount: dollars(w.amountCents),
@@ -118,7 +131,7 @@ export function withdrawalJson(
     : { ...base, user: person(w.userId, w.userName ?? '', w.userEmail ?? '') };
 }
 
-export function planJson(p: Plan) {
+export function planJson(p: Plan): PlanAnswer {
   return {
     _id: p.name,
     name: p.name,
@@ -131,7 +144,11 @@ export function planJson(p: Plan) {
 }
 
 /** Balances in dollars as the user view and balances/changed name them. */
-export function balancesJson(b: { depositCents: number; investedCents: number; profitCents: number }) {
+export function balancesJson(b: {
+  depositCents: number;
+  investedCents: number;
+  profitCents: number;
+}): BalancesAnswer {
   return {
     balance: dollars(b.depositCents),
     investmentBalance: dollars(b.investedCents),

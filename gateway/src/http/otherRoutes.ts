@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { Client } from '@grpc/grpc-js';
 import * as id from '@meridian/proto/meridian/identity/v1/identity';
 import * as nt from '@meridian/proto/meridian/notification/v1/notification';
@@ -7,7 +7,25 @@ import { callUnary, checkHealth } from '../grpcClients.js';
 import { sessionOf, type Auth } from './auth.js';
 import { HttpError } from './errors.js';
 import { ctxOf } from './grpcContext.js';
+import { DEFAULT_AVATAR_PATH } from './userView.js';
 import { EMAIL_RE, parseBody, schemas } from './validation.js';
+
+/** What notification answers for a sent automated email (services/notification AUTOMATED_EMAIL_SENT). */
+export const AUTOMATED_EMAIL_SENT = 'Email sent successfully';
+
+/**
+ * Templates clients post for events whose email the services already send on the event itself
+ * (passwordChanged on a password change, roleChanged on a role change): answered as sent, sent once.
+ */
+export const EVENT_EMAIL_TEMPLATES: ReadonlySet<string> = new Set(['changePassword', 'changeRole']);
+
+/** A neutral head-and-shoulders silhouette (96 × 96), served at DEFAULT_AVATAR_PATH. */
+export const DEFAULT_AVATAR_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96" viewBox="0 0 96 96" role="img" aria-label="Avatar">
+<rect width="96" height="96" rx="48" fill="#dde3ea"/>
+<circle cx="48" cy="38" r="17" fill="#8a99a8"/>
+<path d="M16 84c4-17 17-26 32-26s28 9 32 26a48 48 0 0 1-64 0z" fill="#8a99a8"/>
+</svg>
+`;
 
 export interface OtherRouteDeps {
   config: GatewayConfig;
@@ -16,7 +34,7 @@ export interface OtherRouteDeps {
   auth: Auth;
 }
 
-/** GET /api/countries and POST /api/sendAutomatedEmail (spec §7 "Other"). */
+/** GET /api/countries, POST /api/sendAutomatedEmail (also under /api/users), the default avatar (spec §7 "Other"). */
 export function otherApiRouter({ config, identity, notification, auth }: OtherRouteDeps): Router {
   const r = Router();
   const ctx = ctxOf(config);
@@ -28,10 +46,15 @@ export function otherApiRouter({ config, identity, notification, auth }: OtherRo
   });
 
   // Only allowlisted templates and only to the caller's own address: notification enforces both;
-  // the gateway fills the caller's address from identity, never from the body.
-  r.post('/sendAutomatedEmail', auth.requireUser, async (req, res) => {
+  // the gateway fills the caller's address from identity, never from the body. Served at both paths
+  // clients use (spec §7 "sendAutomatedEmail": api/ and api/users/).
+  const sendAutomatedEmail = async (req: Request, res: Response) => {
     const b = parseBody(schemas.sendAutomatedEmail, req.body);
     const { caller } = sessionOf(res);
+    if (EVENT_EMAIL_TEMPLATES.has(b.template)) {
+      res.json({ message: AUTOMATED_EMAIL_SENT });
+      return;
+    }
     const me = await callUnary(identity, 'getUser', id.GetUserRequest.fromPartial({ caller }), ctx(req));
     const out = await callUnary(
       notification,
@@ -49,6 +72,18 @@ export function otherApiRouter({ config, identity, notification, auth }: OtherRo
       ctx(req),
     );
     res.json({ message: out.message });
+  };
+  r.post('/sendAutomatedEmail', auth.requireUser, sendAutomatedEmail);
+  r.post('/users/sendAutomatedEmail', auth.requireUser, sendAutomatedEmail);
+
+  // The default avatar answered as `photo` for users without a picture (userView.ts): any origin may
+  // show it (an SPA hosted elsewhere loads it with <img>), and it never changes.
+  r.get(DEFAULT_AVATAR_PATH.slice('/api'.length), (_req, res) => {
+    res
+      .set('Cache-Control', 'public, max-age=86400')
+      .set('Cross-Origin-Resource-Policy', 'cross-origin')
+      .type('image/svg+xml')
+      .send(DEFAULT_AVATAR_SVG);
   });
 
   return r;

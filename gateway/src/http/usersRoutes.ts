@@ -4,10 +4,16 @@ import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import { DEFAULT_RATE_LIMITS, type GatewayConfig, type RateLimitedRoute } from '../config.js';
 import { callUnary } from '../grpcClients.js';
 import { sessionOf, type Auth } from './auth.js';
-import { DEVICE_COOKIE, clearSessionCookie, setDeviceCookie, setSessionCookie } from './cookies.js';
+import {
+  DEVICE_COOKIE,
+  clearSessionCookie,
+  cookiePolicyOf,
+  setDeviceCookie,
+  setSessionCookie,
+} from './cookies.js';
 import { ctxOf } from './grpcContext.js';
 import { correlationId, rateLimit } from './middleware.js';
-import { referralJson, userJson } from './userView.js';
+import { defaultAvatarUrl, referralJson, userJson } from './userView.js';
 import { parseBody, parseEmailParam, parseTokenParam, schemas } from './validation.js';
 
 export interface UsersRouteDeps {
@@ -17,10 +23,12 @@ export interface UsersRouteDeps {
   auth: Auth;
 }
 
+export const NO_REFERRALS = 'No referrals';
+
 /** /api/users/* exactly as spec §7 "Account" lists them. */
 export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Router {
   const r = Router();
-  const secure = config.cookieSecure;
+  const secure = cookiePolicyOf(config);
   const ctx = ctxOf(config);
   const limit = (name: RateLimitedRoute, subject?: (req: Request) => string | undefined) =>
     rateLimit(kv, name, { ...DEFAULT_RATE_LIMITS[name], ...config.rateLimits?.[name] }, subject);
@@ -33,6 +41,7 @@ export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Rou
 
   /** A sign-in: session cookie, device cookie when the browser became trusted, the user as JSON. */
   const signedIn = (
+    req: Request,
     res: Response,
     auth: id.AuthResponse,
     status = 200,
@@ -40,7 +49,7 @@ export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Rou
   ) => {
     if (auth.sessionToken) setSessionCookie(res, auth.sessionToken, secure);
     if (auth.deviceToken) setDeviceCookie(res, auth.deviceToken, secure);
-    res.status(status).json({ ...userJson(auth.user), ...extra });
+    res.status(status).json({ ...userJson(auth.user, defaultAvatarUrl(req)), ...extra });
   };
 
   r.post('/register', limit('register'), async (req, res) => {
@@ -61,7 +70,7 @@ export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Rou
       }),
       ctx(req),
     );
-    signedIn(res, out, 201);
+    signedIn(req, res, out, 201);
   });
 
   r.post('/login', limit('login', bodyEmail), async (req, res) => {
@@ -78,7 +87,7 @@ export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Rou
       }),
       ctx(req),
     );
-    signedIn(res, out);
+    signedIn(req, res, out);
   });
 
   r.get('/logout', async (req, res) => {
@@ -113,7 +122,7 @@ export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Rou
       id.GetUserRequest.fromPartial({ caller: sessionOf(res).caller }),
       ctx(req),
     );
-    res.json(userJson(u));
+    res.json(userJson(u, defaultAvatarUrl(req)));
   });
 
   r.patch('/updateUser', auth.requireUser, async (req, res) => {
@@ -124,7 +133,7 @@ export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Rou
       id.UpdateUserRequest.fromPartial({ caller: sessionOf(res).caller, ...b }),
       ctx(req),
     );
-    res.json(userJson(u));
+    res.json(userJson(u, defaultAvatarUrl(req)));
   });
 
   r.post('/sendVerificationEmail', auth.requireUser, async (req, res) => {
@@ -201,7 +210,7 @@ export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Rou
       id.ListUsersRequest.fromPartial({ caller: sessionOf(res).caller }),
       ctx(req),
     );
-    res.json(out.users.map((u) => userJson(u)));
+    res.json(out.users.map((u) => userJson(u, defaultAvatarUrl(req))));
   });
 
   r.post('/upgradeUser', auth.requireAdmin, async (req, res) => {
@@ -250,7 +259,7 @@ export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Rou
       ctx(req),
     );
     // Spec §4: login-with-code success "shows the server message".
-    signedIn(res, out, 200, out.message ? { message: out.message } : {});
+    signedIn(req, res, out, 200, out.message ? { message: out.message } : {});
   });
 
   r.post('/google/callback', limit('google'), async (req, res) => {
@@ -266,7 +275,7 @@ export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Rou
       }),
       ctx(req),
     );
-    signedIn(res, out);
+    signedIn(req, res, out);
   });
 
   r.post('/impersonate/:id', auth.requireAdmin, async (req, res) => {
@@ -278,7 +287,10 @@ export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Rou
       ctx(req),
     );
     if (out.sessionToken) setSessionCookie(res, out.sessionToken, secure);
-    res.json({ message: out.message || 'Impersonation started', user: userJson(out.user) });
+    res.json({
+      message: out.message || 'Impersonation started',
+      user: userJson(out.user, defaultAvatarUrl(req)),
+    });
   });
 
   r.post('/exit-impersonation', auth.requireUser, async (req, res) => {
@@ -289,7 +301,10 @@ export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Rou
       ctx(req),
     );
     if (out.sessionToken) setSessionCookie(res, out.sessionToken, secure);
-    res.json({ message: out.message || 'Impersonation ended', user: userJson(out.user) });
+    res.json({
+      message: out.message || 'Impersonation ended',
+      user: userJson(out.user, defaultAvatarUrl(req)),
+    });
   });
 
   r.get('/referrals', auth.requireUser, async (req, res) => {
@@ -300,10 +315,11 @@ export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Rou
       ctx(req),
     );
     if (out.referrals.length === 0) {
-      res.json({ message: 'No referrals' });
+      res.json({ message: NO_REFERRALS });
       return;
     }
-    res.json(out.referrals.map(referralJson));
+    const avatarUrl = defaultAvatarUrl(req);
+    res.json({ referrals: out.referrals.map((r) => referralJson(r, avatarUrl)) });
   });
 
   r.delete('/:id', auth.requireAdmin, async (req, res) => {

@@ -14,8 +14,9 @@ export const SHORT_PASSWORD = 'Password must be up to 6 characters';
 export const INVALID_BODY = 'Invalid request body';
 
 // The email format of spec §5: a local part, then a domain with a dot and a TLD of 2+ letters, or a bracketed IP.
+// Valid with the `u` flag too: the OpenAPI document carries it as a JSON Schema pattern.
 export const EMAIL_RE =
-  /^(([^<>()[\]\\.,;:\s@"]+(\.[^<>()[\]\\.,;:\s@"]+)*)|(".+"))@((\[[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}])|(([a-zA-Z\-0-9]+\.)+[a-zA-Z]{2,}))$/;
+  /^(([^<>()[\]\\.,;:\s@"]+(\.[^<>()[\]\\.,;:\s@"]+)*)|(".+"))@((\[[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\])|(([a-zA-Z\-0-9]+\.)+[a-zA-Z]{2,}))$/;
 
 const TYPE_MARK = '\u0000type';
 const MAX_TEXT = 2_000;

@@ -16,6 +16,7 @@
  *     WithdrawalApproved / Rejected    → admins 'queue/itemDecided', owner + admins 'status/changed'
  */
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
+import { addCents, applyRateBasisPoints } from '@meridian/platform/money/money';
 import { balancesJson, depositJson, investmentJson, withdrawalJson } from '../http/moneyViews.js';
 import { LIVE_EVENTS } from './pushContract.js';
 
@@ -111,7 +112,11 @@ export function pushesForMoneyEvent(event: Pick<StoredEvent, 'type' | 'data'>): 
         rateBps: num(d, 'rateBps'),
         durationMs: num(d, 'durationMs'),
         status: 'pending',
-        maturityAmountCents: 0,
+        // the projection the pending list answers (the event carries the terms, not the result)
+        maturityAmountCents: addCents(
+          num(d, 'amountCents'),
+          applyRateBasisPoints(num(d, 'amountCents'), num(d, 'rateBps')),
+        ),
         startDate: '',
         endDate: '',
         requestedAt: str(d, 'requestedAt'),

@@ -31,7 +31,7 @@ describe('pushesForMoneyEvent', () => {
             plan: 'Gold',
             amount: 5000,
             status: 'pending',
-            maturityAmount: null,
+            maturityAmount: 6000, // projected: 5 000 + 20 %
             createdAt: '2026-01-01T00:00:00.000Z',
             user: { _id: 'u1', name: 'Ann', email: 'a@x.io' },
           }),

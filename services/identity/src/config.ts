@@ -3,7 +3,7 @@
  * exist only outside production: with NODE_ENV=production every secret must be given.
  */
 import { z } from 'zod';
-import { commonEnvSchema, env, parseEnv } from '@meridian/platform/config';
+import { commonEnvSchema, env, envParser, withDevDefaults } from '@meridian/platform/config';
 import { DEFAULT_RATE_LIMITS } from './app/context.js';
 
 export const DEV_DEFAULTS = {
@@ -13,47 +13,25 @@ export const DEV_DEFAULTS = {
   ADMIN_PASSWORD: 'Admin123!',
 } as const;
 
-const schema = commonEnvSchema
-  .extend({
-    IDENTITY_GRPC_ADDR: env.address('0.0.0.0:50051'),
-    JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-    SECRETS_KEY: env.hexKey(32).optional(),
-    APP_URL: env.url().default('http://localhost:8080'),
-    ADMIN_EMAIL: z.email('must be an email address').optional(),
-    ADMIN_PASSWORD: z.string().min(6, 'must be at least 6 characters').optional(),
-    OIDC_ISSUER: env.url().default('https://accounts.google.com'),
-    OIDC_JWKS_URL: env.url().default('https://www.googleapis.com/oauth2/v3/certs'),
-    GOOGLE_CLIENT_ID: z.string().optional(),
-    /** Overrides of DEFAULT_RATE_LIMITS (app/context.ts), as JSON. */
-    IDENTITY_RATE_LIMITS_JSON: env
-      .rateLimits(Object.keys(DEFAULT_RATE_LIMITS) as Array<keyof typeof DEFAULT_RATE_LIMITS>)
-      .optional(),
-  })
-  .superRefine((v, ctx) => {
-    if (v.NODE_ENV !== 'production') return;
-    for (const key of ['JWT_SECRET', 'SECRETS_KEY', 'ADMIN_EMAIL', 'ADMIN_PASSWORD'] as const) {
-      if (v[key] === undefined)
-        ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
-    }
-  })
-  .transform((v) => ({
-    ...v,
-    JWT_SECRET: v.JWT_SECRET ?? DEV_DEFAULTS.JWT_SECRET,
-    SECRETS_KEY: v.SECRETS_KEY ?? DEV_DEFAULTS.SECRETS_KEY,
-    ADMIN_EMAIL: v.ADMIN_EMAIL ?? DEV_DEFAULTS.ADMIN_EMAIL,
-    ADMIN_PASSWORD: v.ADMIN_PASSWORD ?? DEV_DEFAULTS.ADMIN_PASSWORD,
-    GOOGLE_CLIENT_ID: v.GOOGLE_CLIENT_ID || undefined,
-    /** Which of the secrets fell back to a development default (printed at start). */
-    usedDevDefaults: (['JWT_SECRET', 'SECRETS_KEY', 'ADMIN_EMAIL', 'ADMIN_PASSWORD'] as const).filter(
-      (k) => v[k] === undefined,
-    ),
-  }));
+const variables = commonEnvSchema.extend({
+  IDENTITY_GRPC_ADDR: env.address('0.0.0.0:50051'),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  SECRETS_KEY: env.hexKey(32).optional(),
+  APP_URL: env.url().default('http://localhost:8080'),
+  ADMIN_EMAIL: z.email('must be an email address').optional(),
+  ADMIN_PASSWORD: z.string().min(6, 'must be at least 6 characters').optional(),
+  OIDC_ISSUER: env.url().default('https://accounts.google.com'),
+  OIDC_JWKS_URL: env.url().default('https://www.googleapis.com/oauth2/v3/certs'),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  /** Overrides of DEFAULT_RATE_LIMITS (app/context.ts), as JSON. */
+  IDENTITY_RATE_LIMITS_JSON: env
+    .rateLimits(Object.keys(DEFAULT_RATE_LIMITS) as Array<keyof typeof DEFAULT_RATE_LIMITS>)
+    .optional(),
+});
 
-export const identityEnvSchema = schema;
-export type IdentityConfig = z.infer<typeof schema>;
-
-export function parseIdentityConfig(
-  source: Record<string, string | undefined> = process.env,
-): IdentityConfig {
-  return parseEnv(schema, source);
-}
+export const identityEnvSchema = withDevDefaults(variables, DEV_DEFAULTS).transform((v) => ({
+  ...v,
+  GOOGLE_CLIENT_ID: v.GOOGLE_CLIENT_ID || undefined,
+}));
+export type IdentityConfig = z.infer<typeof identityEnvSchema>;
+export const parseIdentityConfig = envParser(identityEnvSchema);

@@ -1,11 +1,12 @@
 /**
  * The investment service's environment, parsed and typed once (docs/CONVENTIONS.md names).
- * Plans: PLANS_JSON (JSON text) wins over PLANS_FILE (path to a JSON file); neither = DESIGN.md §3a's
- * DEFAULT_PLANS. A bad list stops the process with a message naming the variable and the plan field.
+ * Plans: PLANS_JSON (JSON text) wins over PLANS_FILE (path to a JSON file); neither = the
+ * DEFAULT_PLANS of docs/architecture.md §3a. A bad list stops the process with a message naming the
+ * variable and the plan field.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { commonEnvSchema, env, parseEnv } from '@meridian/platform/config';
+import { commonEnvSchema, env, envParser } from '@meridian/platform/config';
 import { DEFAULT_PLANS, loadPlans, type Plan } from './domain/plan.js';
 
 function plansFrom(text: string, variable: 'PLANS_JSON' | 'PLANS_FILE', ctx: z.RefinementCtx): Plan[] | null {
@@ -17,7 +18,7 @@ function plansFrom(text: string, variable: 'PLANS_JSON' | 'PLANS_FILE', ctx: z.R
   }
 }
 
-const schema = commonEnvSchema
+export const investmentEnvSchema = commonEnvSchema
   .extend({
     INVESTMENT_GRPC_ADDR: env.address('0.0.0.0:50055'),
     LEDGER_GRPC_URL: env.address('127.0.0.1:50054'),
@@ -40,11 +41,5 @@ const schema = commonEnvSchema
     return { ...v, plans };
   });
 
-export const investmentEnvSchema = schema;
-export type InvestmentConfig = z.infer<typeof schema>;
-
-export function parseInvestmentConfig(
-  source: Record<string, string | undefined> = process.env,
-): InvestmentConfig {
-  return parseEnv(schema, source);
-}
+export type InvestmentConfig = z.infer<typeof investmentEnvSchema>;
+export const parseInvestmentConfig = envParser(investmentEnvSchema);

@@ -9,7 +9,7 @@ import { parseInvestmentConfig } from './config.js';
 const QUICK = [{ name: 'Quick', minAmount: 100, maxAmount: 1000, ratePercent: 10, durationMs: 2000 }];
 
 describe('investment config', () => {
-  it('defaults: addresses and the plans of DESIGN.md §3a', () => {
+  it('defaults: addresses and the plans of docs/architecture.md §3a', () => {
     const c = parseInvestmentConfig({});
     expect(c.INVESTMENT_GRPC_ADDR).toBe('0.0.0.0:50055');
     expect(c.LEDGER_GRPC_URL).toBe('127.0.0.1:50054');

@@ -50,6 +50,16 @@ describe('plans and start-invest', () => {
     ]);
   });
 
+  it('a pending investment answers its projected maturity amount (amount + profit at the plan rate)', async () => {
+    const u = user();
+    await stack.fund(u, '300');
+    const { investment } = await invest(u, '123.45');
+    expect(investment).toMatchObject({ status: 'pending', amountCents: 12_345, maturityAmountCents: 13_826 });
+    expect(await get(investment!.investmentId)).toMatchObject({ maturityAmountCents: 13_826 });
+    const approved = await decide('approveInvestment', investment!.investmentId);
+    expect(approved.investment).toMatchObject({ status: 'Active', maturityAmountCents: 13_826 });
+  });
+
   it('holds the amount and answers the spec message; refuses with clear messages', async () => {
     const u = user();
     await stack.fund(u, '300');
@@ -210,6 +220,56 @@ describe('admin decisions', () => {
       code: status.NOT_FOUND,
       details: 'Investment not found',
     });
+  });
+});
+
+describe('maker-checker and impersonation', () => {
+  it('an admin cannot approve or reject their own investment; a second admin can', async () => {
+    await stack.fund(ADMIN_2.userId, '500');
+    const id = (
+      await stack.call('startInvest', {
+        caller: caller(ADMIN_2.userId),
+        callerRole: 'admin',
+        callerVerified: true,
+        planName: 'Starter',
+        amount: '200',
+      })
+    ).investment!.investmentId;
+    for (const method of ['approveInvestment', 'rejectInvestment'] as const)
+      expect(await grpcError(decide(method, id, ADMIN_2))).toMatchObject({
+        code: status.PERMISSION_DENIED,
+        details:
+          'You cannot decide your own investment: another admin must review it (if you are the only admin, a second admin is needed)',
+      });
+    expect((await get(id)).status).toBe('pending');
+    expect((await decide('approveInvestment', id, ADMIN)).investment).toMatchObject({
+      status: 'Active',
+      decidedBy: ADMIN.userId,
+    });
+  });
+
+  it('while impersonating, start-invest is refused with a clear message and nothing is held; reading works', async () => {
+    const u = user();
+    await stack.fund(u, '500');
+    const asAdmin = { ...caller(u), impersonatorId: ADMIN.userId };
+    expect(
+      await grpcError(
+        stack.call('startInvest', {
+          caller: asAdmin,
+          callerRole: 'subscriber',
+          callerVerified: true,
+          planName: 'Starter',
+          amount: '200',
+        }),
+      ),
+    ).toMatchObject({
+      code: status.PERMISSION_DENIED,
+      details: 'Money actions are not allowed while impersonating a user',
+    });
+    expect(await stack.balances(u)).toMatchObject({ depositCents: 50_000, investmentHoldCents: 0 });
+    expect(
+      (await stack.call('investmentHistory', { caller: asAdmin, callerRole: 'subscriber' })).investments,
+    ).toEqual([]);
   });
 });
 

@@ -254,6 +254,25 @@ describe('admin decisions (gRPC)', () => {
   });
 });
 
+describe('maker-checker (gRPC)', () => {
+  it("an admin's own case is refused with a clear message; a second admin decides it", async () => {
+    const adminId = `admin-${randomUUID()}`;
+    await uploadOk(adminId);
+    const own =
+      'You cannot decide your own KYC case: another admin must review it (if you are the only admin, a second admin is needed)';
+    await expect(h.call('approve', { ...h.asAdmin(adminId), userId: adminId })).rejects.toEqual(
+      grpcError(grpc.status.PERMISSION_DENIED, own),
+    );
+    await expect(h.call('reject', { ...h.asAdmin(adminId), userId: adminId })).rejects.toEqual(
+      grpcError(grpc.status.PERMISSION_DENIED, own),
+    );
+    expect((await h.call('getStatus', { userId: adminId })).kycStatus).toBe('Pending');
+    expect(await h.call('approve', { ...h.asAdmin(), userId: adminId })).toEqual({
+      message: 'KYC approved successfully!',
+    });
+  });
+});
+
 describe('document stream', () => {
   beforeEach(async () => {
     await uploadOk();

@@ -1,17 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { expectStatus, grpc, startLedgerHarness, type LedgerHarness } from './testing/harness.js';
+import { describe, expect, it } from 'vitest';
+import { expectStatus, grpc, ledgerPerTest } from './testing/harness.js';
 import { AdjustmentOperation, BalanceAccount } from '@meridian/proto/meridian/ledger/v1/ledger';
 
-let h: LedgerHarness;
-beforeEach(async () => {
-  h = await startLedgerHarness();
-});
-afterEach(async () => {
-  await h.checkInvariants();
-  await h.stop();
-});
-
-const asAdmin = () => ({ caller: h.admin.caller, callerRole: 'admin' });
+const h = ledgerPerTest();
+const asAdmin = () => h.asAdmin();
 
 describe('deposits through gRPC', () => {
   it('create -> pending list (with name and email) -> confirm -> Deposit Balance credited', async () => {
@@ -267,5 +259,24 @@ describe('admin adjustments', () => {
         { accountId: `user:${investor.userId}:deposit`, amountCents: -550 },
       ]),
     );
+  });
+
+  it('refuses the balances of an unknown or deleted user with a clear message (issue 11 finding 10)', async () => {
+    const adjust = (userId: string) =>
+      h.call('adjustBalance', {
+        ...asAdmin(),
+        userId,
+        account: BalanceAccount.BALANCE_ACCOUNT_DEPOSIT,
+        operation: AdjustmentOperation.ADJUSTMENT_OPERATION_ADD,
+        amount: '10',
+      });
+    await expectStatus(adjust('no-such-user'), grpc.status.NOT_FOUND, 'User not found or deleted');
+
+    const investor = await h.user();
+    expect(await adjust(investor.userId)).toMatchObject({ depositCents: 1000 });
+    await h.publishIdentity('UserDeleted', { userId: investor.userId, deletedBy: h.admin.userId });
+    await h.settle();
+    await expectStatus(adjust(investor.userId), grpc.status.NOT_FOUND, 'User not found or deleted');
+    expect(await h.balances(investor.userId)).toMatchObject({ depositCents: 1000 });
   });
 });

@@ -1,21 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AdjustmentOperation,
   BalanceAccount,
   HoldPurpose,
   HoldStatus,
 } from '@meridian/proto/meridian/ledger/v1/ledger';
-import { expectStatus, grpc, startLedgerHarness, type LedgerHarness } from './testing/harness.js';
+import { expectStatus, grpc, ledgerPerTest } from './testing/harness.js';
 
-let h: LedgerHarness;
-beforeEach(async () => {
-  h = await startLedgerHarness();
-});
-afterEach(async () => {
-  await h.checkInvariants();
-  await h.stop();
-});
+const h = ledgerPerTest();
 
 const INVEST = HoldPurpose.HOLD_PURPOSE_INVESTMENT;
 const WITHDRAW = HoldPurpose.HOLD_PURPOSE_WITHDRAWAL;
@@ -233,5 +226,41 @@ describe('idempotency', () => {
       'This deposit has already been confirmed',
     );
     expect(await h.balances(investor.userId)).toMatchObject({ depositCents: 2000 });
+  });
+});
+
+describe('admin adjustments and active investments', () => {
+  it('an admin cannot deduct Total Investment below an active principal, so its settlement never fails (issue 11 finding 10)', async () => {
+    const investor = await h.user();
+    await h.fund(investor, '1000');
+    const investmentId = `inv-${randomUUID()}`;
+    await h.call('placeHold', {
+      userId: investor.userId,
+      holdId: investmentId,
+      purpose: INVEST,
+      amountCents: 60000,
+    });
+    await h.call('captureHold', { userId: investor.userId, holdId: investmentId });
+    const deduct = (amount: string) =>
+      h.call('adjustBalance', {
+        ...h.asAdmin(),
+        userId: investor.userId,
+        account: BalanceAccount.BALANCE_ACCOUNT_INVESTED,
+        operation: AdjustmentOperation.ADJUSTMENT_OPERATION_DEDUCT,
+        amount,
+      });
+    await expectStatus(
+      deduct('0.01'),
+      grpc.status.FAILED_PRECONDITION,
+      'This deduction would take Total Investment below the principal of active investments',
+    );
+    expect(
+      await h.call('settleMaturity', {
+        userId: investor.userId,
+        investmentId,
+        principalCents: 60000,
+        maturityAmountCents: 67200,
+      }),
+    ).toMatchObject({ investedCents: 0, profitCents: 67200 });
   });
 });

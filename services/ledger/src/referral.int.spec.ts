@@ -1,16 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startLedgerHarness, type LedgerHarness } from './testing/harness.js';
+import { describe, expect, it } from 'vitest';
+import { ledgerPerTest } from './testing/harness.js';
 
-let h: LedgerHarness;
-beforeEach(async () => {
-  h = await startLedgerHarness();
-});
-afterEach(async () => {
-  await h.checkInvariants();
-  await h.stop();
-});
-
-const asAdmin = () => ({ caller: h.admin.caller, callerRole: 'admin' });
+const h = ledgerPerTest();
+const asAdmin = () => h.asAdmin();
 
 async function bonusesPaid(referrerId: string) {
   const { transactions } = await h.call('listTransactions', { ...asAdmin(), userId: referrerId });
@@ -63,7 +55,7 @@ describe('referral bonus', () => {
     });
     await h.call('rejectDeposit', { ...asAdmin(), depositId: first.depositId });
     expect(await h.balances(referrer.userId)).toMatchObject({ depositCents: 0 });
-    await h.fund(referee, '30');
+    await h.fund(referee, '50');
     expect(await h.balances(referrer.userId)).toMatchObject({ depositCents: 500 });
     // two admins confirming the referee's next deposits at once never pay twice
     const deposits = await Promise.all(
@@ -80,6 +72,16 @@ describe('referral bonus', () => {
       deposits.map((d) => h.call('confirmDeposit', { ...asAdmin(), depositId: d.depositId })),
     );
     expect(await bonusesPaid(referrer.userId)).toHaveLength(1);
+  });
+
+  it('a first confirmed deposit under $50 earns nothing, and neither do later ones (issue 11 finding 7)', async () => {
+    const referrer = await h.user();
+    const referee = await h.user({ referredBy: referrer.userId });
+    await h.settle();
+    await h.fund(referee, '49.99');
+    await h.fund(referee, '500');
+    expect(await h.balances(referrer.userId)).toMatchObject({ depositCents: 0 });
+    expect(await bonusesPaid(referrer.userId)).toHaveLength(0);
   });
 
   it('no referrer, no bonus', async () => {

@@ -4,7 +4,7 @@
  * given (the embedded SMTP catcher is a development tool, never a production mail path).
  */
 import { z } from 'zod';
-import { commonEnvSchema, env, parseEnv } from '@meridian/platform/config';
+import { commonEnvSchema, env, envParser, withDevDefaults } from '@meridian/platform/config';
 
 export const DEV_DEFAULTS = {
   /** Same development key as identity's, so the standalone target opens what identity seals. */
@@ -14,46 +14,28 @@ export const DEV_DEFAULTS = {
 const positiveInt = (defaultValue: number) =>
   z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').default(defaultValue);
 
-const schema = commonEnvSchema
-  .extend({
-    NOTIFICATION_GRPC_ADDR: env.address('0.0.0.0:50052'),
-    SMTP_URL: z
-      .string()
-      .regex(/^smtps?:\/\/\S+$/, 'must be an smtp:// or smtps:// URL')
-      .optional()
-      .or(z.literal('').transform(() => undefined)),
-    MAIL_FROM: z
-      .string()
-      .min(3, 'must be a sender address such as "Meridian <no-reply@example.com>"')
-      .default('Meridian <no-reply@meridian.local>'),
-    APP_URL: env.url().default('http://localhost:8080'),
-    SECRETS_KEY: env.hexKey(32).optional(),
-    /** Delivery attempts per email before it is given up (EmailFailed). */
-    EMAIL_MAX_ATTEMPTS: positiveInt(8),
-    /** First retry delay; doubles per failed attempt up to EMAIL_RETRY_MAX_MS. */
-    EMAIL_RETRY_BASE_MS: positiveInt(1_000),
-    EMAIL_RETRY_MAX_MS: positiveInt(5 * 60_000),
-    /** SendAutomatedEmail: emails per user per hour. */
-    AUTOMATED_EMAIL_LIMIT_PER_HOUR: positiveInt(10),
-  })
-  .superRefine((v, ctx) => {
-    if (v.NODE_ENV !== 'production') return;
-    for (const key of ['SECRETS_KEY', 'SMTP_URL'] as const) {
-      if (v[key] === undefined)
-        ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
-    }
-  })
-  .transform((v) => ({
-    ...v,
-    SECRETS_KEY: v.SECRETS_KEY ?? DEV_DEFAULTS.SECRETS_KEY,
-    usedDevDefaults: (['SECRETS_KEY'] as const).filter((k) => v[k] === undefined),
-  }));
+const variables = commonEnvSchema.extend({
+  NOTIFICATION_GRPC_ADDR: env.address('0.0.0.0:50052'),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/\S+$/, 'must be an smtp:// or smtps:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  MAIL_FROM: z
+    .string()
+    .min(3, 'must be a sender address such as "Meridian <no-reply@example.com>"')
+    .default('Meridian <no-reply@meridian.local>'),
+  APP_URL: env.url().default('http://localhost:8080'),
+  SECRETS_KEY: env.hexKey(32).optional(),
+  /** Delivery attempts per email before it is given up (EmailFailed). */
+  EMAIL_MAX_ATTEMPTS: positiveInt(8),
+  /** First retry delay; doubles per failed attempt up to EMAIL_RETRY_MAX_MS. */
+  EMAIL_RETRY_BASE_MS: positiveInt(1_000),
+  EMAIL_RETRY_MAX_MS: positiveInt(5 * 60_000),
+  /** SendAutomatedEmail: emails per user per hour. */
+  AUTOMATED_EMAIL_LIMIT_PER_HOUR: positiveInt(10),
+});
 
-export const notificationEnvSchema = schema;
-export type NotificationConfig = z.infer<typeof schema>;
-
-export function parseNotificationConfig(
-  source: Record<string, string | undefined> = process.env,
-): NotificationConfig {
-  return parseEnv(schema, source);
-}
+export const notificationEnvSchema = withDevDefaults(variables, DEV_DEFAULTS, ['SMTP_URL']);
+export type NotificationConfig = z.infer<typeof notificationEnvSchema>;
+export const parseNotificationConfig = envParser(notificationEnvSchema);

@@ -5,108 +5,45 @@
 import { randomUUID } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createInProcEventBus } from '@meridian/platform/adapters/eventBus.inproc';
-import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
 import { generateSecretsKey, sealSecret } from '@meridian/platform/crypto';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
-import { callUnary, createGrpcClient } from '@meridian/platform/grpc/index';
-import { createLogger } from '@meridian/platform/logger';
-import { topicOf, type EventBus } from '@meridian/platform/ports/eventBus';
-import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
+import { callUnary } from '@meridian/platform/grpc/index';
+import { topicOf } from '@meridian/platform/ports/eventBus';
 import { waitFor } from '@meridian/platform/testing/waitFor';
-import {
-  NotificationServiceClient,
-  type MailboxMessage,
-} from '@meridian/proto/meridian/notification/v1/notification';
 import { CONSUMER_GROUP, EMAILS } from './app/collections.js';
 import { handleIdentityEvent } from './app/handleIdentityEvent.js';
 import { parseNotificationConfig } from './config.js';
 import type { EmailRecord } from './domain/email.js';
-import { start, type NotificationHandle } from './main.js';
+import {
+  APP_URL,
+  createAdapters,
+  identityEvent,
+  startNotificationHarness,
+  user,
+  type Adapters,
+  type NotificationHarness as Booted,
+} from './testing/harness.js';
 import { startSmtpTestServer, type SmtpTestServer } from './testing/smtpTestServer.js';
 
-const APP_URL = 'http://app.meridian.test:8080';
-const logger = createLogger('notification', { level: 'silent' });
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-interface Booted {
-  handle: NotificationHandle;
-  client: InstanceType<typeof NotificationServiceClient>;
-  store: ServiceStore;
-  bus: EventBus & { committed(group: string, topic: string): number };
-  key: string;
-  /** Events published on meridian.notification.events. */
-  outEvents: StoredEvent[];
-  stop(): Promise<void>;
+async function boot(env: Record<string, string> = {}, shared?: Adapters): Promise<Booted> {
+  const b = await startNotificationHarness(env, shared);
+  cleanups.push(() => b.close());
+  return b;
 }
 
-async function boot(
-  env: Record<string, string> = {},
-  shared: { store?: ServiceStore; bus?: Booted['bus']; key?: string } = {},
-): Promise<Booted> {
-  const key = shared.key ?? generateSecretsKey();
-  const store = shared.store ?? createSqliteServiceStore(':memory:');
-  const bus = shared.bus ?? createInProcEventBus({ path: ':memory:' });
-  const config = parseNotificationConfig({
-    NODE_ENV: 'test',
-    NOTIFICATION_GRPC_ADDR: '127.0.0.1:0',
-    APP_URL,
-    SECRETS_KEY: key,
-    EMAIL_RETRY_BASE_MS: '20',
-    EMAIL_RETRY_MAX_MS: '200',
-    ...env,
-  });
-  const handle = await start({ config, store, bus, logger });
-  const client = createGrpcClient(NotificationServiceClient, handle.grpcAddress);
-  const outEvents: StoredEvent[] = [];
-  const sub = await bus.subscribe({
-    topic: topicOf('notification'),
-    group: `test-${randomUUID()}`,
-    handler: async (e) => {
-      outEvents.push(e);
-    },
-  });
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    client.close();
-    await sub.stop();
-    await handle.stop();
-  };
-  cleanups.push(async () => {
-    await stop();
-    if (!shared.bus) await bus.close();
-    if (!shared.store) await store.close();
-  });
-  return { handle, client, store, bus, key, outEvents, stop };
+/** A store, a bus and a secrets key that outlive the instances booted on them (a crash, a restart). */
+function durable(): Adapters {
+  const adapters = createAdapters();
+  cleanups.push(() => adapters.close());
+  return adapters;
 }
 
-const user = () => {
-  const id = randomUUID().slice(0, 8);
-  return { userId: `u-${id}`, email: `Ada.${id}@Example.com`, name: 'Ada Lovelace' };
-};
-
-function identityEvent(type: string, data: Record<string, unknown>, id = randomUUID()): StoredEvent {
-  return {
-    id,
-    type,
-    data,
-    streamId: `user-${String(data.userId)}`,
-    version: 1,
-    position: 1,
-    occurredAt: new Date().toISOString(),
-    correlationId: randomUUID(),
-    causationId: null,
-    actor: null,
-  };
-}
-
-const mailbox = async (b: Booted, to: string): Promise<MailboxMessage[]> =>
-  (await callUnary(b.client, 'listMailbox', { to })).messages;
+const mailbox = (b: Booted, to: string) => b.mailbox(to);
 
 describe('identity events become emails in the mailbox', () => {
   it('verification link, login code, reset link, password changed and role changed, newest first', async () => {
@@ -413,13 +350,7 @@ describe('SMTP failures', () => {
   });
 
   it('after a crash, pending emails are sent on restart (once), and the mailbox survives the restart', async () => {
-    const store = createSqliteServiceStore(':memory:');
-    const bus = createInProcEventBus({ path: ':memory:' });
-    cleanups.push(async () => {
-      await bus.close();
-      await store.close();
-    });
-    const key = generateSecretsKey();
+    const { store, bus, key } = durable();
     const u = user();
     const event = identityEvent('EmailVerificationRequested', {
       ...u,
@@ -452,13 +383,7 @@ describe('SMTP failures', () => {
   });
 
   it('a retry waiting for its backoff survives a restart', async () => {
-    const store = createSqliteServiceStore(':memory:');
-    const bus = createInProcEventBus({ path: ':memory:' });
-    cleanups.push(async () => {
-      await bus.close();
-      await store.close();
-    });
-    const key = generateSecretsKey();
+    const { store, bus, key } = durable();
     smtp = await startSmtpTestServer({ rejectFirst: 1 });
     const first = await boot(
       { SMTP_URL: smtp.url, EMAIL_RETRY_BASE_MS: '300', EMAIL_RETRY_MAX_MS: '300' },

@@ -31,6 +31,39 @@ export function parseEnv<S extends z.ZodType>(
   throw new ConfigError(message, problems);
 }
 
+/** A service's `parse<Service>Config(source = process.env)`: parseEnv over its schema. */
+export function envParser<S extends z.ZodType>(
+  schema: S,
+): (source?: Record<string, string | undefined>) => z.infer<S> {
+  return (source = process.env) => parseEnv(schema, source);
+}
+
+/**
+ * Secrets with a development default: in production each must be given (as must the variables of
+ * `requiredInProduction`, which have none), elsewhere an unset one takes its default. The config says
+ * which fell back in `usedDevDefaults` (printed at start).
+ */
+export function withDevDefaults<T extends { NODE_ENV: string }, K extends keyof T & string>(
+  schema: z.ZodType<T>,
+  defaults: { readonly [P in K]: NonNullable<T[P]> },
+  requiredInProduction: ReadonlyArray<keyof T & string> = [],
+) {
+  const keys = Object.keys(defaults) as K[];
+  return schema
+    .superRefine((v, ctx) => {
+      if (v.NODE_ENV !== 'production') return;
+      for (const key of [...keys, ...requiredInProduction]) {
+        if (v[key] === undefined)
+          ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
+      }
+    })
+    .transform((v) => ({
+      ...v,
+      ...(Object.fromEntries(keys.map((k) => [k, v[k] ?? defaults[k]])) as { [P in K]: NonNullable<T[P]> }),
+      usedDevDefaults: keys.filter((k) => v[k] === undefined),
+    }));
+}
+
 /** parseEnv, or print the message to stderr and exit(1). For main.ts composition roots. */
 export function loadConfigOrExit<S extends z.ZodType>(
   schema: S,

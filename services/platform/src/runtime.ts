@@ -1,10 +1,14 @@
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { z } from 'zod';
 import { createInProcEventBus } from './adapters/eventBus.inproc.js';
 import { createMemoryKeyValueStore } from './adapters/keyValue.memory.js';
 import { createRedisKeyValueStore } from './adapters/keyValue.redis.js';
 import { createSqliteServiceStore } from './adapters/serviceStore.sqlite.js';
-import type { EventCodecs } from './adapters/eventEnvelope.js';
+import { ALL_EVENT_CODECS, type EventCodecs } from './adapters/eventEnvelope.js';
+import { loadConfigOrExit } from './config.js';
 import { createLogger, type Logger } from './logger.js';
+import type { ServiceDeps, ServiceHandle } from './service.js';
 import type { EventBus } from './ports/eventBus.js';
 import type { KeyValueStore } from './ports/keyValue.js';
 import type { ServiceStore } from './ports/serviceStore.js';
@@ -25,7 +29,10 @@ export interface ServiceRuntimeOptions {
   bus?: EventBus;
   kv?: KeyValueStore;
   logger?: Logger;
-  /** Protobuf codecs per event type for the Kafka bus (see eventBus.kafka.ts). */
+  /**
+   * Protobuf codecs per event type the Kafka bus encodes with (see eventBus.kafka.ts); default every
+   * event message of proto/ (a service publishes only those), so no service lists its own.
+   */
   codecs?: EventCodecs;
 }
 
@@ -44,73 +51,64 @@ export async function createServiceRuntime(
   const dataDir = env.DATA_DIR || './data';
   const closers: Array<() => Promise<void>> = [];
 
+  /** An adapter this runtime made: closed by close() (last made, first closed). */
+  const own = <T extends { close(): Promise<void> }>(adapter: T): T => {
+    closers.push(() => adapter.close());
+    return adapter;
+  };
+
   try {
-    let store: ServiceStore;
-    let storeKind: 'mongodb' | 'sqlite';
-    if (env.MONGO_URL) {
-      const { createMongoServiceStore } = await import('./adapters/serviceStore.mongo.js');
-      store = await createMongoServiceStore({
-        url: env.MONGO_URL,
-        database: `meridian_${service.replace(/\W/g, '_')}`,
-      });
-      storeKind = 'mongodb';
-    } else {
-      store = createSqliteServiceStore(join(dataDir, `${service}.sqlite`));
-      storeKind = 'sqlite';
-    }
-    closers.push(() => store.close());
+    const adapters: ServiceRuntime['adapters'] = {
+      store: env.MONGO_URL ? 'mongodb' : 'sqlite',
+      bus: !options.bus && env.KAFKA_BROKERS ? 'kafka' : 'inproc',
+      kv: !options.kv && env.REDIS_URL ? 'redis' : 'memory',
+    };
+    const store = own(
+      env.MONGO_URL
+        ? await (
+            await import('./adapters/serviceStore.mongo.js')
+          ).createMongoServiceStore({
+            url: env.MONGO_URL,
+            database: `meridian_${service.replace(/\W/g, '_')}`,
+          })
+        : createSqliteServiceStore(join(dataDir, `${service}.sqlite`)),
+    );
+    const bus =
+      options.bus ??
+      own(
+        env.KAFKA_BROKERS
+          ? await (
+              await import('./adapters/eventBus.kafka.js')
+            ).createKafkaEventBus({
+              brokers: env.KAFKA_BROKERS.split(',')
+                .map((b) => b.trim())
+                .filter(Boolean),
+              clientId: service,
+              codecs: options.codecs ?? ALL_EVENT_CODECS,
+              logger,
+            })
+          : createInProcEventBus({
+              path: join(dataDir, 'bus.sqlite'),
+              onError: (err, ctx) =>
+                logger.warn(
+                  { err, topic: ctx.topic, group: ctx.group, attempt: ctx.attempt },
+                  'event handler failed; retrying',
+                ),
+              onDeadLetter: ({ topic, group, event, error }) =>
+                logger.error(
+                  { err: error, topic, group, eventId: event.id, type: event.type },
+                  'event moved to the dead-letter topic',
+                ),
+            }),
+      );
+    const kv =
+      options.kv ??
+      own(
+        env.REDIS_URL
+          ? createRedisKeyValueStore({ url: env.REDIS_URL, prefix: `meridian:${service}:` })
+          : createMemoryKeyValueStore(),
+      );
 
-    let bus: EventBus;
-    let busKind: 'kafka' | 'inproc';
-    if (options.bus) {
-      bus = options.bus;
-      busKind = 'inproc';
-    } else if (env.KAFKA_BROKERS) {
-      const { createKafkaEventBus } = await import('./adapters/eventBus.kafka.js');
-      bus = await createKafkaEventBus({
-        brokers: env.KAFKA_BROKERS.split(',')
-          .map((b) => b.trim())
-          .filter(Boolean),
-        clientId: service,
-        codecs: options.codecs,
-        logger,
-      });
-      busKind = 'kafka';
-      closers.push(() => bus.close());
-    } else {
-      bus = createInProcEventBus({
-        path: join(dataDir, 'bus.sqlite'),
-        onError: (err, ctx) =>
-          logger.warn(
-            { err, topic: ctx.topic, group: ctx.group, attempt: ctx.attempt },
-            'event handler failed; retrying',
-          ),
-        onDeadLetter: ({ topic, group, event, error }) =>
-          logger.error(
-            { err: error, topic, group, eventId: event.id, type: event.type },
-            'event moved to the dead-letter topic',
-          ),
-      });
-      busKind = 'inproc';
-      closers.push(() => bus.close());
-    }
-
-    let kv: KeyValueStore;
-    let kvKind: 'redis' | 'memory';
-    if (options.kv) {
-      kv = options.kv;
-      kvKind = 'memory';
-    } else if (env.REDIS_URL) {
-      kv = createRedisKeyValueStore({ url: env.REDIS_URL, prefix: `meridian:${service}:` });
-      kvKind = 'redis';
-      closers.push(() => kv.close());
-    } else {
-      kv = createMemoryKeyValueStore();
-      kvKind = 'memory';
-      closers.push(() => kv.close());
-    }
-
-    const adapters = { store: storeKind, bus: busKind, kv: kvKind };
     logger.info({ adapters }, 'runtime adapters');
     let closing: Promise<void> | undefined;
     return {
@@ -184,4 +182,48 @@ export function runShutdown(logger?: Logger): Promise<boolean> {
     }
   })();
   return shuttingDown.then(() => ok);
+}
+
+export interface ServiceProgram<S extends z.ZodType, H extends ServiceHandle> {
+  service: string;
+  /** The service's env schema (config.ts). */
+  schema: S;
+  start(deps: ServiceDeps<z.infer<S>>): Promise<H>;
+}
+
+/**
+ * When `moduleUrl` (import.meta.url of a main.ts) is the program being run: config from env (a bad
+ * variable exits 1 naming it), adapters from env, start, a warning when development defaults are in
+ * use, a "started" line with the handle's addresses, and a graceful stop on SIGINT / SIGTERM. A
+ * failure to start exits 1.
+ */
+export function runServiceProgram<S extends z.ZodType, H extends ServiceHandle>(
+  moduleUrl: string,
+  program: ServiceProgram<S, H>,
+): void {
+  if (!process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
+  const { service } = program;
+  const run = async () => {
+    const config = loadConfigOrExit(program.schema);
+    const runtime = await createServiceRuntime(service, process.env);
+    const { logger } = runtime;
+    const devDefaults = (config as { usedDevDefaults?: string[] }).usedDevDefaults ?? [];
+    if (devDefaults.length > 0)
+      logger.warn({ variables: devDefaults }, 'using development defaults (never in production)');
+    const handle = await program.start({
+      config,
+      store: runtime.store,
+      bus: runtime.bus,
+      kv: runtime.kv,
+      logger,
+    });
+    onShutdown(() => runtime.close(), { logger });
+    onShutdown(() => handle.stop(), { logger });
+    const addresses = Object.entries(handle).filter(([, v]) => typeof v === 'string');
+    logger.info(Object.fromEntries(addresses), `${service} service started`);
+  };
+  run().catch((err) => {
+    process.stderr.write(`${service} failed to start: ${(err as Error)?.stack ?? String(err)}\n`);
+    process.exit(1);
+  });
 }

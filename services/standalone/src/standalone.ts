@@ -9,10 +9,8 @@ import { createRedisKeyValueStore } from '@meridian/platform/adapters/keyValue.r
 import { createLogger, type Logger } from '@meridian/platform/logger';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
-import { start as startIdentity, parseIdentityConfig, type IdentityDeps } from '@meridian/identity';
-import { start as startNotification, parseNotificationConfig } from '@meridian/notification';
-import { start as startKyc, parseKycConfig, type DocumentStore, type KycDeps } from '@meridian/kyc';
-import { startMoneyServices, type MoneyServices, type MoneyServicesOptions } from './money.js';
+import type { DocumentStore } from '@meridian/kyc';
+import { parseServiceConfigs, startServices, type MoneyServices, type ServicesOptions } from './services.js';
 import {
   createIdentityClient,
   createKycClient,
@@ -23,7 +21,7 @@ import {
   type RunningGateway,
 } from '@meridian/gateway';
 
-export interface StandaloneOptions {
+export interface StandaloneOptions extends ServicesOptions {
   /** Environment to read (default process.env). PORT, DATA_DIR, REDIS_URL, ADMIN_EMAIL, ... as in docs/CONVENTIONS.md. */
   env?: Record<string, string | undefined>;
   /** ':memory:' keeps every SQLite database in memory (tests); default env.DATA_DIR or ./data. */
@@ -32,12 +30,6 @@ export interface StandaloneOptions {
   redisPrefix?: string;
   /** Overrides of the gateway's config (tests: small rate limits). */
   gateway?: Partial<GatewayConfig>;
-  /** Overrides for tests: identity's rate-limit budgets, a cheaper password hasher. */
-  identity?: Pick<IdentityDeps, 'rateLimits' | 'passwordHasher'>;
-  /** Overrides for tests: the kyc document store, the file size limit. */
-  kyc?: Pick<KycDeps, 'documents' | 'maxFileBytes'>;
-  /** Overrides for tests: the investment / withdrawal process-manager and scheduler timings. */
-  money?: MoneyServicesOptions;
   logger?: Logger;
   clock?: () => Date;
 }
@@ -61,9 +53,9 @@ export interface Standalone {
 }
 
 /**
- * Every service and the gateway in ONE process (DESIGN.md §6): one SQLite file per service and one
- * shared in-process bus under DATA_DIR, a KeyValueStore (Redis when REDIS_URL is set, else memory),
- * gRPC over 127.0.0.1 loopback between the gateway and the services.
+ * Every service and the gateway in ONE process (docs/architecture.md §6): one SQLite file per service
+ * and one shared in-process bus under DATA_DIR, a KeyValueStore (Redis when REDIS_URL is set, else
+ * memory), gRPC over 127.0.0.1 loopback between the gateway and the services (services.ts).
  */
 export async function startStandalone(options: StandaloneOptions = {}): Promise<Standalone> {
   const env = { ...(options.env ?? process.env) };
@@ -89,17 +81,6 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
   };
 
   try {
-    // Services listen on loopback only, on ports the OS picks unless configured.
-    const identityConfig = parseIdentityConfig({
-      ...env,
-      DATA_DIR: dataDir,
-      IDENTITY_GRPC_ADDR: env.IDENTITY_GRPC_ADDR ?? '127.0.0.1:0',
-    });
-    const notificationConfig = parseNotificationConfig({
-      ...env,
-      DATA_DIR: dataDir,
-      NOTIFICATION_GRPC_ADDR: env.NOTIFICATION_GRPC_ADDR ?? '127.0.0.1:0',
-    });
     // KYC documents are files under DATA_DIR/kyc; with ':memory:' a temporary directory, removed on stop.
     let kycDataDir = dataDir;
     if (inMemory) {
@@ -107,12 +88,8 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       onStop('kyc temporary files', () => rm(tmp, { recursive: true, force: true }));
       kycDataDir = tmp;
     }
-    const kycConfig = parseKycConfig({
-      ...env,
-      DATA_DIR: kycDataDir,
-      KYC_GRPC_ADDR: env.KYC_GRPC_ADDR ?? '127.0.0.1:0',
-      KYC_HTTP_ADDR: env.KYC_HTTP_ADDR ?? '127.0.0.1:0',
-    });
+    // Services listen on loopback only, on ports the OS picks unless configured.
+    const configs = parseServiceConfigs(env, dataDir, kycDataDir);
     const gatewayBase = parseGatewayConfig(env);
 
     const redisPrefix = options.redisPrefix ?? 'meridian:';
@@ -140,48 +117,17 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       return store;
     };
 
-    const identity = await startIdentity({
-      config: identityConfig,
-      store: storeFor('identity'),
-      bus,
-      kv: kvFor('identity'),
-      logger: loggerFor('identity'),
-      clock: options.clock,
-      ...options.identity,
-    });
-    onStop('identity', () => identity.stop());
-
-    const notification = await startNotification({
-      config: notificationConfig,
-      store: storeFor('notification'),
-      bus,
-      kv: kvFor('notification'),
-      logger: loggerFor('notification'),
-      clock: options.clock,
-    });
-    onStop('notification', () => notification.stop());
-
-    const kyc = await startKyc({
-      config: kycConfig,
-      store: storeFor('kyc'),
-      bus,
-      kv: kvFor('kyc'),
-      logger: loggerFor('kyc'),
-      clock: options.clock,
-      ...options.kyc,
-    });
-    onStop('kyc', () => kyc.stop());
-
-    const money = await startMoneyServices({
-      env,
-      dataDir,
+    const { identity, notification, kyc, money } = await startServices({
+      configs,
       storeFor,
       kvFor,
       bus,
       loggerFor,
       clock: options.clock,
       onStop,
-      ...options.money,
+      identity: options.identity,
+      kyc: options.kyc,
+      money: options.money,
     });
 
     const identityClient = createIdentityClient(identity.grpcAddress);
@@ -200,7 +146,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       kycGrpcUrl: kyc.grpcAddress,
       kycHttpUrl: kyc.httpUrl,
       // the same secret the kyc service was started with (its dev default when unset outside production)
-      kycInternalToken: kycConfig.KYC_INTERNAL_TOKEN,
+      kycInternalToken: configs.kyc.KYC_INTERNAL_TOKEN,
       ledgerGrpcUrl: money.ledger.grpcAddress,
       investmentGrpcUrl: money.investment.grpcAddress,
       withdrawalGrpcUrl: money.withdrawal.grpcAddress,
@@ -221,7 +167,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     });
     onStop('gateway', () => gateway.stop());
 
-    const usedDefaultPassword = identityConfig.usedDevDefaults.includes('ADMIN_PASSWORD');
+    const { ADMIN_EMAIL, ADMIN_PASSWORD, usedDevDefaults } = configs.identity;
     let stopping: Promise<void> | undefined;
     return {
       url: gateway.url,
@@ -234,8 +180,8 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       kycDocuments: kyc.documents,
       money,
       admin: {
-        email: identityConfig.ADMIN_EMAIL,
-        password: usedDefaultPassword ? identityConfig.ADMIN_PASSWORD : undefined,
+        email: ADMIN_EMAIL,
+        password: usedDevDefaults.includes('ADMIN_PASSWORD') ? ADMIN_PASSWORD : undefined,
       },
       dataDir,
       stop() {

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { unavailable } from '@meridian/platform/eventSourcing/errors';
+import { conflict, unavailable } from '@meridian/platform/eventSourcing/errors';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { ledgerInvariantProblems } from '../../ledger/src/testing/invariants.js';
 import { ADMIN, ADMIN_2, caller, grpcError, startStack, type Stack } from './testing/harness.js';
@@ -219,7 +219,84 @@ describe('admin', () => {
   });
 });
 
+describe('maker-checker and impersonation', () => {
+  const OWN =
+    'You cannot decide your own withdrawal: another admin must review it (if you are the only admin, a second admin is needed)';
+  const IMPERSONATING = 'Money actions are not allowed while impersonating a user';
+
+  it('an admin cannot approve or reject their own withdrawal; a second admin can', async () => {
+    await stack.fund(ADMIN_2.userId, '300');
+    const id = (
+      await stack.call('requestWithdrawal', {
+        caller: caller(ADMIN_2.userId),
+        callerRole: 'admin',
+        callerVerified: true,
+        callerKycStatus: 'Approved',
+        amount: '100',
+        walletAddress: WALLET,
+      })
+    ).withdrawal!.withdrawalId;
+    for (const method of ['approveWithdrawal', 'rejectWithdrawal'] as const)
+      expect(await grpcError(decide(method, id, ADMIN_2))).toMatchObject({
+        code: status.PERMISSION_DENIED,
+        details: OWN,
+      });
+    expect((await pending()).withdrawals.map((w) => w.withdrawalId)).toContain(id);
+    expect(await stack.balances(ADMIN_2.userId)).toMatchObject({ withdrawalHoldCents: 10_000 });
+    expect(await decide('approveWithdrawal', id, ADMIN)).toMatchObject({
+      withdrawal: { status: 'Approved', decidedBy: ADMIN.userId },
+    });
+  });
+
+  it('while impersonating, a withdrawal is refused with a clear message and nothing is held; reading works', async () => {
+    const u = user();
+    await stack.fund(u, '300');
+    const mine = (await request(u, '100')).withdrawal!.withdrawalId;
+    const asAdmin = { ...caller(u), impersonatorId: ADMIN.userId };
+    expect(
+      await grpcError(
+        stack.call('requestWithdrawal', {
+          caller: asAdmin,
+          callerRole: 'subscriber',
+          callerVerified: true,
+          callerKycStatus: 'Approved',
+          amount: '100',
+          walletAddress: WALLET,
+        }),
+      ),
+    ).toMatchObject({ code: status.PERMISSION_DENIED, details: IMPERSONATING });
+    expect(await stack.balances(u)).toMatchObject({ profitCents: 20_000, withdrawalHoldCents: 10_000 });
+    const seen = await stack.call('listUserWithdrawals', { caller: asAdmin, callerRole: 'subscriber' });
+    expect(seen.withdrawals.map((w) => w.withdrawalId)).toEqual([mine]);
+    expect((await stack.call('getWithdrawal', { caller: asAdmin, callerRole: 'subscriber', withdrawalId: mine })).status).toBe('Pending');
+  });
+});
+
 describe('faults', () => {
+  it('an approval whose capture the ledger refuses is not reported as done; the capture stays owed', async () => {
+    const u = user();
+    await stack.fund(u, '300');
+    const id = (await request(u, '100')).withdrawal!.withdrawalId;
+    const real = stack.realLedger();
+    await stack.restart({
+      ledger: {
+        ...real,
+        captureHold: async () =>
+          Promise.reject(conflict('Idempotency key reused with a different request', 'IDEMPOTENCY_CONFLICT')),
+      },
+    });
+    expect(await grpcError(decide('approveWithdrawal', id))).toMatchObject({
+      code: status.ALREADY_EXISTS,
+      details:
+        'The withdrawal is approved but the ledger refused to capture its funds: Idempotency key reused with a different request. It is not complete and will be retried',
+      errorCode: 'LEDGER_REFUSED',
+    });
+    expect(await stack.balances(u)).toMatchObject({ profitCents: 20_000, withdrawalHoldCents: 10_000 });
+    await stack.restart();
+    await waitFor(async () => (await stack.balances(u)).withdrawalHoldCents === 0, 'captured');
+    expect(await stack.balances(u)).toMatchObject({ profitCents: 20_000 });
+  });
+
   it('a request left without a hold outcome is re-driven after a restart: held once', async () => {
     const u = user();
     await stack.fund(u, '300');

@@ -139,6 +139,60 @@ describe('Google sign-in (OIDC ID token)', () => {
     );
   });
 
+  it("linking a never-verified account ends the registrant's sessions and trusted browsers (finding 1)", async () => {
+    const registrant = await h.register({ email: 'gina@example.com' });
+    const registrantCaller = await h.callerOf(registrant.sessionToken);
+    const linked = await h.call('googleLogin', { credential: idToken() });
+    expect(linked.user).toMatchObject({ id: registrant.user!.id, isVerified: true });
+
+    // the registrant's cookie no longer reads the now verified account
+    await expectStatus(
+      h.call('authenticate', { sessionToken: registrant.sessionToken }),
+      status.UNAUTHENTICATED,
+      'Not authorized, please login',
+    );
+    await expectStatus(h.call('getUser', { caller: registrantCaller }), status.UNAUTHENTICATED);
+    expect((await h.call('authenticate', { sessionToken: linked.sessionToken })).userId).toBe(
+      registrant.user!.id,
+    );
+
+    // the owner sets a password from their mailbox; the registrant's browser is not trusted any more
+    await h.call('forgotPassword', { email: 'gina@example.com' });
+    const token = await h.latestSecret('PasswordResetRequested', 'gina@example.com');
+    await h.call('resetPassword', { resetToken: token, password: 'Owner-pass-1' });
+    await expectStatus(
+      h.call('login', {
+        email: 'gina@example.com',
+        password: 'Owner-pass-1',
+        deviceToken: registrant.deviceToken,
+      }),
+      status.FAILED_PRECONDITION,
+      'New browser or device detected',
+    );
+    const owner = await h.call('login', {
+      email: 'gina@example.com',
+      password: 'Owner-pass-1',
+      deviceToken: linked.deviceToken,
+    });
+    expect(owner.user!.id).toBe(registrant.user!.id);
+  });
+
+  it("linking an already verified account keeps its owner's sessions", async () => {
+    const user = await h.register({ email: 'gina@example.com' });
+    await h.call('verifyUser', {
+      verificationToken: await h.latestSecret('EmailVerificationRequested', user.email),
+    });
+    await h.call('googleLogin', { credential: idToken() });
+    expect((await h.call('authenticate', { sessionToken: user.sessionToken })).userId).toBe(user.user!.id);
+  });
+
+  it('links by canonical email (case and plus-tags)', async () => {
+    const user = await h.register({ email: 'gina@example.com' });
+    const res = await h.call('googleLogin', { credential: idToken({ email: 'Gina+news@Example.com' }) });
+    expect(res.user!.id).toBe(user.user!.id);
+    expect(await h.events('UserRegistered')).toHaveLength(2); // the first admin and Gina
+  });
+
   it('refuses a suspended account', async () => {
     const first = await h.call('googleLogin', { credential: idToken() });
     const admin = await h.signInWithCode(h.admin.email);

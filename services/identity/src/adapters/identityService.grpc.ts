@@ -10,10 +10,10 @@ import type * as pb from '@meridian/proto/meridian/identity/v1/identity';
 import type { IdentityServiceServer } from '@meridian/proto/meridian/identity/v1/identity';
 import type { UserEvent } from '../domain/user.js';
 import type { ReferralView, UserView } from '../projections/userView.js';
-import { authenticate, type CallerInput, type IdentityContext } from '../app/context.js';
-import { register, type AuthResult } from '../app/register.js';
+import { authenticate, type AuthResult, type CallerInput, type IdentityContext } from '../app/context.js';
+import { register } from '../app/register.js';
 import { googleLogin, login, loginWithCode, logout, sendLoginCode } from '../app/signIn.js';
-import { getUser, listReferrals, updateUser } from '../app/profile.js';
+import { getUser, listReferrals, updateUser, type UserResult } from '../app/profile.js';
 import { sendVerificationEmail, verifyUser } from '../app/verification.js';
 import { changePassword, forgotPassword, resetPassword } from '../app/passwords.js';
 import { deleteUser, listUsers, upgradeUser } from '../app/admin.js';
@@ -69,7 +69,14 @@ function callerOf(caller: Caller | undefined, call: CallContext): CallerInput | 
   };
 }
 
+/** The request as a use case takes it (its fields are the use case's input), with the call's correlation id when it has none. */
+const correlated = <R extends { correlationId: string }>(req: R, call: CallContext): R => ({
+  ...req,
+  correlationId: req.correlationId || call.correlationId,
+});
+
 const message = (text: string) => ({ message: text });
+const toUserResponse = (r: UserResult): pb.User => toProtoUser(r.user, r.isImpersonated);
 
 /** Compile-time check: the domain's event data are exactly the proto integration events. */
 type DataOf<T extends UserEvent['type']> = Extract<UserEvent, { type: T }>['data'];
@@ -93,111 +100,38 @@ export function createIdentityGrpcService(ctx: IdentityContext, logger: Logger):
   return unaryHandlers(
     {
       register: async (req: pb.RegisterRequest, call: CallContext) =>
-        toAuthResponse(
-          await register(ctx, {
-            name: req.name,
-            email: req.email,
-            password: req.password,
-            phone: req.phone,
-            country: req.country,
-            referralCode: req.referralCode,
-            deviceToken: req.deviceToken,
-            clientIp: req.clientIp,
-            correlationId: req.correlationId || call.correlationId,
-          }),
-        ),
-      login: async (req: pb.LoginRequest) =>
-        toAuthResponse(
-          await login(ctx, {
-            email: req.email,
-            password: req.password,
-            deviceToken: req.deviceToken,
-            clientIp: req.clientIp,
-          }),
-        ),
+        toAuthResponse(await register(ctx, correlated(req, call))),
+      login: async (req: pb.LoginRequest) => toAuthResponse(await login(ctx, req)),
       sendLoginCode: async (req: pb.SendLoginCodeRequest, call: CallContext) =>
-        message(
-          await sendLoginCode(ctx, {
-            email: req.email,
-            clientIp: req.clientIp,
-            correlationId: req.correlationId || call.correlationId,
-          }),
-        ),
-      loginWithCode: async (req: pb.LoginWithCodeRequest) =>
-        toAuthResponse(
-          await loginWithCode(ctx, {
-            email: req.email,
-            loginCode: req.loginCode,
-            deviceToken: req.deviceToken,
-            clientIp: req.clientIp,
-          }),
-        ),
+        message(await sendLoginCode(ctx, correlated(req, call))),
+      loginWithCode: async (req: pb.LoginWithCodeRequest) => toAuthResponse(await loginWithCode(ctx, req)),
       googleLogin: async (req: pb.GoogleLoginRequest, call: CallContext) =>
-        toAuthResponse(
-          await googleLogin(ctx, {
-            credential: req.credential,
-            deviceToken: req.deviceToken,
-            clientIp: req.clientIp,
-            correlationId: req.correlationId || call.correlationId,
-          }),
-        ),
+        toAuthResponse(await googleLogin(ctx, correlated(req, call))),
       authenticate: async (req: pb.AuthenticateRequest): Promise<pb.Principal> =>
         authenticate(ctx, req.sessionToken),
       logout: async (req: pb.LogoutRequest, call: CallContext) =>
         message(await logout(ctx, callerOf(req.caller, call))),
-      getUser: async (req: pb.GetUserRequest, call: CallContext) => {
-        const r = await getUser(ctx, callerOf(req.caller, call));
-        return toProtoUser(r.user, r.isImpersonated);
-      },
-      updateUser: async (req: pb.UpdateUserRequest, call: CallContext) => {
-        const r = await updateUser(ctx, callerOf(req.caller, call), {
-          name: req.name,
-          phone: req.phone,
-          bio: req.bio,
-          country: req.country,
-          photo: req.photo,
-        });
-        return toProtoUser(r.user, r.isImpersonated);
-      },
+      getUser: async (req: pb.GetUserRequest, call: CallContext) =>
+        toUserResponse(await getUser(ctx, callerOf(req.caller, call))),
+      updateUser: async (req: pb.UpdateUserRequest, call: CallContext) =>
+        toUserResponse(await updateUser(ctx, callerOf(req.caller, call), req)),
       sendVerificationEmail: async (req: pb.SendVerificationEmailRequest, call: CallContext) =>
         message(await sendVerificationEmail(ctx, callerOf(req.caller, call))),
       verifyUser: async (req: pb.VerifyUserRequest, call: CallContext) =>
-        message(
-          await verifyUser(ctx, {
-            verificationToken: req.verificationToken,
-            correlationId: req.correlationId || call.correlationId,
-          }),
-        ),
+        message(await verifyUser(ctx, correlated(req, call))),
       changePassword: async (req: pb.ChangePasswordRequest, call: CallContext) =>
-        message(
-          await changePassword(ctx, callerOf(req.caller, call), {
-            oldPassword: req.oldPassword,
-            password: req.password,
-          }),
-        ),
+        message(await changePassword(ctx, callerOf(req.caller, call), req)),
       forgotPassword: async (req: pb.ForgotPasswordRequest, call: CallContext) =>
-        message(
-          await forgotPassword(ctx, {
-            email: req.email,
-            clientIp: req.clientIp,
-            correlationId: req.correlationId || call.correlationId,
-          }),
-        ),
+        message(await forgotPassword(ctx, correlated(req, call))),
       resetPassword: async (req: pb.ResetPasswordRequest, call: CallContext) =>
-        message(
-          await resetPassword(ctx, {
-            resetToken: req.resetToken,
-            password: req.password,
-            correlationId: req.correlationId || call.correlationId,
-          }),
-        ),
+        message(await resetPassword(ctx, correlated(req, call))),
       listUsers: async (req: pb.ListUsersRequest, call: CallContext) => ({
         users: (await listUsers(ctx, callerOf(req.caller, call))).map((u) => toProtoUser(u)),
       }),
       deleteUser: async (req: pb.DeleteUserRequest, call: CallContext) =>
         message(await deleteUser(ctx, callerOf(req.caller, call), req.userId)),
       upgradeUser: async (req: pb.UpgradeUserRequest, call: CallContext) =>
-        message(await upgradeUser(ctx, callerOf(req.caller, call), { userId: req.userId, role: req.role })),
+        message(await upgradeUser(ctx, callerOf(req.caller, call), req)),
       impersonate: async (req: pb.ImpersonateRequest, call: CallContext) =>
         toAuthResponse(await impersonate(ctx, callerOf(req.caller, call), req.userId)),
       exitImpersonation: async (req: pb.ExitImpersonationRequest, call: CallContext) =>

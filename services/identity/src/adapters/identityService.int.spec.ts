@@ -274,7 +274,7 @@ describe('login', () => {
     );
   });
 
-  it('rate-limits login attempts per email', async () => {
+  it('rate-limits login attempts per email, but not from a browser the account trusts', async () => {
     const user = await h.register();
     for (let i = 0; i < 10; i++) {
       await expectStatus(
@@ -284,10 +284,17 @@ describe('login', () => {
       );
     }
     await expectStatus(
-      h.call('login', { email: user.email, password: user.password, deviceToken: user.deviceToken }),
+      h.call('login', { email: user.email, password: user.password }),
       status.RESOURCE_EXHAUSTED,
       'Too many attempts. Please try again later',
     );
+    // issue 11 finding 6: the trusted browser has a budget of its own (it was refused here before)
+    const trusted = await h.call('login', {
+      email: user.email,
+      password: user.password,
+      deviceToken: user.deviceToken,
+    });
+    expect(trusted.user!.id).toBe(user.user!.id);
   });
 
   it('rate-limits code requests and registrations per client address', async () => {
@@ -364,7 +371,7 @@ describe('passwords', () => {
       'Password must be up to 6 characters',
     );
     expect((await h.call('resetPassword', { resetToken: token, password: 'New-pass-2' })).message).toBe(
-      'Password reset successful, please login',
+      'Password Reset Successful, please login',
     );
     await expectStatus(h.call('authenticate', { sessionToken: user.sessionToken }), status.UNAUTHENTICATED);
     await expectStatus(

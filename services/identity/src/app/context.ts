@@ -2,20 +2,23 @@
  * Everything a use case needs, and the small helpers they share: running a User command inside a
  * transaction (append + inline projections), state-stored deciders, rate limits and sessions.
  */
-import { DomainError, unauthenticated } from '@meridian/platform/eventSourcing/errors';
-import { type CommandStream, handleCommand, loadStream } from '@meridian/platform/app/commandHandler';
+import { DomainError, invalid, unauthenticated } from '@meridian/platform/eventSourcing/errors';
+import {
+  type CommandResult,
+  type CommandStream,
+  handleCommand,
+  loadStream,
+} from '@meridian/platform/app/commandHandler';
 import { eventMeta } from '@meridian/platform/app/requestContext';
-import type {
-  Actor,
-  Decider,
-  DomainEvent,
-  EventMeta,
-  StoredEvent,
-} from '@meridian/platform/eventSourcing/types';
+import type { Actor, Decider, DomainEvent, EventMeta } from '@meridian/platform/eventSourcing/types';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import type { ServiceStore, StoreTx } from '@meridian/platform/ports/serviceStore';
 import type { Logger } from '@meridian/platform/logger';
 import {
+  canonicalEmail,
+  isValidEmail,
+  MESSAGES,
+  normalizeEmail,
   toUserStreamId,
   userDecider,
   type UserCommand,
@@ -37,6 +40,8 @@ const HOUR = 60 * MIN;
 export const DEFAULT_RATE_LIMITS = {
   loginPerEmail: { max: 10, windowMs: 15 * MIN },
   loginPerClient: { max: 50, windowMs: 15 * MIN },
+  /** a browser this account trusts: its own budget instead of the email's and the client's (finding 6 of issue 11) */
+  loginPerDevice: { max: 10, windowMs: 15 * MIN },
   sendCodePerEmail: { max: 5, windowMs: 15 * MIN },
   sendCodePerClient: { max: 20, windowMs: 15 * MIN },
   codeLoginPerEmail: { max: 20, windowMs: 15 * MIN },
@@ -138,15 +143,12 @@ export const loadUserState = (tx: StoreTx, userId: string): Promise<{ version: n
   loadStream(tx, USER_STREAM, userId);
 
 /** Decides a User command on the current stream, appends (expected version) and projects inline. */
-export async function decideAndAppend(
+export const decideAndAppend = (
   tx: StoreTx,
   userId: string,
   command: UserCommand | ((state: UserState) => UserCommand),
   meta: EventMeta,
-): Promise<{ before: UserState; after: UserState; events: StoredEvent<UserEvent>[] }> {
-  const { before, after, events } = await handleCommand(tx, USER_STREAM, userId, command, meta);
-  return { before, after, events };
-}
+): Promise<CommandResult<UserEvent, UserState>> => handleCommand(tx, USER_STREAM, userId, command, meta);
 
 // ---------- state-stored deciders (login codes, one-time tokens: never published) ----------
 
@@ -173,22 +175,56 @@ export async function rateLimit(ctx: IdentityContext, key: string, limit: RateLi
   if (count > limit.max) throw new DomainError('rate_limited', RATE_LIMITED_MESSAGE);
 }
 
+/** The actions limited per email and per client, with the key prefix each counts under. */
+const EMAIL_AND_CLIENT_LIMITED = {
+  login: 'login',
+  sendCode: 'send-code',
+  codeLogin: 'code-login',
+  register: 'register',
+  forgot: 'forgot',
+} as const;
+
+/**
+ * Counts an attempt of `action` against its per-client (IP) and per-email budgets (`<action>PerClient`,
+ * `<action>PerEmail`); the email counts in its canonical form, so case and plus-tags share one budget.
+ */
 export async function rateLimitEmailAndClient(
   ctx: IdentityContext,
-  action: string,
+  action: keyof typeof EMAIL_AND_CLIENT_LIMITED,
   email: string,
   clientIp: string | undefined,
-  perEmail: RateLimit,
-  perClient: RateLimit,
 ): Promise<void> {
-  if (clientIp) await rateLimit(ctx, `${action}:ip:${clientIp}`, perClient);
-  await rateLimit(ctx, `${action}:email:${ctx.crypto.sha256(email)}`, perEmail);
+  const key = EMAIL_AND_CLIENT_LIMITED[action];
+  if (clientIp) await rateLimit(ctx, `${key}:ip:${clientIp}`, ctx.limits[`${action}PerClient`]);
+  await rateLimit(
+    ctx,
+    `${key}:email:${ctx.crypto.sha256(canonicalEmail(email))}`,
+    ctx.limits[`${action}PerEmail`],
+  );
 }
 
-// ---------- sessions (KeyValueStore: session:<sid>, user-sessions:<userId>) ----------
+/** The normalised address typed in a form's email field: refused when empty (`missing`) or malformed. */
+export function formEmail(value: string | undefined, missing: string): string {
+  const raw = value?.trim() ?? '';
+  if (!raw) throw invalid(missing);
+  if (!isValidEmail(raw)) throw invalid(MESSAGES.invalidEmail);
+  return normalizeEmail(raw);
+}
+
+// ---------- sessions (KeyValueStore: session:<sid>, user-sessions:<userId>, session-revoked:<sid>) ----------
 
 const sessionKey = (sid: string) => `session:${sid}`;
 const userSessionsKey = (userId: string) => `user-sessions:${userId}`;
+/**
+ * A revoked session's tombstone. Authenticate's sliding refresh rewrites the record after reading it;
+ * a revocation in between (logout, password change, suspension) would be undone by that write. So a
+ * revocation writes the tombstone BEFORE deleting the record, a refresh checks it AFTER its write (and
+ * deletes what it wrote), and every read refuses a record with a tombstone: whichever order the
+ * steps interleave in, a revoked session stays revoked. It outlives any record a refresh could write.
+ */
+const revokedKey = (sid: string) => `session-revoked:${sid}`;
+const REVOKED_TTL_MS = SESSION_TTL_MS + HOUR;
+const isRevoked = async (ctx: IdentityContext, sid: string) => (await ctx.kv.get(revokedKey(sid))) !== null;
 
 export async function createSession(
   ctx: IdentityContext,
@@ -208,11 +244,14 @@ export async function createSession(
 export async function readSession(ctx: IdentityContext, sessionId: string): Promise<SessionRecord | null> {
   if (!sessionId) return null;
   const raw = await ctx.kv.get(sessionKey(sessionId));
-  return raw ? (JSON.parse(raw) as SessionRecord) : null;
+  if (!raw || (await isRevoked(ctx, sessionId))) return null;
+  return JSON.parse(raw) as SessionRecord;
 }
 
 export async function revokeSession(ctx: IdentityContext, sessionId: string): Promise<void> {
-  const record = await readSession(ctx, sessionId);
+  const raw = await ctx.kv.get(sessionKey(sessionId));
+  const record = raw ? (JSON.parse(raw) as SessionRecord) : null;
+  await ctx.kv.set(revokedKey(sessionId), '1', { ttlMs: REVOKED_TTL_MS });
   await ctx.kv.del(sessionKey(sessionId));
   if (record) {
     await ctx.kv.srem(userSessionsKey(record.userId), sessionId);
@@ -228,6 +267,33 @@ export async function revokeAllSessions(ctx: IdentityContext, userId: string, ke
     await revokeSession(ctx, sid);
     await ctx.kv.srem(userSessionsKey(userId), sid);
   }
+}
+
+/** What a sign-in answers: the user's view, a session and, when the browser became trusted, its device token. */
+export interface AuthResult {
+  user: UserView;
+  isImpersonated: boolean;
+  sessionToken: string;
+  deviceToken: string;
+  message: string;
+}
+
+/** Opens a session for the user (for `impersonatorId` when an admin acts as them) and answers with their view. */
+export async function signedIn(
+  ctx: IdentityContext,
+  userId: string,
+  message: string | ((user: UserView) => string),
+  options: { deviceToken?: string; impersonatorId?: string } = {},
+): Promise<AuthResult> {
+  const session = await createSession(ctx, userId, options.impersonatorId ?? null);
+  const user = (await getUserView(ctx.store, userId))!;
+  return {
+    user,
+    isImpersonated: !!options.impersonatorId,
+    sessionToken: session.token,
+    deviceToken: options.deviceToken ?? '',
+    message: typeof message === 'string' ? message : message(user),
+  };
 }
 
 /**
@@ -291,8 +357,13 @@ export async function authenticate(ctx: IdentityContext, token: string): Promise
   if (!view) throw unauthenticated(NOT_LOGGED_IN);
   let refreshedSessionToken = '';
   if (now.getTime() - claims.iat * 1000 >= SESSION_REFRESH_AFTER_MS) {
-    // Sliding refresh: a fresh token for the same session, and the record lives another full term.
+    // Sliding refresh: a fresh token for the same session, and the record lives another full term,
+    // unless it was revoked since it was read (see revokedKey: the write first, then the check).
     await ctx.kv.set(sessionKey(claims.sid), JSON.stringify(record), { ttlMs: SESSION_TTL_MS });
+    if (await isRevoked(ctx, claims.sid)) {
+      await ctx.kv.del(sessionKey(claims.sid));
+      throw unauthenticated(NOT_LOGGED_IN);
+    }
     await ctx.kv.sadd(userSessionsKey(record.userId), claims.sid, SESSION_TTL_MS);
     if (record.impersonatorId)
       await ctx.kv.sadd(userSessionsKey(record.impersonatorId), claims.sid, SESSION_TTL_MS);
@@ -342,6 +413,16 @@ export async function trustDevice(
     trustedAt: now.toISOString(),
   });
   return ctx.tokens.signDevice(deviceId, now, DEVICE_TTL_MS);
+}
+
+/** Records the user's password hash inside tx (null: no password, as for an identity-provider account). */
+export async function setPassword(
+  tx: StoreTx,
+  userId: string,
+  passwordHash: string | null,
+  now: Date,
+): Promise<void> {
+  await tx.put<CredentialsDoc>(CREDENTIALS, userId, { userId, passwordHash, updatedAt: now.toISOString() });
 }
 
 export async function forgetUserSecrets(tx: StoreTx, userId: string): Promise<void> {

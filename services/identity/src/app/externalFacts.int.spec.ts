@@ -4,8 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { busEvent } from '@meridian/platform/testing/eventBus.conformance';
 import { waitFor } from '@meridian/platform/testing/waitFor';
-import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import { startHarness, type Harness } from '../testing/harness.js';
 import { KYC_TOPIC } from '../projections/externalFacts.js';
 
@@ -18,21 +18,8 @@ afterEach(async () => {
 });
 
 let position = 0;
-function kycEvent(type: string, data: Record<string, unknown>): StoredEvent {
-  position += 1;
-  return {
-    id: randomUUID(),
-    type,
-    data,
-    streamId: `kyc-${String(data.userId)}`,
-    version: position,
-    position,
-    occurredAt: new Date().toISOString(),
-    correlationId: randomUUID(),
-    causationId: null,
-    actor: null,
-  };
-}
+const kycEvent = (type: string, data: Record<string, unknown>) =>
+  busEvent(`kyc-${String(data.userId)}`, ++position, data, type);
 
 describe('kyc facts on the user view', () => {
   it('shows Pending with the document links, then the decision, and ignores a redelivered event', async () => {

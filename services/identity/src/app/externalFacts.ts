@@ -1,13 +1,23 @@
 import { subscribeIdempotent } from '@meridian/platform/app/consumer';
+import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { EventBus, Subscription } from '@meridian/platform/ports/eventBus';
-import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
+import type { ServiceStore, StoreTx } from '@meridian/platform/ports/serviceStore';
 import { projectExternalFact, WIRED_EXTERNAL_TOPICS } from '../projections/externalFacts.js';
 import { USERS, type UserView } from '../projections/userView.js';
 
+/** Applies one event of another service to the user view it concerns, inside tx. */
+export async function applyExternalFact(event: StoredEvent, tx: StoreTx): Promise<void> {
+  const userId = (event.data as { userId?: unknown }).userId;
+  if (typeof userId !== 'string') return;
+  const before = await tx.get<UserView>(USERS, userId);
+  const after = projectExternalFact(before, event);
+  if (after && after !== before) await tx.put(USERS, userId, after);
+}
+
 /**
- * Keeps facts other services own on the user view (kycStatus and the document links today; balances
- * once the ledger's contract lands), idempotently: the processed marker commits with the view update,
- * so a redelivered event has no second effect. Group 'identity' on each topic.
+ * Keeps facts other services own on the user view (kycStatus, the document links, balances),
+ * idempotently: the processed marker commits with the view update, so a redelivered event has no
+ * second effect. Group 'identity' on each topic.
  */
 export async function subscribeExternalFacts(deps: {
   bus: EventBus;
@@ -22,13 +32,7 @@ export async function subscribeExternalFacts(deps: {
         store: deps.store,
         topic,
         group: 'identity',
-        handle: async (event, tx) => {
-          const userId = (event.data as { userId?: unknown }).userId;
-          if (typeof userId !== 'string') return;
-          const before = await tx.get<UserView>(USERS, userId);
-          const after = projectExternalFact(before, event);
-          if (after && after !== before) await tx.put(USERS, userId, after);
-        },
+        handle: applyExternalFact,
       }),
     );
   }

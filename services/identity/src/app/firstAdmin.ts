@@ -1,7 +1,7 @@
 import { isValidEmail, normalizeEmail } from '../domain/user.js';
 import { findUserIdByEmail } from '../projections/userView.js';
-import { CREDENTIALS, decideAndAppend, type CredentialsDoc, type IdentityContext } from './context.js';
-import { newReferralCode } from './register.js';
+import { setPassword, type IdentityContext } from './context.js';
+import { newReferralCode, registerVerified } from './register.js';
 
 /**
  * Creates the first admin (verified) from ADMIN_EMAIL / ADMIN_PASSWORD unless that email already has
@@ -20,25 +20,13 @@ export async function ensureFirstAdmin(
   const now = ctx.clock();
   return ctx.store.transaction(async (tx) => {
     if (await findUserIdByEmail(tx, email)) return false;
-    await decideAndAppend(
+    await registerVerified(
       tx,
-      userId,
-      {
-        type: 'RegisterUser',
-        userId,
-        name: input.name ?? 'Admin',
-        email,
-        phone: '',
-        country: '',
-        role: 'admin',
-        referralCode,
-        referredBy: '',
-        now,
-        verified: true,
-      },
+      { userId, name: input.name ?? 'Admin', email, role: 'admin', referralCode },
+      now,
       { correlationId: ctx.crypto.newId(), actor: { userId: 'system', role: 'system' } },
     );
-    await tx.put<CredentialsDoc>(CREDENTIALS, userId, { userId, passwordHash, updatedAt: now.toISOString() });
+    await setPassword(tx, userId, passwordHash, now);
     return true;
   });
 }

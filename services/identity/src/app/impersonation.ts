@@ -1,16 +1,15 @@
 import { forbidden, precondition } from '@meridian/platform/eventSourcing/errors';
-import { getUserView } from '../projections/userView.js';
 import {
-  createSession,
   decideAndAppend,
   metaFor,
   revokeSession,
   resolveCaller,
+  signedIn,
+  type AuthResult,
   type CallerInput,
   type IdentityContext,
 } from './context.js';
 import { requireAdmin } from './admin.js';
-import type { AuthResult } from './register.js';
 
 /**
  * An admin acts as a (non-admin) user: a new session whose record keeps the admin's id
@@ -34,15 +33,9 @@ export async function impersonate(
     ),
   );
   await revokeSession(ctx, caller.sessionId);
-  const session = await createSession(ctx, userId, caller.userId);
-  const user = (await getUserView(ctx.store, userId))!;
-  return {
-    user,
-    isImpersonated: true,
-    sessionToken: session.token,
-    deviceToken: '',
-    message: `You are now impersonating ${user.name}`,
-  };
+  return signedIn(ctx, userId, (user) => `You are now impersonating ${user.name}`, {
+    impersonatorId: caller.userId,
+  });
 }
 
 /** Ends an impersonation: ImpersonationEnded (actor: the admin), a fresh session of the admin. */
@@ -62,13 +55,5 @@ export async function exitImpersonation(
     ),
   );
   await revokeSession(ctx, caller.sessionId);
-  const session = await createSession(ctx, adminId);
-  const admin = (await getUserView(ctx.store, adminId))!;
-  return {
-    user: admin,
-    isImpersonated: false,
-    sessionToken: session.token,
-    deviceToken: '',
-    message: 'Impersonation ended',
-  };
+  return signedIn(ctx, adminId, 'Impersonation ended');
 }

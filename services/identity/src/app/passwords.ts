@@ -1,41 +1,34 @@
 import { forbidden, invalid } from '@meridian/platform/eventSourcing/errors';
-import { checkPassword, isValidEmail, MESSAGES, normalizeEmail } from '../domain/user.js';
+import { checkPassword, MESSAGES } from '../domain/user.js';
 import { expiryOf, INVALID_TOKEN_MESSAGE } from '../domain/oneTimeToken.js';
 import { findUserIdByEmail } from '../projections/userView.js';
 import {
   actorOf,
   CREDENTIALS,
   decideAndAppend,
+  formEmail,
   loadUserState,
+  LOGIN_CODES,
   metaFor,
   rateLimitEmailAndClient,
   resolveCaller,
   revokeAllSessions,
+  setPassword,
   type CallerInput,
   type CredentialsDoc,
   type IdentityContext,
 } from './context.js';
-import { consumeToken, issueToken } from './tokens.js';
+import { consumeToken, issueToken, revokeTokens } from './tokens.js';
 
 export const RESET_LINK_SENT = 'If the email is registered, a password reset link has been sent to it';
 
-/** Mails a reset link (1 h) when the email belongs to an account; the same answer either way. */
+/** Mails a reset link (1 h) when the email belongs to an account; the same answer either way. It retires the older links. */
 export async function forgotPassword(
   ctx: IdentityContext,
   input: { email: string; clientIp?: string; correlationId?: string },
 ): Promise<string> {
-  const raw = input.email?.trim() ?? '';
-  if (!raw) throw invalid('Please enter an email');
-  if (!isValidEmail(raw)) throw invalid(MESSAGES.invalidEmail);
-  const email = normalizeEmail(raw);
-  await rateLimitEmailAndClient(
-    ctx,
-    'forgot',
-    email,
-    input.clientIp,
-    ctx.limits.forgotPerEmail,
-    ctx.limits.forgotPerClient,
-  );
+  const email = formEmail(input.email, MESSAGES.enterEmail);
+  await rateLimitEmailAndClient(ctx, 'forgot', email, input.clientIp);
   const userId = await findUserIdByEmail(ctx.store, email);
   if (!userId) return RESET_LINK_SENT;
   const token = ctx.crypto.randomToken();
@@ -53,12 +46,16 @@ export async function forgotPassword(
       },
       metaFor(input.correlationId, { userId, role: state.role }, ctx),
     );
+    await revokeTokens(tx, userId, ['reset']);
     await issueToken(ctx, tx, token, 'reset', userId, now);
   });
   return RESET_LINK_SENT;
 }
 
-/** Sets a new password from a reset link (single use, 1 h) and revokes every session of the user. */
+/**
+ * Sets a new password from a reset link (single use, 1 h, the newest only), retires every other reset
+ * link, lifts a login-code lock (the link proved the mailbox) and revokes every session of the user.
+ */
 export async function resetPassword(
   ctx: IdentityContext,
   input: { resetToken: string; password: string; correlationId?: string },
@@ -74,23 +71,18 @@ export async function resetPassword(
       tx,
       owner,
       { type: 'ChangePassword', via: 'reset', now },
-      {
-        ...metaFor(input.correlationId, undefined, ctx),
-        actor: { userId: owner, role: 'subscriber' },
-      },
+      metaFor(input.correlationId, { userId: owner, role: 'subscriber' }, ctx),
     );
-    await tx.put<CredentialsDoc>(CREDENTIALS, owner, {
-      userId: owner,
-      passwordHash,
-      updatedAt: now.toISOString(),
-    });
+    await setPassword(tx, owner, passwordHash, now);
+    await revokeTokens(tx, owner, ['reset']);
+    await tx.delete(LOGIN_CODES, owner);
     return owner;
   });
   await revokeAllSessions(ctx, userId);
-  return 'Password reset successful, please login';
+  return 'Password Reset Successful, please login';
 }
 
-/** Changes the caller's password (old one checked) and revokes the caller's other sessions. */
+/** Changes the caller's password (old one checked), retires mailed reset links and revokes the caller's other sessions. */
 export async function changePassword(
   ctx: IdentityContext,
   callerInput: CallerInput | undefined,
@@ -112,11 +104,8 @@ export async function changePassword(
       { type: 'ChangePassword', via: 'change', oldPasswordMatches, now },
       metaFor(caller.correlationId, actorOf(caller), ctx),
     );
-    await tx.put<CredentialsDoc>(CREDENTIALS, caller.userId, {
-      userId: caller.userId,
-      passwordHash,
-      updatedAt: now.toISOString(),
-    });
+    await setPassword(tx, caller.userId, passwordHash, now);
+    await revokeTokens(tx, caller.userId, ['reset']);
   });
   await revokeAllSessions(ctx, caller.userId, caller.sessionId);
   return 'Password changed successfully';

@@ -1,21 +1,22 @@
 import { conflict, invalid } from '@meridian/platform/eventSourcing/errors';
-import { checkPassword, isValidEmail, MESSAGES, normalizeEmail } from '../domain/user.js';
+import type { EventMeta } from '@meridian/platform/eventSourcing/types';
+import type { StoreTx } from '@meridian/platform/ports/serviceStore';
+import { checkPassword, isValidEmail, MESSAGES, normalizeEmail, type Role } from '../domain/user.js';
 import { expiryOf } from '../domain/oneTimeToken.js';
 import {
   findUserIdByEmail,
   findUserIdByReferralCode,
   getUserView,
   REFERRAL_INDEX,
-  type UserView,
 } from '../projections/userView.js';
 import {
-  CREDENTIALS,
-  createSession,
   decideAndAppend,
   metaFor,
   rateLimitEmailAndClient,
+  setPassword,
+  signedIn,
   trustDevice,
-  type CredentialsDoc,
+  type AuthResult,
   type IdentityContext,
 } from './context.js';
 import { issueToken } from './tokens.js';
@@ -32,14 +33,6 @@ export interface RegisterInput {
   correlationId?: string;
 }
 
-export interface AuthResult {
-  user: UserView;
-  isImpersonated: boolean;
-  sessionToken: string;
-  deviceToken: string;
-  message: string;
-}
-
 export const EMAIL_TAKEN = 'Email is already registered';
 export const UNKNOWN_REFERRAL = 'Invalid referral code';
 
@@ -49,6 +42,21 @@ export async function newReferralCode(ctx: IdentityContext): Promise<string> {
     const code = ctx.crypto.referralCode();
     if (!(await ctx.store.get(REFERRAL_INDEX, code))) return code;
   }
+}
+
+/** Registers an account whose email is already verified (the first admin, an identity-provider sign-in), inside tx. */
+export async function registerVerified(
+  tx: StoreTx,
+  user: { userId: string; name: string; email: string; role: Role; referralCode: string },
+  now: Date,
+  meta: EventMeta,
+): Promise<void> {
+  await decideAndAppend(
+    tx,
+    user.userId,
+    { type: 'RegisterUser', ...user, phone: '', country: '', referredBy: '', now, verified: true },
+    meta,
+  );
 }
 
 /**
@@ -68,14 +76,7 @@ export async function register(ctx: IdentityContext, input: RegisterInput): Prom
   if (name.length > 100 || phone.length > 40 || country.length > 100)
     throw invalid('Some fields are too long');
   const email = normalizeEmail(emailRaw);
-  await rateLimitEmailAndClient(
-    ctx,
-    'register',
-    email,
-    input.clientIp,
-    ctx.limits.registerPerEmail,
-    ctx.limits.registerPerClient,
-  );
+  await rateLimitEmailAndClient(ctx, 'register', email, input.clientIp);
 
   const referralInput = input.referralCode?.trim() ?? '';
   let referredBy = '';
@@ -114,17 +115,8 @@ export async function register(ctx: IdentityContext, input: RegisterInput): Prom
       },
       metaFor(input.correlationId, { userId, role: 'subscriber' }, ctx),
     );
-    await tx.put<CredentialsDoc>(CREDENTIALS, userId, { userId, passwordHash, updatedAt: now.toISOString() });
+    await setPassword(tx, userId, passwordHash, now);
     return trustDevice(ctx, tx, userId, input.deviceToken);
   });
-
-  const session = await createSession(ctx, userId);
-  const user = (await getUserView(ctx.store, userId))!;
-  return {
-    user,
-    isImpersonated: false,
-    sessionToken: session.token,
-    deviceToken,
-    message: 'Registration Successful',
-  };
+  return signedIn(ctx, userId, 'Registration Successful', { deviceToken });
 }

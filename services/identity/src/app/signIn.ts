@@ -10,23 +10,30 @@ import { INVALID_LOGIN_CODE, LOGIN_CODE_TTL_MS, loginCodeDecider } from '../doma
 import { findUserIdByEmail, getUserView, type UserView } from '../projections/userView.js';
 import {
   CREDENTIALS,
-  createSession,
   decideAndAppend,
   decideStateStored,
   deviceIdOf,
+  formEmail,
   isTrustedDevice,
   loadUserState,
+  forgetUserSecrets,
   LOGIN_CODES,
   metaFor,
+  rateLimit,
   rateLimitEmailAndClient,
   readSession,
+  revokeAllSessions,
   revokeSession,
+  setPassword,
+  signedIn,
   trustDevice,
+  type AuthResult,
   type CallerInput,
   type CredentialsDoc,
   type IdentityContext,
 } from './context.js';
-import { newReferralCode, type AuthResult } from './register.js';
+import { newReferralCode, registerVerified } from './register.js';
+import { revokeTokens } from './tokens.js';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 export const NEW_DEVICE = 'New browser or device detected';
@@ -38,14 +45,8 @@ let dummyHash: Promise<string> | null = null;
 const timingDummy = (ctx: IdentityContext) =>
   (dummyHash ??= ctx.passwords.hash('timing-equaliser-not-a-password'));
 
-function checkEmailAndPassword(email: string, password: string): string {
-  if (!email || !password) throw invalid(MESSAGES.allFieldsRequired);
-  if (!isValidEmail(email)) throw invalid(MESSAGES.invalidEmail);
-  return normalizeEmail(email);
-}
-
-function suspendedError(view: UserView | null): DomainError | null {
-  return view?.role === 'suspended' ? forbidden(MESSAGES.suspended) : null;
+function assertNotSuspended(view: UserView | null): void {
+  if (view?.role === 'suspended') throw forbidden(MESSAGES.suspended);
 }
 
 export interface LoginInput {
@@ -59,36 +60,26 @@ export interface LoginInput {
  * Email + password. Unknown email and wrong password answer the same ('Invalid email or password',
  * INVALID_ARGUMENT) after the same argon2 work. A correct password from a browser this user has not
  * trusted answers FAILED_PRECONDITION 'New browser or device detected' (the client then asks for a
- * login code). Suspended: PERMISSION_DENIED.
+ * login code). Suspended: PERMISSION_DENIED. A browser the account trusts counts against a budget of
+ * its own (`loginPerDevice`), so strangers' failures under the email or the client address never lock
+ * the owner out of it.
  */
 export async function login(ctx: IdentityContext, input: LoginInput): Promise<AuthResult> {
-  const email = checkEmailAndPassword(input.email?.trim() ?? '', input.password ?? '');
-  await rateLimitEmailAndClient(
-    ctx,
-    'login',
-    email,
-    input.clientIp,
-    ctx.limits.loginPerEmail,
-    ctx.limits.loginPerClient,
-  );
+  if (!input.password) throw invalid(MESSAGES.allFieldsRequired);
+  const email = formEmail(input.email, MESSAGES.allFieldsRequired);
   const userId = await findUserIdByEmail(ctx.store, email);
+  const deviceId = deviceIdOf(ctx, input.deviceToken);
+  const trusted = !!userId && (await isTrustedDevice(ctx, userId, deviceId));
+  if (trusted) await rateLimit(ctx, `login:device:${deviceId}`, ctx.limits.loginPerDevice);
+  else await rateLimitEmailAndClient(ctx, 'login', email, input.clientIp);
   const creds = userId ? await ctx.store.get<CredentialsDoc>(CREDENTIALS, userId) : null;
   const ok = await ctx.passwords.verify(creds?.passwordHash ?? (await timingDummy(ctx)), input.password);
   if (!userId || !creds?.passwordHash || !ok) throw invalid(INVALID_CREDENTIALS);
   const view = await getUserView(ctx.store, userId);
   if (!view) throw invalid(INVALID_CREDENTIALS);
-  const suspended = suspendedError(view);
-  if (suspended) throw suspended;
-  if (!(await isTrustedDevice(ctx, userId, deviceIdOf(ctx, input.deviceToken))))
-    throw precondition(NEW_DEVICE);
-  const session = await createSession(ctx, userId);
-  return {
-    user: view,
-    isImpersonated: false,
-    sessionToken: session.token,
-    deviceToken: '',
-    message: LOGIN_SUCCESSFUL,
-  };
+  assertNotSuspended(view);
+  if (!trusted) throw precondition(NEW_DEVICE);
+  return signedIn(ctx, userId, LOGIN_SUCCESSFUL);
 }
 
 export interface SendLoginCodeInput {
@@ -102,18 +93,8 @@ export interface SendLoginCodeInput {
  * email belongs to an account that may sign in: no enumeration.
  */
 export async function sendLoginCode(ctx: IdentityContext, input: SendLoginCodeInput): Promise<string> {
-  const raw = input.email?.trim() ?? '';
-  if (!raw) throw invalid('Please enter an email');
-  if (!isValidEmail(raw)) throw invalid(MESSAGES.invalidEmail);
-  const email = normalizeEmail(raw);
-  await rateLimitEmailAndClient(
-    ctx,
-    'send-code',
-    email,
-    input.clientIp,
-    ctx.limits.sendCodePerEmail,
-    ctx.limits.sendCodePerClient,
-  );
+  const email = formEmail(input.email, MESSAGES.enterEmail);
+  await rateLimitEmailAndClient(ctx, 'sendCode', email, input.clientIp);
   const userId = await findUserIdByEmail(ctx.store, email);
   if (!userId) return LOGIN_CODE_SENT;
   const code = ctx.crypto.randomDigits(6);
@@ -148,29 +129,19 @@ export interface LoginWithCodeInput {
 }
 
 /**
- * The code from the mailbox: 15 minutes, 5 wrong attempts, single use. On success the browser
- * becomes trusted: the answer carries a device token (long-lived cookie) and a session token.
+ * The code from the mailbox: 15 minutes, 5 wrong attempts, single use, and growing locks after
+ * repeated failures of the account (domain/loginCode.ts). On success the browser becomes trusted: the
+ * answer carries a device token (long-lived cookie) and a session token. A suspension is told only to
+ * whoever holds a valid code; anyone else gets the wrong-code answer.
  */
 export async function loginWithCode(ctx: IdentityContext, input: LoginWithCodeInput): Promise<AuthResult> {
   const code = input.loginCode?.trim() ?? '';
   if (!code) throw invalid('Please fill in the login code');
   if (code.length !== 6) throw invalid('Access code must be 6 characters');
-  const raw = input.email?.trim() ?? '';
-  if (!raw) throw invalid(MESSAGES.allFieldsRequired);
-  if (!isValidEmail(raw)) throw invalid(MESSAGES.invalidEmail);
-  const email = normalizeEmail(raw);
-  await rateLimitEmailAndClient(
-    ctx,
-    'code-login',
-    email,
-    input.clientIp,
-    ctx.limits.codeLoginPerEmail,
-    ctx.limits.codeLoginPerClient,
-  );
+  const email = formEmail(input.email, MESSAGES.allFieldsRequired);
+  await rateLimitEmailAndClient(ctx, 'codeLogin', email, input.clientIp);
   const userId = await findUserIdByEmail(ctx.store, email);
   if (!userId || !/^\d{6}$/.test(code)) throw invalid(INVALID_LOGIN_CODE);
-  const suspended = suspendedError(await getUserView(ctx.store, userId));
-  if (suspended) throw suspended;
 
   const now = ctx.clock();
   const outcome = await ctx.store.transaction(async (tx) => {
@@ -180,19 +151,13 @@ export async function loginWithCode(ctx: IdentityContext, input: LoginWithCodeIn
       now,
     });
     if (events.some((e) => e.type === 'LoginCodeAttemptFailed')) return { ok: false as const };
+    // the right code: only now may the answer say the account is suspended (the code stays unused)
+    assertNotSuspended(await getUserView(tx, userId));
     return { ok: true as const, deviceToken: await trustDevice(ctx, tx, userId, input.deviceToken) };
   });
   // A wrong code is recorded (attempts count) and only then refused.
   if (!outcome.ok) throw invalid(INVALID_LOGIN_CODE);
-  const view = (await getUserView(ctx.store, userId))!;
-  const session = await createSession(ctx, userId);
-  return {
-    user: view,
-    isImpersonated: false,
-    sessionToken: session.token,
-    deviceToken: outcome.deviceToken,
-    message: LOGIN_SUCCESSFUL,
-  };
+  return signedIn(ctx, userId, LOGIN_SUCCESSFUL, { deviceToken: outcome.deviceToken });
 }
 
 export interface GoogleLoginInput {
@@ -207,8 +172,9 @@ export const INVALID_GOOGLE = 'Google sign-in failed: invalid credential';
 /**
  * Sign-in with an OIDC ID token (Google): signature against the issuer's JWKS, issuer, audience,
  * expiry; the email must be verified by the provider. Creates the user (verified) or links the
- * existing one by email. Linking to a never-verified account clears its password (a stranger may
- * have registered the address first) and verifies it. The browser becomes trusted.
+ * existing one by canonical email. Linking to a never-verified account verifies it and takes it back
+ * from whoever registered the address first: its password, login code, mailed links, trusted browsers
+ * and every session end. The browser becomes trusted.
  */
 export async function googleLogin(ctx: IdentityContext, input: GoogleLoginInput): Promise<AuthResult> {
   if (!ctx.oidc) throw new DomainError('unavailable', 'Google sign-in is not available');
@@ -223,47 +189,21 @@ export async function googleLogin(ctx: IdentityContext, input: GoogleLoginInput)
   if (!identity.emailVerified || !isValidEmail(identity.email))
     throw invalid('Your Google email address is not verified');
   const email = normalizeEmail(identity.email);
-  await rateLimitEmailAndClient(
-    ctx,
-    'login',
-    email,
-    input.clientIp,
-    ctx.limits.loginPerEmail,
-    ctx.limits.loginPerClient,
-  );
+  await rateLimitEmailAndClient(ctx, 'login', email, input.clientIp);
   const now = ctx.clock();
   const existing = await findUserIdByEmail(ctx.store, email);
-  if (existing) {
-    const suspended = suspendedError(await getUserView(ctx.store, existing));
-    if (suspended) throw suspended;
-  }
+  if (existing) assertNotSuspended(await getUserView(ctx.store, existing));
   const userId = existing ?? ctx.crypto.newId();
   const referralCode = existing ? '' : await newReferralCode(ctx);
 
-  const deviceToken = await ctx.store.transaction(async (tx) => {
+  const { deviceToken, takenBack } = await ctx.store.transaction(async (tx) => {
+    let takenBack = false;
     const meta = metaFor(input.correlationId, { userId, role: 'subscriber' }, ctx);
     const { state } = await loadUserState(tx, userId);
     if (state.status === 'none') {
       if (await findUserIdByEmail(tx, email)) throw invalid('Please try again');
       const name = identity.name.trim().slice(0, 100) || email.split('@')[0];
-      await decideAndAppend(
-        tx,
-        userId,
-        {
-          type: 'RegisterUser',
-          userId,
-          name,
-          email,
-          phone: '',
-          country: '',
-          role: 'subscriber',
-          referralCode,
-          referredBy: '',
-          now,
-          verified: true,
-        },
-        meta,
-      );
+      await registerVerified(tx, { userId, name, email, role: 'subscriber', referralCode }, now, meta);
       if (identity.picture)
         await decideAndAppend(
           tx,
@@ -271,11 +211,7 @@ export async function googleLogin(ctx: IdentityContext, input: GoogleLoginInput)
           { type: 'UpdateProfile', changes: { photo: identity.picture } },
           meta,
         ).catch(() => undefined);
-      await tx.put<CredentialsDoc>(CREDENTIALS, userId, {
-        userId,
-        passwordHash: null,
-        updatedAt: now.toISOString(),
-      });
+      await setPassword(tx, userId, null, now);
     } else {
       assertCanSignIn(state);
       if (!state.isVerified) {
@@ -285,24 +221,16 @@ export async function googleLogin(ctx: IdentityContext, input: GoogleLoginInput)
           { type: 'VerifyEmail', now },
           { ...meta, actor: { userId, role: state.role } },
         );
-        await tx.put<CredentialsDoc>(CREDENTIALS, userId, {
-          userId,
-          passwordHash: null,
-          updatedAt: now.toISOString(),
-        });
+        await forgetUserSecrets(tx, userId);
+        await revokeTokens(tx, userId, ['verify', 'reset']);
+        await setPassword(tx, userId, null, now);
+        takenBack = true;
       }
     }
-    return trustDevice(ctx, tx, userId, input.deviceToken);
+    return { deviceToken: await trustDevice(ctx, tx, userId, input.deviceToken), takenBack };
   });
-  const view = (await getUserView(ctx.store, userId))!;
-  const session = await createSession(ctx, userId);
-  return {
-    user: view,
-    isImpersonated: false,
-    sessionToken: session.token,
-    deviceToken,
-    message: LOGIN_SUCCESSFUL,
-  };
+  if (takenBack) await revokeAllSessions(ctx, userId);
+  return signedIn(ctx, userId, LOGIN_SUCCESSFUL, { deviceToken });
 }
 
 /** Ends the caller's session (idempotent: an unknown session is already logged out). */

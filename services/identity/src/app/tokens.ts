@@ -11,13 +11,14 @@ export async function issueToken(
   userId: string,
   now: Date,
 ) {
+  const tokenHash = ctx.crypto.sha256(token);
   await decideStateStored(
     tx,
     TOKENS,
-    ctx.crypto.sha256(token),
+    tokenHash,
     tokenDecider,
     { type: 'IssueToken', purpose, userId, now },
-    { userId, purpose },
+    { userId, purpose, tokenHash },
   );
 }
 
@@ -35,4 +36,16 @@ export async function consumeToken(
     now,
   });
   return (state as Extract<TokenState, { userId: string }>).userId;
+}
+
+/**
+ * Retires every mailed link of `purposes` the user holds (used or not): a newer reset link retires the
+ * older ones, a password change or reset retires them all, taking an account back retires everything.
+ */
+export async function revokeTokens(tx: StoreTx, userId: string, purposes: readonly TokenPurpose[]) {
+  for (const purpose of purposes) {
+    for (const doc of await tx.find<{ tokenHash?: string }>(TOKENS, { where: { userId, purpose } })) {
+      if (doc.tokenHash) await tx.delete(TOKENS, doc.tokenHash);
+    }
+  }
 }

@@ -49,10 +49,7 @@ export async function verifyUser(
       tx,
       userId,
       { type: 'VerifyEmail', now },
-      {
-        ...metaFor(input.correlationId, undefined, ctx),
-        actor: { userId, role: 'subscriber' },
-      },
+      metaFor(input.correlationId, { userId, role: 'subscriber' }, ctx),
     );
   });
   return 'Account verified successfully';

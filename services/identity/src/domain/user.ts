@@ -207,6 +207,7 @@ export function evolve(state: UserState, event: UserEvent): UserState {
 
 export const MESSAGES = {
   allFieldsRequired: 'All fields are required',
+  enterEmail: 'Please enter an email',
   invalidEmail: 'Please enter a valid email',
   passwordTooShort: 'Password must be up to 6 characters',
   passwordTooLong: 'Password must be at most 128 characters',
@@ -232,6 +233,19 @@ const EMAIL_RE =
 
 export const isValidEmail = (email: string) => email.length <= 254 && EMAIL_RE.test(email);
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+/**
+ * The address an account is unique by (registration, login, login codes, Google linking): lower case,
+ * the local part without its plus-tag (`A.B+news@X.com` -> `a.b@x.com`). Mail still goes to the
+ * address as registered; this only says which account an address names.
+ */
+export function canonicalEmail(email: string): string {
+  const normalized = normalizeEmail(email);
+  const at = normalized.lastIndexOf('@');
+  const local = normalized.slice(0, at);
+  const plus = local.startsWith('"') ? -1 : local.indexOf('+');
+  return plus > 0 ? local.slice(0, plus) + normalized.slice(at) : normalized;
+}
 
 export function checkPassword(password: string): void {
   if (password.length < 6) throw invalid(MESSAGES.passwordTooShort);
@@ -279,6 +293,13 @@ function active(state: UserState): ActiveUserState {
   return state;
 }
 
+/** Whom an event that notification mails is about, and where to write to them. */
+const addressee = (user: { userId: string; email: string; name: string }) => ({
+  userId: user.userId,
+  email: user.email,
+  name: user.name,
+});
+
 export function decide(command: UserCommand, state: UserState): UserEvent[] {
   switch (command.type) {
     case 'RegisterUser': {
@@ -303,15 +324,10 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
       if (command.verified) {
         events.push({ type: 'UserVerified', data: { userId: command.userId, verifiedAt: at } });
       } else if (command.verification) {
+        const { sealedToken, expiresAt } = command.verification;
         events.push({
           type: 'EmailVerificationRequested',
-          data: {
-            userId: command.userId,
-            email: command.email,
-            name: command.name,
-            sealedToken: command.verification.sealedToken,
-            expiresAt: command.verification.expiresAt.toISOString(),
-          },
+          data: { ...addressee(command), sealedToken, expiresAt: expiresAt.toISOString() },
         });
       }
       return events;
@@ -319,16 +335,11 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
     case 'RequestVerification': {
       const s = active(state);
       if (s.isVerified) throw precondition(MESSAGES.alreadyVerified);
+      const { sealedToken, expiresAt } = command;
       return [
         {
           type: 'EmailVerificationRequested',
-          data: {
-            userId: s.userId,
-            email: s.email,
-            name: s.name,
-            sealedToken: command.sealedToken,
-            expiresAt: command.expiresAt.toISOString(),
-          },
+          data: { ...addressee(s), sealedToken, expiresAt: expiresAt.toISOString() },
         },
       ];
     }
@@ -339,31 +350,20 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
     }
     case 'RequestLoginCode': {
       assertCanSignIn(state);
+      const { sealedCode, expiresAt } = command;
       return [
         {
           type: 'LoginCodeRequested',
-          data: {
-            userId: state.userId,
-            email: state.email,
-            name: state.name,
-            sealedCode: command.sealedCode,
-            expiresAt: command.expiresAt.toISOString(),
-          },
+          data: { ...addressee(state), sealedCode, expiresAt: expiresAt.toISOString() },
         },
       ];
     }
     case 'RequestPasswordReset': {
-      const s = active(state);
+      const { sealedToken, expiresAt } = command;
       return [
         {
           type: 'PasswordResetRequested',
-          data: {
-            userId: s.userId,
-            email: s.email,
-            name: s.name,
-            sealedToken: command.sealedToken,
-            expiresAt: command.expiresAt.toISOString(),
-          },
+          data: { ...addressee(active(state)), sealedToken, expiresAt: expiresAt.toISOString() },
         },
       ];
     }
@@ -374,13 +374,7 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
       return [
         {
           type: 'PasswordChanged',
-          data: {
-            userId: s.userId,
-            email: s.email,
-            name: s.name,
-            via: command.via,
-            changedAt: command.now.toISOString(),
-          },
+          data: { ...addressee(s), via: command.via, changedAt: command.now.toISOString() },
         },
       ];
     }
@@ -418,9 +412,7 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
         {
           type: 'RoleChanged',
           data: {
-            userId: s.userId,
-            email: s.email,
-            name: s.name,
+            ...addressee(s),
             fromRole: s.role,
             toRole: command.role,
             changedBy: command.actorId,

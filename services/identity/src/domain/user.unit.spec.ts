@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
 import { DomainError } from '@meridian/platform/eventSourcing/errors';
-import { isValidEmail, MESSAGES, userDecider, type UserEvent } from './user.js';
+import { canonicalEmail, isValidEmail, MESSAGES, userDecider, type UserEvent } from './user.js';
 
 const spec = DeciderSpecification.for(userDecider);
 const now = new Date('2026-01-01T10:00:00.000Z');
@@ -301,4 +301,15 @@ describe('email format (spec §5)', () => {
       expect(isValidEmail(email)).toBe(false);
     },
   );
+});
+
+describe('canonicalEmail (issue 11 finding 7: one account per address)', () => {
+  it('lower-cases and drops the plus-tag of the local part, nothing else', () => {
+    expect(canonicalEmail(' A+x@Gmail.com ')).toBe('a@gmail.com');
+    expect(canonicalEmail('ann.lee+promo+2@example.com')).toBe('ann.lee@example.com');
+    expect(canonicalEmail('ann.lee@example.com')).toBe('ann.lee@example.com');
+    expect(canonicalEmail('+only@example.com')).toBe('+only@example.com');
+    expect(canonicalEmail('"a+b"@example.com')).toBe('"a+b"@example.com');
+    expect(canonicalEmail('a@b+c.example.com')).toBe('a@b+c.example.com');
+  });
 });

@@ -9,7 +9,7 @@
  *     keeps the highest (`balancesVersion`) and ignores an older one delivered late.
  */
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
-import type { UserView } from './userView.js';
+import { later, type UserView } from './userView.js';
 
 export const KYC_TOPIC = 'meridian.kyc.events';
 export const LEDGER_TOPIC = 'meridian.ledger.events';
@@ -26,6 +26,7 @@ export function projectExternalFact(view: UserView | null, event: StoredEvent): 
   const str = (k: string, fallback: string) => (typeof d[k] === 'string' ? (d[k] as string) : fallback);
   const cents = (k: string, fallback: number) =>
     typeof d[k] === 'number' && Number.isInteger(d[k]) ? (d[k] as number) : fallback;
+  const updatedAt = later(view.updatedAt, event.occurredAt);
   switch (event.type) {
     case 'KycSubmitted':
       return {
@@ -33,12 +34,12 @@ export function projectExternalFact(view: UserView | null, event: StoredEvent): 
         kycStatus: 'Pending',
         kycFrontDoc: str('frontDoc', view.kycFrontDoc),
         kycBackDoc: str('backDoc', view.kycBackDoc),
-        updatedAt: event.occurredAt,
+        updatedAt,
       };
     case 'KycApproved':
-      return { ...view, kycStatus: 'Approved', updatedAt: event.occurredAt };
+      return { ...view, kycStatus: 'Approved', updatedAt };
     case 'KycRejected':
-      return { ...view, kycStatus: 'Rejected', updatedAt: event.occurredAt };
+      return { ...view, kycStatus: 'Rejected', updatedAt };
     case 'BalancesChanged': {
       const seen = (view as WithBalancesVersion).balancesVersion ?? 0;
       if (event.version <= seen) return view;
@@ -48,7 +49,7 @@ export function projectExternalFact(view: UserView | null, event: StoredEvent): 
         balanceCents: cents('depositCents', view.balanceCents),
         investmentBalanceCents: cents('investedCents', view.investmentBalanceCents),
         totalMaturityAmountCents: cents('profitCents', view.totalMaturityAmountCents),
-        updatedAt: event.occurredAt,
+        updatedAt,
       } as WithBalancesVersion;
     }
     default:

@@ -3,13 +3,18 @@
  * (see projectInline). Pure `project*` functions plus the collection names and queries.
  *
  * - users:           UserView per user id (what getUser / listUsers answer)
- * - email-index:     normalised email -> userId (uniqueness, login)
- * - referral-index:  referralCode -> userId
+ * - email-index:     canonical email (canonicalEmail: case, plus-tag) -> { userId, email } (uniqueness, login)
+ * - referral-index:  referralCode -> { userId, referralCode }
  * - referrals:       one document per referee { referrerId, name, email, photo, createdAt }
+ *
+ * Every one of them is rebuilt from the events alone (projections/rebuild.int.spec.ts): the user view
+ * merges identity's own log with facts of other services' topics (projections/externalFacts.ts); each
+ * field comes from one source and `updatedAt` is the latest occurredAt of both, so applying one source
+ * after the other gives the same view as the live interleaving.
  */
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore';
-import type { UserEvent } from '../domain/user.js';
+import { canonicalEmail, normalizeEmail, type UserEvent } from '../domain/user.js';
 
 export const USERS = 'users';
 export const EMAIL_INDEX = 'email-index';
@@ -53,6 +58,9 @@ export interface IndexEntry {
   userId: string;
 }
 
+/** The later of two ISO instants: a view's updatedAt does not depend on the order its sources are applied in. */
+export const later = (a: string, b: string): string => (a > b ? a : b);
+
 /** The user view after one of the User events (null: no view / removed). */
 export function projectUser(view: UserView | null, event: StoredEvent<UserEvent>): UserView | null {
   const at = event.occurredAt;
@@ -82,15 +90,15 @@ export function projectUser(view: UserView | null, event: StoredEvent<UserEvent>
       };
     }
     case 'UserVerified':
-      return view && { ...view, isVerified: true, updatedAt: at };
+      return view && { ...view, isVerified: true, updatedAt: later(view.updatedAt, at) };
     case 'RoleChanged': {
       const d = event.data as Extract<UserEvent, { type: 'RoleChanged' }>['data'];
-      return view && { ...view, role: d.toRole, updatedAt: at };
+      return view && { ...view, role: d.toRole, updatedAt: later(view.updatedAt, at) };
     }
     case 'ProfileUpdated': {
       const d = event.data as Extract<UserEvent, { type: 'ProfileUpdated' }>['data'];
       if (!view) return view;
-      const next = { ...view, updatedAt: at };
+      const next = { ...view, updatedAt: later(view.updatedAt, at) };
       for (const f of d.fields) {
         if (f === 'name' || f === 'phone' || f === 'bio' || f === 'country' || f === 'photo') next[f] = d[f];
       }
@@ -151,11 +159,19 @@ export async function projectInline(tx: StoreTx, events: readonly StoredEvent<Us
     if (before !== after) await putOrDelete(tx, USERS, userId, after);
 
     if (event.type === 'UserRegistered' && after) {
-      await tx.put<IndexEntry>(EMAIL_INDEX, after.email, { userId });
-      await tx.put<IndexEntry>(REFERRAL_INDEX, after.referralCode, { userId });
+      const key = canonicalEmail(after.email);
+      await tx.put<IndexEntry & { email: string }>(EMAIL_INDEX, key, { userId, email: key });
+      await tx.put<IndexEntry & { referralCode: string }>(REFERRAL_INDEX, after.referralCode, {
+        userId,
+        referralCode: after.referralCode,
+      });
     }
     if (event.type === 'UserDeleted' && before) {
-      await tx.delete(EMAIL_INDEX, before.email);
+      // the canonical key, and the exact address for an entry written before keys were canonical
+      for (const key of new Set([canonicalEmail(before.email), before.email])) {
+        if ((await tx.get<IndexEntry>(EMAIL_INDEX, key))?.userId === userId)
+          await tx.delete(EMAIL_INDEX, key);
+      }
       await tx.delete(REFERRAL_INDEX, before.referralCode);
     }
     if (event.type === 'UserRegistered' || event.type === 'ProfileUpdated' || event.type === 'UserDeleted') {
@@ -170,8 +186,13 @@ export async function projectInline(tx: StoreTx, events: readonly StoredEvent<Us
 
 export const getUserView = (db: StoreReads, userId: string) => db.get<UserView>(USERS, userId);
 
-export async function findUserIdByEmail(db: StoreReads, normalizedEmail: string): Promise<string | null> {
-  return (await db.get<IndexEntry>(EMAIL_INDEX, normalizedEmail))?.userId ?? null;
+/** The account an address names: by its canonical form, else (an entry from before keys were canonical) as typed. */
+export async function findUserIdByEmail(db: StoreReads, email: string): Promise<string | null> {
+  const key = canonicalEmail(email);
+  const entry =
+    (await db.get<IndexEntry>(EMAIL_INDEX, key)) ??
+    (key === normalizeEmail(email) ? null : await db.get<IndexEntry>(EMAIL_INDEX, normalizeEmail(email)));
+  return entry?.userId ?? null;
 }
 
 export async function findUserIdByReferralCode(db: StoreReads, code: string): Promise<string | null> {

@@ -1,41 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
-import type { UserEvent } from '../domain/user.js';
+import { registered, userEvent as stored } from '../testing/events.js';
 import { projectReferral, projectUser } from './userView.js';
 import { projectExternalFact } from './externalFacts.js';
-
-let position = 0;
-const stored = <E extends UserEvent>(
-  event: E,
-  occurredAt = '2026-01-01T00:00:00.000Z',
-): StoredEvent<UserEvent> => ({
-  id: `e${++position}`,
-  type: event.type,
-  data: event.data,
-  streamId: 'user-u1',
-  version: position,
-  position,
-  occurredAt,
-  correlationId: 'c',
-  causationId: null,
-  actor: null,
-});
-
-const registered = (referredBy = '') =>
-  stored({
-    type: 'UserRegistered',
-    data: {
-      userId: 'u1',
-      name: 'Ann',
-      email: 'ann@example.com',
-      role: 'subscriber',
-      referralCode: 'ABCDEFGH23',
-      referredBy,
-      registeredAt: '2026-01-01T00:00:00.000Z',
-      phone: '+1',
-      country: 'Kenya',
-    },
-  });
 
 describe('user view projection', () => {
   it('starts with KYC Not Submitted, zero balances and the referral code', () => {

@@ -22,7 +22,6 @@ import {
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
-import type { EventBus } from '@meridian/platform/ports/eventBus';
 import type { Caller } from '@meridian/proto/meridian/common/v1/common';
 import * as pb from '@meridian/proto/meridian/identity/v1/identity';
 import { IdentityServiceClient, type AuthResponse } from '@meridian/proto/meridian/identity/v1/identity';
@@ -32,24 +31,29 @@ import { createArgon2PasswordHasher } from '../adapters/passwordHasher.argon2.js
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-let redisAvailable: Promise<boolean> | null = null;
-async function probeRedis(): Promise<boolean> {
-  redisAvailable ??= (async () => {
-    const kv = createRedisKeyValueStore({ url: REDIS_URL, prefix: `probe:${randomUUID()}:` });
-    try {
-      await Promise.race([
-        kv.get('x'),
-        new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1_000)),
-      ]);
-      return true;
-    } catch {
-      process.stdout.write(`identity tests: no Redis at ${REDIS_URL}; using the in-memory KeyValueStore\n`);
-      return false;
-    } finally {
-      await kv.close().catch(() => undefined);
-    }
-  })();
-  return redisAvailable;
+const probes = new Map<string, Promise<boolean>>();
+/** Whether a Redis answers at `url` within a second (asked once per url; says so when none does). */
+export function probeRedis(url: string = REDIS_URL): Promise<boolean> {
+  let probe = probes.get(url);
+  if (!probe) {
+    probe = (async () => {
+      const kv = createRedisKeyValueStore({ url, prefix: `probe:${randomUUID()}:` });
+      try {
+        await Promise.race([
+          kv.get('x'),
+          new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1_000)),
+        ]);
+        return true;
+      } catch {
+        process.stdout.write(`identity tests: no Redis at ${url}; using the in-memory KeyValueStore\n`);
+        return false;
+      } finally {
+        await kv.close().catch(() => undefined);
+      }
+    })();
+    probes.set(url, probe);
+  }
+  return probe;
 }
 
 const REQUESTS: Record<UnaryMethod<IdentityServiceClient>, { fromPartial(o: unknown): unknown }> = {
@@ -84,7 +88,7 @@ export interface Harness {
     request: Partial<RequestOf<IdentityServiceClient, M>>,
   ): Promise<ResponseOf<IdentityServiceClient, M>>;
   store: ServiceStore;
-  bus: EventBus;
+  bus: ReturnType<typeof createInProcEventBus>;
   kv: KeyValueStore;
   secretsKey: string;
   admin: { email: string; password: string };
@@ -110,6 +114,8 @@ export interface Harness {
   /** Signs in from a new browser with an emailed code (for accounts without a trusted device). */
   signInWithCode(email: string, deviceToken?: string): Promise<AuthResponse>;
   callerOf(sessionToken: string): Promise<Caller>;
+  /** Stops the service (gRPC, relay, consumers) and leaves the store and the bus open. */
+  stopService(): Promise<void>;
   stop(): Promise<void>;
   restart(): Promise<void>;
 }
@@ -204,9 +210,12 @@ export async function startHarness(
         correlationId: '',
       };
     },
-    async stop() {
+    async stopService() {
       client.close();
       await service.stop();
+    },
+    async stop() {
+      await h.stopService();
       await bus.close();
       await store.close();
       if (redis) {

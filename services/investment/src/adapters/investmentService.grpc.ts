@@ -7,30 +7,21 @@
  */
 import {
   InvestmentServiceService,
-  type DecideInvestmentRequest,
-  type DecideInvestmentResponse,
-  type GetInvestmentRequest,
   type Investment,
-  type InvestmentHistoryRequest,
   type InvestmentServiceServer,
-  type ListInvestmentsResponse,
-  type ListPendingRequest,
   type ListPlansRequest,
   type ListPlansResponse,
   type SettleDueForUserRequest,
   type SettleDueForUserResponse,
   type StartInvestRequest,
-  type StartInvestResponse,
 } from '@meridian/proto/meridian/investment/v1/investment';
+import { heldRequestHandlers } from '@meridian/platform/app/heldRequest/grpc';
 import { unaryHandlers, type GrpcServiceRegistration } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
 import { type InvestmentContext, actorOf } from '../app/context.js';
 import {
   type InvestmentView,
-  decideInvestment,
-  getInvestment,
-  investmentHistory,
-  listPending,
+  investments,
   listPlans,
   settleDueForUser,
   startInvest,
@@ -74,51 +65,14 @@ export function investmentGrpcService(
           })),
         };
       },
-      async startInvest(req: StartInvestRequest): Promise<StartInvestResponse> {
-        const { message, investment } = await startInvest(ctx, {
-          actor: actorOf(req.caller, req.callerRole),
-          isVerified: req.callerVerified,
-          planName: req.planName,
-          amount: req.amount,
-          investmentId: req.investmentId || undefined,
-        });
-        return { message, investment: investmentToProto(investment) };
-      },
-      async investmentHistory(req: InvestmentHistoryRequest): Promise<ListInvestmentsResponse> {
-        const list = await investmentHistory(ctx, {
-          actor: actorOf(req.caller, req.callerRole),
-          userId: req.userId || undefined,
-        });
-        return { investments: list.map(investmentToProto) };
-      },
-      async getInvestment(req: GetInvestmentRequest): Promise<Investment> {
-        return investmentToProto(
-          await getInvestment(ctx, {
-            actor: actorOf(req.caller, req.callerRole),
-            investmentId: req.investmentId,
-          }),
-        );
-      },
-      async listPending(req: ListPendingRequest): Promise<ListInvestmentsResponse> {
-        const list = await listPending(ctx, { actor: actorOf(req.caller, req.callerRole) });
-        return { investments: list.map(investmentToProto) };
-      },
-      async approveInvestment(req: DecideInvestmentRequest): Promise<DecideInvestmentResponse> {
-        const { message, investment } = await decideInvestment(ctx, {
-          actor: actorOf(req.caller, req.callerRole),
-          investmentId: req.investmentId,
-          decision: 'approve',
-        });
-        return { message, investment: investmentToProto(investment) };
-      },
-      async rejectInvestment(req: DecideInvestmentRequest): Promise<DecideInvestmentResponse> {
-        const { message, investment } = await decideInvestment(ctx, {
-          actor: actorOf(req.caller, req.callerRole),
-          investmentId: req.investmentId,
-          decision: 'reject',
-        });
-        return { message, investment: investmentToProto(investment) };
-      },
+      ...heldRequestHandlers(ctx, investments, investmentToProto, {
+        one: 'investment',
+        ofUser: 'investmentHistory',
+        submit: [
+          'startInvest',
+          (base, { planName, amount }: StartInvestRequest) => startInvest(ctx, { ...base, planName, amount }),
+        ],
+      }),
       async settleDueForUser(req: SettleDueForUserRequest): Promise<SettleDueForUserResponse> {
         const { message, matured } = await settleDueForUser(ctx, {
           actor: actorOf(req.caller, req.callerRole),

@@ -7,10 +7,9 @@ import {
   type InvestmentEvent,
   type InvestmentState,
   investmentDecider,
-  toInvestmentStreamId,
 } from '../domain/investment.js';
 import type { Plan } from '../domain/plan.js';
-import { COLLECTIONS, type InvestmentDoc, projectInvestment } from '../projections/investmentView.js';
+import { type InvestmentDoc, investmentView } from '../projections/investmentView.js';
 import type { LedgerPort } from './ports.js';
 
 export const SERVICE = 'investment';
@@ -34,12 +33,8 @@ export interface InvestmentContext {
 // isUnknownOutcome: the held-request kit, shared with withdrawal
 export * from '@meridian/platform/app/heldRequest/kit';
 
-const INVESTMENT_STREAM = {
-  decider: investmentDecider,
-  streamIdOf: toInvestmentStreamId,
-  collection: COLLECTIONS.investments,
-  project: projectInvestment,
-};
+/** The investment's stream and its read model (the command path's ProjectedStream). */
+export const INVESTMENT_STREAM = { decider: investmentDecider, ...investmentView };
 
 /**
  * read -> decide -> append -> project, in one transaction (retried on a concurrent append). The

@@ -1,18 +1,13 @@
 /**
- * Use cases of the investment service. Money requests answer synchronously (DESIGN.md §4): record the
- * request, ask the ledger for the hold with the investment id as idempotency key, record the outcome,
- * answer it. Decisions are recorded first (the stream's version decides which admin wins), then the
- * ledger is told (capture / release / settle) and its confirmation is recorded as an event (HoldCaptured,
- * HoldReleased, MaturitySettled); whatever the ledger did not confirm stays owed — the read model's
- * `sync`, projected from the events — and the process manager (processManager.ts) completes it.
+ * Use cases of the investment service: the held-money request (@meridian/platform
+ * app/heldRequest/heldRequests.ts) of an investment — the Deposit Balance held, captured on approval —
+ * and the investment's own maturity, settled through the ledger (principal + profit into Total Profit).
+ * Money requests answer synchronously (DESIGN.md §4); whatever the ledger did not confirm stays owed —
+ * the read model's `sync`, projected from the events — and the process manager (processManager.ts)
+ * completes it.
  */
-import { invalid, notFound } from '@meridian/platform/eventSourcing/errors';
 import { heldRequests } from '@meridian/platform/app/heldRequest/heldRequests';
-import {
-  type WithUser,
-  withUser as withUserOf,
-  withUsers as withUsersOf,
-} from '@meridian/platform/app/heldRequest/userDirectory';
+import { type WithUser, withUsers } from '@meridian/platform/app/heldRequest/userDirectory';
 import { INVESTMENT_MESSAGES, isDue, parseInvestmentAmount, validateRequest } from '../domain/investment.js';
 import { planRangeText, type Plan } from '../domain/plan.js';
 import {
@@ -20,44 +15,30 @@ import {
   COLLECTIONS,
   activeByEndDate,
   investmentById,
-  investmentsOfUser,
-  owingLedger,
-  pendingInvestments,
+  investmentView,
 } from '../projections/investmentView.js';
 import {
   type Actor,
   type InvestmentContext,
-  MESSAGES,
   checkId,
   executeInvestment,
   metaOf,
   requireActor,
-  requireAdmin,
   requireOwnerOrAdmin,
 } from './context.js';
 
-export const SUCCESS = {
-  requested: 'Investment request submitted successfully',
-  approved: 'Investment approved successfully',
-  rejected: 'Investment rejected successfully',
-  settled: (n: number) =>
-    n === 0 ? 'No matured investments to settle' : `${n} matured investment${n === 1 ? '' : 's'} settled`,
-} as const;
+export const SETTLED = (n: number) =>
+  n === 0 ? 'No matured investments to settle' : `${n} matured investment${n === 1 ? '' : 's'} settled`;
 
 export type InvestmentView = WithUser<InvestmentDoc>;
 
-const withUser = (ctx: InvestmentContext, doc: InvestmentDoc) => withUserOf(ctx.store, doc);
-const withUsers = (ctx: InvestmentContext, docs: InvestmentDoc[]) => withUsersOf(ctx.store, docs);
-
-/** The held-money request of an investment: the Deposit Balance held, captured on approval, settled at maturity. */
-const investments = heldRequests({
+/**
+ * The held-money request of an investment: the Deposit Balance held, captured on approval, settled at
+ * maturity; its reads and decisions (the gRPC adapter serves them through heldRequestHandlers).
+ */
+export const investments = heldRequests({
   purpose: 'investment',
-  idField: 'investmentId',
-  messages: {
-    ...INVESTMENT_MESSAGES,
-    pendingOutcome: MESSAGES.pendingOutcome,
-    idRequired: 'Investment id is required',
-  },
+  messages: INVESTMENT_MESSAGES,
   owedCalls: ['hold', 'capture', 'release', 'settle'],
   decisions: { approve: 'ApproveInvestment', reject: 'RejectInvestment' },
   ownCalls: {
@@ -74,15 +55,19 @@ const investments = heldRequests({
           userId: doc.userId,
           investmentId,
           principalCents: doc.amountCents,
-          maturityAmountCents: doc.maturityAmountCents ?? doc.amountCents,
+          maturityAmountCents: doc.maturityAmountCents,
           idempotencyKey: `maturity:${investmentId}`,
         });
       },
     },
   },
-  load: (ctx: InvestmentContext, id) => investmentById(ctx.store, id),
-  owing: (ctx, sync) => owingLedger(ctx.store, sync as Exclude<InvestmentDoc['sync'], 'none'>),
-  availableCents: async (ctx, userId) => (await ctx.ledger.getBalances(userId)).depositCents,
+  view: investmentView,
+  // an approval sets an end date: the maturity scheduler re-arms its timer
+  onDecided(ctx: InvestmentContext, decision) {
+    if (decision === 'approve') ctx.onScheduleChanged?.();
+  },
+  availableCents: async (ctx: InvestmentContext, userId) =>
+    (await ctx.ledger.getBalances(userId)).depositCents,
   execute: (ctx, id, command, meta) => executeInvestment(ctx, id, () => command, meta),
 });
 
@@ -107,7 +92,7 @@ export async function startInvest(
     amountCents,
     now: ctx.clock(),
   };
-  const doc = await investments.submit(ctx, {
+  const { message, view } = await investments.submit(ctx, {
     actor,
     requestId: investmentId,
     validate: () => validateRequest(request),
@@ -119,44 +104,12 @@ export async function startInvest(
         meta,
       ),
   });
-  return { message: SUCCESS.requested, investment: await withUser(ctx, doc) };
+  return { message, investment: view };
 }
 
 /** Asks the ledger to hold the funds of a request still awaiting its outcome and records the answer. */
 export const placeHoldFor = (ctx: InvestmentContext, investmentId: string): Promise<InvestmentDoc | null> =>
   investments.placeHoldFor(ctx, investmentId);
-
-// ---------- reads ----------
-
-export async function investmentHistory(
-  ctx: InvestmentContext,
-  input: { actor: Actor; userId?: string },
-): Promise<InvestmentView[]> {
-  const actor = requireActor(input.actor);
-  const userId = input.userId || actor.userId;
-  requireOwnerOrAdmin(actor, userId);
-  return withUsers(ctx, await investmentsOfUser(ctx.store, userId));
-}
-
-export async function getInvestment(
-  ctx: InvestmentContext,
-  input: { actor: Actor; investmentId: string },
-): Promise<InvestmentView> {
-  const actor = requireActor(input.actor);
-  if (!input.investmentId) throw invalid('Investment id is required');
-  const doc = await investmentById(ctx.store, input.investmentId);
-  if (!doc) throw notFound(INVESTMENT_MESSAGES.notFound);
-  requireOwnerOrAdmin(actor, doc.userId);
-  return withUser(ctx, doc);
-}
-
-export async function listPending(
-  ctx: InvestmentContext,
-  input: { actor: Actor },
-): Promise<InvestmentView[]> {
-  requireAdmin(input.actor);
-  return withUsers(ctx, await pendingInvestments(ctx.store));
-}
 
 // ---------- admin decisions ----------
 
@@ -164,16 +117,12 @@ export async function decideInvestment(
   ctx: InvestmentContext,
   input: { actor: Actor; investmentId: string; decision: 'approve' | 'reject' },
 ): Promise<{ message: string; investment: InvestmentView }> {
-  const synced = await investments.decide(ctx, {
+  const { message, view } = await investments.decide(ctx, {
     actor: input.actor,
     requestId: input.investmentId,
     decision: input.decision,
-    onRecorded: input.decision === 'approve' ? () => ctx.onScheduleChanged?.() : undefined,
   });
-  return {
-    message: input.decision === 'approve' ? SUCCESS.approved : SUCCESS.rejected,
-    investment: await withUser(ctx, synced),
-  };
+  return { message, investment: view };
 }
 
 // ---------- maturity ----------
@@ -238,7 +187,7 @@ export async function settleDueForUser(
   })) {
     await syncLedger(ctx, d.investmentId);
   }
-  return { message: SUCCESS.settled(matured.length), matured: await withUsers(ctx, matured) };
+  return { message: SETTLED(matured.length), matured: await withUsers(ctx.store, matured) };
 }
 
 // ---------- the ledger calls an event owes ----------

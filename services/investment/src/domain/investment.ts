@@ -1,9 +1,13 @@
 /**
- * An investment (stream `investment-<investmentId>`): pure decider.
+ * An investment (stream `investment-<investmentId>`): pure decider — the held-money request lifecycle
+ * (@meridian/platform app/heldRequest/domain/lifecycle.ts) with the investment's own rules and steps
+ * (DESIGN.md §3a, §4):
  *
- * Lifecycle (DESIGN.md §3a, §4):
- *   RequestInvestment -> InvestmentRequested (status 'pending'; the app then asks the ledger to hold the
- *   amount on the Deposit Balance, with the investment id as the idempotency key)
+ *   RequestInvestment -> InvestmentSubmitted (status 'pending'; the app then asks the ledger to hold the
+ *   amount on the Deposit Balance, with the investment id as the idempotency key): a verified email, a
+ *   plan that exists, an amount within its bounds, and the Deposit Balance. The plan's terms are copied
+ *   in (replacing the plans later never changes an investment in flight) and the projected maturity
+ *   amount is known from here on.
  *   RecordHoldPlaced -> HoldPlaced (now in the admin's queue) | RecordHoldRefused -> HoldRefused ('Rejected')
  *   ApproveInvestment -> InvestmentApproved ('Active'; startDate = approval time, endDate = start + duration,
  *   maturityAmount = amount x (1 + rate) rounded half-up to the cent; the ledger captures the hold into invested)
@@ -19,16 +23,11 @@
  * (capitalised), compares statuses case-sensitively and styles only 'Active'; we keep exactly 'pending' and
  * 'Active', and use 'Rejected' and 'Ended' (DESIGN.md §3a: "the investment becomes Ended").
  *
- * The plan's terms are copied into the request, so replacing the plans later never changes an
- * investment in flight.
+ * InvestmentSubmitted is private; the published InvestmentRequested is built from HoldPlaced. Streams
+ * written before that rename hold `InvestmentRequested` for InvestmentSubmitted: read as the new name.
  */
-import {
-  conflict,
-  forbidden,
-  invalid,
-  notFound,
-  precondition,
-} from '@meridian/platform/eventSourcing/errors';
+import * as lc from '@meridian/platform/app/heldRequest/domain/lifecycle';
+import { invalid, precondition } from '@meridian/platform/eventSourcing/errors';
 import type { Decider } from '@meridian/platform/eventSourcing/types';
 import {
   type BasisPoints,
@@ -37,126 +36,59 @@ import {
   addCents,
   applyRateBasisPoints,
   isPositiveCents,
-  parseDollarsToCents,
 } from '@meridian/platform/money/money';
 import { type Plan, findPlan, isWithinPlan, planRangeText } from './plan.js';
 
+export type { HoldOutcome } from '@meridian/platform/app/heldRequest/domain/lifecycle';
+
 export const INVESTMENT_STATUSES = ['pending', 'Active', 'Rejected', 'Ended'] as const;
 export type InvestmentStatus = (typeof INVESTMENT_STATUSES)[number];
-export type HoldOutcome = 'awaiting' | 'placed' | 'refused';
 /** What the ledger confirmed it did with the held funds after the decision (null: nothing yet). */
-export type FundsOutcome = 'captured' | 'released' | 'settled' | null;
+export type FundsOutcome = lc.FundsOutcome | 'settled';
 
 export const toInvestmentStreamId = (investmentId: string) => `investment-${investmentId}`;
 
-export const INVESTMENT_MESSAGES = {
-  verifyEmail: 'Please verify your email before investing',
-  selectPlan: 'Please select an investment plan.',
-  unknownPlan: 'The selected investment plan does not exist',
-  amountRequired: 'Please enter an amount',
-  invalidAmount: 'Please enter a valid amount',
-  outOfRange: (p: Plan) => `The ${p.name} plan accepts amounts from ${planRangeText(p)}`,
-  insufficientBalance: 'Insufficient balance',
-  notFound: 'Investment not found',
-  alreadyExists: 'This investment already exists',
-  holdNotPlaced: 'The funds for this investment are not held yet',
-  holdAlreadyRecorded: 'The outcome of this investment request is already recorded',
-  alreadyApproved: 'This investment has already been approved',
-  alreadyRejected: 'This investment has already been rejected',
-  alreadyEnded: 'This investment has already ended',
-  notActive: 'Only an active investment can mature',
-  notMatured: 'This investment has not matured yet',
-  notAuthorized: 'Not authorized, admin only',
-  missingId: 'Command is missing an id',
-  notApproved: 'Only an approved investment has its funds captured',
-  notRejected: 'Only a rejected investment with its funds held has them released',
-  notEnded: 'Only an ended investment is settled',
-} as const;
+// ---------- events and commands ----------
 
-// ---------- events ----------
-
-export type InvestmentRequested = {
-  type: 'InvestmentRequested';
-  data: {
-    investmentId: string;
-    userId: string;
-    planName: string;
-    rateBps: BasisPoints;
-    durationMs: number;
-    amountCents: Cents;
-    requestedAt: string;
-  };
-};
-export type HoldPlaced = {
-  type: 'HoldPlaced';
-  data: { investmentId: string; userId: string; amountCents: Cents; placedAt: string };
-};
-export type HoldRefused = {
-  type: 'HoldRefused';
-  data: { investmentId: string; userId: string; amountCents: Cents; reason: string; refusedAt: string };
-};
-export type InvestmentApproved = {
-  type: 'InvestmentApproved';
-  data: {
-    investmentId: string;
-    userId: string;
-    planName: string;
-    amountCents: Cents;
-    maturityAmountCents: Cents;
-    startDate: string;
-    endDate: string;
-    approvedBy: string;
-  };
-};
-export type InvestmentRejected = {
-  type: 'InvestmentRejected';
-  data: { investmentId: string; userId: string; amountCents: Cents; rejectedBy: string; rejectedAt: string };
-};
-export type InvestmentMatured = {
-  type: 'InvestmentMatured';
-  data: {
-    investmentId: string;
-    userId: string;
-    amountCents: Cents;
-    maturityAmountCents: Cents;
-    profitCents: Cents;
-    endDate: string;
-    maturedAt: string;
-  };
-};
-/** The ledger confirmed the capture of the held funds into invested (after the approval). */
-export type HoldCaptured = {
-  type: 'HoldCaptured';
-  data: { investmentId: string; userId: string; amountCents: Cents; capturedAt: string };
-};
-/** The ledger confirmed the release of the held funds back to the Deposit Balance (after a rejection). */
-export type HoldReleased = {
-  type: 'HoldReleased';
-  data: { investmentId: string; userId: string; amountCents: Cents; releasedAt: string };
-};
+type Id = 'investmentId';
+export type InvestmentSubmitted = lc.RequestEvent<
+  'InvestmentSubmitted',
+  Id,
+  { planName: string; rateBps: BasisPoints; durationMs: number; requestedAt: string }
+>;
+export type InvestmentApproved = lc.RequestEvent<
+  'InvestmentApproved',
+  Id,
+  { planName: string; maturityAmountCents: Cents; startDate: string; endDate: string; approvedBy: string }
+>;
+export type InvestmentMatured = lc.RequestEvent<
+  'InvestmentMatured',
+  Id,
+  { maturityAmountCents: Cents; profitCents: Cents; endDate: string; maturedAt: string }
+>;
 /** The ledger confirmed the settlement of principal + profit into Total Profit (after the maturity). */
 export type MaturitySettled = {
   type: 'MaturitySettled';
-  data: {
-    investmentId: string;
+  data: lc.IdOf<Id> & {
     userId: string;
     principalCents: Cents;
     maturityAmountCents: Cents;
     settledAt: string;
   };
 };
-export type InvestmentEvent =
-  | InvestmentRequested
-  | HoldPlaced
-  | HoldRefused
-  | InvestmentApproved
-  | InvestmentRejected
-  | InvestmentMatured
-  | HoldCaptured
-  | HoldReleased
-  | MaturitySettled;
 
-// ---------- commands ----------
+/** The lifecycle's names for an investment (HoldPlaced ... HoldReleased, InvestmentRejected, the decisions). */
+type InvestmentKind = {
+  id: Id;
+  state: ExistingInvestment;
+  approved: InvestmentApproved;
+  rejected: 'InvestmentRejected';
+  approve: 'ApproveInvestment';
+  reject: 'RejectInvestment';
+};
+
+export type InvestmentEvent =
+  InvestmentSubmitted | lc.LifecycleEvent<InvestmentKind> | InvestmentMatured | MaturitySettled;
 
 export type RequestInvestment = {
   type: 'RequestInvestment';
@@ -173,124 +105,45 @@ export type RequestInvestment = {
   availableDepositCents: Cents;
   now: Date;
 };
-export type RecordHoldPlaced = { type: 'RecordHoldPlaced'; now: Date };
-export type RecordHoldRefused = { type: 'RecordHoldRefused'; reason: string; now: Date };
-export type ApproveInvestment = { type: 'ApproveInvestment'; adminId: string; actorRole: string; now: Date };
-export type RejectInvestment = { type: 'RejectInvestment'; adminId: string; actorRole: string; now: Date };
-export type MatureInvestment = { type: 'MatureInvestment'; now: Date };
-export type RecordHoldCaptured = { type: 'RecordHoldCaptured'; now: Date };
-export type RecordHoldReleased = { type: 'RecordHoldReleased'; now: Date };
-export type RecordMaturitySettled = { type: 'RecordMaturitySettled'; now: Date };
 export type InvestmentCommand =
   | RequestInvestment
-  | RecordHoldPlaced
-  | RecordHoldRefused
-  | ApproveInvestment
-  | RejectInvestment
-  | MatureInvestment
-  | RecordHoldCaptured
-  | RecordHoldReleased
-  | RecordMaturitySettled;
+  | lc.LifecycleCommand<InvestmentKind>
+  | { type: 'MatureInvestment'; now: Date }
+  | { type: 'RecordMaturitySettled'; now: Date };
 
 /** A request as the client made it: what validateRequest checks without any state. */
 export type InvestmentRequest = Omit<RequestInvestment, 'type' | 'availableDepositCents'>;
 
 // ---------- state ----------
 
-export type InvestmentState =
-  | { status: 'none' }
-  | {
-      status: InvestmentStatus;
-      investmentId: string;
-      userId: string;
-      planName: string;
-      rateBps: BasisPoints;
-      durationMs: number;
-      amountCents: Cents;
-      requestedAt: string;
-      hold: HoldOutcome;
-      funds: FundsOutcome;
-      refusal: string | null;
-      maturityAmountCents: Cents | null;
-      startDate: string | null;
-      endDate: string | null;
-      decidedBy: string | null;
-      decidedAt: string | null;
-      maturedAt: string | null;
-    };
-
-export type ExistingInvestment = Exclude<InvestmentState, { status: 'none' }>;
+export type ExistingInvestment = lc.RequestState<Id, InvestmentStatus, FundsOutcome> & {
+  planName: string;
+  rateBps: BasisPoints;
+  durationMs: number;
+  requestedAt: string;
+  /** Principal plus profit at the plan's rate: projected from the request on, fixed at the approval. */
+  maturityAmountCents: Cents;
+  startDate: string | null;
+  endDate: string | null;
+  maturedAt: string | null;
+};
+export type InvestmentState = { status: 'none' } | ExistingInvestment;
 
 export const initialState = (): InvestmentState => ({ status: 'none' });
 
-export function evolve(state: InvestmentState, event: InvestmentEvent): InvestmentState {
-  if (event.type === 'InvestmentRequested') {
-    const d = event.data;
-    return {
-      status: 'pending',
-      investmentId: d.investmentId,
-      userId: d.userId,
-      planName: d.planName,
-      rateBps: d.rateBps,
-      durationMs: d.durationMs,
-      amountCents: d.amountCents,
-      requestedAt: d.requestedAt,
-      hold: 'awaiting',
-      funds: null,
-      refusal: null,
-      maturityAmountCents: null,
-      startDate: null,
-      endDate: null,
-      decidedBy: null,
-      decidedAt: null,
-      maturedAt: null,
-    };
-  }
-  if (state.status === 'none') return state;
-  switch (event.type) {
-    case 'HoldPlaced':
-      return { ...state, hold: 'placed' };
-    case 'HoldRefused':
-      return {
-        ...state,
-        hold: 'refused',
-        status: 'Rejected',
-        refusal: event.data.reason,
-        decidedAt: event.data.refusedAt,
-      };
-    case 'InvestmentApproved':
-      return {
-        ...state,
-        status: 'Active',
-        maturityAmountCents: event.data.maturityAmountCents,
-        startDate: event.data.startDate,
-        endDate: event.data.endDate,
-        decidedBy: event.data.approvedBy,
-        decidedAt: event.data.startDate,
-      };
-    case 'InvestmentRejected':
-      return {
-        ...state,
-        status: 'Rejected',
-        decidedBy: event.data.rejectedBy,
-        decidedAt: event.data.rejectedAt,
-      };
-    case 'InvestmentMatured':
-      return { ...state, status: 'Ended', maturedAt: event.data.maturedAt };
-    case 'HoldCaptured':
-      return { ...state, funds: 'captured' };
-    case 'HoldReleased':
-      return { ...state, funds: 'released' };
-    case 'MaturitySettled':
-      return { ...state, funds: 'settled' };
-    default: {
-      const _exhaustive: never = event;
-      return state;
-    }
-  }
-}
-
 // ---------- rules ----------
+
+export const INVESTMENT_MESSAGES = {
+  ...lc.lifecycleMessages('investment'),
+  verifyEmail: 'Please verify your email before investing',
+  selectPlan: 'Please select an investment plan.',
+  unknownPlan: 'The selected investment plan does not exist',
+  outOfRange: (p: Plan) => `The ${p.name} plan accepts amounts from ${planRangeText(p)}`,
+  alreadyEnded: 'This investment has already ended',
+  notActive: 'Only an active investment can mature',
+  notMatured: 'This investment has not matured yet',
+  notEnded: 'Only an ended investment is settled',
+} as const;
 
 /** amount x (1 + rate), rounded half-up to the cent. */
 export const maturityAmountOf = (amountCents: Cents, rateBps: BasisPoints): Cents =>
@@ -298,10 +151,7 @@ export const maturityAmountOf = (amountCents: Cents, rateBps: BasisPoints): Cent
 
 /** The free-text amount of start-invest (dollars) to cents. */
 export function parseInvestmentAmount(input: unknown): Cents {
-  if (input === undefined || input === null || (typeof input === 'string' && input.trim() === '')) {
-    throw invalid(INVESTMENT_MESSAGES.amountRequired);
-  }
-  const cents = parseDollarsToCents(input);
+  const cents = lc.parseRequestAmount(input);
   if (cents <= 0) throw invalid(MONEY_MESSAGES.notPositive);
   return cents;
 }
@@ -309,29 +159,6 @@ export function parseInvestmentAmount(input: unknown): Cents {
 /** For the durable scheduler and api/invest/deposit-maturity: Active and at or past its endDate. */
 export function isDue(state: InvestmentState, now: Date): boolean {
   return state.status === 'Active' && state.endDate !== null && now.getTime() >= Date.parse(state.endDate);
-}
-
-/** The ledger call a state still owes (the process manager's to-do list), 'none' when nothing is owed. */
-export type LedgerCallOwed = 'none' | 'hold' | 'capture' | 'release' | 'settle';
-
-export function ledgerCallOwed(state: InvestmentState): LedgerCallOwed {
-  if (state.status === 'none') return 'none';
-  if (state.hold === 'awaiting') return 'hold';
-  const { status } = state;
-  switch (status) {
-    case 'pending':
-      return 'none';
-    case 'Active':
-      return state.funds === null ? 'capture' : 'none';
-    case 'Ended':
-      return state.funds === 'settled' ? 'none' : 'settle';
-    case 'Rejected':
-      return state.hold === 'placed' && state.funds === null ? 'release' : 'none';
-    default: {
-      const _exhaustive: never = status;
-      return 'none';
-    }
-  }
 }
 
 /**
@@ -349,197 +176,145 @@ export function validateRequest(request: InvestmentRequest): Plan {
   return plan;
 }
 
-function existing(state: InvestmentState): ExistingInvestment {
-  if (state.status === 'none') throw notFound(INVESTMENT_MESSAGES.notFound);
-  return state;
+const lifecycle = lc.heldRequestLifecycle<InvestmentKind>({
+  idField: 'investmentId',
+  streamIdOf: toInvestmentStreamId,
+  messages: INVESTMENT_MESSAGES,
+  statuses: { pending: 'pending', approved: 'Active', rejected: 'Rejected' },
+  capturedIn: ['Active', 'Ended'],
+  alreadyDecided: {
+    Active: INVESTMENT_MESSAGES.alreadyApproved,
+    Ended: INVESTMENT_MESSAGES.alreadyEnded,
+    Rejected: INVESTMENT_MESSAGES.alreadyRejected,
+  },
+  types: {
+    approved: 'InvestmentApproved',
+    rejected: 'InvestmentRejected',
+    approve: 'ApproveInvestment',
+    reject: 'RejectInvestment',
+  },
+  approve: (s, adminId, at, facts) => ({
+    ...facts,
+    planName: s.planName,
+    maturityAmountCents: maturityAmountOf(s.amountCents, s.rateBps),
+    startDate: at.toISOString(),
+    endDate: new Date(at.getTime() + s.durationMs).toISOString(),
+    approvedBy: adminId,
+  }),
+  approved: (s, d) => ({
+    ...s,
+    status: 'Active',
+    maturityAmountCents: d.maturityAmountCents,
+    startDate: d.startDate,
+    endDate: d.endDate,
+    decidedBy: d.approvedBy,
+    decidedAt: d.startDate,
+  }),
+  // an ended investment owes its settlement (principal + profit into Total Profit)
+  ownCallOwed: (s) => (s.status === 'Ended' && s.funds !== 'settled' ? 'settle' : 'none'),
+  formerNames: { InvestmentRequested: 'InvestmentSubmitted' },
+});
+
+export function evolve(state: InvestmentState, event: InvestmentEvent): InvestmentState {
+  const e = lifecycle.current(event);
+  if (e.type === 'InvestmentSubmitted') {
+    const d = e.data;
+    return {
+      ...lifecycle.opened(d),
+      planName: d.planName,
+      rateBps: d.rateBps,
+      durationMs: d.durationMs,
+      requestedAt: d.requestedAt,
+      maturityAmountCents: maturityAmountOf(d.amountCents, d.rateBps),
+      startDate: null,
+      endDate: null,
+      maturedAt: null,
+    };
+  }
+  if (state.status === 'none') return state;
+  switch (e.type) {
+    case 'InvestmentMatured':
+      return { ...state, status: 'Ended', maturedAt: e.data.maturedAt };
+    case 'MaturitySettled':
+      return { ...state, funds: 'settled' };
+    default:
+      return lifecycle.evolve(state, e);
+  }
 }
 
-function refuseIfDecided(state: ExistingInvestment): void {
-  if (state.status === 'Active') throw conflict(INVESTMENT_MESSAGES.alreadyApproved, 'ALREADY_DECIDED');
-  if (state.status === 'Ended') throw conflict(INVESTMENT_MESSAGES.alreadyEnded, 'ALREADY_DECIDED');
-  if (state.status === 'Rejected') throw conflict(INVESTMENT_MESSAGES.alreadyRejected, 'ALREADY_DECIDED');
-}
+/** The ledger call a state still owes (the process manager's to-do list), 'none' when nothing is owed. */
+export type LedgerCallOwed = lc.HeldCall | 'settle';
+
+export const ledgerCallOwed = (state: InvestmentState) => lifecycle.owed(state) as LedgerCallOwed;
 
 // ---------- decide ----------
 
 export function decide(command: InvestmentCommand, state: InvestmentState): InvestmentEvent[] {
   switch (command.type) {
     case 'RequestInvestment': {
-      if (!command.investmentId || !command.userId) throw invalid(INVESTMENT_MESSAGES.missingId);
-      if (state.status !== 'none') {
-        const same =
-          state.userId === command.userId &&
-          state.amountCents === command.amountCents &&
-          state.planName.toLowerCase() === command.planName.trim().toLowerCase();
-        if (same) return [];
-        throw conflict(INVESTMENT_MESSAGES.alreadyExists);
-      }
-      const plan = validateRequest(command);
-      if (command.amountCents > command.availableDepositCents) {
-        throw precondition(INVESTMENT_MESSAGES.insufficientBalance, 'INSUFFICIENT_FUNDS');
-      }
-      return [
-        {
-          type: 'InvestmentRequested',
-          data: {
-            investmentId: command.investmentId,
-            userId: command.userId,
-            planName: plan.name,
-            rateBps: plan.rateBps,
-            durationMs: plan.durationMs,
-            amountCents: command.amountCents,
-            requestedAt: command.now.toISOString(),
-          },
+      const { investmentId, userId, amountCents } = command;
+      const terms = { id: investmentId, userId, amountCents, availableCents: command.availableDepositCents };
+      return lifecycle.submit(state, terms, {
+        sameTerms: (s) => s.planName.toLowerCase() === command.planName.trim().toLowerCase(),
+        submitted: (): InvestmentSubmitted => {
+          const plan = validateRequest(command);
+          const { name: planName, rateBps, durationMs } = plan;
+          const requestedAt = command.now.toISOString();
+          return {
+            type: 'InvestmentSubmitted',
+            data: { investmentId, userId, planName, rateBps, durationMs, amountCents, requestedAt },
+          };
         },
-      ];
-    }
-
-    case 'RecordHoldPlaced':
-    case 'RecordHoldRefused': {
-      const s = existing(state);
-      const placing = command.type === 'RecordHoldPlaced';
-      if (s.hold === (placing ? 'placed' : 'refused')) return [];
-      if (s.hold !== 'awaiting') throw conflict(INVESTMENT_MESSAGES.holdAlreadyRecorded);
-      const at = command.now.toISOString();
-      const base = { investmentId: s.investmentId, userId: s.userId, amountCents: s.amountCents };
-      return placing
-        ? [{ type: 'HoldPlaced', data: { ...base, placedAt: at } }]
-        : [
-            {
-              type: 'HoldRefused',
-              data: {
-                ...base,
-                reason: command.reason || INVESTMENT_MESSAGES.insufficientBalance,
-                refusedAt: at,
-              },
-            },
-          ];
-    }
-
-    case 'ApproveInvestment':
-    case 'RejectInvestment': {
-      if (command.actorRole !== 'admin') throw forbidden(INVESTMENT_MESSAGES.notAuthorized);
-      const s = existing(state);
-      refuseIfDecided(s);
-      if (s.hold !== 'placed') throw precondition(INVESTMENT_MESSAGES.holdNotPlaced);
-      const at = command.now;
-      if (command.type === 'RejectInvestment') {
-        return [
-          {
-            type: 'InvestmentRejected',
-            data: {
-              investmentId: s.investmentId,
-              userId: s.userId,
-              amountCents: s.amountCents,
-              rejectedBy: command.adminId,
-              rejectedAt: at.toISOString(),
-            },
-          },
-        ];
-      }
-      return [
-        {
-          type: 'InvestmentApproved',
-          data: {
-            investmentId: s.investmentId,
-            userId: s.userId,
-            planName: s.planName,
-            amountCents: s.amountCents,
-            maturityAmountCents: maturityAmountOf(s.amountCents, s.rateBps),
-            startDate: at.toISOString(),
-            endDate: new Date(at.getTime() + s.durationMs).toISOString(),
-            approvedBy: command.adminId,
-          },
-        },
-      ];
+      });
     }
 
     case 'MatureInvestment': {
-      const s = existing(state);
+      const s = lifecycle.existing(state);
       if (s.status === 'Ended') return [];
-      if (s.status !== 'Active' || s.endDate === null || s.maturityAmountCents === null)
-        throw precondition(INVESTMENT_MESSAGES.notActive);
+      if (s.status !== 'Active' || s.endDate === null) throw precondition(INVESTMENT_MESSAGES.notActive);
       if (!isDue(s, command.now)) throw precondition(INVESTMENT_MESSAGES.notMatured);
+      const { investmentId, userId, amountCents, maturityAmountCents, endDate } = s;
       return [
         {
           type: 'InvestmentMatured',
           data: {
-            investmentId: s.investmentId,
-            userId: s.userId,
-            amountCents: s.amountCents,
-            maturityAmountCents: s.maturityAmountCents,
-            profitCents: s.maturityAmountCents - s.amountCents,
-            endDate: s.endDate,
+            investmentId,
+            userId,
+            amountCents,
+            maturityAmountCents,
+            profitCents: maturityAmountCents - amountCents,
+            endDate,
             maturedAt: command.now.toISOString(),
           },
         },
       ];
     }
 
-    case 'RecordHoldCaptured': {
-      const s = existing(state);
-      if (s.funds === 'captured' || s.funds === 'settled') return [];
-      if ((s.status !== 'Active' && s.status !== 'Ended') || s.funds !== null)
-        throw precondition(INVESTMENT_MESSAGES.notApproved);
-      return [
-        {
-          type: 'HoldCaptured',
-          data: {
-            investmentId: s.investmentId,
-            userId: s.userId,
-            amountCents: s.amountCents,
-            capturedAt: command.now.toISOString(),
-          },
-        },
-      ];
-    }
-
-    case 'RecordHoldReleased': {
-      const s = existing(state);
-      if (s.funds === 'released') return [];
-      if (s.status !== 'Rejected' || s.hold !== 'placed' || s.funds !== null)
-        throw precondition(INVESTMENT_MESSAGES.notRejected);
-      return [
-        {
-          type: 'HoldReleased',
-          data: {
-            investmentId: s.investmentId,
-            userId: s.userId,
-            amountCents: s.amountCents,
-            releasedAt: command.now.toISOString(),
-          },
-        },
-      ];
-    }
-
     case 'RecordMaturitySettled': {
-      const s = existing(state);
+      const s = lifecycle.existing(state);
       if (s.funds === 'settled') return [];
-      if (s.status !== 'Ended' || s.maturityAmountCents === null)
-        throw precondition(INVESTMENT_MESSAGES.notEnded);
-      const at = command.now.toISOString();
-      const base = { investmentId: s.investmentId, userId: s.userId };
-      const settled: InvestmentEvent = {
+      if (s.status !== 'Ended') throw precondition(INVESTMENT_MESSAGES.notEnded);
+      const settled: MaturitySettled = {
         type: 'MaturitySettled',
         data: {
-          ...base,
+          investmentId: s.investmentId,
+          userId: s.userId,
           principalCents: s.amountCents,
           maturityAmountCents: s.maturityAmountCents,
-          settledAt: at,
+          settledAt: command.now.toISOString(),
         },
       };
       // the settlement captures first at the ledger: an approval's capture never confirmed is a fact too
-      return s.funds === 'captured'
-        ? [settled]
-        : [{ type: 'HoldCaptured', data: { ...base, amountCents: s.amountCents, capturedAt: at } }, settled];
+      return s.funds === 'captured' ? [settled] : [lifecycle.captured(s, command.now), settled];
     }
 
-    default: {
-      const _exhaustive: never = command;
-      throw invalid('Unknown command');
-    }
+    default:
+      return lifecycle.decide(command, state);
   }
 }
+
+/** The investment as its read model sees it (ids, stream, pending status, evolve, the ledger call owed). */
+export const INVESTMENT_KIND = lifecycle.described(evolve, ledgerCallOwed);
 
 export const investmentDecider: Decider<InvestmentCommand, InvestmentEvent, InvestmentState> = {
   decide,

@@ -56,52 +56,33 @@ const reject = (now = T1, adminId = 'admin-1'): InvestmentCommand => ({
 });
 const mature = (now: Date): InvestmentCommand => ({ type: 'MatureInvestment', now });
 
+const facts = { investmentId: 'inv-1', userId: 'u-1', amountCents: 20_000 };
+const terms = { planName: 'Starter', rateBps: 1200, durationMs: 3_000 };
 const requested: InvestmentEvent = {
-  type: 'InvestmentRequested',
-  data: {
-    investmentId: 'inv-1',
-    userId: 'u-1',
-    planName: 'Starter',
-    rateBps: 1200,
-    durationMs: 3_000,
-    amountCents: 20_000,
-    requestedAt: T0.toISOString(),
-  },
+  type: 'InvestmentSubmitted',
+  data: { ...facts, ...terms, requestedAt: T0.toISOString() },
 };
-const holdPlaced: InvestmentEvent = {
-  type: 'HoldPlaced',
-  data: { investmentId: 'inv-1', userId: 'u-1', amountCents: 20_000, placedAt: T0.toISOString() },
-};
+const holdPlaced: InvestmentEvent = { type: 'HoldPlaced', data: { ...facts, placedAt: T0.toISOString() } };
+const ENDS = new Date('2025-05-01T08:00:13.000Z');
 const approved: InvestmentEvent = {
   type: 'InvestmentApproved',
   data: {
-    investmentId: 'inv-1',
-    userId: 'u-1',
+    ...facts,
     planName: 'Starter',
-    amountCents: 20_000,
     maturityAmountCents: 22_400,
     startDate: '2025-05-01T08:00:10.000Z',
-    endDate: '2025-05-01T08:00:13.000Z',
+    endDate: ENDS.toISOString(),
     approvedBy: 'admin-1',
   },
 };
 const rejected: InvestmentEvent = {
   type: 'InvestmentRejected',
-  data: {
-    investmentId: 'inv-1',
-    userId: 'u-1',
-    amountCents: 20_000,
-    rejectedBy: 'admin-1',
-    rejectedAt: T1.toISOString(),
-  },
+  data: { ...facts, rejectedBy: 'admin-1', rejectedAt: T1.toISOString() },
 };
-const ENDS = new Date('2025-05-01T08:00:13.000Z');
 const matured: InvestmentEvent = {
   type: 'InvestmentMatured',
   data: {
-    investmentId: 'inv-1',
-    userId: 'u-1',
-    amountCents: 20_000,
+    ...facts,
     maturityAmountCents: 22_400,
     profitCents: 2_400,
     endDate: ENDS.toISOString(),

@@ -1,4 +1,10 @@
-import { DomainError } from '@meridian/platform/eventSourcing/errors';
+import {
+  expectConfirmationsOnce,
+  expectFormerNameRead,
+  expectOwedCalls,
+  isDomainError,
+  lifecycleEvents,
+} from '@meridian/platform/app/heldRequest/testing/lifecycleSpecs';
 import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
 import { describe, expect, it } from 'vitest';
 import {
@@ -13,16 +19,13 @@ import {
 import { DEFAULT_PLANS } from './plan.js';
 
 const spec = DeciderSpecification.for(investmentDecider);
-const isDomainError = (kind: DomainError['kind']) => (e: unknown) =>
-  e instanceof DomainError && e.kind === kind;
 const T = new Date('2025-05-01T08:00:00.000Z');
 const at = T.toISOString();
 const base = { investmentId: 'inv-1', userId: 'u-1', amountCents: 20_000 };
 const requested: InvestmentEvent = {
-  type: 'InvestmentRequested',
+  type: 'InvestmentSubmitted',
   data: { ...base, planName: 'Starter', rateBps: 1200, durationMs: 1_000, requestedAt: at },
 };
-const held: InvestmentEvent = { type: 'HoldPlaced', data: { ...base, placedAt: at } };
 const approved: InvestmentEvent = {
   type: 'InvestmentApproved',
   data: {
@@ -34,16 +37,10 @@ const approved: InvestmentEvent = {
     approvedBy: 'a',
   },
 };
-const rejected: InvestmentEvent = {
-  type: 'InvestmentRejected',
-  data: { ...base, rejectedBy: 'a', rejectedAt: at },
-};
 const matured: InvestmentEvent = {
   type: 'InvestmentMatured',
   data: { ...base, maturityAmountCents: 22_400, profitCents: 2_400, endDate: at, maturedAt: at },
 };
-const captured: InvestmentEvent = { type: 'HoldCaptured', data: { ...base, capturedAt: at } };
-const released: InvestmentEvent = { type: 'HoldReleased', data: { ...base, releasedAt: at } };
 const settled: InvestmentEvent = {
   type: 'MaturitySettled',
   data: {
@@ -54,37 +51,21 @@ const settled: InvestmentEvent = {
     settledAt: at,
   },
 };
+const story = { requested, approved, ...lifecycleEvents(base, at, 'InvestmentRejected') };
+const { held, captured } = story;
 const owed = (events: InvestmentEvent[]) => ledgerCallOwed(events.reduce(evolve, initialState()));
 
 describe('the ledger calls an investment owes, from its events alone', () => {
   it('hold until recorded, capture after the approval, release after a rejection, settle after the maturity', () => {
-    expect(owed([])).toBe('none');
-    expect(owed([requested])).toBe('hold');
-    expect(owed([requested, held])).toBe('none');
-    expect(owed([requested, held, approved])).toBe('capture');
-    expect(owed([requested, held, approved, captured])).toBe('none');
-    expect(owed([requested, held, rejected])).toBe('release');
-    expect(owed([requested, held, rejected, released])).toBe('none');
+    expectOwedCalls(owed, story);
     expect(owed([requested, held, approved, matured])).toBe('settle');
     expect(owed([requested, held, approved, captured, matured])).toBe('settle');
     expect(owed([requested, held, approved, captured, matured, settled])).toBe('none');
-    expect(owed([requested, { type: 'HoldRefused', data: { ...base, reason: 'x', refusedAt: at } }])).toBe(
-      'none',
-    );
   });
 
   it('records each confirmation once, and only where it is owed', () => {
     const now = T;
-    spec.given([requested, held, approved]).when({ type: 'RecordHoldCaptured', now }).then([captured]);
-    spec
-      .given([requested, held, approved, captured])
-      .when({ type: 'RecordHoldCaptured', now })
-      .thenNothingHappens();
-    spec.given([requested, held, rejected]).when({ type: 'RecordHoldReleased', now }).then([released]);
-    spec
-      .given([requested, held, rejected, released])
-      .when({ type: 'RecordHoldReleased', now })
-      .thenNothingHappens();
+    expectConfirmationsOnce(investmentDecider, story, INVESTMENT_MESSAGES, now);
     spec
       .given([requested, held, approved, captured, matured])
       .when({ type: 'RecordMaturitySettled', now })
@@ -99,17 +80,18 @@ describe('the ledger calls an investment owes, from its events alone', () => {
       .when({ type: 'RecordMaturitySettled', now })
       .thenNothingHappens();
     spec
-      .given([requested, held])
-      .when({ type: 'RecordHoldCaptured', now })
-      .thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.notApproved);
-    spec
-      .given([requested, held, approved])
-      .when({ type: 'RecordHoldReleased', now })
-      .thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.notRejected);
-    spec
       .given([requested, held, approved])
       .when({ type: 'RecordMaturitySettled', now })
       .thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.notEnded);
+  });
+});
+
+describe('streams stored before the private request event was renamed', () => {
+  it('InvestmentRequested (now InvestmentSubmitted) still opens the investment', () => {
+    expectFormerNameRead(investmentDecider, requested, 'InvestmentRequested', [held, approved, matured]);
+    const former = { ...requested, type: 'InvestmentRequested' } as unknown as InvestmentEvent;
+    spec.given([former]).when({ type: 'RecordHoldPlaced', now: T }).then([held]);
+    expect(owed([former])).toBe('hold');
   });
 });
 

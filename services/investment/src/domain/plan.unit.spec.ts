@@ -2,16 +2,6 @@ import { DomainError } from '@meridian/platform/eventSourcing/errors';
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, DEFAULT_PLANS, findPlan, isWithinPlan, loadPlans, planRangeText } from './plan.js';
 
-function refusal(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (err) {
-    expect(err).toBeInstanceOf(DomainError);
-    return err as DomainError;
-  }
-  throw new Error('expected a DomainError');
-}
-
 const starter = { name: 'Starter', minAmount: 100, maxAmount: 500, ratePercent: 12, durationMs: 2000 };
 
 describe('DEFAULT_PLANS (DESIGN.md §3a)', () => {
@@ -115,8 +105,9 @@ describe('loadPlans', () => {
     ['a zero duration', [{ ...starter, durationMs: 0 }], /durationMs/],
     ['a duration as text', [{ ...starter, durationMs: '1000' }], /durationMs/],
   ])('refuses %s, naming the plan and field', (_what, input, message) => {
-    const err = refusal(() => loadPlans(input));
-    expect(err.kind).toBe('invalid');
-    expect(err.message).toMatch(message);
+    expect(() => loadPlans(input)).toThrow(DomainError);
+    expect(() => loadPlans(input)).toThrow(
+      expect.objectContaining({ kind: 'invalid', message: expect.stringMatching(message) }),
+    );
   });
 });

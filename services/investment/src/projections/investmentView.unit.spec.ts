@@ -19,7 +19,7 @@ const stored = (e: InvestmentEvent): StoredEvent<InvestmentEvent> => ({
 
 const base = { investmentId: 'i1', userId: 'u1', amountCents: 10_000 };
 const requested: InvestmentEvent = {
-  type: 'InvestmentRequested',
+  type: 'InvestmentSubmitted',
   data: {
     ...base,
     planName: 'Starter',
@@ -27,6 +27,15 @@ const requested: InvestmentEvent = {
     durationMs: 1000,
     requestedAt: '2026-01-01T00:00:00.000Z',
   },
+};
+
+const approval = {
+  ...base,
+  planName: 'Starter',
+  maturityAmountCents: 11_200,
+  startDate: '2026-01-01T00:00:00.000Z',
+  endDate: '2026-01-01T00:00:01.000Z',
+  approvedBy: 'a',
 };
 
 describe('investment read model', () => {
@@ -46,14 +55,7 @@ describe('investment read model', () => {
       doc,
       stored({
         type: 'InvestmentApproved',
-        data: {
-          ...base,
-          planName: 'Starter',
-          maturityAmountCents: 11_200,
-          startDate: '2026-01-01T00:00:00.000Z',
-          endDate: '2026-01-01T00:00:01.000Z',
-          approvedBy: 'a',
-        },
+        data: approval,
       }),
     );
     expect(doc).toMatchObject({
@@ -102,5 +104,52 @@ describe('investment read model', () => {
       stored({ type: 'InvestmentRejected', data: { ...base, rejectedBy: 'a', rejectedAt: 'z' } }),
     );
     expect(doc).toMatchObject({ status: 'Rejected', sync: 'release', listed: true });
+  });
+
+  it('carries the projected maturity amount from the request on, as the approval fixes it', () => {
+    version = 0;
+    let doc = projectInvestment(null, stored(requested));
+    expect(doc).toMatchObject({ status: 'pending', maturityAmountCents: 11_200 }); // 10,000 + 12 %
+    // the domain's rounding (half-up to the cent), the same as at the approval
+    const odd = { ...requested.data, amountCents: 12_345, rateBps: 1500 };
+    expect(projectInvestment(null, stored({ ...requested, data: odd }))?.maturityAmountCents).toBe(14_197);
+    doc = projectInvestment(doc, stored({ type: 'HoldPlaced', data: { ...base, placedAt: 'x' } }));
+    expect(doc?.maturityAmountCents).toBe(11_200);
+    // recomputed at the approval: the approval's amount is the one that holds
+    doc = projectInvestment(
+      doc,
+      stored({
+        type: 'InvestmentApproved',
+        data: { ...approval, maturityAmountCents: 11_201 },
+      }),
+    );
+    expect(doc).toMatchObject({ status: 'Active', maturityAmountCents: 11_201 });
+  });
+
+  it('records who initiated a request its owner did not (an admin impersonating them), and nothing else', () => {
+    version = 0;
+    const byAdmin = { userId: 'u1', role: 'subscriber', impersonatorId: 'admin-7' };
+    let doc = projectInvestment(null, { ...stored(requested), actor: byAdmin });
+    expect(doc).toMatchObject({ userId: 'u1', initiatedBy: 'admin-7' });
+    doc = projectInvestment(doc, {
+      ...stored({ type: 'HoldPlaced', data: { ...base, placedAt: 'x' } }),
+      actor: null,
+    });
+    expect(doc).toMatchObject({ hold: 'placed', initiatedBy: 'admin-7' });
+    version = 0;
+    const byOwner = projectInvestment(null, {
+      ...stored(requested),
+      actor: { userId: 'u1', role: 'subscriber' },
+    });
+    expect(byOwner).not.toHaveProperty('initiatedBy');
+  });
+
+  it('projects a stream stored before the request event was renamed (InvestmentRequested)', () => {
+    const former = { ...requested, type: 'InvestmentRequested' } as unknown as InvestmentEvent;
+    version = 0;
+    const fromFormer = projectInvestment(null, stored(former));
+    version = 0;
+    expect(fromFormer).toEqual(projectInvestment(null, stored(requested)));
+    expect(fromFormer).toMatchObject({ status: 'pending', hold: 'awaiting', sync: 'hold' });
   });
 });

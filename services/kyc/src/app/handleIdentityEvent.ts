@@ -24,11 +24,11 @@ const str = (data: unknown, key: string): string => {
   return typeof v === 'string' ? v : '';
 };
 
-export async function handleIdentityEvent(
-  event: StoredEvent,
-  tx: StoreTx,
-  deps: IdentityEventDeps,
-): Promise<void> {
+/**
+ * The users kyc knows (collection `users`: id, name, email) after one identity event: a read model
+ * rebuilt by replaying identity's topic through this function alone.
+ */
+export async function rememberUser(event: StoredEvent, tx: StoreTx): Promise<void> {
   const userId = str(event.data, 'userId');
   if (!userId) return;
   switch (event.type) {
@@ -47,11 +47,21 @@ export async function handleIdentityEvent(
       return;
     }
     case 'UserDeleted':
-      await deps.documents.deleteAllOf(userId);
-      await execute(tx, userId, { type: 'EraseKyc', userId, now: deps.now() }, causedBy(event));
       await tx.delete(USERS, userId);
       return;
     default:
       return;
   }
+}
+
+export async function handleIdentityEvent(
+  event: StoredEvent,
+  tx: StoreTx,
+  deps: IdentityEventDeps,
+): Promise<void> {
+  await rememberUser(event, tx);
+  const userId = str(event.data, 'userId');
+  if (event.type !== 'UserDeleted' || !userId) return;
+  await deps.documents.deleteAllOf(userId);
+  await execute(tx, userId, { type: 'EraseKyc', userId, now: deps.now() }, causedBy(event));
 }

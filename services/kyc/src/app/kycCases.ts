@@ -5,6 +5,7 @@
  */
 import { forbidden, notFound, unauthenticated } from '@meridian/platform/eventSourcing/errors';
 import {
+  type CommandResult,
   type CommandStream,
   handleCommand,
   loadStream,
@@ -41,35 +42,39 @@ export interface KycCaller extends Actor {
 
 export const NOT_LOGGED_IN = 'Not authorized, please login';
 
-/** The case's stream, with its read model (one document a user, deleted when the case is erased). */
+/** The case's read model (one document a user, deleted when the case is erased) after `events` of its stream. */
+export async function projectCase(
+  tx: StoreTx,
+  events: readonly StoredEvent<KycEvent>[],
+  userId: string,
+): Promise<void> {
+  await projectDocument<KycEvent, KycCaseView>(
+    tx,
+    CASES,
+    userId,
+    events,
+    (view, e) => projectKycCase(view, { type: e.type, data: e.data } as KycEvent),
+    'delete',
+  );
+}
+
+/** The case's stream, with its read model. */
 const KYC_STREAM: CommandStream<KycCommand, KycEvent, KycState> = {
   decider: kycCaseDecider,
   streamIdOf: toKycStreamId,
-  project: async (tx, events, userId) => {
-    await projectDocument<KycEvent, KycCaseView>(
-      tx,
-      CASES,
-      userId,
-      events,
-      (view, e) => projectKycCase(view, { type: e.type, data: e.data } as KycEvent),
-      'delete',
-    );
-  },
+  project: projectCase,
 };
 
 export const loadCase = (reads: StoreReads, userId: string): Promise<{ version: number; state: KycState }> =>
   loadStream(reads, KYC_STREAM, userId);
 
 /** decide -> append (expected version) -> project, inside tx: the platform's command handler. */
-export async function execute(
+export const execute = (
   tx: StoreTx,
   userId: string,
   command: KycCommand,
   meta: EventMeta,
-): Promise<{ before: KycState; events: KycEvent[] }> {
-  const { before, decided } = await handleCommand(tx, KYC_STREAM, userId, command, meta);
-  return { before, events: decided };
-}
+): Promise<CommandResult<KycEvent, KycState>> => handleCommand(tx, KYC_STREAM, userId, command, meta);
 
 /** The refusal the user would get, before any bytes are stored (asked again on commit). */
 export async function checkCanSubmit(
@@ -93,7 +98,7 @@ export interface SubmitInput {
 /** Records a submission. Resolves with the documents of the replaced (rejected) submission, to delete. */
 export async function submitKyc(ctx: KycContext, input: SubmitInput): Promise<{ replaced: DocumentRef[] }> {
   const { caller } = input;
-  if (!caller.userId) throw unauthenticated(NOT_LOGGED_IN);
+  requireCaller(caller);
   return ctx.store.transaction(async (tx) => {
     const known = await tx.get<{ name: string; email: string }>(USERS, caller.userId);
     const { before } = await execute(
@@ -110,7 +115,7 @@ export async function submitKyc(ctx: KycContext, input: SubmitInput): Promise<{ 
         back: input.back,
         now: ctx.clock(),
       },
-      metaOf(caller),
+      eventMeta(caller.correlationId, caller),
     );
     const keep = new Set([input.front.documentId, input.back.documentId]);
     return {
@@ -125,20 +130,30 @@ function requireCaller(caller: KycCaller): void {
   if (!caller.userId) throw unauthenticated(NOT_LOGGED_IN);
 }
 
+/** An admin's decision on the user's pending case (the decider checks the admin's role). */
+async function decideCase(
+  ctx: KycContext,
+  caller: KycCaller,
+  userId: string,
+  decision: { type: 'ApproveKyc' } | { type: 'RejectKyc'; reason: string },
+): Promise<void> {
+  requireCaller(caller);
+  const command: KycCommand = {
+    ...decision,
+    userId,
+    adminId: caller.userId,
+    adminRole: caller.role,
+    now: ctx.clock(),
+  };
+  await ctx.store.transaction((tx) => execute(tx, userId, command, eventMeta(caller.correlationId, caller)));
+}
+
 export async function approveKyc(
   ctx: KycContext,
   caller: KycCaller,
   userId: string,
 ): Promise<{ message: string }> {
-  requireCaller(caller);
-  await ctx.store.transaction((tx) =>
-    execute(
-      tx,
-      userId,
-      { type: 'ApproveKyc', userId, adminId: caller.userId, adminRole: caller.role, now: ctx.clock() },
-      metaOf(caller),
-    ),
-  );
+  await decideCase(ctx, caller, userId, { type: 'ApproveKyc' });
   return { message: MESSAGES.approved };
 }
 
@@ -148,15 +163,7 @@ export async function rejectKyc(
   userId: string,
   reason: string,
 ): Promise<{ message: string }> {
-  requireCaller(caller);
-  await ctx.store.transaction((tx) =>
-    execute(
-      tx,
-      userId,
-      { type: 'RejectKyc', userId, adminId: caller.userId, adminRole: caller.role, reason, now: ctx.clock() },
-      metaOf(caller),
-    ),
-  );
+  await decideCase(ctx, caller, userId, { type: 'RejectKyc', reason });
   return { message: MESSAGES.rejected };
 }
 
@@ -231,27 +238,6 @@ export async function findDocument(store: StoreReads, userId: string, side: Side
   const ref = view?.[side];
   if (!ref) throw notFound(DOCUMENT_NOT_FOUND);
   return ref;
-}
-
-/** The metadata of the events a caller's command appends. */
-const metaOf = (caller: KycCaller): EventMeta => eventMeta(caller.correlationId, caller);
-
-/** Domain event -> integration event on meridian.kyc.events (proto shapes); private events -> null. */
-export function toIntegrationEvent(event: StoredEvent): { type: string; data: unknown } | null {
-  const e = { type: event.type, data: event.data } as KycEvent;
-  switch (e.type) {
-    case 'KycSubmitted': {
-      const { userId, name, email, submittedAt, frontDoc, backDoc, submissionId } = e.data;
-      return { type: e.type, data: { userId, name, email, submittedAt, frontDoc, backDoc, submissionId } };
-    }
-    case 'KycApproved':
-    case 'KycRejected':
-      return { type: e.type, data: { ...e.data } };
-    case 'KycCaseErased':
-      return null;
-    default:
-      return null;
-  }
 }
 
 export { documentLink };

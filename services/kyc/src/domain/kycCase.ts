@@ -5,18 +5,22 @@
  *                                    \--Reject---> Rejected --Submit--> Pending ...
  *
  * Submit needs a verified email and is refused while Pending or Approved. A Pending submission is
- * decided once: a second Approve/Reject is a conflict. Erase (the user was deleted) forgets the case.
+ * decided once: a second Approve/Reject is a conflict; never by the case's own user, even an admin
+ * (maker-checker). Erase (the user was deleted) forgets the case.
  * Time, ids and the caller come in the command; nothing here touches I/O.
  */
 import {
   conflict,
-  DomainError,
   forbidden,
   invalid,
   notFound,
   precondition,
 } from '@meridian/platform/eventSourcing/errors';
 import type { Decider } from '@meridian/platform/eventSourcing/types';
+import {
+  MAKER_CHECKER_MESSAGES,
+  refuseOwnDecision,
+} from '@meridian/platform/app/heldRequest/domain/makerChecker';
 
 export type KycStatus = 'Not Submitted' | 'Pending' | 'Approved' | 'Rejected';
 export type Side = 'front' | 'back';
@@ -34,6 +38,7 @@ export const MESSAGES = {
   alreadyRejected: 'This KYC request has already been rejected',
   notAdmin: 'Not authorized as an admin',
   reasonTooLong: 'The rejection reason must be at most 500 characters',
+  ownCase: MAKER_CHECKER_MESSAGES.ownDecision('KYC case'),
 } as const;
 
 export const DEFAULT_REJECTION_REASON =
@@ -183,8 +188,13 @@ export function assertCanSubmit(state: KycState, isVerified: boolean): void {
   if (state.status === 'Approved') throw conflict(MESSAGES.alreadyVerified, 'KYC_APPROVED');
 }
 
-function assertDecidable(state: KycState, adminRole: string): void {
-  if (adminRole !== 'admin') throw forbidden(MESSAGES.notAdmin);
+/** An admin decides a Pending case once, never their own (maker-checker). */
+function assertDecidable(
+  state: KycState,
+  command: { userId: string; adminId: string; adminRole: string },
+): void {
+  if (command.adminRole !== 'admin') throw forbidden(MESSAGES.notAdmin);
+  refuseOwnDecision(command.adminId, command.userId, MESSAGES.ownCase);
   switch (state.status) {
     case 'Pending':
       return;
@@ -196,7 +206,7 @@ function assertDecidable(state: KycState, adminRole: string): void {
       throw conflict(MESSAGES.alreadyRejected, 'KYC_ALREADY_DECIDED');
     default: {
       const _exhaustive: never = state.status;
-      throw new DomainError('invalid', 'Unknown KYC status');
+      throw invalid('Unknown KYC status');
     }
   }
 }
@@ -208,6 +218,14 @@ export function normaliseReason(reason: string): string {
   if (text.length > MAX_REASON_LENGTH) throw invalid(MESSAGES.reasonTooLong);
   return text;
 }
+
+/** What a decision event repeats of the submission it decides. */
+const decidedSubmission = (userId: string, state: KycState) => ({
+  userId,
+  submissionId: state.submissionId ?? '',
+  name: state.name,
+  email: state.email,
+});
 
 export function decide(command: KycCommand, state: KycState): KycEvent[] {
   switch (command.type) {
@@ -231,30 +249,24 @@ export function decide(command: KycCommand, state: KycState): KycEvent[] {
       ];
     }
     case 'ApproveKyc':
-      assertDecidable(state, command.adminRole);
+      assertDecidable(state, command);
       return [
         {
           type: 'KycApproved',
           data: {
-            userId: command.userId,
-            submissionId: state.submissionId ?? '',
-            name: state.name,
-            email: state.email,
+            ...decidedSubmission(command.userId, state),
             approvedBy: command.adminId,
             approvedAt: command.now.toISOString(),
           },
         },
       ];
     case 'RejectKyc': {
-      assertDecidable(state, command.adminRole);
+      assertDecidable(state, command);
       return [
         {
           type: 'KycRejected',
           data: {
-            userId: command.userId,
-            submissionId: state.submissionId ?? '',
-            name: state.name,
-            email: state.email,
+            ...decidedSubmission(command.userId, state),
             reason: normaliseReason(command.reason),
             rejectedBy: command.adminId,
             rejectedAt: command.now.toISOString(),

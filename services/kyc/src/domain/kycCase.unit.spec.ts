@@ -192,6 +192,22 @@ describe('KYC case decider', () => {
     });
   });
 
+  describe('maker-checker', () => {
+    const OWN_CASE =
+      'You cannot decide your own KYC case: another admin must review it (if you are the only admin, a second admin is needed)';
+    it('an admin cannot approve or reject their own case; another admin can', () => {
+      spec
+        .given([submitted()])
+        .when({ ...approve, adminId: 'u1' } as KycCommand)
+        .thenThrows(refused('forbidden', OWN_CASE));
+      spec
+        .given([submitted()])
+        .when({ ...reject(), adminId: 'u1' } as KycCommand)
+        .thenThrows(refused('forbidden', OWN_CASE));
+      spec.given([submitted()]).when(approve).then([approved]);
+    });
+  });
+
   describe('erase (user deleted)', () => {
     it('forgets an existing case; a later submission starts afresh', () => {
       const erased: KycEvent = { type: 'KycCaseErased', data: { userId: 'u1', erasedAt: t1.toISOString() } };

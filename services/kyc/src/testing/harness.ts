@@ -18,6 +18,7 @@ import {
 import { createLogger } from '@meridian/platform/logger';
 import { topicOf } from '@meridian/platform/ports/eventBus';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
+import { busEvent } from '@meridian/platform/testing/eventBus.conformance';
 import { tempDir } from '@meridian/platform/testing/tempDir';
 import * as pb from '@meridian/proto/meridian/kyc/v1/kyc';
 import { KycServiceClient } from '@meridian/proto/meridian/kyc/v1/kyc';
@@ -146,20 +147,9 @@ export async function startKycHarness(options: { maxFileBytes?: number } = {}): 
     },
     async publishIdentity(events) {
       const stored = events.map((e): StoredEvent => {
-        identityPosition++;
         const userId = String((e.data as { userId?: string }).userId ?? 'x');
-        return {
-          id: e.id ?? randomUUID(),
-          type: e.type,
-          data: e.data,
-          streamId: `user-${userId}`,
-          version: identityPosition,
-          position: identityPosition,
-          occurredAt: new Date().toISOString(),
-          correlationId: randomUUID(),
-          causationId: null,
-          actor: null,
-        };
+        const event = busEvent(`user-${userId}`, ++identityPosition, e.data, e.type);
+        return e.id ? { ...event, id: e.id } : event;
       });
       await bus.publish(topicOf('identity'), stored);
       return stored;

@@ -35,6 +35,7 @@ import {
 import { invalid } from '@meridian/platform/eventSourcing/errors';
 import { unaryHandlers, type GrpcServiceRegistration } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
+import { actorOf } from '@meridian/platform/app/heldRequest/kit';
 import type { LedgerContext, Actor } from '../app/context.js';
 import {
   createDeposit,
@@ -44,7 +45,6 @@ import {
   listUserDeposits,
   type DepositView,
 } from '../app/deposits.js';
-import { transactionToProto } from '../app/integrationEvents.js';
 import {
   adjustBalance,
   getBalances,
@@ -53,6 +53,7 @@ import {
   settleHold,
   settleMaturity,
   type HoldResult,
+  type InternalCall,
 } from '../app/money.js';
 import type {
   AdjustableAccount,
@@ -60,34 +61,31 @@ import type {
   HoldPurpose as DomainPurpose,
 } from '../domain/account.js';
 import { LEDGER_MESSAGES } from '../domain/account.js';
-import type { BalancesDoc } from '../projections/views.js';
-import { holdPurposeToProto } from '../app/integrationEvents.js';
+import { type BalancesDoc, referencesOf } from '../projections/views.js';
+import { holdPurposeToProto, transactionToProto } from '../app/integrationEvents.js';
 
-function actorOf(caller: Caller | undefined, role: string): Actor {
-  return {
-    userId: caller?.userId ?? '',
-    role: role ?? '',
-    ...(caller?.impersonatorId ? { impersonatorId: caller.impersonatorId } : {}),
-  };
-}
+/** The caller as the gateway established it (`caller`, `caller_role`). */
+const actor = (req: { caller?: Caller; callerRole: string }): Actor => actorOf(req.caller, req.callerRole);
 
 /** Internal callers may pass no caller at all; their events then carry no actor. */
 function optionalActor(caller: Caller | undefined): Actor | undefined {
   return caller?.userId ? actorOf(caller, 'service') : undefined;
 }
 
-const depositToProto = (d: DepositView): Deposit => ({
-  depositId: d.depositId,
-  userId: d.userId,
-  amountCents: d.amountCents,
-  status: d.status,
-  notes: d.notes,
-  requestedAt: d.requestedAt,
-  decidedAt: d.decidedAt ?? '',
-  decidedBy: d.decidedBy ?? '',
-  userName: d.userName,
-  userEmail: d.userEmail,
+/** proto3 has no absent string: an empty key is no key. */
+const keyOf = (key: string): string | undefined => key || undefined;
+
+/** The common part of the investment and withdrawal services' calls. */
+const internalCall = (req: { userId: string; idempotencyKey: string; caller?: Caller }): InternalCall => ({
+  userId: req.userId,
+  idempotencyKey: keyOf(req.idempotencyKey),
+  actor: optionalActor(req.caller),
 });
+
+function depositToProto(view: DepositView): Deposit {
+  const { position: _position, decidedAt, decidedBy, ...deposit } = view;
+  return { ...deposit, decidedAt: decidedAt ?? '', decidedBy: decidedBy ?? '' };
+}
 
 const balancesToProto = (b: BalancesDoc): Balances => ({
   userId: b.userId,
@@ -132,156 +130,123 @@ function operationOf(o: AdjustmentOperation): DomainOperation {
   throw invalid(LEDGER_MESSAGES.invalidOperation);
 }
 
+const depositsToProto = (list: DepositView[]): ListDepositsResponse => ({
+  deposits: list.map(depositToProto),
+});
+
+const decision =
+  (decision: 'confirm' | 'reject') =>
+  (req: DecideDepositRequest): Parameters<typeof decideDeposit>[1] => ({
+    actor: actor(req),
+    depositId: req.depositId,
+    decision,
+    notes: req.notes,
+  });
+
+const settlement =
+  (outcome: 'capture' | 'release') =>
+  (req: SettleHoldRequest): Parameters<typeof settleHold>[1] => ({
+    ...internalCall(req),
+    holdId: req.holdId,
+    outcome,
+  });
+
 export function ledgerGrpcService(ctx: LedgerContext, options: { logger: Logger }): GrpcServiceRegistration {
+  /** A method as one use case: the request as the use case's input, the use case, its answer as the response. */
+  const via =
+    <Req, In, Out, Res>(
+      useCase: (c: LedgerContext, input: In) => Promise<Out>,
+      input: (req: Req) => In,
+      output: (out: Out) => Res,
+    ) =>
+    async (req: Req): Promise<Res> =>
+      output(await useCase(ctx, input(req)));
+
   const handlers = unaryHandlers(
     {
-      async createDeposit(req: CreateDepositRequest): Promise<Deposit> {
-        return depositToProto(
-          await createDeposit(ctx, {
-            actor: actorOf(req.caller, req.callerRole),
-            amount: req.amount,
-            emailVerified: req.emailVerified,
-            idempotencyKey: req.idempotencyKey || undefined,
-          }),
-        );
-      },
-      async getDeposit(req: GetDepositRequest): Promise<Deposit> {
-        return depositToProto(
-          await getDeposit(ctx, { actor: actorOf(req.caller, req.callerRole), depositId: req.depositId }),
-        );
-      },
-      async listUserDeposits(req: ListUserDepositsRequest): Promise<ListDepositsResponse> {
-        const list = await listUserDeposits(ctx, {
-          actor: actorOf(req.caller, req.callerRole),
-          userId: req.userId || undefined,
-        });
-        return { deposits: list.map(depositToProto) };
-      },
-      async listPendingDeposits(req: ListPendingDepositsRequest): Promise<ListDepositsResponse> {
-        const list = await listPendingDeposits(ctx, { actor: actorOf(req.caller, req.callerRole) });
-        return { deposits: list.map(depositToProto) };
-      },
-      async confirmDeposit(req: DecideDepositRequest): Promise<Deposit> {
-        return depositToProto(
-          await decideDeposit(ctx, {
-            actor: actorOf(req.caller, req.callerRole),
-            depositId: req.depositId,
-            decision: 'confirm',
-            notes: req.notes,
-          }),
-        );
-      },
-      async rejectDeposit(req: DecideDepositRequest): Promise<Deposit> {
-        return depositToProto(
-          await decideDeposit(ctx, {
-            actor: actorOf(req.caller, req.callerRole),
-            depositId: req.depositId,
-            decision: 'reject',
-            notes: req.notes,
-          }),
-        );
-      },
-      async placeHold(req: PlaceHoldRequest): Promise<HoldResponse> {
-        return holdToProto(
-          await placeHold(ctx, {
-            userId: req.userId,
-            holdId: req.holdId,
-            purpose: purposeOf(req.purpose),
-            amountCents: req.amountCents,
-            idempotencyKey: req.idempotencyKey || undefined,
-            actor: optionalActor(req.caller),
-          }),
-        );
-      },
-      async captureHold(req: SettleHoldRequest): Promise<HoldResponse> {
-        return holdToProto(
-          await settleHold(ctx, {
-            userId: req.userId,
-            holdId: req.holdId,
-            outcome: 'capture',
-            idempotencyKey: req.idempotencyKey || undefined,
-            actor: optionalActor(req.caller),
-          }),
-        );
-      },
-      async releaseHold(req: SettleHoldRequest): Promise<HoldResponse> {
-        return holdToProto(
-          await settleHold(ctx, {
-            userId: req.userId,
-            holdId: req.holdId,
-            outcome: 'release',
-            idempotencyKey: req.idempotencyKey || undefined,
-            actor: optionalActor(req.caller),
-          }),
-        );
-      },
-      async settleMaturity(req: SettleMaturityRequest): Promise<Balances> {
-        return balancesToProto(
-          await settleMaturity(ctx, {
-            userId: req.userId,
-            investmentId: req.investmentId,
-            principalCents: req.principalCents,
-            maturityAmountCents: req.maturityAmountCents,
-            idempotencyKey: req.idempotencyKey || undefined,
-            actor: optionalActor(req.caller),
-          }),
-        );
-      },
-      async adjustBalance(req: AdjustBalanceRequest): Promise<Balances> {
-        return balancesToProto(
-          await adjustBalance(ctx, {
-            actor: actorOf(req.caller, req.callerRole),
-            userId: req.userId,
-            account: accountOf(req.account),
-            operation: operationOf(req.operation),
-            amount: req.amount,
-            reason: req.reason,
-            idempotencyKey: req.idempotencyKey || undefined,
-          }),
-        );
-      },
-      async getBalances(req: GetBalancesRequest): Promise<Balances> {
-        return balancesToProto(
-          await getBalances(ctx, {
-            actor: actorOf(req.caller, req.callerRole),
-            userId: req.userId,
-            internal: req.internal,
-          }),
-        );
-      },
-      async listTransactions(req: ListTransactionsRequest): Promise<ListTransactionsResponse> {
-        const { items, total } = await listTransactions(ctx, {
-          actor: actorOf(req.caller, req.callerRole),
+      createDeposit: via(
+        createDeposit,
+        (req: CreateDepositRequest) => ({
+          actor: actor(req),
+          amount: req.amount,
+          emailVerified: req.emailVerified,
+          idempotencyKey: keyOf(req.idempotencyKey),
+        }),
+        depositToProto,
+      ),
+      getDeposit: via(
+        getDeposit,
+        (req: GetDepositRequest) => ({ actor: actor(req), depositId: req.depositId }),
+        depositToProto,
+      ),
+      listUserDeposits: via(
+        listUserDeposits,
+        (req: ListUserDepositsRequest) => ({ actor: actor(req), userId: req.userId || undefined }),
+        depositsToProto,
+      ),
+      listPendingDeposits: via(
+        listPendingDeposits,
+        (req: ListPendingDepositsRequest) => ({ actor: actor(req) }),
+        depositsToProto,
+      ),
+      confirmDeposit: via(decideDeposit, decision('confirm'), depositToProto),
+      rejectDeposit: via(decideDeposit, decision('reject'), depositToProto),
+      placeHold: via(
+        placeHold,
+        (req: PlaceHoldRequest) => ({
+          ...internalCall(req),
+          holdId: req.holdId,
+          purpose: purposeOf(req.purpose),
+          amountCents: req.amountCents,
+        }),
+        holdToProto,
+      ),
+      captureHold: via(settleHold, settlement('capture'), holdToProto),
+      releaseHold: via(settleHold, settlement('release'), holdToProto),
+      settleMaturity: via(
+        settleMaturity,
+        (req: SettleMaturityRequest) => ({
+          ...internalCall(req),
+          investmentId: req.investmentId,
+          principalCents: req.principalCents,
+          maturityAmountCents: req.maturityAmountCents,
+        }),
+        balancesToProto,
+      ),
+      adjustBalance: via(
+        adjustBalance,
+        (req: AdjustBalanceRequest) => ({
+          actor: actor(req),
+          userId: req.userId,
+          account: accountOf(req.account),
+          operation: operationOf(req.operation),
+          amount: req.amount,
+          reason: req.reason,
+          idempotencyKey: keyOf(req.idempotencyKey),
+        }),
+        balancesToProto,
+      ),
+      getBalances: via(
+        getBalances,
+        (req: GetBalancesRequest) => ({ actor: actor(req), userId: req.userId, internal: req.internal }),
+        balancesToProto,
+      ),
+      listTransactions: via(
+        listTransactions,
+        (req: ListTransactionsRequest) => ({
+          actor: actor(req),
           userId: req.userId || undefined,
           limit: req.limit,
           offset: req.offset,
-        });
-        return {
+        }),
+        ({ items, total }): ListTransactionsResponse => ({
           transactions: items.map((t) => transactionToProto({ ...t, references: referencesOf(t) })),
           total,
-        };
-      },
+        }),
+      ),
     },
     { logger: options.logger },
   );
   const implementation: LedgerServiceServer = handlers;
   return { definition: LedgerServiceService, implementation };
-}
-
-function referencesOf(t: {
-  depositId: string | null;
-  investmentId: string | null;
-  withdrawalId: string | null;
-  holdId: string | null;
-  adminId: string | null;
-  refereeId: string | null;
-}) {
-  return {
-    ...(t.depositId ? { depositId: t.depositId } : {}),
-    ...(t.investmentId ? { investmentId: t.investmentId } : {}),
-    ...(t.withdrawalId ? { withdrawalId: t.withdrawalId } : {}),
-    ...(t.holdId ? { holdId: t.holdId } : {}),
-    ...(t.adminId ? { adminId: t.adminId } : {}),
-    ...(t.refereeId ? { refereeId: t.refereeId } : {}),
-  };
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
 import { ConcurrencyError } from '@meridian/platform/eventSourcing/errors';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
+import type { AdjustableAccount } from '../domain/account.js';
 import { COLLECTIONS } from '../projections/views.js';
 import { ledgerInvariantProblems } from '../testing/invariants.js';
 import { inTransaction, type LedgerContext } from './context.js';
@@ -24,6 +25,33 @@ function racedStore(store: ServiceStore, times: number): ServiceStore & { attemp
   return raced;
 }
 
+/** An admin adjustment (add) on user u1's ledger, straight through the command path. */
+const addToUser1 = (
+  store: ServiceStore,
+  account: AdjustableAccount,
+  amountCents: number,
+  idempotencyKey: string,
+  transactionId: string,
+) =>
+  store.transaction((tx) =>
+    executeLedger(
+      tx,
+      {
+        type: 'AdjustBalance',
+        userId: 'u1',
+        adminId: 'a',
+        actorRole: 'admin',
+        account,
+        operation: 'add',
+        amountCents,
+        idempotencyKey,
+        transactionId,
+        now: new Date(),
+      },
+      { correlationId: 'c' },
+    ),
+  );
+
 const ctxOf = (store: ServiceStore, maxAttempts = 5): LedgerContext => {
   let n = 0;
   return { store, clock: () => new Date('2026-03-01T12:00:00Z'), newId: () => `id-${++n}`, maxAttempts };
@@ -32,24 +60,7 @@ const ctxOf = (store: ServiceStore, maxAttempts = 5): LedgerContext => {
 describe('inTransaction', () => {
   it('re-runs read -> decide -> append after a ConcurrencyError, then succeeds', async () => {
     const base = createSqliteServiceStore(':memory:');
-    await base.transaction((tx) =>
-      executeLedger(
-        tx,
-        {
-          type: 'AdjustBalance',
-          userId: 'u1',
-          adminId: 'a',
-          actorRole: 'admin',
-          account: 'deposit',
-          operation: 'add',
-          amountCents: 1000,
-          idempotencyKey: 'k0',
-          transactionId: 't0',
-          now: new Date(),
-        },
-        { correlationId: 'c' },
-      ),
-    );
+    await addToUser1(base, 'deposit', 1000, 'k0', 't0');
     const store = racedStore(base, 2);
     const result = await placeHold(ctxOf(store), {
       userId: 'u1',
@@ -77,24 +88,7 @@ describe('inTransaction', () => {
 describe('ledgerInvariantProblems', () => {
   it('notices a shown balance that differs from the entries', async () => {
     const store = createSqliteServiceStore(':memory:');
-    await store.transaction((tx) =>
-      executeLedger(
-        tx,
-        {
-          type: 'AdjustBalance',
-          userId: 'u1',
-          adminId: 'a',
-          actorRole: 'admin',
-          account: 'profit',
-          operation: 'add',
-          amountCents: 700,
-          idempotencyKey: 'k',
-          transactionId: 't',
-          now: new Date(),
-        },
-        { correlationId: 'c' },
-      ),
-    );
+    await addToUser1(store, 'profit', 700, 'k', 't');
     expect(await ledgerInvariantProblems(store)).toEqual([]);
     await store.transaction(async (tx) => {
       const doc = await tx.get<Record<string, unknown>>(COLLECTIONS.balances, 'u1');

@@ -11,6 +11,8 @@ export interface LedgerContext {
   newId: () => string;
   /** Attempts of read -> decide -> append when another writer moved the stream first (default 5). */
   maxAttempts?: number;
+  /** The least first confirmed deposit that earns a referral bonus (default REFERRAL_MIN_FIRST_DEPOSIT_CENTS). */
+  referralMinimumCents?: number;
 }
 
 /**
@@ -25,6 +27,7 @@ export const MESSAGES = {
   adminOnly: 'Not authorized, admin only',
   notYours: 'Not authorized',
   userRequired: 'User id is required',
+  userNotFound: 'User not found or deleted',
   badKey: 'Idempotency key must be 1-128 letters, digits or . _ : -',
 } as const;
 

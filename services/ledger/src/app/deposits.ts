@@ -2,8 +2,14 @@
  * Deposit use cases. Confirming is ONE transaction over up to three streams: DepositConfirmed on
  * deposit-<id>, CreditDeposit on the investor's ledger and, on their first confirmed deposit with a
  * linked referrer, PayReferralBonus on the referrer's ledger. Nothing is left half done by a crash,
- * and every step is idempotent on its own key (deposit:<id>, referral:<refereeId>).
+ * and every step is idempotent on its own key (deposit:<id>, referral:<refereeId>). Maker-checker: no
+ * admin decides their own deposit, and none is made or decided while an admin impersonates a user.
  */
+import {
+  MAKER_CHECKER_MESSAGES,
+  refuseOwnDecision,
+  refuseWhileImpersonating,
+} from '@meridian/platform/app/heldRequest/domain/makerChecker';
 import { notFound } from '@meridian/platform/eventSourcing/errors';
 import type { StoreReads } from '@meridian/platform/ports/serviceStore';
 import type { ReferralBonusEarned } from '../domain/account.js';
@@ -30,11 +36,6 @@ import { executeDeposit, executeLedger } from './streams.js';
 
 export type DepositView = DepositDoc & { userName: string; userEmail: string };
 
-async function withUser(reads: StoreReads, doc: DepositDoc): Promise<DepositView> {
-  const user = await userById(reads, doc.userId);
-  return { ...doc, userName: user?.name ?? '', userEmail: user?.email ?? '' };
-}
-
 async function withUsers(reads: StoreReads, docs: DepositDoc[]): Promise<DepositView[]> {
   const cache = new Map<string, UserDoc | null>();
   const out: DepositView[] = [];
@@ -46,11 +47,22 @@ async function withUsers(reads: StoreReads, docs: DepositDoc[]): Promise<Deposit
   return out;
 }
 
+const withUser = async (reads: StoreReads, doc: DepositDoc): Promise<DepositView> =>
+  (await withUsers(reads, [doc]))[0];
+
+/** The deposit as it is shown, or "not found". */
+async function depositView(reads: StoreReads, depositId: string): Promise<DepositView> {
+  const doc = await depositById(reads, depositId);
+  if (!doc) throw notFound(DEPOSIT_MESSAGES.notFound);
+  return withUser(reads, doc);
+}
+
 export async function createDeposit(
   ctx: LedgerContext,
   input: { actor: Actor; amount: unknown; emailVerified: boolean; idempotencyKey?: string },
 ): Promise<DepositView> {
   const actor = requireActor(input.actor);
+  refuseWhileImpersonating(actor);
   const amountCents = parseDepositAmount(input.amount);
   const depositId = input.idempotencyKey ? checkKey(input.idempotencyKey) : ctx.newId();
   return inTransaction(ctx, async (tx) => {
@@ -67,9 +79,7 @@ export async function createDeposit(
       },
       metaOf(ctx, actor),
     );
-    const doc = await depositById(tx, depositId);
-    if (!doc) throw notFound(DEPOSIT_MESSAGES.notFound);
-    return withUser(tx, doc);
+    return depositView(tx, depositId);
   });
 }
 
@@ -106,27 +116,22 @@ export async function decideDeposit(
   ctx: LedgerContext,
   input: { actor: Actor; depositId: string; decision: 'confirm' | 'reject'; notes?: string },
 ): Promise<DepositView> {
+  refuseWhileImpersonating(input.actor);
   const actor = requireAdmin(input.actor);
   if (!input.depositId) throw notFound(DEPOSIT_MESSAGES.notFound);
   return inTransaction(ctx, async (tx) => {
+    // maker-checker: never an admin's own deposit
+    const deposit = await depositById(tx, input.depositId);
+    if (deposit) refuseOwnDecision(actor.userId, deposit.userId, MAKER_CHECKER_MESSAGES.ownDecision('deposit'));
     const now = ctx.clock();
     const meta = metaOf(ctx, actor);
-    const command =
-      input.decision === 'confirm'
-        ? ({
-            type: 'ConfirmDeposit',
-            adminId: actor.userId,
-            actorRole: actor.role,
-            notes: input.notes,
-            now,
-          } as const)
-        : ({
-            type: 'RejectDeposit',
-            adminId: actor.userId,
-            actorRole: actor.role,
-            notes: input.notes,
-            now,
-          } as const);
+    const command = {
+      type: input.decision === 'confirm' ? 'ConfirmDeposit' : 'RejectDeposit',
+      adminId: actor.userId,
+      actorRole: actor.role,
+      notes: input.notes,
+      now,
+    } as const;
     const decided = await executeDeposit(tx, input.depositId, command, meta);
     const confirmed = decided.events.find((e) => e.type === 'DepositConfirmed');
     if (confirmed && decided.after.status !== 'none') {
@@ -138,6 +143,7 @@ export async function decideDeposit(
           userId,
           depositId,
           amountCents,
+          referralMinimumCents: ctx.referralMinimumCents,
           idempotencyKey: `deposit:${depositId}`,
           transactionId: ctx.newId(),
           now,
@@ -162,8 +168,6 @@ export async function decideDeposit(
         );
       }
     }
-    const doc = await depositById(tx, input.depositId);
-    if (!doc) throw notFound(DEPOSIT_MESSAGES.notFound);
-    return withUser(tx, doc);
+    return depositView(tx, input.depositId);
   });
 }

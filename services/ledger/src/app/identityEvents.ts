@@ -4,6 +4,7 @@
  * - UserRegistered: the user directory (name and email for the admin's pending deposits) and, when
  *   referredBy is set, LinkReferrer on the new user's ledger (the link the referral bonus needs).
  * - ProfileUpdated: a new name in the directory.
+ * - UserDeleted: the directory entry marked deleted (admins can no longer adjust the user's balances).
  */
 import { causedBy } from '@meridian/platform/app/consumer';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
@@ -45,6 +46,17 @@ export async function handleIdentityEvent(event: StoredEvent, tx: StoreTx, now: 
           data.userId,
           projectUser(doc, { userId: data.userId, name: data.name }),
         );
+      return;
+    }
+    case 'UserDeleted': {
+      const data = (event.data ?? {}) as { userId?: string };
+      if (!data.userId) return;
+      const doc = await tx.get<UserDoc>(COLLECTIONS.users, data.userId);
+      await tx.put(
+        COLLECTIONS.users,
+        data.userId,
+        projectUser(doc, { userId: data.userId, deletedAt: event.occurredAt }),
+      );
       return;
     }
     default:

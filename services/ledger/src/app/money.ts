@@ -3,20 +3,28 @@
  * Holds and settlements are internal calls of the investment and withdrawal services: the request id
  * is the hold id and (by default) the idempotency key, so a re-driven request never holds twice.
  */
+import {
+  refuseOwnBalances,
+  refuseWhileImpersonating,
+} from '@meridian/platform/app/heldRequest/domain/makerChecker';
 import { invalid, notFound } from '@meridian/platform/eventSourcing/errors';
 import {
   type AdjustableAccount,
   type AdjustmentOperation,
   type Hold,
   type HoldPurpose,
+  type LedgerState,
+  type MoneyCommand,
   LEDGER_MESSAGES,
   holdOf,
 } from '../domain/account.js';
+import type { StoreTx } from '@meridian/platform/ports/serviceStore';
 import { type Cents, parseDollarsToCents } from '@meridian/platform/money/money';
 import {
   type BalancesDoc,
   type TransactionDoc,
   balancesOf,
+  isLiveUser,
   transactionsOfUser,
 } from '../projections/views.js';
 import {
@@ -34,111 +42,92 @@ import { loadLedger, executeLedger } from './streams.js';
 
 export type HoldResult = { hold: Hold; balances: BalancesDoc };
 
+/**
+ * A call of the investment or withdrawal service: the user whose ledger it posts on, its idempotency key
+ * (by default derived from the request id) and the calling user, when the call carries one.
+ */
+export type InternalCall = { userId: string; idempotencyKey?: string; actor?: Actor };
+
+/** A money command as a use case states it: the transaction id and the time are given per attempt. */
+type WithoutAttempt<C> = C extends unknown ? Omit<C, 'transactionId' | 'now'> : never;
+type Posting = WithoutAttempt<MoneyCommand>;
+
 function requireUser(userId: string): string {
   if (!userId) throw invalid(MESSAGES.userRequired);
   return userId;
 }
 
+/**
+ * Posts one money command through the command handler, in a transaction retried on a concurrent
+ * append, and answers from the ledger state after it. `check` runs first, in the same transaction.
+ */
+function post<T>(
+  ctx: LedgerContext,
+  posting: Posting,
+  actor: Actor | undefined,
+  answer: (tx: StoreTx, after: LedgerState) => Promise<T>,
+  check?: (tx: StoreTx) => Promise<void>,
+): Promise<T> {
+  return inTransaction(ctx, async (tx) => {
+    await check?.(tx);
+    const command = { ...posting, transactionId: ctx.newId(), now: ctx.clock() } as MoneyCommand;
+    const { after } = await executeLedger(tx, command, metaOf(ctx, actor));
+    return answer(tx, after);
+  });
+}
+
+const holdAnswer =
+  (userId: string, holdId: string) =>
+  async (tx: StoreTx, after: LedgerState): Promise<HoldResult> => {
+    const hold = holdOf(after, holdId);
+    if (!hold) throw notFound(LEDGER_MESSAGES.holdNotFound);
+    return { hold, balances: await balancesOf(tx, userId) };
+  };
+
 export async function placeHold(
   ctx: LedgerContext,
-  input: {
-    userId: string;
-    holdId: string;
-    purpose: HoldPurpose;
-    amountCents: Cents;
-    idempotencyKey?: string;
-    actor?: Actor;
-  },
+  input: InternalCall & { holdId: string; purpose: HoldPurpose; amountCents: Cents },
 ): Promise<HoldResult> {
   const userId = requireUser(input.userId);
   const holdId = checkKey(input.holdId);
   const idempotencyKey = checkKey(input.idempotencyKey || holdId);
-  return inTransaction(ctx, async (tx) => {
-    const { after } = await executeLedger(
-      tx,
-      {
-        type: 'PlaceHold',
-        userId,
-        holdId,
-        purpose: input.purpose,
-        amountCents: input.amountCents,
-        idempotencyKey,
-        transactionId: ctx.newId(),
-        now: ctx.clock(),
-      },
-      metaOf(ctx, input.actor),
-    );
-    const hold = holdOf(after, holdId);
-    if (!hold) throw notFound(LEDGER_MESSAGES.holdNotFound);
-    return { hold, balances: await balancesOf(tx, userId) };
-  });
+  const { purpose, amountCents } = input;
+  return post(
+    ctx,
+    { type: 'PlaceHold', userId, holdId, purpose, amountCents, idempotencyKey },
+    input.actor,
+    holdAnswer(userId, holdId),
+  );
 }
 
 export async function settleHold(
   ctx: LedgerContext,
-  input: {
-    userId: string;
-    holdId: string;
-    outcome: 'capture' | 'release';
-    idempotencyKey?: string;
-    actor?: Actor;
-  },
+  input: InternalCall & { holdId: string; outcome: 'capture' | 'release' },
 ): Promise<HoldResult> {
   const userId = requireUser(input.userId);
   const holdId = checkKey(input.holdId);
   const idempotencyKey = checkKey(input.idempotencyKey || `${input.outcome}:${holdId}`);
-  return inTransaction(ctx, async (tx) => {
-    const { after } = await executeLedger(
-      tx,
-      {
-        type: input.outcome === 'capture' ? 'CaptureHold' : 'ReleaseHold',
-        userId,
-        holdId,
-        idempotencyKey,
-        transactionId: ctx.newId(),
-        now: ctx.clock(),
-      },
-      metaOf(ctx, input.actor),
-    );
-    const hold = holdOf(after, holdId);
-    if (!hold) throw notFound(LEDGER_MESSAGES.holdNotFound);
-    return { hold, balances: await balancesOf(tx, userId) };
-  });
+  const type = input.outcome === 'capture' ? 'CaptureHold' : 'ReleaseHold';
+  return post(ctx, { type, userId, holdId, idempotencyKey }, input.actor, holdAnswer(userId, holdId));
 }
 
 export async function settleMaturity(
   ctx: LedgerContext,
-  input: {
-    userId: string;
-    investmentId: string;
-    principalCents: Cents;
-    maturityAmountCents: Cents;
-    idempotencyKey?: string;
-    actor?: Actor;
-  },
+  input: InternalCall & { investmentId: string; principalCents: Cents; maturityAmountCents: Cents },
 ): Promise<BalancesDoc> {
   const userId = requireUser(input.userId);
   const investmentId = checkKey(input.investmentId);
   const idempotencyKey = checkKey(input.idempotencyKey || `maturity:${investmentId}`);
-  return inTransaction(ctx, async (tx) => {
-    await executeLedger(
-      tx,
-      {
-        type: 'SettleMaturity',
-        userId,
-        investmentId,
-        principalCents: input.principalCents,
-        maturityAmountCents: input.maturityAmountCents,
-        idempotencyKey,
-        transactionId: ctx.newId(),
-        now: ctx.clock(),
-      },
-      metaOf(ctx, input.actor),
-    );
-    return balancesOf(tx, userId);
-  });
+  const { principalCents, maturityAmountCents } = input;
+  return post(
+    ctx,
+    { type: 'SettleMaturity', userId, investmentId, principalCents, maturityAmountCents, idempotencyKey },
+    input.actor,
+    (tx) => balancesOf(tx, userId),
+  );
 }
 
+/** An admin's balance edit: never their own balances, never while impersonating (maker-checker). */
 export async function adjustBalance(
   ctx: LedgerContext,
   input: {
@@ -151,30 +140,33 @@ export async function adjustBalance(
     idempotencyKey?: string;
   },
 ): Promise<BalancesDoc> {
+  refuseWhileImpersonating(input.actor);
   const admin = requireAdmin(input.actor);
   const userId = requireUser(input.userId);
+  refuseOwnBalances(admin.userId, userId);
   const amountCents = parseDollarsToCents(input.amount);
   const idempotencyKey = input.idempotencyKey ? checkKey(input.idempotencyKey) : ctx.newId();
-  return inTransaction(ctx, async (tx) => {
-    await executeLedger(
-      tx,
-      {
-        type: 'AdjustBalance',
-        userId,
-        adminId: admin.userId,
-        actorRole: admin.role,
-        account: input.account,
-        operation: input.operation,
-        amountCents,
-        reason: input.reason,
-        idempotencyKey,
-        transactionId: ctx.newId(),
-        now: ctx.clock(),
-      },
-      metaOf(ctx, admin),
-    );
-    return balancesOf(tx, userId);
-  });
+  const { account, operation, reason } = input;
+  return post(
+    ctx,
+    {
+      type: 'AdjustBalance',
+      userId,
+      adminId: admin.userId,
+      actorRole: admin.role,
+      account,
+      operation,
+      amountCents,
+      reason,
+      idempotencyKey,
+    },
+    admin,
+    (tx) => balancesOf(tx, userId),
+    // the ledger learns users from identity's events: never money for someone unknown or deleted
+    async (tx) => {
+      if (!(await isLiveUser(tx, userId))) throw notFound(MESSAGES.userNotFound);
+    },
+  );
 }
 
 export async function getBalances(

@@ -1,6 +1,9 @@
-/** Applies the read models of projections/views.ts to freshly appended events, inside their transaction. */
+/**
+ * Applies the read models of projections/views.ts to freshly appended events, inside their transaction;
+ * and rebuilds them from the log alone (the users directory comes from identity's topic instead).
+ */
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
-import type { StoreTx } from '@meridian/platform/ports/serviceStore';
+import type { ServiceStore, StoreTx } from '@meridian/platform/ports/serviceStore';
 import type { BalancesChanged, TransactionPosted } from '../domain/account.js';
 import type { DepositEvent } from '../domain/deposit.js';
 import {
@@ -8,6 +11,7 @@ import {
   type BalancesDoc,
   type DepositDoc,
   COLLECTIONS,
+  ID_FIELDS,
   projectAccount,
   projectBalances,
   projectDeposit,
@@ -45,4 +49,34 @@ export async function project(tx: StoreTx, events: readonly StoredEvent[]): Prom
         break;
     }
   }
+}
+
+/** The read models made from the ledger's own events (all but the users directory). */
+const OWN_COLLECTIONS = [
+  COLLECTIONS.balances,
+  COLLECTIONS.accounts,
+  COLLECTIONS.transactions,
+  COLLECTIONS.deposits,
+] as const;
+
+/**
+ * Drops the read models made from the ledger's own events and projects its whole log again, in one
+ * transaction (readers see the old documents or the new ones). Returns the number of events replayed.
+ */
+export async function rebuildReadModels(store: ServiceStore, pageSize = 500): Promise<number> {
+  return store.transaction(async (tx) => {
+    for (const collection of OWN_COLLECTIONS) {
+      const id = ID_FIELDS[collection];
+      for (const doc of await tx.find<Record<string, string>>(collection))
+        await tx.delete(collection, doc[id]);
+    }
+    let replayed = 0;
+    for (let after = 0; ;) {
+      const page = await store.readAll(after, pageSize);
+      await project(tx, page);
+      replayed += page.length;
+      if (page.length < pageSize) return replayed;
+      after = page[page.length - 1].position;
+    }
+  });
 }

@@ -4,7 +4,7 @@
  * transaction.
  */
 import { type CommandStream, handleCommand, loadStream } from '@meridian/platform/app/commandHandler';
-import type { EventMeta, StoredEvent } from '@meridian/platform/eventSourcing/types';
+import type { EventMeta } from '@meridian/platform/eventSourcing/types';
 import type { StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore';
 import {
   type LedgerCommand,
@@ -41,21 +41,8 @@ export const loadLedger = (
   userId: string,
 ): Promise<{ state: LedgerState; version: number }> => loadStream(reads, ACCOUNT_STREAM, userId);
 
-export async function executeLedger(
-  tx: StoreTx,
-  command: LedgerCommand,
-  meta: EventMeta,
-): Promise<{ before: LedgerState; after: LedgerState; events: StoredEvent<LedgerEvent>[] }> {
-  const { before, after, events } = await handleCommand(tx, ACCOUNT_STREAM, command.userId, command, meta);
-  return { before, after, events };
-}
+export const executeLedger = (tx: StoreTx, command: LedgerCommand, meta: EventMeta) =>
+  handleCommand(tx, ACCOUNT_STREAM, command.userId, command, meta);
 
-export async function executeDeposit(
-  tx: StoreTx,
-  depositId: string,
-  command: DepositCommand,
-  meta: EventMeta,
-): Promise<{ after: DepositState; events: StoredEvent<DepositEvent>[] }> {
-  const { after, events } = await handleCommand(tx, DEPOSIT_STREAM, depositId, command, meta);
-  return { after, events };
-}
+export const executeDeposit = (tx: StoreTx, depositId: string, command: DepositCommand, meta: EventMeta) =>
+  handleCommand(tx, DEPOSIT_STREAM, depositId, command, meta);

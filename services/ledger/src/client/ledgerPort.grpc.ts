@@ -5,7 +5,14 @@
  * caller re-drives later).
  */
 import { DomainError, unavailable } from '@meridian/platform/eventSourcing/errors';
-import { callUnary, createGrpcClient, domainErrorFromGrpc } from '@meridian/platform/grpc/index';
+import {
+  type RequestOf,
+  type ResponseOf,
+  type UnaryMethod,
+  callUnary,
+  createGrpcClient,
+  domainErrorFromGrpc,
+} from '@meridian/platform/grpc/index';
 import { HoldPurpose, LedgerServiceClient } from '@meridian/proto/meridian/ledger/v1/ledger';
 import type { LedgerPort } from './ledgerPort.js';
 
@@ -26,66 +33,41 @@ export function createGrpcLedger(
 ): LedgerPort & { close(): void } {
   const client = createGrpcClient(LedgerServiceClient, target);
   const opts = { deadlineMs: options.deadlineMs ?? 5_000 };
+  const unary = <M extends UnaryMethod<LedgerServiceClient>>(
+    method: M,
+    request: RequestOf<LedgerServiceClient, M>,
+  ): Promise<ResponseOf<LedgerServiceClient, M>> => call(() => callUnary(client, method, request, opts));
+  const settle =
+    (method: 'captureHold' | 'releaseHold'): LedgerPort['captureHold'] =>
+    async ({ userId, holdId, idempotencyKey }) => {
+      await unary(method, { userId, holdId, idempotencyKey });
+    };
   return {
     async placeHold(i) {
-      await call(() =>
-        callUnary(
-          client,
-          'placeHold',
-          {
-            userId: i.userId,
-            holdId: i.holdId,
-            purpose:
-              i.purpose === 'investment'
-                ? HoldPurpose.HOLD_PURPOSE_INVESTMENT
-                : HoldPurpose.HOLD_PURPOSE_WITHDRAWAL,
-            amountCents: i.amountCents,
-            idempotencyKey: i.idempotencyKey,
-          },
-          opts,
-        ),
-      );
+      await unary('placeHold', {
+        userId: i.userId,
+        holdId: i.holdId,
+        purpose:
+          i.purpose === 'investment'
+            ? HoldPurpose.HOLD_PURPOSE_INVESTMENT
+            : HoldPurpose.HOLD_PURPOSE_WITHDRAWAL,
+        amountCents: i.amountCents,
+        idempotencyKey: i.idempotencyKey,
+      });
     },
-    async captureHold(i) {
-      await call(() =>
-        callUnary(
-          client,
-          'captureHold',
-          { userId: i.userId, holdId: i.holdId, idempotencyKey: i.idempotencyKey },
-          opts,
-        ),
-      );
-    },
-    async releaseHold(i) {
-      await call(() =>
-        callUnary(
-          client,
-          'releaseHold',
-          { userId: i.userId, holdId: i.holdId, idempotencyKey: i.idempotencyKey },
-          opts,
-        ),
-      );
-    },
+    captureHold: settle('captureHold'),
+    releaseHold: settle('releaseHold'),
     async settleMaturity(i) {
-      await call(() =>
-        callUnary(
-          client,
-          'settleMaturity',
-          {
-            userId: i.userId,
-            investmentId: i.investmentId,
-            principalCents: i.principalCents,
-            maturityAmountCents: i.maturityAmountCents,
-            idempotencyKey: i.idempotencyKey,
-          },
-          opts,
-        ),
-      );
+      await unary('settleMaturity', {
+        userId: i.userId,
+        investmentId: i.investmentId,
+        principalCents: i.principalCents,
+        maturityAmountCents: i.maturityAmountCents,
+        idempotencyKey: i.idempotencyKey,
+      });
     },
     async getBalances(userId) {
-      const b = await call(() =>
-        callUnary(client, 'getBalances', { userId, callerRole: '', internal: true }, opts),
-      );
+      const b = await unary('getBalances', { userId, callerRole: '', internal: true });
       return { depositCents: b.depositCents, investedCents: b.investedCents, profitCents: b.profitCents };
     },
     close: () => client.close(),

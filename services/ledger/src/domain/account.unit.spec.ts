@@ -575,6 +575,41 @@ describe('AdjustBalance (admin)', () => {
       .thenThrows(isDomainError('precondition'), LEDGER_MESSAGES.insufficientForDeduction);
   });
 
+  it('never takes Total Investment below the principal of active investments (issue 11 finding 10)', () => {
+    // 4,000 captured into an active investment, 1,500 added by an admin: 1,500 may go, not a cent more
+    const given = history(
+      credit(10_000),
+      hold('inv-1', 'investment', 4_000),
+      capture('inv-1'),
+      adjust({ account: 'invested', amountCents: 1_500 }),
+    );
+    spec
+      .given(given)
+      .when(adjust({ account: 'invested', operation: 'deduct', amountCents: 1_501 }))
+      .thenThrows(isDomainError('precondition'), LEDGER_MESSAGES.belowActivePrincipal);
+    spec
+      .given(given)
+      .when(adjust({ account: 'invested', operation: 'deduct', amountCents: 1_500 }))
+      .then((events) => expect(events.at(-1)?.data).toMatchObject({ investedCents: 4_000 }));
+    // once settled, the principal is no longer active: the settlement itself took it
+    const settled = history(
+      credit(10_000),
+      hold('inv-1', 'investment', 4_000),
+      capture('inv-1'),
+      adjust({ account: 'invested', amountCents: 1_500 }),
+      settle('inv-1', 4_000, 4_400),
+    );
+    spec
+      .given(settled)
+      .when(adjust({ account: 'invested', operation: 'deduct', amountCents: 1_500 }))
+      .then((events) => expect(events.at(-1)?.data).toMatchObject({ investedCents: 0 }));
+    // a held (not yet captured) investment is not in invested: deducting what an admin added is fine
+    spec
+      .given(history(credit(10_000), hold('inv-2', 'investment', 4_000), adjust({ account: 'invested' })))
+      .when(adjust({ account: 'invested', operation: 'deduct', amountCents: 1_000 }))
+      .then((events) => expect(events.at(-1)?.data).toMatchObject({ investedCents: 0 }));
+  });
+
   it('is for admins only', () => {
     for (const actorRole of ['author', 'subscriber', 'suspended', '']) {
       spec
@@ -634,10 +669,10 @@ describe('referrals', () => {
     spec.given([]).when(link(U)).thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.selfReferral);
   });
 
-  it("the referee's first confirmed deposit earns the referrer $5", () => {
+  it("the referee's first confirmed deposit of at least $50 earns the referrer $5", () => {
     spec
       .given(history(link('ref-1')))
-      .when(credit(2_000, 'd-first'))
+      .when(credit(5_000, 'd-first'))
       .then((events) => {
         expect(events.at(-1)).toEqual({
           type: 'ReferralBonusEarned',
@@ -646,9 +681,25 @@ describe('referrals', () => {
       });
   });
 
+  it('a first deposit under $50 earns nothing, and neither do later ones (issue 11 finding 7)', () => {
+    spec
+      .given(history(link('ref-1')))
+      .when(credit(4_999, 'd-small'))
+      .then((events) => expect(events.map((e) => e.type)).toEqual(['TransactionPosted', 'BalancesChanged']));
+    spec
+      .given(history(link('ref-1'), credit(1)))
+      .when(credit(100_000))
+      .then((events) => expect(events.map((e) => e.type)).toEqual(['TransactionPosted', 'BalancesChanged']));
+    // a minimum set by configuration travels with the command
+    spec
+      .given(history(link('ref-1')))
+      .when({ ...credit(1_000), referralMinimumCents: 1_000 })
+      .then((events) => expect(events.at(-1)?.type).toBe('ReferralBonusEarned'));
+  });
+
   it('later deposits earn nothing more', () => {
     spec
-      .given(history(link('ref-1'), credit(2_000)))
+      .given(history(link('ref-1'), credit(5_000)))
       .when(credit(3_000))
       .then((events) => expect(events.map((e) => e.type)).toEqual(['TransactionPosted', 'BalancesChanged']));
   });

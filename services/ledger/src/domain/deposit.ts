@@ -7,7 +7,7 @@
  * deposit one wins and the other gets a clear message.
  *
  * Also home of the referral bonus rule: $5 to the referrer, once, on the referee's FIRST confirmed
- * deposit (applied by account.ts when it credits a deposit).
+ * deposit when it is at least $50 (applied by account.ts when it credits a deposit).
  */
 import {
   conflict,
@@ -192,21 +192,31 @@ export function parseDepositAmount(input: unknown): Cents {
 }
 
 export const REFERRAL_BONUS_CENTS = dollars(5);
+/**
+ * The least first confirmed deposit that earns the referrer the bonus (issue 11: no bonus farming
+ * with $0.01 deposits). The default of `LedgerContext.referralMinimumCents`; the service sets it from
+ * LEDGER_REFERRAL_MIN_DEPOSIT_CENTS.
+ */
+export const REFERRAL_MIN_FIRST_DEPOSIT_CENTS = dollars(50);
 
 export type ReferralBonus = { referrerId: string; refereeId: string; amountCents: Cents };
 
 /**
- * The referral rule: the referrer earns $5 (500 cents) when the referee's FIRST deposit is confirmed,
- * and never again for that referee. `confirmedDepositsBefore` counts the referee's confirmed deposits
- * before the one being confirmed now.
+ * The referral rule: the referrer earns $5 (500 cents) when the referee's FIRST confirmed deposit is
+ * at least `minimumCents` ($50 by default), and never again for that referee (a smaller first deposit
+ * earns nothing, nor do later ones). `confirmedDepositsBefore` counts the referee's confirmed deposits
+ * before the one being confirmed now, `depositCents` is that one's amount.
  */
 export function referralBonusFor(input: {
   referrerId: string | null | undefined;
   refereeId: string;
   confirmedDepositsBefore: number;
+  depositCents: Cents;
+  minimumCents?: Cents;
 }): ReferralBonus | null {
   if (!input.referrerId || input.referrerId === input.refereeId) return null;
   if (input.confirmedDepositsBefore !== 0) return null;
+  if (input.depositCents < (input.minimumCents ?? REFERRAL_MIN_FIRST_DEPOSIT_CENTS)) return null;
   return { referrerId: input.referrerId, refereeId: input.refereeId, amountCents: REFERRAL_BONUS_CENTS };
 }
 

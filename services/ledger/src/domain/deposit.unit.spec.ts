@@ -13,6 +13,7 @@ import {
   initialState,
   parseDepositAmount,
   referralBonusFor,
+  REFERRAL_MIN_FIRST_DEPOSIT_CENTS,
   toDepositStreamId,
 } from './deposit.js';
 
@@ -234,24 +235,27 @@ describe('parseDepositAmount', () => {
 });
 
 describe('referralBonusFor', () => {
-  it("pays the referrer 500 cents on the referee's first confirmed deposit", () => {
-    expect(referralBonusFor({ referrerId: 'ref-1', refereeId: 'u-1', confirmedDepositsBefore: 0 })).toEqual({
-      referrerId: 'ref-1',
-      refereeId: 'u-1',
-      amountCents: 500,
-    });
+  const first = { referrerId: 'ref-1', refereeId: 'u-1', confirmedDepositsBefore: 0, depositCents: 5_000 };
+
+  it("pays the referrer 500 cents on the referee's first confirmed deposit of at least $50", () => {
+    expect(referralBonusFor(first)).toEqual({ referrerId: 'ref-1', refereeId: 'u-1', amountCents: 500 });
     expect(REFERRAL_BONUS_CENTS).toBe(500);
+    expect(REFERRAL_MIN_FIRST_DEPOSIT_CENTS).toBe(5_000);
   });
 
   it('pays nothing on later deposits, without a referrer, or to oneself', () => {
-    expect(
-      referralBonusFor({ referrerId: 'ref-1', refereeId: 'u-1', confirmedDepositsBefore: 1 }),
-    ).toBeNull();
-    expect(
-      referralBonusFor({ referrerId: 'ref-1', refereeId: 'u-1', confirmedDepositsBefore: 7 }),
-    ).toBeNull();
-    expect(referralBonusFor({ referrerId: null, refereeId: 'u-1', confirmedDepositsBefore: 0 })).toBeNull();
-    expect(referralBonusFor({ referrerId: '', refereeId: 'u-1', confirmedDepositsBefore: 0 })).toBeNull();
-    expect(referralBonusFor({ referrerId: 'u-1', refereeId: 'u-1', confirmedDepositsBefore: 0 })).toBeNull();
+    expect(referralBonusFor({ ...first, confirmedDepositsBefore: 1 })).toBeNull();
+    expect(referralBonusFor({ ...first, confirmedDepositsBefore: 7 })).toBeNull();
+    expect(referralBonusFor({ ...first, referrerId: null })).toBeNull();
+    expect(referralBonusFor({ ...first, referrerId: '' })).toBeNull();
+    expect(referralBonusFor({ ...first, referrerId: 'u-1' })).toBeNull();
+  });
+
+  it('pays nothing when the first confirmed deposit is under the minimum (issue 11 finding 7)', () => {
+    expect(referralBonusFor({ ...first, depositCents: 4_999 })).toBeNull();
+    expect(referralBonusFor({ ...first, depositCents: 1 })).toBeNull();
+    // the minimum is a parameter (configurable)
+    expect(referralBonusFor({ ...first, depositCents: 1_000, minimumCents: 1_000 })).not.toBeNull();
+    expect(referralBonusFor({ ...first, depositCents: 9_999, minimumCents: 10_000 })).toBeNull();
   });
 });

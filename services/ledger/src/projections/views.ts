@@ -9,12 +9,20 @@
  * | accounts        | accountId     | TransactionPosted (sum of entries)     |
  * | transactions    | transactionId | TransactionPosted                      |
  * | deposits        | depositId     | DepositRequested / Confirmed / Rejected|
- * | users           | userId        | identity's UserRegistered (directory)  |
+ * | users           | userId        | identity's UserRegistered, UserDeleted |
  */
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { Scalar, StoreReads } from '@meridian/platform/ports/serviceStore';
-import type { BalancesChanged, LedgerEntry, LedgerReason, TransactionPosted } from '../domain/account.js';
-import type { DepositEvent, DepositStatus } from '../domain/deposit.js';
+import {
+  type BalancesChanged,
+  LEDGER_REFERENCE_KEYS,
+  type LedgerEntry,
+  type LedgerReason,
+  type LedgerReferenceKey,
+  type LedgerReferences,
+  type TransactionPosted,
+} from '../domain/account.js';
+import { type DepositEvent, type DepositState, evolve as evolveDeposit } from '../domain/deposit.js';
 import type { Cents } from '@meridian/platform/money/money';
 
 export const COLLECTIONS = {
@@ -24,6 +32,16 @@ export const COLLECTIONS = {
   deposits: 'deposits',
   users: 'users',
 } as const;
+export type Collection = (typeof COLLECTIONS)[keyof typeof COLLECTIONS];
+
+/** The field each collection's documents are keyed by. */
+export const ID_FIELDS: Record<Collection, string> = {
+  balances: 'userId',
+  accounts: 'accountId',
+  transactions: 'transactionId',
+  deposits: 'depositId',
+  users: 'userId',
+};
 
 export type BalancesDoc = {
   userId: string;
@@ -39,6 +57,9 @@ export type BalancesDoc = {
 
 export type AccountDoc = { accountId: string; balanceCents: Cents; entries: number };
 
+/** One column per reference of the transaction (null where it has none), so the history can be queried by them. */
+export type ReferenceColumns = Record<LedgerReferenceKey, string | null>;
+
 export type TransactionDoc = {
   transactionId: string;
   userId: string;
@@ -47,27 +68,12 @@ export type TransactionDoc = {
   memo: string;
   entries: LedgerEntry[];
   postedAt: string;
-  depositId: string | null;
-  investmentId: string | null;
-  withdrawalId: string | null;
-  holdId: string | null;
-  adminId: string | null;
-  refereeId: string | null;
   /** global log position (the order of the history) */
   position: number;
-};
+} & ReferenceColumns;
 
-export type DepositDoc = {
-  depositId: string;
-  userId: string;
-  amountCents: Cents;
-  status: DepositStatus;
-  notes: string;
-  requestedAt: string;
-  decidedAt: string | null;
-  decidedBy: string | null;
-  position: number;
-};
+/** The deposit as its stream has it, at the global log position of its request (the order of the lists). */
+export type DepositDoc = Exclude<DepositState, { status: 'none' }> & { position: number };
 
 export type UserDoc = {
   userId: string;
@@ -75,6 +81,8 @@ export type UserDoc = {
   email: string;
   referredBy: string | null;
   registeredAt: string;
+  /** when identity deleted the user (null: not deleted); the ledger keeps the entry for its history */
+  deletedAt?: string | null;
 };
 
 export const zeroBalances = (userId: string): BalancesDoc => ({
@@ -91,17 +99,8 @@ export const zeroBalances = (userId: string): BalancesDoc => ({
 /** The newest BalancesChanged wins (a redelivered older one never overwrites a newer one). */
 export function projectBalances(doc: BalancesDoc | null, event: StoredEvent<BalancesChanged>): BalancesDoc {
   if (doc && doc.version >= event.version) return doc;
-  const d = event.data;
-  return {
-    userId: d.userId,
-    depositCents: d.depositCents,
-    investedCents: d.investedCents,
-    profitCents: d.profitCents,
-    withdrawalHoldCents: d.withdrawalHoldCents,
-    investmentHoldCents: d.investmentHoldCents,
-    version: event.version,
-    updatedAt: event.occurredAt,
-  };
+  const { transactionId: _transactionId, ...balances } = event.data;
+  return { ...balances, version: event.version, updatedAt: event.occurredAt };
 }
 
 export function projectAccount(doc: AccountDoc | null, entry: LedgerEntry): AccountDoc {
@@ -111,6 +110,13 @@ export function projectAccount(doc: AccountDoc | null, entry: LedgerEntry): Acco
     entries: (doc?.entries ?? 0) + 1,
   };
 }
+
+export const referenceColumns = (references: LedgerReferences): ReferenceColumns =>
+  Object.fromEntries(LEDGER_REFERENCE_KEYS.map((k) => [k, references[k] ?? null])) as ReferenceColumns;
+
+/** The references of a transaction document (its non-null reference columns). */
+export const referencesOf = (doc: ReferenceColumns): LedgerReferences =>
+  Object.fromEntries(LEDGER_REFERENCE_KEYS.flatMap((k) => (doc[k] ? [[k, doc[k]]] : [])));
 
 export function projectTransaction(event: StoredEvent<TransactionPosted>): TransactionDoc {
   const t = event.data;
@@ -122,63 +128,27 @@ export function projectTransaction(event: StoredEvent<TransactionPosted>): Trans
     memo: t.memo,
     entries: t.entries,
     postedAt: t.postedAt,
-    depositId: t.references.depositId ?? null,
-    investmentId: t.references.investmentId ?? null,
-    withdrawalId: t.references.withdrawalId ?? null,
-    holdId: t.references.holdId ?? null,
-    adminId: t.references.adminId ?? null,
-    refereeId: t.references.refereeId ?? null,
+    ...referenceColumns(t.references),
     position: event.position,
   };
 }
 
+/** The deposit's own evolve over the document; the position is the request's. */
 export function projectDeposit(doc: DepositDoc | null, event: StoredEvent<DepositEvent>): DepositDoc | null {
-  const e = event as StoredEvent<DepositEvent> & DepositEvent;
-  switch (e.type) {
-    case 'DepositRequested':
-      return (
-        doc ?? {
-          depositId: e.data.depositId,
-          userId: e.data.userId,
-          amountCents: e.data.amountCents,
-          status: 'Pending',
-          notes: '',
-          requestedAt: e.data.requestedAt,
-          decidedAt: null,
-          decidedBy: null,
-          position: event.position,
-        }
-      );
-    case 'DepositConfirmed':
-      return (
-        doc && {
-          ...doc,
-          status: 'Confirmed',
-          notes: e.data.notes,
-          decidedAt: e.data.confirmedAt,
-          decidedBy: e.data.confirmedBy,
-        }
-      );
-    case 'DepositRejected':
-      return (
-        doc && {
-          ...doc,
-          status: 'Rejected',
-          notes: e.data.notes,
-          decidedAt: e.data.rejectedAt,
-          decidedBy: e.data.rejectedBy,
-        }
-      );
-    default: {
-      const _exhaustive: never = e;
-      return doc;
-    }
-  }
+  const next = evolveDeposit(doc ?? { status: 'none' }, event as DepositEvent);
+  return next.status === 'none' ? null : { ...next, position: doc?.position ?? event.position };
 }
 
 export function projectUser(
   doc: UserDoc | null,
-  data: { userId: string; name?: string; email?: string; referredBy?: string; registeredAt?: string },
+  data: {
+    userId: string;
+    name?: string;
+    email?: string;
+    referredBy?: string;
+    registeredAt?: string;
+    deletedAt?: string;
+  },
 ): UserDoc {
   return {
     userId: data.userId,
@@ -186,6 +156,7 @@ export function projectUser(
     email: data.email ?? doc?.email ?? '',
     referredBy: data.referredBy || doc?.referredBy || null,
     registeredAt: data.registeredAt ?? doc?.registeredAt ?? '',
+    deletedAt: data.deletedAt ?? doc?.deletedAt ?? null,
   };
 }
 
@@ -228,3 +199,9 @@ export async function transactionsOfUser(
 }
 
 export const userById = (reads: StoreReads, userId: string) => reads.get<UserDoc>(COLLECTIONS.users, userId);
+
+/** Whether identity has told the ledger about this user and has not deleted them. */
+export const isLiveUser = async (reads: StoreReads, userId: string) => {
+  const doc = await userById(reads, userId);
+  return !!doc && !doc.deletedAt;
+};

@@ -4,51 +4,25 @@
  * client, plus real LedgerPorts over gRPC (`@meridian/ledger/client`) for the service under test.
  * Exported as `@meridian/ledger/testing/callerStack`; each service's testing/harness.ts adds itself.
  */
-import { randomUUID } from 'node:crypto';
 import type * as grpc from '@grpc/grpc-js';
 import { createInProcEventBus } from '@meridian/platform/adapters/eventBus.inproc';
 import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
-import {
-  callUnary,
-  createGrpcClient,
-  type RequestOf,
-  type ResponseOf,
-  type UnaryMethod,
-} from '@meridian/platform/grpc/index';
+import { createGrpcClient } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
 import { topicOf, type EventBus } from '@meridian/platform/ports/eventBus';
-import * as led from '@meridian/proto/meridian/ledger/v1/ledger';
 import { LedgerServiceClient } from '@meridian/proto/meridian/ledger/v1/ledger';
 import { createGrpcLedger } from '../client/ledgerPort.grpc.js';
 import type { LedgerPort } from '../client/ledgerPort.js';
 import { parseLedgerConfig } from '../config.js';
 import { start as startLedger } from '../main.js';
+import { waitFor } from '@meridian/platform/testing/waitFor';
+import { isLiveUser } from '../projections/views.js';
+import { type Call, identityEvent, ledgerCaller, userRegistered } from './ledgerClient.js';
 
-export type Partial_ = { fromPartial(o: unknown): unknown };
-/** ts-proto encodes a missing string as "undefined": requests are completed with fromPartial first. */
-const LEDGER_REQUESTS: Record<UnaryMethod<LedgerServiceClient>, Partial_> = {
-  createDeposit: led.CreateDepositRequest,
-  getDeposit: led.GetDepositRequest,
-  listUserDeposits: led.ListUserDepositsRequest,
-  listPendingDeposits: led.ListPendingDepositsRequest,
-  confirmDeposit: led.DecideDepositRequest,
-  rejectDeposit: led.DecideDepositRequest,
-  placeHold: led.PlaceHoldRequest,
-  captureHold: led.SettleHoldRequest,
-  releaseHold: led.SettleHoldRequest,
-  settleMaturity: led.SettleMaturityRequest,
-  adjustBalance: led.AdjustBalanceRequest,
-  getBalances: led.GetBalancesRequest,
-  listTransactions: led.ListTransactionsRequest,
-};
+export type { Call } from './ledgerClient.js';
 
 export const ADMIN = { userId: 'admin-1', role: 'admin' };
 export const ADMIN_2 = { userId: 'admin-2', role: 'admin' };
-
-export type Call<C extends grpc.Client> = <M extends UnaryMethod<C>>(
-  method: M,
-  request: Partial<RequestOf<C, M>>,
-) => Promise<ResponseOf<C, M>>;
 
 export const caller = (userId: string) => ({ userId, sessionId: '', impersonatorId: '', correlationId: '' });
 
@@ -68,8 +42,21 @@ export async function startLedgerForCallers(logger: Logger) {
     ports.push(port);
     return port;
   };
-  const ledgerCall: Call<LedgerServiceClient> = (method, request) =>
-    callUnary(ledgerClient, method, LEDGER_REQUESTS[method].fromPartial(request) as never);
+  const registerUser = async (userId: string, name: string, email: string) => {
+    await bus.publish(topicOf('identity'), [
+      identityEvent('UserRegistered', userRegistered(userId, { name, email })),
+    ]);
+    await waitFor(() => isLiveUser(ledgerStore, userId), { message: `the ledger knows user ${userId}` });
+  };
+  const call = ledgerCaller(ledgerClient);
+  // The ledger adjusts only users identity announced: this stack stands in for identity, so a user
+  // the calling service's test funds without registering is announced first.
+  const ledgerCall: Call<LedgerServiceClient> = async (method, request) => {
+    const userId = (request as { userId?: string }).userId;
+    if (method === 'adjustBalance' && userId && !(await isLiveUser(ledgerStore, userId)))
+      await registerUser(userId, 'Test User', `${userId}@example.com`);
+    return call(method, request);
+  };
 
   return {
     bus,
@@ -77,33 +64,8 @@ export async function startLedgerForCallers(logger: Logger) {
     ledgerAddress: ledger.grpcAddress,
     ledgerCall,
     realLedger,
-    /** Registers a user in the directory as identity would (UserRegistered on the bus). */
-    async registerUser(userId: string, name: string, email: string) {
-      await bus.publish(topicOf('identity'), [
-        {
-          id: randomUUID(),
-          type: 'UserRegistered',
-          data: {
-            userId,
-            name,
-            email,
-            role: 'subscriber',
-            referralCode: '',
-            referredBy: '',
-            registeredAt: new Date().toISOString(),
-            phone: '',
-            country: '',
-          },
-          streamId: `user-${userId}`,
-          version: 1,
-          position: 1,
-          occurredAt: new Date().toISOString(),
-          correlationId: randomUUID(),
-          causationId: null,
-          actor: null,
-        },
-      ]);
-    },
+    /** Registers a user in the directory as identity would (UserRegistered on the bus), once consumed. */
+    registerUser,
     balances: (userId: string) =>
       ledgerCall('getBalances', { caller: caller(ADMIN.userId), callerRole: 'admin', userId }),
     /** After the service under test stopped: its ledger ports, the ledger, the bus, the ledger's store. */

@@ -5,45 +5,24 @@
  * identity topic consumed, so the invariant check sees a quiet ledger.
  */
 import { randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import * as grpc from '@grpc/grpc-js';
 import { createInProcEventBus } from '@meridian/platform/adapters/eventBus.inproc';
 import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
-import {
-  callUnary,
-  createGrpcClient,
-  type RequestOf,
-  type ResponseOf,
-  type UnaryMethod,
-} from '@meridian/platform/grpc/index';
+import { createGrpcClient } from '@meridian/platform/grpc/index';
 import { createLogger } from '@meridian/platform/logger';
 import { topicOf, type EventBus } from '@meridian/platform/ports/eventBus';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import type { Caller } from '@meridian/proto/meridian/common/v1/common';
-import * as pb from '@meridian/proto/meridian/ledger/v1/ledger';
+import type * as pb from '@meridian/proto/meridian/ledger/v1/ledger';
 import { LedgerServiceClient } from '@meridian/proto/meridian/ledger/v1/ledger';
 import { CONSUMER_GROUP } from '../app/context.js';
 import { parseLedgerConfig } from '../config.js';
 import { start, type LedgerHandle } from '../main.js';
 import { expectLedgerInvariants } from './invariants.js';
-
-const REQUESTS: Record<UnaryMethod<LedgerServiceClient>, { fromPartial(o: unknown): unknown }> = {
-  createDeposit: pb.CreateDepositRequest,
-  getDeposit: pb.GetDepositRequest,
-  listUserDeposits: pb.ListUserDepositsRequest,
-  listPendingDeposits: pb.ListPendingDepositsRequest,
-  confirmDeposit: pb.DecideDepositRequest,
-  rejectDeposit: pb.DecideDepositRequest,
-  placeHold: pb.PlaceHoldRequest,
-  captureHold: pb.SettleHoldRequest,
-  releaseHold: pb.SettleHoldRequest,
-  settleMaturity: pb.SettleMaturityRequest,
-  adjustBalance: pb.AdjustBalanceRequest,
-  getBalances: pb.GetBalancesRequest,
-  listTransactions: pb.ListTransactionsRequest,
-};
+import { type Call, identityEvent, ledgerCaller, userRegistered } from './ledgerClient.js';
 
 type InProcBus = ReturnType<typeof createInProcEventBus>;
 
@@ -54,15 +33,14 @@ export interface Principal {
 }
 
 export interface LedgerHarness {
-  call<M extends UnaryMethod<LedgerServiceClient>>(
-    method: M,
-    request: Partial<RequestOf<LedgerServiceClient, M>>,
-  ): Promise<ResponseOf<LedgerServiceClient, M>>;
+  call: Call<LedgerServiceClient>;
   store: ServiceStore;
   bus: InProcBus;
   service: LedgerHandle;
   admin: Principal;
-  /** A fresh investor (optionally announced by a UserRegistered with a referrer). */
+  /** The admin as a request's caller: `{ caller, callerRole: 'admin' }`. */
+  asAdmin(): { caller: Caller; callerRole: string };
+  /** A fresh investor, announced by a UserRegistered (optionally with a referrer) the ledger has consumed. */
   user(options?: {
     name?: string;
     email?: string;
@@ -110,45 +88,32 @@ export async function startLedgerHarness(
   const identityTopic = topicOf('identity');
 
   const h: LedgerHarness = {
-    call: (method, request) =>
-      callUnary(client, method, REQUESTS[method].fromPartial(request as never) as never),
+    call: (method, request) => ledgerCaller(client)(method, request),
     store,
     bus,
     get service() {
       return service;
     },
     admin: principal(`admin-${randomUUID()}`, 'admin'),
+    asAdmin: () => ({ caller: h.admin.caller, callerRole: 'admin' }),
     async user(o = {}) {
       const p = principal(`user-${randomUUID()}`);
       if (o.register !== false) {
-        await h.publishIdentity('UserRegistered', {
-          userId: p.userId,
-          name: o.name ?? 'Test Investor',
-          email: o.email ?? `${p.userId}@example.com`,
-          role: 'subscriber',
-          referralCode: p.userId.slice(5, 13),
-          referredBy: o.referredBy ?? '',
-          registeredAt: new Date().toISOString(),
-          phone: '',
-          country: '',
-        });
+        await h.publishIdentity(
+          'UserRegistered',
+          userRegistered(p.userId, {
+            name: o.name ?? 'Test Investor',
+            email: o.email ?? `${p.userId}@example.com`,
+            referralCode: p.userId.slice(5, 13),
+            referredBy: o.referredBy ?? '',
+          }),
+        );
+        await h.settle();
       }
       return p;
     },
     async publishIdentity(type, data, id = randomUUID()) {
-      identityPosition++;
-      const event: StoredEvent = {
-        id,
-        type,
-        data,
-        streamId: `user-${String(data.userId)}`,
-        version: 1,
-        position: identityPosition,
-        occurredAt: new Date().toISOString(),
-        correlationId: randomUUID(),
-        causationId: null,
-        actor: null,
-      };
+      const event = identityEvent(type, data, { id, position: ++identityPosition });
       await bus.publish(identityTopic, [event]);
       return event;
     },
@@ -193,6 +158,32 @@ export async function startLedgerHarness(
     },
   };
   return h;
+}
+
+/**
+ * The setup of the integration specs: a fresh ledger before each test, its invariants checked and it
+ * stopped after each. The harness returned stands for the current test's.
+ */
+export function ledgerPerTest(): LedgerHarness {
+  let current: LedgerHarness | undefined;
+  beforeEach(async () => {
+    current = await startLedgerHarness();
+  });
+  afterEach(async () => {
+    const h = current;
+    current = undefined;
+    try {
+      await h?.checkInvariants();
+    } finally {
+      await h?.stop();
+    }
+  });
+  return new Proxy({} as LedgerHarness, {
+    get(_, key) {
+      if (!current) throw new Error('the ledger harness exists inside a test only');
+      return Reflect.get(current, key) as unknown;
+    },
+  });
 }
 
 /** Asserts a call failed with a gRPC status (and optionally its message). */

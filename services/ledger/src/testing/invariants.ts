@@ -1,5 +1,5 @@
 /**
- * The reconciliation check run after every integration test (DESIGN.md §8):
+ * The reconciliation check run after every integration test (architecture.md §8):
  * - every TransactionPosted in the event log has >= 2 entries on distinct accounts summing to zero;
  * - the transactions read model holds exactly the posted transactions;
  * - every account read model equals the sum of that account's entries in the log, and every account

@@ -9,15 +9,10 @@ import {
 } from '@meridian/proto/meridian/notification/v1/notification';
 import { unaryHandlers, type GrpcServiceRegistration, type CallContext } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
-import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { listMailbox } from '../app/mailbox.js';
-import { sendAutomatedEmail } from '../app/sendAutomatedEmail.js';
+import { sendAutomatedEmail, type SendAutomatedEmailDeps } from '../app/sendAutomatedEmail.js';
 
-export interface NotificationGrpcDeps {
-  store: ServiceStore;
-  clock: () => Date;
-  newId: () => string;
-  appUrl: string;
+export interface NotificationGrpcDeps extends Omit<SendAutomatedEmailDeps, 'limitPerHour'> {
   production: boolean;
   automatedLimitPerHour: number;
   logger: Logger;
@@ -27,26 +22,15 @@ export function notificationGrpcService(deps: NotificationGrpcDeps): GrpcService
   const handlers = unaryHandlers(
     {
       async sendAutomatedEmail(req: SendAutomatedEmailRequest, ctx: CallContext): Promise<MessageResponse> {
+        const { caller, ...email } = req;
         return sendAutomatedEmail(
           {
-            userId: req.caller?.userId ?? '',
-            impersonatorId: req.caller?.impersonatorId || undefined,
-            correlationId: req.caller?.correlationId || ctx.correlationId,
-            callerEmail: req.callerEmail,
-            callerName: req.callerName,
-            subject: req.subject,
-            sendTo: req.sendTo,
-            replyTo: req.replyTo,
-            template: req.template,
-            url: req.url,
+            ...email,
+            userId: caller?.userId ?? '',
+            impersonatorId: caller?.impersonatorId || undefined,
+            correlationId: caller?.correlationId || ctx.correlationId,
           },
-          {
-            store: deps.store,
-            clock: deps.clock,
-            newId: deps.newId,
-            appUrl: deps.appUrl,
-            limitPerHour: deps.automatedLimitPerHour,
-          },
+          { ...deps, limitPerHour: deps.automatedLimitPerHour },
         );
       },
       async listMailbox(req: ListMailboxRequest): Promise<ListMailboxResponse> {

@@ -6,13 +6,13 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { LEASES, type LeaseRecord } from '@meridian/platform/app/lease';
-import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { sqliteReplicaStores } from '@meridian/platform/testing/replicaStores';
 import { tempDir } from '@meridian/platform/testing/tempDir';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { createSmtpMailer } from '../adapters/mailer.smtp.js';
 import type { EmailRecord } from '../domain/email.js';
+import { identityEvent, user } from '../testing/harness.js';
 import { startSmtpTestServer, type SmtpTestServer } from '../testing/smtpTestServer.js';
 import { EMAILS } from './collections.js';
 import { EMAIL_SENDER_LEASE, startEmailSender, type EmailSender } from './emailSender.js';
@@ -25,21 +25,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-function passwordChanged(): StoredEvent {
-  const id = randomUUID().slice(0, 8);
-  return {
-    id: randomUUID(),
-    type: 'PasswordChanged',
-    data: { userId: `u-${id}`, email: `ada.${id}@example.com`, name: 'Ada', via: 'change', changedAt: '' },
-    streamId: `user-u-${id}`,
-    version: 1,
-    position: 1,
-    occurredAt: new Date().toISOString(),
-    correlationId: randomUUID(),
-    causationId: null,
-    actor: null,
-  };
-}
+const passwordChanged = () => identityEvent('PasswordChanged', { ...user(), via: 'change', changedAt: '' });
 
 async function queue(store: ServiceStore, count: number): Promise<string[]> {
   const ids: string[] = [];

@@ -2,7 +2,7 @@ import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { StoreTx } from '@meridian/platform/ports/serviceStore';
 import { emailForIdentityEvent, isIdentityEmailEvent } from '../domain/identityEmails.js';
 import { updateDirectory } from './directory.js';
-import { queueEmail } from './queueEmail.js';
+import { queueEmailFor } from './queueEmail.js';
 
 /**
  * Reacts to one identity integration event: queues the email it asks for. Runs inside the
@@ -15,11 +15,5 @@ export async function handleIdentityEvent(event: StoredEvent, tx: StoreTx, now: 
   const candidate = { type: event.type, data: event.data };
   if (!isIdentityEmailEvent(candidate)) return;
   const request = emailForIdentityEvent(candidate);
-  if (!request) return;
-  await queueEmail(
-    tx,
-    request,
-    { id: event.id, correlationId: event.correlationId, actor: event.actor ?? undefined },
-    now,
-  );
+  if (request) await queueEmailFor(tx, request, event, now);
 }

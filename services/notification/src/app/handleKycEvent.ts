@@ -2,7 +2,7 @@ import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { StoreTx } from '@meridian/platform/ports/serviceStore';
 import { emailsForKycEvent, isKycEmailEvent } from '../domain/kycEmails.js';
 import { directoryAdmins, directoryUser } from './directory.js';
-import { queueEmail } from './queueEmail.js';
+import { queueEmailFor } from './queueEmail.js';
 
 /**
  * Reacts to one kyc integration event (meridian.kyc.events, group 'notification'): queues the emails
@@ -17,16 +17,6 @@ export async function handleKycEvent(event: StoredEvent, tx: StoreTx, now: Date)
   const user = needsUser && userId ? await directoryUser(tx, userId) : null;
   const admins = candidate.type === 'KycSubmitted' ? await directoryAdmins(tx) : [];
   for (const { key, request } of emailsForKycEvent(candidate, { user, admins })) {
-    await queueEmail(
-      tx,
-      request,
-      {
-        id: event.id,
-        emailId: key ? `${event.id}:${key}` : event.id,
-        correlationId: event.correlationId,
-        actor: event.actor ?? undefined,
-      },
-      now,
-    );
+    await queueEmailFor(tx, request, event, now, key);
   }
 }

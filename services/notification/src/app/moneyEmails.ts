@@ -6,11 +6,28 @@ import {
   recipientIdOf,
   type InvestmentFacts,
 } from '../domain/moneyEmails.js';
+import { MONEY_INVESTMENTS } from './collections.js';
 import { directoryUser } from './directory.js';
-import { queueEmail } from './queueEmail.js';
+import { queueEmailFor } from './queueEmail.js';
 
-/** Plan names of investments (from InvestmentRequested), for the emails of later investment events. */
-export const MONEY_INVESTMENTS = 'moneyInvestments';
+const str = (d: Record<string, unknown>, k: string): string =>
+  typeof d[k] === 'string' ? (d[k] as string) : '';
+
+/**
+ * The investments notification knows (collection `moneyInvestments`: plan name and amount from
+ * InvestmentRequested, for the emails of later investment events): a read model rebuilt by replaying
+ * the investment topic through this function alone.
+ */
+export async function rememberInvestment(event: StoredEvent, tx: StoreTx): Promise<void> {
+  const d = (event.data ?? {}) as Record<string, unknown>;
+  const investmentId = str(d, 'investmentId');
+  if (event.type !== 'InvestmentRequested' || !investmentId) return;
+  await tx.put<InvestmentFacts>(MONEY_INVESTMENTS, investmentId, {
+    investmentId,
+    planName: str(d, 'planName'),
+    amountCents: typeof d.amountCents === 'number' ? d.amountCents : 0,
+  });
+}
 
 /**
  * Reacts to one money integration event (meridian.{ledger,investment,withdrawal}.events, group
@@ -18,21 +35,11 @@ export const MONEY_INVESTMENTS = 'moneyInvestments';
  * redelivered event queues nothing again (and queueEmail refuses a second email with the same id).
  */
 export async function handleMoneyEvent(event: StoredEvent, tx: StoreTx, now: Date): Promise<void> {
-  const d = (event.data ?? {}) as Record<string, unknown>;
-  if (event.type === 'InvestmentRequested') {
-    const investmentId = typeof d.investmentId === 'string' ? d.investmentId : '';
-    if (investmentId) {
-      await tx.put<InvestmentFacts>(MONEY_INVESTMENTS, investmentId, {
-        investmentId,
-        planName: typeof d.planName === 'string' ? d.planName : '',
-        amountCents: typeof d.amountCents === 'number' ? d.amountCents : 0,
-      });
-    }
-    return;
-  }
+  await rememberInvestment(event, tx);
   if (!moneyEmailEventTypes.has(event.type)) return;
   const userId = recipientIdOf(event);
   if (!userId) return;
+  const d = (event.data ?? {}) as Record<string, unknown>;
   const user = await directoryUser(tx, userId);
   const referee =
     event.type === 'ReferralBonusPaid' && typeof d.refereeId === 'string'
@@ -43,11 +50,5 @@ export async function handleMoneyEvent(event: StoredEvent, tx: StoreTx, now: Dat
       ? await tx.get<InvestmentFacts>(MONEY_INVESTMENTS, d.investmentId)
       : null;
   const request = emailForMoneyEvent(event, { user, referee, investment });
-  if (!request) return;
-  await queueEmail(
-    tx,
-    request,
-    { id: event.id, correlationId: event.correlationId, actor: event.actor ?? undefined },
-    now,
-  );
+  if (request) await queueEmailFor(tx, request, event, now);
 }

@@ -1,4 +1,4 @@
-import type { EventMeta } from '@meridian/platform/eventSourcing/types';
+import type { EventMeta, StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { StoreTx } from '@meridian/platform/ports/serviceStore';
 import { newEmail, toEmailStreamId, type EmailRecord, type EmailRequest } from '../domain/email.js';
 import { EMAILS } from './collections.js';
@@ -33,4 +33,19 @@ export async function queueEmail(
     { correlationId: cause.correlationId, causationId: cause.id, actor: cause.actor },
   );
   return email;
+}
+
+/**
+ * Queues an email an integration event asks for. Its id is the event's id (`<event id>:<key>` for one
+ * of several emails of the event), so a redelivered event queues nothing twice.
+ */
+export function queueEmailFor(
+  tx: StoreTx,
+  request: EmailRequest,
+  event: StoredEvent,
+  now: Date,
+  key = '',
+): Promise<EmailRecord> {
+  const cause = { id: event.id, correlationId: event.correlationId, actor: event.actor ?? undefined };
+  return queueEmail(tx, request, { ...cause, emailId: key ? `${event.id}:${key}` : event.id }, now);
 }

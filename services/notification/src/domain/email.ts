@@ -7,6 +7,12 @@ import type { TemplateName } from './templates/registry.js';
 
 export type EmailStatus = 'pending' | 'sent' | 'failed';
 
+/** A type guard for the integration events named in `types` (with object data): those that ask for emails. */
+export const eventGuard =
+  <E extends { type: string; data: unknown }>(types: ReadonlySet<string>) =>
+  (event: { type: string; data: unknown }): event is E =>
+    types.has(event.type) && typeof event.data === 'object' && event.data !== null;
+
 /** What a use case asks to send. */
 export interface EmailRequest {
   template: TemplateName;

@@ -8,7 +8,7 @@ import type {
   PasswordResetRequested,
   RoleChanged,
 } from '@meridian/proto/meridian/identity/v1/events';
-import type { EmailRequest } from './email.js';
+import { eventGuard, type EmailRequest } from './email.js';
 
 export type IdentityEmailEvent =
   | { type: 'EmailVerificationRequested'; data: EmailVerificationRequested }
@@ -17,62 +17,45 @@ export type IdentityEmailEvent =
   | { type: 'PasswordChanged'; data: PasswordChanged }
   | { type: 'RoleChanged'; data: RoleChanged };
 
-export const identityEmailEventTypes: ReadonlySet<string> = new Set<IdentityEmailEvent['type']>([
-  'EmailVerificationRequested',
-  'LoginCodeRequested',
-  'PasswordResetRequested',
-  'PasswordChanged',
-  'RoleChanged',
-]);
+type DataOf<T extends IdentityEmailEvent['type']> = Extract<IdentityEmailEvent, { type: T }>['data'];
+type Email = Omit<EmailRequest, 'to' | 'userId'>;
 
-export function isIdentityEmailEvent(event: { type: string; data: unknown }): event is IdentityEmailEvent {
-  return identityEmailEventTypes.has(event.type) && typeof event.data === 'object' && event.data !== null;
-}
+/** An email carrying a sealed link token (opened only to render the link). */
+const linkEmail =
+  (template: 'verifyEmail' | 'resetPassword') =>
+  (d: { name: string; sealedToken: string }): Email => ({
+    template,
+    data: { name: d.name },
+    sealed: { token: d.sealedToken },
+  });
+
+/** The email each identity event asks for; it goes to the address the event carries. */
+const EMAILS: { [T in IdentityEmailEvent['type']]: (d: DataOf<T>) => Email } = {
+  EmailVerificationRequested: linkEmail('verifyEmail'),
+  LoginCodeRequested: (d) => ({
+    template: 'loginCode',
+    data: { name: d.name, email: d.email },
+    sealed: { code: d.sealedCode },
+  }),
+  PasswordResetRequested: linkEmail('resetPassword'),
+  PasswordChanged: (d) => ({
+    template: 'passwordChanged',
+    data: { name: d.name, via: d.via, changedAt: d.changedAt },
+  }),
+  RoleChanged: (d) => ({
+    template: 'roleChanged',
+    data: { name: d.name, fromRole: d.fromRole, toRole: d.toRole },
+  }),
+};
+
+export const identityEmailEventTypes: ReadonlySet<string> = new Set(Object.keys(EMAILS));
+
+export const isIdentityEmailEvent = eventGuard<IdentityEmailEvent>(identityEmailEventTypes);
 
 /** The email an identity event asks for, or null when it asks for none (no address, say). */
 export function emailForIdentityEvent(event: IdentityEmailEvent): EmailRequest | null {
   const d = event.data;
   if (!d.email) return null;
-  const base = { to: d.email, userId: d.userId };
-  switch (event.type) {
-    case 'EmailVerificationRequested':
-      return {
-        ...base,
-        template: 'verifyEmail',
-        data: { name: event.data.name },
-        sealed: { token: event.data.sealedToken },
-      };
-    case 'LoginCodeRequested':
-      return {
-        ...base,
-        template: 'loginCode',
-        data: { name: event.data.name, email: event.data.email },
-        sealed: { code: event.data.sealedCode },
-      };
-    case 'PasswordResetRequested':
-      return {
-        ...base,
-        template: 'resetPassword',
-        data: { name: event.data.name },
-        sealed: { token: event.data.sealedToken },
-      };
-    case 'PasswordChanged':
-      return {
-        ...base,
-        template: 'passwordChanged',
-        data: { name: event.data.name, via: event.data.via, changedAt: event.data.changedAt },
-      };
-    case 'RoleChanged':
-      return {
-        ...base,
-        template: 'roleChanged',
-        data: { name: event.data.name, fromRole: event.data.fromRole, toRole: event.data.toRole },
-      };
-    default:
-      return assertNever(event);
-  }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unhandled identity event ${JSON.stringify(value)}`);
+  const email = EMAILS[event.type] as (data: IdentityEmailEvent['data']) => Email;
+  return { to: d.email, userId: d.userId, ...email(d) };
 }

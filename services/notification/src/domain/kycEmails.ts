@@ -8,7 +8,7 @@
  *   KycRejected  → kycRejected to the user, with the reason
  */
 import type { KycApproved, KycRejected, KycSubmitted } from '@meridian/proto/meridian/kyc/v1/events';
-import type { EmailRequest } from './email.js';
+import { eventGuard, type EmailRequest } from './email.js';
 
 export type KycEmailEvent =
   | { type: 'KycSubmitted'; data: KycSubmitted }
@@ -21,9 +21,7 @@ export const kycEmailEventTypes: ReadonlySet<string> = new Set<KycEmailEvent['ty
   'KycRejected',
 ]);
 
-export function isKycEmailEvent(event: { type: string; data: unknown }): event is KycEmailEvent {
-  return kycEmailEventTypes.has(event.type) && typeof event.data === 'object' && event.data !== null;
-}
+export const isKycEmailEvent = eventGuard<KycEmailEvent>(kycEmailEventTypes);
 
 /** One person notification can write to (from identity's UserRegistered / RoleChanged / ProfileUpdated). */
 export interface DirectoryEntry {

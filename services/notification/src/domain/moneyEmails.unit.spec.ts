@@ -1,17 +1,17 @@
 /** Which money event becomes which email (domain/moneyEmails.ts). */
 import { describe, expect, it } from 'vitest';
-import { emailForMoneyEvent } from './moneyEmails.js';
+import { emailForMoneyEvent, type MoneyEmailLookups } from './moneyEmails.js';
 import { templates } from './templates/registry.js';
 
 const ann = { userId: 'u1', email: 'ann@example.com', name: 'Ann', role: 'subscriber' };
 const ctx = { appUrl: 'https://meridian.example' };
+/** The email of a money event, the directory naming Ann unless `lookups` says otherwise. */
+const emailFor = (type: string, data: Record<string, unknown>, lookups: MoneyEmailLookups = { user: ann }) =>
+  emailForMoneyEvent({ type, data }, lookups);
 
 describe('money emails', () => {
   it('deposit confirmed / rejected go to the depositor with the amount (and notes)', () => {
-    const ok = emailForMoneyEvent(
-      { type: 'DepositConfirmed', data: { depositId: 'd1', userId: 'u1', amountCents: 25_050 } },
-      { user: ann },
-    );
+    const ok = emailFor('DepositConfirmed', { depositId: 'd1', userId: 'u1', amountCents: 25_050 });
     expect(ok).toEqual({
       to: 'ann@example.com',
       userId: 'u1',
@@ -19,49 +19,44 @@ describe('money emails', () => {
       data: { name: 'Ann', amountCents: 25_050, transactionId: 'd1' },
     });
     expect(templates.depositConfirmed.render(ok!.data as never, ctx).text).toContain('$250.50');
-    const no = emailForMoneyEvent(
-      {
-        type: 'DepositRejected',
-        data: { depositId: 'd2', userId: 'u1', amountCents: 100, notes: 'not received' },
-      },
-      { user: ann },
-    );
+    const no = emailFor('DepositRejected', {
+      depositId: 'd2',
+      userId: 'u1',
+      amountCents: 100,
+      notes: 'not received',
+    });
     expect(no?.template).toBe('depositRejected');
     expect(no?.data).toMatchObject({ notes: 'not received' });
   });
 
   it('investment emails use the plan remembered from InvestmentRequested when the event has none', () => {
     const investment = { investmentId: 'i1', planName: 'Gold', amountCents: 500_000 };
-    const rejected = emailForMoneyEvent(
-      { type: 'InvestmentRejected', data: { investmentId: 'i1', userId: 'u1', amountCents: 500_000 } },
+    const rejected = emailFor(
+      'InvestmentRejected',
+      { investmentId: 'i1', userId: 'u1', amountCents: 500_000 },
       { user: ann, investment },
     );
     expect(rejected).toMatchObject({
       template: 'investmentRejected',
       data: { planName: 'Gold', amountCents: 500_000 },
     });
-    const matured = emailForMoneyEvent(
-      { type: 'InvestmentMatured', data: { investmentId: 'i1', userId: 'u1', maturityAmountCents: 600_000 } },
+    const matured = emailFor(
+      'InvestmentMatured',
+      { investmentId: 'i1', userId: 'u1', maturityAmountCents: 600_000 },
       { user: ann, investment },
     );
     expect(matured).toMatchObject({
       template: 'investmentMatured',
       data: { planName: 'Gold', maturityAmountCents: 600_000 },
     });
-    const approved = emailForMoneyEvent(
-      {
-        type: 'InvestmentApproved',
-        data: {
-          investmentId: 'i1',
-          userId: 'u1',
-          planName: 'Gold',
-          amountCents: 500_000,
-          maturityAmountCents: 600_000,
-          endDate: '2026-02-01',
-        },
-      },
-      { user: ann },
-    );
+    const approved = emailFor('InvestmentApproved', {
+      investmentId: 'i1',
+      userId: 'u1',
+      planName: 'Gold',
+      amountCents: 500_000,
+      maturityAmountCents: 600_000,
+      endDate: '2026-02-01',
+    });
     expect(approved).toMatchObject({
       template: 'investmentApproved',
       data: { endDate: '2026-02-01', maturityAmountCents: 600_000 },
@@ -69,45 +64,31 @@ describe('money emails', () => {
   });
 
   it('withdrawal requested / approved / rejected; the name and address from the event win over the directory', () => {
-    const req = emailForMoneyEvent(
-      {
-        type: 'WithdrawalRequested',
-        data: {
-          withdrawalId: 'w1',
-          userId: 'u1',
-          userName: 'Ann B',
-          userEmail: 'annb@example.com',
-          amountCents: 6_000,
-          walletAddress: '0xabc',
-        },
-      },
-      { user: ann },
-    );
+    const req = emailFor('WithdrawalRequested', {
+      withdrawalId: 'w1',
+      userId: 'u1',
+      userName: 'Ann B',
+      userEmail: 'annb@example.com',
+      amountCents: 6_000,
+      walletAddress: '0xabc',
+    });
     expect(req).toMatchObject({
       to: 'annb@example.com',
       template: 'withdrawalRequested',
       data: { name: 'Ann B', walletAddress: '0xabc' },
     });
     expect(
-      emailForMoneyEvent(
-        { type: 'WithdrawalApproved', data: { withdrawalId: 'w1', userId: 'u1', amountCents: 6_000 } },
-        { user: ann },
-      )?.template,
+      emailFor('WithdrawalApproved', { withdrawalId: 'w1', userId: 'u1', amountCents: 6_000 })?.template,
     ).toBe('withdrawalApproved');
     expect(
-      emailForMoneyEvent(
-        { type: 'WithdrawalRejected', data: { withdrawalId: 'w1', userId: 'u1', amountCents: 6_000 } },
-        { user: ann },
-      )?.template,
+      emailFor('WithdrawalRejected', { withdrawalId: 'w1', userId: 'u1', amountCents: 6_000 })?.template,
     ).toBe('withdrawalRejected');
   });
 
   it('the referral bonus goes to the referrer and names the referee', () => {
-    const bonus = emailForMoneyEvent(
-      {
-        type: 'ReferralBonusPaid',
-        data: { userId: 'u1', refereeId: 'u2', depositId: 'd9', amountCents: 500 },
-      },
+    const bonus = emailFor(
+      'ReferralBonusPaid',
+      { userId: 'u1', refereeId: 'u2', depositId: 'd9', amountCents: 500 },
       { user: ann, referee: { userId: 'u2', email: 'bo@example.com', name: 'Bo', role: 'subscriber' } },
     );
     expect(bonus).toMatchObject({
@@ -119,14 +100,9 @@ describe('money emails', () => {
 
   it('no email without a recipient, and none for other events', () => {
     expect(
-      emailForMoneyEvent(
-        { type: 'DepositConfirmed', data: { depositId: 'd1', userId: 'u1', amountCents: 1 } },
-        { user: null },
-      ),
+      emailFor('DepositConfirmed', { depositId: 'd1', userId: 'u1', amountCents: 1 }, { user: null }),
     ).toBeNull();
-    expect(emailForMoneyEvent({ type: 'BalancesChanged', data: { userId: 'u1' } }, { user: ann })).toBeNull();
-    expect(
-      emailForMoneyEvent({ type: 'DepositRequested', data: { userId: 'u1' } }, { user: ann }),
-    ).toBeNull();
+    expect(emailFor('BalancesChanged', { userId: 'u1' })).toBeNull();
+    expect(emailFor('DepositRequested', { userId: 'u1' })).toBeNull();
   });
 });

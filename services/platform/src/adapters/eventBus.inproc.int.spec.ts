@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { EventBus } from '../ports/eventBus.js';
 import { createInProcEventBus } from './eventBus.inproc.js';
 import { busEvent, describeEventBusConformance } from '../testing/eventBus.conformance.js';
 import { tempDir } from '../testing/tempDir.js';
@@ -19,14 +20,20 @@ describeEventBusConformance('in-process bus (SQLite file)', {
   maxAttempts: 3,
 });
 
+/** Group g on topic t through `bus`, collecting event ids; a second subscription through `other` is refused. */
+async function subscribeOnce(bus: EventBus, other: EventBus) {
+  const got: string[] = [];
+  const sub = await bus.subscribe({ topic: 't', group: 'g', handler: async (e) => void got.push(e.id) });
+  await expect(other.subscribe({ topic: 't', group: 'g', handler: async () => undefined })).rejects.toThrow(
+    /already/,
+  );
+  return { got, sub };
+}
+
 describe('in-process bus specifics', () => {
   it('works on :memory: and refuses a second active subscription of the same group and topic', async () => {
     const bus = createInProcEventBus({ path: ':memory:' });
-    const got: string[] = [];
-    const sub = await bus.subscribe({ topic: 't', group: 'g', handler: async (e) => void got.push(e.id) });
-    await expect(bus.subscribe({ topic: 't', group: 'g', handler: async () => undefined })).rejects.toThrow(
-      /already/,
-    );
+    const { got, sub } = await subscribeOnce(bus, bus);
     const e = busEvent('s', 1);
     await bus.publish('t', [e]);
     await waitFor(() => got.length === 1);
@@ -65,11 +72,7 @@ describe('in-process bus specifics', () => {
     const path = join(dir.path, `${randomUUID()}.sqlite`);
     const a = createInProcEventBus({ path, pollIntervalMs: 60_000 });
     const b = createInProcEventBus({ path, pollIntervalMs: 60_000 });
-    const got: string[] = [];
-    const sub = await b.subscribe({ topic: 't', group: 'g', handler: async (e) => void got.push(e.id) });
-    await expect(a.subscribe({ topic: 't', group: 'g', handler: async () => undefined })).rejects.toThrow(
-      /already/,
-    );
+    const { got, sub } = await subscribeOnce(b, a);
     const e = busEvent('s', 1);
     await a.publish('t', [e]);
     await waitFor(() => got.length === 1, {

@@ -1,18 +1,12 @@
 import { EventEmitter } from 'node:events';
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import { resolve } from 'node:path';
 import type { StoredEvent } from '../eventSourcing/types.js';
-import {
-  deadLetterTopicOf,
-  DEFAULT_MAX_ATTEMPTS,
-  type EventBus,
-  type SubscribeOptions,
-  type Subscription,
-} from '../ports/eventBus.js';
-import { backoffMs, Signal } from '../util/async.js';
+import { deadLetterTopicOf, type EventBus } from '../ports/eventBus.js';
+import { Signal } from '../util/async.js';
+import { handlerRetries, type HandlerRetryOptions } from './busShared.js';
+import { openSqlite } from './sqliteFile.js';
 
-export interface InProcEventBusOptions {
+export interface InProcEventBusOptions extends HandlerRetryOptions {
   /** SQLite file holding the log and the committed offsets, or ':memory:'. */
   path: string;
   /** Where handler failures are reported (they are retried). */
@@ -26,11 +20,6 @@ export interface InProcEventBusOptions {
    * Default 500 for files, disabled for ':memory:'. Within a process, a publish wakes consumers at once.
    */
   pollIntervalMs?: number;
-  /** Backoff bounds for a failing handler (ms). */
-  retryBaseMs?: number;
-  retryMaxMs?: number;
-  /** Handler attempts before the event goes to `<topic>.dlq` (default DEFAULT_MAX_ATTEMPTS). */
-  maxAttempts?: number;
   /** Told when an event is dead-lettered (the runtime logs it as an error). */
   onDeadLetter?: (context: { topic: string; group: string; event: StoredEvent; error: unknown }) => void;
 }
@@ -53,13 +42,7 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
   committed(group: string, topic: string): number;
 } {
   const { path } = options;
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
-  if (path !== ':memory:') {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-  }
-  db.pragma('busy_timeout = 5000');
+  const db = openSqlite(path);
   db.exec(`
     CREATE TABLE IF NOT EXISTS messages (
       topic    TEXT NOT NULL,
@@ -101,7 +84,7 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
     stmt.insert.run(dlq, (stmt.maxOffset.get(dlq)?.o ?? 0) + 1, event.streamId, JSON.stringify(event));
     stmt.commit.run(group, topic, offset);
   });
-  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const { maxAttempts, delayMs } = handlerRetries(options, 50);
   const startAtEnd = db.transaction((group: string, topic: string) => {
     if (!stmt.getCommitted.get(group, topic))
       stmt.commit.run(group, topic, stmt.maxOffset.get(topic)?.o ?? 0);
@@ -127,12 +110,7 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
       emitter.emit(topic);
     },
 
-    async subscribe({
-      topic,
-      group,
-      handler,
-      fromBeginning = true,
-    }: SubscribeOptions): Promise<Subscription> {
+    async subscribe({ topic, group, handler, fromBeginning = true }) {
       assertOpen();
       const id = `${group}\u0000${topic}`;
       if (active.has(id)) throw new Error(`group ${group} already has an active subscription on ${topic}`);
@@ -170,7 +148,7 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
                   break;
                 }
                 if (stopping) return;
-                await signal.wait(backoffMs(attempt, options.retryBaseMs ?? 50, options.retryMaxMs ?? 5_000));
+                await signal.wait(delayMs(attempt));
                 if (stopping) return;
               }
             }

@@ -36,6 +36,13 @@ afterAll(async () => {
 });
 
 const TIMEOUT = 60_000;
+
+/** A connected kafkajs admin client (disconnect it when done). */
+async function connectedAdmin(brokers: string[], clientId: string) {
+  const admin = new Kafka({ clientId, brokers, logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  return admin;
+}
 const here = fileURLToPath(new URL('.', import.meta.url));
 const tsx = join(here, '../../../../node_modules/.bin/tsx');
 
@@ -166,12 +173,7 @@ describe.skipIf(!kafka.available)(`Kafka bus under faults (${kafka.reason})`, ()
     expect(end.signal === 'SIGKILL' || end.code === 137, `exit ${end.code} ${end.signal}: ${end.err}`).toBe(
       true,
     );
-    const admin = new Kafka({
-      clientId: 'offsets',
-      brokers: kafka.brokers,
-      logLevel: logLevel.NOTHING,
-    }).admin();
-    await admin.connect();
+    const admin = await connectedAdmin(kafka.brokers, 'offsets');
     const [offsets] = await admin.fetchOffsets({ groupId: kafkaGroupId(group, topic), topics: [topic] });
     await admin.disconnect();
     const committedAtCrash = offsets.partitions.reduce((n, p) => n + Math.max(0, Number(p.offset)), 0);
@@ -263,12 +265,7 @@ describe.skipIf(!kafka.available)(`Kafka bus under faults (${kafka.reason})`, ()
     const bus = await open();
     const topic = uniq('retention');
     await bus.publish(topic, [busEvent('r', 1)]);
-    const admin = new Kafka({
-      clientId: 'configs',
-      brokers: kafka.brokers,
-      logLevel: logLevel.NOTHING,
-    }).admin();
-    await admin.connect();
+    const admin = await connectedAdmin(kafka.brokers, 'configs');
     try {
       const { resources } = await admin.describeConfigs({
         includeSynonyms: false,
@@ -339,12 +336,7 @@ describe.skipIf(!own?.available)('Kafka bus when the broker goes away', () => {
     await bus.publish(topic, [before]);
     await waitFor(() => got.length === 1, { timeoutMs: TIMEOUT, message: 'delivered before the outage' });
     // ... and its offset committed (a crash before the commit would rightly redeliver it)
-    const admin = new Kafka({
-      clientId: 'offsets',
-      brokers: own!.brokers,
-      logLevel: logLevel.NOTHING,
-    }).admin();
-    await admin.connect();
+    const admin = await connectedAdmin(own!.brokers, 'offsets');
     await waitFor(
       async () => {
         const [t] = await admin.fetchOffsets({

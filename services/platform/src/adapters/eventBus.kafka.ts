@@ -10,15 +10,10 @@ import {
   type Producer,
 } from 'kafkajs';
 import type { StoredEvent } from '../eventSourcing/types.js';
-import {
-  deadLetterTopicOf,
-  DEFAULT_MAX_ATTEMPTS,
-  type EventBus,
-  type SubscribeOptions,
-  type Subscription,
-} from '../ports/eventBus.js';
+import { deadLetterTopicOf, type EventBus, type Subscription } from '../ports/eventBus.js';
 import type { Logger } from '../logger.js';
-import { backoffMs, Signal } from '../util/async.js';
+import { Signal } from '../util/async.js';
+import { handlerRetries, type HandlerRetryOptions } from './busShared.js';
 import { ALL_EVENT_CODECS, decodeEnvelope, encodeEnvelope, type EventCodecs } from './eventEnvelope.js';
 
 export type { EventCodec, EventCodecs } from './eventEnvelope.js';
@@ -26,7 +21,7 @@ export type { EventCodec, EventCodecs } from './eventEnvelope.js';
 /** Kafka header telling how `payload` of the envelope is encoded. */
 export const PAYLOAD_ENCODING_HEADER = 'payload-encoding';
 
-export interface KafkaEventBusOptions {
+export interface KafkaEventBusOptions extends HandlerRetryOptions {
   brokers: string[];
   clientId: string;
   /** Codecs used to ENCODE this producer's events (types without one travel as JSON). Decoding knows every proto event. */
@@ -37,10 +32,6 @@ export interface KafkaEventBusOptions {
   replicationFactor?: number;
   /** Extra kafkajs client config (ssl, sasl, timeouts...). */
   kafka?: Partial<KafkaConfig>;
-  retryBaseMs?: number;
-  retryMaxMs?: number;
-  /** Handler attempts before an event goes to the dead-letter topic (default DEFAULT_MAX_ATTEMPTS). */
-  maxAttempts?: number;
   /** A publish that has not been acknowledged by then rejects (default 15 s). */
   publishTimeoutMs?: number;
   /** Consumer session timeout: how long a killed member holds its partitions (default 10 s). */
@@ -106,7 +97,7 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
   });
   const encodeCodecs = options.codecs ?? {};
   const decodeCodecs: EventCodecs = { ...ALL_EVENT_CODECS, ...encodeCodecs };
-  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const { maxAttempts, delayMs } = handlerRetries(options, 100);
   const publishTimeoutMs = options.publishTimeoutMs ?? 15_000;
   const commitIntervalMs = options.commitIntervalMs ?? 1_000;
   const producer: Producer = kafka.producer({
@@ -220,12 +211,7 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
       );
     },
 
-    async subscribe({
-      topic,
-      group,
-      handler,
-      fromBeginning = true,
-    }: SubscribeOptions): Promise<Subscription> {
+    async subscribe({ topic, group, handler, fromBeginning = true }) {
       if (closed) throw new Error('EventBus is closed');
       await ensureTopic(topic);
       const groupId = kafkaGroupId(group, topic);
@@ -322,7 +308,7 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
               { err, topic: p.topic, group, eventId: event.id, type: event.type, attempt },
               'event handler failed; retrying',
             );
-            await signal.wait(backoffMs(attempt, options.retryBaseMs ?? 100, options.retryMaxMs ?? 5_000));
+            await signal.wait(delayMs(attempt));
             if (stopping) return false;
             // a rebalance takes the partition away: throw, so kafkajs rejoins instead of us handling it twice
             await b.heartbeat();

@@ -14,7 +14,13 @@ import {
 import type { DomainEvent, EventMeta, ExpectedVersion, StoredEvent } from '../eventSourcing/types.js';
 import { ConcurrencyError } from '../eventSourcing/errors.js';
 import type { FindQuery, Scalar, ServiceStore, StoreReads, StoreTx } from '../ports/serviceStore.js';
-import { buildEnvelopes, checkCollection, type StoreOptions } from './storeShared.js';
+import {
+  appendListeners,
+  buildEnvelopes,
+  checkCollection,
+  type StoreOptions,
+  withIntegration,
+} from './storeShared.js';
 import {
   DOC,
   STREAM_VERSION_INDEX,
@@ -52,7 +58,8 @@ export interface MongoServiceStoreOptions extends StoreOptions {
  *
  * Collections:
  * - events: { _id: event id, streamId, version, position, type, data (JSON text), occurredAt,
- *   correlationId, causationId, actor } — the event store AND the outbox. unique (streamId, version)
+ *   correlationId, causationId, actor, integration? (JSON text: the integration event recorded at
+ *   append time, or null) } — the event store AND the outbox. unique (streamId, version)
  *   backs optimistic concurrency per stream: appends to different streams never touch a common
  *   document, so they do not serialise each other. unique position orders the outbox.
  * - counters { _id: 'events', seq }: the position sequence. It is incremented OUTSIDE the appending
@@ -130,7 +137,7 @@ export async function createMongoServiceStore(options: MongoServiceStoreOptions)
 
   const rm = (collection: string) => db.collection<RmDoc>(`${prefix}${checkCollection(collection)}`);
   const context = new AsyncLocalStorage<TxContext>();
-  const listeners = new Set<() => void>();
+  const listeners = appendListeners();
   const inflight = new Set<Promise<unknown>>();
   let wakeTimer: NodeJS.Timeout | undefined;
   let isClosed = false;
@@ -211,20 +218,11 @@ export async function createMongoServiceStore(options: MongoServiceStoreOptions)
     return p;
   };
 
-  const notify = () => {
-    for (const l of [...listeners]) {
-      try {
-        l();
-      } catch {
-        // a listener's failure must not fail the committed transaction
-      }
-    }
-  };
   const wakeLater = () => {
     if (wakeTimer || listeners.size === 0 || isClosed) return;
     wakeTimer = setTimeout(() => {
       wakeTimer = undefined;
-      notify();
+      listeners.notify();
     }, heldBackRetryMs);
     wakeTimer.unref();
   };
@@ -324,6 +322,18 @@ export async function createMongoServiceStore(options: MongoServiceStoreOptions)
         );
         attempt.appended = true;
         return { nextVersion: current + envelopes.length, events: stored };
+      },
+      async recordIntegrationEvent(eventId: string, integration: DomainEvent | null) {
+        const set = { $set: { integration: JSON.stringify(integration) } };
+        await write((session) => events.updateOne({ _id: eventId }, set, { session }));
+        if (scope.recording)
+          scope.record(() =>
+            inTx(attempt, (session) =>
+              events
+                .updateOne({ _id: eventId }, { $unset: { integration: '' } }, { session })
+                .then(() => undefined),
+            ),
+          );
       },
       async put<T extends object>(collection: string, id: string, doc: T) {
         const c = rm(collection);
@@ -438,7 +448,7 @@ export async function createMongoServiceStore(options: MongoServiceStoreOptions)
       for (const id of opened.filter((x) => !kept.includes(x)))
         await closeReservation(id, 'abort').catch(() => undefined);
     }
-    if (last?.appended) notify();
+    if (last?.appended) listeners.notify();
     return result;
   };
 
@@ -496,7 +506,7 @@ export async function createMongoServiceStore(options: MongoServiceStoreOptions)
           : [];
       if (isHeldBack(seq, floor, afterPosition) && (page.limit === undefined || docs.length < page.limit))
         wakeLater();
-      return docs.map(fromDoc);
+      return docs.map((d) => withIntegration(fromDoc(d), d.integration));
     } finally {
       await session.endSession().catch(() => undefined);
     }
@@ -525,7 +535,7 @@ export async function createMongoServiceStore(options: MongoServiceStoreOptions)
           )
           .toArray(),
       );
-      return docs.map(fromDoc);
+      return docs.map((d) => withIntegration(fromDoc(d), d.integration));
     },
     async lastPosition() {
       assertOpen();
@@ -543,12 +553,7 @@ export async function createMongoServiceStore(options: MongoServiceStoreOptions)
       const last = ctx ? await inTx(ctx.attempt, find) : await track(find(undefined));
       return last?.position ?? 0;
     },
-    onAppended(listener: () => void) {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
+    onAppended: listeners.add,
     async close() {
       if (isClosed) return;
       isClosed = true;
@@ -633,6 +638,8 @@ interface EventDoc {
   correlationId: string;
   causationId: string | null;
   actor: StoredEvent['actor'];
+  /** JSON text of the integration event recorded at append time (absent: none recorded). */
+  integration?: string;
 }
 
 const toDoc = (e: StoredEvent): EventDoc => ({

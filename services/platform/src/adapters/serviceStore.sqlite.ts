@@ -1,17 +1,18 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { DomainEvent, EventMeta, ExpectedVersion, StoredEvent } from '../eventSourcing/types.js';
 import { ConcurrencyError } from '../eventSourcing/errors.js';
 import type { FindQuery, Scalar, ServiceStore, StoreReads, StoreTx } from '../ports/serviceStore.js';
 import { Mutex } from '../util/async.js';
+import { openSqlite } from './sqliteFile.js';
 import {
+  appendListeners,
   buildEnvelopes,
   checkCollection,
   checkField,
   checkScalar,
   type StoreOptions,
+  withIntegration,
 } from './storeShared.js';
 
 /**
@@ -29,13 +30,7 @@ import {
  * nested store.transaction, which becomes a SAVEPOINT) run directly on the open transaction.
  */
 export function createSqliteServiceStore(path: string, options: StoreOptions = {}): ServiceStore {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
-  if (path !== ':memory:') {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-  }
-  db.pragma('busy_timeout = 5000');
+  const db = openSqlite(path);
   db.exec(`
     CREATE TABLE IF NOT EXISTS events (
       position       INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -48,6 +43,7 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
       correlation_id TEXT NOT NULL,
       causation_id   TEXT,
       actor          TEXT,
+      integration    TEXT,
       UNIQUE (stream_id, version)
     );
     CREATE TABLE IF NOT EXISTS documents (
@@ -66,6 +62,7 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
       position INTEGER NOT NULL
     ) WITHOUT ROWID;
   `);
+  addIntegrationColumn(db);
 
   const stmt = {
     streamVersion: db.prepare<[string], { v: number | null }>(
@@ -80,6 +77,7 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
       `INSERT INTO events (id, stream_id, version, type, data, occurred_at, correlation_id, causation_id, actor)
        VALUES (@id, @streamId, @version, @type, @data, @occurredAt, @correlationId, @causationId, @actor)`,
     ),
+    recordIntegration: db.prepare('UPDATE events SET integration = ? WHERE id = ?'),
     getDoc: db.prepare<[string, string], { json: string }>(
       'SELECT json FROM documents WHERE collection = ? AND id = ?',
     ),
@@ -98,7 +96,7 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
 
   const mutex = new Mutex();
   const txContext = new AsyncLocalStorage<TxState>();
-  const listeners = new Set<() => void>();
+  const listeners = appendListeners();
   let closed = false;
   let savepointSeq = 0;
 
@@ -198,6 +196,10 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
         if (stored.length) state.appended = true;
         return { nextVersion: current + events.length, events: stored };
       },
+      async recordIntegrationEvent(eventId: string, integration: DomainEvent | null) {
+        guard();
+        stmt.recordIntegration.run(JSON.stringify(integration), eventId);
+      },
       async put<T extends object>(collection: string, id: string, doc: T) {
         guard();
         stmt.putDoc.run(checkCollection(collection), id, JSON.stringify(doc));
@@ -215,16 +217,6 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
         stmt.setCheckpoint.run(name, position);
       },
     };
-  };
-
-  const notify = () => {
-    for (const l of [...listeners]) {
-      try {
-        l();
-      } catch {
-        // a listener's failure must not fail the committed transaction
-      }
-    }
   };
 
   const store: ServiceStore = {
@@ -262,18 +254,15 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
           state.done = true;
         }
       });
-      if (state.appended) notify();
+      if (state.appended) listeners.notify();
       return result;
     },
     readAll: (afterPosition: number, limit: number) =>
-      read(() => stmt.readAll.all(afterPosition, limit).map((r) => rowToEvent(r))),
+      read(() =>
+        stmt.readAll.all(afterPosition, limit).map((r) => withIntegration(rowToEvent(r), r.integration)),
+      ),
     lastPosition: () => read(() => stmt.lastPosition.get()?.p ?? 0),
-    onAppended(listener: () => void) {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
+    onAppended: listeners.add,
     async close() {
       if (closed) return;
       await mutex.run(async () => {
@@ -302,6 +291,7 @@ interface EventRow {
   correlation_id: string;
   causation_id: string | null;
   actor: string | null;
+  integration: string | null;
 }
 
 function rowToEvent(r: EventRow): StoredEvent {
@@ -317,6 +307,21 @@ function rowToEvent(r: EventRow): StoredEvent {
     causationId: r.causation_id,
     actor: r.actor ? JSON.parse(r.actor) : null,
   };
+}
+
+/**
+ * Files of a version before integration events were recorded at append time get the column (NULL on
+ * the rows already there: the relay's map decides for them). Replicas opening one file may race: the
+ * loser's "duplicate column" is fine.
+ */
+function addIntegrationColumn(db: Database.Database): void {
+  const columns = db.prepare<[], { name: string }>('PRAGMA table_info(events)').all();
+  if (columns.some((c) => c.name === 'integration')) return;
+  try {
+    db.exec('ALTER TABLE events ADD COLUMN integration TEXT');
+  } catch (err) {
+    if (!/duplicate column/i.test((err as Error).message)) throw err;
+  }
 }
 
 function whereSql(

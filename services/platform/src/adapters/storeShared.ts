@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DomainEvent, EventMeta, StoredEvent } from '../eventSourcing/types.js';
+import type { OutboxEvent } from '../ports/serviceStore.js';
 import { invalid } from '../eventSourcing/errors.js';
 
 /** Options every ServiceStore adapter accepts. */
@@ -52,4 +53,35 @@ export function checkScalar(field: string, value: unknown): void {
 export function checkCollection(name: string): string {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw invalid(`invalid collection name: ${JSON.stringify(name)}`);
   return name;
+}
+
+/** A store's onAppended listeners: told after each commit that appended (never failing it). */
+export function appendListeners() {
+  const listeners = new Set<() => void>();
+  return {
+    get size() {
+      return listeners.size;
+    },
+    add(listener: () => void): () => void {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    notify() {
+      for (const l of [...listeners]) {
+        try {
+          l();
+        } catch {
+          // a listener's failure must not fail the committed transaction
+        }
+      }
+    },
+    clear: () => listeners.clear(),
+  };
+}
+
+/** An event as the outbox returns it: with the integration event recorded on it (stored as JSON text), if any. */
+export function withIntegration(event: StoredEvent, recorded: string | null | undefined): OutboxEvent {
+  return typeof recorded === 'string'
+    ? { ...event, integration: JSON.parse(recorded) as DomainEvent | null }
+    : event;
 }

@@ -148,25 +148,29 @@ export function createLease(options: LeaseOptions): Lease {
     validUntil = 0;
   };
 
-  const renew = async (): Promise<boolean> => {
+  /**
+   * Puts the record `next` makes of the current one, in one transaction (null: not ours to write);
+   * written, this owner holds the lease for ttl from the start of the attempt.
+   */
+  const write = async (next: (cur: LeaseRecord | null) => LeaseRecord | null): Promise<boolean> => {
     const startedAt = now();
-    const next = await store.transaction(async (tx) => {
-      const cur = await tx.get<LeaseRecord>(LEASES, name);
-      if (!cur || cur.owner !== owner) return null;
-      const r = record(cur.epoch, cur.beat + 1, owner);
-      await tx.put(LEASES, name, r);
+    const written = await store.transaction(async (tx) => {
+      const r = next(await tx.get<LeaseRecord>(LEASES, name));
+      if (r) await tx.put(LEASES, name, r);
       return r;
     });
-    if (!next) {
+    observed = null;
+    if (!written) {
       lose();
       return false;
     }
     held = true;
-    myEpoch = next.epoch;
+    myEpoch = written.epoch;
     validUntil = startedAt + ttlMs;
-    observed = null;
     return true;
   };
+
+  const renew = () => write((cur) => (cur?.owner === owner ? record(cur.epoch, cur.beat + 1, owner) : null));
 
   const acquire = async (): Promise<boolean> => {
     const seen = await store.get<LeaseRecord>(LEASES, name);
@@ -185,23 +189,8 @@ export function createLease(options: LeaseOptions): Lease {
         return false;
       }
     }
-    const startedAt = now();
-    const next = await store.transaction(async (tx) => {
-      const cur = await tx.get<LeaseRecord>(LEASES, name);
-      if (keyOf(cur) !== keyOf(seen)) return null; // someone moved first: start observing again
-      const r = record((cur?.epoch ?? 0) + 1, 0, owner);
-      await tx.put(LEASES, name, r);
-      return r;
-    });
-    observed = null;
-    if (!next) {
-      lose();
-      return false;
-    }
-    held = true;
-    myEpoch = next.epoch;
-    validUntil = startedAt + ttlMs;
-    return true;
+    // someone moved first: not written, and observing starts again
+    return write((cur) => (keyOf(cur) === keyOf(seen) ? record((cur?.epoch ?? 0) + 1, 0, owner) : null));
   };
 
   return {

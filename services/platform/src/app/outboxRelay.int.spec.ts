@@ -11,8 +11,8 @@ import { sqliteReplicaStores } from '../testing/replicaStores.js';
 import { tempDir } from '../testing/tempDir.js';
 import { waitFor } from '../testing/waitFor.js';
 import { subscribeIdempotent } from './consumer.js';
-import { LeaseLostError } from './lease.js';
-import { startOutboxRelay } from './outboxRelay.js';
+import { LeaseLostError, type LeaseSettings } from './lease.js';
+import { startOutboxRelay, type OutboxRelay } from './outboxRelay.js';
 
 const dir = tempDir('meridian-relay-');
 afterAll(() => dir.remove());
@@ -127,22 +127,7 @@ describe('outbox relay + idempotent consumer', () => {
     const consumerStore = createSqliteServiceStore(':memory:');
     const topic = 'meridian.ledger.events';
     const deliveries: string[] = [];
-    const sub = await subscribeIdempotent({
-      bus,
-      store: consumerStore,
-      topic,
-      group: 'totals',
-      handle: async (event, tx) => {
-        const doc = (await tx.get<{ cents: number; count: number }>('totals', event.streamId)) ?? {
-          cents: 0,
-          count: 0,
-        };
-        await tx.put('totals', event.streamId, {
-          cents: doc.cents + (event.data as { cents: number }).cents,
-          count: doc.count + 1,
-        });
-      },
-    });
+    const sub = await startTotals(bus, topic, consumerStore);
     const counting = await bus.subscribe({
       topic,
       group: 'raw',
@@ -266,13 +251,23 @@ describe('outbox relays of several replicas (one publisher, elected by a lease)'
 
   const deposit = (store: ServiceStore) => appendDeposits(store, `acct-${randomUUID()}`, [100]);
 
-  it('two relays on one store publish each event exactly once, whichever replica appended it', async () => {
+  /** Two replicas, each running a relay with `lease` (stopped at the end, whatever the case stopped itself). */
+  async function withRelays(
+    lease: LeaseSettings,
+    run: (r: ReturnType<typeof twoReplicas>, relays: OutboxRelay[]) => Promise<void>,
+  ) {
     const r = twoReplicas();
     try {
-      const relays = r.stores.map((store, i) =>
-        startOutboxRelay({ store, bus: r.buses[i], topic, lease: { ttlMs: 2_000, pollMs: 20 } }),
-      );
+      const relays = r.stores.map((store, i) => startOutboxRelay({ store, bus: r.buses[i], topic, lease }));
       r.stops.push(...relays.map((relay) => () => relay.stop()));
+      await run(r, relays);
+    } finally {
+      await r.close();
+    }
+  }
+
+  it('two relays on one store publish each event exactly once, whichever replica appended it', () =>
+    withRelays({ ttlMs: 2_000, pollMs: 20 }, async (r, relays) => {
       const { seen, sub } = await countDeliveries(r.buses[0]);
       r.stops.unshift(() => sub.stop());
       await Promise.all(Array.from({ length: 40 }, (_, i) => deposit(r.stores[i % 2])));
@@ -282,25 +277,17 @@ describe('outbox relays of several replicas (one publisher, elected by a lease)'
       expect(r.buses[0].size(topic)).toBe(40);
       expect([...seen.values()].every((n) => n === 1)).toBe(true);
       expect(await r.stores[1].getCheckpoint(checkpointName)).toBe(40);
-    } finally {
-      await r.close();
-    }
-  });
+    }));
 
-  it('the holder is killed (no release): the standby takes over within about a ttl; nothing lost or doubled', async () => {
-    const r = twoReplicas();
-    try {
-      const ttlMs = 400;
-      const relays = r.stores.map((store, i) =>
-        startOutboxRelay({ store, bus: r.buses[i], topic, lease: { ttlMs, pollMs: 20 } }),
-      );
+  it('the holder is killed (no release): the standby takes over within about a ttl; nothing lost or doubled', () => {
+    const ttlMs = 400;
+    return withRelays({ ttlMs, pollMs: 20 }, async (r, relays) => {
       const sub = await startTotals(r.buses[0], topic, r.consumerStore);
       r.stops.push(() => sub.stop());
       for (let i = 0; i < 10; i++) await deposit(r.stores[i % 2]);
       await waitFor(() => relays.some((relay) => relay.isPublisher()), 'a publisher elected');
       const holder = relays.findIndex((relay) => relay.isPublisher());
       const survivor = 1 - holder;
-      r.stops.push(() => relays[survivor].stop());
       await relays[holder].flush();
 
       await relays[holder].stop({ release: false }); // the process dies: its lease is left to expire
@@ -314,31 +301,21 @@ describe('outbox relays of several replicas (one publisher, elected by a lease)'
       expect(r.buses[0].size(topic)).toBe(20); // published once each
       expect(await r.stores[survivor].getCheckpoint(checkpointName)).toBe(20);
       expect(await r.consumerStore.count('totals')).toBe(20);
-    } finally {
-      await r.close();
-    }
+    });
   });
 
-  it('a clean stop releases the lease: the standby takes over at once, long before the ttl', async () => {
-    const r = twoReplicas();
-    try {
-      const relays = r.stores.map((store, i) =>
-        startOutboxRelay({ store, bus: r.buses[i], topic, lease: { ttlMs: 60_000, pollMs: 20 } }),
-      );
+  it('a clean stop releases the lease: the standby takes over at once, long before the ttl', () =>
+    withRelays({ ttlMs: 60_000, pollMs: 20 }, async (r, relays) => {
       await deposit(r.stores[0]);
       await relays[0].flush();
       const holder = relays.findIndex((relay) => relay.isPublisher());
       const survivor = 1 - holder;
-      r.stops.push(() => relays[survivor].stop());
       await relays[holder].stop();
       await deposit(r.stores[survivor]);
       await relays[survivor].flush(3_000);
       expect(relays[survivor].isPublisher()).toBe(true);
       expect(r.buses[0].size(topic)).toBe(2);
-    } finally {
-      await r.close();
-    }
-  });
+    }));
 
   it('fencing: a relay paused past its lease publishes its batch again but cannot move the checkpoint', async () => {
     const r = twoReplicas();

@@ -12,11 +12,14 @@ export interface OutboxRelayOptions {
   /** Checkpoint name in the store (default `outbox:${topic}`). One relay per name at a time. */
   name?: string;
   /**
-   * Domain event -> integration event. Return null to keep the event private to the service.
+   * For an event with no integration event recorded when it was appended (app/integrationEvents.ts):
+   * one appended before the service recorded them, by a replica still running such a version, or to a
+   * store used without withIntegrationEvents. Domain event -> integration event; null keeps it private.
+   * Default: published as it is. Events with a recorded one are published as recorded, never mapped.
    * A returned `{ type, data }` keeps the source envelope (id, streamId, version, position, meta),
    * so consumers still de-duplicate on the source event id.
    */
-  map?: (event: StoredEvent) => DomainEvent | StoredEvent | null | Promise<DomainEvent | StoredEvent | null>;
+  map?: (event: StoredEvent) => DomainEvent | null | Promise<DomainEvent | null>;
   batchSize?: number;
   /**
    * The lease that elects one publisher among the relays of this name on one store (the replicas of
@@ -53,8 +56,8 @@ export interface OutboxRelay {
 }
 
 /**
- * The transactional outbox's relay: reads the store's log after its checkpoint, maps, publishes, then
- * records the checkpoint. Woken by store.onAppended (and at start). A crash before the checkpoint
+ * The transactional outbox's relay: reads the store's log after its checkpoint, publishes the
+ * integration events recorded on it (or maps those without, see `map`), then records the checkpoint. Woken by store.onAppended (and at start). A crash before the checkpoint
  * is written republishes the batch on restart: at least once, never lost.
  *
  * Replicas: only the holder of the lease `name` publishes; the others stand by and take over about
@@ -104,9 +107,9 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
           continue;
         }
         const out: StoredEvent[] = [];
-        for (const e of events) {
-          const mapped = options.map ? await options.map(e) : e;
-          if (mapped) out.push({ ...e, ...mapped } as StoredEvent);
+        for (const { integration, ...e } of events) {
+          const mapped = integration !== undefined ? integration : options.map ? await options.map(e) : e;
+          if (mapped) out.push({ ...e, type: mapped.type, data: mapped.data });
         }
         if (stopping) return;
         if (!holds()) continue;

@@ -24,7 +24,7 @@ export interface DomainEvent<Type extends string = string, Data = unknown> {
   data: Data;
 }
 
-/** An event as stored and delivered: the envelope of DESIGN.md §4. */
+/** An event as stored and delivered: the envelope of docs/architecture.md §4. */
 export interface StoredEvent<E extends DomainEvent = DomainEvent> {
   /** uuid, unique across the system; consumers de-duplicate on it */
   id: string;

@@ -2,34 +2,21 @@ import * as grpc from '@grpc/grpc-js';
 import { currentCorrelationId } from '../logger.js';
 import { CORRELATION_ID_KEY } from './status.js';
 
-type UnaryFn = (
-  request: any,
+/** A unary method of a grpc-js client: (request, metadata, options, callback). */
+export type UnaryCall<Req = any, Res = any> = (
+  request: Req,
   metadata: grpc.Metadata,
   options: Partial<grpc.CallOptions>,
-  callback: (error: grpc.ServiceError | null, response: any) => void,
+  callback: (error: grpc.ServiceError | null, response: Res) => void,
 ) => grpc.ClientUnaryCall;
 
 /** Names of the unary methods of a ts-proto grpc-js client. */
 export type UnaryMethod<C> = {
-  [K in keyof C]: C[K] extends UnaryFn ? K : never;
+  [K in keyof C]: C[K] extends UnaryCall ? K : never;
 }[keyof C] &
   string;
-export type RequestOf<C, M extends keyof C> = C[M] extends (
-  request: infer Req,
-  metadata: grpc.Metadata,
-  options: Partial<grpc.CallOptions>,
-  callback: (error: grpc.ServiceError | null, response: any) => void,
-) => grpc.ClientUnaryCall
-  ? Req
-  : never;
-export type ResponseOf<C, M extends keyof C> = C[M] extends (
-  request: any,
-  metadata: grpc.Metadata,
-  options: Partial<grpc.CallOptions>,
-  callback: (error: grpc.ServiceError | null, response: infer Res) => void,
-) => grpc.ClientUnaryCall
-  ? Res
-  : never;
+export type RequestOf<C, M extends keyof C> = C[M] extends UnaryCall<infer Req> ? Req : never;
+export type ResponseOf<C, M extends keyof C> = C[M] extends UnaryCall<any, infer Res> ? Res : never;
 
 /** `new ClientCtor(target, insecure)`, with keepalive and a reasonable reconnect backoff. */
 export function createGrpcClient<C extends grpc.Client>(
@@ -67,7 +54,7 @@ export function callUnary<C extends grpc.Client, M extends UnaryMethod<C>>(
   const correlationId = options.correlationId ?? currentCorrelationId();
   if (correlationId) metadata.set(CORRELATION_ID_KEY, correlationId);
   const deadline = Date.now() + (options.deadlineMs ?? 5_000);
-  const fn = client[method] as unknown as UnaryFn;
+  const fn = client[method] as unknown as UnaryCall;
   return new Promise((resolve, reject) => {
     fn.call(client, request, metadata, { deadline }, (err, response) =>
       err ? reject(err) : resolve(response),

@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError, ConcurrencyError, type ErrorKind } from '../eventSourcing/errors.js';
 import { currentCorrelationId, withCorrelation } from '../logger.js';
-import { callUnary, createGrpcClient } from './client.js';
+import { callUnary, createGrpcClient, type UnaryCall } from './client.js';
 import { HealthClient, ServingStatus } from './health.js';
 import { startGrpcServer, unaryHandlers, type GrpcServerHandle } from './server.js';
 import { domainErrorFromGrpc, grpcErrorMessage, grpcStatusToHttp, GENERIC_ERROR_MESSAGE } from './status.js';
@@ -32,24 +32,9 @@ interface Req {
   message?: string;
 }
 interface TestClient extends grpc.Client {
-  fail(
-    r: Req,
-    md: grpc.Metadata,
-    o: Partial<grpc.CallOptions>,
-    cb: (e: grpc.ServiceError | null, r: object) => void,
-  ): grpc.ClientUnaryCall;
-  whoami(
-    r: Req,
-    md: grpc.Metadata,
-    o: Partial<grpc.CallOptions>,
-    cb: (e: grpc.ServiceError | null, r: { correlationId?: string }) => void,
-  ): grpc.ClientUnaryCall;
-  slow(
-    r: Req,
-    md: grpc.Metadata,
-    o: Partial<grpc.CallOptions>,
-    cb: (e: grpc.ServiceError | null, r: object) => void,
-  ): grpc.ClientUnaryCall;
+  fail: UnaryCall<Req, object>;
+  whoami: UnaryCall<Req, { correlationId?: string }>;
+  slow: UnaryCall<Req, object>;
 }
 const TestClient = grpc.makeGenericClientConstructor(
   TestService,

@@ -1,4 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
+import type { UnaryCall } from './client.js';
 
 /**
  * grpc.health.v1.Health, implemented by hand (two one-field messages) so no .proto has to be
@@ -111,12 +112,7 @@ export const HealthService = {
 } satisfies grpc.ServiceDefinition;
 
 export interface HealthClient extends grpc.Client {
-  check(
-    request: HealthCheckRequest,
-    metadata: grpc.Metadata,
-    options: Partial<grpc.CallOptions>,
-    callback: (error: grpc.ServiceError | null, response: HealthCheckResponse) => void,
-  ): grpc.ClientUnaryCall;
+  check: UnaryCall<HealthCheckRequest, HealthCheckResponse>;
   watch(
     request: HealthCheckRequest,
     options?: Partial<grpc.CallOptions>,

@@ -9,19 +9,20 @@ export const CORRELATION_ID_KEY = 'x-correlation-id';
 export const GENERIC_ERROR_MESSAGE = 'Something went wrong, please try again later';
 export const UNAVAILABLE_MESSAGE = 'Service temporarily unavailable, please try again';
 
-const KIND_TO_STATUS: Record<ErrorKind, grpc.status> = {
-  invalid: grpc.status.INVALID_ARGUMENT,
-  precondition: grpc.status.FAILED_PRECONDITION,
-  unauthenticated: grpc.status.UNAUTHENTICATED,
-  forbidden: grpc.status.PERMISSION_DENIED,
-  not_found: grpc.status.NOT_FOUND,
-  conflict: grpc.status.ALREADY_EXISTS,
-  rate_limited: grpc.status.RESOURCE_EXHAUSTED,
-  unavailable: grpc.status.UNAVAILABLE,
+/** Per error kind: the gRPC status servers answer, the HTTP status the gateway shows (CONVENTIONS.md §Errors). */
+const KINDS: Record<ErrorKind, { status: grpc.status; http: number }> = {
+  invalid: { status: grpc.status.INVALID_ARGUMENT, http: 400 },
+  precondition: { status: grpc.status.FAILED_PRECONDITION, http: 400 },
+  unauthenticated: { status: grpc.status.UNAUTHENTICATED, http: 401 },
+  forbidden: { status: grpc.status.PERMISSION_DENIED, http: 403 },
+  not_found: { status: grpc.status.NOT_FOUND, http: 404 },
+  conflict: { status: grpc.status.ALREADY_EXISTS, http: 409 },
+  rate_limited: { status: grpc.status.RESOURCE_EXHAUSTED, http: 429 },
+  unavailable: { status: grpc.status.UNAVAILABLE, http: 503 },
 };
 
 export const domainKindToGrpcStatus = (kind: ErrorKind): grpc.status =>
-  KIND_TO_STATUS[kind] ?? grpc.status.INTERNAL;
+  KINDS[kind]?.status ?? grpc.status.INTERNAL;
 
 /** Server side: any thrown value -> a gRPC status. Unknown errors become INTERNAL with a generic message. */
 export function toGrpcStatus(err: unknown): {
@@ -49,48 +50,17 @@ export function toGrpcStatus(err: unknown): {
   return { code: grpc.status.INTERNAL, details: GENERIC_ERROR_MESSAGE, metadata, internal: true };
 }
 
-/** Gateway side: gRPC status -> HTTP status (docs/CONVENTIONS.md §Errors). */
+/** Gateway side: gRPC status -> HTTP status (docs/CONVENTIONS.md §Errors): by its kind, else 500. */
 export function grpcStatusToHttp(code: grpc.status | number | undefined): number {
-  switch (code) {
-    case grpc.status.OK:
-      return 200;
-    case grpc.status.INVALID_ARGUMENT:
-    case grpc.status.FAILED_PRECONDITION:
-    case grpc.status.OUT_OF_RANGE:
-      return 400;
-    case grpc.status.UNAUTHENTICATED:
-      return 401;
-    case grpc.status.PERMISSION_DENIED:
-      return 403;
-    case grpc.status.NOT_FOUND:
-      return 404;
-    case grpc.status.ALREADY_EXISTS:
-    case grpc.status.ABORTED:
-      return 409;
-    case grpc.status.RESOURCE_EXHAUSTED:
-      return 429;
-    case grpc.status.UNAVAILABLE:
-      return 503;
-    case grpc.status.DEADLINE_EXCEEDED:
-      return 504;
-    case grpc.status.UNIMPLEMENTED:
-      return 501;
-    default:
-      return 500;
-  }
+  if (code === grpc.status.OK) return 200;
+  if (code === grpc.status.UNIMPLEMENTED) return 501;
+  if (code === grpc.status.DEADLINE_EXCEEDED) return 504;
+  const kind = code === undefined ? undefined : STATUS_TO_KIND[code];
+  return kind ? KINDS[kind].http : 500;
 }
 
-const SHOWN = new Set<number>([
-  grpc.status.INVALID_ARGUMENT,
-  grpc.status.FAILED_PRECONDITION,
-  grpc.status.OUT_OF_RANGE,
-  grpc.status.UNAUTHENTICATED,
-  grpc.status.PERMISSION_DENIED,
-  grpc.status.NOT_FOUND,
-  grpc.status.ALREADY_EXISTS,
-  grpc.status.ABORTED,
-  grpc.status.RESOURCE_EXHAUSTED,
-]);
+/** The statuses whose details are meant for people: those of the 4xx kinds. */
+const isShown = (code: number): boolean => Math.floor(grpcStatusToHttp(code) / 100) === 4;
 
 function isServiceError(err: unknown): err is grpc.ServiceError {
   return (
@@ -109,7 +79,7 @@ function isServiceError(err: unknown): err is grpc.ServiceError {
 export function grpcErrorMessage(err: unknown): string {
   if (!isServiceError(err)) return GENERIC_ERROR_MESSAGE;
   const fromDomain = err.metadata?.get(ERROR_KIND_KEY).length > 0;
-  if (SHOWN.has(err.code) && err.details) return err.details;
+  if (isShown(err.code) && err.details) return err.details;
   if (err.code === grpc.status.UNAVAILABLE)
     return fromDomain && err.details ? err.details : UNAVAILABLE_MESSAGE;
   if (err.code === grpc.status.DEADLINE_EXCEEDED) return UNAVAILABLE_MESSAGE;

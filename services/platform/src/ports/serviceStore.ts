@@ -18,8 +18,11 @@ export interface ServiceStore extends StoreReads {
    */
   transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
 
-  /** The outbox: events with position > afterPosition, ascending, at most `limit`. */
-  readAll(afterPosition: number, limit: number): Promise<StoredEvent[]>;
+  /**
+   * The outbox: events with position > afterPosition, ascending, at most `limit`, each with the
+   * integration event recorded for it when it was appended (see StoreTx.recordIntegrationEvent).
+   */
+  readAll(afterPosition: number, limit: number): Promise<OutboxEvent[]>;
 
   /** Highest position written so far (0 when empty). */
   lastPosition(): Promise<number>;
@@ -29,6 +32,14 @@ export interface ServiceStore extends StoreReads {
 
   close(): Promise<void>;
 }
+
+/**
+ * An event as the outbox holds it. `integration`: what it publishes, recorded in the transaction that
+ * appended it: an integration event `{ type, data }`, or null (private: nothing). Absent when none was
+ * recorded (appended before the service recorded them, or by code that records none): the outbox
+ * relay's `map` decides for those.
+ */
+export type OutboxEvent = StoredEvent & { integration?: DomainEvent | null };
 
 export interface StoreReads {
   readStream<E extends DomainEvent = DomainEvent>(
@@ -59,6 +70,12 @@ export interface StoreTx extends StoreReads {
     events: Array<E & { id?: string }>,
     meta: EventMeta,
   ): Promise<{ nextVersion: number; events: StoredEvent<E>[] }>;
+  /**
+   * Records, on an event appended in this transaction, the integration event the outbox publishes for
+   * it (null: none). It commits or rolls back with the append; readAll returns it as `integration`.
+   * An unknown event id is ignored (its append was undone by a failed nested transaction).
+   */
+  recordIntegrationEvent(eventId: string, integration: DomainEvent | null): Promise<void>;
   put<T extends object>(collection: string, id: string, doc: T): Promise<void>;
   delete(collection: string, id: string): Promise<void>;
   /**

@@ -1,6 +1,8 @@
 /**
- * Read-model rebuild tests: snapshot every collection (order-free), drop them all, and replay a topic from the
- * beginning in a fresh group through a handler (a consumer's read models fed by another service's events).
+ * Read-model rebuild tests: snapshot every collection (order-free), drop them all, project them again
+ * from the events alone — a service's own log (store.readAll from position 0) through its projections,
+ * and other services' topics replayed from the beginning in a fresh group through the handler the live
+ * consumer uses (e.g. the user directory fed by identity's events) — and snapshot again, to compare.
  */
 import { randomUUID } from 'node:crypto';
 import type { StoredEvent } from '../eventSourcing/types.js';
@@ -32,6 +34,40 @@ export async function dropCollections(store: ServiceStore, idOf: IdFields): Prom
       for (const d of await tx.find<Record<string, string>>(c)) await tx.delete(c, d[id]);
     }
   });
+}
+
+/** A one-document-per-entity read model of one kind of stream (the command handler's ProjectedStream). */
+export interface LogProjection {
+  streamIdOf(id: string): string;
+  collection: string;
+  project(doc: any, event: StoredEvent<any>): object | null;
+}
+
+/**
+ * Projects a dropped collection again from the service's own log alone (store.readAll from position 0,
+ * the streams of `projection`'s kind), in one transaction. Returns how many entities it saw.
+ */
+export async function rebuildFromLog(
+  store: ServiceStore,
+  projection: LogProjection,
+  pageSize = 500,
+): Promise<number> {
+  const prefix = projection.streamIdOf('');
+  const docs = new Map<string, object | null>();
+  for (let after = 0; ;) {
+    const page = await store.readAll(after, pageSize);
+    for (const e of page) {
+      if (!e.streamId.startsWith(prefix)) continue;
+      const id = e.streamId.slice(prefix.length);
+      docs.set(id, projection.project(docs.get(id) ?? null, e));
+    }
+    if (page.length < pageSize) break;
+    after = page[page.length - 1].position;
+  }
+  await store.transaction(async (tx) => {
+    for (const [id, doc] of docs) if (doc) await tx.put(projection.collection, id, doc);
+  });
+  return docs.size;
 }
 
 /** Replays `topic` from the beginning in a fresh group through `handle` (in a store transaction) until `count` events were applied. */

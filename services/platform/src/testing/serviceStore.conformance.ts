@@ -174,6 +174,41 @@ export function describeServiceStoreConformance(name: string, factory: ServiceSt
       expect(await store.lastPosition()).toBe(after);
     });
 
+    it('records integration events on appended events, atomically with them (readAll returns them)', async () => {
+      const store = await fresh();
+      const s = `s-${randomUUID()}`;
+      const before = await store.lastPosition();
+      await store.transaction(async (tx) => {
+        const { events } = await tx.appendToStream(s, 0, [ev('Opened'), ev('Secret'), ev('Plain')], meta());
+        await tx.recordIntegrationEvent(events[0].id, { type: 'OpenedV1', data: { n: 1 } });
+        await tx.recordIntegrationEvent(events[1].id, null);
+        await tx.recordIntegrationEvent('no-such-event', { type: 'Ignored', data: {} });
+        // a failed savepoint undoes its records too
+        await expect(
+          store.transaction(async (inner) => {
+            await inner.recordIntegrationEvent(events[2].id, { type: 'Undone', data: {} });
+            throw new Error('inner fails');
+          }),
+        ).rejects.toThrow('inner fails');
+      });
+      await expect(
+        store.transaction(async (tx) => {
+          const { events } = await tx.appendToStream(s, 3, [ev('RolledBack')], meta());
+          await tx.recordIntegrationEvent(events[0].id, { type: 'Never', data: {} });
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      const log = await store.readAll(before, 10);
+      expect(log.map((e) => [e.type, e.integration])).toEqual([
+        ['Opened', { type: 'OpenedV1', data: { n: 1 } }],
+        ['Secret', null],
+        ['Plain', undefined],
+      ]);
+      expect('integration' in log[2]).toBe(false);
+      // the stream reads as domain events only
+      expect((await store.readStream(s)).events.every((e) => !('integration' in e))).toBe(true);
+    });
+
     it('stores, replaces, deletes and finds documents (equality filters, order, limit, offset, count)', async () => {
       const store = await fresh();
       const users = [

@@ -7,28 +7,15 @@
  */
 import {
   WithdrawalServiceService,
-  type DecideWithdrawalRequest,
-  type DecideWithdrawalResponse,
-  type GetWithdrawalRequest,
-  type ListPendingRequest,
-  type ListUserWithdrawalsRequest,
-  type ListWithdrawalsResponse,
   type RequestWithdrawalRequest,
-  type RequestWithdrawalResponse,
   type Withdrawal,
   type WithdrawalServiceServer,
 } from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
+import { heldRequestHandlers } from '@meridian/platform/app/heldRequest/grpc';
 import { unaryHandlers, type GrpcServiceRegistration } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
-import { type WithdrawalContext, actorOf } from '../app/context.js';
-import {
-  type WithdrawalView,
-  decideWithdrawal,
-  getWithdrawal,
-  listPending,
-  listUserWithdrawals,
-  requestWithdrawal,
-} from '../app/withdrawals.js';
+import type { WithdrawalContext } from '../app/context.js';
+import { type WithdrawalView, requestWithdrawal, withdrawals } from '../app/withdrawals.js';
 
 export const withdrawalToProto = (d: WithdrawalView): Withdrawal => ({
   withdrawalId: d.withdrawalId,
@@ -50,57 +37,15 @@ export function withdrawalGrpcService(
   options: { logger: Logger },
 ): GrpcServiceRegistration {
   const handlers = unaryHandlers(
-    {
-      async requestWithdrawal(req: RequestWithdrawalRequest): Promise<RequestWithdrawalResponse> {
-        const { message, withdrawal } = await requestWithdrawal(ctx, {
-          actor: actorOf(req.caller, req.callerRole),
-          isVerified: req.callerVerified,
-          kycStatus: req.callerKycStatus,
-          amount: req.amount,
-          walletAddress: req.walletAddress,
-          withdrawalId: req.withdrawalId || undefined,
-        });
-        return { message, withdrawal: withdrawalToProto(withdrawal) };
-      },
-      async listPending(req: ListPendingRequest): Promise<ListWithdrawalsResponse> {
-        return {
-          withdrawals: (await listPending(ctx, { actor: actorOf(req.caller, req.callerRole) })).map(
-            withdrawalToProto,
-          ),
-        };
-      },
-      async listUserWithdrawals(req: ListUserWithdrawalsRequest): Promise<ListWithdrawalsResponse> {
-        const list = await listUserWithdrawals(ctx, {
-          actor: actorOf(req.caller, req.callerRole),
-          userId: req.userId || undefined,
-        });
-        return { withdrawals: list.map(withdrawalToProto) };
-      },
-      async getWithdrawal(req: GetWithdrawalRequest): Promise<Withdrawal> {
-        return withdrawalToProto(
-          await getWithdrawal(ctx, {
-            actor: actorOf(req.caller, req.callerRole),
-            withdrawalId: req.withdrawalId,
-          }),
-        );
-      },
-      async approveWithdrawal(req: DecideWithdrawalRequest): Promise<DecideWithdrawalResponse> {
-        const { message, withdrawal } = await decideWithdrawal(ctx, {
-          actor: actorOf(req.caller, req.callerRole),
-          withdrawalId: req.withdrawalId,
-          decision: 'approve',
-        });
-        return { message, withdrawal: withdrawalToProto(withdrawal) };
-      },
-      async rejectWithdrawal(req: DecideWithdrawalRequest): Promise<DecideWithdrawalResponse> {
-        const { message, withdrawal } = await decideWithdrawal(ctx, {
-          actor: actorOf(req.caller, req.callerRole),
-          withdrawalId: req.withdrawalId,
-          decision: 'reject',
-        });
-        return { message, withdrawal: withdrawalToProto(withdrawal) };
-      },
-    },
+    heldRequestHandlers(ctx, withdrawals, withdrawalToProto, {
+      one: 'withdrawal',
+      ofUser: 'listUserWithdrawals',
+      submit: [
+        'requestWithdrawal',
+        (base, { callerKycStatus: kycStatus, amount, walletAddress }: RequestWithdrawalRequest) =>
+          requestWithdrawal(ctx, { ...base, kycStatus, amount, walletAddress }),
+      ],
+    }),
     { logger: options.logger },
   );
   const implementation: WithdrawalServiceServer = handlers;

@@ -7,9 +7,8 @@ import {
   type WithdrawalEvent,
   type WithdrawalState,
   withdrawalDecider,
-  toWithdrawalStreamId,
 } from '../domain/withdrawal.js';
-import { COLLECTIONS, type WithdrawalDoc, projectWithdrawal } from '../projections/withdrawalView.js';
+import { type WithdrawalDoc, withdrawalView } from '../projections/withdrawalView.js';
 import type { LedgerPort } from './ports.js';
 
 export const SERVICE = 'withdrawal';
@@ -30,12 +29,8 @@ export interface WithdrawalContext {
 // isUnknownOutcome: the held-request kit, shared with investment
 export * from '@meridian/platform/app/heldRequest/kit';
 
-const WITHDRAWAL_STREAM = {
-  decider: withdrawalDecider,
-  streamIdOf: toWithdrawalStreamId,
-  collection: COLLECTIONS.withdrawals,
-  project: projectWithdrawal,
-};
+/** The withdrawal's stream and its read model (the command path's ProjectedStream). */
+export const WITHDRAWAL_STREAM = { decider: withdrawalDecider, ...withdrawalView };
 
 /**
  * read -> decide -> append -> project, in one transaction (retried on a concurrent append). The

@@ -4,11 +4,14 @@
  */
 import { type ProcessManager, processManagerOf } from '@meridian/platform/app/heldRequest/processManager';
 import type { WithdrawalContext } from './context.js';
-import { redriveOwed } from './withdrawals.js';
+import { withdrawals } from './withdrawals.js';
 
 export type { ProcessManager };
 
 /** The lease the process manager runs under (one per withdrawal store). */
 export const PROCESS_MANAGER_LEASE = 'withdrawal:process-manager';
 
-export const startProcessManager = processManagerOf<WithdrawalContext>(PROCESS_MANAGER_LEASE, redriveOwed);
+export const startProcessManager = processManagerOf<WithdrawalContext>(
+  PROCESS_MANAGER_LEASE,
+  withdrawals.redriveOwed,
+);

@@ -1,4 +1,9 @@
-import { DomainError } from '@meridian/platform/eventSourcing/errors';
+import {
+  expectConfirmationsOnce,
+  expectFormerNameRead,
+  expectOwedCalls,
+  lifecycleEvents,
+} from '@meridian/platform/app/heldRequest/testing/lifecycleSpecs';
 import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,64 +16,41 @@ import {
   withdrawalDecider,
 } from './withdrawal.js';
 
-const spec = DeciderSpecification.for(withdrawalDecider);
-const isDomainError = (kind: DomainError['kind']) => (e: unknown) =>
-  e instanceof DomainError && e.kind === kind;
 const T = new Date('2025-06-01T10:00:00.000Z');
 const at = T.toISOString();
 const WALLET = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
 const base = { withdrawalId: 'w-1', userId: 'u-1', amountCents: 7_500 };
 const requested: WithdrawalEvent = {
-  type: 'WithdrawalRequested',
+  type: 'WithdrawalSubmitted',
   data: { ...base, walletAddress: WALLET, network: 'evm', requestDate: at },
 };
-const held: WithdrawalEvent = { type: 'HoldPlaced', data: { ...base, placedAt: at } };
 const approved: WithdrawalEvent = {
   type: 'WithdrawalApproved',
   data: { ...base, walletAddress: WALLET, approvedBy: 'a', approvedAt: at },
 };
-const rejected: WithdrawalEvent = {
-  type: 'WithdrawalRejected',
-  data: { ...base, rejectedBy: 'a', rejectedAt: at },
-};
-const captured: WithdrawalEvent = { type: 'HoldCaptured', data: { ...base, capturedAt: at } };
-const released: WithdrawalEvent = { type: 'HoldReleased', data: { ...base, releasedAt: at } };
+const story = { requested, approved, ...lifecycleEvents(base, at, 'WithdrawalRejected') };
 const owed = (events: WithdrawalEvent[]) => ledgerCallOwed(events.reduce(evolve, initialState()));
 
 describe('the ledger calls a withdrawal owes, from its events alone', () => {
   it('hold until recorded, capture after the approval, release after a rejection', () => {
-    expect(owed([])).toBe('none');
-    expect(owed([requested])).toBe('hold');
-    expect(owed([requested, held])).toBe('none');
-    expect(owed([requested, held, approved])).toBe('capture');
-    expect(owed([requested, held, approved, captured])).toBe('none');
-    expect(owed([requested, held, rejected])).toBe('release');
-    expect(owed([requested, held, rejected, released])).toBe('none');
-    expect(owed([requested, { type: 'HoldRefused', data: { ...base, reason: 'x', refusedAt: at } }])).toBe(
-      'none',
-    );
+    expectOwedCalls(owed, story);
   });
 
   it('records each confirmation once, and only where it is owed', () => {
-    const now = T;
-    spec.given([requested, held, approved]).when({ type: 'RecordHoldCaptured', now }).then([captured]);
-    spec
-      .given([requested, held, approved, captured])
-      .when({ type: 'RecordHoldCaptured', now })
-      .thenNothingHappens();
-    spec.given([requested, held, rejected]).when({ type: 'RecordHoldReleased', now }).then([released]);
-    spec
-      .given([requested, held, rejected, released])
-      .when({ type: 'RecordHoldReleased', now })
-      .thenNothingHappens();
-    spec
-      .given([requested, held])
-      .when({ type: 'RecordHoldCaptured', now })
-      .thenThrows(isDomainError('precondition'), WITHDRAWAL_MESSAGES.notApproved);
-    spec
-      .given([requested, held, approved])
-      .when({ type: 'RecordHoldReleased', now })
-      .thenThrows(isDomainError('precondition'), WITHDRAWAL_MESSAGES.notRejected);
+    expectConfirmationsOnce(withdrawalDecider, story, WITHDRAWAL_MESSAGES, T);
+  });
+});
+
+describe('streams stored before the private request event was renamed', () => {
+  it('WithdrawalRequested (now WithdrawalSubmitted) still opens the withdrawal', () => {
+    const { held, rejected } = story;
+    expectFormerNameRead(withdrawalDecider, requested, 'WithdrawalRequested', [held, rejected]);
+    const former = { ...requested, type: 'WithdrawalRequested' } as unknown as WithdrawalEvent;
+    DeciderSpecification.for(withdrawalDecider)
+      .given([former])
+      .when({ type: 'RecordHoldPlaced', now: T })
+      .then([held]);
+    expect(owed([former])).toBe('hold');
   });
 });
 

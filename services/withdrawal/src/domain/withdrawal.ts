@@ -1,116 +1,70 @@
 /**
- * A withdrawal (stream `withdrawal-<withdrawalId>`): pure decider.
+ * A withdrawal (stream `withdrawal-<withdrawalId>`): pure decider — the held-money request lifecycle
+ * (@meridian/platform app/heldRequest/domain/lifecycle.ts) with the withdrawal's own rules (DESIGN.md §3a, §4):
  *
- * Lifecycle (DESIGN.md §3a, §4):
- *   RequestWithdrawal -> WithdrawalRequested ('Pending'; the app then asks the ledger to hold the amount on
- *   Total Profit, with the withdrawal id as the idempotency key)
+ *   RequestWithdrawal -> WithdrawalSubmitted ('Pending'; the app then asks the ledger to hold the amount on
+ *   Total Profit, with the withdrawal id as the idempotency key): a verified email, an approved KYC, at
+ *   least $50, a wallet address of a plausible format (its network recorded), and the Total Profit
  *   RecordHoldPlaced -> HoldPlaced (now in the admin's queue) | RecordHoldRefused -> HoldRefused ('Rejected')
  *   ApproveWithdrawal -> WithdrawalApproved ('Approved'; the ledger captures the hold to cash: paid out)
  *   | RejectWithdrawal -> WithdrawalRejected ('Rejected'; the ledger releases the hold back to Total Profit)
- * Decided once: a second decision is refused with a clear message.
- * What the ledger confirmed after the decision is a fact of the stream too: RecordHoldCaptured ->
- * HoldCaptured, RecordHoldReleased -> HoldReleased. `ledgerCallOwed(state)` is the ledger call a state
- * still owes: the process manager's to-do list, derived from the events alone.
+ *   RecordHoldCaptured -> HoldCaptured, RecordHoldReleased -> HoldReleased (what the ledger confirmed).
+ * Decided once: a second decision is refused with a clear message. `ledgerCallOwed(state)` is the ledger
+ * call a state still owes: the process manager's to-do list, derived from the events alone.
+ *
+ * WithdrawalSubmitted is private; the published WithdrawalRequested is built from HoldPlaced. Streams
+ * written before that rename hold `WithdrawalRequested` for WithdrawalSubmitted: read as the new name.
  */
-import {
-  conflict,
-  forbidden,
-  invalid,
-  notFound,
-  precondition,
-} from '@meridian/platform/eventSourcing/errors';
+import * as lc from '@meridian/platform/app/heldRequest/domain/lifecycle';
+import { invalid, precondition } from '@meridian/platform/eventSourcing/errors';
 import type { Decider } from '@meridian/platform/eventSourcing/types';
-import { type Cents, dollars, isPositiveCents, parseDollarsToCents } from '@meridian/platform/money/money';
+import { type Cents, dollars, isPositiveCents } from '@meridian/platform/money/money';
 import { type WalletNetwork, walletNetworkOf } from './walletAddress.js';
+
+export type { FundsOutcome, HoldOutcome } from '@meridian/platform/app/heldRequest/domain/lifecycle';
 
 /** Spec §4: compared case-sensitively. */
 export const WITHDRAWAL_STATUSES = ['Pending', 'Approved', 'Rejected'] as const;
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
-export type HoldOutcome = 'awaiting' | 'placed' | 'refused';
-/** What the ledger confirmed it did with the held funds after the decision (null: nothing yet). */
-export type FundsOutcome = 'captured' | 'released' | null;
 
 export const MIN_WITHDRAWAL_CENTS = dollars(50);
 
 export const toWithdrawalStreamId = (withdrawalId: string) => `withdrawal-${withdrawalId}`;
 
 export const WITHDRAWAL_MESSAGES = {
+  ...lc.lifecycleMessages('withdrawal'),
   verifyEmail: 'Please verify your email before requesting a withdrawal',
   kycRequired: 'Your KYC verification must be approved before you can withdraw',
-  amountRequired: 'Please enter an amount',
-  invalidAmount: 'Please enter a valid amount',
   minimum: 'Minimum withdrawal amount is $50',
-  insufficientBalance: 'Insufficient balance',
   walletRequired: 'Please enter a wallet address',
   invalidWallet: 'Please enter a valid wallet address',
-  notFound: 'Withdrawal not found',
-  alreadyExists: 'This withdrawal already exists',
-  holdNotPlaced: 'The funds for this withdrawal are not held yet',
-  holdAlreadyRecorded: 'The outcome of this withdrawal request is already recorded',
-  alreadyApproved: 'This withdrawal has already been approved',
-  alreadyRejected: 'This withdrawal has already been rejected',
-  notAuthorized: 'Not authorized, admin only',
-  missingId: 'Command is missing an id',
-  notApproved: 'Only an approved withdrawal has its funds captured',
-  notRejected: 'Only a rejected withdrawal with its funds held has them released',
 } as const;
 
-// ---------- events ----------
+// ---------- events and commands ----------
 
-export type WithdrawalRequested = {
-  type: 'WithdrawalRequested';
-  data: {
-    withdrawalId: string;
-    userId: string;
-    amountCents: Cents;
-    walletAddress: string;
-    network: WalletNetwork;
-    requestDate: string;
-  };
-};
-export type HoldPlaced = {
-  type: 'HoldPlaced';
-  data: { withdrawalId: string; userId: string; amountCents: Cents; placedAt: string };
-};
-export type HoldRefused = {
-  type: 'HoldRefused';
-  data: { withdrawalId: string; userId: string; amountCents: Cents; reason: string; refusedAt: string };
-};
-export type WithdrawalApproved = {
-  type: 'WithdrawalApproved';
-  data: {
-    withdrawalId: string;
-    userId: string;
-    amountCents: Cents;
-    walletAddress: string;
-    approvedBy: string;
-    approvedAt: string;
-  };
-};
-export type WithdrawalRejected = {
-  type: 'WithdrawalRejected';
-  data: { withdrawalId: string; userId: string; amountCents: Cents; rejectedBy: string; rejectedAt: string };
-};
-/** The ledger confirmed the capture of the held funds (paid out) after the approval. */
-export type HoldCaptured = {
-  type: 'HoldCaptured';
-  data: { withdrawalId: string; userId: string; amountCents: Cents; capturedAt: string };
-};
-/** The ledger confirmed the release of the held funds back to Total Profit after the rejection. */
-export type HoldReleased = {
-  type: 'HoldReleased';
-  data: { withdrawalId: string; userId: string; amountCents: Cents; releasedAt: string };
-};
-export type WithdrawalEvent =
-  | WithdrawalRequested
-  | HoldPlaced
-  | HoldRefused
-  | WithdrawalApproved
-  | WithdrawalRejected
-  | HoldCaptured
-  | HoldReleased;
+type Id = 'withdrawalId';
+export type WithdrawalSubmitted = lc.RequestEvent<
+  'WithdrawalSubmitted',
+  Id,
+  { walletAddress: string; network: WalletNetwork; requestDate: string }
+>;
+export type WithdrawalApproved = lc.RequestEvent<
+  'WithdrawalApproved',
+  Id,
+  { walletAddress: string; approvedBy: string; approvedAt: string }
+>;
 
-// ---------- commands ----------
+/** The lifecycle's names for a withdrawal (HoldPlaced ... HoldReleased, WithdrawalRejected, the decisions). */
+type WithdrawalKind = {
+  id: Id;
+  state: ExistingWithdrawal;
+  approved: WithdrawalApproved;
+  rejected: 'WithdrawalRejected';
+  approve: 'ApproveWithdrawal';
+  reject: 'RejectWithdrawal';
+};
+
+export type WithdrawalEvent = WithdrawalSubmitted | lc.LifecycleEvent<WithdrawalKind>;
 
 export type RequestWithdrawal = {
   type: 'RequestWithdrawal';
@@ -126,130 +80,64 @@ export type RequestWithdrawal = {
   walletAddress: string;
   now: Date;
 };
-export type RecordHoldPlaced = { type: 'RecordHoldPlaced'; now: Date };
-export type RecordHoldRefused = { type: 'RecordHoldRefused'; reason: string; now: Date };
-export type ApproveWithdrawal = { type: 'ApproveWithdrawal'; adminId: string; actorRole: string; now: Date };
-export type RejectWithdrawal = { type: 'RejectWithdrawal'; adminId: string; actorRole: string; now: Date };
-export type RecordHoldCaptured = { type: 'RecordHoldCaptured'; now: Date };
-export type RecordHoldReleased = { type: 'RecordHoldReleased'; now: Date };
-export type WithdrawalCommand =
-  | RequestWithdrawal
-  | RecordHoldPlaced
-  | RecordHoldRefused
-  | ApproveWithdrawal
-  | RejectWithdrawal
-  | RecordHoldCaptured
-  | RecordHoldReleased;
+export type WithdrawalCommand = RequestWithdrawal | lc.LifecycleCommand<WithdrawalKind>;
 
 /** A request as the client made it: what validateRequest checks without any state. */
 export type WithdrawalRequest = Omit<RequestWithdrawal, 'type' | 'availableProfitCents'>;
 
 // ---------- state ----------
 
-export type WithdrawalState =
-  | { status: 'none' }
-  | {
-      status: WithdrawalStatus;
-      withdrawalId: string;
-      userId: string;
-      amountCents: Cents;
-      walletAddress: string;
-      requestDate: string;
-      hold: HoldOutcome;
-      funds: FundsOutcome;
-      refusal: string | null;
-      decidedBy: string | null;
-      decidedAt: string | null;
-    };
-
-export type ExistingWithdrawal = Exclude<WithdrawalState, { status: 'none' }>;
+export type ExistingWithdrawal = lc.RequestState<Id, WithdrawalStatus> & {
+  walletAddress: string;
+  network: WalletNetwork;
+  requestDate: string;
+};
+export type WithdrawalState = { status: 'none' } | ExistingWithdrawal;
 
 export const initialState = (): WithdrawalState => ({ status: 'none' });
 
+const lifecycle = lc.heldRequestLifecycle<WithdrawalKind>({
+  idField: 'withdrawalId',
+  streamIdOf: toWithdrawalStreamId,
+  messages: WITHDRAWAL_MESSAGES,
+  statuses: { pending: 'Pending', approved: 'Approved', rejected: 'Rejected' },
+  capturedIn: ['Approved'],
+  alreadyDecided: {
+    Approved: WITHDRAWAL_MESSAGES.alreadyApproved,
+    Rejected: WITHDRAWAL_MESSAGES.alreadyRejected,
+  },
+  types: {
+    approved: 'WithdrawalApproved',
+    rejected: 'WithdrawalRejected',
+    approve: 'ApproveWithdrawal',
+    reject: 'RejectWithdrawal',
+  },
+  approve: (s, adminId, now, facts) => ({
+    ...facts,
+    walletAddress: s.walletAddress,
+    approvedBy: adminId,
+    approvedAt: now.toISOString(),
+  }),
+  approved: (s, d) => ({ ...s, status: 'Approved', decidedBy: d.approvedBy, decidedAt: d.approvedAt }),
+  formerNames: { WithdrawalRequested: 'WithdrawalSubmitted' },
+});
+
 export function evolve(state: WithdrawalState, event: WithdrawalEvent): WithdrawalState {
-  if (event.type === 'WithdrawalRequested') {
-    const d = event.data;
-    return {
-      status: 'Pending',
-      withdrawalId: d.withdrawalId,
-      userId: d.userId,
-      amountCents: d.amountCents,
-      walletAddress: d.walletAddress,
-      requestDate: d.requestDate,
-      hold: 'awaiting',
-      funds: null,
-      refusal: null,
-      decidedBy: null,
-      decidedAt: null,
-    };
-  }
-  if (state.status === 'none') return state;
-  switch (event.type) {
-    case 'HoldPlaced':
-      return { ...state, hold: 'placed' };
-    case 'HoldRefused':
-      return {
-        ...state,
-        hold: 'refused',
-        status: 'Rejected',
-        refusal: event.data.reason,
-        decidedAt: event.data.refusedAt,
-      };
-    case 'WithdrawalApproved':
-      return {
-        ...state,
-        status: 'Approved',
-        decidedBy: event.data.approvedBy,
-        decidedAt: event.data.approvedAt,
-      };
-    case 'WithdrawalRejected':
-      return {
-        ...state,
-        status: 'Rejected',
-        decidedBy: event.data.rejectedBy,
-        decidedAt: event.data.rejectedAt,
-      };
-    case 'HoldCaptured':
-      return { ...state, funds: 'captured' };
-    case 'HoldReleased':
-      return { ...state, funds: 'released' };
-    default: {
-      const _exhaustive: never = event;
-      return state;
-    }
-  }
+  const e = lifecycle.current(event);
+  if (e.type !== 'WithdrawalSubmitted') return lifecycle.evolve(state, e);
+  const { walletAddress, network, requestDate } = e.data;
+  return { ...lifecycle.opened(e.data), walletAddress, network, requestDate };
 }
 
 // ---------- rules ----------
 
 /** The request's amount (dollars, number or text) to cents; bounds are the decider's. */
-export function parseWithdrawalAmount(input: unknown): Cents {
-  if (input === undefined || input === null || (typeof input === 'string' && input.trim() === '')) {
-    throw invalid(WITHDRAWAL_MESSAGES.amountRequired);
-  }
-  return parseDollarsToCents(input);
-}
+export const parseWithdrawalAmount = lc.parseRequestAmount;
 
 /** The ledger call a state still owes (the process manager's to-do list), 'none' when nothing is owed. */
-export type LedgerCallOwed = 'none' | 'hold' | 'capture' | 'release';
+export type LedgerCallOwed = lc.HeldCall;
 
-export function ledgerCallOwed(state: WithdrawalState): LedgerCallOwed {
-  if (state.status === 'none') return 'none';
-  if (state.hold === 'awaiting') return 'hold';
-  const { status } = state;
-  switch (status) {
-    case 'Pending':
-      return 'none';
-    case 'Approved':
-      return state.funds === null ? 'capture' : 'none';
-    case 'Rejected':
-      return state.hold === 'placed' && state.funds === null ? 'release' : 'none';
-    default: {
-      const _exhaustive: never = status;
-      return 'none';
-    }
-  }
-}
+export const ledgerCallOwed = (state: WithdrawalState) => lifecycle.owed(state) as LedgerCallOwed;
 
 /**
  * Every rule of a new request that needs no state (no stream, no balance), with the decider's
@@ -273,128 +161,31 @@ export function validateRequest(request: WithdrawalRequest): {
   return { walletAddress, network };
 }
 
-function existing(state: WithdrawalState): ExistingWithdrawal {
-  if (state.status === 'none') throw notFound(WITHDRAWAL_MESSAGES.notFound);
-  return state;
-}
-
 // ---------- decide ----------
 
 export function decide(command: WithdrawalCommand, state: WithdrawalState): WithdrawalEvent[] {
-  switch (command.type) {
-    case 'RequestWithdrawal': {
-      if (!command.withdrawalId || !command.userId) throw invalid(WITHDRAWAL_MESSAGES.missingId);
-      const walletAddress = (command.walletAddress ?? '').trim();
-      if (state.status !== 'none') {
-        const same =
-          state.userId === command.userId &&
-          state.amountCents === command.amountCents &&
-          state.walletAddress === walletAddress;
-        if (same) return [];
-        throw conflict(WITHDRAWAL_MESSAGES.alreadyExists);
-      }
-      // the stateless rules first (the request path runs them before asking the ledger), then the balance
-      const { network } = validateRequest(command);
-      if (command.amountCents > command.availableProfitCents) {
-        throw precondition(WITHDRAWAL_MESSAGES.insufficientBalance, 'INSUFFICIENT_FUNDS');
-      }
-      return [
-        {
-          type: 'WithdrawalRequested',
-          data: {
-            withdrawalId: command.withdrawalId,
-            userId: command.userId,
-            amountCents: command.amountCents,
-            walletAddress,
-            network,
-            requestDate: command.now.toISOString(),
-          },
-        },
-      ];
-    }
-
-    case 'RecordHoldPlaced':
-    case 'RecordHoldRefused': {
-      const s = existing(state);
-      const placing = command.type === 'RecordHoldPlaced';
-      if (s.hold === (placing ? 'placed' : 'refused')) return [];
-      if (s.hold !== 'awaiting') throw conflict(WITHDRAWAL_MESSAGES.holdAlreadyRecorded);
-      const at = command.now.toISOString();
-      const base = { withdrawalId: s.withdrawalId, userId: s.userId, amountCents: s.amountCents };
-      return placing
-        ? [{ type: 'HoldPlaced', data: { ...base, placedAt: at } }]
-        : [
-            {
-              type: 'HoldRefused',
-              data: {
-                ...base,
-                reason: command.reason || WITHDRAWAL_MESSAGES.insufficientBalance,
-                refusedAt: at,
-              },
-            },
-          ];
-    }
-
-    case 'ApproveWithdrawal':
-    case 'RejectWithdrawal': {
-      if (command.actorRole !== 'admin') throw forbidden(WITHDRAWAL_MESSAGES.notAuthorized);
-      const s = existing(state);
-      if (s.status === 'Approved') throw conflict(WITHDRAWAL_MESSAGES.alreadyApproved, 'ALREADY_DECIDED');
-      if (s.status === 'Rejected') throw conflict(WITHDRAWAL_MESSAGES.alreadyRejected, 'ALREADY_DECIDED');
-      if (s.hold !== 'placed') throw precondition(WITHDRAWAL_MESSAGES.holdNotPlaced);
-      const at = command.now.toISOString();
-      const base = { withdrawalId: s.withdrawalId, userId: s.userId, amountCents: s.amountCents };
-      return command.type === 'ApproveWithdrawal'
-        ? [
-            {
-              type: 'WithdrawalApproved',
-              data: { ...base, walletAddress: s.walletAddress, approvedBy: command.adminId, approvedAt: at },
-            },
-          ]
-        : [{ type: 'WithdrawalRejected', data: { ...base, rejectedBy: command.adminId, rejectedAt: at } }];
-    }
-
-    case 'RecordHoldCaptured': {
-      const s = existing(state);
-      if (s.funds === 'captured') return [];
-      if (s.status !== 'Approved' || s.funds !== null) throw precondition(WITHDRAWAL_MESSAGES.notApproved);
-      return [
-        {
-          type: 'HoldCaptured',
-          data: {
-            withdrawalId: s.withdrawalId,
-            userId: s.userId,
-            amountCents: s.amountCents,
-            capturedAt: command.now.toISOString(),
-          },
-        },
-      ];
-    }
-
-    case 'RecordHoldReleased': {
-      const s = existing(state);
-      if (s.funds === 'released') return [];
-      if (s.status !== 'Rejected' || s.hold !== 'placed' || s.funds !== null)
-        throw precondition(WITHDRAWAL_MESSAGES.notRejected);
-      return [
-        {
-          type: 'HoldReleased',
-          data: {
-            withdrawalId: s.withdrawalId,
-            userId: s.userId,
-            amountCents: s.amountCents,
-            releasedAt: command.now.toISOString(),
-          },
-        },
-      ];
-    }
-
-    default: {
-      const _exhaustive: never = command;
-      throw invalid('Unknown command');
-    }
-  }
+  if (command.type !== 'RequestWithdrawal') return lifecycle.decide(command, state);
+  const { withdrawalId, userId, amountCents } = command;
+  const walletAddress = (command.walletAddress ?? '').trim();
+  return lifecycle.submit(
+    state,
+    { id: withdrawalId, userId, amountCents, availableCents: command.availableProfitCents },
+    {
+      sameTerms: (s) => s.walletAddress === walletAddress,
+      submitted: (): WithdrawalSubmitted => {
+        const { network } = validateRequest(command);
+        const requestDate = command.now.toISOString();
+        return {
+          type: 'WithdrawalSubmitted',
+          data: { withdrawalId, userId, amountCents, walletAddress, network, requestDate },
+        };
+      },
+    },
+  );
 }
+
+/** The withdrawal as its read model sees it (ids, stream, pending status, evolve, the ledger call owed). */
+export const WITHDRAWAL_KIND = lifecycle.described(evolve, ledgerCallOwed);
 
 export const withdrawalDecider: Decider<WithdrawalCommand, WithdrawalEvent, WithdrawalState> = {
   decide,

@@ -48,41 +48,19 @@ const reject = (adminId = 'admin-1'): WithdrawalCommand => ({
   now: T1,
 });
 
+const facts = { withdrawalId: 'w-1', userId: 'u-1', amountCents: 7_500 };
 const requested: WithdrawalEvent = {
-  type: 'WithdrawalRequested',
-  data: {
-    withdrawalId: 'w-1',
-    userId: 'u-1',
-    amountCents: 7_500,
-    walletAddress: WALLET,
-    network: 'evm',
-    requestDate: T0.toISOString(),
-  },
+  type: 'WithdrawalSubmitted',
+  data: { ...facts, walletAddress: WALLET, network: 'evm', requestDate: T0.toISOString() },
 };
-const held: WithdrawalEvent = {
-  type: 'HoldPlaced',
-  data: { withdrawalId: 'w-1', userId: 'u-1', amountCents: 7_500, placedAt: T0.toISOString() },
-};
+const held: WithdrawalEvent = { type: 'HoldPlaced', data: { ...facts, placedAt: T0.toISOString() } };
 const approved: WithdrawalEvent = {
   type: 'WithdrawalApproved',
-  data: {
-    withdrawalId: 'w-1',
-    userId: 'u-1',
-    amountCents: 7_500,
-    walletAddress: WALLET,
-    approvedBy: 'admin-1',
-    approvedAt: T1.toISOString(),
-  },
+  data: { ...facts, walletAddress: WALLET, approvedBy: 'admin-1', approvedAt: T1.toISOString() },
 };
 const rejected: WithdrawalEvent = {
   type: 'WithdrawalRejected',
-  data: {
-    withdrawalId: 'w-1',
-    userId: 'u-1',
-    amountCents: 7_500,
-    rejectedBy: 'admin-2',
-    rejectedAt: T1.toISOString(),
-  },
+  data: { ...facts, rejectedBy: 'admin-2', rejectedAt: T1.toISOString() },
 };
 
 describe('RequestWithdrawal', () => {

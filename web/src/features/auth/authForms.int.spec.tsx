@@ -207,7 +207,7 @@ describe('forgot, reset, login code and verify screens', () => {
   it('reset: length and match, then PATCH with the token and go to /login', async () => {
     server.on('PATCH users/resetPassword/tok-1', [
       200,
-      { message: 'Password reset successful, please login' },
+      { message: 'Password Reset Successful, please login' },
     ]);
     const { user, router } = renderApp('/resetPassword/tok-1');
     await user.type(screen.getByLabelText('New password'), '12345');
@@ -221,7 +221,7 @@ describe('forgot, reset, login code and verify screens', () => {
     await user.click(screen.getByRole('button', { name: 'Reset password' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(server.callsTo('PATCH users/resetPassword/tok-1')[0]!.body).toEqual({ password: '123456' });
-    expect(await screen.findByText('Password reset successful, please login')).toBeInTheDocument();
+    expect(await screen.findByText('Password Reset Successful, please login')).toBeInTheDocument();
   });
 
   it('login code: empty, wrong length, resend, then logs in and shows the server message', async () => {

@@ -5,7 +5,7 @@ import { formatDateTime } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';
 import { depositTone, StatusBadge } from '../../ui/StatusBadge';
 import { personOf, serverMessage } from '../queues/lists';
-import { LiveHint, QueueBody, QueueCard } from '../queues/QueueParts';
+import { initiatedByFacts, LiveHint, QueueBody, QueueCard } from '../queues/QueueParts';
 import { useQueue } from '../queues/useQueue';
 import { depositsApi } from './depositsApi';
 import { depositId, type Deposit } from './depositTypes';
@@ -52,7 +52,10 @@ export function PendingDepositsPage() {
               email={who.email}
               amount={formatUsd(d.amount)}
               status={<StatusBadge status={d.status} tone={depositTone(d.status)} />}
-              facts={[{ term: 'Requested', value: formatDateTime(d.createdAt) }]}
+              facts={[
+                { term: 'Requested', value: formatDateTime(d.createdAt) },
+                ...initiatedByFacts(d.initiatedBy),
+              ]}
             >
               <Link className="btn btn--primary btn--sm" to={`/transaction/${id}`}>
                 Review deposit

@@ -13,6 +13,7 @@ import { depositTone, StatusBadge } from '../../ui/StatusBadge';
 import { asStatusChanged, LIVE_EVENTS } from '../live/liveEvents';
 import { useLiveEvents } from '../live/useLiveEvents';
 import { personOf } from '../queues/lists';
+import { toastDecisionFailed } from '../queues/QueueParts';
 import { queueItemDecided } from '../queues/queuesSlice';
 import { depositsApi } from './depositsApi';
 import { depositId, type Deposit } from './depositTypes';
@@ -83,8 +84,11 @@ export function TransactionPage() {
         deposit: { ...view.deposit, status, notes: notes.trim() || view.deposit.notes },
       });
       dispatch(queueItemDecided({ queue: 'deposits', id: transactionId }));
-    } catch {
-      toast.error(decision === 'confirm' ? PAYMENT_MESSAGES.confirmFailed : PAYMENT_MESSAGES.rejectFailed);
+    } catch (e) {
+      toastDecisionFailed(
+        decision === 'confirm' ? PAYMENT_MESSAGES.confirmFailed : PAYMENT_MESSAGES.rejectFailed,
+        e,
+      );
     } finally {
       setBusy(null);
     }

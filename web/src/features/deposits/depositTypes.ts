@@ -9,6 +9,8 @@ export interface Deposit {
   notes?: string;
   createdAt?: string;
   user?: Person | string;
+  /** Who initiated it when its owner did not (an admin acting as the user); absent otherwise. */
+  initiatedBy?: Person | string | null;
 }
 
 export const depositId = (d: Deposit) => d.transactionId ?? d._id ?? '';

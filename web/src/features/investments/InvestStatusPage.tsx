@@ -9,7 +9,7 @@ import { asStatusChanged, LIVE_EVENTS } from '../live/liveEvents';
 import { useLiveEvents } from '../live/useLiveEvents';
 import { serverMessage } from '../queues/lists';
 import { investmentsApi } from './investmentsApi';
-import { investmentIdOf, planNameOf, type Investment } from './investmentTypes';
+import { investmentIdOf, maturityText, planNameOf, type Investment } from './investmentTypes';
 
 export const INVEST_STATUS_MESSAGES = {
   empty: 'No investment at all',
@@ -86,9 +86,7 @@ export function InvestStatusPage() {
                   </div>
                   <div className="record__figures">
                     <p className="record__amount">{formatUsd(i.amount)}</p>
-                    <p className="record__meta">
-                      Profit at maturity {i.maturityAmount != null ? formatUsd(i.maturityAmount) : '—'}
-                    </p>
+                    <p className="record__meta">Profit at maturity {maturityText(i)}</p>
                   </div>
                   <StatusBadge status={i.status} tone={investmentTone(i.status)} />
                 </Link>

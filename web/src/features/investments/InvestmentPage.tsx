@@ -13,9 +13,10 @@ import { investmentTone, StatusBadge } from '../../ui/StatusBadge';
 import { asStatusChanged, LIVE_EVENTS } from '../live/liveEvents';
 import { useLiveEvents } from '../live/useLiveEvents';
 import { personOf, serverMessage } from '../queues/lists';
+import { toastDecisionFailed } from '../queues/QueueParts';
 import { queueItemDecided } from '../queues/queuesSlice';
 import { INVESTMENT_DECISION_MESSAGES, investmentsApi } from './investmentsApi';
-import { investmentIdOf, planNameOf, type Investment } from './investmentTypes';
+import { investmentIdOf, maturityText, planNameOf, type Investment } from './investmentTypes';
 
 type View =
   { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; investment: Investment };
@@ -59,11 +60,12 @@ export function InvestmentPage() {
       );
       dispatch(queueItemDecided({ queue: 'investments', id: investmentId }));
       await load();
-    } catch {
-      toast.error(
+    } catch (e) {
+      toastDecisionFailed(
         decision === 'approve'
           ? INVESTMENT_DECISION_MESSAGES.approveFailed
           : INVESTMENT_DECISION_MESSAGES.rejectFailed,
+        e,
       );
     } finally {
       setBusy(null);
@@ -105,10 +107,7 @@ export function InvestmentPage() {
               },
               {
                 term: 'Profit at maturity',
-                value:
-                  view.investment.maturityAmount != null
-                    ? formatUsd(view.investment.maturityAmount)
-                    : 'Set at approval',
+                value: maturityText(view.investment),
               },
               {
                 term: 'Start date',

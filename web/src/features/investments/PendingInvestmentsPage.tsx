@@ -8,11 +8,17 @@ import { formatDateTime } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';
 import { investmentTone, StatusBadge } from '../../ui/StatusBadge';
 import { personOf, serverMessage } from '../queues/lists';
-import { LiveHint, QueueBody, QueueCard } from '../queues/QueueParts';
+import {
+  initiatedByFacts,
+  LiveHint,
+  QueueBody,
+  QueueCard,
+  toastDecisionFailed,
+} from '../queues/QueueParts';
 import { queueItemDecided } from '../queues/queuesSlice';
 import { useQueue } from '../queues/useQueue';
 import { INVESTMENT_DECISION_MESSAGES, investmentsApi } from './investmentsApi';
-import { investmentIdOf, planNameOf, type Investment } from './investmentTypes';
+import { investmentIdOf, maturityText, planNameOf, type Investment } from './investmentTypes';
 
 export const PENDING_INVESTMENTS_MESSAGES = {
   empty: 'No pending investments found.',
@@ -41,11 +47,12 @@ export function PendingInvestmentsPage() {
             : INVESTMENT_DECISION_MESSAGES.rejected),
       );
       dispatch(queueItemDecided({ queue: 'investments', id }));
-    } catch {
-      toast.error(
+    } catch (e) {
+      toastDecisionFailed(
         decision === 'approve'
           ? INVESTMENT_DECISION_MESSAGES.approveFailed
           : INVESTMENT_DECISION_MESSAGES.rejectFailed,
+        e,
       );
     } finally {
       setBusy(null);
@@ -81,7 +88,9 @@ export function PendingInvestmentsPage() {
               status={<StatusBadge status={i.status} tone={investmentTone(i.status)} />}
               facts={[
                 { term: 'Plan', value: planNameOf(i) || '—' },
+                { term: 'At maturity', value: maturityText(i) },
                 { term: 'Requested', value: formatDateTime(i.createdAt ?? i.startDate) },
+                ...initiatedByFacts(i.initiatedBy),
               ]}
             >
               <Button

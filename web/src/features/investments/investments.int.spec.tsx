@@ -118,7 +118,14 @@ describe('/invest-status', () => {
 });
 
 describe('/investment/:investmentId', () => {
-  const pendingOne = { _id: 'i3', plan: 'Silver', status: 'pending', amount: 2000, user: ada };
+  const pendingOne = {
+    _id: 'i3',
+    plan: 'Silver',
+    status: 'pending',
+    amount: 2000,
+    maturityAmount: 2400,
+    user: ada,
+  };
 
   it('lets an admin approve a pending investment', async () => {
     let status = 'pending';
@@ -131,6 +138,7 @@ describe('/investment/:investmentId', () => {
     await user.click(await screen.findByRole('button', { name: 'Approve investment' }));
     expect(await screen.findByText('Investment approved')).toBeInTheDocument();
     expect(await screen.findByText('Active')).toBeInTheDocument();
+    expect(screen.getByText('$2,400.00')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Reject investment' })).not.toBeInTheDocument();
   });
 
@@ -149,6 +157,7 @@ describe('/investment/:investmentId', () => {
     server.on('GET invest/investment/i3', [200, pendingOne]);
     renderApp('/investment/i3', { preloadedState: loggedInAs(aUser()) });
     expect(await screen.findByText('$2,000.00')).toBeInTheDocument();
+    expect(screen.getByText('$2,400.00 (projected)')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Approve investment' })).not.toBeInTheDocument();
   });
 });
@@ -159,8 +168,8 @@ describe('/admin-pending-investment', () => {
       200,
       {
         pendingInvestments: [
-          { _id: 'i1', plan: 'Gold', status: 'pending', amount: 6000, user: ada },
-          { _id: 'i2', plan: 'Starter', status: 'pending', amount: 150, user: ada },
+          { _id: 'i1', plan: 'Gold', status: 'pending', amount: 6000, maturityAmount: 7200, user: ada },
+          { _id: 'i2', plan: 'Starter', status: 'pending', amount: 150, maturityAmount: 168, user: ada },
         ],
       },
     ]);
@@ -168,6 +177,10 @@ describe('/admin-pending-investment', () => {
     server.on('PUT invest/i2/reject', [500, {}]);
     const { user, store } = renderApp('/admin-pending-investment', { preloadedState: loggedInAs(admin) });
     const list = await screen.findByRole('list', { name: 'Pending investments' });
+    // the projected maturity amount of each request (issue 12)
+    expect(
+      within(within(list).getByRole('listitem', { name: /Gold/ })).getByText('$7,200.00 (projected)'),
+    ).toBeInTheDocument();
     await user.click(
       within(within(list).getByRole('listitem', { name: /Gold/ })).getByRole('button', { name: 'Approve' }),
     );

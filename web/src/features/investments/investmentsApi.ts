@@ -5,7 +5,7 @@ import type { Investment, Plan } from './investmentTypes';
 const enc = encodeURIComponent;
 
 export const investmentsApi = {
-  /** GET api/invest/plans -> Plan[] (or { plans }). */
+  /** GET api/invest/plans -> Plan[] (the bare list). */
   async plans(): Promise<Plan[]> {
     return listFrom<Plan>((await api.get('invest/plans')).data, 'plans');
   },

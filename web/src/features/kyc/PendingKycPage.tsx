@@ -5,7 +5,7 @@ import { PageHeader } from '../../ui/Card';
 import { StatusBadge } from '../../ui/StatusBadge';
 import type { User } from '../auth/authTypes';
 import { serverMessage } from '../queues/lists';
-import { LiveHint, QueueBody, QueueCard } from '../queues/QueueParts';
+import { LiveHint, QueueBody, QueueCard, toastDecisionFailed } from '../queues/QueueParts';
 import { useQueue } from '../queues/useQueue';
 import { kycApi } from './kycApi';
 
@@ -31,9 +31,10 @@ export function PendingKycPage() {
     try {
       await kycApi.decide(id, decision);
       toast.success(decision === 'approve' ? PENDING_KYC_MESSAGES.approved : PENDING_KYC_MESSAGES.rejected);
-    } catch {
-      toast.error(
+    } catch (e) {
+      toastDecisionFailed(
         decision === 'approve' ? PENDING_KYC_MESSAGES.approveFailed : PENDING_KYC_MESSAGES.rejectFailed,
+        e,
       );
     }
     await reload();

@@ -1,8 +1,34 @@
 import type { ReactNode } from 'react';
+import { toast } from 'react-toastify';
 import { EmptyState } from '../../ui/Card';
 import { initials } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
+import { initiatorText, serverMessage } from './lists';
 import type { QueueLoad } from './useQueue';
+
+/** The 'Initiated by' fact of a queue item that its owner did not initiate (none otherwise). */
+export function initiatedByFacts(initiatedBy: unknown): Array<{ term: string; value: ReactNode }> {
+  const who = initiatorText(initiatedBy);
+  return who ? [{ term: 'Initiated by', value: who }] : [];
+}
+
+/**
+ * An admin decision that failed: the screen's own text and, when the server said why (e.g. that another
+ * admin must review the admin's own request), its reason under it.
+ */
+export function toastDecisionFailed(text: string, error: unknown): void {
+  const reason = serverMessage(error);
+  toast.error(
+    reason && reason !== text ? (
+      <div>
+        <p>{text}</p>
+        <p>{reason}</p>
+      </div>
+    ) : (
+      text
+    ),
+  );
+}
 
 /** A pending item of an admin queue: who, how much, the facts, and what the admin can do. */
 export function QueueCard({

@@ -45,3 +45,14 @@ export function personOf(user: unknown): { name: string; email: string } {
   }
   return { name: typeof user === 'string' ? user : '', email: '' };
 }
+
+/**
+ * Who initiated a money record when it was not its owner (an admin acting as the user), as the queues
+ * show it: a person (name and email) or an id; '' when the owner did.
+ */
+export function initiatorText(initiatedBy: unknown): string {
+  if (!initiatedBy) return '';
+  const { name, email } = personOf(initiatedBy);
+  if (typeof initiatedBy === 'object' && !name && !email) return (initiatedBy as Person)._id ?? '';
+  return name && email ? `${name} (${email})` : name || email;
+}

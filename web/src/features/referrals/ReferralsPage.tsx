@@ -22,7 +22,7 @@ export const REFERRAL_MESSAGES = {
   linkCopied: 'Referral link copied to clipboard!',
 } as const;
 
-/** GET api/users/referrals -> Referral[] or { message: 'No referrals' }. */
+/** GET api/users/referrals -> { referrals: Referral[] } or { message: 'No referrals' }. */
 async function fetchReferrals(): Promise<Referral[]> {
   return listFrom<Referral>((await api.get('users/referrals')).data, 'referrals');
 }

@@ -25,7 +25,16 @@ describe('/referrals', () => {
   it('lists referred people', async () => {
     server.on('GET users/referrals', [
       200,
-      [{ _id: 'r1', name: 'Grace Hopper', email: 'grace@example.com', photo: '' }],
+      {
+        referrals: [
+          {
+            _id: 'r1',
+            name: 'Grace Hopper',
+            email: 'grace@example.com',
+            photo: 'http://localhost:8080/api/avatars/default.svg',
+          },
+        ],
+      },
     ]);
     renderApp('/referrals', { preloadedState: loggedInAs(aUser()) });
     const list = await screen.findByRole('list', { name: 'Referrals' });
@@ -34,7 +43,7 @@ describe('/referrals', () => {
   });
 
   it('copies the code, or says it failed', async () => {
-    server.on('GET users/referrals', [200, []]);
+    server.on('GET users/referrals', [200, { message: 'No referrals' }]);
     const writeText = vi.fn(async () => undefined);
     clipboard(writeText);
     const { user } = renderApp('/referrals', {

@@ -5,7 +5,7 @@ import { formatDateTime } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';
 import { StatusBadge, withdrawalStatus } from '../../ui/StatusBadge';
 import { personOf, serverMessage } from '../queues/lists';
-import { LiveHint, QueueBody, QueueCard } from '../queues/QueueParts';
+import { initiatedByFacts, LiveHint, QueueBody, QueueCard } from '../queues/QueueParts';
 import { useQueue } from '../queues/useQueue';
 import { withdrawalsApi } from './withdrawalsApi';
 import type { Withdrawal } from './withdrawalTypes';
@@ -59,6 +59,7 @@ export function PendingWithdrawalsPage() {
                   term: 'Wallet address',
                   value: <span className="mono break-all">{w.walletAddress || 'N/A'}</span>,
                 },
+                ...initiatedByFacts(w.initiatedBy),
               ]}
             >
               <Link className="btn btn--primary btn--sm" to={`/withdrawal/${w._id}`}>

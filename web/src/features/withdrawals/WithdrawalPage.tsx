@@ -12,6 +12,7 @@ import { StatusBadge, withdrawalStatus } from '../../ui/StatusBadge';
 import { asStatusChanged, LIVE_EVENTS } from '../live/liveEvents';
 import { useLiveEvents } from '../live/useLiveEvents';
 import { personOf } from '../queues/lists';
+import { toastDecisionFailed } from '../queues/QueueParts';
 import { queueItemDecided } from '../queues/queuesSlice';
 import { withdrawalsApi } from './withdrawalsApi';
 import type { Withdrawal } from './withdrawalTypes';
@@ -63,9 +64,10 @@ export function WithdrawalPage() {
         withdrawal: { ...view.withdrawal, status: decision === 'approve' ? 'Approved' : 'Rejected' },
       });
       dispatch(queueItemDecided({ queue: 'withdrawals', id }));
-    } catch {
-      toast.error(
+    } catch (e) {
+      toastDecisionFailed(
         decision === 'approve' ? WITHDRAWAL_MESSAGES.approveFailed : WITHDRAWAL_MESSAGES.rejectFailed,
+        e,
       );
     } finally {
       setBusy(null);

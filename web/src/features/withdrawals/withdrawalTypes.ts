@@ -8,4 +8,6 @@ export interface Withdrawal {
   walletAddress?: string | null;
   status: string;
   requestDate?: string;
+  /** Who initiated it when its owner did not (an admin acting as the user); absent otherwise. */
+  initiatedBy?: Person | string | null;
 }

@@ -193,34 +193,24 @@ export const templates = {
   }),
 
   // ---- money (ledger, investment, withdrawal events; wired by later issues) ----
-  depositConfirmed: define<Named & { amountCents: number; transactionId: string }>({
-    automated: false,
-    render: (d, ctx) =>
-      moneyEmail(
-        ctx,
-        d.name,
-        'Your deposit was confirmed',
-        `Your deposit of ${formatUsd(d.amountCents)} was confirmed and added to your Deposit Balance.`,
-        [{ label: 'Amount', value: formatUsd(d.amountCents) }],
-        { label: 'View the deposit', url: path(ctx, 'transaction', d.transactionId) },
-      ),
-  }),
-  depositRejected: define<Named & { amountCents: number; transactionId: string; notes?: string }>({
-    automated: false,
-    render: (d, ctx) =>
-      moneyEmail(
-        ctx,
-        d.name,
-        'Your deposit was rejected',
-        `Your deposit of ${formatUsd(d.amountCents)} was rejected. No money moved.`,
-        [
-          { label: 'Amount', value: formatUsd(d.amountCents) },
-          ...(d.notes ? [{ label: 'Notes', value: d.notes }] : []),
-        ],
-        { label: 'View the deposit', url: path(ctx, 'transaction', d.transactionId) },
-      ),
-  }),
-  investmentApproved: define<
+  depositConfirmed: money<Named & { amountCents: number; transactionId: string }>((d, ctx) => ({
+    heading: 'Your deposit was confirmed',
+    lead: `Your deposit of ${formatUsd(d.amountCents)} was confirmed and added to your Deposit Balance.`,
+    rows: [{ label: 'Amount', value: formatUsd(d.amountCents) }],
+    button: { label: 'View the deposit', url: path(ctx, 'transaction', d.transactionId) },
+  })),
+  depositRejected: money<Named & { amountCents: number; transactionId: string; notes?: string }>(
+    (d, ctx) => ({
+      heading: 'Your deposit was rejected',
+      lead: `Your deposit of ${formatUsd(d.amountCents)} was rejected. No money moved.`,
+      rows: [
+        { label: 'Amount', value: formatUsd(d.amountCents) },
+        ...(d.notes ? [{ label: 'Notes', value: d.notes }] : []),
+      ],
+      button: { label: 'View the deposit', url: path(ctx, 'transaction', d.transactionId) },
+    }),
+  ),
+  investmentApproved: money<
     Named & {
       investmentId: string;
       planName: string;
@@ -228,107 +218,73 @@ export const templates = {
       maturityAmountCents: number;
       endDate: string;
     }
-  >({
-    automated: false,
-    render: (d, ctx) =>
-      moneyEmail(
-        ctx,
-        d.name,
-        'Your investment is active',
-        `Your ${d.planName} investment was approved and is now active.`,
-        [
-          { label: 'Plan', value: d.planName },
-          { label: 'Amount', value: formatUsd(d.amountCents) },
-          { label: 'Amount at maturity', value: formatUsd(d.maturityAmountCents) },
-          { label: 'Matures', value: d.endDate },
-        ],
-        { label: 'View the investment', url: path(ctx, 'investment', d.investmentId) },
-      ),
-  }),
-  investmentRejected: define<Named & { investmentId: string; planName: string; amountCents: number }>({
-    automated: false,
-    render: (d, ctx) =>
-      moneyEmail(
-        ctx,
-        d.name,
-        'Your investment was rejected',
-        `Your ${d.planName} investment of ${formatUsd(d.amountCents)} was rejected. The held amount is back in your Deposit Balance.`,
-        [
-          { label: 'Plan', value: d.planName },
-          { label: 'Amount', value: formatUsd(d.amountCents) },
-        ],
-        { label: 'View the investment', url: path(ctx, 'investment', d.investmentId) },
-      ),
-  }),
-  investmentMatured: define<Named & { investmentId: string; planName: string; maturityAmountCents: number }>({
-    automated: false,
-    render: (d, ctx) =>
-      moneyEmail(
-        ctx,
-        d.name,
-        'Your investment has matured',
-        `Your ${d.planName} investment has matured. ${formatUsd(d.maturityAmountCents)} was added to your Total Profit.`,
-        [
-          { label: 'Plan', value: d.planName },
-          { label: 'Paid to Total Profit', value: formatUsd(d.maturityAmountCents) },
-        ],
-        { label: 'View the investment', url: path(ctx, 'investment', d.investmentId) },
-      ),
-  }),
-  withdrawalRequested: define<Named & { withdrawalId: string; amountCents: number; walletAddress: string }>({
-    automated: false,
-    render: (d, ctx) =>
-      moneyEmail(
-        ctx,
-        d.name,
-        'We received your withdrawal request',
-        `Your withdrawal of ${formatUsd(d.amountCents)} is waiting for approval. We will email you once it is processed.`,
-        [
-          { label: 'Amount', value: formatUsd(d.amountCents) },
-          { label: 'Wallet', value: d.walletAddress },
-        ],
-        { label: 'View your history', url: path(ctx, 'transaction-History') },
-      ),
-  }),
-  withdrawalApproved: define<Named & { withdrawalId: string; amountCents: number; walletAddress: string }>({
-    automated: false,
-    render: (d, ctx) =>
-      moneyEmail(
-        ctx,
-        d.name,
-        'Your withdrawal was approved',
-        `Your withdrawal of ${formatUsd(d.amountCents)} was approved and sent to your wallet.`,
-        [
-          { label: 'Amount', value: formatUsd(d.amountCents) },
-          { label: 'Wallet', value: d.walletAddress },
-        ],
-        { label: 'View your history', url: path(ctx, 'transaction-History') },
-      ),
-  }),
-  withdrawalRejected: define<Named & { withdrawalId: string; amountCents: number }>({
-    automated: false,
-    render: (d, ctx) =>
-      moneyEmail(
-        ctx,
-        d.name,
-        'Your withdrawal was rejected',
-        `Your withdrawal of ${formatUsd(d.amountCents)} was rejected. The amount is back in your Total Profit.`,
-        [{ label: 'Amount', value: formatUsd(d.amountCents) }],
-        { label: 'View your history', url: path(ctx, 'transaction-History') },
-      ),
-  }),
-  referralBonus: define<Named & { amountCents: number; refereeName: string }>({
-    automated: false,
-    render: (d, ctx) =>
-      moneyEmail(
-        ctx,
-        d.name,
-        'You earned a referral bonus',
-        `${d.refereeName} made their first deposit, so ${formatUsd(d.amountCents)} was added to your Deposit Balance.`,
-        [{ label: 'Bonus', value: formatUsd(d.amountCents) }],
-        { label: 'See your referrals', url: path(ctx, 'referrals') },
-      ),
-  }),
+  >((d, ctx) => ({
+    heading: 'Your investment is active',
+    lead: `Your ${d.planName} investment was approved and is now active.`,
+    rows: [
+      { label: 'Plan', value: d.planName },
+      { label: 'Amount', value: formatUsd(d.amountCents) },
+      { label: 'Amount at maturity', value: formatUsd(d.maturityAmountCents) },
+      { label: 'Matures', value: d.endDate },
+    ],
+    button: { label: 'View the investment', url: path(ctx, 'investment', d.investmentId) },
+  })),
+  investmentRejected: money<Named & { investmentId: string; planName: string; amountCents: number }>(
+    (d, ctx) => ({
+      heading: 'Your investment was rejected',
+      lead: `Your ${d.planName} investment of ${formatUsd(d.amountCents)} was rejected. The held amount is back in your Deposit Balance.`,
+      rows: [
+        { label: 'Plan', value: d.planName },
+        { label: 'Amount', value: formatUsd(d.amountCents) },
+      ],
+      button: { label: 'View the investment', url: path(ctx, 'investment', d.investmentId) },
+    }),
+  ),
+  investmentMatured: money<Named & { investmentId: string; planName: string; maturityAmountCents: number }>(
+    (d, ctx) => ({
+      heading: 'Your investment has matured',
+      lead: `Your ${d.planName} investment has matured. ${formatUsd(d.maturityAmountCents)} was added to your Total Profit.`,
+      rows: [
+        { label: 'Plan', value: d.planName },
+        { label: 'Paid to Total Profit', value: formatUsd(d.maturityAmountCents) },
+      ],
+      button: { label: 'View the investment', url: path(ctx, 'investment', d.investmentId) },
+    }),
+  ),
+  withdrawalRequested: money<Named & { withdrawalId: string; amountCents: number; walletAddress: string }>(
+    (d, ctx) => ({
+      heading: 'We received your withdrawal request',
+      lead: `Your withdrawal of ${formatUsd(d.amountCents)} is waiting for approval. We will email you once it is processed.`,
+      rows: [
+        { label: 'Amount', value: formatUsd(d.amountCents) },
+        { label: 'Wallet', value: d.walletAddress },
+      ],
+      button: { label: 'View your history', url: path(ctx, 'transaction-History') },
+    }),
+  ),
+  withdrawalApproved: money<Named & { withdrawalId: string; amountCents: number; walletAddress: string }>(
+    (d, ctx) => ({
+      heading: 'Your withdrawal was approved',
+      lead: `Your withdrawal of ${formatUsd(d.amountCents)} was approved and sent to your wallet.`,
+      rows: [
+        { label: 'Amount', value: formatUsd(d.amountCents) },
+        { label: 'Wallet', value: d.walletAddress },
+      ],
+      button: { label: 'View your history', url: path(ctx, 'transaction-History') },
+    }),
+  ),
+  withdrawalRejected: money<Named & { withdrawalId: string; amountCents: number }>((d, ctx) => ({
+    heading: 'Your withdrawal was rejected',
+    lead: `Your withdrawal of ${formatUsd(d.amountCents)} was rejected. The amount is back in your Total Profit.`,
+    rows: [{ label: 'Amount', value: formatUsd(d.amountCents) }],
+    button: { label: 'View your history', url: path(ctx, 'transaction-History') },
+  })),
+  referralBonus: money<Named & { amountCents: number; refereeName: string }>((d, ctx) => ({
+    heading: 'You earned a referral bonus',
+    lead: `${d.refereeName} made their first deposit, so ${formatUsd(d.amountCents)} was added to your Deposit Balance.`,
+    rows: [{ label: 'Bonus', value: formatUsd(d.amountCents) }],
+    button: { label: 'See your referrals', url: path(ctx, 'referrals') },
+  })),
 
   // ---- KYC ----
   kycSubmitted: define<Named & { userName: string; userEmail: string }>({
@@ -391,39 +347,21 @@ export const templates = {
   }),
 
   // ---- allowlisted for SendAutomatedEmail (the SPA's own notices, to the caller only) ----
-  investmentNotice: define<AutomatedData>({
-    automated: true,
-    render: (d, ctx) =>
-      automatedNotice(
-        ctx,
-        d,
-        'Your investment request was received',
-        'We received your investment request. An administrator will review it shortly and we will email you the outcome.',
-        'View your investments',
-      ),
-  }),
-  depositNotice: define<AutomatedData>({
-    automated: true,
-    render: (d, ctx) =>
-      automatedNotice(
-        ctx,
-        d,
-        'Your deposit request was received',
-        'We received your deposit request. It will show in your Deposit Balance once an administrator confirms the payment.',
-        'View your history',
-      ),
-  }),
-  withdrawalNotice: define<AutomatedData>({
-    automated: true,
-    render: (d, ctx) =>
-      automatedNotice(
-        ctx,
-        d,
-        'Your withdrawal request was received',
-        'We received your withdrawal request. It is processed once approved, and we will email you the outcome.',
-        'View your history',
-      ),
-  }),
+  investmentNotice: notice(
+    'Your investment request was received',
+    'We received your investment request. An administrator will review it shortly and we will email you the outcome.',
+    'View your investments',
+  ),
+  depositNotice: notice(
+    'Your deposit request was received',
+    'We received your deposit request. It will show in your Deposit Balance once an administrator confirms the payment.',
+    'View your history',
+  ),
+  withdrawalNotice: notice(
+    'Your withdrawal request was received',
+    'We received your withdrawal request. It is processed once approved, and we will email you the outcome.',
+    'View your history',
+  ),
 } as const;
 
 export type Templates = typeof templates;
@@ -447,13 +385,22 @@ export function renderEmail<N extends TemplateName>(
   return (templates[name] as EmailTemplate<TemplateData<N>>).render(data, ctx);
 }
 
+/** What a money email says: a heading, a lead line, the facts, one button (the layout and reason are shared). */
+interface MoneyEmail {
+  heading: string;
+  lead: string;
+  rows: Array<{ label: string; value: string }>;
+  button: { label: string; url: string };
+}
+
+function money<D extends Named>(says: (d: D, ctx: TemplateContext) => MoneyEmail): EmailTemplate<D> {
+  return { automated: false, render: (d, ctx) => moneyEmail(ctx, d.name, says(d, ctx)) };
+}
+
 function moneyEmail(
   ctx: TemplateContext,
   name: string,
-  heading: string,
-  lead: string,
-  rows: Array<{ label: string; value: string }>,
-  button: { label: string; url: string },
+  { heading, lead, rows, button }: MoneyEmail,
 ): RenderedEmail {
   return renderLayout({
     subject: heading,
@@ -468,6 +415,11 @@ function moneyEmail(
     reason: MONEY_REASON,
     appUrl: ctx.appUrl,
   });
+}
+
+/** A notice SendAutomatedEmail may send (allowlisted): a heading, a lead line and a button to the checked link. */
+function notice(heading: string, lead: string, label: string): EmailTemplate<AutomatedData> {
+  return { automated: true, render: (d, ctx) => automatedNotice(ctx, d, heading, lead, label) };
 }
 
 function automatedNotice(

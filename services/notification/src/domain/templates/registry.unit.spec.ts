@@ -12,6 +12,7 @@ import {
 } from './registry.js';
 
 const ctx = { appUrl: 'https://app.meridian.test' };
+const render = <N extends TemplateName>(name: N, data: TemplateData<N>) => renderEmail(name, data, ctx);
 
 /** One sample per template: adding a template without a sample fails type-checking. */
 const samples: { [N in TemplateName]: TemplateData<N> } = {
@@ -46,7 +47,7 @@ const samples: { [N in TemplateName]: TemplateData<N> } = {
 
 describe('account emails', () => {
   it('verification email links to APP_URL/verify/{token} in text and in the one button, valid 24 hours', () => {
-    const email = renderEmail('verifyEmail', { name: 'Ada', token: 'abc_DEF-123' }, ctx);
+    const email = render('verifyEmail', { name: 'Ada', token: 'abc_DEF-123' });
     expect(email.subject).toBe('Verify your email address');
     expect(email.text).toContain('https://app.meridian.test/verify/abc_DEF-123');
     expect(email.text).toContain('24 hours');
@@ -56,7 +57,7 @@ describe('account emails', () => {
   });
 
   it('login code email shows the 6 digits and a 15-minute validity', () => {
-    const email = renderEmail('loginCode', { name: 'Ada', code: '042917', email: 'ada@example.com' }, ctx);
+    const email = render('loginCode', { name: 'Ada', code: '042917', email: 'ada@example.com' });
     expect(email.subject).toContain('042917');
     expect(email.text).toMatch(/\b042917\b/);
     expect(email.text).toContain('15 minutes');
@@ -68,41 +69,37 @@ describe('account emails', () => {
   });
 
   it('reset email links to APP_URL/resetPassword/{token}, valid 1 hour', () => {
-    const email = renderEmail('resetPassword', { name: 'Ada', token: 'r3set' }, ctx);
+    const email = render('resetPassword', { name: 'Ada', token: 'r3set' });
     expect(email.text).toContain('https://app.meridian.test/resetPassword/r3set');
     expect(email.html).toContain('href="https://app.meridian.test/resetPassword/r3set"');
     expect(email.text).toContain('1 hour');
   });
 
   it('password changed says how, and offers a reset when it was not the user', () => {
-    const byReset = renderEmail('passwordChanged', { name: 'Ada', via: 'reset', changedAt: '' }, ctx);
+    const byReset = render('passwordChanged', { name: 'Ada', via: 'reset', changedAt: '' });
     expect(byReset.subject).toBe('Your Meridian password was changed');
     expect(byReset.text).toContain('reset link');
     expect(byReset.text).toContain('https://app.meridian.test/forgot');
-    const byChange = renderEmail(
-      'passwordChanged',
-      { name: 'Ada', via: 'change', changedAt: '2025-01-02T03:04:05.000Z' },
-      ctx,
-    );
+    const byChange = render('passwordChanged', {
+      name: 'Ada',
+      via: 'change',
+      changedAt: '2025-01-02T03:04:05.000Z',
+    });
     expect(byChange.text).toContain('from your profile');
     expect(byChange.text).toContain('2025-01-02T03:04:05.000Z');
   });
 
   it('role changed shows both roles; a suspension reads as one', () => {
-    const email = renderEmail('roleChanged', { name: 'Ada', fromRole: 'subscriber', toRole: 'admin' }, ctx);
+    const email = render('roleChanged', { name: 'Ada', fromRole: 'subscriber', toRole: 'admin' });
     expect(email.text).toContain('Previous role: Subscriber');
     expect(email.text).toContain('New role: Administrator');
-    const suspended = renderEmail(
-      'roleChanged',
-      { name: 'Ada', fromRole: 'subscriber', toRole: 'suspended' },
-      ctx,
-    );
+    const suspended = render('roleChanged', { name: 'Ada', fromRole: 'subscriber', toRole: 'suspended' });
     expect(suspended.subject).toBe('Your Meridian account was suspended');
     expect(suspended.text).toContain('cannot sign in');
   });
 
   it('escapes what people typed (names) in HTML and keeps tokens URL-safe', () => {
-    const email = renderEmail('verifyEmail', { name: '<script>alert(1)</script>', token: 'a/b?c' }, ctx);
+    const email = render('verifyEmail', { name: '<script>alert(1)</script>', token: 'a/b?c' });
     expect(email.html).not.toContain('<script>');
     expect(email.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(email.text).toContain('https://app.meridian.test/verify/a%2Fb%3Fc');
@@ -112,7 +109,7 @@ describe('account emails', () => {
 describe('every template in the registry', () => {
   for (const name of Object.keys(templates) as TemplateName[]) {
     it(`${name}: plain text and HTML in the Meridian layout, with a reason in the footer and one primary button`, () => {
-      const email = renderEmail(name, samples[name] as never, ctx);
+      const email = render(name, samples[name] as never);
       expect(email.subject.length).toBeGreaterThan(5);
       expect(email.text.startsWith('Meridian\n')).toBe(true);
       expect(email.text).toMatch(/You received this (email|security notice) because/);
@@ -131,7 +128,7 @@ describe('every template in the registry', () => {
     expect(formatUsd(5)).toBe('$0.05');
     expect(formatUsd(100_000_000)).toBe('$1,000,000.00');
     expect(formatUsd(-2_550)).toBe('-$25.50');
-    const email = renderEmail('investmentApproved', samples.investmentApproved, ctx);
+    const email = render('investmentApproved', samples.investmentApproved);
     expect(email.text).toContain('Amount: $6,000.00');
     expect(email.text).toContain('Amount at maturity: $7,200.00');
     expect(email.text).toContain('https://app.meridian.test/investment/inv1');
@@ -150,10 +147,9 @@ describe('every template in the registry', () => {
 
   it('an automated notice uses the given subject, else its own', () => {
     expect(
-      renderEmail('investmentNotice', { ...samples.investmentNotice, subject: 'Investment placed' }, ctx)
-        .subject,
+      render('investmentNotice', { ...samples.investmentNotice, subject: 'Investment placed' }).subject,
     ).toBe('Investment placed');
-    expect(renderEmail('investmentNotice', samples.investmentNotice, ctx).subject).toBe(
+    expect(render('investmentNotice', samples.investmentNotice).subject).toBe(
       'Your investment request was received',
     );
   });

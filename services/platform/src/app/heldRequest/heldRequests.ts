@@ -11,23 +11,23 @@
  * confirm stays owed — the read model's `sync`, projected from the events — and the process manager
  * (processManager.ts) completes it with `redriveOwed`.
  *
- * A kind supplies its stream (execute), its read model (load, owing), its balance, its words and its
- * command names; `heldRequests(kind)` gives the use cases.
+ * A kind supplies its stream (execute), its read model (view), its balance, its words and its
+ * command names; `heldRequests(kind)` gives the use cases: submit, decide, the reads (one, the owner's,
+ * the admin queue, each with the owner's name and email), and the ledger calls an event owes.
  */
-import { invalid, notFound } from '../../eventSourcing/errors.js';
+import { type DomainError, conflict, invalid, notFound } from '../../eventSourcing/errors.js';
 import type { Actor, EventMeta } from '../../eventSourcing/types.js';
 import type { Logger } from '../../logger.js';
 import type { Cents } from '../../money/money.js';
 import type { ServiceStore } from '../../ports/serviceStore.js';
-import { metaOf, requireActor, requireAdmin } from '../requestContext.js';
-import {
-  type HeldRequestDoc,
-  type HeldRequestMessages,
-  type HoldOutcomeCommand,
-  answerHeldRequest,
-  placeHoldForRequest,
-} from './holdFlow.js';
+import { metaOf, requireActor, requireAdmin, requireOwnerOrAdmin } from '../requestContext.js';
+import type { AdminDecision, HoldCommand } from './domain/lifecycle.js';
+import { refuseWhileImpersonating } from './domain/makerChecker.js';
+import { type HeldRequestDoc, answerHeldRequest, placeHoldForRequest } from './holdFlow.js';
 import { type HoldLedger, isUnknownOutcome } from './holdLedger.js';
+import { MESSAGES } from './kit.js';
+import type { RequestQueries } from './projections/requestView.js';
+import { type WithUser, withUser, withUsers } from './userDirectory.js';
 
 /** What the use cases need of a service's context. */
 export interface HeldRequestContext {
@@ -49,11 +49,7 @@ export type Decision = 'approve' | 'reject';
 
 /** The commands the flow runs on a request's stream (the kind's command type must include them). */
 export type HeldRequestCommand<DecisionType extends string, OwnCall extends string> =
-  | HoldOutcomeCommand
-  | { type: 'RecordHoldCaptured'; now: Date }
-  | { type: 'RecordHoldReleased'; now: Date }
-  | { type: OwnCall; now: Date }
-  | { type: DecisionType; adminId: string; actorRole: string; now: Date };
+  HoldCommand | { type: OwnCall; now: Date } | AdminDecision<DecisionType>;
 
 /** A ledger call of the kind's own (beyond capture and release) and the command recording its confirmation. */
 export interface OwnLedgerCall<Ctx, D, OwnCall extends string> {
@@ -67,18 +63,19 @@ export interface HeldRequestKind<
   DecisionType extends string,
   OwnCall extends string = never,
 > {
+  /** The hold's purpose at the ledger, and the noun of the answers ('Investment approved successfully'). */
   purpose: 'investment' | 'withdrawal';
-  /** The id's name in log lines (`investmentId`). */
-  idField: string;
-  messages: HeldRequestMessages & { idRequired: string };
+  /** The kind's own words (its domain messages). */
+  messages: { notFound: string; insufficientBalance: string };
   /** The ledger calls a request can owe, in the order the process manager sweeps them. */
   owedCalls: readonly string[];
   decisions: Record<Decision, DecisionType>;
   /** The ledger calls of the kind's own, by the `sync` value that owes them. */
   ownCalls?: Record<string, OwnLedgerCall<Ctx, D, OwnCall>>;
-  load(ctx: Ctx, requestId: string): Promise<D | null>;
-  /** Documents owing `sync`, longest owed first. */
-  owing(ctx: Ctx, sync: string): Promise<D[]>;
+  /** Called once a decision is recorded, before the ledger is told (investment: re-arm the maturity timer). */
+  onDecided?(ctx: Ctx, decision: Decision): void;
+  /** The kind's read model (app/heldRequest/projections/requestView.ts). */
+  view: RequestQueries<D>;
   /** The balance a new request of this kind is held from. */
   availableCents(ctx: Ctx, userId: string): Promise<Cents>;
   /** read → decide → append → project on the request's stream; resolves to the projected document. */
@@ -90,12 +87,16 @@ export interface HeldRequestKind<
   ): Promise<{ events: readonly unknown[]; doc: D | null }>;
 }
 
+/** An answer of a use case: the kind's message and the document with its owner's name and email. */
+export type Answer<D> = { message: string; view: WithUser<D> };
+
 export interface HeldRequests<Ctx extends HeldRequestContext, D extends OwingDoc> {
   /**
    * Records a request (the kind's command, built with the available balance) and answers it once the
    * hold was asked: the document when held; otherwise not_found, the refusal as a precondition, or
    * unavailable while the outcome is unknown. `validate` runs every rule but the balance first, so a bad
    * request never waits on the ledger; a request already recorded (a retry) is not validated again.
+   * Refused while an admin impersonates the user (money commands are; viewing is not).
    */
   submit(
     ctx: Ctx,
@@ -105,18 +106,26 @@ export interface HeldRequests<Ctx extends HeldRequestContext, D extends OwingDoc
       validate(): void;
       record(availableCents: Cents, meta: EventMeta): Promise<unknown>;
     },
-  ): Promise<D>;
+  ): Promise<Answer<D>>;
   /**
    * Asks the ledger to hold the amount of a request still awaiting its outcome and records the answer.
    * Idempotent (the ledger's key is the request id): the request path and the process manager may both
    * call it. An unknown outcome leaves the request awaiting.
    */
   placeHoldFor(ctx: Ctx, requestId: string): Promise<D | null>;
-  /** An admin's decision, recorded then told to the ledger; resolves to the document as it stands after. */
-  decide(
-    ctx: Ctx,
-    input: { actor: Actor; requestId: string; decision: Decision; onRecorded?: () => void },
-  ): Promise<D>;
+  /**
+   * An admin's decision, recorded then told to the ledger; answers the document as it stands after. Never
+   * the owner's own request, nor while impersonating (maker-checker). A decision the ledger refused to
+   * carry out (capture, release) is not reported as done: a conflict (LEDGER_REFUSED) saying so, the
+   * call left owed for the process manager; an unknown outcome (ledger away) answers the decision.
+   */
+  decide(ctx: Ctx, input: { actor: Actor; requestId: string; decision: Decision }): Promise<Answer<D>>;
+  /** One request, for its owner or an admin. */
+  get(ctx: Ctx, input: { actor: Actor; requestId: string }): Promise<WithUser<D>>;
+  /** A user's requests (the caller's by default), newest first, for their owner or an admin. */
+  listOfUser(ctx: Ctx, input: { actor: Actor; userId?: string }): Promise<WithUser<D>[]>;
+  /** The admin queue: pending with the funds held, oldest first. */
+  listPending(ctx: Ctx, input: { actor: Actor }): Promise<WithUser<D>[]>;
   /**
    * Makes the ledger call the request owes (`sync`), then records the ledger's confirmation as an event
    * (which clears `sync`). Idempotent (every call carries a key derived from the request id, and
@@ -134,7 +143,20 @@ export function heldRequests<
   DecisionType extends string,
   OwnCall extends string = never,
 >(kind: HeldRequestKind<Ctx, D, DecisionType, OwnCall>): HeldRequests<Ctx, D> {
-  const idOf = (doc: D) => (doc as unknown as Record<string, string>)[kind.idField];
+  const idOf = (doc: D) => (doc as unknown as Record<string, string>)[kind.view.idField];
+  const load = (ctx: Ctx, requestId: string) => kind.view.byId(ctx.store, requestId);
+  const noun = kind.purpose.charAt(0).toUpperCase() + kind.purpose.slice(1);
+  const said = {
+    requested: `${noun} request submitted successfully`,
+    approve: `${noun} approved successfully`,
+    reject: `${noun} rejected successfully`,
+    idRequired: `${noun} id is required`,
+  };
+  const answerMessages = { ...kind.messages, pendingOutcome: MESSAGES.pendingOutcome };
+  const refusedByLedger = (decision: Decision, reason: string) =>
+    decision === 'approve'
+      ? `The ${kind.purpose} is approved but the ledger refused to capture its funds: ${reason}. It is not complete and will be retried`
+      : `The ${kind.purpose} is rejected but the ledger refused to release its funds: ${reason}. It is not complete and will be retried`;
 
   const placeHoldFor = (ctx: Ctx, requestId: string) =>
     placeHoldForRequest<D>({
@@ -143,16 +165,17 @@ export function heldRequests<
       clock: ctx.clock,
       requestId,
       purpose: kind.purpose,
-      logFields: { [kind.idField]: requestId },
-      load: () => kind.load(ctx, requestId),
+      logFields: { [kind.view.idField]: requestId },
+      load: () => load(ctx, requestId),
       meta: () => metaOf(ctx),
       record: async (command, meta) => (await kind.execute(ctx, requestId, command, meta)).doc,
     });
 
-  async function syncLedger(ctx: Ctx, requestId: string): Promise<D | null> {
-    const doc = await kind.load(ctx, requestId);
-    if (!doc || doc.sync === 'none') return doc;
-    if (doc.sync === 'hold') return placeHoldFor(ctx, requestId);
+  /** syncLedger, and the ledger's refusal when it refused the call (an unknown outcome is not one). */
+  async function sync(ctx: Ctx, requestId: string): Promise<{ doc: D | null; refusal?: DomainError }> {
+    const doc = await load(ctx, requestId);
+    if (!doc || doc.sync === 'none') return { doc };
+    if (doc.sync === 'hold') return { doc: await placeHoldFor(ctx, requestId) };
     const { userId } = doc;
     const owed = doc.sync;
     const own = owed === 'capture' || owed === 'release' ? undefined : kind.ownCalls?.[owed];
@@ -167,12 +190,12 @@ export function heldRequests<
         throw new Error(`no ledger call for sync '${owed}'`);
       }
     } catch (err) {
-      const level = isUnknownOutcome(err) ? 'warn' : 'error';
-      ctx.logger[level](
-        { err, [kind.idField]: requestId, sync: owed },
+      const unknown = isUnknownOutcome(err);
+      ctx.logger[unknown ? 'warn' : 'error'](
+        { err, [kind.view.idField]: requestId, sync: owed },
         'ledger call not confirmed; left for the process manager',
       );
-      return doc;
+      return unknown ? { doc } : { doc, refusal: err as DomainError };
     }
     const now = ctx.clock();
     const command: HeldRequestCommand<DecisionType, OwnCall> =
@@ -181,8 +204,11 @@ export function heldRequests<
         : owed === 'release'
           ? { type: 'RecordHoldReleased', now }
           : { type: own!.record, now };
-    return (await kind.execute(ctx, requestId, command, metaOf(ctx))).doc;
+    return { doc: (await kind.execute(ctx, requestId, command, metaOf(ctx))).doc };
   }
+
+  const syncLedger = async (ctx: Ctx, requestId: string): Promise<D | null> =>
+    (await sync(ctx, requestId)).doc;
 
   return {
     placeHoldFor,
@@ -190,16 +216,19 @@ export function heldRequests<
 
     async submit(ctx, input) {
       const actor = requireActor(input.actor);
-      const existing = await kind.load(ctx, input.requestId);
+      refuseWhileImpersonating(actor);
+      const existing = await load(ctx, input.requestId);
       if (!existing) input.validate();
       const available = existing ? 0 : await kind.availableCents(ctx, actor.userId);
       await input.record(available, metaOf(ctx, actor));
-      return answerHeldRequest(await placeHoldFor(ctx, input.requestId), kind.messages);
+      const doc = answerHeldRequest(await placeHoldFor(ctx, input.requestId), answerMessages);
+      return { message: said.requested, view: await withUser(ctx.store, doc) };
     },
 
     async decide(ctx, input) {
+      refuseWhileImpersonating(input.actor);
       const actor = requireAdmin(input.actor);
-      if (!input.requestId) throw invalid(kind.messages.idRequired);
+      if (!input.requestId) throw invalid(said.idRequired);
       const now = ctx.clock();
       const { doc } = await kind.execute(
         ctx,
@@ -208,15 +237,39 @@ export function heldRequests<
         metaOf(ctx, actor),
       );
       if (!doc) throw notFound(kind.messages.notFound);
-      input.onRecorded?.();
-      return (await syncLedger(ctx, input.requestId)) ?? doc;
+      kind.onDecided?.(ctx, input.decision);
+      const synced = await sync(ctx, input.requestId);
+      if (synced.refusal)
+        throw conflict(refusedByLedger(input.decision, synced.refusal.message), 'LEDGER_REFUSED');
+      return { message: said[input.decision], view: await withUser(ctx.store, synced.doc ?? doc) };
+    },
+
+    async get(ctx, input) {
+      const actor = requireActor(input.actor);
+      if (!input.requestId) throw invalid(said.idRequired);
+      const doc = await load(ctx, input.requestId);
+      if (!doc) throw notFound(kind.messages.notFound);
+      requireOwnerOrAdmin(actor, doc.userId);
+      return withUser(ctx.store, doc);
+    },
+
+    async listOfUser(ctx, input) {
+      const actor = requireActor(input.actor);
+      const userId = input.userId || actor.userId;
+      requireOwnerOrAdmin(actor, userId);
+      return withUsers(ctx.store, await kind.view.ofUser(ctx.store, userId));
+    },
+
+    async listPending(ctx, input) {
+      requireAdmin(input.actor);
+      return withUsers(ctx.store, await kind.view.pending(ctx.store));
     },
 
     async redriveOwed(ctx, olderThanMs) {
       const cutoff = ctx.clock().getTime() - olderThanMs;
       let driven = 0;
       for (const sync of kind.owedCalls) {
-        for (const doc of await kind.owing(ctx, sync)) {
+        for (const doc of await kind.view.owing(ctx.store, sync as Exclude<D['sync'], 'none'>)) {
           if (Date.parse(doc.syncSince) > cutoff) continue;
           await syncLedger(ctx, idOf(doc));
           driven++;

@@ -11,6 +11,7 @@ import { DomainError, notFound, precondition, unavailable } from '../../eventSou
 import type { EventMeta } from '../../eventSourcing/types.js';
 import type { Logger } from '../../logger.js';
 import type { Cents } from '../../money/money.js';
+import type { RecordHoldPlaced, RecordHoldRefused } from './domain/lifecycle.js';
 import { isUnknownOutcome, type HoldLedger } from './holdLedger.js';
 
 /** What the flow reads of a request's read-model document. */
@@ -20,8 +21,7 @@ export interface HeldRequestDoc {
   hold: string;
 }
 
-export type HoldOutcomeCommand =
-  { type: 'RecordHoldRefused'; reason: string; now: Date } | { type: 'RecordHoldPlaced'; now: Date };
+export type HoldOutcomeCommand = RecordHoldPlaced | RecordHoldRefused;
 
 export interface HeldRequestIo<D extends HeldRequestDoc> {
   ledger: HoldLedger;

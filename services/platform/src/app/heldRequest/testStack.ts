@@ -4,51 +4,134 @@
  * service under test on its own SQLite ':memory:' store, reached by a real gRPC client, with every
  * event it publishes collected. The service can be stopped and started again on the same store (a
  * restart), with another ledger port (a faulty one, to leave a request without an outcome) and another
- * clock. Each service's testing/harness.ts gives its own start, client and request codecs.
+ * clock. Each service's testing/harness.ts gives its own config, start, client and request codecs.
+ *
+ * Also the held-request rebuild scenario (expectRebuildFromEvents): every read model of a kind dropped
+ * and rebuilt from the events alone.
  */
 import { randomUUID } from 'node:crypto';
+import { status } from '@grpc/grpc-js';
+import { expect } from 'vitest';
 import { createSqliteServiceStore } from '../../adapters/serviceStore.sqlite.js';
+import { unavailable } from '../../eventSourcing/errors.js';
 import type { StoredEvent } from '../../eventSourcing/types.js';
-import { callUnary, type RequestOf, type ResponseOf, type UnaryMethod } from '../../grpc/index.js';
+import type * as grpc from '@grpc/grpc-js';
+import {
+  callUnary,
+  createGrpcClient,
+  type RequestOf,
+  type ResponseOf,
+  type UnaryMethod,
+} from '../../grpc/index.js';
+import { type Logger, createLogger } from '../../logger.js';
 import { topicOf, type EventBus } from '../../ports/eventBus.js';
 import type { ServiceStore } from '../../ports/serviceStore.js';
+import {
+  type IdFields,
+  type LogProjection,
+  dropCollections,
+  rebuildFromLog,
+  replayTopic,
+  snapshotCollections,
+} from '../../testing/readModels.js';
+import { waitFor } from '../../testing/waitFor.js';
+import type { Decision } from './heldRequests.js';
+import type { HoldLedger } from './holdLedger.js';
+import { USERS, handleIdentityEvent } from './userDirectory.js';
 
 /** What the stack uses of the ledger side (the rest of it is handed through). */
 export interface LedgerSideOf<Port> {
   bus: EventBus;
   ledgerStore: ServiceStore;
+  ledgerAddress: string;
   realLedger(): Port;
   /** After the service under test stopped. */
   stop(): Promise<void>;
 }
 
-/** ts-proto encodes a missing string as "undefined": requests are completed with fromPartial first. */
-export type RequestCodecs<C> = Record<UnaryMethod<C>, { fromPartial(o: unknown): unknown }>;
+type RequestCodec = { fromPartial(o: unknown): unknown };
+const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * The request codecs of a service's methods, found in its generated proto module by the proto's naming
+ * (`startInvest` takes StartInvestRequest; approve/reject<Kind> take Decide<Kind>Request). ts-proto
+ * encodes a missing string as "undefined": requests are completed with fromPartial first.
+ */
+function requestCodecs(proto: object, service: string): Record<string, RequestCodec> {
+  const module = proto as Record<string, unknown>;
+  const Kind = capitalize(service);
+  const methods = Object.keys(module[`${Kind}ServiceService`] as object);
+  return Object.fromEntries(
+    methods.map((method) => {
+      const decision = /^(approve|reject)/.test(method) ? module[`Decide${Kind}Request`] : undefined;
+      const codec = (module[`${capitalize(method)}Request`] ?? decision) as RequestCodec | undefined;
+      if (!codec) throw new Error(`no request message for ${service}.${method}`);
+      return [method, codec];
+    }),
+  );
+}
 
 export type BootOptions<Port> = { ledger?: Port; clock?: () => Date };
+
+/** What the stack hands a service's start (its composition contract, and the ledger port to use). */
+export type StackDeps<Port, Config> = {
+  config: Config;
+  store: ServiceStore;
+  bus: EventBus;
+  logger: Logger;
+  /** Always given (optional in the type, so that the port type is the one the service's start takes). */
+  ledger?: Port;
+  clock?: () => Date;
+  redriveIntervalMs: number;
+};
 
 export async function startHeldRequestStack<
   Port,
   Side extends LedgerSideOf<Port>,
+  Config,
   Handle extends { grpcAddress: string; stop(): Promise<void> },
-  C extends Parameters<typeof callUnary>[0],
+  C extends Parameters<typeof callUnary>[0] & grpc.Client,
 >(spec: {
-  /** The service's name (its topic is `topicOf(service)`). */
+  /** The service's name (its topic is `topicOf(service)`, its listen address `<SERVICE>_GRPC_ADDR`). */
   service: string;
-  ledgerSide: Side;
-  start(deps: { store: ServiceStore; bus: EventBus; ledger: Port; clock?: () => Date }): Promise<Handle>;
-  client(address: string): C;
-  requests: RequestCodecs<C>;
+  /** Starts the ledger side (the ledger's `startLedgerForCallers`). */
+  ledgerSide(logger: Logger): Promise<Side>;
+  /** The service's config from env (the stack's test env given). */
+  config(env: Record<string, string>): Config;
+  start(deps: StackDeps<Port, Config>): Promise<Handle>;
+  /** The service's generated proto module (its service definition and request messages). */
+  proto: object;
+  client: new (
+    address: string,
+    credentials: grpc.ChannelCredentials,
+    options?: Partial<grpc.ClientOptions>,
+  ) => C;
 }) {
-  const { ledgerSide } = spec;
+  const requests = requestCodecs(spec.proto, spec.service);
+  const logger = createLogger(`${spec.service}-test`);
+  const ledgerSide = await spec.ledgerSide(logger);
   const { bus } = ledgerSide;
+  const config = spec.config({
+    NODE_ENV: 'test',
+    [`${spec.service.toUpperCase()}_GRPC_ADDR`]: '127.0.0.1:0',
+    LEDGER_GRPC_URL: ledgerSide.ledgerAddress,
+  });
   const store: ServiceStore = createSqliteServiceStore(':memory:');
 
   let service: Handle;
   let client: C;
   const boot = async (o: BootOptions<Port> = {}) => {
-    service = await spec.start({ store, bus, ledger: o.ledger ?? ledgerSide.realLedger(), clock: o.clock });
-    client = spec.client(service.grpcAddress);
+    const ledger = o.ledger ?? ledgerSide.realLedger();
+    service = await spec.start({
+      config,
+      store,
+      bus,
+      logger,
+      ledger,
+      clock: o.clock,
+      redriveIntervalMs: 60_000,
+    });
+    client = createGrpcClient(spec.client, service.grpcAddress);
   };
   await boot();
 
@@ -63,11 +146,37 @@ export async function startHeldRequestStack<
     method: M,
     request: Partial<RequestOf<C, M>>,
   ): Promise<ResponseOf<C, M>> =>
-    callUnary(client, method, spec.requests[method].fromPartial(request) as never);
+    callUnary(client, method, requests[method as string].fromPartial(request) as never);
+
+  /** An admin's decision through the kind's approve<Kind> / reject<Kind> (`<kind>Id`). */
+  const Kind = capitalize(spec.service);
+  const decide = (decision: Decision, requestId: string, admin: { userId: string; role: string }) =>
+    callUnary(
+      client,
+      `${decision}${Kind}` as UnaryMethod<C>,
+      requests[`${decision}${Kind}`].fromPartial({
+        caller: { userId: admin.userId },
+        callerRole: admin.role,
+        [`${spec.service}Id`]: requestId,
+      }) as never,
+    );
+
+  /** A user's request through the kind's request `method` (`fields`: the kind's own); resolves to its id. */
+  const submit = async (method: UnaryMethod<C>, userId: string, amount: string, fields: object, id = '') => {
+    const request = { caller: { userId }, callerRole: 'subscriber', callerVerified: true, amount, ...fields };
+    const answer = (await callUnary(
+      client,
+      method,
+      requests[method as string].fromPartial({ ...request, [`${spec.service}Id`]: id }) as never,
+    )) as Record<string, Record<string, string>>;
+    return answer[spec.service][`${spec.service}Id`];
+  };
 
   return {
     ...ledgerSide,
     store,
+    decide,
+    submit,
     published,
     call,
     get service() {
@@ -86,4 +195,162 @@ export async function startHeldRequestStack<
       await store.close();
     },
   };
+}
+
+// ---------- the rebuild scenario ----------
+
+/** What the rebuild scenario drives of a kind's stack (its harness's startStack result). */
+export interface RebuildStack<Port extends RebuildPort> {
+  store: ServiceStore;
+  bus: EventBus;
+  service: { stop(): Promise<void> };
+  realLedger(): Port;
+  restart(o?: BootOptions<Port>): Promise<void>;
+  registerUser(userId: string, name: string, email: string): Promise<void>;
+  /** Credits the balance the kind's requests are held from (dollars). */
+  fund(userId: string, dollars: string): Promise<void>;
+  decide(decision: Decision, requestId: string, admin: { userId: string; role: string }): Promise<unknown>;
+  submit(method: string, userId: string, amount: string, fields: object, requestId?: string): Promise<string>;
+}
+type RebuildPort = HoldLedger & { getBalances(userId: string): Promise<object> };
+
+export interface RebuildKind<Doc> {
+  /** The kind's read model: its stream, collection, projection, id field, pending status, query by id. */
+  view: LogProjection & {
+    idField: string;
+    pendingStatus: string;
+    byId(reads: ServiceStore, id: string): Promise<Doc | null>;
+  };
+  /** The kind's request method and its own fields of a valid request (the stack fills in the rest). */
+  request: { method: string; fields: object };
+  /** The balance field of getBalances a request is held from (a stale one lets the ledger refuse). */
+  balanceField: string;
+  /** The status of an approved request. */
+  approvedStatus: string;
+  /**
+   * The kind's own steps after the first approval (`advance` moves the service's clock); resolves to
+   * what the request's document then matches.
+   */
+  afterApproval(requestId: string, advance: (ms: number) => void): Promise<Record<string, unknown>>;
+}
+
+const ADMIN = { userId: 'admin-1', role: 'admin' };
+
+const identityEvent = (type: string, userId: string, data: Record<string, unknown>): StoredEvent => ({
+  id: randomUUID(),
+  type,
+  data: { userId, ...data },
+  streamId: `user-${userId}`,
+  version: 2,
+  position: 2,
+  occurredAt: new Date().toISOString(),
+  correlationId: randomUUID(),
+  causationId: null,
+  actor: null,
+});
+
+/**
+ * Every read model of a held-request service dropped and rebuilt from the events alone, the process
+ * manager's to-do list (`sync`) included: a realistic run (requests, a refusal, a request left without
+ * its hold, approvals with the kind's own steps after, a rejection, a capture lost then re-driven)
+ * through the gRPC surface against the real ledger, then every collection is snapshotted, dropped and
+ * rebuilt — the requests from the service's own log through the kind's projection, the users directory
+ * by replaying identity's topic (kept forever) through the live handler — and compared.
+ */
+export async function expectRebuildFromEvents<Port extends RebuildPort, Doc>(
+  stack: RebuildStack<Port>,
+  kind: RebuildKind<Doc>,
+): Promise<void> {
+  const { view, approvedStatus: approved } = kind;
+  const request = (userId: string, amount: string, requestId?: string) =>
+    stack.submit(kind.request.method, userId, amount, kind.request.fields, requestId);
+  const pending = view.pendingStatus;
+  const ID_OF: IdFields = { [view.collection]: view.idField, [USERS]: 'userId' };
+  const [u1, u2, u3] = [1, 2, 3].map((n) => `user-${n}-${randomUUID()}`);
+  await stack.registerUser(u1, 'Ada', 'ada@example.com');
+  await stack.registerUser(u2, 'Bob', 'bob@example.com');
+  await stack.registerUser(u3, 'Cy', 'cy@example.com');
+  await stack.bus.publish(topicOf('identity'), [
+    identityEvent('ProfileUpdated', u1, { name: 'Ada L.', fields: ['name'] }),
+  ]);
+  const identityEvents = 4;
+  await stack.fund(u1, '2000');
+  await stack.fund(u2, '500');
+  await stack.fund(u3, '100');
+
+  let offsetMs = 0;
+  const clock = () => new Date(Date.now() + offsetMs);
+  const real = stack.realLedger();
+  await stack.restart({ ledger: real, clock });
+  const doc = async (id: string) => (await view.byId(stack.store, id)) as Doc & { sync: string };
+
+  // approved, then the kind's own steps
+  const first = await request(u1, '100');
+  await stack.decide('approve', first, ADMIN);
+  const afterFirst = await kind.afterApproval(first, (ms) => (offsetMs += ms));
+  expect(await doc(first)).toMatchObject(afterFirst);
+
+  // approved while the ledger's capture is lost, then re-driven by the process manager
+  const redriven = await request(u1, '200');
+  await stack.restart({
+    ledger: { ...real, captureHold: async () => Promise.reject(unavailable('ledger down')) },
+    clock,
+  });
+  await stack.decide('approve', redriven, ADMIN);
+  expect(await doc(redriven)).toMatchObject({ status: approved, sync: 'capture' });
+  await stack.restart({ ledger: real, clock });
+  await waitFor(async () => (await doc(redriven)).sync === 'none', 'capture re-driven');
+  expect(await doc(redriven)).toMatchObject({ status: approved, funds: 'captured' });
+
+  // rejected (released), waiting in the queue, refused by the ledger (a stale balance)
+  const rejected = await request(u2, '300');
+  await stack.decide('reject', rejected, ADMIN);
+  const queued = await request(u2, '150');
+  const stale: Port = {
+    ...real,
+    getBalances: async (userId: string) => ({
+      ...(await real.getBalances(userId)),
+      [kind.balanceField]: 1_000_000,
+    }),
+  };
+  await stack.restart({ ledger: stale, clock });
+  const refusedId = `req-${randomUUID()}`;
+  await expect(request(u3, '400', refusedId)).rejects.toMatchObject({
+    code: status.FAILED_PRECONDITION,
+  });
+
+  // left without its hold's outcome: owed to the process manager
+  const lost: Port = { ...real, placeHold: async () => Promise.reject(unavailable('ledger down')) };
+  await stack.restart({ ledger: lost, clock });
+  const awaitingId = `req-${randomUUID()}`;
+  await expect(request(u1, '250', awaitingId)).rejects.toMatchObject({ code: status.UNAVAILABLE });
+
+  await waitFor(
+    async () => (await stack.store.find<{ name: string }>(USERS)).some((u) => u.name === 'Ada L.'),
+    'directory up to date',
+  );
+  await stack.service.stop();
+  const before = await snapshotCollections(stack.store, ID_OF);
+
+  // the run covers every state the rebuild must restore, the process manager's included
+  const byId = new Map(
+    (before[view.collection] as Record<string, string>[]).map((d) => [d[view.idField], d]),
+  );
+  expect(byId.get(first)).toMatchObject({ status: afterFirst.status, sync: 'none' });
+  expect(byId.get(redriven)).toMatchObject({ status: approved, sync: 'none' });
+  expect(byId.get(rejected)).toMatchObject({ status: 'Rejected', sync: 'none', funds: 'released' });
+  expect(byId.get(queued)).toMatchObject({ status: pending, hold: 'placed', sync: 'none' });
+  expect(byId.get(refusedId)).toMatchObject({ status: 'Rejected', hold: 'refused', listed: false });
+  expect(byId.get(awaitingId)).toMatchObject({ status: pending, hold: 'awaiting', sync: 'hold' });
+  expect(before[USERS]).toHaveLength(3);
+
+  await dropCollections(stack.store, ID_OF);
+  for (const c of Object.keys(ID_OF)) expect(await stack.store.count(c)).toBe(0);
+
+  // the requests: the service's own log alone
+  expect(await rebuildFromLog(stack.store, view)).toBe(6);
+  // users: identity's topic replayed from the beginning (a fresh group) through the live handler
+  await replayTopic(stack.bus, stack.store, topicOf('identity'), identityEvents, handleIdentityEvent);
+
+  expect(await snapshotCollections(stack.store, ID_OF)).toEqual(before);
 }

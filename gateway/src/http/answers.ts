@@ -1,0 +1,258 @@
+/**
+ * The JSON answers of the REST API as zod schemas: the views (userView.ts, moneyViews.ts, kycRoutes.ts)
+ * are typed by them, and the OpenAPI document (openapi.ts) is generated from them, so the document, the
+ * types and what the routes send are one source. Money is dollars (cents / 100) as JSON numbers.
+ */
+import { z } from 'zod';
+
+/** Named schemas: each becomes `#/components/schemas/<id>` in the OpenAPI document. */
+export const answerRegistry = z.registry<{ id: string; description?: string }>();
+
+function named<S extends z.ZodType>(id: string, schema: S, description?: string): S {
+  answerRegistry.add(schema, { id, ...(description ? { description } : {}) });
+  return schema;
+}
+
+export const messageAnswer = named(
+  'Message',
+  z.object({ message: z.string() }),
+  'A message meant for people; every error answer has this shape.',
+);
+
+export const userAnswer = named(
+  'User',
+  z.object({
+    _id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    phone: z.string(),
+    country: z.string(),
+    bio: z.string(),
+    photo: z.string(),
+    role: z.string(),
+    isVerified: z.boolean(),
+    kycStatus: z.string(),
+    balance: z.number(),
+    investmentBalance: z.number(),
+    totalMaturityAmount: z.number(),
+    referralCode: z.string(),
+    isImpersonated: z.boolean(),
+    kyc: z.object({ frontDoc: z.string(), backDoc: z.string() }),
+    createdAt: z.string(),
+  }),
+  'The user (spec §3). `photo` is the user’s picture, or the URL of the default avatar when they set none. Money in dollars.',
+);
+
+export const userWithMessageAnswer = named(
+  'UserWithMessage',
+  userAnswer.extend({ message: z.string() }),
+  'The user and the server message (login with a code).',
+);
+
+export const impersonationAnswer = named(
+  'Impersonation',
+  z.object({ message: z.string(), user: userAnswer.nullable() }),
+);
+
+export const referralAnswer = named(
+  'Referral',
+  z.object({
+    _id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    photo: z.string(),
+    createdAt: z.string(),
+  }),
+);
+
+export const referralsAnswer = named(
+  'Referrals',
+  z.union([z.object({ referrals: z.array(referralAnswer) }), messageAnswer]),
+  "`{referrals: [...]}`, or `{message: 'No referrals'}` when there are none.",
+);
+
+export const countryAnswer = named('Country', z.object({ name: z.string(), code: z.string() }));
+
+export const mailAnswer = named(
+  'MailboxMessage',
+  z.object({
+    id: z.string(),
+    from: z.string(),
+    to: z.string(),
+    subject: z.string(),
+    text: z.string(),
+    html: z.string(),
+    links: z.array(z.string()),
+    sentAt: z.string(),
+  }),
+);
+
+export const healthAnswer = named('Health', z.object({ status: z.string() }));
+export const readinessAnswer = named(
+  'Readiness',
+  z.object({
+    status: z.enum(['ready', 'not ready']),
+    checks: z.object({
+      identity: z.enum(['ok', 'down']),
+      notification: z.enum(['ok', 'down']),
+      kyc: z.enum(['ok', 'down']),
+    }),
+  }),
+);
+
+// ---------------------------------------------------------------- KYC
+export const pendingKycUserAnswer = named(
+  'PendingKycUser',
+  z.object({
+    _id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    kycStatus: z.string(),
+    kyc: z.object({ frontDoc: z.string(), backDoc: z.string() }),
+    submittedAt: z.string(),
+  }),
+);
+export const pendingKycAnswer = named(
+  'PendingKyc',
+  z.object({ pendingUsers: z.array(pendingKycUserAnswer) }),
+);
+
+// ---------------------------------------------------------------- money
+export const personAnswer = named(
+  'Person',
+  z.object({ _id: z.string(), name: z.string(), email: z.string(), balance: z.number().optional() }),
+  'The owner of a money record; `balance` (their Deposit Balance) on investments where known.',
+);
+
+export const depositAnswer = named(
+  'Deposit',
+  z.object({
+    _id: z.string(),
+    transactionId: z.string(),
+    amount: z.number(),
+    status: z.string(),
+    notes: z.string(),
+    createdAt: z.string(),
+    decidedAt: z.string().nullable(),
+    user: personAnswer,
+  }),
+  'A deposit (spec "Transaction"): Pending, Confirmed or Rejected.',
+);
+
+export const investmentAnswer = named(
+  'Investment',
+  z.object({
+    _id: z.string(),
+    investmentId: z.string(),
+    plan: z.string(),
+    status: z.string(),
+    amount: z.number(),
+    maturityAmount: z.number(),
+    ratePercent: z.number(),
+    durationMs: z.number(),
+    startDate: z.string().nullable(),
+    endDate: z.string().nullable(),
+    createdAt: z.string(),
+    maturedAt: z.string().nullable(),
+    user: personAnswer,
+  }),
+  'An investment. `maturityAmount` (principal plus profit) is projected from the request on and fixed at approval.',
+);
+
+const withdrawalBase = {
+  _id: z.string(),
+  amount: z.number(),
+  walletAddress: z.string(),
+  network: z.string(),
+  status: z.string(),
+  requestDate: z.string(),
+  decidedAt: z.string().nullable(),
+};
+export const withdrawalAnswer = named(
+  'Withdrawal',
+  z.object({ ...withdrawalBase, user: personAnswer }),
+  'A withdrawal as lists show it: `user` is {_id, name, email}.',
+);
+export const withdrawalDetailAnswer = named(
+  'WithdrawalDetail',
+  z.object({ ...withdrawalBase, user: z.string(), userId: z.string(), userEmail: z.string() }),
+  'A withdrawal as its detail shows it: `user` is one value (the name, else the email).',
+);
+
+export const planAnswer = named(
+  'Plan',
+  z.object({
+    _id: z.string(),
+    name: z.string(),
+    minAmount: z.number(),
+    maxAmount: z.number(),
+    ratePercent: z.number(),
+    durationMs: z.number(),
+    range: z.string(),
+  }),
+);
+
+export const balancesAnswer = named(
+  'Balances',
+  z.object({ balance: z.number(), investmentBalance: z.number(), totalMaturityAmount: z.number() }),
+  'Deposit Balance, Total Investment and Total Profit (the withdrawable amount), in dollars.',
+);
+
+export const historyItemAnswer = named(
+  'HistoryItem',
+  z.union([
+    depositAnswer.extend({ type: z.literal('Transaction'), timestamp: z.string() }),
+    investmentAnswer.extend({ type: z.literal('Investment'), timestamp: z.string() }),
+    withdrawalAnswer.extend({ type: z.literal('Withdrawal'), timestamp: z.string() }),
+  ]),
+);
+
+/** Answers made of the records above (one component each, so every route names its answer). */
+export const moneyAnswers = {
+  depositCreated: named(
+    'DepositCreated',
+    z.object({ message: z.string(), transactionId: z.string(), transaction: depositAnswer }),
+  ),
+  paymentStatus: named('PaymentStatus', z.object({ transaction: depositAnswer })),
+  pendingDeposits: named(
+    'PendingDeposits',
+    z.object({ message: z.string(), deposit: z.array(depositAnswer) }),
+  ),
+  paymentDecision: named('PaymentDecision', z.object({ message: z.string(), transaction: depositAnswer })),
+  investmentOutcome: named(
+    'InvestmentOutcome',
+    z.object({ message: z.string(), investment: investmentAnswer.nullable() }),
+  ),
+  investmentHistory: named('InvestmentHistory', z.object({ investments: z.array(investmentAnswer) })),
+  investmentDetail: named('InvestmentDetail', z.object({ investment: investmentAnswer })),
+  pendingInvestments: named(
+    'PendingInvestments',
+    z.object({ pendingInvestments: z.array(investmentAnswer) }),
+  ),
+  depositMaturity: named(
+    'DepositMaturity',
+    z.object({ message: z.string(), settledCount: z.number(), matured: z.array(investmentAnswer) }),
+  ),
+  transactionHistory: named('TransactionHistory', z.object({ history: z.array(historyItemAnswer) })),
+  withdrawalOutcome: named(
+    'WithdrawalOutcome',
+    z.object({ message: z.string(), withdrawal: withdrawalAnswer.nullable() }),
+  ),
+  pendingWithdrawals: named(
+    'PendingWithdrawals',
+    z.object({ message: z.string(), withdrawals: z.array(withdrawalAnswer) }),
+  ),
+  balanceEdit: named('BalanceEdit', balancesAnswer.extend({ message: z.string(), userId: z.string() })),
+};
+
+export type MessageAnswer = z.output<typeof messageAnswer>;
+export type UserAnswer = z.output<typeof userAnswer>;
+export type ReferralAnswer = z.output<typeof referralAnswer>;
+export type PendingKycUserAnswer = z.output<typeof pendingKycUserAnswer>;
+export type PersonAnswer = z.output<typeof personAnswer>;
+export type DepositAnswer = z.output<typeof depositAnswer>;
+export type InvestmentAnswer = z.output<typeof investmentAnswer>;
+export type WithdrawalAnswer = z.output<typeof withdrawalAnswer>;
+export type WithdrawalDetailAnswer = z.output<typeof withdrawalDetailAnswer>;
+export type PlanAnswer = z.output<typeof planAnswer>;
+export type BalancesAnswer = z.output<typeof balancesAnswer>;

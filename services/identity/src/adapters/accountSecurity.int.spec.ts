@@ -1,0 +1,226 @@
+/**
+ * Account security through the gRPC surface (issue 11): login codes that cannot be guessed slowly,
+ * rate limits that do not lock the owner's trusted browser out, emails unique after canonicalisation,
+ * reset links retired by newer ones, and no answer that reveals a suspension without a secret.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expectStatus, grpc, startHarness, type Harness } from '../testing/harness.js';
+
+const { status } = grpc;
+const MINUTE = 60_000;
+const INVALID_CODE = 'Invalid or expired login code';
+const RATE_LIMITED = 'Too many attempts. Please try again later';
+
+let h: Harness;
+beforeEach(async () => {
+  // Generous code budgets: these tests are about the per-account failure count, not the windows
+  // (which run on real time in Redis while the harness's clock is fake).
+  h = await startHarness({
+    deps: {
+      rateLimits: {
+        sendCodePerEmail: { max: 100, windowMs: 60 * MINUTE },
+        codeLoginPerEmail: { max: 100, windowMs: 60 * MINUTE },
+      },
+    },
+  });
+});
+afterEach(async () => {
+  await h.stop();
+});
+
+const wrongFor = (code: string) => (code === '000000' ? '111111' : '000000');
+
+async function newCode(email: string): Promise<string> {
+  await h.call('sendLoginCode', { email });
+  return h.latestSecret('LoginCodeRequested', email);
+}
+
+async function failCode(email: string, code: string): Promise<void> {
+  await expectStatus(
+    h.call('loginWithCode', { email, loginCode: wrongFor(code) }),
+    status.INVALID_ARGUMENT,
+    INVALID_CODE,
+  );
+}
+
+describe('login codes (finding 6)', () => {
+  it('counts failures per account across reissued codes and locks code login for growing periods', async () => {
+    const user = await h.register();
+    const first = await newCode(user.email);
+    for (let i = 0; i < 4; i++) await failCode(user.email, first);
+    // A new code does not reset the count: the fifth failure overall locks the account's code login.
+    const second = await newCode(user.email);
+    await failCode(user.email, second);
+    await expectStatus(
+      h.call('loginWithCode', { email: user.email, loginCode: second }),
+      status.INVALID_ARGUMENT,
+      INVALID_CODE,
+    );
+    const third = await newCode(user.email);
+    await expectStatus(
+      h.call('loginWithCode', { email: user.email, loginCode: third }),
+      status.INVALID_ARGUMENT,
+      INVALID_CODE,
+    );
+
+    // After the first lock (15 minutes) one more failure locks for longer (30 minutes).
+    h.advance(15 * MINUTE);
+    const fourth = await newCode(user.email);
+    await failCode(user.email, fourth);
+    h.advance(15 * MINUTE);
+    const fifth = await newCode(user.email);
+    await expectStatus(
+      h.call('loginWithCode', { email: user.email, loginCode: fifth }),
+      status.INVALID_ARGUMENT,
+      INVALID_CODE,
+    );
+    h.advance(15 * MINUTE);
+    const sixth = await newCode(user.email);
+    const ok = await h.call('loginWithCode', { email: user.email, loginCode: sixth });
+    expect(ok.user!.id).toBe(user.user!.id);
+
+    // A successful code login starts the count again: four failures do not lock.
+    const seventh = await newCode(user.email);
+    for (let i = 0; i < 4; i++) await failCode(user.email, seventh);
+    expect((await h.call('loginWithCode', { email: user.email, loginCode: seventh })).user!.id).toBe(
+      user.user!.id,
+    );
+  });
+
+  it('a password reset (proof of the mailbox) lifts the code-login lock', async () => {
+    const user = await h.register();
+    const code = await newCode(user.email);
+    for (let i = 0; i < 5; i++) await failCode(user.email, code);
+    await h.call('forgotPassword', { email: user.email });
+    const token = await h.latestSecret('PasswordResetRequested', user.email);
+    await h.call('resetPassword', { resetToken: token, password: 'New-pass-2' });
+    const fresh = await newCode(user.email);
+    expect((await h.call('loginWithCode', { email: user.email, loginCode: fresh })).user!.id).toBe(
+      user.user!.id,
+    );
+  });
+
+  it("someone else's failed password logins do not block the owner's trusted browser", async () => {
+    const user = await h.register();
+    for (let i = 0; i < 10; i++) {
+      await expectStatus(
+        h.call('login', { email: user.email, password: 'wrong-pass', clientIp: '198.51.100.7' }),
+        status.INVALID_ARGUMENT,
+        'Invalid email or password',
+      );
+    }
+    // plus-tags and case are the same address: no way around the per-email budget
+    await expectStatus(
+      h.call('login', { email: user.email.replace('@', '+x@').toUpperCase(), password: 'wrong-pass' }),
+      status.RESOURCE_EXHAUSTED,
+      RATE_LIMITED,
+    );
+    await expectStatus(
+      h.call('login', { email: user.email, password: user.password }),
+      status.RESOURCE_EXHAUSTED,
+      RATE_LIMITED,
+    );
+    const trusted = await h.call('login', {
+      email: user.email,
+      password: user.password,
+      deviceToken: user.deviceToken,
+    });
+    expect(trusted.user!.id).toBe(user.user!.id);
+
+    // The trusted browser has a budget of its own (10 attempts in the window): its failures still stop it.
+    for (let i = 0; i < 9; i++) {
+      await expectStatus(
+        h.call('login', { email: user.email, password: 'wrong-pass', deviceToken: user.deviceToken }),
+        status.INVALID_ARGUMENT,
+        'Invalid email or password',
+      );
+    }
+    await expectStatus(
+      h.call('login', { email: user.email, password: user.password, deviceToken: user.deviceToken }),
+      status.RESOURCE_EXHAUSTED,
+      RATE_LIMITED,
+    );
+  });
+});
+
+describe('canonical emails (finding 7)', () => {
+  it('case and plus-tags name one account for registration, login and login codes', async () => {
+    const user = await h.register({ email: 'Ann.Lee+promo@Example.com' });
+    expect(user.user!.email).toBe('ann.lee+promo@example.com');
+    for (const email of ['ann.lee@example.com', 'ANN.LEE+other@example.com', 'ann.lee+promo@example.com']) {
+      await expectStatus(h.register({ email }), status.ALREADY_EXISTS, 'Email is already registered');
+    }
+    const viaBase = await h.call('login', {
+      email: 'ann.lee@example.com',
+      password: user.password,
+      deviceToken: user.deviceToken,
+    });
+    expect(viaBase.user!.id).toBe(user.user!.id);
+
+    // a code asked for under another tag goes to the account's own address
+    await h.call('sendLoginCode', { email: 'ann.lee+x@example.com' });
+    const code = await h.latestSecret('LoginCodeRequested', user.user!.email);
+    const viaCode = await h.call('loginWithCode', { email: 'Ann.Lee@example.com', loginCode: code });
+    expect(viaCode.user!.id).toBe(user.user!.id);
+  });
+
+  it('a deleted account frees its canonical address', async () => {
+    const admin = await h.callerOf((await h.signInWithCode(h.admin.email)).sessionToken);
+    const user = await h.register({ email: 'zed+a@example.com' });
+    await h.call('deleteUser', { caller: admin, userId: user.user!.id });
+    const again = await h.register({ email: 'zed@example.com' });
+    expect(again.user!.id).not.toBe(user.user!.id);
+  });
+});
+
+describe('reset links and suspension (finding 10)', () => {
+  it('an older reset link stops working once a newer one is issued, and every link after a password change', async () => {
+    const user = await h.register();
+    await h.call('forgotPassword', { email: user.email });
+    const older = await h.latestSecret('PasswordResetRequested', user.email);
+    await h.call('forgotPassword', { email: user.email });
+    const newer = await h.latestSecret('PasswordResetRequested', user.email);
+    await expectStatus(
+      h.call('resetPassword', { resetToken: older, password: 'New-pass-2' }),
+      status.INVALID_ARGUMENT,
+      'Invalid or expired reset link',
+    );
+    await h.call('resetPassword', { resetToken: newer, password: 'New-pass-2' });
+
+    await h.call('forgotPassword', { email: user.email });
+    const beforeChange = await h.latestSecret('PasswordResetRequested', user.email);
+    const session = await h.call('login', {
+      email: user.email,
+      password: 'New-pass-2',
+      deviceToken: user.deviceToken,
+    });
+    await h.call('changePassword', {
+      caller: await h.callerOf(session.sessionToken),
+      oldPassword: 'New-pass-2',
+      password: 'New-pass-3',
+    });
+    await expectStatus(
+      h.call('resetPassword', { resetToken: beforeChange, password: 'Stolen-pass-4' }),
+      status.INVALID_ARGUMENT,
+      'Invalid or expired reset link',
+    );
+    await h.call('login', { email: user.email, password: 'New-pass-3', deviceToken: user.deviceToken });
+  });
+
+  it('loginWithCode answers a suspended account as a wrong code unless the code is valid', async () => {
+    const admin = await h.callerOf((await h.signInWithCode(h.admin.email)).sessionToken);
+    const user = await h.register();
+    const code = await newCode(user.email);
+    await h.call('upgradeUser', { caller: admin, userId: user.user!.id, role: 'suspended' });
+    await expectStatus(
+      h.call('loginWithCode', { email: user.email, loginCode: wrongFor(code) }),
+      status.INVALID_ARGUMENT,
+      INVALID_CODE,
+    );
+    await expectStatus(
+      h.call('loginWithCode', { email: user.email, loginCode: code }),
+      status.PERMISSION_DENIED,
+      'Your account has been suspended. Please contact support',
+    );
+  });
+});

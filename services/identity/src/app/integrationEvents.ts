@@ -1,0 +1,12 @@
+/**
+ * Identity's integration events are its user's domain events (domain/user.ts: the messages of
+ * proto/meridian/identity/v1/events.proto, secrets only sealed): each one appended goes out as it is on
+ * meridian.identity.events, recorded when appended like every service's (platform app/integrationEvents.ts).
+ * The source envelope is kept, so consumers de-duplicate on identity's event id.
+ */
+import type { DomainEvent, StoredEvent } from '@meridian/platform/eventSourcing/types';
+
+export const toIntegrationEvent = (event: StoredEvent): DomainEvent => ({
+  type: event.type,
+  data: event.data,
+});

@@ -1,0 +1,73 @@
+/**
+ * The ledger's gRPC surface as tests call it (this package's harness and the callers' stack): a typed
+ * `call(method, partialRequest)` over a real client, and identity's events as identity publishes them.
+ */
+import { randomUUID } from 'node:crypto';
+import type * as grpc from '@grpc/grpc-js';
+import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
+import { callUnary, type RequestOf, type ResponseOf, type UnaryMethod } from '@meridian/platform/grpc/index';
+import * as pb from '@meridian/proto/meridian/ledger/v1/ledger';
+import type { LedgerServiceClient } from '@meridian/proto/meridian/ledger/v1/ledger';
+
+/** ts-proto encodes a missing string as "undefined": requests are completed with fromPartial first. */
+const REQUESTS: Record<UnaryMethod<LedgerServiceClient>, { fromPartial(o: unknown): unknown }> = {
+  createDeposit: pb.CreateDepositRequest,
+  getDeposit: pb.GetDepositRequest,
+  listUserDeposits: pb.ListUserDepositsRequest,
+  listPendingDeposits: pb.ListPendingDepositsRequest,
+  confirmDeposit: pb.DecideDepositRequest,
+  rejectDeposit: pb.DecideDepositRequest,
+  placeHold: pb.PlaceHoldRequest,
+  captureHold: pb.SettleHoldRequest,
+  releaseHold: pb.SettleHoldRequest,
+  settleMaturity: pb.SettleMaturityRequest,
+  adjustBalance: pb.AdjustBalanceRequest,
+  getBalances: pb.GetBalancesRequest,
+  listTransactions: pb.ListTransactionsRequest,
+};
+
+export type Call<C extends grpc.Client> = <M extends UnaryMethod<C>>(
+  method: M,
+  request: Partial<RequestOf<C, M>>,
+) => Promise<ResponseOf<C, M>>;
+
+/** `call(method, partialRequest)` on a ledger client, the request completed with its defaults. */
+export const ledgerCaller =
+  (client: LedgerServiceClient): Call<LedgerServiceClient> =>
+  (method, request) =>
+    callUnary(client, method, REQUESTS[method].fromPartial(request) as never);
+
+/** An event of identity's topic as identity stores and publishes it. */
+export function identityEvent(
+  type: string,
+  data: Record<string, unknown>,
+  options: { id?: string; position?: number } = {},
+): StoredEvent {
+  return {
+    id: options.id ?? randomUUID(),
+    type,
+    data,
+    streamId: `user-${String(data.userId)}`,
+    version: 1,
+    position: options.position ?? 1,
+    occurredAt: new Date().toISOString(),
+    correlationId: randomUUID(),
+    causationId: null,
+    actor: null,
+  };
+}
+
+/** The data of identity's UserRegistered, with the fields a test does not care about filled in. */
+export const userRegistered = (
+  userId: string,
+  fields: { name: string; email: string; referralCode?: string; referredBy?: string },
+) => ({
+  userId,
+  role: 'subscriber',
+  referralCode: '',
+  referredBy: '',
+  ...fields,
+  registeredAt: new Date().toISOString(),
+  phone: '',
+  country: '',
+});

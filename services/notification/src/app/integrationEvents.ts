@@ -1,0 +1,16 @@
+/**
+ * Domain events -> the integration events of proto/meridian/notification/v1/events.proto, built when
+ * the domain events are appended, in their transaction (platform app/integrationEvents.ts): what became
+ * of an email (EmailSent, EmailFailed) goes out as it is; EmailQueued stays private. The source envelope
+ * is kept, so consumers de-duplicate on the notification service's event id.
+ */
+import { asIs, integrationMapping } from '@meridian/platform/app/integrationEvents';
+import type * as pb from '@meridian/proto/meridian/notification/v1/events';
+import type { EmailOutcomeEvent } from '../domain/email.js';
+import type { EmailQueued } from './queueEmail.js';
+
+export const toIntegrationEvent = integrationMapping<EmailOutcomeEvent | EmailQueued>({
+  EmailSent: asIs<pb.EmailSent>(),
+  EmailFailed: asIs<pb.EmailFailed>(),
+  EmailQueued: null,
+});

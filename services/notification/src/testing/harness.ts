@@ -1,0 +1,124 @@
+/**
+ * Test harness: the notification service started through `start()` on SQLite ':memory:' and the
+ * in-process bus (or a store and bus shared across restarts), reached by a real gRPC client, with the
+ * events it publishes on meridian.notification.events collected; and the other services' events as
+ * their relays publish them.
+ */
+import { randomUUID } from 'node:crypto';
+import { createInProcEventBus } from '@meridian/platform/adapters/eventBus.inproc';
+import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
+import { generateSecretsKey } from '@meridian/platform/crypto';
+import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
+import { callUnary, createGrpcClient } from '@meridian/platform/grpc/index';
+import { createLogger } from '@meridian/platform/logger';
+import { topicOf } from '@meridian/platform/ports/eventBus';
+import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
+import { busEvent } from '@meridian/platform/testing/eventBus.conformance';
+import {
+  NotificationServiceClient,
+  type MailboxMessage,
+} from '@meridian/proto/meridian/notification/v1/notification';
+import { parseNotificationConfig } from '../config.js';
+import { start, type NotificationHandle } from '../main.js';
+
+export const APP_URL = 'http://app.meridian.test:8080';
+const logger = createLogger('notification', { level: 'silent' });
+
+export type HarnessBus = ReturnType<typeof createInProcEventBus>;
+
+/** A store, a bus and a secrets key: what a notification instance runs on, and outlives it when shared. */
+export interface Adapters {
+  store: ServiceStore;
+  bus: HarnessBus;
+  key: string;
+}
+
+export function createAdapters(): Adapters & { close(): Promise<void> } {
+  const store = createSqliteServiceStore(':memory:');
+  const bus = createInProcEventBus({ path: ':memory:' });
+  return {
+    store,
+    bus,
+    key: generateSecretsKey(),
+    async close() {
+      await bus.close();
+      await store.close();
+    },
+  };
+}
+
+export interface NotificationHarness extends Adapters {
+  handle: NotificationHandle;
+  client: InstanceType<typeof NotificationServiceClient>;
+  /** Events published on meridian.notification.events. */
+  outEvents: StoredEvent[];
+  /** The mailbox of `to`, newest first (ListMailbox). */
+  mailbox(to: string): Promise<MailboxMessage[]>;
+  /** Stops the service; the adapters stay open. */
+  stop(): Promise<void>;
+  /** Stops the service and closes the adapters it created (never shared ones). */
+  close(): Promise<void>;
+}
+
+export async function startNotificationHarness(
+  env: Record<string, string> = {},
+  shared?: Adapters,
+): Promise<NotificationHarness> {
+  const own = shared ? null : createAdapters();
+  const { store, bus, key } = shared ?? own!;
+  const config = parseNotificationConfig({
+    NODE_ENV: 'test',
+    NOTIFICATION_GRPC_ADDR: '127.0.0.1:0',
+    APP_URL,
+    SECRETS_KEY: key,
+    EMAIL_RETRY_BASE_MS: '20',
+    EMAIL_RETRY_MAX_MS: '200',
+    ...env,
+  });
+  const handle = await start({ config, store, bus, logger });
+  const client = createGrpcClient(NotificationServiceClient, handle.grpcAddress);
+  const outEvents: StoredEvent[] = [];
+  const sub = await bus.subscribe({
+    topic: topicOf('notification'),
+    group: `test-${randomUUID()}`,
+    handler: async (e) => void outEvents.push(e),
+  });
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    client.close();
+    await sub.stop();
+    await handle.stop();
+  };
+  return {
+    handle,
+    client,
+    store,
+    bus,
+    key,
+    outEvents,
+    mailbox: async (to) => (await callUnary(client, 'listMailbox', { to })).messages,
+    stop,
+    async close() {
+      await stop();
+      await own?.close();
+    },
+  };
+}
+
+/** A user as identity's events name them (a fresh id and a mixed-case address). */
+export const user = () => {
+  const id = randomUUID().slice(0, 8);
+  return { userId: `u-${id}`, email: `Ada.${id}@Example.com`, name: 'Ada Lovelace' };
+};
+
+/** An identity event as identity's relay publishes it (stream user-<userId>). */
+export const identityEvent = (
+  type: string,
+  data: Record<string, unknown>,
+  id = randomUUID(),
+): StoredEvent => ({
+  ...busEvent(`user-${String(data.userId)}`, 1, data, type),
+  id,
+});

@@ -1,0 +1,89 @@
+/**
+ * The gRPC methods every held-request service has, by its proto's naming (for the kind 'investment':
+ * getInvestment, approveInvestment, rejectInvestment taking `investmentId`, listPending answering
+ * `{ investments }`, and the owner's list under its own name, e.g. investmentHistory), each the caller's
+ * request (actor from `caller` and `caller_role`, as the gateway filled them) answered with the kind's
+ * proto message; and the kind's request method (startInvest, requestWithdrawal) around its use case. The
+ * service's adapter adds its own methods (investment: plans, maturity).
+ */
+import type { Caller } from '@meridian/proto/meridian/common/v1/common';
+import type { Actor } from '../requestContext.js';
+import type { Decision, HeldRequestContext, HeldRequests, OwingDoc } from './heldRequests.js';
+import { actorOf } from './kit.js';
+import type { WithUser } from './userDirectory.js';
+
+type CallerRequest = { caller?: Caller | undefined; callerRole: string };
+type ById<One extends string> = CallerRequest & Record<`${One}Id`, string>;
+type Listed<One extends string, P> = Promise<Record<`${One}s`, P[]>>;
+
+/** What the kind's request method gets of its proto request: the caller and the (optional) request id. */
+export type SubmitBase<One extends string> = { actor: Actor; isVerified: boolean } & Partial<
+  Record<`${One}Id`, string>
+>;
+type SubmitRequest<One extends string> = CallerRequest & { callerVerified: boolean } & Record<
+    `${One}Id`,
+    string
+  >;
+type Answered<One extends string, V> = Promise<{ message: string } & Record<One, V>>;
+
+export type HeldRequestHandlers<One extends string, OfUser extends string, P> = Record<
+  `get${Capitalize<One>}`,
+  (request: ById<One>) => Promise<P>
+> &
+  Record<OfUser, (request: CallerRequest & { userId: string }) => Listed<One, P>> &
+  Record<'listPending', (request: CallerRequest) => Listed<One, P>> &
+  Record<`approve${Capitalize<One>}` | `reject${Capitalize<One>}`, (request: ById<One>) => Answered<One, P>>;
+
+export function heldRequestHandlers<
+  Ctx extends HeldRequestContext,
+  D extends OwingDoc,
+  P,
+  const One extends string,
+  const OfUser extends string,
+  const Submit extends string,
+  Req extends SubmitRequest<One>,
+>(
+  ctx: Ctx,
+  requests: HeldRequests<Ctx, D>,
+  toProto: (view: WithUser<D>) => P,
+  names: {
+    one: One;
+    ofUser: OfUser;
+    /** The kind's request method and its use case, given the caller and the id from the proto request. */
+    submit: [Submit, (base: SubmitBase<One>, request: Req) => Answered<One, WithUser<D>>];
+  },
+): HeldRequestHandlers<One, OfUser, P> & Record<Submit, (request: Req) => Answered<One, P>> {
+  const { one } = names;
+  const One = one.charAt(0).toUpperCase() + one.slice(1);
+  const idOf = (request: ById<One>) => (request as Record<string, string>)[`${one}Id`];
+  const actor = (request: CallerRequest) => actorOf(request.caller, request.callerRole);
+  const list = (views: WithUser<D>[]) => ({ [`${one}s`]: views.map(toProto) });
+  const decide = (decision: Decision) => async (request: ById<One>) => {
+    const { message, view } = await requests.decide(ctx, {
+      actor: actor(request),
+      requestId: idOf(request),
+      decision,
+    });
+    return { message, [one]: toProto(view) };
+  };
+  const [submit, run] = names.submit;
+  return {
+    [submit]: async (request: Req) => {
+      const base = {
+        actor: actor(request),
+        isVerified: request.callerVerified,
+        [`${one}Id`]: idOf(request) || undefined,
+      };
+      const answer = await run(base as SubmitBase<One>, request);
+      return { message: answer.message, [one]: toProto(answer[one]) };
+    },
+    [`get${One}`]: async (request: ById<One>) =>
+      toProto(await requests.get(ctx, { actor: actor(request), requestId: idOf(request) })),
+    [names.ofUser]: async (request: CallerRequest & { userId: string }) =>
+      list(await requests.listOfUser(ctx, { actor: actor(request), userId: request.userId || undefined })),
+    listPending: async (request: CallerRequest) =>
+      list(await requests.listPending(ctx, { actor: actor(request) })),
+    [`approve${One}`]: decide('approve'),
+    [`reject${One}`]: decide('reject'),
+  } as HeldRequestHandlers<One, OfUser, P> & Record<Submit, (request: Req) => Answered<One, P>>;
+}

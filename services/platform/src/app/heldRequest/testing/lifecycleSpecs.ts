@@ -1,0 +1,92 @@
+/**
+ * Spec helpers of a held-request kind's decider (investment, withdrawal): the lifecycle's events built
+ * from a request's facts, and the expectations every kind's decider meets — the ledger call each state
+ * owes, and each ledger confirmation recorded once and only where it is owed. Each kind's specs add
+ * their own steps (investment's maturity and settlement).
+ */
+import { expect } from 'vitest';
+import { DomainError } from '../../../eventSourcing/errors.js';
+import type { Decider, DomainEvent } from '../../../eventSourcing/types.js';
+import { DeciderSpecification } from '../../../testing/deciderSpec.js';
+import type { HoldFacts, LifecycleMessages } from '../domain/lifecycle.js';
+
+export const isDomainError = (kind: DomainError['kind']) => (e: unknown) =>
+  e instanceof DomainError && e.kind === kind;
+
+/** The lifecycle's events of one request (`base`: its id, user and amount) at `at`. */
+export function lifecycleEvents<B extends HoldFacts<never>, R extends string>(
+  base: B,
+  at: string,
+  rejectedType: R,
+) {
+  return {
+    held: { type: 'HoldPlaced' as const, data: { ...base, placedAt: at } },
+    refused: { type: 'HoldRefused' as const, data: { ...base, reason: 'x', refusedAt: at } },
+    rejected: { type: rejectedType, data: { ...base, rejectedBy: 'a', rejectedAt: at } },
+    captured: { type: 'HoldCaptured' as const, data: { ...base, capturedAt: at } },
+    released: { type: 'HoldReleased' as const, data: { ...base, releasedAt: at } },
+  };
+}
+
+/** A kind's request opened, held, approved, rejected, refused, captured and released. */
+export interface LifecycleStory<E> {
+  requested: E;
+  held: E;
+  approved: E;
+  rejected: E;
+  refused: E;
+  captured: E;
+  released: E;
+}
+
+/** hold until recorded, capture after the approval, release after a rejection, nothing after a refusal. */
+export function expectOwedCalls<E>(owed: (events: E[]) => string, e: LifecycleStory<E>): void {
+  expect(owed([])).toBe('none');
+  expect(owed([e.requested])).toBe('hold');
+  expect(owed([e.requested, e.held])).toBe('none');
+  expect(owed([e.requested, e.held, e.approved])).toBe('capture');
+  expect(owed([e.requested, e.held, e.approved, e.captured])).toBe('none');
+  expect(owed([e.requested, e.held, e.rejected])).toBe('release');
+  expect(owed([e.requested, e.held, e.rejected, e.released])).toBe('none');
+  expect(owed([e.requested, e.refused])).toBe('none');
+}
+
+/** Each of the ledger's confirmations of a decision is recorded once, and only where it is owed. */
+export function expectConfirmationsOnce<C, E extends DomainEvent, S>(
+  decider: Decider<C, E, S>,
+  e: LifecycleStory<E>,
+  messages: LifecycleMessages,
+  now: Date,
+): void {
+  const spec = DeciderSpecification.for(decider);
+  const capture = { type: 'RecordHoldCaptured', now } as C;
+  const release = { type: 'RecordHoldReleased', now } as C;
+  spec.given([e.requested, e.held, e.approved]).when(capture).then([e.captured]);
+  spec.given([e.requested, e.held, e.approved, e.captured]).when(capture).thenNothingHappens();
+  spec.given([e.requested, e.held, e.rejected]).when(release).then([e.released]);
+  spec.given([e.requested, e.held, e.rejected, e.released]).when(release).thenNothingHappens();
+  spec
+    .given([e.requested, e.held])
+    .when(capture)
+    .thenThrows(isDomainError('precondition'), messages.notApproved);
+  spec
+    .given([e.requested, e.held, e.approved])
+    .when(release)
+    .thenThrows(isDomainError('precondition'), messages.notRejected);
+}
+
+/**
+ * Streams written before a rename still read: a stored event under its former type name folds into the
+ * same state as under its current one.
+ */
+export function expectFormerNameRead<E extends DomainEvent, S>(
+  decider: Decider<unknown, E, S>,
+  current: E,
+  formerType: string,
+  then: E[] = [],
+): void {
+  const fold = (events: E[]) => events.reduce((s, ev) => decider.evolve(s, ev), decider.initialState());
+  const former = { ...current, type: formerType } as unknown as E;
+  expect(fold([former, ...then])).toEqual(fold([current, ...then]));
+  expect(fold([former])).not.toEqual(decider.initialState());
+}

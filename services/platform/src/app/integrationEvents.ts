@@ -1,0 +1,103 @@
+/**
+ * Integration events are built when the domain events are appended, in the same transaction, and
+ * recorded on them in the outbox (StoreTx.recordIntegrationEvent): the outbox relay publishes what was
+ * recorded and reads nothing else. A rolled-back append publishes nothing; a published event says what
+ * the domain data (and whatever the mapping read in that transaction) said when it was appended, however
+ * the read models change afterwards.
+ *
+ * One place: `withIntegrationEvents(store, mapping)` is the service's store. Every append made through
+ * it — the command handler, process managers, consumers (subscribeIdempotent), anything holding a tx of
+ * it — has its events mapped at the end of the (nested) transaction that appended them, once the
+ * transaction's own read-model writes are done.
+ *
+ * Events from before (a store written by an older version, or by a replica still running one) carry no
+ * record: the relay maps them with its `map`, as it always did; they were never published, so nothing
+ * is published twice and nothing is lost.
+ */
+import type { DomainEvent, StoredEvent } from '../eventSourcing/types.js';
+import type { ServiceStore, StoreReads, StoreTx } from '../ports/serviceStore.js';
+
+/**
+ * Domain event -> the integration event it publishes (null: it stays private). The published envelope
+ * keeps the domain event's (id, streamId, version, meta), so consumers de-duplicate on its id. `reads`
+ * is the appending transaction (it sees the append and the transaction's read-model writes); for an
+ * event appended before integration events were recorded, the store at publish time.
+ */
+export type IntegrationMapping = (
+  event: StoredEvent,
+  reads: StoreReads,
+) => DomainEvent | null | Promise<DomainEvent | null>;
+
+/** The store of a service whose appends record their integration events (see the module comment). */
+export function withIntegrationEvents(store: ServiceStore, mapping: IntegrationMapping): ServiceStore {
+  return {
+    ...store,
+    transaction: (fn) =>
+      store.transaction(async (tx) => {
+        const appended: StoredEvent[] = [];
+        const result = await fn(recordingAppends(tx, appended));
+        for (const event of appended) await tx.recordIntegrationEvent(event.id, await mapping(event, tx));
+        return result;
+      }),
+  };
+}
+
+function recordingAppends(tx: StoreTx, appended: StoredEvent[]): StoreTx {
+  const appendToStream: StoreTx['appendToStream'] = async (streamId, expectedVersion, events, meta) => {
+    const result = await tx.appendToStream(streamId, expectedVersion, events, meta);
+    appended.push(...result.events);
+    return result;
+  };
+  return { ...tx, appendToStream };
+}
+
+type Rule<E extends DomainEvent> = (
+  event: E,
+  reads: StoreReads,
+  stored: StoredEvent,
+) => DomainEvent | null | Promise<DomainEvent | null>;
+
+/** How each type of a service's domain events goes out: built by its rule, or null: it stays private. */
+export type IntegrationRules<E extends DomainEvent> = {
+  [T in E['type']]: Rule<Extract<E, { type: T }>> | null;
+};
+
+/**
+ * A service's mapping, one rule per domain event type (every type of E must have one, so a new event
+ * is a compile error until its publication is decided). A type it does not know (a stored event's
+ * former name) stays private.
+ */
+export function integrationMapping<E extends DomainEvent>(rules: IntegrationRules<E>): IntegrationMapping {
+  const byType = rules as Record<string, Rule<E> | null>;
+  return (stored, reads) => {
+    const rule = Object.hasOwn(byType, stored.type) ? byType[stored.type] : null;
+    return rule ? rule({ type: stored.type, data: stored.data } as E, reads, stored) : null;
+  };
+}
+
+/** The rule of an event that goes out as it is (same name, same data), its data being the proto message P. */
+export const asIs =
+  <P>() =>
+  (event: { type: string; data: P }): DomainEvent => ({ type: event.type, data: event.data });
+
+/**
+ * The rule of an event published as `type` with the data of the event that opened its stream (a
+ * request's terms), completed by `complete` (reading the appending transaction: a name, an email).
+ */
+export const fromOpeningEvent =
+  <Opening extends DomainEvent, P>(
+    type: string,
+    complete: (reads: StoreReads, data: Opening['data']) => Promise<P>,
+  ) =>
+  async (_event: DomainEvent, reads: StoreReads, stored: StoredEvent): Promise<DomainEvent | null> => {
+    const opening = await openingEvent<Opening>(reads, stored);
+    return opening ? { type, data: await complete(reads, opening.data) } : null;
+  };
+
+/** The event that opened the stream of `event` (a request's terms, say), as it was appended. */
+async function openingEvent<E extends DomainEvent>(
+  reads: StoreReads,
+  event: StoredEvent,
+): Promise<StoredEvent<E> | undefined> {
+  return (await reads.readStream<E>(event.streamId)).events[0];
+}

@@ -1,0 +1,119 @@
+/**
+ * The wiring every service's composition root shares (docs/CONVENTIONS.md "Service composition
+ * contract"), so that a main.ts holds only what is its own:
+ *
+ * `startService`, inside `start(deps)`: the store whose appends record their integration events
+ * (app/integrationEvents.ts), the outbox relay publishing them on meridian.<service>.events, the
+ * idempotent consumers, the gRPC server and whatever else the service starts, stopped in reverse order
+ * (and torn down when starting fails half-way). When main.ts is the program, runtime.ts's
+ * `runServiceProgram` builds the deps from env and calls its `start`.
+ */
+import { subscribeIdempotent, type IdempotentSubscribeOptions } from './app/consumer.js';
+import { type IntegrationMapping, withIntegrationEvents } from './app/integrationEvents.js';
+import { startOutboxRelay, type OutboxRelayOptions } from './app/outboxRelay.js';
+import { createStopList } from './app/stopList.js';
+import { startGrpcServer, type GrpcServiceRegistration } from './grpc/index.js';
+import type { Logger } from './logger.js';
+import { topicOf, type EventBus } from './ports/eventBus.js';
+import type { KeyValueStore } from './ports/keyValue.js';
+import type { ServiceStore } from './ports/serviceStore.js';
+
+/** What every service's `start` is given (its own Deps extend this). */
+export interface ServiceDeps<Config> {
+  config: Config;
+  store: ServiceStore;
+  bus: EventBus;
+  kv?: KeyValueStore;
+  logger: Logger;
+  clock?: () => Date;
+}
+
+/** What every service's `start` returns (with what is its own). */
+export interface ServiceHandle {
+  grpcAddress: string;
+  /** Resolves when everything appended so far is published on the service's topic. */
+  flushOutbox(timeoutMs?: number): Promise<void>;
+  /** Stops what was started, last first (once; later calls return the same promise). */
+  stop(): Promise<void>;
+}
+
+/** What a service builds itself from, inside startService. */
+export interface ServiceParts {
+  /** The service's store: build everything on it (its appends record their integration events). */
+  store: ServiceStore;
+  /** Runs `stop` when the service stops (in reverse order of registration). */
+  onStop(stop: () => Promise<void> | void): void;
+  /** Applies `source`'s events (topicOf(source)) once per event id, in the service's consumer group. */
+  consume(source: string, handle: IdempotentSubscribeOptions['handle']): Promise<void>;
+  /** The gRPC server of the service on `address`; resolves to the bound address. */
+  serveGrpc(address: string, services: GrpcServiceRegistration[]): Promise<string>;
+}
+
+export interface ServiceSpec {
+  /** The service's name: its topic is topicOf(service). */
+  service: string;
+  store: ServiceStore;
+  bus: EventBus;
+  logger: Logger;
+  /** The integration event each appended domain event publishes (null: none). */
+  integrationEvents: IntegrationMapping;
+  /** The consumer group of `consume` (and the name of its processed markers). */
+  consumerGroup?: string;
+  /** Relay tuning (tests). */
+  relay?: Pick<OutboxRelayOptions, 'lease' | 'pollIntervalMs'>;
+}
+
+/**
+ * Starts the outbox relay, then `compose` (consumers, gRPC, loops). Any failure stops what was started
+ * and rethrows. `compose` returns the gRPC address and whatever else the service's handle shows.
+ */
+export async function startService<Own extends { grpcAddress: string }>(
+  spec: ServiceSpec,
+  compose: (parts: ServiceParts) => Promise<Own>,
+): Promise<Own & ServiceHandle> {
+  const { service, bus, logger, integrationEvents } = spec;
+  const store = withIntegrationEvents(spec.store, integrationEvents);
+  const stops = createStopList(logger, service);
+  const onStop = (stop: () => Promise<void> | void) => stops.push(async () => stop());
+  try {
+    const relay = startOutboxRelay({
+      store,
+      bus,
+      topic: topicOf(service),
+      // events appended before their integration events were recorded: mapped the way they always were
+      map: (event) => integrationEvents(event, store),
+      onError: (err, attempt) => logger.warn({ err, attempt }, `${service} outbox relay failed; retrying`),
+      ...spec.relay,
+    });
+    onStop(() => relay.stop());
+    const own = await compose({
+      store,
+      onStop,
+      async consume(source, handle) {
+        if (!spec.consumerGroup) throw new Error(`${service}: consume needs a consumerGroup`);
+        const subscription = await subscribeIdempotent({
+          bus,
+          store,
+          topic: topicOf(source),
+          group: spec.consumerGroup,
+          handle,
+        });
+        onStop(() => subscription.stop());
+      },
+      async serveGrpc(address, services) {
+        const server = await startGrpcServer({ address, logger, services });
+        onStop(() => server.stop());
+        return server.address;
+      },
+    });
+    let stopping: Promise<void> | undefined;
+    return {
+      ...own,
+      flushOutbox: (timeoutMs) => relay.flush(timeoutMs),
+      stop: () => (stopping ??= stops.stopAll()),
+    };
+  } catch (err) {
+    await stops.stopAll();
+    throw err;
+  }
+}
