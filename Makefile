@@ -45,7 +45,7 @@ e2e: deps system ## Only the browser journeys (headless Chromium against the sta
 	cd web && ../$(BIN)/vite build --logLevel warn
 	$(BIN)/vitest run --project e2e
 
-lint: deps ## ESLint with the layer rules of STYLE.md, and Prettier's check of formatting
+lint: deps ## ESLint with the layer rules of eslint.config.js, and Prettier's check of formatting
 	$(BIN)/eslint . --max-warnings=0
 	$(BIN)/prettier --check . --log-level warn
 

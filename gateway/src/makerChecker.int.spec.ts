@@ -32,7 +32,8 @@ const PNG = Buffer.from(
 );
 const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
 const SECOND_ADMIN = '(if you are the only admin, a second admin is needed)';
-const own = (noun: string) => `You cannot decide your own ${noun}: another admin must review it ${SECOND_ADMIN}`;
+const own = (noun: string) =>
+  `You cannot decide your own ${noun}: another admin must review it ${SECOND_ADMIN}`;
 const OWN_BALANCES = `You cannot adjust your own balances: another admin must do it ${SECOND_ADMIN}`;
 const IMPERSONATING = 'Money actions are not allowed while impersonating a user';
 
@@ -95,10 +96,16 @@ describe('maker-checker (finding 5)', () => {
     const depositId = await requestDeposit(other.browser, 60);
     for (const path of ['/api/payments/confirmPayment', '/api/payments/rejectPayment']) {
       const res = await other.browser.patch(path, { transactionId: depositId });
-      expect({ status: res.status, message: res.body.message }).toEqual({ status: 403, message: own('deposit') });
+      expect({ status: res.status, message: res.body.message }).toEqual({
+        status: 403,
+        message: own('deposit'),
+      });
     }
     const edit = await put(other.browser, `/api/users/editDepositBalance/${other.id}`, { amount: 5 });
-    expect({ status: edit.status, message: edit.body.message }).toEqual({ status: 403, message: OWN_BALANCES });
+    expect({ status: edit.status, message: edit.body.message }).toEqual({
+      status: 403,
+      message: OWN_BALANCES,
+    });
     await confirmDeposit(admin, depositId);
     expect((await put(admin, `/api/users/editDepositBalance/${other.id}`, { amount: 5 })).status).toBe(200);
     await waitForBalances(other.browser, { balance: 65 });
@@ -114,7 +121,10 @@ describe('maker-checker (finding 5)', () => {
 
     await uploadKyc(other);
     const kyc = await other.browser.patch(`/api/users/kyc/approve/${other.id}`);
-    expect({ status: kyc.status, message: kyc.body.message }).toEqual({ status: 403, message: own('KYC case') });
+    expect({ status: kyc.status, message: kyc.body.message }).toEqual({
+      status: 403,
+      message: own('KYC case'),
+    });
     expect((await admin.patch(`/api/users/kyc/approve/${other.id}`)).status).toBe(200);
     await waitFor(
       async () => (await other.browser.get('/api/users/getUser')).body.kycStatus === 'Approved',
@@ -157,7 +167,10 @@ describe('maker-checker (finding 5)', () => {
       await put(as, `/api/users/editDepositBalance/${investor.id}`, { amount: 5 }),
     ];
     for (const res of refusals)
-      expect({ status: res.status, message: res.body.message }).toEqual({ status: 403, message: IMPERSONATING });
+      expect({ status: res.status, message: res.body.message }).toEqual({
+        status: 403,
+        message: IMPERSONATING,
+      });
 
     expect((await as.get('/api/withDraw/balance')).status).toBe(200);
     expect((await as.get('/api/invest/investment-history')).status).toBe(200);

@@ -56,7 +56,7 @@ export const INVALID_CSRF = 'Invalid CSRF token';
  * - the standard-header check: a request whose Origin header (or Referer, when Origin is absent) names
  *   one of our own origins (APP_URL's, the one the request was addressed to, CORS_ORIGINS) passes; one
  *   that names any other origin, or `null`, is refused, and so is one marked `Sec-Fetch-Site: cross-site`;
- * - double submit (DESIGN.md §3a), for the other requests (no Origin nor Referer, or our host under the
+ * - double submit (docs/architecture.md §3a), for the other requests (no Origin nor Referer, or our host under the
  *   other scheme behind a proxy): an `XSRF-TOKEN` cookie readable by the SPA, set when absent, and a
  *   matching `X-XSRF-TOKEN` header.
  *

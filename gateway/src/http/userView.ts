@@ -3,7 +3,7 @@ import type { User, Referral } from '@meridian/proto/meridian/identity/v1/identi
 import type { ReferralAnswer, UserAnswer } from './answers.js';
 import { requestOriginOf } from './origins.js';
 
-/** Integer cents -> dollars (the REST API speaks dollars, DESIGN.md §3). */
+/** Integer cents -> dollars (the REST API speaks dollars, docs/architecture.md §3). */
 export const dollars = (cents: number): number => Math.round(Number(cents)) / 100;
 
 /** Where the gateway serves its default avatar (otherRoutes.ts). */

@@ -268,7 +268,10 @@ describe('maker-checker and impersonation', () => {
     expect(await stack.balances(u)).toMatchObject({ profitCents: 20_000, withdrawalHoldCents: 10_000 });
     const seen = await stack.call('listUserWithdrawals', { caller: asAdmin, callerRole: 'subscriber' });
     expect(seen.withdrawals.map((w) => w.withdrawalId)).toEqual([mine]);
-    expect((await stack.call('getWithdrawal', { caller: asAdmin, callerRole: 'subscriber', withdrawalId: mine })).status).toBe('Pending');
+    expect(
+      (await stack.call('getWithdrawal', { caller: asAdmin, callerRole: 'subscriber', withdrawalId: mine }))
+        .status,
+    ).toBe('Pending');
   });
 });
 

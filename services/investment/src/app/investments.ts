@@ -2,7 +2,7 @@
  * Use cases of the investment service: the held-money request (@meridian/platform
  * app/heldRequest/heldRequests.ts) of an investment — the Deposit Balance held, captured on approval —
  * and the investment's own maturity, settled through the ledger (principal + profit into Total Profit).
- * Money requests answer synchronously (DESIGN.md §4); whatever the ledger did not confirm stays owed —
+ * Money requests answer synchronously (docs/architecture.md §4); whatever the ledger did not confirm stays owed —
  * the read model's `sync`, projected from the events — and the process manager (processManager.ts)
  * completes it.
  */

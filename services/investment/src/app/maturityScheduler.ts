@@ -1,5 +1,5 @@
 /**
- * The durable maturity scheduler (DESIGN.md §3a). Durable because it keeps no state of its own: the
+ * The durable maturity scheduler (docs/architecture.md §3a). Durable because it keeps no state of its own: the
  * due-date index is the `investments` read model (Active, ordered by endDate). A timer is armed for the
  * soonest endDate, re-armed after every run, after every approval (poke) and at start from the store —
  * so a restart picks up whatever fell due while the process was down. Each run matures every due

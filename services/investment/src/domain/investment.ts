@@ -1,7 +1,7 @@
 /**
  * An investment (stream `investment-<investmentId>`): pure decider — the held-money request lifecycle
  * (@meridian/platform app/heldRequest/domain/lifecycle.ts) with the investment's own rules and steps
- * (DESIGN.md §3a, §4):
+ * (docs/architecture.md §3a, §4):
  *
  *   RequestInvestment -> InvestmentSubmitted (status 'pending'; the app then asks the ledger to hold the
  *   amount on the Deposit Balance, with the investment id as the idempotency key): a verified email, a
@@ -21,7 +21,7 @@
  *
  * Status spelling: the spec writes the investment's statuses as "pending" (lower case) and "Active"
  * (capitalised), compares statuses case-sensitively and styles only 'Active'; we keep exactly 'pending' and
- * 'Active', and use 'Rejected' and 'Ended' (DESIGN.md §3a: "the investment becomes Ended").
+ * 'Active', and use 'Rejected' and 'Ended' (docs/architecture.md §3a: "the investment becomes Ended").
  *
  * InvestmentSubmitted is private; the published InvestmentRequested is built from HoldPlaced. Streams
  * written before that rename hold `InvestmentRequested` for InvestmentSubmitted: read as the new name.

@@ -1,5 +1,5 @@
 /**
- * Investment plans (DESIGN.md §3a) as data, and a validated loader for a replacement list (a plans file
+ * Investment plans (docs/architecture.md §3a) as data, and a validated loader for a replacement list (a plans file
  * or env var; tests use plans lasting seconds). Pure.
  *
  * JSON shape of a replacement list (an array, or `{ "plans": [...] }`):

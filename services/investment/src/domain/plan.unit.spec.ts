@@ -4,7 +4,7 @@ import { DAY_MS, DEFAULT_PLANS, findPlan, isWithinPlan, loadPlans, planRangeText
 
 const starter = { name: 'Starter', minAmount: 100, maxAmount: 500, ratePercent: 12, durationMs: 2000 };
 
-describe('DEFAULT_PLANS (DESIGN.md §3a)', () => {
+describe('DEFAULT_PLANS (docs/architecture.md §3a)', () => {
   it('are the six plans with their bounds, flat rates and durations', () => {
     expect(
       DEFAULT_PLANS.map((p) => [

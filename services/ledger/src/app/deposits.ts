@@ -122,7 +122,8 @@ export async function decideDeposit(
   return inTransaction(ctx, async (tx) => {
     // maker-checker: never an admin's own deposit
     const deposit = await depositById(tx, input.depositId);
-    if (deposit) refuseOwnDecision(actor.userId, deposit.userId, MAKER_CHECKER_MESSAGES.ownDecision('deposit'));
+    if (deposit)
+      refuseOwnDecision(actor.userId, deposit.userId, MAKER_CHECKER_MESSAGES.ownDecision('deposit'));
     const now = ctx.clock();
     const meta = metaOf(ctx, actor);
     const command = {

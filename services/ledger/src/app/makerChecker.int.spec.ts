@@ -25,7 +25,7 @@ const addOne = (userId: string) => ({
 });
 
 describe('maker-checker at the ledger', () => {
-  it("an admin cannot confirm or reject their own deposit; another admin can", async () => {
+  it('an admin cannot confirm or reject their own deposit; another admin can', async () => {
     const other = await secondAdmin();
     const own = await h.call('createDeposit', {
       caller: other.caller,

@@ -1,5 +1,5 @@
 /**
- * SendAutomatedEmail (DESIGN.md §7): the SPA's own notices. Only allowlisted templates, only to the
+ * SendAutomatedEmail (docs/architecture.md §7): the SPA's own notices. Only allowlisted templates, only to the
  * caller's own address, a link only under APP_URL, and a per-user hourly limit. The email goes
  * through the same outbox as every other email.
  */

@@ -2,7 +2,7 @@
  * Use cases of the withdrawal service: the held-money request (@meridian/platform
  * app/heldRequest/heldRequests.ts) of a withdrawal — Total Profit held with the withdrawal id as
  * idempotency key, captured on approval (paid out to the outside world) or released back to Total
- * Profit on rejection. Money requests answer synchronously (DESIGN.md §4); whatever the ledger did not
+ * Profit on rejection. Money requests answer synchronously (docs/architecture.md §4); whatever the ledger did not
  * confirm stays owed — the read model's `sync`, projected from the events — and the process manager
  * completes it.
  */

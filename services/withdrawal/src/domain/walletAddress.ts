@@ -1,5 +1,5 @@
 /**
- * A plausible-format check for crypto wallet addresses (DESIGN.md §3a: "wallet address checked for a
+ * A plausible-format check for crypto wallet addresses (docs/architecture.md §3a: "wallet address checked for a
  * plausible format"). Pure. It checks the shape of the common networks' addresses, not their checksums
  * (base58check, bech32 and EIP-55 checksums would need hashing); an address that passes can still be
  * wrong, which is why the withdraw screen warns that withdrawals cannot be reversed.

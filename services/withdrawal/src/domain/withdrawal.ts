@@ -1,6 +1,6 @@
 /**
  * A withdrawal (stream `withdrawal-<withdrawalId>`): pure decider — the held-money request lifecycle
- * (@meridian/platform app/heldRequest/domain/lifecycle.ts) with the withdrawal's own rules (DESIGN.md §3a, §4):
+ * (@meridian/platform app/heldRequest/domain/lifecycle.ts) with the withdrawal's own rules (docs/architecture.md §3a, §4):
  *
  *   RequestWithdrawal -> WithdrawalSubmitted ('Pending'; the app then asks the ledger to hold the amount on
  *   Total Profit, with the withdrawal id as the idempotency key): a verified email, an approved KYC, at

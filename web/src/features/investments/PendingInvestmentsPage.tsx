@@ -8,13 +8,7 @@ import { formatDateTime } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';
 import { investmentTone, StatusBadge } from '../../ui/StatusBadge';
 import { personOf, serverMessage } from '../queues/lists';
-import {
-  initiatedByFacts,
-  LiveHint,
-  QueueBody,
-  QueueCard,
-  toastDecisionFailed,
-} from '../queues/QueueParts';
+import { initiatedByFacts, LiveHint, QueueBody, QueueCard, toastDecisionFailed } from '../queues/QueueParts';
 import { queueItemDecided } from '../queues/queuesSlice';
 import { useQueue } from '../queues/useQueue';
 import { INVESTMENT_DECISION_MESSAGES, investmentsApi } from './investmentsApi';

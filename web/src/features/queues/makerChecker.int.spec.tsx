@@ -60,7 +60,14 @@ describe('the pending queues show who initiated an item that its owner did not',
       200,
       {
         withdrawals: [
-          { _id: 'w1', amount: 75, status: 'Pending', walletAddress: '0xabc', user: ada, initiatedBy: 'admin-7' },
+          {
+            _id: 'w1',
+            amount: 75,
+            status: 'Pending',
+            walletAddress: '0xabc',
+            user: ada,
+            initiatedBy: 'admin-7',
+          },
         ],
       },
     ]);

@@ -28,7 +28,7 @@ export interface MessageResponse {
 }
 
 /**
- * Envelope of every integration event on the bus (DESIGN.md §4). payload holds the
+ * Envelope of every integration event on the bus (docs/architecture.md §4). payload holds the
  * protobuf encoding of the message named by type (e.g. meridian.identity.v1.UserRegistered).
  */
 export interface EventEnvelope {

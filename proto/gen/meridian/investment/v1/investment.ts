@@ -1879,7 +1879,7 @@ export const SettleDueForUserResponse: MessageFns<SettleDueForUserResponse> = {
 };
 
 /**
- * Investment plans and investments (DESIGN.md §3a). Money is int64 cents, except `amount` of
+ * Investment plans and investments (docs/architecture.md §3a). Money is int64 cents, except `amount` of
  * StartInvestRequest, which carries the dollars the investor typed so the service applies its own
  * parsing rules.
  *

@@ -3062,7 +3062,7 @@ export const ListTransactionsResponse: MessageFns<ListTransactionsResponse> = {
 };
 
 /**
- * The append-only double-entry ledger (DESIGN.md §3): deposits, balances, holds, admin adjustments,
+ * The append-only double-entry ledger (docs/architecture.md §3): deposits, balances, holds, admin adjustments,
  * maturity settlement, transaction history. Money is int64 cents everywhere; the gateway converts
  * to and from the dollars of the REST API (except `amount` of CreateDeposit and AdjustBalance, which
  * carry the dollars the user typed so the ledger applies its own parsing rules).

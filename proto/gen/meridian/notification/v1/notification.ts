@@ -590,7 +590,7 @@ export const ListMailboxResponse: MessageFns<ListMailboxResponse> = {
 
 export type NotificationServiceService = typeof NotificationServiceService;
 export const NotificationServiceService = {
-  /** Sends an allowlisted template, only to the calling user's own address (DESIGN.md §7). */
+  /** Sends an allowlisted template, only to the calling user's own address (docs/architecture.md §7). */
   sendAutomatedEmail: {
     path: "/meridian.notification.v1.NotificationService/SendAutomatedEmail" as const,
     requestStream: false as const,
@@ -614,14 +614,14 @@ export const NotificationServiceService = {
 } as const;
 
 export interface NotificationServiceServer extends UntypedServiceImplementation {
-  /** Sends an allowlisted template, only to the calling user's own address (DESIGN.md §7). */
+  /** Sends an allowlisted template, only to the calling user's own address (docs/architecture.md §7). */
   sendAutomatedEmail: handleUnaryCall<SendAutomatedEmailRequest, MessageResponse>;
   /** Development only (refused when NODE_ENV=production): the local mailbox, newest first. */
   listMailbox: handleUnaryCall<ListMailboxRequest, ListMailboxResponse>;
 }
 
 export interface NotificationServiceClient extends Client {
-  /** Sends an allowlisted template, only to the calling user's own address (DESIGN.md §7). */
+  /** Sends an allowlisted template, only to the calling user's own address (docs/architecture.md §7). */
   sendAutomatedEmail(
     request: SendAutomatedEmailRequest,
     callback: (error: ServiceError | null, response: MessageResponse) => void,

@@ -1253,7 +1253,7 @@ export const DecideWithdrawalResponse: MessageFns<DecideWithdrawalResponse> = {
 };
 
 /**
- * Withdrawals of Total Profit to a crypto wallet (DESIGN.md §3a). Money is int64 cents, except
+ * Withdrawals of Total Profit to a crypto wallet (docs/architecture.md §3a). Money is int64 cents, except
  * `amount` of RequestWithdrawalRequest, which carries the dollars the investor typed.
  *
  * Trust boundary: the withdrawal service does not own users. The gateway fills `caller` from the

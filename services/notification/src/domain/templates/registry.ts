@@ -3,7 +3,7 @@
  * a typed data shape and a render function built on the shared layout. Pure.
  *
  * `automated: true` puts a template on the allowlist of the SendAutomatedEmail RPC
- * (DESIGN.md §7); every other template is sent only by the service itself, from events.
+ * (docs/architecture.md §7); every other template is sent only by the service itself, from events.
  */
 import { joinUrl, renderLayout, type RenderedEmail } from './layout.js';
 

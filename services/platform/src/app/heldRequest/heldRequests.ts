@@ -1,5 +1,5 @@
 /**
- * The held-money request (DESIGN.md §4), once for every service whose requests hold money at the
+ * The held-money request (docs/architecture.md §4), once for every service whose requests hold money at the
  * ledger (investment, withdrawal), each with its own rules:
  *
  *   requested → held | refused → approved (captured) | rejected (released)   [+ the kind's own calls]

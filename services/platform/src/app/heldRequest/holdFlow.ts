@@ -1,5 +1,5 @@
 /**
- * The synchronous money-request flow shared by the ledger's callers (DESIGN.md §4): a request recorded
+ * The synchronous money-request flow shared by the ledger's callers (docs/architecture.md §4): a request recorded
  * as awaiting its hold → ask the ledger for the hold with the request id as idempotency key → record
  * the outcome (RecordHoldPlaced / RecordHoldRefused) on the request's own stream.
  *

@@ -1,6 +1,6 @@
 /**
  * The process manager of a held-request service: re-drives the ledger calls left without an outcome
- * (DESIGN.md §4) — a request recorded but never answered by the ledger (crash, ledger down), a decision
+ * (docs/architecture.md §4) — a request recorded but never answered by the ledger (crash, ledger down), a decision
  * (or investment's maturity) whose capture, release or settlement was not confirmed. Runs once at start
  * over everything owed, then sweeps every `intervalMs` over what has been owed longer than that (the
  * live paths finish their own calls). Every call is idempotent at the ledger, so a hold is never placed

@@ -1,5 +1,5 @@
 /**
- * The lifecycle of a held-money request (DESIGN.md §4), pure: the part of the decider every kind of
+ * The lifecycle of a held-money request (docs/architecture.md §4), pure: the part of the decider every kind of
  * request (investment, withdrawal) shares, parameterised by the kind's own rules and names.
  *
  *   <Request> -> <Kind>Submitted (pending, hold 'awaiting': the app asks the ledger to hold the amount,
@@ -9,9 +9,9 @@
  *   RecordHoldCaptured -> HoldCaptured, RecordHoldReleased -> HoldReleased: what the ledger confirmed
  *
  * Decided once: a second decision is refused with the kind's message, and never by the request's owner
- * (maker-checker: makerChecker.ts). `owed(state)` is the ledger call a
- * state still owes (the process manager's to-do list), derived from the events alone. A kind adds its
- * own steps around this (investment: maturity and its settlement) and keeps its own event payloads.
+ * (maker-checker: makerChecker.ts). `owed(state)` is the ledger call a state still owes (the process
+ * manager's to-do list), derived from the events alone. A kind adds its own steps around this
+ * (investment: maturity and its settlement) and keeps its own event payloads.
  *
  * Event names: the private domain event opening a request is `<Kind>Submitted`; `<Kind>Requested` is
  * the published integration event (built from HoldPlaced, once the funds are held). Streams written

@@ -32,7 +32,6 @@ export type RequestDoc<S, Sync extends string = string> = S & {
   initiatedBy?: string;
 };
 
-
 type None = { status: 'none' };
 
 /** The projection of a kind's request stream into its documents. */
