@@ -65,7 +65,7 @@ if (existsSync(join(root, 'web/vite.config.ts')))
 mkdirSync(join(root, 'artifacts'), { recursive: true });
 const report = join(root, 'artifacts/vitest.json');
 rmSync(report, { force: true });
-run('vitest: server, web and e2e projects', bin('vitest'), [
+const vitestOk = run('vitest: server, web and e2e projects', bin('vitest'), [
   'run',
   '--reporter=default',
   '--reporter=json',
@@ -77,12 +77,19 @@ if (existsSync(report)) {
   passed += r.numPassedTests;
   failed += r.numFailedTests;
   skipped += r.numPendingTests + (r.numTodoTests ?? 0);
-  // a suite that failed to load counts as a failure even if it had no tests
+  // a suite that failed outside its tests (it did not load, or a beforeAll/afterAll hook failed) counts as
+  // one failure, even when every test it ran passed
   const brokenSuites = (r.testResults ?? []).filter(
-    (s) => s.status === 'failed' && s.assertionResults.length === 0,
+    (s) => s.status === 'failed' && !(s.assertionResults ?? []).some((t) => t.status === 'failed'),
   );
-  for (const s of brokenSuites) failures.push(`suite failed to run: ${s.name}`);
+  for (const s of brokenSuites)
+    failures.push(`suite failed outside its tests: ${s.name}: ${(s.message ?? '').split('\n')[0]}`);
   failed += brokenSuites.length;
+  // and vitest's own verdict: a run it calls failed is never reported as all passed
+  if (!vitestOk && failed === 0) {
+    failed += 1;
+    failures.push('vitest reported a failure that its report does not name (see the log above)');
+  }
   for (const s of r.testResults ?? [])
     for (const t of s.assertionResults ?? []) if (t.status === 'failed') failures.push(`${t.fullName}`);
 } else {

@@ -9,11 +9,11 @@ import type { GatewayConfig } from './config.js';
 import type { GatewayLogger } from './logger.js';
 import { createAuth, type Auth } from './http/auth.js';
 import { HttpError, toHttpError } from './http/errors.js';
-import { correlationAndAccessLog, correlationId, csrf } from './http/middleware.js';
+import { correlationAndAccessLog, correlationId, csrf, refuseCrossSite } from './http/middleware.js';
 import { cookiePolicyOf } from './http/cookies.js';
 import { cors, createOriginPolicy } from './http/origins.js';
 import { apiDocsRouter } from './http/apiDocs.js';
-import { devMailboxRouter, healthRouter, otherApiRouter } from './http/otherRoutes.js';
+import { devMailboxRouter, healthRouter, loopbackOnly, otherApiRouter } from './http/otherRoutes.js';
 import { spaRouter } from './http/spa.js';
 import { usersRouter } from './http/usersRoutes.js';
 import { kycAdminRouter, kycProxyRouter } from './http/kycRoutes.js';
@@ -69,6 +69,8 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
           upgradeInsecureRequests: config.cookieSecure ? [] : null,
         },
       },
+      // with frame-ancestors 'none': no page of ours, HTML or not, can be framed (clickjacking)
+      xFrameOptions: { action: 'deny' },
       // Google sign-in opens a popup that must be able to post back.
       crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
       strictTransportSecurity: config.cookieSecure ? undefined : false,
@@ -93,9 +95,13 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
     res.set('Cache-Control', 'no-store');
     next();
   });
+  // GET logout changes state: a cross-site link or image must not sign anyone out (usersRoutes.ts serves it)
+  api.use('/users/logout', refuseCrossSite(origins));
   api.use('/users', kycAdminRouter(kycDeps));
   api.use('/users', usersRouter({ config, identity, kv, auth }));
-  if (config.nodeEnv !== 'production') api.use('/dev', devMailboxRouter({ config, notification }));
+  // every email, unauthenticated: never in production, and only to a browser on this machine
+  if (config.nodeEnv !== 'production')
+    api.use('/dev', loopbackOnly, devMailboxRouter({ config, notification }));
   if (deps.money) api.use(moneyRouter({ config, identity, money: deps.money, auth }));
   api.use(otherApiRouter({ config, identity, notification, auth }));
   api.use(apiDocsRouter(config, { money: deps.money !== undefined }));

@@ -40,8 +40,12 @@ const gatewayEnvObject = commonEnvSchema.extend({
   WEB_DIST: z.string().min(1).default('web/dist'),
   APP_URL: env.url().default('http://localhost:8080'),
   COOKIE_SECURE: z.enum(['true', 'false', '1', '0', 'yes', 'no'], 'must be true or false').optional(),
-  /** Express "trust proxy" (hop count, true/false, or a list of subnets); default loopback only. */
-  TRUST_PROXY: z.string().min(1).default('loopback'),
+  /**
+   * Express "trust proxy": how many proxies in front of the gateway (a hop count) or which ones (a comma
+   * list of addresses / subnets such as `loopback, 10.0.0.0/8`). Default `false`: X-Forwarded-* headers
+   * are ignored and the client is the TCP peer (a forged X-Forwarded-For never rotates a rate-limit bucket).
+   */
+  TRUST_PROXY: z.string().min(1).default('false'),
   /** The kyc service: gRPC (pending list, decisions) and its internal document endpoint (upload, download). */
   KYC_GRPC_URL: env.address('127.0.0.1:50053'),
   KYC_HTTP_URL: env.url().default('http://127.0.0.1:50063'),

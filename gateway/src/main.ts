@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { createLogger } from '@meridian/platform/logger';
-import { loadConfigOrExit } from '@meridian/platform/config';
+import { loadConfigOrExit, metricsPortOf } from '@meridian/platform/config';
+import { startMetricsServerIf } from '@meridian/platform/metrics';
 import { onShutdown } from '@meridian/platform/runtime';
 import { gatewayConfigFromEnv, gatewayEnvSchema } from './config.js';
 import { startGateway } from './server.js';
@@ -20,10 +21,13 @@ export { LIVE_EVENTS, LIVE_EVENTS as LIVE } from './live/pushContract.js';
 
 /** `tsx gateway/src/main.ts`: the gateway alone, against identity and notification over gRPC. */
 async function main(): Promise<void> {
-  const config = gatewayConfigFromEnv(loadConfigOrExit(gatewayEnvSchema));
+  const env = loadConfigOrExit(gatewayEnvSchema);
+  const config = gatewayConfigFromEnv(env);
   const logger = createLogger('gateway');
   const gw = await startGateway({ config, logger });
   onShutdown(() => gw.stop(), { logger });
+  const metricsServer = await startMetricsServerIf(metricsPortOf(env), { logger });
+  if (metricsServer) onShutdown(() => metricsServer.stop(), { logger });
   logger.info(
     {
       url: gw.url,

@@ -22,6 +22,7 @@ import { createRedisLiveLog } from './live/liveLog.redis.js';
 import { closeMoneyClients, createMoneyClients, type MoneyClients } from './moneyClients.js';
 import { silentLogger, type GatewayLogger } from './logger.js';
 import { attachRealtime, type Realtime } from './realtime.js';
+import { measureSockets, withHttpMetrics } from './metrics.js';
 
 export interface StartGatewayOptions {
   config: GatewayConfig;
@@ -101,7 +102,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   }
 
   const app = createGatewayApp({ config, identity, notification, kyc, kv, logger, money });
-  const server = createServer(app);
+  const server = createServer(withHttpMetrics(app));
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   // Whole-request limit: KYC uploads stream up to 2 × 10 MB through this server to the kyc service, which
@@ -130,6 +131,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
       })
     : createMemoryLiveLog(logOptions);
   const hub = createLiveHub({ io: realtime.io, logger, log: liveLog });
+  owned.push(measureSockets(realtime.io));
   let liveSubscription: LiveSubscription;
   try {
     liveSubscription = await hub.subscribe(bus, config.liveGroup ?? 'gateway-live', {
@@ -172,11 +174,14 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     stop() {
       stopping ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Connections still open 5 s from now are ended (a client holding a keep-alive or a slow request must
+        // not hold the stop up: socket.io's close below also waits for the HTTP server to close).
+        const force = setTimeout(() => server.closeAllConnections(), 5_000);
+        force.unref();
+        server.closeIdleConnections();
         await live.stop();
         await realtime.close(); // also stops accepting and disconnects sockets
         server.closeIdleConnections();
-        const force = setTimeout(() => server.closeAllConnections(), 5_000);
-        force.unref();
         await closed;
         clearTimeout(force);
         for (const close of owned.reverse()) await close();

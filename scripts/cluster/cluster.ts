@@ -13,7 +13,6 @@
  * The fault drills (tests/cluster/*.int.spec.ts) and `make bench` use startCluster() programmatically.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import {
   createWriteStream,
   existsSync,
@@ -26,6 +25,7 @@ import {
 import { connect } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { keptSecrets } from '@meridian/standalone/secrets';
 import { startKafkaBroker, freePort, kafkaUnavailableReason, type KafkaBroker } from '../kafka/broker.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -103,23 +103,6 @@ const mains: Record<ProcessName, string> = {
   'gateway-b': 'gateway/src/main.ts',
 };
 
-/** Secrets shared by the processes: generated at the first start, kept in <dir>/secrets.json (never fixed defaults). */
-function secretsFor(dir: string, env: Record<string, string | undefined>) {
-  const file = join(dir, 'secrets.json');
-  const saved = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>) : {};
-  const secrets = {
-    JWT_SECRET: env.JWT_SECRET ?? saved.JWT_SECRET ?? randomBytes(32).toString('base64url'),
-    SECRETS_KEY: env.SECRETS_KEY ?? saved.SECRETS_KEY ?? randomBytes(32).toString('hex'),
-    KYC_INTERNAL_TOKEN:
-      env.KYC_INTERNAL_TOKEN ?? saved.KYC_INTERNAL_TOKEN ?? randomBytes(24).toString('base64url'),
-    ADMIN_EMAIL: env.ADMIN_EMAIL ?? saved.ADMIN_EMAIL ?? 'admin@meridian.local',
-    ADMIN_PASSWORD:
-      env.ADMIN_PASSWORD ?? saved.ADMIN_PASSWORD ?? `Mer-${randomBytes(9).toString('base64url')}1a`,
-  };
-  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
-  return secrets;
-}
-
 function portOpen(host: string, port: number): Promise<boolean> {
   return new Promise((res) => {
     const s = connect({ host, port });
@@ -177,7 +160,11 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     kafkaBrokers = broker.brokers;
   }
 
-  const secrets = secretsFor(dir, { ...process.env, ...options.env });
+  // generated at the first start, kept in <dir>/secrets.json (never fixed defaults): the standalone's code
+  const { generatedPassword: _printed, ...secrets } = keptSecrets(join(dir, 'secrets.json'), {
+    ...process.env,
+    ...options.env,
+  });
   const grpc: Record<ServiceName, string> = {
     identity: `127.0.0.1:${base + 1}`,
     notification: `127.0.0.1:${base + 2}`,

@@ -124,6 +124,9 @@ export const personAnswer = named(
   'The owner of a money record; `balance` (their Deposit Balance) on investments where known.',
 );
 
+/** Who opened a money record when it was not its owner: the impersonating admin's id; absent otherwise. */
+const initiatedBy = z.string().optional();
+
 export const depositAnswer = named(
   'Deposit',
   z.object({
@@ -135,8 +138,9 @@ export const depositAnswer = named(
     createdAt: z.string(),
     decidedAt: z.string().nullable(),
     user: personAnswer,
+    initiatedBy,
   }),
-  'A deposit (spec "Transaction"): Pending, Confirmed or Rejected.',
+  'A deposit (spec "Transaction"): Pending, Confirmed or Rejected. `initiatedBy`: the admin who created it while impersonating the user.',
 );
 
 export const investmentAnswer = named(
@@ -155,6 +159,7 @@ export const investmentAnswer = named(
     createdAt: z.string(),
     maturedAt: z.string().nullable(),
     user: personAnswer,
+    initiatedBy,
   }),
   'An investment. `maturityAmount` (principal plus profit) is projected from the request on and fixed at approval.',
 );
@@ -167,6 +172,7 @@ const withdrawalBase = {
   status: z.string(),
   requestDate: z.string(),
   decidedAt: z.string().nullable(),
+  initiatedBy,
 };
 export const withdrawalAnswer = named(
   'Withdrawal',

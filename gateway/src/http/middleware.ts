@@ -68,15 +68,9 @@ export function csrf(cookies: CookiePolicy, origins: OriginPolicy): RequestHandl
     const hasCookie = typeof cookie === 'string' && cookie.length >= 16;
     if (!hasCookie) setCsrfCookie(res, randomBytes(32).toString('hex'), cookies);
     if (!UNSAFE.has(req.method)) return next();
-    const source = sourceOriginOf(req);
-    if (source !== undefined) {
-      if (source !== null && origins.isOwn(source, requestOriginOf(req))) return next();
-      // Our host under another scheme is a TLS-terminating proxy TRUST_PROXY does not name: not
-      // foreign, not provably ours either, so the token decides. Anything else is foreign.
-      if (source === null || new URL(source).host !== req.get('host'))
-        return next(new HttpError(403, INVALID_CSRF));
-    }
-    if (req.get('sec-fetch-site') === 'cross-site') return next(new HttpError(403, INVALID_CSRF));
+    const site = siteOf(req, origins);
+    if (site === 'own') return next();
+    if (site === 'foreign') return next(new HttpError(403, INVALID_CSRF));
     const header = req.get(CSRF_HEADER);
     if (!hasCookie || !header || !safeEqual(header, cookie as string)) {
       next(new HttpError(403, INVALID_CSRF));
@@ -84,6 +78,32 @@ export function csrf(cookies: CookiePolicy, origins: OriginPolicy): RequestHandl
     }
     next();
   };
+}
+
+/**
+ * Where a request comes from, by its standard headers: `own` when its Origin (or Referer) names one of
+ * our origins, `foreign` when it names another (or `null`) or the browser marks it `Sec-Fetch-Site:
+ * cross-site`, `unknown` otherwise (no such header, or our host under the other scheme: a TLS-terminating
+ * proxy TRUST_PROXY does not name, not provably ours).
+ */
+export function siteOf(req: Request, origins: OriginPolicy): 'own' | 'foreign' | 'unknown' {
+  const source = sourceOriginOf(req);
+  if (source !== undefined) {
+    if (source !== null && origins.isOwn(source, requestOriginOf(req))) return 'own';
+    if (source === null || new URL(source).host !== req.get('host')) return 'foreign';
+  }
+  return req.get('sec-fetch-site') === 'cross-site' ? 'foreign' : 'unknown';
+}
+
+export const CROSS_SITE_REFUSED = 'Cross-site request refused';
+
+/**
+ * For the one GET that changes state (logout): refused when the request provably comes from another site
+ * (a link, an image or a form elsewhere); our own pages, and clients that send no such header, pass.
+ */
+export function refuseCrossSite(origins: OriginPolicy): RequestHandler {
+  return (req, _res, next) =>
+    next(siteOf(req, origins) === 'foreign' ? new HttpError(403, CROSS_SITE_REFUSED) : undefined);
 }
 
 function safeEqual(a: string, b: string): boolean {

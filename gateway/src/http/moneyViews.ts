@@ -20,6 +20,10 @@ import { dollars } from './userView.js';
 
 const orNull = (s: string | undefined): string | null => (s ? s : null);
 
+/** `initiatedBy` (the impersonating admin who opened the record) when there is one; nothing otherwise. */
+const initiator = (initiatedBy: string | undefined): { initiatedBy?: string } =>
+  initiatedBy ? { initiatedBy } : {};
+
 const person = (userId: string, name: string, email: string): PersonAnswer => ({
   _id: userId,
   name,
@@ -39,7 +43,8 @@ export function depositJson(
     | 'decidedAt'
     | 'userName'
     | 'userEmail'
-  >,
+  > &
+    Partial<Pick<Deposit, 'initiatedBy'>>,
 ): DepositAnswer {
   return {
     _id: d.depositId,
@@ -50,6 +55,7 @@ export function depositJson(
     createdAt: d.requestedAt,
     decidedAt: orNull(d.decidedAt),
     user: person(d.userId, d.userName ?? '', d.userEmail ?? ''),
+    ...initiator(d.initiatedBy),
   };
 }
 
@@ -74,7 +80,8 @@ export function investmentJson(
     | 'endDate'
     | 'requestedAt'
     | 'maturedAt'
-  >,
+  > &
+    Partial<Pick<Investment, 'initiatedBy'>>,
   balanceCents?: number,
 ): InvestmentAnswer {
   const user = person(i.userId, i.userName ?? '', i.userEmail ?? '');
@@ -93,6 +100,7 @@ export function investmentJson(
     createdAt: i.requestedAt,
     maturedAt: orNull(i.maturedAt),
     user,
+    ...initiator(i.initiatedBy),
   };
 }
 
@@ -108,7 +116,7 @@ type WithdrawalRecord = Pick<
   | 'requestDate'
   | 'decidedAt'
 > &
-  Partial<Pick<Withdrawal, 'network'>>;
+  Partial<Pick<Withdrawal, 'network' | 'initiatedBy'>>;
 
 /** Withdrawal: `user` is {name, email} in lists and a single value (the name, else the email) in the detail. */
 export function withdrawalJson(w: WithdrawalRecord, shape?: 'list'): WithdrawalAnswer;
@@ -125,6 +133,7 @@ export function withdrawalJson(
     status: w.status,
     requestDate: w.requestDate,
     decidedAt: orNull(w.decidedAt),
+    ...initiator(w.initiatedBy),
   };
   return shape === 'detail'
     ? { ...base, user: w.userName || w.userEmail, userId: w.userId, userEmail: w.userEmail }

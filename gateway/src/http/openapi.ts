@@ -125,6 +125,13 @@ const heldRequestDecisions = (
     },
   }));
 
+/** What an admin's KYC decision may answer besides a bad id or reason. */
+const KYC_DECISION_ERRORS = {
+  403: [MAKER_CHECKER.ownDecision('KYC case')],
+  404: ['No KYC submission found for this user'],
+  409: ['This KYC request has already been approved', 'This KYC request has already been rejected'],
+};
+
 /** Every route the gateway registers (the contract test checks this against the Express router). */
 export const ROUTES: RouteDoc[] = [
   // ---------------------------------------------------------------- account
@@ -178,9 +185,11 @@ export const ROUTES: RouteDoc[] = [
     path: '/api/users/logout',
     tag: USERS,
     summary: 'Log out',
-    description: 'Revokes the session and clears its cookie; harmless when signed out.',
+    description:
+      'Revokes the session and clears its cookie; harmless when signed out. Refused when the request comes from another site (Sec-Fetch-Site: cross-site, or a foreign Origin or Referer).',
     access: 'public',
     ok: message('Logged out.'),
+    errors: { 403: ['Cross-site request refused'] },
   },
   {
     method: 'get',
@@ -486,9 +495,7 @@ export const ROUTES: RouteDoc[] = [
     ok: message("'KYC approved successfully!'"),
     errors: {
       400: ['Invalid user id'],
-      404: ['No KYC submission found for this user'],
-      403: [MAKER_CHECKER.ownDecision('KYC case')],
-      409: ['This KYC request has already been approved', 'This KYC request has already been rejected'],
+      ...KYC_DECISION_ERRORS,
     },
   },
   {
@@ -502,9 +509,7 @@ export const ROUTES: RouteDoc[] = [
     ok: message("'KYC rejected successfully!'"),
     errors: {
       400: ['Invalid user id', 'reason must be at most 500 characters', ...mustBeString('reason')],
-      404: ['No KYC submission found for this user'],
-      403: [MAKER_CHECKER.ownDecision('KYC case')],
-      409: ['This KYC request has already been approved', 'This KYC request has already been rejected'],
+      ...KYC_DECISION_ERRORS,
     },
   },
 
@@ -529,7 +534,6 @@ export const ROUTES: RouteDoc[] = [
         'The maximum deposit is $1,000,000',
         ...Object.values(AMOUNT_MESSAGES),
       ],
-      403: [MAKER_CHECKER.impersonating],
     },
   },
   {
@@ -604,7 +608,6 @@ export const ROUTES: RouteDoc[] = [
         'Insufficient balance',
         ...Object.values(AMOUNT_MESSAGES),
       ],
-      403: [MAKER_CHECKER.impersonating],
     },
   },
   {
@@ -690,7 +693,6 @@ export const ROUTES: RouteDoc[] = [
         'Please enter a valid wallet address',
         ...Object.values(AMOUNT_MESSAGES),
       ],
-      403: [MAKER_CHECKER.impersonating],
     },
   },
   {
@@ -756,7 +758,7 @@ export const ROUTES: RouteDoc[] = [
         'Insufficient balance for this deduction',
         ...Object.values(AMOUNT_MESSAGES),
       ],
-      403: [MAKER_CHECKER.impersonating, MAKER_CHECKER.ownBalances],
+      403: [MAKER_CHECKER.ownBalances],
       404: ['User not found'],
     },
   })),
@@ -775,10 +777,11 @@ export const ROUTES: RouteDoc[] = [
     path: '/api/dev/mailbox',
     tag: OTHER,
     summary: 'Emails sent (development only)',
-    description: 'Every email the product sent, newest first; the route does not exist in production.',
+    description:
+      'Every email the product sent to one address, newest first; answered to a client on the same machine only (404 to anyone else), and the route does not exist in production.',
     access: 'public',
     devOnly: true,
-    query: { to: 'Only the emails to this address.' },
+    query: { to: 'The address whose emails to list (required).' },
     ok: json(z.array(mailAnswer), 'The emails.'),
     errors: { 400: [INVALID_EMAIL] },
   },
@@ -873,7 +876,10 @@ export function errorMessagesOf(route: RouteDoc): Map<number, string[]> {
     add(Number(status), ...(messages ?? []));
   if (route.body) add(400, INVALID_BODY, MALFORMED_JSON);
   if (route.body) add(413, BODY_TOO_LARGE);
+  // the money commands (deposit, invest, withdraw, balance edits) take an Idempotency-Key, and are refused
+  // while an admin impersonates a user
   if (route.idempotencyKey) add(400, MONEY_MESSAGES.idempotencyKey);
+  if (route.idempotencyKey) add(403, MAKER_CHECKER.impersonating);
   if (route.access !== 'public') add(401, NOT_LOGGED_IN);
   if (route.access === 'admin') add(403, NOT_ADMIN);
   if (UNSAFE.has(route.method)) add(403, INVALID_CSRF);

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Client } from '@grpc/grpc-js';
 import * as id from '@meridian/proto/meridian/identity/v1/identity';
 import * as nt from '@meridian/proto/meridian/notification/v1/notification';
@@ -8,9 +8,9 @@ import { sessionOf, type Auth } from './auth.js';
 import { HttpError } from './errors.js';
 import { ctxOf } from './grpcContext.js';
 import { DEFAULT_AVATAR_PATH } from './userView.js';
-import { EMAIL_RE, parseBody, schemas } from './validation.js';
+import { EMAIL_RE, INVALID_EMAIL, parseBody, schemas } from './validation.js';
 
-/** What notification answers for a sent automated email (services/notification AUTOMATED_EMAIL_SENT). */
+/** What notification answers for a sent automated email (services/notification AUTOMATED_EMAIL_MESSAGES.sent). */
 export const AUTOMATED_EMAIL_SENT = 'Email sent successfully';
 
 /**
@@ -89,7 +89,31 @@ export function otherApiRouter({ config, identity, notification, auth }: OtherRo
   return r;
 }
 
-/** GET /api/dev/mailbox?to=EMAIL — mounted only outside production. */
+const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|::ffff:127(\.\d{1,3}){3})$/;
+const isLoopback = (address: string | undefined) => address !== undefined && LOOPBACK.test(address);
+
+/**
+ * Lets through only a client on this machine: the TCP peer is loopback, so is the client address Express
+ * derives (TRUST_PROXY), and nothing was forwarded (a proxy on this machine serving someone else). Anyone
+ * else gets the same 404 as a route that does not exist.
+ */
+export const loopbackOnly: RequestHandler = (req, _res, next) => {
+  const local =
+    isLoopback(req.socket?.remoteAddress) &&
+    isLoopback(req.ip) &&
+    req.get('x-forwarded-for') === undefined &&
+    req.get('forwarded') === undefined;
+  next(
+    local
+      ? undefined
+      : new HttpError(404, `Not found: ${req.method} ${req.originalUrl?.split('?')[0] ?? ''}`),
+  );
+};
+
+/**
+ * GET /api/dev/mailbox?to=EMAIL — mounted only outside production, behind loopbackOnly: the mail of ONE
+ * address (an empty or missing `to` is refused, never everyone's).
+ */
 export function devMailboxRouter({
   config,
   notification,
@@ -98,12 +122,7 @@ export function devMailboxRouter({
   const ctx = ctxOf(config);
   r.get('/mailbox', async (req, res) => {
     const to = typeof req.query.to === 'string' ? req.query.to.trim().toLowerCase() : '';
-    if (
-      req.query.to !== undefined &&
-      (typeof req.query.to !== 'string' || (to !== '' && !EMAIL_RE.test(to)))
-    ) {
-      throw new HttpError(400, 'Please enter a valid email');
-    }
+    if (!EMAIL_RE.test(to)) throw new HttpError(400, INVALID_EMAIL);
     const out = await callUnary(
       notification,
       'listMailbox',

@@ -11,6 +11,7 @@ import {
   setDeviceCookie,
   setSessionCookie,
 } from './cookies.js';
+import { countLogins } from '../metrics.js';
 import { ctxOf } from './grpcContext.js';
 import { correlationId, rateLimit } from './middleware.js';
 import { defaultAvatarUrl, referralJson, userJson } from './userView.js';
@@ -73,7 +74,7 @@ export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Rou
     signedIn(req, res, out, 201);
   });
 
-  r.post('/login', limit('login', bodyEmail), async (req, res) => {
+  r.post('/login', countLogins.password, limit('login', bodyEmail), async (req, res) => {
     const b = parseBody(schemas.login, req.body);
     const out = await callUnary(
       identity,
@@ -243,7 +244,7 @@ export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Rou
     res.json({ message: out.message });
   });
 
-  r.post('/loginWithCode/:email', limit('loginWithCode', paramEmail), async (req, res) => {
+  r.post('/loginWithCode/:email', countLogins.code, limit('loginWithCode', paramEmail), async (req, res) => {
     const email = parseEmailParam(req.params.email);
     const b = parseBody(schemas.loginWithCode, req.body);
     const out = await callUnary(
@@ -262,7 +263,7 @@ export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Rou
     signedIn(req, res, out, 200, out.message ? { message: out.message } : {});
   });
 
-  r.post('/google/callback', limit('google'), async (req, res) => {
+  r.post('/google/callback', countLogins.google, limit('google'), async (req, res) => {
     const b = parseBody(schemas.google, req.body);
     const out = await callUnary(
       identity,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HttpError } from './errors.js';
+import { DEFAULT_AVATAR_PATH } from './userView.js';
 
 /**
  * Body schemas (zod). Every field is a plain string where the spec sends text: an object such as
@@ -60,6 +61,49 @@ export const anyPassword = (missing = ALL_FIELDS_REQUIRED) =>
 
 export const ROLES = ['subscriber', 'author', 'admin', 'suspended'] as const;
 
+/** Hosts whose https addresses a `photo` may name: the image service of spec §7 ("Update profile photo"). */
+export const PHOTO_HOSTS: ReadonlySet<string> = new Set(['res.cloudinary.com']);
+/** The longest inline photo: the SPA sends a JPEG of at most 256 × 256 px as a data URL (tens of kB). */
+export const PHOTO_MAX_CHARS = 80_000;
+export const PHOTO_REFUSED = `The photo must be a JPEG or PNG image uploaded from your profile (at most ${PHOTO_MAX_CHARS / 1000} kB), or an https address on ${[...PHOTO_HOSTS].join(', ')}`;
+const INLINE_PHOTO = /^data:image\/(png|jpeg);base64,[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * `photo` as an admin's browser will fetch it (users list, referrals): never an address of the sender's
+ * choosing. Accepted: empty (no picture), our default avatar (stored as empty: it is what no picture shows),
+ * an inline png / jpeg (spec §5) under PHOTO_MAX_CHARS, or https on PHOTO_HOSTS.
+ */
+const photo = () =>
+  z
+    .preprocess(
+      (v) => (v === null ? undefined : v),
+      z
+        .string({ error: () => TYPE_MARK })
+        .trim()
+        .optional(),
+    )
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return v;
+      if (v.length <= PHOTO_MAX_CHARS && INLINE_PHOTO.test(v)) return v;
+      let url: URL | undefined;
+      try {
+        url = new URL(v, 'https://relative.invalid');
+      } catch {
+        url = undefined;
+      }
+      if (url && url.pathname === DEFAULT_AVATAR_PATH && !url.search && !url.hash && !url.username) return '';
+      if (
+        v.length <= 2_048 &&
+        url &&
+        url.protocol === 'https:' &&
+        PHOTO_HOSTS.has(url.hostname) &&
+        !url.username
+      )
+        return v;
+      ctx.addIssue({ code: 'custom', message: PHOTO_REFUSED });
+      return z.NEVER;
+    });
+
 export const schemas = {
   register: z.object({
     name: requiredString(ALL_FIELDS_REQUIRED, 100),
@@ -75,7 +119,7 @@ export const schemas = {
     phone: optionalString(40),
     bio: optionalString(1_000),
     country: optionalString(100),
-    photo: optionalString(2_048),
+    photo: photo(),
   }),
   changePassword: z.object({ oldPassword: anyPassword(), password: newPassword() }),
   resetPassword: z.object({ password: newPassword() }),

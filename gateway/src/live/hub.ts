@@ -3,7 +3,7 @@
  * of every instance, with exact catch-up after a reconnect to ANY instance
  * (web/src/features/live/README.md, "Catching up"; the log: liveLog.ts).
  *
- * - Every instance subscribes to meridian.{ledger,investment,withdrawal,kyc}.events in ONE shared
+ * - Every instance subscribes to meridian.{ledger,investment,withdrawal,kyc,identity}.events in ONE shared
  *   consumer group (config `liveGroup`, GATEWAY_LIVE_GROUP, default `gateway-live`), so each event is
  *   handled by one instance. That instance maps it to pushes and appends them to the log (Redis when the
  *   gateway has REDIS_URL) once per event id; the log fans every batch out to every instance, and each
@@ -58,7 +58,8 @@ export const liveEventCodecs: EventCodecs = {
   WithdrawalRejected: withdrawalEvents.WithdrawalRejected,
 };
 
-export const LIVE_SOURCES = ['ledger', 'investment', 'withdrawal', 'kyc'] as const;
+/** identity: no pushes, but a RoleChanged takes a demoted admin's sockets out of the admins room at once. */
+export const LIVE_SOURCES = ['ledger', 'investment', 'withdrawal', 'kyc', 'identity'] as const;
 export type LiveSource = (typeof LIVE_SOURCES)[number];
 
 export interface LiveHubOptions {
@@ -85,7 +86,7 @@ export interface LiveHub {
   ): Promise<Array<LivePush & { position: string }>>;
   /** The pushes an event causes, published once per event id. Throws when the log cannot be written (the bus retries). */
   ingest(event: Pick<StoredEvent, 'id' | 'type' | 'data'>, source: LiveSource): Promise<void>;
-  /** Joins the instances' shared group on the four topics (standby where the bus refuses a second member). */
+  /** Joins the instances' shared group on the LIVE_SOURCES topics (standby where the bus refuses a second member). */
   subscribe(bus: EventBus, group: string, options?: { standbyRetryMs?: number }): Promise<LiveSubscription>;
   /** The position of the newest push in the log ('' before any). */
   head(): Promise<string>;
@@ -283,6 +284,7 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
   }
 
   async function ingest(event: Pick<StoredEvent, 'id' | 'type' | 'data'>, source: LiveSource) {
+    if (source === 'identity') return onIdentityEvent(event);
     let pushes: LivePush[];
     try {
       pushes = source === 'kyc' ? pushesForKycEvent(event).map(stripPosition) : pushesForMoneyEvent(event);
@@ -291,6 +293,17 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
       return;
     }
     if (pushes.length) await publish(pushes, event.id);
+  }
+
+  /**
+   * A role change away from admin: every socket of the user, on every instance (the socket.io adapter
+   * relays it), leaves the admins room now, not at its next session check (realtime.ts, up to 60 s).
+   */
+  function onIdentityEvent(event: Pick<StoredEvent, 'type' | 'data'>): void {
+    if (event.type !== 'RoleChanged') return;
+    const d = (event.data ?? {}) as { userId?: unknown; toRole?: unknown };
+    if (typeof d.userId !== 'string' || !d.userId || d.toRole === 'admin') return;
+    io.in(userRoom(d.userId)).socketsLeave(ADMINS_ROOM);
   }
 
   return {

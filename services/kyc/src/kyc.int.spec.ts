@@ -255,6 +255,20 @@ describe('admin decisions (gRPC)', () => {
 });
 
 describe('maker-checker (gRPC)', () => {
+  it("an upload made while an admin impersonates the user carries the admin's id in its event", async () => {
+    const res = await h.upload(
+      userId,
+      { front: SAMPLES.png, back: SAMPLES.pdf },
+      { impersonatorId: 'admin-7' },
+    );
+    expect(res.status).toBe(200);
+    const submitted = await waitFor(
+      () => h.kycEvents.find((e) => e.type === 'KycSubmitted'),
+      'KycSubmitted published',
+    );
+    expect(submitted.actor).toMatchObject({ userId, impersonatorId: 'admin-7' });
+  });
+
   it("an admin's own case is refused with a clear message; a second admin decides it", async () => {
     const adminId = `admin-${randomUUID()}`;
     await uploadOk(adminId);

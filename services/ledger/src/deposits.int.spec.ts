@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expectStatus, grpc, ledgerPerTest } from './testing/harness.js';
+import { expectStatus, grpc } from '@meridian/platform/testing/grpcStatus';
+import { ledgerPerTest } from './testing/harness.js';
 import { AdjustmentOperation, BalanceAccount } from '@meridian/proto/meridian/ledger/v1/ledger';
 
 const h = ledgerPerTest();
@@ -9,12 +10,7 @@ describe('deposits through gRPC', () => {
   it('create -> pending list (with name and email) -> confirm -> Deposit Balance credited', async () => {
     const investor = await h.user({ name: 'Ada Investor', email: 'ada@example.com' });
     await h.settle();
-    const created = await h.call('createDeposit', {
-      caller: investor.caller,
-      callerRole: 'subscriber',
-      amount: '150.25',
-      emailVerified: true,
-    });
+    const created = await h.requestDeposit(investor, '150.25');
     expect(created).toMatchObject({
       userId: investor.userId,
       amountCents: 15025,
@@ -76,12 +72,7 @@ describe('deposits through gRPC', () => {
 
   it('reject moves nothing, and a second decision is refused', async () => {
     const investor = await h.user();
-    const created = await h.call('createDeposit', {
-      caller: investor.caller,
-      callerRole: 'subscriber',
-      amount: '40',
-      emailVerified: true,
-    });
+    const created = await h.requestDeposit(investor, '40');
     const rejected = await h.call('rejectDeposit', {
       ...asAdmin(),
       depositId: created.depositId,
@@ -109,12 +100,7 @@ describe('deposits through gRPC', () => {
       ['confirmDeposit', 'rejectDeposit'],
     ] as const) {
       const investor = await h.user();
-      const created = await h.call('createDeposit', {
-        caller: investor.caller,
-        callerRole: 'subscriber',
-        amount: '100',
-        emailVerified: true,
-      });
+      const created = await h.requestDeposit(investor, '100');
       const second = { caller: { ...h.admin.caller, userId: 'admin-two' }, callerRole: 'admin' };
       const results = await Promise.allSettled([
         h.call(a, { ...asAdmin(), depositId: created.depositId }),
@@ -144,21 +130,13 @@ describe('deposits through gRPC', () => {
       grpc.status.FAILED_PRECONDITION,
       'Please verify your email before making a deposit',
     );
-    await expectStatus(
-      h.call('createDeposit', { ...as, amount: '10.123', emailVerified: true }),
-      grpc.status.INVALID_ARGUMENT,
-      'Amount can have at most 2 decimal places',
-    );
-    await expectStatus(
-      h.call('createDeposit', { ...as, amount: '0', emailVerified: true }),
-      grpc.status.INVALID_ARGUMENT,
-      'Deposit amount must be greater than zero',
-    );
-    await expectStatus(
-      h.call('createDeposit', { ...as, amount: '1000000.01', emailVerified: true }),
-      grpc.status.INVALID_ARGUMENT,
-      'The maximum deposit is $1,000,000',
-    );
+    for (const [amount, refusal] of [
+      ['10.123', 'Amount can have at most 2 decimal places'],
+      ['0', 'Deposit amount must be greater than zero'],
+      ['1000000.01', 'The maximum deposit is $1,000,000'],
+    ]) {
+      await expectStatus(h.requestDeposit(investor, amount), grpc.status.INVALID_ARGUMENT, refusal);
+    }
     await expectStatus(
       h.call('createDeposit', {
         caller: { userId: '', sessionId: '', impersonatorId: '', correlationId: '' },
@@ -168,7 +146,7 @@ describe('deposits through gRPC', () => {
       grpc.status.UNAUTHENTICATED,
       'Not authenticated',
     );
-    const created = await h.call('createDeposit', { ...as, amount: '1000000', emailVerified: true });
+    const created = await h.requestDeposit(investor, '1000000');
     await expectStatus(
       h.call('listPendingDeposits', as),
       grpc.status.PERMISSION_DENIED,

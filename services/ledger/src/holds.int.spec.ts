@@ -6,12 +6,17 @@ import {
   HoldPurpose,
   HoldStatus,
 } from '@meridian/proto/meridian/ledger/v1/ledger';
-import { expectStatus, grpc, ledgerPerTest } from './testing/harness.js';
+import { expectStatus, grpc } from '@meridian/platform/testing/grpcStatus';
+import { ledgerPerTest } from './testing/harness.js';
 
 const h = ledgerPerTest();
 
 const INVEST = HoldPurpose.HOLD_PURPOSE_INVESTMENT;
 const WITHDRAW = HoldPurpose.HOLD_PURPOSE_WITHDRAWAL;
+
+/** Settles the maturity of an investment of $600 that pays $672. */
+const settle600At672 = (userId: string, investmentId: string) =>
+  h.call('settleMaturity', { userId, investmentId, principalCents: 60000, maturityAmountCents: 67200 });
 
 describe('holds: hold -> capture | release', () => {
   it('investment: hold lowers the Deposit Balance at once, capture moves it to Total Investment, maturity to Total Profit', async () => {
@@ -40,22 +45,10 @@ describe('holds: hold -> capture | release', () => {
       'This hold has already been captured',
     );
 
-    const settled = await h.call('settleMaturity', {
-      userId: investor.userId,
-      investmentId,
-      principalCents: 60000,
-      maturityAmountCents: 67200,
-    });
+    const settled = await settle600At672(investor.userId, investmentId);
     expect(settled).toMatchObject({ depositCents: 40000, investedCents: 0, profitCents: 67200 });
     // settling again (scheduler and the caller's GET at once) changes nothing
-    expect(
-      await h.call('settleMaturity', {
-        userId: investor.userId,
-        investmentId,
-        principalCents: 60000,
-        maturityAmountCents: 67200,
-      }),
-    ).toMatchObject({ profitCents: 67200 });
+    expect(await settle600At672(investor.userId, investmentId)).toMatchObject({ profitCents: 67200 });
   });
 
   it('withdrawal: hold on Total Profit, release gives it back, capture pays it out', async () => {
@@ -215,16 +208,11 @@ describe('idempotency', () => {
       'This deposit already exists',
     );
     expect(
-      (await h.call('listPendingDeposits', { caller: h.admin.caller, callerRole: 'admin' })).deposits.filter(
-        (d) => d.userId === investor.userId,
-      ),
+      (await h.call('listPendingDeposits', h.asAdmin())).deposits.filter((d) => d.userId === investor.userId),
     ).toHaveLength(1);
-    await h.call('confirmDeposit', { caller: h.admin.caller, callerRole: 'admin', depositId: key });
-    await expectStatus(
-      h.call('confirmDeposit', { caller: h.admin.caller, callerRole: 'admin', depositId: key }),
-      grpc.status.ALREADY_EXISTS,
-      'This deposit has already been confirmed',
-    );
+    const confirm = () => h.call('confirmDeposit', { ...h.asAdmin(), depositId: key });
+    await confirm();
+    await expectStatus(confirm(), grpc.status.ALREADY_EXISTS, 'This deposit has already been confirmed');
     expect(await h.balances(investor.userId)).toMatchObject({ depositCents: 2000 });
   });
 });
@@ -254,13 +242,9 @@ describe('admin adjustments and active investments', () => {
       grpc.status.FAILED_PRECONDITION,
       'This deduction would take Total Investment below the principal of active investments',
     );
-    expect(
-      await h.call('settleMaturity', {
-        userId: investor.userId,
-        investmentId,
-        principalCents: 60000,
-        maturityAmountCents: 67200,
-      }),
-    ).toMatchObject({ investedCents: 0, profitCents: 67200 });
+    expect(await settle600At672(investor.userId, investmentId)).toMatchObject({
+      investedCents: 0,
+      profitCents: 67200,
+    });
   });
 });

@@ -9,23 +9,25 @@ async function bonusesPaid(referrerId: string) {
   return transactions.filter((t) => t.reason === 'referral_bonus');
 }
 
+/** The referrer (who deposits nothing here) was paid `count` bonuses of $5 in all. */
+async function expectBonuses(referrerId: string, count: number): Promise<void> {
+  expect(await h.balances(referrerId)).toMatchObject({ depositCents: count * 500 });
+  expect(await bonusesPaid(referrerId)).toHaveLength(count);
+}
+
 describe('referral bonus', () => {
   it('$5 to the referrer on the referee FIRST confirmed deposit, once, even with UserRegistered delivered twice', async () => {
     const referrer = await h.user();
     const referee = await h.user({ register: false });
-    const registered = await h.publishIdentity('UserRegistered', {
+    const registration = {
       userId: referee.userId,
       name: 'Referee',
       email: 'referee@example.com',
       referredBy: referrer.userId,
-    });
+    };
+    const registered = await h.publishIdentity('UserRegistered', registration);
     await h.republish(registered); // the same event again (at-least-once delivery)
-    await h.publishIdentity('UserRegistered', {
-      userId: referee.userId,
-      name: 'Referee',
-      email: 'referee@example.com',
-      referredBy: referrer.userId,
-    }); // a second copy under another id
+    await h.publishIdentity('UserRegistered', registration); // a second copy under another id
     await h.settle();
 
     await h.fund(referee, '100');
@@ -39,35 +41,20 @@ describe('referral bonus', () => {
 
     await h.fund(referee, '250');
     await h.fund(referee, '1');
-    expect(await h.balances(referrer.userId)).toMatchObject({ depositCents: 500 });
-    expect(await bonusesPaid(referrer.userId)).toHaveLength(1);
+    await expectBonuses(referrer.userId, 1);
   });
 
   it('a rejected deposit earns nothing; the first CONFIRMED one does', async () => {
     const referrer = await h.user();
     const referee = await h.user({ referredBy: referrer.userId });
     await h.settle();
-    const first = await h.call('createDeposit', {
-      caller: referee.caller,
-      callerRole: 'subscriber',
-      amount: '30',
-      emailVerified: true,
-    });
+    const first = await h.requestDeposit(referee, '30');
     await h.call('rejectDeposit', { ...asAdmin(), depositId: first.depositId });
     expect(await h.balances(referrer.userId)).toMatchObject({ depositCents: 0 });
     await h.fund(referee, '50');
     expect(await h.balances(referrer.userId)).toMatchObject({ depositCents: 500 });
     // two admins confirming the referee's next deposits at once never pay twice
-    const deposits = await Promise.all(
-      ['5', '6'].map((amount) =>
-        h.call('createDeposit', {
-          caller: referee.caller,
-          callerRole: 'subscriber',
-          amount,
-          emailVerified: true,
-        }),
-      ),
-    );
+    const deposits = await Promise.all(['5', '6'].map((amount) => h.requestDeposit(referee, amount)));
     await Promise.all(
       deposits.map((d) => h.call('confirmDeposit', { ...asAdmin(), depositId: d.depositId })),
     );
@@ -80,8 +67,7 @@ describe('referral bonus', () => {
     await h.settle();
     await h.fund(referee, '49.99');
     await h.fund(referee, '500');
-    expect(await h.balances(referrer.userId)).toMatchObject({ depositCents: 0 });
-    expect(await bonusesPaid(referrer.userId)).toHaveLength(0);
+    await expectBonuses(referrer.userId, 0);
   });
 
   it('no referrer, no bonus', async () => {

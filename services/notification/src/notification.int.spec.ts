@@ -5,11 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { generateSecretsKey, sealSecret } from '@meridian/platform/crypto';
+import { generateSecretsKey } from '@meridian/platform/crypto';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
-import { callUnary } from '@meridian/platform/grpc/index';
+import { callUnary, type RequestOf } from '@meridian/platform/grpc/index';
 import { topicOf } from '@meridian/platform/ports/eventBus';
+import { expectStatus } from '@meridian/platform/testing/grpcStatus';
 import { waitFor } from '@meridian/platform/testing/waitFor';
+import type { NotificationServiceClient } from '@meridian/proto/meridian/notification/v1/notification';
 import { CONSUMER_GROUP, EMAILS } from './app/collections.js';
 import { handleIdentityEvent } from './app/handleIdentityEvent.js';
 import { parseNotificationConfig } from './config.js';
@@ -18,6 +20,7 @@ import {
   APP_URL,
   createAdapters,
   identityEvent,
+  sealedRequest,
   startNotificationHarness,
   user,
   type Adapters,
@@ -52,17 +55,9 @@ describe('identity events become emails in the mailbox', () => {
     const expiresAt = new Date(Date.now() + 60_000).toISOString();
     await b.bus.publish(topicOf('identity'), [
       identityEvent('UserRegistered', { ...u, role: 'subscriber' }),
-      identityEvent('EmailVerificationRequested', {
-        ...u,
-        sealedToken: sealSecret('verify-tok-1', b.key),
-        expiresAt,
-      }),
-      identityEvent('LoginCodeRequested', { ...u, sealedCode: sealSecret('042917', b.key), expiresAt }),
-      identityEvent('PasswordResetRequested', {
-        ...u,
-        sealedToken: sealSecret('reset-tok-1', b.key),
-        expiresAt,
-      }),
+      sealedRequest('EmailVerificationRequested', u, 'verify-tok-1', b.key, expiresAt),
+      sealedRequest('LoginCodeRequested', u, '042917', b.key, expiresAt),
+      sealedRequest('PasswordResetRequested', u, 'reset-tok-1', b.key, expiresAt),
       identityEvent('PasswordChanged', { ...u, via: 'reset', changedAt: new Date().toISOString() }),
       identityEvent('RoleChanged', { ...u, fromRole: 'subscriber', toRole: 'author', changedBy: 'admin-1' }),
     ]);
@@ -116,11 +111,7 @@ describe('identity events become emails in the mailbox', () => {
   it('the same event delivered twice sends one email', async () => {
     const b = await boot();
     const u = user();
-    const event = identityEvent('EmailVerificationRequested', {
-      ...u,
-      sealedToken: sealSecret('tok-dup', b.key),
-      expiresAt: '',
-    });
+    const event = sealedRequest('EmailVerificationRequested', u, 'tok-dup', b.key);
     await b.bus.publish(topicOf('identity'), [event]);
     await b.bus.publish(topicOf('identity'), [event]);
     await waitFor(
@@ -141,11 +132,7 @@ describe('identity events become emails in the mailbox', () => {
     const b = await boot();
     const u = user();
     await b.bus.publish(topicOf('identity'), [
-      identityEvent('PasswordResetRequested', {
-        ...u,
-        sealedToken: sealSecret('tok', generateSecretsKey()),
-        expiresAt: '',
-      }),
+      sealedRequest('PasswordResetRequested', u, 'tok', generateSecretsKey()),
     ]);
     const failed = await waitFor(() => b.outEvents.find((e) => e.type === 'EmailFailed'), 'EmailFailed');
     expect(failed.data).toMatchObject({ to: u.email, template: 'resetPassword', attempts: 1 });
@@ -294,11 +281,7 @@ describe('SMTP failures', () => {
     smtp = await startSmtpTestServer({ rejectFirst: 2, rejectCode: 451 });
     const b = await boot({ SMTP_URL: smtp.url, EMAIL_MAX_ATTEMPTS: '5' });
     const u = user();
-    const event = identityEvent('LoginCodeRequested', {
-      ...u,
-      sealedCode: sealSecret('314159', b.key),
-      expiresAt: '',
-    });
+    const event = sealedRequest('LoginCodeRequested', u, '314159', b.key);
     await b.bus.publish(topicOf('identity'), [event]);
 
     const sent = await waitFor(
@@ -352,11 +335,7 @@ describe('SMTP failures', () => {
   it('after a crash, pending emails are sent on restart (once), and the mailbox survives the restart', async () => {
     const { store, bus, key } = durable();
     const u = user();
-    const event = identityEvent('EmailVerificationRequested', {
-      ...u,
-      sealedToken: sealSecret('tok-crash', key),
-      expiresAt: '',
-    });
+    const event = sealedRequest('EmailVerificationRequested', u, 'tok-crash', key);
     // the crashed process: it consumed the event and committed the pending email with the processed
     // marker, then died before sending and before committing the bus offset
     await bus.publish(topicOf('identity'), [event]);
@@ -423,15 +402,13 @@ describe('SendAutomatedEmail', () => {
     url: '/invest-status',
     ...overrides,
   });
+  const send = (b: Booted, req: RequestOf<NotificationServiceClient, 'sendAutomatedEmail'>) =>
+    callUnary(b.client, 'sendAutomatedEmail', req);
 
   it('sends an allowlisted template to the caller’s own address (any case)', async () => {
     const b = await boot();
     const u = user();
-    const answer = await callUnary(
-      b.client,
-      'sendAutomatedEmail',
-      request(u, { sendTo: u.email.toUpperCase() }),
-    );
+    const answer = await send(b, request(u, { sendTo: u.email.toUpperCase() }));
     expect(answer.message).toBe('Email sent successfully');
     const [message] = await waitFor(async () => {
       const m = await mailbox(b, u.email);
@@ -444,34 +421,24 @@ describe('SendAutomatedEmail', () => {
   it('refuses another address with PERMISSION_DENIED', async () => {
     const b = await boot();
     const u = user();
-    await expect(
-      callUnary(b.client, 'sendAutomatedEmail', request(u, { sendTo: 'victim@example.com' })),
-    ).rejects.toMatchObject({
-      code: grpc.status.PERMISSION_DENIED,
-      details: 'You can only send emails to your own address',
-    });
+    await expectStatus(
+      send(b, request(u, { sendTo: 'victim@example.com' })),
+      grpc.status.PERMISSION_DENIED,
+      'You can only send emails to your own address',
+    );
     expect(await b.store.count(EMAILS)).toBe(0);
   });
 
   it('refuses templates off the allowlist, links off the site and callers without a session', async () => {
     const b = await boot();
     const u = user();
-    await expect(
-      callUnary(b.client, 'sendAutomatedEmail', request(u, { template: 'resetPassword' })),
-    ).rejects.toMatchObject({
-      code: grpc.status.INVALID_ARGUMENT,
-    });
-    await expect(
-      callUnary(b.client, 'sendAutomatedEmail', request(u, { url: 'https://evil.example/phish' })),
-    ).rejects.toMatchObject({
-      code: grpc.status.INVALID_ARGUMENT,
-      details: 'The link must point to this site',
-    });
-    await expect(
-      callUnary(b.client, 'sendAutomatedEmail', { ...request(u), caller: undefined }),
-    ).rejects.toMatchObject({
-      code: grpc.status.UNAUTHENTICATED,
-    });
+    await expectStatus(send(b, request(u, { template: 'resetPassword' })), grpc.status.INVALID_ARGUMENT);
+    await expectStatus(
+      send(b, request(u, { url: 'https://evil.example/phish' })),
+      grpc.status.INVALID_ARGUMENT,
+      'The link must point to this site',
+    );
+    await expectStatus(send(b, { ...request(u), caller: undefined }), grpc.status.UNAUTHENTICATED);
     expect(await b.store.count(EMAILS)).toBe(0);
   });
 
@@ -479,16 +446,15 @@ describe('SendAutomatedEmail', () => {
     const b = await boot({ AUTOMATED_EMAIL_LIMIT_PER_HOUR: '2' });
     const u = user();
     const other = user();
-    await callUnary(b.client, 'sendAutomatedEmail', request(u));
-    await callUnary(b.client, 'sendAutomatedEmail', request(u));
-    await expect(callUnary(b.client, 'sendAutomatedEmail', request(u))).rejects.toMatchObject({
-      code: grpc.status.RESOURCE_EXHAUSTED,
-      details: 'Too many emails, please try again later',
-    });
+    await send(b, request(u));
+    await send(b, request(u));
+    await expectStatus(
+      send(b, request(u)),
+      grpc.status.RESOURCE_EXHAUSTED,
+      'Too many emails, please try again later',
+    );
     // another user has their own allowance
-    await expect(callUnary(b.client, 'sendAutomatedEmail', request(other))).resolves.toMatchObject({
-      message: 'Email sent successfully',
-    });
+    await expect(send(b, request(other))).resolves.toMatchObject({ message: 'Email sent successfully' });
   });
 });
 
@@ -498,16 +464,10 @@ describe('production mode', () => {
     cleanups.push(() => smtp.close());
     const b = await boot({ NODE_ENV: 'production', SMTP_URL: smtp.url });
     expect(b.handle.smtpCatcherUrl).toBeNull();
-    await expect(mailbox(b, 'ada@example.com')).rejects.toMatchObject({
-      code: grpc.status.FAILED_PRECONDITION,
-    });
+    await expectStatus(mailbox(b, 'ada@example.com'), grpc.status.FAILED_PRECONDITION);
     const u = user();
     await b.bus.publish(topicOf('identity'), [
-      identityEvent('EmailVerificationRequested', {
-        ...u,
-        sealedToken: sealSecret('prod-tok', b.key),
-        expiresAt: '',
-      }),
+      sealedRequest('EmailVerificationRequested', u, 'prod-tok', b.key),
     ]);
     await waitFor(() => smtp.accepted.length === 1, 'delivered to SMTP_URL');
     expect(smtp.accepted[0].text).toContain(`${APP_URL}/verify/prod-tok`);

@@ -173,5 +173,23 @@ export const commonEnvSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
+  /** Prometheus `GET /metrics` port of the process (metrics.ts); unset: DEFAULT_METRICS_PORT in production, else off; 0 = off. */
+  METRICS_PORT: z.coerce
+    .number()
+    .int()
+    .min(0, 'must be a port number')
+    .max(65535, 'must be a port number')
+    .optional(),
 });
 export type CommonEnv = z.infer<typeof commonEnvSchema>;
+
+/** The metrics port of production processes (each container its own; the OpenTelemetry Prometheus default). */
+export const DEFAULT_METRICS_PORT = 9464;
+
+/**
+ * The metrics port a process serves on: METRICS_PORT when set (0 = off), else DEFAULT_METRICS_PORT in
+ * production and off elsewhere (processes of a development cluster share one host; tests ask for one).
+ */
+export function metricsPortOf(config: Pick<CommonEnv, 'NODE_ENV' | 'METRICS_PORT'>): number {
+  return config.METRICS_PORT ?? (config.NODE_ENV === 'production' ? DEFAULT_METRICS_PORT : 0);
+}

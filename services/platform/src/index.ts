@@ -40,8 +40,9 @@ export {
   type LeaseSettings,
 } from './app/lease.js';
 
-// config, logging, runtime
+// config, logging, runtime, metrics
 export * from './config.js';
+export * from './metrics.js';
 export * from './logger.js';
 export * from './runtime.js';
 

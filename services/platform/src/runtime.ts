@@ -6,8 +6,9 @@ import { createMemoryKeyValueStore } from './adapters/keyValue.memory.js';
 import { createRedisKeyValueStore } from './adapters/keyValue.redis.js';
 import { createSqliteServiceStore } from './adapters/serviceStore.sqlite.js';
 import { ALL_EVENT_CODECS, type EventCodecs } from './adapters/eventEnvelope.js';
-import { loadConfigOrExit } from './config.js';
+import { loadConfigOrExit, metricsPortOf, type CommonEnv } from './config.js';
 import { createLogger, type Logger } from './logger.js';
+import { startMetricsServerIf } from './metrics.js';
 import type { ServiceDeps, ServiceHandle } from './service.js';
 import type { EventBus } from './ports/eventBus.js';
 import type { KeyValueStore } from './ports/keyValue.js';
@@ -219,8 +220,13 @@ export function runServiceProgram<S extends z.ZodType, H extends ServiceHandle>(
     });
     onShutdown(() => runtime.close(), { logger });
     onShutdown(() => handle.stop(), { logger });
+    const metricsServer = await startMetricsServerIf(metricsPortOf(config as CommonEnv), { logger });
+    if (metricsServer) onShutdown(() => metricsServer.stop(), { logger });
     const addresses = Object.entries(handle).filter(([, v]) => typeof v === 'string');
-    logger.info(Object.fromEntries(addresses), `${service} service started`);
+    logger.info(
+      { ...Object.fromEntries(addresses), ...(metricsServer ? { metrics: metricsServer.url } : {}) },
+      `${service} service started`,
+    );
   };
   run().catch((err) => {
     process.stderr.write(`${service} failed to start: ${(err as Error)?.stack ?? String(err)}\n`);

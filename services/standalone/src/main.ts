@@ -1,24 +1,38 @@
+import { join } from 'node:path';
 import { createLogger } from '@meridian/platform/logger';
 import { onShutdown } from '@meridian/platform/runtime';
-import { ConfigError } from '@meridian/platform/config';
+import { commonEnvSchema, ConfigError, metricsPortOf, parseEnv } from '@meridian/platform/config';
+import { startMetricsServerIf } from '@meridian/platform/metrics';
 import { startStandalone } from './standalone.js';
 
 /**
  * `tsx services/standalone/src/main.ts` (what `make start` runs): every service and the gateway in
- * one process. Prints the URL to open and, outside production, the admin login and the dev mailbox.
+ * one process. Prints the URL to open, the first admin's login (its password once, when generated) and,
+ * outside production, the dev mailbox.
  */
 async function main(): Promise<void> {
   const logger = createLogger('standalone');
   const app = await startStandalone({ logger });
   onShutdown(() => app.stop(), { logger });
+  // One metrics server for the whole process (every service and the gateway share the registry), on the
+  // standalone's host: METRICS_PORT (docs/CONVENTIONS.md), off by default outside production.
+  const metricsEnv = parseEnv(commonEnvSchema.pick({ NODE_ENV: true, METRICS_PORT: true }));
+  const metrics = await startMetricsServerIf(metricsPortOf(metricsEnv), {
+    host: process.env.HOST || '127.0.0.1',
+    logger,
+  });
+  if (metrics) onShutdown(() => metrics.stop(), { logger });
   const production = process.env.NODE_ENV === 'production';
   const lines = [`Meridian is running at ${app.url}`];
-  if (!production) {
-    lines.push(
-      `  Admin login:  ${app.admin.email}${app.admin.password ? ` / ${app.admin.password}` : ' (password from ADMIN_PASSWORD)'}`,
-      `  Dev mailbox:  ${app.url}/api/dev/mailbox?to=EMAIL`,
-    );
-  }
+  const kept = join(app.dataDir, 'secrets.json');
+  lines.push(
+    app.admin.password
+      ? `  Admin login:  ${app.admin.email} / ${app.admin.password}   (generated now, shown once; kept in ${kept})`
+      : `  Admin login:  ${app.admin.email} (password: ADMIN_PASSWORD, or as printed at the first start, kept in ${kept})`,
+  );
+  if (metrics)
+    lines.push(`  Metrics:      http://${process.env.HOST || '127.0.0.1'}:${metrics.port}/metrics`);
+  if (!production) lines.push(`  Dev mailbox:  ${app.url}/api/dev/mailbox?to=EMAIL (from this machine only)`);
   lines.push(`  Data:         ${app.dataDir}`, '  Stop with Ctrl+C.');
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -11,6 +11,7 @@ import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import type { DocumentStore } from '@meridian/kyc';
 import { parseServiceConfigs, startServices, type MoneyServices, type ServicesOptions } from './services.js';
+import { generateSecrets, keptSecrets } from './secrets.js';
 import {
   createIdentityClient,
   createKycClient,
@@ -22,7 +23,7 @@ import {
 } from '@meridian/gateway';
 
 export interface StandaloneOptions extends ServicesOptions {
-  /** Environment to read (default process.env). PORT, DATA_DIR, REDIS_URL, ADMIN_EMAIL, ... as in docs/CONVENTIONS.md. */
+  /** Environment to read (default process.env). PORT, HOST, DATA_DIR, REDIS_URL, ADMIN_EMAIL, ... as in docs/CONVENTIONS.md. */
   env?: Record<string, string | undefined>;
   /** ':memory:' keeps every SQLite database in memory (tests); default env.DATA_DIR or ./data. */
   dataDir?: string;
@@ -47,6 +48,7 @@ export interface Standalone {
   kycDocuments: DocumentStore;
   /** The ledger, investment and withdrawal services (addresses, flushOutbox). */
   money: MoneyServices;
+  /** The first admin; `password` only when this start generated it (print it once). */
   admin: { email: string; password?: string };
   dataDir: string;
   stop(): Promise<void>;
@@ -63,6 +65,12 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
   if (!env.APP_URL && env.PORT && env.PORT !== '0') env.APP_URL = `http://localhost:${env.PORT}`;
   const dataDir = options.dataDir ?? env.DATA_DIR ?? './data';
   const inMemory = dataDir === ':memory:';
+  // Secrets and the first admin's password: the env's, else kept in DATA_DIR/secrets.json (generated at
+  // the first start), never fixed defaults; in memory, fresh for this run.
+  const { generatedPassword, ...secrets } = inMemory
+    ? { ...generateSecrets(), generatedPassword: undefined }
+    : keptSecrets(join(dataDir, 'secrets.json'), env);
+  for (const [name, value] of Object.entries(secrets)) env[name] ||= value;
   const file = (name: string) => (inMemory ? ':memory:' : join(dataDir, name));
   const logger = options.logger ?? createLogger('standalone', { env });
   const loggerFor = (service: string): Logger =>
@@ -158,6 +166,8 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     };
     const gateway = await startGateway({
       config: gatewayConfig,
+      // loopback unless HOST says otherwise (HOST=0.0.0.0 to reach it from another machine)
+      host: env.HOST || '127.0.0.1',
       identity: identityClient,
       notification: notificationClient,
       kyc: kycClient,
@@ -167,7 +177,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     });
     onStop('gateway', () => gateway.stop());
 
-    const { ADMIN_EMAIL, ADMIN_PASSWORD, usedDevDefaults } = configs.identity;
+    const { ADMIN_EMAIL, ADMIN_PASSWORD } = configs.identity;
     let stopping: Promise<void> | undefined;
     return {
       url: gateway.url,
@@ -181,7 +191,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       money,
       admin: {
         email: ADMIN_EMAIL,
-        password: usedDevDefaults.includes('ADMIN_PASSWORD') ? ADMIN_PASSWORD : undefined,
+        password: generatedPassword === ADMIN_PASSWORD ? ADMIN_PASSWORD : undefined,
       },
       dataDir,
       stop() {

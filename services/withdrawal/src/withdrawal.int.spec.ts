@@ -27,11 +27,19 @@ afterEach(async () => {
 const request = (
   userId: string,
   amount: string,
-  o: { wallet?: string; id?: string; verified?: boolean; kyc?: string } = {},
+  o: {
+    wallet?: string;
+    id?: string;
+    verified?: boolean;
+    kyc?: string;
+    role?: string;
+    /** an admin impersonating the user */
+    impersonatorId?: string;
+  } = {},
 ) =>
   stack.call('requestWithdrawal', {
-    caller: caller(userId),
-    callerRole: 'subscriber',
+    caller: { ...caller(userId), impersonatorId: o.impersonatorId ?? '' },
+    callerRole: o.role ?? 'subscriber',
     callerVerified: o.verified ?? true,
     callerKycStatus: o.kyc ?? 'Approved',
     amount,
@@ -226,16 +234,7 @@ describe('maker-checker and impersonation', () => {
 
   it('an admin cannot approve or reject their own withdrawal; a second admin can', async () => {
     await stack.fund(ADMIN_2.userId, '300');
-    const id = (
-      await stack.call('requestWithdrawal', {
-        caller: caller(ADMIN_2.userId),
-        callerRole: 'admin',
-        callerVerified: true,
-        callerKycStatus: 'Approved',
-        amount: '100',
-        walletAddress: WALLET,
-      })
-    ).withdrawal!.withdrawalId;
+    const id = (await request(ADMIN_2.userId, '100', { role: 'admin' })).withdrawal!.withdrawalId;
     for (const method of ['approveWithdrawal', 'rejectWithdrawal'] as const)
       expect(await grpcError(decide(method, id, ADMIN_2))).toMatchObject({
         code: status.PERMISSION_DENIED,
@@ -253,18 +252,10 @@ describe('maker-checker and impersonation', () => {
     await stack.fund(u, '300');
     const mine = (await request(u, '100')).withdrawal!.withdrawalId;
     const asAdmin = { ...caller(u), impersonatorId: ADMIN.userId };
-    expect(
-      await grpcError(
-        stack.call('requestWithdrawal', {
-          caller: asAdmin,
-          callerRole: 'subscriber',
-          callerVerified: true,
-          callerKycStatus: 'Approved',
-          amount: '100',
-          walletAddress: WALLET,
-        }),
-      ),
-    ).toMatchObject({ code: status.PERMISSION_DENIED, details: IMPERSONATING });
+    expect(await grpcError(request(u, '100', { impersonatorId: ADMIN.userId }))).toMatchObject({
+      code: status.PERMISSION_DENIED,
+      details: IMPERSONATING,
+    });
     expect(await stack.balances(u)).toMatchObject({ profitCents: 20_000, withdrawalHoldCents: 10_000 });
     const seen = await stack.call('listUserWithdrawals', { caller: asAdmin, callerRole: 'subscriber' });
     expect(seen.withdrawals.map((w) => w.withdrawalId)).toEqual([mine]);

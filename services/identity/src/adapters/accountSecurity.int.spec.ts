@@ -3,29 +3,24 @@
  * rate limits that do not lock the owner's trusted browser out, emails unique after canonicalisation,
  * reset links retired by newer ones, and no answer that reveals a suspension without a secret.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { expectStatus, grpc, startHarness, type Harness } from '../testing/harness.js';
+import { describe, expect, it } from 'vitest';
+import { expectStatus, grpc } from '@meridian/platform/testing/grpcStatus';
+import { identityPerTest } from '../testing/harness.js';
 
 const { status } = grpc;
 const MINUTE = 60_000;
 const INVALID_CODE = 'Invalid or expired login code';
 const RATE_LIMITED = 'Too many attempts. Please try again later';
 
-let h: Harness;
-beforeEach(async () => {
-  // Generous code budgets: these tests are about the per-account failure count, not the windows
-  // (which run on real time in Redis while the harness's clock is fake).
-  h = await startHarness({
-    deps: {
-      rateLimits: {
-        sendCodePerEmail: { max: 100, windowMs: 60 * MINUTE },
-        codeLoginPerEmail: { max: 100, windowMs: 60 * MINUTE },
-      },
+// Generous code budgets: these tests are about the per-account failure count, not the windows
+// (which run on real time in Redis while the harness's clock is fake).
+const h = identityPerTest({
+  deps: {
+    rateLimits: {
+      sendCodePerEmail: { max: 100, windowMs: 60 * MINUTE },
+      codeLoginPerEmail: { max: 100, windowMs: 60 * MINUTE },
     },
-  });
-});
-afterEach(async () => {
-  await h.stop();
+  },
 });
 
 const wrongFor = (code: string) => (code === '000000' ? '111111' : '000000');
@@ -35,12 +30,17 @@ async function newCode(email: string): Promise<string> {
   return h.latestSecret('LoginCodeRequested', email);
 }
 
-async function failCode(email: string, code: string): Promise<void> {
-  await expectStatus(
-    h.call('loginWithCode', { email, loginCode: wrongFor(code) }),
-    status.INVALID_ARGUMENT,
-    INVALID_CODE,
-  );
+async function expectCodeRefused(email: string, loginCode: string): Promise<void> {
+  await expectStatus(h.call('loginWithCode', { email, loginCode }), status.INVALID_ARGUMENT, INVALID_CODE);
+}
+
+/** One failed code login: a wrong guess at `code`. */
+const failCode = (email: string, code: string) => expectCodeRefused(email, wrongFor(code));
+
+/** A code login that succeeds, into `account`. */
+async function expectCodeAccepted(account: { email: string; user?: { id: string } }, loginCode: string) {
+  const ok = await h.call('loginWithCode', { email: account.email, loginCode });
+  expect(ok.user!.id).toBe(account.user!.id);
 }
 
 describe('login codes (finding 6)', () => {
@@ -51,17 +51,9 @@ describe('login codes (finding 6)', () => {
     // A new code does not reset the count: the fifth failure overall locks the account's code login.
     const second = await newCode(user.email);
     await failCode(user.email, second);
-    await expectStatus(
-      h.call('loginWithCode', { email: user.email, loginCode: second }),
-      status.INVALID_ARGUMENT,
-      INVALID_CODE,
-    );
+    await expectCodeRefused(user.email, second);
     const third = await newCode(user.email);
-    await expectStatus(
-      h.call('loginWithCode', { email: user.email, loginCode: third }),
-      status.INVALID_ARGUMENT,
-      INVALID_CODE,
-    );
+    await expectCodeRefused(user.email, third);
 
     // After the first lock (15 minutes) one more failure locks for longer (30 minutes).
     h.advance(15 * MINUTE);
@@ -69,22 +61,14 @@ describe('login codes (finding 6)', () => {
     await failCode(user.email, fourth);
     h.advance(15 * MINUTE);
     const fifth = await newCode(user.email);
-    await expectStatus(
-      h.call('loginWithCode', { email: user.email, loginCode: fifth }),
-      status.INVALID_ARGUMENT,
-      INVALID_CODE,
-    );
+    await expectCodeRefused(user.email, fifth);
     h.advance(15 * MINUTE);
-    const sixth = await newCode(user.email);
-    const ok = await h.call('loginWithCode', { email: user.email, loginCode: sixth });
-    expect(ok.user!.id).toBe(user.user!.id);
+    await expectCodeAccepted(user, await newCode(user.email));
 
     // A successful code login starts the count again: four failures do not lock.
     const seventh = await newCode(user.email);
     for (let i = 0; i < 4; i++) await failCode(user.email, seventh);
-    expect((await h.call('loginWithCode', { email: user.email, loginCode: seventh })).user!.id).toBe(
-      user.user!.id,
-    );
+    await expectCodeAccepted(user, seventh);
   });
 
   it('a password reset (proof of the mailbox) lifts the code-login lock', async () => {
@@ -94,10 +78,7 @@ describe('login codes (finding 6)', () => {
     await h.call('forgotPassword', { email: user.email });
     const token = await h.latestSecret('PasswordResetRequested', user.email);
     await h.call('resetPassword', { resetToken: token, password: 'New-pass-2' });
-    const fresh = await newCode(user.email);
-    expect((await h.call('loginWithCode', { email: user.email, loginCode: fresh })).user!.id).toBe(
-      user.user!.id,
-    );
+    await expectCodeAccepted(user, await newCode(user.email));
   });
 
   it("someone else's failed password logins do not block the owner's trusted browser", async () => {
@@ -120,11 +101,7 @@ describe('login codes (finding 6)', () => {
       status.RESOURCE_EXHAUSTED,
       RATE_LIMITED,
     );
-    const trusted = await h.call('login', {
-      email: user.email,
-      password: user.password,
-      deviceToken: user.deviceToken,
-    });
+    const trusted = await h.loginTrusted(user);
     expect(trusted.user!.id).toBe(user.user!.id);
 
     // The trusted browser has a budget of its own (10 attempts in the window): its failures still stop it.
@@ -212,11 +189,7 @@ describe('reset links and suspension (finding 10)', () => {
     const user = await h.register();
     const code = await newCode(user.email);
     await h.call('upgradeUser', { caller: admin, userId: user.user!.id, role: 'suspended' });
-    await expectStatus(
-      h.call('loginWithCode', { email: user.email, loginCode: wrongFor(code) }),
-      status.INVALID_ARGUMENT,
-      INVALID_CODE,
-    );
+    await failCode(user.email, code);
     await expectStatus(
       h.call('loginWithCode', { email: user.email, loginCode: code }),
       status.PERMISSION_DENIED,

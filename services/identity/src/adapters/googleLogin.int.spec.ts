@@ -6,7 +6,8 @@ import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import jwt from 'jsonwebtoken';
-import { expectStatus, grpc, startHarness, type Harness } from '../testing/harness.js';
+import { expectStatus, grpc } from '@meridian/platform/testing/grpcStatus';
+import { startHarness, type Harness } from '../testing/harness.js';
 
 const { status } = grpc;
 const ISSUER = 'https://issuer.meridian.test';

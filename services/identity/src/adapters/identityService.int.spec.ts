@@ -2,22 +2,17 @@
  * The identity service through its gRPC surface on embedded adapters (SQLite ':memory:', in-process
  * bus, Redis with a random prefix).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
-import { expectStatus, grpc, startHarness, type Harness } from '../testing/harness.js';
+import { expectStatus, grpc } from '@meridian/platform/testing/grpcStatus';
+import { identityPerTest } from '../testing/harness.js';
 import { IDENTITY_TOPIC } from '../main.js';
 
 const { status } = grpc;
 const HOUR = 60 * 60 * 1000;
 
-let h: Harness;
-beforeEach(async () => {
-  h = await startHarness();
-});
-afterEach(async () => {
-  await h.stop();
-});
+const h = identityPerTest();
 
 async function adminCaller() {
   const res = await h.signInWithCode(h.admin.email);
@@ -185,11 +180,7 @@ describe('login', () => {
       'Invalid or expired login code',
     );
 
-    const trusted = await h.call('login', {
-      email: user.email,
-      password: user.password,
-      deviceToken: viaCode.deviceToken,
-    });
+    const trusted = await h.loginTrusted(user, viaCode.deviceToken);
     expect(trusted.user!.id).toBe(user.user!.id);
     // A device token trusted by one user does not let another user skip the code.
     const other = await h.register();
@@ -289,11 +280,7 @@ describe('login', () => {
       'Too many attempts. Please try again later',
     );
     // issue 11 finding 6: the trusted browser has a budget of its own (it was refused here before)
-    const trusted = await h.call('login', {
-      email: user.email,
-      password: user.password,
-      deviceToken: user.deviceToken,
-    });
+    const trusted = await h.loginTrusted(user);
     expect(trusted.user!.id).toBe(user.user!.id);
   });
 
@@ -403,11 +390,7 @@ describe('passwords', () => {
 
   it('changes the password with the old one and revokes the other sessions only', async () => {
     const user = await h.register();
-    const second = await h.call('login', {
-      email: user.email,
-      password: user.password,
-      deviceToken: user.deviceToken,
-    });
+    const second = await h.loginTrusted(user);
     const caller = await h.callerOf(user.sessionToken);
     await expectStatus(
       h.call('changePassword', { caller, oldPassword: 'not-it!', password: 'New-pass-2' }),

@@ -1,4 +1,4 @@
-import { forbidden } from '@meridian/platform/eventSourcing/errors';
+import { requireAdminRole } from '@meridian/platform/eventSourcing/guards';
 import { MESSAGES } from '../domain/user.js';
 import { countAdmins, getUserView, listUserViews, type UserView } from '../projections/userView.js';
 import {
@@ -19,7 +19,7 @@ export async function requireAdmin(
   callerInput: CallerInput | undefined,
 ): Promise<ResolvedCaller> {
   const caller = await resolveCaller(ctx, callerInput);
-  if (caller.role !== 'admin') throw forbidden(MESSAGES.notAuthorized);
+  requireAdminRole(caller.role, MESSAGES.notAuthorized);
   return caller;
 }
 

@@ -3,12 +3,7 @@
  * transaction (append + inline projections), state-stored deciders, rate limits and sessions.
  */
 import { DomainError, invalid, unauthenticated } from '@meridian/platform/eventSourcing/errors';
-import {
-  type CommandResult,
-  type CommandStream,
-  handleCommand,
-  loadStream,
-} from '@meridian/platform/app/commandHandler';
+import { type CommandStream, handleCommand, loadStream } from '@meridian/platform/app/commandHandler';
 import { eventMeta } from '@meridian/platform/app/requestContext';
 import type { Actor, Decider, DomainEvent, EventMeta } from '@meridian/platform/eventSourcing/types';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
@@ -58,6 +53,8 @@ export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please try again later';
 export const NOT_LOGGED_IN = 'Not authorized, please login';
 
 export const SESSION_TTL_MS = 24 * HOUR;
+/** An impersonation session ends by itself this long after it started, never refreshed (issue 11, finding 5). */
+export const IMPERSONATION_TTL_MS = 30 * MIN;
 /** A session token older than this is replaced by a fresh one on Authenticate (sliding refresh). */
 export const SESSION_REFRESH_AFTER_MS = HOUR;
 export const DEVICE_TTL_MS = 365 * 24 * HOUR;
@@ -139,8 +136,7 @@ const USER_STREAM: CommandStream<UserCommand, UserEvent, UserState> = {
   project: projectInline,
 };
 
-export const loadUserState = (tx: StoreTx, userId: string): Promise<{ version: number; state: UserState }> =>
-  loadStream(tx, USER_STREAM, userId);
+export const loadUserState = (tx: StoreTx, userId: string) => loadStream(tx, USER_STREAM, userId);
 
 /** Decides a User command on the current stream, appends (expected version) and projects inline. */
 export const decideAndAppend = (
@@ -148,7 +144,7 @@ export const decideAndAppend = (
   userId: string,
   command: UserCommand | ((state: UserState) => UserCommand),
   meta: EventMeta,
-): Promise<CommandResult<UserEvent, UserState>> => handleCommand(tx, USER_STREAM, userId, command, meta);
+) => handleCommand(tx, USER_STREAM, userId, command, meta);
 
 // ---------- state-stored deciders (login codes, one-time tokens: never published) ----------
 
@@ -233,12 +229,14 @@ export async function createSession(
 ): Promise<{ sessionId: string; token: string }> {
   const now = ctx.clock();
   const sessionId = ctx.crypto.randomToken();
+  const ttlMs = impersonatorId ? IMPERSONATION_TTL_MS : SESSION_TTL_MS;
   const record: SessionRecord = { userId, impersonatorId, createdAt: now.toISOString() };
-  await ctx.kv.set(sessionKey(sessionId), JSON.stringify(record), { ttlMs: SESSION_TTL_MS });
+  await ctx.kv.set(sessionKey(sessionId), JSON.stringify(record), { ttlMs });
+  // The sets keep the full term: their ttl is the whole set's, shared with the owner's other sessions.
   await ctx.kv.sadd(userSessionsKey(userId), sessionId, SESSION_TTL_MS);
   // An impersonation session dies with the admin's sessions too (suspension, deletion, password change).
   if (impersonatorId) await ctx.kv.sadd(userSessionsKey(impersonatorId), sessionId, SESSION_TTL_MS);
-  return { sessionId, token: ctx.tokens.signSession({ sid: sessionId, sub: userId }, now, SESSION_TTL_MS) };
+  return { sessionId, token: ctx.tokens.signSession({ sid: sessionId, sub: userId }, now, ttlMs) };
 }
 
 export async function readSession(ctx: IdentityContext, sessionId: string): Promise<SessionRecord | null> {
@@ -297,14 +295,47 @@ export async function signedIn(
 }
 
 /**
+ * An impersonation session IMPERSONATION_TTL_MS old (by the context's clock): revoked, and the first
+ * reader to see it (an only-if-absent marker) records ImpersonationEnded with the admin as actor.
+ * The signed token expires at the same moment, so most late requests are refused by its expiry
+ * before they reach here; this is the check on the record itself.
+ */
+async function endedImpersonation(
+  ctx: IdentityContext,
+  sessionId: string,
+  record: SessionRecord,
+): Promise<boolean> {
+  const adminId = record.impersonatorId;
+  if (!adminId || ctx.clock().getTime() - Date.parse(record.createdAt) < IMPERSONATION_TTL_MS) return false;
+  const first = await ctx.kv.set(`impersonation-expired:${sessionId}`, '1', {
+    ttlMs: REVOKED_TTL_MS,
+    onlyIfAbsent: true,
+  });
+  await revokeSession(ctx, sessionId);
+  if (first && (await getUserView(ctx.store, record.userId))) {
+    await ctx.store.transaction((tx) =>
+      decideAndAppend(
+        tx,
+        record.userId,
+        { type: 'EndImpersonation', adminId },
+        metaFor(undefined, { userId: adminId, role: 'admin' }, ctx),
+      ),
+    );
+  }
+  return true;
+}
+
+/**
  * Who may act on a session: the user must exist and not be suspended; an impersonating admin must
- * still be an admin. Returns the user's view, or null (the session is then revoked).
+ * still be an admin and the impersonation younger than IMPERSONATION_TTL_MS. Returns the user's
+ * view, or null (the session is then revoked).
  */
 async function liveSessionUser(
   ctx: IdentityContext,
   sessionId: string,
   record: SessionRecord,
 ): Promise<UserView | null> {
+  if (await endedImpersonation(ctx, sessionId, record)) return null;
   const view = await getUserView(ctx.store, record.userId);
   let ok = !!view && view.role !== 'suspended';
   if (ok && record.impersonatorId) {
@@ -356,17 +387,16 @@ export async function authenticate(ctx: IdentityContext, token: string): Promise
   const view = await liveSessionUser(ctx, claims.sid, record);
   if (!view) throw unauthenticated(NOT_LOGGED_IN);
   let refreshedSessionToken = '';
-  if (now.getTime() - claims.iat * 1000 >= SESSION_REFRESH_AFTER_MS) {
+  if (!record.impersonatorId && now.getTime() - claims.iat * 1000 >= SESSION_REFRESH_AFTER_MS) {
     // Sliding refresh: a fresh token for the same session, and the record lives another full term,
     // unless it was revoked since it was read (see revokedKey: the write first, then the check).
+    // An impersonation session is never refreshed: it ends IMPERSONATION_TTL_MS after it started.
     await ctx.kv.set(sessionKey(claims.sid), JSON.stringify(record), { ttlMs: SESSION_TTL_MS });
     if (await isRevoked(ctx, claims.sid)) {
       await ctx.kv.del(sessionKey(claims.sid));
       throw unauthenticated(NOT_LOGGED_IN);
     }
     await ctx.kv.sadd(userSessionsKey(record.userId), claims.sid, SESSION_TTL_MS);
-    if (record.impersonatorId)
-      await ctx.kv.sadd(userSessionsKey(record.impersonatorId), claims.sid, SESSION_TTL_MS);
     refreshedSessionToken = ctx.tokens.signSession(
       { sid: claims.sid, sub: record.userId },
       now,

@@ -3,19 +3,13 @@
  * meridian.kyc.events (group 'identity'), applied once per event even when delivered again.
  */
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { busEvent } from '@meridian/platform/testing/eventBus.conformance';
 import { waitFor } from '@meridian/platform/testing/waitFor';
-import { startHarness, type Harness } from '../testing/harness.js';
+import { identityPerTest } from '../testing/harness.js';
 import { KYC_TOPIC } from '../projections/externalFacts.js';
 
-let h: Harness;
-beforeEach(async () => {
-  h = await startHarness();
-});
-afterEach(async () => {
-  await h.stop();
-});
+const h = identityPerTest();
 
 let position = 0;
 const kycEvent = (type: string, data: Record<string, unknown>) =>

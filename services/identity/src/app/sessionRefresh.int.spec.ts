@@ -12,7 +12,8 @@ import { createMemoryKeyValueStore } from '@meridian/platform/adapters/keyValue.
 import { createRedisKeyValueStore } from '@meridian/platform/adapters/keyValue.redis';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import { waitFor } from '@meridian/platform/testing/waitFor';
-import { expectStatus, grpc, probeRedis, startHarness, type Harness } from '../testing/harness.js';
+import { expectStatus, grpc } from '@meridian/platform/testing/grpcStatus';
+import { probeRedis, startHarness, type Harness } from '../testing/harness.js';
 
 const { status } = grpc;
 const HOUR = 60 * 60 * 1000;
@@ -53,6 +54,12 @@ function pausingKv(inner: KeyValueStore) {
     },
     release: () => release(),
   };
+}
+
+/** A started harness over a store whose next session-record write pauses. */
+interface Race {
+  h: Harness;
+  pause: ReturnType<typeof pausingKv>;
 }
 
 interface RaceStore {
@@ -96,7 +103,7 @@ describe.each(stores)('session refresh racing a revocation: $name', ({ create })
     store = null;
   });
 
-  async function setup(): Promise<{ h: Harness; pause: ReturnType<typeof pausingKv> } | null> {
+  async function setup(): Promise<Race | null> {
     store = await create(`test:identity-race:${randomUUID()}:`);
     if (!store) {
       process.stdout.write(`skipped: no Redis at ${RACE_REDIS_URL}\n`);
@@ -107,6 +114,32 @@ describe.each(stores)('session refresh racing a revocation: $name', ({ create })
     return { h, pause };
   }
 
+  /**
+   * Authenticate on `sessionToken` runs up to its rewrite of the session record, `revoke` runs to the end
+   * meanwhile, then the rewrite goes on: the racing call is refused and the session stays revoked.
+   */
+  async function expectRevocationToWin(
+    s: Race,
+    sessionToken: string,
+    revoke: () => Promise<void>,
+  ): Promise<void> {
+    s.pause.arm();
+    const outcome = s.h.call('authenticate', { sessionToken }).then(
+      (p) => ({ refreshed: p.refreshedSessionToken }),
+      (err: grpc.ServiceError) => ({ code: err.code }),
+    );
+    await s.pause.whenPaused();
+    await revoke();
+    s.pause.release();
+
+    expect(await outcome).toEqual({ code: status.UNAUTHENTICATED });
+    await expectStatus(
+      s.h.call('authenticate', { sessionToken }),
+      status.UNAUTHENTICATED,
+      'Not authorized, please login',
+    );
+  }
+
   it('a logout between the read and the rewrite stays a logout', async (test) => {
     const s = await setup();
     if (!s) return test.skip();
@@ -114,22 +147,9 @@ describe.each(stores)('session refresh racing a revocation: $name', ({ create })
     const caller = await s.h.callerOf(user.sessionToken);
     s.h.advance(2 * HOUR); // the next Authenticate slides the session forward
 
-    s.pause.arm();
-    const racing = s.h.call('authenticate', { sessionToken: user.sessionToken });
-    const outcome = racing.then(
-      (p) => ({ refreshed: p.refreshedSessionToken }),
-      (err: grpc.ServiceError) => ({ code: err.code }),
-    );
-    await s.pause.whenPaused();
-    expect((await s.h.call('logout', { caller })).message).toBe('Logout successful');
-    s.pause.release();
-
-    expect(await outcome).toEqual({ code: status.UNAUTHENTICATED });
-    await expectStatus(
-      s.h.call('authenticate', { sessionToken: user.sessionToken }),
-      status.UNAUTHENTICATED,
-      'Not authorized, please login',
-    );
+    await expectRevocationToWin(s, user.sessionToken, async () => {
+      expect((await s.h.call('logout', { caller })).message).toBe('Logout successful');
+    });
     await expectStatus(s.h.call('getUser', { caller }), status.UNAUTHENTICATED);
   });
 
@@ -137,29 +157,17 @@ describe.each(stores)('session refresh racing a revocation: $name', ({ create })
     const s = await setup();
     if (!s) return test.skip();
     const user = await s.h.register();
-    const other = await s.h.call('login', {
-      email: user.email,
-      password: user.password,
-      deviceToken: user.deviceToken,
-    });
+    const other = await s.h.loginTrusted(user);
     const changer = await s.h.callerOf(user.sessionToken);
     s.h.advance(2 * HOUR);
 
-    s.pause.arm();
-    const outcome = s.h.call('authenticate', { sessionToken: other.sessionToken }).then(
-      (p) => ({ refreshed: p.refreshedSessionToken }),
-      (err: grpc.ServiceError) => ({ code: err.code }),
-    );
-    await s.pause.whenPaused();
-    await s.h.call('changePassword', { caller: changer, oldPassword: user.password, password: 'New-pass-2' });
-    s.pause.release();
-
-    expect(await outcome).toEqual({ code: status.UNAUTHENTICATED });
-    await expectStatus(
-      s.h.call('authenticate', { sessionToken: other.sessionToken }),
-      status.UNAUTHENTICATED,
-      'Not authorized, please login',
-    );
+    await expectRevocationToWin(s, other.sessionToken, async () => {
+      await s.h.call('changePassword', {
+        caller: changer,
+        oldPassword: user.password,
+        password: 'New-pass-2',
+      });
+    });
     // the session that changed the password lives on
     expect((await s.h.call('authenticate', { sessionToken: user.sessionToken })).userId).toBe(user.user!.id);
   });

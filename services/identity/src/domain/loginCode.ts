@@ -9,6 +9,7 @@
  * count again (a password reset, which proves the mailbox, forgets the record altogether).
  */
 import { invalid } from '@meridian/platform/eventSourcing/errors';
+import { unknownCommand, unknownEvent } from '@meridian/platform/eventSourcing/exhaustive';
 import type { Decider } from '@meridian/platform/eventSourcing/types';
 import { constantTimeEqual } from './constantTime.js';
 
@@ -79,10 +80,8 @@ export function evolve(state: LoginCodeState, event: LoginCodeEvent): LoginCodeS
     }
     case 'LoginCodeConsumed':
       return { ...state, consumed: true, accountFailures: 0, lockedUntil: null };
-    default: {
-      const _exhaustive: never = event;
-      return state;
-    }
+    default:
+      return unknownEvent(event, state);
   }
 }
 
@@ -120,10 +119,8 @@ export function decide(command: LoginCodeCommand, state: LoginCodeState): LoginC
         return [{ type: 'LoginCodeAttemptFailed', data: { at } }];
       return [{ type: 'LoginCodeConsumed', data: { at } }];
     }
-    default: {
-      const _exhaustive: never = command;
-      throw invalid('Unknown command');
-    }
+    default:
+      return unknownCommand(command);
   }
 }
 

@@ -4,6 +4,7 @@
  * with the same message as unknown ones.
  */
 import { invalid } from '@meridian/platform/eventSourcing/errors';
+import { unknownCommand, unknownEvent } from '@meridian/platform/eventSourcing/exhaustive';
 import type { Decider } from '@meridian/platform/eventSourcing/types';
 
 export type TokenPurpose = 'verify' | 'reset';
@@ -46,10 +47,8 @@ export function evolve(state: TokenState, event: TokenEvent): TokenState {
       };
     case 'TokenConsumed':
       return state.status === 'none' ? state : { ...state, status: 'consumed' };
-    default: {
-      const _exhaustive: never = event;
-      return state;
-    }
+    default:
+      return unknownEvent(event, state);
   }
 }
 
@@ -81,10 +80,8 @@ export function decide(command: TokenCommand, state: TokenState): TokenEvent[] {
         throw invalid(INVALID_TOKEN_MESSAGE[command.purpose]);
       }
       return [{ type: 'TokenConsumed', data: { at: command.now.toISOString() } }];
-    default: {
-      const _exhaustive: never = command;
-      throw invalid('Unknown command');
-    }
+    default:
+      return unknownCommand(command);
   }
 }
 

@@ -14,6 +14,8 @@ import {
   notFound,
   precondition,
 } from '@meridian/platform/eventSourcing/errors';
+import { unknownCommand, unknownEvent } from '@meridian/platform/eventSourcing/exhaustive';
+import { requireAdminRole } from '@meridian/platform/eventSourcing/guards';
 import type { Decider } from '@meridian/platform/eventSourcing/types';
 
 export const ROLES = ['subscriber', 'author', 'admin', 'suspended'] as const;
@@ -196,10 +198,8 @@ export function evolve(state: UserState, event: UserEvent): UserState {
     case 'ImpersonationStarted':
     case 'ImpersonationEnded':
       return state;
-    default: {
-      const _exhaustive: never = event;
-      return state;
-    }
+    default:
+      return unknownEvent(event, state);
   }
 }
 
@@ -257,8 +257,12 @@ const FIELD_LIMITS: Record<ProfileField, number> = {
   phone: 40,
   bio: 1000,
   country: 100,
-  photo: 2048,
+  photo: 80_000,
 };
+/** An inline picture as the profile screen sends it (spec §5: jpeg, jpg or png only), base64, under the photo limit. */
+const INLINE_PHOTO = /^data:image\/(png|jpeg);base64,[A-Za-z0-9+/]+={0,2}$/;
+/** The longest photo address (an image service's URL). */
+const PHOTO_URL_MAX_CHARS = 2048;
 
 function checkProfile(changes: ProfileChanges): void {
   for (const field of PROFILE_FIELDS) {
@@ -268,11 +272,13 @@ function checkProfile(changes: ProfileChanges): void {
       throw invalid(MESSAGES.fieldTooLong(field[0].toUpperCase() + field.slice(1)));
   }
   if (changes.name !== undefined && changes.name.trim() === '') throw invalid(MESSAGES.nameRequired);
-  if (changes.photo) {
+  if (changes.photo && !INLINE_PHOTO.test(changes.photo)) {
     let ok = false;
     try {
       const url = new URL(changes.photo);
-      ok = url.protocol === 'https:' || url.protocol === 'http:';
+      ok =
+        (url.protocol === 'https:' || url.protocol === 'http:') &&
+        changes.photo.length <= PHOTO_URL_MAX_CHARS;
     } catch {
       ok = false;
     }
@@ -401,7 +407,7 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
       ];
     }
     case 'ChangeRole': {
-      if (command.actorRole !== 'admin') throw forbidden(MESSAGES.notAuthorized);
+      requireAdminRole(command.actorRole, MESSAGES.notAuthorized);
       if (!command.role) throw invalid(MESSAGES.selectRole);
       if (!isRole(command.role)) throw invalid(MESSAGES.invalidRole);
       const s = active(state);
@@ -421,13 +427,13 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
       ];
     }
     case 'DeleteUser': {
-      if (command.actorRole !== 'admin') throw forbidden(MESSAGES.notAuthorized);
+      requireAdminRole(command.actorRole, MESSAGES.notAuthorized);
       const s = active(state);
       if (s.userId === command.actorId) throw forbidden(MESSAGES.ownDelete);
       return [{ type: 'UserDeleted', data: { userId: s.userId, deletedBy: command.actorId } }];
     }
     case 'StartImpersonation': {
-      if (command.adminRole !== 'admin') throw forbidden(MESSAGES.notAuthorized);
+      requireAdminRole(command.adminRole, MESSAGES.notAuthorized);
       const s = active(state);
       if (s.role === 'admin') throw forbidden(MESSAGES.impersonateAdmin);
       return [{ type: 'ImpersonationStarted', data: { adminId: command.adminId, userId: s.userId } }];
@@ -436,10 +442,8 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
       if (state.status === 'none') throw notFound(MESSAGES.userNotFound);
       return [{ type: 'ImpersonationEnded', data: { adminId: command.adminId, userId: state.userId } }];
     }
-    default: {
-      const _exhaustive: never = command;
-      throw invalid('Unknown command');
-    }
+    default:
+      return unknownCommand(command);
   }
 }
 

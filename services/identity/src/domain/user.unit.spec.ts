@@ -187,6 +187,24 @@ describe('User decider', () => {
         .thenThrows(kind('invalid', MESSAGES.invalidPhoto));
     });
 
+    it('takes an inline png or jpeg picture (spec §5), refuses any other inline type and a URL over 2,048 characters', () => {
+      const photo = `data:image/png;base64,${Buffer.from('pixels').toString('base64')}`;
+      spec
+        .given([registered()])
+        .when({ type: 'UpdateProfile', changes: { photo } })
+        .then([
+          {
+            type: 'ProfileUpdated',
+            data: { userId: 'u1', fields: ['photo'], name: '', phone: '', bio: '', country: '', photo },
+          },
+        ]);
+      for (const bad of ['data:image/svg+xml;base64,PHN2Zz4=', `https://img.example/${'a'.repeat(2048)}`])
+        spec
+          .given([registered()])
+          .when({ type: 'UpdateProfile', changes: { photo: bad } })
+          .thenThrows(kind('invalid', MESSAGES.invalidPhoto));
+    });
+
     it('does nothing without changes', () => {
       spec.given([registered()]).when({ type: 'UpdateProfile', changes: {} }).thenNothingHappens();
     });
@@ -212,30 +230,32 @@ describe('User decider', () => {
         .then([roleChanged('author')]);
     });
 
-    it('only an admin may change roles (an author is not an admin)', () => {
+    it.each([
+      [
+        'only an admin may change roles (an author is not an admin)',
+        'subscriber',
+        change('author', { actorRole: 'author' }),
+        kind('forbidden', MESSAGES.notAuthorized),
+      ],
+      [
+        'an admin cannot change their own role',
+        'admin',
+        change('subscriber', { actorId: 'u1' }),
+        kind('forbidden', MESSAGES.ownRole),
+      ],
+      [
+        'the last admin cannot be demoted',
+        'admin',
+        change('subscriber', { adminCount: 1 }),
+        kind('precondition', MESSAGES.lastAdmin),
+      ],
+      ['refuses an unknown role', 'subscriber', change('root'), kind('invalid', MESSAGES.invalidRole)],
+      ['refuses a missing role', 'subscriber', change(''), kind('invalid', MESSAGES.selectRole)],
+    ])('%s', (_, role, command, refusal) => {
       spec
-        .given([registered()])
-        .when(change('author', { actorRole: 'author' }))
-        .thenThrows(kind('forbidden', MESSAGES.notAuthorized));
-    });
-
-    it('an admin cannot change their own role', () => {
-      spec
-        .given([registered('u1', 'admin')])
-        .when(change('subscriber', { actorId: 'u1' }))
-        .thenThrows(kind('forbidden', MESSAGES.ownRole));
-    });
-
-    it('the last admin cannot be demoted', () => {
-      spec
-        .given([registered('u1', 'admin')])
-        .when(change('subscriber', { adminCount: 1 }))
-        .thenThrows(kind('precondition', MESSAGES.lastAdmin));
-    });
-
-    it('refuses an unknown or missing role', () => {
-      spec.given([registered()]).when(change('root')).thenThrows(kind('invalid', MESSAGES.invalidRole));
-      spec.given([registered()]).when(change('')).thenThrows(kind('invalid', MESSAGES.selectRole));
+        .given([registered('u1', role)])
+        .when(command)
+        .thenThrows(refusal);
     });
 
     it('the same role again changes nothing', () => {
@@ -244,26 +264,23 @@ describe('User decider', () => {
   });
 
   describe('DeleteUser', () => {
+    const deleteBy = (actorId: string, actorRole = 'admin') => ({
+      type: 'DeleteUser' as const,
+      actorId,
+      actorRole,
+    });
+
     it('an admin deletes another user, not themselves', () => {
-      spec
-        .given([registered()])
-        .when({ type: 'DeleteUser', actorId: 'admin', actorRole: 'admin' })
-        .then([deleted]);
+      spec.given([registered()]).when(deleteBy('admin')).then([deleted]);
       spec
         .given([registered('u1', 'admin')])
-        .when({ type: 'DeleteUser', actorId: 'u1', actorRole: 'admin' })
+        .when(deleteBy('u1'))
         .thenThrows(kind('forbidden', MESSAGES.ownDelete));
-      spec
-        .given([registered()])
-        .when({ type: 'DeleteUser', actorId: 'x', actorRole: 'subscriber' })
-        .thenThrows(kind('forbidden'));
+      spec.given([registered()]).when(deleteBy('x', 'subscriber')).thenThrows(kind('forbidden'));
     });
 
     it('a deleted user cannot be deleted again', () => {
-      spec
-        .given([registered(), deleted])
-        .when({ type: 'DeleteUser', actorId: 'admin', actorRole: 'admin' })
-        .thenThrows(kind('not_found'));
+      spec.given([registered(), deleted]).when(deleteBy('admin')).thenThrows(kind('not_found'));
     });
   });
 

@@ -4,8 +4,7 @@
  * gRPC client. The clock is injectable (advance it for expiry tests).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
-import * as grpc from '@grpc/grpc-js';
+import { afterEach, beforeEach } from 'vitest';
 import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
 import { createInProcEventBus } from '@meridian/platform/adapters/eventBus.inproc';
 import { createRedisKeyValueStore } from '@meridian/platform/adapters/keyValue.redis';
@@ -113,6 +112,11 @@ export interface Harness {
   ): Promise<AuthResponse & { email: string; password: string }>;
   /** Signs in from a new browser with an emailed code (for accounts without a trusted device). */
   signInWithCode(email: string, deviceToken?: string): Promise<AuthResponse>;
+  /** Logs in with the account's password from a browser it trusts (by default the one it registered from). */
+  loginTrusted(
+    account: { email: string; password: string; deviceToken: string },
+    deviceToken?: string,
+  ): Promise<AuthResponse>;
   callerOf(sessionToken: string): Promise<Caller>;
   /** Stops the service (gRPC, relay, consumers) and leaves the store and the bus open. */
   stopService(): Promise<void>;
@@ -201,6 +205,8 @@ export async function startHarness(
       const code = await h.latestSecret('LoginCodeRequested', email);
       return h.call('loginWithCode', { email, loginCode: code, deviceToken });
     },
+    loginTrusted: (account, deviceToken = account.deviceToken) =>
+      h.call('login', { email: account.email, password: account.password, deviceToken }),
     async callerOf(sessionToken) {
       const p = await h.call('authenticate', { sessionToken });
       return {
@@ -235,25 +241,24 @@ export async function startHarness(
   return h;
 }
 
-/** Asserts a call failed with a gRPC status (and optionally its message). */
-export async function expectStatus(
-  promise: Promise<unknown>,
-  code: grpc.status,
-  details?: string,
-): Promise<grpc.ServiceError> {
-  let error: unknown;
-  try {
-    await promise;
-  } catch (err) {
-    error = err;
-  }
-  expect(error, 'expected the call to fail').toBeDefined();
-  const e = error as grpc.ServiceError;
-  expect({ code: grpc.status[e.code], details: details === undefined ? undefined : e.details }).toEqual({
-    code: grpc.status[code],
-    details,
+/**
+ * The setup of an integration spec: a fresh identity service before each test, stopped after it. The
+ * harness returned stands for the current test's.
+ */
+export function identityPerTest(options: Parameters<typeof startHarness>[0] = {}): Harness {
+  let current: Harness | undefined;
+  beforeEach(async () => {
+    current = await startHarness(options);
   });
-  return e;
+  afterEach(async () => {
+    const h = current;
+    current = undefined;
+    await h?.stop();
+  });
+  return new Proxy({} as Harness, {
+    get(_, key) {
+      if (!current) throw new Error('the identity harness exists inside a test only');
+      return Reflect.get(current, key) as unknown;
+    },
+  });
 }
-
-export { grpc };

@@ -45,6 +45,7 @@ export const investmentToProto = (d: InvestmentView): Investment => ({
   decidedBy: d.decidedBy ?? '',
   maturedAt: d.maturedAt ?? '',
   refusal: d.refusal ?? '',
+  initiatedBy: d.initiatedBy ?? '',
 });
 
 export function investmentGrpcService(

@@ -41,6 +41,8 @@ export interface UploadOptions {
   email?: string;
   /** Sent as the files' names (which must not matter). */
   filenames?: { front?: string; back?: string };
+  /** The admin impersonating the user (the gateway's x-user-impersonator-id). */
+  impersonatorId?: string;
 }
 
 export interface KycHarness {
@@ -137,6 +139,7 @@ export async function startKycHarness(options: { maxFileBytes?: number } = {}): 
       headers['x-user-verified'] = String(opts.verified ?? true);
       if (opts.name) headers['x-user-name'] = encodeURIComponent(opts.name);
       if (opts.email) headers['x-user-email'] = encodeURIComponent(opts.email);
+      if (opts.impersonatorId) headers['x-user-impersonator-id'] = opts.impersonatorId;
       const res = await fetch(`${handle.httpUrl}/upload`, { method: 'POST', body: form, headers });
       return { status: res.status, body: (await res.json()) as { message: string } };
     },

@@ -82,9 +82,14 @@ const internalCall = (req: { userId: string; idempotencyKey: string; caller?: Ca
   actor: optionalActor(req.caller),
 });
 
-function depositToProto(view: DepositView): Deposit {
-  const { position: _position, decidedAt, decidedBy, ...deposit } = view;
-  return { ...deposit, decidedAt: decidedAt ?? '', decidedBy: decidedBy ?? '' };
+export function depositToProto(view: DepositView): Deposit {
+  const { position: _position, decidedAt, decidedBy, initiatedBy, ...deposit } = view;
+  return {
+    ...deposit,
+    decidedAt: decidedAt ?? '',
+    decidedBy: decidedBy ?? '',
+    initiatedBy: initiatedBy ?? '',
+  };
 }
 
 const balancesToProto = (b: BalancesDoc): Balances => ({

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AdjustmentOperation, BalanceAccount } from '@meridian/proto/meridian/ledger/v1/ledger';
-import { expectStatus, grpc, ledgerPerTest, principal } from '../testing/harness.js';
+import { expectStatus, grpc } from '@meridian/platform/testing/grpcStatus';
+import { ledgerPerTest, principal } from '../testing/harness.js';
 
 const h = ledgerPerTest();
 const SECOND_ADMIN = '(if you are the only admin, a second admin is needed)';
@@ -27,12 +28,7 @@ const addOne = (userId: string) => ({
 describe('maker-checker at the ledger', () => {
   it('an admin cannot confirm or reject their own deposit; another admin can', async () => {
     const other = await secondAdmin();
-    const own = await h.call('createDeposit', {
-      caller: other.caller,
-      callerRole: 'admin',
-      amount: '40',
-      emailVerified: true,
-    });
+    const own = await h.requestDeposit(other, '40');
     for (const method of ['confirmDeposit', 'rejectDeposit'] as const)
       await expectStatus(
         h.call(method, { caller: other.caller, callerRole: 'admin', depositId: own.depositId }),

@@ -400,10 +400,23 @@ describe('holds', () => {
       .thenThrows(isDomainError('conflict'), LEDGER_MESSAGES.holdAlreadyPlaced);
   });
 
+  /** $100 deposited, $40 of it held for investment inv-1. */
+  const heldForInv1 = history(credit(10_000), hold('inv-1', 'investment', 4_000));
+
+  /** A hold is settled once: after `settled`, the same settlement again changes nothing, the other is refused. */
+  function expectSettledOnce(
+    settled: LedgerEvent[],
+    again: LedgerCommand,
+    other: LedgerCommand,
+    refusal: string,
+  ): void {
+    spec.given(settled).when(again).thenNothingHappens();
+    spec.given(settled).when(other).thenThrows(isDomainError('conflict'), refusal);
+  }
+
   it('CaptureHold of an investment hold moves it into invested, once', () => {
-    const given = history(credit(10_000), hold('inv-1', 'investment', 4_000));
     const captured = spec
-      .given(given)
+      .given(heldForInv1)
       .when(capture('inv-1'))
       .then((events) => {
         expect(events.map((e) => e.type)).toEqual(['TransactionPosted', 'FundsCaptured', 'BalancesChanged']);
@@ -417,12 +430,13 @@ describe('holds', () => {
           investmentHoldCents: 0,
         });
       });
-    const after = [...given, ...captured];
-    spec.given(after).when(capture('inv-1', 'a-redelivered-approval')).thenNothingHappens();
-    spec
-      .given(after)
-      .when(release('inv-1'))
-      .thenThrows(isDomainError('conflict'), 'This hold has already been captured');
+    const after = [...heldForInv1, ...captured];
+    expectSettledOnce(
+      after,
+      capture('inv-1', 'a-redelivered-approval'),
+      release('inv-1'),
+      'This hold has already been captured',
+    );
     expect(holdOf(stateOf(after), 'inv-1')?.status).toBe('captured');
   });
 
@@ -444,9 +458,8 @@ describe('holds', () => {
   });
 
   it('ReleaseHold gives the funds back to their source, once', () => {
-    const given = history(credit(10_000), hold('inv-1', 'investment', 4_000));
     const released = spec
-      .given(given)
+      .given(heldForInv1)
       .when(release('inv-1'))
       .then((events) => {
         expect(events[1]).toMatchObject({
@@ -456,12 +469,12 @@ describe('holds', () => {
         expect(postedIn(events)[0].reason).toBe('hold_released');
         expect(events[2].data).toMatchObject({ depositCents: 10_000, investmentHoldCents: 0 });
       });
-    const after = [...given, ...released];
-    spec.given(after).when(release('inv-1', 'other-key')).thenNothingHappens();
-    spec
-      .given(after)
-      .when(capture('inv-1'))
-      .thenThrows(isDomainError('conflict'), 'This hold has already been released');
+    expectSettledOnce(
+      [...heldForInv1, ...released],
+      release('inv-1', 'other-key'),
+      capture('inv-1'),
+      'This hold has already been released',
+    );
   });
 
   it('capturing or releasing an unknown hold is refused', () => {
@@ -619,27 +632,14 @@ describe('AdjustBalance (admin)', () => {
     }
   });
 
-  it('refuses bad operations, accounts and amounts', () => {
-    spec
-      .given([])
-      .when(adjust({ operation: 'multiply' as never }))
-      .thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.invalidOperation);
-    spec
-      .given([])
-      .when(adjust({ account: 'withdrawal_hold' as never }))
-      .thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.invalidAccount);
-    spec
-      .given([])
-      .when(adjust({ amountCents: 0 }))
-      .thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.amountNotPositive);
-    spec
-      .given([])
-      .when(adjust({ amountCents: -5 }))
-      .thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.amountNotPositive);
-    spec
-      .given([])
-      .when(adjust({ reason: 'x'.repeat(501) }))
-      .thenThrows(isDomainError('invalid'), LEDGER_MESSAGES.reasonTooLong);
+  it.each([
+    ['an unknown operation', { operation: 'multiply' as never }, LEDGER_MESSAGES.invalidOperation],
+    ['a hold account', { account: 'withdrawal_hold' as never }, LEDGER_MESSAGES.invalidAccount],
+    ['a zero amount', { amountCents: 0 }, LEDGER_MESSAGES.amountNotPositive],
+    ['a negative amount', { amountCents: -5 }, LEDGER_MESSAGES.amountNotPositive],
+    ['a reason over 500 characters', { reason: 'x'.repeat(501) }, LEDGER_MESSAGES.reasonTooLong],
+  ])('refuses %s', (_, over: Partial<AdjustBalance>, refusal) => {
+    spec.given([]).when(adjust(over)).thenThrows(isDomainError('invalid'), refusal);
   });
 });
 

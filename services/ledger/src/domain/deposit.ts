@@ -9,14 +9,10 @@
  * Also home of the referral bonus rule: $5 to the referrer, once, on the referee's FIRST confirmed
  * deposit when it is at least $50 (applied by account.ts when it credits a deposit).
  */
-import {
-  conflict,
-  forbidden,
-  invalid,
-  notFound,
-  precondition,
-} from '@meridian/platform/eventSourcing/errors';
-import type { Decider } from '@meridian/platform/eventSourcing/types';
+import { conflict, invalid, notFound, precondition } from '@meridian/platform/eventSourcing/errors';
+import { unknownCommand, unknownEvent } from '@meridian/platform/eventSourcing/exhaustive';
+import { requireAdminRole } from '@meridian/platform/eventSourcing/guards';
+import type { Decider, DomainEvent } from '@meridian/platform/eventSourcing/types';
 import {
   type Cents,
   MONEY_MESSAGES,
@@ -50,32 +46,20 @@ export const DEPOSIT_MESSAGES = {
 
 // ---------- events ----------
 
-export type DepositRequested = {
-  type: 'DepositRequested';
-  data: { depositId: string; userId: string; amountCents: Cents; requestedAt: string };
-};
-export type DepositConfirmed = {
-  type: 'DepositConfirmed';
-  data: {
-    depositId: string;
-    userId: string;
-    amountCents: Cents;
-    notes: string;
-    confirmedBy: string;
-    confirmedAt: string;
-  };
-};
-export type DepositRejected = {
-  type: 'DepositRejected';
-  data: {
-    depositId: string;
-    userId: string;
-    amountCents: Cents;
-    notes: string;
-    rejectedBy: string;
-    rejectedAt: string;
-  };
-};
+export type DepositRequested = DomainEvent<
+  'DepositRequested',
+  { depositId: string; userId: string; amountCents: Cents; requestedAt: string }
+>;
+/** What both decisions carry: the deposit and the admin's notes. */
+type DepositDecision = { depositId: string; userId: string; amountCents: Cents; notes: string };
+export type DepositConfirmed = DomainEvent<
+  'DepositConfirmed',
+  DepositDecision & { confirmedBy: string; confirmedAt: string }
+>;
+export type DepositRejected = DomainEvent<
+  'DepositRejected',
+  DepositDecision & { rejectedBy: string; rejectedAt: string }
+>;
 export type DepositEvent = DepositRequested | DepositConfirmed | DepositRejected;
 
 // ---------- commands ----------
@@ -155,10 +139,8 @@ export function evolve(state: DepositState, event: DepositEvent): DepositState {
             decidedBy: event.data.rejectedBy,
             decidedAt: event.data.rejectedAt,
           };
-    default: {
-      const _exhaustive: never = event;
-      return state;
-    }
+    default:
+      return unknownEvent(event, state);
   }
 }
 
@@ -253,13 +235,13 @@ export function decide(command: DepositCommand, state: DepositState): DepositEve
     }
     case 'ConfirmDeposit':
     case 'RejectDeposit': {
-      if (command.actorRole !== 'admin') throw forbidden(DEPOSIT_MESSAGES.notAuthorized);
+      requireAdminRole(command.actorRole, DEPOSIT_MESSAGES.notAuthorized);
       if (state.status === 'none') throw notFound(DEPOSIT_MESSAGES.notFound);
       if (state.status === 'Confirmed') throw conflict(DEPOSIT_MESSAGES.alreadyConfirmed, 'ALREADY_DECIDED');
       if (state.status === 'Rejected') throw conflict(DEPOSIT_MESSAGES.alreadyRejected, 'ALREADY_DECIDED');
       const notes = checkNotes(command.notes);
       const at = command.now.toISOString();
-      const base = {
+      const base: DepositDecision = {
         depositId: state.depositId,
         userId: state.userId,
         amountCents: state.amountCents,
@@ -269,10 +251,8 @@ export function decide(command: DepositCommand, state: DepositState): DepositEve
         ? [{ type: 'DepositConfirmed', data: { ...base, confirmedBy: command.adminId, confirmedAt: at } }]
         : [{ type: 'DepositRejected', data: { ...base, rejectedBy: command.adminId, rejectedAt: at } }];
     }
-    default: {
-      const _exhaustive: never = command;
-      throw invalid('Unknown command');
-    }
+    default:
+      return unknownCommand(command);
   }
 }
 

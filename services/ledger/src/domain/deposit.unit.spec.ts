@@ -95,14 +95,12 @@ describe('RequestDeposit', () => {
   });
 
   it('accepts from one cent up to exactly $1,000,000', () => {
-    spec
-      .given([])
-      .when(request({ amountCents: 1 }))
-      .then((events) => expect(events).toHaveLength(1));
-    spec
-      .given([])
-      .when(request({ amountCents: MAX_DEPOSIT_CENTS }))
-      .then((events) => expect(events).toHaveLength(1));
+    for (const amountCents of [1, MAX_DEPOSIT_CENTS]) {
+      spec
+        .given([])
+        .when(request({ amountCents }))
+        .then((events) => expect(events).toHaveLength(1));
+    }
     expect(MAX_DEPOSIT_CENTS).toBe(100_000_000);
   });
 
@@ -122,14 +120,12 @@ describe('RequestDeposit', () => {
 
   it('answers a retry of the same request with nothing new, and refuses another request under the same id', () => {
     spec.given([requested]).when(request()).thenNothingHappens();
-    spec
-      .given([requested])
-      .when(request({ amountCents: 1 }))
-      .thenThrows(isDomainError('conflict'), DEPOSIT_MESSAGES.alreadyExists);
-    spec
-      .given([requested])
-      .when(request({ userId: 'u-2' }))
-      .thenThrows(isDomainError('conflict'), DEPOSIT_MESSAGES.alreadyExists);
+    for (const another of [{ amountCents: 1 }, { userId: 'u-2' }]) {
+      spec
+        .given([requested])
+        .when(request(another))
+        .thenThrows(isDomainError('conflict'), DEPOSIT_MESSAGES.alreadyExists);
+    }
   });
 });
 
@@ -157,22 +153,14 @@ describe('ConfirmDeposit / RejectDeposit', () => {
   });
 
   it('is decided once: a second decision gets a clear conflict', () => {
-    spec
-      .given([requested, confirmed])
-      .when(confirm())
-      .thenThrows(isDomainError('conflict'), 'This deposit has already been confirmed');
-    spec
-      .given([requested, confirmed])
-      .when(reject())
-      .thenThrows(isDomainError('conflict'), 'This deposit has already been confirmed');
-    spec
-      .given([requested, rejected])
-      .when(confirm())
-      .thenThrows(isDomainError('conflict'), 'This deposit has already been rejected');
-    spec
-      .given([requested, rejected])
-      .when(reject())
-      .thenThrows(isDomainError('conflict'), 'This deposit has already been rejected');
+    for (const [decision, refusal] of [
+      [confirmed, 'This deposit has already been confirmed'],
+      [rejected, 'This deposit has already been rejected'],
+    ] as const) {
+      for (const second of [confirm(), reject()]) {
+        spec.given([requested, decision]).when(second).thenThrows(isDomainError('conflict'), refusal);
+      }
+    }
   });
 
   it('of two admins racing, the second is told who won', () => {

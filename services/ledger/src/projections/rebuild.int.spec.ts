@@ -9,13 +9,14 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { topicOf } from '@meridian/platform/ports/eventBus';
+import { grpc } from '@meridian/platform/testing/grpcStatus';
 import { dropCollections, replayTopic, snapshotCollections } from '@meridian/platform/testing/readModels';
 import { AdjustmentOperation, BalanceAccount, HoldPurpose } from '@meridian/proto/meridian/ledger/v1/ledger';
 import { handleIdentityEvent } from '../app/identityEvents.js';
 import { rebuildReadModels } from '../app/project.js';
 import { LEDGER_REASONS } from '../domain/account.js';
 import { expectLedgerInvariants } from '../testing/invariants.js';
-import { grpc, startLedgerHarness } from '../testing/harness.js';
+import { startLedgerHarness } from '../testing/harness.js';
 import {
   type BalancesDoc,
   COLLECTIONS,
@@ -38,19 +39,9 @@ it('drops every read model and rebuilds it equal from the events alone', async (
     // deposits: confirmed (the referee's first pays the referrer $5), rejected, left pending
     await h.fund(referee, '300');
     await h.fund(investor, '1000');
-    const rejected = await h.call('createDeposit', {
-      caller: investor.caller,
-      callerRole: 'subscriber',
-      amount: '40',
-      emailVerified: true,
-    });
+    const rejected = await h.requestDeposit(investor, '40');
     await h.call('rejectDeposit', { ...asAdmin, depositId: rejected.depositId, notes: 'no such transfer' });
-    const pending = await h.call('createDeposit', {
-      caller: referee.caller,
-      callerRole: 'subscriber',
-      amount: '25.50',
-      emailVerified: true,
-    });
+    const pending = await h.requestDeposit(referee, '25.50');
 
     // an investment: held, captured, matured and settled; another held then released; one left held
     const hold = (userId: string, purpose: HoldPurpose, amountCents: number) => {

@@ -72,8 +72,15 @@ export type TransactionDoc = {
   position: number;
 } & ReferenceColumns;
 
-/** The deposit as its stream has it, at the global log position of its request (the order of the lists). */
-export type DepositDoc = Exclude<DepositState, { status: 'none' }> & { position: number };
+/**
+ * The deposit as its stream has it, at the global log position of its request (the order of the lists),
+ * with who created it when it was not its owner (an impersonating admin's id, from the first event's
+ * actor; absent otherwise).
+ */
+export type DepositDoc = Exclude<DepositState, { status: 'none' }> & {
+  position: number;
+  initiatedBy?: string;
+};
 
 export type UserDoc = {
   userId: string;
@@ -133,10 +140,12 @@ export function projectTransaction(event: StoredEvent<TransactionPosted>): Trans
   };
 }
 
-/** The deposit's own evolve over the document; the position is the request's. */
+/** The deposit's own evolve over the document; the position and the initiator are the request's. */
 export function projectDeposit(doc: DepositDoc | null, event: StoredEvent<DepositEvent>): DepositDoc | null {
   const next = evolveDeposit(doc ?? { status: 'none' }, event as DepositEvent);
-  return next.status === 'none' ? null : { ...next, position: doc?.position ?? event.position };
+  if (next.status === 'none') return null;
+  const initiatedBy = doc ? doc.initiatedBy : event.actor?.impersonatorId;
+  return { ...next, ...(initiatedBy ? { initiatedBy } : {}), position: doc?.position ?? event.position };
 }
 
 export function projectUser(

@@ -5,8 +5,7 @@
  * identity topic consumed, so the invariant check sees a quiet ledger.
  */
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, expect } from 'vitest';
-import * as grpc from '@grpc/grpc-js';
+import { afterEach, beforeEach } from 'vitest';
 import { createInProcEventBus } from '@meridian/platform/adapters/eventBus.inproc';
 import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
@@ -50,6 +49,8 @@ export interface LedgerHarness {
   /** Publishes an identity event as identity would; returns it (publish it again for a duplicate). */
   publishIdentity(type: string, data: Record<string, unknown>, id?: string): Promise<StoredEvent>;
   republish(event: StoredEvent): Promise<void>;
+  /** Creates a deposit of `dollars` for the principal (email verified), left Pending. */
+  requestDeposit(who: Principal, dollars: string): Promise<pb.Deposit>;
   /** Creates and confirms a deposit of `dollars` for the principal. */
   fund(who: Principal, dollars: string): Promise<pb.Deposit>;
   balances(userId: string): Promise<pb.Balances>;
@@ -120,18 +121,16 @@ export async function startLedgerHarness(
     async republish(event) {
       await bus.publish(identityTopic, [event]);
     },
-    async fund(who, dollars) {
-      const d = await h.call('createDeposit', {
+    requestDeposit: (who, dollars) =>
+      h.call('createDeposit', {
         caller: who.caller,
         callerRole: who.callerRole,
         amount: dollars,
         emailVerified: true,
-      });
-      return h.call('confirmDeposit', {
-        caller: h.admin.caller,
-        callerRole: 'admin',
-        depositId: d.depositId,
-      });
+      }),
+    async fund(who, dollars) {
+      const d = await h.requestDeposit(who, dollars);
+      return h.call('confirmDeposit', { ...h.asAdmin(), depositId: d.depositId });
     },
     balances: (userId) => h.call('getBalances', { caller: h.admin.caller, callerRole: 'admin', userId }),
     async settle() {
@@ -185,26 +184,3 @@ export function ledgerPerTest(): LedgerHarness {
     },
   });
 }
-
-/** Asserts a call failed with a gRPC status (and optionally its message). */
-export async function expectStatus(
-  promise: Promise<unknown>,
-  code: grpc.status,
-  details?: string,
-): Promise<grpc.ServiceError> {
-  let error: unknown;
-  try {
-    await promise;
-  } catch (err) {
-    error = err;
-  }
-  expect(error, 'expected the call to fail').toBeDefined();
-  const e = error as grpc.ServiceError;
-  expect({ code: grpc.status[e.code], details: details === undefined ? undefined : e.details }).toEqual({
-    code: grpc.status[code],
-    details,
-  });
-  return e;
-}
-
-export { grpc };

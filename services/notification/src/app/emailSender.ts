@@ -12,6 +12,7 @@
  * the commit's own compare (still pending, same attempt count) keeps it recorded once.
  */
 import { startLeaseKeeperUnless, type LeaseSettings } from '@meridian/platform/app/lease';
+import { metrics } from '@meridian/platform/metrics';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import {
   isDue,
@@ -49,6 +50,15 @@ export interface EmailSenderOptions {
    */
   pollIntervalMs?: number;
 }
+
+const emailsSent = metrics.counter('meridian_emails_sent_total', 'Emails the mail server accepted.', [
+  'template',
+]);
+const emailsFailed = metrics.counter(
+  'meridian_emails_failed_total',
+  'Failed email delivery attempts, by template and outcome (retry, given_up).',
+  ['template', 'outcome'],
+);
 
 /** The lease the sender loop runs under (one per notification store). */
 export const EMAIL_SENDER_LEASE = 'notification:email-sender';
@@ -160,12 +170,14 @@ export function startEmailSender(options: EmailSenderOptions): EmailSender {
         'email cannot be delivered',
       );
       await commit(email, failed.email, failed.event);
+      emailsFailed.inc({ template: email.template, outcome: 'given_up' });
       return;
     }
     try {
       const { messageId } = await mailer.send(mail);
       const sent = markDelivered(email, messageId, clock());
       await commit(email, sent.email, sent.event);
+      emailsSent.inc({ template: email.template });
       options.log?.info(
         { emailId: email.id, template: email.template, attempts: sent.email.attempts },
         'email sent',
@@ -175,6 +187,8 @@ export function startEmailSender(options: EmailSenderOptions): EmailSender {
       const message = err instanceof Error ? err.message : String(err);
       const failed = markAttemptFailed(email, message, clock(), policy, { permanent });
       await commit(email, failed.email, failed.event);
+      const outcome = failed.email.status === 'failed' ? 'given_up' : 'retry';
+      emailsFailed.inc({ template: email.template, outcome });
       if (failed.email.status === 'failed') {
         options.log?.error(
           { emailId: email.id, template: email.template, attempts: failed.email.attempts, err: message },

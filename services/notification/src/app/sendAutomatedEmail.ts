@@ -9,11 +9,13 @@ import { automatedTemplateNames, isTemplateName, templates } from '../domain/tem
 import { RATE_LIMITS } from './collections.js';
 import { queueEmail } from './queueEmail.js';
 
-export const AUTOMATED_EMAIL_SENT = 'Email sent successfully';
-export const OWN_ADDRESS_ONLY = 'You can only send emails to your own address';
-export const TEMPLATE_NOT_ALLOWED = 'This email template is not allowed';
-export const LINK_NOT_ALLOWED = 'The link must point to this site';
-export const TOO_MANY_EMAILS = 'Too many emails, please try again later';
+export const AUTOMATED_EMAIL_MESSAGES = {
+  sent: 'Email sent successfully',
+  ownAddressOnly: 'You can only send emails to your own address',
+  templateNotAllowed: 'This email template is not allowed',
+  linkNotAllowed: 'The link must point to this site',
+  tooMany: 'Too many emails, please try again later',
+} as const;
 
 export interface SendAutomatedEmailInput {
   userId: string;
@@ -61,15 +63,15 @@ export async function sendAutomatedEmail(
   if (!input.userId) throw unauthenticated('Please log in');
   const own = input.callerEmail.trim().toLowerCase();
   const to = input.sendTo.trim().toLowerCase();
-  if (!own || !to || own !== to) throw forbidden(OWN_ADDRESS_ONLY, 'not_own_address');
+  if (!own || !to || own !== to) throw forbidden(AUTOMATED_EMAIL_MESSAGES.ownAddressOnly, 'not_own_address');
   if (!isTemplateName(input.template) || !templates[input.template].automated) {
     throw invalid(
-      `${TEMPLATE_NOT_ALLOWED}. Allowed: ${automatedTemplateNames.join(', ')}`,
+      `${AUTOMATED_EMAIL_MESSAGES.templateNotAllowed}. Allowed: ${automatedTemplateNames.join(', ')}`,
       'template_not_allowed',
     );
   }
   const url = resolveSiteLink(input.url, deps.appUrl);
-  if (!url) throw invalid(LINK_NOT_ALLOWED, 'link_not_allowed');
+  if (!url) throw invalid(AUTOMATED_EMAIL_MESSAGES.linkNotAllowed, 'link_not_allowed');
   const subject = input.subject
     .replace(/[\r\n]+/g, ' ')
     .trim()
@@ -84,7 +86,7 @@ export async function sendAutomatedEmail(
     const key = `automated:${input.userId}:${windowStart}`;
     const counter = (await tx.get<{ count: number }>(RATE_LIMITS, key)) ?? { count: 0 };
     if (counter.count >= deps.limitPerHour)
-      throw new DomainError('rate_limited', TOO_MANY_EMAILS, 'rate_limited');
+      throw new DomainError('rate_limited', AUTOMATED_EMAIL_MESSAGES.tooMany, 'rate_limited');
     await tx.put(RATE_LIMITS, key, { count: counter.count + 1, userId: input.userId, windowStart });
     await queueEmail(
       tx,
@@ -107,5 +109,5 @@ export async function sendAutomatedEmail(
       now,
     );
   });
-  return { message: AUTOMATED_EMAIL_SENT };
+  return { message: AUTOMATED_EMAIL_MESSAGES.sent };
 }

@@ -29,26 +29,17 @@ describe('money emails', () => {
     expect(no?.data).toMatchObject({ notes: 'not received' });
   });
 
-  it('investment emails use the plan remembered from InvestmentRequested when the event has none', () => {
-    const investment = { investmentId: 'i1', planName: 'Gold', amountCents: 500_000 };
-    const rejected = emailFor(
-      'InvestmentRejected',
-      { investmentId: 'i1', userId: 'u1', amountCents: 500_000 },
-      { user: ann, investment },
-    );
-    expect(rejected).toMatchObject({
-      template: 'investmentRejected',
-      data: { planName: 'Gold', amountCents: 500_000 },
-    });
-    const matured = emailFor(
-      'InvestmentMatured',
-      { investmentId: 'i1', userId: 'u1', maturityAmountCents: 600_000 },
-      { user: ann, investment },
-    );
-    expect(matured).toMatchObject({
-      template: 'investmentMatured',
-      data: { planName: 'Gold', maturityAmountCents: 600_000 },
-    });
+  /** What the directory remembers of the investment from InvestmentRequested. */
+  const investment = { investmentId: 'i1', planName: 'Gold', amountCents: 500_000 };
+  it.each([
+    ['InvestmentRejected', { amountCents: 500_000 }, 'investmentRejected'],
+    ['InvestmentMatured', { maturityAmountCents: 600_000 }, 'investmentMatured'],
+  ])('%s names the remembered plan when the event has none', (type, amounts, template) => {
+    const email = emailFor(type, { investmentId: 'i1', userId: 'u1', ...amounts }, { user: ann, investment });
+    expect(email).toMatchObject({ template, data: { planName: 'Gold', ...amounts } });
+  });
+
+  it('investment approved carries the end date and the maturity amount', () => {
     const approved = emailFor('InvestmentApproved', {
       investmentId: 'i1',
       userId: 'u1',

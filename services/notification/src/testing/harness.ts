@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { createInProcEventBus } from '@meridian/platform/adapters/eventBus.inproc';
 import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
-import { generateSecretsKey } from '@meridian/platform/crypto';
+import { generateSecretsKey, sealSecret } from '@meridian/platform/crypto';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import { callUnary, createGrpcClient } from '@meridian/platform/grpc/index';
 import { createLogger } from '@meridian/platform/logger';
@@ -122,3 +122,17 @@ export const identityEvent = (
   ...busEvent(`user-${String(data.userId)}`, 1, data, type),
   id,
 });
+
+/** Identity's request for an email that carries a secret (a link token or a login code), sealed with `key`. */
+export const sealedRequest = (
+  type: 'EmailVerificationRequested' | 'PasswordResetRequested' | 'LoginCodeRequested',
+  u: ReturnType<typeof user>,
+  secret: string,
+  key: string,
+  expiresAt = '',
+): StoredEvent =>
+  identityEvent(type, {
+    ...u,
+    [type === 'LoginCodeRequested' ? 'sealedCode' : 'sealedToken']: sealSecret(secret, key),
+    expiresAt,
+  });

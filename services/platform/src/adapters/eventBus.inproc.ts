@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import type { StoredEvent } from '../eventSourcing/types.js';
 import { deadLetterTopicOf, type EventBus } from '../ports/eventBus.js';
 import { Signal } from '../util/async.js';
-import { handlerRetries, type HandlerRetryOptions } from './busShared.js';
+import { secondsSince } from '../metrics.js';
+import { busMetrics, handlerRetries, type HandlerRetryOptions } from './busShared.js';
 import { openSqlite } from './sqliteFile.js';
 
 export interface InProcEventBusOptions extends HandlerRetryOptions {
@@ -120,6 +121,13 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
       const wake = () => signal.notify();
       emitter.on(topic, wake);
       let stopping = false;
+      const labels = { group, topic };
+      const unmeasure = busMetrics.lag.add(() => [
+        {
+          labels,
+          value: (stmt.maxOffset.get(topic)?.o ?? 0) - (stmt.getCommitted.get(group, topic)?.offset ?? 0),
+        },
+      ]);
 
       const loop = async () => {
         while (!stopping) {
@@ -135,18 +143,23 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
             let dead = false;
             for (let attempt = 1; ; attempt++) {
               try {
+                const started = process.hrtime.bigint();
                 await handler(event);
+                busMetrics.handling.observe(labels, secondsSince(started));
+                busMetrics.handled.inc(labels);
                 break;
               } catch (err) {
                 options.onError?.(err, { topic, group, event, attempt });
                 if (attempt >= maxAttempts) {
                   if (closed) return;
                   deadLetter.immediate(topic, group, row.offset, event);
+                  busMetrics.deadLettered.inc(labels);
                   emitter.emit(deadLetterTopicOf(topic));
                   options.onDeadLetter?.({ topic, group, event, error: err });
                   dead = true;
                   break;
                 }
+                busMetrics.retried.inc(labels);
                 if (stopping) return;
                 await signal.wait(delayMs(attempt));
                 if (stopping) return;
@@ -166,6 +179,7 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
         async stop() {
           if (!stopping) {
             stopping = true;
+            unmeasure();
             emitter.off(topic, wake);
             signal.notify();
           }

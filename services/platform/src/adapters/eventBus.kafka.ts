@@ -13,7 +13,8 @@ import type { StoredEvent } from '../eventSourcing/types.js';
 import { deadLetterTopicOf, type EventBus, type Subscription } from '../ports/eventBus.js';
 import type { Logger } from '../logger.js';
 import { Signal } from '../util/async.js';
-import { handlerRetries, type HandlerRetryOptions } from './busShared.js';
+import { secondsSince } from '../metrics.js';
+import { busMetrics, handlerRetries, type HandlerRetryOptions } from './busShared.js';
 import { ALL_EVENT_CODECS, decodeEnvelope, encodeEnvelope, type EventCodecs } from './eventEnvelope.js';
 
 export type { EventCodec, EventCodecs } from './eventEnvelope.js';
@@ -215,6 +216,21 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
       if (closed) throw new Error('EventBus is closed');
       await ensureTopic(topic);
       const groupId = kafkaGroupId(group, topic);
+      const labels = { group, topic };
+      // lag from the admin offsets: the partitions' ends minus the group's commits (its start when none)
+      const measureLag = async () => {
+        const [ends, [committed]] = await Promise.all([
+          admin.fetchTopicOffsets(topic),
+          admin.fetchOffsets({ groupId, topics: [topic] }),
+        ]);
+        const at = new Map((committed?.partitions ?? []).map((p) => [p.partition, p.offset]));
+        let lag = 0n;
+        for (const end of ends) {
+          const c = at.get(end.partition);
+          lag += BigInt(end.high) - BigInt(c === undefined || c === '-1' ? end.low : c);
+        }
+        return [{ labels, value: Number(lag) }];
+      };
       let stopping = false;
       let inFlight: Promise<void> | null = null;
       const signal = new Signal();
@@ -248,6 +264,7 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
       ) => {
         const dlq = deadLetterTopicOf(topic);
         await ensureTopic(dlq, DEAD_LETTER_TOPIC_CONFIG);
+        busMetrics.deadLettered.inc(labels);
         await send(dlq, [
           {
             key: p.message.key,
@@ -297,13 +314,17 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
         for (let attempt = 1; ; attempt++) {
           if (stopping) return false;
           try {
+            const started = process.hrtime.bigint();
             await handler(event);
+            busMetrics.handling.observe(labels, secondsSince(started));
+            busMetrics.handled.inc(labels);
             return true;
           } catch (err) {
             if (attempt >= maxAttempts) {
               await deadLetter(p, `handler failed ${attempt} times`, err, event.type);
               return true;
             }
+            busMetrics.retried.inc(labels);
             log?.warn(
               { err, topic: p.topic, group, eventId: event.id, type: event.type, attempt },
               'event handler failed; retrying',
@@ -383,11 +404,13 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
         await consumer.disconnect().catch(() => undefined);
         throw err;
       }
+      const unmeasure = busMetrics.lag.add(measureLag);
       let stopped: Promise<void> | undefined;
       const sub: Subscription = {
         stop() {
           stopped ??= (async () => {
             stopping = true;
+            unmeasure();
             signal.notify();
             // the in-flight handler finishes and its batch commits while the consumer still runs (kafkajs
             // drops a commit made after stop), then we leave the group

@@ -1,6 +1,7 @@
 import type { DomainEvent, StoredEvent } from '../eventSourcing/types.js';
 import type { EventBus, Subscription } from '../ports/eventBus.js';
 import type { ServiceStore } from '../ports/serviceStore.js';
+import { metrics } from '../metrics.js';
 import { backoffMs, Signal } from '../util/async.js';
 import { startLeaseKeeperUnless, type LeaseKeeper, type LeaseSettings } from './lease.js';
 
@@ -55,6 +56,22 @@ export interface OutboxRelay {
   isPublisher(): boolean;
 }
 
+const outboxBacklog = metrics.sampledGauge(
+  'meridian_outbox_backlog_events',
+  'Events in the outbox (the service log) the relay has not passed yet.',
+  ['topic'],
+);
+const outboxLag = metrics.sampledGauge(
+  'meridian_outbox_relay_lag_seconds',
+  'Age of the oldest event the outbox relay has not published yet (0 when caught up).',
+  ['topic'],
+);
+const outboxPublished = metrics.counter(
+  'meridian_outbox_published_events_total',
+  'Integration events the outbox relay published, by topic and event type (ledger postings: TransactionPosted).',
+  ['topic', 'type'],
+);
+
 /**
  * The transactional outbox's relay: reads the store's log after its checkpoint, publishes the
  * integration events recorded on it (or maps those without, see `map`), then records the checkpoint. Woken by store.onAppended (and at start). A crash before the checkpoint
@@ -87,6 +104,16 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let stopping = false;
   let published = 0;
   let lastError: unknown;
+  const unmeasure = [
+    outboxBacklog.add(async () => [
+      { labels: { topic }, value: (await store.lastPosition()) - (await store.getCheckpoint(name)) },
+    ]),
+    outboxLag.add(async () => {
+      const [oldest] = await store.readAll(await store.getCheckpoint(name), 1);
+      const age = oldest ? (Date.now() - Date.parse(oldest.occurredAt)) / 1_000 : 0;
+      return [{ labels: { topic }, value: Math.max(0, age) }];
+    }),
+  ];
 
   const loop = async () => {
     let attempt = 0;
@@ -114,6 +141,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         if (stopping) return;
         if (!holds()) continue;
         await bus.publish(topic, out);
+        for (const e of out) outboxPublished.inc({ topic, type: e.type });
         const last = events[events.length - 1].position;
         await store.transaction(async (tx) => {
           if (keeper) await keeper.fence(tx);
@@ -161,6 +189,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     },
     async stop(stopOptions = {}) {
       stopping = true;
+      for (const remove of unmeasure) remove();
       unlisten();
       unwatch?.();
       signal.notify();

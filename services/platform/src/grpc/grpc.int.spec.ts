@@ -5,22 +5,11 @@ import { currentCorrelationId, withCorrelation } from '../logger.js';
 import { callUnary, createGrpcClient, type UnaryCall } from './client.js';
 import { HealthClient, ServingStatus } from './health.js';
 import { startGrpcServer, unaryHandlers, type GrpcServerHandle } from './server.js';
+import { jsonMethod } from '../testing/jsonGrpc.js';
 import { domainErrorFromGrpc, grpcErrorMessage, grpcStatusToHttp, GENERIC_ERROR_MESSAGE } from './status.js';
 
 // A tiny JSON-serialised test service (real services use ts-proto definitions).
-const json = {
-  serialize: (v: unknown) => Buffer.from(JSON.stringify(v)),
-  deserialize: (b: Buffer) => JSON.parse(b.toString()),
-};
-const method = (name: string) => ({
-  path: `/meridian.test.v1.TestService/${name}`,
-  requestStream: false,
-  responseStream: false,
-  requestSerialize: json.serialize,
-  requestDeserialize: json.deserialize,
-  responseSerialize: json.serialize,
-  responseDeserialize: json.deserialize,
-});
+const method = (name: string) => jsonMethod('meridian.test.v1.TestService', name);
 const TestService = {
   fail: method('Fail'),
   whoami: method('Whoami'),

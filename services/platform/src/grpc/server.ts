@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { createLogger, withCorrelation, type Logger } from '../logger.js';
+import { metrics, secondsSince } from '../metrics.js';
 import { HealthImplementation, HealthService, ServingStatus } from './health.js';
 import { CORRELATION_ID_KEY, toGrpcStatus } from './status.js';
 
@@ -38,6 +39,7 @@ export async function startGrpcServer(options: {
   const server = new grpc.Server({
     'grpc.max_receive_message_length': 16 * 1024 * 1024,
     ...options.serverOptions,
+    interceptors: [grpcServerMetrics, ...(options.serverOptions?.interceptors ?? [])],
   });
   const health = new HealthImplementation();
   server.addService(HealthService, health.handlers);
@@ -83,6 +85,37 @@ export async function startGrpcServer(options: {
     },
   };
 }
+
+const grpcHandling = metrics.histogram(
+  'grpc_server_handling_seconds',
+  'Time to answer a gRPC call on the server, by service, method and status code.',
+  ['grpc_service', 'grpc_method', 'grpc_code'],
+);
+const codeNames = Object.fromEntries(
+  Object.entries(grpc.status).map(([name, code]) => [code, name]),
+) as Record<number, string>;
+
+/** Observes every call's duration once, when its status is sent (or the client cancelled it). */
+const grpcServerMetrics: grpc.ServerInterceptor = (method, call) => {
+  const [, service = 'unknown', name = 'unknown'] = method.path.split('/');
+  const started = process.hrtime.bigint();
+  let observed = false;
+  const observe = (code: number) => {
+    if (observed) return;
+    observed = true;
+    grpcHandling.observe(
+      { grpc_service: service, grpc_method: name, grpc_code: codeNames[code] ?? 'UNKNOWN' },
+      secondsSince(started),
+    );
+  };
+  return new grpc.ServerInterceptingCall(call, {
+    start: (next) => next({ onCancel: () => observe(grpc.status.CANCELLED) }),
+    sendStatus: (status, next) => {
+      observe(status.code);
+      next(status);
+    },
+  });
+};
 
 export interface CallContext {
   correlationId: string;

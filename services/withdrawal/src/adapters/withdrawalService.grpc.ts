@@ -30,6 +30,7 @@ export const withdrawalToProto = (d: WithdrawalView): Withdrawal => ({
   decidedAt: d.decidedAt ?? '',
   decidedBy: d.decidedBy ?? '',
   refusal: d.refusal ?? '',
+  initiatedBy: d.initiatedBy ?? '',
 });
 
 export function withdrawalGrpcService(

@@ -79,52 +79,77 @@ describe('the pending queues show who initiated an item that its owner did not',
 });
 
 describe('a refused decision says why', () => {
-  it('a deposit', async () => {
-    server.on('GET payments/viewPaymentStatus/t1', [
-      200,
-      { transactionId: 't1', amount: 15, status: 'Pending', user: ada },
-    ]);
-    server.on('PATCH payments/confirmPayment', [403, { message: own('deposit') }]);
-    const { user } = renderApp('/transaction/t1', { preloadedState: loggedInAs(admin) });
-    await user.click(await screen.findByRole('button', { name: 'Confirm payment' }));
-    expect(await screen.findByText('Failed to confirm payment')).toBeInTheDocument();
-    expect(await screen.findByText(own('deposit'))).toBeInTheDocument();
-  });
+  type Case = {
+    noun: string;
+    mocks: Record<string, [number, unknown]>;
+    path: string;
+    button: string;
+    failed: string;
+  };
+  const cases: Case[] = [
+    {
+      noun: 'deposit',
+      mocks: {
+        'GET payments/viewPaymentStatus/t1': [
+          200,
+          { transactionId: 't1', amount: 15, status: 'Pending', user: ada },
+        ],
+        'PATCH payments/confirmPayment': [403, { message: own('deposit') }],
+      },
+      path: '/transaction/t1',
+      button: 'Confirm payment',
+      failed: 'Failed to confirm payment',
+    },
+    {
+      noun: 'investment',
+      mocks: {
+        'GET invest/adminPendingInvestment': [
+          200,
+          { pendingInvestments: [{ _id: 'i1', plan: 'Gold', status: 'pending', amount: 6000, user: ada }] },
+        ],
+        'PUT invest/i1/approve': [403, { message: own('investment') }],
+      },
+      path: '/admin-pending-investment',
+      button: 'Approve',
+      failed: 'Failed to approve the investment.',
+    },
+    {
+      noun: 'withdrawal',
+      mocks: {
+        'GET withDraw/get-withdrawal/w1': [
+          200,
+          { _id: 'w1', user: 'Ada Lovelace', amount: 250, walletAddress: '0xabc', status: 'Pending' },
+        ],
+        'PUT withDraw/approve/w1': [403, { message: own('withdrawal') }],
+      },
+      path: '/withdrawal/w1',
+      button: 'Approve',
+      failed: 'Failed to approve withdrawal.',
+    },
+    {
+      noun: 'KYC case',
+      mocks: {
+        'GET users/kyc/pending': [
+          200,
+          {
+            pendingUsers: [
+              { _id: 'admin-1', name: 'Me Admin', email: 'me@example.com', kycStatus: 'Pending' },
+            ],
+          },
+        ],
+        'PATCH users/kyc/approve/admin-1': [403, { message: own('KYC case') }],
+      },
+      path: '/pending-kyc',
+      button: 'Approve KYC of Me Admin',
+      failed: 'Error approving KYC. Try again!',
+    },
+  ];
 
-  it('an investment in the queue', async () => {
-    server.on('GET invest/adminPendingInvestment', [
-      200,
-      { pendingInvestments: [{ _id: 'i1', plan: 'Gold', status: 'pending', amount: 6000, user: ada }] },
-    ]);
-    server.on('PUT invest/i1/approve', [403, { message: own('investment') }]);
-    const { user } = renderApp('/admin-pending-investment', { preloadedState: loggedInAs(admin) });
-    const item = await screen.findByRole('listitem', { name: /Gold/ });
-    await user.click(within(item).getByRole('button', { name: 'Approve' }));
-    expect(await screen.findByText('Failed to approve the investment.')).toBeInTheDocument();
-    expect(await screen.findByText(own('investment'))).toBeInTheDocument();
-  });
-
-  it('a withdrawal', async () => {
-    server.on('GET withDraw/get-withdrawal/w1', [
-      200,
-      { _id: 'w1', user: 'Ada Lovelace', amount: 250, walletAddress: '0xabc', status: 'Pending' },
-    ]);
-    server.on('PUT withDraw/approve/w1', [403, { message: own('withdrawal') }]);
-    const { user } = renderApp('/withdrawal/w1', { preloadedState: loggedInAs(admin) });
-    await user.click(await screen.findByRole('button', { name: 'Approve' }));
-    expect(await screen.findByText('Failed to approve withdrawal.')).toBeInTheDocument();
-    expect(await screen.findByText(own('withdrawal'))).toBeInTheDocument();
-  });
-
-  it('a KYC case', async () => {
-    server.on('GET users/kyc/pending', [
-      200,
-      { pendingUsers: [{ _id: 'admin-1', name: 'Me Admin', email: 'me@example.com', kycStatus: 'Pending' }] },
-    ]);
-    server.on('PATCH users/kyc/approve/admin-1', [403, { message: own('KYC case') }]);
-    const { user } = renderApp('/pending-kyc', { preloadedState: loggedInAs(admin) });
-    await user.click(await screen.findByRole('button', { name: 'Approve KYC of Me Admin' }));
-    expect(await screen.findByText('Error approving KYC. Try again!')).toBeInTheDocument();
-    expect(await screen.findByText(own('KYC case'))).toBeInTheDocument();
+  it.each(cases)('$noun: the failure text and the reason', async (c) => {
+    for (const [route, answer] of Object.entries(c.mocks)) server.on(route, answer);
+    const { user } = renderApp(c.path, { preloadedState: loggedInAs(admin) });
+    await user.click(await screen.findByRole('button', { name: c.button }));
+    expect(await screen.findByText(c.failed)).toBeInTheDocument();
+    expect(await screen.findByText(own(c.noun))).toBeInTheDocument();
   });
 });

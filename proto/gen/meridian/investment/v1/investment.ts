@@ -64,6 +64,8 @@ export interface Investment {
   maturedAt: string;
   /** Why the ledger refused to hold the funds (status "Rejected" without an admin). */
   refusal: string;
+  /** the impersonating admin who started it on the user's behalf; empty when the user did (issue 11, finding 5) */
+  initiatedBy: string;
 }
 
 export interface StartInvestRequest {
@@ -442,6 +444,7 @@ function createBaseInvestment(): Investment {
     decidedBy: "",
     maturedAt: "",
     refusal: "",
+    initiatedBy: "",
   };
 }
 
@@ -497,6 +500,9 @@ export const Investment: MessageFns<Investment> = {
     }
     if (message.refusal !== "") {
       writer.uint32(138).string(message.refusal);
+    }
+    if (message.initiatedBy !== "") {
+      writer.uint32(146).string(message.initiatedBy);
     }
     return writer;
   },
@@ -650,6 +656,14 @@ export const Investment: MessageFns<Investment> = {
             message.refusal = reader.string();
             continue;
           }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.initiatedBy = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -741,6 +755,11 @@ export const Investment: MessageFns<Investment> = {
         ? globalThis.String(object.matured_at)
         : "",
       refusal: isSet(object.refusal) ? globalThis.String(object.refusal) : "",
+      initiatedBy: isSet(object.initiatedBy)
+        ? globalThis.String(object.initiatedBy)
+        : isSet(object.initiated_by)
+        ? globalThis.String(object.initiated_by)
+        : "",
     };
   },
 
@@ -797,6 +816,9 @@ export const Investment: MessageFns<Investment> = {
     if (message.refusal !== "") {
       obj.refusal = message.refusal;
     }
+    if (message.initiatedBy !== "") {
+      obj.initiatedBy = message.initiatedBy;
+    }
     return obj;
   },
 
@@ -822,6 +844,7 @@ export const Investment: MessageFns<Investment> = {
     message.decidedBy = object.decidedBy ?? "";
     message.maturedAt = object.maturedAt ?? "";
     message.refusal = object.refusal ?? "";
+    message.initiatedBy = object.initiatedBy ?? "";
     return message;
   },
 };

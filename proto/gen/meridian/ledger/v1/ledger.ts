@@ -206,6 +206,8 @@ export interface Deposit {
   /** From identity's UserRegistered (empty when not known yet). */
   userName: string;
   userEmail: string;
+  /** the impersonating admin who created it on the user's behalf; empty when the user did (issue 11, finding 5) */
+  initiatedBy: string;
 }
 
 export interface CreateDepositRequest {
@@ -373,6 +375,7 @@ function createBaseDeposit(): Deposit {
     decidedBy: "",
     userName: "",
     userEmail: "",
+    initiatedBy: "",
   };
 }
 
@@ -407,6 +410,9 @@ export const Deposit: MessageFns<Deposit> = {
     }
     if (message.userEmail !== "") {
       writer.uint32(82).string(message.userEmail);
+    }
+    if (message.initiatedBy !== "") {
+      writer.uint32(90).string(message.initiatedBy);
     }
     return writer;
   },
@@ -504,6 +510,14 @@ export const Deposit: MessageFns<Deposit> = {
             message.userEmail = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.initiatedBy = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -560,6 +574,11 @@ export const Deposit: MessageFns<Deposit> = {
         : isSet(object.user_email)
         ? globalThis.String(object.user_email)
         : "",
+      initiatedBy: isSet(object.initiatedBy)
+        ? globalThis.String(object.initiatedBy)
+        : isSet(object.initiated_by)
+        ? globalThis.String(object.initiated_by)
+        : "",
     };
   },
 
@@ -595,6 +614,9 @@ export const Deposit: MessageFns<Deposit> = {
     if (message.userEmail !== "") {
       obj.userEmail = message.userEmail;
     }
+    if (message.initiatedBy !== "") {
+      obj.initiatedBy = message.initiatedBy;
+    }
     return obj;
   },
 
@@ -613,6 +635,7 @@ export const Deposit: MessageFns<Deposit> = {
     message.decidedBy = object.decidedBy ?? "";
     message.userName = object.userName ?? "";
     message.userEmail = object.userEmail ?? "";
+    message.initiatedBy = object.initiatedBy ?? "";
     return message;
   },
 };

@@ -39,6 +39,8 @@ export interface Withdrawal {
   decidedAt: string;
   decidedBy: string;
   refusal: string;
+  /** the impersonating admin who requested it on the user's behalf; empty when the user did (issue 11, finding 5) */
+  initiatedBy: string;
 }
 
 export interface RequestWithdrawalRequest {
@@ -108,6 +110,7 @@ function createBaseWithdrawal(): Withdrawal {
     decidedAt: "",
     decidedBy: "",
     refusal: "",
+    initiatedBy: "",
   };
 }
 
@@ -148,6 +151,9 @@ export const Withdrawal: MessageFns<Withdrawal> = {
     }
     if (message.refusal !== "") {
       writer.uint32(98).string(message.refusal);
+    }
+    if (message.initiatedBy !== "") {
+      writer.uint32(106).string(message.initiatedBy);
     }
     return writer;
   },
@@ -261,6 +267,14 @@ export const Withdrawal: MessageFns<Withdrawal> = {
             message.refusal = reader.string();
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.initiatedBy = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -323,6 +337,11 @@ export const Withdrawal: MessageFns<Withdrawal> = {
         ? globalThis.String(object.decided_by)
         : "",
       refusal: isSet(object.refusal) ? globalThis.String(object.refusal) : "",
+      initiatedBy: isSet(object.initiatedBy)
+        ? globalThis.String(object.initiatedBy)
+        : isSet(object.initiated_by)
+        ? globalThis.String(object.initiated_by)
+        : "",
     };
   },
 
@@ -364,6 +383,9 @@ export const Withdrawal: MessageFns<Withdrawal> = {
     if (message.refusal !== "") {
       obj.refusal = message.refusal;
     }
+    if (message.initiatedBy !== "") {
+      obj.initiatedBy = message.initiatedBy;
+    }
     return obj;
   },
 
@@ -384,6 +406,7 @@ export const Withdrawal: MessageFns<Withdrawal> = {
     message.decidedAt = object.decidedAt ?? "";
     message.decidedBy = object.decidedBy ?? "";
     message.refusal = object.refusal ?? "";
+    message.initiatedBy = object.initiatedBy ?? "";
     return message;
   },
 };

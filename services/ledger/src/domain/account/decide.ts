@@ -3,13 +3,9 @@
  * guard of "a user account never goes negative". Refusals are thrown, not recorded: nothing moved, so a
  * retry decides afresh.
  */
-import {
-  conflict,
-  forbidden,
-  invalid,
-  notFound,
-  precondition,
-} from '@meridian/platform/eventSourcing/errors';
+import { conflict, invalid, notFound, precondition } from '@meridian/platform/eventSourcing/errors';
+import { unknownCommand } from '@meridian/platform/eventSourcing/exhaustive';
+import { requireAdminRole } from '@meridian/platform/eventSourcing/guards';
 import { assertPositiveCents } from '@meridian/platform/money/money';
 import { REFERRAL_BONUS_CENTS, referralBonusFor } from '../deposit.js';
 import {
@@ -279,7 +275,7 @@ export function decide(command: LedgerCommand, state: LedgerState): LedgerEvent[
     }
 
     case 'AdjustBalance': {
-      if (command.actorRole !== 'admin') throw forbidden(LEDGER_MESSAGES.notAuthorized);
+      requireAdminRole(command.actorRole, LEDGER_MESSAGES.notAuthorized);
       if (!command.adminId) throw invalid(LEDGER_MESSAGES.missingId);
       if (!(ADJUSTMENT_OPERATIONS as readonly string[]).includes(command.operation))
         throw invalid(LEDGER_MESSAGES.invalidOperation);
@@ -339,9 +335,7 @@ export function decide(command: LedgerCommand, state: LedgerState): LedgerEvent[
       ];
     }
 
-    default: {
-      const _exhaustive: never = command;
-      throw invalid('Unknown command');
-    }
+    default:
+      return unknownCommand(command);
   }
 }

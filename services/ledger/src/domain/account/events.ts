@@ -2,15 +2,16 @@
  * The events of a user's ledger stream (their data mirror proto/meridian/ledger/v1/events.proto; the
  * integration events are built from them in app/integrationEvents.ts).
  */
+import type { DomainEvent } from '@meridian/platform/eventSourcing/types';
 import type { Cents } from '@meridian/platform/money/money';
 import type { HoldPurpose, LedgerTransaction, UserAccountKind } from './accounts.js';
 
 export type Balances = Record<UserAccountKind, Cents>;
 
-export type TransactionPosted = {
-  type: 'TransactionPosted';
-  data: LedgerTransaction & { userId: string; fingerprint: string };
-};
+export type TransactionPosted = DomainEvent<
+  'TransactionPosted',
+  LedgerTransaction & { userId: string; fingerprint: string }
+>;
 /** What every step of a hold's life carries: the hold, and the transaction that moved its money. */
 export type HoldMovement = {
   userId: string;
@@ -19,37 +20,37 @@ export type HoldMovement = {
   amountCents: Cents;
   transactionId: string;
 };
-export type FundsHeld = { type: 'FundsHeld'; data: HoldMovement & { heldAt: string } };
-export type FundsCaptured = { type: 'FundsCaptured'; data: HoldMovement & { capturedAt: string } };
-export type FundsReleased = { type: 'FundsReleased'; data: HoldMovement & { releasedAt: string } };
-export type ReferrerLinked = {
-  type: 'ReferrerLinked';
-  data: { userId: string; referrerId: string; linkedAt: string };
-};
+export type FundsHeld = DomainEvent<'FundsHeld', HoldMovement & { heldAt: string }>;
+export type FundsCaptured = DomainEvent<'FundsCaptured', HoldMovement & { capturedAt: string }>;
+export type FundsReleased = DomainEvent<'FundsReleased', HoldMovement & { releasedAt: string }>;
+export type ReferrerLinked = DomainEvent<
+  'ReferrerLinked',
+  { userId: string; referrerId: string; linkedAt: string }
+>;
 /** In the referee's stream: their first confirmed deposit earned the referrer a bonus (paid by PayReferralBonus). */
-export type ReferralBonusEarned = {
-  type: 'ReferralBonusEarned';
-  data: { userId: string; referrerId: string; depositId: string; amountCents: Cents };
-};
+export type ReferralBonusEarned = DomainEvent<
+  'ReferralBonusEarned',
+  { userId: string; referrerId: string; depositId: string; amountCents: Cents }
+>;
 /** In the referrer's stream. */
-export type ReferralBonusPaid = {
-  type: 'ReferralBonusPaid';
-  data: {
+export type ReferralBonusPaid = DomainEvent<
+  'ReferralBonusPaid',
+  {
     userId: string;
     refereeId: string;
     depositId: string;
     amountCents: Cents;
     transactionId: string;
     paidAt: string;
-  };
-};
+  }
+>;
 /**
  * The user's balances after a posting, for read models (identity's user view: balance = depositCents,
  * investmentBalance = investedCents, totalMaturityAmount = profitCents, each / 100 at the REST edge).
  */
-export type BalancesChanged = {
-  type: 'BalancesChanged';
-  data: {
+export type BalancesChanged = DomainEvent<
+  'BalancesChanged',
+  {
     userId: string;
     transactionId: string;
     depositCents: Cents;
@@ -57,8 +58,8 @@ export type BalancesChanged = {
     profitCents: Cents;
     withdrawalHoldCents: Cents;
     investmentHoldCents: Cents;
-  };
-};
+  }
+>;
 
 export type LedgerEvent =
   | TransactionPosted

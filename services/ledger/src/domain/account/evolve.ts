@@ -3,6 +3,7 @@
  * idempotency key decided, the referrer link and the once-only facts (deposits credited, investments
  * settled, referral bonuses paid).
  */
+import { unknownEvent } from '@meridian/platform/eventSourcing/exhaustive';
 import type { Cents } from '@meridian/platform/money/money';
 import { type HoldPurpose, parseAccountId } from './accounts.js';
 import type { Balances, LedgerEvent } from './events.js';
@@ -107,10 +108,8 @@ function apply(draft: LedgerState, event: LedgerEvent): void {
     case 'ReferralBonusEarned':
     case 'BalancesChanged':
       return;
-    default: {
-      const _exhaustive: never = event;
-      return;
-    }
+    default:
+      return unknownEvent(event, undefined);
   }
 }
 

@@ -5,7 +5,7 @@
  * `automated: true` puts a template on the allowlist of the SendAutomatedEmail RPC
  * (docs/architecture.md §7); every other template is sent only by the service itself, from events.
  */
-import { joinUrl, renderLayout, type RenderedEmail } from './layout.js';
+import { joinUrl, renderLayout, type LayoutInput, type RenderedEmail } from './layout.js';
 
 export interface TemplateContext {
   /** Public base URL of the web app (APP_URL), links in emails point under it. */
@@ -16,8 +16,6 @@ export interface EmailTemplate<D> {
   automated: boolean;
   render(data: D, ctx: TemplateContext): RenderedEmail;
 }
-
-const define = <D>(template: EmailTemplate<D>): EmailTemplate<D> => template;
 
 export const LOGIN_CODE_VALIDITY = '15 minutes';
 export const RESET_LINK_VALIDITY = '1 hour';
@@ -62,152 +60,115 @@ interface AutomatedData extends Named {
 
 export const templates = {
   // ---- account (identity events) ----
-  verifyEmail: define<Named & { token: string }>({
-    automated: false,
-    render: (d, ctx) => {
-      const url = path(ctx, 'verify', d.token);
-      return renderLayout({
-        subject: 'Verify your email address',
-        preheader: 'Confirm your email to finish setting up your Meridian account.',
-        greetingName: d.name,
-        heading: 'Confirm your email address',
-        blocks: [
-          {
-            kind: 'paragraph',
-            text: 'Thanks for joining Meridian. Please confirm that this is your email address.',
-          },
-          { kind: 'button', label: 'Verify email', url },
-          {
-            kind: 'note',
-            text: `This link is valid for ${VERIFY_LINK_VALIDITY} and can be used once. If you did not create an account, you can ignore this email.`,
-          },
-        ],
-        reason: 'You received this email because this address was used to sign up for Meridian.',
-        appUrl: ctx.appUrl,
-      });
-    },
-  }),
+  verifyEmail: sent<Named & { token: string }>(
+    'You received this email because this address was used to sign up for Meridian.',
+    (d, ctx) => ({
+      subject: 'Verify your email address',
+      preheader: 'Confirm your email to finish setting up your Meridian account.',
+      heading: 'Confirm your email address',
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: 'Thanks for joining Meridian. Please confirm that this is your email address.',
+        },
+        { kind: 'button', label: 'Verify email', url: path(ctx, 'verify', d.token) },
+        {
+          kind: 'note',
+          text: `This link is valid for ${VERIFY_LINK_VALIDITY} and can be used once. If you did not create an account, you can ignore this email.`,
+        },
+      ],
+    }),
+  ),
 
-  loginCode: define<Named & { code: string; email: string }>({
-    automated: false,
-    render: (d, ctx) =>
-      renderLayout({
-        subject: `Your Meridian login code: ${d.code}`,
-        preheader: `Your login code is ${d.code}. It is valid for ${LOGIN_CODE_VALIDITY}.`,
-        greetingName: d.name,
-        heading: 'Your login code',
-        blocks: [
-          {
-            kind: 'paragraph',
-            text: 'We noticed a sign-in from a new browser or device. Enter this code to continue:',
-          },
-          { kind: 'code', value: d.code },
-          { kind: 'button', label: 'Enter your code', url: path(ctx, 'loginWithCode', d.email) },
-          {
-            kind: 'note',
-            text: `The code is valid for ${LOGIN_CODE_VALIDITY} and can be used once. Never share it with anyone; Meridian staff will never ask for it. If this was not you, change your password.`,
-          },
-        ],
-        reason: SECURITY_REASON,
-        appUrl: ctx.appUrl,
-      }),
-  }),
+  loginCode: sent<Named & { code: string; email: string }>(SECURITY_REASON, (d, ctx) => ({
+    subject: `Your Meridian login code: ${d.code}`,
+    preheader: `Your login code is ${d.code}. It is valid for ${LOGIN_CODE_VALIDITY}.`,
+    heading: 'Your login code',
+    blocks: [
+      {
+        kind: 'paragraph',
+        text: 'We noticed a sign-in from a new browser or device. Enter this code to continue:',
+      },
+      { kind: 'code', value: d.code },
+      { kind: 'button', label: 'Enter your code', url: path(ctx, 'loginWithCode', d.email) },
+      {
+        kind: 'note',
+        text: `The code is valid for ${LOGIN_CODE_VALIDITY} and can be used once. Never share it with anyone; Meridian staff will never ask for it. If this was not you, change your password.`,
+      },
+    ],
+  })),
 
-  resetPassword: define<Named & { token: string }>({
-    automated: false,
-    render: (d, ctx) =>
-      renderLayout({
-        subject: 'Reset your Meridian password',
-        preheader: `Use this link within ${RESET_LINK_VALIDITY} to choose a new password.`,
-        greetingName: d.name,
-        heading: 'Reset your password',
-        blocks: [
-          {
-            kind: 'paragraph',
-            text: 'We received a request to reset the password of your Meridian account.',
-          },
-          { kind: 'button', label: 'Choose a new password', url: path(ctx, 'resetPassword', d.token) },
-          {
-            kind: 'note',
-            text: `This link is valid for ${RESET_LINK_VALIDITY} and can be used once. If you did not ask for it, ignore this email: your password stays the same.`,
-          },
-        ],
-        reason: SECURITY_REASON,
-        appUrl: ctx.appUrl,
-      }),
-  }),
+  resetPassword: sent<Named & { token: string }>(SECURITY_REASON, (d, ctx) => ({
+    subject: 'Reset your Meridian password',
+    preheader: `Use this link within ${RESET_LINK_VALIDITY} to choose a new password.`,
+    heading: 'Reset your password',
+    blocks: [
+      {
+        kind: 'paragraph',
+        text: 'We received a request to reset the password of your Meridian account.',
+      },
+      { kind: 'button', label: 'Choose a new password', url: path(ctx, 'resetPassword', d.token) },
+      {
+        kind: 'note',
+        text: `This link is valid for ${RESET_LINK_VALIDITY} and can be used once. If you did not ask for it, ignore this email: your password stays the same.`,
+      },
+    ],
+  })),
 
-  passwordChanged: define<Named & { via: string; changedAt: string }>({
-    automated: false,
-    render: (d, ctx) =>
-      renderLayout({
-        subject: 'Your Meridian password was changed',
-        preheader: 'Your password was just changed and your other sessions were signed out.',
-        greetingName: d.name,
-        heading: 'Your password was changed',
-        blocks: [
-          {
-            kind: 'paragraph',
-            text:
-              d.via === 'reset'
-                ? 'The password of your Meridian account was reset with a reset link.'
-                : 'The password of your Meridian account was changed from your profile.',
-          },
-          ...(d.changedAt ? [{ kind: 'facts' as const, rows: [{ label: 'When', value: d.changedAt }] }] : []),
-          { kind: 'paragraph', text: 'For your safety, every open session was signed out.' },
-          { kind: 'button', label: 'This was not me: reset my password', url: path(ctx, 'forgot') },
-        ],
-        reason: SECURITY_REASON,
-        appUrl: ctx.appUrl,
-      }),
-  }),
+  passwordChanged: sent<Named & { via: string; changedAt: string }>(SECURITY_REASON, (d, ctx) => ({
+    subject: 'Your Meridian password was changed',
+    preheader: 'Your password was just changed and your other sessions were signed out.',
+    heading: 'Your password was changed',
+    blocks: [
+      {
+        kind: 'paragraph',
+        text:
+          d.via === 'reset'
+            ? 'The password of your Meridian account was reset with a reset link.'
+            : 'The password of your Meridian account was changed from your profile.',
+      },
+      ...(d.changedAt ? [{ kind: 'facts' as const, rows: [{ label: 'When', value: d.changedAt }] }] : []),
+      { kind: 'paragraph', text: 'For your safety, every open session was signed out.' },
+      { kind: 'button', label: 'This was not me: reset my password', url: path(ctx, 'forgot') },
+    ],
+  })),
 
-  roleChanged: define<Named & { fromRole: string; toRole: string }>({
-    automated: false,
-    render: (d, ctx) =>
-      renderLayout({
-        subject:
-          d.toRole === 'suspended' ? 'Your Meridian account was suspended' : 'Your Meridian role was changed',
-        preheader: `Your role is now ${roleLabel(d.toRole)}.`,
-        greetingName: d.name,
-        heading: d.toRole === 'suspended' ? 'Your account was suspended' : 'Your role was changed',
-        blocks: [
-          { kind: 'paragraph', text: 'An administrator changed the role of your Meridian account.' },
-          {
-            kind: 'facts',
-            rows: [
-              { label: 'Previous role', value: roleLabel(d.fromRole) },
-              { label: 'New role', value: roleLabel(d.toRole) },
-            ],
-          },
-          d.toRole === 'suspended'
-            ? {
-                kind: 'paragraph',
-                text: 'While your account is suspended you cannot sign in. Contact support if you think this is a mistake.',
-              }
-            : { kind: 'button', label: 'Open your dashboard', url: path(ctx, 'dashboard') },
+  roleChanged: sent<Named & { fromRole: string; toRole: string }>(ACCOUNT_REASON, (d, ctx) => ({
+    subject:
+      d.toRole === 'suspended' ? 'Your Meridian account was suspended' : 'Your Meridian role was changed',
+    preheader: `Your role is now ${roleLabel(d.toRole)}.`,
+    heading: d.toRole === 'suspended' ? 'Your account was suspended' : 'Your role was changed',
+    blocks: [
+      { kind: 'paragraph', text: 'An administrator changed the role of your Meridian account.' },
+      {
+        kind: 'facts',
+        rows: [
+          { label: 'Previous role', value: roleLabel(d.fromRole) },
+          { label: 'New role', value: roleLabel(d.toRole) },
         ],
-        reason: ACCOUNT_REASON,
-        appUrl: ctx.appUrl,
-      }),
-  }),
+      },
+      d.toRole === 'suspended'
+        ? {
+            kind: 'paragraph',
+            text: 'While your account is suspended you cannot sign in. Contact support if you think this is a mistake.',
+          }
+        : { kind: 'button', label: 'Open your dashboard', url: path(ctx, 'dashboard') },
+    ],
+  })),
 
   // ---- money (ledger, investment, withdrawal events; wired by later issues) ----
   depositConfirmed: money<Named & { amountCents: number; transactionId: string }>((d, ctx) => ({
     heading: 'Your deposit was confirmed',
     lead: `Your deposit of ${formatUsd(d.amountCents)} was confirmed and added to your Deposit Balance.`,
-    rows: [{ label: 'Amount', value: formatUsd(d.amountCents) }],
-    button: { label: 'View the deposit', url: path(ctx, 'transaction', d.transactionId) },
+    rows: [amountRow(d.amountCents)],
+    button: viewDeposit(ctx, d.transactionId),
   })),
   depositRejected: money<Named & { amountCents: number; transactionId: string; notes?: string }>(
     (d, ctx) => ({
       heading: 'Your deposit was rejected',
       lead: `Your deposit of ${formatUsd(d.amountCents)} was rejected. No money moved.`,
-      rows: [
-        { label: 'Amount', value: formatUsd(d.amountCents) },
-        ...(d.notes ? [{ label: 'Notes', value: d.notes }] : []),
-      ],
-      button: { label: 'View the deposit', url: path(ctx, 'transaction', d.transactionId) },
+      rows: [amountRow(d.amountCents), ...(d.notes ? [{ label: 'Notes', value: d.notes }] : [])],
+      button: viewDeposit(ctx, d.transactionId),
     }),
   ),
   investmentApproved: money<
@@ -222,129 +183,99 @@ export const templates = {
     heading: 'Your investment is active',
     lead: `Your ${d.planName} investment was approved and is now active.`,
     rows: [
-      { label: 'Plan', value: d.planName },
-      { label: 'Amount', value: formatUsd(d.amountCents) },
-      { label: 'Amount at maturity', value: formatUsd(d.maturityAmountCents) },
+      planRow(d.planName),
+      amountRow(d.amountCents),
+      amountRow(d.maturityAmountCents, 'Amount at maturity'),
       { label: 'Matures', value: d.endDate },
     ],
-    button: { label: 'View the investment', url: path(ctx, 'investment', d.investmentId) },
+    button: viewInvestment(ctx, d.investmentId),
   })),
   investmentRejected: money<Named & { investmentId: string; planName: string; amountCents: number }>(
     (d, ctx) => ({
       heading: 'Your investment was rejected',
       lead: `Your ${d.planName} investment of ${formatUsd(d.amountCents)} was rejected. The held amount is back in your Deposit Balance.`,
-      rows: [
-        { label: 'Plan', value: d.planName },
-        { label: 'Amount', value: formatUsd(d.amountCents) },
-      ],
-      button: { label: 'View the investment', url: path(ctx, 'investment', d.investmentId) },
+      rows: [planRow(d.planName), amountRow(d.amountCents)],
+      button: viewInvestment(ctx, d.investmentId),
     }),
   ),
   investmentMatured: money<Named & { investmentId: string; planName: string; maturityAmountCents: number }>(
     (d, ctx) => ({
       heading: 'Your investment has matured',
       lead: `Your ${d.planName} investment has matured. ${formatUsd(d.maturityAmountCents)} was added to your Total Profit.`,
-      rows: [
-        { label: 'Plan', value: d.planName },
-        { label: 'Paid to Total Profit', value: formatUsd(d.maturityAmountCents) },
-      ],
-      button: { label: 'View the investment', url: path(ctx, 'investment', d.investmentId) },
+      rows: [planRow(d.planName), amountRow(d.maturityAmountCents, 'Paid to Total Profit')],
+      button: viewInvestment(ctx, d.investmentId),
     }),
   ),
   withdrawalRequested: money<Named & { withdrawalId: string; amountCents: number; walletAddress: string }>(
     (d, ctx) => ({
       heading: 'We received your withdrawal request',
       lead: `Your withdrawal of ${formatUsd(d.amountCents)} is waiting for approval. We will email you once it is processed.`,
-      rows: [
-        { label: 'Amount', value: formatUsd(d.amountCents) },
-        { label: 'Wallet', value: d.walletAddress },
-      ],
-      button: { label: 'View your history', url: path(ctx, 'transaction-History') },
+      rows: [amountRow(d.amountCents), walletRow(d.walletAddress)],
+      button: viewHistory(ctx),
     }),
   ),
   withdrawalApproved: money<Named & { withdrawalId: string; amountCents: number; walletAddress: string }>(
     (d, ctx) => ({
       heading: 'Your withdrawal was approved',
       lead: `Your withdrawal of ${formatUsd(d.amountCents)} was approved and sent to your wallet.`,
-      rows: [
-        { label: 'Amount', value: formatUsd(d.amountCents) },
-        { label: 'Wallet', value: d.walletAddress },
-      ],
-      button: { label: 'View your history', url: path(ctx, 'transaction-History') },
+      rows: [amountRow(d.amountCents), walletRow(d.walletAddress)],
+      button: viewHistory(ctx),
     }),
   ),
   withdrawalRejected: money<Named & { withdrawalId: string; amountCents: number }>((d, ctx) => ({
     heading: 'Your withdrawal was rejected',
     lead: `Your withdrawal of ${formatUsd(d.amountCents)} was rejected. The amount is back in your Total Profit.`,
-    rows: [{ label: 'Amount', value: formatUsd(d.amountCents) }],
-    button: { label: 'View your history', url: path(ctx, 'transaction-History') },
+    rows: [amountRow(d.amountCents)],
+    button: viewHistory(ctx),
   })),
   referralBonus: money<Named & { amountCents: number; refereeName: string }>((d, ctx) => ({
     heading: 'You earned a referral bonus',
     lead: `${d.refereeName} made their first deposit, so ${formatUsd(d.amountCents)} was added to your Deposit Balance.`,
-    rows: [{ label: 'Bonus', value: formatUsd(d.amountCents) }],
+    rows: [amountRow(d.amountCents, 'Bonus')],
     button: { label: 'See your referrals', url: path(ctx, 'referrals') },
   })),
 
   // ---- KYC ----
-  kycSubmitted: define<Named & { userName: string; userEmail: string }>({
-    automated: false,
-    render: (d, ctx) =>
-      renderLayout({
-        subject: 'New KYC documents to review',
-        preheader: `${d.userName} submitted identity documents.`,
-        greetingName: d.name,
-        heading: 'KYC documents to review',
-        blocks: [
-          {
-            kind: 'paragraph',
-            text: `${d.userName} (${d.userEmail}) submitted identity documents for review.`,
-          },
-          { kind: 'button', label: 'Review pending KYC', url: path(ctx, 'pending-kyc') },
-        ],
-        reason: 'You received this email because you are a Meridian administrator.',
-        appUrl: ctx.appUrl,
-      }),
-  }),
-  kycApproved: define<Named>({
-    automated: false,
-    render: (d, ctx) =>
-      renderLayout({
-        subject: 'Your identity is verified',
-        preheader: 'Your KYC documents were approved.',
-        greetingName: d.name,
-        heading: 'Your identity is verified',
-        blocks: [
-          {
-            kind: 'paragraph',
-            text: 'Your KYC documents were approved. You can now withdraw from your Total Profit.',
-          },
-          { kind: 'button', label: 'Open your dashboard', url: path(ctx, 'dashboard') },
-        ],
-        reason: KYC_REASON,
-        appUrl: ctx.appUrl,
-      }),
-  }),
-  kycRejected: define<Named & { reason?: string }>({
-    automated: false,
-    render: (d, ctx) =>
-      renderLayout({
-        subject: 'Your KYC documents were not accepted',
-        preheader: 'Please upload your documents again.',
-        greetingName: d.name,
-        heading: 'Your KYC documents were not accepted',
-        blocks: [
-          {
-            kind: 'paragraph',
-            text: 'We could not verify your identity from the documents you uploaded. Please upload clear photos of the front and back again.',
-          },
-          ...(d.reason ? [{ kind: 'facts' as const, rows: [{ label: 'Reason', value: d.reason }] }] : []),
-          { kind: 'button', label: 'Upload documents', url: path(ctx, 'upload-kyc') },
-        ],
-        reason: KYC_REASON,
-        appUrl: ctx.appUrl,
-      }),
-  }),
+  kycSubmitted: sent<Named & { userName: string; userEmail: string }>(
+    'You received this email because you are a Meridian administrator.',
+    (d, ctx) => ({
+      subject: 'New KYC documents to review',
+      preheader: `${d.userName} submitted identity documents.`,
+      heading: 'KYC documents to review',
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: `${d.userName} (${d.userEmail}) submitted identity documents for review.`,
+        },
+        { kind: 'button', label: 'Review pending KYC', url: path(ctx, 'pending-kyc') },
+      ],
+    }),
+  ),
+  kycApproved: sent<Named>(KYC_REASON, (d, ctx) => ({
+    subject: 'Your identity is verified',
+    preheader: 'Your KYC documents were approved.',
+    heading: 'Your identity is verified',
+    blocks: [
+      {
+        kind: 'paragraph',
+        text: 'Your KYC documents were approved. You can now withdraw from your Total Profit.',
+      },
+      { kind: 'button', label: 'Open your dashboard', url: path(ctx, 'dashboard') },
+    ],
+  })),
+  kycRejected: sent<Named & { reason?: string }>(KYC_REASON, (d, ctx) => ({
+    subject: 'Your KYC documents were not accepted',
+    preheader: 'Please upload your documents again.',
+    heading: 'Your KYC documents were not accepted',
+    blocks: [
+      {
+        kind: 'paragraph',
+        text: 'We could not verify your identity from the documents you uploaded. Please upload clear photos of the front and back again.',
+      },
+      ...(d.reason ? [{ kind: 'facts' as const, rows: [{ label: 'Reason', value: d.reason }] }] : []),
+      { kind: 'button', label: 'Upload documents', url: path(ctx, 'upload-kyc') },
+    ],
+  })),
 
   // ---- allowlisted for SendAutomatedEmail (the SPA's own notices, to the caller only) ----
   investmentNotice: notice(
@@ -393,28 +324,52 @@ interface MoneyEmail {
   button: { label: string; url: string };
 }
 
-function money<D extends Named>(says: (d: D, ctx: TemplateContext) => MoneyEmail): EmailTemplate<D> {
-  return { automated: false, render: (d, ctx) => moneyEmail(ctx, d.name, says(d, ctx)) };
+/** The facts and buttons money emails share. */
+const amountRow = (cents: number, label = 'Amount') => ({ label, value: formatUsd(cents) });
+const planRow = (planName: string) => ({ label: 'Plan', value: planName });
+const walletRow = (walletAddress: string) => ({ label: 'Wallet', value: walletAddress });
+const viewDeposit = (ctx: TemplateContext, transactionId: string) => ({
+  label: 'View the deposit',
+  url: path(ctx, 'transaction', transactionId),
+});
+const viewInvestment = (ctx: TemplateContext, investmentId: string) => ({
+  label: 'View the investment',
+  url: path(ctx, 'investment', investmentId),
+});
+const viewHistory = (ctx: TemplateContext) => ({
+  label: 'View your history',
+  url: path(ctx, 'transaction-History'),
+});
+
+/** What an email says: the layout adds the greeting by name, the reason line and the links' base. */
+type EmailBody = Omit<LayoutInput, 'greetingName' | 'reason' | 'appUrl'>;
+
+/** An email the service sends itself (from events; never on the SendAutomatedEmail allowlist), sent for `reason`. */
+function sent<D extends Named>(
+  reason: string,
+  says: (d: D, ctx: TemplateContext) => EmailBody,
+): EmailTemplate<D> {
+  return {
+    automated: false,
+    render: (d, ctx) => renderLayout({ ...says(d, ctx), greetingName: d.name, reason, appUrl: ctx.appUrl }),
+  };
 }
 
-function moneyEmail(
-  ctx: TemplateContext,
-  name: string,
-  { heading, lead, rows, button }: MoneyEmail,
-): RenderedEmail {
-  return renderLayout({
+function money<D extends Named>(says: (d: D, ctx: TemplateContext) => MoneyEmail): EmailTemplate<D> {
+  return sent(MONEY_REASON, (d, ctx) => moneyBody(says(d, ctx)));
+}
+
+function moneyBody({ heading, lead, rows, button }: MoneyEmail): EmailBody {
+  return {
     subject: heading,
     preheader: lead,
-    greetingName: name,
     heading,
     blocks: [
       { kind: 'paragraph', text: lead },
       { kind: 'facts', rows },
       { kind: 'button', label: button.label, url: button.url },
     ],
-    reason: MONEY_REASON,
-    appUrl: ctx.appUrl,
-  });
+  };
 }
 
 /** A notice SendAutomatedEmail may send (allowlisted): a heading, a lead line and a button to the checked link. */
