@@ -82,3 +82,7 @@ restore: deps ## Put a backup back into DATA_DIR, refused while the standalone r
 
 manifests: deps ## Build every infra/k8s kustomization with kustomize, validate it offline, write artifacts/k8s/*.yaml
 	$(BIN)/tsx scripts/k8s/render.ts
+
+.PHONY: fuzz
+fuzz: deps system ## Longer fuzzing of every gateway route (FUZZ_RUNS per route and caller, default 100; FUZZ_SEED replays)
+	FUZZ_RUNS=$${FUZZ_RUNS:-100} $(BIN)/vitest run --project server gateway/src/fuzz.int.spec.ts

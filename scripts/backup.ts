@@ -78,7 +78,16 @@ export function databasesIn(dataDir: string): string[] {
     .sort();
 }
 
-/** Every finished KYC document file (bytes and metadata; not an upload in progress), relative to the data dir. */
+/**
+ * The secrets the standalone generated at its first start (JWT secret, the key that seals tokens in events, the
+ * first admin's password): a restore without them could not open what the databases hold sealed.
+ */
+const SECRETS = 'secrets.json';
+
+/**
+ * Every finished KYC document file (bytes and metadata; not an upload in progress), and the generated secrets,
+ * relative to the data dir.
+ */
 function documentsIn(dataDir: string): string[] {
   const out: string[] = [];
   const walk = (rel: string) => {
@@ -91,6 +100,7 @@ function documentsIn(dataDir: string): string[] {
     }
   };
   walk(DOCUMENTS);
+  if (existsSync(join(dataDir, SECRETS))) out.push(SECRETS);
   return out.sort();
 }
 
@@ -302,6 +312,9 @@ export function restoreStore(options: { backupDir: string; dataDir: string; now?
   const replaced = [
     ...readdirSync(dataDir).filter((f) => /\.sqlite(-wal|-shm|-journal)?$/.test(f)),
     ...(existsSync(join(dataDir, DOCUMENTS)) ? [DOCUMENTS] : []),
+    ...(existsSync(join(dataDir, SECRETS)) && manifest.files.some((f) => f.path === SECRETS)
+      ? [SECRETS]
+      : []),
   ];
   let movedAside: string | undefined;
   if (replaced.length > 0) {

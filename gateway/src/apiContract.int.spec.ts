@@ -12,11 +12,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Express } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryKeyValueStore } from '@meridian/platform/adapters/keyValue.memory';
-import { createGatewayApp } from './app.js';
 import { DEV_KYC_INTERNAL_TOKEN, type GatewayConfig } from './config.js';
 import { buildOpenApiDocument, openApiPath } from './http/openapi.js';
-import { silentLogger } from './logger.js';
 import { startGateway, type RunningGateway } from './server.js';
 import {
   ADMIN_EMAIL,
@@ -40,6 +37,7 @@ import {
   verifiedUser,
   waitFor,
 } from './testing/money.js';
+import { registeredRoutes, routeTableApp, SPA_FALLBACK_PATH } from './testing/routeTable.js';
 
 let t: TestComposition;
 let admin: HttpSession;
@@ -366,24 +364,9 @@ describe('issue 12: answers the original client relies on', () => {
 // ---------------------------------------------------------------- the OpenAPI document
 type Route = `${string} ${string}`;
 
-/** Every (method, path) the app registers, walking the Express router stack (paths as OpenAPI writes them). */
-function registeredRoutes(app: Express): Route[] {
-  const out: Route[] = [];
-  const walk = (stack: any[], prefix: string) => {
-    for (const layer of stack) {
-      if (layer.route) {
-        for (const p of [layer.route.path].flat() as string[])
-          for (const m of Object.keys(layer.route.methods).filter((k) => k !== '_all'))
-            out.push(`${m} ${openApiPath(prefix + p)}`);
-      } else if (Array.isArray(layer.handle?.stack)) {
-        const mount = [layer.rawPath].flat()[0] as string;
-        walk(layer.handle.stack, prefix + (mount && mount !== '/' ? mount : ''));
-      }
-    }
-  };
-  walk((app as any).router.stack, '');
-  return out;
-}
+/** Every (method, path) the app registers (testing/routeTable.ts), paths as OpenAPI writes them. */
+const registeredOpenApiRoutes = (app: Express): Route[] =>
+  registeredRoutes(app).map((r): Route => `${r.method} ${openApiPath(r.path)}`);
 
 const documentedRoutes = (d: any): Route[] =>
   Object.entries(d.paths).flatMap(([path, ops]) =>
@@ -391,33 +374,7 @@ const documentedRoutes = (d: any): Route[] =>
   );
 
 /** The SPA's client-side-routing fallback (spa.ts): every other GET, never part of the API. */
-const SPA_FALLBACK: Route = 'get /{*splat}';
-
-function appFor(nodeEnv: GatewayConfig['nodeEnv'], money: boolean): Express {
-  const stub = {} as never; // route registration never calls a client
-  return createGatewayApp({
-    config: {
-      nodeEnv,
-      port: 0,
-      identityGrpcUrl: '127.0.0.1:1',
-      notificationGrpcUrl: '127.0.0.1:1',
-      webDist: '/nonexistent-web-dist',
-      appUrl: 'http://localhost:8080',
-      cookieSecure: false,
-      trustProxy: 'loopback',
-      kycGrpcUrl: '127.0.0.1:1',
-      kycHttpUrl: 'http://127.0.0.1:1',
-      kycInternalToken: DEV_KYC_INTERNAL_TOKEN,
-      dataDir: ':memory:',
-    },
-    identity: stub,
-    notification: stub,
-    kyc: stub,
-    kv: createMemoryKeyValueStore({ prefix: 'doc:' }),
-    logger: silentLogger,
-    ...(money ? { money: stub } : {}),
-  });
-}
+const SPA_FALLBACK: Route = `get ${openApiPath(SPA_FALLBACK_PATH)}`;
 
 describe('the OpenAPI 3.1 document', () => {
   it.each([
@@ -425,7 +382,7 @@ describe('the OpenAPI 3.1 document', () => {
     ['production', 'production', true],
     ['without the money services', 'test', false],
   ] as const)('names exactly the routes the gateway registers (%s)', (_label, nodeEnv, money) => {
-    const registered = registeredRoutes(appFor(nodeEnv, money));
+    const registered = registeredOpenApiRoutes(routeTableApp(nodeEnv, money));
     expect(registered).toContain(SPA_FALLBACK);
     const api = registered.filter((r) => r !== SPA_FALLBACK);
     expect(new Set(api).size).toBe(api.length);

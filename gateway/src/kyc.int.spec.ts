@@ -3,6 +3,8 @@
  * one in-process bus): multipart uploads streamed to the kyc service, documents only for their owner
  * and admins, the admin review over gRPC, live pushes, kycStatus on getUser, emails, erasure.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import { waitFor } from '@meridian/platform/testing/waitFor';
@@ -18,6 +20,7 @@ import {
   type Account,
   type TestComposition,
 } from './testing/composition.js';
+import { onOneConnection, type RawRequest } from './testing/keepAlive.js';
 
 // A real 1×1 PNG.
 const PNG = Buffer.from(
@@ -311,6 +314,118 @@ describe('KYC upload checks', () => {
     expect(forged.body).toEqual({ message: MESSAGES.verifyFirst });
     expect(await t.app.kycDocuments.list(user.id)).toEqual([]);
     expect(await t.app.kycDocuments.list(unverified.id)).toEqual([]);
+  });
+});
+
+describe('KYC upload: a refusal or a failure never leaves the connection half read', () => {
+  const BOUNDARY = 'meridian-kyc-test';
+  /** A multipart body as a browser sends it, with a file part `front` of `size` bytes (and `back`). */
+  const multipart = (size: number): Buffer => {
+    const part = (name: string, bytes: Buffer) =>
+      Buffer.concat([
+        Buffer.from(
+          `--${BOUNDARY}\r\ncontent-disposition: form-data; name="${name}"; filename="${name}.png"\r\n` +
+            'content-type: image/png\r\n\r\n',
+        ),
+        bytes,
+        Buffer.from('\r\n'),
+      ]);
+    const big = Buffer.concat([PNG, Buffer.alloc(size - PNG.length)]);
+    return Buffer.concat([part('front', big), part('back', PNG), Buffer.from(`--${BOUNDARY}--\r\n`)]);
+  };
+  /** The upload (a 1 MB multipart unless `request` says otherwise), then getUser, on one keep-alive connection of `url`. */
+  const uploadThenGetUser = (url: string, a: Account, request: Partial<RawRequest>) => {
+    const cookie = a.browser.cookieHeader();
+    return onOneConnection(url, [
+      {
+        method: 'POST',
+        path: '/api/users/uploadKycDocuments',
+        body: multipart(1_000_000),
+        ...request,
+        headers: {
+          cookie,
+          'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+          'x-xsrf-token': decodeURIComponent(a.browser.cookie('XSRF-TOKEN') ?? ''),
+          ...request.headers,
+        },
+      },
+      { method: 'GET', path: '/api/users/getUser', headers: { cookie } },
+    ]);
+  };
+
+  it('a case under review refuses a 1 MB upload before storing it (409), and the next request is answered on that connection', async () => {
+    const user = await verifiedUser(t.url);
+    expect((await upload(user, { front: PNG, back: PNG })).status).toBe(200);
+    const { answers, sockets } = await uploadThenGetUser(t.url, user, {});
+    expect(answers.map((a) => [a.status, a.message])).toEqual([
+      [409, MESSAGES.underReview],
+      [200, undefined],
+    ]);
+    expect(sockets).toBe(1);
+  });
+
+  it('a JSON body is refused unread (400), one announced over two documents too (413, Connection: close)', async () => {
+    const user = await verifiedUser(t.url);
+    const json = await uploadThenGetUser(t.url, user, {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ front: 'x'.repeat(300_000) }),
+    });
+    expect(json.answers.map((a) => [a.status, a.message])).toEqual([
+      [400, MESSAGES.bothSides],
+      [200, undefined],
+    ]);
+    expect(json.sockets).toBe(1);
+    const huge = await uploadThenGetUser(t.url, user, { announced: 30 * 1024 * 1024 });
+    expect(huge.answers.map((a) => [a.status, a.message, a.headers.connection])).toEqual([
+      [413, MESSAGES.tooLarge, 'close'],
+      [200, undefined, 'keep-alive'],
+    ]);
+    expect(huge.sockets).toBe(2);
+    expect((await getUser(user)).kycStatus).toBe('Not Submitted');
+  });
+
+  describe('when the kyc service drops the connection mid-upload', () => {
+    let broken: TestComposition;
+    let kyc: Server;
+    let seen = 0;
+    beforeAll(async () => {
+      // reads the first bytes of the upload, then ends the connection without an answer
+      kyc = createServer((req) => {
+        seen++;
+        req.once('data', () => req.socket.destroy());
+      });
+      await new Promise<void>((resolve) => kyc.listen(0, '127.0.0.1', resolve));
+      const { port } = kyc.address() as AddressInfo;
+      broken = await startTestComposition({ gateway: { kycHttpUrl: `http://127.0.0.1:${port}` } });
+    });
+    afterAll(async () => {
+      await broken?.stop();
+      await new Promise<void>((resolve) => kyc.close(() => resolve()));
+    });
+
+    it('the gateway answers 503 with Connection: close, and the next request is answered', async () => {
+      const user = await verifiedUser(broken.url);
+      const { answers, sockets } = await uploadThenGetUser(broken.url, user, {});
+      expect(answers.map((a) => [a.status, a.message, a.headers.connection])).toEqual([
+        [503, 'Service temporarily unavailable, please try again later.', 'close'],
+        [200, undefined, 'keep-alive'],
+      ]);
+      expect(sockets).toBe(2);
+    });
+
+    it('an admin impersonating the user is refused by the gateway itself (403), before the kyc service sees a byte', async () => {
+      const user = await verifiedUser(broken.url);
+      const impersonator = await adminBrowser(broken.url);
+      expect((await impersonator.post(`/api/users/impersonate/${user.id}`)).status).toBe(200);
+      const before = seen;
+      const res = await impersonator.postForm(
+        '/api/users/uploadKycDocuments',
+        form({ front: PNG, back: PNG }),
+      );
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ message: 'KYC documents cannot be uploaded while impersonating a user' });
+      expect(seen).toBe(before);
+    });
   });
 });
 

@@ -181,6 +181,33 @@ describe('maker-checker (finding 5)', () => {
   });
 });
 
+describe('KYC while impersonating (found by the proof suites)', () => {
+  it('an impersonating admin cannot upload KYC documents for the user, so cannot then approve them alone', async () => {
+    const user = await verifiedUser(t.url);
+    const impersonator = await secondAdmin();
+    const as = impersonator.browser;
+    expect((await as.post(`/api/users/impersonate/${user.id}`)).status).toBe(200);
+    const form = new FormData();
+    form.append('front', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'front.png');
+    form.append('back', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'back.png');
+    const upload = await as.postForm('/api/users/uploadKycDocuments', form);
+    expect({ status: upload.status, message: upload.body.message }).toEqual({
+      status: 403,
+      message: 'KYC documents cannot be uploaded while impersonating a user',
+    });
+    expect((await as.post('/api/users/exit-impersonation')).status).toBe(200);
+    // nothing was submitted: there is nothing for this admin (nor anyone) to approve
+    expect((await as.patch(`/api/users/kyc/approve/${user.id}`)).body).toEqual({
+      message: 'No KYC submission found for this user',
+    });
+    const pending = (await admin.get('/api/users/kyc/pending')).body.pendingUsers as Array<{ _id: string }>;
+    expect(pending.map((p) => p._id)).not.toContain(user.id);
+    expect((await user.browser.get('/api/users/getUser')).body.kycStatus).toBe('Not Submitted');
+    // the user in person uploads
+    await uploadKyc(user);
+  });
+});
+
 describe('Idempotency-Key namespace (finding 9)', () => {
   it('Idempotency-Key capture:<W> on an investment no longer blocks withdrawal W’s capture', async () => {
     const investor = await fundedInvestor(t.url, admin, 300);

@@ -763,6 +763,12 @@ describe('POST /api/users/google/callback', () => {
     });
   });
 
+  it('with Google sign-in off (no GOOGLE_CLIENT_ID) answers a permanent 400, never 503', async () => {
+    const res = await anonymous().post('/api/users/google/callback', { credential: 'x' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: 'Google sign-in is not available' });
+  });
+
   it('a credential that is not a valid ID token is refused (never a 500)', async () => {
     const res = await anonymous().post('/api/users/google/callback', { token: 'not.a.jwt' });
     expect([400, 401, 503]).toContain(res.status);

@@ -9,9 +9,16 @@
  * The two proxied routes are mounted BEFORE the body parsers so the multipart stream reaches the kyc
  * service untouched (no fixRequestBody needed). Every x-user-* / x-internal-token header the browser
  * sent is removed; the trusted ones are set from identity's Authenticate (and GetUser for the upload).
+ *
+ * The upload is refused here, before a byte goes to the kyc service, while an admin impersonates the
+ * user (maker-checker), when it is not multipart/form-data (400) and when its Content-Length is over two
+ * documents' worth (413). An answer given before the body was read keeps the connection usable: Node
+ * reads the rest of a body of a bounded, announced length; any other one is answered with
+ * `Connection: close`. A failed proxying answers 503 (or ends the connection when the answer had begun)
+ * and never leaves the browser's request half read on a kept-alive connection.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import * as id from '@meridian/proto/meridian/identity/v1/identity';
 import * as kyc from '@meridian/proto/meridian/kyc/v1/kyc';
@@ -34,6 +41,33 @@ export interface KycRouteDeps {
   auth: Auth;
   logger: GatewayLogger;
 }
+
+/** The upload's refusals of the gateway's own (the kyc service answers the others). */
+export const KYC_UPLOAD_MESSAGES = {
+  /** The spec's text for an upload without both files, which a body of another type cannot hold. */
+  bothSides: 'Please upload both front and back documents.',
+  tooLarge: 'File size must be less than 10MB.',
+  impersonating: 'KYC documents cannot be uploaded while impersonating a user',
+} as const;
+
+/**
+ * The most an upload may weigh: two documents at the kyc service's limit (10,485,760 bytes each,
+ * services/kyc/README.md) and room for the multipart framing. A larger Content-Length is refused unread.
+ */
+export const MAX_KYC_UPLOAD_BYTES = 2 * 10_485_760 + 64 * 1024;
+
+/** The Content-Length the request announced (Node has checked it is a number), if any. */
+const announcedLength = (req: IncomingMessage): number | undefined => {
+  const length = req.headers['content-length'];
+  return length === undefined ? undefined : Number(length);
+};
+
+/**
+ * What is left of the body, if anything, may be read and dropped to keep the connection: its length is
+ * announced and within the upload's limit.
+ */
+const drainable = (req: IncomingMessage): boolean =>
+  req.complete || (announcedLength(req) ?? Infinity) <= MAX_KYC_UPLOAD_BYTES;
 
 /** Headers only the gateway may set on requests to the kyc service. */
 const TRUSTED_PREFIXES = ['x-user-', 'x-internal-'];
@@ -89,8 +123,17 @@ export function kycProxyRouter({ config, identity, kv, auth, logger }: KycRouteD
         const target = targetOf(req);
         for (const [k, v] of Object.entries(target?.headers ?? {})) proxyReq.setHeader(k, v);
       },
+      proxyRes: (proxyRes) => {
+        // the kyc connection's own (http-proxy asks it for `Connection: close`): the browser's connection
+        // stays open or ends by its own request, not by that one
+        delete proxyRes.headers.connection;
+      },
       error: (err, req, res) => {
         logger.error({ err, correlationId: correlationId(req as Request) }, 'kyc proxy failed');
+        // what is left of the browser's body goes nowhere now: read and drop it, and end the connection
+        // after the answer (never a request left half read on a kept-alive connection)
+        req.unpipe();
+        req.resume();
         if (!('writeHead' in res)) {
           res.destroy();
           return;
@@ -105,6 +148,7 @@ export function kycProxyRouter({ config, identity, kv, auth, logger }: KycRouteD
           'content-type': 'application/json; charset=utf-8',
           'content-length': String(Buffer.byteLength(body)),
           'cache-control': 'no-store',
+          connection: 'close',
         });
         out.end(body);
       },
@@ -134,10 +178,24 @@ export function kycProxyRouter({ config, identity, kv, auth, logger }: KycRouteD
     (req) => (req.res ? sessionOf(req.res).principal.userId : undefined),
   );
 
+  /** Refused before the kyc service sees a byte: impersonation, the rate limit, the body's type and size. */
+  const refuseImpersonation: RequestHandler = (_req, res, next) => {
+    if (sessionOf(res).caller.impersonatorId) throw new HttpError(403, KYC_UPLOAD_MESSAGES.impersonating);
+    next();
+  };
+  const requireMultipart: RequestHandler = (req, _res, next) => {
+    if (!req.is('multipart/form-data')) throw new HttpError(400, KYC_UPLOAD_MESSAGES.bothSides);
+    if ((announcedLength(req) ?? 0) > MAX_KYC_UPLOAD_BYTES)
+      throw new HttpError(413, KYC_UPLOAD_MESSAGES.tooLarge);
+    next();
+  };
+
   r.post(
     '/uploadKycDocuments',
     auth.requireUser,
+    refuseImpersonation,
     uploadLimit,
+    requireMultipart,
     forward(async (req, headers) => {
       const u = await callUnary(
         identity,
@@ -151,6 +209,13 @@ export function kycProxyRouter({ config, identity, kv, auth, logger }: KycRouteD
       return '/upload';
     }),
   );
+
+  // every refusal of the upload above is given before its body is read: a body that cannot be read
+  // and dropped in bounds ends the connection after the answer
+  r.use('/uploadKycDocuments', ((err, req, res, next) => {
+    if (!drainable(req)) res.setHeader('connection', 'close');
+    next(err);
+  }) as ErrorRequestHandler);
 
   r.get(
     '/kyc/document/:userId/:side',

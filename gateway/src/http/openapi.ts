@@ -29,6 +29,7 @@ import {
 } from './answers.js';
 import { NOT_ADMIN, NOT_LOGGED_IN } from './auth.js';
 import { SERVICE_UNAVAILABLE, SOMETHING_WENT_WRONG } from './errors.js';
+import { KYC_UPLOAD_MESSAGES } from './kycRoutes.js';
 import { INVALID_CSRF, TOO_MANY_REQUESTS } from './middleware.js';
 import { MONEY_MESSAGES, amountField, moneySchemas } from './moneyRoutes.js';
 import { NO_REFERRALS } from './usersRoutes.js';
@@ -377,7 +378,7 @@ export const ROUTES: RouteDoc[] = [
     rateLimit: 'google',
     ok: json(userAnswer, 'Signed in.'),
     errors: {
-      400: [ALL_FIELDS_REQUIRED, ...mustBeString('credential', 'token')],
+      400: [ALL_FIELDS_REQUIRED, ...mustBeString('credential', 'token'), 'Google sign-in is not available'],
       401: ['Google sign-in failed: invalid credential'],
     },
   },
@@ -447,19 +448,21 @@ export const ROUTES: RouteDoc[] = [
     tag: KYC,
     summary: 'Upload the identity documents',
     description:
-      'multipart/form-data with files `front` and `back` (≤ 10 MB each; jpeg, png, gif, webp, bmp, heic or pdf), streamed to the kyc service.',
+      'multipart/form-data with files `front` and `back` (≤ 10 MB each; jpeg, png, gif, webp, bmp, heic or pdf), streamed to the kyc service. Another content type is refused (400), and so is a Content-Length over two documents (413), before the body is read. Refused while an admin impersonates the user.',
     access: 'user',
     files: ['front', 'back'],
     rateLimit: 'kycUpload',
     ok: message('Uploaded; pending review.'),
     errors: {
       400: [
-        'Please upload both front and back documents.',
-        'File size must be less than 10MB.',
+        KYC_UPLOAD_MESSAGES.bothSides,
+        KYC_UPLOAD_MESSAGES.tooLarge,
         'Invalid file format. Only JPEG, JPG, PNG, and PDF are allowed.',
         'Please verify your email before uploading documents',
       ],
+      403: [KYC_UPLOAD_MESSAGES.impersonating],
       409: ['Your documents are already under review', 'Your identity is already verified'],
+      413: [KYC_UPLOAD_MESSAGES.tooLarge],
     },
   },
   {
@@ -897,7 +900,7 @@ const STATUS_TEXT: Record<number, string> = {
   403: 'Not allowed (role, owner, or the CSRF check).',
   404: 'Not found.',
   409: 'Already decided, or already exists.',
-  413: 'The JSON body is over 100 kb.',
+  413: 'The body is too large: JSON over 100 kb, a KYC upload over two documents.',
   429: 'Over a rate limit; see Retry-After.',
   500: 'An unexpected error (never a stack trace).',
   503: 'A service the route needs is not answering.',

@@ -211,12 +211,12 @@ describe('Google sign-in (OIDC ID token)', () => {
 });
 
 describe('Google sign-in without GOOGLE_CLIENT_ID', () => {
-  it('answers UNAVAILABLE', async () => {
+  it('answers FAILED_PRECONDITION (a permanent refusal, never UNAVAILABLE)', async () => {
     const bare = await startHarness();
     try {
       await expectStatus(
         bare.call('googleLogin', { credential: 'x' }),
-        status.UNAVAILABLE,
+        status.FAILED_PRECONDITION,
         'Google sign-in is not available',
       );
     } finally {

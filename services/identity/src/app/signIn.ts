@@ -1,10 +1,4 @@
-import {
-  DomainError,
-  forbidden,
-  invalid,
-  precondition,
-  unauthenticated,
-} from '@meridian/platform/eventSourcing/errors';
+import { forbidden, invalid, precondition, unauthenticated } from '@meridian/platform/eventSourcing/errors';
 import { assertCanSignIn, isValidEmail, MESSAGES, normalizeEmail } from '../domain/user.js';
 import { INVALID_LOGIN_CODE, LOGIN_CODE_TTL_MS, loginCodeDecider } from '../domain/loginCode.js';
 import { findUserIdByEmail, getUserView, type UserView } from '../projections/userView.js';
@@ -168,6 +162,7 @@ export interface GoogleLoginInput {
 }
 
 export const INVALID_GOOGLE = 'Google sign-in failed: invalid credential';
+export const GOOGLE_NOT_AVAILABLE = 'Google sign-in is not available';
 
 /**
  * Sign-in with an OIDC ID token (Google): signature against the issuer's JWKS, issuer, audience,
@@ -177,7 +172,8 @@ export const INVALID_GOOGLE = 'Google sign-in failed: invalid credential';
  * and every session end. The browser becomes trusted.
  */
 export async function googleLogin(ctx: IdentityContext, input: GoogleLoginInput): Promise<AuthResult> {
-  if (!ctx.oidc) throw new DomainError('unavailable', 'Google sign-in is not available');
+  // switched off (no GOOGLE_CLIENT_ID) is how this install is, not a passing outage: a permanent 400
+  if (!ctx.oidc) throw precondition(GOOGLE_NOT_AVAILABLE, 'GOOGLE_SIGN_IN_OFF');
   if (!input.credential) throw invalid(INVALID_GOOGLE);
   let identity;
   try {

@@ -14,7 +14,7 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Transform, type Readable } from 'node:stream';
+import { finished, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import {
@@ -118,15 +118,26 @@ export async function startKycHttpServer(options: KycHttpDeps & { address: strin
   const maxBytes = options.maxFileBytes ?? MAX_KYC_FILE_BYTES;
   const expectedToken = digest(options.internalToken);
 
+  /** A body this long is read and dropped before an early answer: two documents and their framing. */
+  const drainLimit = 2 * maxBytes + 64 * 1024;
+
+  /**
+   * Answers an error. When the body is still coming (the case or the account refuses the upload before
+   * it is read), a body of a bounded, announced length is read and dropped FIRST: answered sooner, the
+   * connection would end under the gateway's proxy while it still writes (EPIPE, a 503 instead of this
+   * answer). One of unknown or larger length is answered at once, and the connection ends.
+   */
   const fail = (req: IncomingMessage, res: ServerResponse, err: unknown) => {
-    const drainAfter = !req.readableEnded;
-    const extra: Record<string, string> = drainAfter ? { connection: 'close' } : {};
-    if (err instanceof DomainError) sendJson(res, STATUS[err.kind], { message: err.message }, extra);
-    else {
-      logger.error({ err }, 'kyc http request failed');
-      sendJson(res, 500, { message: 'Something went wrong' }, extra);
-    }
-    if (drainAfter) req.resume();
+    const answer = (extra: Record<string, string> = {}) => {
+      if (err instanceof DomainError) sendJson(res, STATUS[err.kind], { message: err.message }, extra);
+      else sendJson(res, 500, { message: 'Something went wrong' }, extra);
+    };
+    if (!(err instanceof DomainError)) logger.error({ err }, 'kyc http request failed');
+    if (req.readableEnded) return answer();
+    const announced = Number(req.headers['content-length'] ?? Number.NaN);
+    req.resume();
+    if (announced <= drainLimit) finished(req, () => answer());
+    else answer({ connection: 'close' });
   };
 
   const callerOf = (req: IncomingMessage): KycCaller => {
@@ -269,8 +280,9 @@ export async function startKycHttpServer(options: KycHttpDeps & { address: strin
   const upload = async (req: IncomingMessage, res: ServerResponse) => {
     const caller = callerOf(req);
     const isVerified = header(req, 'x-user-verified') === 'true';
-    // refuse before storing a byte when the case or the account does not allow an upload
-    await checkCanSubmit(ctx.store, caller.userId, isVerified);
+    // refuse before storing a byte when the case, the account or the caller (an admin impersonating
+    // the user) does not allow an upload
+    await checkCanSubmit(ctx.store, caller, isVerified);
     const received = await receive(req, caller.userId);
     const newDocs = [received.front, received.back].filter((d): d is DocumentRef => d !== undefined);
     try {

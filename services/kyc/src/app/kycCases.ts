@@ -79,10 +79,14 @@ export const execute = (
 /** The refusal the user would get, before any bytes are stored (asked again on commit). */
 export async function checkCanSubmit(
   store: ServiceStore,
-  userId: string,
+  caller: KycCaller,
   isVerified: boolean,
 ): Promise<void> {
-  assertCanSubmit((await loadCase(store, userId)).state, isVerified);
+  requireCaller(caller);
+  assertCanSubmit((await loadCase(store, caller.userId)).state, {
+    isVerified,
+    impersonatorId: caller.impersonatorId,
+  });
 }
 
 export interface SubmitInput {
@@ -109,6 +113,7 @@ export async function submitKyc(ctx: KycContext, input: SubmitInput): Promise<{ 
         userId: caller.userId,
         submissionId: ctx.newId(),
         isVerified: input.isVerified,
+        impersonatorId: caller.impersonatorId,
         name: input.name || known?.name || '',
         email: input.email || known?.email || '',
         front: input.front,

@@ -39,6 +39,8 @@ export const MESSAGES = {
   notAdmin: 'Not authorized as an admin',
   reasonTooLong: 'The rejection reason must be at most 500 characters',
   ownCase: MAKER_CHECKER_MESSAGES.ownDecision('KYC case'),
+  /** Maker-checker: an admin acting as the user would otherwise upload documents and then approve them. */
+  impersonating: 'KYC documents cannot be uploaded while impersonating a user',
 } as const;
 
 export const DEFAULT_REJECTION_REASON =
@@ -107,6 +109,8 @@ export type KycCommand =
       submissionId: string;
       /** From identity, via the gateway's trusted header. */
       isVerified: boolean;
+      /** The admin acting as the user (impersonation), when there is one: refused. */
+      impersonatorId?: string;
       name: string;
       email: string;
       front: DocumentRef;
@@ -182,8 +186,12 @@ export function evolve(state: KycState, event: KycEvent): KycState {
  * Whether a user in this state may submit documents: throws the refusal the user sees. The upload
  * endpoint asks before it stores any bytes; decide() asks again when it commits.
  */
-export function assertCanSubmit(state: KycState, isVerified: boolean): void {
-  if (!isVerified) throw precondition(MESSAGES.verifyEmailFirst, 'EMAIL_NOT_VERIFIED');
+export function assertCanSubmit(
+  state: KycState,
+  submitter: { isVerified: boolean; impersonatorId?: string },
+): void {
+  if (submitter.impersonatorId) throw forbidden(MESSAGES.impersonating, 'IMPERSONATING');
+  if (!submitter.isVerified) throw precondition(MESSAGES.verifyEmailFirst, 'EMAIL_NOT_VERIFIED');
   if (state.status === 'Pending') throw conflict(MESSAGES.alreadyUnderReview, 'KYC_PENDING');
   if (state.status === 'Approved') throw conflict(MESSAGES.alreadyVerified, 'KYC_APPROVED');
 }
@@ -230,7 +238,7 @@ const decidedSubmission = (userId: string, state: KycState) => ({
 export function decide(command: KycCommand, state: KycState): KycEvent[] {
   switch (command.type) {
     case 'SubmitKyc': {
-      assertCanSubmit(state, command.isVerified);
+      assertCanSubmit(state, command);
       return [
         {
           type: 'KycSubmitted',

@@ -195,6 +195,17 @@ describe('KYC case decider', () => {
   describe('maker-checker', () => {
     const OWN_CASE =
       'You cannot decide your own KYC case: another admin must review it (if you are the only admin, a second admin is needed)';
+    it('an admin impersonating the user cannot submit for them (then approve alone)', () => {
+      spec
+        .given([])
+        .when(submit({ impersonatorId: 'admin-7' }))
+        .thenThrows(refused('forbidden', 'KYC documents cannot be uploaded while impersonating a user'));
+      spec
+        .given([submitted(), rejected()])
+        .when(submit({ submissionId: 's2', impersonatorId: 'admin-7' }))
+        .thenThrows(refused('forbidden', 'KYC documents cannot be uploaded while impersonating a user'));
+    });
+
     it('an admin cannot approve or reject their own case; another admin can', () => {
       spec
         .given([submitted()])
