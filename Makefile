@@ -6,7 +6,7 @@ export KAFKAJS_NO_PARTITIONER_WARNING := 1
 BIN := node_modules/.bin
 PORT ?= 8080
 
-.PHONY: help deps system proto build web start kafka cluster test lint typecheck bench e2e up down clean
+.PHONY: help deps system proto build web start kafka cluster test lint typecheck bench e2e up up-observability down clean
 
 help: ## List every target with one line each
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -60,8 +60,11 @@ up: ## docker compose: Kafka, MongoDB, Redis, Mailpit, every service, gateway (n
 	docker compose up --build -d
 	@echo "Meridian: http://localhost:8080   Mailpit: http://localhost:8025"
 
-down: ## Stop docker compose
-	docker compose down
+up-observability: dotenv ## docker compose with Prometheus (127.0.0.1:9090), Grafana (:3000) and an OTel collector
+	docker compose --profile observability up --build -d
+
+down: ## Stop docker compose (the observability profile too)
+	docker compose --profile observability down
 
 clean: ## Remove build output and local data
 	rm -rf web/dist data artifacts
