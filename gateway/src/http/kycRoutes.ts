@@ -22,6 +22,7 @@ import { Router, type ErrorRequestHandler, type Request, type RequestHandler } f
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import * as id from '@meridian/proto/meridian/identity/v1/identity';
 import * as kyc from '@meridian/proto/meridian/kyc/v1/kyc';
+import { MAKER_CHECKER_MESSAGES } from '@meridian/platform/app/heldRequest/domain/makerChecker';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import { DEFAULT_RATE_LIMITS, type GatewayConfig } from '../config.js';
 import { callUnary } from '../grpcClients.js';
@@ -47,7 +48,7 @@ export const KYC_UPLOAD_MESSAGES = {
   /** The spec's text for an upload without both files, which a body of another type cannot hold. */
   bothSides: 'Please upload both front and back documents.',
   tooLarge: 'File size must be less than 10MB.',
-  impersonating: 'KYC documents cannot be uploaded while impersonating a user',
+  impersonating: MAKER_CHECKER_MESSAGES.kycUploadImpersonating,
 } as const;
 
 /**

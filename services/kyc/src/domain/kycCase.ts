@@ -40,7 +40,7 @@ export const MESSAGES = {
   reasonTooLong: 'The rejection reason must be at most 500 characters',
   ownCase: MAKER_CHECKER_MESSAGES.ownDecision('KYC case'),
   /** Maker-checker: an admin acting as the user would otherwise upload documents and then approve them. */
-  impersonating: 'KYC documents cannot be uploaded while impersonating a user',
+  impersonating: MAKER_CHECKER_MESSAGES.kycUploadImpersonating,
 } as const;
 
 export const DEFAULT_REJECTION_REASON =

@@ -12,6 +12,8 @@ const SECOND_ADMIN = '(if you are the only admin, a second admin is needed)';
 
 export const MAKER_CHECKER_MESSAGES = {
   impersonating: 'Money actions are not allowed while impersonating a user',
+  /** An admin acting as the user would otherwise upload documents and then approve them (kyc and the gateway). */
+  kycUploadImpersonating: 'KYC documents cannot be uploaded while impersonating a user',
   ownBalances: `You cannot adjust your own balances: another admin must do it ${SECOND_ADMIN}`,
   /** `noun`: 'deposit', 'investment', 'withdrawal', 'KYC case'. */
   ownDecision: (noun: string) =>
