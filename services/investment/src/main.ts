@@ -8,7 +8,6 @@ import {
   type HeldRequestServiceHandle,
   startHeldRequestService,
 } from '@meridian/platform/app/heldRequest/service';
-import { withIntegrationEvents } from '@meridian/platform/app/integrationEvents';
 import { runServiceProgram } from '@meridian/platform/runtime';
 import { type ServiceDeps } from '@meridian/platform/service';
 import { createGrpcLedger } from '@meridian/ledger/client';
@@ -37,29 +36,29 @@ export type InvestmentHandle = HeldRequestServiceHandle;
 export async function start(deps: InvestmentDeps): Promise<InvestmentHandle> {
   const { config, bus, logger } = deps;
   const ledger = deps.ledger ?? createGrpcLedger(config.LEDGER_GRPC_URL);
-  const ctx: InvestmentContext = {
-    // every append records its integration events (platform app/integrationEvents.ts)
-    store: withIntegrationEvents(deps.store, toIntegrationEvent),
-    ledger,
-    plans: config.plans,
-    clock: deps.clock ?? (() => new Date()),
-    newId: deps.newId ?? randomUUID,
-    logger,
-  };
   return startHeldRequestService({
     service: SERVICE,
     consumerGroup: CONSUMER_GROUP,
+    store: deps.store,
     bus,
-    ctx,
-    // events appended before integration events were recorded
-    toIntegrationEvent: (event) => toIntegrationEvent(event, ctx.store),
+    logger,
+    // every append records its integration events (platform app/integrationEvents.ts)
+    integrationEvents: toIntegrationEvent,
+    context: (store): InvestmentContext => ({
+      store,
+      ledger,
+      plans: config.plans,
+      clock: deps.clock ?? (() => new Date()),
+      newId: deps.newId ?? randomUUID,
+      logger,
+    }),
     startProcessManager,
     redriveIntervalMs: deps.redriveIntervalMs,
     // the durable maturity scheduler (armed from the store)
-    startLoops(c, stops) {
+    startLoops(c, onStop) {
       const scheduler = startMaturityScheduler(c, { maxDelayMs: deps.maxTimerMs });
       c.onScheduleChanged = () => scheduler.poke();
-      stops.push(() => scheduler.stop());
+      onStop(() => scheduler.stop());
     },
     onStopped: deps.ledger ? undefined : async () => ledger.close?.(),
     grpcAddress: config.INVESTMENT_GRPC_ADDR,

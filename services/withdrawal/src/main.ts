@@ -8,7 +8,6 @@ import {
   type HeldRequestServiceHandle,
   startHeldRequestService,
 } from '@meridian/platform/app/heldRequest/service';
-import { withIntegrationEvents } from '@meridian/platform/app/integrationEvents';
 import { runServiceProgram } from '@meridian/platform/runtime';
 import { type ServiceDeps } from '@meridian/platform/service';
 import { createGrpcLedger } from '@meridian/ledger/client';
@@ -35,21 +34,21 @@ export type WithdrawalHandle = HeldRequestServiceHandle;
 export async function start(deps: WithdrawalDeps): Promise<WithdrawalHandle> {
   const { config, bus, logger } = deps;
   const ledger = deps.ledger ?? createGrpcLedger(config.LEDGER_GRPC_URL);
-  const ctx: WithdrawalContext = {
-    // every append records its integration events (platform app/integrationEvents.ts)
-    store: withIntegrationEvents(deps.store, toIntegrationEvent),
-    ledger,
-    clock: deps.clock ?? (() => new Date()),
-    newId: deps.newId ?? randomUUID,
-    logger,
-  };
   return startHeldRequestService({
     service: SERVICE,
     consumerGroup: CONSUMER_GROUP,
+    store: deps.store,
     bus,
-    ctx,
-    // events appended before integration events were recorded
-    toIntegrationEvent: (event) => toIntegrationEvent(event, ctx.store),
+    logger,
+    // every append records its integration events (platform app/integrationEvents.ts)
+    integrationEvents: toIntegrationEvent,
+    context: (store): WithdrawalContext => ({
+      store,
+      ledger,
+      clock: deps.clock ?? (() => new Date()),
+      newId: deps.newId ?? randomUUID,
+      logger,
+    }),
     startProcessManager,
     redriveIntervalMs: deps.redriveIntervalMs,
     onStopped: deps.ledger ? undefined : async () => ledger.close?.(),
