@@ -1,6 +1,6 @@
 /**
  * The standalone target for journeys: spawned exactly as `make start` runs it
- * (node_modules/.bin/tsx services/standalone/src/main.ts), waited on by condition (its printed URL,
+ * (node --import tsx services/standalone/src/main.ts), waited on by condition (its printed URL,
  * then /readyz), stopped with SIGTERM.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -68,7 +68,9 @@ export async function freePort(): Promise<number> {
 /** Spawns the standalone target like `make start` and resolves once /readyz answers 200. */
 export async function startTarget(options: TargetOptions): Promise<RunningTarget> {
   const port = options.osPickedPort ? 0 : (options.port ?? (await freePort()));
-  const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['services/standalone/src/main.ts'], {
+  // node --import tsx (as `make start` and the images run it): the signals reach the server itself, not a
+  // tsx wrapper that may SIGKILL a busy child on SIGTERM
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/standalone/src/main.ts'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,

@@ -180,6 +180,10 @@ export const commonEnvSchema = z.object({
     .min(0, 'must be a port number')
     .max(65535, 'must be a port number')
     .optional(),
+  /** OTLP/HTTP collector of the traces (tracing.ts); unset or empty: no traces exported. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })])
+    .optional(),
 });
 export type CommonEnv = z.infer<typeof commonEnvSchema>;
 

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { pino, type DestinationStream, type Logger as PinoLogger, type LoggerOptions } from 'pino';
+import { activeTraceIds } from './tracing.js';
 
 export type Logger = PinoLogger;
 
@@ -27,7 +28,8 @@ export const newCorrelationId = (): string => randomUUID();
 /**
  * pino logger for a service. Level: options.level ?? LOG_LEVEL ?? (NODE_ENV=test ? 'silent' : 'info').
  * Every line logged inside withCorrelation(...) carries `correlationId` (a pino mixin), including
- * the lines of child loggers.
+ * the lines of child loggers; every line logged while a span is active (tracing.ts) carries its
+ * `trace_id` and `span_id`.
  */
 export function createLogger(
   service: string,
@@ -39,9 +41,10 @@ export function createLogger(
     level,
     base: { service },
     mixin(_merge, _level, logger) {
-      if ((logger as unknown as Record<symbol, unknown>)[BOUND]) return {};
+      const ids = activeTraceIds();
+      if ((logger as unknown as Record<symbol, unknown>)[BOUND]) return ids ?? {};
       const id = currentCorrelationId();
-      return id ? { correlationId: id } : {};
+      return id ? { correlationId: id, ...ids } : (ids ?? {});
     },
     redact: {
       paths: [

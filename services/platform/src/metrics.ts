@@ -9,7 +9,7 @@
  * API port. Names follow the Prometheus conventions: `meridian_` prefix, units in names (`_seconds`,
  * `_total`), bounded label values only (route patterns, method names, groups, topics — never ids or URLs).
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import client from 'prom-client';
 import type { Logger } from './logger.js';
@@ -128,15 +128,26 @@ export interface MetricsServer {
   stop(): Promise<void>;
 }
 
-/** `GET /metrics` (and nothing else) on `port` (0 = any free port); default host all interfaces. */
+/**
+ * `GET /metrics` (and `routes`: the probes of readiness.ts) on `port` (0 = any free port); default host all
+ * interfaces.
+ */
 export async function startMetricsServer(options: {
   port: number;
   host?: string;
   logger?: Logger;
+  /** Other GET paths served here (readiness.ts `probeRoutes`: /healthz, /readyz). */
+  routes?: Record<string, (req: IncomingMessage, res: ServerResponse) => void>;
 }): Promise<MetricsServer> {
   collectDefaultMetrics();
   const server = createServer((req, res) => {
-    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+    const path = (req.url ?? '').split('?')[0];
+    const route = req.method === 'GET' ? options.routes?.[path] : undefined;
+    if (route) {
+      route(req, res);
+      return;
+    }
+    if (req.method !== 'GET' || path !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found\n');
       return;
     }
@@ -179,7 +190,7 @@ export async function startMetricsServer(options: {
  */
 export async function startMetricsServerIf(
   port: number | undefined,
-  options: { host?: string; logger?: Logger } = {},
+  options: Omit<Parameters<typeof startMetricsServer>[0], 'port'> = {},
 ): Promise<MetricsServer | null> {
   return port ? startMetricsServer({ port, ...options }) : null;
 }

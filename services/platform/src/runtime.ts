@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
 import { createInProcEventBus } from './adapters/eventBus.inproc.js';
@@ -8,7 +9,10 @@ import { createSqliteServiceStore } from './adapters/serviceStore.sqlite.js';
 import { ALL_EVENT_CODECS, type EventCodecs } from './adapters/eventEnvelope.js';
 import { loadConfigOrExit, metricsPortOf, type CommonEnv } from './config.js';
 import { createLogger, type Logger } from './logger.js';
+import { startTracingFromEnv } from './tracing.js';
 import { startMetricsServerIf } from './metrics.js';
+import { setGrpcServing } from './grpc/server.js';
+import { createReadiness, probeRoutes } from './readiness.js';
 import type { ServiceDeps, ServiceHandle } from './service.js';
 import type { EventBus } from './ports/eventBus.js';
 import type { KeyValueStore } from './ports/keyValue.js';
@@ -155,8 +159,16 @@ export function onShutdown(
   if (!installed) {
     installed = true;
     const handler = (signal: NodeJS.Signals) => {
-      options.logger?.info({ signal }, 'shutting down');
+      const { graceMs } = shutdownTimings();
+      options.logger?.info({ signal, graceMs }, 'shutting down');
+      // the whole shutdown fits in the grace period (below the pod's terminationGracePeriodSeconds)
+      const force = setTimeout(() => {
+        options.logger?.error({ graceMs }, 'shutdown did not finish within the grace period; exiting');
+        if (options.exit !== false) process.exit(1);
+      }, graceMs);
+      force.unref();
       void runShutdown(options.logger).then((ok) => {
+        clearTimeout(force);
         if (options.exit !== false) process.exit(ok ? 0 : 1);
       });
     };
@@ -166,6 +178,30 @@ export function onShutdown(
   return () => {
     const i = hooks.indexOf(fn);
     if (i >= 0) hooks.splice(i, 1);
+  };
+}
+
+/**
+ * How a process stops on SIGTERM (from env):
+ * - SHUTDOWN_GRACE_MS (default 20000): everything stops within it, else the process exits 1 — below
+ *   Kubernetes' terminationGracePeriodSeconds (30 s in infra/k8s), which SIGKILLs after it;
+ * - SHUTDOWN_DELAY_MS (default 3000 in production, 250 elsewhere): how long the process keeps serving,
+ *   already unready (/readyz 503, gRPC NOT_SERVING) and closing keep-alive connections after their
+ *   response, before it stops accepting connections: the time load balancers take to stop sending to it.
+ */
+export function shutdownTimings(env: Record<string, string | undefined> = process.env): {
+  graceMs: number;
+  delayMs: number;
+} {
+  const num = (name: string, fallback: number) => {
+    const value = env[name];
+    if (value === undefined || value.trim() === '') return fallback;
+    const n = Number(value);
+    return Number.isFinite(n) && n >= 0 ? n : fallback;
+  };
+  return {
+    graceMs: num('SHUTDOWN_GRACE_MS', 20_000),
+    delayMs: num('SHUTDOWN_DELAY_MS', env.NODE_ENV === 'production' ? 3_000 : 250),
   };
 }
 
@@ -208,6 +244,8 @@ export function runServiceProgram<S extends z.ZodType, H extends ServiceHandle>(
     const config = loadConfigOrExit(program.schema);
     const runtime = await createServiceRuntime(service, process.env);
     const { logger } = runtime;
+    const tracing = startTracingFromEnv(service);
+    if (tracing) onShutdown(() => tracing.stop(), { logger });
     const devDefaults = (config as { usedDevDefaults?: string[] }).usedDevDefaults ?? [];
     if (devDefaults.length > 0)
       logger.warn({ variables: devDefaults }, 'using development defaults (never in production)');
@@ -218,10 +256,33 @@ export function runServiceProgram<S extends z.ZodType, H extends ServiceHandle>(
       kv: runtime.kv,
       logger,
     });
+    // readiness: the store answers and the bus reaches its broker; gRPC health follows it
+    const readiness = createReadiness({
+      checks: {
+        store: runtime.store.ping && (() => runtime.store.ping!()),
+        bus: runtime.bus.ready && (() => runtime.bus.ready!()),
+      },
+      logger,
+    });
+    readiness.onChange((ready) => setGrpcServing(ready));
+    // probes on the metrics port (never the gRPC port); stopped last
+    const metricsServer = await startMetricsServerIf(metricsPortOf(config as CommonEnv), {
+      logger,
+      routes: probeRoutes(readiness),
+    });
+    if (metricsServer) onShutdown(() => metricsServer.stop(), { logger });
+    onShutdown(() => readiness.stop(), { logger });
+    // SIGTERM, in this order: unready, keep serving for SHUTDOWN_DELAY_MS, then the handle stops (gRPC waits
+    // for the calls in flight, consumers finish their event, the outbox relay stops), then the adapters close
     onShutdown(() => runtime.close(), { logger });
     onShutdown(() => handle.stop(), { logger });
-    const metricsServer = await startMetricsServerIf(metricsPortOf(config as CommonEnv), { logger });
-    if (metricsServer) onShutdown(() => metricsServer.stop(), { logger });
+    onShutdown(
+      async () => {
+        readiness.drain();
+        await delay(shutdownTimings().delayMs);
+      },
+      { logger },
+    );
     const addresses = Object.entries(handle).filter(([, v]) => typeof v === 'string');
     logger.info(
       { ...Object.fromEntries(addresses), ...(metricsServer ? { metrics: metricsServer.url } : {}) },

@@ -1,8 +1,10 @@
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { createLogger } from '@meridian/platform/logger';
-import { onShutdown } from '@meridian/platform/runtime';
+import { onShutdown, shutdownTimings } from '@meridian/platform/runtime';
 import { commonEnvSchema, ConfigError, metricsPortOf, parseEnv } from '@meridian/platform/config';
 import { startMetricsServerIf } from '@meridian/platform/metrics';
+import { startTracingFromEnv } from '@meridian/platform/tracing';
 import { startStandalone } from './standalone.js';
 
 /**
@@ -12,8 +14,21 @@ import { startStandalone } from './standalone.js';
  */
 async function main(): Promise<void> {
   const logger = createLogger('standalone');
+  // OTLP traces when OTEL_* ask for them (platform tracing.ts); flushed last, after everything stopped
+  const tracing = startTracingFromEnv('meridian');
+  if (tracing) onShutdown(() => tracing.stop(), { logger });
   const app = await startStandalone({ logger });
   onShutdown(() => app.stop(), { logger });
+  // SIGTERM: the gateway answers /readyz 503 and closes keep-alive connections after their response for
+  // SHUTDOWN_DELAY_MS; then app.stop(): the gateway stops accepting and finishes what is in flight, then the
+  // services stop (gRPC calls in flight finish, consumers finish their event), then the stores and the bus close
+  onShutdown(
+    () => {
+      app.gateway.drain();
+      return delay(shutdownTimings().delayMs);
+    },
+    { logger },
+  );
   // One metrics server for the whole process (every service and the gateway share the registry), on the
   // standalone's host: METRICS_PORT (docs/CONVENTIONS.md), off by default outside production.
   const metricsEnv = parseEnv(commonEnvSchema.pick({ NODE_ENV: true, METRICS_PORT: true }));

@@ -14,6 +14,7 @@
 import { startLeaseKeeperUnless, type LeaseSettings } from '@meridian/platform/app/lease';
 import { metrics } from '@meridian/platform/metrics';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
+import { extractTrace, inSpan, ROOT_CONTEXT, SpanKind, tracingEnabled } from '@meridian/platform/tracing';
 import {
   isDue,
   markAttemptFailed,
@@ -25,6 +26,7 @@ import {
 import { renderEmail, type TemplateData, type TemplateName } from '../domain/templates/registry.js';
 import { EMAILS } from './collections.js';
 import { MailDeliveryError, type Mailer, type OutgoingMail } from './ports.js';
+import type { TracedEmail } from './queueEmail.js';
 
 export interface EmailSenderOptions {
   store: ServiceStore;
@@ -159,6 +161,28 @@ export function startEmailSender(options: EmailSenderOptions): EmailSender {
     });
   };
 
+  /**
+   * One attempt as a CLIENT span `send email`, in the trace of the event that queued the email (its
+   * context is kept on the email document, queueEmail.ts): the end of an approval's trace.
+   */
+  const deliverTraced = (email: EmailRecord) => {
+    const queuedIn = (email as TracedEmail).trace;
+    if (!queuedIn && !tracingEnabled()) return deliver(email);
+    return inSpan(
+      'send email',
+      {
+        kind: SpanKind.CLIENT,
+        parent: queuedIn ? extractTrace(queuedIn, ROOT_CONTEXT) : ROOT_CONTEXT,
+        attributes: {
+          'meridian.email.id': email.id,
+          'meridian.email.template': email.template,
+          'meridian.email.attempt': email.attempts + 1,
+        },
+      },
+      () => deliver(email),
+    );
+  };
+
   const deliver = async (email: EmailRecord) => {
     let mail: OutgoingMail;
     try {
@@ -229,7 +253,7 @@ export function startEmailSender(options: EmailSenderOptions): EmailSender {
         for (const email of due) {
           if (stopping) return;
           if (!holds()) break;
-          await deliver(email);
+          await deliverTraced(email);
         }
         // after sending, read again: attempts just made moved their next try into the future
         if (due.length > 0) continue;

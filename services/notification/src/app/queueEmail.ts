@@ -1,4 +1,5 @@
-import type { EventMeta, StoredEvent } from '@meridian/platform/eventSourcing/types';
+import type { EventMeta, StoredEvent, TraceCarrier } from '@meridian/platform/eventSourcing/types';
+import { injectTrace } from '@meridian/platform/tracing';
 import type { StoreTx } from '@meridian/platform/ports/serviceStore';
 import { newEmail, toEmailStreamId, type EmailRecord, type EmailRequest } from '../domain/email.js';
 import { EMAILS } from './collections.js';
@@ -7,6 +8,9 @@ export type EmailQueued = {
   type: 'EmailQueued';
   data: { emailId: string; template: string; to: string; causeEventId: string };
 };
+
+/** An email document with the W3C trace context it was queued in (the sender's span joins that trace). */
+export type TracedEmail = EmailRecord & { trace?: TraceCarrier };
 
 /**
  * Records a pending email in the outbox, inside the caller's transaction: the email document plus
@@ -20,7 +24,8 @@ export async function queueEmail(
   now: Date,
 ): Promise<EmailRecord> {
   const email = newEmail(request, cause, now);
-  await tx.put(EMAILS, email.id, email);
+  const trace = injectTrace();
+  await tx.put<TracedEmail>(EMAILS, email.id, trace ? { ...email, trace } : email);
   await tx.appendToStream<EmailQueued>(
     toEmailStreamId(email.id),
     0,

@@ -33,6 +33,8 @@ export interface InProcEventBusOptions extends HandlerRetryOptions {
  * handler with capped exponential backoff (so delivery is at least once and never skips an event) —
  * until `maxAttempts`, when the event is appended to `<topic>.dlq` and committed in one transaction.
  *
+ * The log keeps each event's JSON whole, its trace context (StoredEvent.trace, tracing.ts) included.
+ *
  * One active subscription per (group, topic) per file (per process): a second one is refused. Buses
  * opened on the same file in one process wake each other at once; other processes notice by polling.
  */
@@ -191,6 +193,10 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
       active.set(id, sub);
       mine.add(sub);
       return sub;
+    },
+
+    async ready() {
+      assertOpen(); // the log is a local file: up while open
     },
 
     async close() {

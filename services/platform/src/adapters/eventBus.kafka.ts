@@ -15,7 +15,14 @@ import type { Logger } from '../logger.js';
 import { Signal } from '../util/async.js';
 import { secondsSince } from '../metrics.js';
 import { busMetrics, handlerRetries, type HandlerRetryOptions } from './busShared.js';
-import { ALL_EVENT_CODECS, decodeEnvelope, encodeEnvelope, type EventCodecs } from './eventEnvelope.js';
+import {
+  ALL_EVENT_CODECS,
+  decodeEnvelope,
+  encodeEnvelope,
+  traceFromHeaders,
+  traceHeaders,
+  type EventCodecs,
+} from './eventEnvelope.js';
 
 export type { EventCodec, EventCodecs } from './eventEnvelope.js';
 
@@ -75,6 +82,8 @@ export const kafkaGroupId = (group: string, topic: string) => `${group}.${topic}
  *   at once for a message that cannot be decoded, the message goes to `<topic>.dlq` with the reason in its
  *   headers, an error is logged, and the partition moves on.
  * - Data is JSON-shaped on both sides (decode, then a JSON round trip), the same as the in-process bus.
+ * - The W3C trace context of an event (StoredEvent.trace, tracing.ts) travels in the `traceparent` and
+ *   `tracestate` headers.
  */
 export async function createKafkaEventBus(options: KafkaEventBusOptions): Promise<EventBus> {
   process.env.KAFKAJS_NO_PARTITIONER_WARNING ??= '1';
@@ -193,6 +202,9 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
 
   const consumers = new Set<Subscription>();
   let closed = false;
+  /** The readiness probe's admin client (ready()), made at the first probe. */
+  let probe: Admin | undefined;
+  let probeConnected = false;
 
   return {
     async publish(topic, events) {
@@ -206,7 +218,7 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
           return {
             key: e.streamId,
             value,
-            headers: { [PAYLOAD_ENCODING_HEADER]: encoding, 'event-type': e.type },
+            headers: { [PAYLOAD_ENCODING_HEADER]: encoding, 'event-type': e.type, ...traceHeaders(e) },
           };
         }),
       );
@@ -307,6 +319,8 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
           event = decodeEnvelope(message.value, encoding, decodeCodecs, (type) => {
             throw new Error(`no codec for the protobuf payload of ${type}`);
           });
+          const trace = traceFromHeaders(message.headers);
+          if (trace) event.trace = trace;
         } catch (err) {
           await deadLetter(p, 'undecodable', err);
           return true;
@@ -426,12 +440,41 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
       return sub;
     },
 
+    async ready() {
+      if (closed) throw new Error('EventBus is closed');
+      // a client of its own without retries, so a probe answers within its timeout while the broker is away
+      probe ??= kafka.admin({ retry: { retries: 0 } });
+      const client = probe;
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          (async () => {
+            if (!probeConnected) {
+              await client.connect();
+              probeConnected = true;
+            }
+            await client.describeCluster();
+          })(),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error('kafka: no answer within 3 s')), 3_000);
+          }),
+        ]);
+      } catch (err) {
+        probeConnected = false;
+        await client.disconnect().catch(() => undefined);
+        throw err;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+
     async close() {
       if (closed) return;
       closed = true;
       await Promise.all([...consumers].map((c) => c.stop()));
       await producer.disconnect().catch(() => undefined);
       await admin.disconnect().catch(() => undefined);
+      await probe?.disconnect().catch(() => undefined);
     },
   };
 }

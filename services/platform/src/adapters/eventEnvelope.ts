@@ -5,7 +5,7 @@ import * as kycEvents from '@meridian/proto/meridian/kyc/v1/events';
 import * as ledgerEvents from '@meridian/proto/meridian/ledger/v1/events';
 import * as notificationEvents from '@meridian/proto/meridian/notification/v1/events';
 import * as withdrawalEvents from '@meridian/proto/meridian/withdrawal/v1/events';
-import type { StoredEvent } from '../eventSourcing/types.js';
+import type { StoredEvent, TraceCarrier } from '../eventSourcing/types.js';
 
 /** A ts-proto message's static functions (only what the bus needs). */
 export interface EventCodec {
@@ -54,7 +54,12 @@ export function encodeEnvelope(
     correlationId: e.correlationId,
     causationId: e.causationId ?? '',
     actor: e.actor
-      ? { userId: e.actor.userId, role: e.actor.role, impersonatorId: e.actor.impersonatorId ?? '' }
+      ? {
+          userId: e.actor.userId,
+          role: e.actor.role,
+          impersonatorId: e.actor.impersonatorId ?? '',
+          ...(e.actor.address ? { address: e.actor.address } : {}),
+        }
       : undefined,
     payload: Buffer.from(payload),
   };
@@ -95,6 +100,7 @@ export function decodeEnvelope(
           userId: env.actor.userId,
           role: env.actor.role,
           ...(env.actor.impersonatorId ? { impersonatorId: env.actor.impersonatorId } : {}),
+          ...(env.actor.address ? { address: env.actor.address } : {}),
         }
       : null,
   };
@@ -130,3 +136,27 @@ export const ALL_EVENT_CODECS: EventCodecs = codecsFrom(
   notificationEvents,
   withdrawalEvents,
 );
+
+/**
+ * The W3C trace context of an event as message headers (`traceparent`, `tracestate`): the envelope
+ * itself stays as it is. Empty when the event carries none.
+ */
+export function traceHeaders(e: Pick<StoredEvent, 'trace'>): Record<string, string> {
+  if (!e.trace) return {};
+  return e.trace.tracestate
+    ? { traceparent: e.trace.traceparent, tracestate: e.trace.tracestate }
+    : { traceparent: e.trace.traceparent };
+}
+
+/** The trace context of a message from its headers (Kafka: Buffer, string or arrays of them), if any. */
+export function traceFromHeaders(headers: Record<string, unknown> | undefined): TraceCarrier | undefined {
+  const one = (v: unknown): string | undefined => {
+    const first = Array.isArray(v) ? v[0] : v;
+    if (typeof first === 'string') return first;
+    return Buffer.isBuffer(first) ? first.toString('utf8') : undefined;
+  };
+  const traceparent = one(headers?.traceparent);
+  if (!traceparent) return undefined;
+  const tracestate = one(headers?.tracestate);
+  return tracestate ? { traceparent, tracestate } : { traceparent };
+}

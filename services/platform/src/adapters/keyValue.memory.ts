@@ -73,6 +73,14 @@ export function createMemoryKeyValueStore(
       if (e.expiresAt === null) return -1;
       return Math.max(0, e.expiresAt - now());
     },
+    async compareAndSet(key, expected, next, ttlMs) {
+      const e = live(key);
+      if (e && typeof e.value !== 'string') throw wrongType();
+      if ((e?.value ?? null) !== expected) return false;
+      if (next === null) data.delete(prefix + key);
+      else data.set(prefix + key, { value: next, expiresAt: expiry(ttlMs) });
+      return true;
+    },
     async sadd(key, member, ttlMs) {
       let e = live(key);
       if (!e) {

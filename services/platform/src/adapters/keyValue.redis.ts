@@ -10,6 +10,25 @@ export interface RedisKeyValueOptions {
   prefix?: string;
 }
 
+/**
+ * compareAndSet as one script (atomic on the server): KEYS[1]; ARGV = expected present (1/0), expected,
+ * next present (1/0), next, ttl ms (0: none). GET on a set raises WRONGTYPE, as the memory adapter does.
+ */
+const COMPARE_AND_SET = `
+local current = redis.call('GET', KEYS[1])
+if ARGV[1] == '1' then
+  if current ~= ARGV[2] then return 0 end
+elseif current then
+  return 0
+end
+if ARGV[3] == '1' then
+  if tonumber(ARGV[5]) > 0 then redis.call('SET', KEYS[1], ARGV[4], 'PX', ARGV[5])
+  else redis.call('SET', KEYS[1], ARGV[4]) end
+elseif current then
+  redis.call('DEL', KEYS[1])
+end
+return 1`;
+
 /** KeyValueStore on Redis (ioredis). Keys are `${prefix}${key}`; TTLs in ms (PX / PEXPIRE / PTTL). */
 export function createRedisKeyValueStore(options: RedisKeyValueOptions): KeyValueStore & { client: Redis } {
   const owned = !options.client;
@@ -53,6 +72,20 @@ export function createRedisKeyValueStore(options: RedisKeyValueOptions): KeyValu
     },
     async ttl(key) {
       return client.pttl(k(key));
+    },
+    async compareAndSet(key, expected, next, ttlMs) {
+      const ttl = ttlMs !== undefined && ttlMs > 0 ? Math.ceil(ttlMs) : 0;
+      const done = await client.eval(
+        COMPARE_AND_SET,
+        1,
+        k(key),
+        expected === null ? '0' : '1',
+        expected ?? '',
+        next === null ? '0' : '1',
+        next ?? '',
+        String(ttl),
+      );
+      return done === 1;
     },
     async sadd(key, member, ttlMs) {
       const multi = client.multi().sadd(k(key), member);

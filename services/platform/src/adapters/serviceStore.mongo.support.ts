@@ -5,7 +5,7 @@
  */
 import type { Document, Filter } from 'mongodb';
 import { invalid } from '../eventSourcing/errors.js';
-import type { Scalar } from '../ports/serviceStore.js';
+import type { FindQuery, Scalar } from '../ports/serviceStore.js';
 import { checkField, checkScalar } from './storeShared.js';
 
 /** Read-model documents are stored as `{ _id: id, d: <the document> }`: a document's own `_id` survives. */
@@ -30,6 +30,31 @@ export function docFilter<D extends Document = Document>(
     filter[`${DOC}.${field}`] = { $eq: value, $not: { $type: 'array' } };
   }
   return filter as Filter<D>;
+}
+
+/**
+ * The keyset (`after`) and prefix conditions of find(), as the SQLite twin applies them: strictly after
+ * (field value, id) in the order's direction; a case-insensitive prefix of any of the fields.
+ */
+export function docPage(query: FindQuery): Record<string, unknown> {
+  const and: unknown[] = [];
+  if (query.prefix && query.prefix.value !== '') {
+    const re = new RegExp(`^${query.prefix.value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'i');
+    and.push({ $or: query.prefix.fields.map((f) => ({ [`${DOC}.${checkField(f)}`]: re })) });
+  }
+  if (query.after) {
+    if (!query.orderBy) throw invalid('find: `after` needs `orderBy`');
+    const field = `${DOC}.${checkField(query.orderBy.field)}`;
+    checkScalar(query.orderBy.field, query.after.value);
+    const op = query.orderBy.direction === 'desc' ? '$lt' : '$gt';
+    and.push({
+      $or: [
+        { [field]: { [op]: query.after.value } },
+        { [field]: { $eq: query.after.value }, _id: { [op]: query.after.id } },
+      ],
+    });
+  }
+  return and.length ? { $and: and } : {};
 }
 
 /** Sort of find(): by the field then by id in the same direction, else by id (as SQLite orders). */

@@ -18,6 +18,7 @@ import {
   appendListeners,
   buildEnvelopes,
   checkCollection,
+  checkField,
   type StoreOptions,
   withIntegration,
 } from './storeShared.js';
@@ -27,6 +28,7 @@ import {
   SavepointScope,
   docFilter,
   docSort,
+  docPage,
   isHeldBack,
   isStreamVersionConflict,
   outboxHorizon,
@@ -187,7 +189,7 @@ export async function createMongoServiceStore(options: MongoServiceStoreOptions)
       find: <T extends object>(collection: string, query: FindQuery = {}) =>
         run(async (session) => {
           const c = rm(collection);
-          const filter = docFilter<RmDoc>(query.where);
+          const filter = { ...docFilter<RmDoc>(query.where), ...docPage(query) } as Filter<RmDoc>;
           const sort = docSort(query.orderBy);
           const page = pageOf(query.limit, query.offset);
           if (page.none) return [];
@@ -554,6 +556,16 @@ export async function createMongoServiceStore(options: MongoServiceStoreOptions)
       return last?.position ?? 0;
     },
     onAppended: listeners.add,
+    async ensureIndex(collection: string, fields: string[]) {
+      await rm(collection).createIndex(
+        Object.fromEntries([...fields.map((f) => [`${DOC}.${checkField(f)}`, 1]), ['_id', 1]]),
+      );
+    },
+    async ping() {
+      assertOpen();
+      // bounded: the server selection timeout (10 s) is too long for a readiness probe
+      await db.command({ ping: 1 }, { signal: AbortSignal.timeout(2_000) });
+    },
     async close() {
       if (isClosed) return;
       isClosed = true;

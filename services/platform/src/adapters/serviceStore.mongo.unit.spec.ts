@@ -5,6 +5,7 @@ import {
   SavepointScope,
   docFilter,
   docSort,
+  docPage,
   isHeldBack,
   isStreamVersionConflict,
   outboxHorizon,
@@ -264,5 +265,24 @@ describe('MongoDB store: the outbox horizon never skips an event that commits la
       ({ seen, committed }) => seen.length < committed.length,
     );
     expect(skipped.length).toBeGreaterThan(0);
+  });
+});
+
+describe('docPage (keyset and prefix, as the SQLite twin)', () => {
+  it('pages strictly after (field, id) in the order and matches a prefix in any case, literally', () => {
+    expect(
+      docPage({ orderBy: { field: 'createdAt', direction: 'desc' }, after: { value: 't1', id: 'u1' } }),
+    ).toEqual({
+      $and: [
+        { $or: [{ 'd.createdAt': { $lt: 't1' } }, { 'd.createdAt': { $eq: 't1' }, _id: { $lt: 'u1' } }] },
+      ],
+    });
+    const page = docPage({ prefix: { fields: ['name', 'email'], value: 'a.b' } }) as {
+      $and: Array<{ $or: Array<Record<string, RegExp>> }>;
+    };
+    const re = page.$and[0]!.$or[0]!['d.name']!;
+    expect([re.test('A.Bc'), re.test('axb')]).toEqual([true, false]);
+    expect(docPage({})).toEqual({});
+    expect(() => docPage({ after: { value: 1, id: 'x' } })).toThrow(/needs `orderBy`/);
   });
 });

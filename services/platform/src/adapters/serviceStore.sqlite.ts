@@ -73,6 +73,7 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
       'SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?',
     ),
     lastPosition: db.prepare<[], { p: number | null }>('SELECT MAX(position) AS p FROM events'),
+    ping: db.prepare('SELECT 1'),
     insertEvent: db.prepare(
       `INSERT INTO events (id, stream_id, version, type, data, occurred_at, correlation_id, causation_id, actor)
        VALUES (@id, @streamId, @version, @type, @data, @occurredAt, @correlationId, @causationId, @actor)`,
@@ -130,10 +131,26 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
       read(() => {
         const { sql, params } = whereSql(collection, query.where);
         let full = `SELECT json FROM documents ${sql}`;
+        if (query.prefix && query.prefix.value !== '') {
+          const like = `${query.prefix.value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+          const any = query.prefix.fields.map((f) => `lower(${fieldSql(f)}) LIKE ? ESCAPE '\\'`);
+          full += ` AND (${any.join(' OR ')})`;
+          params.push(...query.prefix.fields.map(() => like));
+        }
+        if (query.after) {
+          if (!query.orderBy) throw new Error('find: `after` needs `orderBy`');
+          checkScalar(query.orderBy.field, query.after.value);
+          // `f <= v AND (f < v OR id < i)`: a range on an ensureIndex index (SQLite does not range-scan
+          // an expression index for the row value `(f, id) < (v, i)`: it would walk every newer row)
+          const [op, eq] = query.orderBy.direction === 'desc' ? ['<', '<='] : ['>', '>='];
+          const f = fieldSql(query.orderBy.field);
+          full += ` AND ${f} ${eq} ? AND (${f} ${op} ? OR id ${op} ?)`;
+          params.push(query.after.value, query.after.value, query.after.id);
+        }
         if (query.orderBy) {
           const dir = query.orderBy.direction === 'desc' ? 'DESC' : 'ASC';
-          full += ` ORDER BY json_extract(json, ?) ${dir}, id ${dir}`;
-          params.push(`$.${checkField(query.orderBy.field)}`);
+          // the path inline (checkField allows no quote): the expression an ensureIndex index is built on
+          full += ` ORDER BY ${fieldSql(query.orderBy.field)} ${dir}, id ${dir}`;
         } else {
           full += ' ORDER BY id';
         }
@@ -263,6 +280,22 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
       ),
     lastPosition: () => read(() => stmt.lastPosition.get()?.p ?? 0),
     onAppended: listeners.add,
+    ensureIndex: (collection: string, fields: string[]) =>
+      mutex.run(async () => {
+        assertOpen();
+        const name = `ix_${checkCollection(collection)}_${fields.map(checkField).join('_')}`.replace(
+          /[^A-Za-z0-9_]/g,
+          '_',
+        );
+        db.exec(
+          `CREATE INDEX IF NOT EXISTS "${name}" ON documents (collection, ${fields.map(fieldSql).join(', ')}, id)`,
+        );
+      }),
+    // not behind the writer mutex: a long transaction is not an unreachable store
+    ping: async () => {
+      assertOpen();
+      stmt.ping.get();
+    },
     async close() {
       if (closed) return;
       await mutex.run(async () => {
@@ -323,6 +356,9 @@ function addIntegrationColumn(db: Database.Database): void {
     if (!/duplicate column/i.test((err as Error).message)) throw err;
   }
 }
+
+/** A document field as an SQL expression, its JSON path inline (checkField admits no quote). */
+const fieldSql = (field: string) => `json_extract(json, '$.${checkField(field)}')`;
 
 function whereSql(
   collection: string,

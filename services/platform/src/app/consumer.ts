@@ -2,6 +2,7 @@ import type { Actor, EventMeta, StoredEvent } from '../eventSourcing/types.js';
 import { withCorrelation } from '../logger.js';
 import type { EventBus, Subscription } from '../ports/eventBus.js';
 import type { ServiceStore, StoreTx } from '../ports/serviceStore.js';
+import { consumeTraced } from '../tracing.js';
 
 export interface IdempotentSubscribeOptions {
   bus: EventBus;
@@ -19,7 +20,10 @@ export interface IdempotentSubscribeOptions {
   fromBeginning?: boolean;
 }
 
-/** Subscribes with exactly-once EFFECT on top of at-least-once delivery (markProcessed in the same tx). */
+/**
+ * Subscribes with exactly-once EFFECT on top of at-least-once delivery (markProcessed in the same tx).
+ * Each delivery runs in a CONSUMER span, child of the trace context the event carries (tracing.ts).
+ */
 export function subscribeIdempotent(options: IdempotentSubscribeOptions): Promise<Subscription> {
   const { bus, store, topic, group, handle } = options;
   return bus.subscribe({
@@ -27,11 +31,13 @@ export function subscribeIdempotent(options: IdempotentSubscribeOptions): Promis
     group,
     fromBeginning: options.fromBeginning,
     handler: (event) =>
-      withCorrelation(event.correlationId, () =>
-        store.transaction(async (tx) => {
-          if (!(await tx.markProcessed(group, event.id))) return;
-          await handle(event, tx);
-        }),
+      consumeTraced(topic, group, event, () =>
+        withCorrelation(event.correlationId, () =>
+          store.transaction(async (tx) => {
+            if (!(await tx.markProcessed(group, event.id))) return;
+            await handle(event, tx);
+          }),
+        ),
       ),
   });
 }

@@ -10,12 +10,22 @@
  * it — has its events mapped at the end of the (nested) transaction that appended them, once the
  * transaction's own read-model writes are done.
  *
+ * The trace context active at the append (tracing.ts) is recorded with each integration event.
+ *
  * Events from before (a store written by an older version, or by a replica still running one) carry no
  * record: the relay maps them with its `map`, as it always did; they were never published, so nothing
  * is published twice and nothing is lost.
  */
-import type { DomainEvent, StoredEvent } from '../eventSourcing/types.js';
+import type { DomainEvent, StoredEvent, TraceCarrier } from '../eventSourcing/types.js';
 import type { ServiceStore, StoreReads, StoreTx } from '../ports/serviceStore.js';
+import { injectTrace } from '../tracing.js';
+
+/**
+ * An integration event as the outbox records it: with the W3C trace context active when it was
+ * appended (tracing.ts), which the relay publishes with it. Rows without one (not traced, or older)
+ * are published without.
+ */
+export type RecordedIntegration = DomainEvent & { trace?: TraceCarrier };
 
 /**
  * Domain event -> the integration event it publishes (null: it stays private). The published envelope
@@ -36,7 +46,12 @@ export function withIntegrationEvents(store: ServiceStore, mapping: IntegrationM
       store.transaction(async (tx) => {
         const appended: StoredEvent[] = [];
         const result = await fn(recordingAppends(tx, appended));
-        for (const event of appended) await tx.recordIntegrationEvent(event.id, await mapping(event, tx));
+        // the trace of the append goes out with what it publishes (nothing when none is active)
+        const trace = appended.length ? injectTrace() : undefined;
+        for (const event of appended) {
+          const mapped: RecordedIntegration | null = await mapping(event, tx);
+          await tx.recordIntegrationEvent(event.id, mapped && trace ? { ...mapped, trace } : mapped);
+        }
         return result;
       }),
   };

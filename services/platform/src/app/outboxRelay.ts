@@ -3,7 +3,20 @@ import type { EventBus, Subscription } from '../ports/eventBus.js';
 import type { ServiceStore } from '../ports/serviceStore.js';
 import { metrics } from '../metrics.js';
 import { backoffMs, Signal } from '../util/async.js';
+import {
+  contextWithSpan,
+  extractTrace,
+  failSpan,
+  injectTrace,
+  messagingAttributes,
+  ROOT_CONTEXT,
+  SpanKind,
+  tracer,
+  tracingEnabled,
+  type Span,
+} from '../tracing.js';
 import { startLeaseKeeperUnless, type LeaseKeeper, type LeaseSettings } from './lease.js';
+import type { RecordedIntegration } from './integrationEvents.js';
 
 export interface OutboxRelayOptions {
   store: ServiceStore;
@@ -136,11 +149,13 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         const out: StoredEvent[] = [];
         for (const { integration, ...e } of events) {
           const mapped = integration !== undefined ? integration : options.map ? await options.map(e) : e;
-          if (mapped) out.push({ ...e, type: mapped.type, data: mapped.data });
+          if (!mapped) continue;
+          const trace = (integration as RecordedIntegration | null | undefined)?.trace;
+          out.push({ ...e, type: mapped.type, data: mapped.data, ...(trace ? { trace } : {}) });
         }
         if (stopping) return;
         if (!holds()) continue;
-        await bus.publish(topic, out);
+        await publishTraced(bus, topic, out);
         for (const e of out) outboxPublished.inc({ topic, type: e.type });
         const last = events[events.length - 1].position;
         await store.transaction(async (tx) => {
@@ -199,6 +214,35 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     },
     isPublisher: () => !stopping && holds(),
   };
+}
+
+/**
+ * Publishes a batch; each event that carries the trace context of its append gets a PRODUCER span
+ * `publish <topic>` (child of that context, ended when the bus accepted the batch) and goes out with the
+ * span's context, so its consumers join the trace. Tracing off: the recorded context passes through.
+ */
+async function publishTraced(bus: EventBus, topic: string, events: StoredEvent[]): Promise<void> {
+  if (!tracingEnabled()) return bus.publish(topic, events);
+  const spans: Span[] = [];
+  const traced = events.map((e) => {
+    if (!e.trace) return e;
+    const parent = extractTrace(e.trace, ROOT_CONTEXT);
+    const span = tracer().startSpan(
+      `publish ${topic}`,
+      { kind: SpanKind.PRODUCER, attributes: messagingAttributes(topic, e, 'publish') },
+      parent,
+    );
+    spans.push(span);
+    return { ...e, trace: injectTrace(contextWithSpan(parent, span)) ?? e.trace };
+  });
+  try {
+    await bus.publish(topic, traced);
+  } catch (err) {
+    for (const span of spans) failSpan(span, err);
+    throw err;
+  } finally {
+    for (const span of spans) span.end();
+  }
 }
 
 /** Convenience: run relays for several stores/topics and stop them together. */

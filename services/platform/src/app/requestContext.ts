@@ -57,6 +57,7 @@ export function eventMeta(correlationId: string, actor?: Actor, causationId?: st
             userId: actor.userId,
             role: actor.role,
             ...(actor.impersonatorId ? { impersonatorId: actor.impersonatorId } : {}),
+            ...(actor.address ? { address: actor.address } : {}),
           },
         }
       : {}),

@@ -8,6 +8,8 @@ export interface Actor {
   userId: string;
   role: string;
   impersonatorId?: string;
+  /** The client address of the request (as the gateway resolved it); absent on events recorded before it was carried. */
+  address?: string;
 }
 
 /** Metadata carried from the HTTP request / gRPC call / causing event into every event it produces. */
@@ -40,6 +42,17 @@ export interface StoredEvent<E extends DomainEvent = DomainEvent> {
   correlationId: string;
   causationId: string | null;
   actor: Actor | null;
+  /**
+   * Transport only (tracing.ts): the W3C trace context the outbox recorded with the event's integration
+   * event and the bus carries to consumers. Absent when the append was not traced.
+   */
+  trace?: TraceCarrier;
+}
+
+/** The W3C trace context of a message (`traceparent`, and `tracestate` when there is one). */
+export interface TraceCarrier {
+  traceparent: string;
+  tracestate?: string;
 }
 
 /**

@@ -1,6 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { currentCorrelationId } from '../logger.js';
 import { CORRELATION_ID_KEY } from './status.js';
+import { tracingClientInterceptor } from './tracingInterceptors.js';
 
 /** A unary method of a grpc-js client: (request, metadata, options, callback). */
 export type UnaryCall<Req = any, Res = any> = (
@@ -18,7 +19,10 @@ export type UnaryMethod<C> = {
 export type RequestOf<C, M extends keyof C> = C[M] extends UnaryCall<infer Req> ? Req : never;
 export type ResponseOf<C, M extends keyof C> = C[M] extends UnaryCall<any, infer Res> ? Res : never;
 
-/** `new ClientCtor(target, insecure)`, with keepalive and a reasonable reconnect backoff. */
+/**
+ * `new ClientCtor(target, insecure)`, with keepalive, a reasonable reconnect backoff and the W3C trace
+ * context of the caller in every call's metadata (tracingInterceptors.ts).
+ */
 export function createGrpcClient<C extends grpc.Client>(
   ClientCtor: new (
     address: string,
@@ -32,6 +36,7 @@ export function createGrpcClient<C extends grpc.Client>(
     'grpc.keepalive_time_ms': 30_000,
     'grpc.max_reconnect_backoff_ms': 2_000,
     ...options,
+    interceptors: [tracingClientInterceptor, ...(options.interceptors ?? [])],
   });
 }
 

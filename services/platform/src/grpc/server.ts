@@ -4,6 +4,7 @@ import { createLogger, withCorrelation, type Logger } from '../logger.js';
 import { metrics, secondsSince } from '../metrics.js';
 import { HealthImplementation, HealthService, ServingStatus } from './health.js';
 import { CORRELATION_ID_KEY, toGrpcStatus } from './status.js';
+import { tracingServerInterceptor } from './tracingInterceptors.js';
 
 export interface GrpcServiceRegistration {
   /** A ts-proto `XxxServiceService` definition (outputServices=grpc-js). */
@@ -20,6 +21,20 @@ export interface GrpcServerHandle {
   health: HealthImplementation;
   /** Graceful: NOT_SERVING, tryShutdown, forceShutdown after graceMs (default 5000). */
   stop(graceMs?: number): Promise<void>;
+}
+
+/** The health services of this process's running gRPC servers (setGrpcServing). */
+const liveHealth = new Set<HealthImplementation>();
+let processServing = true;
+
+/**
+ * Sets every running gRPC server of this process (and those started later) SERVING or NOT_SERVING: the
+ * process's readiness (readiness.ts; runtime.ts wires it) — its store or bus unreachable, or draining.
+ */
+export function setGrpcServing(serving: boolean): void {
+  processServing = serving;
+  const status = serving ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
+  for (const health of liveHealth) health.setAll(status);
 }
 
 export function serviceNameOf(definition: grpc.ServiceDefinition): string {
@@ -39,15 +54,21 @@ export async function startGrpcServer(options: {
   const server = new grpc.Server({
     'grpc.max_receive_message_length': 16 * 1024 * 1024,
     ...options.serverOptions,
-    interceptors: [grpcServerMetrics, ...(options.serverOptions?.interceptors ?? [])],
+    interceptors: [
+      grpcServerMetrics,
+      tracingServerInterceptor,
+      ...(options.serverOptions?.interceptors ?? []),
+    ],
   });
   const health = new HealthImplementation();
   server.addService(HealthService, health.handlers);
+  const initial = processServing ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
   for (const s of options.services) {
     server.addService(s.definition, s.implementation);
-    health.setStatus(s.name ?? serviceNameOf(s.definition), ServingStatus.SERVING);
+    health.setStatus(s.name ?? serviceNameOf(s.definition), initial);
   }
-  health.setStatus('', ServingStatus.SERVING);
+  health.setStatus('', initial);
+  liveHealth.add(health);
 
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(options.address, grpc.ServerCredentials.createInsecure(), (err, p) =>
@@ -68,6 +89,7 @@ export async function startGrpcServer(options: {
     health,
     stop(graceMs = 5_000) {
       stopped ??= new Promise<void>((resolve) => {
+        liveHealth.delete(health);
         health.setAll(ServingStatus.NOT_SERVING);
         health.endWatches();
         const timer = setTimeout(() => {

@@ -20,6 +20,11 @@ export interface EventBus {
    * `fromBeginning` applies to a group with no committed offset (default true).
    */
   subscribe(options: SubscribeOptions): Promise<Subscription>;
+  /**
+   * Resolves when the bus can reach its broker now (readiness), rejects with why not. Optional so that test
+   * doubles need not implement it (a bus without one counts as up); the in-process bus is up while open.
+   */
+  ready?(): Promise<void>;
   close(): Promise<void>;
 }
 

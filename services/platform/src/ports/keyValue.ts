@@ -12,6 +12,12 @@ export interface KeyValueStore {
   incr(key: string, ttlMs: number): Promise<number>;
   /** Remaining ttl in ms; -1 no ttl; -2 missing. */
   ttl(key: string): Promise<number>;
+  /**
+   * Atomically, when the key holds exactly `expected` (null: the key is absent), replaces it with `next`
+   * (with `ttlMs` when given, else no ttl; null: deletes it). True when it did; nothing changes otherwise.
+   * Locks with an owner use it to renew, hand over and release only what they still hold.
+   */
+  compareAndSet(key: string, expected: string | null, next: string | null, ttlMs?: number): Promise<boolean>;
   sadd(key: string, member: string, ttlMs?: number): Promise<void>;
   srem(key: string, member: string): Promise<void>;
   smembers(key: string): Promise<string[]>;

@@ -30,6 +30,19 @@ export interface ServiceStore extends StoreReads {
   /** Called after every commit that appended events (the outbox relay listens here). */
   onAppended(listener: () => void): () => void;
 
+  /**
+   * A cheap round trip to the database (readiness): resolves when it answers, rejects when it is closed or
+   * unreachable. Optional so that test doubles need not implement it (a store without one counts as up).
+   */
+  ping?(): Promise<void>;
+
+  /**
+   * Declares an index over a collection's fields (in order, then the document id), so that equality
+   * filters on a leading field and keyset pages ordered by the last are index range scans. Idempotent.
+   * Optional so that test doubles need not implement it.
+   */
+  ensureIndex?(collection: string, fields: string[]): Promise<void>;
+
   close(): Promise<void>;
 }
 
@@ -60,6 +73,13 @@ export interface FindQuery {
   orderBy?: { field: string; direction: 'asc' | 'desc' };
   limit?: number;
   offset?: number;
+  /**
+   * Keyset paging: only the documents strictly after this (orderBy field value, id) pair in the
+   * order's direction (needs orderBy). Stable while documents are added or removed between pages.
+   */
+  after?: { value: Scalar; id: string };
+  /** Case-insensitive prefix match: documents whose string value of any of `fields` starts with `value`. */
+  prefix?: { fields: string[]; value: string };
 }
 
 export interface StoreTx extends StoreReads {

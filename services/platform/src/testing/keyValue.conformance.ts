@@ -74,6 +74,42 @@ export function describeKeyValueConformance(name: string, create: () => Promise<
       expect(await kv.incr('window', 80)).toBe(1);
     });
 
+    it('compares and sets atomically: create, replace and delete only from the expected value', async () => {
+      const kv = await fresh();
+      // create only while absent
+      expect(await kv.compareAndSet('owner', null, 'a', 60_000)).toBe(true);
+      expect(await kv.compareAndSet('owner', null, 'b', 60_000)).toBe(false);
+      expect(await kv.get('owner')).toBe('a');
+      expect(await kv.ttl('owner')).toBeGreaterThan(50_000);
+      // replace only from the exact value; the ttl is the new one (none when not given)
+      expect(await kv.compareAndSet('owner', 'b', 'c', 60_000)).toBe(false);
+      expect(await kv.compareAndSet('owner', 'a', 'c')).toBe(true);
+      expect(await kv.get('owner')).toBe('c');
+      expect(await kv.ttl('owner')).toBe(-1);
+      // delete only from the exact value
+      expect(await kv.compareAndSet('owner', 'a', null)).toBe(false);
+      expect(await kv.compareAndSet('owner', 'c', null)).toBe(true);
+      expect(await kv.ttl('owner')).toBe(-2);
+      expect(await kv.compareAndSet('owner', null, null)).toBe(true);
+      expect(await kv.compareAndSet('missing', 'x', null)).toBe(false);
+      // an expired value is absent
+      await kv.compareAndSet('brief', null, 'v', 60);
+      await waitFor(async () => (await kv.get('brief')) === null, { timeoutMs: 3_000, message: 'expired' });
+      expect(await kv.compareAndSet('brief', 'v', 'w')).toBe(false);
+      expect(await kv.compareAndSet('brief', null, 'w')).toBe(true);
+      // concurrent claims of one key: exactly one wins
+      const wins = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => kv.compareAndSet('race', null, `c${i}`, 60_000)),
+      );
+      expect(wins.filter(Boolean)).toHaveLength(1);
+      expect(await kv.get('race')).toBe(`c${wins.indexOf(true)}`);
+      // concurrent swaps from one value: exactly one wins
+      const swaps = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => kv.compareAndSet('race', `c${wins.indexOf(true)}`, `d${i}`)),
+      );
+      expect(swaps.filter(Boolean)).toHaveLength(1);
+    });
+
     it('keeps sets (add, remove, members, ttl)', async () => {
       const kv = await fresh();
       expect(await kv.smembers('s')).toEqual([]);

@@ -31,5 +31,6 @@ export function actorOf(caller: Caller | undefined, role: string): Actor {
     userId: caller?.userId ?? '',
     role: role ?? '',
     ...(caller?.impersonatorId ? { impersonatorId: caller.impersonatorId } : {}),
+    ...(caller?.address ? { address: caller.address } : {}),
   };
 }
