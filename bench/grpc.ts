@@ -2,22 +2,38 @@
  * Ledger postings per second through gRPC, on the standalone target's ledger (its LEDGER_GRPC_ADDR is
  * chosen by the bench), against a raw grpc-js unary echo measured the same way in the same run.
  *
- * Every call is one posting: an admin AdjustBalance "add $1" to a Deposit Balance (a two-entry
- * LedgerTransaction against platform:adjustment, with a fresh idempotency key), so the spread and hot
- * runs differ only in where the postings land:
- *   - spread: round-robin over BENCH_SPREAD_USERS users' ledger streams (default 1000);
- *   - hot:    every posting on ONE user's ledger stream (the stream every command reads and appends to).
- * The three runs (echo, spread, hot) are interleaved in BENCH_ROUNDS slices (A B C, C B A, …) so a
- * machine whose load drifts during the run, and the target's event backlog after a run, weigh on all
+ * Every call is one posting: the investment service's SettleMaturity of a fresh investment id (principal
+ * 1 cent, maturity 2 cents: a three-entry LedgerTransaction, Total Investment and platform:yield to Total
+ * Profit, with its own idempotency key), so the runs differ only in where the postings land:
+ *   - spread:   round-robin over BENCH_SPREAD_USERS users' ledger streams (default 1000);
+ *   - hot 100:  every posting on ONE user's ledger stream, which holds ~100 events when the run starts;
+ *   - hot 100k: every posting on ONE user's ledger stream, which holds BENCH_HOT_EVENTS (100,000) events
+ *               when the run starts (written beforehand by SettleMaturities batches): a command that folded
+ *               its stream would be O(n) here; the ledger's state row makes it O(1) (architecture.md §9).
+ * (The admin AdjustBalance the bench used to post needs a user identity has registered, which the bench
+ * cannot create in bulk; SettleMaturity is an internal call, funded per user through a confirmed deposit,
+ * a hold and its capture, all through gRPC.)
+ * The runs (echo, spread, hot 100, hot 100k) are interleaved in BENCH_ROUNDS slices (A B C D, D C B A, …)
+ * so a machine whose load drifts during the run, and the target's event backlog after a run, weigh on all
  * of them alike; each figure is its slices' calls over their summed wall time.
  */
 import { randomUUID } from 'node:crypto';
-import { callUnary, createGrpcClient, waitForClientReady } from '@meridian/platform/grpc/index';
 import {
-  AdjustBalanceRequest,
-  AdjustmentOperation,
-  BalanceAccount,
+  type RequestOf,
+  type UnaryMethod,
+  callUnary,
+  createGrpcClient,
+  waitForClientReady,
+} from '@meridian/platform/grpc/index';
+import {
+  CreateDepositRequest,
+  DecideDepositRequest,
+  HoldPurpose,
   LedgerServiceClient,
+  PlaceHoldRequest,
+  SettleHoldRequest,
+  SettleMaturitiesRequest,
+  SettleMaturityRequest,
 } from '@meridian/proto/meridian/ledger/v1/ledger';
 import { echo, echoClient } from './echoService.js';
 import { figure, runSlice, type LoadFigure, type LoadSlice } from './load.js';
@@ -27,6 +43,8 @@ export interface GrpcBenchOptions {
   maxCount: number;
   concurrency: number;
   spreadUsers: number;
+  /** Events on the long hot stream before its runs (BENCH_HOT_EVENTS, default 100,000). */
+  hotEvents?: number;
   /** The time and count of each run are split into this many slices, run interleaved (A B C, C B A, …). */
   rounds: number;
   echoAddress: string;
@@ -39,16 +57,27 @@ export interface GrpcBenchResult {
   ratios: {
     /** ledger postings/s (spread) ÷ bare gRPC echo calls/s */
     spreadVsEcho: number;
-    /** ledger postings/s (hot account) ÷ bare gRPC echo calls/s */
+    /** ledger postings/s (hot account, short stream) ÷ bare gRPC echo calls/s */
     hotVsEcho: number;
-    /** hot ÷ spread */
+    /** hot (short stream) ÷ spread */
     hotVsSpread: number;
+    /** hot (long stream) ÷ spread */
+    hotLongVsSpread?: number;
+    /** hot (long stream) ÷ hot (short stream): 1 when a command's cost does not grow with its stream */
+    hotLongVsHotShort?: number;
   };
-  /** Postings on the hot user's ledger stream at the end (each command reads and folds the whole stream). */
+  /** Postings on the short hot stream at the end. */
   hotPostings: number;
+  /** Events on the two hot streams when their runs started. */
+  hotStreamEvents?: { short: number; long: number };
 }
 
 const WARMUP_CALLS = 200;
+/** Each SettleMaturity posting appends two events (TransactionPosted, BalancesChanged). */
+const EVENTS_PER_POSTING = 2;
+const SEED_BATCH = 1000;
+/** Seeding calls wait longer than the load's calls (a busy machine; not timed). */
+const SEED_DEADLINE = { deadlineMs: 60_000 };
 
 export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
   const rounds = Math.max(1, Math.floor(o.rounds));
@@ -68,38 +97,108 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
     const payload = Buffer.alloc(64, 1);
     const callEcho = () => echo(ec, payload);
 
-    // the ledger: one posting per call (AdjustBalance add $1 to a Deposit Balance, fresh key)
-    const admin = {
-      userId: `bench-admin-${randomUUID()}`,
-      sessionId: 'bench',
-      impersonatorId: '',
-      correlationId: '',
-    };
     const tag = randomUUID().slice(0, 8);
+    const admin = { userId: `bench-admin-${tag}`, sessionId: 'bench', impersonatorId: '', correlationId: '' };
+    const seedCall = <M extends UnaryMethod<LedgerServiceClient>>(
+      method: M,
+      request: RequestOf<LedgerServiceClient, M>,
+    ) => callUnary(ledger, method, request, SEED_DEADLINE);
+    /** A user with `dollars` in Total Investment: a confirmed deposit, a hold and its capture. */
+    const fund = async (userId: string, dollars: number) => {
+      const deposit = await seedCall(
+        'createDeposit',
+        CreateDepositRequest.fromPartial({
+          caller: { userId, sessionId: 'bench' },
+          callerRole: 'subscriber',
+          amount: String(dollars),
+          emailVerified: true,
+        }),
+      );
+      await seedCall(
+        'confirmDeposit',
+        DecideDepositRequest.fromPartial({
+          caller: admin,
+          callerRole: 'admin',
+          depositId: deposit.depositId,
+        }),
+      );
+      const holdId = `seed-${userId}`;
+      await seedCall(
+        'placeHold',
+        PlaceHoldRequest.fromPartial({
+          userId,
+          holdId,
+          purpose: HoldPurpose.HOLD_PURPOSE_INVESTMENT,
+          amountCents: dollars * 100,
+        }),
+      );
+      await seedCall('captureHold', SettleHoldRequest.fromPartial({ userId, holdId }));
+    };
+    // one posting: a maturity of a fresh investment (1 cent of principal, 1 cent of profit from platform:yield)
     const post = (userId: string) =>
       callUnary(
         ledger,
-        'adjustBalance',
-        AdjustBalanceRequest.fromPartial({
-          caller: admin,
-          callerRole: 'admin',
+        'settleMaturity',
+        SettleMaturityRequest.fromPartial({
           userId,
-          account: BalanceAccount.BALANCE_ACCOUNT_DEPOSIT,
-          operation: AdjustmentOperation.ADJUSTMENT_OPERATION_ADD,
-          amount: '1',
-          reason: 'bench',
-          idempotencyKey: randomUUID(),
+          investmentId: randomUUID(),
+          principalCents: 1,
+          maturityAmountCents: 2,
         }),
       );
-    let spreadNext = 0;
-    const callSpread = () => post(`bench-${tag}-spread-${spreadNext++ % o.spreadUsers}`);
+
+    const spreadUser = (i: number) => `bench-${tag}-spread-${i}`;
     const hotUser = `bench-${tag}-hot`;
+    const longUser = `bench-${tag}-hot-long`;
+    const longPostings = Math.ceil((o.hotEvents ?? 100_000) / EVENTS_PER_POSTING);
+    const started = Date.now();
+    for (let i = 0; i < o.spreadUsers; i += o.concurrency)
+      await Promise.all(
+        Array.from({ length: Math.min(o.concurrency, o.spreadUsers - i) }, (_, k) =>
+          fund(spreadUser(i + k), 1_000),
+        ),
+      );
+    await fund(hotUser, 10_000);
+    await fund(longUser, 10_000);
+    // the short hot stream: ~100 events
+    const shortPostings = Math.ceil((100 - 10) / EVENTS_PER_POSTING);
+    for (let i = 0; i < shortPostings; i++) await post(hotUser);
+    // the long hot stream: written in SettleMaturities batches
+    for (let done = 0; done < longPostings; done += SEED_BATCH) {
+      const n = Math.min(SEED_BATCH, longPostings - done);
+      const { results } = await callUnary(
+        ledger,
+        'settleMaturities',
+        SettleMaturitiesRequest.fromPartial({
+          items: Array.from({ length: n }, () => ({
+            userId: longUser,
+            investmentId: randomUUID(),
+            principalCents: 1,
+            maturityAmountCents: 2,
+          })),
+        }),
+        { deadlineMs: 120_000 },
+      );
+      const refused = results.find((r) => !r.settled);
+      if (refused) throw new Error(`seeding the long hot stream: ${refused.errorMessage}`);
+    }
+    console.log(
+      `  seeded ${o.spreadUsers} funded users and two hot streams (${10 + shortPostings * EVENTS_PER_POSTING} and ` +
+        `${10 + longPostings * EVENTS_PER_POSTING} events) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+
+    let spreadNext = 0;
+    const callSpread = () => post(spreadUser(spreadNext++ % o.spreadUsers));
     const callHot = () => post(hotUser);
+    const callLong = () => post(longUser);
 
     await slice(callEcho, WARMUP_CALLS);
-    await slice((i) => post(`bench-${tag}-warmup-${i % 20}`), WARMUP_CALLS);
-    await post(hotUser); // the hot account exists before its first slice
-    let hotPostings = 1;
+    await slice((i) => post(spreadUser(i % 20)), WARMUP_CALLS);
+    const hotStreamEvents = {
+      short: 10 + shortPostings * EVENTS_PER_POSTING,
+      long: 10 + longPostings * EVENTS_PER_POSTING,
+    };
+    let hotPostings = shortPostings;
 
     const runs = [
       { name: 'baseline: grpc-js unary echo', unit: 'calls/s', call: callEcho, slices: [] as LoadSlice[] },
@@ -110,9 +209,15 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
         slices: [] as LoadSlice[],
       },
       {
-        name: 'ledger: postings, one hot account',
+        name: `ledger: hot account, ${hotStreamEvents.short} events`,
         unit: 'postings/s',
         call: callHot,
+        slices: [] as LoadSlice[],
+      },
+      {
+        name: `ledger: hot account, ${hotStreamEvents.long} events`,
+        unit: 'postings/s',
+        call: callLong,
         slices: [] as LoadSlice[],
       },
     ];
@@ -128,7 +233,7 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
       o.log(f, run.unit);
       return f;
     });
-    const [echoFig, spread, hot] = figures;
+    const [echoFig, spread, hot, long] = figures;
     const ratio = (a: number, b: number) => (b > 0 ? +(a / b).toFixed(3) : NaN);
     return {
       figures,
@@ -136,8 +241,11 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
         spreadVsEcho: ratio(spread.perSecond, echoFig.perSecond),
         hotVsEcho: ratio(hot.perSecond, echoFig.perSecond),
         hotVsSpread: ratio(hot.perSecond, spread.perSecond),
+        hotLongVsSpread: ratio(long.perSecond, spread.perSecond),
+        hotLongVsHotShort: ratio(long.perSecond, hot.perSecond),
       },
       hotPostings,
+      hotStreamEvents,
     };
   } finally {
     ec.close();

@@ -9,10 +9,14 @@ import { parse } from 'yaml';
 import { collectDefaultMetrics, metricsRegistry } from '@meridian/platform/metrics';
 import { ROOT } from './infra.env.js';
 
-// What registers metrics when loaded: the platform's relay, buses and gRPC server, the gateway, the email sender.
+// What registers metrics when loaded: the platform's relay, buses and gRPC server, the gateway, the email sender,
+// the ledger and investment gauges.
 await import('@meridian/platform');
 await import('@meridian/gateway');
 await import('@meridian/notification');
+// the ledger's and investment's operator gauges (their app/metrics.ts, loaded by their main)
+await import('@meridian/ledger');
+await import('@meridian/investment');
 
 const GRAFANA = join(ROOT, 'infra/grafana');
 

@@ -13,6 +13,7 @@ import { type ServiceDeps } from '@meridian/platform/service';
 import { createGrpcLedger } from '@meridian/ledger/client';
 import { CONSUMER_GROUP, SERVICE, type InvestmentContext } from './app/context.js';
 import { toIntegrationEvent } from './app/integrationEvents.js';
+import { serveInvestmentMetrics } from './app/metrics.js';
 import { startMaturityScheduler } from './app/maturityScheduler.js';
 import type { LedgerPort } from './app/ports.js';
 import { startProcessManager } from './app/processManager.js';
@@ -57,6 +58,7 @@ export async function start(deps: InvestmentDeps): Promise<InvestmentHandle> {
     // the durable maturity scheduler (armed from the store)
     startLoops(c, onStop) {
       const scheduler = startMaturityScheduler(c, { maxDelayMs: deps.maxTimerMs });
+      onStop(serveInvestmentMetrics(c.store, c.clock));
       c.onScheduleChanged = () => scheduler.poke();
       onStop(() => scheduler.stop());
     },

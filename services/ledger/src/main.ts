@@ -8,6 +8,7 @@ import { runServiceProgram } from '@meridian/platform/runtime';
 import { startService, type ServiceDeps, type ServiceHandle } from '@meridian/platform/service';
 import { CONSUMER_GROUP, SERVICE, type LedgerContext } from './app/context.js';
 import { handleIdentityEvent } from './app/identityEvents.js';
+import { serveLedgerMetrics } from './app/metrics.js';
 import { toIntegrationEvent } from './app/integrationEvents.js';
 import { ledgerGrpcService } from './adapters/ledgerService.grpc.js';
 import { ledgerEnvSchema, type LedgerConfig } from './config.js';
@@ -32,13 +33,14 @@ export function start(deps: LedgerDeps): Promise<LedgerHandle> {
       integrationEvents: toIntegrationEvent,
       ...deps,
     },
-    async ({ store, consume, serveGrpc }) => {
+    async ({ store, consume, serveGrpc, onStop }) => {
       const ctx: LedgerContext = {
         store,
         clock,
         newId: deps.newId ?? randomUUID,
         referralMinimumCents: config.LEDGER_REFERRAL_MIN_DEPOSIT_CENTS,
       };
+      onStop(serveLedgerMetrics(store));
       // identity events -> user directory and referrer links, exactly once per event id
       await consume('identity', (event, tx) => handleIdentityEvent(event, tx, clock()));
       const grpcAddress = await serveGrpc(config.LEDGER_GRPC_ADDR, [ledgerGrpcService(ctx, { logger })]);

@@ -172,6 +172,105 @@ export async function settleDue(
   return matured;
 }
 
+/** Investments per ledger call of the maturity scheduler (the close-of-business batch). */
+export const MATURITY_BATCH = 1000;
+/** Documents read per scan of the due-date index (batches are cut from a scan in memory). */
+const MATURITY_SCAN = 10_000;
+
+/**
+ * Every due investment matured and settled in batches (the scheduler's pass): each batch of
+ * MATURITY_BATCH investments is matured in one store transaction (InvestmentMatured once per stream),
+ * settled by ONE ledger call (SettleMaturities: each item under its own key `maturity:<id>`, capturing its
+ * hold first when that is still owed) and its confirmations recorded in one store transaction. A crash
+ * between those steps leaves the matured investments owing `settle`: the next pass starts with them, and
+ * the ledger's keys make the second call settle nothing twice. An item the ledger refuses stays owed
+ * for the process manager. Without a batch call on the port, one investment at a time (settleDue).
+ * Returns how many settlements this pass recorded.
+ */
+export async function settleDueInBatches(
+  ctx: InvestmentContext,
+  options: { now?: Date; batchSize?: number } = {},
+): Promise<number> {
+  const now = options.now ?? ctx.clock();
+  const size = Math.max(1, options.batchSize ?? MATURITY_BATCH);
+  if (!ctx.ledger.settleMaturities) return (await settleDue(ctx, { now })).length;
+  let recorded = 0;
+  // settlements a crash (or an unknown outcome) left owing, first
+  const owed = await ctx.store.find<InvestmentDoc>(COLLECTIONS.investments, { where: { sync: 'settle' } });
+  for (let at = 0; at < owed.length; at += size)
+    recorded += await settleBatch(ctx, owed.slice(at, at + size));
+  // then everything due, soonest first
+  for (;;) {
+    const due = (await activeByEndDate(ctx.store, MATURITY_SCAN)).filter((d) => isDue(d, now));
+    let matured = 0;
+    for (let at = 0; at < due.length; at += size) {
+      const batch = await matureBatch(ctx, due.slice(at, at + size), now);
+      matured += batch.length;
+      recorded += await settleBatch(ctx, batch);
+    }
+    if (matured === 0 || due.length < MATURITY_SCAN) break;
+  }
+  if (recorded > 0) ctx.onScheduleChanged?.();
+  return recorded;
+}
+
+/** InvestmentMatured for each (one store transaction; an investment that cannot mature is skipped). */
+async function matureBatch(
+  ctx: InvestmentContext,
+  due: InvestmentDoc[],
+  now: Date,
+): Promise<InvestmentDoc[]> {
+  const meta = metaOf(ctx);
+  return ctx.store.transaction(async () => {
+    const matured: InvestmentDoc[] = [];
+    for (const d of due) {
+      try {
+        const { doc } = await executeInvestment(
+          ctx,
+          d.investmentId,
+          () => ({ type: 'MatureInvestment', now }),
+          meta,
+        );
+        if (doc?.sync === 'settle') matured.push(doc);
+      } catch (err) {
+        ctx.logger.warn({ err, investmentId: d.investmentId }, 'investment not matured; skipped');
+      }
+    }
+    return matured;
+  });
+}
+
+/** One ledger call for the batch, then its confirmations (one store transaction). */
+async function settleBatch(ctx: InvestmentContext, docs: InvestmentDoc[]): Promise<number> {
+  if (docs.length === 0 || !ctx.ledger.settleMaturities) return 0;
+  const results = await ctx.ledger.settleMaturities(
+    docs.map((d) => ({
+      userId: d.userId,
+      investmentId: d.investmentId,
+      principalCents: d.amountCents,
+      maturityAmountCents: d.maturityAmountCents,
+      idempotencyKey: `maturity:${d.investmentId}`,
+    })),
+  );
+  const meta = metaOf(ctx);
+  const now = ctx.clock();
+  return ctx.store.transaction(async () => {
+    let n = 0;
+    for (const r of results) {
+      if (!r.settled) {
+        ctx.logger.error(
+          { err: r.error, investmentId: r.investmentId, sync: 'settle' },
+          'ledger call not confirmed; left for the process manager',
+        );
+        continue;
+      }
+      await executeInvestment(ctx, r.investmentId, () => ({ type: 'RecordMaturitySettled', now }), meta);
+      n++;
+    }
+    return n;
+  });
+}
+
 /** api/invest/deposit-maturity: the caller's due investments settled at once; again = nothing more. */
 export async function settleDueForUser(
   ctx: InvestmentContext,

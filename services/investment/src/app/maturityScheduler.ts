@@ -3,8 +3,9 @@
  * due-date index is the `investments` read model (Active, ordered by endDate). A timer is armed for the
  * soonest endDate, re-armed after every run, after every approval (poke) and at start from the store —
  * so a restart picks up whatever fell due while the process was down. Each run matures every due
- * investment through matureIfDue: InvestmentMatured once per investment (the stream's version), the
- * ledger's SettleMaturity once per investment (its idempotency key).
+ * investment in batches (settleDueInBatches): InvestmentMatured once per investment (the stream's
+ * version), one ledger SettleMaturities call per batch, each maturity settled once (its idempotency key);
+ * settlements a crash left owing are settled first.
  *
  * Replicas: only the holder of the lease `investment:maturity-scheduler` runs passes (the others
  * stand by and take over when it dies or stops). Maturing twice would already be harmless (the
@@ -15,7 +16,7 @@
 import { startLeaseKeeperUnless, type LeaseSettings } from '@meridian/platform/app/lease';
 import { activeByEndDate } from '../projections/investmentView.js';
 import type { InvestmentContext } from './context.js';
-import { settleDue } from './investments.js';
+import { settleDueInBatches } from './investments.js';
 
 export interface MaturityScheduler {
   /** Re-reads the soonest endDate and re-arms the timer. */
@@ -30,7 +31,7 @@ export const MATURITY_SCHEDULER_LEASE = 'investment:maturity-scheduler';
 
 export function startMaturityScheduler(
   ctx: InvestmentContext,
-  options: { maxDelayMs?: number; retryMs?: number; lease?: LeaseSettings | false } = {},
+  options: { maxDelayMs?: number; retryMs?: number; lease?: LeaseSettings | false; batchSize?: number } = {},
 ): MaturityScheduler {
   const maxDelayMs = options.maxDelayMs ?? 60_000;
   const retryMs = options.retryMs ?? 5_000;
@@ -61,7 +62,7 @@ export function startMaturityScheduler(
       return;
     }
     try {
-      await settleDue(ctx);
+      await settleDueInBatches(ctx, { batchSize: options.batchSize });
       const [next] = await activeByEndDate(ctx.store, 1);
       if (next?.endDate) arm(Date.parse(next.endDate) - ctx.clock().getTime());
       else if (timer) {

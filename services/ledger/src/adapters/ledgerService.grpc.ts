@@ -31,9 +31,12 @@ import {
   type PlaceHoldRequest,
   type SettleHoldRequest,
   type SettleMaturityRequest,
+  type SettleMaturitiesRequest,
+  type SettleMaturitiesResponse,
 } from '@meridian/proto/meridian/ledger/v1/ledger';
 import { invalid } from '@meridian/platform/eventSourcing/errors';
 import { unaryHandlers, type GrpcServiceRegistration } from '@meridian/platform/grpc/index';
+import { toGrpcStatus } from '@meridian/platform/grpc/status';
 import type { Logger } from '@meridian/platform/logger';
 import { actorOf } from '@meridian/platform/app/heldRequest/kit';
 import type { LedgerContext, Actor } from '../app/context.js';
@@ -52,6 +55,7 @@ import {
   placeHold,
   settleHold,
   settleMaturity,
+  settleMaturities,
   type HoldResult,
   type InternalCall,
 } from '../app/money.js';
@@ -217,6 +221,32 @@ export function ledgerGrpcService(ctx: LedgerContext, options: { logger: Logger 
           maturityAmountCents: req.maturityAmountCents,
         }),
         balancesToProto,
+      ),
+      settleMaturities: via(
+        settleMaturities,
+        (req: SettleMaturitiesRequest) => ({
+          actor: optionalActor(req.caller),
+          items: req.items.map((item) => ({
+            userId: item.userId,
+            investmentId: item.investmentId,
+            principalCents: item.principalCents,
+            maturityAmountCents: item.maturityAmountCents,
+            idempotencyKey: keyOf(item.idempotencyKey),
+          })),
+        }),
+        (outcomes): SettleMaturitiesResponse => ({
+          results: outcomes.map((o) => {
+            if (o.settled)
+              return { investmentId: o.investmentId, settled: true, errorCode: 0, errorMessage: '' };
+            const status = toGrpcStatus(o.error);
+            return {
+              investmentId: o.investmentId,
+              settled: false,
+              errorCode: status.code,
+              errorMessage: status.details,
+            };
+          }),
+        }),
       ),
       adjustBalance: via(
         adjustBalance,

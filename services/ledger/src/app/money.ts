@@ -7,7 +7,7 @@ import {
   refuseOwnBalances,
   refuseWhileImpersonating,
 } from '@meridian/platform/app/heldRequest/domain/makerChecker';
-import { invalid, notFound } from '@meridian/platform/eventSourcing/errors';
+import { ConcurrencyError, invalid, notFound } from '@meridian/platform/eventSourcing/errors';
 import {
   type AdjustableAccount,
   type AdjustmentOperation,
@@ -38,7 +38,7 @@ import {
   requireActor,
   requireOwnerOrAdmin,
 } from './context.js';
-import { loadLedger, executeLedger } from './streams.js';
+import { executeLedger, ledgerStateFor } from './streams.js';
 
 export type HoldResult = { hold: Hold; balances: BalancesDoc };
 
@@ -127,6 +127,96 @@ export async function settleMaturity(
   );
 }
 
+export type MaturityItem = {
+  userId: string;
+  investmentId: string;
+  principalCents: Cents;
+  maturityAmountCents: Cents;
+  idempotencyKey?: string;
+};
+/** One item's outcome: settled (now or earlier under the same key), or the refusal that stopped it. */
+export type MaturityOutcome =
+  | { investmentId: string; settled: true }
+  | {
+      investmentId: string;
+      settled: false;
+      error: Error;
+    };
+
+/** Items settled per store transaction (one commit for the lot: the group commit of a batch). */
+export const MATURITY_CHUNK = 500;
+
+/**
+ * The close-of-business batch: many maturities, each as SettleMaturity would settle it (its own
+ * idempotency key, `maturity:<investmentId>` by default), preceded by the capture of its investment's
+ * hold when that is still owed (`capture:<investmentId>`, as the investment service's single call does).
+ * Items are grouped MATURITY_CHUNK to a store transaction, each item in a nested one (a savepoint): an
+ * item's refusal undoes that item only, and a crash between chunks leaves the committed chunks settled
+ * and the rest for a retry (which the keys make exactly-once).
+ */
+export async function settleMaturities(
+  ctx: LedgerContext,
+  input: { items: readonly MaturityItem[]; actor?: Actor },
+): Promise<MaturityOutcome[]> {
+  const outcomes: MaturityOutcome[] = [];
+  for (let at = 0; at < input.items.length; at += MATURITY_CHUNK) {
+    const chunk = input.items.slice(at, at + MATURITY_CHUNK);
+    const settled = await inTransaction(ctx, async () => {
+      const out: MaturityOutcome[] = [];
+      const meta = metaOf(ctx, input.actor);
+      for (const item of chunk) {
+        try {
+          await ctx.store.transaction(async (inner) => {
+            const userId = requireUser(item.userId);
+            const investmentId = checkKey(item.investmentId);
+            const idempotencyKey = checkKey(item.idempotencyKey || `maturity:${investmentId}`);
+            const hold = holdOf(
+              await ledgerStateFor(inner, userId, [{ kind: 'holds', key: investmentId }]),
+              investmentId,
+            );
+            const now = ctx.clock();
+            if (hold?.purpose === 'investment' && hold.status === 'held')
+              await executeLedger(
+                inner,
+                {
+                  type: 'CaptureHold',
+                  userId,
+                  holdId: investmentId,
+                  idempotencyKey: `capture:${investmentId}`,
+                  transactionId: ctx.newId(),
+                  now,
+                },
+                meta,
+              );
+            const { principalCents, maturityAmountCents } = item;
+            await executeLedger(
+              inner,
+              {
+                type: 'SettleMaturity',
+                userId,
+                investmentId,
+                principalCents,
+                maturityAmountCents,
+                idempotencyKey,
+                transactionId: ctx.newId(),
+                now,
+              },
+              meta,
+            );
+          });
+          out.push({ investmentId: item.investmentId, settled: true });
+        } catch (err) {
+          if (err instanceof ConcurrencyError) throw err; // the chunk runs again
+          out.push({ investmentId: item.investmentId, settled: false, error: err as Error });
+        }
+      }
+      return out;
+    });
+    outcomes.push(...settled);
+  }
+  return outcomes;
+}
+
 /** An admin's balance edit: never their own balances, never while impersonating (maker-checker). */
 export async function adjustBalance(
   ctx: LedgerContext,
@@ -184,7 +274,7 @@ export async function findHold(
   userId: string,
   holdId: string,
 ): Promise<Hold | undefined> {
-  return holdOf((await loadLedger(ctx.store, userId)).state, holdId);
+  return holdOf(await ledgerStateFor(ctx.store, userId, [{ kind: 'holds', key: holdId }]), holdId);
 }
 
 export async function listTransactions(

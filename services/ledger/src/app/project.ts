@@ -12,6 +12,7 @@ import {
   type DepositDoc,
   COLLECTIONS,
   ID_FIELDS,
+  accountDocId,
   projectAccount,
   projectBalances,
   projectDeposit,
@@ -25,8 +26,9 @@ export async function project(tx: StoreTx, events: readonly StoredEvent[]): Prom
         const e = event as StoredEvent<TransactionPosted>;
         await tx.put(COLLECTIONS.transactions, e.data.transactionId, projectTransaction(e));
         for (const entry of e.data.entries) {
-          const doc = await tx.get<AccountDoc>(COLLECTIONS.accounts, entry.accountId);
-          await tx.put(COLLECTIONS.accounts, entry.accountId, projectAccount(doc, entry));
+          const id = accountDocId(entry.accountId, e.data.userId);
+          const doc = await tx.get<AccountDoc>(COLLECTIONS.accounts, id);
+          await tx.put(COLLECTIONS.accounts, id, projectAccount(doc, entry, e.data.userId));
         }
         break;
       }

@@ -1,17 +1,33 @@
 /**
- * The ledger's two aggregates as the platform's command handler sees them: read the stream -> decide
- * -> append with the version read (optimistic concurrency) -> project the new events in the same
- * transaction.
+ * The ledger's two aggregates as the command path sees them: read the state -> decide -> append with the
+ * version read (optimistic concurrency) -> project the new events in the same transaction.
+ *
+ * A user's ledger (`ledger-<userId>`) is loaded in O(1), whatever the length of its stream (architecture.md
+ * §9, "the ledger's state row"): the small part of the state (balances, counters, referrer) is a row of
+ * `ledger_state` carrying the stream version it is at, and every keyed fact (idempotency keys, holds,
+ * deposits credited, investments settled, bonuses paid) is its own row of `ledger_facts`; both are written
+ * in the transaction that appends the events. A command loads the row and the few facts its keys name,
+ * decides, and appends with the row's version as the expected version. A stream the rows do not cover
+ * (written before them) is folded once from its events and the rows are written then; a row found behind
+ * its stream (the append's version check says so) is rebuilt the same way.
  */
-import { type CommandStream, handleCommand, loadStream } from '@meridian/platform/app/commandHandler';
-import type { EventMeta } from '@meridian/platform/eventSourcing/types';
+import { type CommandStream, handleCommand } from '@meridian/platform/app/commandHandler';
+import { ConcurrencyError } from '@meridian/platform/eventSourcing/errors';
+import type { EventMeta, StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore';
 import {
+  type CoreState,
+  type FactKey,
   type LedgerCommand,
   type LedgerEvent,
   type LedgerState,
   accountDecider,
+  changedFacts,
+  coreOf,
+  factKeysOf,
   foldLedger,
+  initialState,
+  stateOf,
   toAccountStreamId,
 } from '../domain/account.js';
 import {
@@ -23,12 +39,21 @@ import {
 } from '../domain/deposit.js';
 import { project } from './project.js';
 
-const ACCOUNT_STREAM: CommandStream<LedgerCommand, LedgerEvent, LedgerState> = {
-  decider: accountDecider,
-  streamIdOf: toAccountStreamId,
-  fold: foldLedger,
-  project,
+/** The write side's own rows (not read models: never dropped by a rebuild). */
+export const STATE_COLLECTIONS = { state: 'ledger_state', facts: 'ledger_facts' } as const;
+
+type StateRow = { userId: string; version: number; core: CoreState };
+/** `status`: a hold's, at the top level so holds can be counted by it. */
+type FactRow = {
+  id: string;
+  userId: string;
+  kind: FactKey['kind'];
+  key: string;
+  value: unknown;
+  status?: string;
 };
+
+const factId = (userId: string, f: FactKey) => `${userId}|${f.kind}|${f.key}`;
 
 const DEPOSIT_STREAM: CommandStream<DepositCommand, DepositEvent, DepositState> = {
   decider: depositDecider,
@@ -36,13 +61,116 @@ const DEPOSIT_STREAM: CommandStream<DepositCommand, DepositEvent, DepositState> 
   project,
 };
 
+/** The whole stream folded (no rows, or rows behind it). */
+async function foldStream(
+  reads: StoreReads,
+  userId: string,
+): Promise<{ version: number; state: LedgerState }> {
+  const { version, events } = await reads.readStream<LedgerEvent>(toAccountStreamId(userId));
+  const domain = events.map((e) => ({ type: e.type, data: e.data }) as LedgerEvent);
+  return { version, state: foldLedger(domain, initialState()) };
+}
+
+async function writeRows(
+  tx: StoreTx,
+  userId: string,
+  version: number,
+  before: LedgerState,
+  after: LedgerState,
+): Promise<void> {
+  await tx.put<StateRow>(STATE_COLLECTIONS.state, userId, { userId, version, core: coreOf(after) });
+  for (const f of changedFacts(before, after)) {
+    const id = factId(userId, f);
+    const status = f.kind === 'holds' ? (f.value as { status: string }).status : undefined;
+    await tx.put<FactRow>(STATE_COLLECTIONS.facts, id, {
+      id,
+      userId,
+      kind: f.kind,
+      key: f.key,
+      value: f.value,
+      ...(status ? { status } : {}),
+    });
+  }
+}
+
+type Loaded = { version: number; state: LedgerState; rows: 'current' | 'none' };
+
+/** The state `keys` need: the row and those facts, or (no row) the stream folded whole. */
+async function loadFor(reads: StoreReads, userId: string, keys: readonly FactKey[]): Promise<Loaded> {
+  const row = await reads.get<StateRow>(STATE_COLLECTIONS.state, userId);
+  if (!row) return { ...(await foldStream(reads, userId)), rows: 'none' };
+  const facts = await Promise.all(
+    keys.map(async (k) => {
+      const fact = await reads.get<FactRow>(STATE_COLLECTIONS.facts, factId(userId, k));
+      return fact ? { ...k, value: fact.value } : null;
+    }),
+  );
+  const found = facts.filter((f): f is FactKey & { value: unknown } => f !== null);
+  return { version: row.version, state: stateOf(row.core, found), rows: 'current' };
+}
+
+/** The whole ledger state of a user (diagnostics, tests): the stream folded. */
 export const loadLedger = (
   reads: StoreReads,
   userId: string,
-): Promise<{ state: LedgerState; version: number }> => loadStream(reads, ACCOUNT_STREAM, userId);
+): Promise<{ state: LedgerState; version: number }> => foldStream(reads, userId);
 
-export const executeLedger = (tx: StoreTx, command: LedgerCommand, meta: EventMeta) =>
-  handleCommand(tx, ACCOUNT_STREAM, command.userId, command, meta);
+/** One fact of a user's ledger, read from its row (O(1)); falls back to the stream when there are no rows. */
+export async function ledgerStateFor(
+  reads: StoreReads,
+  userId: string,
+  keys: readonly FactKey[],
+): Promise<LedgerState> {
+  return (await loadFor(reads, userId, keys)).state;
+}
+
+/** Holds placed and not yet captured or released (the rows'; a stream without rows yet is not counted). */
+export const openHoldsCount = (reads: StoreReads): Promise<number> =>
+  reads.count(STATE_COLLECTIONS.facts, { kind: 'holds', status: 'held' });
+
+export interface LedgerResult {
+  before: LedgerState;
+  after: LedgerState;
+  decided: LedgerEvent[];
+  events: StoredEvent<LedgerEvent>[];
+}
+
+/**
+ * load (row + the command's facts) -> decide -> append (expected version = the row's) -> project ->
+ * rows, through `tx`.
+ */
+export async function executeLedger(
+  tx: StoreTx,
+  command: LedgerCommand,
+  meta: EventMeta,
+): Promise<LedgerResult> {
+  const userId = command.userId;
+  const keys = factKeysOf(command);
+  let loaded = await loadFor(tx, userId, keys);
+  for (let healed = false; ; healed = true) {
+    const { version, state } = loaded;
+    const decided = accountDecider.decide(command, state);
+    if (decided.length === 0) {
+      if (loaded.rows === 'none' && version > 0) await writeRows(tx, userId, version, initialState(), state);
+      return { before: state, after: state, decided, events: [] };
+    }
+    let appended: { nextVersion: number; events: StoredEvent<LedgerEvent>[] };
+    try {
+      appended = await tx.appendToStream<LedgerEvent>(toAccountStreamId(userId), version, decided, meta);
+    } catch (err) {
+      if (!(err instanceof ConcurrencyError) || healed || loaded.rows === 'none') throw err;
+      // a row behind its stream (events appended by a path that kept no rows): fold it whole, once
+      const full = await foldStream(tx, userId);
+      if (full.version === version) throw err; // a concurrent writer: the transaction runs again
+      loaded = { ...full, rows: 'none' };
+      continue;
+    }
+    await project(tx, appended.events);
+    const after = foldLedger(decided, state);
+    await writeRows(tx, userId, appended.nextVersion, loaded.rows === 'none' ? initialState() : state, after);
+    return { before: state, after, decided, events: appended.events };
+  }
+}
 
 export const executeDeposit = (tx: StoreTx, depositId: string, command: DepositCommand, meta: EventMeta) =>
   handleCommand(tx, DEPOSIT_STREAM, depositId, command, meta);

@@ -13,7 +13,11 @@ import {
   createGrpcClient,
   domainErrorFromGrpc,
 } from '@meridian/platform/grpc/index';
-import { HoldPurpose, LedgerServiceClient } from '@meridian/proto/meridian/ledger/v1/ledger';
+import {
+  HoldPurpose,
+  LedgerServiceClient,
+  SettleMaturitiesRequest,
+} from '@meridian/proto/meridian/ledger/v1/ledger';
 import type { LedgerPort } from './ledgerPort.js';
 
 const UNAVAILABLE = 'The ledger is temporarily unavailable, please try again';
@@ -25,6 +29,12 @@ async function call<T>(fn: () => Promise<T>): Promise<T> {
     const mapped = domainErrorFromGrpc(err);
     throw mapped instanceof DomainError ? mapped : unavailable(UNAVAILABLE);
   }
+}
+
+/** An item's refusal as a DomainError of its kind (an item that failed otherwise: outcome unknown). */
+function itemError(code: number, details: string): DomainError {
+  const mapped = domainErrorFromGrpc({ code, details, metadata: { get: () => [] } });
+  return mapped instanceof DomainError ? mapped : unavailable(UNAVAILABLE);
 }
 
 export function createGrpcLedger(
@@ -65,6 +75,26 @@ export function createGrpcLedger(
         maturityAmountCents: i.maturityAmountCents,
         idempotencyKey: i.idempotencyKey,
       });
+    },
+    async settleMaturities(items) {
+      const { results } = await call(() =>
+        callUnary(
+          client,
+          'settleMaturities',
+          SettleMaturitiesRequest.fromPartial({ items: items.map((i) => ({ ...i })) }),
+          // a batch takes longer than one call: its deadline grows with its size
+          { deadlineMs: opts.deadlineMs + items.length * 20 },
+        ),
+      );
+      return results.map((r) =>
+        r.settled
+          ? { investmentId: r.investmentId, settled: true as const }
+          : {
+              investmentId: r.investmentId,
+              settled: false as const,
+              error: itemError(r.errorCode, r.errorMessage),
+            },
+      );
     },
     async getBalances(userId) {
       const b = await unary('getBalances', { userId, callerRole: '', internal: true });

@@ -10,6 +10,7 @@
  * request for the process manager to re-drive.
  */
 import type { HoldLedger } from '@meridian/platform/app/heldRequest/holdLedger';
+import type { DomainError } from '@meridian/platform/eventSourcing/errors';
 import type { Cents } from '@meridian/platform/money/money';
 
 export interface LedgerBalances {
@@ -17,6 +18,16 @@ export interface LedgerBalances {
   investedCents: Cents;
   profitCents: Cents;
 }
+
+export type MaturitySettlement = {
+  userId: string;
+  investmentId: string;
+  principalCents: Cents;
+  maturityAmountCents: Cents;
+  idempotencyKey: string;
+};
+export type MaturitySettlementResult =
+  { investmentId: string; settled: true } | { investmentId: string; settled: false; error: DomainError };
 
 /** The hold calls (placeHold, captureHold, releaseHold) as the held-request flow names them, and the rest. */
 export interface LedgerPort extends HoldLedger {
@@ -27,6 +38,13 @@ export interface LedgerPort extends HoldLedger {
     maturityAmountCents: Cents;
     idempotencyKey: string;
   }): Promise<void>;
+  /**
+   * Many maturities in one call (the ledger's SettleMaturities: each item captures its hold when still
+   * owed, then settles, under its own key). One result per item, in order: settled, or the refusal that
+   * stopped it (a DomainError). A call whose outcome is unknown throws as settleMaturity does. Optional:
+   * a port without it is driven one maturity at a time.
+   */
+  settleMaturities?(items: readonly MaturitySettlement[]): Promise<MaturitySettlementResult[]>;
   getBalances(userId: string): Promise<LedgerBalances>;
   close?(): void;
 }

@@ -6,7 +6,7 @@
  * | collection      | id            | from                                   |
  * |-----------------|---------------|----------------------------------------|
  * | balances        | userId        | BalancesChanged (latest per user)      |
- * | accounts        | accountId     | TransactionPosted (sum of entries)     |
+ * | accounts        | id            | TransactionPosted (sum of entries)     |
  * | transactions    | transactionId | TransactionPosted                      |
  * | deposits        | depositId     | DepositRequested / Confirmed / Rejected|
  * | users           | userId        | identity's UserRegistered, UserDeleted |
@@ -37,7 +37,7 @@ export type Collection = (typeof COLLECTIONS)[keyof typeof COLLECTIONS];
 /** The field each collection's documents are keyed by. */
 export const ID_FIELDS: Record<Collection, string> = {
   balances: 'userId',
-  accounts: 'accountId',
+  accounts: 'id',
   transactions: 'transactionId',
   deposits: 'depositId',
   users: 'userId',
@@ -55,7 +55,26 @@ export type BalancesDoc = {
   updatedAt: string;
 };
 
-export type AccountDoc = { accountId: string; balanceCents: Cents; entries: number };
+/**
+ * One account's balance. A user account is one document (id = accountId). A platform account (cash,
+ * yield, referral, adjustment: every user's postings touch it) is PLATFORM_SHARDS documents
+ * (id = `<accountId>#<shard>`, the shard chosen by the posting user's id), so no one document is written
+ * by every posting; its balance is the sum of its shards (accountBalanceOf).
+ */
+export type AccountDoc = { id: string; accountId: string; balanceCents: Cents; entries: number };
+
+export const PLATFORM_SHARDS = 16;
+
+/** The shard of a platform account a user's postings go to (FNV-1a of the user id). */
+export function platformShardOf(userId: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < userId.length; i++) h = Math.imul(h ^ userId.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % PLATFORM_SHARDS;
+}
+
+/** The document id an entry of `userId`'s transaction is summed into. */
+export const accountDocId = (accountId: string, userId: string) =>
+  accountId.startsWith('platform:') ? `${accountId}#${platformShardOf(userId)}` : accountId;
 
 /** One column per reference of the transaction (null where it has none), so the history can be queried by them. */
 export type ReferenceColumns = Record<LedgerReferenceKey, string | null>;
@@ -110,8 +129,9 @@ export function projectBalances(doc: BalancesDoc | null, event: StoredEvent<Bala
   return { ...balances, version: event.version, updatedAt: event.occurredAt };
 }
 
-export function projectAccount(doc: AccountDoc | null, entry: LedgerEntry): AccountDoc {
+export function projectAccount(doc: AccountDoc | null, entry: LedgerEntry, userId: string): AccountDoc {
   return {
+    id: accountDocId(entry.accountId, userId),
     accountId: entry.accountId,
     balanceCents: (doc?.balanceCents ?? 0) + entry.amountCents,
     entries: (doc?.entries ?? 0) + 1,
@@ -205,6 +225,12 @@ export async function transactionsOfUser(
     reads.count(COLLECTIONS.transactions, where),
   ]);
   return { items, total };
+}
+
+/** An account's balance: its document, or the sum of its shards for a platform account. */
+export async function accountBalanceOf(reads: StoreReads, accountId: string): Promise<Cents> {
+  const docs = await reads.find<AccountDoc>(COLLECTIONS.accounts, { where: { accountId } });
+  return docs.reduce((sum, d) => sum + d.balanceCents, 0);
 }
 
 export const userById = (reads: StoreReads, userId: string) => reads.get<UserDoc>(COLLECTIONS.users, userId);

@@ -21,6 +21,7 @@ const REQUESTS: Record<UnaryMethod<LedgerServiceClient>, { fromPartial(o: unknow
   captureHold: pb.SettleHoldRequest,
   releaseHold: pb.SettleHoldRequest,
   settleMaturity: pb.SettleMaturityRequest,
+  settleMaturities: pb.SettleMaturitiesRequest,
   adjustBalance: pb.AdjustBalanceRequest,
   getBalances: pb.GetBalancesRequest,
   listTransactions: pb.ListTransactionsRequest,

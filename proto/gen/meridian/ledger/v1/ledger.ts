@@ -290,6 +290,24 @@ export interface SettleMaturityRequest {
   idempotencyKey: string;
 }
 
+export interface SettleMaturitiesRequest {
+  caller?: Caller | undefined;
+  items: SettleMaturityRequest[];
+}
+
+export interface SettleMaturityResult {
+  investmentId: string;
+  /** True when the maturity is settled (now or by an earlier call with the same key). */
+  settled: boolean;
+  /** The refusal when it is not (the gRPC status code and the message shown to people). */
+  errorCode: number;
+  errorMessage: string;
+}
+
+export interface SettleMaturitiesResponse {
+  results: SettleMaturityResult[];
+}
+
 export interface AdjustBalanceRequest {
   caller?: Caller | undefined;
   callerRole: string;
@@ -1935,6 +1953,295 @@ export const SettleMaturityRequest: MessageFns<SettleMaturityRequest> = {
   },
 };
 
+function createBaseSettleMaturitiesRequest(): SettleMaturitiesRequest {
+  return { caller: undefined, items: [] };
+}
+
+export const SettleMaturitiesRequest: MessageFns<SettleMaturitiesRequest> = {
+  encode(message: SettleMaturitiesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.items) {
+      SettleMaturityRequest.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SettleMaturitiesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSettleMaturitiesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.items.push(SettleMaturityRequest.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SettleMaturitiesRequest {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      items: globalThis.Array.isArray(object?.items)
+        ? object.items.map((e: any) => SettleMaturityRequest.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: SettleMaturitiesRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => SettleMaturityRequest.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SettleMaturitiesRequest>, I>>(base?: I): SettleMaturitiesRequest {
+    return SettleMaturitiesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SettleMaturitiesRequest>, I>>(object: I): SettleMaturitiesRequest {
+    const message = createBaseSettleMaturitiesRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.items = object.items?.map((e) => SettleMaturityRequest.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseSettleMaturityResult(): SettleMaturityResult {
+  return { investmentId: "", settled: false, errorCode: 0, errorMessage: "" };
+}
+
+export const SettleMaturityResult: MessageFns<SettleMaturityResult> = {
+  encode(message: SettleMaturityResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.investmentId !== "") {
+      writer.uint32(10).string(message.investmentId);
+    }
+    if (message.settled !== false) {
+      writer.uint32(16).bool(message.settled);
+    }
+    if (message.errorCode !== 0) {
+      writer.uint32(24).int32(message.errorCode);
+    }
+    if (message.errorMessage !== "") {
+      writer.uint32(34).string(message.errorMessage);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SettleMaturityResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSettleMaturityResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.investmentId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.settled = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.errorCode = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.errorMessage = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SettleMaturityResult {
+    return {
+      investmentId: isSet(object.investmentId)
+        ? globalThis.String(object.investmentId)
+        : isSet(object.investment_id)
+        ? globalThis.String(object.investment_id)
+        : "",
+      settled: isSet(object.settled) ? globalThis.Boolean(object.settled) : false,
+      errorCode: isSet(object.errorCode)
+        ? globalThis.Number(object.errorCode)
+        : isSet(object.error_code)
+        ? globalThis.Number(object.error_code)
+        : 0,
+      errorMessage: isSet(object.errorMessage)
+        ? globalThis.String(object.errorMessage)
+        : isSet(object.error_message)
+        ? globalThis.String(object.error_message)
+        : "",
+    };
+  },
+
+  toJSON(message: SettleMaturityResult): unknown {
+    const obj: any = {};
+    if (message.investmentId !== "") {
+      obj.investmentId = message.investmentId;
+    }
+    if (message.settled !== false) {
+      obj.settled = message.settled;
+    }
+    if (message.errorCode !== 0) {
+      obj.errorCode = Math.round(message.errorCode);
+    }
+    if (message.errorMessage !== "") {
+      obj.errorMessage = message.errorMessage;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SettleMaturityResult>, I>>(base?: I): SettleMaturityResult {
+    return SettleMaturityResult.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SettleMaturityResult>, I>>(object: I): SettleMaturityResult {
+    const message = createBaseSettleMaturityResult();
+    message.investmentId = object.investmentId ?? "";
+    message.settled = object.settled ?? false;
+    message.errorCode = object.errorCode ?? 0;
+    message.errorMessage = object.errorMessage ?? "";
+    return message;
+  },
+};
+
+function createBaseSettleMaturitiesResponse(): SettleMaturitiesResponse {
+  return { results: [] };
+}
+
+export const SettleMaturitiesResponse: MessageFns<SettleMaturitiesResponse> = {
+  encode(message: SettleMaturitiesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.results) {
+      SettleMaturityResult.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SettleMaturitiesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSettleMaturitiesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.results.push(SettleMaturityResult.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SettleMaturitiesResponse {
+    return {
+      results: globalThis.Array.isArray(object?.results)
+        ? object.results.map((e: any) => SettleMaturityResult.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: SettleMaturitiesResponse): unknown {
+    const obj: any = {};
+    if (message.results?.length) {
+      obj.results = message.results.map((e) => SettleMaturityResult.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SettleMaturitiesResponse>, I>>(base?: I): SettleMaturitiesResponse {
+    return SettleMaturitiesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SettleMaturitiesResponse>, I>>(object: I): SettleMaturitiesResponse {
+    const message = createBaseSettleMaturitiesResponse();
+    message.results = object.results?.map((e) => SettleMaturityResult.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 function createBaseAdjustBalanceRequest(): AdjustBalanceRequest {
   return {
     caller: undefined,
@@ -3209,6 +3516,23 @@ export const LedgerServiceService = {
     responseSerialize: (value: Balances): Buffer => Buffer.from(Balances.encode(value).finish()),
     responseDeserialize: (value: Buffer): Balances => Balances.decode(value),
   },
+  /**
+   * Internal (investment): many maturities in one call (the close-of-business batch). Each item is
+   * idempotent on its own key (default "maturity:<investment_id>") and first captures its investment's
+   * hold when that capture is still owed (key "capture:<investment_id>"), as SettleMaturity's caller
+   * does; one item's refusal never undoes another's settlement. The answer has one result per item, in order.
+   */
+  settleMaturities: {
+    path: "/meridian.ledger.v1.LedgerService/SettleMaturities" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SettleMaturitiesRequest): Buffer =>
+      Buffer.from(SettleMaturitiesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SettleMaturitiesRequest => SettleMaturitiesRequest.decode(value),
+    responseSerialize: (value: SettleMaturitiesResponse): Buffer =>
+      Buffer.from(SettleMaturitiesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SettleMaturitiesResponse => SettleMaturitiesResponse.decode(value),
+  },
   /** Admin: add to / deduct from Deposit Balance, Total Investment or Total Profit. */
   adjustBalance: {
     path: "/meridian.ledger.v1.LedgerService/AdjustBalance" as const,
@@ -3264,6 +3588,13 @@ export interface LedgerServiceServer extends UntypedServiceImplementation {
   releaseHold: handleUnaryCall<SettleHoldRequest, HoldResponse>;
   /** Internal (investment): principal + profit to Total Profit, once per investment. */
   settleMaturity: handleUnaryCall<SettleMaturityRequest, Balances>;
+  /**
+   * Internal (investment): many maturities in one call (the close-of-business batch). Each item is
+   * idempotent on its own key (default "maturity:<investment_id>") and first captures its investment's
+   * hold when that capture is still owed (key "capture:<investment_id>"), as SettleMaturity's caller
+   * does; one item's refusal never undoes another's settlement. The answer has one result per item, in order.
+   */
+  settleMaturities: handleUnaryCall<SettleMaturitiesRequest, SettleMaturitiesResponse>;
   /** Admin: add to / deduct from Deposit Balance, Total Investment or Total Profit. */
   adjustBalance: handleUnaryCall<AdjustBalanceRequest, Balances>;
   /** Owner or admin (internal callers may leave caller_role empty and set internal = true). */
@@ -3432,6 +3763,27 @@ export interface LedgerServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Balances) => void,
+  ): ClientUnaryCall;
+  /**
+   * Internal (investment): many maturities in one call (the close-of-business batch). Each item is
+   * idempotent on its own key (default "maturity:<investment_id>") and first captures its investment's
+   * hold when that capture is still owed (key "capture:<investment_id>"), as SettleMaturity's caller
+   * does; one item's refusal never undoes another's settlement. The answer has one result per item, in order.
+   */
+  settleMaturities(
+    request: SettleMaturitiesRequest,
+    callback: (error: ServiceError | null, response: SettleMaturitiesResponse) => void,
+  ): ClientUnaryCall;
+  settleMaturities(
+    request: SettleMaturitiesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SettleMaturitiesResponse) => void,
+  ): ClientUnaryCall;
+  settleMaturities(
+    request: SettleMaturitiesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SettleMaturitiesResponse) => void,
   ): ClientUnaryCall;
   /** Admin: add to / deduct from Deposit Balance, Total Investment or Total Profit. */
   adjustBalance(

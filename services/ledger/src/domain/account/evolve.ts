@@ -3,9 +3,10 @@
  * idempotency key decided, the referrer link and the once-only facts (deposits credited, investments
  * settled, referral bonuses paid).
  */
-import { unknownEvent } from '@meridian/platform/eventSourcing/exhaustive';
+import { unknownCommand, unknownEvent } from '@meridian/platform/eventSourcing/exhaustive';
 import type { Cents } from '@meridian/platform/money/money';
 import { type HoldPurpose, parseAccountId } from './accounts.js';
+import type { LedgerCommand } from './commands.js';
 import type { Balances, LedgerEvent } from './events.js';
 
 export type HoldStatus = 'held' | 'captured' | 'released';
@@ -29,6 +30,11 @@ export type LedgerState = {
   settledInvestments: Record<string, true>;
   /** referee ids this user (as referrer) has been paid a bonus for */
   referralBonusesPaid: Record<string, true>;
+  /**
+   * The principal of the user's active investments (captured investment holds not settled yet), kept
+   * as a running sum so no command has to walk every hold.
+   */
+  activePrincipalCents: Cents;
 };
 
 const zeroBalances = (): Balances => ({
@@ -49,6 +55,7 @@ export const initialState = (): LedgerState => ({
   creditedDeposits: {},
   settledInvestments: {},
   referralBonusesPaid: {},
+  activePrincipalCents: 0,
 });
 
 /** A copy that `apply` may change without touching the original (hold records are replaced, never mutated). */
@@ -80,8 +87,13 @@ function apply(draft: LedgerState, event: LedgerEvent): void {
         draft.confirmedDeposits += 1;
         draft.creditedDeposits[tx.references.depositId] = true;
       }
-      if (tx.reason === 'investment_matured' && tx.references.investmentId)
-        draft.settledInvestments[tx.references.investmentId] = true;
+      const settled = tx.reason === 'investment_matured' ? tx.references.investmentId : undefined;
+      if (settled && !draft.settledInvestments[settled]) {
+        const hold = draft.holds[settled];
+        if (hold?.purpose === 'investment' && hold.status === 'captured')
+          draft.activePrincipalCents -= hold.amountCents;
+        draft.settledInvestments[settled] = true;
+      }
       return;
     }
     case 'FundsHeld': {
@@ -92,11 +104,16 @@ function apply(draft: LedgerState, event: LedgerEvent): void {
     case 'FundsCaptured':
     case 'FundsReleased': {
       const hold = draft.holds[event.data.holdId];
-      if (hold)
-        draft.holds[hold.holdId] = {
-          ...hold,
-          status: event.type === 'FundsCaptured' ? 'captured' : 'released',
-        };
+      if (!hold) return;
+      const status = event.type === 'FundsCaptured' ? 'captured' : 'released';
+      if (
+        status === 'captured' &&
+        hold.status !== 'captured' &&
+        hold.purpose === 'investment' &&
+        !draft.settledInvestments[hold.holdId]
+      )
+        draft.activePrincipalCents += hold.amountCents;
+      draft.holds[hold.holdId] = { ...hold, status };
       return;
     }
     case 'ReferrerLinked':
@@ -145,11 +162,71 @@ export const holdOf = (state: LedgerState, holdId: string): Hold | undefined => 
  * The principal of the user's active investments: captured investment holds (hold id = investment id)
  * not settled yet. Their settlement takes it out of `invested`, so nothing else may.
  */
-export function activePrincipalOf(state: LedgerState): Cents {
-  let total = 0;
-  for (const hold of Object.values(state.holds)) {
-    if (hold.purpose === 'investment' && hold.status === 'captured' && !state.settledInvestments[hold.holdId])
-      total += hold.amountCents;
+export const activePrincipalOf = (state: LedgerState): Cents => state.activePrincipalCents;
+
+/**
+ * The keyed facts of a ledger state (architecture.md §9, the ledger's state row): everything in a state
+ * that grows with the stream, one entry per key. A command needs only the entries its own keys name
+ * (`factKeysOf`), so the app layer loads a state made of the small part (balances, counters, referrer)
+ * plus those entries: decide and evolve read no other entry.
+ */
+export const FACT_KINDS = [
+  'processed',
+  'holds',
+  'creditedDeposits',
+  'settledInvestments',
+  'referralBonusesPaid',
+] as const;
+export type FactKind = (typeof FACT_KINDS)[number];
+export type FactKey = { kind: FactKind; key: string };
+
+/** The entries of the keyed facts that deciding `command` (and evolving its events) reads. */
+export function factKeysOf(command: LedgerCommand): FactKey[] {
+  if (command.type === 'LinkReferrer') return [];
+  const keys: FactKey[] = [{ kind: 'processed', key: command.idempotencyKey }];
+  switch (command.type) {
+    case 'CreditDeposit':
+      return [...keys, { kind: 'creditedDeposits', key: command.depositId }];
+    case 'PlaceHold':
+    case 'CaptureHold':
+    case 'ReleaseHold':
+      return [...keys, { kind: 'holds', key: command.holdId }];
+    case 'SettleMaturity':
+      return [
+        ...keys,
+        { kind: 'settledInvestments', key: command.investmentId },
+        { kind: 'holds', key: command.investmentId },
+      ];
+    case 'PayReferralBonus':
+      return [...keys, { kind: 'referralBonusesPaid', key: command.refereeId }];
+    case 'AdjustBalance':
+      return keys;
+    default:
+      return unknownCommand(command);
   }
-  return total;
+}
+
+/** The small part of a state: what is left when every keyed fact is taken out. */
+export type CoreState = Omit<LedgerState, FactKind>;
+export function coreOf(state: LedgerState): CoreState {
+  const { userId, balances, referrerId, confirmedDeposits, activePrincipalCents } = state;
+  return { userId, balances: { ...balances }, referrerId, confirmedDeposits, activePrincipalCents };
+}
+
+/** A state from its small part and the fact entries given (the rest are absent). */
+export function stateOf(core: CoreState, facts: ReadonlyArray<FactKey & { value: unknown }>): LedgerState {
+  const state: LedgerState = { ...initialState(), ...core, balances: { ...core.balances } };
+  for (const f of facts) (state[f.kind] as Record<string, unknown>)[f.key] = f.value;
+  return state;
+}
+
+/** The fact entries that differ between two states (new or replaced), to be written with the events. */
+export function changedFacts(before: LedgerState, after: LedgerState): Array<FactKey & { value: unknown }> {
+  const out: Array<FactKey & { value: unknown }> = [];
+  for (const kind of FACT_KINDS) {
+    const b = before[kind] as Record<string, unknown>;
+    const a = after[kind] as Record<string, unknown>;
+    for (const key of Object.keys(a)) if (a[key] !== b[key]) out.push({ kind, key, value: a[key] });
+  }
+  return out;
 }
