@@ -18,7 +18,11 @@ import { spaRouter } from './http/spa.js';
 import { usersRouter } from './http/usersRoutes.js';
 import { kycAdminRouter, kycProxyRouter } from './http/kycRoutes.js';
 import { moneyRouter } from './http/moneyRoutes.js';
+import { auditRouter } from './http/auditRoutes.js';
 import type { MoneyClients } from './moneyClients.js';
+import type { RevocationFeed } from './sessionRevocations.js';
+import { createClaims, type Claims } from './live/claims.js';
+import { claimsRouter } from './live/claimsRoutes.js';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -29,12 +33,16 @@ export interface GatewayDeps {
   logger: GatewayLogger;
   /** The money services (ledger, investment, withdrawal); their paths are absent without them. */
   money?: MoneyClients;
+  /** Identity's session revocations (sessionRevocations.ts); without them no principal is cached. */
+  revocations?: RevocationFeed;
+  /** The admin queues' claim locks (live/claims.ts); default: in `kv`. */
+  claims?: Claims;
 }
 
 export const BODY_LIMIT = '100kb';
 
 /** The Express app: the spec's REST API, cookies, CSRF, rate limits, health, SPA hosting. */
-export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth: Auth } } {
+export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth: Auth; claims: Claims } } {
   const { config, identity, notification, kyc, kv, logger } = deps;
   const app = express();
   app.disable('x-powered-by');
@@ -42,8 +50,15 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
   app.set('query parser', 'simple');
   const cookies = cookiePolicyOf(config);
   const origins = createOriginPolicy(config);
-  const auth = createAuth({ identity, cookies, deadlineMs: config.grpcDeadlineMs });
+  const auth = createAuth({
+    identity,
+    cookies,
+    deadlineMs: config.grpcDeadlineMs,
+    revocations: deps.revocations,
+  });
   app.locals.auth = auth;
+  const claims = deps.claims ?? createClaims({ kv, logger });
+  app.locals.claims = claims;
 
   app.use(correlationAndAccessLog(logger));
   app.use(
@@ -85,7 +100,7 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
   app.use(csrf(cookies, origins));
 
   // KYC uploads and documents stream through to the kyc service: before any body parser.
-  const kycDeps = { config, identity, kyc, kv, auth, logger };
+  const kycDeps = { config, identity, kyc, kv, auth, logger, claims };
   app.use('/api/users', kycProxyRouter(kycDeps));
 
   const api = express.Router();
@@ -97,12 +112,14 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
   });
   // GET logout changes state: a cross-site link or image must not sign anyone out (usersRoutes.ts serves it)
   api.use('/users/logout', refuseCrossSite(origins));
+  api.use(auditRouter({ config, identity, auth }));
   api.use('/users', kycAdminRouter(kycDeps));
   api.use('/users', usersRouter({ config, identity, kv, auth }));
   // every email, unauthenticated: never in production, and only to a browser on this machine
   if (config.nodeEnv !== 'production')
     api.use('/dev', loopbackOnly, devMailboxRouter({ config, notification }));
-  if (deps.money) api.use(moneyRouter({ config, identity, money: deps.money, auth }));
+  api.use(claimsRouter({ claims, auth }));
+  if (deps.money) api.use(moneyRouter({ config, identity, money: deps.money, auth, claims }));
   api.use(otherApiRouter({ config, identity, notification, auth }));
   api.use(apiDocsRouter(config, { money: deps.money !== undefined }));
   api.use((req, _res, next) =>
@@ -132,7 +149,7 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
     res.status(httpErr.status).json({ message: httpErr.message });
   };
   app.use(onError);
-  return app as Express & { locals: { auth: Auth } };
+  return app as Express & { locals: { auth: Auth; claims: Claims } };
 }
 
 function wsOrigin(appUrl: string): string {

@@ -1,8 +1,10 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { createLogger } from '@meridian/platform/logger';
 import { loadConfigOrExit, metricsPortOf } from '@meridian/platform/config';
 import { startMetricsServerIf } from '@meridian/platform/metrics';
-import { onShutdown } from '@meridian/platform/runtime';
+import { startTracingFromEnv } from '@meridian/platform/tracing';
+import { onShutdown, shutdownTimings } from '@meridian/platform/runtime';
 import { gatewayConfigFromEnv, gatewayEnvSchema } from './config.js';
 import { startGateway } from './server.js';
 
@@ -24,10 +26,21 @@ async function main(): Promise<void> {
   const env = loadConfigOrExit(gatewayEnvSchema);
   const config = gatewayConfigFromEnv(env);
   const logger = createLogger('gateway');
+  const tracing = startTracingFromEnv('gateway');
+  if (tracing) onShutdown(() => tracing.stop(), { logger });
   const gw = await startGateway({ config, logger });
-  onShutdown(() => gw.stop(), { logger });
   const metricsServer = await startMetricsServerIf(metricsPortOf(env), { logger });
   if (metricsServer) onShutdown(() => metricsServer.stop(), { logger });
+  // SIGTERM: unready and closing keep-alive connections for SHUTDOWN_DELAY_MS, then stop accepting, finish
+  // the requests in flight, close (all within SHUTDOWN_GRACE_MS)
+  onShutdown(() => gw.stop(), { logger });
+  onShutdown(
+    () => {
+      gw.drain();
+      return delay(shutdownTimings().delayMs);
+    },
+    { logger },
+  );
   logger.info(
     {
       url: gw.url,

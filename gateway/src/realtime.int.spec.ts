@@ -77,17 +77,20 @@ describe('socket.io', () => {
     expect(aliceAdminEvents).toEqual([]);
   });
 
-  it('disconnects an open socket once its session is revoked (suspension)', async () => {
+  it('disconnects every open socket of a session once it is revoked (suspension; two tabs, one check)', async () => {
     const victim = await registerUser(t.url);
     const admin = await adminBrowser(t.url);
-    const socket = await open(victim.browser.cookieHeader());
-    const ended = nextEvent<{ message: string }>(socket, 'session:ended');
-    const disconnected = nextEvent<string>(socket, 'disconnect');
+    const tabs = await Promise.all([
+      open(victim.browser.cookieHeader()),
+      open(victim.browser.cookieHeader()),
+    ]);
+    const ended = tabs.map((s) => nextEvent<{ message: string }>(s, 'session:ended'));
+    const disconnected = tabs.map((s) => nextEvent<string>(s, 'disconnect'));
     expect((await admin.post('/api/users/upgradeUser', { role: 'suspended', id: victim.id })).status).toBe(
       200,
     );
-    expect(await ended).toEqual({ message: 'Not authorized, please login' });
-    expect(await disconnected).toBe('io server disconnect');
+    for (const e of await Promise.all(ended)) expect(e).toEqual({ message: 'Not authorized, please login' });
+    for (const d of await Promise.all(disconnected)) expect(d).toBe('io server disconnect');
   });
 
   it('refuses a browser from another origin', async () => {

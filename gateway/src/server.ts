@@ -1,6 +1,6 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
+import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import type { EventBus } from '@meridian/platform/ports/eventBus';
 import { createMemoryKeyValueStore } from '@meridian/platform/adapters/keyValue.memory';
@@ -23,6 +23,8 @@ import { closeMoneyClients, createMoneyClients, type MoneyClients } from './mone
 import { silentLogger, type GatewayLogger } from './logger.js';
 import { attachRealtime, type Realtime } from './realtime.js';
 import { measureSockets, withHttpMetrics } from './metrics.js';
+import { createRevocationFeed } from './sessionRevocations.js';
+import { attachClaimsRealtime } from './live/claimsRealtime.js';
 
 export interface StartGatewayOptions {
   config: GatewayConfig;
@@ -43,6 +45,8 @@ export interface StartGatewayOptions {
   logger?: GatewayLogger;
   /** Listen host (default: all interfaces). */
   host?: string;
+  /** stop(): connections still open this long after it began are ended (default 10 s). */
+  forceCloseAfterMs?: number;
 }
 
 export interface RunningGateway {
@@ -56,6 +60,12 @@ export interface RunningGateway {
   live: LiveHub;
   /** This instance's membership of the live-push group (false while on standby). */
   liveSubscription: LiveSubscription;
+  /**
+   * The first step of a graceful stop: /readyz answers 503 and every response from now on closes its
+   * keep-alive connection; still accepting. stop() drains too, then stops accepting, lets the requests in
+   * flight finish and closes the rest.
+   */
+  drain(): void;
   stop(): Promise<void>;
 }
 
@@ -101,8 +111,86 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     owned.push(() => created.close());
   }
 
-  const app = createGatewayApp({ config, identity, notification, kyc, kv, logger, money });
-  const server = createServer(withHttpMetrics(app));
+  // identity's session revocations: lets auth.ts cache principals (sessionRevocations.ts)
+  const revocations = await createRevocationFeed({ redisUrl: config.redisUrl, logger });
+  owned.push(() => revocations.close());
+  const app = createGatewayApp({ config, identity, notification, kyc, kv, logger, money, revocations });
+  // Draining (drain(), then stop()): /readyz answers 503 and every response closes its keep-alive connection
+  // (Connection: close), so clients open new connections, which go elsewhere once the listener is closed.
+  let draining = false;
+  const inFlight = new Set<ServerResponse>();
+  /** Every HTTP connection: requests in flight on it, responses it finished, since when it is open. */
+  const connections = new Map<Socket, { active: number; served: number; since: number }>();
+  const handle = withHttpMetrics(app);
+  const server = createServer((req, res) => {
+    const conn = connections.get(req.socket);
+    if (conn) {
+      conn.active++;
+      res.once('close', () => {
+        conn.active--;
+        conn.served++;
+      });
+    }
+    if (draining) {
+      res.setHeader('Connection', 'close');
+      if ((req.url ?? '').split('?')[0] === '/readyz') {
+        res
+          .writeHead(503, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+          .end(JSON.stringify({ status: 'draining' }));
+        return;
+      }
+    }
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+    handle(req, res);
+  });
+  let accepted = 0;
+  server.on('connection', (socket: Socket) => {
+    accepted++;
+    connections.set(socket, { active: 0, served: 0, since: Date.now() });
+    socket.once('close', () => connections.delete(socket));
+  });
+  // a WebSocket is socket.io's to close (realtime.close)
+  server.on('upgrade', (_req, socket: Socket) => connections.delete(socket));
+  /**
+   * Ends the connections nothing more will come on: idle keep-alive ones (they answered before and have
+   * nothing in flight) and ones that sent no request within 2 s. A connection accepted a moment ago keeps
+   * its chance: its request may still be in the socket's buffer (http.Server's closeIdleConnections would
+   * destroy it unread: the client would see a reset). Resolves true when no HTTP connection is left.
+   */
+  const sweep = (): boolean => {
+    for (const [socket, c] of connections)
+      if (c.active === 0 && (c.served > 0 || Date.now() - c.since > 2_000)) socket.destroy();
+    return connections.size === 0;
+  };
+  /**
+   * Closes the listening socket right after an event-loop poll phase that accepted no connection (from a
+   * setImmediate: the check phase follows the poll phase), trying again every 10 ms for up to 2 s: the
+   * connections the kernel queued before the close were accepted by then (closing the socket resets
+   * those still queued: a client whose connection had been established would see a reset, not a refusal).
+   */
+  const closeListenerQuietly = () =>
+    new Promise<void>((resolve) => {
+      const giveUpAt = Date.now() + 2_000;
+      const attempt = () => {
+        const seen = accepted;
+        setImmediate(() => {
+          if (accepted !== seen && Date.now() < giveUpAt) {
+            setTimeout(attempt, 10);
+            return;
+          }
+          if (server.listening) NetServer.prototype.close.call(server);
+          resolve();
+        });
+      };
+      attempt();
+    });
+  const drain = () => {
+    if (draining) return;
+    draining = true;
+    for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+    logger.info({ inFlight: inFlight.size }, 'gateway draining: not ready, closing keep-alive connections');
+  };
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   // Whole-request limit: KYC uploads stream up to 2 × 10 MB through this server to the kyc service, which
@@ -131,6 +219,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
       })
     : createMemoryLiveLog(logOptions);
   const hub = createLiveHub({ io: realtime.io, logger, log: liveLog });
+  // claim locks of the admin queues: pushed to every admin, released when an admin's last socket goes
+  const claimsLive = attachClaimsRealtime({ io: realtime.io, claims: app.locals.claims, logger });
+  owned.push(() => claimsLive.stop());
   owned.push(measureSockets(realtime.io));
   let liveSubscription: LiveSubscription;
   try {
@@ -171,17 +262,30 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     liveSubscription,
     pushToUser: realtime.pushToUser,
     pushToAdmins: realtime.pushToAdmins,
+    drain,
     stop() {
       stopping ??= (async () => {
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        // Connections still open 5 s from now are ended (a client holding a keep-alive or a slow request must
-        // not hold the stop up: socket.io's close below also waits for the HTTP server to close).
-        const force = setTimeout(() => server.closeAllConnections(), 5_000);
+        drain();
+        // Stops accepting: a new connection is refused. Only the listening socket (net.Server's close):
+        // http.Server's would also destroy the connections accepted whose request is not read yet.
+        const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
+        await closeListenerQuietly();
+        // Requests in flight finish and their connections close after the response (Connection: close); the
+        // idle ones are ended. Connections still open 10 s from now are ended (a slow upload must not hold
+        // the stop up past the shutdown grace period).
+        const force = setTimeout(() => {
+          server.closeAllConnections();
+          for (const socket of connections.keys()) socket.destroy();
+        }, options.forceCloseAfterMs ?? 10_000);
         force.unref();
-        server.closeIdleConnections();
+        let sweeper: NodeJS.Timeout | undefined;
+        await new Promise<void>((resolve) => {
+          const tick = () => (sweep() ? resolve() : (sweeper = setTimeout(tick, 20)));
+          tick();
+        });
+        clearTimeout(sweeper);
         await live.stop();
-        await realtime.close(); // also stops accepting and disconnects sockets
-        server.closeIdleConnections();
+        await realtime.close(); // disconnects the WebSockets
         await closed;
         clearTimeout(force);
         for (const close of owned.reverse()) await close();

@@ -71,6 +71,12 @@ export const referralsAnswer = named(
   "`{referrals: [...]}`, or `{message: 'No referrals'}` when there are none.",
 );
 
+export const userStatsAnswer = named(
+  'UserStats',
+  z.object({ total: z.number(), verified: z.number(), unverified: z.number(), suspended: z.number() }),
+  'The admin’s user statistics, from counters (never from reading every user).',
+);
+
 export const countryAnswer = named('Country', z.object({ name: z.string(), code: z.string() }));
 
 export const mailAnswer = named(
@@ -251,6 +257,40 @@ export const moneyAnswers = {
   balanceEdit: named('BalanceEdit', balancesAnswer.extend({ message: z.string(), userId: z.string() })),
 };
 
+/** A claim on a pending item of an admin queue (gateway/src/live/claims.ts; pushed as `claims/changed`). */
+export const claimAnswer = named(
+  'Claim',
+  z.object({
+    kind: z.enum(['deposit', 'investment', 'withdrawal', 'kyc']),
+    id: z.string(),
+    adminId: z.string(),
+    adminName: z.string(),
+    claimedAt: z.string(),
+    expiresInMs: z.number(),
+    history: z.array(
+      z.object({
+        action: z.enum(['claimed', 'takenOver']),
+        adminId: z.string(),
+        adminName: z.string(),
+        fromAdminId: z.string().optional(),
+        fromAdminName: z.string().optional(),
+        at: z.string(),
+      }),
+    ),
+  }),
+  'Who reviews the item: the item (kind and id: a deposit, investment or withdrawal id, or for kyc the user id), the admin, and how long the claim lasts unless renewed. `history` records who claimed it and who took it over from whom.',
+);
+
+export const claimAnswers = {
+  list: named('Claims', z.object({ claims: z.array(claimAnswer) })),
+  outcome: named('ClaimOutcome', z.object({ message: z.string(), claim: claimAnswer })),
+  released: named(
+    'ClaimReleased',
+    z.object({ message: z.string(), released: z.boolean() }),
+    '`released` is false when the caller held no claim on the item (nothing changed).',
+  ),
+};
+
 export type MessageAnswer = z.output<typeof messageAnswer>;
 export type UserAnswer = z.output<typeof userAnswer>;
 export type ReferralAnswer = z.output<typeof referralAnswer>;
@@ -262,3 +302,43 @@ export type WithdrawalAnswer = z.output<typeof withdrawalAnswer>;
 export type WithdrawalDetailAnswer = z.output<typeof withdrawalDetailAnswer>;
 export type PlanAnswer = z.output<typeof planAnswer>;
 export type BalancesAnswer = z.output<typeof balancesAnswer>;
+
+export const auditEntryAnswer = named(
+  'AuditEntry',
+  z.object({
+    id: z.string(),
+    at: z.string(),
+    adminId: z.string(),
+    adminEmail: z.string(),
+    userId: z.string(),
+    userEmail: z.string(),
+    action: z.string(),
+    service: z.string(),
+    address: z.string(),
+    impersonating: z.boolean(),
+    details: z.string(),
+  }),
+  'One admin action, or one action taken while an admin impersonated `userId`: who (`adminId`), on whose behalf or about whom (`userId`), what (`action`, the event type, and `details`), when (`at`), from which address.',
+);
+
+export const auditPageAnswer = named(
+  'AuditPage',
+  z.object({ entries: z.array(auditEntryAnswer), nextCursor: z.string() }),
+  'Newest first; pass `nextCursor` as `cursor` for the next page (empty on the last).',
+);
+
+export const securityEventsAnswer = named(
+  'SecurityEvents',
+  z.object({
+    events: z.array(
+      z.object({
+        id: z.string(),
+        at: z.string(),
+        kind: z.enum(['login', 'new_device', 'password_changed']),
+        method: z.string(),
+        address: z.string(),
+      }),
+    ),
+  }),
+  "The user's own sign-ins (`new_device`: from a browser the account had not trusted) and password changes, newest first.",
+);

@@ -10,6 +10,9 @@ import { callUnary } from '../grpcClients.js';
 import { SESSION_COOKIE, clearSessionCookie, setSessionCookie, type CookiePolicy } from './cookies.js';
 import { HttpError, isServiceError } from './errors.js';
 import { correlationId } from './middleware.js';
+import { clientAddress } from './grpcContext.js';
+import type { RevocationFeed } from '../sessionRevocations.js';
+import { SessionCache } from './sessionCache.js';
 
 export const NOT_LOGGED_IN = 'Not authorized, please login';
 export const NOT_ADMIN = 'Not authorized as an admin';
@@ -35,13 +38,55 @@ export interface AuthDeps {
   identity: IdentityServiceClient;
   cookies: CookiePolicy;
   deadlineMs?: number;
+  /**
+   * Identity's revocation announcements. With them, identity's answer is cached per token for a few
+   * seconds (sessionCache.ts: dropped at once on a revocation on every instance); without, every
+   * request asks identity.
+   */
+  revocations?: RevocationFeed;
+  /** Bound of a cached principal's life, ms (default SESSION_CACHE_TTL_MS). */
+  sessionCacheTtlMs?: number;
 }
 
 /**
- * Every authenticated request asks identity's Authenticate (signature, live session record, role:
- * revoked and suspended sessions are refused at once). A slid-forward token replaces the cookie.
+ * A session is identity's Authenticate answer (signature, live session record, role: revoked and
+ * suspended sessions are refused), asked once per token and cached while the revocation feed is live
+ * (see sessionCache.ts). A slid-forward token replaces the cookie.
  */
 export function createAuth(deps: AuthDeps) {
+  const cache = deps.revocations
+    ? new SessionCache(deps.revocations, {
+        ttlMs: deps.sessionCacheTtlMs,
+        retentionMs: Math.max(30_000, 2 * (deps.deadlineMs ?? 10_000)),
+      })
+    : null;
+  /** Concurrent requests with one uncached token share one Authenticate call. */
+  const inflight = new Map<string, Promise<Principal>>();
+
+  function authenticate(token: string, cid: string): Promise<Principal> {
+    const hit = cache?.get(token);
+    if (hit) return Promise.resolve(hit);
+    const pending = inflight.get(token);
+    if (pending) return pending;
+    const ticket = cache?.ticket();
+    const call = callUnary(
+      deps.identity,
+      'authenticate',
+      AuthenticateRequest.fromPartial({ sessionToken: token }),
+      {
+        correlationId: cid,
+        deadlineMs: deps.deadlineMs,
+      },
+    )
+      .then((principal) => {
+        if (cache && ticket) cache.put(token, principal, ticket);
+        return principal;
+      })
+      .finally(() => inflight.delete(token));
+    inflight.set(token, call);
+    return call;
+  }
+
   async function resolve(req: Request, res: Response): Promise<Resolved> {
     const cached = res.locals.auth as Resolved | undefined;
     if (cached) return cached;
@@ -52,15 +97,7 @@ export function createAuth(deps: AuthDeps) {
     } else {
       try {
         const cid = correlationId(req);
-        const principal = await callUnary(
-          deps.identity,
-          'authenticate',
-          AuthenticateRequest.fromPartial({ sessionToken: found.token }),
-          {
-            correlationId: cid,
-            deadlineMs: deps.deadlineMs,
-          },
-        );
+        const principal = await authenticate(found.token, cid);
         let token = found.token;
         if (principal.refreshedSessionToken) {
           token = principal.refreshedSessionToken;
@@ -75,6 +112,7 @@ export function createAuth(deps: AuthDeps) {
               sessionId: principal.sessionId,
               impersonatorId: principal.impersonatorId,
               correlationId: cid,
+              address: clientAddress(req),
             },
           },
         };
@@ -119,7 +157,7 @@ export function createAuth(deps: AuthDeps) {
     next();
   };
 
-  return { resolve, optional, required, requireUser, requireAdmin };
+  return { resolve, optional, required, requireUser, requireAdmin, sessionCache: cache };
 }
 
 export type Auth = ReturnType<typeof createAuth>;

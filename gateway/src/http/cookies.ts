@@ -44,7 +44,7 @@ export function setDeviceCookie(res: Response, token: string, p: CookiePolicy): 
   res.cookie(DEVICE_COOKIE, token, { ...base(p), httpOnly: true, maxAge: DEVICE_MAX_AGE_MS });
 }
 
-/** Readable by the SPA's JavaScript (axios copies it into X-XSRF-TOKEN). */
+/** Readable by the SPA's JavaScript (its API client copies it into X-XSRF-TOKEN). */
 export function setCsrfCookie(res: Response, token: string, p: CookiePolicy): void {
   res.cookie(CSRF_COOKIE, token, { ...base(p), httpOnly: false });
 }

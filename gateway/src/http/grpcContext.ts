@@ -16,3 +16,9 @@ export const ctxOf =
     correlationId: correlationId(req),
     deadlineMs: config.grpcDeadlineMs ?? DEFAULT_GRPC_DEADLINE_MS,
   });
+
+/**
+ * The client's address as Express resolves it (`req.ip`, through the proxies TRUST_PROXY trusts): what
+ * every Caller carries into the events a request causes (the audit trail's "from which address").
+ */
+export const clientAddress = (req: Pick<Request, 'ip'>): string => req.ip ?? '';

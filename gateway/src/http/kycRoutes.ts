@@ -27,6 +27,8 @@ import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import { DEFAULT_RATE_LIMITS, type GatewayConfig } from '../config.js';
 import { callUnary } from '../grpcClients.js';
 import type { GatewayLogger } from '../logger.js';
+import type { Claims } from '../live/claims.js';
+import { claimAdminOf } from '../live/claimsRoutes.js';
 import type { PendingKycUserAnswer } from './answers.js';
 import { sessionOf, type Auth } from './auth.js';
 import { HttpError, SERVICE_UNAVAILABLE } from './errors.js';
@@ -41,6 +43,8 @@ export interface KycRouteDeps {
   kv: KeyValueStore;
   auth: Auth;
   logger: GatewayLogger;
+  /** A decision needs the deciding admin's claim on the submission (live/claims.ts; id: the user's). */
+  claims: Claims;
 }
 
 /** The upload's refusals of the gateway's own (the kyc service answers the others). */
@@ -233,7 +237,7 @@ export function kycProxyRouter({ config, identity, kv, auth, logger }: KycRouteD
 }
 
 /** Admin review over gRPC (mounted inside the API router, after the body parsers). */
-export function kycAdminRouter({ config, kyc: client, auth }: KycRouteDeps): Router {
+export function kycAdminRouter({ config, kyc: client, auth, claims }: KycRouteDeps): Router {
   const r = Router();
   const ctx = ctxOf(config);
 
@@ -251,11 +255,13 @@ export function kycAdminRouter({ config, kyc: client, auth }: KycRouteDeps): Rou
   r.patch('/kyc/approve/:id', auth.requireAdmin, async (req, res) => {
     const s = sessionOf(res);
     const userId = parseTokenParam(req.params.id, 'Invalid user id');
-    const out = await callUnary(
-      client,
-      'approve',
-      kyc.ApproveRequest.fromPartial({ caller: s.caller, callerRole: s.principal.role, userId }),
-      ctx(req),
+    const out = await claims.decide('kyc', userId, claimAdminOf(res), () =>
+      callUnary(
+        client,
+        'approve',
+        kyc.ApproveRequest.fromPartial({ caller: s.caller, callerRole: s.principal.role, userId }),
+        ctx(req),
+      ),
     );
     res.json({ message: out.message });
   });
@@ -264,16 +270,18 @@ export function kycAdminRouter({ config, kyc: client, auth }: KycRouteDeps): Rou
     const s = sessionOf(res);
     const userId = parseTokenParam(req.params.id, 'Invalid user id');
     const b = parseBody(schemas.kycReject, req.body ?? {});
-    const out = await callUnary(
-      client,
-      'reject',
-      kyc.RejectRequest.fromPartial({
-        caller: s.caller,
-        callerRole: s.principal.role,
-        userId,
-        reason: b.reason ?? '',
-      }),
-      ctx(req),
+    const out = await claims.decide('kyc', userId, claimAdminOf(res), () =>
+      callUnary(
+        client,
+        'reject',
+        kyc.RejectRequest.fromPartial({
+          caller: s.caller,
+          callerRole: s.principal.role,
+          userId,
+          reason: b.reason ?? '',
+        }),
+        ctx(req),
+      ),
     );
     res.json({ message: out.message });
   });

@@ -1,6 +1,20 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
+import {
+  context,
+  contextWithSpan,
+  extractTrace,
+  injectTrace,
+  ROOT_CONTEXT,
+  runInContext,
+  SpanKind,
+  SpanStatusCode,
+  tracer,
+  tracingEnabled,
+  type Context,
+  type Span,
+} from '@meridian/platform/tracing';
 import type { GatewayLogger } from '../logger.js';
 import type { RateLimitRule } from '../config.js';
 import { CSRF_COOKIE, CSRF_HEADER, setCsrfCookie, type CookiePolicy } from './cookies.js';
@@ -15,7 +29,12 @@ export function correlationId(req: Request): string {
   return (req as Request & { correlationId?: string }).correlationId ?? '';
 }
 
-/** Takes or makes x-correlation-id, echoes it, and writes one access-log line per request (no bodies). */
+/**
+ * Takes or makes x-correlation-id, echoes it, and writes one access-log line per request (no bodies).
+ * Traces (platform tracing.ts): a SERVER span per request, child of an inbound W3C `traceparent`; the
+ * rest of the request runs in it and the response carries its `traceparent`. Tracing off: an inbound
+ * traceparent is passed on to the gRPC calls (and echoed); without one nothing more is done.
+ */
 export function correlationAndAccessLog(logger: GatewayLogger): RequestHandler {
   return (req, res, next) => {
     const incoming = req.get(CORRELATION_HEADER);
@@ -23,19 +42,70 @@ export function correlationAndAccessLog(logger: GatewayLogger): RequestHandler {
     (req as Request & { correlationId?: string }).correlationId = id;
     res.setHeader(CORRELATION_HEADER, id);
     const started = process.hrtime.bigint();
+    const traced = traceRequest(req, res);
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const line = {
         correlationId: id,
+        ...traced?.ids,
         req: { method: req.method, url: redactUrl(req.originalUrl), remoteAddress: req.ip },
         res: { statusCode: res.statusCode },
         responseTime: Math.round(ms * 10) / 10,
       };
+      traced?.end();
       if (req.path === '/healthz' || req.path === '/readyz') logger.debug(line, 'probe');
       else if (res.statusCode >= 500) logger.error(line, 'request errored');
       else logger.info(line, 'request completed');
     });
-    next();
+    if (!traced) return next();
+    res.on('close', () => traced.end());
+    // body parsing continues from the request stream's events: bind them to the request's context
+    context.bind(traced.ctx, req);
+    context.bind(traced.ctx, res);
+    runInContext(traced.ctx, next);
+  };
+}
+
+/** The request's trace: its SERVER span (when tracing is on) or the inbound context (when off), if any. */
+function traceRequest(req: Request, res: Response) {
+  const inbound = req.headers.traceparent;
+  const parent = inbound ? extractTrace(req.headers, ROOT_CONTEXT) : ROOT_CONTEXT;
+  let span: Span | undefined;
+  let ctx: Context | undefined;
+  if (tracingEnabled()) {
+    span = tracer().startSpan(
+      req.method,
+      {
+        kind: SpanKind.SERVER,
+        attributes: { 'http.request.method': req.method, 'url.path': redactUrl(req.path) },
+      },
+      parent,
+    );
+    ctx = contextWithSpan(parent, span);
+  } else if (parent !== ROOT_CONTEXT) {
+    ctx = parent;
+  }
+  const carrier = ctx && injectTrace(ctx);
+  if (!ctx || !carrier) return undefined;
+  res.setHeader('traceparent', carrier.traceparent);
+  const [, traceId, spanId] = carrier.traceparent.split('-');
+  let ended = false;
+  return {
+    ctx,
+    ids: { trace_id: traceId, span_id: spanId },
+    end() {
+      if (ended || !span) return;
+      ended = true;
+      const route = (req.route as { path?: unknown } | undefined)?.path;
+      if (typeof route === 'string') {
+        span.updateName(`${req.method} ${req.baseUrl}${route}`);
+        span.setAttribute('http.route', `${req.baseUrl}${route}`);
+      }
+      span.setAttribute('http.response.status_code', res.statusCode);
+      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      if (!res.writableFinished) span.setAttribute('http.response.aborted', true);
+      span.end();
+    },
   };
 }
 

@@ -25,6 +25,8 @@ import * as wd from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
 import type { GatewayConfig } from '../config.js';
 import { callUnary } from '../grpcClients.js';
 import type { MoneyClients } from '../moneyClients.js';
+import type { Claims } from '../live/claims.js';
+import { claimAdminOf } from '../live/claimsRoutes.js';
 import { sessionOf, type Auth, type Session } from './auth.js';
 import { HttpError } from './errors.js';
 import { ctxOf } from './grpcContext.js';
@@ -42,6 +44,8 @@ export interface MoneyRouteDeps {
   identity: id.IdentityServiceClient;
   money: MoneyClients;
   auth: Auth;
+  /** A decision needs the deciding admin's claim on the item (live/claims.ts). */
+  claims: Claims;
 }
 
 export const MONEY_MESSAGES = {
@@ -133,7 +137,7 @@ const byTimeDesc = (a: string | null | undefined, b: string | null | undefined) 
   (Date.parse(b ?? '') || 0) - (Date.parse(a ?? '') || 0);
 
 export function moneyRouter(deps: MoneyRouteDeps): Router {
-  const { config, identity, money, auth } = deps;
+  const { config, identity, money, auth, claims } = deps;
   const ctx = ctxOf(config);
   const caller = (res: Response) => {
     const s: Session = sessionOf(res);
@@ -206,10 +210,11 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
         depositId: idParam(b.transactionId),
         notes: b.notes ?? '',
       });
-      const d =
+      const d = await claims.decide('deposit', request.depositId, claimAdminOf(res), () =>
         decision === 'confirm'
-          ? await callUnary(money.ledger, 'confirmDeposit', request, ctx(req))
-          : await callUnary(money.ledger, 'rejectDeposit', request, ctx(req));
+          ? callUnary(money.ledger, 'confirmDeposit', request, ctx(req))
+          : callUnary(money.ledger, 'rejectDeposit', request, ctx(req)),
+      );
       res.json({
         message: decision === 'confirm' ? MONEY_MESSAGES.paymentConfirmed : MONEY_MESSAGES.paymentRejected,
         transaction: depositJson(d),
@@ -321,10 +326,11 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
         ...caller(res),
         investmentId: idParam(req.params.id),
       });
-      const out =
+      const out = await claims.decide('investment', request.investmentId, claimAdminOf(res), () =>
         decision === 'approve'
-          ? await callUnary(money.investment, 'approveInvestment', request, ctx(req))
-          : await callUnary(money.investment, 'rejectInvestment', request, ctx(req));
+          ? callUnary(money.investment, 'approveInvestment', request, ctx(req))
+          : callUnary(money.investment, 'rejectInvestment', request, ctx(req)),
+      );
       res.json({ message: out.message, investment: out.investment ? investmentJson(out.investment) : null });
     };
   r.put('/invest/:id/approve', auth.requireAdmin, decideInvestment('approve'));
@@ -441,10 +447,11 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
         ...caller(res),
         withdrawalId: idParam(req.params.id),
       });
-      const out =
+      const out = await claims.decide('withdrawal', request.withdrawalId, claimAdminOf(res), () =>
         decision === 'approve'
-          ? await callUnary(money.withdrawal, 'approveWithdrawal', request, ctx(req))
-          : await callUnary(money.withdrawal, 'rejectWithdrawal', request, ctx(req));
+          ? callUnary(money.withdrawal, 'approveWithdrawal', request, ctx(req))
+          : callUnary(money.withdrawal, 'rejectWithdrawal', request, ctx(req)),
+      );
       res.json({ message: out.message, withdrawal: out.withdrawal ? withdrawalJson(out.withdrawal) : null });
     };
   r.put('/withDraw/approve/:id', auth.requireAdmin, decideWithdrawal('approve'));

@@ -22,17 +22,24 @@ import {
   planAnswer,
   readinessAnswer,
   referralsAnswer,
+  auditPageAnswer,
+  securityEventsAnswer,
   userAnswer,
+  userStatsAnswer,
   userWithMessageAnswer,
   balancesAnswer,
   withdrawalDetailAnswer,
+  claimAnswers,
 } from './answers.js';
+import { CLAIM_MESSAGES } from '../live/claims.js';
+import { claimSchemas } from '../live/claimsRoutes.js';
 import { NOT_ADMIN, NOT_LOGGED_IN } from './auth.js';
 import { SERVICE_UNAVAILABLE, SOMETHING_WENT_WRONG } from './errors.js';
 import { KYC_UPLOAD_MESSAGES } from './kycRoutes.js';
+import { INVALID_AUDIT_QUERY } from './auditRoutes.js';
 import { INVALID_CSRF, TOO_MANY_REQUESTS } from './middleware.js';
 import { MONEY_MESSAGES, amountField, moneySchemas } from './moneyRoutes.js';
-import { NO_REFERRALS } from './usersRoutes.js';
+import { INVALID_USERS_QUERY, NEXT_CURSOR_HEADER, NO_REFERRALS } from './usersRoutes.js';
 import { ALL_FIELDS_REQUIRED, INVALID_BODY, INVALID_EMAIL, SHORT_PASSWORD, schemas } from './validation.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -65,6 +72,8 @@ export interface RouteDoc {
   /** multipart/form-data file fields (streamed to a service). */
   files?: string[];
   query?: Record<string, string>;
+  /** Response headers of the success answer (name -> description). */
+  okHeaders?: Record<string, string>;
   rateLimit?: RateLimitedRoute;
   /** The route reads an optional Idempotency-Key header. */
   idempotencyKey?: boolean;
@@ -96,6 +105,13 @@ const WITHDRAW = 'Withdrawals';
 const BALANCES = 'Balance edits';
 const OTHER = 'Other';
 const OPS = 'Operations';
+const CLAIMS = 'Review claims';
+
+/** What a decision on a queue item answers when the caller does not hold its claim (live/claims.ts). */
+const CLAIM_REFUSALS = [CLAIM_MESSAGES.notClaimed, CLAIM_MESSAGES.heldBy('<name>'), CLAIM_MESSAGES.busy];
+const CLAIM_RULE =
+  'The caller must hold the claim on the item (POST api/admin/claims); a decision that succeeds releases it.';
+const AUDIT = 'Audit';
 
 const capitalized = (w: string) => w[0]!.toUpperCase() + w.slice(1);
 
@@ -111,6 +127,7 @@ const heldRequestDecisions = (
     path: path(decision),
     tag,
     summary: `${capitalized(decision)} ${record === 'investment' ? 'an' : 'a'} ${record}`,
+    description: CLAIM_RULE,
     access: 'admin',
     money: true,
     ok: json(answer, 'Decided.'),
@@ -122,6 +139,7 @@ const heldRequestDecisions = (
         `This ${record} has already been approved`,
         `This ${record} has already been rejected`,
         `The ${record} is ${decision}d but the ledger refused to ${decision === 'approve' ? 'capture' : 'release'} its funds: <reason>. It is not complete and will be retried`,
+        ...CLAIM_REFUSALS,
       ],
     },
   }));
@@ -130,7 +148,11 @@ const heldRequestDecisions = (
 const KYC_DECISION_ERRORS = {
   403: [MAKER_CHECKER.ownDecision('KYC case')],
   404: ['No KYC submission found for this user'],
-  409: ['This KYC request has already been approved', 'This KYC request has already been rejected'],
+  409: [
+    'This KYC request has already been approved',
+    'This KYC request has already been rejected',
+    ...CLAIM_REFUSALS,
+  ],
 };
 
 /** Every route the gateway registers (the contract test checks this against the Express router). */
@@ -297,9 +319,28 @@ export const ROUTES: RouteDoc[] = [
     method: 'get',
     path: '/api/users/getUsers',
     tag: USERS,
-    summary: 'Every user',
+    summary: 'Every user, or a page of them',
+    description: `Without parameters: every user, newest first (the spec's answer). With \`limit\`, \`cursor\` or \`q\`: one page of the same list (keyset paging, stable while users are added or removed), the next page's cursor in the \`${NEXT_CURSOR_HEADER}\` header (absent on the last page); the body is a list of users either way.`,
     access: 'admin',
+    query: {
+      limit: 'Page size, 1-500 (default 50 when `cursor` or `q` is given).',
+      cursor: `The \`${NEXT_CURSOR_HEADER}\` of the previous page.`,
+      q: 'Only users whose name or email starts with this (any case).',
+    },
+    okHeaders: {
+      [NEXT_CURSOR_HEADER]: 'The cursor of the next page; absent on the last page or without paging.',
+    },
     ok: json(z.array(userAnswer), 'The users.'),
+    errors: { 400: [INVALID_USERS_QUERY] },
+  },
+  {
+    method: 'get',
+    path: '/api/users/userStats',
+    tag: USERS,
+    summary: 'User statistics',
+    description: 'Total, verified, unverified and suspended users, from counters the user projection keeps.',
+    access: 'admin',
+    ok: json(userStatsAnswer, 'The statistics.'),
   },
   {
     method: 'delete',
@@ -408,6 +449,35 @@ export const ROUTES: RouteDoc[] = [
   },
   {
     method: 'get',
+    path: '/api/admin/audit',
+    tag: AUDIT,
+    summary: 'The audit trail',
+    description:
+      'Every admin action and every action taken while impersonating, from every service, newest first. `format=csv` answers the same filters (every page, at most 10,000 rows) as a CSV attachment whose cells never start like a formula.',
+    access: 'admin',
+    query: {
+      admin: 'The admin (id or email).',
+      user: 'The user acted on or impersonated (id or email).',
+      action: 'The action (event type), e.g. `DepositConfirmed`.',
+      from: 'ISO-8601 start of the period (inclusive).',
+      to: 'ISO-8601 end of the period (exclusive).',
+      limit: '1-500, default 50.',
+      cursor: 'The `nextCursor` of the previous page.',
+      format: '`json` (default) or `csv`.',
+    },
+    ok: json(auditPageAnswer, 'A page of the trail.'),
+    errors: { 400: [INVALID_AUDIT_QUERY, 'Invalid period', 'Invalid <name> filter'] },
+  },
+  {
+    method: 'get',
+    path: '/api/users/securityEvents',
+    tag: USERS,
+    summary: "The user's own security events",
+    access: 'user',
+    ok: json(securityEventsAnswer, 'Sign-ins, new browsers and password changes.'),
+  },
+  {
+    method: 'get',
     path: '/api/users/referrals',
     tag: USERS,
     summary: 'The people the user referred',
@@ -494,6 +564,7 @@ export const ROUTES: RouteDoc[] = [
     path: '/api/users/kyc/approve/:id',
     tag: KYC,
     summary: 'Approve a submission',
+    description: CLAIM_RULE,
     access: 'admin',
     ok: message("'KYC approved successfully!'"),
     errors: {
@@ -506,7 +577,7 @@ export const ROUTES: RouteDoc[] = [
     path: '/api/users/kyc/reject/:id',
     tag: KYC,
     summary: 'Reject a submission',
-    description: 'An optional `reason` is shown to the user.',
+    description: `An optional \`reason\` is shown to the user. ${CLAIM_RULE}`,
     access: 'admin',
     body: schemas.kycReject,
     ok: message("'KYC rejected successfully!'"),
@@ -564,7 +635,7 @@ export const ROUTES: RouteDoc[] = [
     path: `/api/payments/${decision}Payment`,
     tag: PAYMENTS,
     summary: decision === 'confirm' ? 'Confirm a deposit' : 'Reject a deposit',
-    description: '`status`, when sent, must name this decision (Confirmed / Rejected); `notes` are optional.',
+    description: `\`status\`, when sent, must name this decision (Confirmed / Rejected); \`notes\` are optional. ${CLAIM_RULE}`,
     access: 'admin',
     money: true,
     body: moneySchemas.decidePayment,
@@ -573,7 +644,11 @@ export const ROUTES: RouteDoc[] = [
       400: [ALL_FIELDS_REQUIRED, MONEY_MESSAGES.statusMismatch, MONEY_MESSAGES.invalidId],
       403: [MAKER_CHECKER.ownDecision('deposit')],
       404: ['Deposit not found'],
-      409: ['This deposit has already been confirmed', 'This deposit has already been rejected'],
+      409: [
+        'This deposit has already been confirmed',
+        'This deposit has already been rejected',
+        ...CLAIM_REFUSALS,
+      ],
     },
   })),
 
@@ -735,6 +810,54 @@ export const ROUTES: RouteDoc[] = [
     moneyAnswers.withdrawalOutcome,
   ),
 
+  // ---------------------------------------------------------------- review claims (live/claims.ts)
+  {
+    method: 'get',
+    path: '/api/admin/claims',
+    tag: CLAIMS,
+    summary: 'Every pending item an admin is reviewing now',
+    description:
+      'Changes are pushed to admin sockets as `claims/changed`; fetch this list after (re)connecting.',
+    access: 'admin',
+    ok: json(claimAnswers.list, 'The live claims.'),
+  },
+  {
+    method: 'post',
+    path: '/api/admin/claims',
+    tag: CLAIMS,
+    summary: 'Claim a pending item (or renew your own claim)',
+    description:
+      'Opening an item claims it for 5 minutes; claiming it again renews that (the SPA does so every minute while the admin uses the open item). Other admins see who reviews it and cannot decide it.',
+    access: 'admin',
+    body: claimSchemas.claim,
+    ok: json(claimAnswers.outcome, "'Claimed'"),
+    errors: {
+      400: [CLAIM_MESSAGES.kind, CLAIM_MESSAGES.invalidId, ...mustBeString('kind', 'id')],
+      409: [CLAIM_MESSAGES.heldBy('<name>'), CLAIM_MESSAGES.busy],
+    },
+  },
+  {
+    method: 'delete',
+    path: '/api/admin/claims/:kind/:id',
+    tag: CLAIMS,
+    summary: 'Release your claim (leaving the item)',
+    access: 'admin',
+    ok: json(claimAnswers.released, "'Released'"),
+    errors: { 400: [CLAIM_MESSAGES.kind, CLAIM_MESSAGES.invalidId], 409: [CLAIM_MESSAGES.busy] },
+  },
+  {
+    method: 'post',
+    path: '/api/admin/claims/:kind/:id/takeover',
+    tag: CLAIMS,
+    summary: "Take an item over from the admin reviewing it (recorded in the claim's history)",
+    access: 'admin',
+    ok: json(claimAnswers.outcome, "'Taken over'"),
+    errors: {
+      400: [CLAIM_MESSAGES.kind, CLAIM_MESSAGES.invalidId],
+      409: [CLAIM_MESSAGES.deciding('<name>'), CLAIM_MESSAGES.busy],
+    },
+  },
+
   // ---------------------------------------------------------------- admin balance edits
   ...(
     [
@@ -847,7 +970,8 @@ const PARAMS: Record<string, string> = {
   verificationToken: 'The token of the emailed verification link.',
   resetToken: 'The token of the emailed reset link.',
   email: 'The account’s email address.',
-  id: 'The id of the user, investment or withdrawal.',
+  id: 'The id of the user, investment or withdrawal (a claim: of the deposit, investment, withdrawal, or for kyc the user).',
+  kind: 'What is claimed: `deposit`, `investment`, `withdrawal` or `kyc`.',
   userId: 'The owner’s user id.',
   side: '`front` or `back`.',
   transactionId: 'The deposit id.',
@@ -899,7 +1023,7 @@ const STATUS_TEXT: Record<number, string> = {
   401: 'Not signed in, or the session ended.',
   403: 'Not allowed (role, owner, or the CSRF check).',
   404: 'Not found.',
-  409: 'Already decided, or already exists.',
+  409: 'Already decided, already exists, or the review claim of the item is not the caller’s.',
   413: 'The body is too large: JSON over 100 kb, a KYC upload over two documents.',
   429: 'Over a rate limit; see Retry-After.',
   500: 'An unexpected error (never a stack trace).',
@@ -944,7 +1068,7 @@ const pathName = (route: RouteDoc) =>
 
 /** Body components are named after the schemas' own names: `register` -> `RegisterBody`. */
 const BODY_NAMES = new Map<z.ZodType, string>(
-  Object.entries({ ...schemas, ...moneySchemas }).map(([name, schema]) => [
+  Object.entries({ ...schemas, ...moneySchemas, ...claimSchemas }).map(([name, schema]) => [
     schema as z.ZodType,
     `${capitalized(name)}Body`,
   ]),
@@ -1018,6 +1142,16 @@ export function buildOpenApiDocument(options: DocumentOptions): Record<string, u
     const responses: Record<string, unknown> = {
       [String(route.status ?? 200)]: {
         description: ok.description,
+        ...(route.okHeaders
+          ? {
+              headers: Object.fromEntries(
+                Object.entries(route.okHeaders).map(([name, description]) => [
+                  name,
+                  { description, schema: { type: 'string' } },
+                ]),
+              ),
+            }
+          : {}),
         content: ok.media
           ? { [ok.media.type]: { schema: ok.media.schema } }
           : { 'application/json': { schema: answerSchema(ok.schema!) } },

@@ -10,11 +10,19 @@ const NOT_BUILT = `<!doctype html>
 <p>The API is up: try <a href="/api/countries">/api/countries</a>.</p>
 </body></html>`;
 
-/** Serves the built SPA from `webDist`, with client-side routing: every other GET answers index.html. */
+/**
+ * Serves the built SPA from `webDist`, with client-side routing: every other GET answers index.html.
+ * `*.map` answers 404; dotfiles (vite's `.vite/manifest.json`) are not served (express.static's default).
+ */
 export function spaRouter(webDist: string): Router {
   const root = path.resolve(webDist);
   const index = path.join(root, 'index.html');
   const r = Router();
+  // Source maps are not public: production builds write none, and one left in webDist is not served.
+  r.use((req, res, next) => {
+    if (req.path.endsWith('.map')) res.status(404).type('text').send('Not Found');
+    else next();
+  });
   r.use(
     '/assets',
     express.static(path.join(root, 'assets'), {

@@ -1,4 +1,5 @@
 import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
 import * as id from '@meridian/proto/meridian/identity/v1/identity';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import { DEFAULT_RATE_LIMITS, type GatewayConfig, type RateLimitedRoute } from '../config.js';
@@ -13,6 +14,7 @@ import {
 } from './cookies.js';
 import { countLogins } from '../metrics.js';
 import { ctxOf } from './grpcContext.js';
+import { HttpError } from './errors.js';
 import { correlationId, rateLimit } from './middleware.js';
 import { defaultAvatarUrl, referralJson, userJson } from './userView.js';
 import { parseBody, parseEmailParam, parseTokenParam, schemas } from './validation.js';
@@ -25,6 +27,17 @@ export interface UsersRouteDeps {
 }
 
 export const NO_REFERRALS = 'No referrals';
+
+export const INVALID_USERS_QUERY = 'Invalid cursor or limit';
+/** The response header that carries the next page's cursor of a paged getUsers. */
+export const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
+/** A page's size when a paged getUsers names none. */
+export const USERS_PAGE = 50;
+const usersPageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+  cursor: z.string().max(500).optional(),
+  q: z.string().max(200).optional(),
+});
 
 /** /api/users/* exactly as spec §7 "Account" lists them. */
 export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Router {
@@ -117,12 +130,11 @@ export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Rou
   });
 
   r.get('/getUser', auth.requireUser, async (req, res) => {
-    const u = await callUnary(
-      identity,
-      'getUser',
-      id.GetUserRequest.fromPartial({ caller: sessionOf(res).caller }),
-      ctx(req),
-    );
+    // identity's Authenticate answered the session's user with the principal (kept fresh: auth.ts)
+    const s = sessionOf(res);
+    const u =
+      s.principal.user ??
+      (await callUnary(identity, 'getUser', id.GetUserRequest.fromPartial({ caller: s.caller }), ctx(req)));
     res.json(userJson(u, defaultAvatarUrl(req)));
   });
 
@@ -204,14 +216,41 @@ export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Rou
     res.json({ message: out.message });
   });
 
+  // Without limit/cursor/q: every user (the spec's answer). With them: one page, newest first, and the
+  // next page's cursor in X-Next-Cursor (absent on the last page); the body stays a list of users.
   r.get('/getUsers', auth.requireAdmin, async (req, res) => {
+    const page = usersPageQuery.safeParse(req.query);
+    if (!page.success) throw new HttpError(400, INVALID_USERS_QUERY);
+    const paged =
+      page.data.limit !== undefined || page.data.cursor !== undefined || page.data.q !== undefined;
     const out = await callUnary(
       identity,
       'listUsers',
-      id.ListUsersRequest.fromPartial({ caller: sessionOf(res).caller }),
+      id.ListUsersRequest.fromPartial({
+        caller: sessionOf(res).caller,
+        ...(paged
+          ? { limit: page.data.limit ?? USERS_PAGE, cursor: page.data.cursor ?? '', query: page.data.q ?? '' }
+          : {}),
+      }),
       ctx(req),
     );
+    if (out.nextCursor) res.setHeader(NEXT_CURSOR_HEADER, out.nextCursor);
     res.json(out.users.map((u) => userJson(u, defaultAvatarUrl(req))));
+  });
+
+  r.get('/userStats', auth.requireAdmin, async (req, res) => {
+    const out = await callUnary(
+      identity,
+      'getUserStats',
+      id.GetUserStatsRequest.fromPartial({ caller: sessionOf(res).caller }),
+      ctx(req),
+    );
+    res.json({
+      total: out.total,
+      verified: out.verified,
+      unverified: out.unverified,
+      suspended: out.suspended,
+    });
   });
 
   r.post('/upgradeUser', auth.requireAdmin, async (req, res) => {

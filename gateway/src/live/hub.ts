@@ -22,6 +22,7 @@ import type { Server as SocketServer, Socket } from 'socket.io';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import { topicOf, type EventBus, type Subscription } from '@meridian/platform/ports/eventBus';
 import type { EventCodecs } from '@meridian/platform/adapters/eventEnvelope';
+import { consumeTraced, inSpan, SpanKind, tracingEnabled } from '@meridian/platform/tracing';
 import * as ledgerEvents from '@meridian/proto/meridian/ledger/v1/events';
 import * as investmentEvents from '@meridian/proto/meridian/investment/v1/events';
 import * as withdrawalEvents from '@meridian/proto/meridian/withdrawal/v1/events';
@@ -274,13 +275,22 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
       event: p.event,
       payload: p.payload,
     }));
-    const batch = await log.append(eventId, roomPushes);
-    if (!batch) return [];
-    await waitForFanOut(batch.epoch, batch.pushes.at(-1)!.seq);
-    return batch.pushes.map((p, i) => {
-      const position = formatPosition(batch.epoch, p.seq);
-      return { ...pushes[i], payload: { ...p.payload, position }, position };
-    });
+    const run = async () => {
+      const batch = await log.append(eventId, roomPushes);
+      if (!batch) return [];
+      await waitForFanOut(batch.epoch, batch.pushes.at(-1)!.seq);
+      return batch.pushes.map((p, i) => {
+        const position = formatPosition(batch.epoch, p.seq);
+        return { ...pushes[i], payload: { ...p.payload, position }, position };
+      });
+    };
+    if (!tracingEnabled()) return run();
+    // traced as one PRODUCER span: logged, fanned out and emitted to this instance's sockets
+    const attributes = {
+      'meridian.live.events': roomPushes.map((p) => p.event),
+      'meridian.live.rooms': [...new Set(roomPushes.map((p) => p.room))],
+    };
+    return inSpan('live push', { kind: SpanKind.PRODUCER, attributes }, run);
   }
 
   async function ingest(event: Pick<StoredEvent, 'id' | 'type' | 'data'>, source: LiveSource) {
@@ -325,7 +335,7 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
             topic: topicOf(source),
             group,
             fromBeginning: false,
-            handler: (event) => ingest(event, source),
+            handler: (event) => consumeTraced(topicOf(source), group, event, () => ingest(event, source)),
           });
           if (stopped) return void (await sub.stop());
           subs.set(source, sub);

@@ -1,7 +1,10 @@
 /**
  * A browser-like HTTP client for tests: plain fetch plus a cookie jar, and the SPA's CSRF habit
- * (axios copies the XSRF-TOKEN cookie into the X-XSRF-TOKEN header on state-changing requests).
+ * (the SPA's API client copies the XSRF-TOKEN cookie into the X-XSRF-TOKEN header on state-changing requests), and its
+ * habit of claiming a queue item before deciding it (testing/claims.ts).
  */
+import { decisionClaimOf } from './claims.js';
+
 export interface HttpResult<T = any> {
   status: number;
   body: T;
@@ -18,6 +21,17 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Send X-XSRF-TOKEN from the jar (default true). */
   csrf?: boolean;
+  /** Override the session's claimBeforeDeciding for this request. */
+  claimBeforeDeciding?: boolean;
+}
+
+export interface HttpSessionOptions {
+  /**
+   * Before a queue decision (deposit, investment, withdrawal, KYC), claim the item as the SPA does when the
+   * admin opens it (testing/claims.ts; the answer of the claim is not checked: a refused claim leaves the
+   * decision to answer the refusal). Default true; false to test the claim rules themselves.
+   */
+  claimBeforeDeciding?: boolean;
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -25,7 +39,10 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export class HttpSession {
   readonly cookies = new Map<string, string>();
 
-  constructor(readonly baseUrl: string) {}
+  constructor(
+    readonly baseUrl: string,
+    readonly options: HttpSessionOptions = {},
+  ) {}
 
   cookie(name: string): string | undefined {
     return this.cookies.get(name);
@@ -37,6 +54,11 @@ export class HttpSession {
 
   async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<HttpResult<T>> {
     const m = method.toUpperCase();
+    const claim =
+      (options.claimBeforeDeciding ?? this.options.claimBeforeDeciding ?? true) && options.csrf !== false
+        ? decisionClaimOf(m, path, options.body)
+        : null;
+    if (claim) await this.request('POST', '/api/admin/claims', { body: claim, claimBeforeDeciding: false });
     if (UNSAFE.has(m) && options.csrf !== false && !this.cookies.has('XSRF-TOKEN')) {
       await this.request('GET', '/api/users/loginStatus');
     }

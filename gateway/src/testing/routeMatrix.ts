@@ -153,6 +153,9 @@ export const ROUTE_MATRIX: Record<string, RouteRow> = {
 
   // ---------------------------------------------------------------- account (admin)
   'get /api/users/getUsers': { access: 'admin' },
+  'get /api/users/userStats': { access: 'admin' },
+  'get /api/admin/audit': { access: 'admin', request: () => ({ query: 'action=RoleChanged&limit=5' }) },
+  'get /api/users/securityEvents': { access: 'user' },
   'post /api/users/upgradeUser': {
     access: 'admin',
     request: (ctx) => ({ body: { role: 'subscriber', id: ctx.target.id } }),
@@ -210,6 +213,20 @@ export const ROUTE_MATRIX: Record<string, RouteRow> = {
   'get /api/withDraw/pending': { access: 'admin' },
   'put /api/withDraw/approve/:id': { access: 'admin', request: () => ({ params: { id: NO_SUCH_ID } }) },
   'put /api/withDraw/reject/:id': { access: 'admin', request: () => ({ params: { id: NO_SUCH_ID } }) },
+  // ---------------------------------------------------------------- review claims (admin)
+  'get /api/admin/claims': { access: 'admin' },
+  'post /api/admin/claims': {
+    access: 'admin',
+    request: () => ({ body: { kind: 'deposit', id: `matrix-${randomUUID()}` } }),
+  },
+  'delete /api/admin/claims/:kind/:id': {
+    access: 'admin',
+    request: () => ({ params: { kind: 'deposit', id: NO_SUCH_ID } }),
+  },
+  'post /api/admin/claims/:kind/:id/takeover': {
+    access: 'admin',
+    request: () => ({ params: { kind: 'deposit', id: `matrix-${randomUUID()}` } }),
+  },
   'put /api/users/updateDepositBalance/:id': {
     access: 'adminMoney',
     request: (ctx) => ({ params: { id: ctx.target.id }, body: { amount: '1' }, headers: idempotent() }),

@@ -8,6 +8,7 @@ import { createMemoryKeyValueStore } from '@meridian/platform/adapters/keyValue.
 import { runServiceProgram } from '@meridian/platform/runtime';
 import { startService, type ServiceDeps, type ServiceHandle } from '@meridian/platform/service';
 import { IdentityServiceService } from '@meridian/proto/meridian/identity/v1/identity';
+import { AuditServiceService } from '@meridian/proto/meridian/identity/v1/audit';
 import { identityEnvSchema, type IdentityConfig } from './config.js';
 import { DEFAULT_RATE_LIMITS, type IdentityContext, type RateLimits } from './app/context.js';
 import { ensureFirstAdmin } from './app/firstAdmin.js';
@@ -19,6 +20,11 @@ import { createJwtTokenSigner } from './adapters/tokenSigner.jwt.js';
 import { createJwksOidcVerifier } from './adapters/oidcVerifier.jwks.js';
 import { createIdentityGrpcService } from './adapters/identityService.grpc.js';
 import { subscribeExternalFacts } from './app/externalFacts.js';
+import { subscribeAudit } from './app/audit.js';
+import { createAuditGrpcService } from './adapters/auditService.grpc.js';
+import { announcingUserChanges } from './app/userChanges.js';
+import { USER_INDEXES } from './projections/userView.js';
+import { createSessionRevocationPublisher } from './adapters/sessionRevocations.pubsub.js';
 
 export type { IdentityConfig } from './config.js';
 export { parseIdentityConfig, identityEnvSchema } from './config.js';
@@ -37,9 +43,15 @@ export function start(deps: IdentityDeps): Promise<ServiceHandle> {
   const { config, bus, logger } = deps;
   return startService(
     { service: SERVICE, integrationEvents: toIntegrationEvent, ...deps },
-    async ({ store, onStop, serveGrpc }) => {
+    async ({ store: ownStore, onStop, serveGrpc }) => {
       const kv = deps.kv ?? createMemoryKeyValueStore();
       if (!deps.kv) onStop(() => kv.close());
+      // revocations out to every gateway (Redis pub/sub when REDIS_URL is set; always to a gateway in this process)
+      const revocations = createSessionRevocationPublisher({ redisUrl: config.REDIS_URL, logger });
+      onStop(() => revocations.close());
+      // a changed user view also drops the gateways' cached sessions of the user (app/userChanges.ts)
+      const store = announcingUserChanges(ownStore, (uid) => revocations.publish({ uid }));
+      for (const ix of USER_INDEXES) await ownStore.ensureIndex?.(ix.collection, ix.fields);
       const ctx: IdentityContext = {
         store,
         kv,
@@ -56,6 +68,7 @@ export function start(deps: IdentityDeps): Promise<ServiceHandle> {
           : null,
         logger,
         limits: { ...DEFAULT_RATE_LIMITS, ...config.IDENTITY_RATE_LIMITS_JSON, ...deps.rateLimits },
+        revocations,
       };
 
       if (await ensureFirstAdmin(ctx, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD })) {
@@ -78,8 +91,13 @@ export function start(deps: IdentityDeps): Promise<ServiceHandle> {
       for (const subscription of await subscribeExternalFacts({ bus, store })) {
         onStop(() => subscription.stop());
       }
+      // the audit trail and the users' security events, from every service's topic (app/audit.ts)
+      for (const subscription of await subscribeAudit({ bus, store })) {
+        onStop(() => subscription.stop());
+      }
       const grpcAddress = await serveGrpc(config.IDENTITY_GRPC_ADDR, [
         { definition: IdentityServiceService, implementation: createIdentityGrpcService(ctx, logger) },
+        { definition: AuditServiceService, implementation: createAuditGrpcService(ctx, logger) },
       ]);
       return { grpcAddress };
     },

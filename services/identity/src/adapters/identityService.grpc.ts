@@ -16,7 +16,7 @@ import { googleLogin, login, loginWithCode, logout, sendLoginCode } from '../app
 import { getUser, listReferrals, updateUser, type UserResult } from '../app/profile.js';
 import { sendVerificationEmail, verifyUser } from '../app/verification.js';
 import { changePassword, forgotPassword, resetPassword } from '../app/passwords.js';
-import { deleteUser, listUsers, upgradeUser } from '../app/admin.js';
+import { deleteUser, listUsersPage, upgradeUser, userStats } from '../app/admin.js';
 import { exitImpersonation, impersonate } from '../app/impersonation.js';
 import { listCountries } from '../app/countries.js';
 
@@ -66,6 +66,7 @@ function callerOf(caller: Caller | undefined, call: CallContext): CallerInput | 
     sessionId: caller.sessionId,
     impersonatorId: caller.impersonatorId || undefined,
     correlationId: caller.correlationId || call.correlationId,
+    ...(caller.address ? { address: caller.address } : {}),
   };
 }
 
@@ -107,8 +108,10 @@ export function createIdentityGrpcService(ctx: IdentityContext, logger: Logger):
       loginWithCode: async (req: pb.LoginWithCodeRequest) => toAuthResponse(await loginWithCode(ctx, req)),
       googleLogin: async (req: pb.GoogleLoginRequest, call: CallContext) =>
         toAuthResponse(await googleLogin(ctx, correlated(req, call))),
-      authenticate: async (req: pb.AuthenticateRequest): Promise<pb.Principal> =>
-        authenticate(ctx, req.sessionToken),
+      authenticate: async (req: pb.AuthenticateRequest): Promise<pb.Principal> => {
+        const { view, ...principal } = await authenticate(ctx, req.sessionToken);
+        return { ...principal, user: toProtoUser(view, !!principal.impersonatorId) };
+      },
       logout: async (req: pb.LogoutRequest, call: CallContext) =>
         message(await logout(ctx, callerOf(req.caller, call))),
       getUser: async (req: pb.GetUserRequest, call: CallContext) =>
@@ -125,9 +128,12 @@ export function createIdentityGrpcService(ctx: IdentityContext, logger: Logger):
         message(await forgotPassword(ctx, correlated(req, call))),
       resetPassword: async (req: pb.ResetPasswordRequest, call: CallContext) =>
         message(await resetPassword(ctx, correlated(req, call))),
-      listUsers: async (req: pb.ListUsersRequest, call: CallContext) => ({
-        users: (await listUsers(ctx, callerOf(req.caller, call))).map((u) => toProtoUser(u)),
-      }),
+      listUsers: async (req: pb.ListUsersRequest, call: CallContext) => {
+        const page = await listUsersPage(ctx, callerOf(req.caller, call), req);
+        return { users: page.users.map((u) => toProtoUser(u)), nextCursor: page.nextCursor };
+      },
+      getUserStats: async (req: pb.GetUserStatsRequest, call: CallContext) =>
+        userStats(ctx, callerOf(req.caller, call)),
       deleteUser: async (req: pb.DeleteUserRequest, call: CallContext) =>
         message(await deleteUser(ctx, callerOf(req.caller, call), req.userId)),
       upgradeUser: async (req: pb.UpgradeUserRequest, call: CallContext) =>

@@ -1,12 +1,22 @@
+import { invalid } from '@meridian/platform/eventSourcing/errors';
 import { requireAdminRole } from '@meridian/platform/eventSourcing/guards';
 import { MESSAGES } from '../domain/user.js';
-import { countAdmins, getUserView, listUserViews, type UserView } from '../projections/userView.js';
+import {
+  countAdmins,
+  decodeUserCursor,
+  getUserStats,
+  getUserView,
+  listUserPage,
+  listUserViews,
+  type UserView,
+} from '../projections/userView.js';
 import {
   actorOf,
   decideAndAppend,
   forgetUserSecrets,
   metaFor,
   resolveCaller,
+  announceRevocation,
   revokeAllSessions,
   type CallerInput,
   type IdentityContext,
@@ -23,12 +33,31 @@ export async function requireAdmin(
   return caller;
 }
 
-export async function listUsers(
+export const MAX_USERS_PAGE = 500;
+export const INVALID_USERS_PAGE = 'Invalid cursor or limit';
+
+/**
+ * A page of users (keyset: newest first), optionally only those whose name or email starts with
+ * `query` (any case). limit 0: every user, as listUsers (the spec's unpaged answer).
+ */
+export async function listUsersPage(
   ctx: IdentityContext,
   callerInput: CallerInput | undefined,
-): Promise<UserView[]> {
+  input: { limit: number; cursor: string; query: string },
+): Promise<{ users: UserView[]; nextCursor: string }> {
   await requireAdmin(ctx, callerInput);
-  return listUserViews(ctx.store);
+  const after = input.cursor ? decodeUserCursor(input.cursor) : null;
+  if ((input.cursor && !after) || input.limit < 0 || input.limit > MAX_USERS_PAGE || input.query.length > 200)
+    throw invalid(INVALID_USERS_PAGE);
+  if (input.limit === 0 && !input.cursor && !input.query)
+    return { users: await listUserViews(ctx.store), nextCursor: '' };
+  return listUserPage(ctx.store, { limit: input.limit || MAX_USERS_PAGE, after, query: input.query });
+}
+
+/** The user statistics (total, verified, unverified, suspended) from the projection's counters. */
+export async function userStats(ctx: IdentityContext, callerInput: CallerInput | undefined) {
+  await requireAdmin(ctx, callerInput);
+  return getUserStats(ctx.store);
 }
 
 /** Deletes a user (not oneself): UserDeleted, secrets forgotten, every session revoked. */
@@ -75,5 +104,7 @@ export async function upgradeUser(
     );
   });
   if (role === 'suspended') await revokeAllSessions(ctx, input.userId);
+  // Any other role: the sessions stand, but a gateway's cached principal carries the old role.
+  else await announceRevocation(ctx, { uid: input.userId });
   return `User role updated to ${role}`;
 }

@@ -21,7 +21,14 @@ import {
   type UserState,
 } from '../domain/user.js';
 import { getUserView, projectInline, type UserView } from '../projections/userView.js';
-import type { IdentityCrypto, OidcVerifier, PasswordHasher, TokenSigner } from './ports.js';
+import type {
+  IdentityCrypto,
+  OidcVerifier,
+  PasswordHasher,
+  SessionRevocation,
+  SessionRevocationPublisher,
+  TokenSigner,
+} from './ports.js';
 
 export interface RateLimit {
   max: number;
@@ -88,6 +95,8 @@ export interface IdentityContext {
   oidc: OidcVerifier | null;
   logger: Logger;
   limits: RateLimits;
+  /** Tells every gateway a session or a user's sessions ended (absent: gateways never cache, see auth.ts). */
+  revocations?: SessionRevocationPublisher;
 }
 
 /** The authenticated caller of an RPC as the gateway passes it (common.v1.Caller). */
@@ -96,6 +105,8 @@ export interface CallerInput {
   sessionId: string;
   impersonatorId?: string;
   correlationId?: string;
+  /** The client address the gateway saw (the audit trail's "from which address"). */
+  address?: string;
 }
 
 export interface SessionRecord {
@@ -112,6 +123,7 @@ export interface ResolvedCaller {
   role: string;
   view: UserView;
   correlationId: string;
+  address?: string;
 }
 
 export function metaFor(
@@ -123,9 +135,10 @@ export function metaFor(
 }
 
 export function actorOf(caller: ResolvedCaller): Actor {
-  return caller.impersonatorId
+  const actor: Actor = caller.impersonatorId
     ? { userId: caller.userId, role: caller.role, impersonatorId: caller.impersonatorId }
     : { userId: caller.userId, role: caller.role };
+  return caller.address ? { ...actor, address: caller.address } : actor;
 }
 
 // ---------- the User aggregate inside a transaction (the platform's command handler) ----------
@@ -246,6 +259,11 @@ export async function readSession(ctx: IdentityContext, sessionId: string): Prom
   return JSON.parse(raw) as SessionRecord;
 }
 
+/** Tells the gateways (after the KV says so: a gateway that asks again is refused). */
+export async function announceRevocation(ctx: IdentityContext, revocation: SessionRevocation): Promise<void> {
+  await ctx.revocations?.publish(revocation);
+}
+
 export async function revokeSession(ctx: IdentityContext, sessionId: string): Promise<void> {
   const raw = await ctx.kv.get(sessionKey(sessionId));
   const record = raw ? (JSON.parse(raw) as SessionRecord) : null;
@@ -255,6 +273,7 @@ export async function revokeSession(ctx: IdentityContext, sessionId: string): Pr
     await ctx.kv.srem(userSessionsKey(record.userId), sessionId);
     if (record.impersonatorId) await ctx.kv.srem(userSessionsKey(record.impersonatorId), sessionId);
   }
+  await announceRevocation(ctx, { sid: sessionId });
 }
 
 /** Revokes every session of a user (and impersonation sessions they hold), except `keep`. */
@@ -265,6 +284,8 @@ export async function revokeAllSessions(ctx: IdentityContext, userId: string, ke
     await revokeSession(ctx, sid);
     await ctx.kv.srem(userSessionsKey(userId), sid);
   }
+  // Also what no set lists: every cached session of the user, or impersonating as the user.
+  if (!keep) await announceRevocation(ctx, { uid: userId });
 }
 
 /** What a sign-in answers: the user's view, a session and, when the browser became trusted, its device token. */
@@ -366,6 +387,7 @@ export async function resolveCaller(
     role: view.role,
     view,
     correlationId: caller.correlationId || ctx.crypto.newId(),
+    ...(caller.address ? { address: caller.address } : {}),
   };
 }
 
@@ -375,6 +397,8 @@ export interface Principal {
   role: string;
   impersonatorId: string;
   refreshedSessionToken: string;
+  /** The session's user (what GetUser answers for this session). */
+  view: UserView;
 }
 
 /** Validates a session token: signature and expiry, the live record, the user's current role. */
@@ -409,6 +433,7 @@ export async function authenticate(ctx: IdentityContext, token: string): Promise
     role: view.role,
     impersonatorId: record.impersonatorId ?? '',
     refreshedSessionToken,
+    view,
   };
 }
 

@@ -29,7 +29,11 @@ export async function impersonate(
       tx,
       userId,
       { type: 'StartImpersonation', adminId: caller.userId, adminRole: caller.role },
-      metaFor(caller.correlationId, { userId: caller.userId, role: caller.role }, ctx),
+      metaFor(
+        caller.correlationId,
+        { userId: caller.userId, role: caller.role, ...(caller.address ? { address: caller.address } : {}) },
+        ctx,
+      ),
     ),
   );
   await revokeSession(ctx, caller.sessionId);
@@ -51,7 +55,11 @@ export async function exitImpersonation(
       tx,
       caller.userId,
       { type: 'EndImpersonation', adminId },
-      metaFor(caller.correlationId, { userId: adminId, role: 'admin' }, ctx),
+      metaFor(
+        caller.correlationId,
+        { userId: adminId, role: 'admin', ...(caller.address ? { address: caller.address } : {}) },
+        ctx,
+      ),
     ),
   );
   await revokeSession(ctx, caller.sessionId);

@@ -56,3 +56,15 @@ export interface OidcVerifier {
   /** Verifies signature (issuer JWKS), issuer, audience and expiry; throws on any failure. */
   verify(idToken: string, now: Date): Promise<OidcIdentity>;
 }
+
+/**
+ * What ended: one session (`sid`), or every session a user holds or impersonates under (`uid`: suspension,
+ * deletion, a role change, a password change). Gateways cache principals for a few seconds and drop them
+ * on receipt, so a revocation reaches every instance at once (adapters/sessionRevocations.ts).
+ */
+export type SessionRevocation = { sid: string } | { uid: string };
+
+export interface SessionRevocationPublisher {
+  /** Sent to every gateway; resolves once handed to the channel (never throws: the KV revocation stands). */
+  publish(revocation: SessionRevocation): Promise<void>;
+}

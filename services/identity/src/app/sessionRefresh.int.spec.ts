@@ -37,6 +37,7 @@ function pausingKv(inner: KeyValueStore) {
     },
     del: (...keys) => inner.del(...keys),
     incr: (key, ttlMs) => inner.incr(key, ttlMs),
+    compareAndSet: (key, expected, next, ttlMs) => inner.compareAndSet(key, expected, next, ttlMs),
     ttl: (key) => inner.ttl(key),
     sadd: (key, member, ttlMs) => inner.sadd(key, member, ttlMs),
     srem: (key, member) => inner.srem(key, member),

@@ -28,6 +28,7 @@ import {
 } from './context.js';
 import { newReferralCode, registerVerified } from './register.js';
 import { revokeTokens } from './tokens.js';
+import { recordSignIn } from './securityLog.js';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 export const NEW_DEVICE = 'New browser or device detected';
@@ -73,7 +74,9 @@ export async function login(ctx: IdentityContext, input: LoginInput): Promise<Au
   if (!view) throw invalid(INVALID_CREDENTIALS);
   assertNotSuspended(view);
   if (!trusted) throw precondition(NEW_DEVICE);
-  return signedIn(ctx, userId, LOGIN_SUCCESSFUL);
+  const result = await signedIn(ctx, userId, LOGIN_SUCCESSFUL);
+  await recordSignIn(ctx, { userId, method: 'password', newDevice: false, address: input.clientIp });
+  return result;
 }
 
 export interface SendLoginCodeInput {
@@ -138,6 +141,7 @@ export async function loginWithCode(ctx: IdentityContext, input: LoginWithCodeIn
   if (!userId || !/^\d{6}$/.test(code)) throw invalid(INVALID_LOGIN_CODE);
 
   const now = ctx.clock();
+  const wasTrusted = await isTrustedDevice(ctx, userId, deviceIdOf(ctx, input.deviceToken));
   const outcome = await ctx.store.transaction(async (tx) => {
     const { events } = await decideStateStored(tx, LOGIN_CODES, userId, loginCodeDecider, {
       type: 'AttemptLoginCode',
@@ -151,7 +155,9 @@ export async function loginWithCode(ctx: IdentityContext, input: LoginWithCodeIn
   });
   // A wrong code is recorded (attempts count) and only then refused.
   if (!outcome.ok) throw invalid(INVALID_LOGIN_CODE);
-  return signedIn(ctx, userId, LOGIN_SUCCESSFUL, { deviceToken: outcome.deviceToken });
+  const result = await signedIn(ctx, userId, LOGIN_SUCCESSFUL, { deviceToken: outcome.deviceToken });
+  await recordSignIn(ctx, { userId, method: 'code', newDevice: !wasTrusted, address: input.clientIp });
+  return result;
 }
 
 export interface GoogleLoginInput {
@@ -190,6 +196,7 @@ export async function googleLogin(ctx: IdentityContext, input: GoogleLoginInput)
   const existing = await findUserIdByEmail(ctx.store, email);
   if (existing) assertNotSuspended(await getUserView(ctx.store, existing));
   const userId = existing ?? ctx.crypto.newId();
+  const wasTrusted = !!existing && (await isTrustedDevice(ctx, existing, deviceIdOf(ctx, input.deviceToken)));
   const referralCode = existing ? '' : await newReferralCode(ctx);
 
   const { deviceToken, takenBack } = await ctx.store.transaction(async (tx) => {
@@ -226,7 +233,15 @@ export async function googleLogin(ctx: IdentityContext, input: GoogleLoginInput)
     return { deviceToken: await trustDevice(ctx, tx, userId, input.deviceToken), takenBack };
   });
   if (takenBack) await revokeAllSessions(ctx, userId);
-  return signedIn(ctx, userId, LOGIN_SUCCESSFUL, { deviceToken });
+  const result = await signedIn(ctx, userId, LOGIN_SUCCESSFUL, { deviceToken });
+  await recordSignIn(ctx, {
+    userId,
+    method: 'google',
+    newDevice: !wasTrusted,
+    address: input.clientIp,
+    correlationId: input.correlationId,
+  });
+  return result;
 }
 
 /** Ends the caller's session (idempotent: an unknown session is already logged out). */

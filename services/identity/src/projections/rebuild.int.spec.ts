@@ -17,6 +17,8 @@ import { busEvent } from '@meridian/platform/testing/eventBus.conformance';
 import { dropCollections, replayTopic, snapshotCollections } from '@meridian/platform/testing/readModels';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { applyExternalFact } from '../app/externalFacts.js';
+import { applyAuditEvent, AUDIT_GROUP, AUDITED_TOPICS } from '../app/audit.js';
+import { AUDIT_ENTRIES, SECURITY_EVENTS } from './audit.js';
 import type { UserEvent } from '../domain/user.js';
 import { startHarness } from '../testing/harness.js';
 import { EXTERNAL_TOPICS, KYC_TOPIC, LEDGER_TOPIC } from './externalFacts.js';
@@ -25,13 +27,24 @@ import {
   projectInline,
   REFERRAL_INDEX,
   REFERRALS,
+  USER_STATS,
   USERS,
   type ReferralView,
   type UserView,
 } from './userView.js';
 
 /** The id field of each read-model collection (what a drop deletes by). */
-const ID_OF = { [USERS]: 'id', [EMAIL_INDEX]: 'email', [REFERRAL_INDEX]: 'referralCode', [REFERRALS]: 'id' };
+const ID_OF = {
+  [USERS]: 'id',
+  [EMAIL_INDEX]: 'email',
+  [REFERRAL_INDEX]: 'referralCode',
+  [REFERRALS]: 'id',
+  // the user statistics' counters (one document)
+  [USER_STATS]: 'id',
+  // the audit trail and the security events (projections/audit.ts), from every service's topic
+  [AUDIT_ENTRIES]: 'id',
+  [SECURITY_EVENTS]: 'id',
+};
 const MINUTE = 60_000;
 
 it('drops every read model and rebuilds it equal from the events alone', async () => {
@@ -44,7 +57,9 @@ it('drops every read model and rebuilds it equal from the events alone', async (
       await h.bus.publish(topic, [{ ...event, occurredAt: h.now().toISOString() }]);
     };
     const consumed = () =>
-      EXTERNAL_TOPICS.every((t) => h.bus.committed('identity', t) === h.bus.size(t)) || null;
+      (EXTERNAL_TOPICS.every((t) => h.bus.committed('identity', t) === h.bus.size(t)) &&
+        AUDITED_TOPICS.every((t) => h.bus.committed(AUDIT_GROUP, t) === h.bus.size(t))) ||
+      null;
     const admin = await h.callerOf((await h.signInWithCode(h.admin.email)).sessionToken);
     const ann = await h.register({ name: 'Ann', email: 'ann@example.com' });
     const annCaller = await h.callerOf(ann.sessionToken);
@@ -83,6 +98,16 @@ it('drops every read model and rebuilds it equal from the events alone', async (
     await publish(KYC_TOPIC, 'KycSubmitted', dee.user!.id, { frontDoc: '/f', backDoc: '/b' });
     const impersonating = await h.call('impersonate', { caller: admin, userId: annId });
     await h.call('exitImpersonation', { caller: await h.callerOf(impersonating.sessionToken) });
+    await h.call('changePassword', {
+      caller: annCaller,
+      oldPassword: ann.password,
+      password: 'Changed-pass-9',
+    });
+    await waitFor(
+      async () =>
+        ((await h.store.count(SECURITY_EVENTS)) > 0 && (await h.store.count(AUDIT_ENTRIES)) > 0) || null,
+      'audit entries and security events recorded',
+    );
     await waitFor(consumed, 'every fact consumed');
     await h.stopService();
     const before = await snapshotCollections(h.store, ID_OF);
@@ -105,6 +130,12 @@ it('drops every read model and rebuilds it equal from the events alone', async (
     expect((before[REFERRALS] as ReferralView[])[0].photo).toBe('https://example.com/bob.png');
     expect(before[EMAIL_INDEX]).toHaveLength(4);
     expect(before[REFERRAL_INDEX]).toHaveLength(4);
+    const actions = (before[AUDIT_ENTRIES] as Array<{ action: string }>).map((e) => e.action);
+    expect(actions).toEqual(
+      expect.arrayContaining(['RoleChanged', 'UserDeleted', 'ImpersonationStarted', 'ImpersonationEnded']),
+    );
+    const kinds = (before[SECURITY_EVENTS] as Array<{ userId: string; kind: string }>).map((e) => e.kind);
+    expect(kinds).toEqual(expect.arrayContaining(['new_device', 'password_changed']));
 
     await dropCollections(h.store, ID_OF);
     for (const c of Object.keys(ID_OF)) expect(await h.store.count(c)).toBe(0);
@@ -116,6 +147,10 @@ it('drops every read model and rebuilds it equal from the events alone', async (
     // the other services' topics from the beginning (a fresh group) through the live consumer's handler
     for (const topic of EXTERNAL_TOPICS) {
       await replayTopic(h.bus, h.store, topic, h.bus.size(topic), applyExternalFact);
+    }
+    // every service's topic through the audit consumer's handler
+    for (const topic of AUDITED_TOPICS) {
+      await replayTopic(h.bus, h.store, topic, h.bus.size(topic), applyAuditEvent(topic));
     }
 
     expect(await snapshotCollections(h.store, ID_OF)).toEqual(before);

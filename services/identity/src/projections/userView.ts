@@ -6,6 +6,8 @@
  * - email-index:     canonical email (canonicalEmail: case, plus-tag) -> { userId, email } (uniqueness, login)
  * - referral-index:  referralCode -> { userId, referralCode }
  * - referrals:       one document per referee { referrerId, name, email, photo, createdAt }
+ * - user-stats:      one document ('all'): the counters of the admin's user statistics (total, verified,
+ *                    suspended; unverified = total - verified), moved by every change of a user view
  *
  * Every one of them is rebuilt from the events alone (projections/rebuild.int.spec.ts): the user view
  * merges identity's own log with facts of other services' topics (projections/externalFacts.ts); each
@@ -20,6 +22,35 @@ export const USERS = 'users';
 export const EMAIL_INDEX = 'email-index';
 export const REFERRAL_INDEX = 'referral-index';
 export const REFERRALS = 'referrals';
+export const USER_STATS = 'user-stats';
+const STATS_ID = 'all';
+
+/** The counters behind the admin's user statistics. */
+export interface UserStats {
+  id: string;
+  total: number;
+  verified: number;
+  suspended: number;
+}
+
+/** What one user view counts for in the statistics (absent: nothing). */
+const weightOf = (view: UserView | null) => ({
+  total: view ? 1 : 0,
+  verified: view?.isVerified ? 1 : 0,
+  suspended: view?.role === 'suspended' ? 1 : 0,
+});
+
+/** The statistics after one user view went from `before` to `after` (pure). */
+export function projectStats(stats: UserStats, before: UserView | null, after: UserView | null): UserStats {
+  const b = weightOf(before);
+  const a = weightOf(after);
+  return {
+    id: STATS_ID,
+    total: stats.total + a.total - b.total,
+    verified: stats.verified + a.verified - b.verified,
+    suspended: stats.suspended + a.suspended - b.suspended,
+  };
+}
 
 export type KycStatus = 'Not Submitted' | 'Pending' | 'Approved' | 'Rejected';
 
@@ -150,13 +181,38 @@ async function putOrDelete<T extends object>(tx: StoreTx, collection: string, id
   else await tx.delete(collection, id);
 }
 
+/**
+ * The counters as stored; a store whose users predate them counts its views once (inside the transaction,
+ * before this event's change), and the counters move from there.
+ */
+async function statsIn(tx: StoreTx): Promise<UserStats> {
+  const stored = await tx.get<UserStats>(USER_STATS, STATS_ID);
+  if (stored) return stored;
+  return {
+    id: STATS_ID,
+    total: await tx.count(USERS),
+    verified: await tx.count(USERS, { isVerified: true }),
+    suspended: await tx.count(USERS, { role: 'suspended' }),
+  };
+}
+
 /** Applies freshly appended User events to every read model, inside the append's transaction. */
 export async function projectInline(tx: StoreTx, events: readonly StoredEvent<UserEvent>[]): Promise<void> {
   for (const event of events) {
     const userId = (event.data as { userId: string }).userId;
     const before = await tx.get<UserView>(USERS, userId);
     const after = projectUser(before, event);
-    if (before !== after) await putOrDelete(tx, USERS, userId, after);
+    if (before !== after) {
+      const stats = await statsIn(tx);
+      await putOrDelete(tx, USERS, userId, after);
+      const next = projectStats(stats, before, after);
+      if (
+        next.total !== stats.total ||
+        next.verified !== stats.verified ||
+        next.suspended !== stats.suspended
+      )
+        await tx.put<UserStats>(USER_STATS, STATS_ID, next);
+    }
 
     if (event.type === 'UserRegistered' && after) {
       const key = canonicalEmail(after.email);
@@ -201,6 +257,69 @@ export async function findUserIdByReferralCode(db: StoreReads, code: string): Pr
 
 export const listUserViews = (db: StoreReads) =>
   db.find<UserView>(USERS, { orderBy: { field: 'createdAt', direction: 'desc' } });
+
+/** The indexes the users list pages on (newest first, by createdAt then id). */
+export const USER_INDEXES: ReadonlyArray<{ collection: string; fields: string[] }> = [
+  { collection: USERS, fields: ['createdAt'] },
+];
+
+/** Where a page ends: the last user's (createdAt, id), opaque to clients. */
+export interface UserCursor {
+  createdAt: string;
+  id: string;
+}
+
+export const encodeUserCursor = (c: UserCursor): string =>
+  Buffer.from(JSON.stringify([c.createdAt, c.id])).toString('base64url');
+
+/** The cursor a client sent back, or null when it is not one of ours. */
+export function decodeUserCursor(cursor: string): UserCursor | null {
+  try {
+    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string')
+      return { createdAt: v[0], id: v[1] };
+  } catch {
+    // not ours
+  }
+  return null;
+}
+
+/**
+ * One page of users, newest first (createdAt, then id, descending): keyset paging, so a user added or
+ * removed between two pages never makes another one repeat or go missing. `query`: a case-insensitive
+ * prefix of the name or the email. `nextCursor` is empty on the last page.
+ */
+export async function listUserPage(
+  db: StoreReads,
+  page: { limit: number; after?: UserCursor | null; query?: string },
+): Promise<{ users: UserView[]; nextCursor: string }> {
+  const query = page.query?.trim() ?? '';
+  const rows = await db.find<UserView>(USERS, {
+    orderBy: { field: 'createdAt', direction: 'desc' },
+    ...(page.after ? { after: { value: page.after.createdAt, id: page.after.id } } : {}),
+    ...(query ? { prefix: { fields: ['name', 'email'], value: query } } : {}),
+    limit: page.limit + 1,
+  });
+  const users = rows.slice(0, page.limit);
+  const last = users[users.length - 1];
+  return {
+    users,
+    nextCursor:
+      rows.length > page.limit && last ? encodeUserCursor({ createdAt: last.createdAt, id: last.id }) : '',
+  };
+}
+
+/** The admin's user statistics, from the counters (never from reading the users). */
+export async function getUserStats(
+  db: StoreReads,
+): Promise<{ total: number; verified: number; unverified: number; suspended: number }> {
+  const s = (await db.get<UserStats>(USER_STATS, STATS_ID)) ?? {
+    total: await db.count(USERS),
+    verified: await db.count(USERS, { isVerified: true }),
+    suspended: await db.count(USERS, { role: 'suspended' }),
+  };
+  return { total: s.total, verified: s.verified, unverified: s.total - s.verified, suspended: s.suspended };
+}
 
 export const countAdmins = (db: StoreReads) => db.count(USERS, { role: 'admin' });
 

@@ -71,6 +71,7 @@ const REQUESTS: Record<UnaryMethod<IdentityServiceClient>, { fromPartial(o: unkn
   forgotPassword: pb.ForgotPasswordRequest,
   resetPassword: pb.ResetPasswordRequest,
   listUsers: pb.ListUsersRequest,
+  getUserStats: pb.GetUserStatsRequest,
   deleteUser: pb.DeleteUserRequest,
   upgradeUser: pb.UpgradeUserRequest,
   impersonate: pb.ImpersonateRequest,

@@ -21,6 +21,8 @@ export interface Caller {
   /** Set while an admin impersonates user_id: the admin's own id. */
   impersonatorId: string;
   correlationId: string;
+  /** The browser's address as the gateway resolved it (Express req.ip with TRUST_PROXY); empty when unknown. */
+  address?: string | undefined;
 }
 
 export interface MessageResponse {
@@ -48,10 +50,12 @@ export interface Actor {
   userId: string;
   role: string;
   impersonatorId: string;
+  /** The client address of the request that caused the event (empty on events recorded before it was carried). */
+  address?: string | undefined;
 }
 
 function createBaseCaller(): Caller {
-  return { userId: "", sessionId: "", impersonatorId: "", correlationId: "" };
+  return { userId: "", sessionId: "", impersonatorId: "", correlationId: "", address: undefined };
 }
 
 export const Caller: MessageFns<Caller> = {
@@ -67,6 +71,9 @@ export const Caller: MessageFns<Caller> = {
     }
     if (message.correlationId !== "") {
       writer.uint32(34).string(message.correlationId);
+    }
+    if (message.address !== undefined) {
+      writer.uint32(42).string(message.address);
     }
     return writer;
   },
@@ -116,6 +123,14 @@ export const Caller: MessageFns<Caller> = {
             message.correlationId = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -150,6 +165,7 @@ export const Caller: MessageFns<Caller> = {
         : isSet(object.correlation_id)
         ? globalThis.String(object.correlation_id)
         : "",
+      address: isSet(object.address) ? globalThis.String(object.address) : undefined,
     };
   },
 
@@ -167,6 +183,9 @@ export const Caller: MessageFns<Caller> = {
     if (message.correlationId !== "") {
       obj.correlationId = message.correlationId;
     }
+    if (message.address !== undefined) {
+      obj.address = message.address;
+    }
     return obj;
   },
 
@@ -179,6 +198,7 @@ export const Caller: MessageFns<Caller> = {
     message.sessionId = object.sessionId ?? "";
     message.impersonatorId = object.impersonatorId ?? "";
     message.correlationId = object.correlationId ?? "";
+    message.address = object.address ?? undefined;
     return message;
   },
 };
@@ -491,7 +511,7 @@ export const EventEnvelope: MessageFns<EventEnvelope> = {
 };
 
 function createBaseActor(): Actor {
-  return { userId: "", role: "", impersonatorId: "" };
+  return { userId: "", role: "", impersonatorId: "", address: undefined };
 }
 
 export const Actor: MessageFns<Actor> = {
@@ -504,6 +524,9 @@ export const Actor: MessageFns<Actor> = {
     }
     if (message.impersonatorId !== "") {
       writer.uint32(26).string(message.impersonatorId);
+    }
+    if (message.address !== undefined) {
+      writer.uint32(34).string(message.address);
     }
     return writer;
   },
@@ -545,6 +568,14 @@ export const Actor: MessageFns<Actor> = {
             message.impersonatorId = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -570,6 +601,7 @@ export const Actor: MessageFns<Actor> = {
         : isSet(object.impersonator_id)
         ? globalThis.String(object.impersonator_id)
         : "",
+      address: isSet(object.address) ? globalThis.String(object.address) : undefined,
     };
   },
 
@@ -584,6 +616,9 @@ export const Actor: MessageFns<Actor> = {
     if (message.impersonatorId !== "") {
       obj.impersonatorId = message.impersonatorId;
     }
+    if (message.address !== undefined) {
+      obj.address = message.address;
+    }
     return obj;
   },
 
@@ -595,6 +630,7 @@ export const Actor: MessageFns<Actor> = {
     message.userId = object.userId ?? "";
     message.role = object.role ?? "";
     message.impersonatorId = object.impersonatorId ?? "";
+    message.address = object.address ?? undefined;
     return message;
   },
 };

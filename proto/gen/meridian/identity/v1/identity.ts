@@ -116,6 +116,11 @@ export interface Principal {
   impersonatorId: string;
   /** A fresh token when the session was slid forward; empty otherwise. */
   refreshedSessionToken: string;
+  /**
+   * The session's user as GetUser answers it (flagged is_impersonated for an impersonation session), so
+   * that the gateway answers getUser from the principal it already holds.
+   */
+  user?: User | undefined;
 }
 
 export interface LogoutRequest {
@@ -162,12 +167,35 @@ export interface ResetPasswordRequest {
   correlationId: string;
 }
 
+/** Without a limit: every user, newest first. With one: a page (keyset), and next_cursor when more follow. */
 export interface ListUsersRequest {
-  caller?: Caller | undefined;
+  caller?:
+    | Caller
+    | undefined;
+  /** 0: every user (no paging) */
+  limit: number;
+  /** the next_cursor of the previous page ("" : the first page) */
+  cursor: string;
+  /** a case-insensitive prefix of the name or the email ("" : everyone) */
+  query: string;
 }
 
 export interface ListUsersResponse {
   users: User[];
+  /** "" on the last page (and when not paging) */
+  nextCursor: string;
+}
+
+export interface GetUserStatsRequest {
+  caller?: Caller | undefined;
+}
+
+/** The admin's user statistics, from counters the user projection keeps. */
+export interface UserStats {
+  total: number;
+  verified: number;
+  unverified: number;
+  suspended: number;
 }
 
 export interface DeleteUserRequest {
@@ -1593,7 +1621,7 @@ export const AuthenticateRequest: MessageFns<AuthenticateRequest> = {
 };
 
 function createBasePrincipal(): Principal {
-  return { userId: "", sessionId: "", role: "", impersonatorId: "", refreshedSessionToken: "" };
+  return { userId: "", sessionId: "", role: "", impersonatorId: "", refreshedSessionToken: "", user: undefined };
 }
 
 export const Principal: MessageFns<Principal> = {
@@ -1612,6 +1640,9 @@ export const Principal: MessageFns<Principal> = {
     }
     if (message.refreshedSessionToken !== "") {
       writer.uint32(42).string(message.refreshedSessionToken);
+    }
+    if (message.user !== undefined) {
+      User.encode(message.user, writer.uint32(50).fork()).join();
     }
     return writer;
   },
@@ -1669,6 +1700,14 @@ export const Principal: MessageFns<Principal> = {
             message.refreshedSessionToken = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.user = User.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1704,6 +1743,7 @@ export const Principal: MessageFns<Principal> = {
         : isSet(object.refreshed_session_token)
         ? globalThis.String(object.refreshed_session_token)
         : "",
+      user: isSet(object.user) ? User.fromJSON(object.user) : undefined,
     };
   },
 
@@ -1724,6 +1764,9 @@ export const Principal: MessageFns<Principal> = {
     if (message.refreshedSessionToken !== "") {
       obj.refreshedSessionToken = message.refreshedSessionToken;
     }
+    if (message.user !== undefined) {
+      obj.user = User.toJSON(message.user);
+    }
     return obj;
   },
 
@@ -1737,6 +1780,7 @@ export const Principal: MessageFns<Principal> = {
     message.role = object.role ?? "";
     message.impersonatorId = object.impersonatorId ?? "";
     message.refreshedSessionToken = object.refreshedSessionToken ?? "";
+    message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
     return message;
   },
 };
@@ -2518,13 +2562,22 @@ export const ResetPasswordRequest: MessageFns<ResetPasswordRequest> = {
 };
 
 function createBaseListUsersRequest(): ListUsersRequest {
-  return { caller: undefined };
+  return { caller: undefined, limit: 0, cursor: "", query: "" };
 }
 
 export const ListUsersRequest: MessageFns<ListUsersRequest> = {
   encode(message: ListUsersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.caller !== undefined) {
       Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.limit !== 0) {
+      writer.uint32(16).int32(message.limit);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(26).string(message.cursor);
+    }
+    if (message.query !== "") {
+      writer.uint32(34).string(message.query);
     }
     return writer;
   },
@@ -2550,6 +2603,30 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
             message.caller = Caller.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.query = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2563,13 +2640,27 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
   },
 
   fromJSON(object: any): ListUsersRequest {
-    return { caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined };
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+      query: isSet(object.query) ? globalThis.String(object.query) : "",
+    };
   },
 
   toJSON(message: ListUsersRequest): unknown {
     const obj: any = {};
     if (message.caller !== undefined) {
       obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
+    if (message.query !== "") {
+      obj.query = message.query;
     }
     return obj;
   },
@@ -2582,18 +2673,24 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
     message.caller = (object.caller !== undefined && object.caller !== null)
       ? Caller.fromPartial(object.caller)
       : undefined;
+    message.limit = object.limit ?? 0;
+    message.cursor = object.cursor ?? "";
+    message.query = object.query ?? "";
     return message;
   },
 };
 
 function createBaseListUsersResponse(): ListUsersResponse {
-  return { users: [] };
+  return { users: [], nextCursor: "" };
 }
 
 export const ListUsersResponse: MessageFns<ListUsersResponse> = {
   encode(message: ListUsersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.users) {
       User.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(18).string(message.nextCursor);
     }
     return writer;
   },
@@ -2619,6 +2716,14 @@ export const ListUsersResponse: MessageFns<ListUsersResponse> = {
             message.users.push(User.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2632,13 +2737,23 @@ export const ListUsersResponse: MessageFns<ListUsersResponse> = {
   },
 
   fromJSON(object: any): ListUsersResponse {
-    return { users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => User.fromJSON(e)) : [] };
+    return {
+      users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => User.fromJSON(e)) : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+    };
   },
 
   toJSON(message: ListUsersResponse): unknown {
     const obj: any = {};
     if (message.users?.length) {
       obj.users = message.users.map((e) => User.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
     }
     return obj;
   },
@@ -2649,6 +2764,193 @@ export const ListUsersResponse: MessageFns<ListUsersResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListUsersResponse>, I>>(object: I): ListUsersResponse {
     const message = createBaseListUsersResponse();
     message.users = object.users?.map((e) => User.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
+    return message;
+  },
+};
+
+function createBaseGetUserStatsRequest(): GetUserStatsRequest {
+  return { caller: undefined };
+}
+
+export const GetUserStatsRequest: MessageFns<GetUserStatsRequest> = {
+  encode(message: GetUserStatsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetUserStatsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetUserStatsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetUserStatsRequest {
+    return { caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined };
+  },
+
+  toJSON(message: GetUserStatsRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetUserStatsRequest>, I>>(base?: I): GetUserStatsRequest {
+    return GetUserStatsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetUserStatsRequest>, I>>(object: I): GetUserStatsRequest {
+    const message = createBaseGetUserStatsRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUserStats(): UserStats {
+  return { total: 0, verified: 0, unverified: 0, suspended: 0 };
+}
+
+export const UserStats: MessageFns<UserStats> = {
+  encode(message: UserStats, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.total !== 0) {
+      writer.uint32(8).int64(message.total);
+    }
+    if (message.verified !== 0) {
+      writer.uint32(16).int64(message.verified);
+    }
+    if (message.unverified !== 0) {
+      writer.uint32(24).int64(message.unverified);
+    }
+    if (message.suspended !== 0) {
+      writer.uint32(32).int64(message.suspended);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UserStats {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUserStats();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.verified = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.unverified = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.suspended = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UserStats {
+    return {
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      verified: isSet(object.verified) ? globalThis.Number(object.verified) : 0,
+      unverified: isSet(object.unverified) ? globalThis.Number(object.unverified) : 0,
+      suspended: isSet(object.suspended) ? globalThis.Number(object.suspended) : 0,
+    };
+  },
+
+  toJSON(message: UserStats): unknown {
+    const obj: any = {};
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    if (message.verified !== 0) {
+      obj.verified = Math.round(message.verified);
+    }
+    if (message.unverified !== 0) {
+      obj.unverified = Math.round(message.unverified);
+    }
+    if (message.suspended !== 0) {
+      obj.suspended = Math.round(message.suspended);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UserStats>, I>>(base?: I): UserStats {
+    return UserStats.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UserStats>, I>>(object: I): UserStats {
+    const message = createBaseUserStats();
+    message.total = object.total ?? 0;
+    message.verified = object.verified ?? 0;
+    message.unverified = object.unverified ?? 0;
+    message.suspended = object.suspended ?? 0;
     return message;
   },
 };
@@ -3643,6 +3945,15 @@ export const IdentityServiceService = {
     responseSerialize: (value: ListUsersResponse): Buffer => Buffer.from(ListUsersResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListUsersResponse => ListUsersResponse.decode(value),
   },
+  getUserStats: {
+    path: "/meridian.identity.v1.IdentityService/GetUserStats" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetUserStatsRequest): Buffer => Buffer.from(GetUserStatsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetUserStatsRequest => GetUserStatsRequest.decode(value),
+    responseSerialize: (value: UserStats): Buffer => Buffer.from(UserStats.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UserStats => UserStats.decode(value),
+  },
   deleteUser: {
     path: "/meridian.identity.v1.IdentityService/DeleteUser" as const,
     requestStream: false as const,
@@ -3719,6 +4030,7 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   forgotPassword: handleUnaryCall<ForgotPasswordRequest, MessageResponse>;
   resetPassword: handleUnaryCall<ResetPasswordRequest, MessageResponse>;
   listUsers: handleUnaryCall<ListUsersRequest, ListUsersResponse>;
+  getUserStats: handleUnaryCall<GetUserStatsRequest, UserStats>;
   deleteUser: handleUnaryCall<DeleteUserRequest, MessageResponse>;
   upgradeUser: handleUnaryCall<UpgradeUserRequest, MessageResponse>;
   impersonate: handleUnaryCall<ImpersonateRequest, AuthResponse>;
@@ -3947,6 +4259,21 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListUsersResponse) => void,
+  ): ClientUnaryCall;
+  getUserStats(
+    request: GetUserStatsRequest,
+    callback: (error: ServiceError | null, response: UserStats) => void,
+  ): ClientUnaryCall;
+  getUserStats(
+    request: GetUserStatsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UserStats) => void,
+  ): ClientUnaryCall;
+  getUserStats(
+    request: GetUserStatsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UserStats) => void,
   ): ClientUnaryCall;
   deleteUser(
     request: DeleteUserRequest,

@@ -1,0 +1,402 @@
+/**
+ * Claim locks on the admin queues (issue 14 item 3; gateway/src/live/claims.ts).
+ * - the rules, on the memory store and on Redis (a db index of its own), with an injected clock;
+ * - through HTTP and sockets: a second admin is refused (409) and sees the claim live, takes over (recorded),
+ *   the first admin's decision is refused, the holder's decision releases the claim, a claim goes with the
+ *   admin's last socket;
+ * - two gateway instances on one Redis share the claims and their pushes.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
+import { createMemoryKeyValueStore } from '@meridian/platform/adapters/keyValue.memory';
+import { createRedisKeyValueStore } from '@meridian/platform/adapters/keyValue.redis';
+import { tempDir } from '@meridian/platform/testing/tempDir';
+import { parseGatewayConfig } from './config.js';
+import { silentLogger, type GatewayLogger } from './logger.js';
+import { startGateway, type RunningGateway } from './server.js';
+import { HttpError } from './http/errors.js';
+import { CLAIM_MESSAGES, CLAIM_TTL_MS, createClaims, type ClaimChange } from './live/claims.js';
+import { LIVE_EVENTS } from './live/pushContract.js';
+import { claimItem, releaseItem, takeOverItem } from './testing/claims.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  generousGatewayLimits,
+  signIn,
+  startTestComposition,
+  userWithRole,
+  type TestComposition,
+} from './testing/composition.js';
+import { HttpSession } from './testing/httpSession.js';
+import {
+  FAST_PLANS,
+  openSocket,
+  requestDeposit,
+  verifiedUser,
+  waitFor,
+  type RecordingSocket,
+} from './testing/money.js';
+
+/** A Redis database of these specs' own: the socket.io adapter's channel is not shared with other specs. */
+const REDIS_URL = 'redis://127.0.0.1:6379/11';
+
+const alice = { id: 'admin-a', name: 'Alice' };
+const bob = { id: 'admin-b', name: 'Bob' };
+
+function recordingLogger(lines: Array<Record<string, unknown>>): GatewayLogger {
+  return {
+    ...silentLogger,
+    info: (obj: unknown) => void lines.push(obj as Record<string, unknown>),
+  } as GatewayLogger;
+}
+
+const refusal = async (p: Promise<unknown>): Promise<HttpError> => {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof HttpError) return err;
+    throw err;
+  }
+  throw new Error('expected a refusal');
+};
+
+describe.each([
+  ['memory', async () => createMemoryKeyValueStore({ prefix: `claims:${randomUUID()}:` })],
+  ['redis', async () => createRedisKeyValueStore({ url: REDIS_URL, prefix: `test:claims:${randomUUID()}:` })],
+] as Array<[string, () => Promise<KeyValueStore>]>)('claim rules (%s store)', (_name, makeKv) => {
+  let kv: KeyValueStore;
+  let clock = Date.parse('2026-01-01T10:00:00Z');
+  const logs: Array<Record<string, unknown>> = [];
+  const changes: ClaimChange[] = [];
+  const make = () => {
+    const claims = createClaims({ kv, logger: recordingLogger(logs), now: () => clock });
+    claims.onChange((c) => changes.push(c));
+    return claims;
+  };
+  beforeAll(async () => {
+    kv = await makeKv();
+  });
+  afterAll(async () => {
+    await kv.close();
+  });
+
+  it('one admin claims; another is refused; the holder renews; release lets the other claim', async () => {
+    const claims = make();
+    const id = randomUUID();
+    const mine = await claims.claim('deposit', id, alice);
+    expect(mine).toMatchObject({
+      kind: 'deposit',
+      id,
+      adminId: alice.id,
+      adminName: 'Alice',
+      expiresInMs: CLAIM_TTL_MS,
+    });
+    expect(mine.history).toEqual([expect.objectContaining({ action: 'claimed', adminId: alice.id })]);
+    const refused = await refusal(claims.claim('deposit', id, bob));
+    expect([refused.status, refused.message]).toEqual([409, 'This item is being reviewed by Alice']);
+    // renewing restarts the five minutes
+    clock += 4 * 60_000;
+    expect((await claims.claim('deposit', id, alice)).expiresInMs).toBe(CLAIM_TTL_MS);
+    expect(await claims.release('deposit', id, bob.id)).toBe(false);
+    expect(await claims.get('deposit', id)).not.toBeNull();
+    expect(await claims.release('deposit', id, alice.id)).toBe(true);
+    expect(await claims.get('deposit', id)).toBeNull();
+    expect((await claims.claim('deposit', id, bob)).adminId).toBe(bob.id);
+    expect((await claims.list()).filter((c) => c.id === id).map((c) => c.adminName)).toEqual(['Bob']);
+    // every change was announced: claimed, renewed, released, claimed
+    expect(changes.filter((c) => c.id === id).map((c) => c.claim?.adminName ?? null)).toEqual([
+      'Alice',
+      'Alice',
+      null,
+      'Bob',
+    ]);
+  });
+
+  it('a claim expires five minutes after its last renewal (injected clock)', async () => {
+    const claims = make();
+    const id = randomUUID();
+    await claims.claim('withdrawal', id, alice);
+    clock += CLAIM_TTL_MS - 1;
+    await expect(claims.claim('withdrawal', id, bob)).rejects.toMatchObject({ status: 409 });
+    clock += 1;
+    expect(await claims.get('withdrawal', id)).toBeNull();
+    expect((await claims.list()).some((c) => c.id === id)).toBe(false);
+    expect((await claims.claim('withdrawal', id, bob)).adminId).toBe(bob.id);
+    // and a decision by the admin whose claim expired is refused
+    clock += CLAIM_TTL_MS;
+    const late = await refusal(claims.decide('withdrawal', id, bob, async () => 'decided'));
+    expect([late.status, late.message]).toEqual([409, CLAIM_MESSAGES.notClaimed]);
+  });
+
+  it('takeover is explicit and recorded (history and a ClaimTakenOver log line)', async () => {
+    const claims = make();
+    const id = randomUUID();
+    await claims.claim('kyc', id, alice);
+    const taken = await claims.takeOver('kyc', id, bob);
+    expect(taken.adminName).toBe('Bob');
+    expect(taken.history.map((h) => [h.action, h.adminName, h.fromAdminName])).toEqual([
+      ['claimed', 'Alice', undefined],
+      ['takenOver', 'Bob', 'Alice'],
+    ]);
+    expect(logs).toContainEqual(
+      expect.objectContaining({
+        event: 'ClaimTakenOver',
+        kind: 'kyc',
+        id,
+        adminId: bob.id,
+        fromAdminId: alice.id,
+      }),
+    );
+    // the former holder can no longer decide, renew or release it
+    await expect(claims.decide('kyc', id, alice, async () => 'x')).rejects.toMatchObject({
+      status: 409,
+      message: 'This item is being reviewed by Bob',
+    });
+    await expect(claims.claim('kyc', id, alice)).rejects.toMatchObject({ status: 409 });
+    expect(await claims.release('kyc', id, alice.id)).toBe(false);
+  });
+
+  it('a decision needs the claim, releases it on success, and blocks takeover while it runs', async () => {
+    const claims = make();
+    const id = randomUUID();
+    const none = await refusal(claims.decide('investment', id, alice, async () => 'x'));
+    expect([none.status, none.message]).toEqual([409, CLAIM_MESSAGES.notClaimed]);
+    await claims.claim('investment', id, alice);
+    let finish: ((v: string) => void) | null = null;
+    const running = claims.decide('investment', id, alice, () => new Promise<string>((r) => (finish = r)));
+    await waitFor(async () => finish, { timeoutMs: 2_000, message: 'decision started' });
+    const blocked = await refusal(claims.takeOver('investment', id, bob));
+    expect([blocked.status, blocked.message]).toEqual([409, 'Alice is recording a decision on this item']);
+    finish!('approved');
+    expect(await running).toBe('approved');
+    expect(await claims.get('investment', id)).toBeNull();
+  });
+
+  it('a refused decision releases the claim; one the service could not answer keeps it', async () => {
+    const claims = make();
+    const id = randomUUID();
+    await claims.claim('deposit', id, alice);
+    await expect(
+      claims.decide('deposit', id, alice, async () => {
+        throw new HttpError(503, 'down');
+      }),
+    ).rejects.toMatchObject({ status: 503 });
+    expect((await claims.get('deposit', id))?.adminId).toBe(alice.id);
+    expect((await claims.takeOver('deposit', id, bob)).adminId).toBe(bob.id);
+    await expect(
+      claims.decide('deposit', id, bob, async () => {
+        throw new HttpError(403, 'own');
+      }),
+    ).rejects.toMatchObject({ status: 403 });
+    expect(await claims.get('deposit', id)).toBeNull();
+  });
+
+  it('two admins racing for one item: exactly one gets it', async () => {
+    const claims = make();
+    const id = randomUUID();
+    const admins = Array.from({ length: 8 }, (_, i) => ({ id: `admin-${i}`, name: `Admin ${i}` }));
+    const results = await Promise.allSettled(admins.map((a) => claims.claim('deposit', id, a)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+  });
+
+  it('releaseAllOf releases only that admin’s claims', async () => {
+    const claims = make();
+    const [a1, a2, b1] = [randomUUID(), randomUUID(), randomUUID()];
+    await claims.claim('deposit', a1, alice);
+    await claims.claim('kyc', a2, alice);
+    await claims.claim('deposit', b1, bob);
+    expect(await claims.releaseAllOf(alice.id)).toBe(2);
+    expect(await claims.get('deposit', a1)).toBeNull();
+    expect((await claims.get('deposit', b1))?.adminId).toBe(bob.id);
+  });
+});
+
+describe('claims through the gateway: two admins, two gateway instances on one Redis', () => {
+  const dir = tempDir('meridian-claims-');
+  let t: TestComposition;
+  let second: RunningGateway;
+  let adminA: HttpSession;
+  let adminB: HttpSession;
+  let adminBName: string;
+  const sockets: RecordingSocket[] = [];
+
+  beforeAll(async () => {
+    t = await startTestComposition({
+      env: { PLANS_JSON: FAST_PLANS, REDIS_URL },
+      dataDir: dir.path,
+    });
+    // instance 2: same bus file, same Redis db and namespace (as liveInstances.int.spec.ts starts one)
+    const kv = createRedisKeyValueStore({ url: REDIS_URL, prefix: `${t.redisPrefix}gateway:` });
+    second = await startGateway({
+      config: {
+        ...parseGatewayConfig({
+          NODE_ENV: 'test',
+          PORT: '0',
+          REDIS_URL,
+          WEB_DIST: '/nonexistent-web-dist',
+          DATA_DIR: dir.path,
+        }),
+        identityGrpcUrl: t.app.identityAddress,
+        notificationGrpcUrl: t.app.notificationAddress,
+        kycGrpcUrl: t.app.kycAddress,
+        kycHttpUrl: t.app.kycHttpUrl,
+        ledgerGrpcUrl: t.app.money.ledger.grpcAddress,
+        investmentGrpcUrl: t.app.money.investment.grpcAddress,
+        withdrawalGrpcUrl: t.app.money.withdrawal.grpcAddress,
+        rateLimits: generousGatewayLimits,
+        liveKeyPrefix: `${t.redisPrefix}gateway:live:`,
+        liveStandbyRetryMs: 50,
+      },
+      kv,
+      host: '127.0.0.1',
+    });
+    const stop = second.stop.bind(second);
+    second.stop = async () => {
+      await stop();
+      await kv.close();
+    };
+    adminA = new HttpSession(t.url, { claimBeforeDeciding: false });
+    await signIn(adminA, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const b = await userWithRole(t.url, adminA, 'admin');
+    adminBName = (await b.browser.get('/api/users/getUser')).body.name as string;
+    adminB = new HttpSession(second.url, { claimBeforeDeciding: false });
+    await signIn(adminB, b.email, b.password);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const s of sockets) s.close();
+    await second?.stop();
+    await t?.stop();
+    const redis = new Redis(REDIS_URL);
+    try {
+      const keys = await redis.keys(`${t?.redisPrefix ?? 'none'}*`);
+      if (keys.length) await redis.del(...keys);
+    } finally {
+      redis.disconnect();
+    }
+    dir.remove();
+  });
+
+  const socketOf = async (url: string, browser: HttpSession) => {
+    const s = await openSocket(url, browser);
+    sockets.push(s);
+    return s;
+  };
+
+  it('A claims on instance 1; B on instance 2 sees it live, is refused, takes over; A is refused; B confirms and the claim goes', async () => {
+    const investor = await verifiedUser(t.url);
+    const depositId = await requestDeposit(investor.browser, 120);
+    const aSocket = await socketOf(t.url, adminA);
+    const bSocket = await socketOf(second.url, adminB);
+    const aName = (await adminA.get('/api/users/getUser')).body.name as string;
+
+    const claimed = await claimItem(adminA, 'deposit', depositId);
+    expect(claimed.status).toBe(200);
+    expect(claimed.body).toMatchObject({
+      message: 'Claimed',
+      claim: { kind: 'deposit', id: depositId, adminName: aName },
+    });
+    await bSocket.waitFor(
+      (p) =>
+        p.event === LIVE_EVENTS.claimChanged &&
+        p.payload.id === depositId &&
+        (p.payload.claim as { adminName?: string } | null)?.adminName === aName,
+      'B sees A’s claim live on the other instance',
+    );
+    const list = await adminB.get('/api/admin/claims');
+    expect(list.body.claims).toContainEqual(expect.objectContaining({ id: depositId, adminName: aName }));
+
+    const refused = await claimItem(adminB, 'deposit', depositId);
+    expect([refused.status, refused.body.message]).toEqual([409, `This item is being reviewed by ${aName}`]);
+    const blind = await adminB.patch('/api/payments/confirmPayment', {
+      transactionId: depositId,
+      status: 'Confirmed',
+    });
+    expect([blind.status, blind.body.message]).toEqual([409, `This item is being reviewed by ${aName}`]);
+
+    const taken = await takeOverItem(adminB, 'deposit', depositId);
+    expect(taken.status).toBe(200);
+    expect(taken.body.claim.history.at(-1)).toMatchObject({
+      action: 'takenOver',
+      adminName: adminBName,
+      fromAdminName: aName,
+    });
+    await aSocket.waitFor(
+      (p) =>
+        p.event === LIVE_EVENTS.claimChanged &&
+        p.payload.id === depositId &&
+        (p.payload.claim as { adminName?: string } | null)?.adminName === adminBName,
+      'A sees the takeover live',
+    );
+    const aDecides = await adminA.patch('/api/payments/rejectPayment', {
+      transactionId: depositId,
+      status: 'Rejected',
+    });
+    expect([aDecides.status, aDecides.body.message]).toEqual([
+      409,
+      `This item is being reviewed by ${adminBName}`,
+    ]);
+
+    const confirmed = await adminB.patch('/api/payments/confirmPayment', {
+      transactionId: depositId,
+      status: 'Confirmed',
+    });
+    expect(confirmed.status).toBe(200);
+    await aSocket.waitFor(
+      (p) => p.event === LIVE_EVENTS.claimChanged && p.payload.id === depositId && p.payload.claim === null,
+      'the decision released the claim',
+    );
+    expect(
+      (await adminA.get('/api/admin/claims')).body.claims.some((c: { id: string }) => c.id === depositId),
+    ).toBe(false);
+  });
+
+  it('nobody holding the claim: a decision is refused until the admin claims; release answers released', async () => {
+    const investor = await verifiedUser(t.url);
+    const depositId = await requestDeposit(investor.browser, 60);
+    const none = await adminA.patch('/api/payments/confirmPayment', { transactionId: depositId });
+    expect([none.status, none.body.message]).toEqual([409, CLAIM_MESSAGES.notClaimed]);
+    expect((await claimItem(adminA, 'deposit', depositId)).status).toBe(200);
+    expect((await releaseItem(adminB, 'deposit', depositId)).body).toEqual({
+      message: 'Released',
+      released: false,
+    });
+    expect((await releaseItem(adminA, 'deposit', depositId)).body).toEqual({
+      message: 'Released',
+      released: true,
+    });
+    expect((await claimItem(adminB, 'deposit', depositId)).status).toBe(200);
+    expect((await releaseItem(adminB, 'deposit', depositId)).body.released).toBe(true);
+  });
+
+  it('validates kind and id; a subscriber and an anonymous caller are refused', async () => {
+    expect((await adminA.post('/api/admin/claims', { kind: 'loan', id: 'x' })).body.message).toBe(
+      CLAIM_MESSAGES.kind,
+    );
+    expect((await adminA.post('/api/admin/claims', { kind: 'deposit', id: 'a/b' })).body.message).toBe(
+      CLAIM_MESSAGES.invalidId,
+    );
+    expect((await adminA.post('/api/admin/claims', { kind: 'deposit', id: { $gt: '' } })).status).toBe(400);
+    const user = await verifiedUser(t.url);
+    expect((await user.browser.post('/api/admin/claims', { kind: 'deposit', id: 'x' })).status).toBe(403);
+    expect((await user.browser.get('/api/admin/claims')).status).toBe(403);
+    expect((await new HttpSession(t.url).get('/api/admin/claims')).status).toBe(401);
+  });
+
+  it('an admin’s claims go when their last socket disconnects', async () => {
+    const investor = await verifiedUser(t.url);
+    const depositId = await requestDeposit(investor.browser, 70);
+    for (const s of sockets) s.close(); // B's socket of the first case too: this is B's only one
+    const watcher = await socketOf(t.url, adminA);
+    const bSocket = await openSocket(second.url, adminB);
+    expect((await claimItem(adminB, 'deposit', depositId)).status).toBe(200);
+    bSocket.close();
+    await watcher.waitFor(
+      (p) => p.event === LIVE_EVENTS.claimChanged && p.payload.id === depositId && p.payload.claim === null,
+      'released with the socket',
+    );
+    expect((await claimItem(adminA, 'deposit', depositId)).status).toBe(200);
+  });
+});

@@ -1,0 +1,173 @@
+/**
+ * The audit trail (admin only) and the user's own security events (issue 14, item 4), answered by
+ * identity's AuditService over the identity client's channel:
+ *
+ * - GET /api/admin/audit?admin=&user=&action=&from=&to=&limit=&cursor=  `{entries, nextCursor}`;
+ *   `format=csv` answers the same filters (every page) as a CSV file, CSV-injection safe.
+ * - GET /api/users/securityEvents  `{events}`: the caller's sign-ins, new browsers, password changes.
+ */
+import { Router, type Request, type Response } from 'express';
+import type { Client } from '@grpc/grpc-js';
+import * as au from '@meridian/proto/meridian/identity/v1/audit';
+import type { IdentityServiceClient } from '@meridian/proto/meridian/identity/v1/identity';
+import { z } from 'zod';
+import type { GatewayConfig } from '../config.js';
+import { createGrpcClient } from '@meridian/platform/grpc/index';
+import { callUnary } from '../grpcClients.js';
+import { sessionOf, type Auth } from './auth.js';
+import { HttpError } from './errors.js';
+import { ctxOf } from './grpcContext.js';
+
+/** At most this many rows in one CSV export. */
+export const CSV_MAX_ROWS = 10_000;
+export const INVALID_AUDIT_QUERY = 'Invalid audit filters';
+
+const text = (max: number) => z.string().trim().max(max).optional();
+export const auditQuerySchema = z.object({
+  admin: text(200),
+  user: text(200),
+  action: text(100),
+  from: text(40),
+  to: text(40),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+  cursor: text(200),
+  format: z.enum(['json', 'csv']).optional(),
+});
+
+/** A cell as a spreadsheet must never run it: quoted, and prefixed with ' when it starts like a formula. */
+export function csvCell(value: string | number | boolean): string {
+  let s = String(value);
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export const CSV_COLUMNS = [
+  'at',
+  'admin',
+  'adminId',
+  'user',
+  'userId',
+  'action',
+  'service',
+  'address',
+  'impersonating',
+  'details',
+] as const;
+
+export function auditCsv(entries: readonly au.AuditEntry[]): string {
+  const rows = entries.map((e) =>
+    [
+      e.at,
+      e.adminEmail,
+      e.adminId,
+      e.userEmail,
+      e.userId,
+      e.action,
+      e.service,
+      e.address,
+      e.impersonating,
+      e.details,
+    ]
+      .map(csvCell)
+      .join(','),
+  );
+  return [CSV_COLUMNS.join(','), ...rows].join('\r\n') + '\r\n';
+}
+
+const toEntry = (e: au.AuditEntry) => ({
+  id: e.id,
+  at: e.at,
+  adminId: e.adminId,
+  adminEmail: e.adminEmail,
+  userId: e.userId,
+  userEmail: e.userEmail,
+  action: e.action,
+  service: e.service,
+  address: e.address,
+  impersonating: e.impersonating,
+  details: e.details,
+});
+
+export interface AuditRouteDeps {
+  config: GatewayConfig;
+  identity: IdentityServiceClient;
+  auth: Auth;
+}
+
+export function auditRouter({ config, identity, auth }: AuditRouteDeps): Router {
+  const r = Router();
+  const ctx = ctxOf(config);
+  // identity serves AuditService on the same server: a client over the identity client's channel, made at
+  // the first call (the route table is also built over stand-ins that have no channel)
+  let auditClient: au.AuditServiceClient | undefined;
+  const audit = () =>
+    (auditClient ??= createGrpcClient(au.AuditServiceClient, 'identity', {
+      channelOverride: (identity as unknown as Client).getChannel(),
+    }));
+
+  const page = (
+    req: Request,
+    res: Response,
+    q: z.infer<typeof auditQuerySchema>,
+    cursor: string,
+    limit: number,
+  ) =>
+    callUnary(
+      audit(),
+      'listAuditEntries',
+      au.ListAuditEntriesRequest.fromPartial({
+        caller: sessionOf(res).caller,
+        adminId: q.admin ?? '',
+        userId: q.user ?? '',
+        action: q.action ?? '',
+        from: q.from ?? '',
+        to: q.to ?? '',
+        limit,
+        cursor,
+      }),
+      ctx(req),
+    );
+
+  r.get('/admin/audit', auth.requireAdmin, async (req, res) => {
+    const parsed = auditQuerySchema.safeParse(req.query);
+    if (!parsed.success) throw new HttpError(400, INVALID_AUDIT_QUERY);
+    const q = parsed.data;
+    if (q.format === 'csv') {
+      const entries: au.AuditEntry[] = [];
+      let cursor = '';
+      do {
+        const out = await page(req, res, q, cursor, 500);
+        entries.push(...out.entries);
+        cursor = out.nextCursor;
+      } while (cursor && entries.length < CSV_MAX_ROWS);
+      const stamp = new Date().toISOString().slice(0, 19).replace(/:/g, '-');
+      res
+        .type('text/csv; charset=utf-8')
+        .set('Content-Disposition', `attachment; filename="audit-${stamp}.csv"`)
+        .send(auditCsv(entries.slice(0, CSV_MAX_ROWS)));
+      return;
+    }
+    const out = await page(req, res, q, q.cursor ?? '', q.limit ?? 50);
+    res.json({ entries: out.entries.map(toEntry), nextCursor: out.nextCursor });
+  });
+
+  r.get('/users/securityEvents', auth.requireUser, async (req, res) => {
+    const out = await callUnary(
+      audit(),
+      'listSecurityEvents',
+      au.ListSecurityEventsRequest.fromPartial({ caller: sessionOf(res).caller, limit: 50 }),
+      ctx(req),
+    );
+    res.json({
+      events: out.events.map((e) => ({
+        id: e.id,
+        at: e.at,
+        kind: e.kind,
+        method: e.method,
+        address: e.address,
+      })),
+    });
+  });
+
+  return r;
+}

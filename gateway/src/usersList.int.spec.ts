@@ -1,0 +1,58 @@
+/**
+ * GET api/users/getUsers at scale (issue 10, goal 7): without parameters the spec's answer (every user, a
+ * bare list); with limit/cursor/q one page of the same list and the next page's cursor in X-Next-Cursor;
+ * GET api/users/userStats from the identity projection's counters.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  adminBrowser,
+  registerUser,
+  startTestComposition,
+  type TestComposition,
+} from './testing/composition.js';
+
+let t: TestComposition;
+beforeAll(async () => {
+  t = await startTestComposition();
+});
+afterAll(() => t?.stop());
+
+it('pages the users list by X-Next-Cursor and searches on the server; the bare call answers every user', async () => {
+  const admin = await adminBrowser(t.url);
+  const tag = `pg${Date.now().toString(36)}`;
+  for (let i = 0; i < 5; i++) await registerUser(t.url, { name: `${tag} ${i}` });
+  const all = await admin.get('/api/users/getUsers');
+  expect(all.status).toBe(200);
+  expect(Array.isArray(all.body)).toBe(true);
+  expect(all.headers.get('x-next-cursor')).toBeNull();
+
+  const seen: string[] = [];
+  let cursor = '';
+  do {
+    const page = await admin.get(
+      `/api/users/getUsers?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
+    expect(page.status).toBe(200);
+    expect(page.body.length).toBeLessThanOrEqual(2);
+    seen.push(...(page.body as Array<{ _id: string }>).map((u) => u._id));
+    cursor = page.headers.get('x-next-cursor') ?? '';
+  } while (cursor);
+  expect(seen).toEqual((all.body as Array<{ _id: string }>).map((u) => u._id));
+
+  const found = await admin.get(`/api/users/getUsers?q=${tag.toUpperCase()}`);
+  expect((found.body as Array<{ name: string }>).map((u) => u.name).sort()).toEqual(
+    [0, 1, 2, 3, 4].map((i) => `${tag} ${i}`),
+  );
+  expect((await admin.get('/api/users/getUsers?limit=0')).status).toBe(400);
+  expect((await admin.get('/api/users/getUsers?cursor=nope')).body).toEqual({
+    message: 'Invalid cursor or limit',
+  });
+
+  const stats = await admin.get('/api/users/userStats');
+  expect(stats.body).toEqual({
+    total: all.body.length,
+    verified: expect.any(Number),
+    unverified: all.body.length - stats.body.verified,
+    suspended: 0,
+  });
+});

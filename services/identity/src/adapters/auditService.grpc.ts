@@ -1,0 +1,69 @@
+/** The AuditService gRPC surface (served by identity): proto request -> use case -> proto response. */
+import { unaryHandlers, type CallContext } from '@meridian/platform/grpc/index';
+import type { Logger } from '@meridian/platform/logger';
+import type { Caller } from '@meridian/proto/meridian/common/v1/common';
+import type * as pb from '@meridian/proto/meridian/identity/v1/audit';
+import type { AuditServiceServer } from '@meridian/proto/meridian/identity/v1/audit';
+import { listAuditEntries, listSecurityEvents } from '../app/audit.js';
+import type { CallerInput, IdentityContext } from '../app/context.js';
+
+function callerOf(caller: Caller | undefined, call: CallContext): CallerInput | undefined {
+  if (!caller) return undefined;
+  return {
+    userId: caller.userId,
+    sessionId: caller.sessionId,
+    impersonatorId: caller.impersonatorId || undefined,
+    correlationId: caller.correlationId || call.correlationId,
+    ...(caller.address ? { address: caller.address } : {}),
+  };
+}
+
+export function createAuditGrpcService(ctx: IdentityContext, logger: Logger): AuditServiceServer {
+  return unaryHandlers(
+    {
+      listAuditEntries: async (
+        req: pb.ListAuditEntriesRequest,
+        call: CallContext,
+      ): Promise<pb.ListAuditEntriesResponse> => {
+        const page = await listAuditEntries(ctx, callerOf(req.caller, call), {
+          adminId: req.adminId,
+          userId: req.userId,
+          action: req.action,
+          from: req.from,
+          to: req.to,
+          limit: req.limit,
+          cursor: req.cursor,
+        });
+        return {
+          entries: page.entries.map((e) => ({
+            id: e.id,
+            at: e.at,
+            adminId: e.adminId,
+            adminEmail: e.adminEmail,
+            userId: e.userId,
+            userEmail: e.userEmail,
+            action: e.action,
+            service: e.service,
+            address: e.address,
+            impersonating: e.impersonating,
+            details: e.details,
+          })),
+          nextCursor: page.nextCursor,
+        };
+      },
+      listSecurityEvents: async (
+        req: pb.ListSecurityEventsRequest,
+        call: CallContext,
+      ): Promise<pb.ListSecurityEventsResponse> => ({
+        events: (await listSecurityEvents(ctx, callerOf(req.caller, call), req.limit)).map((e) => ({
+          id: e.id,
+          at: e.at,
+          kind: e.kind,
+          method: e.method,
+          address: e.address,
+        })),
+      }),
+    },
+    { logger },
+  );
+}

@@ -1,0 +1,174 @@
+/**
+ * The audit trail and the security events: the consumer that keeps both read models from every
+ * service's topic (group 'identity-audit', idempotent), and the two queries behind AuditService.
+ */
+import { subscribeIdempotent } from '@meridian/platform/app/consumer';
+import { invalid } from '@meridian/platform/eventSourcing/errors';
+import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
+import { topicOf, type EventBus, type Subscription } from '@meridian/platform/ports/eventBus';
+import type { ServiceStore, StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore';
+import {
+  AUDIT_ENTRIES,
+  auditEntryOf,
+  SECURITY_EVENTS,
+  securityEventOf,
+  serviceOfTopic,
+  type AuditEntryDoc,
+  type SecurityEventDoc,
+} from '../projections/audit.js';
+import { findUserIdByEmail, getUserView } from '../projections/userView.js';
+import { resolveCaller, type CallerInput, type IdentityContext } from './context.js';
+import { requireAdmin } from './admin.js';
+
+export const AUDIT_GROUP = 'identity-audit';
+/** Every service whose actions the trail records (identity's own events come back through its topic). */
+export const AUDITED_TOPICS: readonly string[] = [
+  'identity',
+  'ledger',
+  'investment',
+  'withdrawal',
+  'kyc',
+].map(topicOf);
+
+/** Applies one event of `topic` to the audit trail and the security events, inside tx. */
+export const applyAuditEvent =
+  (topic: string) =>
+  async (event: StoredEvent, tx: StoreTx): Promise<void> => {
+    const entry = auditEntryOf(event, serviceOfTopic(topic));
+    if (entry) await tx.put<AuditEntryDoc>(AUDIT_ENTRIES, entry.id, entry);
+    if (topic === topicOf('identity')) {
+      const security = securityEventOf(event);
+      if (security) await tx.put<SecurityEventDoc>(SECURITY_EVENTS, security.id, security);
+    }
+  };
+
+export async function subscribeAudit(deps: {
+  bus: EventBus;
+  store: ServiceStore;
+  topics?: readonly string[];
+}): Promise<Subscription[]> {
+  const subs: Subscription[] = [];
+  for (const topic of deps.topics ?? AUDITED_TOPICS) {
+    subs.push(
+      await subscribeIdempotent({
+        bus: deps.bus,
+        store: deps.store,
+        topic,
+        group: AUDIT_GROUP,
+        fromBeginning: true,
+        handle: applyAuditEvent(topic),
+      }),
+    );
+  }
+  return subs;
+}
+
+export interface AuditQuery {
+  adminId?: string;
+  userId?: string;
+  action?: string;
+  /** ISO-8601, inclusive */
+  from?: string;
+  /** ISO-8601, exclusive */
+  to?: string;
+  limit?: number;
+  /** the sortKey of the last entry of the previous page */
+  cursor?: string;
+}
+
+export type AuditEntry = AuditEntryDoc & { adminEmail: string; userEmail: string };
+
+const ISO = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
+const ID = /^[A-Za-z0-9_.:@-]{1,100}$/;
+const BATCH = 200;
+
+function checkQuery(q: AuditQuery): void {
+  for (const [name, v] of [
+    ['admin', q.adminId],
+    ['user', q.userId],
+    ['action', q.action],
+  ] as const) {
+    if (v && !ID.test(v)) throw invalid(`Invalid ${name} filter`);
+  }
+  for (const v of [q.from, q.to])
+    if (v && (!ISO.test(v) || Number.isNaN(Date.parse(v)))) throw invalid('Invalid period');
+  if (q.cursor && q.cursor.length > 200) throw invalid('Invalid cursor');
+}
+
+const normalIso = (v?: string) => (v ? new Date(v).toISOString() : undefined);
+
+/** Newest first; equality filters in the store, the period and the cursor while scanning in order. */
+export async function queryAuditEntries(
+  store: StoreReads,
+  q: AuditQuery,
+): Promise<{ entries: AuditEntryDoc[]; nextCursor: string }> {
+  checkQuery(q);
+  const limit = Math.min(Math.max(q.limit || 50, 1), 500);
+  const from = normalIso(q.from);
+  const to = normalIso(q.to);
+  const where: Record<string, string> = {};
+  if (q.adminId) where.adminId = q.adminId;
+  if (q.userId) where.userId = q.userId;
+  if (q.action) where.action = q.action;
+  const out: AuditEntryDoc[] = [];
+  for (let offset = 0; out.length <= limit; offset += BATCH) {
+    const batch = await store.find<AuditEntryDoc>(AUDIT_ENTRIES, {
+      where,
+      orderBy: { field: 'sortKey', direction: 'desc' },
+      limit: BATCH,
+      offset,
+    });
+    for (const e of batch) {
+      if (q.cursor && e.sortKey >= q.cursor) continue;
+      if (to && e.at >= to) continue;
+      if (from && e.at < from) return { entries: out.slice(0, limit), nextCursor: '' };
+      out.push(e);
+      if (out.length > limit) break;
+    }
+    if (batch.length < BATCH) break;
+  }
+  const more = out.length > limit;
+  const entries = out.slice(0, limit);
+  return { entries, nextCursor: more ? entries[entries.length - 1].sortKey : '' };
+}
+
+/** Admin only: the audit trail, with the admin's and the user's email. */
+export async function listAuditEntries(
+  ctx: IdentityContext,
+  callerInput: CallerInput | undefined,
+  q: AuditQuery,
+): Promise<{ entries: AuditEntry[]; nextCursor: string }> {
+  await requireAdmin(ctx, callerInput);
+  // an admin or user given by email: the account's id (an unknown email matches nothing)
+  const idOf = async (v?: string) =>
+    v?.includes('@') ? ((await findUserIdByEmail(ctx.store, v.trim())) ?? 'unknown') : v;
+  const page = await queryAuditEntries(ctx.store, {
+    ...q,
+    adminId: await idOf(q.adminId),
+    userId: await idOf(q.userId),
+  });
+  const emails = new Map<string, string>();
+  const emailOf = async (id: string) => {
+    if (!id) return '';
+    if (!emails.has(id)) emails.set(id, (await getUserView(ctx.store, id))?.email ?? '');
+    return emails.get(id)!;
+  };
+  const entries: AuditEntry[] = [];
+  for (const e of page.entries)
+    entries.push({ ...e, adminEmail: await emailOf(e.adminId), userEmail: await emailOf(e.userId) });
+  return { entries, nextCursor: page.nextCursor };
+}
+
+/** The caller's own security events, newest first. */
+export async function listSecurityEvents(
+  ctx: IdentityContext,
+  callerInput: CallerInput | undefined,
+  limit?: number,
+): Promise<SecurityEventDoc[]> {
+  const caller = await resolveCaller(ctx, callerInput);
+  return ctx.store.find<SecurityEventDoc>(SECURITY_EVENTS, {
+    where: { userId: caller.userId },
+    orderBy: { field: 'sortKey', direction: 'desc' },
+    limit: Math.min(Math.max(limit || 50, 1), 200),
+  });
+}
