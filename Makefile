@@ -28,7 +28,7 @@ web: deps ## Build the SPA into web/dist when its sources are newer
 	@[ -f web/dist/index.html ] && [ -z "$$(find web/src web/index.html -newer web/dist/index.html -print -quit)" ] || (cd web && ../$(BIN)/vite build --logLevel warn)
 
 start: web ## Build and run everything in one process on embedded adapters: http://localhost:8080
-	PORT=$(PORT) $(BIN)/tsx services/standalone/src/main.ts
+	PORT=$(PORT) node --import tsx services/standalone/src/main.ts
 
 kafka: deps ## A real Kafka broker (KRaft, official jars via Maven) on 127.0.0.1:9092; prints KAFKA_BROKERS=...
 	@scripts/ensure-system.sh kafka
@@ -61,7 +61,7 @@ up: ## docker compose: Kafka, MongoDB, Redis, Mailpit, every service, gateway (n
 	@echo "Meridian: http://localhost:8080   Mailpit: http://localhost:8025"
 
 up-observability: dotenv ## docker compose with Prometheus (127.0.0.1:9090), Grafana (:3000) and an OTel collector
-	docker compose --profile observability up --build -d
+	OTEL_EXPORTER_OTLP_ENDPOINT=http://otel-collector:4318 docker compose --profile observability up --build -d
 
 down: ## Stop docker compose (the observability profile too)
 	docker compose --profile observability down
@@ -70,7 +70,7 @@ clean: ## Remove build output and local data
 	rm -rf web/dist data artifacts
 
 # --- operations: compose secrets, backups of the embedded store, Kubernetes manifests (issue 13) ---
-.PHONY: dotenv backup restore manifests
+.PHONY: dotenv backup restore manifests seed
 
 dotenv: ## Write .env with generated secrets and the first admin for docker compose; never overwrites one
 	@node scripts/dotenv.mjs
@@ -82,6 +82,9 @@ backup: deps ## Online, consistent backup of the standalone's data (DATA_DIR, de
 
 restore: deps ## Put a backup back into DATA_DIR, refused while the standalone runs (BACKUP=<folder>, default the newest)
 	$(BIN)/tsx scripts/backup.ts restore $(BACKUP)
+
+seed: deps ## Fill DATA_DIR through the services' own commands (USERS=1000 POSTINGS=10000; resumable, idempotent)
+	USERS=$(or $(USERS),1000) POSTINGS=$(or $(POSTINGS),10000) $(BIN)/tsx scripts/seed.ts
 
 manifests: deps ## Build every infra/k8s kustomization with kustomize, validate it offline, write artifacts/k8s/*.yaml
 	$(BIN)/tsx scripts/k8s/render.ts

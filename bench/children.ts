@@ -42,14 +42,18 @@ export interface Child {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** Starts `node --import tsx <script>` in the repository root with `env`; stdout/stderr to `stdio`. */
+/**
+ * Starts `node --import tsx <script>` in the repository root with `env`; stdout/stderr to `stdio`;
+ * `nodeArgs` before the script (e.g. `--cpu-prof`, which NODE_OPTIONS refuses).
+ */
 export function startChild(
   script: string,
   env: Record<string, string | undefined>,
   stdio: { stdout: 'pipe' | 'ignore' | 'inherit' | number; stderr: 'pipe' | 'ignore' | 'inherit' | number },
+  nodeArgs: string[] = [],
 ): Child {
   installExitHandlers();
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
     cwd: root,
     env: env as NodeJS.ProcessEnv,
     stdio: ['ignore', stdio.stdout, stdio.stderr],

@@ -9,11 +9,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from './children.js';
-import { isNotSelected, type BenchResult } from './results.js';
+import { isNotSelected, NOT_SELECTED, type BenchResult } from './results.js';
+import { SPA_HEADER, spaGoalLine, spaRows } from './spa.js';
 
 const n = (v: number) => (Number.isFinite(v) ? String(v) : '–');
 
-const SECTIONS = ['http', 'grpc', 'socket', 'kafka', 'cluster'] as const;
+const SECTIONS = ['http', 'grpc', 'socket', 'kafka', 'cluster', 'spa'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function runLine(r: BenchResult): string {
@@ -48,8 +49,9 @@ function grpcSection(r: BenchResult): string[] {
     '',
     runLine(r),
     '',
-    `One posting per call (admin AdjustBalance add $1 to a Deposit Balance), ${r.settings.grpcConcurrency} calls in flight,`,
-    `the three runs interleaved in ${r.settings.rounds} slices. Hot account: ${r.grpc.hotPostings} postings on one user's stream by the end.`,
+    `One posting per call (SettleMaturity of a fresh investment: a three-entry transaction), ${r.settings.grpcConcurrency} calls in flight,`,
+    `the runs interleaved in ${r.settings.rounds} slices. Hot account: ${r.grpc.hotPostings} postings on one user's stream by the end;`,
+    `"hot 100k" starts with the stream already holding that many events (no command folds its stream).`,
     '',
     '| run | calls/s | p50 ms | p99 ms | calls | errors | ÷ grpc echo | ÷ spread |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
@@ -178,12 +180,34 @@ function clusterSection(r: BenchResult): string[] {
   return out;
 }
 
+function spaSection(r: BenchResult): string[] {
+  const spa = r.spa;
+  if (!spa || 'skipped' in spa)
+    return ["## The SPA's JavaScript by route", '', `skipped: ${spa?.skipped ?? NOT_SELECTED}`];
+  return [
+    "## The SPA's JavaScript by route (issue 10, goal 8)",
+    '',
+    runLine(r),
+    '',
+    `Gzipped JS each route loads (vite's manifest: the entry and its static imports, plus the chunks the route`,
+    `brings on demand), from a production build of the run (${spa.buildSeconds} s), against the whole app's JS`,
+    'and a minimal React + ReactDOM hello built by the same vite in the same run. 1 KB = 1000 bytes.',
+    '',
+    `| ${SPA_HEADER.join(' | ')} |`,
+    '|---|---:|---:|---:|---:|---:|',
+    ...spaRows(spa).map((row) => `| ${row.join(' | ')} |`),
+    '',
+    spaGoalLine(spa) + '.',
+  ];
+}
+
 const builders: Record<Section, (r: BenchResult) => string[]> = {
   http: httpSection,
   grpc: grpcSection,
   socket: socketSection,
   kafka: kafkaSection,
   cluster: clusterSection,
+  spa: spaSection,
 };
 const resultOf: Record<Section, (r: BenchResult) => object> = {
   http: (r) => r.http,
@@ -191,6 +215,7 @@ const resultOf: Record<Section, (r: BenchResult) => object> = {
   socket: (r) => r.socket,
   kafka: (r) => r.kafkaBus,
   cluster: (r) => r.cluster,
+  spa: (r) => r.spa ?? { skipped: NOT_SELECTED },
 };
 
 /** The section of `module` in an earlier README (markers included), if it has one. */

@@ -8,9 +8,13 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { ClusterBenchResult } from './cluster.js';
 import type { GrpcBenchResult } from './grpc.js';
+import type { MaturityBenchResult } from './maturity.js';
 import type { HttpFigure } from './http.js';
 import type { KafkaBusResult } from './kafkaBus.js';
 import type { SocketBenchResult } from './socket.js';
+import type { SpaBenchResult } from './spa.js';
+import type { LiveScaleResult } from './liveScale.js';
+import type { LoginsBenchResult } from './logins.js';
 import { root } from './children.js';
 
 export interface BenchResult {
@@ -33,6 +37,14 @@ export interface BenchResult {
   socket: SocketBenchResult;
   kafkaBus: KafkaBusResult;
   cluster: ClusterBenchResult;
+  /** Module `spa` (bench/spa.ts): absent from runs that did not select it. */
+  spa?: SpaBenchResult;
+  /** Module `maturity` (bench/maturity.ts): absent from runs that did not select it. */
+  maturity?: MaturityBenchResult;
+  /** Module `logins` (bench/logins.ts): absent from runs that did not select it. */
+  logins?: LoginsBenchResult;
+  /** Module `livescale` (bench/liveScale.ts): absent from runs that did not select it. */
+  liveScale?: LiveScaleResult;
   /** The figures compared between runs (name → value). */
   headline: Record<string, number>;
 }

@@ -13,8 +13,10 @@
  *      → investor push across gateways vs the standalone's (module 2), and kill -9 of the ledger → its first
  *      successful posting vs the same call's steady-state latency.
  *
- * Modules: BENCH_ONLY=http,socket,grpc,kafka,cluster (comma-separated; default all). `cluster` brings
- * `socket` along (its baseline). Modules 4 and 5 need Java and Maven for the broker (scripts/kafka/broker.ts):
+ * Modules: BENCH_ONLY=http,socket,grpc,kafka,cluster (comma-separated; default all; `spa`, bench/spa.ts:
+ * the SPA's gzipped JS by route from a production build; `logins`, bench/logins.ts: password logins vs the
+ * bare argon2id verify; `livescale`, bench/liveScale.ts: decision → push with 10,000 sockets connected).
+ * `cluster` brings `socket` along (its baseline). Modules 4 and 5 need Java and Maven for the broker (scripts/kafka/broker.ts):
  * without them they print why and are skipped.
  *
  * Servers run in child processes (the standalone target; bench/baselineServer.ts for the baselines; the
@@ -37,6 +39,17 @@ import { kafkaUnavailableReason, startKafkaBroker, type KafkaBroker } from '../s
 import { benchCluster } from './cluster.js';
 import { benchGrpc } from './grpc.js';
 import { benchKafkaBus } from './kafkaBus.js';
+import {
+  benchLiveScale,
+  liveScaleHeadline,
+  liveScaleSettings,
+  printLiveScale,
+  type LiveScaleResult,
+} from './liveScale.js';
+import { benchLogins, loginsHeadline, printLogins, type LoginsBenchResult } from './logins.js';
+import { benchSpa, printSpa, spaHeadline, type SpaBenchResult } from './spa.js';
+import { benchMaturity, maturityHeadline, printMaturity, type MaturityBenchResult } from './maturity.js';
+import { benchLists, listsHeadline, printLists, type ListsBenchResult } from './lists.js';
 import { measureHttpInterleaved, registerInvestor } from './http.js';
 import type { LoadFigure } from './load.js';
 import { writeMarkdownReport } from './report.js';
@@ -54,6 +67,7 @@ const settings = {
   grpcConcurrency: num('BENCH_GRPC_CONCURRENCY', 16),
   maxCalls: num('BENCH_MAX_CALLS', 50_000),
   spreadUsers: num('BENCH_SPREAD_USERS', 1000),
+  hotEvents: num('BENCH_HOT_EVENTS', 100_000),
   maxDecisions: num('BENCH_MAX_DECISIONS', 200),
   rounds: num('BENCH_ROUNDS', 2),
   busEvents: num('BENCH_BUS_EVENTS', 20_000),
@@ -61,7 +75,18 @@ const settings = {
   restarts: num('BENCH_RESTARTS', 3),
 };
 
-const MODULES = ['http', 'socket', 'grpc', 'kafka', 'cluster'] as const;
+const MODULES = [
+  'http',
+  'socket',
+  'grpc',
+  'kafka',
+  'cluster',
+  'logins',
+  'livescale',
+  'spa',
+  'maturity',
+  'lists',
+] as const;
 type Module = (typeof MODULES)[number];
 function selectedModules(): Set<Module> {
   const raw = process.env.BENCH_ONLY?.trim();
@@ -172,6 +197,7 @@ async function main(): Promise<void> {
             maxCount: settings.maxCalls,
             concurrency: settings.grpcConcurrency,
             spreadUsers: settings.spreadUsers,
+            hotEvents: settings.hotEvents,
             rounds: settings.rounds,
             echoAddress: `127.0.0.1:${baselines.grpc}`,
             ledgerAddress: target.ledgerAddress,
@@ -188,6 +214,61 @@ async function main(): Promise<void> {
       // the standalone is done: its processes leave the cores to the broker and the cluster
       await Promise.all([target.stop(), baselines.stop()]);
       target = undefined;
+    }
+
+    // ---- goal 6: password logins vs the bare argon2id verify (bench/logins.ts; a target of its own)
+    let logins: LoginsBenchResult | undefined;
+    if (only.has('logins')) {
+      console.log('\n[logins] password logins per second vs the bare argon2id verify');
+      logins = await benchLogins({
+        seconds: settings.seconds,
+        rounds: settings.rounds,
+        maxCount: 100_000,
+      }).catch((err: unknown) => ({ skipped: errorText(err) }));
+      if ('skipped' in logins) console.log(`  skipped: ${logins.skipped}`);
+    }
+    // ---- goal 5: decision → push with 10,000 sockets connected (bench/liveScale.ts; a target of its own)
+    let liveScale: LiveScaleResult | undefined;
+    if (only.has('livescale')) {
+      console.log('\n[livescale] admin decision → investor push with many sockets connected');
+      liveScale = await benchLiveScale({
+        seconds: settings.seconds,
+        ...liveScaleSettings(),
+        log: (line) => console.log(line),
+      }).catch((err: unknown) => ({ skipped: errorText(err) }));
+      if ('skipped' in liveScale) console.log(`  skipped: ${liveScale.skipped}`);
+    }
+
+    // ---- issue 10 goal 4: due investments settled in batches vs one at a time (bench/maturity.ts; in process)
+    let maturity: MaturityBenchResult | undefined;
+    if (only.has('maturity')) {
+      console.log('\n[maturity] due investments settled in batches through the ledger vs one at a time');
+      maturity = await benchMaturity({
+        count: num('BENCH_MATURITIES', 100_000),
+        baseline: num('BENCH_MATURITY_BASELINE', 1_000),
+        log: (line) => console.log(line),
+      }).catch((err: unknown) => ({ skipped: errorText(err) }));
+      if ('skipped' in maturity) console.log(`  skipped: ${maturity.skipped}`);
+    }
+    // ---- issue 10 goal 7: list routes' p99 on a seeded store vs an empty one (bench/lists.ts; targets of its own)
+    let lists: ListsBenchResult | undefined;
+    if (only.has('lists')) {
+      console.log('\n[lists] getUsers pages, search and user statistics on a seeded store vs an empty one');
+      lists = await benchLists({ seconds: settings.seconds }).catch((err: unknown) => ({
+        skipped: errorText(err),
+      }));
+      if ('skipped' in lists) console.log(`  skipped: ${lists.skipped}`);
+    }
+    // ---- issue 10 goal 8: the SPA's first-route JS vs the whole app and a React hello (bench/spa.ts; no servers)
+    let spa: SpaBenchResult | undefined;
+    if (only.has('spa')) {
+      console.log("\n[spa] the SPA's gzipped JS by route (a production build)");
+      try {
+        spa = benchSpa();
+      } catch (err) {
+        spa = { skipped: errorText(err) };
+        console.log(`  skipped: ${spa.skipped}`);
+      }
     }
 
     // ---- 4 and 5 need a Kafka broker (one for both)
@@ -269,8 +350,27 @@ async function main(): Promise<void> {
       kafkaBus,
       cluster,
     };
-    const result: BenchResult = { ...partial, headline: headlineOf(partial) };
+    const result: BenchResult = {
+      ...partial,
+      ...(logins ? { logins } : {}),
+      ...(liveScale ? { liveScale } : {}),
+      ...(spa ? { spa } : {}),
+      ...(maturity ? { maturity } : {}),
+      headline: {
+        ...headlineOf(partial),
+        ...loginsHeadline(logins),
+        ...liveScaleHeadline(liveScale),
+        ...spaHeadline(spa),
+        ...maturityHeadline(maturity),
+        ...listsHeadline(lists),
+      },
+    };
     printTables(result);
+    if (logins) printLogins(logins);
+    if (liveScale) printLiveScale(liveScale);
+    if (spa) printSpa(spa);
+    if (maturity) printMaturity(maturity);
+    if (lists) printLists(lists);
     saveAndCompare(result);
     if (process.env.BENCH_WRITE_README === '1') writeMarkdownReport(result);
   } finally {
@@ -318,7 +418,7 @@ function printTables(r: BenchResult): void {
       ]),
     );
     console.log(
-      `  hot account: ${r.grpc.hotPostings} postings on one user's ledger stream by the end (every command reads it whole)`,
+      `  hot account: ${r.grpc.hotPostings} postings on one user's ledger stream by the end; the long hot stream held ${r.grpc.hotStreamEvents?.long ?? '?'} events at its start (a command reads its state row, not its stream)`,
     );
   } else console.log(`\ngRPC: skipped: ${r.grpc.skipped}`);
 

@@ -131,6 +131,9 @@ export async function measureDecisions(o: {
       return { skipped: `POST api/payments/create answered without transactionId: ${brief(created)}` };
     expected += amount;
     const target = expected;
+    // the admin opens the deposit first, which claims it (gateway/src/live/claims.ts): not timed
+    const claimed = await o.admin.post('/api/admin/claims', { kind: 'deposit', id: transactionId });
+    if (claimed.status !== 200) return { skipped: `POST api/admin/claims failed: ${brief(claimed)}` };
     const wait = nextEvent(o.socket, 'balances/changed', (p) => Number(p?.balances?.balance) >= target);
     const t0 = now();
     const decided = await o.admin.patch('/api/payments/confirmPayment', {

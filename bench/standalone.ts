@@ -15,10 +15,19 @@ export interface StandaloneTarget {
   ledgerAddress: string;
   admin: { email: string; password: string };
   logFile: string;
+  /** The target's process id (its memory: /proc/<pid>/status). */
+  pid: number;
   stop(): Promise<void>;
 }
 
-export async function startStandaloneTarget(): Promise<StandaloneTarget> {
+/**
+ * `options.env`: more variables for this target only (e.g. the logins bench lifting rate limits);
+ * `logName`: its log file under bench/results/. BENCH_CPU_PROF=<dir> profiles the target
+ * (`node --cpu-prof`, written to that folder when it stops).
+ */
+export async function startStandaloneTarget(
+  options: { env?: Record<string, string>; logName?: string } = {},
+): Promise<StandaloneTarget> {
   const dataDir = mkdtempSync(join(tmpdir(), 'meridian-bench-'));
   const port = await freePort();
   const ledgerPort = await freePort();
@@ -27,7 +36,7 @@ export async function startStandaloneTarget(): Promise<StandaloneTarget> {
     password: process.env.ADMIN_PASSWORD ?? `Bench-${randomBytes(9).toString('base64url')}1!`,
   };
   mkdirSync(join(root, 'bench/results'), { recursive: true });
-  const logFile = join(root, 'bench/results/standalone.log');
+  const logFile = join(root, `bench/results/${options.logName ?? 'standalone'}.log`);
   const log = openSync(logFile, 'w');
   const env: Record<string, string | undefined> = {
     ...process.env,
@@ -38,9 +47,16 @@ export async function startStandaloneTarget(): Promise<StandaloneTarget> {
     ADMIN_PASSWORD: admin.password,
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     NODE_ENV: 'development',
+    ...options.env,
   };
   delete env.REDIS_URL;
-  const child = startChild('services/standalone/src/main.ts', env, { stdout: log, stderr: log });
+  const profile = process.env.BENCH_CPU_PROF;
+  const child = startChild(
+    'services/standalone/src/main.ts',
+    env,
+    { stdout: log, stderr: log },
+    profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
+  );
   closeSync(log);
   const stop = async () => {
     await child.stop();
@@ -65,7 +81,14 @@ export async function startStandaloneTarget(): Promise<StandaloneTarget> {
     await stop();
     throw err;
   }
-  return { url, ledgerAddress: `127.0.0.1:${ledgerPort}`, admin, logFile, stop };
+  return {
+    url,
+    ledgerAddress: `127.0.0.1:${ledgerPort}`,
+    admin,
+    logFile,
+    pid: child.process.pid ?? 0,
+    stop,
+  };
 }
 
 /** The baseline servers (bench/baselineServer.ts) as a child process; resolves with their ports. */

@@ -76,7 +76,7 @@ export async function loginWithCode(
   await page.waitForURL('**/dashboard');
 }
 
-/** Headers a state-changing call needs from this context: the CSRF cookie copied into X-XSRF-TOKEN (as axios does). */
+/** Headers a state-changing call needs from this context: the CSRF cookie copied into X-XSRF-TOKEN (as the SPA's API client does). */
 export async function csrfHeaders(context: BrowserContext, url: string): Promise<Record<string, string>> {
   let token = (await context.cookies(url)).find((c) => c.name === 'XSRF-TOKEN')?.value;
   if (!token) {

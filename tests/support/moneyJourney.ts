@@ -292,6 +292,12 @@ export function describeMoneyJourney(options: MoneyJourneyOptions): void {
         },
       });
       expect(upload.status(), await upload.text()).toBe(200);
+      // a decision needs the admin's review claim on the submission (gateway/src/live/claims.ts)
+      const claim = await adm.request.post(`${admUrl}/api/admin/claims`, {
+        headers: await csrfHeaders(adm, admUrl),
+        data: { kind: 'kyc', id: investorId },
+      });
+      expect(claim.status(), await claim.text()).toBe(200);
       const approve = await adm.request.patch(`${admUrl}/api/users/kyc/approve/${investorId}`, {
         headers: await csrfHeaders(adm, admUrl),
       });

@@ -3,11 +3,17 @@ import createSagaMiddleware from 'redux-saga';
 import { authReducer, sessionExpired } from '../features/auth/authSlice';
 import { liveReducer } from '../features/live/liveSlice';
 import { queuesReducer } from '../features/queues/queuesSlice';
+import { claimsReducer } from '../features/claims/claimsSlice';
 import { createSocketIo, type SocketFactory } from '../features/live/live.saga';
 import { setSessionEndedHandler } from './apiClient';
 import { rootSaga } from './rootSaga';
 
-const rootReducer = combineReducers({ auth: authReducer, live: liveReducer, queues: queuesReducer });
+const rootReducer = combineReducers({
+  auth: authReducer,
+  live: liveReducer,
+  queues: queuesReducer,
+  claims: claimsReducer,
+});
 
 export type RootState = ReturnType<typeof rootReducer>;
 

@@ -1,9 +1,9 @@
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
-import { RouterProvider } from 'react-router-dom';
+import { MemoryRouter, useLocation, type Location } from 'react-router-dom';
 import { vi } from 'vitest';
-import { createTestRouter } from '../app/router';
+import { AppRoutes } from '../app/router';
 import { makeStore, type RootState } from '../app/store';
 import { initialAuthState, type AuthState } from '../features/auth/authSlice';
 import type { User } from '../features/auth/authTypes';
@@ -56,6 +56,11 @@ export function stopRenderedApps(): void {
   rendered.clear();
 }
 
+function LocationProbe({ onLocation }: { onLocation: (location: Location) => void }) {
+  onLocation(useLocation());
+  return null;
+}
+
 /** Renders the real route table at `path` with a fresh store. */
 export function renderApp(
   path: string,
@@ -63,11 +68,18 @@ export function renderApp(
 ) {
   const store = makeStore({ preloadedState, createSocket: idleSocket });
   rendered.add(store);
-  const router = createTestRouter([path]);
+  // What the tests read of the router: the current location (router.state.location.pathname).
+  const router = { state: { location: undefined as unknown as Location } };
+  const onLocation = (location: Location) => {
+    router.state.location = location;
+  };
   const user = userEvent.setup(timers ? { advanceTimers: vi.advanceTimersByTime.bind(vi) } : {});
   const view = render(
     <Provider store={store}>
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+        <LocationProbe onLocation={onLocation} />
+      </MemoryRouter>
     </Provider>,
   );
   return { store, router, user, ...view };

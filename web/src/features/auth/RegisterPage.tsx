@@ -1,6 +1,6 @@
 import { useState, type ClipboardEvent, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { toast } from '../../ui/toast';
 import { useAppDispatch } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { FormError, InputField } from '../../ui/Field';

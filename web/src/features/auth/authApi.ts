@@ -3,6 +3,18 @@ import type { Country, LoginInput, ProfileChanges, RegisterInput, User } from '.
 
 const USERS = 'users/';
 
+export interface UsersPage {
+  users: User[];
+  nextCursor: string;
+}
+
+export interface UserStats {
+  total: number;
+  verified: number;
+  unverified: number;
+  suspended: number;
+}
+
 interface MessageAnswer {
   message: string;
 }
@@ -63,6 +75,18 @@ export const authApi = {
     const data: unknown = (await api.get(`${USERS}getUsers`)).data;
     if (Array.isArray(data)) return data as User[];
     return ((data as { users?: User[] } | undefined)?.users ?? []) as User[];
+  },
+  /** A page of users, newest first; `nextCursor` is empty on the last page (header X-Next-Cursor). */
+  async getUsersPage(page: { limit: number; cursor?: string; q?: string }): Promise<UsersPage> {
+    const params = new URLSearchParams({ limit: String(page.limit) });
+    if (page.cursor) params.set('cursor', page.cursor);
+    if (page.q) params.set('q', page.q);
+    const res = await api.get(`${USERS}getUsers?${params.toString()}`);
+    const users = Array.isArray(res.data) ? (res.data as User[]) : [];
+    return { users, nextCursor: res.headers?.['x-next-cursor'] ?? '' };
+  },
+  async getUserStats(): Promise<UserStats> {
+    return (await api.get(`${USERS}userStats`)).data as UserStats;
   },
   async deleteUser(id: string): Promise<string> {
     return asMessage((await api.delete(`${USERS}${enc(id)}`)).data);

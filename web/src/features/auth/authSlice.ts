@@ -17,6 +17,10 @@ export interface AuthState {
   message: string;
   verifiedUsers: number;
   suspendedUsers: number;
+  /** Every user (the statistics' counter), not only the pages loaded into `users`. */
+  totalUsers: number;
+  /** Where the next page of `users` starts ('' : no more). */
+  usersNextCursor: string;
   sessionStatus: 'unknown' | 'checking' | 'checked';
 }
 
@@ -31,6 +35,8 @@ export const initialAuthState: AuthState = {
   message: '',
   verifiedUsers: 0,
   suspendedUsers: 0,
+  totalUsers: 0,
+  usersNextCursor: '',
   sessionStatus: 'unknown',
 };
 
@@ -75,6 +81,12 @@ export const passwordResetRequested = call('auth/passwordResetRequested', (email
   authApi.forgotPassword(email),
 );
 export const usersRequested = call('auth/usersRequested', (_: void) => authApi.getUsers());
+/** The admin's users list, a page at a time: the first page of a search (`cursor` empty) or the next one. */
+export const usersPageRequested = call(
+  'auth/usersPageRequested',
+  (page: { limit: number; cursor?: string; q?: string }) => authApi.getUsersPage(page),
+);
+export const userStatsRequested = call('auth/userStatsRequested', (_: void) => authApi.getUserStats());
 export const userDeleteConfirmed = call('auth/userDeleteConfirmed', (id: string) => authApi.deleteUser(id));
 export const userRoleChangeSubmitted = call(
   'auth/userRoleChangeSubmitted',
@@ -224,8 +236,23 @@ const authSlice = createSlice({
         state.users = [];
         state.twoFactor = false;
       })
+      .addCase(usersPageRequested.fulfilled, (state, action) => {
+        const more = Boolean(action.meta.arg.cursor);
+        if (more) {
+          const known = new Set(state.users.map((u) => u._id));
+          state.users.push(...action.payload.users.filter((u) => !known.has(u._id)));
+        } else state.users = action.payload.users;
+        state.usersNextCursor = action.payload.nextCursor;
+      })
+      .addCase(userStatsRequested.fulfilled, (state, action) => {
+        state.totalUsers = action.payload.total;
+        state.verifiedUsers = action.payload.verified;
+        state.suspendedUsers = action.payload.suspended;
+      })
       .addCase(usersRequested.fulfilled, (state, action) => {
         state.users = action.payload;
+        state.totalUsers = action.payload.length;
+        state.usersNextCursor = '';
         state.verifiedUsers = action.payload.filter((u) => u.isVerified).length;
         state.suspendedUsers = action.payload.filter((u) => u.role === 'suspended').length;
       })

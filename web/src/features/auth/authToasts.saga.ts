@@ -1,4 +1,4 @@
-import { toast } from 'react-toastify';
+import { toast } from '../../ui/toast';
 import { takeEvery } from 'redux-saga/effects';
 import type { Action } from '@reduxjs/toolkit';
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../ui/toast';
 import { authApi } from './authApi';
 import type { Country } from './authTypes';
 import { MESSAGES } from './validation';

@@ -7,7 +7,10 @@ import { PageHeader } from '../../ui/Card';
 import { formatUsd } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
 import { userRequested, verificationEmailRequested } from '../auth/authSlice';
+import { AdminPanel } from './AdminPanel';
 import { settleDepositMaturity } from './dashboardApi';
+import { InvestorPanel } from './InvestorPanel';
+import './dashboard.css';
 import { TileIcon } from './DashboardIcons';
 import { Ticker } from './Ticker';
 
@@ -46,6 +49,12 @@ const ADMIN_TILES = [
     text: 'Approve new investments',
   },
   { to: '/pending-kyc', label: 'Pending Kyc Verification', icon: 'kyc', text: 'Review identity documents' },
+  {
+    to: '/admin/audit',
+    label: 'Audit trail',
+    icon: 'history',
+    text: 'Every admin action, filtered and exported',
+  },
 ];
 
 function Tile({ to, label, icon, text }: { to: string; label: string; icon: string; text: string }) {
@@ -133,6 +142,8 @@ export function DashboardPage() {
 
       <Ticker />
 
+      <InvestorPanel />
+
       <section aria-labelledby="actions-title" className="section-block">
         <h2 id="actions-title" className="h3">
           What would you like to do?
@@ -149,6 +160,7 @@ export function DashboardPage() {
           <h2 id="admin-title" className="h3">
             Administration
           </h2>
+          <AdminPanel />
           <div className="tile-grid">
             {ADMIN_TILES.map((t) => (
               <Tile key={t.to} {...t} />

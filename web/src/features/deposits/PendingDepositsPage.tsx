@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { toast } from '../../ui/toast';
 import { PageHeader } from '../../ui/Card';
 import { formatDateTime } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';
@@ -7,6 +7,8 @@ import { depositTone, StatusBadge } from '../../ui/StatusBadge';
 import { personOf, serverMessage } from '../queues/lists';
 import { initiatedByFacts, LiveHint, QueueBody, QueueCard } from '../queues/QueueParts';
 import { useQueue } from '../queues/useQueue';
+import { ClaimBadge } from '../claims/ClaimNotice';
+import { useOthersClaims } from '../claims/useClaims';
 import { depositsApi } from './depositsApi';
 import { depositId, type Deposit } from './depositTypes';
 
@@ -18,6 +20,8 @@ export const PENDING_DEPOSITS_MESSAGES = {
 
 /** /admin-pending-deposit: declared deposits waiting for confirmation; live queue 'deposits'. */
 export function PendingDepositsPage() {
+  // who reviews which deposit now (features/claims)
+  const reviewedByOther = useOthersClaims('deposit');
   const { items, load } = useQueue<Deposit>('deposits', depositsApi.pending, (ok, error) => {
     if (ok) toast.success(PENDING_DEPOSITS_MESSAGES.fetched, { toastId: 'pending-deposits-fetched' });
     else
@@ -57,6 +61,7 @@ export function PendingDepositsPage() {
                 ...initiatedByFacts(d.initiatedBy),
               ]}
             >
+              <ClaimBadge claim={reviewedByOther(id)} />
               <Link className="btn btn--primary btn--sm" to={`/transaction/${id}`}>
                 Review deposit
               </Link>

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { toast } from 'react-toastify';
-import { useAppDispatch } from '../../app/hooks';
+import { toast } from '../../ui/toast';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { Card, EmptyState, PageHeader } from '../../ui/Card';
 import { formatDateTime } from '../../ui/dates';
@@ -15,6 +15,9 @@ import { useLiveEvents } from '../live/useLiveEvents';
 import { personOf } from '../queues/lists';
 import { toastDecisionFailed } from '../queues/QueueParts';
 import { queueItemDecided } from '../queues/queuesSlice';
+import { decideWithClaim } from '../claims/claimsApi';
+import { ClaimNotice } from '../claims/ClaimNotice';
+import { useItemClaim } from '../claims/useClaims';
 import { depositsApi } from './depositsApi';
 import { depositId, type Deposit } from './depositTypes';
 
@@ -37,6 +40,13 @@ export function TransactionPage() {
   );
   const [notes, setNotes] = useState('');
   const [busy, setBusy] = useState<'confirm' | 'reject' | null>(null);
+  const isAdmin = useAppSelector((s) => s.auth.user?.role === 'admin');
+  // an admin opening a pending deposit claims it: other admins see who reviews it (features/claims)
+  const review = useItemClaim(
+    'deposit',
+    transactionId,
+    isAdmin && view.kind === 'ready' && view.deposit.status === 'Pending',
+  );
 
   const fetchStatus = useCallback(async () => {
     if (!transactionId) {
@@ -72,10 +82,9 @@ export function TransactionPage() {
     if (view.kind !== 'ready') return;
     setBusy(decision);
     try {
-      const message = await depositsApi.decide(
-        depositId(view.deposit) || transactionId,
-        decision,
-        notes.trim(),
+      const id = depositId(view.deposit) || transactionId;
+      const message = await decideWithClaim('deposit', id, () =>
+        depositsApi.decide(id, decision, notes.trim()),
       );
       const status = decision === 'confirm' ? 'Confirmed' : 'Rejected';
       toast.success(message || (decision === 'confirm' ? 'Payment confirmed' : 'Payment rejected'));
@@ -133,6 +142,7 @@ export function TransactionPage() {
           />
           {view.deposit.status === 'Pending' ? (
             <div className="decision">
+              <ClaimNotice item={review} />
               <TextAreaField
                 label="Notes"
                 optional
@@ -147,7 +157,7 @@ export function TransactionPage() {
                   onClick={() => decide('confirm')}
                   busy={busy === 'confirm'}
                   busyLabel="Processing..."
-                  disabled={busy !== null}
+                  disabled={busy !== null || review.other !== null}
                 >
                   Confirm payment
                 </Button>
@@ -156,7 +166,7 @@ export function TransactionPage() {
                   onClick={() => decide('reject')}
                   busy={busy === 'reject'}
                   busyLabel="Processing..."
-                  disabled={busy !== null}
+                  disabled={busy !== null || review.other !== null}
                 >
                   Reject payment
                 </Button>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../ui/toast';
 import { Card, EmptyState, PageHeader } from '../../ui/Card';
 import { formatDateTime } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';

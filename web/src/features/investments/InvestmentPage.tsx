@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { toast } from '../../ui/toast';
 import { AdminOnly } from '../../app/guards';
-import { useAppDispatch } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { Card, EmptyState, PageHeader } from '../../ui/Card';
 import { formatDateTime } from '../../ui/dates';
@@ -15,6 +15,9 @@ import { useLiveEvents } from '../live/useLiveEvents';
 import { personOf, serverMessage } from '../queues/lists';
 import { toastDecisionFailed } from '../queues/QueueParts';
 import { queueItemDecided } from '../queues/queuesSlice';
+import { decideWithClaim } from '../claims/claimsApi';
+import { ClaimNotice } from '../claims/ClaimNotice';
+import { useItemClaim } from '../claims/useClaims';
 import { INVESTMENT_DECISION_MESSAGES, investmentsApi } from './investmentsApi';
 import { investmentIdOf, maturityText, planNameOf, type Investment } from './investmentTypes';
 
@@ -27,6 +30,13 @@ export function InvestmentPage() {
   const dispatch = useAppDispatch();
   const [view, setView] = useState<View>({ kind: 'loading' });
   const [busy, setBusy] = useState<'approve' | 'reject' | null>(null);
+  const isAdmin = useAppSelector((s) => s.auth.user?.role === 'admin');
+  // an admin opening a pending investment claims it: other admins see who reviews it (features/claims)
+  const review = useItemClaim(
+    'investment',
+    investmentId,
+    isAdmin && view.kind === 'ready' && view.investment.status === 'pending',
+  );
 
   const load = useCallback(async () => {
     try {
@@ -51,7 +61,9 @@ export function InvestmentPage() {
   async function decide(decision: 'approve' | 'reject') {
     setBusy(decision);
     try {
-      const message = await investmentsApi.decide(investmentId, decision);
+      const message = await decideWithClaim('investment', investmentId, () =>
+        investmentsApi.decide(investmentId, decision),
+      );
       toast.success(
         message ||
           (decision === 'approve'
@@ -130,6 +142,7 @@ export function InvestmentPage() {
           {view.investment.status === 'pending' ? (
             <AdminOnly>
               <div className="decision">
+                <ClaimNotice item={review} />
                 <p className="muted">
                   Approving moves the reserved amount into the investor’s Total Investment and starts the
                   term.
@@ -139,7 +152,7 @@ export function InvestmentPage() {
                     onClick={() => decide('approve')}
                     busy={busy === 'approve'}
                     busyLabel="Processing..."
-                    disabled={busy !== null}
+                    disabled={busy !== null || review.other !== null}
                   >
                     Approve investment
                   </Button>
@@ -148,7 +161,7 @@ export function InvestmentPage() {
                     onClick={() => decide('reject')}
                     busy={busy === 'reject'}
                     busyLabel="Processing..."
-                    disabled={busy !== null}
+                    disabled={busy !== null || review.other !== null}
                   >
                     Reject investment
                   </Button>

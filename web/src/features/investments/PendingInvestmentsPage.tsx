@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { toast } from '../../ui/toast';
 import { useAppDispatch } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { PageHeader } from '../../ui/Card';
@@ -11,6 +11,9 @@ import { personOf, serverMessage } from '../queues/lists';
 import { initiatedByFacts, LiveHint, QueueBody, QueueCard, toastDecisionFailed } from '../queues/QueueParts';
 import { queueItemDecided } from '../queues/queuesSlice';
 import { useQueue } from '../queues/useQueue';
+import { decideWithClaim } from '../claims/claimsApi';
+import { ClaimBadge } from '../claims/ClaimNotice';
+import { useOthersClaims } from '../claims/useClaims';
 import { INVESTMENT_DECISION_MESSAGES, investmentsApi } from './investmentsApi';
 import { investmentIdOf, maturityText, planNameOf, type Investment } from './investmentTypes';
 
@@ -23,6 +26,8 @@ export const PENDING_INVESTMENTS_MESSAGES = {
 export function PendingInvestmentsPage() {
   const dispatch = useAppDispatch();
   const [busy, setBusy] = useState<{ id: string; decision: 'approve' | 'reject' } | null>(null);
+  // an item another admin reviews shows who, and cannot be decided here (features/claims)
+  const reviewedByOther = useOthersClaims('investment');
   const { items, load } = useQueue<Investment>('investments', investmentsApi.pending, (ok, error) => {
     if (!ok)
       toast.error(serverMessage(error) || PENDING_INVESTMENTS_MESSAGES.failed, {
@@ -33,7 +38,8 @@ export function PendingInvestmentsPage() {
   async function decide(id: string, decision: 'approve' | 'reject') {
     setBusy({ id, decision });
     try {
-      const message = await investmentsApi.decide(id, decision);
+      // deciding from the list claims the item first: the gateway decides only with the claim
+      const message = await decideWithClaim('investment', id, () => investmentsApi.decide(id, decision));
       toast.success(
         message ||
           (decision === 'approve'
@@ -72,6 +78,7 @@ export function PendingInvestmentsPage() {
         {items.map((i) => {
           const id = investmentIdOf(i);
           const who = personOf(i.user);
+          const other = reviewedByOther(id);
           return (
             <QueueCard
               key={id}
@@ -87,12 +94,13 @@ export function PendingInvestmentsPage() {
                 ...initiatedByFacts(i.initiatedBy),
               ]}
             >
+              <ClaimBadge claim={other} />
               <Button
                 size="sm"
                 onClick={() => decide(id, 'approve')}
                 busy={busy?.id === id && busy.decision === 'approve'}
                 busyLabel="Processing..."
-                disabled={busy !== null}
+                disabled={busy !== null || other !== null}
               >
                 Approve
               </Button>
@@ -102,7 +110,7 @@ export function PendingInvestmentsPage() {
                 onClick={() => decide(id, 'reject')}
                 busy={busy?.id === id && busy.decision === 'reject'}
                 busyLabel="Processing..."
-                disabled={busy !== null}
+                disabled={busy !== null || other !== null}
               >
                 Reject
               </Button>

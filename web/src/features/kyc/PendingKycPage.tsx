@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../ui/toast';
 import { Button } from '../../ui/Button';
 import { PageHeader } from '../../ui/Card';
 import { StatusBadge } from '../../ui/StatusBadge';
@@ -7,6 +7,9 @@ import type { User } from '../auth/authTypes';
 import { serverMessage } from '../queues/lists';
 import { LiveHint, QueueBody, QueueCard, toastDecisionFailed } from '../queues/QueueParts';
 import { useQueue } from '../queues/useQueue';
+import { claimsApi, decideWithClaim } from '../claims/claimsApi';
+import { ClaimBadge } from '../claims/ClaimNotice';
+import { useOthersClaims } from '../claims/useClaims';
 import { kycApi } from './kycApi';
 
 export const PENDING_KYC_MESSAGES = {
@@ -21,15 +24,23 @@ export const PENDING_KYC_MESSAGES = {
 /** /pending-kyc: identity documents waiting for a decision; live queue 'kyc'; the list reloads after a decision. */
 export function PendingKycPage() {
   const [busy, setBusy] = useState<{ id: string; decision: 'approve' | 'reject' } | null>(null);
+  // a submission another admin reviews shows who, and cannot be decided here (features/claims)
+  const reviewedByOther = useOthersClaims('kyc');
   const { items, load, reload } = useQueue<User>('kyc', kycApi.pending, (ok, error) => {
     if (!ok)
       toast.error(serverMessage(error) || PENDING_KYC_MESSAGES.failed, { toastId: 'pending-kyc-failed' });
   });
 
+  /** Opening a submission's documents claims it: other admins see who reviews it (a failure changes nothing). */
+  function openDocuments(id: string) {
+    void claimsApi.claim('kyc', id).catch(() => undefined);
+  }
+
   async function decide(id: string, decision: 'approve' | 'reject') {
     setBusy({ id, decision });
     try {
-      await kycApi.decide(id, decision);
+      // deciding claims the submission first: the gateway decides only with the claim
+      await decideWithClaim('kyc', id, () => kycApi.decide(id, decision));
       toast.success(decision === 'approve' ? PENDING_KYC_MESSAGES.approved : PENDING_KYC_MESSAGES.rejected);
     } catch (e) {
       toastDecisionFailed(
@@ -76,14 +87,24 @@ export function PendingKycPage() {
                 value: (
                   <span className="doc-links">
                     {u.kyc?.frontDoc ? (
-                      <a href={u.kyc.frontDoc} target="_blank" rel="noopener noreferrer">
+                      <a
+                        href={u.kyc.frontDoc}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                        onClick={() => openDocuments(u._id)}
+                      >
                         View front
                       </a>
                     ) : (
                       <span className="muted">Front missing</span>
                     )}
                     {u.kyc?.backDoc ? (
-                      <a href={u.kyc.backDoc} target="_blank" rel="noopener noreferrer">
+                      <a
+                        href={u.kyc.backDoc}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                        onClick={() => openDocuments(u._id)}
+                      >
                         View back
                       </a>
                     ) : (
@@ -94,10 +115,11 @@ export function PendingKycPage() {
               },
             ]}
           >
+            <ClaimBadge claim={reviewedByOther(u._id)} />
             <Button
               size="sm"
               onClick={() => decide(u._id, 'approve')}
-              disabled={busy !== null}
+              disabled={busy !== null || reviewedByOther(u._id) !== null}
               aria-label={`Approve KYC of ${u.name}`}
             >
               {busy?.id === u._id && busy.decision === 'approve' ? 'Processing...' : 'Approve'}
@@ -106,7 +128,7 @@ export function PendingKycPage() {
               size="sm"
               variant="danger"
               onClick={() => decide(u._id, 'reject')}
-              disabled={busy !== null}
+              disabled={busy !== null || reviewedByOther(u._id) !== null}
               aria-label={`Reject KYC of ${u.name}`}
             >
               {busy?.id === u._id && busy.decision === 'reject' ? 'Processing...' : 'Reject'}

@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { toast } from '../../ui/toast';
 import { browser } from '../../app/browser';
 import { useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { Card, PageHeader } from '../../ui/Card';
 import { FormError } from '../../ui/Field';
+import { ProgressBar } from '../../ui/ProgressBar';
 import { kycApi } from './kycApi';
 import { KYC_MESSAGES, kycFileProblem } from './kycFile';
 
@@ -79,6 +80,10 @@ export function UploadKycPage() {
   const [done, setDone] = useState(false);
   const busy = progress !== null && !done;
   const started = useRef(false);
+  const upload = useRef<AbortController | null>(null);
+
+  // Leaving the screen cancels an upload still running (no toast, no redirect afterwards).
+  useEffect(() => () => upload.current?.abort(), []);
 
   useEffect(() => {
     if (!done) return;
@@ -113,11 +118,16 @@ export function UploadKycPage() {
     setError('');
     setProgress(0);
     try {
-      await kycApi.upload(files.front, files.back, setProgress);
+      const controller = new AbortController();
+      upload.current = controller;
+      await kycApi.upload(files.front, files.back, setProgress, controller.signal);
+      upload.current = null;
       setProgress(100);
       toast.success(KYC_MESSAGES.uploaded);
       setDone(true);
     } catch {
+      if (upload.current?.signal.aborted) return; // the screen was left
+      upload.current = null;
       started.current = false;
       setProgress(null);
       setError(KYC_MESSAGES.uploadFailed);
@@ -225,17 +235,7 @@ export function UploadKycPage() {
               <FilePick side="back" file={files.back} error={fieldErrors.back} onPick={pick('back')} />
             </div>
             {progress !== null ? (
-              <div
-                className="progress"
-                role="progressbar"
-                aria-label="Upload progress"
-                aria-valuemin={0}
-                aria-valuemax={100}
-                aria-valuenow={progress}
-              >
-                <span className="progress__bar" style={{ width: `${progress}%` }} />
-                <span className="progress__text">{progress}%</span>
-              </div>
+              <ProgressBar value={progress} label="Upload progress" valueText={`${progress}% uploaded`} />
             ) : null}
             <Button type="submit" block busy={busy} busyLabel="Uploading…" disabled={done}>
               Submit KYC

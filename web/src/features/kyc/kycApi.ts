@@ -1,5 +1,4 @@
-import type { AxiosProgressEvent } from 'axios';
-import { api } from '../../app/apiClient';
+import { api, type ApiProgress } from '../../app/apiClient';
 import type { User } from '../auth/authTypes';
 import { listFrom, messageFrom } from '../queues/lists';
 
@@ -7,12 +6,18 @@ const enc = encodeURIComponent;
 
 export const kycApi = {
   /** POST api/users/uploadKycDocuments, multipart with files `front` and `back` -> { message }. */
-  async upload(front: File, back: File, onProgress: (percent: number) => void): Promise<string> {
+  async upload(
+    front: File,
+    back: File,
+    onProgress: (percent: number) => void,
+    signal?: AbortSignal,
+  ): Promise<string> {
     const form = new FormData();
     form.append('front', front);
     form.append('back', back);
     const res = await api.post('users/uploadKycDocuments', form, {
-      onUploadProgress: (e: AxiosProgressEvent) => {
+      signal,
+      onUploadProgress: (e: ApiProgress) => {
         if (e.total) onProgress(Math.min(100, Math.round((e.loaded / e.total) * 100)));
       },
     });

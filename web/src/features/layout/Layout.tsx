@@ -1,24 +1,31 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
-import { Bounce, ToastContainer } from 'react-toastify';
+import { LoadingBlock } from '../../ui/Spinner';
+import { toastsWanted } from '../../ui/toast';
 import { Footer } from './Footer';
 import { Navbar } from './Navbar';
 
-/** Toasts: top-right, 5000 ms, pause on hover and focus loss, drag to dismiss at 80 % (spec §9). */
-export function AppToasts() {
+const AppToasts = lazy(() => import('./AppToasts').then((m) => ({ default: m.AppToasts })));
+
+/** The toast container, mounted (and react-toastify loaded) once something toasts. */
+function OnDemandToasts() {
+  const wanted = useSyncExternalStore(toastsWanted.subscribe, toastsWanted.get, toastsWanted.get);
+  return wanted ? (
+    <Suspense fallback={null}>
+      <AppToasts />
+    </Suspense>
+  ) : null;
+}
+
+/**
+ * While a screen's chunk loads: the navbar and footer stay, the main area keeps its height, and the
+ * spinner only fades in after 300 ms (a fast load shows nothing rather than a flash).
+ */
+function ScreenLoading() {
   return (
-    <ToastContainer
-      position="top-right"
-      autoClose={5000}
-      pauseOnHover
-      pauseOnFocusLoss
-      draggable
-      draggablePercent={80}
-      closeOnClick={false}
-      newestOnTop
-      theme="light"
-      transition={Bounce}
-    />
+    <div className="screen-loading">
+      <LoadingBlock label="Loading…" />
+    </div>
   );
 }
 
@@ -34,10 +41,12 @@ export function Layout() {
       </a>
       <Navbar />
       <main id="main" className="app-main" tabIndex={-1}>
-        <Outlet />
+        <Suspense fallback={<ScreenLoading />}>
+          <Outlet />
+        </Suspense>
       </main>
       <Footer />
-      <AppToasts />
+      <OnDemandToasts />
     </div>
   );
 }

@@ -1,4 +1,3 @@
-import { io } from 'socket.io-client';
 import { eventChannel, type EventChannel, type Task } from 'redux-saga';
 import { call, cancel, cancelled, fork, put, select, take } from 'redux-saga/effects';
 import type { AuthState } from '../auth/authSlice';
@@ -24,14 +23,16 @@ export interface SocketOptions {
   lastPosition: () => string | null;
 }
 
-export type SocketFactory = (options?: SocketOptions) => LiveSocket;
+export type SocketFactory = (options?: SocketOptions) => LiveSocket | Promise<LiveSocket>;
 
 /**
  * Same origin, path /socket.io, cookies sent; socket.io-client reconnects on its own. The handshake
  * carries `auth.lastPosition` (null on the first connect): see README.md, "Catching up".
+ * socket.io-client is its own chunk, loaded when a session first needs the socket (not on the first route).
  */
-export const createSocketIo: SocketFactory = (options) =>
-  io({
+export const createSocketIo: SocketFactory = async (options) => {
+  const { io } = await import('socket.io-client');
+  return io({
     path: '/socket.io',
     withCredentials: true,
     reconnection: true,
@@ -39,6 +40,7 @@ export const createSocketIo: SocketFactory = (options) =>
     reconnectionDelayMax: 10000,
     auth: (cb) => cb({ lastPosition: options?.lastPosition() ?? null }),
   });
+};
 
 type SocketMessage = { kind: 'connected' } | { kind: 'disconnected' } | { kind: 'event'; event: LiveEvent };
 
@@ -55,7 +57,16 @@ function socketChannel(socket: LiveSocket): EventChannel<SocketMessage> {
 
 export function* liveConnection(createSocket: SocketFactory) {
   let lastPosition: string | null = null;
-  const socket: LiveSocket = yield call(createSocket, { lastPosition: () => lastPosition });
+  const made = createSocket({ lastPosition: () => lastPosition });
+  let socket: LiveSocket;
+  try {
+    socket = yield made; // a promise while socket.io-client's chunk loads
+  } catch {
+    return; // the chunk did not load (offline): no live updates until the session changes
+  } finally {
+    // cancelled (logout) before the socket existed: close it as soon as it does
+    if ((yield cancelled()) as boolean) void Promise.resolve(made).then((s) => s.disconnect());
+  }
   const channel: EventChannel<SocketMessage> = yield call(socketChannel, socket);
   yield put(connectionOpened());
   try {

@@ -16,6 +16,7 @@ export const LIVE_EVENTS = {
   balancesChanged: 'balances/changed',
   statusChanged: 'status/changed',
   resync: 'live/resync',
+  claimChanged: 'claims/changed',
 } as const;
 
 export type LiveEventName = (typeof LIVE_EVENTS)[keyof typeof LIVE_EVENTS];
@@ -62,4 +63,34 @@ export interface StatusChangedPayload {
   id: string;
   status: string;
   position?: Position;
+}
+
+/** Who reviews a pending item of an admin queue now (gateway/src/live/claims.ts). */
+export interface ReviewClaim {
+  kind: StatusKind;
+  id: string;
+  adminId: string;
+  adminName: string;
+  claimedAt: string;
+  /** Milliseconds the claim has left when sent, unless renewed (the client counts down from receipt). */
+  expiresInMs: number;
+  /** Claimed and taken over, oldest first. */
+  history: Array<{
+    action: 'claimed' | 'takenOver';
+    adminId: string;
+    adminName: string;
+    fromAdminId?: string;
+    fromAdminName?: string;
+    at: string;
+  }>;
+}
+
+/**
+ * To admins: an item was claimed, renewed, taken over (`claim` is the new one) or released (`claim` null).
+ * Not logged, so no position: a (re)connected client fetches GET api/admin/claims instead.
+ */
+export interface ClaimChangedPayload {
+  kind: StatusKind;
+  id: string;
+  claim: ReviewClaim | null;
 }

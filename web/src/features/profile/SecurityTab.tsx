@@ -6,6 +6,7 @@ import { passwordChangeSubmitted } from '../auth/authSlice';
 import { PasswordChecklist } from '../auth/PasswordChecklist';
 import { PasswordInput } from '../auth/PasswordInput';
 import { validateChangePassword } from '../auth/validation';
+import { SecurityEventsList } from '../audit/SecurityEventsList';
 
 const EMPTY = { oldPassword: '', password: '', password2: '' };
 
@@ -29,38 +30,41 @@ export function SecurityTab() {
   }
 
   return (
-    <form className="form form--narrow" noValidate onSubmit={onSubmit} aria-label="Change password">
-      <h2 className="h3">Change password</h2>
-      <p className="muted">
-        Use at least 6 characters with upper and lower case letters, a number and a special character.
-      </p>
-      <FormError message={error} />
-      <PasswordInput
-        label="Current password"
-        name="oldPassword"
-        value={form.oldPassword}
-        onChange={(oldPassword) => setForm((f) => ({ ...f, oldPassword }))}
-      />
-      <PasswordInput
-        label="New password"
-        name="password"
-        autoComplete="new-password"
-        value={form.password}
-        onChange={(password) => setForm((f) => ({ ...f, password }))}
-        hint={<PasswordChecklist password={form.password} />}
-      />
-      <PasswordInput
-        label="Confirm new password"
-        name="password2"
-        autoComplete="new-password"
-        value={form.password2}
-        onChange={(password2) => setForm((f) => ({ ...f, password2 }))}
-      />
-      <div className="form__actions">
-        <Button type="submit" busy={busy} busyLabel="Saving…">
-          Change password
-        </Button>
-      </div>
-    </form>
+    <>
+      <form className="form form--narrow" noValidate onSubmit={onSubmit} aria-label="Change password">
+        <h2 className="h3">Change password</h2>
+        <p className="muted">
+          Use at least 6 characters with upper and lower case letters, a number and a special character.
+        </p>
+        <FormError message={error} />
+        <PasswordInput
+          label="Current password"
+          name="oldPassword"
+          value={form.oldPassword}
+          onChange={(oldPassword) => setForm((f) => ({ ...f, oldPassword }))}
+        />
+        <PasswordInput
+          label="New password"
+          name="password"
+          autoComplete="new-password"
+          value={form.password}
+          onChange={(password) => setForm((f) => ({ ...f, password }))}
+          hint={<PasswordChecklist password={form.password} />}
+        />
+        <PasswordInput
+          label="Confirm new password"
+          name="password2"
+          autoComplete="new-password"
+          value={form.password2}
+          onChange={(password2) => setForm((f) => ({ ...f, password2 }))}
+        />
+        <div className="form__actions">
+          <Button type="submit" busy={busy} busyLabel="Saving…">
+            Change password
+          </Button>
+        </div>
+      </form>
+      <SecurityEventsList />
+    </>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
@@ -10,11 +10,17 @@ import {
   userDeleteConfirmed,
   userRequested,
   userRoleChangeSubmitted,
-  usersRequested,
+  usersPageRequested,
+  userStatsRequested,
 } from '../auth/authSlice';
 import type { User } from '../auth/authTypes';
 import { ConfirmDialog } from './ConfirmDialog';
 import { RoleModal } from './RoleModal';
+
+/** Users loaded per request; the next page loads as the admin scrolls to the end of the list. */
+export const USERS_PAGE_SIZE = 50;
+/** The search goes to the server this long after the last keystroke. */
+export const SEARCH_DEBOUNCE_MS = 300;
 
 export function filterUsers(users: User[], query: string): User[] {
   const q = query.trim().toLowerCase();
@@ -31,20 +37,70 @@ function Stat({ label, value, tone }: { label: string; value: number; tone: stri
   );
 }
 
+/** Calls `onVisible` whenever the returned element scrolls into view (an IntersectionObserver sentinel). */
+function useSentinel(onVisible: () => void) {
+  const ref = useRef<HTMLDivElement | null>(null);
+  const latest = useRef(onVisible);
+  latest.current = onVisible;
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) latest.current();
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  });
+  return ref;
+}
+
 export function UsersTab() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const { users, verifiedUsers, suspendedUsers } = useAppSelector((s) => s.auth);
+  const { users, verifiedUsers, suspendedUsers, totalUsers, usersNextCursor } = useAppSelector((s) => s.auth);
   const me = useAppSelector((s) => s.auth.user);
   const [loaded, setLoaded] = useState(false);
   const [query, setQuery] = useState('');
+  /** The search the loaded pages answer (the typed one, once the debounce settles). */
+  const [searched, setSearched] = useState('');
+  const [loadingMore, setLoadingMore] = useState(false);
   const [roleFor, setRoleFor] = useState<User | null>(null);
   const [deleteFor, setDeleteFor] = useState<User | null>(null);
 
-  useEffect(() => {
-    void dispatch(usersRequested()).finally(() => setLoaded(true));
-  }, [dispatch]);
+  /** The first page of a search (and the statistics): what the list shows from scratch. */
+  const reload = useCallback(
+    async (q: string) => {
+      await Promise.all([
+        dispatch(usersPageRequested({ limit: USERS_PAGE_SIZE, q: q.trim() })),
+        dispatch(userStatsRequested()),
+      ]);
+    },
+    [dispatch],
+  );
 
+  useEffect(() => {
+    void reload('').finally(() => setLoaded(true));
+  }, [reload]);
+
+  useEffect(() => {
+    if (query.trim() === searched) return;
+    const timer = setTimeout(() => {
+      setSearched(query.trim());
+      void dispatch(usersPageRequested({ limit: USERS_PAGE_SIZE, q: query.trim() }));
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [dispatch, query, searched]);
+
+  const loadMore = useCallback(() => {
+    if (!usersNextCursor || loadingMore || query.trim() !== searched) return;
+    setLoadingMore(true);
+    void dispatch(
+      usersPageRequested({ limit: USERS_PAGE_SIZE, cursor: usersNextCursor, q: searched }),
+    ).finally(() => setLoadingMore(false));
+  }, [dispatch, usersNextCursor, loadingMore, query, searched]);
+  const sentinel = useSentinel(loadMore);
+
+  // the pages loaded answer the server's search; the typed text also narrows them at once
   const shown = useMemo(() => filterUsers(users, query), [users, query]);
 
   async function changeRole(role: string) {
@@ -52,7 +108,7 @@ export function UsersTab() {
     const result = await dispatch(userRoleChangeSubmitted({ id: roleFor._id, role }));
     if (userRoleChangeSubmitted.fulfilled.match(result)) {
       setRoleFor(null);
-      await dispatch(usersRequested());
+      await reload(searched);
     }
   }
 
@@ -60,7 +116,7 @@ export function UsersTab() {
     if (!deleteFor) return;
     const result = await dispatch(userDeleteConfirmed(deleteFor._id));
     setDeleteFor(null);
-    if (userDeleteConfirmed.fulfilled.match(result)) await dispatch(usersRequested());
+    if (userDeleteConfirmed.fulfilled.match(result)) await reload(searched);
   }
 
   async function impersonate(user: User) {
@@ -78,9 +134,9 @@ export function UsersTab() {
   return (
     <div className="users-tab">
       <div className="stat-grid" aria-label="User statistics">
-        <Stat label="Total users" value={users.length} tone="neutral" />
+        <Stat label="Total users" value={totalUsers} tone="neutral" />
         <Stat label="Verified users" value={verifiedUsers} tone="success" />
-        <Stat label="Unverified users" value={users.length - verifiedUsers} tone="warning" />
+        <Stat label="Unverified users" value={totalUsers - verifiedUsers} tone="warning" />
         <Stat label="Suspended users" value={suspendedUsers} tone="danger" />
       </div>
 
@@ -179,6 +235,11 @@ export function UsersTab() {
           ))}
         </ul>
       )}
+      {usersNextCursor ? (
+        <div ref={sentinel} className="users-tab__more" data-testid="users-more">
+          {loadingMore ? <LoadingBlock label="Loading more users…" /> : null}
+        </div>
+      ) : null}
 
       {roleFor ? <RoleModal user={roleFor} onClose={() => setRoleFor(null)} onSubmit={changeRole} /> : null}
       {deleteFor ? (

@@ -27,8 +27,11 @@ const people = [
   aUser({ _id: 'u-4', name: 'Ada', email: 'ada@example.com', isVerified: false }),
 ];
 
+const stats = { total: 4, verified: 2, unverified: 2, suspended: 1 };
+
 async function openUsers() {
   server.on('GET users/getUsers', [200, people]);
+  server.on('GET users/userStats', [200, stats]);
   const view = renderApp('/user-profile', { preloadedState: loggedInAs(admin) });
   await view.user.click(screen.getByRole('tab', { name: 'Users' }));
   await screen.findByRole('list', { name: 'Users' });
@@ -123,6 +126,55 @@ describe('users tab (admin)', () => {
     expect(screen.getByText('No user found...')).toBeInTheDocument();
   });
 
+  it('loads the next page when the end of the list scrolls into view, and searches on the server', async () => {
+    // jsdom has no layout: a stand-in IntersectionObserver that the test scrolls by hand
+    const observed = new Set<{ cb: IntersectionObserverCallback; el: Element }>();
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        private entries: Array<{ cb: IntersectionObserverCallback; el: Element }> = [];
+        constructor(private cb: IntersectionObserverCallback) {}
+        observe(el: Element) {
+          const e = { cb: this.cb, el };
+          this.entries.push(e);
+          observed.add(e);
+        }
+        disconnect() {
+          for (const e of this.entries) observed.delete(e);
+        }
+      },
+    );
+    const scrollToEnd = () => {
+      for (const { cb, el } of [...observed])
+        cb([{ isIntersecting: true, target: el } as unknown as IntersectionObserverEntry], {} as never);
+    };
+    const more = [aUser({ _id: 'u-9', name: 'Zed Older', email: 'zed@example.com' })];
+    server.on('GET users/userStats', [200, { total: 5, verified: 2, unverified: 3, suspended: 1 }]);
+    server.on('GET users/getUsers', ({ url }) =>
+      url.includes('cursor=c1') ? [200, more] : [200, people, { 'x-next-cursor': 'c1' }],
+    );
+    const { user } = renderApp('/user-profile', { preloadedState: loggedInAs(admin) });
+    await user.click(screen.getByRole('tab', { name: 'Users' }));
+    await screen.findByRole('listitem', { name: 'Ada' });
+    expect(screen.queryByRole('listitem', { name: 'Zed Older' })).not.toBeInTheDocument();
+    expect(
+      within(screen.getByLabelText('User statistics')).getByText('Total users').previousSibling,
+    ).toHaveTextContent('5');
+    scrollToEnd();
+    expect(await screen.findByRole('listitem', { name: 'Zed Older' })).toBeInTheDocument();
+    expect(server.callsTo('GET users/getUsers').map((c) => c.url)).toEqual([
+      'users/getUsers?limit=50',
+      'users/getUsers?limit=50&cursor=c1',
+    ]);
+    // the last page: no sentinel, nothing more to load
+    expect(screen.queryByTestId('users-more')).not.toBeInTheDocument();
+    await user.type(screen.getByLabelText('Search users'), 'Zed');
+    await waitFor(() =>
+      expect(server.callsTo('GET users/getUsers').at(-1)?.url).toBe('users/getUsers?limit=50&q=Zed'),
+    );
+    vi.unstubAllGlobals();
+  });
+
   it("role modal: 'Please select a role', then upgrades and reloads the list; Escape closes it", async () => {
     server.on('POST users/upgradeUser', [200, { message: 'User role updated to author' }]);
     const { user } = await openUsers();
@@ -186,6 +238,7 @@ describe('users tab (admin)', () => {
     server.on('POST users/exit-impersonation', [200, { message: 'Exited impersonation' }]);
     server.on('GET users/getUser', [200, admin]);
     server.on('GET users/getUsers', [200, people]);
+    server.on('GET users/userStats', [200, stats]);
     const { user, store } = renderApp('/user-profile', { preloadedState: loggedInAs(impersonated) });
     await user.click(screen.getByRole('button', { name: 'Exit Impersonation' }));
     expect(await screen.findByText('Exited impersonation')).toBeInTheDocument();

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../ui/toast';
 import { EmptyState } from '../../ui/Card';
 import { initials } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';

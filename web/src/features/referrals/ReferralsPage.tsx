@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../ui/toast';
 import { api } from '../../app/apiClient';
 import { useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { toast } from '../../ui/toast';
 import { PageHeader } from '../../ui/Card';
 import { formatDateTime } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';
@@ -7,6 +7,8 @@ import { StatusBadge, withdrawalStatus } from '../../ui/StatusBadge';
 import { personOf, serverMessage } from '../queues/lists';
 import { initiatedByFacts, LiveHint, QueueBody, QueueCard } from '../queues/QueueParts';
 import { useQueue } from '../queues/useQueue';
+import { ClaimBadge } from '../claims/ClaimNotice';
+import { useOthersClaims } from '../claims/useClaims';
 import { withdrawalsApi } from './withdrawalsApi';
 import type { Withdrawal } from './withdrawalTypes';
 
@@ -19,6 +21,8 @@ export const PENDING_WITHDRAWALS_MESSAGES = {
 
 /** /admin-pending-wallet: withdrawal requests waiting for approval; live queue 'withdrawals'. */
 export function PendingWithdrawalsPage() {
+  // who reviews which withdrawal now (features/claims)
+  const reviewedByOther = useOthersClaims('withdrawal');
   const { items, load } = useQueue<Withdrawal>('withdrawals', withdrawalsApi.pending, (ok, error) => {
     if (ok) toast.success(PENDING_WITHDRAWALS_MESSAGES.fetched, { toastId: 'pending-withdrawals-fetched' });
     else
@@ -62,6 +66,7 @@ export function PendingWithdrawalsPage() {
                 ...initiatedByFacts(w.initiatedBy),
               ]}
             >
+              <ClaimBadge claim={reviewedByOther(w._id ?? '')} />
               <Link className="btn btn--primary btn--sm" to={`/withdrawal/${w._id}`}>
                 Review withdrawal
               </Link>

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { toast } from '../../ui/toast';
 import { errorMessage } from '../../app/errors';
 import { Button } from '../../ui/Button';
 import { Card, PageHeader } from '../../ui/Card';

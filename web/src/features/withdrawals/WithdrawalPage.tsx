@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { toast } from 'react-toastify';
-import { useAppDispatch } from '../../app/hooks';
+import { toast } from '../../ui/toast';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { Card, EmptyState, PageHeader } from '../../ui/Card';
 import { formatDateTime } from '../../ui/dates';
@@ -14,6 +14,9 @@ import { useLiveEvents } from '../live/useLiveEvents';
 import { personOf } from '../queues/lists';
 import { toastDecisionFailed } from '../queues/QueueParts';
 import { queueItemDecided } from '../queues/queuesSlice';
+import { decideWithClaim } from '../claims/claimsApi';
+import { ClaimNotice } from '../claims/ClaimNotice';
+import { useItemClaim } from '../claims/useClaims';
 import { withdrawalsApi } from './withdrawalsApi';
 import type { Withdrawal } from './withdrawalTypes';
 
@@ -33,6 +36,13 @@ export function WithdrawalPage() {
   const dispatch = useAppDispatch();
   const [view, setView] = useState<View>({ kind: 'loading' });
   const [busy, setBusy] = useState<'approve' | 'reject' | null>(null);
+  const isAdmin = useAppSelector((s) => s.auth.user?.role === 'admin');
+  // an admin opening a pending withdrawal claims it: other admins see who reviews it (features/claims)
+  const review = useItemClaim(
+    'withdrawal',
+    id,
+    isAdmin && view.kind === 'ready' && view.withdrawal.status === 'Pending',
+  );
 
   useEffect(() => {
     let live = true;
@@ -57,7 +67,7 @@ export function WithdrawalPage() {
     if (view.kind !== 'ready') return;
     setBusy(decision);
     try {
-      await withdrawalsApi.decide(id, decision);
+      await decideWithClaim('withdrawal', id, () => withdrawalsApi.decide(id, decision));
       toast.success(decision === 'approve' ? WITHDRAWAL_MESSAGES.approved : WITHDRAWAL_MESSAGES.rejected);
       setView({
         kind: 'ready',
@@ -122,13 +132,14 @@ export function WithdrawalPage() {
               { term: 'Requested', value: formatDateTime(w.requestDate) },
             ]}
           />
+          {w.status === 'Pending' ? <ClaimNotice item={review} /> : null}
           {w.status === 'Pending' ? (
             <div className="decision__buttons">
               <Button
                 onClick={() => decide('approve')}
                 busy={busy === 'approve'}
                 busyLabel="Processing..."
-                disabled={busy !== null}
+                disabled={busy !== null || review.other !== null}
               >
                 Approve
               </Button>
@@ -137,7 +148,7 @@ export function WithdrawalPage() {
                 onClick={() => decide('reject')}
                 busy={busy === 'reject'}
                 busyLabel="Processing..."
-                disabled={busy !== null}
+                disabled={busy !== null || review.other !== null}
               >
                 Reject
               </Button>

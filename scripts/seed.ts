@@ -1,0 +1,239 @@
+/**
+ * `make seed USERS=100000 POSTINGS=1000000`: fills the standalone's store (DATA_DIR, default data) through
+ * the services' own gRPC commands, never SQL: users register with identity (every seeded user shares ONE
+ * argon2 hash of the seed password, computed once: 100,000 real hashes take hours), and postings go through
+ * the ledger's AdjustBalance (an admin's credit to the user's deposit balance), every 20th as a deposit the
+ * user requests (CreateDeposit), left pending so the admin queue has items.
+ *
+ * Resumable and idempotent: users are `seed-<n>@seed.meridian.local` (a re-run finds the ones already there
+ * in DATA_DIR/seed-progress.json, and an email already registered is skipped), every posting carries the
+ * idempotency key `seed-<kind>-<n>` (a retry answers without moving money again).
+ *
+ *   tsx scripts/seed.ts          env USERS (default 1000), POSTINGS (default 10 x USERS), DATA_DIR, SEED_CONCURRENCY (32)
+ *
+ * The services run in this process (startStandalone) while it seeds; `make start` on the same DATA_DIR
+ * serves the result. Prints progress, the rate, and the process's RSS at the end.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { hash, verify } from '@node-rs/argon2';
+import Database from 'better-sqlite3';
+import { openSecret } from '@meridian/platform/crypto';
+import { startStandalone } from '@meridian/standalone';
+import { callUnary, createGrpcClient } from '@meridian/platform/grpc/client';
+import { IdentityServiceClient } from '@meridian/proto/meridian/identity/v1/identity';
+import {
+  AdjustmentOperation,
+  BalanceAccount,
+  LedgerServiceClient,
+} from '@meridian/proto/meridian/ledger/v1/ledger';
+
+const USERS = Number(process.env.USERS ?? 1000);
+const POSTINGS = Number(process.env.POSTINGS ?? USERS * 10);
+const CONCURRENCY = Number(process.env.SEED_CONCURRENCY ?? 32);
+const DATA_DIR = process.env.DATA_DIR ?? 'data';
+const PASSWORD = process.env.SEED_PASSWORD ?? 'Seed-pass-1';
+/** The acting admin of the seeded balance credits (maker-checker: never one of the seeded users). */
+const SEED_ADMIN = 'seed-admin';
+
+const emailOf = (n: number) => `seed-${n}@seed.meridian.local`;
+const progressFile = join(DATA_DIR, 'seed-progress.json');
+
+interface Progress {
+  /** user ids by seed number (index n-1) */
+  users: Array<string | null>;
+  /** postings done: 1..postings */
+  postings: number;
+}
+
+function loadProgress(): Progress {
+  if (!existsSync(progressFile)) return { users: [], postings: 0 };
+  return JSON.parse(readFileSync(progressFile, 'utf8')) as Progress;
+}
+
+const saveProgress = (p: Progress) => writeFileSync(progressFile, JSON.stringify(p));
+
+/** Runs `work(i)` for i in [from, to) with `concurrency` in flight, reporting every `every`. */
+async function pool(
+  label: string,
+  from: number,
+  to: number,
+  work: (i: number) => Promise<void>,
+  onProgress: (done: number) => void,
+): Promise<void> {
+  let next = from;
+  let done = 0;
+  const started = Date.now();
+  let lastReport = started;
+  const report = (final = false) => {
+    const now = Date.now();
+    if (!final && now - lastReport < 2_000) return;
+    lastReport = now;
+    const rate = done / Math.max(0.001, (now - started) / 1000);
+    const left = to - from - done;
+    console.log(
+      `${label}: ${from + done}/${to}  ${rate.toFixed(0)}/s` +
+        (final
+          ? `  in ${((now - started) / 1000).toFixed(1)} s`
+          : `  ~${(left / Math.max(rate, 1)).toFixed(0)} s left`),
+    );
+    onProgress(from + done);
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(CONCURRENCY, Math.max(0, to - from)) }, async () => {
+      while (next < to) {
+        const i = next++;
+        await work(i);
+        done++;
+        report();
+      }
+    }),
+  );
+  report(true);
+}
+
+/**
+ * Signs the first admin in once with an emailed code (read from identity's own event, sealed with the
+ * store's SECRETS_KEY: the mail waits behind the seeded users' verification emails) and keeps the browser
+ * token it then trusts in DATA_DIR/seed-admin.json: `make bench` (bench/lists.ts) logs the admin in with
+ * its password from that browser, with no code.
+ */
+async function trustAdminDevice(identity: IdentityServiceClient): Promise<void> {
+  const secrets = JSON.parse(readFileSync(join(DATA_DIR, 'secrets.json'), 'utf8')) as Record<string, string>;
+  const email = secrets.ADMIN_EMAIL ?? '';
+  await callUnary(identity, 'sendLoginCode', { email, correlationId: randomUUID(), clientIp: '' });
+  const db = new Database(join(DATA_DIR, 'identity.sqlite'), { readonly: true });
+  const row = db
+    .prepare<[], { data: string }>(
+      "SELECT data FROM events WHERE type = 'LoginCodeRequested' ORDER BY position DESC LIMIT 1",
+    )
+    .get();
+  db.close();
+  const code = openSecret(
+    (JSON.parse(row?.data ?? '{}') as { sealedCode?: string }).sealedCode ?? '',
+    secrets.SECRETS_KEY!,
+  );
+  const auth = await callUnary(identity, 'loginWithCode', {
+    email,
+    loginCode: code,
+    deviceToken: '',
+    correlationId: randomUUID(),
+    clientIp: '',
+  });
+  writeFileSync(join(DATA_DIR, 'seed-admin.json'), JSON.stringify({ email, deviceToken: auth.deviceToken }), {
+    mode: 0o600,
+  });
+  console.log(`the admin ${email} trusts a bench browser (DATA_DIR/seed-admin.json)`);
+}
+
+async function main() {
+  mkdirSync(DATA_DIR, { recursive: true });
+  const progress = loadProgress();
+  // ONE real argon2id hash of the seed password; every seeded user stores it (the accounts log in with it).
+  const sharedHash = await hash(PASSWORD, { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 });
+  const lots = { max: 1e9, windowMs: 60_000 };
+  const standalone = await startStandalone({
+    dataDir: DATA_DIR,
+    env: { ...process.env, PORT: '0', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+    identity: {
+      passwordHasher: {
+        hash: async (password) =>
+          password === PASSWORD
+            ? sharedHash
+            : hash(password, { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 }),
+        verify: async (stored, password) => verify(stored, password).catch(() => false),
+      },
+      rateLimits: { registerPerEmail: lots, registerPerClient: lots },
+    },
+  });
+  const identity = createGrpcClient(IdentityServiceClient, standalone.identityAddress);
+  const ledger = createGrpcClient(LedgerServiceClient, standalone.money.ledger.grpcAddress);
+  const t0 = Date.now();
+  try {
+    // ---- users (identity's Register) ----
+    const firstHole = progress.users.findIndex((u) => u === null || u === undefined);
+    await pool(
+      'users',
+      firstHole === -1 ? progress.users.length : firstHole,
+      USERS,
+      async (i) => {
+        const n = i + 1;
+        try {
+          const out = await callUnary(identity, 'register', {
+            name: `Seed User ${n}`,
+            email: emailOf(n),
+            password: PASSWORD,
+            phone: '+254700000000',
+            country: 'Kenya',
+            referralCode: '',
+            deviceToken: '',
+            correlationId: randomUUID(),
+            clientIp: '',
+          });
+          progress.users[i] = out.user!.id;
+        } catch (err) {
+          if (!/already exists/i.test((err as { details?: string }).details ?? '')) throw err;
+          progress.users[i] = ''; // registered by an earlier, interrupted run: no postings for it
+        }
+      },
+      () => saveProgress(progress),
+    );
+    saveProgress(progress);
+
+    // ---- postings (the ledger's AdjustBalance; every 20th a pending deposit) ----
+    const users = progress.users.filter(Boolean);
+    if (users.length === 0) throw new Error('no seeded user to post to');
+    await pool(
+      'postings',
+      progress.postings,
+      POSTINGS,
+      async (i) => {
+        const userId = users[i % users.length]!;
+        const correlationId = randomUUID();
+        if (i % 20 === 19) {
+          await callUnary(ledger, 'createDeposit', {
+            caller: { userId, sessionId: '', impersonatorId: '', correlationId },
+            callerRole: 'subscriber',
+            amount: String(50 + (i % 500)),
+            emailVerified: true,
+            idempotencyKey: `seed-deposit-${i}`,
+          });
+        } else {
+          await callUnary(ledger, 'adjustBalance', {
+            caller: { userId: SEED_ADMIN, sessionId: '', impersonatorId: '', correlationId },
+            callerRole: 'admin',
+            userId,
+            account: BalanceAccount.BALANCE_ACCOUNT_DEPOSIT,
+            operation: AdjustmentOperation.ADJUSTMENT_OPERATION_ADD,
+            amount: `${1 + (i % 997)}.${String(i % 100).padStart(2, '0')}`,
+            reason: 'seed',
+            idempotencyKey: `seed-adjust-${i}`,
+          });
+        }
+      },
+      (done) => {
+        // the ones below may still be in flight: a re-run redoes them (idempotency keys) rather than skips
+        progress.postings = Math.max(progress.postings, done - CONCURRENCY);
+        saveProgress(progress);
+      },
+    );
+    progress.postings = Math.max(progress.postings, POSTINGS);
+    saveProgress(progress);
+    await standalone.money.flushOutboxes(120_000).catch(() => undefined);
+    await trustAdminDevice(identity);
+    const rss = process.memoryUsage().rss;
+    console.log(
+      `seeded ${USERS} users and ${POSTINGS} postings into ${DATA_DIR} in ${((Date.now() - t0) / 1000).toFixed(1)} s; RSS ${(rss / 2 ** 20).toFixed(0)} MiB`,
+    );
+  } finally {
+    identity.close();
+    ledger.close();
+    await standalone.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,306 @@
+/**
+ * The dashboards people read (issue 14, item 5) in headless Chromium against the standalone target
+ * (`make start`'s process serving a build of web/), two browser contexts, one step per test, in order:
+ *
+ *  1. investor registers and verifies; the admin (new browser: the emailed code) opens /dashboard:
+ *     every queue counter reads 0;
+ *  2. the investor declares a $1,000 deposit → the admin's open dashboard counts 1 pending deposit
+ *     without a reload; the admin confirms it → 0 again and today's Deposits confirmed reads $1,000.00;
+ *  3. the investor invests $600 in Bronze (a 1-hour plan) and the admin approves it → the admin's flow
+ *     reads $600.00 invested; the investor's dashboard shows the investment's progress bar (projected
+ *     $690.00), the chart drawn by uPlot and the same figures in its table;
+ *  4. the KYC upload (two 3 MB files, upload throttled) shows a progress bar passing through values
+ *     between 0 and 100 before 'KYC documents uploaded successfully!';
+ *  5. screenshots of both dashboards (and, in 4, the upload in progress) at 1280 and 390 px wide
+ *     (artifacts/screenshots/dashboard-*.png); none scrolls sideways;
+ *  no console or page error anywhere unless a step expected it.
+ *
+ *   (cd web && npx vite build) && npx vitest run --project e2e tests/e2e/dashboard.e2e.spec.ts
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ConsoleWatcher, launchChromium } from '../support/browser.js';
+import {
+  PNG_1X1,
+  csrfHeaders,
+  currentUser,
+  loginWithCode,
+  registerAndVerify,
+  type Investor,
+} from '../support/journey.js';
+import { MONEY_PLANS_JSON } from '../support/moneyJourney.js';
+import { ROOT, snapshotWebDist, startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
+
+const WEB_DIST = process.env.WEB_DIST ?? join(ROOT, 'web/dist');
+const SHOTS = join(ROOT, 'artifacts/screenshots');
+const ADMIN_EMAIL = 'dash-e2e-admin@example.com';
+const ADMIN_PASSWORD = 'Dash-E2e-Admin-Passw0rd!';
+const WIDTHS = [
+  { label: 'desktop', width: 1280, height: 900 },
+  { label: 'phone', width: 390, height: 844 },
+];
+
+const investor: Investor = {
+  name: 'Dana Dash',
+  email: `dana.${Date.now()}@example.com`,
+  phone: '+4915550123',
+  country: 'Germany',
+  password: 'Dana-Passw0rd!',
+};
+
+const dataDir = mkdtempSync(join(tmpdir(), 'meridian-e2e-dash-'));
+const filesDir = mkdtempSync(join(tmpdir(), 'meridian-e2e-dash-files-'));
+const watcher = new ConsoleWatcher();
+let target: RunningTarget | undefined;
+let browser: Browser | undefined;
+let url = '';
+let inv: BrowserContext;
+let adm: BrowserContext;
+let invPage: Page;
+let admPage: Page;
+
+async function newContext(label: string): Promise<BrowserContext> {
+  const context = await browser!.newContext({ viewport: { width: 1280, height: 900 }, baseURL: url });
+  return watcher.watch(context, label);
+}
+
+function assertNoConsoleErrors(): void {
+  expect(watcher.unexpected(), 'console errors or page errors nobody expected').toEqual([]);
+}
+
+/** A PNG the kyc service accepts (real signature and header), padded to `bytes`. */
+function bigPng(bytes: number): Buffer {
+  const out = Buffer.alloc(bytes);
+  PNG_1X1.copy(out);
+  return out;
+}
+
+/** Claims the item for the admin first (an admin decides only what they claimed: gateway/src/live/claims.ts). */
+async function claim(kind: 'deposit' | 'investment', id: string): Promise<void> {
+  const res = await adm.request.post(`${url}/api/admin/claims`, {
+    headers: await csrfHeaders(adm, url),
+    data: { kind, id },
+  });
+  expect(res.ok(), await res.text()).toBe(true);
+}
+
+const counter = (page: Page, queue: string) => page.getByTestId(`queue-${queue}`);
+const flow = (page: Page, kind: string) => page.getByTestId(`flow-${kind}`);
+
+beforeAll(async () => {
+  if (!existsSync(join(WEB_DIST, 'index.html')))
+    throw new Error(`${WEB_DIST} is missing: run \`cd web && npx vite build\` first`);
+  mkdirSync(SHOTS, { recursive: true });
+  writeFileSync(join(filesDir, 'id-front.png'), bigPng(3 * 1024 * 1024));
+  writeFileSync(join(filesDir, 'id-back.png'), bigPng(3 * 1024 * 1024));
+  target = await startTarget({
+    dataDir,
+    adminEmail: ADMIN_EMAIL,
+    adminPassword: ADMIN_PASSWORD,
+    env: { WEB_DIST: await snapshotWebDist(WEB_DIST), PLANS_JSON: MONEY_PLANS_JSON },
+  });
+  url = target.url;
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (target) await stopTarget(target);
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(filesDir, { recursive: true, force: true });
+});
+
+describe('the investor and admin dashboards in Chromium against the standalone target', () => {
+  let brokenAt = '';
+  afterEach(({ task }) => {
+    if (task.result?.state === 'fail' && !brokenAt) brokenAt = task.name;
+  });
+  beforeEach(({ skip }) => {
+    if (brokenAt) skip(`an earlier step failed: ${brokenAt}`);
+  });
+
+  it('1. the investor registers; the admin opens /dashboard and every queue counter reads 0', async () => {
+    inv = await newContext('investor');
+    invPage = await inv.newPage();
+    await registerAndVerify(invPage, url, investor);
+    adm = await newContext('admin');
+    admPage = await adm.newPage();
+    await loginWithCode(admPage, url, watcher, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await admPage.getByRole('heading', { name: 'Administration' }).waitFor();
+    for (const q of ['deposits', 'investments', 'withdrawals', 'kyc'])
+      await expect.poll(() => counter(admPage, q).textContent(), { timeout: 15_000 }).toBe('0');
+    await expect.poll(() => flow(admPage, 'deposits').textContent(), { timeout: 15_000 }).toBe('$0.00');
+    assertNoConsoleErrors();
+  });
+
+  it('2. a deposit request moves the admin counter live; its confirmation adds to today’s money flow', async () => {
+    const created = await inv.request.post(`${url}/api/payments/create`, {
+      headers: await csrfHeaders(inv, url),
+      data: { amount: '1000' },
+    });
+    expect(created.ok(), await created.text()).toBe(true);
+    await expect.poll(() => counter(admPage, 'deposits').textContent(), { timeout: 10_000 }).toBe('1');
+
+    const pending = await adm.request.get(`${url}/api/payments/pending-deposit`);
+    const [deposit] = ((await pending.json()) as { deposit: Array<Record<string, string>> }).deposit;
+    const transactionId = deposit!.transactionId ?? deposit!._id!;
+    await claim('deposit', transactionId);
+    const confirmed = await adm.request.patch(`${url}/api/payments/confirmPayment`, {
+      headers: await csrfHeaders(adm, url),
+      data: { transactionId, status: 'Confirmed', notes: '' },
+    });
+    expect(confirmed.ok(), await confirmed.text()).toBe(true);
+    await expect.poll(() => counter(admPage, 'deposits').textContent(), { timeout: 10_000 }).toBe('0');
+    await expect.poll(() => flow(admPage, 'deposits').textContent(), { timeout: 10_000 }).toBe('$1,000.00');
+    // a fresh load reads the same figure from today's audit trail
+    await admPage.reload();
+    await expect.poll(() => flow(admPage, 'deposits').textContent(), { timeout: 15_000 }).toBe('$1,000.00');
+    assertNoConsoleErrors();
+  });
+
+  it('3. an approved investment shows its progress bar, the chart and the table on the investor dashboard', async () => {
+    const started = await inv.request.post(`${url}/api/invest/start-invest`, {
+      headers: await csrfHeaders(inv, url),
+      data: { amount: '600', planName: 'Bronze' },
+    });
+    expect(started.ok(), await started.text()).toBe(true);
+    await expect.poll(() => counter(admPage, 'investments').textContent(), { timeout: 10_000 }).toBe('1');
+    const pending = await adm.request.get(`${url}/api/invest/adminPendingInvestment`);
+    const [investment] = ((await pending.json()) as { pendingInvestments: Array<Record<string, string>> })
+      .pendingInvestments;
+    const id = investment!.investmentId ?? investment!._id!;
+    await claim('investment', id);
+    const approved = await adm.request.put(`${url}/api/invest/${id}/approve`, {
+      headers: await csrfHeaders(adm, url),
+    });
+    expect(approved.ok(), await approved.text()).toBe(true);
+    await expect.poll(() => counter(admPage, 'investments').textContent(), { timeout: 10_000 }).toBe('0');
+    await expect.poll(() => flow(admPage, 'investments').textContent(), { timeout: 10_000 }).toBe('$600.00');
+
+    await invPage.goto('/dashboard');
+    const bar = invPage.getByRole('progressbar', { name: 'Bronze investment of $600.00 to maturity' });
+    await bar.waitFor({ timeout: 15_000 });
+    expect(Number(await bar.getAttribute('aria-valuenow'))).toBeGreaterThanOrEqual(0);
+    expect(await bar.getAttribute('aria-valuemax')).toBe('100');
+    expect(await bar.getAttribute('aria-valuetext')).toMatch(/\$690\.00 at maturity/);
+    await invPage.getByText('Projected at maturity').waitFor();
+    await invPage.locator('.maturity__facts').getByText('$690.00').waitFor();
+
+    // uPlot draws on a canvas; the table holds the same figures for screen readers
+    await invPage.locator('.chart__plot canvas').first().waitFor({ timeout: 15_000 });
+    const table = invPage.getByRole('table', { name: 'Total Investment and Total Profit over time' });
+    expect(await table.getByRole('columnheader').allTextContents()).toEqual([
+      'Date',
+      'Total Investment',
+      'Total Profit',
+    ]);
+    expect(await table.getByRole('row').nth(1).getByRole('cell').allTextContents()).toEqual([
+      '$600.00',
+      '$0.00',
+    ]);
+    await invPage.getByRole('button', { name: 'Show as a table' }).click();
+    await table.waitFor({ state: 'visible' });
+    await invPage.getByRole('button', { name: 'Hide the table' }).click();
+    const user = await currentUser(inv, url);
+    expect(user.investmentBalance).toBe(600);
+    assertNoConsoleErrors();
+  });
+
+  it('4. the KYC upload shows a progress bar moving through its percentages', async () => {
+    await invPage.goto('/upload-kyc');
+    await invPage.getByText('Important notice').first().waitFor();
+    await invPage.getByLabel('Front of document').setInputFiles(join(filesDir, 'id-front.png'));
+    await invPage.getByLabel('Back of document').setInputFiles(join(filesDir, 'id-back.png'));
+    // every aria-valuenow the bar takes, recorded in the page
+    await invPage.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { __progress: string[] }).__progress = seen;
+      new MutationObserver(() => {
+        const bar = document.querySelector('[role="progressbar"][aria-label="Upload progress"]');
+        const v = bar?.getAttribute('aria-valuenow');
+        if (v != null && seen[seen.length - 1] !== v) seen.push(v);
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
+    const cdp = await inv.newCDPSession(invPage);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 20,
+      downloadThroughput: 8 * 1024 * 1024,
+      uploadThroughput: 1024 * 1024, // 6 MB take ~6 s
+    });
+    await invPage.getByRole('button', { name: 'Submit KYC' }).click();
+    await invPage.getByRole('progressbar', { name: 'Upload progress' }).waitFor();
+    // the bar mid-upload at both widths (the upload is throttled to take ~6 s)
+    for (const vp of WIDTHS) {
+      await invPage.setViewportSize({ width: vp.width, height: vp.height });
+      await invPage.getByRole('progressbar', { name: 'Upload progress' }).scrollIntoViewIfNeeded();
+      await invPage.screenshot({ path: join(SHOTS, `dashboard-kyc-upload-${vp.width}.png`) });
+    }
+    await invPage.setViewportSize({ width: 1280, height: 900 });
+    await invPage
+      .getByRole('status')
+      .getByText('KYC documents uploaded successfully!')
+      .waitFor({ timeout: 30_000 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    const seen = await invPage.evaluate(() => (window as unknown as { __progress: string[] }).__progress);
+    const values = seen.map(Number);
+    expect(values[0], `values seen: ${seen.join(', ')}`).toBe(0);
+    expect(values.at(-1)).toBe(100);
+    expect(
+      values.some((v) => v > 0 && v < 100),
+      `values seen: ${seen.join(', ')}`,
+    ).toBe(true);
+    expect(values).toEqual([...values].sort((a, b) => a - b));
+    await invPage.waitForURL('**/dashboard', { timeout: 10_000 });
+    assertNoConsoleErrors();
+  });
+
+  it('5. screenshots of both dashboards at 1280 and 390 px; none scrolls sideways', async () => {
+    const overflowing: string[] = [];
+    const shoot = async (
+      context: BrowserContext,
+      name: string,
+      path: string,
+      ready: string,
+      loaded: (page: Page) => Promise<void> = async () => undefined,
+    ) => {
+      const page = await context.newPage();
+      try {
+        for (const vp of WIDTHS) {
+          await page.setViewportSize({ width: vp.width, height: vp.height });
+          await page.goto(path);
+          await page.getByText(ready).first().waitFor({ timeout: 30_000 });
+          await loaded(page);
+          await page.evaluate(() => document.fonts.ready);
+          const widths = await page.evaluate(() => ({
+            scroll: document.documentElement.scrollWidth,
+            client: document.documentElement.clientWidth,
+          }));
+          if (widths.scroll > widths.client)
+            overflowing.push(`${name}-${vp.label}: ${widths.scroll} > ${widths.client}`);
+          await page.screenshot({ path: join(SHOTS, `dashboard-${name}-${vp.width}.png`), fullPage: true });
+        }
+      } finally {
+        await page.close();
+      }
+    };
+    await shoot(inv, 'investor', '/dashboard', 'Projected at maturity', async (page) => {
+      await page.locator('.chart__plot canvas').first().waitFor({ timeout: 15_000 });
+    });
+    await shoot(adm, 'admin', '/dashboard', 'Deposits confirmed', async (page) => {
+      await expect.poll(() => counter(page, 'kyc').textContent(), { timeout: 15_000 }).toBe('1');
+      await expect.poll(() => flow(page, 'deposits').textContent(), { timeout: 15_000 }).toBe('$1,000.00');
+    });
+    expect(overflowing).toEqual([]);
+    assertNoConsoleErrors();
+  });
+});
