@@ -31,7 +31,8 @@ import { latencyFigure, median, nowMs, round, type LatencyFigure } from './load.
 import { measureDecisions, openSocket } from './socket.js';
 
 export const CLUSTER_PORTS: [number, number] = [18280, 18281];
-export const CLUSTER_GRPC_BASE = 52050;
+// below the ephemeral port range (32768-60999 on Linux): an outgoing connection never holds these
+export const CLUSTER_GRPC_BASE = 30250;
 export const CLUSTER_REDIS_URL = 'redis://127.0.0.1:6379/11';
 
 export interface RestartRound {

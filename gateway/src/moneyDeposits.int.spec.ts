@@ -195,9 +195,10 @@ describe('deposits: api/payments/*', () => {
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     const loser = results.find((r) => r.status === 409)!;
-    // the loser lost the item's review claim (live/claims.ts), or claimed it after the winner decided
+    // the loser lost the item's review claim (live/claims.ts): refused while the winner held it, or its decision
+    // came after the winner's released it; or it claimed the item after the winner decided
     expect(loser.body.message).toMatch(
-      /^(This deposit has already been (confirmed|rejected)|This item is being reviewed by .+)$/,
+      /^(This deposit has already been (confirmed|rejected)|This item is being reviewed by .+|Open this item to claim it before deciding it)$/,
     );
   });
 

@@ -45,7 +45,7 @@ describe.skipIf(skipReason !== null)(
     beforeAll(async () => {
       ({ cluster, stop: stopCluster } = await startTestCluster({
         redisUrl: REDIS_URL,
-        grpcBase: 53050,
+        grpcBase: 30050, // below the ephemeral port range (32768-60999 on Linux)
         env: {
           PLANS_JSON: FAST_PLANS,
           LOG_LEVEL: 'info',

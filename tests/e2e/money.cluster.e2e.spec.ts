@@ -16,7 +16,8 @@ import { MONEY_ADMIN, MONEY_PLANS_JSON, describeMoneyJourney } from '../support/
 import { snapshotWebDist } from '../support/standalone.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379/13'; // a database of its own (the drills use 12, bench 11)
-const GRPC_BASE = 54050; // the drills use 53050, bench 52050
+// below the ephemeral port range (32768-60999 on Linux): an outgoing connection never holds these
+const GRPC_BASE = 30150; // the drills use 30050, bench 30250
 
 const skipReason = await clusterSkipReason(REDIS_URL);
 if (skipReason) console.log(`[skip] money journey on the cluster: ${skipReason}`);
