@@ -492,29 +492,27 @@ export function describeServiceStoreConformance(name: string, factory: ServiceSt
       expect(await store.readAll(0, 0)).toEqual([]);
     });
 
-    if (!factory.location)
-      console.log(
-        `ServiceStore conformance: ${name}: skipping "keeps everything across close and re-open": this store has no location that outlives a close`,
-      );
-    it.skipIf(!factory.location)('keeps everything across close and re-open', async () => {
-      const loc = await factory.location!();
-      const s1 = await loc.open();
-      const streamId = `s-${randomUUID()}`;
-      await s1.transaction(async (tx) => {
-        await tx.appendToStream(streamId, 0, [ev('A', { n: 1 })], meta());
-        await tx.put('docs', 'd', { ok: true });
-        await tx.markProcessed('c', 'e');
-        await tx.setCheckpoint('cp', 1);
+    // only a store whose location outlives a close (a file, a database) has this case; ':memory:' has none
+    if (factory.location)
+      it('keeps everything across close and re-open', async () => {
+        const loc = await factory.location!();
+        const s1 = await loc.open();
+        const streamId = `s-${randomUUID()}`;
+        await s1.transaction(async (tx) => {
+          await tx.appendToStream(streamId, 0, [ev('A', { n: 1 })], meta());
+          await tx.put('docs', 'd', { ok: true });
+          await tx.markProcessed('c', 'e');
+          await tx.setCheckpoint('cp', 1);
+        });
+        await s1.close();
+        const s2 = await loc.open();
+        opened.push(s2);
+        expect((await s2.readStream(streamId)).events.map((e) => e.data)).toEqual([{ n: 1 }]);
+        expect(await s2.get('docs', 'd')).toEqual({ ok: true });
+        expect(await s2.transaction((tx) => tx.markProcessed('c', 'e'))).toBe(false);
+        expect(await s2.getCheckpoint('cp')).toBe(1);
+        await s2.transaction((tx) => tx.appendToStream(streamId, 1, [ev('B')], meta()));
+        expect((await s2.readAll(0, 10)).map((e) => e.type)).toEqual(['A', 'B']);
       });
-      await s1.close();
-      const s2 = await loc.open();
-      opened.push(s2);
-      expect((await s2.readStream(streamId)).events.map((e) => e.data)).toEqual([{ n: 1 }]);
-      expect(await s2.get('docs', 'd')).toEqual({ ok: true });
-      expect(await s2.transaction((tx) => tx.markProcessed('c', 'e'))).toBe(false);
-      expect(await s2.getCheckpoint('cp')).toBe(1);
-      await s2.transaction((tx) => tx.appendToStream(streamId, 1, [ev('B')], meta()));
-      expect((await s2.readAll(0, 10)).map((e) => e.type)).toEqual(['A', 'B']);
-    });
   });
 }
