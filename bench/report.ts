@@ -11,10 +11,25 @@ import { join } from 'node:path';
 import { root } from './children.js';
 import { isNotSelected, NOT_SELECTED, type BenchResult } from './results.js';
 import { SPA_HEADER, spaGoalLine, spaRows } from './spa.js';
+import { printLogins } from './logins.js';
+import { printLiveScale } from './liveScale.js';
+import { printMaturity } from './maturity.js';
+import { printLists } from './lists.js';
 
 const n = (v: number) => (Number.isFinite(v) ? String(v) : '–');
 
-const SECTIONS = ['http', 'grpc', 'socket', 'kafka', 'cluster', 'spa'] as const;
+const SECTIONS = [
+  'http',
+  'grpc',
+  'socket',
+  'kafka',
+  'cluster',
+  'spa',
+  'logins',
+  'livescale',
+  'maturity',
+  'lists',
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 function runLine(r: BenchResult): string {
@@ -201,7 +216,67 @@ function spaSection(r: BenchResult): string[] {
   ];
 }
 
+/** What `print(result)` writes to the console, as lines (the module's own table is the one way to show it). */
+function printed(print: () => void): string[] {
+  const lines: string[] = [];
+  const log = console.log;
+  console.log = (...args: unknown[]) => lines.push(args.map(String).join(' '));
+  try {
+    print();
+  } finally {
+    console.log = log;
+  }
+  return lines.flatMap((l) => l.split('\n'));
+}
+
+/** A module whose table is its console print: the run line, what it measures, the table as printed. */
+function printedSection(title: string, about: string[], result: object | undefined, print: () => void) {
+  return (r: BenchResult): string[] => {
+    if (!result || 'skipped' in result)
+      return [
+        `## ${title}`,
+        '',
+        `skipped: ${(result as { skipped?: string } | undefined)?.skipped ?? NOT_SELECTED}`,
+      ];
+    return [`## ${title}`, '', runLine(r), '', ...about, '', '```', ...printed(print), '```'];
+  };
+}
+
 const builders: Record<Section, (r: BenchResult) => string[]> = {
+  logins: (r) =>
+    printedSection(
+      'Password logins vs the bare argon2id verify (issue 10, goal 6)',
+      [
+        "POST api/users/login with the right password at OWASP's argon2id parameters (19 MiB, t=2, p=1), rate limits",
+        'lifted on the bench target only, against the same argon2id verify called bare with the same concurrency.',
+      ],
+      r.logins,
+      () => r.logins && printLogins(r.logins),
+    )(r),
+  livescale: (r) =>
+    printedSection(
+      'Admin decision → investor push with 10,000 sockets connected (issue 10, goal 5)',
+      [
+        'Authenticated sockets from several client processes, 50 decisions/s; the baseline is the same measurement',
+        "with a handful of sockets; memory is the gateway's per connected socket.",
+      ],
+      r.liveScale,
+      () => r.liveScale && printLiveScale(r.liveScale),
+    )(r),
+  maturity: (r) =>
+    printedSection(
+      'Due investments settled in batches through the ledger (issue 10, goal 4)',
+      ['SettleMaturities batches against one-at-a-time SettleMaturity calls in the same run.'],
+      r.maturity,
+      () => r.maturity && printMaturity(r.maturity),
+    )(r),
+  lists: (r) =>
+    printedSection(
+      'List routes on a seeded store (issue 10, goal 7)',
+      ['p99 of each list route on a store seeded through the services’ commands vs an empty store.'],
+      r.lists,
+      () => r.lists && printLists(r.lists),
+    )(r),
   http: httpSection,
   grpc: grpcSection,
   socket: socketSection,
@@ -216,6 +291,10 @@ const resultOf: Record<Section, (r: BenchResult) => object> = {
   kafka: (r) => r.kafkaBus,
   cluster: (r) => r.cluster,
   spa: (r) => r.spa ?? { skipped: NOT_SELECTED },
+  logins: (r) => r.logins ?? { skipped: NOT_SELECTED },
+  livescale: (r) => r.liveScale ?? { skipped: NOT_SELECTED },
+  maturity: (r) => r.maturity ?? { skipped: NOT_SELECTED },
+  lists: (r) => r.lists ?? { skipped: NOT_SELECTED },
 };
 
 /** The section of `module` in an earlier README (markers included), if it has one. */
@@ -244,6 +323,13 @@ export function markdownReport(r: BenchResult, previous = ''): string {
     if (kept) out.push(kept, '');
     else if (!isNotSelected(resultOf[module](r)))
       out.push(`<!-- bench:${module} -->`, ...builders[module](r), `<!-- /bench:${module} -->`, '');
+  }
+  // sections written by hand (e.g. a summary of an issue's goals) are kept as they were, after the modules'
+  for (const m of previous.matchAll(/<!-- bench:([\w-]+) -->/g)) {
+    if ((SECTIONS as readonly string[]).includes(m[1])) continue;
+    const close = `<!-- /bench:${m[1]} -->`;
+    const j = previous.indexOf(close, m.index);
+    if (j > 0) out.push(previous.slice(m.index, j + close.length), '');
   }
   return `${out.join('\n')}`;
 }

@@ -15,6 +15,7 @@ import type { SocketBenchResult } from './socket.js';
 import type { SpaBenchResult } from './spa.js';
 import type { LiveScaleResult } from './liveScale.js';
 import type { LoginsBenchResult } from './logins.js';
+import type { ListsBenchResult } from './lists.js';
 import { root } from './children.js';
 
 export interface BenchResult {
@@ -45,6 +46,8 @@ export interface BenchResult {
   logins?: LoginsBenchResult;
   /** Module `livescale` (bench/liveScale.ts): absent from runs that did not select it. */
   liveScale?: LiveScaleResult;
+  /** Module `lists` (bench/lists.ts): absent from runs that did not select it. */
+  lists?: ListsBenchResult;
   /** The figures compared between runs (name → value). */
   headline: Record<string, number>;
 }

@@ -356,6 +356,7 @@ async function main(): Promise<void> {
       ...(liveScale ? { liveScale } : {}),
       ...(spa ? { spa } : {}),
       ...(maturity ? { maturity } : {}),
+      ...(lists ? { lists } : {}),
       headline: {
         ...headlineOf(partial),
         ...loginsHeadline(logins),

@@ -1,0 +1,78 @@
+/**
+ * bench/results/README.md as bench/report.ts writes it: every module selected gets its section (the
+ * modules whose table is their console print quote that print), modules not selected keep the section an
+ * earlier run wrote, and sections written by hand survive a rewrite.
+ */
+import { describe, expect, it } from 'vitest';
+import { markdownReport } from '../bench/report.js';
+import type { BenchResult } from '../bench/results.js';
+
+const skipped = { skipped: 'not selected (BENCH_ONLY=lists)' };
+const base = {
+  at: '2026-11-23T08:00:00.000Z',
+  machine: {
+    cpus: 2,
+    cpuModel: 'test cpu',
+    node: 'v20',
+    platform: 'linux-x64',
+    loadAverage: { start: 1, end: 1 },
+  },
+  settings: { seconds: 3 },
+  modules: ['lists'],
+  http: skipped,
+  grpc: skipped,
+  socket: skipped,
+  kafkaBus: skipped,
+  cluster: skipped,
+  headline: {},
+} as unknown as BenchResult;
+
+const figure = (name: string, p99: number) => ({
+  name,
+  count: 10,
+  perSecond: 100,
+  p50: 1,
+  p99,
+  max: p99,
+  errors: 0,
+});
+
+describe('bench README report', () => {
+  it("quotes the lists module's printed table, keeps other modules' old sections and hand-written ones", () => {
+    const previous = [
+      '<!-- bench:grpc -->',
+      '## Ledger postings through gRPC (an earlier run)',
+      '<!-- /bench:grpc -->',
+      '',
+      '<!-- bench:issue10 -->',
+      '## Issue 10 summary written by hand',
+      '<!-- /bench:issue10 -->',
+    ].join('\n');
+    const r = {
+      ...base,
+      lists: {
+        users: 1234,
+        seeded: [figure('userStats', 42.5)],
+        empty: [figure('userStats', 3.25)],
+        rssMiB: 200,
+      },
+    } as unknown as BenchResult;
+    const md = markdownReport(r, previous);
+    const lists = md.slice(md.indexOf('<!-- bench:lists -->'), md.indexOf('<!-- /bench:lists -->'));
+    expect(lists).toContain('Run 2026-11-23T08:00:00.000Z');
+    expect(lists).toContain('userStats');
+    expect(lists).toContain('42.5');
+    expect(md).toContain('## Ledger postings through gRPC (an earlier run)');
+    expect(md).toContain('## Issue 10 summary written by hand');
+    expect(md.indexOf('<!-- bench:issue10 -->')).toBeGreaterThan(md.indexOf('<!-- /bench:lists -->'));
+    expect(md).not.toContain('<!-- bench:logins -->');
+  });
+
+  it('a selected module that skipped says why', () => {
+    const r = { ...base, modules: ['maturity'], maturity: { skipped: 'no store' } } as unknown as BenchResult;
+    const md = markdownReport(r, '');
+    expect(md).toMatch(
+      /<!-- bench:maturity -->\n## Due investments[^\n]*\n\nskipped: no store\n<!-- \/bench:maturity -->/,
+    );
+  });
+});
