@@ -1,5 +1,6 @@
 /**
- * Maturity at volume (issue 10 goal 4): BENCH_MATURITIES (default 100,000) due investments settled by the
+ * Maturity at volume (issue 10 goal 4): BENCH_MATURITIES (default 20,000, for a quick `make bench`; the
+ * goal's figure is BENCH_MATURITIES=100000, whose seeding alone takes minutes) due investments settled by the
  * investment service's batch pass (settleDueInBatches: matured a batch per store transaction, one ledger
  * SettleMaturities call per batch, confirmations recorded a batch per transaction), against the
  * one-at-a-time settlement (settleDue: per investment its maturity, its ledger calls and its record) of
@@ -31,6 +32,7 @@ import {
   type BalancesDoc,
   COLLECTIONS as LEDGER_COLLECTIONS,
 } from '../services/ledger/src/projections/views.js';
+import { personalDataOf } from '@meridian/platform/personalData';
 import type { InvestmentContext } from '../services/investment/src/app/context.js';
 import { settleDue, settleDueInBatches } from '../services/investment/src/app/investments.js';
 import {
@@ -53,6 +55,8 @@ export interface MaturityRun {
   investments: number;
   seconds: number;
   perSecond: number;
+  /** CPU seconds of this process (user + system) during the run: the figure a loaded machine moves least */
+  cpuSeconds: number;
 }
 export type MaturityBenchResult =
   | { skipped: string }
@@ -67,6 +71,11 @@ export type MaturityBenchResult =
       seedSeconds: number;
       /** goal 4: the batch within 20 s */
       withinGoal: boolean;
+      /** 100,000 at the batch's rate (measured when the run was 100,000; a projection otherwise, which
+       *  flatters: the rate falls as the stores grow) */
+      seconds100k: number;
+      /** the one-at-a-time rate's time for 100,000, seconds */
+      oneAtATimeSeconds100k: number;
     };
 
 const PLAN: Plan = {
@@ -106,6 +115,7 @@ export async function benchMaturity(o: {
     clock: () => new Date(),
     newId: randomUUID,
     logger,
+    personalData: personalDataOf({}),
   };
   try {
     let t0 = Date.now();
@@ -116,10 +126,12 @@ export async function benchMaturity(o: {
 
     // ---- one at a time (the path before batches): per investment its maturity, ledger calls, record
     const t1 = process.hrtime.bigint();
+    const cpu1 = process.cpuUsage();
     const settledOne = (await settleDue({ ...ctx, ledger: { ...port, settleMaturities: undefined } })).length;
     const oneSeconds = Number(process.hrtime.bigint() - t1) / 1e9;
+    const oneCpu = cpuSince(cpu1);
     await verify(ledgerStore, investmentStore, oneSet, settledOne, o.baseline);
-    const oneAtATime = run('one at a time (settleDue)', settledOne, oneSeconds);
+    const oneAtATime = run('one at a time (settleDue)', settledOne, oneSeconds, oneCpu);
     o.log(`  one at a time: ${settledOne} in ${round(oneSeconds)} s (${oneAtATime.perSecond}/s)`);
 
     t0 = Date.now();
@@ -129,10 +141,17 @@ export async function benchMaturity(o: {
 
     // ---- the batch pass (the scheduler's)
     const t3 = process.hrtime.bigint();
+    const cpu3 = process.cpuUsage();
     const settledBatch = await settleDueInBatches(ctx, { batchSize: o.batchSize });
     const batchSeconds = Number(process.hrtime.bigint() - t3) / 1e9;
+    const batchCpu = cpuSince(cpu3);
     await verify(ledgerStore, investmentStore, batchSet, settledBatch, o.baseline + o.count);
-    const batch = run(`batches of ${o.batchSize ?? 1000} (settleDueInBatches)`, settledBatch, batchSeconds);
+    const batch = run(
+      `batches of ${o.batchSize ?? 1000} (settleDueInBatches)`,
+      settledBatch,
+      batchSeconds,
+      batchCpu,
+    );
     o.log(`  batch: ${settledBatch} in ${round(batchSeconds)} s (${batch.perSecond}/s)`);
     return {
       batch,
@@ -141,7 +160,9 @@ export async function benchMaturity(o: {
       speedup: round(batch.perSecond / oneAtATime.perSecond, 1),
       oneAtATimeProjectedSeconds: round(o.count / oneAtATime.perSecond, 1),
       seedSeconds: round(seedSeconds, 1),
-      withinGoal: batchSeconds <= 20,
+      withinGoal: o.count >= GOAL_COUNT ? batchSeconds <= 20 : GOAL_COUNT / batch.perSecond <= 20,
+      seconds100k: round(o.count >= GOAL_COUNT ? batchSeconds : GOAL_COUNT / batch.perSecond, 1),
+      oneAtATimeSeconds100k: round(GOAL_COUNT / oneAtATime.perSecond, 1),
     };
   } finally {
     port.close();
@@ -153,12 +174,21 @@ export async function benchMaturity(o: {
   }
 }
 
-const run = (name: string, investments: number, seconds: number): MaturityRun => ({
+const run = (name: string, investments: number, seconds: number, cpuSeconds: number): MaturityRun => ({
   name,
   investments,
   seconds: round(seconds),
   perSecond: Math.round(investments / seconds),
+  cpuSeconds: round(cpuSeconds),
 });
+
+const cpuSince = (from: NodeJS.CpuUsage): number => {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1e6;
+};
+
+/** Goal 4's count. */
+const GOAL_COUNT = 100_000;
 
 type SeededSet = { investmentIds: string[]; investors: string[] };
 
@@ -306,21 +336,24 @@ export function printMaturity(r: MaturityBenchResult): void {
     console.log(`\nmaturity at volume: skipped: ${r.skipped}`);
     return;
   }
+  const measured = r.batch.investments >= GOAL_COUNT;
   console.log(
-    `\nmaturity at volume: due investments settled exactly once (goal 4: ${r.batch.investments} in ≤ 20 s: ${r.withinGoal ? 'met' : 'missed'})`,
+    `\nmaturity at volume: due investments settled exactly once (goal 4: 100,000 in ≤ 20 s: ${r.withinGoal ? 'met' : 'missed'}, ${measured ? 'measured' : `projected from ${r.batch.investments} (BENCH_MATURITIES=100000 measures it)`})`,
   );
   table(
-    ['run', 'investments', 'seconds', 'per s', '÷ one at a time'],
+    ['run', 'investments', 'seconds', 'per s', 'CPU s', 'CPU ms per 1000', '÷ one at a time'],
     [r.oneAtATime, r.batch].map((x) => [
       x.name,
       x.investments,
       x.seconds,
       x.perSecond,
+      x.cpuSeconds,
+      round((1000 * x.cpuSeconds * 1000) / x.investments, 1),
       round(x.perSecond / r.oneAtATime.perSecond, 1),
     ]),
   );
   console.log(
-    `  one at a time would take ${r.oneAtATimeProjectedSeconds} s for ${r.batch.investments}; seeding took ${r.seedSeconds} s (not timed)`,
+    `  100,000: ${r.seconds100k} s in batches${measured ? '' : ' (projected)'}, ${r.oneAtATimeSeconds100k} s one at a time (projected); one at a time would take ${r.oneAtATimeProjectedSeconds} s for ${r.batch.investments}; seeding took ${r.seedSeconds} s (not timed)`,
   );
 }
 
@@ -329,6 +362,7 @@ export function maturityHeadline(r: MaturityBenchResult | undefined): Record<str
   return {
     'maturity batch settlements/s': r.batch.perSecond,
     'maturity batch seconds': r.batch.seconds,
+    'maturity 100k seconds (batches)': r.seconds100k,
     'maturity batch ÷ one at a time (per s)': r.speedup,
   };
 }

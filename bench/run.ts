@@ -244,7 +244,7 @@ async function main(): Promise<void> {
     if (only.has('maturity')) {
       console.log('\n[maturity] due investments settled in batches through the ledger vs one at a time');
       maturity = await benchMaturity({
-        count: num('BENCH_MATURITIES', 100_000),
+        count: num('BENCH_MATURITIES', 20_000),
         baseline: num('BENCH_MATURITY_BASELINE', 1_000),
         log: (line) => console.log(line),
       }).catch((err: unknown) => ({ skipped: errorText(err) }));

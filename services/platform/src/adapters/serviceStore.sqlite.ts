@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import type Database from 'better-sqlite3';
 import type { DomainEvent, EventMeta, ExpectedVersion, StoredEvent } from '../eventSourcing/types.js';
 import { ConcurrencyError } from '../eventSourcing/errors.js';
@@ -28,6 +28,18 @@ import {
  * mutex around BEGIN IMMEDIATE … COMMIT/ROLLBACK; reads outside a transaction wait for the mutex too
  * (they never see uncommitted writes). Calls made inside a transaction's async context (including a
  * nested store.transaction, which becomes a SAVEPOINT) run directly on the open transaction.
+ *
+ * Group commit: top-level transactions that queue up while another holds the store (concurrent
+ * commands arriving within the same tick or during a commit) run one after the other in ONE SQLite
+ * transaction, each inside its own SAVEPOINT, and share its COMMIT. A callback that throws rolls back to
+ * its savepoint only (its caller gets the error at once; the others go on); the others' promises
+ * resolve after the shared COMMIT, so no caller sees a success that is not durable. Each keeps the
+ * isolation it had: it runs alone, seeing what the callbacks before it in the group wrote.
+ *
+ * Documents written in a transaction are kept in memory until the COMMIT (or until a find/count needs
+ * them in SQL), so a document put many times in one transaction (a user's balances, the shards of a
+ * platform account, a ledger state row across a batch) is written once; gets inside the transaction
+ * read them from there. Savepoints roll this write-behind back with them (an undo log per savepoint).
  */
 export function createSqliteServiceStore(path: string, options: StoreOptions = {}): ServiceStore {
   const db = openSqlite(path);
@@ -79,6 +91,8 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
        VALUES (@id, @streamId, @version, @type, @data, @occurredAt, @correlationId, @causationId, @actor)`,
     ),
     recordIntegration: db.prepare('UPDATE events SET integration = ? WHERE id = ?'),
+    // the event's row found by its position (the rowid) when this transaction appended it
+    recordIntegrationAt: db.prepare('UPDATE events SET integration = ? WHERE position = ? AND id = ?'),
     getDoc: db.prepare<[string, string], { json: string }>(
       'SELECT json FROM documents WHERE collection = ? AND id = ?',
     ),
@@ -101,8 +115,26 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
   let closed = false;
   let savepointSeq = 0;
 
+  const docKey = (collection: string, id: string) => `${collection}\u0000${id}`;
+  const writeDoc = (key: string, json: string | null) => {
+    const at = key.indexOf('\u0000');
+    const collection = key.slice(0, at);
+    const id = key.slice(at + 1);
+    if (json === null) stmt.deleteDoc.run(collection, id);
+    else stmt.putDoc.run(collection, id, json);
+  };
+  /** The open SQLite transaction's document write-behind (see the module comment). */
+  const docs = new DocBuffer(writeDoc);
+  /** Positions of the events the open SQLite transaction appended, by event id. */
+  const appendedAt = new Map<string, number>();
+
   const assertOpen = () => {
     if (closed) throw new Error('ServiceStore is closed');
+  };
+
+  const inOpenTx = () => {
+    const state = txContext.getStore();
+    return !!state && !state.done;
   };
 
   /** Runs a read: directly inside a transaction's context, else after the current writer commits. */
@@ -124,11 +156,15 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
       }),
     get: <T extends object>(collection: string, id: string) =>
       read(() => {
-        const row = stmt.getDoc.get(checkCollection(collection), id);
-        return row ? (JSON.parse(row.json) as T) : null;
+        checkCollection(collection);
+        const json = inOpenTx()
+          ? docs.get(docKey(collection, id), () => stmt.getDoc.get(collection, id)?.json ?? null)
+          : (stmt.getDoc.get(collection, id)?.json ?? null);
+        return json === null ? null : (JSON.parse(json) as T);
       }),
     find: <T extends object>(collection: string, query: FindQuery = {}) =>
       read(() => {
+        if (inOpenTx()) docs.flush();
         const { sql, params } = whereSql(collection, query.where);
         let full = `SELECT json FROM documents ${sql}`;
         if (query.prefix && query.prefix.value !== '') {
@@ -165,6 +201,7 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
       }),
     count: (collection: string, where?: Record<string, Scalar>) =>
       read(() => {
+        if (inOpenTx()) docs.flush();
         const { sql, params } = whereSql(collection, where);
         return (
           db
@@ -208,22 +245,27 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
               throw new ConcurrencyError(streamId, expectedVersion, current);
             throw err;
           }
-          stored.push({ ...e, position: Number(info.lastInsertRowid) });
+          const position = Number(info.lastInsertRowid);
+          appendedAt.set(e.id, position);
+          stored.push({ ...e, position });
         }
         if (stored.length) state.appended = true;
         return { nextVersion: current + events.length, events: stored };
       },
       async recordIntegrationEvent(eventId: string, integration: DomainEvent | null) {
         guard();
-        stmt.recordIntegration.run(JSON.stringify(integration), eventId);
+        const json = JSON.stringify(integration);
+        const position = appendedAt.get(eventId);
+        if (position === undefined || stmt.recordIntegrationAt.run(json, position, eventId).changes === 0)
+          stmt.recordIntegration.run(json, eventId);
       },
       async put<T extends object>(collection: string, id: string, doc: T) {
         guard();
-        stmt.putDoc.run(checkCollection(collection), id, JSON.stringify(doc));
+        docs.set(docKey(checkCollection(collection), id), JSON.stringify(doc));
       },
       async delete(collection: string, id: string) {
         guard();
-        stmt.deleteDoc.run(checkCollection(collection), id);
+        docs.set(docKey(checkCollection(collection), id), null);
       },
       async markProcessed(consumer: string, eventId: string) {
         guard();
@@ -236,6 +278,104 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
     };
   };
 
+  /** Top-level transactions waiting for the store; each pass of drain() runs a group of them. */
+  const queue: Job[] = [];
+  let draining = false;
+
+  // A group takes the store at once (reads issued after a transaction still wait for its commit, as
+  // they always did) and starts in the event loop's check phase (setImmediate), after the I/O callbacks
+  // of this turn: every command whose request arrived with this one has queued its transaction by then,
+  // so they share a COMMIT (a transaction runs in microtasks, so nothing arrives while it runs).
+  const drain = async () => {
+    try {
+      while (queue.length > 0) {
+        await mutex.run(async () => {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          await runGroup(queue.splice(0, GROUP_MAX));
+        });
+      }
+    } finally {
+      draining = false;
+    }
+  };
+
+  /** BEGIN, each job (in a savepoint when there are several), one COMMIT; see the module comment. */
+  const runGroup = async (jobs: Job[]): Promise<void> => {
+    if (closed) {
+      for (const job of jobs) job.reject(new Error('ServiceStore is closed'));
+      return;
+    }
+    try {
+      db.exec('BEGIN IMMEDIATE');
+    } catch (err) {
+      for (const job of jobs) job.reject(err);
+      return;
+    }
+    const grouped = jobs.length > 1;
+    const done: Array<{ job: Job; value: unknown }> = [];
+    let appended = false;
+    let aborted: unknown = null;
+    for (let i = 0; i < jobs.length; i++) {
+      const job = jobs[i];
+      if (aborted !== null) {
+        job.reject(aborted);
+        continue;
+      }
+      const state: TxState = { done: false, appended: false };
+      const name = `g_${++savepointSeq}`;
+      try {
+        if (grouped) {
+          db.exec(`SAVEPOINT ${name}`);
+          docs.savepoint();
+        }
+        const value = await job.run(state);
+        if (grouped) {
+          db.exec(`RELEASE ${name}`);
+          docs.release();
+        }
+        done.push({ job, value });
+        appended ||= state.appended;
+      } catch (err) {
+        state.appended = false;
+        if (grouped && db.inTransaction) {
+          try {
+            db.exec(`ROLLBACK TO ${name}`);
+            db.exec(`RELEASE ${name}`);
+            docs.rollbackTo();
+          } catch (undoErr) {
+            aborted = undoErr;
+          }
+        } else {
+          aborted = err;
+        }
+        // a failure that ended the SQLite transaction (or a single job's) fails the whole group
+        if (!db.inTransaction && aborted === null) aborted = err;
+        job.reject(err);
+      } finally {
+        state.done = true;
+      }
+    }
+    if (aborted === null) {
+      try {
+        docs.flush();
+        db.exec('COMMIT');
+      } catch (err) {
+        aborted = err;
+      }
+    }
+    if (aborted !== null) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      docs.clear();
+      appendedAt.clear();
+      for (const { job } of done) job.reject(aborted);
+      return;
+    }
+    docs.clear();
+    appendedAt.clear();
+    for (const { job, value } of done) job.resolve(value);
+    if (appended) listeners.notify();
+  };
+
   const store: ServiceStore = {
     ...reads,
     async transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
@@ -245,34 +385,34 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
         // nested: a savepoint inside the open transaction
         const name = `sp_${++savepointSeq}`;
         db.exec(`SAVEPOINT ${name}`);
+        docs.savepoint();
         try {
           const result = await fn(makeTx(outer));
           db.exec(`RELEASE ${name}`);
+          docs.release();
           return result;
         } catch (err) {
           db.exec(`ROLLBACK TO ${name}`);
           db.exec(`RELEASE ${name}`);
+          docs.rollbackTo();
           throw err;
         }
       }
-      const state: TxState = { done: false, appended: false };
-      const result = await mutex.run(async () => {
-        assertOpen();
-        db.exec('BEGIN IMMEDIATE');
-        try {
-          const value = await txContext.run(state, () => fn(makeTx(state)));
-          db.exec('COMMIT');
-          return value;
-        } catch (err) {
-          if (db.inTransaction) db.exec('ROLLBACK');
-          state.appended = false;
-          throw err;
-        } finally {
-          state.done = true;
+      // the callback runs in its caller's async context (trace, correlation id), whichever call's
+      // drain runs the group (a resource, not AsyncResource.bind: that one costs a deprecation wrapper)
+      const caller = new AsyncResource('ServiceStoreTransaction');
+      return new Promise<T>((resolve, reject) => {
+        queue.push({
+          run: (state: TxState) =>
+            caller.runInAsyncScope(() => txContext.run(state, () => fn(makeTx(state)))),
+          resolve: resolve as Job['resolve'],
+          reject,
+        });
+        if (!draining) {
+          draining = true;
+          void drain();
         }
       });
-      if (state.appended) listeners.notify();
-      return result;
     },
     readAll: (afterPosition: number, limit: number) =>
       read(() =>
@@ -311,6 +451,103 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
 interface TxState {
   done: boolean;
   appended: boolean;
+}
+
+interface Job {
+  run: (state: TxState) => Promise<unknown>;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+}
+
+/** Top-level transactions committed together at most (bounds the wait of the first for its COMMIT). */
+const GROUP_MAX = 64;
+/** Documents the write-behind holds before it writes them all and forgets them. */
+const BUFFER_MAX = 20_000;
+
+/** A document as the open transaction knows it: its JSON (null: none) and whether SQLite has it yet. */
+type DocEntry = { json: string | null; dirty: boolean };
+
+/**
+ * The open transaction's documents (read or written in it), keyed `collection \0 id`. Writes stay here
+ * until flush() (before COMMIT, a find or a count); every change inside a savepoint is logged with the
+ * write it replaced, so a rollback to the savepoint restores exactly what it was. An entry SQLite already
+ * has (clean) can be forgotten at any time (it is read again), and is logged as nothing: after a rollback
+ * SQLite has it again.
+ */
+class DocBuffer {
+  private readonly entries = new Map<string, DocEntry>();
+  private readonly dirty = new Set<string>();
+  private readonly undo: Array<Map<string, DocEntry | undefined>> = [];
+
+  constructor(private readonly write: (key: string, json: string | null) => void) {}
+
+  get(key: string, load: () => string | null): string | null {
+    const entry = this.entries.get(key);
+    if (entry) return entry.json;
+    const json = load();
+    this.change(key, { json, dirty: false });
+    this.bound();
+    return json;
+  }
+
+  set(key: string, json: string | null): void {
+    this.change(key, { json, dirty: true });
+    this.bound();
+  }
+
+  /** Past BUFFER_MAX entries: everything written to SQLite and forgotten (the undo logs stay valid). */
+  private bound(): void {
+    if (this.entries.size <= BUFFER_MAX) return;
+    this.flush();
+    this.entries.clear();
+  }
+
+  flush(): void {
+    for (const key of [...this.dirty]) {
+      const entry = this.entries.get(key) as DocEntry;
+      this.write(key, entry.json);
+      this.change(key, { json: entry.json, dirty: false });
+    }
+  }
+
+  savepoint(): void {
+    this.undo.push(new Map());
+  }
+
+  release(): void {
+    const log = this.undo.pop();
+    const parent = this.undo[this.undo.length - 1];
+    if (!log || !parent) return;
+    for (const [key, before] of log) if (!parent.has(key)) parent.set(key, before);
+  }
+
+  rollbackTo(): void {
+    const log = this.undo.pop();
+    if (!log) return;
+    for (const [key, before] of log) this.restore(key, before);
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.dirty.clear();
+    this.undo.length = 0;
+  }
+
+  private change(key: string, next: DocEntry): void {
+    const log = this.undo[this.undo.length - 1];
+    if (log && !log.has(key)) {
+      const before = this.entries.get(key);
+      log.set(key, before?.dirty ? before : undefined);
+    }
+    this.restore(key, next);
+  }
+
+  private restore(key: string, entry: DocEntry | undefined): void {
+    if (entry) this.entries.set(key, entry);
+    else this.entries.delete(key);
+    if (entry?.dirty) this.dirty.add(key);
+    else this.dirty.delete(key);
+  }
 }
 
 interface EventRow {
