@@ -15,6 +15,11 @@
  *     and V8 heap (its metrics) before and after = memory per socket;
  *   - the same decisions again with them all connected; the other users' sockets must have received
  *     none of the investors' pushes. One admin socket (the admins room gets its pushes too) throughout.
+ * Fairness: 50 untimed decisions warm the target up before the baseline, and each phase starts once the
+ * target's consumer groups have caught up (meridian_consumer_lag_events 0), not behind the setup's
+ * backlog. The target's event-loop CPU (Linux /proc, its main thread) is read over each phase (% of the
+ * wall time, and ms per decision: steadier than latency on a busy machine) and over a quiet window before
+ * and after the sockets connect (what 10,000 idle sockets cost: heartbeats, session checks).
  */
 import { readFileSync, rmSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -24,7 +29,7 @@ import type { Socket } from 'socket.io-client';
 import { freePort, sleep, startChild, type Child } from './children.js';
 import { brief, registerInvestor, signIn, type BrowserSession } from './http.js';
 import { latencyFigure, nowMs as now, round, type LatencyFigure } from './load.js';
-import { liftedRateLimitsEnv } from './logins.js';
+import { liftedRateLimitsEnv, threadCpuMs } from './logins.js';
 import { table } from './results.js';
 import { openSocket } from './socket.js';
 import { startStandaloneTarget, type StandaloneTarget } from './standalone.js';
@@ -40,6 +45,10 @@ export interface LiveScalePhase {
   http: LatencyFigure;
   failures: number;
   firstFailure?: string;
+  /** the target's event loop (main thread): CPU time ÷ wall time over the phase, % (Linux /proc) */
+  loopCpuPct?: number;
+  /** the target's event loop CPU time over the phase ÷ decisions, ms (steadier than latency on a busy machine) */
+  loopCpuMsPerDecision?: number;
 }
 
 export type LiveScaleResult =
@@ -58,6 +67,11 @@ export type LiveScaleResult =
         rssPerSocketKb: number;
         heapPerSocketKb: number;
       };
+      /**
+       * The target's event loop with every socket connected and no decisions (heartbeats, session checks,
+       * the services' timers): CPU time ÷ wall time over `idle.seconds`, %; and before the sockets came.
+       */
+      idle?: { seconds: number; loopCpuPctBefore: number; loopCpuPctAtScale: number };
       /** pushes the other users' sockets got during the scale phase: none of them was theirs (must be 0) */
       crossTalk: { statusChanged: number; balancesChanged: number };
     };
@@ -110,6 +124,32 @@ async function memoryOf(pid: number, metricsUrl: string): Promise<{ rss: number;
   return { rss: rssKb / 1024, heap };
 }
 
+/**
+ * Waits until every consumer group of the target has committed everything published (the sum of its
+ * meridian_consumer_lag_events is 0 twice in a row), so a timed phase does not start behind the setup's
+ * backlog (registrations, deposits: mails, projections). Bounded by `timeoutMs`; resolves with the seconds
+ * waited, or NaN when the metric is not there (no metrics, or a bus without it).
+ */
+async function untilQuiet(metricsUrl: string, timeoutMs = 120_000): Promise<number> {
+  const t0 = now();
+  let zeros = 0;
+  for (;;) {
+    let lag = NaN;
+    try {
+      const text = await (await fetch(metricsUrl, { signal: AbortSignal.timeout(5_000) })).text();
+      const values = [...text.matchAll(/^meridian_consumer_lag_events(?:\{[^}]*\})? ([0-9.e+-]+)$/gm)];
+      if (values.length) lag = values.reduce((a, m) => a + Number(m[1]), 0);
+    } catch {
+      // not readable now: try again until the deadline
+    }
+    if (lag === 0) zeros += 1;
+    else zeros = 0;
+    if (zeros >= 2) return round((now() - t0) / 1000, 1);
+    if (now() - t0 > timeoutMs) return Number.isNaN(lag) ? NaN : round((now() - t0) / 1000, 1);
+    await sleep(250);
+  }
+}
+
 /** Raises the target's open-file soft limit to its hard limit when it is below `needed` (prlimit). */
 function ensureNofile(pid: number, needed: number): string {
   const read = () =>
@@ -130,8 +170,10 @@ function ensureNofile(pid: number, needed: number): string {
 async function decide(
   admin: BrowserSession,
   investors: Investor[],
-  o: { rate: number; seconds: number; count: number; sockets: number },
+  o: { rate: number; seconds: number; count: number; sockets: number; pid: number },
 ): Promise<LiveScalePhase> {
+  const cpu0 = threadCpuMs(o.pid).main;
+  const wall0 = now();
   const toStatus: number[] = [];
   const toBalances: number[] = [];
   const http: number[] = [];
@@ -185,6 +227,9 @@ async function decide(
   const sent = inFlight.length;
   const seconds = (now() - start) / 1000;
   await Promise.all(inFlight);
+  const loopCpuMs = threadCpuMs(o.pid).main - cpu0;
+  const loopCpuPct = round((loopCpuMs / (now() - wall0)) * 100, 1);
+  const loopCpuMsPerDecision = round(loopCpuMs / Math.max(1, sent), 2);
   return {
     sockets: o.sockets,
     decisions: sent,
@@ -194,7 +239,16 @@ async function decide(
     http: latencyFigure('admin PATCH confirmPayment', http),
     failures,
     ...(firstFailure ? { firstFailure } : {}),
+    ...(Number.isFinite(loopCpuPct) ? { loopCpuPct, loopCpuMsPerDecision } : {}),
   };
+}
+
+/** The target's event loop CPU ÷ wall over `seconds` of quiet, %. */
+async function loopCpuOver(pid: number, seconds: number): Promise<number> {
+  const c0 = threadCpuMs(pid).main;
+  const t0 = now();
+  await sleep(seconds * 1000);
+  return round(((threadCpuMs(pid).main - c0) / (now() - t0)) * 100, 1);
 }
 
 /**
@@ -324,6 +378,8 @@ export async function benchLiveScale(o: {
   const sockets: Socket[] = [];
   try {
     const perPhase = Math.min(o.maxDecisions, Math.round(o.rate * o.seconds));
+    /** untimed decisions first, so neither phase pays the target's warm-up (JIT, caches, first statements) */
+    const warmUp = Math.min(50, perPhase);
     let admin: BrowserSession;
     const cookies: string[] = [];
     let adminSocket: Socket | undefined;
@@ -351,7 +407,7 @@ export async function benchLiveScale(o: {
       const others = await inBatches(o.users, 4, () => registerInvestor(target.url, { verify: false }));
       for (const r of others) cookies.push(sessionCookie(r.browser));
       // deposits for both phases, asked for in advance (the timed loop sends decisions only)
-      const perInvestor = Math.ceil((2 * perPhase) / investors.length) + 1;
+      const perInvestor = Math.ceil((2 * perPhase + warmUp) / investors.length) + 1;
       await inBatches(investors.length * perInvestor, 4, async (i) => {
         const inv = investors[i % investors.length];
         const created = await inv.browser.post('/api/payments/create', { amount: AMOUNT });
@@ -368,13 +424,26 @@ export async function benchLiveScale(o: {
       return { skipped: `setup failed: ${(err as Error).message}` };
     }
 
-    // ---- baseline: only the measuring sockets
+    // ---- warm-up (untimed), then the baseline: only the measuring sockets
+    await claimNext(admin, investors, warmUp);
+    await decide(admin, investors, {
+      rate: o.rate,
+      seconds: warmUp / o.rate,
+      count: warmUp,
+      sockets: sockets.length,
+      pid: target.pid,
+    });
     await claimNext(admin, investors, perPhase);
+    const settled = await untilQuiet(metricsUrl);
+    o.log(
+      `  ${warmUp} decisions to warm up; the target's consumers caught up with the setup in ${settled} s`,
+    );
     const baseline = await decide(admin, investors, {
       rate: o.rate,
       seconds: o.seconds,
       count: perPhase,
       sockets: sockets.length,
+      pid: target.pid,
     });
     o.log(
       `  baseline (${sockets.length} sockets): ${baseline.decisions} decisions, status p50 ${baseline.toStatus.p50} / p99 ${baseline.toStatus.p99} ms`,
@@ -382,6 +451,8 @@ export async function benchLiveScale(o: {
 
     // ---- connect the many
     const nofile = ensureNofile(target.pid, o.sockets + 1_000);
+    const idleSeconds = Math.max(2, Math.min(10, o.seconds));
+    const loopCpuPctBefore = await loopCpuOver(target.pid, idleSeconds);
     const before = await memoryOf(target.pid, metricsUrl);
     const cookieFile = join(cookieDir, 'cookies.json');
     writeFileSync(cookieFile, JSON.stringify(cookies), { mode: 0o600 });
@@ -412,14 +483,20 @@ export async function benchLiveScale(o: {
     await sleep(2_000); // let the handshakes' garbage settle before reading memory
     const after = await memoryOf(target.pid, metricsUrl);
     const per = (a: number, b: number) => (connected > 0 ? round(((b - a) * 1024) / connected, 1) : NaN);
+    const loopCpuPctAtScale = await loopCpuOver(target.pid, idleSeconds);
+    o.log(
+      `  target event loop CPU with no decisions: ${loopCpuPctBefore} % before the sockets, ${loopCpuPctAtScale} % with them`,
+    );
 
     // ---- the same decisions with them all connected
     await claimNext(admin, investors, perPhase);
+    await untilQuiet(metricsUrl);
     const atScale = await decide(admin, investors, {
       rate: o.rate,
       seconds: o.seconds,
       count: perPhase,
       sockets: connected + sockets.length,
+      pid: target.pid,
     });
     o.log(
       `  at scale (${connected + sockets.length} sockets): ${atScale.decisions} decisions, status p50 ${atScale.toStatus.p50} / p99 ${atScale.toStatus.p99} ms`,
@@ -450,6 +527,7 @@ export async function benchLiveScale(o: {
         rssPerSocketKb: per(before.rss, after.rss),
         heapPerSocketKb: per(before.heap, after.heap),
       },
+      idle: { seconds: idleSeconds, loopCpuPctBefore, loopCpuPctAtScale },
       crossTalk: {
         statusChanged: received.reduce((a, m) => a + Number(m.statusChanged ?? 0), 0),
         balancesChanged: received.reduce((a, m) => a + Number(m.balancesChanged ?? 0), 0),
@@ -481,9 +559,22 @@ export function printLiveScale(r: LiveScaleResult): void {
       f.p99,
       f.max,
       ph.failures,
+      ph.loopCpuPct ?? NaN,
+      ph.loopCpuMsPerDecision ?? NaN,
     ]);
   table(
-    ['run', 'sockets', 'count', 'per s', 'p50', 'p99', 'max', 'failures'],
+    [
+      'run',
+      'sockets',
+      'count',
+      'per s',
+      'p50',
+      'p99',
+      'max',
+      'failures',
+      'loop CPU %',
+      'loop ms per decision',
+    ],
     [...rows('baseline', r.baseline), ...rows('at scale', r.atScale)],
   );
   const m = r.memory;
@@ -496,6 +587,10 @@ export function printLiveScale(r: LiveScaleResult): void {
   console.log(
     `  target memory: RSS ${m.rssBeforeMb} → ${m.rssAfterMb} MB (${m.rssPerSocketKb} KB per socket), V8 heap used ${m.heapBeforeMb} → ${m.heapAfterMb} MB (${m.heapPerSocketKb} KB per socket)`,
   );
+  if (r.idle)
+    console.log(
+      `  target event loop CPU with no decisions (${r.idle.seconds} s): ${r.idle.loopCpuPctBefore} % before the sockets, ${r.idle.loopCpuPctAtScale} % with them (heartbeats, session checks)`,
+    );
   console.log(
     `  the other users' sockets received ${r.crossTalk.statusChanged} status and ${r.crossTalk.balancesChanged} balances pushes meant for the investors (must be 0)`,
   );

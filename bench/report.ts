@@ -248,7 +248,9 @@ const builders: Record<Section, (r: BenchResult) => string[]> = {
       'Password logins vs the bare argon2id verify (issue 10, goal 6)',
       [
         "POST api/users/login with the right password at OWASP's argon2id parameters (19 MiB, t=2, p=1), rate limits",
-        'lifted on the bench target only, against the same argon2id verify called bare with the same concurrency.',
+        'lifted on the bench target only, against the same argon2id verify (same hasher and hash pool, same',
+        "concurrency) called bare in process and behind a bare HTTP server from the same client (the goal's",
+        'baseline); CPU ms per operation from /proc over every thread of the server and the client.',
       ],
       r.logins,
       () => r.logins && printLogins(r.logins),
@@ -258,7 +260,8 @@ const builders: Record<Section, (r: BenchResult) => string[]> = {
       'Admin decision → investor push with 10,000 sockets connected (issue 10, goal 5)',
       [
         'Authenticated sockets from several client processes, 50 decisions/s; the baseline is the same measurement',
-        "with a handful of sockets; memory is the gateway's per connected socket.",
+        "with a handful of sockets (after 50 untimed decisions, each phase once the target's consumers caught",
+        "up); memory is the gateway's per connected socket; the target's event-loop CPU per phase from /proc.",
       ],
       r.liveScale,
       () => r.liveScale && printLiveScale(r.liveScale),

@@ -75,6 +75,13 @@ export function attachRealtime(deps: RealtimeDeps): Realtime {
   const io = new SocketServer(deps.server, {
     path: '/socket.io',
     serveClient: false,
+    // Pinned, measured at 10,000 sockets (bench/liveScale.ts): no per-message deflate (a zlib context per
+    // socket, hundreds of KB each, for pushes of a few hundred bytes); the heartbeat stays at socket.io's
+    // 25 s / 20 s: 10,000 idle sockets (400 pings/s) add at most ~2 % of one core to the event loop (the
+    // bench's "no decisions" windows), nothing worth noticing a dead peer later than within 45 s for.
+    perMessageDeflate: false,
+    pingInterval: 25_000,
+    pingTimeout: 20_000,
     allowRequest: (req, cb) => cb(null, allowedOrigin(req, origins)),
     // long-polling from a separately hosted SPA reads answers cross-origin, with its cookies
     ...(origins.corsOrigins.length > 0
@@ -158,8 +165,17 @@ export function attachRealtime(deps: RealtimeDeps): Realtime {
   /**
    * One Authenticate per session (the tabs of a browser share theirs), at most REVALIDATE_IN_FLIGHT at
    * once: 10,000 sockets never become 10,000 calls in one tick of the event loop, which held every live
-   * push behind them (bench/liveScale.ts). A round still running when the next is due is not doubled.
+   * push behind them (bench/liveScale.ts). The checks of a round are also paced over the first half of
+   * the interval (the k-th starts no earlier than k × interval ÷ 2 ÷ sessions after the round began), so
+   * 10,000 sessions cost a steady trickle of calls, not a burst once a minute that the live pushes of that
+   * second queue behind. A round still running when the next is due is not doubled.
    */
+  const revalidateMs = deps.revalidateMs ?? 60_000;
+  let closed = false;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      setTimeout(resolve, ms).unref();
+    });
   let revalidating = false;
   const revalidateAll = async () => {
     const bySession = new Map<string, Socket[]>();
@@ -170,10 +186,16 @@ export function attachRealtime(deps: RealtimeDeps): Realtime {
       else bySession.set(token, [socket]);
     }
     const sessions = [...bySession];
+    const spacingMs = revalidateMs / 2 / Math.max(1, sessions.length);
+    const began = Date.now();
     let next = 0;
     const worker = async () => {
-      while (next < sessions.length) {
-        const [token, sockets] = sessions[next++];
+      while (next < sessions.length && !closed) {
+        const k = next++;
+        const wait = began + k * spacingMs - Date.now();
+        if (wait >= 1) await pause(wait);
+        if (closed) return;
+        const [token, sockets] = sessions[k];
         await checkSession(token, sockets);
       }
     };
@@ -183,7 +205,7 @@ export function attachRealtime(deps: RealtimeDeps): Realtime {
     if (revalidating) return;
     revalidating = true;
     void revalidateAll().finally(() => (revalidating = false));
-  }, deps.revalidateMs ?? 60_000);
+  }, revalidateMs);
   revalidate.unref();
 
   return {
@@ -195,6 +217,7 @@ export function attachRealtime(deps: RealtimeDeps): Realtime {
       io.to(ADMINS_ROOM).emit(event, payload);
     },
     close: async () => {
+      closed = true;
       clearInterval(revalidate);
       await new Promise<void>((resolve) => {
         io.close(() => resolve());
