@@ -70,7 +70,7 @@ clean: ## Remove build output and local data
 	rm -rf web/dist data artifacts
 
 # --- operations: compose secrets, backups of the embedded store, Kubernetes manifests (issue 13) ---
-.PHONY: dotenv backup restore manifests seed
+.PHONY: dotenv backup restore manifests seed verify-ledger
 
 dotenv: ## Write .env with generated secrets and the first admin for docker compose; never overwrites one
 	@node scripts/dotenv.mjs
@@ -85,6 +85,9 @@ restore: deps ## Put a backup back into DATA_DIR, refused while the standalone r
 
 seed: deps ## Fill DATA_DIR through the services' own commands (USERS=1000 POSTINGS=10000; resumable, idempotent)
 	USERS=$(or $(USERS),1000) POSTINGS=$(or $(POSTINGS),10000) $(BIN)/tsx scripts/seed.ts
+
+verify-ledger: deps ## Recompute every user's ledger hash chain and balances from genesis (DATA_DIR, default data); exit 1 on the first broken link
+	$(BIN)/tsx scripts/verify-ledger.ts
 
 manifests: deps ## Build every infra/k8s kustomization with kustomize, validate it offline, write artifacts/k8s/*.yaml
 	$(BIN)/tsx scripts/k8s/render.ts

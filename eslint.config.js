@@ -18,10 +18,10 @@ const workspaces = readJson('package.json').workspaces.map((dir) => ({
   name: readJson(`${dir}/package.json`).name,
 }));
 
-// Shared libraries every package may import through their exports: the platform kernel and the
-// generated proto contracts. Every other workspace (each service, standalone, gateway, web) is
+// Shared libraries every package may import through their exports: the platform kernel, the
+// generated proto contracts and the statement verifier (meridian-verify: the ledger hashes its chain with it). Every other workspace (each service, standalone, gateway, web) is
 // "another package" to everyone else.
-const SHARED = new Set(['@meridian/platform', '@meridian/proto']);
+const SHARED = new Set(['@meridian/platform', '@meridian/proto', 'meridian-verify']);
 
 // The only cross-package imports allowed in production (non-test) code, each a published entry point:
 // - investment and withdrawal hold money through the ledger's client kit (a gRPC client and its port type);

@@ -1,4 +1,5 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
+import { personalDataOf, type PersonalData } from '@meridian/platform/personalData';
 import cookieParser from 'cookie-parser';
 import helmet from 'helmet';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
@@ -19,6 +20,7 @@ import { usersRouter } from './http/usersRoutes.js';
 import { kycAdminRouter, kycProxyRouter } from './http/kycRoutes.js';
 import { moneyRouter } from './http/moneyRoutes.js';
 import { auditRouter } from './http/auditRoutes.js';
+import { statementRouter } from './http/statementRoutes.js';
 import type { MoneyClients } from './moneyClients.js';
 import type { RevocationFeed } from './sessionRevocations.js';
 import { createClaims, type Claims } from './live/claims.js';
@@ -37,6 +39,8 @@ export interface GatewayDeps {
   revocations?: RevocationFeed;
   /** The admin queues' claim locks (live/claims.ts); default: in `kv`. */
   claims?: Claims;
+  /** Seals the claim records (live/claims.ts); default: the process's shared one (personalDataOf). */
+  personalData?: PersonalData;
 }
 
 export const BODY_LIMIT = '100kb';
@@ -57,7 +61,7 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
     revocations: deps.revocations,
   });
   app.locals.auth = auth;
-  const claims = deps.claims ?? createClaims({ kv, logger });
+  const claims = deps.claims ?? createClaims({ kv, logger, personalData: personalDataOf(deps) });
   app.locals.claims = claims;
 
   app.use(correlationAndAccessLog(logger));
@@ -119,7 +123,10 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
   if (config.nodeEnv !== 'production')
     api.use('/dev', loopbackOnly, devMailboxRouter({ config, notification }));
   api.use(claimsRouter({ claims, auth }));
-  if (deps.money) api.use(moneyRouter({ config, identity, money: deps.money, auth, claims }));
+  if (deps.money) {
+    api.use(moneyRouter({ config, identity, money: deps.money, auth, claims }));
+    api.use(statementRouter({ config, identity, money: deps.money, auth }));
+  }
   api.use(otherApiRouter({ config, identity, notification, auth }));
   api.use(apiDocsRouter(config, { money: deps.money !== undefined }));
   api.use((req, _res, next) =>

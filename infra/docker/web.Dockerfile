@@ -6,6 +6,7 @@ COPY package.json package-lock.json .npmrc ./
 # every workspace's package.json, so the lockfile matches the workspaces npm sees (only web's are installed)
 COPY proto/package.json proto/
 COPY services/platform/package.json services/platform/
+COPY services/verify/package.json services/verify/
 COPY services/identity/package.json services/identity/
 COPY services/notification/package.json services/notification/
 COPY services/ledger/package.json services/ledger/
@@ -16,6 +17,8 @@ COPY services/standalone/package.json services/standalone/
 COPY gateway/package.json gateway/
 COPY web/package.json web/
 RUN npm ci --no-fund --no-audit -w @meridian/web --include-workspace-root=false
+# the statement verifier the SPA bundles (meridian-verify, docs/statements.md)
+COPY services/verify services/verify
 COPY web web
 RUN cd web && npx vite build
 

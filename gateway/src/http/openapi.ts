@@ -37,6 +37,7 @@ import { NOT_ADMIN, NOT_LOGGED_IN } from './auth.js';
 import { SERVICE_UNAVAILABLE, SOMETHING_WENT_WRONG } from './errors.js';
 import { KYC_UPLOAD_MESSAGES } from './kycRoutes.js';
 import { INVALID_AUDIT_QUERY } from './auditRoutes.js';
+import { STATEMENT_MESSAGES } from './statementRoutes.js';
 import { INVALID_CSRF, TOO_MANY_REQUESTS } from './middleware.js';
 import { MONEY_MESSAGES, amountField, moneySchemas } from './moneyRoutes.js';
 import { INVALID_USERS_QUERY, NEXT_CURSOR_HEADER, NO_REFERRALS } from './usersRoutes.js';
@@ -735,6 +736,33 @@ export const ROUTES: RouteDoc[] = [
     access: 'user',
     money: true,
     ok: json(moneyAnswers.depositMaturity, 'What was settled.'),
+  },
+  {
+    method: 'get',
+    path: '/api/users/statement',
+    tag: USERS,
+    summary: "The caller's verifiable account statement for a period",
+    description:
+      'Opening and closing balances per account, every ledger transaction of the period with its link in the ' +
+      "user's hash chain (SHA-256, docs/statements.md), the chain head. `format=json` (default) is the " +
+      '`meridian-statement/1` file that `npx meridian-verify` checks; `csv` one row per ledger entry; `pdf` for ' +
+      'people. An attachment `meridian-statement-<from>-<to>.<format>`. Admins may add `userId`.',
+    access: 'user',
+    money: true,
+    query: {
+      from: 'A date (`2026-11-01`) or ISO-8601 date-time; default the first day of the current month (UTC).',
+      to: 'A date (the whole day) or ISO-8601 date-time; default now. At most 366 days after `from`.',
+      format: '`json` (default), `csv` or `pdf`.',
+      userId: "Admins: another user's statement.",
+    },
+    ok: {
+      description: 'The statement file.',
+      media: { type: 'application/json', schema: { type: 'object' } },
+    },
+    errors: {
+      400: Object.values(STATEMENT_MESSAGES),
+      403: ['Not authorized'],
+    },
   },
   {
     method: 'get',

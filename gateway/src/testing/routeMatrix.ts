@@ -190,6 +190,7 @@ export const ROUTE_MATRIX: Record<string, RouteRow> = {
   'get /api/invest/investment/:id': { access: 'user', request: () => ({ params: { id: NO_SUCH_ID } }) },
   'get /api/invest/deposit-maturity': { access: 'user' },
   'get /api/invest/getTransactionHistory': { access: 'user' },
+  'get /api/users/statement': { access: 'user', request: () => ({ query: 'format=json' }) },
   'post /api/withDraw/create': {
     access: 'userMoney',
     request: () => ({ body: { amount: '60', walletAddress: WALLET }, headers: idempotent() }),

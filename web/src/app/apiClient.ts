@@ -18,6 +18,8 @@ export interface ApiRequestConfig {
   onUploadProgress?: (event: ApiProgress) => void;
   /** Aborts the request (the KYC upload is cancelled when its screen is left). */
   signal?: AbortSignal;
+  /** 'blob': a 2xx answer's `data` is the body as a Blob (a binary download: the statement PDF). */
+  responseType?: 'blob';
 }
 
 /** What an adapter receives: `data` as the caller gave it (an object, FormData, or undefined). */
@@ -98,13 +100,24 @@ export const xhrAdapter: ApiAdapter = (request) =>
       xhr.upload.onprogress = (e) =>
         report({ loaded: e.loaded, total: e.lengthComputable ? e.total : undefined });
     }
-    xhr.onload = () =>
-      resolve({
-        data: parseBody(xhr.responseText),
-        status: xhr.status,
-        config: request,
-        headers: headersOf(xhr.getAllResponseHeaders()),
-      });
+    if (request.responseType === 'blob') xhr.responseType = 'blob';
+    xhr.onload = () => {
+      const answer = (data: unknown) =>
+        resolve({
+          data,
+          status: xhr.status,
+          config: request,
+          headers: headersOf(xhr.getAllResponseHeaders()),
+        });
+      if (xhr.responseType !== 'blob') answer(parseBody(xhr.responseText));
+      else if (xhr.status >= 200 && xhr.status < 300) answer(xhr.response);
+      // an error answer of a blob request is read as usual ({ message }) for errorMessage
+      else
+        (xhr.response as Blob).text().then(
+          (text) => answer(parseBody(text)),
+          () => answer(''),
+        );
+    };
     xhr.onerror = () => reject(new ApiError('Network Error', 'ERR_NETWORK', request));
     xhr.onabort = () => reject(new ApiError('Request aborted', 'ERR_ABORTED', request));
     if (request.signal?.aborted) {

@@ -21,6 +21,7 @@ import {
   type Deposit,
   type GetBalancesRequest,
   type GetDepositRequest,
+  type GetStatementRequest,
   type HoldResponse,
   type LedgerServiceServer,
   type ListDepositsResponse,
@@ -33,6 +34,9 @@ import {
   type SettleMaturityRequest,
   type SettleMaturitiesRequest,
   type SettleMaturitiesResponse,
+  type Statement as ProtoStatement,
+  type VerifyLedgerRequest,
+  type VerifyLedgerResponse,
 } from '@meridian/proto/meridian/ledger/v1/ledger';
 import { invalid } from '@meridian/platform/eventSourcing/errors';
 import { unaryHandlers, type GrpcServiceRegistration } from '@meridian/platform/grpc/index';
@@ -67,6 +71,8 @@ import type {
 import { LEDGER_MESSAGES } from '../domain/account.js';
 import { type BalancesDoc, referencesOf } from '../projections/views.js';
 import { holdPurposeToProto, transactionToProto } from '../app/integrationEvents.js';
+import { getStatement, verifyLedger, type LedgerVerification } from '../app/statements.js';
+import type { Statement } from 'meridian-verify';
 
 /** The caller as the gateway established it (`caller`, `caller_role`). */
 const actor = (req: { caller?: Caller; callerRole: string }): Actor => actorOf(req.caller, req.callerRole);
@@ -159,6 +165,22 @@ const settlement =
     holdId: req.holdId,
     outcome,
   });
+
+/** The statement as the proto has it (field for field the JSON file). */
+export const statementToProto = (s: Statement): ProtoStatement => ({
+  ...s,
+  accounts: s.accounts.map((a) => ({ ...a })),
+  opening: { ...s.opening },
+  entries: s.entries.map((e) => ({ ...e, postings: e.postings.map((p) => ({ ...p })) })),
+  head: { ...s.head },
+});
+
+const verificationToProto = (v: LedgerVerification): VerifyLedgerResponse => ({
+  usersChecked: v.usersChecked,
+  entriesChecked: v.entriesChecked,
+  intact: v.intact,
+  firstBroken: v.firstBroken ?? undefined,
+});
 
 export function ledgerGrpcService(ctx: LedgerContext, options: { logger: Logger }): GrpcServiceRegistration {
   /** A method as one use case: the request as the use case's input, the use case, its answer as the response. */
@@ -278,6 +300,21 @@ export function ledgerGrpcService(ctx: LedgerContext, options: { logger: Logger 
           transactions: items.map((t) => transactionToProto({ ...t, references: referencesOf(t) })),
           total,
         }),
+      ),
+      getStatement: via(
+        getStatement,
+        (req: GetStatementRequest) => ({
+          actor: actor(req),
+          userId: req.userId || undefined,
+          from: req.from || undefined,
+          to: req.to || undefined,
+        }),
+        statementToProto,
+      ),
+      verifyLedger: via(
+        verifyLedger,
+        (req: VerifyLedgerRequest) => ({ actor: actor(req) }),
+        verificationToProto,
       ),
     },
     { logger: options.logger },

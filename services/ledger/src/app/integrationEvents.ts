@@ -13,6 +13,7 @@ import {
 } from '@meridian/proto/meridian/ledger/v1/ledger';
 import {
   LEDGER_REFERENCE_KEYS,
+  type ChainFields,
   type HoldMovement,
   type HoldPurpose as DomainHoldPurpose,
   type LedgerEvent,
@@ -25,7 +26,9 @@ import { userById } from '../projections/views.js';
 export const holdPurposeToProto = (p: DomainHoldPurpose): HoldPurpose =>
   p === 'investment' ? HoldPurpose.HOLD_PURPOSE_INVESTMENT : HoldPurpose.HOLD_PURPOSE_WITHDRAWAL;
 
-export function transactionToProto(t: LedgerTransaction & { userId: string }): ProtoTransaction {
+export function transactionToProto(
+  t: LedgerTransaction & { userId: string } & Partial<ChainFields>,
+): ProtoTransaction {
   const { transactionId, userId, idempotencyKey, reason, memo, postedAt } = t;
   const references = Object.fromEntries(LEDGER_REFERENCE_KEYS.map((k) => [k, t.references[k] ?? '']));
   const entries = t.entries.map(({ accountId, amountCents }) => ({ accountId, amountCents }));
@@ -38,6 +41,10 @@ export function transactionToProto(t: LedgerTransaction & { userId: string }): P
     entries,
     postedAt,
     ...(references as Record<LedgerReferenceKey, string>),
+    // its link in the user's hash chain (absent on a transaction stored before the chain: 0 and '')
+    seq: t.seq ?? 0,
+    prevHash: t.prevHash ?? '',
+    hash: t.hash ?? '',
   };
 }
 

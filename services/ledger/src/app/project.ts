@@ -4,7 +4,13 @@
  */
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { ServiceStore, StoreTx } from '@meridian/platform/ports/serviceStore';
-import type { BalancesChanged, TransactionPosted } from '../domain/account.js';
+import {
+  type BalancesChanged,
+  type ChainFields,
+  GENESIS,
+  type TransactionPosted,
+  storedOrComputedLink,
+} from '../domain/account.js';
 import type { DepositEvent } from '../domain/deposit.js';
 import {
   type AccountDoc,
@@ -13,6 +19,7 @@ import {
   COLLECTIONS,
   ID_FIELDS,
   accountDocId,
+  lastTransactionOfUser,
   projectAccount,
   projectBalances,
   projectDeposit,
@@ -24,7 +31,8 @@ export async function project(tx: StoreTx, events: readonly StoredEvent[]): Prom
     switch (event.type) {
       case 'TransactionPosted': {
         const e = event as StoredEvent<TransactionPosted>;
-        await tx.put(COLLECTIONS.transactions, e.data.transactionId, projectTransaction(e));
+        const link = await chainLinkOf(tx, e.data);
+        await tx.put(COLLECTIONS.transactions, e.data.transactionId, projectTransaction(e, link));
         for (const entry of e.data.entries) {
           const id = accountDocId(entry.accountId, e.data.userId);
           const doc = await tx.get<AccountDoc>(COLLECTIONS.accounts, id);
@@ -51,6 +59,19 @@ export async function project(tx: StoreTx, events: readonly StoredEvent[]): Prom
         break;
     }
   }
+}
+
+/**
+ * A posting's link in its user's chain: the one on the event, or, for an event stored before the chain (a
+ * rebuild replays those), computed after the user's previous transaction as projected (the log is replayed
+ * in order, so that one is linked already).
+ */
+async function chainLinkOf(tx: StoreTx, posted: TransactionPosted['data']): Promise<ChainFields> {
+  if (posted.hash !== undefined) return storedOrComputedLink(posted, GENESIS);
+  const last = await lastTransactionOfUser(tx, posted.userId);
+  const prev =
+    last?.hash !== undefined && last.seq !== undefined ? { seq: last.seq, hash: last.hash } : GENESIS;
+  return storedOrComputedLink(posted, prev);
 }
 
 /** The read models made from the ledger's own events (all but the users directory). */

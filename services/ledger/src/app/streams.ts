@@ -10,6 +10,11 @@
  * decides, and appends with the row's version as the expected version. A stream the rows do not cover
  * (written before them) is folded once from its events and the rows are written then; a row found behind
  * its stream (the append's version check says so) is rebuilt the same way.
+ *
+ * The hash chain (docs/statements.md): the postings a command decides are linked after the state's chain
+ * head (`withChainLinks`: seq, prevHash, hash on each TransactionPosted) before they are appended, and the
+ * row keeps the new head. A row without a head (written before the chain) counts as no row: the stream is
+ * folded once, which links its older postings from genesis.
  */
 import { type CommandStream, handleCommand } from '@meridian/platform/app/commandHandler';
 import { ConcurrencyError } from '@meridian/platform/eventSourcing/errors';
@@ -29,6 +34,7 @@ import {
   initialState,
   stateOf,
   toAccountStreamId,
+  withChainLinks,
 } from '../domain/account.js';
 import {
   type DepositCommand,
@@ -98,7 +104,8 @@ type Loaded = { version: number; state: LedgerState; rows: 'current' | 'none' };
 /** The state `keys` need: the row and those facts, or (no row) the stream folded whole. */
 async function loadFor(reads: StoreReads, userId: string, keys: readonly FactKey[]): Promise<Loaded> {
   const row = await reads.get<StateRow>(STATE_COLLECTIONS.state, userId);
-  if (!row) return { ...(await foldStream(reads, userId)), rows: 'none' };
+  // no row, or a row written before the hash chain (no link in it): the stream folded whole, once
+  if (!row || !row.core.chain) return { ...(await foldStream(reads, userId)), rows: 'none' };
   const facts = await Promise.all(
     keys.map(async (k) => {
       const fact = await reads.get<FactRow>(STATE_COLLECTIONS.facts, factId(userId, k));
@@ -149,7 +156,8 @@ export async function executeLedger(
   let loaded = await loadFor(tx, userId, keys);
   for (let healed = false; ; healed = true) {
     const { version, state } = loaded;
-    const decided = accountDecider.decide(command, state);
+    // the postings linked into the user's hash chain after the state's last link (domain/account/chain.ts)
+    const decided = withChainLinks(accountDecider.decide(command, state), state.chain);
     if (decided.length === 0) {
       if (loaded.rows === 'none' && version > 0) await writeRows(tx, userId, version, initialState(), state);
       return { before: state, after: state, decided, events: [] };

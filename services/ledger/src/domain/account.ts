@@ -29,6 +29,7 @@ import type { LedgerEvent } from './account/events.js';
 import { type LedgerState, evolve, initialState } from './account/evolve.js';
 
 export * from './account/accounts.js';
+export * from './account/chain.js';
 export * from './account/commands.js';
 export * from './account/decide.js';
 export * from './account/events.js';

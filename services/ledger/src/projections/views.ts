@@ -15,6 +15,7 @@ import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { Scalar, StoreReads } from '@meridian/platform/ports/serviceStore';
 import {
   type BalancesChanged,
+  type ChainFields,
   LEDGER_REFERENCE_KEYS,
   type LedgerEntry,
   type LedgerReason,
@@ -89,7 +90,12 @@ export type TransactionDoc = {
   postedAt: string;
   /** global log position (the order of the history) */
   position: number;
-} & ReferenceColumns;
+} & ReferenceColumns &
+  /**
+   * Its link in the user's hash chain (domain/account/chain.ts). Absent only on a document projected before
+   * the chain existed and not projected since (app/statements.ts computes those from the stream).
+   */
+  Partial<ChainFields>;
 
 /**
  * The deposit as its stream has it, at the global log position of its request (the order of the lists),
@@ -103,6 +109,7 @@ export type DepositDoc = Exclude<DepositState, { status: 'none' }> & {
 
 export type UserDoc = {
   userId: string;
+  /** name and email as identity's events carry them: sealed with the user's key (answers open them) */
   name: string;
   email: string;
   referredBy: string | null;
@@ -145,7 +152,8 @@ export const referenceColumns = (references: LedgerReferences): ReferenceColumns
 export const referencesOf = (doc: ReferenceColumns): LedgerReferences =>
   Object.fromEntries(LEDGER_REFERENCE_KEYS.flatMap((k) => (doc[k] ? [[k, doc[k]]] : [])));
 
-export function projectTransaction(event: StoredEvent<TransactionPosted>): TransactionDoc {
+/** `link`: the transaction's link in the user's chain (the event's own, or computed for an older event). */
+export function projectTransaction(event: StoredEvent<TransactionPosted>, link: ChainFields): TransactionDoc {
   const t = event.data;
   return {
     transactionId: t.transactionId,
@@ -157,6 +165,9 @@ export function projectTransaction(event: StoredEvent<TransactionPosted>): Trans
     postedAt: t.postedAt,
     ...referenceColumns(t.references),
     position: event.position,
+    seq: link.seq,
+    prevHash: link.prevHash,
+    hash: link.hash,
   };
 }
 
@@ -225,6 +236,40 @@ export async function transactionsOfUser(
     reads.count(COLLECTIONS.transactions, where),
   ]);
   return { items, total };
+}
+
+/** The user's newest transaction document (the last link of their chain as projected), or null. */
+export async function lastTransactionOfUser(
+  reads: StoreReads,
+  userId: string,
+): Promise<TransactionDoc | null> {
+  const [doc] = await reads.find<TransactionDoc>(COLLECTIONS.transactions, {
+    where: { userId },
+    orderBy: { field: 'position', direction: 'desc' },
+    limit: 1,
+  });
+  return doc ?? null;
+}
+
+/** Every transaction document of a user, oldest first (stream order), read a page at a time. */
+export async function* transactionsOfUserInOrder(
+  reads: StoreReads,
+  userId: string,
+  pageSize = 1000,
+): AsyncGenerator<TransactionDoc> {
+  let after: { value: Scalar; id: string } | undefined;
+  for (;;) {
+    const page = await reads.find<TransactionDoc>(COLLECTIONS.transactions, {
+      where: { userId },
+      orderBy: { field: 'position', direction: 'asc' },
+      limit: pageSize,
+      ...(after ? { after } : {}),
+    });
+    yield* page;
+    if (page.length < pageSize) return;
+    const last = page[page.length - 1];
+    after = { value: last.position, id: last.transactionId };
+  }
 }
 
 /** An account's balance: its document, or the sum of its shards for a platform account. */

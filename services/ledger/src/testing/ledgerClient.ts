@@ -25,6 +25,8 @@ const REQUESTS: Record<UnaryMethod<LedgerServiceClient>, { fromPartial(o: unknow
   adjustBalance: pb.AdjustBalanceRequest,
   getBalances: pb.GetBalancesRequest,
   listTransactions: pb.ListTransactionsRequest,
+  getStatement: pb.GetStatementRequest,
+  verifyLedger: pb.VerifyLedgerRequest,
 };
 
 export type Call<C extends grpc.Client> = <M extends UnaryMethod<C>>(

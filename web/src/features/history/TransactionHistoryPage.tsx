@@ -5,6 +5,7 @@ import { formatDateTime } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
 import { depositTone, investmentTone, StatusBadge, withdrawalStatus } from '../../ui/StatusBadge';
+import { StatementsSection } from '../statements/StatementsSection';
 import { fetchHistory, orderHistory, timestampOf, type HistoryItem } from './history';
 
 export const HISTORY_MESSAGES = { failed: 'Failed to fetch data.', empty: 'No records found.' } as const;
@@ -92,6 +93,7 @@ export function TransactionHistoryPage() {
           ))}
         </ul>
       ) : null}
+      <StatementsSection />
     </div>
   );
 }

@@ -374,11 +374,95 @@ export interface LedgerTransaction {
   holdId: string;
   adminId: string;
   refereeId: string;
+  /**
+   * The transaction's link in the user's hash chain (docs/statements.md): its number (1 = the user's
+   * first), the previous link's hash and its own (lowercase hex SHA-256).
+   */
+  seq: number;
+  prevHash: string;
+  hash: string;
 }
 
 export interface ListTransactionsResponse {
   transactions: LedgerTransaction[];
   total: number;
+}
+
+export interface GetStatementRequest {
+  caller?: Caller | undefined;
+  callerRole: string;
+  /** Empty = the caller. */
+  userId: string;
+  /**
+   * ISO-8601 instants, both inclusive. Empty from = the first day of the current month (UTC), empty
+   * to = now; from must not be after to.
+   */
+  from: string;
+  to: string;
+}
+
+export interface StatementAccount {
+  /** user:<user_id>:<kind> */
+  accountId: string;
+  /** deposit | invested | profit | withdrawal_hold | investment_hold */
+  kind: string;
+  openingCents: number;
+  closingCents: number;
+}
+
+export interface ChainLink {
+  seq: number;
+  hash: string;
+}
+
+export interface StatementEntry {
+  seq: number;
+  transactionId: string;
+  postedAt: string;
+  reason: string;
+  memo: string;
+  /** The whole transaction's entries, in posted order. */
+  postings: LedgerEntry[];
+  prevHash: string;
+  hash: string;
+}
+
+/** The statement as its JSON file has it (docs/statements.md), field for field. */
+export interface Statement {
+  /** "meridian-statement/1" */
+  format: string;
+  userId: string;
+  from: string;
+  to: string;
+  generatedAt: string;
+  accounts: StatementAccount[];
+  /** The link just before the period (seq 0 and 64 zeros at genesis). */
+  opening?: ChainLink | undefined;
+  entries: StatementEntry[];
+  /** The last link of the period (= opening when the period has no entries). */
+  head?: ChainLink | undefined;
+}
+
+export interface VerifyLedgerRequest {
+  caller?: Caller | undefined;
+  callerRole: string;
+}
+
+export interface BrokenLink {
+  userId: string;
+  /** The link's number in the user's chain (0: not one link, e.g. the user's balances). */
+  seq: number;
+  transactionId: string;
+  /** What differs, for people. */
+  problem: string;
+}
+
+export interface VerifyLedgerResponse {
+  usersChecked: number;
+  entriesChecked: number;
+  intact: boolean;
+  /** Set when not intact: the first broken link in log order. */
+  firstBroken?: BrokenLink | undefined;
 }
 
 function createBaseDeposit(): Deposit {
@@ -3004,6 +3088,9 @@ function createBaseLedgerTransaction(): LedgerTransaction {
     holdId: "",
     adminId: "",
     refereeId: "",
+    seq: 0,
+    prevHash: "",
+    hash: "",
   };
 }
 
@@ -3047,6 +3134,15 @@ export const LedgerTransaction: MessageFns<LedgerTransaction> = {
     }
     if (message.refereeId !== "") {
       writer.uint32(106).string(message.refereeId);
+    }
+    if (message.seq !== 0) {
+      writer.uint32(112).int64(message.seq);
+    }
+    if (message.prevHash !== "") {
+      writer.uint32(122).string(message.prevHash);
+    }
+    if (message.hash !== "") {
+      writer.uint32(130).string(message.hash);
     }
     return writer;
   },
@@ -3168,6 +3264,30 @@ export const LedgerTransaction: MessageFns<LedgerTransaction> = {
             message.refereeId = reader.string();
             continue;
           }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.seq = longToNumber(reader.int64());
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.prevHash = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.hash = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3235,6 +3355,13 @@ export const LedgerTransaction: MessageFns<LedgerTransaction> = {
         : isSet(object.referee_id)
         ? globalThis.String(object.referee_id)
         : "",
+      seq: isSet(object.seq) ? globalThis.Number(object.seq) : 0,
+      prevHash: isSet(object.prevHash)
+        ? globalThis.String(object.prevHash)
+        : isSet(object.prev_hash)
+        ? globalThis.String(object.prev_hash)
+        : "",
+      hash: isSet(object.hash) ? globalThis.String(object.hash) : "",
     };
   },
 
@@ -3279,6 +3406,15 @@ export const LedgerTransaction: MessageFns<LedgerTransaction> = {
     if (message.refereeId !== "") {
       obj.refereeId = message.refereeId;
     }
+    if (message.seq !== 0) {
+      obj.seq = Math.round(message.seq);
+    }
+    if (message.prevHash !== "") {
+      obj.prevHash = message.prevHash;
+    }
+    if (message.hash !== "") {
+      obj.hash = message.hash;
+    }
     return obj;
   },
 
@@ -3300,6 +3436,9 @@ export const LedgerTransaction: MessageFns<LedgerTransaction> = {
     message.holdId = object.holdId ?? "";
     message.adminId = object.adminId ?? "";
     message.refereeId = object.refereeId ?? "";
+    message.seq = object.seq ?? 0;
+    message.prevHash = object.prevHash ?? "";
+    message.hash = object.hash ?? "";
     return message;
   },
 };
@@ -3387,6 +3526,1126 @@ export const ListTransactionsResponse: MessageFns<ListTransactionsResponse> = {
     const message = createBaseListTransactionsResponse();
     message.transactions = object.transactions?.map((e) => LedgerTransaction.fromPartial(e)) || [];
     message.total = object.total ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetStatementRequest(): GetStatementRequest {
+  return { caller: undefined, callerRole: "", userId: "", from: "", to: "" };
+}
+
+export const GetStatementRequest: MessageFns<GetStatementRequest> = {
+  encode(message: GetStatementRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.callerRole !== "") {
+      writer.uint32(18).string(message.callerRole);
+    }
+    if (message.userId !== "") {
+      writer.uint32(26).string(message.userId);
+    }
+    if (message.from !== "") {
+      writer.uint32(34).string(message.from);
+    }
+    if (message.to !== "") {
+      writer.uint32(42).string(message.to);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetStatementRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetStatementRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.callerRole = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetStatementRequest {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      callerRole: isSet(object.callerRole)
+        ? globalThis.String(object.callerRole)
+        : isSet(object.caller_role)
+        ? globalThis.String(object.caller_role)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      from: isSet(object.from) ? globalThis.String(object.from) : "",
+      to: isSet(object.to) ? globalThis.String(object.to) : "",
+    };
+  },
+
+  toJSON(message: GetStatementRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.callerRole !== "") {
+      obj.callerRole = message.callerRole;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.from !== "") {
+      obj.from = message.from;
+    }
+    if (message.to !== "") {
+      obj.to = message.to;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetStatementRequest>, I>>(base?: I): GetStatementRequest {
+    return GetStatementRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetStatementRequest>, I>>(object: I): GetStatementRequest {
+    const message = createBaseGetStatementRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.callerRole = object.callerRole ?? "";
+    message.userId = object.userId ?? "";
+    message.from = object.from ?? "";
+    message.to = object.to ?? "";
+    return message;
+  },
+};
+
+function createBaseStatementAccount(): StatementAccount {
+  return { accountId: "", kind: "", openingCents: 0, closingCents: 0 };
+}
+
+export const StatementAccount: MessageFns<StatementAccount> = {
+  encode(message: StatementAccount, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.kind !== "") {
+      writer.uint32(18).string(message.kind);
+    }
+    if (message.openingCents !== 0) {
+      writer.uint32(24).int64(message.openingCents);
+    }
+    if (message.closingCents !== 0) {
+      writer.uint32(32).int64(message.closingCents);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StatementAccount {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStatementAccount();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.openingCents = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.closingCents = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StatementAccount {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      openingCents: isSet(object.openingCents)
+        ? globalThis.Number(object.openingCents)
+        : isSet(object.opening_cents)
+        ? globalThis.Number(object.opening_cents)
+        : 0,
+      closingCents: isSet(object.closingCents)
+        ? globalThis.Number(object.closingCents)
+        : isSet(object.closing_cents)
+        ? globalThis.Number(object.closing_cents)
+        : 0,
+    };
+  },
+
+  toJSON(message: StatementAccount): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.openingCents !== 0) {
+      obj.openingCents = Math.round(message.openingCents);
+    }
+    if (message.closingCents !== 0) {
+      obj.closingCents = Math.round(message.closingCents);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StatementAccount>, I>>(base?: I): StatementAccount {
+    return StatementAccount.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StatementAccount>, I>>(object: I): StatementAccount {
+    const message = createBaseStatementAccount();
+    message.accountId = object.accountId ?? "";
+    message.kind = object.kind ?? "";
+    message.openingCents = object.openingCents ?? 0;
+    message.closingCents = object.closingCents ?? 0;
+    return message;
+  },
+};
+
+function createBaseChainLink(): ChainLink {
+  return { seq: 0, hash: "" };
+}
+
+export const ChainLink: MessageFns<ChainLink> = {
+  encode(message: ChainLink, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.seq !== 0) {
+      writer.uint32(8).int64(message.seq);
+    }
+    if (message.hash !== "") {
+      writer.uint32(18).string(message.hash);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChainLink {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChainLink();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.seq = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.hash = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChainLink {
+    return {
+      seq: isSet(object.seq) ? globalThis.Number(object.seq) : 0,
+      hash: isSet(object.hash) ? globalThis.String(object.hash) : "",
+    };
+  },
+
+  toJSON(message: ChainLink): unknown {
+    const obj: any = {};
+    if (message.seq !== 0) {
+      obj.seq = Math.round(message.seq);
+    }
+    if (message.hash !== "") {
+      obj.hash = message.hash;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChainLink>, I>>(base?: I): ChainLink {
+    return ChainLink.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChainLink>, I>>(object: I): ChainLink {
+    const message = createBaseChainLink();
+    message.seq = object.seq ?? 0;
+    message.hash = object.hash ?? "";
+    return message;
+  },
+};
+
+function createBaseStatementEntry(): StatementEntry {
+  return { seq: 0, transactionId: "", postedAt: "", reason: "", memo: "", postings: [], prevHash: "", hash: "" };
+}
+
+export const StatementEntry: MessageFns<StatementEntry> = {
+  encode(message: StatementEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.seq !== 0) {
+      writer.uint32(8).int64(message.seq);
+    }
+    if (message.transactionId !== "") {
+      writer.uint32(18).string(message.transactionId);
+    }
+    if (message.postedAt !== "") {
+      writer.uint32(26).string(message.postedAt);
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    if (message.memo !== "") {
+      writer.uint32(42).string(message.memo);
+    }
+    for (const v of message.postings) {
+      LedgerEntry.encode(v!, writer.uint32(50).fork()).join();
+    }
+    if (message.prevHash !== "") {
+      writer.uint32(58).string(message.prevHash);
+    }
+    if (message.hash !== "") {
+      writer.uint32(66).string(message.hash);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StatementEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStatementEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.seq = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.transactionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.postedAt = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.memo = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.postings.push(LedgerEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.prevHash = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.hash = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StatementEntry {
+    return {
+      seq: isSet(object.seq) ? globalThis.Number(object.seq) : 0,
+      transactionId: isSet(object.transactionId)
+        ? globalThis.String(object.transactionId)
+        : isSet(object.transaction_id)
+        ? globalThis.String(object.transaction_id)
+        : "",
+      postedAt: isSet(object.postedAt)
+        ? globalThis.String(object.postedAt)
+        : isSet(object.posted_at)
+        ? globalThis.String(object.posted_at)
+        : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      memo: isSet(object.memo) ? globalThis.String(object.memo) : "",
+      postings: globalThis.Array.isArray(object?.postings)
+        ? object.postings.map((e: any) => LedgerEntry.fromJSON(e))
+        : [],
+      prevHash: isSet(object.prevHash)
+        ? globalThis.String(object.prevHash)
+        : isSet(object.prev_hash)
+        ? globalThis.String(object.prev_hash)
+        : "",
+      hash: isSet(object.hash) ? globalThis.String(object.hash) : "",
+    };
+  },
+
+  toJSON(message: StatementEntry): unknown {
+    const obj: any = {};
+    if (message.seq !== 0) {
+      obj.seq = Math.round(message.seq);
+    }
+    if (message.transactionId !== "") {
+      obj.transactionId = message.transactionId;
+    }
+    if (message.postedAt !== "") {
+      obj.postedAt = message.postedAt;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.memo !== "") {
+      obj.memo = message.memo;
+    }
+    if (message.postings?.length) {
+      obj.postings = message.postings.map((e) => LedgerEntry.toJSON(e));
+    }
+    if (message.prevHash !== "") {
+      obj.prevHash = message.prevHash;
+    }
+    if (message.hash !== "") {
+      obj.hash = message.hash;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StatementEntry>, I>>(base?: I): StatementEntry {
+    return StatementEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StatementEntry>, I>>(object: I): StatementEntry {
+    const message = createBaseStatementEntry();
+    message.seq = object.seq ?? 0;
+    message.transactionId = object.transactionId ?? "";
+    message.postedAt = object.postedAt ?? "";
+    message.reason = object.reason ?? "";
+    message.memo = object.memo ?? "";
+    message.postings = object.postings?.map((e) => LedgerEntry.fromPartial(e)) || [];
+    message.prevHash = object.prevHash ?? "";
+    message.hash = object.hash ?? "";
+    return message;
+  },
+};
+
+function createBaseStatement(): Statement {
+  return {
+    format: "",
+    userId: "",
+    from: "",
+    to: "",
+    generatedAt: "",
+    accounts: [],
+    opening: undefined,
+    entries: [],
+    head: undefined,
+  };
+}
+
+export const Statement: MessageFns<Statement> = {
+  encode(message: Statement, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.format !== "") {
+      writer.uint32(10).string(message.format);
+    }
+    if (message.userId !== "") {
+      writer.uint32(18).string(message.userId);
+    }
+    if (message.from !== "") {
+      writer.uint32(26).string(message.from);
+    }
+    if (message.to !== "") {
+      writer.uint32(34).string(message.to);
+    }
+    if (message.generatedAt !== "") {
+      writer.uint32(42).string(message.generatedAt);
+    }
+    for (const v of message.accounts) {
+      StatementAccount.encode(v!, writer.uint32(50).fork()).join();
+    }
+    if (message.opening !== undefined) {
+      ChainLink.encode(message.opening, writer.uint32(58).fork()).join();
+    }
+    for (const v of message.entries) {
+      StatementEntry.encode(v!, writer.uint32(66).fork()).join();
+    }
+    if (message.head !== undefined) {
+      ChainLink.encode(message.head, writer.uint32(74).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Statement {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStatement();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.format = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.generatedAt = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.accounts.push(StatementAccount.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.opening = ChainLink.decode(reader, reader.uint32());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.entries.push(StatementEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.head = ChainLink.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Statement {
+    return {
+      format: isSet(object.format) ? globalThis.String(object.format) : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      from: isSet(object.from) ? globalThis.String(object.from) : "",
+      to: isSet(object.to) ? globalThis.String(object.to) : "",
+      generatedAt: isSet(object.generatedAt)
+        ? globalThis.String(object.generatedAt)
+        : isSet(object.generated_at)
+        ? globalThis.String(object.generated_at)
+        : "",
+      accounts: globalThis.Array.isArray(object?.accounts)
+        ? object.accounts.map((e: any) => StatementAccount.fromJSON(e))
+        : [],
+      opening: isSet(object.opening) ? ChainLink.fromJSON(object.opening) : undefined,
+      entries: globalThis.Array.isArray(object?.entries)
+        ? object.entries.map((e: any) => StatementEntry.fromJSON(e))
+        : [],
+      head: isSet(object.head) ? ChainLink.fromJSON(object.head) : undefined,
+    };
+  },
+
+  toJSON(message: Statement): unknown {
+    const obj: any = {};
+    if (message.format !== "") {
+      obj.format = message.format;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.from !== "") {
+      obj.from = message.from;
+    }
+    if (message.to !== "") {
+      obj.to = message.to;
+    }
+    if (message.generatedAt !== "") {
+      obj.generatedAt = message.generatedAt;
+    }
+    if (message.accounts?.length) {
+      obj.accounts = message.accounts.map((e) => StatementAccount.toJSON(e));
+    }
+    if (message.opening !== undefined) {
+      obj.opening = ChainLink.toJSON(message.opening);
+    }
+    if (message.entries?.length) {
+      obj.entries = message.entries.map((e) => StatementEntry.toJSON(e));
+    }
+    if (message.head !== undefined) {
+      obj.head = ChainLink.toJSON(message.head);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Statement>, I>>(base?: I): Statement {
+    return Statement.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Statement>, I>>(object: I): Statement {
+    const message = createBaseStatement();
+    message.format = object.format ?? "";
+    message.userId = object.userId ?? "";
+    message.from = object.from ?? "";
+    message.to = object.to ?? "";
+    message.generatedAt = object.generatedAt ?? "";
+    message.accounts = object.accounts?.map((e) => StatementAccount.fromPartial(e)) || [];
+    message.opening = (object.opening !== undefined && object.opening !== null)
+      ? ChainLink.fromPartial(object.opening)
+      : undefined;
+    message.entries = object.entries?.map((e) => StatementEntry.fromPartial(e)) || [];
+    message.head = (object.head !== undefined && object.head !== null) ? ChainLink.fromPartial(object.head) : undefined;
+    return message;
+  },
+};
+
+function createBaseVerifyLedgerRequest(): VerifyLedgerRequest {
+  return { caller: undefined, callerRole: "" };
+}
+
+export const VerifyLedgerRequest: MessageFns<VerifyLedgerRequest> = {
+  encode(message: VerifyLedgerRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.callerRole !== "") {
+      writer.uint32(18).string(message.callerRole);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifyLedgerRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifyLedgerRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.callerRole = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerifyLedgerRequest {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      callerRole: isSet(object.callerRole)
+        ? globalThis.String(object.callerRole)
+        : isSet(object.caller_role)
+        ? globalThis.String(object.caller_role)
+        : "",
+    };
+  },
+
+  toJSON(message: VerifyLedgerRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.callerRole !== "") {
+      obj.callerRole = message.callerRole;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VerifyLedgerRequest>, I>>(base?: I): VerifyLedgerRequest {
+    return VerifyLedgerRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VerifyLedgerRequest>, I>>(object: I): VerifyLedgerRequest {
+    const message = createBaseVerifyLedgerRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.callerRole = object.callerRole ?? "";
+    return message;
+  },
+};
+
+function createBaseBrokenLink(): BrokenLink {
+  return { userId: "", seq: 0, transactionId: "", problem: "" };
+}
+
+export const BrokenLink: MessageFns<BrokenLink> = {
+  encode(message: BrokenLink, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.seq !== 0) {
+      writer.uint32(16).int64(message.seq);
+    }
+    if (message.transactionId !== "") {
+      writer.uint32(26).string(message.transactionId);
+    }
+    if (message.problem !== "") {
+      writer.uint32(34).string(message.problem);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BrokenLink {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBrokenLink();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.seq = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.transactionId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.problem = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BrokenLink {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      seq: isSet(object.seq) ? globalThis.Number(object.seq) : 0,
+      transactionId: isSet(object.transactionId)
+        ? globalThis.String(object.transactionId)
+        : isSet(object.transaction_id)
+        ? globalThis.String(object.transaction_id)
+        : "",
+      problem: isSet(object.problem) ? globalThis.String(object.problem) : "",
+    };
+  },
+
+  toJSON(message: BrokenLink): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.seq !== 0) {
+      obj.seq = Math.round(message.seq);
+    }
+    if (message.transactionId !== "") {
+      obj.transactionId = message.transactionId;
+    }
+    if (message.problem !== "") {
+      obj.problem = message.problem;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BrokenLink>, I>>(base?: I): BrokenLink {
+    return BrokenLink.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BrokenLink>, I>>(object: I): BrokenLink {
+    const message = createBaseBrokenLink();
+    message.userId = object.userId ?? "";
+    message.seq = object.seq ?? 0;
+    message.transactionId = object.transactionId ?? "";
+    message.problem = object.problem ?? "";
+    return message;
+  },
+};
+
+function createBaseVerifyLedgerResponse(): VerifyLedgerResponse {
+  return { usersChecked: 0, entriesChecked: 0, intact: false, firstBroken: undefined };
+}
+
+export const VerifyLedgerResponse: MessageFns<VerifyLedgerResponse> = {
+  encode(message: VerifyLedgerResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.usersChecked !== 0) {
+      writer.uint32(8).int32(message.usersChecked);
+    }
+    if (message.entriesChecked !== 0) {
+      writer.uint32(16).int32(message.entriesChecked);
+    }
+    if (message.intact !== false) {
+      writer.uint32(24).bool(message.intact);
+    }
+    if (message.firstBroken !== undefined) {
+      BrokenLink.encode(message.firstBroken, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifyLedgerResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifyLedgerResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.usersChecked = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.entriesChecked = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.intact = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.firstBroken = BrokenLink.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerifyLedgerResponse {
+    return {
+      usersChecked: isSet(object.usersChecked)
+        ? globalThis.Number(object.usersChecked)
+        : isSet(object.users_checked)
+        ? globalThis.Number(object.users_checked)
+        : 0,
+      entriesChecked: isSet(object.entriesChecked)
+        ? globalThis.Number(object.entriesChecked)
+        : isSet(object.entries_checked)
+        ? globalThis.Number(object.entries_checked)
+        : 0,
+      intact: isSet(object.intact) ? globalThis.Boolean(object.intact) : false,
+      firstBroken: isSet(object.firstBroken)
+        ? BrokenLink.fromJSON(object.firstBroken)
+        : isSet(object.first_broken)
+        ? BrokenLink.fromJSON(object.first_broken)
+        : undefined,
+    };
+  },
+
+  toJSON(message: VerifyLedgerResponse): unknown {
+    const obj: any = {};
+    if (message.usersChecked !== 0) {
+      obj.usersChecked = Math.round(message.usersChecked);
+    }
+    if (message.entriesChecked !== 0) {
+      obj.entriesChecked = Math.round(message.entriesChecked);
+    }
+    if (message.intact !== false) {
+      obj.intact = message.intact;
+    }
+    if (message.firstBroken !== undefined) {
+      obj.firstBroken = BrokenLink.toJSON(message.firstBroken);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VerifyLedgerResponse>, I>>(base?: I): VerifyLedgerResponse {
+    return VerifyLedgerResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VerifyLedgerResponse>, I>>(object: I): VerifyLedgerResponse {
+    const message = createBaseVerifyLedgerResponse();
+    message.usersChecked = object.usersChecked ?? 0;
+    message.entriesChecked = object.entriesChecked ?? 0;
+    message.intact = object.intact ?? false;
+    message.firstBroken = (object.firstBroken !== undefined && object.firstBroken !== null)
+      ? BrokenLink.fromPartial(object.firstBroken)
+      : undefined;
     return message;
   },
 };
@@ -3565,6 +4824,36 @@ export const LedgerServiceService = {
       Buffer.from(ListTransactionsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListTransactionsResponse => ListTransactionsResponse.decode(value),
   },
+  /**
+   * Owner or admin: the user's account statement for a period (docs/statements.md, format
+   * "meridian-statement/1"): opening and closing balances of every user account, every transaction posted
+   * in the period with its link in the user's hash chain, the link before the period and the chain head.
+   * An investor gets only their own (others: "Not authorized").
+   */
+  getStatement: {
+    path: "/meridian.ledger.v1.LedgerService/GetStatement" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetStatementRequest): Buffer => Buffer.from(GetStatementRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetStatementRequest => GetStatementRequest.decode(value),
+    responseSerialize: (value: Statement): Buffer => Buffer.from(Statement.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Statement => Statement.decode(value),
+  },
+  /**
+   * Admin: every user's chain walked from genesis, each link recomputed from its event and compared with the
+   * link stored on the event, the transactions read model, the balances and the state row; answers the
+   * counts and the first broken link, if any (`make verify-ledger` runs the same over a data folder).
+   */
+  verifyLedger: {
+    path: "/meridian.ledger.v1.LedgerService/VerifyLedger" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: VerifyLedgerRequest): Buffer => Buffer.from(VerifyLedgerRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): VerifyLedgerRequest => VerifyLedgerRequest.decode(value),
+    responseSerialize: (value: VerifyLedgerResponse): Buffer =>
+      Buffer.from(VerifyLedgerResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): VerifyLedgerResponse => VerifyLedgerResponse.decode(value),
+  },
 } as const;
 
 export interface LedgerServiceServer extends UntypedServiceImplementation {
@@ -3601,6 +4890,19 @@ export interface LedgerServiceServer extends UntypedServiceImplementation {
   getBalances: handleUnaryCall<GetBalancesRequest, Balances>;
   /** Owner or admin: the user's ledger transactions, newest first. */
   listTransactions: handleUnaryCall<ListTransactionsRequest, ListTransactionsResponse>;
+  /**
+   * Owner or admin: the user's account statement for a period (docs/statements.md, format
+   * "meridian-statement/1"): opening and closing balances of every user account, every transaction posted
+   * in the period with its link in the user's hash chain, the link before the period and the chain head.
+   * An investor gets only their own (others: "Not authorized").
+   */
+  getStatement: handleUnaryCall<GetStatementRequest, Statement>;
+  /**
+   * Admin: every user's chain walked from genesis, each link recomputed from its event and compared with the
+   * link stored on the event, the transactions read model, the balances and the state row; answers the
+   * counts and the first broken link, if any (`make verify-ledger` runs the same over a data folder).
+   */
+  verifyLedger: handleUnaryCall<VerifyLedgerRequest, VerifyLedgerResponse>;
 }
 
 export interface LedgerServiceClient extends Client {
@@ -3832,6 +5134,47 @@ export interface LedgerServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Owner or admin: the user's account statement for a period (docs/statements.md, format
+   * "meridian-statement/1"): opening and closing balances of every user account, every transaction posted
+   * in the period with its link in the user's hash chain, the link before the period and the chain head.
+   * An investor gets only their own (others: "Not authorized").
+   */
+  getStatement(
+    request: GetStatementRequest,
+    callback: (error: ServiceError | null, response: Statement) => void,
+  ): ClientUnaryCall;
+  getStatement(
+    request: GetStatementRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Statement) => void,
+  ): ClientUnaryCall;
+  getStatement(
+    request: GetStatementRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Statement) => void,
+  ): ClientUnaryCall;
+  /**
+   * Admin: every user's chain walked from genesis, each link recomputed from its event and compared with the
+   * link stored on the event, the transactions read model, the balances and the state row; answers the
+   * counts and the first broken link, if any (`make verify-ledger` runs the same over a data folder).
+   */
+  verifyLedger(
+    request: VerifyLedgerRequest,
+    callback: (error: ServiceError | null, response: VerifyLedgerResponse) => void,
+  ): ClientUnaryCall;
+  verifyLedger(
+    request: VerifyLedgerRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: VerifyLedgerResponse) => void,
+  ): ClientUnaryCall;
+  verifyLedger(
+    request: VerifyLedgerRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: VerifyLedgerResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -5,12 +5,17 @@
 import type { DomainEvent } from '@meridian/platform/eventSourcing/types';
 import type { Cents } from '@meridian/platform/money/money';
 import type { HoldPurpose, LedgerTransaction, UserAccountKind } from './accounts.js';
+import type { ChainFields } from './chain.js';
 
 export type Balances = Record<UserAccountKind, Cents>;
 
+/**
+ * A posting. `seq`, `prevHash`, `hash`: its link in the user's hash chain (chain.ts), set by the app layer
+ * when it appends (decide leaves them out); absent on events stored before the chain existed.
+ */
 export type TransactionPosted = DomainEvent<
   'TransactionPosted',
-  LedgerTransaction & { userId: string; fingerprint: string }
+  LedgerTransaction & { userId: string; fingerprint: string } & Partial<ChainFields>
 >;
 /** What every step of a hold's life carries: the hold, and the transaction that moved its money. */
 export type HoldMovement = {

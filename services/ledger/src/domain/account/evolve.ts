@@ -7,6 +7,7 @@ import { unknownCommand, unknownEvent } from '@meridian/platform/eventSourcing/e
 import type { Cents } from '@meridian/platform/money/money';
 import { type HoldPurpose, parseAccountId } from './accounts.js';
 import type { LedgerCommand } from './commands.js';
+import { type ChainLink, GENESIS, storedOrComputedLink } from './chain.js';
 import type { Balances, LedgerEvent } from './events.js';
 
 export type HoldStatus = 'held' | 'captured' | 'released';
@@ -35,6 +36,8 @@ export type LedgerState = {
    * as a running sum so no command has to walk every hold.
    */
   activePrincipalCents: Cents;
+  /** The last link of the user's hash chain (chain.ts): GENESIS before the first transaction. */
+  chain: ChainLink;
 };
 
 const zeroBalances = (): Balances => ({
@@ -56,6 +59,7 @@ export const initialState = (): LedgerState => ({
   settledInvestments: {},
   referralBonusesPaid: {},
   activePrincipalCents: 0,
+  chain: { ...GENESIS },
 });
 
 /** A copy that `apply` may change without touching the original (hold records are replaced, never mutated). */
@@ -77,6 +81,8 @@ function apply(draft: LedgerState, event: LedgerEvent): void {
   switch (event.type) {
     case 'TransactionPosted': {
       const tx = event.data;
+      const link = storedOrComputedLink(tx, draft.chain);
+      draft.chain = { seq: link.seq, hash: link.hash };
       for (const entry of tx.entries) {
         const account = parseAccountId(entry.accountId);
         if (account?.owner === 'user' && account.userId === tx.userId)
@@ -209,8 +215,15 @@ export function factKeysOf(command: LedgerCommand): FactKey[] {
 /** The small part of a state: what is left when every keyed fact is taken out. */
 export type CoreState = Omit<LedgerState, FactKind>;
 export function coreOf(state: LedgerState): CoreState {
-  const { userId, balances, referrerId, confirmedDeposits, activePrincipalCents } = state;
-  return { userId, balances: { ...balances }, referrerId, confirmedDeposits, activePrincipalCents };
+  const { userId, balances, referrerId, confirmedDeposits, activePrincipalCents, chain } = state;
+  return {
+    userId,
+    balances: { ...balances },
+    referrerId,
+    confirmedDeposits,
+    activePrincipalCents,
+    chain: { ...chain },
+  };
 }
 
 /** A state from its small part and the fact entries given (the rest are absent). */
