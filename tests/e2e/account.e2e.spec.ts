@@ -20,6 +20,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { linkWith, listMail, loginCodeOf, waitForMail } from '@meridian/gateway/testing/httpSession';
 import { ConsoleWatcher, launchChromium } from '../support/browser.js';
+import { checkA11y } from '../support/a11y.js';
 import { ROOT, snapshotWebDist, startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
 import {
   ACCOUNT_SCREENS,
@@ -244,6 +245,7 @@ describe('account journey in Chromium against the standalone target', () => {
     await page.getByRole('heading', { name: `Welcome, ${investor.name}` }).waitFor();
     await page.getByRole('heading', { name: 'Account Verification Needed' }).waitFor();
     await page.getByRole('button', { name: 'Resend Verification Link' }).waitFor();
+    await checkA11y(page, 'account-dashboard-unverified');
     await page.close();
 
     await shots(
@@ -292,6 +294,7 @@ describe('account journey in Chromium against the standalone target', () => {
     await loginWithCode(pageB, investor.email, investor.password);
     await pageB.getByRole('heading', { name: `Welcome, ${investor.name}` }).waitFor();
     await pageB.getByRole('region', { name: 'Balances' }).getByText('Deposit Balance').waitFor();
+    await checkA11y(pageB, 'account-dashboard');
     expect(await pageB.getByRole('heading', { name: 'Administration' }).count()).toBe(0);
     expect(await pageB.getByRole('banner').getByRole('link', { name: 'Login' }).count()).toBe(0);
 
@@ -338,6 +341,7 @@ describe('account journey in Chromium against the standalone target', () => {
       await page.getByRole('banner').getByRole('link', { name: 'Profile' }).click();
       await page.waitForURL('**/user-profile');
       await page.getByText(`You are viewing Meridian as`).waitFor();
+      await checkA11y(page, 'account-profile-impersonating');
       expect(await page.getByRole('tab', { name: 'Users' }).count()).toBe(0);
       await shots(
         c,

@@ -17,6 +17,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HttpSession, listMail, loginCodeOf, waitForMail } from '@meridian/gateway/testing/httpSession';
 import { ConsoleWatcher, launchChromium } from '../support/browser.js';
+import { checkA11y } from '../support/a11y.js';
 import { ROOT, snapshotWebDist, startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
 import { captureScreens, type CaptureOptions } from '../../web/scripts/screenshots.js';
 
@@ -146,6 +147,7 @@ describe('audit trail and security events in Chromium against the standalone tar
     await expect
       .poll(async () => (await list.getByRole('listitem').allInnerTexts()).join('\n'), { timeout: 10_000 })
       .toMatch(/Sign-in with your password[\s\S]*Sign-in from a new browser with an emailed code/);
+    await checkA11y(page, 'audit-security-events');
     const first = await list.getByRole('listitem').first().innerText();
     expect(first).toMatch(/\d{4}|\d{1,2}:\d{2}/); // a time is shown
     expect(first).toMatch(/127\.0\.0\.1|::1|::ffff:127\.0\.0\.1/); // and the address
@@ -172,6 +174,7 @@ describe('audit trail and security events in Chromium against the standalone tar
     await page.getByRole('heading', { name: 'Audit trail' }).waitFor();
     const table = page.getByRole('table', { name: 'Audit entries' });
     await table.waitFor();
+    await checkA11y(page, 'audit-trail');
 
     await page.getByLabel('Action').selectOption('RoleChanged');
     await page.getByLabel('User', { exact: true }).fill(suspended.email);

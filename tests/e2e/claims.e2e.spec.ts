@@ -21,6 +21,7 @@ import { HttpSession } from '@meridian/gateway/testing/httpSession';
 import { signIn, verifiedUser } from '@meridian/gateway/testing/composition';
 import { requestDeposit } from '@meridian/gateway/testing/money';
 import { ConsoleWatcher, launchChromium } from '../support/browser.js';
+import { checkA11y } from '../support/a11y.js';
 import { loginWithCode } from '../support/journey.js';
 import { ROOT, snapshotWebDist, startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
 
@@ -161,6 +162,8 @@ describe('claim locks on the admin queues: two admins in Chromium against the st
     await bPage.getByRole('button', { name: 'Take over' }).waitFor();
     // A still holds it
     await aPage.getByText('You are reviewing this item').waitFor();
+    await checkA11y(aPage, 'claims-a-holds');
+    await checkA11y(bPage, 'claims-b-sees-a');
 
     await shoot(aPage, 'a-holds');
     await shoot(bPage, 'b-sees-a');

@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConsoleWatcher, launchChromium } from '../support/browser.js';
+import { checkA11y } from '../support/a11y.js';
 import {
   PNG_1X1,
   csrfHeaders,
@@ -133,6 +134,7 @@ describe('the investor and admin dashboards in Chromium against the standalone t
     for (const q of ['deposits', 'investments', 'withdrawals', 'kyc'])
       await expect.poll(() => counter(admPage, q).textContent(), { timeout: 15_000 }).toBe('0');
     await expect.poll(() => flow(admPage, 'deposits').textContent(), { timeout: 15_000 }).toBe('$0.00');
+    await checkA11y(admPage, 'dashboard-admin');
     assertNoConsoleErrors();
   });
 
@@ -204,6 +206,7 @@ describe('the investor and admin dashboards in Chromium against the standalone t
     await invPage.getByRole('button', { name: 'Show as a table' }).click();
     await table.waitFor({ state: 'visible' });
     await invPage.getByRole('button', { name: 'Hide the table' }).click();
+    await checkA11y(invPage, 'dashboard-investor');
     const user = await currentUser(inv, url);
     expect(user.investmentBalance).toBe(600);
     assertNoConsoleErrors();

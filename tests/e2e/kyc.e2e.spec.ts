@@ -22,6 +22,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { waitForMail } from '@meridian/gateway/testing/httpSession';
 import { ConsoleWatcher, launchChromium } from '../support/browser.js';
+import { checkA11y } from '../support/a11y.js';
 import { ROOT, startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
 import {
   PNG_1X1,
@@ -108,6 +109,7 @@ describe('KYC journey in Chromium against the standalone target', () => {
     invPage = await inv.newPage();
     await registerAndVerify(invPage, url, investor);
     await invPage.getByRole('heading', { name: 'Verify your identity' }).waitFor();
+    await checkA11y(invPage, 'kyc-upload');
     investorId = (await currentUser(inv, url))._id as string;
     expect(investorId).toBeTruthy();
     assertNoConsoleErrors();
@@ -151,6 +153,7 @@ describe('KYC journey in Chromium against the standalone target', () => {
     await card.waitFor({ timeout: 10_000 }); // the live queue/itemAdded push: no reload
     await card.getByText(investor.email).waitFor();
     await card.getByText('KYC: Pending').waitFor();
+    await checkA11y(admPage, 'kyc-pending-queue');
 
     // the upload screen goes to /dashboard after 2 s (with a reload)
     await invPage.waitForURL('**/dashboard', { timeout: 10_000 });

@@ -23,8 +23,16 @@ export const PNG_1X1 = Buffer.from(
   'base64',
 );
 
-/** Registers through /register (the investor is logged in afterwards) and opens the emailed verification link. */
-export async function registerAndVerify(page: Page, url: string, investor: Investor): Promise<void> {
+/**
+ * Registers through /register (the investor is logged in afterwards) and opens the emailed verification link;
+ * `beforeVerify` runs on the unverified dashboard first (the a11y journey checks it there).
+ */
+export async function registerAndVerify(
+  page: Page,
+  url: string,
+  investor: Investor,
+  beforeVerify?: (page: Page) => Promise<void>,
+): Promise<void> {
   await page.goto('/register');
   await page.getByRole('heading', { name: 'Create your account' }).waitFor();
   await page.getByLabel('Full name').fill(investor.name);
@@ -38,6 +46,7 @@ export async function registerAndVerify(page: Page, url: string, investor: Inves
   await page.getByRole('button', { name: 'Create account' }).click();
   await page.waitForURL('**/dashboard');
   await page.getByRole('heading', { name: 'Account Verification Needed' }).waitFor();
+  await beforeVerify?.(page);
 
   const mail = await waitForMail(
     url,

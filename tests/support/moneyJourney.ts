@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConsoleWatcher, launchChromium } from './browser.js';
+import { checkA11y } from './a11y.js';
 import { ROOT } from './standalone.js';
 import {
   PNG_1X1,
@@ -185,6 +186,7 @@ export function describeMoneyJourney(options: MoneyJourneyOptions): void {
       await card.waitFor({ timeout: 10_000 }); // queue/itemAdded
       await card.getByText(investor.email).waitFor();
       await card.getByText('Pending').waitFor();
+      await checkA11y(admPage, `${shotPrefix}admin-pending-deposits`);
 
       await invPage.waitForURL('**/dashboard', { timeout: 10_000 });
       expect(Date.now() - submittedAt).toBeGreaterThanOrEqual(2_500);
@@ -375,6 +377,7 @@ export function describeMoneyJourney(options: MoneyJourneyOptions): void {
       await withdrawal.getByText('$100.00').waitFor();
       await withdrawal.getByText(`To ${WALLET}`).waitFor();
       await withdrawal.getByText('Approved').waitFor();
+      await checkA11y(invPage, `${shotPrefix}investor-transaction-history`);
       assertNoConsoleErrors();
     });
 

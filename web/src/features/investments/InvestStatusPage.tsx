@@ -71,11 +71,7 @@ export function InvestStatusPage() {
             const active = i.status === 'Active';
             return (
               <li key={id} className={`record ${active ? 'record--active' : ''}`}>
-                <Link
-                  className="record__link"
-                  to={`/investment/${id}`}
-                  aria-label={`${planNameOf(i) || 'Investment'} ${formatUsd(i.amount)} ${i.status}`}
-                >
+                <Link className="record__link" to={`/investment/${id}`}>
                   <div className="record__main">
                     <p className="record__title">{planNameOf(i) || 'Investment'} plan</p>
                     <p className="record__meta">

@@ -1,0 +1,621 @@
+/**
+ * Accessibility of every screen (issue 14, item 6): axe-core (WCAG 2.0/2.1 A and AA plus best practices,
+ * tests/support/a11y.ts) on each screen of the SPA at 1280 px and at 390 px wide, with its dialogs and menus
+ * opened, in headless Chromium against the standalone target. No serious or critical violation anywhere;
+ * minor and moderate ones are written to artifacts/a11y/<screen>-<width>.json for review, and each screen's
+ * screenshot to artifacts/screenshots/a11y-<screen>-<width>.png. One step per test, in order:
+ *
+ *  0. the check itself: a page with known violations fails it, each listed;
+ *  1. public screens, logged out: the home loader, home (FAQ open), plans, about, contact, workflow,
+ *     hierarchy, privacy policy, 404, login (and its errors), register (and its errors), forgot, reset
+ *     password, a bad verification link, the mobile menu;
+ *  2. the investor registers (the unverified dashboard), verifies (/upload-kyc), and is referred a friend;
+ *     money is moved through the API so no list is empty; then the investor's screens: dashboard, deposit
+ *     (and its error), invest (a plan chosen), investment status, an investment's detail, withdraw,
+ *     transaction history, referrals (and the toast of its copy button), KYC upload, profile (Profile and
+ *     Security tabs), the mobile menu;
+ *  3. the admin (new browser: the login-code screen with a real code) and the admin's screens: dashboard,
+ *     the Users tab (its role modal and delete confirmation opened), a user's balance screens, each queue
+ *     with an item in it (deposits, investments, withdrawals, KYC) and the detail screens they link to,
+ *     the audit trail; then the admin impersonates the investor (the banner on the profile and the
+ *     dashboard) and exits;
+ *  no console or page error anywhere unless a step expected it.
+ *
+ *   (cd web && npx vite build) && node_modules/.bin/vitest run --project e2e tests/e2e/a11y.e2e.spec.ts
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { checkA11y } from '../support/a11y.js';
+import { ConsoleWatcher, launchChromium } from '../support/browser.js';
+import {
+  PNG_1X1,
+  csrfHeaders,
+  currentUser,
+  loginWithCode,
+  registerAndVerify,
+  type Investor,
+} from '../support/journey.js';
+import { MONEY_PLANS_JSON, PLAN_MS } from '../support/moneyJourney.js';
+import { ROOT, snapshotWebDist, startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
+
+const SHOTS = join(ROOT, 'artifacts/screenshots');
+const ADMIN_EMAIL = 'a11y-e2e-admin@example.com';
+const ADMIN_PASSWORD = 'A11y-E2e-Admin-Passw0rd!';
+const WIDTHS = [
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+];
+const WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+/** Steps that check ~20 screens twice each on a busy machine. */
+const STEP_TIMEOUT_MS = 600_000;
+
+const stamp = Date.now().toString(36);
+const investor: Investor = {
+  name: 'Alma Access',
+  email: `alma.${stamp}@example.com`,
+  phone: '+4915550199',
+  country: 'Germany',
+  password: 'Alma-Passw0rd!',
+};
+const friend = {
+  name: 'Fritz Friend',
+  email: `fritz.${stamp}@example.com`,
+  phone: '+4915550198',
+  country: 'Germany',
+  password: 'Fritz-Passw0rd!',
+};
+
+const dataDir = mkdtempSync(join(tmpdir(), 'meridian-e2e-a11y-'));
+let webDist = '';
+const watcher = new ConsoleWatcher();
+let target: RunningTarget | undefined;
+let browser: Browser | undefined;
+let url = '';
+let pub: BrowserContext; // logged out
+let inv: BrowserContext; // the investor
+let adm: BrowserContext; // the admin
+let investorId = '';
+let investmentId = '';
+let pendingTransactionId = '';
+let pendingInvestmentId = '';
+let withdrawalId = '';
+
+/** One screen to check: where, what shows it is ready, and what to open before the check. */
+interface Screen {
+  name: string;
+  path: string;
+  /** Text on the screen once its data has loaded. */
+  ready?: string;
+  /** Opens a dialog or menu, fills a form...; `width` is the viewport's. */
+  prepare?: (page: Page, width: number) => Promise<void>;
+  /** Only at these widths (default both). */
+  widths?: number[];
+  /** Runs before navigating (e.g. a frozen clock). */
+  before?: (page: Page) => Promise<void>;
+}
+
+async function newContext(label: string): Promise<BrowserContext> {
+  const context = await browser!.newContext({ viewport: WIDTHS[0]!, baseURL: url });
+  return watcher.watch(context, label);
+}
+
+function assertNoConsoleErrors(): void {
+  expect(watcher.unexpected(), 'console errors or page errors nobody expected').toEqual([]);
+}
+
+/**
+ * Checks every screen at both widths and returns every failure (all of them, not only the first, so one run
+ * lists everything to fix); a screen that does not come up is a failure too.
+ */
+async function checkScreens(context: BrowserContext, screens: Screen[]): Promise<string[]> {
+  const failures: string[] = [];
+  for (const screen of screens) {
+    for (const viewport of WIDTHS) {
+      if (screen.widths && !screen.widths.includes(viewport.width)) continue;
+      const name = `${screen.name}-${viewport.width}`;
+      const page = await context.newPage();
+      try {
+        await page.setViewportSize(viewport);
+        await screen.before?.(page);
+        await page.goto(screen.path);
+        if (screen.ready) await page.getByText(screen.ready).first().waitFor({ timeout: 30_000 });
+        await screen.prepare?.(page, viewport.width);
+        await page.evaluate(() => document.fonts.ready.then(() => undefined));
+        try {
+          await checkA11y(page, name);
+        } finally {
+          await page.screenshot({ path: join(SHOTS, `a11y-${name}.png`), fullPage: true });
+        }
+      } catch (err) {
+        failures.push(`${name}: ${(err as Error).message}`);
+      } finally {
+        await page.close();
+      }
+    }
+  }
+  return failures;
+}
+
+function expectNoFailures(failures: string[]): void {
+  if (failures.length)
+    throw new Error(`${failures.length} screen(s) failed the accessibility check:\n${failures.join('\n')}`);
+}
+
+/** The phone menu (the toggle only shows below the desktop breakpoint). */
+async function openMobileMenu(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Hierarchy' }).waitFor();
+}
+
+async function claim(kind: 'deposit' | 'investment' | 'withdrawal' | 'kyc', id: string): Promise<void> {
+  const res = await adm.request.post(`${url}/api/admin/claims`, {
+    headers: await csrfHeaders(adm, url),
+    data: { kind, id },
+  });
+  expect(res.ok(), await res.text()).toBe(true);
+}
+
+/** The admin releases a claim (a detail page opened for the check claims its item). */
+async function release(kind: 'deposit' | 'investment' | 'withdrawal' | 'kyc', id: string): Promise<void> {
+  await adm.request.delete(`${url}/api/admin/claims/${kind}/${encodeURIComponent(id)}`, {
+    headers: await csrfHeaders(adm, url),
+  });
+}
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  webDist = await snapshotWebDist(); // a private copy: another `vite build` may rewrite web/dist meanwhile
+  target = await startTarget({
+    dataDir,
+    adminEmail: ADMIN_EMAIL,
+    adminPassword: ADMIN_PASSWORD,
+    env: { WEB_DIST: webDist, PLANS_JSON: MONEY_PLANS_JSON },
+  });
+  url = target.url;
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (target) await stopTarget(target);
+  rmSync(dataDir, { recursive: true, force: true });
+  if (webDist) rmSync(webDist, { recursive: true, force: true });
+});
+
+describe('every screen passes axe-core (no serious or critical violation) at 1280 and 390 px', () => {
+  let brokenAt = '';
+  afterEach(({ task }) => {
+    if (task.result?.state === 'fail' && !brokenAt) brokenAt = task.name;
+  });
+  beforeEach(({ skip }) => {
+    if (brokenAt) skip(`an earlier step failed: ${brokenAt}`);
+  });
+
+  it('0. the check fails on a page with known serious violations and lists them', async () => {
+    pub = await newContext('visitor');
+    const page = await pub.newPage();
+    await page.setContent(
+      '<!doctype html><html lang="en"><title>t</title><main><h1>Bad</h1>' +
+        '<p style="color:#bbb;background:#fff">faint text</p><img src="data:,"><button></button></main></html>',
+    );
+    const error = await checkA11y(page, 'self-test-known-violations').then(
+      () => null,
+      (err: Error) => err,
+    );
+    expect(error?.message).toMatch(/\[serious\] color-contrast/);
+    expect(error?.message).toMatch(/\[critical\] image-alt: .*\n\s+img/);
+    expect(error?.message).toMatch(/\[critical\] button-name/);
+    await page.close();
+  });
+
+  it(
+    '1. the public screens, logged out',
+    async () => {
+      watcher.expect({
+        why: 'a made-up verification link answers 4xx (once per width)',
+        text: /status of 4\d\d/,
+        url: /\/api\/users\/verifyUser\//,
+        times: 2,
+      });
+      const failures = await checkScreens(pub, [
+        {
+          name: 'home-loader',
+          path: '/',
+          // the clock stands still: the 2-second loader stays while axe reads it
+          before: (page) => page.clock.install(),
+          prepare: async (page) => {
+            await page.locator('.home-loader, [role="status"]').first().waitFor();
+          },
+        },
+        {
+          name: 'home',
+          path: '/',
+          ready: '$5,000,000', // the loader is gone and the counters have finished
+          prepare: async (page) => {
+            await page.getByText('How long do withdrawals take?').click(); // one FAQ answer open
+            await page.getByText('typically arrive within 1-2 business days').waitFor();
+          },
+        },
+        { name: 'plans', path: '/plans', ready: 'Platinum' },
+        { name: 'about', path: '/about' },
+        { name: 'contact', path: '/contact' },
+        { name: 'how-it-works', path: '/how-it-works' },
+        { name: 'hierarchy', path: '/Hierarchy', ready: 'Master' },
+        { name: 'privacy-policy', path: '/privacy-policy' },
+        { name: 'not-found', path: '/no-such-page', ready: 'Page not found' },
+        { name: 'login', path: '/login', ready: 'Log in to Meridian' },
+        {
+          name: 'login-errors',
+          path: '/login',
+          ready: 'Log in to Meridian',
+          prepare: async (page) => {
+            await page.getByRole('button', { name: 'Log in' }).click();
+            await page.getByRole('alert').first().waitFor();
+          },
+        },
+        { name: 'register', path: '/register?ref=FRIEND42', ready: 'Create your account' },
+        {
+          name: 'register-errors',
+          path: '/register',
+          ready: 'Create your account',
+          prepare: async (page) => {
+            await page.getByLabel('Password', { exact: true }).fill('short');
+            await page.getByRole('button', { name: 'Create account' }).click();
+            await page.getByRole('alert').first().waitFor();
+          },
+        },
+        { name: 'forgot', path: '/forgot' },
+        { name: 'reset-password', path: '/resetPassword/sample-token' },
+        { name: 'login-with-code', path: '/loginWithCode/ada%40example.com' },
+        {
+          name: 'verify-invalid',
+          path: '/verify/not-a-real-token',
+          prepare: async (page) => {
+            await page.locator('#main').getByRole('alert').getByText('Invalid or expired').waitFor();
+          },
+        },
+        { name: 'nav-menu', path: '/plans', ready: 'Platinum', prepare: openMobileMenu, widths: [390] },
+      ]);
+      expectNoFailures(failures);
+      assertNoConsoleErrors();
+    },
+    STEP_TIMEOUT_MS,
+  );
+
+  it(
+    '2. the investor’s screens, every list with data in it',
+    async () => {
+      inv = await newContext('investor');
+      await inv.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
+      const page = await inv.newPage();
+      const unverified: string[] = [];
+      await registerAndVerify(page, url, investor, async (p) => {
+        for (const viewport of WIDTHS) {
+          await p.setViewportSize(viewport);
+          await checkA11y(p, `dashboard-unverified-${viewport.width}`).catch((err: Error) =>
+            unverified.push(err.message),
+          );
+        }
+        await p.setViewportSize(WIDTHS[0]!);
+      });
+      const me = await currentUser(inv, url);
+      investorId = me._id as string;
+
+      // a friend registers with the investor's code (the referrals list)
+      const friendContext = await newContext('friend');
+      const registered = await friendContext.request.post(`${url}/api/users/register`, {
+        headers: await csrfHeaders(friendContext, url),
+        data: { ...friend, referralCode: me.referralCode },
+      });
+      expect(registered.ok(), await registered.text()).toBe(true);
+      await friendContext.close();
+
+      // the admin (API only here; the admin's screens come in step 3): money so that no list is empty
+      adm = await newContext('admin');
+      const admPage = await adm.newPage();
+      await loginWithCode(admPage, url, watcher, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await admPage.close();
+      const headers = await csrfHeaders(inv, url);
+      const deposit = await inv.request.post(`${url}/api/payments/create`, {
+        headers,
+        data: { amount: '1000' },
+      });
+      expect(deposit.ok(), await deposit.text()).toBe(true);
+      const pendingDeposits = async () =>
+        (
+          (await (await adm.request.get(`${url}/api/payments/pending-deposit`)).json()) as {
+            deposit: Array<Record<string, string>>;
+          }
+        ).deposit;
+      await expect.poll(async () => (await pendingDeposits()).length, { timeout: 10_000 }).toBe(1);
+      const [first] = await pendingDeposits();
+      const firstId = first!.transactionId ?? first!._id!;
+      await claim('deposit', firstId);
+      const confirmed = await adm.request.patch(`${url}/api/payments/confirmPayment`, {
+        headers: await csrfHeaders(adm, url),
+        data: { transactionId: firstId, status: 'Confirmed', notes: '' },
+      });
+      expect(confirmed.ok(), await confirmed.text()).toBe(true);
+      await release('deposit', firstId);
+      await expect.poll(async () => (await currentUser(inv, url)).balance, { timeout: 10_000 }).toBe(1000);
+
+      // Starter (3 s) approved and matured: profit to withdraw; Bronze stays pending for the admin's queue
+      const starter = await inv.request.post(`${url}/api/invest/start-invest`, {
+        headers,
+        data: { amount: '200', planName: 'Starter' },
+      });
+      expect(starter.ok(), await starter.text()).toBe(true);
+      const pendingInvestments = async () =>
+        (
+          (await (await adm.request.get(`${url}/api/invest/adminPendingInvestment`)).json()) as {
+            pendingInvestments: Array<Record<string, string>>;
+          }
+        ).pendingInvestments;
+      await expect.poll(async () => (await pendingInvestments()).length, { timeout: 10_000 }).toBe(1);
+      const [inv1] = await pendingInvestments();
+      investmentId = inv1!.investmentId ?? inv1!._id!;
+      await claim('investment', investmentId);
+      const approved = await adm.request.put(`${url}/api/invest/${investmentId}/approve`, {
+        headers: await csrfHeaders(adm, url),
+      });
+      expect(approved.ok(), await approved.text()).toBe(true);
+      await release('investment', investmentId);
+      await expect
+        .poll(async () => (await currentUser(inv, url)).totalMaturityAmount, { timeout: PLAN_MS + 20_000 })
+        .toBe(224);
+
+      const bronze = await inv.request.post(`${url}/api/invest/start-invest`, {
+        headers,
+        data: { amount: '500', planName: 'Bronze' },
+      });
+      expect(bronze.ok(), await bronze.text()).toBe(true);
+      await expect.poll(async () => (await pendingInvestments()).length, { timeout: 10_000 }).toBe(1);
+      const [inv2] = await pendingInvestments();
+      pendingInvestmentId = inv2!.investmentId ?? inv2!._id!;
+
+      // a second deposit stays pending
+      const second = await inv.request.post(`${url}/api/payments/create`, {
+        headers,
+        data: { amount: '250' },
+      });
+      expect(second.ok(), await second.text()).toBe(true);
+      await expect.poll(async () => (await pendingDeposits()).length, { timeout: 10_000 }).toBe(1);
+      const [dep2] = await pendingDeposits();
+      pendingTransactionId = dep2!.transactionId ?? dep2!._id!;
+
+      const failures = await checkScreens(inv, [
+        { name: 'upload-kyc', path: '/upload-kyc', ready: 'Important notice' },
+        { name: 'dashboard', path: '/dashboard', ready: 'Deposit Balance' },
+        { name: 'deposit', path: '/deposit-payment', ready: 'How deposits work' },
+        {
+          name: 'deposit-error',
+          path: '/deposit-payment',
+          ready: 'How deposits work',
+          prepare: async (p) => {
+            await p.getByRole('button', { name: 'Submit deposit' }).click();
+            await p.getByText('Please enter the amount.').waitFor();
+          },
+        },
+        {
+          name: 'start-invest',
+          path: '/start-invest',
+          ready: 'Bronze',
+          prepare: async (p) => {
+            await p.getByRole('radio', { name: /Starter/ }).check();
+            await p.getByText('Deposit Balance available').first().waitFor();
+          },
+        },
+        { name: 'invest-status', path: '/invest-status', ready: 'Starter plan' },
+        { name: 'investment-detail', path: `/investment/${investmentId}`, ready: '$224.00' },
+        { name: 'withdraw', path: '/withdraw-wallet', ready: '$224.00' },
+        { name: 'transaction-history', path: '/transaction-History', ready: '$1,000.00' },
+        { name: 'referrals', path: '/referrals', ready: friend.email },
+        {
+          name: 'referrals-toast',
+          path: '/referrals',
+          ready: friend.email,
+          prepare: async (p) => {
+            await p.getByRole('button', { name: 'Copy code' }).first().click();
+            await p.getByText('Referral code copied to clipboard!').waitFor(); // the toast
+          },
+        },
+        { name: 'profile', path: '/user-profile', ready: 'Update profile' },
+        {
+          name: 'profile-security',
+          path: '/user-profile',
+          ready: 'Update profile',
+          prepare: async (p) => {
+            await p.getByRole('tab', { name: 'Security' }).click();
+            await p.getByRole('tabpanel').getByRole('button').first().waitFor();
+          },
+        },
+        {
+          name: 'nav-menu-investor',
+          path: '/dashboard',
+          ready: 'Deposit Balance',
+          prepare: openMobileMenu,
+          widths: [390],
+        },
+      ]);
+      expectNoFailures([...unverified, ...failures]);
+      assertNoConsoleErrors();
+    },
+    STEP_TIMEOUT_MS,
+  );
+
+  it(
+    '3. the admin’s screens: dashboard, users, balances, every queue with an item, audit, impersonation',
+    async () => {
+      // the investor's KYC waits in the admin's queue
+      const upload = await inv.request.post(`${url}/api/users/uploadKycDocuments`, {
+        headers: await csrfHeaders(inv, url),
+        multipart: {
+          front: { name: 'front.png', mimeType: 'image/png', buffer: PNG_1X1 },
+          back: { name: 'back.png', mimeType: 'image/png', buffer: PNG_1X1 },
+        },
+      });
+      expect(upload.status(), await upload.text()).toBe(200);
+
+      // the login-code screen with the code mail really sent (a fresh browser of the admin)
+      const codeContext = await newContext('admin-code');
+      watcher.expect({
+        why: 'the admin logs in from a new browser: 400',
+        text: /status of 400/,
+        url: /\/api\/users\/login$/,
+      });
+      const codePage = await codeContext.newPage();
+      await codePage.goto('/login');
+      await codePage.getByLabel('Email', { exact: true }).fill(ADMIN_EMAIL);
+      await codePage.getByLabel('Password', { exact: true }).fill(ADMIN_PASSWORD);
+      await codePage.getByRole('button', { name: 'Log in' }).click();
+      await codePage.waitForURL('**/loginWithCode/**');
+      const codeFailures: string[] = [];
+      await checkA11y(codePage, 'login-with-code-sent-1280').catch((err: Error) =>
+        codeFailures.push(err.message),
+      );
+      await codeContext.close();
+
+      const dashboardReady = async (p: Page) => {
+        await expect.poll(() => p.getByTestId('queue-kyc').textContent(), { timeout: 15_000 }).toBe('1');
+      };
+      const failures = await checkScreens(adm, [
+        { name: 'admin-dashboard', path: '/dashboard', ready: 'Administration', prepare: dashboardReady },
+        {
+          name: 'admin-users',
+          path: '/user-profile',
+          ready: 'Update profile',
+          prepare: async (p) => {
+            await p.getByRole('tab', { name: 'Users' }).click();
+            await p.getByRole('listitem', { name: investor.name }).waitFor({ timeout: 15_000 });
+          },
+        },
+        {
+          name: 'admin-users-role-modal',
+          path: '/user-profile',
+          ready: 'Update profile',
+          prepare: async (p) => {
+            await p.getByRole('tab', { name: 'Users' }).click();
+            await p.getByRole('button', { name: `Change role of ${investor.name}` }).click();
+            await p.getByRole('dialog').waitFor();
+          },
+        },
+        {
+          name: 'admin-users-delete-confirm',
+          path: '/user-profile',
+          ready: 'Update profile',
+          prepare: async (p) => {
+            await p.getByRole('tab', { name: 'Users' }).click();
+            await p.getByRole('button', { name: `Delete ${investor.name}` }).click();
+            await p.getByRole('dialog').getByText('Are you sure to delete this user?').waitFor();
+          },
+        },
+        { name: 'admin-edit-balance', path: `/edit-balance/${investorId}`, ready: 'Operation' },
+        { name: 'admin-edit-user-balance', path: `/edit-user-balance/${investorId}`, ready: 'Operation' },
+        {
+          name: 'admin-edit-investment-balance',
+          path: `/edit-investment-balance/${investorId}`,
+          ready: 'Operation',
+        },
+        {
+          name: 'admin-edit-balance-error',
+          path: `/edit-user-balance/${investorId}`,
+          ready: 'Operation',
+          prepare: async (p) => {
+            await p.getByRole('button', { name: 'Submit' }).click();
+            await p.getByRole('alert').first().waitFor();
+          },
+        },
+        { name: 'admin-pending-deposits', path: '/admin-pending-deposit', ready: 'Review deposit' },
+        {
+          name: 'admin-transaction-detail',
+          path: `/transaction/${pendingTransactionId}`,
+          ready: 'Confirm payment',
+        },
+        { name: 'admin-pending-investments', path: '/admin-pending-investment', ready: 'Bronze' },
+        {
+          name: 'admin-investment-detail',
+          path: `/investment/${pendingInvestmentId}`,
+          ready: 'Approve investment',
+        },
+        { name: 'admin-pending-kyc', path: '/pending-kyc', ready: 'View front' },
+        { name: 'admin-audit', path: '/admin/audit', ready: 'Export CSV' },
+      ]);
+      for (const [kind, id] of [
+        ['deposit', pendingTransactionId],
+        ['investment', pendingInvestmentId],
+        ['kyc', investorId],
+      ] as const)
+        await release(kind, id);
+
+      // KYC approved, then a withdrawal waits for the admin
+      await claim('kyc', investorId);
+      const kycApproved = await adm.request.patch(`${url}/api/users/kyc/approve/${investorId}`, {
+        headers: await csrfHeaders(adm, url),
+      });
+      expect(kycApproved.status(), await kycApproved.text()).toBe(200);
+      await release('kyc', investorId);
+      const invPage = await inv.newPage();
+      await invPage.goto('/withdraw-wallet');
+      await invPage.getByLabel('Current balance').getByText('$224.00').waitFor({ timeout: 15_000 });
+      await invPage.getByLabel('Amount (USD)').fill('100');
+      await invPage.getByLabel('Wallet address').fill(WALLET);
+      await invPage.getByRole('button', { name: 'Request withdrawal' }).click();
+      await invPage.getByRole('status').getByText('Withdrawal request submitted successfully').waitFor();
+      await invPage.close();
+      const pendingWithdrawals = async () =>
+        (
+          (await (await adm.request.get(`${url}/api/withDraw/pending`)).json()) as {
+            withdrawals: Array<Record<string, string>>;
+          }
+        ).withdrawals;
+      await expect.poll(async () => (await pendingWithdrawals()).length, { timeout: 10_000 }).toBe(1);
+      withdrawalId = (await pendingWithdrawals())[0]!._id!;
+
+      failures.push(
+        ...(await checkScreens(adm, [
+          { name: 'admin-pending-withdrawals', path: '/admin-pending-wallet', ready: 'Review withdrawal' },
+          { name: 'admin-withdrawal-detail', path: `/withdrawal/${withdrawalId}`, ready: WALLET },
+          {
+            name: 'nav-menu-admin',
+            path: '/dashboard',
+            ready: 'Administration',
+            prepare: openMobileMenu,
+            widths: [390],
+          },
+        ])),
+      );
+      await release('withdrawal', withdrawalId);
+
+      // impersonation: the banner on the profile, the investor's dashboard as the admin sees it
+      const page = await adm.newPage();
+      await page.goto('/user-profile');
+      await page.getByRole('tab', { name: 'Users' }).click();
+      await page.getByRole('button', { name: `Impersonate ${investor.name}` }).click();
+      await page.waitForURL('**/dashboard');
+      await page.getByRole('heading', { name: `Welcome, ${investor.name}` }).waitFor({ timeout: 15_000 });
+      await page.close();
+      failures.push(
+        ...(await checkScreens(adm, [
+          { name: 'impersonating-profile', path: '/user-profile', ready: 'Exit Impersonation' },
+          { name: 'impersonating-dashboard', path: '/dashboard', ready: 'Deposit Balance' },
+        ])),
+      );
+      const exitPage = await adm.newPage();
+      await exitPage.goto('/user-profile');
+      await exitPage.getByRole('button', { name: 'Exit Impersonation' }).click();
+      await exitPage.getByRole('tab', { name: 'Users' }).waitFor({ timeout: 15_000 });
+      await exitPage.close();
+
+      expectNoFailures([...codeFailures, ...failures]);
+      assertNoConsoleErrors();
+    },
+    STEP_TIMEOUT_MS,
+  );
+
+  it('no console errors or page errors across the whole journey', () => {
+    assertNoConsoleErrors();
+  });
+});
