@@ -20,12 +20,18 @@
  * (databases with their -wal/-shm, kyc/) aside into DATA_DIR/.before-restore-<time>/, and copies the
  * backup in.
  *
+ * Identity's key vault (identity-keys.sqlite: the per-user keys personal data is sealed with) is never in a
+ * backup, and a restore keeps the live one: a user deleted after a backup was taken stays unreadable in it
+ * (crypto-shredding). `backup-keys --out FILE` copies the vault on its own, for whoever must keep one.
+ *
  *   tsx scripts/backup.ts backup  [--data DIR] [--out DIR]       (env DATA_DIR, BACKUP_DIR)
  *   tsx scripts/backup.ts restore [BACKUP] [--data DIR]          (default: the newest backup in BACKUP_DIR)
+ *   tsx scripts/backup.ts backup-keys --out FILE [--data DIR]    (the key vault alone; keep it apart)
  * Tested by tests/backup.int.spec.ts.
  */
 import { createHash } from 'node:crypto';
 import {
+  chmodSync,
   copyFileSync,
   existsSync,
   linkSync,
@@ -70,12 +76,37 @@ const entryOf = (dir: string, path: string): ManifestEntry => ({
   sha256: sha256Of(join(dir, path)),
 });
 
-/** The databases of a data dir: every *.sqlite directly in it (the cluster's data/cluster is not the standalone's). */
+/**
+ * Identity's key vault (services/identity personalDataKeys.sqlite.ts, PERSONAL_DATA_KEYS_FILE): never backed up
+ * with the data, never replaced by a restore.
+ */
+export const KEY_VAULT = 'identity-keys.sqlite';
+const isKeyVault = (file: string) => file === KEY_VAULT || file.startsWith(`${KEY_VAULT}-`);
+
+/**
+ * The databases of a data dir: every *.sqlite directly in it (the cluster's data/cluster is not the standalone's),
+ * but the key vault.
+ */
 export function databasesIn(dataDir: string): string[] {
   if (!existsSync(dataDir)) return [];
   return readdirSync(dataDir)
-    .filter((f) => f.endsWith('.sqlite') && statSync(join(dataDir, f)).isFile())
+    .filter((f) => f.endsWith('.sqlite') && !isKeyVault(f) && statSync(join(dataDir, f)).isFile())
     .sort();
+}
+
+/** `backup-keys`: the key vault alone (SQLite's online backup), into `outFile`, mode 600. */
+export async function backupKeyVault(options: { dataDir: string; outFile: string }): Promise<void> {
+  const vault = join(options.dataDir, KEY_VAULT);
+  if (!existsSync(vault)) throw new Error(`${vault} does not exist: no key vault to back up`);
+  if (existsSync(options.outFile)) throw new Error(`${options.outFile} exists: refusing to overwrite it`);
+  mkdirSync(dirname(options.outFile), { recursive: true, mode: 0o700 });
+  const db = new Database(vault, { readonly: true, fileMustExist: true });
+  try {
+    await db.backup(options.outFile);
+  } finally {
+    db.close();
+  }
+  chmodSync(options.outFile, 0o600);
 }
 
 /**
@@ -310,7 +341,8 @@ export function restoreStore(options: { backupDir: string; dataDir: string; now?
   mkdirSync(dataDir, { recursive: true });
 
   const replaced = [
-    ...readdirSync(dataDir).filter((f) => /\.sqlite(-wal|-shm|-journal)?$/.test(f)),
+    // the live key vault stays: what was deleted since the backup stays unreadable
+    ...readdirSync(dataDir).filter((f) => /\.sqlite(-wal|-shm|-journal)?$/.test(f) && !isKeyVault(f)),
     ...(existsSync(join(dataDir, DOCUMENTS)) ? [DOCUMENTS] : []),
     ...(existsSync(join(dataDir, SECRETS)) && manifest.files.some((f) => f.path === SECRETS)
       ? [SECRETS]
@@ -340,6 +372,7 @@ async function main(): Promise<void> {
     return value;
   };
   const dataDir = resolve(flag('--data') ?? process.env.DATA_DIR ?? 'data');
+  const flagged = { out: args.includes('--out') ? args[args.indexOf('--out') + 1] : undefined };
   const outDir = resolve(flag('--out') ?? process.env.BACKUP_DIR ?? 'backups');
   const [command, target] = args;
   const shown = (p: string) =>
@@ -360,9 +393,20 @@ async function main(): Promise<void> {
         `${manifest.databases.length} databases, ${manifest.files.length} KYC document files.` +
         (movedAside ? `\nWhat was there is kept in ${shown(movedAside)}${sep}` : ''),
     );
+  } else if (command === 'backup-keys') {
+    const outFile = flagged.out;
+    if (!outFile) {
+      console.error('usage: tsx scripts/backup.ts backup-keys --out FILE [--data DIR]');
+      process.exit(2);
+    }
+    await backupKeyVault({ dataDir, outFile: resolve(outFile) });
+    console.log(
+      `Copied the key vault of ${shown(dataDir)} into ${outFile} (mode 600). Keep it apart from the data backups: ` +
+        'with it, a backup taken before a user was deleted can be read for that user again.',
+    );
   } else {
     console.error(
-      'usage: tsx scripts/backup.ts backup [--data DIR] [--out DIR] | restore [BACKUP] [--data DIR]',
+      'usage: tsx scripts/backup.ts backup [--data DIR] [--out DIR] | restore [BACKUP] [--data DIR] | backup-keys --out FILE [--data DIR]',
     );
     process.exit(2);
   }

@@ -32,6 +32,11 @@ export const GENERATED = {
     meaning: 'shared secret the gateway sends to kyc (x-internal-token); at least 24 characters',
     make: () => randomBytes(24).toString('base64url'),
   },
+  INTERNAL_SERVICE_TOKEN: {
+    meaning:
+      'shared secret services send to identity for the personal-data keys (x-service-token); at least 24 characters',
+    make: () => randomBytes(24).toString('base64url'),
+  },
   ADMIN_EMAIL: {
     meaning: 'the first admin, created at the first start (its emails land in Mailpit)',
     make: () => 'admin@meridian.local',

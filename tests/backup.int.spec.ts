@@ -30,7 +30,15 @@ import {
   waitForBalances,
   type Balances,
 } from '@meridian/gateway/testing/money';
-import { backupStore, databasesIn, restoreStore, verifyBackup, StoreInUseError } from '../scripts/backup.js';
+import {
+  backupKeyVault,
+  backupStore,
+  databasesIn,
+  KEY_VAULT,
+  restoreStore,
+  verifyBackup,
+  StoreInUseError,
+} from '../scripts/backup.js';
 import { ROOT } from './infra.env.js';
 
 const work = mkdtempSync(join(tmpdir(), 'meridian-backup-'));
@@ -171,6 +179,9 @@ describe('backups of the embedded store (make backup / make restore)', () => {
           'notification.sqlite',
         ]),
       );
+      // identity's key vault is never in a backup (crypto-shredding: restore keeps the live one)
+      expect(existsSync(join(source, KEY_VAULT))).toBe(true);
+      expect([...manifest.databases, ...manifest.files].map((f) => f.path)).not.toContain(KEY_VAULT);
       expect(manifest.files.filter((f) => f.path.endsWith('.bin'))).toHaveLength(4);
       expect(verifyBackup(dir)).toEqual(manifest);
       expect(existsSync(`${dir}.partial`)).toBe(false);
@@ -213,6 +224,10 @@ describe('backups of the embedded store (make backup / make restore)', () => {
       await stop(running[0]!);
       const { manifest } = restoreStore({ backupDir, dataDir: restored });
       expect(databasesIn(restored)).toEqual(manifest.databases.map((d) => d.path).sort());
+      // a fresh folder has no key vault: the operator brings the one kept apart (`backup-keys`), else every
+      // personal value (names, documents) would read as deleted
+      expect(existsSync(join(restored, KEY_VAULT))).toBe(false);
+      await backupKeyVault({ dataDir: source, outFile: join(restored, KEY_VAULT) });
       const t = await start(restored);
       const admin = await returningBrowser(t.url, adminBefore, ADMIN_EMAIL, ADMIN_PASSWORD);
       for (const { account, expected, documents } of investors) {

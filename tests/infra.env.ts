@@ -46,6 +46,7 @@ export const SECRET_SAMPLES: Record<string, string> = {
   ADMIN_EMAIL: 'ops@example.com',
   ADMIN_PASSWORD: 'Compose!Check1',
   KYC_INTERNAL_TOKEN: 'compose-check-kyc-internal-token-0123',
+  INTERNAL_SERVICE_TOKEN: 'compose-check-internal-service-token-0123',
   SMTP_URL: 'smtp://mailer:secret@smtp.example.com:587',
   'connectionString.standard':
     'mongodb://meridian:p%40ss@meridian-mongo-0.meridian-mongo-svc.meridian.svc.cluster.local:27017/admin?replicaSet=meridian-mongo&ssl=false',

@@ -6,6 +6,7 @@
  *   admin's last socket;
  * - two gateway instances on one Redis share the claims and their pushes.
  */
+import { isSealed } from '@meridian/platform/personalData';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
@@ -250,6 +251,8 @@ describe('claims through the gateway: two admins, two gateway instances on one R
         liveStandbyRetryMs: 50,
       },
       kv,
+      // the same keys as the composition's services (the cluster's gateways fetch them from identity)
+      personalData: t.app.personalData,
       host: '127.0.0.1',
     });
     const stop = second.stop.bind(second);
@@ -298,6 +301,15 @@ describe('claims through the gateway: two admins, two gateway instances on one R
       message: 'Claimed',
       claim: { kind: 'deposit', id: depositId, adminName: aName },
     });
+    // in Redis the record is sealed with A's key: A's name is never stored in clear
+    const redis = new Redis(REDIS_URL);
+    try {
+      const raw = await redis.get(`${t.redisPrefix}gateway:claim:deposit:${depositId}`);
+      expect(isSealed(raw)).toBe(true);
+      expect(raw).not.toContain(aName);
+    } finally {
+      redis.disconnect();
+    }
     await bSocket.waitFor(
       (p) =>
         p.event === LIVE_EVENTS.claimChanged &&

@@ -36,6 +36,8 @@ export const DEV_KYC_INTERNAL_TOKEN = 'meridian-dev-kyc-internal-token-not-for-p
 const gatewayEnvObject = commonEnvSchema.extend({
   PORT: env.port(8080),
   IDENTITY_GRPC_URL: env.address('127.0.0.1:50051'),
+  /** The shared secret to fetch personal-data keys from identity (live pushes open sealed names); see platform personalData. */
+  INTERNAL_SERVICE_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
   NOTIFICATION_GRPC_URL: env.address('127.0.0.1:50052'),
   WEB_DIST: z.string().min(1).default('web/dist'),
   APP_URL: env.url().default('http://localhost:8080'),

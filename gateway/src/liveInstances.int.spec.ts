@@ -65,6 +65,8 @@ async function startInstance(): Promise<RunningGateway> {
       liveStandbyRetryMs: 50,
     },
     kv,
+    // the same keys as the composition's services (the cluster's gateways fetch them from identity)
+    personalData: t.app.personalData,
     host: '127.0.0.1',
   });
   const stop = gw.stop.bind(gw);

@@ -4,7 +4,8 @@ import { createLogger } from '@meridian/platform/logger';
 import { loadConfigOrExit, metricsPortOf } from '@meridian/platform/config';
 import { startMetricsServerIf } from '@meridian/platform/metrics';
 import { startTracingFromEnv } from '@meridian/platform/tracing';
-import { onShutdown, shutdownTimings } from '@meridian/platform/runtime';
+import { onShutdown, remotePersonalDataKeys, shutdownTimings } from '@meridian/platform/runtime';
+import { PersonalData } from '@meridian/platform/personalData';
 import { gatewayConfigFromEnv, gatewayEnvSchema } from './config.js';
 import { startGateway } from './server.js';
 
@@ -28,7 +29,10 @@ async function main(): Promise<void> {
   const logger = createLogger('gateway');
   const tracing = startTracingFromEnv('gateway');
   if (tracing) onShutdown(() => tracing.stop(), { logger });
-  const gw = await startGateway({ config, logger });
+  // personal values in live pushes are opened with keys from identity (IDENTITY_GRPC_URL, INTERNAL_SERVICE_TOKEN)
+  const keys = remotePersonalDataKeys({ ...process.env, IDENTITY_GRPC_URL: config.identityGrpcUrl }, logger);
+  onShutdown(() => keys.close(), { logger });
+  const gw = await startGateway({ config, logger, personalData: new PersonalData(keys) });
   const metricsServer = await startMetricsServerIf(metricsPortOf(env), { logger });
   if (metricsServer) onShutdown(() => metricsServer.stop(), { logger });
   // SIGTERM: unready and closing keep-alive connections for SHUTDOWN_DELAY_MS, then stop accepting, finish

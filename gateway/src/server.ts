@@ -1,4 +1,5 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
+import { personalDataOf, type PersonalData } from '@meridian/platform/personalData';
 import { join } from 'node:path';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
@@ -43,6 +44,12 @@ export interface StartGatewayOptions {
   /** Default: Redis at config.redisUrl (prefix meridian:gateway:), else memory (closed on stop). */
   kv?: KeyValueStore;
   logger?: GatewayLogger;
+  /**
+   * Opens the personal values events carry sealed (live pushes) and seals the claim records' admin names.
+   * Default: the process's shared one (personalDataOf); the standalone passes identity's vault, main.ts one
+   * that fetches keys from identity.
+   */
+  personalData?: PersonalData;
   /** Listen host (default: all interfaces). */
   host?: string;
   /** stop(): connections still open this long after it began are ended (default 10 s). */
@@ -73,6 +80,7 @@ export interface RunningGateway {
 export async function startGateway(options: StartGatewayOptions): Promise<RunningGateway> {
   const { config } = options;
   const logger = options.logger ?? silentLogger;
+  const personalData = personalDataOf(options);
   const owned: Array<() => Promise<void> | void> = [];
   const identity = options.identity ?? createIdentityClient(config.identityGrpcUrl);
   if (!options.identity) owned.push(() => identity.close());
@@ -114,7 +122,26 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   // identity's session revocations: lets auth.ts cache principals (sessionRevocations.ts)
   const revocations = await createRevocationFeed({ redisUrl: config.redisUrl, logger });
   owned.push(() => revocations.close());
-  const app = createGatewayApp({ config, identity, notification, kyc, kv, logger, money, revocations });
+  // a user's revocation (deletion among others) reaches every instance: drop the user's cached personal-data
+  // key, so a deleted user's values are not opened from memory (it is fetched again while the user exists)
+  const offKeys = revocations.subscribe({
+    revoked: (r) => {
+      if ('uid' in r) personalData.forget(r.uid);
+    },
+    lost: () => undefined,
+  });
+  owned.push(offKeys);
+  const app = createGatewayApp({
+    config,
+    identity,
+    notification,
+    kyc,
+    kv,
+    logger,
+    money,
+    revocations,
+    personalData,
+  });
   // Draining (drain(), then stop()): /readyz answers 503 and every response closes its keep-alive connection
   // (Connection: close), so clients open new connections, which go elsewhere once the listener is closed.
   let draining = false;
@@ -218,7 +245,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
         onError: (err) => logger.warn({ err }, 'live log redis error'),
       })
     : createMemoryLiveLog(logOptions);
-  const hub = createLiveHub({ io: realtime.io, logger, log: liveLog });
+  const hub = createLiveHub({ io: realtime.io, logger, log: liveLog, personalData });
   // claim locks of the admin queues: pushed to every admin, released when an admin's last socket goes
   const claimsLive = attachClaimsRealtime({ io: realtime.io, claims: app.locals.claims, logger });
   owned.push(() => claimsLive.stop());

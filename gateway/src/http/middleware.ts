@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import {
@@ -197,7 +197,9 @@ export function rateLimit(
   return async (req: Request, res: Response, next: NextFunction) => {
     const keys = [`rl:${name}:ip:${req.ip ?? 'unknown'}`];
     const s = subject?.(req);
-    if (s) keys.push(`rl:${name}:sub:${s.toLowerCase().slice(0, 254)}`);
+    // the subject (an email) by its hash: the store (Redis may persist it) never holds an address
+    if (s)
+      keys.push(`rl:${name}:sub:${createHash('sha256').update(s.toLowerCase().slice(0, 254)).digest('hex')}`);
     for (const key of keys) {
       const count = await kv.incr(key, rule.windowMs);
       if (count > rule.max) {

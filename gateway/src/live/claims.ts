@@ -26,6 +26,7 @@
  *   waiting; the key's ttl in the store only cleans up.
  */
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
+import { isSealed, type PersonalData } from '@meridian/platform/personalData';
 import type { GatewayLogger } from '../logger.js';
 import { HttpError, toHttpError } from '../http/errors.js';
 import type { ReviewClaim, StatusKind } from './pushContract.js';
@@ -103,6 +104,8 @@ export interface Claims {
 
 export interface ClaimsOptions {
   kv: KeyValueStore;
+  /** Seals each claim record with its admin's key (the admin's name is personal data); absent: as it is. */
+  personalData?: PersonalData;
   logger: GatewayLogger;
   now?: () => number;
   ttlMs?: number;
@@ -126,8 +129,36 @@ function parse(raw: string | null): StoredClaim | null {
   }
 }
 
+/**
+ * The claim records as the key-value store keeps them (Redis may persist them): sealed with the key of the
+ * admin who holds the claim, opened when read; a record whose admin was deleted reads as no claim.
+ */
+function sealedRecords(kv: KeyValueStore, pd: PersonalData): Pick<KeyValueStore, 'get' | 'compareAndSet'> {
+  const plainOf = async (stored: string | null) =>
+    stored === null || !isSealed(stored) ? stored : pd.openOrNull(stored);
+  return {
+    get: async (key) => plainOf(await kv.get(key)),
+    async compareAndSet(key, expected, next, ttlMs) {
+      const stored = await kv.get(key);
+      if ((await plainOf(stored)) !== expected) return false;
+      const owner = next === null ? null : (parse(next)?.adminId ?? null);
+      const sealed = next === null || owner === null ? next : await pd.seal(owner, next);
+      return kv.compareAndSet(key, stored, sealed, ttlMs);
+    },
+  };
+}
+
 export function createClaims(options: ClaimsOptions): Claims {
-  const { kv, logger } = options;
+  const { logger } = options;
+  const inner = options.kv;
+  const kv: Pick<KeyValueStore, 'get' | 'compareAndSet' | 'sadd' | 'srem' | 'smembers'> = options.personalData
+    ? {
+        ...sealedRecords(inner, options.personalData),
+        sadd: (key, member, ttlMs) => inner.sadd(key, member, ttlMs),
+        srem: (key, member) => inner.srem(key, member),
+        smembers: (key) => inner.smembers(key),
+      }
+    : inner;
   const now = options.now ?? Date.now;
   const ttlMs = options.ttlMs ?? CLAIM_TTL_MS;
   const listeners = new Set<(change: ClaimChange) => void>();

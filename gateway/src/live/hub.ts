@@ -17,11 +17,14 @@
  *   it dropped, a malformed position) the socket gets `live/resync` `{}` and the screens fetch again.
  * - If the fan-out skips seqs (messages lost while its connection was down), every socket of this
  *   instance catches up from the log the same way.
+ * - Personal values (names, emails, wallet addresses) stay sealed as the events carry them in the log (Redis
+ *   may persist it); they are opened (`personalData`) just before a push leaves for a socket, in log order.
  */
 import type { Server as SocketServer, Socket } from 'socket.io';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import { topicOf, type EventBus, type Subscription } from '@meridian/platform/ports/eventBus';
 import type { EventCodecs } from '@meridian/platform/adapters/eventEnvelope';
+import type { PersonalData } from '@meridian/platform/personalData';
 import { consumeTraced, inSpan, SpanKind, tracingEnabled } from '@meridian/platform/tracing';
 import * as ledgerEvents from '@meridian/proto/meridian/ledger/v1/events';
 import * as investmentEvents from '@meridian/proto/meridian/investment/v1/events';
@@ -69,6 +72,8 @@ export interface LiveHubOptions {
   log: LiveLog;
   /** How long publish waits for its own batch to come back through the fan-out (default 2 000 ms). */
   fanOutWaitMs?: number;
+  /** Opens the sealed personal values of a push before it is emitted (absent: emitted as logged). */
+  personalData?: PersonalData;
 }
 
 export interface LiveSubscription extends Subscription {
@@ -111,7 +116,10 @@ const isStandby = (err: unknown) =>
 const roomOf = (to: LivePush['to']) => (to === 'admins' ? ADMINS_ROOM : userRoom(to.userId));
 
 export function createLiveHub(options: LiveHubOptions): LiveHub {
-  const { io, logger, log } = options;
+  const { io, logger, log, personalData } = options;
+  /** A logged push with its sealed personal values opened (what a socket is given). */
+  const openPush = async (p: LoggedPush): Promise<LoggedPush> =>
+    personalData ? { ...p, payload: await personalData.openAll(p.payload) } : p;
   const fanOutWaitMs = options.fanOutWaitMs ?? 2_000;
   const states = new WeakMap<Socket, SocketState>();
   /** The fan-out seen so far: its epoch and the newest seq delivered without a gap (null: not known). */
@@ -158,6 +166,8 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
       if (from) {
         try {
           replay = await log.read(roomsOf(socket), from);
+          if (replay.kind === 'pushes')
+            replay = { ...replay, pushes: await Promise.all(replay.pushes.map(openPush)) };
         } catch (err) {
           logger.warn({ err }, 'live catch-up: the log could not be read');
         }
@@ -236,7 +246,18 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
     }
   };
 
-  log.onFanOut({ batch: onBatch, lost: onLost });
+  // batches are opened one after another, so they reach the sockets in log order
+  let fanOut: Promise<void> = Promise.resolve();
+  const inOrder = (step: () => Promise<void> | void) => {
+    fanOut = fanOut.then(step).catch((err: unknown) => logger.warn({ err }, 'live fan-out failed'));
+  };
+  log.onFanOut({
+    batch: (batch) =>
+      inOrder(async () =>
+        onBatch(personalData ? { ...batch, pushes: await Promise.all(batch.pushes.map(openPush)) } : batch),
+      ),
+    lost: () => inOrder(onLost),
+  });
 
   /** Runs right after realtime.ts's own 'connection' listener joined the socket's rooms. */
   const onConnection = (socket: Socket) => {

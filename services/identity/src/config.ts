@@ -23,6 +23,7 @@ const variables = commonEnvSchema.extend({
   OIDC_ISSUER: env.url().default('https://accounts.google.com'),
   OIDC_JWKS_URL: env.url().default('https://www.googleapis.com/oauth2/v3/certs'),
   GOOGLE_CLIENT_ID: z.string().optional(),
+
   /** Overrides of DEFAULT_RATE_LIMITS (app/context.ts), as JSON. */
   IDENTITY_RATE_LIMITS_JSON: env
     .rateLimits(Object.keys(DEFAULT_RATE_LIMITS) as Array<keyof typeof DEFAULT_RATE_LIMITS>)

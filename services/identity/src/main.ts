@@ -3,9 +3,11 @@
  * `start` is what the standalone target and the tests call; run as a program
  * (`tsx services/identity/src/main.ts`) it builds its adapters from env (runServiceProgram).
  */
+import { join } from 'node:path';
 import { topicOf } from '@meridian/platform/ports/eventBus';
 import { createMemoryKeyValueStore } from '@meridian/platform/adapters/keyValue.memory';
 import { runServiceProgram } from '@meridian/platform/runtime';
+import { internalServiceToken, personalDataOf } from '@meridian/platform/personalData';
 import { startService, type ServiceDeps, type ServiceHandle } from '@meridian/platform/service';
 import { IdentityServiceService } from '@meridian/proto/meridian/identity/v1/identity';
 import { AuditServiceService } from '@meridian/proto/meridian/identity/v1/audit';
@@ -25,11 +27,17 @@ import { createAuditGrpcService } from './adapters/auditService.grpc.js';
 import { announcingUserChanges } from './app/userChanges.js';
 import { USER_INDEXES } from './projections/userView.js';
 import { createSessionRevocationPublisher } from './adapters/sessionRevocations.pubsub.js';
+import { createSqlitePersonalDataKeys } from './adapters/personalDataKeys.sqlite.js';
+import { createStorePersonalDataKeys } from './adapters/personalDataKeys.store.js';
 
 export type { IdentityConfig } from './config.js';
 export { parseIdentityConfig, identityEnvSchema } from './config.js';
 
 export const SERVICE = 'identity';
+/** Identity's key vault next to its store: never in a backup (scripts/backup.ts). */
+export const PERSONAL_DATA_KEYS_FILE = 'identity-keys.sqlite';
+export const personalDataKeysPath = (dataDir: string) => join(dataDir, PERSONAL_DATA_KEYS_FILE);
+export { createSqlitePersonalDataKeys } from './adapters/personalDataKeys.sqlite.js';
 export const IDENTITY_TOPIC = topicOf(SERVICE);
 
 export interface IdentityDeps extends ServiceDeps<IdentityConfig> {
@@ -69,6 +77,7 @@ export function start(deps: IdentityDeps): Promise<ServiceHandle> {
         logger,
         limits: { ...DEFAULT_RATE_LIMITS, ...config.IDENTITY_RATE_LIMITS_JSON, ...deps.rateLimits },
         revocations,
+        personalData: personalDataOf(deps),
       };
 
       if (await ensureFirstAdmin(ctx, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD })) {
@@ -95,8 +104,19 @@ export function start(deps: IdentityDeps): Promise<ServiceHandle> {
       for (const subscription of await subscribeAudit({ bus, store })) {
         onStop(() => subscription.stop());
       }
+      const serviceToken = internalServiceToken({
+        NODE_ENV: config.NODE_ENV,
+        INTERNAL_SERVICE_TOKEN: config.INTERNAL_SERVICE_TOKEN,
+      });
+      if (!serviceToken)
+        logger.warn(
+          'INTERNAL_SERVICE_TOKEN is not set: no service can fetch personal-data keys (GetPersonalDataKeys)',
+        );
       const grpcAddress = await serveGrpc(config.IDENTITY_GRPC_ADDR, [
-        { definition: IdentityServiceService, implementation: createIdentityGrpcService(ctx, logger) },
+        {
+          definition: IdentityServiceService,
+          implementation: createIdentityGrpcService(ctx, logger, serviceToken),
+        },
         { definition: AuditServiceService, implementation: createAuditGrpcService(ctx, logger) },
       ]);
       return { grpcAddress };
@@ -104,4 +124,14 @@ export function start(deps: IdentityDeps): Promise<ServiceHandle> {
   );
 }
 
-runServiceProgram(import.meta.url, { service: SERVICE, schema: identityEnvSchema, start });
+runServiceProgram(import.meta.url, {
+  service: SERVICE,
+  schema: identityEnvSchema,
+  start,
+  // identity owns the personal-data keys: a vault file of its own on SQLite (out of backups), a collection on MongoDB
+  async personalDataKeys(runtime, env) {
+    return runtime.adapters.store === 'sqlite'
+      ? createSqlitePersonalDataKeys(personalDataKeysPath(env.DATA_DIR || './data'))
+      : createStorePersonalDataKeys(runtime.store);
+  },
+});

@@ -8,10 +8,12 @@ import {
   type HeldRequestServiceHandle,
   startHeldRequestService,
 } from '@meridian/platform/app/heldRequest/service';
+import { personalDataOf } from '@meridian/platform/personalData';
 import { runServiceProgram } from '@meridian/platform/runtime';
 import { type ServiceDeps } from '@meridian/platform/service';
 import { createGrpcLedger } from '@meridian/ledger/client';
 import { CONSUMER_GROUP, SERVICE, type InvestmentContext } from './app/context.js';
+import { forgetDeletedUser } from './app/identityEvents.js';
 import { toIntegrationEvent } from './app/integrationEvents.js';
 import { serveInvestmentMetrics } from './app/metrics.js';
 import { startMaturityScheduler } from './app/maturityScheduler.js';
@@ -52,7 +54,9 @@ export async function start(deps: InvestmentDeps): Promise<InvestmentHandle> {
       clock: deps.clock ?? (() => new Date()),
       newId: deps.newId ?? randomUUID,
       logger,
+      personalData: personalDataOf(deps),
     }),
+    onIdentityEvent: (ctx, event) => forgetDeletedUser(ctx.personalData, event),
     startProcessManager,
     redriveIntervalMs: deps.redriveIntervalMs,
     // the durable maturity scheduler (armed from the store)

@@ -6,12 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { runServiceProgram } from '@meridian/platform/runtime';
+import { personalDataOf } from '@meridian/platform/personalData';
 import { startService, type ServiceDeps, type ServiceHandle } from '@meridian/platform/service';
 import { CONSUMER_GROUP } from './app/collections.js';
 import { handleIdentityEvent } from './app/handleIdentityEvent.js';
 import { toIntegrationEvent } from './app/integrationEvents.js';
 import type { KycContext } from './app/kycCases.js';
 import type { DocumentStore } from './app/ports.js';
+import { sealedDocumentStore } from './app/sealedDocuments.js';
 import { createFsDocumentStore } from './adapters/documentStore.fs.js';
 import { kycGrpcService } from './adapters/kycService.grpc.js';
 import { startKycHttpServer } from './adapters/kycHttp.node.js';
@@ -53,11 +55,16 @@ export function start(deps: KycDeps): Promise<KycHandle> {
   return startService(
     { service: SERVICE, consumerGroup: CONSUMER_GROUP, integrationEvents: toIntegrationEvent, ...deps },
     async ({ store, onStop, consume, serveGrpc }) => {
-      const documents = deps.documents ?? (await createDocumentStore(config));
-      if (!deps.documents) onStop(() => documents.close());
-      const ctx: KycContext = { store, clock, newId: randomUUID };
+      const stored = deps.documents ?? (await createDocumentStore(config));
+      if (!deps.documents) onStop(() => stored.close());
+      const personalData = personalDataOf(deps);
+      // documents are kept sealed with their owner's key (unreadable everywhere once the user is deleted)
+      const documents = sealedDocumentStore(stored, personalData);
+      const ctx: KycContext = { store, clock, newId: randomUUID, personalData };
       // identity events: names for the review list, and erasure when a user is deleted
-      await consume('identity', (event, tx) => handleIdentityEvent(event, tx, { documents, now: clock }));
+      await consume('identity', (event, tx) =>
+        handleIdentityEvent(event, tx, { documents, now: clock, personalData }),
+      );
       const grpcAddress = await serveGrpc(config.KYC_GRPC_ADDR, [kycGrpcService({ ctx, logger })]);
       // the document endpoint behind the gateway
       const http = await startKycHttpServer({

@@ -4,6 +4,7 @@
  * (`tsx services/ledger/src/main.ts`) it builds its adapters from env (runServiceProgram).
  */
 import { randomUUID } from 'node:crypto';
+import { personalDataOf } from '@meridian/platform/personalData';
 import { runServiceProgram } from '@meridian/platform/runtime';
 import { startService, type ServiceDeps, type ServiceHandle } from '@meridian/platform/service';
 import { CONSUMER_GROUP, SERVICE, type LedgerContext } from './app/context.js';
@@ -39,10 +40,11 @@ export function start(deps: LedgerDeps): Promise<LedgerHandle> {
         clock,
         newId: deps.newId ?? randomUUID,
         referralMinimumCents: config.LEDGER_REFERRAL_MIN_DEPOSIT_CENTS,
+        personalData: personalDataOf(deps),
       };
       onStop(serveLedgerMetrics(store));
       // identity events -> user directory and referrer links, exactly once per event id
-      await consume('identity', (event, tx) => handleIdentityEvent(event, tx, clock()));
+      await consume('identity', (event, tx) => handleIdentityEvent(event, tx, clock(), ctx.personalData));
       const grpcAddress = await serveGrpc(config.LEDGER_GRPC_ADDR, [ledgerGrpcService(ctx, { logger })]);
       return { grpcAddress };
     },

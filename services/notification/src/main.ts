@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { openSecret } from '@meridian/platform/crypto';
+import { personalDataOf } from '@meridian/platform/personalData';
 import { runServiceProgram } from '@meridian/platform/runtime';
 import { startService, type ServiceDeps, type ServiceHandle } from '@meridian/platform/service';
 import { CONSUMER_GROUP } from './app/collections.js';
@@ -39,11 +40,16 @@ export function start(deps: NotificationDeps): Promise<NotificationHandle> {
   return startService(
     { service: SERVICE, consumerGroup: CONSUMER_GROUP, integrationEvents: toIntegrationEvent, ...deps },
     async ({ store, onStop, consume, serveGrpc }) => {
+      // personal data (addresses, names) stays sealed with each owner's key in the outbox and the mailbox
+      const personalData = personalDataOf(deps);
+      const mailboxDeps = { personalData, secretsKey: config.SECRETS_KEY };
       // 1. transport: SMTP_URL, or the embedded catcher reached through the same SMTP path
       let catcher: SmtpCatcher | null = null;
       if (!config.SMTP_URL) {
         if (production) throw new Error('SMTP_URL is required in production');
-        catcher = await startSmtpCatcher({ onMessage: (mail) => recordReceivedMail(store, mail, clock()) });
+        catcher = await startSmtpCatcher({
+          onMessage: (mail) => recordReceivedMail(store, mail, clock(), mailboxDeps),
+        });
         onStop(() => catcher!.close());
         logger.info({ url: catcher.url }, 'no SMTP_URL: embedded SMTP catcher keeps a local mailbox');
       }
@@ -67,6 +73,7 @@ export function start(deps: NotificationDeps): Promise<NotificationHandle> {
         from: config.MAIL_FROM,
         appUrl: config.APP_URL,
         openSecret: (sealed) => openSecret(sealed, config.SECRETS_KEY),
+        personalData,
         log: logger,
       });
       onStop(() => sender.stop());
@@ -74,10 +81,10 @@ export function start(deps: NotificationDeps): Promise<NotificationHandle> {
       // 3. other services' events -> pending emails (and the directory), exactly once per event id:
       // identity's; kyc's (submitted to every admin, approved / rejected to the user); the money
       // services' (deposit / investment / withdrawal / referral emails)
-      await consume('identity', (event, tx) => handleIdentityEvent(event, tx, clock()));
-      await consume('kyc', (event, tx) => handleKycEvent(event, tx, clock()));
+      await consume('identity', (event, tx) => handleIdentityEvent(event, tx, clock(), personalData));
+      await consume('kyc', (event, tx) => handleKycEvent(event, tx, clock(), personalData));
       for (const source of ['ledger', 'investment', 'withdrawal'])
-        await consume(source, (event, tx) => handleMoneyEvent(event, tx, clock()));
+        await consume(source, (event, tx) => handleMoneyEvent(event, tx, clock(), personalData));
 
       // 4. gRPC
       const grpcAddress = await serveGrpc(config.NOTIFICATION_GRPC_ADDR, [
@@ -88,6 +95,8 @@ export function start(deps: NotificationDeps): Promise<NotificationHandle> {
           appUrl: config.APP_URL,
           production,
           automatedLimitPerHour: config.AUTOMATED_EMAIL_LIMIT_PER_HOUR,
+          personalData,
+          secretsKey: config.SECRETS_KEY,
           logger,
         }),
       ]);

@@ -33,6 +33,9 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
+/** The recipient's address in the outbox's events: sealed with their personal-data key. */
+const SEALED = expect.stringMatching(/^pd1\./);
+
 async function boot(env: Record<string, string> = {}, shared?: Adapters): Promise<Booted> {
   const b = await startNotificationHarness(env, shared);
   cleanups.push(() => b.close());
@@ -135,7 +138,8 @@ describe('identity events become emails in the mailbox', () => {
       sealedRequest('PasswordResetRequested', u, 'tok', generateSecretsKey()),
     ]);
     const failed = await waitFor(() => b.outEvents.find((e) => e.type === 'EmailFailed'), 'EmailFailed');
-    expect(failed.data).toMatchObject({ to: u.email, template: 'resetPassword', attempts: 1 });
+    expect(failed.data).toMatchObject({ to: SEALED, template: 'resetPassword', attempts: 1 });
+    expect(await b.personalData.open((failed.data as { to: string }).to)).toBe(u.email);
     expect(await mailbox(b, u.email)).toEqual([]);
   });
 });
@@ -288,7 +292,9 @@ describe('SMTP failures', () => {
       () => b.outEvents.find((e) => e.type === 'EmailSent'),
       'EmailSent after retries',
     );
-    expect(sent.data).toMatchObject({ to: u.email, template: 'loginCode', causeEventId: event.id });
+    expect(sent.data).toMatchObject({ to: SEALED, template: 'loginCode', causeEventId: event.id });
+    expect(await b.personalData.open((sent.data as { to: string }).to)).toBe(u.email);
+    expect(JSON.stringify(smtp.accepted[0].to).toLowerCase()).toContain(u.email.toLowerCase()); // opened just before sending
     expect(smtp.attempts).toBe(3);
     expect(smtp.accepted).toHaveLength(1);
     expect(smtp.accepted[0].text).toContain('314159');
@@ -309,7 +315,7 @@ describe('SMTP failures', () => {
 
     const failed = await waitFor(() => b.outEvents.find((e) => e.type === 'EmailFailed'), 'EmailFailed');
     expect(failed.data).toMatchObject({
-      to: u.email,
+      to: SEALED,
       template: 'passwordChanged',
       causeEventId: event.id,
       attempts: 3,
@@ -333,7 +339,7 @@ describe('SMTP failures', () => {
   });
 
   it('after a crash, pending emails are sent on restart (once), and the mailbox survives the restart', async () => {
-    const { store, bus, key } = durable();
+    const { store, bus, key, personalData } = durable();
     const u = user();
     const event = sealedRequest('EmailVerificationRequested', u, 'tok-crash', key);
     // the crashed process: it consumed the event and committed the pending email with the processed
@@ -341,12 +347,12 @@ describe('SMTP failures', () => {
     await bus.publish(topicOf('identity'), [event]);
     await store.transaction(async (tx) => {
       expect(await tx.markProcessed(CONSUMER_GROUP, event.id)).toBe(true);
-      await handleIdentityEvent(event, tx, new Date());
+      await handleIdentityEvent(event, tx, new Date(), personalData);
     });
     expect(await store.get<EmailRecord>(EMAILS, event.id)).toMatchObject({ status: 'pending', attempts: 0 });
 
     // restart: the bus redelivers the event (no second email), the sender sends the pending one
-    const second = await boot({}, { store, bus, key });
+    const second = await boot({}, { store, bus, key, personalData });
     const [message] = await waitFor(async () => {
       const m = await mailbox(second, u.email);
       return m.length > 0 ? m : null;
@@ -356,17 +362,17 @@ describe('SMTP failures', () => {
     await waitFor(() => second.outEvents.some((e) => e.type === 'EmailSent'), 'EmailSent');
     await second.stop();
 
-    const third = await boot({}, { store, bus, key });
+    const third = await boot({}, { store, bus, key, personalData });
     expect(await mailbox(third, u.email)).toHaveLength(1);
     expect(await store.get<EmailRecord>(EMAILS, event.id)).toMatchObject({ status: 'sent', attempts: 1 });
   });
 
   it('a retry waiting for its backoff survives a restart', async () => {
-    const { store, bus, key } = durable();
+    const { store, bus, key, personalData } = durable();
     smtp = await startSmtpTestServer({ rejectFirst: 1 });
     const first = await boot(
       { SMTP_URL: smtp.url, EMAIL_RETRY_BASE_MS: '300', EMAIL_RETRY_MAX_MS: '300' },
-      { store, bus, key },
+      { store, bus, key, personalData },
     );
     const u = user();
     const event = identityEvent('PasswordChanged', { ...u, via: 'change', changedAt: '' });
@@ -377,7 +383,7 @@ describe('SMTP failures', () => {
     );
     await first.stop();
 
-    const second = await boot({ SMTP_URL: smtp.url }, { store, bus, key });
+    const second = await boot({ SMTP_URL: smtp.url }, { store, bus, key, personalData });
     await waitFor(() => second.outEvents.some((e) => e.type === 'EmailSent'), 'sent after restart');
     expect(smtp.attempts).toBe(2);
     expect(smtp.accepted).toHaveLength(1);

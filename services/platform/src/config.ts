@@ -173,6 +173,10 @@ export const commonEnvSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
+  /** identity's gRPC address: where a service fetches the personal-data keys (personalData.remote.ts); default 127.0.0.1:50051. */
+  IDENTITY_GRPC_URL: env.address('127.0.0.1:50051'),
+  /** The shared secret services present to identity's GetPersonalDataKeys (x-service-token); dev default outside production. */
+  INTERNAL_SERVICE_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
   /** Prometheus `GET /metrics` port of the process (metrics.ts); unset: DEFAULT_METRICS_PORT in production, else off; 0 = off. */
   METRICS_PORT: z.coerce
     .number()

@@ -17,6 +17,8 @@ import type { ServiceDeps, ServiceHandle } from './service.js';
 import type { EventBus } from './ports/eventBus.js';
 import type { KeyValueStore } from './ports/keyValue.js';
 import type { ServiceStore } from './ports/serviceStore.js';
+import { internalServiceToken, PersonalData, type PersonalDataKeys } from './personalData.js';
+import { RemotePersonalDataKeys } from './personalData.remote.js';
 
 export interface ServiceRuntime {
   store: ServiceStore;
@@ -226,6 +228,28 @@ export interface ServiceProgram<S extends z.ZodType, H extends ServiceHandle> {
   /** The service's env schema (config.ts). */
   schema: S;
   start(deps: ServiceDeps<z.infer<S>>): Promise<H>;
+  /**
+   * Where the per-user personal-data keys come from. Only their owner (identity: its vault) gives one; every
+   * other service asks identity over gRPC (IDENTITY_GRPC_URL, INTERNAL_SERVICE_TOKEN; personalData.remote.ts).
+   */
+  personalDataKeys?(
+    runtime: ServiceRuntime,
+    env: Record<string, string | undefined>,
+  ): Promise<PersonalDataKeys & { close?(): void | Promise<void> }>;
+}
+
+/** The keys of a service that does not own them: identity's, over gRPC. */
+export function remotePersonalDataKeys(
+  env: Record<string, string | undefined>,
+  logger?: Logger,
+): RemotePersonalDataKeys {
+  const token = internalServiceToken(env);
+  if (token === undefined)
+    logger?.error('INTERNAL_SERVICE_TOKEN is not set: identity refuses this service the personal-data keys');
+  return new RemotePersonalDataKeys({
+    target: env.IDENTITY_GRPC_URL || '127.0.0.1:50051',
+    token: token ?? '',
+  });
 }
 
 /**
@@ -249,12 +273,17 @@ export function runServiceProgram<S extends z.ZodType, H extends ServiceHandle>(
     const devDefaults = (config as { usedDevDefaults?: string[] }).usedDevDefaults ?? [];
     if (devDefaults.length > 0)
       logger.warn({ variables: devDefaults }, 'using development defaults (never in production)');
+    const keys = program.personalDataKeys
+      ? await program.personalDataKeys(runtime, process.env)
+      : remotePersonalDataKeys(process.env, logger);
+    onShutdown(() => keys.close?.(), { logger });
     const handle = await program.start({
       config,
       store: runtime.store,
       bus: runtime.bus,
       kv: runtime.kv,
       logger,
+      personalData: new PersonalData(keys),
     });
     // readiness: the store answers and the bus reaches its broker; gRPC health follows it
     const readiness = createReadiness({

@@ -17,6 +17,7 @@ import type { Logger } from './logger.js';
 import { topicOf, type EventBus } from './ports/eventBus.js';
 import type { KeyValueStore } from './ports/keyValue.js';
 import type { ServiceStore } from './ports/serviceStore.js';
+import type { PersonalData } from './personalData.js';
 
 /** What every service's `start` is given (its own Deps extend this). */
 export interface ServiceDeps<Config> {
@@ -26,6 +27,12 @@ export interface ServiceDeps<Config> {
   kv?: KeyValueStore;
   logger: Logger;
   clock?: () => Date;
+  /**
+   * Seals and opens personal data with per-user keys (crypto-shredding, personalData.ts). Absent: the
+   * process-wide in-memory one (`personalDataOf(deps)`); the standalone passes identity's vault, a service run
+   * as its own program one that asks identity over gRPC (runtime.ts).
+   */
+  personalData?: PersonalData;
 }
 
 /** What every service's `start` returns (with what is its own). */

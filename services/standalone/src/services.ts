@@ -9,6 +9,7 @@ import type { EventBus } from '@meridian/platform/ports/eventBus';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import type { ServiceDeps, ServiceHandle } from '@meridian/platform/service';
+import type { PersonalData } from '@meridian/platform/personalData';
 import { parseIdentityConfig, start as startIdentity, type IdentityDeps } from '@meridian/identity';
 import {
   parseNotificationConfig,
@@ -94,6 +95,8 @@ export async function startServices(
     bus: EventBus;
     loggerFor(service: string): Logger;
     clock?: () => Date;
+    /** ONE for every service: identity's key vault, shared in-process (crypto-shredding). */
+    personalData: PersonalData;
     onStop(name: string, fn: () => Promise<void> | void): void;
   } & ServicesOptions,
 ): Promise<Services> {
@@ -110,6 +113,7 @@ export async function startServices(
       kv: deps.kvFor(service),
       logger: deps.loggerFor(service),
       clock,
+      personalData: deps.personalData,
     });
     deps.onStop(service, () => handle.stop());
     return handle;

@@ -10,6 +10,8 @@ import { createLogger, type Logger } from '@meridian/platform/logger';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import type { DocumentStore } from '@meridian/kyc';
+import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/personalData';
+import { createSqlitePersonalDataKeys, personalDataKeysPath } from '@meridian/identity';
 import { parseServiceConfigs, startServices, type MoneyServices, type ServicesOptions } from './services.js';
 import { generateSecrets, keptSecrets } from './secrets.js';
 import {
@@ -48,6 +50,8 @@ export interface Standalone {
   kycDocuments: DocumentStore;
   /** The ledger, investment and withdrawal services (addresses, flushOutbox). */
   money: MoneyServices;
+  /** Seals and opens personal data with the per-user keys of identity's vault (shared by every service here). */
+  personalData: PersonalData;
   /** The first admin; `password` only when this start generated it (print it once). */
   admin: { email: string; password?: string };
   dataDir: string;
@@ -125,12 +129,20 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       return store;
     };
 
+    // identity's key vault (DATA_DIR/identity-keys.sqlite, never in a backup), one for every service here
+    const vault = inMemory
+      ? new MemoryPersonalDataKeys()
+      : createSqlitePersonalDataKeys(personalDataKeysPath(dataDir));
+    if (!inMemory) onStop('personal data keys', () => (vault as { close(): void }).close());
+    const personalData = new PersonalData(vault);
+
     const { identity, notification, kyc, money } = await startServices({
       configs,
       storeFor,
       kvFor,
       bus,
       loggerFor,
+      personalData,
       clock: options.clock,
       onStop,
       identity: options.identity,
@@ -174,6 +186,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       bus,
       kv: kvFor('gateway'),
       logger: loggerFor('gateway'),
+      personalData,
     });
     onStop('gateway', () => gateway.stop());
 
@@ -189,6 +202,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       kycHttpUrl: kyc.httpUrl,
       kycDocuments: kyc.documents,
       money,
+      personalData,
       admin: {
         email: ADMIN_EMAIL,
         password: generatedPassword === ADMIN_PASSWORD ? ADMIN_PASSWORD : undefined,

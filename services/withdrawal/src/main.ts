@@ -8,10 +8,12 @@ import {
   type HeldRequestServiceHandle,
   startHeldRequestService,
 } from '@meridian/platform/app/heldRequest/service';
+import { personalDataOf } from '@meridian/platform/personalData';
 import { runServiceProgram } from '@meridian/platform/runtime';
 import { type ServiceDeps } from '@meridian/platform/service';
 import { createGrpcLedger } from '@meridian/ledger/client';
 import { CONSUMER_GROUP, SERVICE, type WithdrawalContext } from './app/context.js';
+import { forgetDeletedUser } from './app/identityEvents.js';
 import { toIntegrationEvent } from './app/integrationEvents.js';
 import type { LedgerPort } from './app/ports.js';
 import { startProcessManager } from './app/processManager.js';
@@ -48,7 +50,9 @@ export async function start(deps: WithdrawalDeps): Promise<WithdrawalHandle> {
       clock: deps.clock ?? (() => new Date()),
       newId: deps.newId ?? randomUUID,
       logger,
+      personalData: personalDataOf(deps),
     }),
+    onIdentityEvent: (ctx, event) => forgetDeletedUser(ctx.personalData, event),
     startProcessManager,
     redriveIntervalMs: deps.redriveIntervalMs,
     onStopped: deps.ledger ? undefined : async () => ledger.close?.(),

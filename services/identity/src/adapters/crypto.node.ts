@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { randomDigits, randomToken, sealSecret, sha256Hex } from '@meridian/platform/crypto';
 import type { IdentityCrypto } from '../app/ports.js';
+import { canonicalEmail } from '../domain/user.js';
 
 /** Crockford-like alphabet without look-alikes (0/O, 1/I/L): 31 symbols. */
 const REFERRAL_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
@@ -20,6 +21,9 @@ function referralCode(): string {
 /** node:crypto + the platform's sealSecret (AES-256-GCM with SECRETS_KEY, no AAD). */
 export function createNodeCrypto(options: { secretsKey: string; hashKey: string }): IdentityCrypto {
   const hmacKey = createHmac('sha256', 'meridian-identity-login-code').update(options.hashKey).digest();
+  const emailIndexKey = createHmac('sha256', 'meridian-identity-email-index')
+    .update(Buffer.from(options.secretsKey, 'hex'))
+    .digest();
   return {
     newId: () => randomUUID(),
     randomToken: () => randomToken(32),
@@ -28,5 +32,6 @@ export function createNodeCrypto(options: { secretsKey: string; hashKey: string 
     sha256: (value) => sha256Hex(value),
     keyedHash: (value) => createHmac('sha256', hmacKey).update(value).digest('hex'),
     seal: (plain) => sealSecret(plain, options.secretsKey),
+    emailIndex: (email) => createHmac('sha256', emailIndexKey).update(canonicalEmail(email)).digest('hex'),
   };
 }

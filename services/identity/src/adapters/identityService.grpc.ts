@@ -10,7 +10,14 @@ import type * as pb from '@meridian/proto/meridian/identity/v1/identity';
 import type { IdentityServiceServer } from '@meridian/proto/meridian/identity/v1/identity';
 import type { UserEvent } from '../domain/user.js';
 import type { ReferralView, UserView } from '../projections/userView.js';
-import { authenticate, type AuthResult, type CallerInput, type IdentityContext } from '../app/context.js';
+import {
+  authenticate,
+  openUserView,
+  type AuthResult,
+  type CallerInput,
+  type IdentityContext,
+} from '../app/context.js';
+import { createPersonalDataKeysHandler } from './personalDataKeys.grpc.js';
 import { register } from '../app/register.js';
 import { googleLogin, login, loginWithCode, logout, sendLoginCode } from '../app/signIn.js';
 import { getUser, listReferrals, updateUser, type UserResult } from '../app/profile.js';
@@ -97,8 +104,16 @@ const _eventsMatchProto: [
 ] = [true, true, true, true, true, true, true, true, true, true, true];
 void _eventsMatchProto;
 
-export function createIdentityGrpcService(ctx: IdentityContext, logger: Logger): IdentityServiceServer {
-  return unaryHandlers(
+/**
+ * `serviceToken`: the INTERNAL_SERVICE_TOKEN the other services present to GetPersonalDataKeys (undefined:
+ * nobody may fetch keys).
+ */
+export function createIdentityGrpcService(
+  ctx: IdentityContext,
+  logger: Logger,
+  serviceToken?: string,
+): IdentityServiceServer {
+  const handlers = unaryHandlers(
     {
       register: async (req: pb.RegisterRequest, call: CallContext) =>
         toAuthResponse(await register(ctx, correlated(req, call))),
@@ -110,7 +125,7 @@ export function createIdentityGrpcService(ctx: IdentityContext, logger: Logger):
         toAuthResponse(await googleLogin(ctx, correlated(req, call))),
       authenticate: async (req: pb.AuthenticateRequest): Promise<pb.Principal> => {
         const { view, ...principal } = await authenticate(ctx, req.sessionToken);
-        return { ...principal, user: toProtoUser(view, !!principal.impersonatorId) };
+        return { ...principal, user: toProtoUser(await openUserView(ctx, view), !!principal.impersonatorId) };
       },
       logout: async (req: pb.LogoutRequest, call: CallContext) =>
         message(await logout(ctx, callerOf(req.caller, call))),
@@ -151,4 +166,8 @@ export function createIdentityGrpcService(ctx: IdentityContext, logger: Logger):
     },
     { logger },
   );
+  return {
+    ...handlers,
+    getPersonalDataKeys: createPersonalDataKeysHandler(ctx.personalData, serviceToken, logger),
+  };
 }

@@ -2,6 +2,7 @@
  * The identity service through its gRPC surface on embedded adapters (SQLite ':memory:', in-process
  * bus, Redis with a random prefix).
  */
+import { isSealed } from '@meridian/platform/personalData';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
@@ -51,7 +52,12 @@ describe('registration and email verification', () => {
       return types.includes('UserRegistered') && types.includes('EmailVerificationRequested') ? mine : null;
     });
     const registered = published.find((e) => e.type === 'UserRegistered')!;
-    expect(registered.data).toMatchObject({
+    // personal values travel sealed with the user's key; the blind index of the email never leaves identity
+    const data = registered.data as { email: string; name: string; phone: string; emailIndex: string };
+    for (const v of [data.email, data.name, data.phone]) expect(isSealed(v)).toBe(true);
+    expect(JSON.stringify(registered.data)).not.toContain('ann.lee');
+    expect(data.emailIndex).toBe('');
+    expect(await h.opened(registered.data as object)).toMatchObject({
       userId: res.user!.id,
       email: 'ann.lee@example.com',
       role: 'subscriber',
@@ -373,7 +379,11 @@ describe('passwords', () => {
     );
     await h.call('login', { email: user.email, password: 'New-pass-2', deviceToken: user.deviceToken });
     const changed = (await h.events('PasswordChanged')).at(-1)!;
-    expect(changed.data).toMatchObject({ userId: user.user!.id, email: user.email, via: 'reset' });
+    expect(await h.opened(changed.data as object)).toMatchObject({
+      userId: user.user!.id,
+      email: user.email,
+      via: 'reset',
+    });
   });
 
   it('refuses a reset link older than an hour', async () => {
@@ -432,7 +442,9 @@ describe('profile', () => {
       email: user.email,
       phone: '+254700000000',
     });
-    expect((await h.events('ProfileUpdated')).at(-1)!.data).toMatchObject({
+    const profileUpdated = (await h.events('ProfileUpdated')).at(-1)!.data as { name: string; bio: string };
+    expect(isSealed(profileUpdated.name) && isSealed(profileUpdated.bio)).toBe(true);
+    expect(await h.opened(profileUpdated)).toMatchObject({
       fields: ['name', 'bio', 'photo'],
       name: 'New Name',
     });

@@ -6,15 +6,20 @@ import {
   decodeUserCursor,
   getUserStats,
   getUserView,
+  encodeUserCursor,
   listUserPage,
   listUserViews,
+  USERS,
+  type UserCursor,
   type UserView,
 } from '../projections/userView.js';
+import type { StoreReads } from '@meridian/platform/ports/serviceStore';
 import {
   actorOf,
   decideAndAppend,
   forgetUserSecrets,
   metaFor,
+  openUserView,
   resolveCaller,
   announceRevocation,
   revokeAllSessions,
@@ -49,9 +54,52 @@ export async function listUsersPage(
   const after = input.cursor ? decodeUserCursor(input.cursor) : null;
   if ((input.cursor && !after) || input.limit < 0 || input.limit > MAX_USERS_PAGE || input.query.length > 200)
     throw invalid(INVALID_USERS_PAGE);
+  const open = (views: UserView[]) => Promise.all(views.map((v) => openUserView(ctx, v)));
   if (input.limit === 0 && !input.cursor && !input.query)
-    return { users: await listUserViews(ctx.store), nextCursor: '' };
-  return listUserPage(ctx.store, { limit: input.limit || MAX_USERS_PAGE, after, query: input.query });
+    return { users: await open(await listUserViews(ctx.store)), nextCursor: '' };
+  const limit = input.limit || MAX_USERS_PAGE;
+  const query = input.query.trim();
+  if (query) return searchUserPage(ctx, ctx.store, { limit, after, query });
+  const page = await listUserPage(ctx.store, { limit, after });
+  return { users: await open(page.users), nextCursor: page.nextCursor };
+}
+
+const SEARCH_BATCH = 500;
+
+/**
+ * A page of the users whose name or email starts with `query` (any case), newest first, keyset-paged like
+ * listUserPage. Names and emails are sealed in the store (each with its user's key), so the search opens them
+ * and filters, a batch of views at a time, until the page is full or the users run out.
+ */
+async function searchUserPage(
+  ctx: IdentityContext,
+  db: StoreReads,
+  page: { limit: number; after: UserCursor | null; query: string },
+): Promise<{ users: UserView[]; nextCursor: string }> {
+  const q = page.query.toLowerCase();
+  const found: UserView[] = [];
+  let after = page.after;
+  for (;;) {
+    const batch = await db.find<UserView>(USERS, {
+      orderBy: { field: 'createdAt', direction: 'desc' },
+      ...(after ? { after: { value: after.createdAt, id: after.id } } : {}),
+      limit: SEARCH_BATCH,
+    });
+    for (const view of batch) {
+      const opened = await openUserView(ctx, view);
+      if (opened.name.toLowerCase().startsWith(q) || opened.email.toLowerCase().startsWith(q)) {
+        found.push(opened);
+        if (found.length > page.limit) {
+          const users = found.slice(0, page.limit);
+          const last = users[users.length - 1];
+          return { users, nextCursor: encodeUserCursor({ createdAt: last.createdAt, id: last.id }) };
+        }
+      }
+    }
+    if (batch.length < SEARCH_BATCH) return { users: found, nextCursor: '' };
+    const last = batch[batch.length - 1];
+    after = { createdAt: last.createdAt, id: last.id };
+  }
 }
 
 /** The user statistics (total, verified, unverified, suspended) from the projection's counters. */
@@ -60,7 +108,10 @@ export async function userStats(ctx: IdentityContext, callerInput: CallerInput |
   return getUserStats(ctx.store);
 }
 
-/** Deletes a user (not oneself): UserDeleted, secrets forgotten, every session revoked. */
+/**
+ * Deletes a user (not oneself): UserDeleted, secrets forgotten, the user's personal-data key destroyed (every
+ * copy of their name, email, phone… anywhere, sealed with it, is unreadable from now on), every session revoked.
+ */
 export async function deleteUser(
   ctx: IdentityContext,
   callerInput: CallerInput | undefined,
@@ -77,6 +128,9 @@ export async function deleteUser(
       metaFor(caller.correlationId, actorOf(caller), ctx),
     );
     await forgetUserSecrets(tx, userId);
+    // the key goes in the same step as UserDeleted (decided above: the deletion is allowed); were the commit to
+    // fail now, the admin's retry deletes a user whose data is already unreadable, never the other way round
+    await ctx.personalData.shred(userId);
   });
   await revokeAllSessions(ctx, userId);
   return 'User deleted successfully';

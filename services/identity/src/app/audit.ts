@@ -17,6 +17,7 @@ import {
   type SecurityEventDoc,
 } from '../projections/audit.js';
 import { findUserIdByEmail, getUserView } from '../projections/userView.js';
+import { isSealed, SEALED_PREFIX, SHREDDED } from '@meridian/platform/personalData';
 import { resolveCaller, type CallerInput, type IdentityContext } from './context.js';
 import { requireAdmin } from './admin.js';
 
@@ -141,22 +142,57 @@ export async function listAuditEntries(
   await requireAdmin(ctx, callerInput);
   // an admin or user given by email: the account's id (an unknown email matches nothing)
   const idOf = async (v?: string) =>
-    v?.includes('@') ? ((await findUserIdByEmail(ctx.store, v.trim())) ?? 'unknown') : v;
+    v?.includes('@')
+      ? ((await findUserIdByEmail(ctx.store, v.trim(), ctx.crypto.emailIndex)) ?? 'unknown')
+      : v;
   const page = await queryAuditEntries(ctx.store, {
     ...q,
     adminId: await idOf(q.adminId),
     userId: await idOf(q.userId),
   });
   const emails = new Map<string, string>();
+  // a deleted user's row stays (who did what, when) with their email read as '[deleted]'
   const emailOf = async (id: string) => {
     if (!id) return '';
-    if (!emails.has(id)) emails.set(id, (await getUserView(ctx.store, id))?.email ?? '');
+    if (!emails.has(id)) {
+      const view = await getUserView(ctx.store, id);
+      emails.set(id, view ? await ctx.personalData.open(view.email) : SHREDDED);
+    }
     return emails.get(id)!;
   };
   const entries: AuditEntry[] = [];
   for (const e of page.entries)
-    entries.push({ ...e, adminEmail: await emailOf(e.adminId), userEmail: await emailOf(e.userId) });
+    entries.push({
+      ...e,
+      details: await openDetails(ctx, e.details),
+      adminEmail: await emailOf(e.adminId),
+      userEmail: await emailOf(e.userId),
+    });
   return { entries, nextCursor: page.nextCursor };
+}
+
+/**
+ * An entry's details (the event's data as JSON) with the personal values it carries sealed opened; those of
+ * a deleted user (their key is gone) read '[deleted]'.
+ */
+async function openDetails(ctx: IdentityContext, details: string): Promise<string> {
+  if (!details.includes(SEALED_PREFIX)) return details;
+  const open = async (v: unknown): Promise<unknown> => {
+    if (isSealed(v)) return ctx.personalData.open(v);
+    if (Array.isArray(v)) return Promise.all(v.map(open));
+    if (v && typeof v === 'object')
+      return Object.fromEntries(
+        await Promise.all(
+          Object.entries(v as Record<string, unknown>).map(async ([k, x]) => [k, await open(x)]),
+        ),
+      );
+    return v;
+  };
+  try {
+    return JSON.stringify(await open(JSON.parse(details)));
+  } catch {
+    return details;
+  }
 }
 
 /** The caller's own security events, newest first. */

@@ -9,8 +9,8 @@ import type { Actor, Decider, DomainEvent, EventMeta } from '@meridian/platform/
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import type { ServiceStore, StoreTx } from '@meridian/platform/ports/serviceStore';
 import type { Logger } from '@meridian/platform/logger';
+import type { PersonalData } from '@meridian/platform/personalData';
 import {
-  canonicalEmail,
   isValidEmail,
   MESSAGES,
   normalizeEmail,
@@ -97,6 +97,34 @@ export interface IdentityContext {
   limits: RateLimits;
   /** Tells every gateway a session or a user's sessions ended (absent: gateways never cache, see auth.ts). */
   revocations?: SessionRevocationPublisher;
+  /**
+   * Seals personal values with the user's own key before they enter an event or a read model, and opens them
+   * where they are answered (crypto-shredding: deleting the user destroys the key; identity's vault holds them).
+   */
+  personalData: PersonalData;
+}
+
+/** The user's personal values sealed with their key ('' stays '': nothing to hide, and it reads as absent). */
+export async function sealPersonal<T extends Record<string, string>>(
+  ctx: Pick<IdentityContext, 'personalData'>,
+  userId: string,
+  values: T,
+): Promise<T> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(values)) out[k] = v ? await ctx.personalData.seal(userId, v) : v;
+  return out as T;
+}
+
+/** The personal values of a user view opened (a deleted user's key is gone: '[deleted]'). */
+export async function openUserView(
+  ctx: Pick<IdentityContext, 'personalData'>,
+  view: UserView,
+): Promise<UserView> {
+  const pd = ctx.personalData;
+  const [name, email, phone, country, bio, photo] = await Promise.all(
+    [view.name, view.email, view.phone, view.country, view.bio, view.photo].map((v) => pd.open(v)),
+  );
+  return { ...view, name, email, phone, country, bio, photo };
 }
 
 /** The authenticated caller of an RPC as the gateway passes it (common.v1.Caller). */
@@ -195,7 +223,8 @@ const EMAIL_AND_CLIENT_LIMITED = {
 
 /**
  * Counts an attempt of `action` against its per-client (IP) and per-email budgets (`<action>PerClient`,
- * `<action>PerEmail`); the email counts in its canonical form, so case and plus-tags share one budget.
+ * `<action>PerEmail`); the email counts in its canonical form, so case and plus-tags share one budget, under its
+ * blind index (a keyed hash: the key-value store never holds an address or a plain hash of one).
  */
 export async function rateLimitEmailAndClient(
   ctx: IdentityContext,
@@ -205,11 +234,7 @@ export async function rateLimitEmailAndClient(
 ): Promise<void> {
   const key = EMAIL_AND_CLIENT_LIMITED[action];
   if (clientIp) await rateLimit(ctx, `${key}:ip:${clientIp}`, ctx.limits[`${action}PerClient`]);
-  await rateLimit(
-    ctx,
-    `${key}:email:${ctx.crypto.sha256(canonicalEmail(email))}`,
-    ctx.limits[`${action}PerEmail`],
-  );
+  await rateLimit(ctx, `${key}:email:${ctx.crypto.emailIndex(email)}`, ctx.limits[`${action}PerEmail`]);
 }
 
 /** The normalised address typed in a form's email field: refused when empty (`missing`) or malformed. */
@@ -305,7 +330,7 @@ export async function signedIn(
   options: { deviceToken?: string; impersonatorId?: string } = {},
 ): Promise<AuthResult> {
   const session = await createSession(ctx, userId, options.impersonatorId ?? null);
-  const user = (await getUserView(ctx.store, userId))!;
+  const user = await openUserView(ctx, (await getUserView(ctx.store, userId))!);
   return {
     user,
     isImpersonated: !!options.impersonatorId,

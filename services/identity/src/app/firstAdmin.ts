@@ -13,14 +13,15 @@ export async function ensureFirstAdmin(
 ): Promise<boolean> {
   if (!isValidEmail(input.email)) throw new Error('ADMIN_EMAIL is not a valid email');
   const email = normalizeEmail(input.email);
-  if (await findUserIdByEmail(ctx.store, email)) return false;
+  if (await findUserIdByEmail(ctx.store, email, ctx.crypto.emailIndex)) return false;
   const passwordHash = await ctx.passwords.hash(input.password);
   const referralCode = await newReferralCode(ctx);
   const userId = ctx.crypto.newId();
   const now = ctx.clock();
   return ctx.store.transaction(async (tx) => {
-    if (await findUserIdByEmail(tx, email)) return false;
+    if (await findUserIdByEmail(tx, email, ctx.crypto.emailIndex)) return false;
     await registerVerified(
+      ctx,
       tx,
       { userId, name: input.name ?? 'Admin', email, role: 'admin', referralCode },
       now,

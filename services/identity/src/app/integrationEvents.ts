@@ -8,5 +8,9 @@ import type { DomainEvent, StoredEvent } from '@meridian/platform/eventSourcing/
 
 export const toIntegrationEvent = (event: StoredEvent): DomainEvent => ({
   type: event.type,
-  data: event.data,
+  // the email's blind index is identity's own lookup key: never on the bus
+  data:
+    event.type === 'UserRegistered' && event.data && typeof event.data === 'object'
+      ? { ...(event.data as object), emailIndex: '' }
+      : event.data,
 });

@@ -29,7 +29,7 @@ export async function forgotPassword(
 ): Promise<string> {
   const email = formEmail(input.email, MESSAGES.enterEmail);
   await rateLimitEmailAndClient(ctx, 'forgot', email, input.clientIp);
-  const userId = await findUserIdByEmail(ctx.store, email);
+  const userId = await findUserIdByEmail(ctx.store, email, ctx.crypto.emailIndex);
   if (!userId) return RESET_LINK_SENT;
   const token = ctx.crypto.randomToken();
   const now = ctx.clock();

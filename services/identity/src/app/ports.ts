@@ -42,6 +42,11 @@ export interface IdentityCrypto {
   keyedHash(value: string): string;
   /** AES-256-GCM with SECRETS_KEY: how secrets travel inside events to the notification service. */
   seal(plain: string): string;
+  /**
+   * The blind index of an address: HMAC-SHA256 (hex) of its canonical form (case, plus-tag) under a key
+   * derived from SECRETS_KEY. What the email index is keyed by, so no address is stored in clear.
+   */
+  emailIndex(email: string): string;
 }
 
 export interface OidcIdentity {

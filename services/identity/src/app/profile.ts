@@ -1,10 +1,12 @@
-import { PROFILE_FIELDS, type ProfileChanges } from '../domain/user.js';
+import { checkProfile, PROFILE_FIELDS, type ProfileChanges } from '../domain/user.js';
 import { getUserView, listReferralsOf, type ReferralView, type UserView } from '../projections/userView.js';
 import {
   actorOf,
   decideAndAppend,
   metaFor,
+  openUserView,
   resolveCaller,
+  sealPersonal,
   type CallerInput,
   type IdentityContext,
 } from './context.js';
@@ -20,7 +22,7 @@ export async function getUser(
   callerInput: CallerInput | undefined,
 ): Promise<UserResult> {
   const caller = await resolveCaller(ctx, callerInput);
-  return { user: caller.view, isImpersonated: !!caller.impersonatorId };
+  return { user: await openUserView(ctx, caller.view), isImpersonated: !!caller.impersonatorId };
 }
 
 /** Edits name, phone, bio, country, photo (email is not editable). Emits ProfileUpdated. */
@@ -35,15 +37,21 @@ export async function updateUser(
     const value = input[field];
     if (typeof value === 'string') changes[field] = value.trim();
   }
+  // the form's rules on the plain values; then only the sealed values go into the event
+  checkProfile(changes);
+  const sealed = await sealPersonal(ctx, caller.userId, changes as Record<string, string>);
   await ctx.store.transaction((tx) =>
     decideAndAppend(
       tx,
       caller.userId,
-      { type: 'UpdateProfile', changes },
+      { type: 'UpdateProfile', changes: sealed },
       metaFor(caller.correlationId, actorOf(caller), ctx),
     ),
   );
-  return { user: (await getUserView(ctx.store, caller.userId))!, isImpersonated: !!caller.impersonatorId };
+  return {
+    user: await openUserView(ctx, (await getUserView(ctx.store, caller.userId))!),
+    isImpersonated: !!caller.impersonatorId,
+  };
 }
 
 /** People who signed up with the caller's referral code, newest first. */
@@ -52,5 +60,13 @@ export async function listReferrals(
   callerInput: CallerInput | undefined,
 ): Promise<ReferralView[]> {
   const caller = await resolveCaller(ctx, callerInput);
-  return listReferralsOf(ctx.store, caller.userId);
+  const pd = ctx.personalData;
+  return Promise.all(
+    (await listReferralsOf(ctx.store, caller.userId)).map(async (r) => ({
+      ...r,
+      name: await pd.open(r.name),
+      email: await pd.open(r.email),
+      photo: await pd.open(r.photo),
+    })),
+  );
 }

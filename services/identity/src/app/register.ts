@@ -13,6 +13,7 @@ import {
   decideAndAppend,
   metaFor,
   rateLimitEmailAndClient,
+  sealPersonal,
   setPassword,
   signedIn,
   trustDevice,
@@ -44,17 +45,32 @@ export async function newReferralCode(ctx: IdentityContext): Promise<string> {
   }
 }
 
-/** Registers an account whose email is already verified (the first admin, an identity-provider sign-in), inside tx. */
+/**
+ * Registers an account whose email is already verified (the first admin, an identity-provider sign-in), inside
+ * tx: its name and email sealed with the user's own key (created here), the address found by its blind index.
+ */
 export async function registerVerified(
+  ctx: IdentityContext,
   tx: StoreTx,
   user: { userId: string; name: string; email: string; role: Role; referralCode: string },
   now: Date,
   meta: EventMeta,
 ): Promise<void> {
+  const sealed = await sealPersonal(ctx, user.userId, { name: user.name, email: user.email });
   await decideAndAppend(
     tx,
     user.userId,
-    { type: 'RegisterUser', ...user, phone: '', country: '', referredBy: '', now, verified: true },
+    {
+      type: 'RegisterUser',
+      ...user,
+      ...sealed,
+      emailIndex: ctx.crypto.emailIndex(user.email),
+      phone: '',
+      country: '',
+      referredBy: '',
+      now,
+      verified: true,
+    },
     meta,
   );
 }
@@ -84,16 +100,18 @@ export async function register(ctx: IdentityContext, input: RegisterInput): Prom
     referredBy = (await findUserIdByReferralCode(ctx.store, referralInput)) ?? '';
     if (!referredBy) throw invalid(UNKNOWN_REFERRAL);
   }
-  if (await findUserIdByEmail(ctx.store, email)) throw conflict(EMAIL_TAKEN);
+  if (await findUserIdByEmail(ctx.store, email, ctx.crypto.emailIndex)) throw conflict(EMAIL_TAKEN);
 
   const passwordHash = await ctx.passwords.hash(password);
   const userId = ctx.crypto.newId();
   const referralCode = await newReferralCode(ctx);
   const now = ctx.clock();
   const token = ctx.crypto.randomToken();
+  // the user's key is made here: everything personal is sealed with it before it is stored anywhere
+  const sealed = await sealPersonal(ctx, userId, { name, email, phone, country });
 
   const deviceToken = await ctx.store.transaction(async (tx) => {
-    if (await findUserIdByEmail(tx, email)) throw conflict(EMAIL_TAKEN);
+    if (await findUserIdByEmail(tx, email, ctx.crypto.emailIndex)) throw conflict(EMAIL_TAKEN);
     if (referredBy && !(await getUserView(tx, referredBy))) throw invalid(UNKNOWN_REFERRAL);
     if (await tx.get(REFERRAL_INDEX, referralCode)) throw conflict('Please try again');
     await issueToken(ctx, tx, token, 'verify', userId, now);
@@ -103,10 +121,8 @@ export async function register(ctx: IdentityContext, input: RegisterInput): Prom
       {
         type: 'RegisterUser',
         userId,
-        name,
-        email,
-        phone,
-        country,
+        ...sealed,
+        emailIndex: ctx.crypto.emailIndex(email),
         role: 'subscriber',
         referralCode,
         referredBy,

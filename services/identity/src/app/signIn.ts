@@ -1,5 +1,5 @@
 import { forbidden, invalid, precondition, unauthenticated } from '@meridian/platform/eventSourcing/errors';
-import { assertCanSignIn, isValidEmail, MESSAGES, normalizeEmail } from '../domain/user.js';
+import { assertCanSignIn, checkProfile, isValidEmail, MESSAGES, normalizeEmail } from '../domain/user.js';
 import { INVALID_LOGIN_CODE, LOGIN_CODE_TTL_MS, loginCodeDecider } from '../domain/loginCode.js';
 import { findUserIdByEmail, getUserView, type UserView } from '../projections/userView.js';
 import {
@@ -62,7 +62,7 @@ export interface LoginInput {
 export async function login(ctx: IdentityContext, input: LoginInput): Promise<AuthResult> {
   if (!input.password) throw invalid(MESSAGES.allFieldsRequired);
   const email = formEmail(input.email, MESSAGES.allFieldsRequired);
-  const userId = await findUserIdByEmail(ctx.store, email);
+  const userId = await findUserIdByEmail(ctx.store, email, ctx.crypto.emailIndex);
   const deviceId = deviceIdOf(ctx, input.deviceToken);
   const trusted = !!userId && (await isTrustedDevice(ctx, userId, deviceId));
   if (trusted) await rateLimit(ctx, `login:device:${deviceId}`, ctx.limits.loginPerDevice);
@@ -92,7 +92,7 @@ export interface SendLoginCodeInput {
 export async function sendLoginCode(ctx: IdentityContext, input: SendLoginCodeInput): Promise<string> {
   const email = formEmail(input.email, MESSAGES.enterEmail);
   await rateLimitEmailAndClient(ctx, 'sendCode', email, input.clientIp);
-  const userId = await findUserIdByEmail(ctx.store, email);
+  const userId = await findUserIdByEmail(ctx.store, email, ctx.crypto.emailIndex);
   if (!userId) return LOGIN_CODE_SENT;
   const code = ctx.crypto.randomDigits(6);
   const now = ctx.clock();
@@ -137,7 +137,7 @@ export async function loginWithCode(ctx: IdentityContext, input: LoginWithCodeIn
   if (code.length !== 6) throw invalid('Access code must be 6 characters');
   const email = formEmail(input.email, MESSAGES.allFieldsRequired);
   await rateLimitEmailAndClient(ctx, 'codeLogin', email, input.clientIp);
-  const userId = await findUserIdByEmail(ctx.store, email);
+  const userId = await findUserIdByEmail(ctx.store, email, ctx.crypto.emailIndex);
   if (!userId || !/^\d{6}$/.test(code)) throw invalid(INVALID_LOGIN_CODE);
 
   const now = ctx.clock();
@@ -193,7 +193,7 @@ export async function googleLogin(ctx: IdentityContext, input: GoogleLoginInput)
   const email = normalizeEmail(identity.email);
   await rateLimitEmailAndClient(ctx, 'login', email, input.clientIp);
   const now = ctx.clock();
-  const existing = await findUserIdByEmail(ctx.store, email);
+  const existing = await findUserIdByEmail(ctx.store, email, ctx.crypto.emailIndex);
   if (existing) assertNotSuspended(await getUserView(ctx.store, existing));
   const userId = existing ?? ctx.crypto.newId();
   const wasTrusted = !!existing && (await isTrustedDevice(ctx, existing, deviceIdOf(ctx, input.deviceToken)));
@@ -204,14 +204,17 @@ export async function googleLogin(ctx: IdentityContext, input: GoogleLoginInput)
     const meta = metaFor(input.correlationId, { userId, role: 'subscriber' }, ctx);
     const { state } = await loadUserState(tx, userId);
     if (state.status === 'none') {
-      if (await findUserIdByEmail(tx, email)) throw invalid('Please try again');
+      if (await findUserIdByEmail(tx, email, ctx.crypto.emailIndex)) throw invalid('Please try again');
       const name = identity.name.trim().slice(0, 100) || email.split('@')[0];
-      await registerVerified(tx, { userId, name, email, role: 'subscriber', referralCode }, now, meta);
-      if (identity.picture)
+      await registerVerified(ctx, tx, { userId, name, email, role: 'subscriber', referralCode }, now, meta);
+      if (identity.picture && validPhoto(identity.picture))
         await decideAndAppend(
           tx,
           userId,
-          { type: 'UpdateProfile', changes: { photo: identity.picture } },
+          {
+            type: 'UpdateProfile',
+            changes: { photo: await ctx.personalData.seal(userId, identity.picture) },
+          },
           meta,
         ).catch(() => undefined);
       await setPassword(tx, userId, null, now);
@@ -242,6 +245,16 @@ export async function googleLogin(ctx: IdentityContext, input: GoogleLoginInput)
     correlationId: input.correlationId,
   });
   return result;
+}
+
+/** Whether a provider's picture is a photo the profile accepts (checked before it is sealed). */
+function validPhoto(photo: string): boolean {
+  try {
+    checkProfile({ photo });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Ends the caller's session (idempotent: an unknown session is already logged out). */

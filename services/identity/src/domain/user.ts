@@ -42,6 +42,8 @@ export type UserRegistered = {
     registeredAt: string;
     phone: string;
     country: string;
+    /** identity's blind index of the canonical email ('' on the bus; see events.proto) */
+    emailIndex: string;
   };
 };
 export type EmailVerificationRequested = {
@@ -109,6 +111,8 @@ export type RegisterUser = {
   role: Role;
   referralCode: string;
   referredBy: string;
+  /** The blind index of the canonical email (IdentityCrypto.emailIndex). */
+  emailIndex: string;
   now: Date;
   /** Already verified (first admin, a verified identity-provider email). */
   verified?: boolean;
@@ -264,15 +268,22 @@ const INLINE_PHOTO = /^data:image\/(png|jpeg);base64,[A-Za-z0-9+/]+={0,2}$/;
 /** The longest photo address (an image service's URL). */
 const PHOTO_URL_MAX_CHARS = 2048;
 
-function checkProfile(changes: ProfileChanges): void {
+/**
+ * A personal value sealed with its owner's key (`pd1.…`, @meridian/platform/personalData): the app layer
+ * checks the plain value before it seals it, so the decider takes a sealed one as it is.
+ */
+const isSealedValue = (value: string) => value.startsWith('pd1.');
+
+/** The rules of the profile form's fields (values sealed already were checked before sealing). */
+export function checkProfile(changes: ProfileChanges): void {
   for (const field of PROFILE_FIELDS) {
     const value = changes[field];
-    if (value === undefined) continue;
+    if (value === undefined || isSealedValue(value)) continue;
     if (value.length > FIELD_LIMITS[field])
       throw invalid(MESSAGES.fieldTooLong(field[0].toUpperCase() + field.slice(1)));
   }
   if (changes.name !== undefined && changes.name.trim() === '') throw invalid(MESSAGES.nameRequired);
-  if (changes.photo && !INLINE_PHOTO.test(changes.photo)) {
+  if (changes.photo && !isSealedValue(changes.photo) && !INLINE_PHOTO.test(changes.photo)) {
     let ok = false;
     try {
       const url = new URL(changes.photo);
@@ -324,6 +335,7 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
             registeredAt: at,
             phone: command.phone,
             country: command.country,
+            emailIndex: command.emailIndex,
           },
         },
       ];

@@ -23,6 +23,7 @@ const registered = (
     registeredAt: at,
     phone: '+100',
     country: 'Kenya',
+    emailIndex: 'ix-ann',
     ...extra,
   },
 });
@@ -48,6 +49,7 @@ describe('User decider', () => {
       role: 'subscriber' as const,
       referralCode: 'CODE234567',
       referredBy: '',
+      emailIndex: 'ix-ann',
       now,
     };
 

@@ -3,11 +3,15 @@
  * (see projectInline). Pure `project*` functions plus the collection names and queries.
  *
  * - users:           UserView per user id (what getUser / listUsers answer)
- * - email-index:     canonical email (canonicalEmail: case, plus-tag) -> { userId, email } (uniqueness, login)
+ * - email-index:     the email's blind index (HMAC of canonicalEmail: case, plus-tag; UserRegistered.emailIndex)
+ *                    -> { userId, email: the index } (uniqueness, login); deleted with the user
  * - referral-index:  referralCode -> { userId, referralCode }
  * - referrals:       one document per referee { referrerId, name, email, photo, createdAt }
  * - user-stats:      one document ('all'): the counters of the admin's user statistics (total, verified,
  *                    suspended; unverified = total - verified), moved by every change of a user view
+ *
+ * Personal values (name, email, phone, country, bio, photo) are copied as the events carry them: sealed with
+ * the user's key (@meridian/platform/personalData); the use cases open them where they answer.
  *
  * Every one of them is rebuilt from the events alone (projections/rebuild.int.spec.ts): the user view
  * merges identity's own log with facts of other services' topics (projections/externalFacts.ts); each
@@ -74,6 +78,8 @@ export interface UserView {
   referredBy: string;
   createdAt: string;
   updatedAt: string;
+  /** the key of the user's email-index entry (removed with it); '' for a view from before blind indexes */
+  emailIndex?: string;
 }
 
 export interface ReferralView {
@@ -118,6 +124,7 @@ export function projectUser(view: UserView | null, event: StoredEvent<UserEvent>
         referredBy: d.referredBy,
         createdAt: d.registeredAt,
         updatedAt: at,
+        ...(d.emailIndex ? { emailIndex: d.emailIndex } : {}),
       };
     }
     case 'UserVerified':
@@ -215,7 +222,7 @@ export async function projectInline(tx: StoreTx, events: readonly StoredEvent<Us
     }
 
     if (event.type === 'UserRegistered' && after) {
-      const key = canonicalEmail(after.email);
+      const key = after.emailIndex || canonicalEmail(after.email);
       await tx.put<IndexEntry & { email: string }>(EMAIL_INDEX, key, { userId, email: key });
       await tx.put<IndexEntry & { referralCode: string }>(REFERRAL_INDEX, after.referralCode, {
         userId,
@@ -224,7 +231,8 @@ export async function projectInline(tx: StoreTx, events: readonly StoredEvent<Us
     }
     if (event.type === 'UserDeleted' && before) {
       // the canonical key, and the exact address for an entry written before keys were canonical
-      for (const key of new Set([canonicalEmail(before.email), before.email])) {
+      const keys = before.emailIndex ? [before.emailIndex] : [canonicalEmail(before.email), before.email];
+      for (const key of new Set(keys)) {
         if ((await tx.get<IndexEntry>(EMAIL_INDEX, key))?.userId === userId)
           await tx.delete(EMAIL_INDEX, key);
       }
@@ -242,10 +250,18 @@ export async function projectInline(tx: StoreTx, events: readonly StoredEvent<Us
 
 export const getUserView = (db: StoreReads, userId: string) => db.get<UserView>(USERS, userId);
 
-/** The account an address names: by its canonical form, else (an entry from before keys were canonical) as typed. */
-export async function findUserIdByEmail(db: StoreReads, email: string): Promise<string | null> {
+/**
+ * The account an address names: by its blind index (`index`: IdentityCrypto.emailIndex), else (entries from
+ * before blind indexes) by its canonical form, else (from before keys were canonical) as typed.
+ */
+export async function findUserIdByEmail(
+  db: StoreReads,
+  email: string,
+  index: (email: string) => string,
+): Promise<string | null> {
   const key = canonicalEmail(email);
   const entry =
+    (await db.get<IndexEntry>(EMAIL_INDEX, index(email))) ??
     (await db.get<IndexEntry>(EMAIL_INDEX, key)) ??
     (key === normalizeEmail(email) ? null : await db.get<IndexEntry>(EMAIL_INDEX, normalizeEmail(email)));
   return entry?.userId ?? null;

@@ -21,5 +21,6 @@ export const registered = (referredBy = ''): StoredEvent<UserEvent> =>
       registeredAt: '2026-01-01T00:00:00.000Z',
       phone: '+1',
       country: 'Kenya',
+      emailIndex: '',
     },
   });

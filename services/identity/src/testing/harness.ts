@@ -10,6 +10,7 @@ import { createInProcEventBus } from '@meridian/platform/adapters/eventBus.inpro
 import { createRedisKeyValueStore } from '@meridian/platform/adapters/keyValue.redis';
 import { createMemoryKeyValueStore } from '@meridian/platform/adapters/keyValue.memory';
 import { createLogger } from '@meridian/platform/logger';
+import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/personalData';
 import { openSecret, generateSecretsKey } from '@meridian/platform/crypto';
 import {
   callUnary,
@@ -78,6 +79,7 @@ const REQUESTS: Record<UnaryMethod<IdentityServiceClient>, { fromPartial(o: unkn
   exitImpersonation: pb.ExitImpersonationRequest,
   listReferrals: pb.ListReferralsRequest,
   listCountries: pb.ListCountriesRequest,
+  getPersonalDataKeys: pb.GetPersonalDataKeysRequest,
 };
 
 export interface Harness {
@@ -90,6 +92,10 @@ export interface Harness {
   store: ServiceStore;
   bus: ReturnType<typeof createInProcEventBus>;
   kv: KeyValueStore;
+  /** The service's personal data (keys in memory): open what its events and views hold sealed. */
+  personalData: PersonalData;
+  /** `data` with its sealed personal values opened (top-level strings). */
+  opened<T extends object>(data: T): Promise<T>;
   secretsKey: string;
   admin: { email: string; password: string };
   /** Current fake time; advance(ms) moves it. */
@@ -147,7 +153,9 @@ export async function startHarness(
     APP_URL: 'http://localhost:8080',
     ...options.env,
   });
+  const personalData = new PersonalData(new MemoryPersonalDataKeys());
   const deps: IdentityDeps = {
+    personalData,
     config,
     store,
     bus,
@@ -169,6 +177,13 @@ export async function startHarness(
     store,
     bus,
     kv,
+    personalData,
+    async opened(data) {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(data))
+        out[k] = typeof v === 'string' ? await personalData.open(v) : v;
+      return out as typeof data;
+    },
     secretsKey,
     admin,
     now: clock,
@@ -180,9 +195,10 @@ export async function startHarness(
       return type ? all.filter((e) => e.type === type) : all;
     },
     async latestSecret(type, email) {
-      const list = (await h.events(type)).filter(
-        (e) => (e.data as { email: string }).email === email.toLowerCase(),
-      );
+      const list: StoredEvent[] = [];
+      for (const e of await h.events(type))
+        if ((await personalData.open((e.data as { email: string }).email)) === email.toLowerCase())
+          list.push(e);
       const last = list.at(-1);
       if (!last) throw new Error(`no ${type} for ${email}`);
       const data = last.data as { sealedToken?: string; sealedCode?: string };

@@ -1,6 +1,7 @@
 import { executeOnStream } from '@meridian/platform/app/requestContext';
 import type { EventMeta } from '@meridian/platform/eventSourcing/types';
 import type { Logger } from '@meridian/platform/logger';
+import type { PersonalData } from '@meridian/platform/personalData';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import {
   type InvestmentCommand,
@@ -23,6 +24,8 @@ export interface InvestmentContext {
   clock: () => Date;
   newId: () => string;
   logger: Logger;
+  /** Opens the directory's names and emails (sealed with each owner's key) for answers. */
+  personalData: PersonalData;
   /** Called after an approval or a maturity: the scheduler re-arms its timer. */
   onScheduleChanged?: () => void;
   /** Attempts of read -> decide -> append when another writer moved the stream first (default 5). */

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
 import { createLogger } from '@meridian/platform/logger';
+import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/personalData';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { DEFAULT_PLANS } from '../domain/plan.js';
@@ -32,6 +33,7 @@ beforeEach(() => {
     clock: () => new Date(now),
     newId: randomUUID,
     logger: createLogger('investment-test'),
+    personalData: new PersonalData(new MemoryPersonalDataKeys()),
   };
 });
 afterEach(() => store.close());

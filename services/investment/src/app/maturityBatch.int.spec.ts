@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createLogger } from '@meridian/platform/logger';
+import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/personalData';
 import { unavailable } from '@meridian/platform/eventSourcing/errors';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import type { TransactionPosted } from '../../../ledger/src/domain/account.js';
@@ -98,6 +99,7 @@ it('a crash mid-batch: after the restart the rest settles, each investment exact
     clock: () => new Date(),
     newId: randomUUID,
     logger: createLogger('investment', { level: 'silent' }),
+    personalData: new PersonalData(new MemoryPersonalDataKeys()),
   };
   await expect(settleDueInBatches(ctx, { batchSize: 4 })).rejects.toThrow('the service died');
   expect(calls).toBe(2);

@@ -9,6 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { LEASES, type LeaseRecord } from '@meridian/platform/app/lease';
 import { unavailable } from '@meridian/platform/eventSourcing/errors';
 import { createLogger } from '@meridian/platform/logger';
+import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/personalData';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { sqliteReplicaStores } from '@meridian/platform/testing/replicaStores';
 import { tempDir } from '@meridian/platform/testing/tempDir';
@@ -45,6 +46,7 @@ function twoReplicas() {
     clock: () => new Date(Date.now() + offsetMs),
     newId: randomUUID,
     logger: createLogger('investment-test', { level: 'silent' }),
+    personalData: new PersonalData(new MemoryPersonalDataKeys()),
   }));
   return { stores, ledger, ctxs, advance: (ms: number) => (offsetMs += ms) };
 }

@@ -4,6 +4,7 @@
  * test stack (@meridian/platform app/heldRequest/testStack.ts) with the ledger's `startLedgerForCallers`.
  */
 import { startHeldRequestStack } from '@meridian/platform/app/heldRequest/testStack';
+import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/personalData';
 import * as inv from '@meridian/proto/meridian/investment/v1/investment';
 import { ADMIN, caller, startLedgerForCallers } from '@meridian/ledger/testing/callerStack';
 import { parseInvestmentConfig } from '../config.js';
@@ -11,17 +12,20 @@ import { start } from '../main.js';
 
 export { ADMIN, ADMIN_2, caller, grpcError, type Call } from '@meridian/ledger/testing/callerStack';
 
-export async function startStack(options: { plansJson?: string } = {}) {
+export async function startStack(options: { plansJson?: string; personalData?: PersonalData } = {}) {
+  /** The investment service's personal data (keys in memory): `shred(userId)` is what deleting the user does. */
+  const personalData = options.personalData ?? new PersonalData(new MemoryPersonalDataKeys());
   const stack = await startHeldRequestStack({
     service: 'investment',
     ledgerSide: startLedgerForCallers,
     config: (env) =>
       parseInvestmentConfig({ ...env, ...(options.plansJson ? { PLANS_JSON: options.plansJson } : {}) }),
-    start,
+    start: (deps: Parameters<typeof start>[0]) => start({ ...deps, personalData }),
     proto: inv,
     client: inv.InvestmentServiceClient,
   });
   return Object.assign(stack, {
+    personalData,
     /** Credits the user's Deposit Balance through the ledger (deposit + admin confirmation). */
     async fund(userId: string, dollars: string) {
       const d = await stack.ledgerCall('createDeposit', {

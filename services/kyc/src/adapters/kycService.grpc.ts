@@ -44,7 +44,7 @@ export function kycGrpcService(deps: { ctx: KycContext; logger: Logger }): GrpcS
   const handlers = unaryHandlers(
     {
       async listPending(req: ListPendingRequest, call: CallContext): Promise<ListPendingResponse> {
-        const pending = await listPending(ctx.store, callerOf(req.caller, req.callerRole, call));
+        const pending = await listPending(ctx, callerOf(req.caller, req.callerRole, call));
         return { pendingUsers: pending };
       },
       async approve(req: ApproveRequest, call: CallContext): Promise<MessageResponse> {

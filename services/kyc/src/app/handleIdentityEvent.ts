@@ -2,7 +2,8 @@
  * Reacts to identity's integration events (topic meridian.identity.events, group 'kyc'):
  *  - UserRegistered / ProfileUpdated: remember the user's name and email (shown to admins, carried
  *    by KycSubmitted for the admins' email);
- *  - UserDeleted: erase the user's documents and case.
+ *  - UserDeleted: erase the user's documents and case, and drop the user's personal-data key from the
+ *    cache (identity destroyed it: whatever stays sealed with it anywhere is unreadable).
  * Runs inside the transaction that records the event as processed (subscribeIdempotent): a
  * redelivered event has no second effect. Deleting files is itself idempotent, so a transaction that
  * is rolled back and re-run never leaves them half-erased.
@@ -10,6 +11,7 @@
 import { causedBy } from '@meridian/platform/app/consumer';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { StoreTx } from '@meridian/platform/ports/serviceStore';
+import type { PersonalData } from '@meridian/platform/personalData';
 import { USERS } from './collections.js';
 import { execute } from './kycCases.js';
 import type { DocumentStore } from './ports.js';
@@ -17,6 +19,7 @@ import type { DocumentStore } from './ports.js';
 export interface IdentityEventDeps {
   documents: DocumentStore;
   now: () => Date;
+  personalData: PersonalData;
 }
 
 const str = (data: unknown, key: string): string => {
@@ -26,7 +29,8 @@ const str = (data: unknown, key: string): string => {
 
 /**
  * The users kyc knows (collection `users`: id, name, email) after one identity event: a read model
- * rebuilt by replaying identity's topic through this function alone.
+ * rebuilt by replaying identity's topic through this function alone. Names and emails are copied as they
+ * arrive (sealed by identity with the user's key).
  */
 export async function rememberUser(event: StoredEvent, tx: StoreTx): Promise<void> {
   const userId = str(event.data, 'userId');
@@ -62,6 +66,7 @@ export async function handleIdentityEvent(
   await rememberUser(event, tx);
   const userId = str(event.data, 'userId');
   if (event.type !== 'UserDeleted' || !userId) return;
+  deps.personalData.forget(userId);
   await deps.documents.deleteAllOf(userId);
   await execute(tx, userId, { type: 'EraseKyc', userId, now: deps.now() }, causedBy(event));
 }

@@ -14,6 +14,7 @@ import {
 import { eventMeta } from '@meridian/platform/app/requestContext';
 import type { Actor, EventMeta, StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { ServiceStore, StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore';
+import { isSealed, type PersonalData } from '@meridian/platform/personalData';
 import {
   assertCanSubmit,
   documentLink,
@@ -33,6 +34,8 @@ export interface KycContext {
   store: ServiceStore;
   clock: () => Date;
   newId: () => string;
+  /** Seals and opens personal data (names, emails, documents) with each owner's key (crypto-shredding). */
+  personalData: PersonalData;
 }
 
 /** A caller as the gateway established it (session -> identity's Authenticate). */
@@ -99,10 +102,20 @@ export interface SubmitInput {
   back: DocumentRef;
 }
 
-/** Records a submission. Resolves with the documents of the replaced (rejected) submission, to delete. */
+/** A personal value as the person sent it, sealed with their key ('' and values already sealed as they are). */
+const sealed = async (personalData: PersonalData, userId: string, value: string | undefined) =>
+  !value || isSealed(value) ? (value ?? '') : personalData.seal(userId, value);
+
+/**
+ * Records a submission. Resolves with the documents of the replaced (rejected) submission, to delete.
+ * The name and email go into the events sealed with the user's key: the gateway's (sent in clear) are
+ * sealed here; those of identity's events arrived sealed and are copied as they are.
+ */
 export async function submitKyc(ctx: KycContext, input: SubmitInput): Promise<{ replaced: DocumentRef[] }> {
   const { caller } = input;
   requireCaller(caller);
+  const name = await sealed(ctx.personalData, caller.userId, input.name);
+  const email = await sealed(ctx.personalData, caller.userId, input.email);
   return ctx.store.transaction(async (tx) => {
     const known = await tx.get<{ name: string; email: string }>(USERS, caller.userId);
     const { before } = await execute(
@@ -114,8 +127,8 @@ export async function submitKyc(ctx: KycContext, input: SubmitInput): Promise<{ 
         submissionId: ctx.newId(),
         isVerified: input.isVerified,
         impersonatorId: caller.impersonatorId,
-        name: input.name || known?.name || '',
-        email: input.email || known?.email || '',
+        name: name || known?.name || '',
+        email: email || known?.email || '',
         front: input.front,
         back: input.back,
         now: ctx.clock(),
@@ -182,23 +195,32 @@ export interface PendingUserView {
   submittedAt: string;
 }
 
-/** Admin: Pending cases, oldest first. Only what the review screen needs (no ids of stored files). */
-export async function listPending(store: ServiceStore, caller: KycCaller): Promise<PendingUserView[]> {
+/**
+ * Admin: Pending cases, oldest first. Only what the review screen needs (no ids of stored files). Names
+ * and emails are opened ('[deleted]' once the user's key is gone).
+ */
+export async function listPending(
+  ctx: Pick<KycContext, 'store' | 'personalData'>,
+  caller: KycCaller,
+): Promise<PendingUserView[]> {
   requireCaller(caller);
   if (caller.role !== 'admin') throw forbidden(MESSAGES.notAdmin);
-  const views = await store.find<KycCaseView>(CASES, {
+  const views = await ctx.store.find<KycCaseView>(CASES, {
     where: { status: 'Pending' },
     orderBy: { field: 'submittedAt', direction: 'asc' },
   });
-  return views.map((v) => ({
-    userId: v.userId,
-    name: v.name,
-    email: v.email,
-    kycStatus: v.status,
-    frontDoc: v.frontDoc,
-    backDoc: v.backDoc,
-    submittedAt: v.submittedAt,
-  }));
+  const open = (value: string) => ctx.personalData.open(value);
+  return Promise.all(
+    views.map(async (v) => ({
+      userId: v.userId,
+      name: await open(v.name),
+      email: await open(v.email),
+      kycStatus: v.status,
+      frontDoc: v.frontDoc,
+      backDoc: v.backDoc,
+      submittedAt: v.submittedAt,
+    })),
+  );
 }
 
 export interface KycStatusView {

@@ -18,6 +18,7 @@ import {
 import { createLogger } from '@meridian/platform/logger';
 import { topicOf } from '@meridian/platform/ports/eventBus';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
+import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/personalData';
 import { busEvent } from '@meridian/platform/testing/eventBus.conformance';
 import { tempDir } from '@meridian/platform/testing/tempDir';
 import * as pb from '@meridian/proto/meridian/kyc/v1/kyc';
@@ -50,6 +51,8 @@ export interface KycHarness {
   store: ServiceStore;
   bus: ReturnType<typeof createInProcEventBus>;
   dataDir: string;
+  /** The service's personal data (keys in memory): `shred(userId)` is what deleting the user does to the key. */
+  personalData: PersonalData;
   call<M extends UnaryMethod<KycServiceClient>>(
     method: M,
     request: Partial<RequestOf<KycServiceClient, M>>,
@@ -79,7 +82,9 @@ export interface KycHarness {
   stop(): Promise<void>;
 }
 
-export async function startKycHarness(options: { maxFileBytes?: number } = {}): Promise<KycHarness> {
+export async function startKycHarness(
+  options: { maxFileBytes?: number; personalData?: PersonalData } = {},
+): Promise<KycHarness> {
   const dir = tempDir('meridian-kyc-');
   const store = createSqliteServiceStore(':memory:');
   const bus = createInProcEventBus({ path: ':memory:', retryBaseMs: 10, retryMaxMs: 50 });
@@ -91,7 +96,15 @@ export async function startKycHarness(options: { maxFileBytes?: number } = {}): 
     KYC_HTTP_ADDR: '127.0.0.1:0',
     KYC_INTERNAL_TOKEN: INTERNAL_TOKEN,
   });
-  const handle = await start({ config, store, bus, logger, maxFileBytes: options.maxFileBytes });
+  const personalData = options.personalData ?? new PersonalData(new MemoryPersonalDataKeys());
+  const handle = await start({
+    config,
+    store,
+    bus,
+    logger,
+    personalData,
+    maxFileBytes: options.maxFileBytes,
+  });
   const client = createGrpcClient(KycServiceClient, handle.grpcAddress);
   const kycEvents: StoredEvent[] = [];
   const watcher = await bus.subscribe({
@@ -120,6 +133,7 @@ export async function startKycHarness(options: { maxFileBytes?: number } = {}): 
     store,
     bus,
     dataDir: dir.path,
+    personalData,
     kycEvents,
     call(method, request) {
       const message = REQUESTS[method].fromPartial(request) as RequestOf<KycServiceClient, typeof method>;

@@ -1,4 +1,5 @@
 import { invalid } from '@meridian/platform/eventSourcing/errors';
+import { personalDataOf, type PersonalData } from '@meridian/platform/personalData';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 
 export const SERVICE = 'ledger';
@@ -13,7 +14,16 @@ export interface LedgerContext {
   maxAttempts?: number;
   /** The least first confirmed deposit that earns a referral bonus (default REFERRAL_MIN_FIRST_DEPOSIT_CENTS). */
   referralMinimumCents?: number;
+  /**
+   * Opens the personal data the directory keeps sealed (names and emails, each with its owner's key) for
+   * answers. Absent (contexts built by tests): the process-wide one (`personalDataOf`).
+   */
+  personalData?: PersonalData;
 }
+
+/** The context's personal data (the process-wide one when the context has none). */
+export const personalDataIn = (ctx: Pick<LedgerContext, 'personalData'>): PersonalData =>
+  ctx.personalData ?? personalDataOf({});
 
 /**
  * Who is calling, as the gateway established it: user id from the session, role from identity's

@@ -28,6 +28,7 @@ import {
   checkKey,
   inTransaction,
   metaOf,
+  personalDataIn,
   requireActor,
   requireAdmin,
   requireOwnerOrAdmin,
@@ -36,25 +37,36 @@ import { executeDeposit, executeLedger } from './streams.js';
 
 export type DepositView = DepositDoc & { userName: string; userEmail: string };
 
-async function withUsers(reads: StoreReads, docs: DepositDoc[]): Promise<DepositView[]> {
-  const cache = new Map<string, UserDoc | null>();
+/**
+ * Deposits as they are answered, with their owner's name and email from the directory, opened (identity
+ * sealed them with the user's key; '[deleted]' once the user is deleted and the key destroyed).
+ */
+async function withUsers(ctx: LedgerContext, reads: StoreReads, docs: DepositDoc[]): Promise<DepositView[]> {
+  const personalData = personalDataIn(ctx);
+  const cache = new Map<string, { name: string; email: string } | null>();
   const out: DepositView[] = [];
   for (const doc of docs) {
-    if (!cache.has(doc.userId)) cache.set(doc.userId, await userById(reads, doc.userId));
+    if (!cache.has(doc.userId)) {
+      const user: UserDoc | null = await userById(reads, doc.userId);
+      cache.set(
+        doc.userId,
+        user && { name: await personalData.open(user.name), email: await personalData.open(user.email) },
+      );
+    }
     const user = cache.get(doc.userId);
     out.push({ ...doc, userName: user?.name ?? '', userEmail: user?.email ?? '' });
   }
   return out;
 }
 
-const withUser = async (reads: StoreReads, doc: DepositDoc): Promise<DepositView> =>
-  (await withUsers(reads, [doc]))[0];
+const withUser = async (ctx: LedgerContext, reads: StoreReads, doc: DepositDoc): Promise<DepositView> =>
+  (await withUsers(ctx, reads, [doc]))[0];
 
 /** The deposit as it is shown, or "not found". */
-async function depositView(reads: StoreReads, depositId: string): Promise<DepositView> {
+async function depositView(ctx: LedgerContext, reads: StoreReads, depositId: string): Promise<DepositView> {
   const doc = await depositById(reads, depositId);
   if (!doc) throw notFound(DEPOSIT_MESSAGES.notFound);
-  return withUser(reads, doc);
+  return withUser(ctx, reads, doc);
 }
 
 export async function createDeposit(
@@ -79,7 +91,7 @@ export async function createDeposit(
       },
       metaOf(ctx, actor),
     );
-    return depositView(tx, depositId);
+    return depositView(ctx, tx, depositId);
   });
 }
 
@@ -92,7 +104,7 @@ export async function getDeposit(
   if (!doc) throw notFound(DEPOSIT_MESSAGES.notFound);
   // Someone else's deposit answers "not found" too: ids are not a way to learn what exists.
   if (actor.role !== 'admin' && actor.userId !== doc.userId) throw notFound(DEPOSIT_MESSAGES.notFound);
-  return withUser(ctx.store, doc);
+  return withUser(ctx, ctx.store, doc);
 }
 
 export async function listUserDeposits(
@@ -101,7 +113,7 @@ export async function listUserDeposits(
 ): Promise<DepositView[]> {
   const userId = input.userId || requireActor(input.actor).userId;
   requireOwnerOrAdmin(input.actor, userId);
-  return withUsers(ctx.store, await depositsOfUser(ctx.store, userId));
+  return withUsers(ctx, ctx.store, await depositsOfUser(ctx.store, userId));
 }
 
 export async function listPendingDeposits(
@@ -109,7 +121,7 @@ export async function listPendingDeposits(
   input: { actor: Actor },
 ): Promise<DepositView[]> {
   requireAdmin(input.actor);
-  return withUsers(ctx.store, await pendingDeposits(ctx.store));
+  return withUsers(ctx, ctx.store, await pendingDeposits(ctx.store));
 }
 
 export async function decideDeposit(
@@ -169,6 +181,6 @@ export async function decideDeposit(
         );
       }
     }
-    return depositView(tx, input.depositId);
+    return depositView(ctx, tx, input.depositId);
   });
 }

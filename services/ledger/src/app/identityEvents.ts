@@ -4,10 +4,14 @@
  * - UserRegistered: the user directory (name and email for the admin's pending deposits) and, when
  *   referredBy is set, LinkReferrer on the new user's ledger (the link the referral bonus needs).
  * - ProfileUpdated: a new name in the directory.
- * - UserDeleted: the directory entry marked deleted (admins can no longer adjust the user's balances).
+ * - UserDeleted: the directory entry marked deleted (admins can no longer adjust the user's balances), and
+ *   the user's personal-data key dropped from this process's cache (identity destroyed it: the sealed name
+ *   and email the entry keeps, like every other copy, are unreadable from now on).
+ * Names and emails are copied as identity sealed them (with the user's key); answers open them.
  */
 import { causedBy } from '@meridian/platform/app/consumer';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
+import type { PersonalData } from '@meridian/platform/personalData';
 import type { StoreTx } from '@meridian/platform/ports/serviceStore';
 import { COLLECTIONS, type UserDoc, projectUser } from '../projections/views.js';
 import { executeLedger } from './streams.js';
@@ -20,7 +24,12 @@ type UserRegisteredData = {
   registeredAt?: string;
 };
 
-export async function handleIdentityEvent(event: StoredEvent, tx: StoreTx, now: Date): Promise<void> {
+export async function handleIdentityEvent(
+  event: StoredEvent,
+  tx: StoreTx,
+  now: Date,
+  personalData?: PersonalData,
+): Promise<void> {
   switch (event.type) {
     case 'UserRegistered': {
       const data = (event.data ?? {}) as UserRegisteredData;
@@ -51,6 +60,7 @@ export async function handleIdentityEvent(event: StoredEvent, tx: StoreTx, now: 
     case 'UserDeleted': {
       const data = (event.data ?? {}) as { userId?: string };
       if (!data.userId) return;
+      personalData?.forget(data.userId);
       const doc = await tx.get<UserDoc>(COLLECTIONS.users, data.userId);
       await tx.put(
         COLLECTIONS.users,

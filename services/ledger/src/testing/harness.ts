@@ -13,6 +13,7 @@ import { createGrpcClient } from '@meridian/platform/grpc/index';
 import { createLogger } from '@meridian/platform/logger';
 import { topicOf, type EventBus } from '@meridian/platform/ports/eventBus';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
+import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/personalData';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import type { Caller } from '@meridian/proto/meridian/common/v1/common';
 import type * as pb from '@meridian/proto/meridian/ledger/v1/ledger';
@@ -35,6 +36,8 @@ export interface LedgerHarness {
   call: Call<LedgerServiceClient>;
   store: ServiceStore;
   bus: InProcBus;
+  /** The ledger's personal data (keys in memory): `shred(userId)` is what deleting the user does to the key. */
+  personalData: PersonalData;
   service: LedgerHandle;
   admin: Principal;
   /** The admin as a request's caller: `{ caller, callerRole: 'admin' }`. */
@@ -76,13 +79,16 @@ export async function startLedgerHarness(
     busPath?: string;
     store?: ServiceStore;
     /** what the service sees as its bus (fault injection) */ wrapBus?: (bus: EventBus) => EventBus;
+    /** the ledger's personal data (default: its own, keys in memory) */
+    personalData?: PersonalData;
   } = {},
 ): Promise<LedgerHarness> {
   const store = options.store ?? createSqliteServiceStore(options.storePath ?? ':memory:');
   const bus = createInProcEventBus({ path: options.busPath ?? ':memory:' });
   const config = parseLedgerConfig({ NODE_ENV: 'test', LEDGER_GRPC_ADDR: '127.0.0.1:0' });
   const logger = createLogger('ledger', { level: 'silent' });
-  const begin = (b: EventBus) => start({ config, store, bus: b, logger });
+  const personalData = options.personalData ?? new PersonalData(new MemoryPersonalDataKeys());
+  const begin = (b: EventBus) => start({ config, store, bus: b, logger, personalData });
   let service = await begin(options.wrapBus ? options.wrapBus(bus) : bus);
   let client = createGrpcClient(LedgerServiceClient, service.grpcAddress);
   let identityPosition = 0;
@@ -92,6 +98,7 @@ export async function startLedgerHarness(
     call: (method, request) => ledgerCaller(client)(method, request),
     store,
     bus,
+    personalData,
     get service() {
       return service;
     },

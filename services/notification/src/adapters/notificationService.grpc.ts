@@ -9,11 +9,13 @@ import {
 } from '@meridian/proto/meridian/notification/v1/notification';
 import { unaryHandlers, type GrpcServiceRegistration, type CallContext } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
-import { listMailbox } from '../app/mailbox.js';
+import { listMailbox, type MailboxDeps } from '../app/mailbox.js';
 import { sendAutomatedEmail, type SendAutomatedEmailDeps } from '../app/sendAutomatedEmail.js';
 
 export interface NotificationGrpcDeps extends Omit<SendAutomatedEmailDeps, 'limitPerHour'> {
   production: boolean;
+  /** SECRETS_KEY: keys the mailbox's blind index of addresses. */
+  secretsKey: MailboxDeps['secretsKey'];
   automatedLimitPerHour: number;
   logger: Logger;
 }
@@ -34,7 +36,13 @@ export function notificationGrpcService(deps: NotificationGrpcDeps): GrpcService
         );
       },
       async listMailbox(req: ListMailboxRequest): Promise<ListMailboxResponse> {
-        return { messages: await listMailbox(deps.store, req.to, { production: deps.production }) };
+        return {
+          messages: await listMailbox(deps.store, req.to, {
+            production: deps.production,
+            personalData: deps.personalData,
+            secretsKey: deps.secretsKey,
+          }),
+        };
       },
     },
     { logger: deps.logger },

@@ -9,6 +9,7 @@ import { LEASES, type LeaseRecord } from '@meridian/platform/app/lease';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { sqliteReplicaStores } from '@meridian/platform/testing/replicaStores';
 import { tempDir } from '@meridian/platform/testing/tempDir';
+import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/personalData';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { createSmtpMailer } from '../adapters/mailer.smtp.js';
 import type { EmailRecord } from '../domain/email.js';
@@ -25,13 +26,15 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
+/** One key store for both replicas (as identity's vault is one). */
+const personalData = new PersonalData(new MemoryPersonalDataKeys());
 const passwordChanged = () => identityEvent('PasswordChanged', { ...user(), via: 'change', changedAt: '' });
 
 async function queue(store: ServiceStore, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const event = passwordChanged();
-    await store.transaction((tx) => handleIdentityEvent(event, tx, new Date()));
+    await store.transaction((tx) => handleIdentityEvent(event, tx, new Date(), personalData));
     ids.push(event.id);
   }
   return ids;
@@ -50,6 +53,7 @@ describe('email sender on two replicas sharing one store', () => {
       from: 'Meridian <no-reply@meridian.test>',
       appUrl: 'http://app.meridian.test',
       openSecret: (s) => s,
+      personalData,
       lease: { ttlMs: 2_000, pollMs: 20, owner },
       pollIntervalMs: 20,
     });

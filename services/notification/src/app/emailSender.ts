@@ -15,10 +15,13 @@ import { startLeaseKeeperUnless, type LeaseSettings } from '@meridian/platform/a
 import { metrics } from '@meridian/platform/metrics';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { extractTrace, inSpan, ROOT_CONTEXT, SpanKind, tracingEnabled } from '@meridian/platform/tracing';
+import { SHREDDED, type PersonalData } from '@meridian/platform/personalData';
 import {
   isDue,
   markAttemptFailed,
   markDelivered,
+  markDropped,
+  RECIPIENT_DELETED,
   toEmailStreamId,
   type EmailRecord,
   type RetryPolicy,
@@ -37,6 +40,8 @@ export interface EmailSenderOptions {
   appUrl: string;
   /** Opens a sealed secret carried in an event (AES-256-GCM, SECRETS_KEY). Throws when it cannot. */
   openSecret: (sealed: string) => string;
+  /** Opens the personal data the outbox keeps sealed (the address, names, texts) just before sending. */
+  personalData: PersonalData;
   log?: {
     info(obj: object, msg: string): void;
     warn(obj: object, msg: string): void;
@@ -58,7 +63,7 @@ const emailsSent = metrics.counter('meridian_emails_sent_total', 'Emails the mai
 ]);
 const emailsFailed = metrics.counter(
   'meridian_emails_failed_total',
-  'Failed email delivery attempts, by template and outcome (retry, given_up).',
+  'Failed email delivery attempts, by template and outcome (retry, given_up, dropped: the recipient was deleted).',
   ['template', 'outcome'],
 );
 
@@ -74,12 +79,27 @@ export interface EmailSender {
 /** Permanent: retrying cannot help (a secret that does not open, an unknown template). */
 class UndeliverableError extends Error {}
 
-/** Builds the message for an email: opens its sealed fields and renders its template. */
-export function renderForDelivery(
+/** The recipient was deleted (their personal-data key is gone): the email is dropped, never sent. */
+export class RecipientDeletedError extends Error {}
+
+/**
+ * Builds the message for an email: opens its personal data (the address with the recipient's key: when
+ * that key is gone the recipient was deleted, RecipientDeletedError; names and texts with their owners'
+ * keys, '[deleted]' for an owner deleted since) and its sealed secrets, then renders its template.
+ */
+export async function renderForDelivery(
   email: EmailRecord,
-  options: Pick<EmailSenderOptions, 'from' | 'appUrl' | 'openSecret'>,
-): OutgoingMail {
-  const data: Record<string, unknown> = { ...email.data };
+  options: Pick<EmailSenderOptions, 'from' | 'appUrl' | 'openSecret' | 'personalData'>,
+): Promise<OutgoingMail> {
+  const { personalData } = options;
+  // a value that no longer opens (its key destroyed, or destroyed and made anew) is the owner's deletion
+  const openOrNull = (value: string) => personalData.openOrNull(value).catch(() => null);
+  const to = await openOrNull(email.to);
+  if (to === null) throw new RecipientDeletedError(RECIPIENT_DELETED);
+  const replyTo = email.replyTo ? ((await openOrNull(email.replyTo)) ?? undefined) : undefined;
+  const data: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(email.data))
+    data[field] = typeof value === 'string' ? ((await openOrNull(value)) ?? SHREDDED) : value;
   for (const [field, sealed] of Object.entries(email.sealed)) {
     try {
       data[field] = options.openSecret(sealed);
@@ -97,14 +117,18 @@ export function renderForDelivery(
   }
   return {
     from: options.from,
-    to: email.to,
-    replyTo: email.replyTo,
+    to,
+    replyTo,
     subject: rendered.subject,
     text: rendered.text,
     html: rendered.html,
     headers: { 'X-Meridian-Email-Id': email.id, 'X-Meridian-Template': email.template },
   };
 }
+
+/** An error text as the outbox keeps it: without the recipient's address (a server may quote it). */
+const withoutAddress = (message: string, address: string) =>
+  address ? message.split(address).join('<recipient>') : message;
 
 export function startEmailSender(options: EmailSenderOptions): EmailSender {
   const { store, mailer, clock, policy } = options;
@@ -186,8 +210,18 @@ export function startEmailSender(options: EmailSenderOptions): EmailSender {
   const deliver = async (email: EmailRecord) => {
     let mail: OutgoingMail;
     try {
-      mail = renderForDelivery(email, options);
+      mail = await renderForDelivery(email, options);
     } catch (err) {
+      if (err instanceof RecipientDeletedError) {
+        const dropped = markDropped(email, err.message);
+        options.log?.info(
+          { emailId: email.id, template: email.template },
+          'email dropped: recipient deleted',
+        );
+        await commit(email, dropped.email, dropped.event);
+        emailsFailed.inc({ template: email.template, outcome: 'dropped' });
+        return;
+      }
       const failed = markAttemptFailed(email, (err as Error).message, clock(), policy, { permanent: true });
       options.log?.error(
         { emailId: email.id, template: email.template, err: (err as Error).message },
@@ -208,7 +242,7 @@ export function startEmailSender(options: EmailSenderOptions): EmailSender {
       );
     } catch (err) {
       const permanent = err instanceof MailDeliveryError && err.permanent;
-      const message = err instanceof Error ? err.message : String(err);
+      const message = withoutAddress(err instanceof Error ? err.message : String(err), mail.to);
       const failed = markAttemptFailed(email, message, clock(), policy, { permanent });
       await commit(email, failed.email, failed.event);
       const outcome = failed.email.status === 'failed' ? 'given_up' : 'retry';

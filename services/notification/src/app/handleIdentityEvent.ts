@@ -1,4 +1,5 @@
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
+import type { PersonalData } from '@meridian/platform/personalData';
 import type { StoreTx } from '@meridian/platform/ports/serviceStore';
 import { emailForIdentityEvent, isIdentityEmailEvent } from '../domain/identityEmails.js';
 import { updateDirectory } from './directory.js';
@@ -8,12 +9,20 @@ import { queueEmailFor } from './queueEmail.js';
  * Reacts to one identity integration event: queues the email it asks for. Runs inside the
  * transaction that records the event as processed (subscribeIdempotent), so a redelivered event
  * queues nothing a second time. The email's id is the causing event's id. Also keeps the directory
- * (app/directory.ts) of users and admins.
+ * (app/directory.ts) of users and admins (names and emails copied as identity sealed them), and on
+ * UserDeleted drops the user's personal-data key from this process's cache (identity destroyed it).
  */
-export async function handleIdentityEvent(event: StoredEvent, tx: StoreTx, now: Date): Promise<void> {
+export async function handleIdentityEvent(
+  event: StoredEvent,
+  tx: StoreTx,
+  now: Date,
+  personalData: PersonalData,
+): Promise<void> {
   await updateDirectory(event, tx);
+  const userId = (event.data as { userId?: unknown } | null)?.userId;
+  if (event.type === 'UserDeleted' && typeof userId === 'string' && userId) personalData.forget(userId);
   const candidate = { type: event.type, data: event.data };
   if (!isIdentityEmailEvent(candidate)) return;
   const request = emailForIdentityEvent(candidate);
-  if (request) await queueEmailFor(tx, request, event, now);
+  if (request) await queueEmailFor(tx, request, event, now, personalData);
 }

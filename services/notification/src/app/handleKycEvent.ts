@@ -1,4 +1,5 @@
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
+import type { PersonalData } from '@meridian/platform/personalData';
 import type { StoreTx } from '@meridian/platform/ports/serviceStore';
 import { emailsForKycEvent, isKycEmailEvent } from '../domain/kycEmails.js';
 import { directoryAdmins, directoryUser } from './directory.js';
@@ -9,7 +10,12 @@ import { queueEmailFor } from './queueEmail.js';
  * it asks for, inside the transaction that records the event as processed, so a redelivered event
  * queues nothing again. Email ids are the event id (or `<event id>:<admin id>` for one per admin).
  */
-export async function handleKycEvent(event: StoredEvent, tx: StoreTx, now: Date): Promise<void> {
+export async function handleKycEvent(
+  event: StoredEvent,
+  tx: StoreTx,
+  now: Date,
+  personalData: PersonalData,
+): Promise<void> {
   const candidate = { type: event.type, data: event.data };
   if (!isKycEmailEvent(candidate)) return;
   const userId = candidate.data.userId;
@@ -17,6 +23,6 @@ export async function handleKycEvent(event: StoredEvent, tx: StoreTx, now: Date)
   const user = needsUser && userId ? await directoryUser(tx, userId) : null;
   const admins = candidate.type === 'KycSubmitted' ? await directoryAdmins(tx) : [];
   for (const { key, request } of emailsForKycEvent(candidate, { user, admins })) {
-    await queueEmailFor(tx, request, event, now, key);
+    await queueEmailFor(tx, request, event, now, personalData, key);
   }
 }

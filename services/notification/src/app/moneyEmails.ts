@@ -1,4 +1,5 @@
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
+import type { PersonalData } from '@meridian/platform/personalData';
 import type { StoreTx } from '@meridian/platform/ports/serviceStore';
 import {
   emailForMoneyEvent,
@@ -34,7 +35,12 @@ export async function rememberInvestment(event: StoredEvent, tx: StoreTx): Promi
  * 'notification'): queues its email inside the transaction that records the event as processed, so a
  * redelivered event queues nothing again (and queueEmail refuses a second email with the same id).
  */
-export async function handleMoneyEvent(event: StoredEvent, tx: StoreTx, now: Date): Promise<void> {
+export async function handleMoneyEvent(
+  event: StoredEvent,
+  tx: StoreTx,
+  now: Date,
+  personalData: PersonalData,
+): Promise<void> {
   await rememberInvestment(event, tx);
   if (!moneyEmailEventTypes.has(event.type)) return;
   const userId = recipientIdOf(event);
@@ -50,5 +56,5 @@ export async function handleMoneyEvent(event: StoredEvent, tx: StoreTx, now: Dat
       ? await tx.get<InvestmentFacts>(MONEY_INVESTMENTS, d.investmentId)
       : null;
   const request = emailForMoneyEvent(event, { user, referee, investment });
-  if (request) await queueEmailFor(tx, request, event, now);
+  if (request) await queueEmailFor(tx, request, event, now, personalData);
 }

@@ -1,4 +1,5 @@
 import type { EventMeta, StoredEvent, TraceCarrier } from '@meridian/platform/eventSourcing/types';
+import { isSealed, type PersonalData } from '@meridian/platform/personalData';
 import { injectTrace } from '@meridian/platform/tracing';
 import type { StoreTx } from '@meridian/platform/ports/serviceStore';
 import { newEmail, toEmailStreamId, type EmailRecord, type EmailRequest } from '../domain/email.js';
@@ -13,17 +14,59 @@ export type EmailQueued = {
 export type TracedEmail = EmailRecord & { trace?: TraceCarrier };
 
 /**
- * Records a pending email in the outbox, inside the caller's transaction: the email document plus
- * an EmailQueued event on the email's stream (whose commit wakes the sender through onAppended).
- * expectedVersion 0: one email per cause id, a second queue of the same cause is refused.
+ * The request as the outbox keeps it (crypto-shredding, issue 14 item 2): the address, the reply-to and
+ * every text of the template data sealed with the recipient's personal-data key, so that once the
+ * recipient is deleted nothing in the outbox, its events or its backups can be read. Values that arrive
+ * sealed (identity's names and emails, a KYC submitter's name in an admin's email: each with its own
+ * owner's key) are kept as they are; numbers stay clear. The sender opens them just before sending.
+ *
+ * A recipient already deleted (the sealed address no longer opens) gets an email without any data: it is
+ * queued only to be dropped by the sender with the reason. Resolves to null when the key store refuses
+ * the recipient a key (deleted, as identity's remote key store answers): nothing is queued.
+ */
+export async function sealEmailRequest(
+  personalData: PersonalData,
+  request: EmailRequest,
+): Promise<EmailRequest | null> {
+  const owner = request.userId;
+  if (!owner) return request;
+  const to = request.to.trim();
+  if (isSealed(to) && (await personalData.openOrNull(to).catch(() => null)) === null)
+    return { template: request.template, to, userId: owner, data: {} };
+  const seal = async (value: string): Promise<string> =>
+    !value || isSealed(value) ? value : personalData.seal(owner, value);
+  try {
+    const data: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(request.data))
+      data[field] = typeof value === 'string' ? await seal(value) : value;
+    return {
+      ...request,
+      to: await seal(to),
+      ...(request.replyTo ? { replyTo: await seal(request.replyTo) } : {}),
+      data,
+    };
+  } catch {
+    // the key store refused a key for this user (deleted): an email to them is never sent
+    return null;
+  }
+}
+
+/**
+ * Records a pending email in the outbox, inside the caller's transaction: the email document (its
+ * personal data sealed, sealEmailRequest) plus an EmailQueued event on the email's stream (whose commit
+ * wakes the sender through onAppended). expectedVersion 0: one email per cause id, a second queue of the
+ * same cause is refused. Resolves to null when the recipient was deleted (nothing queued).
  */
 export async function queueEmail(
   tx: StoreTx,
   request: EmailRequest,
   cause: { id: string; correlationId: string; actor?: EventMeta['actor']; emailId?: string },
   now: Date,
-): Promise<EmailRecord> {
-  const email = newEmail(request, cause, now);
+  personalData: PersonalData,
+): Promise<EmailRecord | null> {
+  const sealed = await sealEmailRequest(personalData, request);
+  if (!sealed) return null;
+  const email = newEmail(sealed, cause, now);
   const trace = injectTrace();
   await tx.put<TracedEmail>(EMAILS, email.id, trace ? { ...email, trace } : email);
   await tx.appendToStream<EmailQueued>(
@@ -49,8 +92,15 @@ export function queueEmailFor(
   request: EmailRequest,
   event: StoredEvent,
   now: Date,
+  personalData: PersonalData,
   key = '',
-): Promise<EmailRecord> {
+): Promise<EmailRecord | null> {
   const cause = { id: event.id, correlationId: event.correlationId, actor: event.actor ?? undefined };
-  return queueEmail(tx, request, { ...cause, emailId: key ? `${event.id}:${key}` : event.id }, now);
+  return queueEmail(
+    tx,
+    request,
+    { ...cause, emailId: key ? `${event.id}:${key}` : event.id },
+    now,
+    personalData,
+  );
 }

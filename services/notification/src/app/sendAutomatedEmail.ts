@@ -4,6 +4,7 @@
  * through the same outbox as every other email.
  */
 import { DomainError, forbidden, invalid, unauthenticated } from '@meridian/platform/eventSourcing/errors';
+import type { PersonalData } from '@meridian/platform/personalData';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { automatedTemplateNames, isTemplateName, templates } from '../domain/templates/registry.js';
 import { RATE_LIMITS } from './collections.js';
@@ -36,6 +37,8 @@ export interface SendAutomatedEmailDeps {
   newId: () => string;
   appUrl: string;
   limitPerHour: number;
+  /** Seals the caller's address, name and the email's texts with the caller's key in the outbox. */
+  personalData: PersonalData;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -61,7 +64,10 @@ export async function sendAutomatedEmail(
   deps: SendAutomatedEmailDeps,
 ): Promise<{ message: string }> {
   if (!input.userId) throw unauthenticated('Please log in');
-  const own = input.callerEmail.trim().toLowerCase();
+  // the caller's address and name as the gateway has them (opened, should they come sealed)
+  const callerEmail = await deps.personalData.open(input.callerEmail, '');
+  const callerName = await deps.personalData.open(input.callerName, '');
+  const own = callerEmail.trim().toLowerCase();
   const to = input.sendTo.trim().toLowerCase();
   if (!own || !to || own !== to) throw forbidden(AUTOMATED_EMAIL_MESSAGES.ownAddressOnly, 'not_own_address');
   if (!isTemplateName(input.template) || !templates[input.template].automated) {
@@ -92,10 +98,10 @@ export async function sendAutomatedEmail(
       tx,
       {
         template: input.template as (typeof automatedTemplateNames)[number],
-        to: input.callerEmail.trim(),
+        to: callerEmail.trim(),
         userId: input.userId,
         replyTo,
-        data: { name: input.callerName, url, ...(subject ? { subject } : {}) },
+        data: { name: callerName, url, ...(subject ? { subject } : {}) },
       },
       {
         id,
@@ -107,6 +113,7 @@ export async function sendAutomatedEmail(
         },
       },
       now,
+      deps.personalData,
     );
   });
   return { message: AUTOMATED_EMAIL_MESSAGES.sent };

@@ -1,11 +1,14 @@
 /**
- * The email outbox record and its life cycle: pending -> sent | failed. Pure: time, ids and
+ * The email outbox record and its life cycle: pending -> sent | failed | dropped. Pure: time, ids and
  * errors come in. Secrets (tokens, login codes) stay SEALED in the record and are opened only
- * when the message is rendered for delivery, so the outbox never holds them in clear text.
+ * when the message is rendered for delivery, so the outbox never holds them in clear text. Personal
+ * data (the address, names and every other text of the template data) is sealed too, with its owner's
+ * personal-data key (app/queueEmail.ts): once the recipient is deleted the email is dropped unsent.
  */
 import type { TemplateName } from './templates/registry.js';
 
-export type EmailStatus = 'pending' | 'sent' | 'failed';
+/** `dropped`: never sent because its recipient was deleted (their personal-data key is gone). */
+export type EmailStatus = 'pending' | 'sent' | 'failed' | 'dropped';
 
 /** A type guard for the integration events named in `types` (with object data): those that ask for emails. */
 export const eventGuard =
@@ -127,6 +130,32 @@ export function markAttemptFailed(
   }
   const nextAttemptAt = new Date(now.getTime() + backoffDelayMs(attempts, policy)).toISOString();
   return { email: { ...email, attempts, nextAttemptAt, lastError: error }, event: null };
+}
+
+/** Why an email to a deleted user is not sent. */
+export const RECIPIENT_DELETED = 'not sent: the recipient was deleted';
+
+/**
+ * An email that will never be sent because its recipient was deleted (crypto-shredding destroyed the key
+ * that opens the address): dropped with the reason, and EmailFailed says so (no attempt was made).
+ */
+export function markDropped(
+  email: EmailRecord,
+  reason: string,
+): { email: EmailRecord; event: EmailOutcomeEvent } {
+  return {
+    email: { ...email, status: 'dropped', lastError: reason },
+    event: {
+      type: 'EmailFailed',
+      data: {
+        to: email.to,
+        template: email.template,
+        causeEventId: email.causeEventId,
+        error: reason,
+        attempts: email.attempts,
+      },
+    },
+  };
 }
 
 export const toEmailStreamId = (emailId: string) => `email-${emailId}`;

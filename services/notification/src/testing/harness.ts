@@ -13,6 +13,7 @@ import { callUnary, createGrpcClient } from '@meridian/platform/grpc/index';
 import { createLogger } from '@meridian/platform/logger';
 import { topicOf } from '@meridian/platform/ports/eventBus';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
+import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/personalData';
 import { busEvent } from '@meridian/platform/testing/eventBus.conformance';
 import {
   NotificationServiceClient,
@@ -26,11 +27,13 @@ const logger = createLogger('notification', { level: 'silent' });
 
 export type HarnessBus = ReturnType<typeof createInProcEventBus>;
 
-/** A store, a bus and a secrets key: what a notification instance runs on, and outlives it when shared. */
+/** A store, a bus, a secrets key and personal-data keys: what a notification instance runs on, and outlives it when shared. */
 export interface Adapters {
   store: ServiceStore;
   bus: HarnessBus;
   key: string;
+  /** Keys in memory: `shred(userId)` is what deleting the user does to the key. */
+  personalData: PersonalData;
 }
 
 export function createAdapters(): Adapters & { close(): Promise<void> } {
@@ -40,6 +43,7 @@ export function createAdapters(): Adapters & { close(): Promise<void> } {
     store,
     bus,
     key: generateSecretsKey(),
+    personalData: new PersonalData(new MemoryPersonalDataKeys()),
     async close() {
       await bus.close();
       await store.close();
@@ -65,7 +69,7 @@ export async function startNotificationHarness(
   shared?: Adapters,
 ): Promise<NotificationHarness> {
   const own = shared ? null : createAdapters();
-  const { store, bus, key } = shared ?? own!;
+  const { store, bus, key, personalData } = shared ?? own!;
   const config = parseNotificationConfig({
     NODE_ENV: 'test',
     NOTIFICATION_GRPC_ADDR: '127.0.0.1:0',
@@ -75,7 +79,7 @@ export async function startNotificationHarness(
     EMAIL_RETRY_MAX_MS: '200',
     ...env,
   });
-  const handle = await start({ config, store, bus, logger });
+  const handle = await start({ config, store, bus, logger, personalData });
   const client = createGrpcClient(NotificationServiceClient, handle.grpcAddress);
   const outEvents: StoredEvent[] = [];
   const sub = await bus.subscribe({
@@ -97,6 +101,7 @@ export async function startNotificationHarness(
     store,
     bus,
     key,
+    personalData,
     outEvents,
     mailbox: async (to) => (await callUnary(client, 'listMailbox', { to })).messages,
     stop,

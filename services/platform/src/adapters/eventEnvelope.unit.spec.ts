@@ -34,6 +34,7 @@ describe('event envelope (Kafka payload)', () => {
       registeredAt: '2030-01-01T00:00:00.000Z',
       phone: '',
       country: 'NL',
+      emailIndex: '',
     };
     const event: StoredEvent = { ...base, type: 'UserRegistered', data };
     const { value, encoding } = encodeEnvelope(event, codecs);

@@ -15,7 +15,34 @@ import { heldRequestHandlers } from '@meridian/platform/app/heldRequest/grpc';
 import { unaryHandlers, type GrpcServiceRegistration } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
 import type { WithdrawalContext } from '../app/context.js';
-import { type WithdrawalView, requestWithdrawal, withdrawals } from '../app/withdrawals.js';
+import { type WithdrawalView, openWithdrawal, requestWithdrawal, withdrawals } from '../app/withdrawals.js';
+
+/** The personal fields of every withdrawal an answer carries, opened (they are stored sealed). */
+async function openAnswer(ctx: WithdrawalContext, answer: unknown): Promise<unknown> {
+  if (typeof answer !== 'object' || answer === null) return answer;
+  const a = answer as { withdrawalId?: string; withdrawal?: Withdrawal; withdrawals?: Withdrawal[] };
+  if (typeof a.withdrawalId === 'string') return openWithdrawal(ctx, answer as Withdrawal);
+  return {
+    ...a,
+    ...(a.withdrawal ? { withdrawal: await openWithdrawal(ctx, a.withdrawal) } : {}),
+    ...(a.withdrawals
+      ? { withdrawals: await Promise.all(a.withdrawals.map((w) => openWithdrawal(ctx, w))) }
+      : {}),
+  };
+}
+
+/** Each handler's answer with its personal fields opened. */
+function opening<H extends Record<string, (request: never) => Promise<unknown>>>(
+  ctx: WithdrawalContext,
+  handlers: H,
+): H {
+  return Object.fromEntries(
+    Object.entries(handlers).map(([name, handle]) => [
+      name,
+      async (request: never) => openAnswer(ctx, await handle(request)),
+    ]),
+  ) as H;
+}
 
 export const withdrawalToProto = (d: WithdrawalView): Withdrawal => ({
   withdrawalId: d.withdrawalId,
@@ -38,15 +65,18 @@ export function withdrawalGrpcService(
   options: { logger: Logger },
 ): GrpcServiceRegistration {
   const handlers = unaryHandlers(
-    heldRequestHandlers(ctx, withdrawals, withdrawalToProto, {
-      one: 'withdrawal',
-      ofUser: 'listUserWithdrawals',
-      submit: [
-        'requestWithdrawal',
-        (base, { callerKycStatus: kycStatus, amount, walletAddress }: RequestWithdrawalRequest) =>
-          requestWithdrawal(ctx, { ...base, kycStatus, amount, walletAddress }),
-      ],
-    }),
+    opening(
+      ctx,
+      heldRequestHandlers(ctx, withdrawals, withdrawalToProto, {
+        one: 'withdrawal',
+        ofUser: 'listUserWithdrawals',
+        submit: [
+          'requestWithdrawal',
+          (base, { callerKycStatus: kycStatus, amount, walletAddress }: RequestWithdrawalRequest) =>
+            requestWithdrawal(ctx, { ...base, kycStatus, amount, walletAddress }),
+        ],
+      }),
+    ),
     { logger: options.logger },
   );
   const implementation: WithdrawalServiceServer = handlers;

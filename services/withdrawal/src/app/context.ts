@@ -1,6 +1,7 @@
 import { executeOnStream } from '@meridian/platform/app/requestContext';
 import type { EventMeta } from '@meridian/platform/eventSourcing/types';
 import type { Logger } from '@meridian/platform/logger';
+import type { PersonalData } from '@meridian/platform/personalData';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import {
   type WithdrawalCommand,
@@ -21,6 +22,8 @@ export interface WithdrawalContext {
   clock: () => Date;
   newId: () => string;
   logger: Logger;
+  /** Seals the wallet address with its owner's key and opens it (and the directory's names) for answers. */
+  personalData: PersonalData;
   /** Attempts of read -> decide -> append when another writer moved the stream first (default 5). */
   maxAttempts?: number;
 }

@@ -8,6 +8,7 @@ import { afterAll, afterEach, expect, it } from 'vitest';
 import { LEASES, type LeaseRecord } from '@meridian/platform/app/lease';
 import { unavailable } from '@meridian/platform/eventSourcing/errors';
 import { createLogger } from '@meridian/platform/logger';
+import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/personalData';
 import { sqliteReplicaStores } from '@meridian/platform/testing/replicaStores';
 import { tempDir } from '@meridian/platform/testing/tempDir';
 import { waitFor } from '@meridian/platform/testing/waitFor';
@@ -48,6 +49,7 @@ it('two process managers on one store re-drive each lost hold once', async () =>
     clock: () => new Date(),
     newId: randomUUID,
     logger: createLogger('withdrawal-test', { level: 'silent' }),
+    personalData: new PersonalData(new MemoryPersonalDataKeys()),
   }));
   const lost: string[] = [];
   for (let i = 0; i < 10; i++) {

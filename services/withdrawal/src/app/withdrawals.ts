@@ -9,7 +9,7 @@
 import { heldRequests } from '@meridian/platform/app/heldRequest/heldRequests';
 import type { WithUser } from '@meridian/platform/app/heldRequest/userDirectory';
 import { WITHDRAWAL_MESSAGES, parseWithdrawalAmount, validateRequest } from '../domain/withdrawal.js';
-import { type WithdrawalDoc, withdrawalView } from '../projections/withdrawalView.js';
+import { type WithdrawalDoc, withdrawalById, withdrawalView } from '../projections/withdrawalView.js';
 import { type Actor, type WithdrawalContext, checkId, executeWithdrawal, requireActor } from './context.js';
 
 export type WithdrawalView = WithUser<WithdrawalDoc>;
@@ -57,13 +57,56 @@ export async function requestWithdrawal(
     actor,
     requestId: withdrawalId,
     validate: () => validateRequest(request),
-    record: (availableProfitCents, meta) =>
-      executeWithdrawal(
+    record: async (availableProfitCents, meta) => {
+      const sealedWalletAddress = await sealWalletAddress(
         ctx,
         withdrawalId,
-        () => ({ type: 'RequestWithdrawal', ...request, availableProfitCents }),
+        actor.userId,
+        request.walletAddress,
+      );
+      return executeWithdrawal(
+        ctx,
+        withdrawalId,
+        () => ({ type: 'RequestWithdrawal', ...request, sealedWalletAddress, availableProfitCents }),
         meta,
-      ),
+      );
+    },
   });
   return { message, withdrawal: view };
+}
+
+/**
+ * The wallet address as the events keep it: sealed with the owner's personal-data key (crypto-shredding:
+ * once the user is deleted no copy of it can be read). A retry of a request already recorded with the same
+ * address reuses its sealed value (sealing is randomised), so the decider sees the same terms.
+ */
+async function sealWalletAddress(
+  ctx: WithdrawalContext,
+  withdrawalId: string,
+  userId: string,
+  walletAddress: string,
+): Promise<string> {
+  const plain = walletAddress.trim();
+  if (!plain) return '';
+  const existing = await withdrawalById(ctx.store, withdrawalId);
+  if (
+    existing &&
+    existing.userId === userId &&
+    (await ctx.personalData.openOrNull(existing.walletAddress)) === plain
+  )
+    return existing.walletAddress;
+  return ctx.personalData.seal(userId, plain);
+}
+
+/** A withdrawal as it is answered: its owner's name and email and its wallet address opened. */
+export async function openWithdrawal<
+  V extends { userName: string; userEmail: string; walletAddress: string },
+>(ctx: Pick<WithdrawalContext, 'personalData'>, view: V): Promise<V> {
+  const open = (value: string) => ctx.personalData.open(value);
+  return {
+    ...view,
+    userName: await open(view.userName),
+    userEmail: await open(view.userEmail),
+    walletAddress: await open(view.walletAddress),
+  };
 }

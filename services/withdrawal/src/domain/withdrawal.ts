@@ -78,12 +78,20 @@ export type RequestWithdrawal = {
   /** Total Profit as the ledger last reported it (the ledger's hold decides for sure). */
   availableProfitCents: Cents;
   walletAddress: string;
+  /**
+   * The same address sealed with the owner's personal-data key (crypto-shredding): what the events keep.
+   * The plain `walletAddress` is only checked; absent, the events keep it as it is.
+   */
+  sealedWalletAddress?: string;
   now: Date;
 };
 export type WithdrawalCommand = RequestWithdrawal | lc.LifecycleCommand<WithdrawalKind>;
 
 /** A request as the client made it: what validateRequest checks without any state. */
-export type WithdrawalRequest = Omit<RequestWithdrawal, 'type' | 'availableProfitCents'>;
+export type WithdrawalRequest = Omit<
+  RequestWithdrawal,
+  'type' | 'availableProfitCents' | 'sealedWalletAddress'
+>;
 
 // ---------- state ----------
 
@@ -166,7 +174,7 @@ export function validateRequest(request: WithdrawalRequest): {
 export function decide(command: WithdrawalCommand, state: WithdrawalState): WithdrawalEvent[] {
   if (command.type !== 'RequestWithdrawal') return lifecycle.decide(command, state);
   const { withdrawalId, userId, amountCents } = command;
-  const walletAddress = (command.walletAddress ?? '').trim();
+  const walletAddress = command.sealedWalletAddress || (command.walletAddress ?? '').trim();
   return lifecycle.submit(
     state,
     { id: withdrawalId, userId, amountCents, availableCents: command.availableProfitCents },

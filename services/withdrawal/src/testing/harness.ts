@@ -4,6 +4,7 @@
  * test stack (@meridian/platform app/heldRequest/testStack.ts) with the ledger's `startLedgerForCallers`.
  */
 import { startHeldRequestStack } from '@meridian/platform/app/heldRequest/testStack';
+import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/personalData';
 import * as led from '@meridian/proto/meridian/ledger/v1/ledger';
 import * as wd from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
 import { ADMIN, caller, startLedgerForCallers } from '@meridian/ledger/testing/callerStack';
@@ -12,16 +13,19 @@ import { start } from '../main.js';
 
 export { ADMIN, ADMIN_2, caller, grpcError, type Call } from '@meridian/ledger/testing/callerStack';
 
-export async function startStack() {
+export async function startStack(options: { personalData?: PersonalData } = {}) {
+  /** The withdrawal service's personal data (keys in memory): `shred(userId)` is what deleting the user does. */
+  const personalData = options.personalData ?? new PersonalData(new MemoryPersonalDataKeys());
   const stack = await startHeldRequestStack({
     service: 'withdrawal',
     ledgerSide: startLedgerForCallers,
     config: parseWithdrawalConfig,
-    start,
+    start: (deps: Parameters<typeof start>[0]) => start({ ...deps, personalData }),
     proto: wd,
     client: wd.WithdrawalServiceClient,
   });
   return Object.assign(stack, {
+    personalData,
     /** Credits the user's Total Profit through the ledger (an admin adjustment). */
     async fund(userId: string, dollars: string) {
       await stack.ledgerCall('adjustBalance', {

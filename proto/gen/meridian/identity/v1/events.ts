@@ -22,6 +22,11 @@ export interface UserRegistered {
   registeredAt: string;
   phone: string;
   country: string;
+  /**
+   * Identity's own lookup key of the address: HMAC-SHA256 of the canonical email under a key derived from
+   * SECRETS_KEY (a blind index; never published: empty on meridian.identity.events).
+   */
+  emailIndex: string;
 }
 
 export interface EmailVerificationRequested {
@@ -108,6 +113,7 @@ function createBaseUserRegistered(): UserRegistered {
     registeredAt: "",
     phone: "",
     country: "",
+    emailIndex: "",
   };
 }
 
@@ -139,6 +145,9 @@ export const UserRegistered: MessageFns<UserRegistered> = {
     }
     if (message.country !== "") {
       writer.uint32(74).string(message.country);
+    }
+    if (message.emailIndex !== "") {
+      writer.uint32(82).string(message.emailIndex);
     }
     return writer;
   },
@@ -228,6 +237,14 @@ export const UserRegistered: MessageFns<UserRegistered> = {
             message.country = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.emailIndex = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -267,6 +284,11 @@ export const UserRegistered: MessageFns<UserRegistered> = {
         : "",
       phone: isSet(object.phone) ? globalThis.String(object.phone) : "",
       country: isSet(object.country) ? globalThis.String(object.country) : "",
+      emailIndex: isSet(object.emailIndex)
+        ? globalThis.String(object.emailIndex)
+        : isSet(object.email_index)
+        ? globalThis.String(object.email_index)
+        : "",
     };
   },
 
@@ -299,6 +321,9 @@ export const UserRegistered: MessageFns<UserRegistered> = {
     if (message.country !== "") {
       obj.country = message.country;
     }
+    if (message.emailIndex !== "") {
+      obj.emailIndex = message.emailIndex;
+    }
     return obj;
   },
 
@@ -316,6 +341,7 @@ export const UserRegistered: MessageFns<UserRegistered> = {
     message.registeredAt = object.registeredAt ?? "";
     message.phone = object.phone ?? "";
     message.country = object.country ?? "";
+    message.emailIndex = object.emailIndex ?? "";
     return message;
   },
 };

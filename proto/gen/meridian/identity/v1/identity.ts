@@ -24,6 +24,20 @@ export const protobufPackage = "meridian.identity.v1";
 
 export const protobufFileName = "meridian/identity/v1/identity.proto";
 
+export interface GetPersonalDataKeysRequest {
+  userIds: string[];
+}
+
+export interface PersonalDataKey {
+  userId: string;
+  /** 32 bytes, AES-256-GCM */
+  key: Buffer;
+}
+
+export interface GetPersonalDataKeysResponse {
+  keys: PersonalDataKey[];
+}
+
 export interface User {
   id: string;
   name: string;
@@ -245,6 +259,237 @@ export interface Country {
 export interface ListCountriesResponse {
   countries: Country[];
 }
+
+function createBaseGetPersonalDataKeysRequest(): GetPersonalDataKeysRequest {
+  return { userIds: [] };
+}
+
+export const GetPersonalDataKeysRequest: MessageFns<GetPersonalDataKeysRequest> = {
+  encode(message: GetPersonalDataKeysRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.userIds) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPersonalDataKeysRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPersonalDataKeysRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPersonalDataKeysRequest {
+    return {
+      userIds: globalThis.Array.isArray(object?.userIds)
+        ? object.userIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.user_ids)
+        ? object.user_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetPersonalDataKeysRequest): unknown {
+    const obj: any = {};
+    if (message.userIds?.length) {
+      obj.userIds = message.userIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetPersonalDataKeysRequest>, I>>(base?: I): GetPersonalDataKeysRequest {
+    return GetPersonalDataKeysRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPersonalDataKeysRequest>, I>>(object: I): GetPersonalDataKeysRequest {
+    const message = createBaseGetPersonalDataKeysRequest();
+    message.userIds = object.userIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBasePersonalDataKey(): PersonalDataKey {
+  return { userId: "", key: Buffer.alloc(0) };
+}
+
+export const PersonalDataKey: MessageFns<PersonalDataKey> = {
+  encode(message: PersonalDataKey, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.key.length !== 0) {
+      writer.uint32(18).bytes(message.key);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PersonalDataKey {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePersonalDataKey();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.key = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PersonalDataKey {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      key: isSet(object.key) ? Buffer.from(bytesFromBase64(object.key)) : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: PersonalDataKey): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.key.length !== 0) {
+      obj.key = base64FromBytes(message.key);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PersonalDataKey>, I>>(base?: I): PersonalDataKey {
+    return PersonalDataKey.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PersonalDataKey>, I>>(object: I): PersonalDataKey {
+    const message = createBasePersonalDataKey();
+    message.userId = object.userId ?? "";
+    message.key = object.key ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseGetPersonalDataKeysResponse(): GetPersonalDataKeysResponse {
+  return { keys: [] };
+}
+
+export const GetPersonalDataKeysResponse: MessageFns<GetPersonalDataKeysResponse> = {
+  encode(message: GetPersonalDataKeysResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.keys) {
+      PersonalDataKey.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPersonalDataKeysResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPersonalDataKeysResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.keys.push(PersonalDataKey.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPersonalDataKeysResponse {
+    return {
+      keys: globalThis.Array.isArray(object?.keys) ? object.keys.map((e: any) => PersonalDataKey.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetPersonalDataKeysResponse): unknown {
+    const obj: any = {};
+    if (message.keys?.length) {
+      obj.keys = message.keys.map((e) => PersonalDataKey.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetPersonalDataKeysResponse>, I>>(base?: I): GetPersonalDataKeysResponse {
+    return GetPersonalDataKeysResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPersonalDataKeysResponse>, I>>(object: I): GetPersonalDataKeysResponse {
+    const message = createBaseGetPersonalDataKeysResponse();
+    message.keys = object.keys?.map((e) => PersonalDataKey.fromPartial(e)) || [];
+    return message;
+  },
+};
 
 function createBaseUser(): User {
   return {
@@ -4011,6 +4256,22 @@ export const IdentityServiceService = {
       Buffer.from(ListCountriesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListCountriesResponse => ListCountriesResponse.decode(value),
   },
+  /**
+   * Internal, for services only (never the gateway): the per-user keys that seal personal data
+   * (crypto-shredding). Callers send the shared service token as `x-service-token` metadata;
+   * without it PERMISSION_DENIED. A user without a key (never had one, or deleted) is left out.
+   */
+  getPersonalDataKeys: {
+    path: "/meridian.identity.v1.IdentityService/GetPersonalDataKeys" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPersonalDataKeysRequest): Buffer =>
+      Buffer.from(GetPersonalDataKeysRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPersonalDataKeysRequest => GetPersonalDataKeysRequest.decode(value),
+    responseSerialize: (value: GetPersonalDataKeysResponse): Buffer =>
+      Buffer.from(GetPersonalDataKeysResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetPersonalDataKeysResponse => GetPersonalDataKeysResponse.decode(value),
+  },
 } as const;
 
 export interface IdentityServiceServer extends UntypedServiceImplementation {
@@ -4037,6 +4298,12 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   exitImpersonation: handleUnaryCall<ExitImpersonationRequest, AuthResponse>;
   listReferrals: handleUnaryCall<ListReferralsRequest, ListReferralsResponse>;
   listCountries: handleUnaryCall<ListCountriesRequest, ListCountriesResponse>;
+  /**
+   * Internal, for services only (never the gateway): the per-user keys that seal personal data
+   * (crypto-shredding). Callers send the shared service token as `x-service-token` metadata;
+   * without it PERMISSION_DENIED. A user without a key (never had one, or deleted) is left out.
+   */
+  getPersonalDataKeys: handleUnaryCall<GetPersonalDataKeysRequest, GetPersonalDataKeysResponse>;
 }
 
 export interface IdentityServiceClient extends Client {
@@ -4365,6 +4632,26 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListCountriesResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * Internal, for services only (never the gateway): the per-user keys that seal personal data
+   * (crypto-shredding). Callers send the shared service token as `x-service-token` metadata;
+   * without it PERMISSION_DENIED. A user without a key (never had one, or deleted) is left out.
+   */
+  getPersonalDataKeys(
+    request: GetPersonalDataKeysRequest,
+    callback: (error: ServiceError | null, response: GetPersonalDataKeysResponse) => void,
+  ): ClientUnaryCall;
+  getPersonalDataKeys(
+    request: GetPersonalDataKeysRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetPersonalDataKeysResponse) => void,
+  ): ClientUnaryCall;
+  getPersonalDataKeys(
+    request: GetPersonalDataKeysRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetPersonalDataKeysResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const IdentityServiceClient = makeGenericClientConstructor(
@@ -4375,6 +4662,14 @@ export const IdentityServiceClient = makeGenericClientConstructor(
   service: typeof IdentityServiceService;
   serviceName: string;
 };
+
+function bytesFromBase64(b64: string): Uint8Array {
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+
+function base64FromBytes(arr: Uint8Array): string {
+  return globalThis.Buffer.from(arr).toString("base64");
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 

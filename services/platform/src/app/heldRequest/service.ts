@@ -5,9 +5,10 @@
  * (investment's maturity scheduler) and the process manager re-driving owed ledger calls; 4. gRPC.
  * Each service's main.ts gives its context and rules and calls this.
  */
+import type { StoredEvent } from '../../eventSourcing/types.js';
 import type { GrpcServiceRegistration } from '../../grpc/index.js';
 import type { Logger } from '../../logger.js';
-import type { ServiceStore } from '../../ports/serviceStore.js';
+import type { ServiceStore, StoreTx } from '../../ports/serviceStore.js';
 import { startService, type ServiceHandle, type ServiceSpec } from '../../service.js';
 import { handleIdentityEvent } from './userDirectory.js';
 import type { ProcessManager, ProcessManagerOptions } from './processManager.js';
@@ -27,6 +28,8 @@ export async function startHeldRequestService<Ctx extends { store: ServiceStore;
     redriveIntervalMs?: number;
     /** The service's own loops, started before the process manager (stopped after it). */
     startLoops?(ctx: Ctx, onStop: (stop: () => Promise<void> | void) => void): void;
+    /** The service's own reaction to one of identity's events, after the directory's (UserDeleted: forget the key). */
+    onIdentityEvent?(ctx: Ctx, event: StoredEvent, tx: StoreTx): Promise<void> | void;
     /** Called when stopping everything, after the loops and consumers (the ledger port the service opened). */
     onStopped?(): Promise<void>;
     grpcAddress: string;
@@ -37,7 +40,10 @@ export async function startHeldRequestService<Ctx extends { store: ServiceStore;
     const ctx = spec.context(store);
     if (spec.onStopped) onStop(spec.onStopped);
     // identity events -> the user directory (name and email), exactly once per event id
-    await consume('identity', handleIdentityEvent);
+    await consume('identity', async (event, tx) => {
+      await handleIdentityEvent(event, tx);
+      await spec.onIdentityEvent?.(ctx, event, tx);
+    });
     // the service's own loops, and the process manager (re-drives owed ledger calls)
     spec.startLoops?.(ctx, onStop);
     const manager = spec.startProcessManager(ctx, { intervalMs: spec.redriveIntervalMs });

@@ -1,0 +1,218 @@
+/**
+ * Crypto-shredding in identity: personal values sealed with the user's own key in events and read models, the
+ * email found by its blind index, the key destroyed with the user (then their values read '[deleted]', also in
+ * the audit trail), the keys handed to services only (GetPersonalDataKeys with the service token; the remote
+ * adapter of the other services), and the SQLite key vault leaving no copy of a destroyed key in its file.
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import { describe, expect, it } from 'vitest';
+import { callUnary, createGrpcClient } from '@meridian/platform/grpc/index';
+import {
+  DEV_INTERNAL_SERVICE_TOKEN,
+  isSealed,
+  PersonalData,
+  SERVICE_TOKEN_METADATA,
+  SHREDDED,
+  sealedOwner,
+} from '@meridian/platform/personalData';
+import { RemotePersonalDataKeys } from '@meridian/platform/personalData.remote';
+import { waitFor } from '@meridian/platform/testing/waitFor';
+import { AuditServiceClient } from '@meridian/proto/meridian/identity/v1/audit';
+import type { Caller } from '@meridian/proto/meridian/common/v1/common';
+import { AUDIT_ENTRIES, type AuditEntryDoc } from '../projections/audit.js';
+import { EMAIL_INDEX, USERS, type UserView } from '../projections/userView.js';
+import { identityPerTest } from '../testing/harness.js';
+import { createSqlitePersonalDataKeys } from './personalDataKeys.sqlite.js';
+
+const h = identityPerTest();
+
+/** The audit entries about `userId` of `action` (waits until there is one). */
+async function auditOf(caller: Caller, userId: string, action: string) {
+  const client = createGrpcClient(AuditServiceClient, 'identity', {
+    channelOverride: h.client.getChannel(),
+  });
+  // over the harness's channel (closing this client would shut it): dropped with it
+  return await waitFor(async () => {
+    const res = await callUnary(client, 'listAuditEntries', {
+      caller,
+      adminId: '',
+      userId,
+      action,
+      from: '',
+      to: '',
+      limit: 50,
+      cursor: '',
+    });
+    return res.entries.length > 0 ? res.entries : null;
+  }, `an audit entry ${action}`);
+}
+
+async function adminCaller() {
+  const res = await h.signInWithCode(h.admin.email);
+  return h.callerOf(res.sessionToken);
+}
+
+/** The service token as metadata (what another service sends). */
+function withToken(token: string): grpc.Metadata {
+  const m = new grpc.Metadata();
+  m.set(SERVICE_TOKEN_METADATA, token);
+  return m;
+}
+
+describe('personal data in identity', () => {
+  it('is sealed with the user key in events and views, found by a blind index, and answered opened', async () => {
+    const user = await h.register({ name: 'Petra Private', email: 'Petra.Private+news@Example.com' });
+    const id = user.user!.id;
+    expect(user.user).toMatchObject({ name: 'Petra Private', email: 'petra.private+news@example.com' });
+
+    const registered = (await h.events('UserRegistered')).find(
+      (e) => (e.data as { userId: string }).userId === id,
+    )!;
+    const data = registered.data as Record<string, string>;
+    for (const field of ['name', 'email', 'phone', 'country']) {
+      expect(isSealed(data[field]), field).toBe(true);
+      expect(sealedOwner(data[field]!)).toBe(id);
+    }
+    const view = (await h.store.get<UserView>(USERS, id))!;
+    expect(JSON.stringify(view)).not.toMatch(/petra/i);
+    // the email index is keyed by an HMAC, never the address
+    const index = await h.store.find<{ userId: string; email: string }>(EMAIL_INDEX, {
+      where: { userId: id },
+    });
+    expect(index).toHaveLength(1);
+    expect(index[0]!.email).toMatch(/^[0-9a-f]{64}$/);
+    // login, uniqueness (case, plus-tags) and the forgot-password lookup go through it
+    await h.loginTrusted({ ...user, email: 'PETRA.private@example.com' });
+    await expect(h.register({ email: 'petra.private@EXAMPLE.com' })).rejects.toMatchObject({
+      code: grpc.status.ALREADY_EXISTS,
+    });
+
+    // the admin's search opens names and emails and matches a prefix of either
+    const caller = await adminCaller();
+    const byName = await h.call('listUsers', { caller, limit: 10, query: 'petra pr' });
+    expect(byName.users.map((u) => u.id)).toEqual([id]);
+    expect(byName.users[0]).toMatchObject({
+      name: 'Petra Private',
+      phone: '+254700000000',
+      country: 'Kenya',
+    });
+    const byEmail = await h.call('listUsers', { caller, limit: 10, query: 'PETRA.PRIVATE+' });
+    expect(byEmail.users.map((u) => u.id)).toEqual([id]);
+    expect((await h.call('listUsers', { caller, limit: 10, query: 'private' })).users).toEqual([]);
+  });
+
+  it('deleting the user destroys the key: every copy reads [deleted], the audit trail keeps the row', async () => {
+    const user = await h.register({ name: 'Gone Soon', email: 'gone.soon@example.com' });
+    const id = user.user!.id;
+    const caller = await adminCaller();
+    await h.call('updateUser', { caller: await h.callerOf(user.sessionToken), bio: 'Secret bio' });
+    const sealedName = ((await h.events('UserRegistered')).at(-1)!.data as { name: string }).name;
+    expect(await h.personalData.open(sealedName)).toBe('Gone Soon');
+    expect(await h.personalData.key(id)).toHaveLength(32);
+
+    await h.call('deleteUser', { caller, userId: id });
+    expect(await h.personalData.key(id)).toBeNull();
+    expect(await h.personalData.open(sealedName)).toBe(SHREDDED);
+    for (const e of await h.events())
+      if ((e.data as { userId?: string }).userId === id)
+        for (const v of Object.values(e.data as Record<string, unknown>))
+          if (typeof v === 'string' && isSealed(v)) expect(await h.personalData.openOrNull(v)).toBeNull();
+    expect(await h.store.find(EMAIL_INDEX, { where: { userId: id } })).toEqual([]);
+
+    // gone from the users list; the audit trail keeps the deletion, the person's email read as deleted
+    const all = await h.call('listUsers', { caller, limit: 0, query: '', cursor: '' });
+    expect(all.users.map((u) => u.id)).not.toContain(id);
+    const entries = await auditOf(caller, id, 'UserDeleted');
+    expect(entries[0]).toMatchObject({ action: 'UserDeleted', userId: id, userEmail: SHREDDED });
+    expect(entries[0]!.adminEmail).toBe(h.admin.email);
+  });
+
+  it('hands keys to services holding the service token only; the remote adapter of the services uses them', async () => {
+    const user = await h.register();
+    const id = user.user!.id;
+    const client = h.client;
+    const ask = (metadata?: grpc.Metadata) =>
+      callUnary(client, 'getPersonalDataKeys', { userIds: [id, 'nobody'] }, metadata ? { metadata } : {});
+    // the gateway's user-facing calls carry no token: refused
+    await expect(ask()).rejects.toMatchObject({ code: grpc.status.PERMISSION_DENIED });
+    await expect(ask(withToken('not-the-token-0123456789abcdef'))).rejects.toMatchObject({
+      code: grpc.status.PERMISSION_DENIED,
+    });
+    const res = await ask(withToken(DEV_INTERNAL_SERVICE_TOKEN));
+    expect(res.keys.map((k) => k.userId)).toEqual([id]);
+    expect(Buffer.from(res.keys[0]!.key).equals((await h.personalData.key(id))!)).toBe(true);
+
+    // another service: seals with identity's key for the user, identity opens it; unknown users have none
+    const address = (client.getChannel() as unknown as { getTarget(): string })
+      .getTarget()
+      .replace(/^dns:/, '');
+    const remote = new RemotePersonalDataKeys({ target: address, token: DEV_INTERNAL_SERVICE_TOKEN });
+    try {
+      const elsewhere = new PersonalData(remote);
+      const sealed = await elsewhere.seal(id, 'bc1qwalletwalletwalletwalletwalletwallet');
+      expect(await h.personalData.open(sealed)).toBe('bc1qwalletwalletwalletwalletwalletwallet');
+      const [a, b] = await Promise.all([remote.find(id), remote.find('unknown-user')]);
+      expect(a?.equals((await h.personalData.key(id))!)).toBe(true);
+      expect(b).toBeNull();
+      await expect(elsewhere.seal('unknown-user', 'x')).rejects.toThrow(/no personal data key/);
+      // after the deletion the key is gone for the services too
+      await h.call('deleteUser', { caller: await adminCaller(), userId: id });
+      elsewhere.forget(id);
+      expect(await elsewhere.open(sealed)).toBe(SHREDDED);
+    } finally {
+      remote.close();
+    }
+  });
+
+  it('the audit trail reads a deleted user as [deleted] and opens sealed details', async () => {
+    const user = await h.register({ name: 'Audited Person', email: 'audited.person@example.com' });
+    const id = user.user!.id;
+    const caller = await adminCaller();
+    await h.call('upgradeUser', { caller, userId: id, role: 'author' });
+    // stored sealed (RoleChanged carries the person's email and name), answered opened
+    const [changed] = await auditOf(caller, id, 'RoleChanged');
+    const stored = (await h.store.get<AuditEntryDoc>(AUDIT_ENTRIES, changed!.id))!;
+    expect(stored.details).not.toContain('audited.person');
+    expect(JSON.parse(changed!.details)).toMatchObject({
+      email: 'audited.person@example.com',
+      name: 'Audited Person',
+    });
+    expect(changed!.userEmail).toBe('audited.person@example.com');
+
+    await h.call('deleteUser', { caller, userId: id });
+    await auditOf(caller, id, 'UserDeleted');
+    const [after] = (await auditOf(caller, id, 'RoleChanged'))!;
+    expect(after!.userEmail).toBe(SHREDDED);
+    expect(JSON.parse(after!.details)).toMatchObject({ email: SHREDDED, name: SHREDDED, toRole: 'author' });
+  });
+});
+
+describe('the SQLite key vault', () => {
+  it('keeps one key per user and leaves no copy of a destroyed key in its file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'meridian-vault-'));
+    try {
+      const path = join(dir, 'identity-keys.sqlite');
+      const vault = createSqlitePersonalDataKeys(path);
+      const key = await vault.findOrCreate('u1');
+      expect(key).toHaveLength(32);
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+      expect((await vault.findOrCreate('u1')).equals(key)).toBe(true);
+      const other = await vault.findOrCreate('u2');
+      vault.close();
+      expect(readFileSync(path).includes(key)).toBe(true); // the scan can see a key
+      const reopened = createSqlitePersonalDataKeys(path);
+      expect((await reopened.find('u1'))?.equals(key)).toBe(true);
+      await reopened.destroy('u1');
+      await reopened.destroy('u1'); // idempotent
+      expect(await reopened.find('u1')).toBeNull();
+      reopened.close();
+      expect(readFileSync(path).includes(key)).toBe(false);
+      expect(readFileSync(path).includes(other)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * Identity's key vault on SQLite: one random 32-byte AES key per user (crypto-shredding, @meridian/platform/
+ * personalData), in a file of its own (`DATA_DIR/identity-keys.sqlite`, never in a backup: scripts/backup.ts).
+ *
+ * Destroying a key must leave no copy in the file: `secure_delete` overwrites freed content with zeros, the
+ * row is overwritten with zeros before it is deleted, and the rollback journal (no WAL, whose frames would
+ * keep old pages until a checkpoint) is removed after every commit.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync } from 'node:fs';
+import { openSqlite } from '@meridian/platform/adapters/sqliteFile';
+import type { PersonalDataKeys } from '@meridian/platform/personalData';
+
+export interface SqlitePersonalDataKeys extends PersonalDataKeys {
+  close(): void;
+}
+
+export function createSqlitePersonalDataKeys(path: string): SqlitePersonalDataKeys {
+  const db = openSqlite(path);
+  if (path !== ':memory:') {
+    chmodSync(path, 0o600); // the keys: readable by this user only (SQLite gives its journal the same mode)
+    // a rollback journal removed after each commit, not a WAL whose frames keep a page's old content
+    db.pragma('journal_mode = DELETE');
+    db.pragma('synchronous = FULL');
+  }
+  db.pragma('secure_delete = ON');
+  db.exec(`CREATE TABLE IF NOT EXISTS personal_data_keys (
+    user_id TEXT PRIMARY KEY,
+    key     BLOB NOT NULL
+  ) WITHOUT ROWID`);
+  const get = db.prepare<[string], { key: Buffer }>('SELECT key FROM personal_data_keys WHERE user_id = ?');
+  const insert = db.prepare('INSERT OR IGNORE INTO personal_data_keys (user_id, key) VALUES (?, ?)');
+  const zero = db.prepare('UPDATE personal_data_keys SET key = zeroblob(length(key)) WHERE user_id = ?');
+  const remove = db.prepare('DELETE FROM personal_data_keys WHERE user_id = ?');
+  const destroy = db.transaction((userId: string) => {
+    zero.run(userId);
+    remove.run(userId);
+  });
+  return {
+    async find(userId) {
+      return get.get(userId)?.key ?? null;
+    },
+    async findOrCreate(userId) {
+      const existing = get.get(userId);
+      if (existing) return existing.key;
+      insert.run(userId, randomBytes(32));
+      return get.get(userId)!.key;
+    },
+    async destroy(userId) {
+      destroy(userId);
+    },
+    close() {
+      if (db.open) db.close();
+    },
+  };
+}

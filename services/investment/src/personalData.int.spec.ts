@@ -1,0 +1,122 @@
+/**
+ * Crypto-shredding in investment (issue 14, item 2): the only personal data the service keeps is its
+ * directory's name and email, copied sealed from identity's events (and into InvestmentRequested). The
+ * answers open them; once the owner's key is destroyed they read '[deleted]' while ids, amounts and
+ * statuses stay, and identity's UserDeleted drops the key from the service's cache.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { topicOf } from '@meridian/platform/ports/eventBus';
+import { isSealed, MemoryPersonalDataKeys, PersonalData, SHREDDED } from '@meridian/platform/personalData';
+import { waitFor } from '@meridian/platform/testing/waitFor';
+import { ledgerInvariantProblems } from '../../ledger/src/testing/invariants.js';
+import { COLLECTIONS } from './projections/investmentView.js';
+import { ADMIN, caller, startStack, type Stack } from './testing/harness.js';
+
+const NAME = 'Ivan Shredded-Investor';
+const EMAIL = 'ivan.shredded@example.com';
+
+let stack: Stack;
+beforeEach(async () => {
+  stack = await startStack();
+});
+afterEach(async () => {
+  expect(await ledgerInvariantProblems(stack.ledgerStore)).toEqual([]);
+  await stack.stop();
+});
+
+const get = (investmentId: string) =>
+  stack.call('getInvestment', { caller: caller(ADMIN.userId), callerRole: 'admin', investmentId });
+
+it('keeps names sealed, answers them opened, and reads [deleted] after the key is shredded', async () => {
+  const u = `user-${randomUUID()}`;
+  const { personalData } = stack;
+  await stack.registerUser(u, await personalData.seal(u, NAME), await personalData.seal(u, EMAIL));
+  await waitFor(async () => (await stack.store.get(COLLECTIONS.users, u)) !== null, 'directory');
+  await stack.fund(u, '300');
+  const { investment } = await stack.call('startInvest', {
+    caller: caller(u),
+    callerRole: 'subscriber',
+    callerVerified: true,
+    planName: 'Starter',
+    amount: '150',
+    investmentId: '',
+  });
+  expect(investment).toMatchObject({ userName: NAME, userEmail: EMAIL, amountCents: 15_000 });
+  const id = investment!.investmentId;
+
+  // stored and published sealed
+  await stack.service.flushOutbox();
+  const requested = await waitFor(
+    () => stack.published.find((e) => e.type === 'InvestmentRequested'),
+    'InvestmentRequested published',
+  );
+  expect(isSealed((requested.data as { userEmail: string }).userEmail)).toBe(true);
+  const user = (await stack.store.get<{ name: string; email: string }>(COLLECTIONS.users, u))!;
+  expect(isSealed(user.name) && isSealed(user.email)).toBe(true);
+  const raw = JSON.stringify([
+    await stack.store.readAll(0, 100_000),
+    await stack.store.find(COLLECTIONS.users),
+    await stack.store.find(COLLECTIONS.investments),
+    stack.published,
+  ]);
+  for (const plain of [NAME, EMAIL]) expect(raw).not.toContain(plain);
+
+  // answered opened to the admin (queue and detail)
+  const queue = await stack.call('listPending', { caller: caller(ADMIN.userId), callerRole: 'admin' });
+  expect(queue.investments.find((i) => i.investmentId === id)).toMatchObject({
+    userName: NAME,
+    userEmail: EMAIL,
+  });
+  const detail = await get(id);
+
+  // the key is destroyed: '[deleted]' where the name and email were; the investment still decides
+  await personalData.shred(u);
+  expect(await get(id)).toEqual({ ...detail, userName: SHREDDED, userEmail: SHREDDED });
+  const approved = await stack.call('approveInvestment', {
+    caller: caller(ADMIN.userId),
+    callerRole: 'admin',
+    investmentId: id,
+  });
+  expect(approved.investment).toMatchObject({ status: 'Active', amountCents: 15_000, userName: SHREDDED });
+});
+
+it("identity's UserDeleted drops the key from the service's cache", async () => {
+  // one key store (identity's vault), two processes' caches; a process gets its own copy of a key
+  const vault = new MemoryPersonalDataKeys();
+  const copy = (key: Buffer | null) => key && Buffer.from(key);
+  const investment = new PersonalData({
+    find: async (id) => copy(await vault.find(id)),
+    findOrCreate: async (id) => copy(await vault.findOrCreate(id))!,
+    destroy: (id) => vault.destroy(id),
+  });
+  const identity = new PersonalData(vault);
+  await stack.stop();
+  stack = await startStack({ personalData: investment });
+
+  const u = `user-${randomUUID()}`;
+  const sealedName = await identity.seal(u, NAME);
+  await stack.registerUser(u, sealedName, await identity.seal(u, EMAIL));
+  expect(await investment.open(sealedName)).toBe(NAME); // cached from now on
+  await identity.shred(u); // identity destroys the key and announces the deletion
+  expect(await investment.open(sealedName)).toBe(NAME);
+  await stack.bus.publish(topicOf('identity'), [
+    {
+      id: randomUUID(),
+      type: 'UserDeleted',
+      data: { userId: u, deletedBy: ADMIN.userId },
+      streamId: `user-${u}`,
+      version: 9,
+      position: 9,
+      occurredAt: new Date().toISOString(),
+      correlationId: randomUUID(),
+      causationId: null,
+      actor: null,
+    },
+  ]);
+  await waitFor(async () => (await investment.open(sealedName)) === SHREDDED, 'the key forgotten');
+  await waitFor(
+    async () => (await stack.store.get(COLLECTIONS.users, u)) === null,
+    'directory entry deleted',
+  );
+});

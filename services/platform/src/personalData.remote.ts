@@ -1,0 +1,84 @@
+/**
+ * `PersonalDataKeys` of a service that runs in its own process: the keys live in identity's vault and are
+ * fetched through identity's internal gRPC `GetPersonalDataKeys` (callable only with the shared service
+ * token). Concurrent look-ups are batched into one call; `PersonalData` keeps the keys it got in memory
+ * (and drops one on `forget`, when UserDeleted is heard).
+ *
+ * find = fetch (null when identity has no key: never created, or destroyed with the user);
+ * findOrCreate = fetch, and fail when absent (only identity creates keys, at registration);
+ * destroy = nothing here (identity destroys keys when it deletes the user).
+ */
+import * as grpc from '@grpc/grpc-js';
+import { IdentityServiceClient } from '@meridian/proto/meridian/identity/v1/identity';
+import { callUnary, createGrpcClient } from './grpc/client.js';
+import { SERVICE_TOKEN_METADATA, type PersonalDataKeys } from './personalData.js';
+
+export interface RemotePersonalDataKeysOptions {
+  /** identity's gRPC target (IDENTITY_GRPC_URL). */
+  target: string;
+  /** INTERNAL_SERVICE_TOKEN (sent as x-service-token). */
+  token: string;
+  /** Per call, default 5000 ms. */
+  deadlineMs?: number;
+}
+
+export class RemotePersonalDataKeys implements PersonalDataKeys {
+  private readonly client: IdentityServiceClient;
+  private readonly metadata = new grpc.Metadata();
+  private pending: Map<
+    string,
+    Array<{ resolve: (k: Buffer | null) => void; reject: (e: unknown) => void }>
+  > | null = null;
+
+  constructor(private readonly options: RemotePersonalDataKeysOptions) {
+    this.client = createGrpcClient(IdentityServiceClient, options.target);
+    this.metadata.set(SERVICE_TOKEN_METADATA, options.token);
+  }
+
+  find(userId: string): Promise<Buffer | null> {
+    return new Promise((resolve, reject) => {
+      if (!this.pending) {
+        this.pending = new Map();
+        queueMicrotask(() => void this.flush());
+      }
+      const waiters = this.pending.get(userId) ?? [];
+      waiters.push({ resolve, reject });
+      this.pending.set(userId, waiters);
+    });
+  }
+
+  async findOrCreate(userId: string): Promise<Buffer> {
+    const key = await this.find(userId);
+    if (!key) throw new Error(`no personal data key for user ${userId} (unknown or deleted user)`);
+    return key;
+  }
+
+  async destroy(): Promise<void> {
+    // identity destroys the key with the user; nothing is kept here but PersonalData's cache
+  }
+
+  close(): void {
+    this.client.close();
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = null;
+    if (!batch) return;
+    try {
+      const res = await callUnary(
+        this.client,
+        'getPersonalDataKeys',
+        { userIds: [...batch.keys()] },
+        { metadata: this.metadata, deadlineMs: this.options.deadlineMs ?? 5_000 },
+      );
+      const found = new Map(res.keys.map((k) => [k.userId, Buffer.from(k.key)]));
+      for (const [userId, waiters] of batch) {
+        const key = found.get(userId) ?? null;
+        for (const w of waiters) w.resolve(key);
+      }
+    } catch (err) {
+      for (const waiters of batch.values()) for (const w of waiters) w.reject(err);
+    }
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * Crypto-shredding in withdrawal (issue 14, item 2): the wallet address is sealed with its owner's key when
+ * the withdrawal is requested; the events (stored and published) and the read model hold only the sealed
+ * value, the answers open it (and the directory's name and email), and once the key is destroyed they read
+ * '[deleted]' while ids, amounts and statuses stay and the money still moves.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { topicOf } from '@meridian/platform/ports/eventBus';
+import { isSealed, MemoryPersonalDataKeys, PersonalData, SHREDDED } from '@meridian/platform/personalData';
+import { waitFor } from '@meridian/platform/testing/waitFor';
+import { ledgerInvariantProblems } from '../../ledger/src/testing/invariants.js';
+import { COLLECTIONS, type WithdrawalDoc } from './projections/withdrawalView.js';
+import { ADMIN, caller, grpcError, startStack, type Stack } from './testing/harness.js';
+
+const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
+const OTHER_WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+const NAME = 'Wanda Shredded-Payout';
+const EMAIL = 'wanda.shredded@example.com';
+
+let stack: Stack;
+beforeEach(async () => {
+  stack = await startStack();
+});
+afterEach(async () => {
+  expect(await ledgerInvariantProblems(stack.ledgerStore)).toEqual([]);
+  await stack.stop();
+});
+
+const request = (userId: string, amount: string, wallet: string, withdrawalId: string) =>
+  stack.call('requestWithdrawal', {
+    caller: caller(userId),
+    callerRole: 'subscriber',
+    callerVerified: true,
+    callerKycStatus: 'Approved',
+    amount,
+    walletAddress: wallet,
+    withdrawalId,
+  });
+/** Registers the user as identity would (name and email sealed with the user's key), once in the directory. */
+async function register(userId: string) {
+  const { personalData } = stack;
+  await stack.registerUser(
+    userId,
+    await personalData.seal(userId, NAME),
+    await personalData.seal(userId, EMAIL),
+  );
+  await waitFor(async () => (await stack.store.get(COLLECTIONS.users, userId)) !== null, 'directory');
+}
+const pending = async (id: string) =>
+  (await stack.call('listPending', { caller: caller(ADMIN.userId), callerRole: 'admin' })).withdrawals.find(
+    (w) => w.withdrawalId === id,
+  );
+
+it('keeps the wallet address sealed, answers it opened, and reads [deleted] after the key is shredded', async () => {
+  const u = `user-${randomUUID()}`;
+  const { personalData } = stack;
+  await register(u);
+  await stack.fund(u, '300');
+  const id = `wd-${randomUUID()}`;
+  const answered = await request(u, '120', ` ${WALLET} `, id);
+  expect(answered.withdrawal).toMatchObject({ withdrawalId: id, walletAddress: WALLET, network: 'evm' });
+  // a retry with the same terms is the same request; another address under the same id is refused
+  expect((await request(u, '120', WALLET, id)).withdrawal).toMatchObject({ withdrawalId: id });
+  expect(await grpcError(request(u, '120', OTHER_WALLET, id))).toMatchObject({
+    details: 'This withdrawal already exists',
+  });
+
+  // stored sealed: the read model, every stored event, every published event
+  const doc = (await stack.store.get<WithdrawalDoc>(COLLECTIONS.withdrawals, id))!;
+  expect(isSealed(doc.walletAddress)).toBe(true);
+  expect(await stack.decide('approve', id, ADMIN)).toBeDefined();
+  await stack.service.flushOutbox();
+  await waitFor(() => stack.published.some((e) => e.type === 'WithdrawalApproved'), 'approval published');
+  const requested = stack.published.find((e) => e.type === 'WithdrawalRequested')!;
+  expect(isSealed((requested.data as { walletAddress: string }).walletAddress)).toBe(true);
+  const raw = JSON.stringify([
+    await stack.store.readAll(0, 100_000),
+    await stack.store.find(COLLECTIONS.withdrawals),
+    await stack.store.find(COLLECTIONS.users),
+    stack.published,
+  ]);
+  for (const plain of [WALLET, NAME, EMAIL]) expect(raw).not.toContain(plain);
+
+  // answered opened: the owner's history and the admin's detail
+  const history = await stack.call('listUserWithdrawals', { caller: caller(u), callerRole: 'subscriber' });
+  expect(history.withdrawals).toEqual([
+    expect.objectContaining({ withdrawalId: id, walletAddress: WALLET, status: 'Approved' }),
+  ]);
+  const detail = await stack.call('getWithdrawal', {
+    caller: caller(ADMIN.userId),
+    callerRole: 'admin',
+    withdrawalId: id,
+  });
+  expect(detail).toMatchObject({
+    userName: NAME,
+    userEmail: EMAIL,
+    walletAddress: WALLET,
+    amountCents: 12_000,
+  });
+
+  // the key is destroyed: personal fields read '[deleted]', ids, amounts and statuses stay
+  await personalData.shred(u);
+  const after = await stack.call('getWithdrawal', {
+    caller: caller(ADMIN.userId),
+    callerRole: 'admin',
+    withdrawalId: id,
+  });
+  expect(after).toEqual({ ...detail, userName: SHREDDED, userEmail: SHREDDED, walletAddress: SHREDDED });
+  expect(await stack.balances(u)).toMatchObject({ profitCents: 18_000, withdrawalHoldCents: 0 });
+});
+
+it('a pending withdrawal of a shredded user stays decidable; the queue shows [deleted]', async () => {
+  const u = `user-${randomUUID()}`;
+  await stack.registerUser(
+    u,
+    await stack.personalData.seal(u, NAME),
+    await stack.personalData.seal(u, EMAIL),
+  );
+  await stack.fund(u, '100');
+  const id = `wd-${randomUUID()}`;
+  await request(u, '60', WALLET, id);
+  expect(await pending(id)).toMatchObject({ userName: NAME, walletAddress: WALLET });
+  await stack.personalData.shred(u);
+  expect(await pending(id)).toMatchObject({
+    userName: SHREDDED,
+    userEmail: SHREDDED,
+    walletAddress: SHREDDED,
+    amountCents: 6_000,
+  });
+  await stack.decide('reject', id, ADMIN);
+  expect(await stack.balances(u)).toMatchObject({ profitCents: 10_000, withdrawalHoldCents: 0 });
+});
+
+it("identity's UserDeleted drops the key from the service's cache", async () => {
+  // one key store (identity's vault), two processes' caches; a process gets its own copy of a key
+  const vault = new MemoryPersonalDataKeys();
+  const copy = (key: Buffer | null) => key && Buffer.from(key);
+  const withdrawal = new PersonalData({
+    find: async (id) => copy(await vault.find(id)),
+    findOrCreate: async (id) => copy(await vault.findOrCreate(id))!,
+    destroy: (id) => vault.destroy(id),
+  });
+  const identity = new PersonalData(vault);
+  await stack.stop();
+  stack = await startStack({ personalData: withdrawal });
+
+  const u = `user-${randomUUID()}`;
+  const sealedName = await identity.seal(u, NAME);
+  await stack.registerUser(u, sealedName, await identity.seal(u, EMAIL));
+  expect(await withdrawal.open(sealedName)).toBe(NAME); // cached from now on
+  await identity.shred(u);
+  expect(await withdrawal.open(sealedName)).toBe(NAME);
+  await stack.bus.publish(topicOf('identity'), [
+    {
+      id: randomUUID(),
+      type: 'UserDeleted',
+      data: { userId: u, deletedBy: ADMIN.userId },
+      streamId: `user-${u}`,
+      version: 9,
+      position: 9,
+      occurredAt: new Date().toISOString(),
+      correlationId: randomUUID(),
+      causationId: null,
+      actor: null,
+    },
+  ]);
+  await waitFor(async () => (await withdrawal.open(sealedName)) === SHREDDED, 'the key forgotten');
+});

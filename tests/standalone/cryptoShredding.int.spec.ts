@@ -1,0 +1,470 @@
+/**
+ * Crypto-shredding on the standalone target (issue 14, item 2): personal data (name, email, phone, bio, KYC
+ * documents, wallet addresses) is sealed with a key per user wherever it is stored; deleting the user destroys
+ * the key, so nothing of the person can be read anywhere while the ledger keeps its amounts and ids.
+ *
+ * Started as `make start` starts it (tests/support/standalone.ts) on a fresh DATA_DIR, with a 1.5 s Starter plan:
+ * - another investor deposits $300 (confirmed), so there is money that is not the deleted user's;
+ * - the user (a distinctive name, email, phone, bio) registers, verifies by the emailed link, uploads KYC
+ *   documents (whose bytes carry the name, like a scan of a passport) which the admin approves, deposits $500
+ *   (confirmed), invests $100 (approved, matures), asks to withdraw $60 to a distinctive wallet address (approved)
+ *   and receives the emails of each step;
+ * - before the deletion: the admin sees the name, email and wallet (opened from what is stored sealed); every
+ *   file under DATA_DIR (databases with their -wal/-shm/-journal, the bus, uploads, secrets) scanned as bytes holds
+ *   none of the values in clear (utf-8 as typed, lower and upper case, utf-16, base64 and URL-encoded email), and
+ *   a value planted in clear in a file under DATA_DIR IS found (the scanner can fail);
+ * - the admin deletes the user; the standalone stops (SIGTERM: everything checkpointed and closed);
+ * - every file under DATA_DIR is scanned again: nothing; every event of every service's store, read through the
+ *   store, holds nothing either; the deleted user's events are still there with their amounts (the deposit, the
+ *   withdrawal); the ledger's invariants hold (every transaction and all accounts together sum to zero, every
+ *   balance equals its entries); identity's key vault no longer holds the user's key but still the others';
+ * - restarted on the same DATA_DIR, the other investor's balance is intact.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
+import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
+import { isSealed, sealedOwner } from '@meridian/platform/personalData';
+import { waitFor } from '@meridian/platform/testing/waitFor';
+import { ledgerInvariantProblems } from '@meridian/ledger/testing/invariants';
+import {
+  HttpSession,
+  linkWith,
+  listMail,
+  loginCodeOf,
+  signIn,
+  waitForMail,
+  type Account,
+} from '@meridian/gateway/testing/composition';
+import { backupStore, KEY_VAULT, restoreStore } from '../../scripts/backup.js';
+import { startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
+
+const ADMIN = { email: 'shred-admin@example.com', password: 'Shred-Admin-Passw0rd!' };
+const PLANS_JSON = JSON.stringify([
+  { name: 'Starter', minAmount: 100, maxAmount: 500, ratePercent: 12, durationMs: 1_500 },
+  { name: 'Bronze', minAmount: 500, maxAmount: 1500, ratePercent: 15, durationMs: 60 * 60_000 },
+]);
+const SERVICES = ['identity', 'notification', 'kyc', 'ledger', 'investment', 'withdrawal'] as const;
+
+/** The person who will be deleted: values that appear nowhere else by chance. */
+const tag = randomUUID().slice(0, 6);
+const PERSON = {
+  name: `Zebulon Quixotica-Marchbanks ${tag}`,
+  email: `zebulon.quixotica.${tag}@shredtest.example`,
+  phone: '+4915599887766',
+  bio: `Collector of rare Marchbanks lighthouses ${tag}`,
+  wallet: `0x5ec7e7dead${tag.replace(/[^0-9a-f]/g, '0')}c0ffee5bedc0de1234abcd98`.slice(0, 42),
+  password: 'Zebulon-Passw0rd!',
+};
+/** A 1x1 PNG (the kyc service checks magic bytes) followed by the holder's name, as on a scanned document. */
+const PNG = Buffer.concat([
+  Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+    'base64',
+  ),
+  Buffer.from(`\nHOLDER: ${PERSON.name}\n`, 'utf8'),
+]);
+
+/** Every byte sequence that would give one of the person's values away. */
+function needlesOf(values: Record<string, string>): Array<{ label: string; bytes: Buffer }> {
+  const out: Array<{ label: string; bytes: Buffer }> = [];
+  const add = (label: string, bytes: Buffer) => {
+    if (!out.some((n) => n.bytes.equals(bytes))) out.push({ label, bytes });
+  };
+  for (const [field, value] of Object.entries(values)) {
+    for (const [form, text] of [
+      ['as typed', value],
+      ['lower case', value.toLowerCase()],
+      ['upper case', value.toUpperCase()],
+    ] as const) {
+      add(`${field} ${form} (utf-8)`, Buffer.from(text, 'utf8'));
+      add(`${field} ${form} (utf-16)`, Buffer.from(text, 'utf16le'));
+    }
+  }
+  const email = Buffer.from(values.email!, 'utf8');
+  add('email URL-encoded', Buffer.from(encodeURIComponent(values.email!), 'utf8'));
+  // base64 of the email wherever it starts in a longer text: the three alignments, without the edge characters
+  for (let shift = 0; shift < 3; shift++) {
+    const padded = Buffer.concat([Buffer.alloc(shift, 0x20), email]);
+    for (const alphabet of ['base64', 'base64url'] as const) {
+      const encoded = padded.toString(alphabet).replace(/=+$/, '');
+      const inner = encoded.slice(shift === 0 ? 0 : Math.ceil((shift * 4) / 3), encoded.length - 2);
+      add(`email base64 (${alphabet}, offset ${shift})`, Buffer.from(inner, 'utf8'));
+    }
+  }
+  return out;
+}
+
+/** Every regular file under `dir` (recursively). */
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...filesUnder(p));
+    else if (e.isFile()) out.push(p);
+  }
+  return out;
+}
+
+/** Where any needle occurs in any file under `dir`, as `file: label`. */
+function scan(dir: string, needles: ReturnType<typeof needlesOf>): { files: number; found: string[] } {
+  const files = filesUnder(dir);
+  const found: string[] = [];
+  for (const file of files) {
+    const bytes = readFileSync(file);
+    for (const n of needles) if (bytes.includes(n.bytes)) found.push(`${relative(dir, file)}: ${n.label}`);
+  }
+  return { files: files.length, found };
+}
+
+/** Every event of a service's store (read through the store; closed afterwards). */
+async function eventsOf(dataDir: string, service: string): Promise<StoredEvent[]> {
+  const store = createSqliteServiceStore(join(dataDir, `${service}.sqlite`));
+  try {
+    const all: StoredEvent[] = [];
+    for (let after = 0; ;) {
+      const page = await store.readAll(after, 1000);
+      if (page.length === 0) return all;
+      all.push(...page);
+      after = page[page.length - 1].position;
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+/** Every string inside a JSON-like value. */
+function stringsIn(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const v of value) stringsIn(v, out);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) stringsIn(v, out);
+  return out;
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'meridian-shred-'));
+const backupsDir = mkdtempSync(join(tmpdir(), 'meridian-shred-backups-'));
+const running: RunningTarget[] = [];
+afterAll(async () => {
+  for (const r of running) await stopTarget(r);
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(backupsDir, { recursive: true, force: true });
+});
+
+async function start(): Promise<RunningTarget> {
+  const target = await startTarget({
+    dataDir,
+    adminEmail: ADMIN.email,
+    adminPassword: ADMIN.password,
+    env: { PLANS_JSON },
+  });
+  running.push(target);
+  return target;
+}
+
+const put = (b: HttpSession, path: string, body?: unknown) => b.request('PUT', path, { body });
+
+function ok<T extends { status: number; body: unknown }>(res: T, status = 200, what = ''): T {
+  if (res.status !== status) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res;
+}
+
+async function register(
+  url: string,
+  person: typeof PERSON | { name: string; email: string; phone: string; password: string },
+): Promise<Account> {
+  const browser = new HttpSession(url);
+  const res = ok(
+    await browser.post('/api/users/register', {
+      name: person.name,
+      email: person.email,
+      password: person.password,
+      phone: person.phone,
+      country: 'Germany',
+    }),
+    201,
+    'register',
+  );
+  const mail = await waitForMail(url, person.email, (m) => m.links.some((l) => l.includes('/verify/')));
+  ok(await browser.patch(`/api/users/verifyUser/${linkWith(mail, '/verify/').token}`), 200, 'verify');
+  return { email: person.email, password: person.password, id: res.body._id as string, browser };
+}
+
+async function deposit(user: Account, admin: HttpSession, dollars: number): Promise<string> {
+  const created = ok(await user.browser.post('/api/payments/create', { amount: dollars }), 201, 'deposit');
+  const transactionId = created.body.transactionId as string;
+  ok(
+    await admin.patch('/api/payments/confirmPayment', { transactionId, status: 'Confirmed', notes: '' }),
+    200,
+    'confirm deposit',
+  );
+  return transactionId;
+}
+
+async function balanceOf(user: Account): Promise<number> {
+  return (ok(await user.browser.get('/api/users/getUser'), 200, 'getUser').body as { balance: number })
+    .balance;
+}
+
+const mailSubjects = async (url: string, to: string) => (await listMail(url, to)).map((m) => m.subject);
+
+describe('crypto-shredding on the standalone target', () => {
+  it(
+    'after a user is deleted, no file under DATA_DIR and no stored event holds their email, name, phone or wallet',
+    { timeout: 300_000 },
+    async () => {
+      let target = await start();
+      const url = target.url;
+      const admin = new HttpSession(url);
+      await signIn(admin, ADMIN.email, ADMIN.password);
+
+      // ---- another investor, whose money must stay as it is
+      const other = await register(url, {
+        name: 'Olga Other',
+        email: `olga.${tag}@example.com`,
+        phone: '+15550111',
+        password: 'Olga-Passw0rd!',
+      });
+      await deposit(other, admin, 300);
+      await waitFor(async () => (await balanceOf(other)) === 300, 'the other investor is funded');
+
+      // ---- the person's whole journey
+      const user = await register(url, PERSON);
+      ok(
+        await user.browser.request('PATCH', '/api/users/updateUser', { body: { bio: PERSON.bio } }),
+        200,
+        'bio',
+      );
+      const form = new FormData();
+      form.append('front', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'passport front.png');
+      form.append('back', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'passport back.png');
+      ok(await user.browser.postForm('/api/users/uploadKycDocuments', form), 200, 'kyc upload');
+      const pendingKyc = ok(await admin.get('/api/users/kyc/pending'), 200, 'kyc pending').body;
+      expect(JSON.stringify(pendingKyc)).toContain(PERSON.email); // opened for the admin
+      ok(await admin.patch(`/api/users/kyc/approve/${user.id}`), 200, 'kyc approve');
+      await waitFor(
+        async () => (await user.browser.get('/api/users/getUser')).body.kycStatus === 'Approved',
+        'kyc approved',
+      );
+
+      await deposit(user, admin, 500);
+      await waitFor(async () => (await balanceOf(user)) === 500, 'the person is funded');
+      const started = ok(
+        await user.browser.post('/api/invest/start-invest', { amount: 100, planName: 'Starter' }),
+        201,
+        'invest',
+      );
+      const investmentId = started.body.investment._id as string;
+      ok(await put(admin, `/api/invest/${investmentId}/approve`), 200, 'approve investment');
+      await waitFor(
+        async () => {
+          await user.browser.get('/api/invest/deposit-maturity');
+          return (await user.browser.get('/api/users/getUser')).body.totalMaturityAmount === 112;
+        },
+        { timeoutMs: 30_000, intervalMs: 300, message: 'the investment matured' },
+      );
+      const requested = ok(
+        await user.browser.post('/api/withDraw/create', { amount: '60', walletAddress: PERSON.wallet }),
+        201,
+        'withdraw',
+      );
+      const withdrawalId = requested.body.withdrawal._id as string;
+      const pendingW = ok(await admin.get('/api/withDraw/pending'), 200, 'pending withdrawals').body;
+      expect(JSON.stringify(pendingW)).toContain(PERSON.wallet); // opened for the admin
+      ok(await put(admin, `/api/withDraw/approve/${withdrawalId}`), 200, 'approve withdrawal');
+      await waitFor(
+        async () => (await mailSubjects(url, PERSON.email)).includes('Your withdrawal was approved'),
+        { timeoutMs: 30_000, message: 'the withdrawal email' },
+      );
+      const subjects = await mailSubjects(url, PERSON.email);
+      expect(subjects).toEqual(
+        expect.arrayContaining(['We received your withdrawal request', 'Your investment has matured']),
+      );
+
+      // the admin's users list finds the person by a prefix of the name and of the email (opened, then matched)
+      const byName = ok(
+        await admin.get(`/api/users/getUsers?q=${encodeURIComponent('zebulon quix')}&limit=10`),
+        200,
+        'users search',
+      ).body;
+      expect(JSON.stringify(byName)).toContain(PERSON.email);
+
+      // ---- before the deletion: stored only sealed; the scanner finds a value planted in clear
+      const needles = needlesOf({
+        email: PERSON.email,
+        name: PERSON.name,
+        phone: PERSON.phone,
+        wallet: PERSON.wallet,
+        bio: PERSON.bio,
+      });
+      const before = scan(dataDir, needles);
+      expect(before.files).toBeGreaterThan(8);
+      expect(before.found, 'plaintext before the deletion').toEqual([]);
+      const planted = join(dataDir, 'zz-planted');
+      mkdirSync(planted);
+      writeFileSync(
+        join(planted, 'note.bin'),
+        Buffer.concat([
+          Buffer.from([0, 1, 2]),
+          Buffer.from(`x${PERSON.email.toUpperCase()}y`),
+          Buffer.from([3]),
+        ]),
+      );
+      writeFileSync(
+        join(planted, 'b64.txt'),
+        `data:${Buffer.from(`to=${PERSON.email};`).toString('base64')}`,
+      );
+      const sanity = scan(dataDir, needles).found;
+      expect(sanity).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^zz-planted\/note\.bin: email upper case \(utf-8\)$/),
+          expect.stringMatching(/^zz-planted\/b64\.txt: email base64/),
+        ]),
+      );
+      rmSync(planted, { recursive: true });
+      // the identity events about the person carry the values sealed with the person's own key
+      const identityBefore = (await eventsOf(dataDir, 'identity')).filter(
+        (e) => (e.data as { userId?: string }).userId === user.id && e.type === 'UserRegistered',
+      );
+      expect(identityBefore).toHaveLength(1);
+      const registered = identityBefore[0]!.data as { name: string; email: string; phone: string };
+      for (const v of [registered.name, registered.email, registered.phone]) {
+        expect(isSealed(v)).toBe(true);
+        expect(sealedOwner(v)).toBe(user.id);
+      }
+
+      // a backup taken now (online, as `make backup`): it holds the data, never the key vault
+      const backup = await backupStore({ dataDir, outDir: backupsDir });
+      expect(backup.manifest.databases.map((d) => d.path)).toEqual(
+        expect.arrayContaining(['identity.sqlite']),
+      );
+      expect(filesUnder(backup.dir).some((f) => f.includes(KEY_VAULT))).toBe(false);
+      expect(scan(backup.dir, needles).found, 'plaintext in the backup').toEqual([]);
+
+      // ---- the admin deletes the person
+      ok(await admin.request('DELETE', `/api/users/${user.id}`), 200, 'delete user');
+      await waitFor(async () => {
+        const users = ok(await admin.get('/api/users/getUsers'), 200, 'users').body;
+        return !JSON.stringify(users).includes(user.id);
+      }, 'the user is gone from the users list');
+      // the audit trail still lists what the admin did about the person, their email read as deleted
+      const audit = ok(await admin.get(`/api/admin/audit?user=${user.id}`), 200, 'audit').body as {
+        entries: Array<{ action: string; userEmail: string; details?: string }>;
+      };
+      const deleted = audit.entries.find((e) => e.action === 'UserDeleted');
+      expect(deleted?.userEmail).toBe('[deleted]');
+      expect(JSON.stringify(audit)).not.toContain(PERSON.email);
+      // the consumers of UserDeleted have run (kyc erased the documents; everything published)
+      await waitFor(async () => {
+        const kycFolder = join(dataDir, 'kyc');
+        const files = (() => {
+          try {
+            return filesUnder(kycFolder);
+          } catch {
+            return [];
+          }
+        })();
+        return files.length === 0 || files.every((f) => !readFileSync(f).includes(Buffer.from(PERSON.name)));
+      }, 'kyc documents of the user erased or sealed');
+
+      expect(await stopTarget(target)).toBe(0);
+      running.splice(running.indexOf(target), 1);
+
+      // ---- after the deletion: nothing, in any file
+      const after = scan(dataDir, needles);
+      expect(after.files).toBeGreaterThan(8);
+      expect(after.found, 'plaintext after the deletion').toEqual([]);
+      for (const f of filesUnder(dataDir)) expect(statSync(f).isFile()).toBe(true);
+
+      // ---- every stored event, read through the stores: nothing either; the person's money facts remain
+      const texts = needles.map((n) => n.bytes.toString('utf8')).filter((t) => /^[\x20-\x7e]+$/.test(t));
+      const byService: Record<string, StoredEvent[]> = {};
+      for (const service of SERVICES) {
+        const events = await eventsOf(dataDir, service);
+        byService[service] = events;
+        for (const e of events) {
+          const json = JSON.stringify({
+            data: e.data,
+            integration: (e as { integration?: unknown }).integration,
+          });
+          for (const t of texts)
+            expect(json.includes(t), `${service} ${e.type} ${e.id} holds ${t}`).toBe(false);
+        }
+      }
+      // the sealed values the person's events still carry can no longer be opened (their key is gone)
+      const sealedOfPerson = SERVICES.flatMap((s) => byService[s]!)
+        .flatMap((e) => stringsIn(e.data))
+        .filter((v) => isSealed(v) && sealedOwner(v) === user.id);
+      expect(sealedOfPerson.length).toBeGreaterThan(0);
+      const vault = new Database(join(dataDir, 'identity-keys.sqlite'), { readonly: true });
+      try {
+        const keyOf = (id: string) =>
+          vault.prepare('SELECT key FROM personal_data_keys WHERE user_id = ?').get(id) as
+            { key: Buffer } | undefined;
+        expect(keyOf(user.id)).toBeUndefined();
+        expect(keyOf(other.id)?.key).toHaveLength(32);
+      } finally {
+        vault.close();
+      }
+      // the ledger keeps the person's deposit and withdrawal with their amounts and ids
+      const ledgerOfPerson = byService.ledger!.filter((e) => JSON.stringify(e.data).includes(user.id));
+      expect(ledgerOfPerson.map((e) => e.type)).toEqual(
+        expect.arrayContaining(['DepositConfirmed', 'TransactionPosted']),
+      );
+      expect(JSON.stringify(ledgerOfPerson)).toContain('50000');
+      const withdrawalOfPerson = byService.withdrawal!.filter((e) =>
+        JSON.stringify(e.data).includes(withdrawalId),
+      );
+      expect(withdrawalOfPerson.length).toBeGreaterThan(0);
+      expect(JSON.stringify(withdrawalOfPerson)).toContain('6000');
+      // every ledger transaction sums to zero, all accounts together too, every balance equals its entries
+      const ledgerStore = createSqliteServiceStore(join(dataDir, 'ledger.sqlite'));
+      try {
+        expect(await ledgerInvariantProblems(ledgerStore)).toEqual([]);
+      } finally {
+        await ledgerStore.close();
+      }
+
+      // ---- restarted: the other investor's money is as it was
+      target = await start();
+      const olga = new HttpSession(target.url);
+      await signIn(olga, other.email, other.password);
+      expect(
+        (ok(await olga.get('/api/users/getUser'), 200, 'getUser').body as { balance: number }).balance,
+      ).toBe(300);
+      expect(await stopTarget(target)).toBe(0);
+      running.splice(running.indexOf(target), 1);
+
+      // ---- the backup from before the deletion, restored: the live vault stays, so the person stays unreadable
+      restoreStore({ backupDir: backup.dir, dataDir });
+      target = await start();
+      const admin2 = new HttpSession(target.url);
+      // a new browser: the login code is mailed once the restored outbox's lease expires (about 10 s)
+      expect((await admin2.post('/api/users/login', ADMIN)).status).toBe(400);
+      const known = new Set((await listMail(target.url, ADMIN.email)).map((m) => m.id));
+      ok(await admin2.post(`/api/users/sendLoginCode/${encodeURIComponent(ADMIN.email)}`), 200, 'send code');
+      const codeMail = await waitForMail(
+        target.url,
+        ADMIN.email,
+        (m) => !known.has(m.id) && /\b\d{6}\b/.test(m.text),
+        60_000,
+      );
+      ok(
+        await admin2.post(`/api/users/loginWithCode/${encodeURIComponent(ADMIN.email)}`, {
+          loginCode: loginCodeOf(codeMail),
+        }),
+        200,
+        'login with code',
+      );
+      const users = ok(await admin2.get('/api/users/getUsers'), 200, 'users after the restore').body as
+        Array<Record<string, unknown>> | { users: Array<Record<string, unknown>> };
+      const list = Array.isArray(users) ? users : users.users;
+      expect(list.find((u) => u._id === user.id)).toMatchObject({ name: '[deleted]', email: '[deleted]' });
+      expect(JSON.stringify(list)).not.toContain(PERSON.email);
+      expect(list.find((u) => u._id === other.id)).toMatchObject({ name: 'Olga Other' });
+    },
+  );
+});
