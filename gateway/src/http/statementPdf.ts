@@ -57,10 +57,27 @@ export function renderStatementPdf(
 
   text(12, true).text('Balances (USD)');
   doc.moveDown(0.2);
-  for (const a of s.accounts)
-    text(10).text(
-      `${(ACCOUNT_LABELS[a.kind] ?? a.kind).padEnd(22)}  opening ${formatCents(a.openingCents)}   closing ${formatCents(a.closingCents)}`,
+  // a table: the account's name, then opening and closing right-aligned in columns of their own
+  const left = doc.page.margins.left;
+  const columns = [
+    { title: 'Account', x: left, width: 200, align: 'left' as const },
+    { title: 'Opening', x: left + 210, width: 110, align: 'right' as const },
+    { title: 'Closing', x: left + 330, width: 110, align: 'right' as const },
+  ];
+  const row = (cells: string[], bold = false) => {
+    const y = doc.y;
+    cells.forEach((cell, i) =>
+      text(10, bold).text(cell, columns[i].x, y, { width: columns[i].width, align: columns[i].align }),
     );
+    doc.x = left;
+    doc.y = y + doc.currentLineHeight(true) + 2;
+  };
+  row(
+    columns.map((c) => c.title),
+    true,
+  );
+  for (const a of s.accounts)
+    row([ACCOUNT_LABELS[a.kind] ?? a.kind, formatCents(a.openingCents), formatCents(a.closingCents)]);
   doc.moveDown();
 
   text(12, true).text(`Entries (${s.entries.length})`);
