@@ -36,6 +36,7 @@ import {
   SettleMaturityRequest,
 } from '@meridian/proto/meridian/ledger/v1/ledger';
 import { echo, echoClient } from './echoService.js';
+import { threadCpuMs } from './logins.js';
 import { figure, runSlice, type LoadFigure, type LoadSlice } from './load.js';
 
 export interface GrpcBenchOptions {
@@ -49,6 +50,8 @@ export interface GrpcBenchOptions {
   rounds: number;
   echoAddress: string;
   ledgerAddress: string;
+  /** The standalone target's pid: its CPU per posting is measured from /proc (all threads). */
+  targetPid?: number;
   log(figure: LoadFigure, unit: string): void;
 }
 
@@ -70,6 +73,8 @@ export interface GrpcBenchResult {
   hotPostings: number;
   /** Events on the two hot streams when their runs started. */
   hotStreamEvents?: { short: number; long: number };
+  /** The target's CPU per posting (event loop, other threads), consumers included. */
+  cpu?: { postings: number; mainMsPerPosting: number; threadsMsPerPosting: number };
 }
 
 const WARMUP_CALLS = 200;
@@ -221,12 +226,30 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
         slices: [] as LoadSlice[],
       },
     ];
+    const cpu0 = o.targetPid ? threadCpuMs(o.targetPid) : undefined;
     for (let r = 0; r < rounds; r++) {
       for (const run of r % 2 === 0 ? runs : [...runs].reverse()) {
         const s = await slice(run.call);
         run.slices.push(s);
         if (run.call === callHot) hotPostings += s.latencies.length;
       }
+    }
+    // the target's CPU over the runs and until its event consumers have caught up, per posting
+    let cpu: GrpcBenchResult['cpu'];
+    if (o.targetPid && cpu0) {
+      const cpu1 = await settledCpu(o.targetPid);
+      const postings = runs
+        .slice(1)
+        .reduce((n, r) => n + r.slices.reduce((m, s) => m + s.latencies.length, 0), 0);
+      const per = (ms: number) => (postings > 0 ? +(ms / postings).toFixed(3) : NaN);
+      cpu = {
+        postings,
+        mainMsPerPosting: per(cpu1.main - cpu0.main),
+        threadsMsPerPosting: per(cpu1.threads - cpu0.threads),
+      };
+      console.log(
+        `  target CPU per posting (until its consumers caught up): event loop ${cpu.mainMsPerPosting} ms, other threads ${cpu.threadsMsPerPosting} ms (${postings} postings)`,
+      );
     }
     const figures = runs.map((run) => {
       const f = figure(run.name, run.slices);
@@ -246,9 +269,24 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
       },
       hotPostings,
       hotStreamEvents,
+      ...(cpu ? { cpu } : {}),
     };
   } finally {
     ec.close();
     ledger.close();
   }
+}
+
+/** The target's CPU once it has gone quiet (its consumers drained the postings' events), at most 60 s on. */
+async function settledCpu(pid: number): Promise<{ main: number; threads: number }> {
+  let last = threadCpuMs(pid);
+  const until = Date.now() + 60_000;
+  while (Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = threadCpuMs(pid);
+    const busy = now.main + now.threads - (last.main + last.threads);
+    if (busy < 30) return last; // under 6 % of a core: idle (timers, polls)
+    last = now;
+  }
+  return last;
 }

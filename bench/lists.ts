@@ -6,11 +6,15 @@
  * - Baseline: the same routes on a standalone with an empty store (its admin only), in the same run.
  * - Routes, one request in flight, `seconds` each: GET api/users/getUsers?limit=50 walking the pages by
  *   X-Next-Cursor (back to the first page at the end), the same with a search (`q`), and
- *   GET api/users/userStats. Ratio = seeded p99 ÷ empty p99.
+ *   GET api/users/userStats; every admin queue (pending deposits, investments, withdrawals, KYC) a page of
+ *   50 at a time the same way; then, as an investor (the admin impersonating them: on the seeded store
+ *   LISTS_INVESTOR, default seed-20, one of the users `make seed` gave deposits, an investment and a
+ *   withdrawal; on the empty store a fresh one), the transaction history and the investment history, a page
+ *   of 50 at a time. Ratio = seeded p99 ÷ empty p99.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BrowserSession, signIn } from './http.js';
+import { BrowserSession, registerInvestor, signIn } from './http.js';
 import { figure, type LoadFigure, type LoadSlice } from './load.js';
 import { table } from './results.js';
 import { startStandaloneTarget } from './standalone.js';
@@ -34,7 +38,26 @@ const ROUTES: Route[] = [
     next: (c) => `/api/users/getUsers?limit=50&q=seed-1${c ? `&cursor=${encodeURIComponent(c)}` : ''}`,
   },
   { name: 'userStats', next: () => '/api/users/userStats' },
+  ...(
+    [
+      ['pending deposits', '/api/payments/pending-deposit'],
+      ['pending investments', '/api/invest/adminPendingInvestment'],
+      ['pending withdrawals', '/api/withDraw/pending'],
+      ['pending KYC', '/api/users/kyc/pending'],
+    ] as const
+  ).map(([name, path]) => paged(`${name} (limit 50)`, path)),
 ];
+
+/** The investor's lists, asked while the admin impersonates them. */
+const INVESTOR_ROUTES: Route[] = [
+  paged('transaction history (limit 50)', '/api/invest/getTransactionHistory'),
+  paged('investment history (limit 50)', '/api/invest/investment-history'),
+];
+
+/** A list route walked a page of 50 at a time by X-Next-Cursor (back to the first page after the last). */
+function paged(name: string, path: string): Route {
+  return { name, next: (c) => `${path}?limit=50${c ? `&cursor=${encodeURIComponent(c)}` : ''}` };
+}
 
 async function measure(baseUrl: string, browser: BrowserSession, route: Route, seconds: number) {
   const latencies: number[] = [];
@@ -91,6 +114,13 @@ export async function benchLists(o: { seconds: number }): Promise<ListsBenchResu
       const figures: LoadFigure[] = [];
       for (const route of ROUTES) figures.push(await measure(target.url, browser, route, o.seconds));
       const stats = (await browser.get('/api/users/userStats')).body as { total: number };
+      // the investor's lists: the admin impersonates a seeded investor (a fresh one on the empty store)
+      const investorId = seeded
+        ? await seededUserId(browser, process.env.LISTS_INVESTOR ?? 'seed-20@seed.meridian.local')
+        : (await registerInvestor(target.url, { verify: false })).id;
+      const as = await browser.post(`/api/users/impersonate/${encodeURIComponent(investorId)}`);
+      if (as.status !== 200) throw new Error(`impersonate ${investorId}: HTTP ${as.status}`);
+      for (const route of INVESTOR_ROUTES) figures.push(await measure(target.url, browser, route, o.seconds));
       const rss = await rssOf(target.pid);
       return { figures, users: stats.total, rss };
     } finally {
@@ -100,6 +130,14 @@ export async function benchLists(o: { seconds: number }): Promise<ListsBenchResu
   const empty = await run({}, false);
   const seeded = await run({ ...adminEnv, DATA_DIR: dataDir }, true);
   return { users: seeded.users, seeded: seeded.figures, empty: empty.figures, rssMiB: seeded.rss };
+}
+
+/** The id of the seeded user with that email (the users search, by the email's prefix). */
+async function seededUserId(browser: BrowserSession, email: string): Promise<string> {
+  const res = await browser.get(`/api/users/getUsers?limit=1&q=${encodeURIComponent(email)}`);
+  const [user] = (res.body ?? []) as Array<{ _id: string }>;
+  if (res.status !== 200 || !user) throw new Error(`no seeded user ${email} (HTTP ${res.status})`);
+  return user._id;
 }
 
 /** The target's resident set (MiB) from /proc, 0 where there is none. */

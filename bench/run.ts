@@ -201,6 +201,7 @@ async function main(): Promise<void> {
             rounds: settings.rounds,
             echoAddress: `127.0.0.1:${baselines.grpc}`,
             ledgerAddress: target.ledgerAddress,
+            targetPid: target.pid,
             log: (f: LoadFigure, unit: string) =>
               console.log(
                 `  ${f.name.padEnd(36)} ${String(f.perSecond).padStart(7)} ${unit}${f.errors ? `   (${f.errors} errors: ${f.firstError})` : ''}`,

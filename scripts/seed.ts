@@ -3,13 +3,20 @@
  * the services' own gRPC commands, never SQL: users register with identity (every seeded user shares ONE
  * argon2 hash of the seed password, computed once: 100,000 real hashes take hours), and postings go through
  * the ledger's AdjustBalance (an admin's credit to the user's deposit balance), every 20th as a deposit the
- * user requests (CreateDeposit), left pending so the admin queue has items.
+ * user requests (CreateDeposit), left pending so the admin queue has items. Then every QUEUE_EVERY-th user
+ * (default 10) fills the other queues and histories through their own services: an investment it starts
+ * (investment StartInvest, Starter $100, held and left pending), a withdrawal it requests (withdrawal
+ * RequestWithdrawal of $50, after an admin's credit of its Total Profit; left pending), and KYC documents it
+ * uploads (kyc's upload endpoint, two tiny sample files; left pending). The seed calls the services as the
+ * gateway does, giving the facts the gateway would take from identity (verified email, KYC Approved for
+ * the withdrawal).
  *
  * Resumable and idempotent: users are `seed-<n>@seed.meridian.local` (a re-run finds the ones already there
  * in DATA_DIR/seed-progress.json, and an email already registered is skipped), every posting carries the
  * idempotency key `seed-<kind>-<n>` (a retry answers without moving money again).
  *
- *   tsx scripts/seed.ts          env USERS (default 1000), POSTINGS (default 10 x USERS), DATA_DIR, SEED_CONCURRENCY (32)
+ *   tsx scripts/seed.ts          env USERS (default 1000), POSTINGS (default 10 x USERS), QUEUE_EVERY (10),
+ *                                DATA_DIR, SEED_CONCURRENCY (32)
  *
  * The services run in this process (startStandalone) while it seeds; `make start` on the same DATA_DIR
  * serves the result. Prints progress, the rate, and the process's RSS at the end.
@@ -28,10 +35,32 @@ import {
   BalanceAccount,
   LedgerServiceClient,
 } from '@meridian/proto/meridian/ledger/v1/ledger';
+import { InvestmentServiceClient } from '@meridian/proto/meridian/investment/v1/investment';
+import { WithdrawalServiceClient } from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
 
 const USERS = Number(process.env.USERS ?? 1000);
 const POSTINGS = Number(process.env.POSTINGS ?? USERS * 10);
 const CONCURRENCY = Number(process.env.SEED_CONCURRENCY ?? 32);
+/** Every QUEUE_EVERY-th seeded user has a pending investment, withdrawal and KYC submission. */
+const QUEUE_EVERY = Math.max(1, Number(process.env.QUEUE_EVERY ?? 10));
+/** Two valid document files (kyc checks the bytes): a PNG front and a PDF back, a few bytes each. */
+const KYC_FRONT = Buffer.from([
+  0x89,
+  0x50,
+  0x4e,
+  0x47,
+  0x0d,
+  0x0a,
+  0x1a,
+  0x0a,
+  0,
+  0,
+  0,
+  13,
+  ...Buffer.from('IHDR'),
+  ...Buffer.alloc(64),
+]);
+const KYC_BACK = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(64)]);
 const DATA_DIR = process.env.DATA_DIR ?? 'data';
 const PASSWORD = process.env.SEED_PASSWORD ?? 'Seed-pass-1';
 /** The acting admin of the seeded balance credits (maker-checker: never one of the seeded users). */
@@ -45,6 +74,8 @@ interface Progress {
   users: Array<string | null>;
   /** postings done: 1..postings */
   postings: number;
+  /** queue items done (users whose investment, withdrawal and KYC were made), by seeded-user index */
+  queued?: number;
 }
 
 function loadProgress(): Progress {
@@ -127,6 +158,38 @@ async function trustAdminDevice(identity: IdentityServiceClient): Promise<void> 
   console.log(`the admin ${email} trusts a bench browser (DATA_DIR/seed-admin.json)`);
 }
 
+/** A seed step a re-run may repeat: an answer that it was already done is fine. */
+async function tolerateDone(call: Promise<unknown>): Promise<void> {
+  try {
+    await call;
+  } catch (err) {
+    if (!/already|exists/i.test((err as { details?: string }).details ?? '')) throw err;
+  }
+}
+
+/** The user's KYC documents through kyc's upload endpoint (as the gateway proxies them); once per user. */
+async function uploadKyc(kycHttpUrl: string, token: string, userId: string, i: number): Promise<void> {
+  const form = new FormData();
+  form.append('front', new Blob([KYC_FRONT]), 'front.png');
+  form.append('back', new Blob([KYC_BACK]), 'back.pdf');
+  const res = await fetch(`${kycHttpUrl}/upload`, {
+    method: 'POST',
+    body: form,
+    headers: {
+      'x-internal-token': token,
+      'x-correlation-id': randomUUID(),
+      'x-user-id': userId,
+      'x-user-role': 'subscriber',
+      'x-user-verified': 'true',
+      'x-user-name': encodeURIComponent(`Seed User q${i}`),
+      'x-user-email': encodeURIComponent(`seed-q${i}@seed.meridian.local`),
+    },
+  });
+  const body = (await res.json().catch(() => ({}))) as { message?: string };
+  if (res.status !== 200 && !/already/i.test(body.message ?? ''))
+    throw new Error(`KYC upload for ${userId}: HTTP ${res.status} ${body.message ?? ''}`);
+}
+
 async function main() {
   mkdirSync(DATA_DIR, { recursive: true });
   const progress = loadProgress();
@@ -149,6 +212,8 @@ async function main() {
   });
   const identity = createGrpcClient(IdentityServiceClient, standalone.identityAddress);
   const ledger = createGrpcClient(LedgerServiceClient, standalone.money.ledger.grpcAddress);
+  const investment = createGrpcClient(InvestmentServiceClient, standalone.money.investment.grpcAddress);
+  const withdrawal = createGrpcClient(WithdrawalServiceClient, standalone.money.withdrawal.grpcAddress);
   const t0 = Date.now();
   try {
     // ---- users (identity's Register) ----
@@ -220,6 +285,62 @@ async function main() {
     );
     progress.postings = Math.max(progress.postings, POSTINGS);
     saveProgress(progress);
+
+    // ---- the other queues and histories: investments, withdrawals, KYC (every QUEUE_EVERY-th user) ----
+    const secrets = JSON.parse(readFileSync(join(DATA_DIR, 'secrets.json'), 'utf8')) as Record<
+      string,
+      string
+    >;
+    const queued = users.filter((_, i) => i % QUEUE_EVERY === QUEUE_EVERY - 1);
+    await pool(
+      'queues',
+      progress.queued ?? 0,
+      queued.length,
+      async (i) => {
+        const userId = queued[i]!;
+        const caller = { userId, sessionId: '', impersonatorId: '', correlationId: randomUUID() };
+        const person = { caller, callerRole: 'subscriber', callerVerified: true };
+        // the $100 it invests and the $60 of Total Profit it withdraws from: an admin's credits
+        for (const [account, amount, key] of [
+          [BalanceAccount.BALANCE_ACCOUNT_DEPOSIT, '100', `seed-fund-${i}`],
+          [BalanceAccount.BALANCE_ACCOUNT_PROFIT, '60', `seed-profit-${i}`],
+        ] as const)
+          await callUnary(ledger, 'adjustBalance', {
+            caller: { ...caller, userId: SEED_ADMIN },
+            callerRole: 'admin',
+            userId,
+            account,
+            operation: AdjustmentOperation.ADJUSTMENT_OPERATION_ADD,
+            amount,
+            reason: 'seed',
+            idempotencyKey: key,
+          });
+        await tolerateDone(
+          callUnary(investment, 'startInvest', {
+            ...person,
+            planName: 'Starter',
+            amount: '100',
+            investmentId: `seed-invest-${i}`,
+          }),
+        );
+        await tolerateDone(
+          callUnary(withdrawal, 'requestWithdrawal', {
+            ...person,
+            callerKycStatus: 'Approved',
+            amount: '50',
+            walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
+            withdrawalId: `seed-withdraw-${i}`,
+          }),
+        );
+        await uploadKyc(standalone.kycHttpUrl, secrets.KYC_INTERNAL_TOKEN ?? '', userId, i);
+      },
+      (done) => {
+        progress.queued = Math.max(progress.queued ?? 0, done - CONCURRENCY);
+        saveProgress(progress);
+      },
+    );
+    progress.queued = queued.length;
+    saveProgress(progress);
     await standalone.money.flushOutboxes(120_000).catch(() => undefined);
     await trustAdminDevice(identity);
     const rss = process.memoryUsage().rss;
@@ -229,6 +350,8 @@ async function main() {
   } finally {
     identity.close();
     ledger.close();
+    investment.close();
+    withdrawal.close();
     await standalone.stop();
   }
 }

@@ -19,7 +19,7 @@ import { spaRouter } from './http/spa.js';
 import { usersRouter } from './http/usersRoutes.js';
 import { kycAdminRouter, kycProxyRouter } from './http/kycRoutes.js';
 import { moneyRouter } from './http/moneyRoutes.js';
-import { auditRouter } from './http/auditRoutes.js';
+import { auditRouter, claimTakeoverRecorder } from './http/auditRoutes.js';
 import { statementRouter } from './http/statementRoutes.js';
 import type { MoneyClients } from './moneyClients.js';
 import type { RevocationFeed } from './sessionRevocations.js';
@@ -122,7 +122,9 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
   // every email, unauthenticated: never in production, and only to a browser on this machine
   if (config.nodeEnv !== 'production')
     api.use('/dev', loopbackOnly, devMailboxRouter({ config, notification }));
-  api.use(claimsRouter({ claims, auth }));
+  api.use(
+    claimsRouter({ claims, auth, recordTakeover: claimTakeoverRecorder({ config, identity }), logger }),
+  );
   if (deps.money) {
     api.use(moneyRouter({ config, identity, money: deps.money, auth, claims }));
     api.use(statementRouter({ config, identity, money: deps.money, auth }));

@@ -10,6 +10,8 @@ import {
   HttpSession,
   loginCodeOf,
   listMail,
+  signIn,
+  userWithRole,
   waitForMail,
   type TestComposition,
 } from './testing/composition.js';
@@ -156,6 +158,57 @@ describe('the audit trail', () => {
     const keys = entries.map((e) => `${e.at}|${e.id}`);
     expect([...keys].sort().reverse()).toEqual(keys);
     for (const e of mine) expect(Date.parse(e.at)).not.toBeNaN();
+  });
+
+  it('records a claim takeover: who took the item over from whom, which item, when, from which address', async () => {
+    const item = await requestDeposit(investor.browser, 30);
+    const second = await userWithRole(t.url, admin, 'admin');
+    const other = new HttpSession(t.url);
+    await signIn(other, second.email, second.password);
+    expect((await admin.post('/api/admin/claims', { kind: 'deposit', id: item })).status).toBe(200);
+    const before = new Date().toISOString();
+    const taken = await other.request(
+      'POST',
+      `/api/admin/claims/deposit/${item}/takeover`,
+      from('192.0.2.44'),
+    );
+    expect(taken.status, JSON.stringify(taken.body)).toBe(200);
+    expect(taken.body.claim).toMatchObject({ kind: 'deposit', id: item, adminId: second.id });
+    expect(taken.body.claim).not.toHaveProperty('takenOverFrom');
+    const entry = await waitFor(
+      async () =>
+        (await trail(admin, 'action=ClaimTakenOver&limit=500')).entries.find((e) =>
+          e.details.includes(item),
+        ) ?? null,
+      { message: 'the takeover reached the trail', timeoutMs: 10_000 },
+    );
+    expect(entry).toMatchObject({
+      adminId: second.id,
+      adminEmail: second.email,
+      userId: adminId,
+      userEmail: 'admin@meridian.test',
+      action: 'ClaimTakenOver',
+      service: 'identity',
+      address: '192.0.2.44',
+      impersonating: false,
+    });
+    expect(entry.at >= before.slice(0, 19)).toBe(true);
+    expect(JSON.parse(entry.details)).toMatchObject({
+      kind: 'deposit',
+      itemId: item,
+      adminId: second.id,
+      fromAdminId: adminId,
+    });
+    // filtered by the admin taken over from, too; taking over an item nobody holds is a claim, not an entry
+    const byVictim = await trail(admin, `user=${adminId}&action=ClaimTakenOver`);
+    expect(byVictim.entries.map((e) => e.id)).toContain(entry.id);
+    const free = await requestDeposit(investor.browser, 25);
+    expect((await other.post(`/api/admin/claims/deposit/${free}/takeover`)).status).toBe(200);
+    expect((await other.request('DELETE', `/api/admin/claims/deposit/${free}`)).status).toBe(200);
+    expect((await other.request('DELETE', `/api/admin/claims/deposit/${item}`)).status).toBe(200);
+    const all = await trail(admin, 'action=ClaimTakenOver&limit=500');
+    expect(all.entries.filter((e) => e.details.includes(free))).toEqual([]);
+    expect(all.entries.filter((e) => e.details.includes(item))).toHaveLength(1);
   });
 
   it('filters by admin, user, action and period, and pages with a cursor', async () => {

@@ -8,7 +8,9 @@
  * - the user (a distinctive name, email, phone, bio) registers, verifies by the emailed link, uploads KYC
  *   documents (whose bytes carry the name, like a scan of a passport) which the admin approves, deposits $500
  *   (confirmed), invests $100 (approved, matures), asks to withdraw $60 to a distinctive wallet address (approved)
- *   and receives the emails of each step;
+ *   and receives the emails of each step; signs in from a new browser at a distinctive client address (an IPv6
+ *   address given as X-Forwarded-For, honoured because the target runs with TRUST_PROXY=loopback and the test
+ *   connects from loopback) and sees it among their security events;
  * - before the deletion: the admin sees the name, email and wallet (opened from what is stored sealed); every
  *   file under DATA_DIR (databases with their -wal/-shm/-journal, the bus, uploads, secrets) scanned as bytes holds
  *   none of the values in clear (utf-8 as typed, lower and upper case, utf-16, base64 and URL-encoded email), and
@@ -58,6 +60,8 @@ const PERSON = {
   phone: '+4915599887766',
   bio: `Collector of rare Marchbanks lighthouses ${tag}`,
   wallet: `0x5ec7e7dead${tag.replace(/[^0-9a-f]/g, '0')}c0ffee5bedc0de1234abcd98`.slice(0, 42),
+  /** The client address of a sign-in (documentation prefix 2001:db8::/32): personal data too. */
+  address: `2001:db8:5ec7:${tag.replace(/[^0-9a-f]/g, '0').slice(0, 4)}::be11`,
   password: 'Zebulon-Passw0rd!',
 };
 /** A 1x1 PNG (the kyc service checks magic bytes) followed by the holder's name, as on a scanned document. */
@@ -159,7 +163,8 @@ async function start(): Promise<RunningTarget> {
     dataDir,
     adminEmail: ADMIN.email,
     adminPassword: ADMIN.password,
-    env: { PLANS_JSON },
+    // X-Forwarded-For from the test's own loopback connection is the client address (a proxy in front)
+    env: { PLANS_JSON, TRUST_PROXY: 'loopback' },
   });
   running.push(target);
   return target;
@@ -284,6 +289,36 @@ describe('crypto-shredding on the standalone target', () => {
         expect.arrayContaining(['We received your withdrawal request', 'Your investment has matured']),
       );
 
+      // the person signs in from a new browser at a distinctive address and sees it in their security events
+      const afar = new HttpSession(url);
+      const knownMail = new Set((await listMail(url, PERSON.email)).map((m) => m.id));
+      ok(
+        await afar.post(`/api/users/sendLoginCode/${encodeURIComponent(PERSON.email)}`),
+        200,
+        'send the person a code',
+      );
+      const personCode = await waitForMail(
+        url,
+        PERSON.email,
+        (m) => !knownMail.has(m.id) && /\b\d{6}\b/.test(m.text),
+        60_000,
+      );
+      ok(
+        await afar.request('POST', `/api/users/loginWithCode/${encodeURIComponent(PERSON.email)}`, {
+          body: { loginCode: loginCodeOf(personCode) },
+          headers: { 'x-forwarded-for': PERSON.address },
+        }),
+        200,
+        'sign in from afar',
+      );
+      const security = await waitFor(async () => {
+        const body = ok(await afar.get('/api/users/securityEvents'), 200, 'security events').body as {
+          events: Array<{ address: string }>;
+        };
+        return body.events.some((e) => e.address === PERSON.address) ? body : null;
+      }, 'the sign-in among the security events, with its address');
+      expect(security.events.length).toBeGreaterThan(0);
+
       // the admin's users list finds the person by a prefix of the name and of the email (opened, then matched)
       const byName = ok(
         await admin.get(`/api/users/getUsers?q=${encodeURIComponent('zebulon quix')}&limit=10`),
@@ -299,6 +334,7 @@ describe('crypto-shredding on the standalone target', () => {
         phone: PERSON.phone,
         wallet: PERSON.wallet,
         bio: PERSON.bio,
+        address: PERSON.address,
       });
       const before = scan(dataDir, needles);
       expect(before.files).toBeGreaterThan(8);

@@ -17,6 +17,7 @@ import { callUnary } from '../grpcClients.js';
 import { sessionOf, type Auth } from './auth.js';
 import { HttpError } from './errors.js';
 import { ctxOf } from './grpcContext.js';
+import type { ClaimRouteDeps } from '../live/claimsRoutes.js';
 
 /** At most this many rows in one CSV export. */
 export const CSV_MAX_ROWS = 10_000;
@@ -94,16 +95,48 @@ export interface AuditRouteDeps {
   auth: Auth;
 }
 
-export function auditRouter({ config, identity, auth }: AuditRouteDeps): Router {
-  const r = Router();
-  const ctx = ctxOf(config);
-  // identity serves AuditService on the same server: a client over the identity client's channel, made at
-  // the first call (the route table is also built over stand-ins that have no channel)
+/**
+ * identity serves AuditService on the same server: a client over the identity client's channel, made at the
+ * first call (the route table is also built over stand-ins that have no channel).
+ */
+function auditClientOf(identity: IdentityServiceClient): () => au.AuditServiceClient {
   let auditClient: au.AuditServiceClient | undefined;
-  const audit = () =>
+  return () =>
     (auditClient ??= createGrpcClient(au.AuditServiceClient, 'identity', {
       channelOverride: (identity as unknown as Client).getChannel(),
     }));
+}
+
+/**
+ * Records an admin's claim takeover (live/claimsRoutes.ts) in the audit trail: identity's RecordClaimTakeover
+ * with the request's Caller (the admin who took over, and the client address), which identity appends as
+ * ClaimTakenOver, an event its audit projection turns into an entry like every other admin action.
+ */
+export function claimTakeoverRecorder({
+  config,
+  identity,
+}: Pick<AuditRouteDeps, 'config' | 'identity'>): NonNullable<ClaimRouteDeps['recordTakeover']> {
+  const ctx = ctxOf(config);
+  const audit = auditClientOf(identity);
+  return async (req, res, t) => {
+    await callUnary(
+      audit(),
+      'recordClaimTakeover',
+      au.RecordClaimTakeoverRequest.fromPartial({
+        caller: sessionOf(res).caller,
+        kind: t.kind,
+        itemId: t.id,
+        fromAdminId: t.fromAdminId,
+      }),
+      ctx(req),
+    );
+  };
+}
+
+export function auditRouter({ config, identity, auth }: AuditRouteDeps): Router {
+  const r = Router();
+  const ctx = ctxOf(config);
+  const audit = auditClientOf(identity);
 
   const page = (
     req: Request,

@@ -33,6 +33,7 @@ import type { PendingKycUserAnswer } from './answers.js';
 import { sessionOf, type Auth } from './auth.js';
 import { HttpError, SERVICE_UNAVAILABLE } from './errors.js';
 import { ctxOf } from './grpcContext.js';
+import { pageParams, setNextCursor } from './pages.js';
 import { correlationId, rateLimit } from './middleware.js';
 import { parseBody, parseTokenParam, schemas } from './validation.js';
 
@@ -246,9 +247,14 @@ export function kycAdminRouter({ config, kyc: client, auth, claims }: KycRouteDe
     const out = await callUnary(
       client,
       'listPending',
-      kyc.ListPendingRequest.fromPartial({ caller: s.caller, callerRole: s.principal.role }),
+      kyc.ListPendingRequest.fromPartial({
+        caller: s.caller,
+        callerRole: s.principal.role,
+        ...pageParams(req),
+      }),
       ctx(req),
     );
+    setNextCursor(res, out.nextCursor);
     res.json({ pendingUsers: out.pendingUsers.map(pendingUserJson) });
   });
 

@@ -30,6 +30,9 @@ import { claimAdminOf } from '../live/claimsRoutes.js';
 import { sessionOf, type Auth, type Session } from './auth.js';
 import { HttpError } from './errors.js';
 import { ctxOf } from './grpcContext.js';
+import { pageParams, setNextCursor } from './pages.js';
+import type { DepositAnswer, InvestmentAnswer, WithdrawalAnswer } from './answers.js';
+import { mergeHistoryPage } from './historyPages.js';
 import { balancesJson, depositJson, investmentJson, planJson, withdrawalJson } from './moneyViews.js';
 import {
   ALL_FIELDS_REQUIRED,
@@ -194,9 +197,10 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
     const out = await callUnary(
       money.ledger,
       'listPendingDeposits',
-      lg.ListPendingDepositsRequest.fromPartial(caller(res)),
+      lg.ListPendingDepositsRequest.fromPartial({ ...caller(res), ...pageParams(req) }),
       ctx(req),
     );
+    setNextCursor(res, out.nextCursor);
     res.json({ message: MONEY_MESSAGES.pendingDeposits, deposit: out.deposits.map(depositJson) });
   });
 
@@ -275,11 +279,12 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
       callUnary(
         money.investment,
         'investmentHistory',
-        inv.InvestmentHistoryRequest.fromPartial(caller(res)),
+        inv.InvestmentHistoryRequest.fromPartial({ ...caller(res), ...pageParams(req) }),
         ctx(req),
       ),
       ownBalanceCents(req, res),
     ]);
+    setNextCursor(res, out.nextCursor);
     res.json({ investments: out.investments.map((i) => investmentJson(i, balance)) });
   });
 
@@ -297,26 +302,25 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
     const out = await callUnary(
       money.investment,
       'listPending',
-      inv.ListPendingRequest.fromPartial(caller(res)),
+      inv.ListPendingRequest.fromPartial({ ...caller(res), ...pageParams(req) }),
       ctx(req),
     );
-    // user.balance (spec §3): each investor's Deposit Balance, asked once per investor
+    setNextCursor(res, out.nextCursor);
+    // user.balance (spec §3): each investor's Deposit Balance, the page's investors in one ledger call
     const balances = new Map<string, number | undefined>();
-    await Promise.all(
-      [...new Set(out.investments.map((i) => i.userId))].map(async (userId) => {
-        try {
-          const b = await callUnary(
-            money.ledger,
-            'getBalances',
-            lg.GetBalancesRequest.fromPartial({ ...caller(res), userId }),
-            ctx(req),
-          );
-          balances.set(userId, b.depositCents);
-        } catch {
-          balances.set(userId, undefined);
-        }
-      }),
-    );
+    const userIds = [...new Set(out.investments.map((i) => i.userId))];
+    if (userIds.length > 0)
+      try {
+        const b = await callUnary(
+          money.ledger,
+          'listBalances',
+          lg.ListBalancesRequest.fromPartial({ ...caller(res), userIds }),
+          ctx(req),
+        );
+        b.balances.forEach((one, i) => balances.set(userIds[i]!, one.depositCents));
+      } catch {
+        // the list answers without the balances rather than not at all
+      }
     res.json({ pendingInvestments: out.investments.map((i) => investmentJson(i, balances.get(i.userId))) });
   });
 
@@ -350,8 +354,81 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
     });
   });
 
+  // Without limit/cursor: the spec's whole history. With them: a page of the three lists merged newest first
+  // (historyPages.ts), the next page's cursor in X-Next-Cursor; the body stays { history }.
   r.get('/invest/getTransactionHistory', auth.requireUser, async (req, res) => {
     const who = caller(res);
+    const paging = pageParams(req);
+    if (paging.limit !== undefined) {
+      const asItems = <T, J>(
+        list: { nextCursor: string; itemCursors: string[] },
+        items: T[],
+        json: (t: T) => J,
+      ) => ({
+        items: items.map(json),
+        nextCursor: list.nextCursor,
+        itemCursors: list.itemCursors,
+      });
+      type Item =
+        | (DepositAnswer & { type: 'Transaction'; timestamp: string })
+        | (InvestmentAnswer & { type: 'Investment'; timestamp: string | null })
+        | (WithdrawalAnswer & { type: 'Withdrawal'; timestamp: string });
+      const page = await mergeHistoryPage<Item>(
+        [
+          {
+            fetch: async (cursor, limit) => {
+              const out = await callUnary(
+                money.ledger,
+                'listUserDeposits',
+                lg.ListUserDepositsRequest.fromPartial({ ...who, limit, cursor }),
+                ctx(req),
+              );
+              return asItems(out, out.deposits, (d) => ({
+                type: 'Transaction' as const,
+                ...depositJson(d),
+                timestamp: d.requestedAt,
+              }));
+            },
+            time: (i) => (i as { createdAt: string }).createdAt,
+          },
+          {
+            fetch: async (cursor, limit) => {
+              const out = await callUnary(
+                money.investment,
+                'investmentHistory',
+                inv.InvestmentHistoryRequest.fromPartial({ ...who, limit, cursor }),
+                ctx(req),
+              );
+              return asItems(out, out.investments, (i) => {
+                const j = investmentJson(i);
+                return { type: 'Investment' as const, ...j, timestamp: j.startDate ?? j.createdAt };
+              });
+            },
+            time: (i) => (i as { createdAt: string }).createdAt,
+          },
+          {
+            fetch: async (cursor, limit) => {
+              const out = await callUnary(
+                money.withdrawal,
+                'listUserWithdrawals',
+                wd.ListUserWithdrawalsRequest.fromPartial({ ...who, limit, cursor }),
+                ctx(req),
+              );
+              return asItems(out, out.withdrawals, (w) => ({
+                type: 'Withdrawal' as const,
+                ...withdrawalJson(w),
+                timestamp: w.requestDate,
+              }));
+            },
+            time: (i) => (i as { requestDate: string }).requestDate,
+          },
+        ],
+        { limit: paging.limit, cursor: paging.cursor ?? '' },
+      );
+      setNextCursor(res, page.nextCursor);
+      res.json({ history: page.items.map((i) => i.item) });
+      return;
+    }
     const [deposits, investments, withdrawals] = await Promise.all([
       callUnary(money.ledger, 'listUserDeposits', lg.ListUserDepositsRequest.fromPartial(who), ctx(req)),
       callUnary(
@@ -422,9 +499,10 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
     const out = await callUnary(
       money.withdrawal,
       'listPending',
-      wd.ListPendingRequest.fromPartial(caller(res)),
+      wd.ListPendingRequest.fromPartial({ ...caller(res), ...pageParams(req) }),
       ctx(req),
     );
+    setNextCursor(res, out.nextCursor);
     res.json({
       message: MONEY_MESSAGES.pendingWithdrawals,
       withdrawals: out.withdrawals.map((w) => withdrawalJson(w)),

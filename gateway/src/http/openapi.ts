@@ -110,6 +110,19 @@ const CLAIMS = 'Review claims';
 
 /** What a decision on a queue item answers when the caller does not hold its claim (live/claims.ts). */
 const CLAIM_REFUSALS = [CLAIM_MESSAGES.notClaimed, CLAIM_MESSAGES.heldBy('<name>'), CLAIM_MESSAGES.busy];
+/** A list route's paging (pages.ts): optional limit and cursor, the next page's cursor in X-Next-Cursor. */
+const paged = (order: string) => ({
+  description: `Without parameters: the whole list, ${order} (the spec's answer). With \`limit\` or \`cursor\`: one page of the same list (keyset paging, stable while items are added or removed), the next page's cursor in the \`${NEXT_CURSOR_HEADER}\` header (absent on the last page); the body keeps its shape.`,
+  query: {
+    limit: 'Page size, 1-500 (default 50 when only `cursor` is given).',
+    cursor: `The \`${NEXT_CURSOR_HEADER}\` of the previous page.`,
+  },
+  okHeaders: {
+    [NEXT_CURSOR_HEADER]: 'The cursor of the next page; absent on the last page or without paging.',
+  },
+  errors: { 400: [INVALID_USERS_QUERY] },
+});
+
 const CLAIM_RULE =
   'The caller must hold the claim on the item (POST api/admin/claims); a decision that succeeds releases it.';
 const AUDIT = 'Audit';
@@ -557,6 +570,7 @@ export const ROUTES: RouteDoc[] = [
     path: '/api/users/kyc/pending',
     tag: KYC,
     summary: 'Submissions waiting for review, oldest first',
+    ...paged('oldest first'),
     access: 'admin',
     ok: json(pendingKycAnswer, 'The pending submissions.'),
   },
@@ -627,6 +641,7 @@ export const ROUTES: RouteDoc[] = [
     path: '/api/payments/pending-deposit',
     tag: PAYMENTS,
     summary: 'Deposits waiting for confirmation, oldest first',
+    ...paged('oldest first'),
     access: 'admin',
     money: true,
     ok: json(moneyAnswers.pendingDeposits, 'The pending deposits.'),
@@ -694,6 +709,7 @@ export const ROUTES: RouteDoc[] = [
     path: '/api/invest/investment-history',
     tag: INVEST,
     summary: "The caller's investments",
+    ...paged('newest first'),
     access: 'user',
     money: true,
     ok: json(moneyAnswers.investmentHistory, 'The investments.'),
@@ -714,6 +730,7 @@ export const ROUTES: RouteDoc[] = [
     path: '/api/invest/adminPendingInvestment',
     tag: INVEST,
     summary: 'Investments waiting for approval',
+    ...paged('oldest first'),
     access: 'admin',
     money: true,
     ok: json(
@@ -769,6 +786,7 @@ export const ROUTES: RouteDoc[] = [
     path: '/api/invest/getTransactionHistory',
     tag: INVEST,
     summary: "The caller's deposits, investments and withdrawals, newest first",
+    ...paged('newest first (a page merges the three lists by request time)'),
     access: 'user',
     money: true,
     ok: json(moneyAnswers.transactionHistory, 'The history.'),
@@ -816,6 +834,7 @@ export const ROUTES: RouteDoc[] = [
     path: '/api/withDraw/pending',
     tag: WITHDRAW,
     summary: 'Withdrawals waiting for approval',
+    ...paged('oldest first'),
     access: 'admin',
     money: true,
     ok: json(moneyAnswers.pendingWithdrawals, 'The pending withdrawals.'),

@@ -61,7 +61,7 @@ export function sourceOriginOf(req: Request): string | null | undefined {
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
 const ALLOWED_HEADERS =
   'Content-Type, X-XSRF-TOKEN, Idempotency-Key, X-Correlation-ID, Authorization, Accept';
-const EXPOSED_HEADERS = 'X-Correlation-ID, Retry-After';
+const EXPOSED_HEADERS = 'X-Correlation-ID, Retry-After, X-Next-Cursor';
 
 /**
  * CORS for CORS_ORIGINS only, with credentials. Preflights (OPTIONS with Access-Control-Request-Method)

@@ -18,6 +18,13 @@ import { HttpError } from './errors.js';
 import { correlationId, rateLimit } from './middleware.js';
 import { defaultAvatarUrl, referralJson, userJson } from './userView.js';
 import { parseBody, parseEmailParam, parseTokenParam, schemas } from './validation.js';
+import {
+  DEFAULT_PAGE,
+  INVALID_PAGE_QUERY,
+  NEXT_CURSOR_HEADER,
+  pageQuerySchema,
+  setNextCursor,
+} from './pages.js';
 
 export interface UsersRouteDeps {
   config: GatewayConfig;
@@ -28,16 +35,12 @@ export interface UsersRouteDeps {
 
 export const NO_REFERRALS = 'No referrals';
 
-export const INVALID_USERS_QUERY = 'Invalid cursor or limit';
-/** The response header that carries the next page's cursor of a paged getUsers. */
-export const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
+/** getUsers pages like every list (pages.ts). */
+export const INVALID_USERS_QUERY = INVALID_PAGE_QUERY;
+export { NEXT_CURSOR_HEADER };
 /** A page's size when a paged getUsers names none. */
-export const USERS_PAGE = 50;
-const usersPageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(500).optional(),
-  cursor: z.string().max(500).optional(),
-  q: z.string().max(200).optional(),
-});
+export const USERS_PAGE = DEFAULT_PAGE;
+const usersPageQuery = pageQuerySchema.extend({ q: z.string().max(200).optional() });
 
 /** /api/users/* exactly as spec §7 "Account" lists them. */
 export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Router {
@@ -234,7 +237,7 @@ export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Rou
       }),
       ctx(req),
     );
-    if (out.nextCursor) res.setHeader(NEXT_CURSOR_HEADER, out.nextCursor);
+    setNextCursor(res, out.nextCursor);
     res.json(out.users.map((u) => userJson(u, defaultAvatarUrl(req))));
   });
 

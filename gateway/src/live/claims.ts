@@ -20,8 +20,9 @@
  *   so nobody takes over an item whose decision is being recorded. A decision the service could not answer
  *   (5xx) keeps the claim for a retry; one it refused (the admin's own request, not found, already decided)
  *   releases it, since this admin cannot decide the item.
- * - Another admin may take a claim over explicitly: recorded in the claim's history (returned by the API)
- *   and as a structured log line `ClaimTakenOver` (the audit trail of issue 14 is not built yet).
+ * - Another admin may take a claim over explicitly: recorded in the claim's history (returned by the API),
+ *   as a structured log line `ClaimTakenOver`, and as an entry of the audit trail (claimsRoutes.ts asks
+ *   identity to record it: who, from whom, which item, when, from which address).
  * - Validity is judged by the claim's own expiry against `now()` (injectable), so expiry is testable without
  *   waiting; the key's ttl in the store only cleans up.
  */
@@ -89,8 +90,15 @@ export interface Claims {
   claim(kind: ClaimKind, id: string, admin: ClaimAdmin): Promise<ReviewClaim>;
   /** Releases the caller's claim; false when the caller did not hold it (nothing changes). */
   release(kind: ClaimKind, id: string, adminId: string): Promise<boolean>;
-  /** Takes the item over from whoever holds it (recorded); 409 while a decision on it is running. */
-  takeOver(kind: ClaimKind, id: string, admin: ClaimAdmin): Promise<ReviewClaim>;
+  /**
+   * Takes the item over from whoever holds it (recorded); 409 while a decision on it is running.
+   * `takenOverFrom`: the admin it was taken from (absent: nobody else held it, so it was simply claimed).
+   */
+  takeOver(
+    kind: ClaimKind,
+    id: string,
+    admin: ClaimAdmin,
+  ): Promise<ReviewClaim & { takenOverFrom?: ClaimAdmin }>;
   /** Runs `decision` only when `admin` holds the claim (409 otherwise); releases the claim when it succeeds. */
   decide<T>(kind: ClaimKind, id: string, admin: ClaimAdmin, decision: () => Promise<T>): Promise<T>;
   /**
@@ -310,7 +318,10 @@ export function createClaims(options: ClaimsOptions): Claims {
           },
           'admin claim taken over',
         );
-      return view(claim!, now());
+      const answer = view(claim!, now());
+      return previous && previous.adminId !== admin.id
+        ? { ...answer, takenOverFrom: { id: previous.adminId, name: previous.adminName } }
+        : answer;
     },
 
     async decide(kind, id, admin, decision) {

@@ -4,20 +4,36 @@
  *   GET    api/admin/claims                      every live claim
  *   POST   api/admin/claims {kind, id}           claim the item, or renew the caller's own claim (409: held)
  *   DELETE api/admin/claims/:kind/:id            release the caller's claim (leaving the item)
- *   POST   api/admin/claims/:kind/:id/takeover   take the item over from its holder (recorded)
+ *   POST   api/admin/claims/:kind/:id/takeover   take the item over from its holder (recorded: the claim's
+ *                                                 history, and an entry of the audit trail through identity)
  *
  * An impersonating admin carries the user's role, so none of these answers them.
  */
-import { Router, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { sessionOf, type Auth } from '../http/auth.js';
 import { HttpError } from '../http/errors.js';
 import { parseBody, parseTokenParam, requiredString } from '../http/validation.js';
+import type { GatewayLogger } from '../logger.js';
 import { CLAIM_MESSAGES, isClaimKind, type ClaimAdmin, type ClaimKind, type Claims } from './claims.js';
+
+/** A takeover as the audit trail records it (the caller, with their address, is the admin who took over). */
+export interface ClaimTakeover {
+  kind: ClaimKind;
+  id: string;
+  fromAdminId: string;
+}
 
 export interface ClaimRouteDeps {
   claims: Claims;
   auth: Auth;
+  /**
+   * Records a takeover in the audit trail (auditRoutes.ts: identity's RecordClaimTakeover, with the request's
+   * Caller). Absent: the claim's history and the log line only.
+   */
+  recordTakeover?: (req: Request, res: Response, takeover: ClaimTakeover) => Promise<void>;
+  /** Where a takeover that could not be recorded in the audit trail is reported. */
+  logger?: Pick<GatewayLogger, 'error'>;
 }
 
 export const claimSchemas = {
@@ -39,7 +55,7 @@ const kindOf = (v: unknown): ClaimKind => {
 };
 const idOf = (v: unknown) => parseTokenParam(v, CLAIM_MESSAGES.invalidId);
 
-export function claimsRouter({ claims, auth }: ClaimRouteDeps): Router {
+export function claimsRouter({ claims, auth, recordTakeover, logger }: ClaimRouteDeps): Router {
   const r = Router();
 
   r.get('/admin/claims', auth.requireAdmin, async (_req, res) => {
@@ -58,7 +74,19 @@ export function claimsRouter({ claims, auth }: ClaimRouteDeps): Router {
   });
 
   r.post('/admin/claims/:kind/:id/takeover', auth.requireAdmin, async (req, res) => {
-    const claim = await claims.takeOver(kindOf(req.params.kind), idOf(req.params.id), claimAdminOf(res));
+    const kind = kindOf(req.params.kind);
+    const id = idOf(req.params.id);
+    const { takenOverFrom, ...claim } = await claims.takeOver(kind, id, claimAdminOf(res));
+    if (takenOverFrom && recordTakeover) {
+      // the takeover has happened (the claim's history holds it): a trail that could not be written is
+      // reported loudly, never answered as a failed takeover
+      await recordTakeover(req, res, { kind, id, fromAdminId: takenOverFrom.id }).catch((err: unknown) =>
+        logger?.error(
+          { err, event: 'ClaimTakenOver', kind, id, fromAdminId: takenOverFrom.id },
+          'claim takeover not recorded in the audit trail',
+        ),
+      );
+    }
     res.json({ message: CLAIM_MESSAGES.takenOver, claim });
   });
 

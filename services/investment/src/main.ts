@@ -13,6 +13,7 @@ import { runServiceProgram } from '@meridian/platform/runtime';
 import { type ServiceDeps } from '@meridian/platform/service';
 import { createGrpcLedger } from '@meridian/ledger/client';
 import { CONSUMER_GROUP, SERVICE, type InvestmentContext } from './app/context.js';
+import { investmentView } from './projections/investmentView.js';
 import { forgetDeletedUser } from './app/identityEvents.js';
 import { toIntegrationEvent } from './app/integrationEvents.js';
 import { serveInvestmentMetrics } from './app/metrics.js';
@@ -68,6 +69,7 @@ export async function start(deps: InvestmentDeps): Promise<InvestmentHandle> {
     },
     onStopped: deps.ledger ? undefined : async () => ledger.close?.(),
     grpcAddress: config.INVESTMENT_GRPC_ADDR,
+    indexes: investmentView.indexes,
     grpcService: investmentGrpcService,
   });
 }

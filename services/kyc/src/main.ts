@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { runServiceProgram } from '@meridian/platform/runtime';
 import { personalDataOf } from '@meridian/platform/personalData';
 import { startService, type ServiceDeps, type ServiceHandle } from '@meridian/platform/service';
-import { CONSUMER_GROUP } from './app/collections.js';
-import { handleIdentityEvent } from './app/handleIdentityEvent.js';
+import { CONSUMER_GROUP, KYC_INDEXES } from './app/collections.js';
+import { IDENTITY_EVENT_TYPES, handleIdentityEvent } from './app/handleIdentityEvent.js';
 import { toIntegrationEvent } from './app/integrationEvents.js';
 import type { KycContext } from './app/kycCases.js';
 import type { DocumentStore } from './app/ports.js';
@@ -55,6 +55,7 @@ export function start(deps: KycDeps): Promise<KycHandle> {
   return startService(
     { service: SERVICE, consumerGroup: CONSUMER_GROUP, integrationEvents: toIntegrationEvent, ...deps },
     async ({ store, onStop, consume, serveGrpc }) => {
+      for (const ix of KYC_INDEXES) await store.ensureIndex?.(ix.collection, ix.fields);
       const stored = deps.documents ?? (await createDocumentStore(config));
       if (!deps.documents) onStop(() => stored.close());
       const personalData = personalDataOf(deps);
@@ -62,8 +63,10 @@ export function start(deps: KycDeps): Promise<KycHandle> {
       const documents = sealedDocumentStore(stored, personalData);
       const ctx: KycContext = { store, clock, newId: randomUUID, personalData };
       // identity events: names for the review list, and erasure when a user is deleted
-      await consume('identity', (event, tx) =>
-        handleIdentityEvent(event, tx, { documents, now: clock, personalData }),
+      await consume(
+        'identity',
+        (event, tx) => handleIdentityEvent(event, tx, { documents, now: clock, personalData }),
+        IDENTITY_EVENT_TYPES,
       );
       const grpcAddress = await serveGrpc(config.KYC_GRPC_ADDR, [kycGrpcService({ ctx, logger })]);
       // the document endpoint behind the gateway

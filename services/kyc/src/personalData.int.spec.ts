@@ -4,7 +4,7 @@
  * admins, and unreadable once the key is destroyed, while ids, statuses and dates stay.
  */
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFsDocumentStore } from './adapters/documentStore.fs.js';
@@ -17,6 +17,7 @@ import {
   MemoryPersonalDataKeys,
   PersonalData,
   SHREDDED,
+  USER_DELETED_MESSAGE,
 } from '@meridian/platform/personalData';
 import { tempDir } from '@meridian/platform/testing/tempDir';
 import { waitFor } from '@meridian/platform/testing/waitFor';
@@ -88,6 +89,29 @@ describe('kyc personal data', () => {
       expect(await gone.json()).toEqual({ message: 'Document not found' });
     }
     expect((await h.call('getStatus', { userId })).kycStatus).toBe('Pending');
+  });
+
+  it("a deleted user's upload is refused: no document stored, no new key made for them", async () => {
+    h = await startKycHarness();
+    const userId = `user-${randomUUID()}`;
+    await h.personalData.shred(userId); // deleted (their key destroyed, the id kept as a tombstone)
+    const res = await h.upload(
+      userId,
+      { front: SAMPLES.png, back: SAMPLES.pdf },
+      { name: NAME, email: EMAIL },
+    );
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: USER_DELETED_MESSAGE });
+    expect(await h.personalData.key(userId)).toBeNull();
+    expect(await h.store.get(CASES, userId)).toBeNull();
+    const kycDir = join(h.dataDir, 'kyc');
+    const files = existsSync(kycDir)
+      ? readdirSync(kycDir, { recursive: true })
+          .map(String)
+          .filter((f) => f.endsWith('.bin'))
+      : [];
+    expect(files).toEqual([]);
+    expect(JSON.stringify(await h.store.readAll(0, 10_000))).not.toContain(userId);
   });
 
   it("identity's UserDeleted drops the key this service had cached", async () => {

@@ -8,9 +8,10 @@ import { personalDataOf } from '@meridian/platform/personalData';
 import { runServiceProgram } from '@meridian/platform/runtime';
 import { startService, type ServiceDeps, type ServiceHandle } from '@meridian/platform/service';
 import { CONSUMER_GROUP, SERVICE, type LedgerContext } from './app/context.js';
-import { handleIdentityEvent } from './app/identityEvents.js';
+import { IDENTITY_EVENT_TYPES, handleIdentityEvent } from './app/identityEvents.js';
 import { serveLedgerMetrics } from './app/metrics.js';
 import { toIntegrationEvent } from './app/integrationEvents.js';
+import { LEDGER_INDEXES } from './projections/views.js';
 import { ledgerGrpcService } from './adapters/ledgerService.grpc.js';
 import { ledgerEnvSchema, type LedgerConfig } from './config.js';
 
@@ -42,9 +43,14 @@ export function start(deps: LedgerDeps): Promise<LedgerHandle> {
         referralMinimumCents: config.LEDGER_REFERRAL_MIN_DEPOSIT_CENTS,
         personalData: personalDataOf(deps),
       };
+      for (const ix of LEDGER_INDEXES) await store.ensureIndex?.(ix.collection, ix.fields);
       onStop(serveLedgerMetrics(store));
       // identity events -> user directory and referrer links, exactly once per event id
-      await consume('identity', (event, tx) => handleIdentityEvent(event, tx, clock(), ctx.personalData));
+      await consume(
+        'identity',
+        (event, tx) => handleIdentityEvent(event, tx, clock(), ctx.personalData),
+        IDENTITY_EVENT_TYPES,
+      );
       const grpcAddress = await serveGrpc(config.LEDGER_GRPC_ADDR, [ledgerGrpcService(ctx, { logger })]);
       return { grpcAddress };
     },

@@ -10,10 +10,10 @@ import { runServiceProgram } from '@meridian/platform/runtime';
 import { startService, type ServiceDeps, type ServiceHandle } from '@meridian/platform/service';
 import { CONSUMER_GROUP } from './app/collections.js';
 import { startEmailSender } from './app/emailSender.js';
-import { handleIdentityEvent } from './app/handleIdentityEvent.js';
-import { handleKycEvent } from './app/handleKycEvent.js';
+import { IDENTITY_EVENT_TYPES, handleIdentityEvent } from './app/handleIdentityEvent.js';
+import { KYC_EVENT_TYPES, handleKycEvent } from './app/handleKycEvent.js';
 import { toIntegrationEvent } from './app/integrationEvents.js';
-import { handleMoneyEvent } from './app/moneyEmails.js';
+import { MONEY_EVENT_TYPES, handleMoneyEvent } from './app/moneyEmails.js';
 import { recordReceivedMail } from './app/mailbox.js';
 import type { Mailer } from './app/ports.js';
 import { createSmtpMailer } from './adapters/mailer.smtp.js';
@@ -81,10 +81,19 @@ export function start(deps: NotificationDeps): Promise<NotificationHandle> {
       // 3. other services' events -> pending emails (and the directory), exactly once per event id:
       // identity's; kyc's (submitted to every admin, approved / rejected to the user); the money
       // services' (deposit / investment / withdrawal / referral emails)
-      await consume('identity', (event, tx) => handleIdentityEvent(event, tx, clock(), personalData));
-      await consume('kyc', (event, tx) => handleKycEvent(event, tx, clock(), personalData));
+      // (each declares the types it acts on: the others only advance the offset, without a transaction)
+      await consume(
+        'identity',
+        (event, tx) => handleIdentityEvent(event, tx, clock(), personalData),
+        IDENTITY_EVENT_TYPES,
+      );
+      await consume('kyc', (event, tx) => handleKycEvent(event, tx, clock(), personalData), KYC_EVENT_TYPES);
       for (const source of ['ledger', 'investment', 'withdrawal'])
-        await consume(source, (event, tx) => handleMoneyEvent(event, tx, clock(), personalData));
+        await consume(
+          source,
+          (event, tx) => handleMoneyEvent(event, tx, clock(), personalData),
+          MONEY_EVENT_TYPES,
+        );
 
       // 4. gRPC
       const grpcAddress = await serveGrpc(config.NOTIFICATION_GRPC_ADDR, [

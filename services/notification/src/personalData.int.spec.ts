@@ -11,7 +11,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { callUnary } from '@meridian/platform/grpc/index';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import { topicOf } from '@meridian/platform/ports/eventBus';
-import { isSealed, MemoryPersonalDataKeys, PersonalData, SHREDDED } from '@meridian/platform/personalData';
+import * as grpc from '@grpc/grpc-js';
+import {
+  isSealed,
+  MemoryPersonalDataKeys,
+  PersonalData,
+  SHREDDED,
+  USER_DELETED_MESSAGE,
+} from '@meridian/platform/personalData';
+import { expectStatus } from '@meridian/platform/testing/grpcStatus';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { DIRECTORY, EMAILS, MAILBOX } from './app/collections.js';
 import { RECIPIENT_DELETED, type EmailRecord } from './domain/email.js';
@@ -158,6 +166,48 @@ describe('notification personal data', () => {
     expect(message!.text).toContain(SHREDDED);
     expect(message!.text).not.toContain(applicant.plain.name);
     expect(message!.text).toContain(admin.plain.name);
+  });
+
+  it('never makes a deleted user a new key: an email to them in clear is dropped, their own request refused', async () => {
+    const b = await boot();
+    const { plain: u, sealed } = await sealedUser(b, 'Tomb Stoned-Recipient');
+    await b.bus.publish(topicOf('identity'), [
+      identityEvent('UserRegistered', { ...sealed, role: 'subscriber' }),
+    ]);
+    await waitFor(() => b.bus.committed('notification', topicOf('identity')) === 1, 'directory up to date');
+    await b.personalData.shred(u.userId);
+    // an event naming them in clear (written before sealing existed): nothing queued, no key made for them
+    const late = identityEvent('PasswordChanged', {
+      userId: u.userId,
+      name: u.name,
+      email: u.email,
+      via: 'reset',
+    });
+    await b.bus.publish(topicOf('identity'), [late]);
+    await waitFor(
+      () => b.bus.committed('notification', topicOf('identity')) === 2,
+      'the late event consumed',
+    );
+    expect(await b.store.get(EMAILS, late.id)).toBeNull();
+    expect(await b.personalData.key(u.userId)).toBeNull();
+    // the deleted user's own request (a session still open): refused with the reason, nothing counted or queued
+    await expectStatus(
+      callUnary(b.client, 'sendAutomatedEmail', {
+        caller: { userId: u.userId, sessionId: 's', impersonatorId: '', correlationId: randomUUID() },
+        callerEmail: u.email,
+        callerName: u.name,
+        subject: 'Hello',
+        sendTo: u.email,
+        replyTo: '',
+        template: 'investmentNotice',
+        url: '/invest-status',
+      }),
+      grpc.status.FAILED_PRECONDITION,
+      USER_DELETED_MESSAGE,
+    );
+    expect(await b.store.count(EMAILS)).toBe(0);
+    expect(await b.personalData.key(u.userId)).toBeNull();
+    expect((await everything(b)).includes(u.email.toLowerCase())).toBe(false);
   });
 
   it("identity's UserDeleted drops the key this service had cached", async () => {

@@ -5,13 +5,14 @@
  * (and drops one on `forget`, when UserDeleted is heard).
  *
  * find = fetch (null when identity has no key: never created, or destroyed with the user);
- * findOrCreate = fetch, and fail when absent (only identity creates keys, at registration);
+ * findOrCreate = fetch, and fail with UserKeyDestroyedError when absent (only identity creates keys, at
+ * registration; identity never creates one again for a deleted user, whose id it keeps as a tombstone);
  * destroy = nothing here (identity destroys keys when it deletes the user).
  */
 import * as grpc from '@grpc/grpc-js';
 import { IdentityServiceClient } from '@meridian/proto/meridian/identity/v1/identity';
 import { callUnary, createGrpcClient } from './grpc/client.js';
-import { SERVICE_TOKEN_METADATA, type PersonalDataKeys } from './personalData.js';
+import { SERVICE_TOKEN_METADATA, UserKeyDestroyedError, type PersonalDataKeys } from './personalData.js';
 
 export interface RemotePersonalDataKeysOptions {
   /** identity's gRPC target (IDENTITY_GRPC_URL). */
@@ -49,7 +50,8 @@ export class RemotePersonalDataKeys implements PersonalDataKeys {
 
   async findOrCreate(userId: string): Promise<Buffer> {
     const key = await this.find(userId);
-    if (!key) throw new Error(`no personal data key for user ${userId} (unknown or deleted user)`);
+    // no key: a deleted user (or one identity never registered): nothing is written for them
+    if (!key) throw new UserKeyDestroyedError(userId);
     return key;
   }
 

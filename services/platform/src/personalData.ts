@@ -12,7 +12,8 @@
  * Values that are not sealed are returned as they are when opened: data written before sealing existed
  * stays readable (and is sealed the next time it is written).
  */
-import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync } from 'node:crypto';
+import { DomainError } from './eventSourcing/errors.js';
 
 export const SEALED_PREFIX = 'pd1.';
 const BINARY_MAGIC = Buffer.from('PDB1', 'ascii');
@@ -21,11 +22,39 @@ const BINARY_MAGIC = Buffer.from('PDB1', 'ascii');
 export interface PersonalDataKeys {
   /** The user's key (32 bytes), or null when the user has none (never had one, or it was destroyed). */
   find(userId: string): Promise<Buffer | null>;
-  /** The user's key, created when missing. Only the key's owner (identity) implements it fully. */
+  /**
+   * The user's key, created when missing. Only the key's owner (identity) implements it fully. Fails with
+   * `UserKeyDestroyedError` for a user whose key was destroyed (a tombstone): a deleted user's key never
+   * comes back, so nothing new about them can be written readable.
+   */
   findOrCreate(userId: string): Promise<Buffer>;
-  /** Destroys the key: every value sealed with it is unreadable from now on. Idempotent. */
+  /**
+   * Destroys the key: every value sealed with it is unreadable from now on, and the user id is kept as a
+   * tombstone (the id only) so no new key is ever created for it. Idempotent.
+   */
   destroy(userId: string): Promise<void>;
 }
+
+/** What a writer gets when it would seal a value for a deleted user (their key destroyed, tombstoned). */
+export const USER_DELETED_MESSAGE = 'This account has been deleted';
+export const USER_DELETED_CODE = 'USER_DELETED';
+
+/**
+ * Sealing for a user whose key was destroyed (the user was deleted): the write is refused (a precondition:
+ * 400 / FAILED_PRECONDITION with code USER_DELETED) instead of a new key being made for them.
+ */
+export class UserKeyDestroyedError extends DomainError {
+  constructor(readonly userId: string) {
+    super('precondition', USER_DELETED_MESSAGE, USER_DELETED_CODE);
+    this.name = 'UserKeyDestroyedError';
+  }
+}
+
+/** True for the refusal to seal for a deleted user (also as it crosses gRPC: the code or the message). */
+export const isUserKeyDestroyed = (err: unknown): boolean =>
+  err instanceof UserKeyDestroyedError ||
+  (err instanceof DomainError && err.code === USER_DELETED_CODE) ||
+  (err instanceof Error && (err as { code?: unknown }).code === USER_DELETED_CODE);
 
 export const isSealed = (value: unknown): value is string =>
   typeof value === 'string' && value.startsWith(SEALED_PREFIX);
@@ -118,6 +147,17 @@ export class PersonalData {
   }
 
   /**
+   * A keyed digest of `plain` for `userId` (HMAC-SHA256 under a key derived from the user's key, base64url):
+   * the same value gives the same digest, so two sealed copies (sealing is randomised) can be compared
+   * without opening them, e.g. by a pure decider; once the key is destroyed the digest links to nothing.
+   */
+  async digest(userId: string, plain: string): Promise<string> {
+    const key = await this.keyForWrite(userId);
+    const derived = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'meridian/pd-digest/v1', 32));
+    return createHmac('sha256', derived).update(plain, 'utf8').digest('base64url');
+  }
+
+  /**
    * The plain text of a value: unsealed values as they are; sealed ones opened with their owner's key, or
    * `shredded` (default SHREDDED) when that key no longer exists.
    */
@@ -202,12 +242,15 @@ export class PersonalData {
 /** Keys in memory: for tests and for a process that holds nothing worth keeping. */
 export class MemoryPersonalDataKeys implements PersonalDataKeys {
   private readonly keys = new Map<string, Buffer>();
+  /** The ids of users whose key was destroyed (the tombstones): never given a key again. */
+  private readonly destroyed = new Set<string>();
 
   async find(userId: string): Promise<Buffer | null> {
     return this.keys.get(userId) ?? null;
   }
 
   async findOrCreate(userId: string): Promise<Buffer> {
+    if (this.destroyed.has(userId)) throw new UserKeyDestroyedError(userId);
     let key = this.keys.get(userId);
     if (!key) {
       key = cryptoRandom(32);
@@ -217,6 +260,7 @@ export class MemoryPersonalDataKeys implements PersonalDataKeys {
   }
 
   async destroy(userId: string): Promise<void> {
+    this.destroyed.add(userId);
     this.keys.get(userId)?.fill(0);
     this.keys.delete(userId);
   }

@@ -8,6 +8,9 @@ import {
   personalDataOf,
   SHREDDED,
   sealedOwner,
+  isUserKeyDestroyed,
+  USER_DELETED_CODE,
+  UserKeyDestroyedError,
 } from './personalData.js';
 
 describe('PersonalData', () => {
@@ -25,6 +28,35 @@ describe('PersonalData', () => {
     expect(await pd.openOrNull(a)).toBeNull();
     expect(await pd.key('u1')).toBeNull();
     expect(await pd.open(b)).toBe('bob@example.com');
+  });
+
+  it("a destroyed key never comes back: the user's id is a tombstone, sealing for them is refused", async () => {
+    const keys = new MemoryPersonalDataKeys();
+    const pd = new PersonalData(keys);
+    const before = await pd.seal('u1', 'ann@example.com');
+    await pd.shred('u1');
+    await expect(keys.findOrCreate('u1')).rejects.toBeInstanceOf(UserKeyDestroyedError);
+    const refused = await pd.seal('u1', 'ann@example.com').catch((e: unknown) => e);
+    expect(isUserKeyDestroyed(refused)).toBe(true);
+    expect(refused).toMatchObject({ kind: 'precondition', code: USER_DELETED_CODE });
+    await expect(pd.sealBinary('u1', Buffer.from('scan'))).rejects.toBeInstanceOf(UserKeyDestroyedError);
+    await expect(pd.digest('u1', '0xabc')).rejects.toBeInstanceOf(UserKeyDestroyedError);
+    expect(await keys.find('u1')).toBeNull();
+    expect(await pd.open(before)).toBe(SHREDDED);
+    // destroying again changes nothing; other users are untouched, a new user still gets a key
+    await pd.shred('u1');
+    expect(await pd.open(await pd.seal('u2', 'bob'))).toBe('bob');
+    expect(isUserKeyDestroyed(new Error('other'))).toBe(false);
+  });
+
+  it('digest: the same value of the same user gives the same digest, unlike sealing', async () => {
+    const pd = new PersonalData(new MemoryPersonalDataKeys());
+    const a = await pd.digest('u1', '0xabc');
+    expect(await pd.digest('u1', '0xabc')).toBe(a);
+    expect(await pd.digest('u1', '0xabd')).not.toBe(a);
+    expect(await pd.digest('u2', '0xabc')).not.toBe(a);
+    expect(a).not.toContain('abc');
+    expect(await pd.seal('u1', '0xabc')).not.toBe(await pd.seal('u1', '0xabc'));
   });
 
   it('openAll opens every sealed string of a JSON tree and leaves the rest as it is', async () => {

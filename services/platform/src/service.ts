@@ -50,8 +50,15 @@ export interface ServiceParts {
   store: ServiceStore;
   /** Runs `stop` when the service stops (in reverse order of registration). */
   onStop(stop: () => Promise<void> | void): void;
-  /** Applies `source`'s events (topicOf(source)) once per event id, in the service's consumer group. */
-  consume(source: string, handle: IdempotentSubscribeOptions['handle']): Promise<void>;
+  /**
+   * Applies `source`'s events (topicOf(source)) once per event id, in the service's consumer group.
+   * `types`: the event types `handle` acts on (the others only advance the offset); absent: all.
+   */
+  consume(
+    source: string,
+    handle: IdempotentSubscribeOptions['handle'],
+    types?: IdempotentSubscribeOptions['types'],
+  ): Promise<void>;
   /** The gRPC server of the service on `address`; resolves to the bound address. */
   serveGrpc(address: string, services: GrpcServiceRegistration[]): Promise<string>;
 }
@@ -96,7 +103,7 @@ export async function startService<Own extends { grpcAddress: string }>(
     const own = await compose({
       store,
       onStop,
-      async consume(source, handle) {
+      async consume(source, handle, types) {
         if (!spec.consumerGroup) throw new Error(`${service}: consume needs a consumerGroup`);
         const subscription = await subscribeIdempotent({
           bus,
@@ -104,6 +111,7 @@ export async function startService<Own extends { grpcAddress: string }>(
           topic: topicOf(source),
           group: spec.consumerGroup,
           handle,
+          types,
         });
         onStop(() => subscription.stop());
       },

@@ -13,6 +13,7 @@ import { runServiceProgram } from '@meridian/platform/runtime';
 import { type ServiceDeps } from '@meridian/platform/service';
 import { createGrpcLedger } from '@meridian/ledger/client';
 import { CONSUMER_GROUP, SERVICE, type WithdrawalContext } from './app/context.js';
+import { withdrawalView } from './projections/withdrawalView.js';
 import { forgetDeletedUser } from './app/identityEvents.js';
 import { toIntegrationEvent } from './app/integrationEvents.js';
 import type { LedgerPort } from './app/ports.js';
@@ -57,6 +58,7 @@ export async function start(deps: WithdrawalDeps): Promise<WithdrawalHandle> {
     redriveIntervalMs: deps.redriveIntervalMs,
     onStopped: deps.ledger ? undefined : async () => ledger.close?.(),
     grpcAddress: config.WITHDRAWAL_GRPC_ADDR,
+    indexes: withdrawalView.indexes,
     grpcService: withdrawalGrpcService,
   });
 }

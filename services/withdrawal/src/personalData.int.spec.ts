@@ -7,7 +7,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { topicOf } from '@meridian/platform/ports/eventBus';
-import { isSealed, MemoryPersonalDataKeys, PersonalData, SHREDDED } from '@meridian/platform/personalData';
+import {
+  isSealed,
+  MemoryPersonalDataKeys,
+  PersonalData,
+  SHREDDED,
+  USER_DELETED_MESSAGE,
+} from '@meridian/platform/personalData';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { ledgerInvariantProblems } from '../../ledger/src/testing/invariants.js';
 import { COLLECTIONS, type WithdrawalDoc } from './projections/withdrawalView.js';
@@ -108,6 +114,54 @@ it('keeps the wallet address sealed, answers it opened, and reads [deleted] afte
   });
   expect(after).toEqual({ ...detail, userName: SHREDDED, userEmail: SHREDDED, walletAddress: SHREDDED });
   expect(await stack.balances(u)).toMatchObject({ profitCents: 18_000, withdrawalHoldCents: 0 });
+});
+
+it('the same request sent several times at once is recorded once: retries compare a keyed hash, not the sealed value', async () => {
+  const u = `user-${randomUUID()}`;
+  await register(u);
+  await stack.fund(u, '300');
+  const id = `wd-${randomUUID()}`;
+  // nothing recorded yet when they start: each seals the address differently, none may be taken for another request
+  const answers = await Promise.all([1, 2, 3, 4].map(() => request(u, '120', WALLET, id)));
+  for (const a of answers)
+    expect(a.withdrawal).toMatchObject({ withdrawalId: id, walletAddress: WALLET, amountCents: 12_000 });
+  const submitted = (await stack.store.readAll(0, 100_000)).filter(
+    (e) => e.type === 'WithdrawalSubmitted' && (e.data as { withdrawalId: string }).withdrawalId === id,
+  );
+  expect(submitted).toHaveLength(1);
+  const data = submitted[0]!.data as { walletAddress: string; walletAddressHash: string };
+  expect(isSealed(data.walletAddress)).toBe(true);
+  expect(data.walletAddressHash).toBe(await stack.personalData.digest(u, WALLET));
+  expect(JSON.stringify(data)).not.toContain(WALLET);
+  // held once; a concurrent request with another address under the same id is still refused
+  expect(await stack.balances(u)).toMatchObject({ profitCents: 18_000, withdrawalHoldCents: 12_000 });
+  const mixed = await Promise.allSettled([
+    request(u, '120', WALLET, id),
+    request(u, '120', OTHER_WALLET, id),
+  ]);
+  expect(mixed[0]).toMatchObject({ status: 'fulfilled' });
+  expect(await grpcError(Promise.reject((mixed[1] as PromiseRejectedResult).reason))).toMatchObject({
+    details: 'This withdrawal already exists',
+  });
+  // the hash stays the service's own: the published WithdrawalRequested does not carry it
+  await stack.service.flushOutbox();
+  const published = await waitFor(
+    () => stack.published.find((e) => e.type === 'WithdrawalRequested'),
+    'WithdrawalRequested published',
+  );
+  expect(published.data).not.toHaveProperty('walletAddressHash');
+});
+
+it("a deleted user's wallet address is never sealed again: their request is refused, no key is made", async () => {
+  const u = `user-${randomUUID()}`;
+  await register(u);
+  await stack.fund(u, '300');
+  await stack.personalData.shred(u);
+  expect(await grpcError(request(u, '120', WALLET, `wd-${randomUUID()}`))).toMatchObject({
+    details: USER_DELETED_MESSAGE,
+  });
+  expect(await stack.personalData.key(u)).toBeNull();
+  expect(await stack.balances(u)).toMatchObject({ profitCents: 30_000, withdrawalHoldCents: 0 });
 });
 
 it('a pending withdrawal of a shredded user stays decidable; the queue shows [deleted]', async () => {

@@ -4,7 +4,7 @@ import type { Logger } from '@meridian/platform/logger';
 import type { Caller } from '@meridian/proto/meridian/common/v1/common';
 import type * as pb from '@meridian/proto/meridian/identity/v1/audit';
 import type { AuditServiceServer } from '@meridian/proto/meridian/identity/v1/audit';
-import { listAuditEntries, listSecurityEvents } from '../app/audit.js';
+import { listAuditEntries, listSecurityEvents, recordClaimTakeover } from '../app/audit.js';
 import type { CallerInput, IdentityContext } from '../app/context.js';
 
 function callerOf(caller: Caller | undefined, call: CallContext): CallerInput | undefined {
@@ -62,6 +62,13 @@ export function createAuditGrpcService(ctx: IdentityContext, logger: Logger): Au
           method: e.method,
           address: e.address,
         })),
+      }),
+      recordClaimTakeover: async (req: pb.RecordClaimTakeoverRequest, call: CallContext) => ({
+        message: await recordClaimTakeover(ctx, callerOf(req.caller, call), {
+          kind: req.kind,
+          itemId: req.itemId,
+          fromAdminId: req.fromAdminId,
+        }),
       }),
     },
     { logger },

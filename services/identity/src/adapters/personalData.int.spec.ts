@@ -17,15 +17,18 @@ import {
   SERVICE_TOKEN_METADATA,
   SHREDDED,
   sealedOwner,
+  UserKeyDestroyedError,
 } from '@meridian/platform/personalData';
+import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
 import { RemotePersonalDataKeys } from '@meridian/platform/personalData.remote';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { AuditServiceClient } from '@meridian/proto/meridian/identity/v1/audit';
 import type { Caller } from '@meridian/proto/meridian/common/v1/common';
-import { AUDIT_ENTRIES, type AuditEntryDoc } from '../projections/audit.js';
+import { AUDIT_ENTRIES, SECURITY_EVENTS, type AuditEntryDoc } from '../projections/audit.js';
 import { EMAIL_INDEX, USERS, type UserView } from '../projections/userView.js';
 import { identityPerTest } from '../testing/harness.js';
 import { createSqlitePersonalDataKeys } from './personalDataKeys.sqlite.js';
+import { createStorePersonalDataKeys, DESTROYED_PERSONAL_DATA_KEYS } from './personalDataKeys.store.js';
 
 const h = identityPerTest();
 
@@ -116,6 +119,9 @@ describe('personal data in identity', () => {
     await h.call('deleteUser', { caller, userId: id });
     expect(await h.personalData.key(id)).toBeNull();
     expect(await h.personalData.open(sealedName)).toBe(SHREDDED);
+    // the key never comes back: a writer sealing for the deleted user is refused, no new key is made
+    await expect(h.personalData.seal(id, 'Gone Soon')).rejects.toBeInstanceOf(UserKeyDestroyedError);
+    expect(await h.personalData.key(id)).toBeNull();
     for (const e of await h.events())
       if ((e.data as { userId?: string }).userId === id)
         for (const v of Object.values(e.data as Record<string, unknown>))
@@ -157,14 +163,59 @@ describe('personal data in identity', () => {
       const [a, b] = await Promise.all([remote.find(id), remote.find('unknown-user')]);
       expect(a?.equals((await h.personalData.key(id))!)).toBe(true);
       expect(b).toBeNull();
-      await expect(elsewhere.seal('unknown-user', 'x')).rejects.toThrow(/no personal data key/);
+      await expect(elsewhere.seal('unknown-user', 'x')).rejects.toBeInstanceOf(UserKeyDestroyedError);
       // after the deletion the key is gone for the services too
       await h.call('deleteUser', { caller: await adminCaller(), userId: id });
       elsewhere.forget(id);
       expect(await elsewhere.open(sealed)).toBe(SHREDDED);
+      await expect(elsewhere.seal(id, 'bc1q')).rejects.toBeInstanceOf(UserKeyDestroyedError);
     } finally {
       remote.close();
     }
+  });
+
+  it("keeps a user's sign-in and request addresses sealed with their key; deleted, they read [deleted]", async () => {
+    const user = await h.register({ name: 'Ivo Address', email: 'ivo.address@example.com' });
+    const id = user.user!.id;
+    await h.call('sendLoginCode', { email: 'ivo.address@example.com' });
+    const code = await h.latestSecret('LoginCodeRequested', 'ivo.address@example.com');
+    const signedIn = await h.call('loginWithCode', {
+      email: 'ivo.address@example.com',
+      loginCode: code,
+      deviceToken: '',
+      clientIp: '192.0.2.77',
+    });
+    const caller = { ...(await h.callerOf(signedIn.sessionToken)), address: '198.51.100.23' };
+    await h.call('changePassword', { caller, oldPassword: user.password, password: 'N3w-Passw0rd!x' });
+
+    // stored sealed with the user's key: the events' actor, the security events, the audit read models
+    const signIn = (await h.events('UserSignedIn')).find(
+      (e) => (e.data as { userId: string }).userId === id,
+    )!;
+    expect(isSealed(signIn.actor?.address)).toBe(true);
+    expect(sealedOwner(signIn.actor!.address!)).toBe(id);
+    const docs = await waitFor(async () => {
+      const d = await h.store.find<{ address: string; kind: string }>(SECURITY_EVENTS, {
+        where: { userId: id },
+      });
+      return d.length >= 2 ? d : null;
+    }, 'the security events');
+    for (const d of docs) expect(isSealed(d.address) && sealedOwner(d.address) === id).toBe(true);
+    const raw = JSON.stringify([await h.store.readAll(0, 100_000), docs, await h.store.find(AUDIT_ENTRIES)]);
+    expect(raw).not.toContain('192.0.2.77');
+    expect(raw).not.toContain('198.51.100.23');
+
+    // the user's own security events answer them opened
+    const audit = createGrpcClient(AuditServiceClient, 'identity', {
+      channelOverride: h.client.getChannel(),
+    });
+    const own = await callUnary(audit, 'listSecurityEvents', { caller, limit: 50 });
+    expect(own.events.map((e) => e.address).sort()).toEqual(['192.0.2.77', '198.51.100.23']);
+
+    // deleted: every stored copy is unreadable
+    await h.call('deleteUser', { caller: await adminCaller(), userId: id });
+    for (const d of docs) expect(await h.personalData.open(d.address)).toBe(SHREDDED);
+    expect(await h.personalData.open(signIn.actor!.address!)).toBe(SHREDDED);
   });
 
   it('the audit trail reads a deleted user as [deleted] and opens sealed details', async () => {
@@ -190,6 +241,25 @@ describe('personal data in identity', () => {
   });
 });
 
+describe('the key vault in a store (MongoDB deployments)', () => {
+  it('destroys a key and keeps its id as a tombstone: findOrCreate refuses it', async () => {
+    const store = createSqliteServiceStore(':memory:');
+    try {
+      const vault = createStorePersonalDataKeys(store);
+      const key = await vault.findOrCreate('u1');
+      expect((await vault.findOrCreate('u1')).equals(key)).toBe(true);
+      await vault.destroy('u1');
+      await vault.destroy('u1');
+      expect(await vault.find('u1')).toBeNull();
+      await expect(vault.findOrCreate('u1')).rejects.toBeInstanceOf(UserKeyDestroyedError);
+      expect(await store.get(DESTROYED_PERSONAL_DATA_KEYS, 'u1')).toEqual({ userId: 'u1' });
+      expect(await vault.findOrCreate('u2')).toHaveLength(32);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('the SQLite key vault', () => {
   it('keeps one key per user and leaves no copy of a destroyed key in its file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'meridian-vault-'));
@@ -211,6 +281,14 @@ describe('the SQLite key vault', () => {
       reopened.close();
       expect(readFileSync(path).includes(key)).toBe(false);
       expect(readFileSync(path).includes(other)).toBe(true);
+      // the tombstone (the id only) outlives a re-open: no new key for the destroyed user, ever
+      const again = createSqlitePersonalDataKeys(path);
+      await expect(again.findOrCreate('u1')).rejects.toBeInstanceOf(UserKeyDestroyedError);
+      expect(await again.find('u1')).toBeNull();
+      expect((await again.findOrCreate('u2')).equals(other)).toBe(true);
+      expect(await again.findOrCreate('u3')).toHaveLength(32);
+      again.close();
+      expect(readFileSync(path).includes(key)).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -5,11 +5,14 @@
  * Destroying a key must leave no copy in the file: `secure_delete` overwrites freed content with zeros, the
  * row is overwritten with zeros before it is deleted, and the rollback journal (no WAL, whose frames would
  * keep old pages until a checkpoint) is removed after every commit.
+ *
+ * A destroyed user's id stays as a tombstone (`destroyed_users`, the id only): `findOrCreate` refuses it
+ * (UserKeyDestroyedError), so no writer can ever make a new key for a deleted user.
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync } from 'node:fs';
 import { openSqlite } from '@meridian/platform/adapters/sqliteFile';
-import type { PersonalDataKeys } from '@meridian/platform/personalData';
+import { UserKeyDestroyedError, type PersonalDataKeys } from '@meridian/platform/personalData';
 
 export interface SqlitePersonalDataKeys extends PersonalDataKeys {
   close(): void;
@@ -27,24 +30,36 @@ export function createSqlitePersonalDataKeys(path: string): SqlitePersonalDataKe
   db.exec(`CREATE TABLE IF NOT EXISTS personal_data_keys (
     user_id TEXT PRIMARY KEY,
     key     BLOB NOT NULL
+  ) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS destroyed_users (
+    user_id TEXT PRIMARY KEY
   ) WITHOUT ROWID`);
   const get = db.prepare<[string], { key: Buffer }>('SELECT key FROM personal_data_keys WHERE user_id = ?');
   const insert = db.prepare('INSERT OR IGNORE INTO personal_data_keys (user_id, key) VALUES (?, ?)');
   const zero = db.prepare('UPDATE personal_data_keys SET key = zeroblob(length(key)) WHERE user_id = ?');
   const remove = db.prepare('DELETE FROM personal_data_keys WHERE user_id = ?');
+  const tombstone = db.prepare('INSERT OR IGNORE INTO destroyed_users (user_id) VALUES (?)');
+  const isDestroyed = db.prepare<[string], { user_id: string }>(
+    'SELECT user_id FROM destroyed_users WHERE user_id = ?',
+  );
   const destroy = db.transaction((userId: string) => {
+    tombstone.run(userId);
     zero.run(userId);
     remove.run(userId);
+  });
+  const findOrCreate = db.transaction((userId: string): Buffer => {
+    const existing = get.get(userId);
+    if (existing) return existing.key;
+    if (isDestroyed.get(userId)) throw new UserKeyDestroyedError(userId);
+    insert.run(userId, randomBytes(32));
+    return get.get(userId)!.key;
   });
   return {
     async find(userId) {
       return get.get(userId)?.key ?? null;
     },
     async findOrCreate(userId) {
-      const existing = get.get(userId);
-      if (existing) return existing.key;
-      insert.run(userId, randomBytes(32));
-      return get.get(userId)!.key;
+      return findOrCreate(userId);
     },
     async destroy(userId) {
       destroy(userId);

@@ -1,13 +1,16 @@
 /**
  * Identity's key vault in a collection of its own store (`personal-data-keys`), for a deployment on MongoDB
  * (make up, Kubernetes): one random 32-byte key per user, deleted with the user. On SQLite the vault is a file
- * of its own instead (personalDataKeys.sqlite.ts), kept out of backups.
+ * of its own instead (personalDataKeys.sqlite.ts), kept out of backups. A destroyed user's id stays as a
+ * tombstone (`personal-data-keys-destroyed`, the id only): `findOrCreate` refuses it (UserKeyDestroyedError).
  */
 import { randomBytes } from 'node:crypto';
-import type { PersonalDataKeys } from '@meridian/platform/personalData';
+import { UserKeyDestroyedError, type PersonalDataKeys } from '@meridian/platform/personalData';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 
 export const PERSONAL_DATA_KEYS = 'personal-data-keys';
+/** The ids of users whose key was destroyed (nothing else): never given a key again. */
+export const DESTROYED_PERSONAL_DATA_KEYS = 'personal-data-keys-destroyed';
 
 interface KeyDoc {
   userId: string;
@@ -25,6 +28,7 @@ export function createStorePersonalDataKeys(store: ServiceStore): PersonalDataKe
       return store.transaction(async (tx) => {
         const doc = await tx.get<KeyDoc>(PERSONAL_DATA_KEYS, userId);
         if (doc) return Buffer.from(doc.key, 'base64');
+        if (await tx.get(DESTROYED_PERSONAL_DATA_KEYS, userId)) throw new UserKeyDestroyedError(userId);
         const key = randomBytes(32);
         await tx.put<KeyDoc>(PERSONAL_DATA_KEYS, userId, { userId, key: key.toString('base64') });
         return key;
@@ -32,6 +36,7 @@ export function createStorePersonalDataKeys(store: ServiceStore): PersonalDataKe
     },
     async destroy(userId) {
       await store.transaction(async (tx) => {
+        await tx.put(DESTROYED_PERSONAL_DATA_KEYS, userId, { userId });
         await tx.put<KeyDoc>(PERSONAL_DATA_KEYS, userId, { userId, key: '' });
         await tx.delete(PERSONAL_DATA_KEYS, userId);
       });

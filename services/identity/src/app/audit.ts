@@ -4,6 +4,7 @@
  */
 import { subscribeIdempotent } from '@meridian/platform/app/consumer';
 import { invalid } from '@meridian/platform/eventSourcing/errors';
+import type { ClaimTakenOver } from '@meridian/proto/meridian/identity/v1/events';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import { topicOf, type EventBus, type Subscription } from '@meridian/platform/ports/eventBus';
 import type { ServiceStore, StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore';
@@ -18,7 +19,7 @@ import {
 } from '../projections/audit.js';
 import { findUserIdByEmail, getUserView } from '../projections/userView.js';
 import { isSealed, SEALED_PREFIX, SHREDDED } from '@meridian/platform/personalData';
-import { resolveCaller, type CallerInput, type IdentityContext } from './context.js';
+import { actorOf, metaFor, resolveCaller, type CallerInput, type IdentityContext } from './context.js';
 import { requireAdmin } from './admin.js';
 
 export const AUDIT_GROUP = 'identity-audit';
@@ -164,6 +165,8 @@ export async function listAuditEntries(
   for (const e of page.entries)
     entries.push({
       ...e,
+      // identity's own events keep the actor's address sealed with the actor's key (a deleted one: '[deleted]')
+      address: await ctx.personalData.open(e.address),
       details: await openDetails(ctx, e.details),
       adminEmail: await emailOf(e.adminId),
       userEmail: await emailOf(e.userId),
@@ -195,16 +198,59 @@ async function openDetails(ctx: IdentityContext, details: string): Promise<strin
   }
 }
 
-/** The caller's own security events, newest first. */
+/** The caller's own security events, newest first (the addresses, kept sealed with the user's key, opened). */
 export async function listSecurityEvents(
   ctx: IdentityContext,
   callerInput: CallerInput | undefined,
   limit?: number,
 ): Promise<SecurityEventDoc[]> {
   const caller = await resolveCaller(ctx, callerInput);
-  return ctx.store.find<SecurityEventDoc>(SECURITY_EVENTS, {
+  const events = await ctx.store.find<SecurityEventDoc>(SECURITY_EVENTS, {
     where: { userId: caller.userId },
     orderBy: { field: 'sortKey', direction: 'desc' },
     limit: Math.min(Math.max(limit || 50, 1), 200),
   });
+  return Promise.all(events.map(async (e) => ({ ...e, address: await ctx.personalData.open(e.address) })));
+}
+
+/** The admin queues whose items the gateway's claim locks cover. */
+export const CLAIM_KINDS = ['deposit', 'investment', 'withdrawal', 'kyc'] as const;
+export const CLAIM_TAKEN_OVER = 'ClaimTakenOver';
+const ITEM_ID = /^[A-Za-z0-9_.:@-]{1,512}$/;
+export const toClaimTakeoverStreamId = (adminId: string) => `claim-takeovers-${adminId}`;
+
+/**
+ * Admin only: records that the caller took over another admin's claim on a pending item (the gateway's claim
+ * locks) as ClaimTakenOver on `claim-takeovers-<adminId>`, with the caller (and their address) as the actor:
+ * published like every identity event, it becomes an entry of the audit trail (who, from whom, which item,
+ * when, from which address).
+ */
+export async function recordClaimTakeover(
+  ctx: IdentityContext,
+  callerInput: CallerInput | undefined,
+  input: { kind: string; itemId: string; fromAdminId: string },
+): Promise<string> {
+  const caller = await requireAdmin(ctx, callerInput);
+  if (!(CLAIM_KINDS as readonly string[]).includes(input.kind)) throw invalid('Invalid claim kind');
+  if (!ITEM_ID.test(input.itemId)) throw invalid('Invalid item id');
+  if (!ID.test(input.fromAdminId) || input.fromAdminId === caller.userId)
+    throw invalid('Invalid admin the claim was taken from');
+  const data: ClaimTakenOver = {
+    kind: input.kind,
+    itemId: input.itemId,
+    adminId: caller.userId,
+    fromAdminId: input.fromAdminId,
+    userId: input.fromAdminId,
+    takenOverAt: ctx.clock().toISOString(),
+  };
+  await ctx.store.transaction(async (tx) => {
+    const { events } = await tx.appendToStream(
+      toClaimTakeoverStreamId(caller.userId),
+      'any',
+      [{ type: CLAIM_TAKEN_OVER, data }],
+      metaFor(caller.correlationId, actorOf(caller), ctx),
+    );
+    for (const e of events) await tx.recordIntegrationEvent(e.id, { type: e.type, data: e.data });
+  });
+  return 'Claim takeover recorded';
 }

@@ -9,7 +9,7 @@ import type { Actor, Decider, DomainEvent, EventMeta } from '@meridian/platform/
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import type { ServiceStore, StoreTx } from '@meridian/platform/ports/serviceStore';
 import type { Logger } from '@meridian/platform/logger';
-import type { PersonalData } from '@meridian/platform/personalData';
+import { isSealed, isUserKeyDestroyed, type PersonalData } from '@meridian/platform/personalData';
 import {
   isValidEmail,
   MESSAGES,
@@ -412,8 +412,30 @@ export async function resolveCaller(
     role: view.role,
     view,
     correlationId: caller.correlationId || ctx.crypto.newId(),
-    ...(caller.address ? { address: caller.address } : {}),
+    ...(caller.address
+      ? { address: await sealAddress(ctx, record.impersonatorId ?? record.userId, caller.address) }
+      : {}),
   };
+}
+
+/**
+ * A client address as identity's events keep it (the actor's address: the audit trail's "from which
+ * address", a user's own security events): personal data, sealed with the key of the person at the keyboard
+ * (the impersonating admin while impersonating), so a deleted user's addresses are unreadable everywhere.
+ * '' when that person's key is gone (deleted meanwhile): nothing readable is written for them.
+ */
+export async function sealAddress(
+  ctx: Pick<IdentityContext, 'personalData'>,
+  ownerId: string,
+  address: string,
+): Promise<string> {
+  if (!address || isSealed(address)) return address;
+  try {
+    return await ctx.personalData.seal(ownerId, address);
+  } catch (err) {
+    if (isUserKeyDestroyed(err)) return '';
+    throw err;
+  }
 }
 
 export interface Principal {

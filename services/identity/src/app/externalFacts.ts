@@ -5,6 +5,9 @@ import type { ServiceStore, StoreTx } from '@meridian/platform/ports/serviceStor
 import { projectExternalFact, WIRED_EXTERNAL_TOPICS } from '../projections/externalFacts.js';
 import { USERS, type UserView } from '../projections/userView.js';
 
+/** The event types projectExternalFact acts on (the consumer skips the others without a transaction). */
+export const EXTERNAL_FACT_TYPES = ['KycSubmitted', 'KycApproved', 'KycRejected', 'BalancesChanged'] as const;
+
 /** Applies one event of another service to the user view it concerns, inside tx. */
 export async function applyExternalFact(event: StoredEvent, tx: StoreTx): Promise<void> {
   const userId = (event.data as { userId?: unknown }).userId;
@@ -33,6 +36,7 @@ export async function subscribeExternalFacts(deps: {
         topic,
         group: 'identity',
         handle: applyExternalFact,
+        types: EXTERNAL_FACT_TYPES,
       }),
     );
   }

@@ -1,12 +1,12 @@
 /**
  * Sign-ins as events: each successful sign-in appends UserSignedIn to `signins-<userId>` (with the
- * client address in the actor), published on meridian.identity.events like every identity event, so the
+ * client address in the actor, sealed with the user's key: personal data), published on meridian.identity.events like every identity event, so the
  * user's security events (projections/audit.ts) are built from events alone.
  */
 import type { StoreTx } from '@meridian/platform/ports/serviceStore';
 import { getUserView } from '../projections/userView.js';
 import { USER_SIGNED_IN, type SignInMethod, type UserSignedInData } from '../projections/audit.js';
-import { metaFor, type IdentityContext } from './context.js';
+import { metaFor, sealAddress, type IdentityContext } from './context.js';
 
 export const toSignInStreamId = (userId: string) => `signins-${userId}`;
 
@@ -22,6 +22,7 @@ export async function recordSignIn(
   },
   tx?: StoreTx,
 ): Promise<void> {
+  const address = input.address ? await sealAddress(ctx, input.userId, input.address) : '';
   const run = async (t: StoreTx) => {
     const role = (await getUserView(t, input.userId))?.role ?? 'subscriber';
     const data: UserSignedInData = {
@@ -32,7 +33,7 @@ export async function recordSignIn(
     };
     const meta = metaFor(
       input.correlationId,
-      { userId: input.userId, role, ...(input.address ? { address: input.address } : {}) },
+      { userId: input.userId, role, ...(address ? { address } : {}) },
       ctx,
     );
     const { events } = await t.appendToStream(

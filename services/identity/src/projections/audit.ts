@@ -7,7 +7,9 @@
  *                    action has on the bus (balances, postings, emails) and security events.
  * - security-events: one document per sign-in (a new browser told apart) and per password change.
  *
- * Pure: no clock, no ids; `sortKey` (`occurredAt|eventId`) orders both and is the keyset cursor.
+ * Pure: no clock, no ids; `sortKey` (`occurredAt|eventId`) orders both and is the keyset cursor. The
+ * address is copied as the event carries it: identity's own events carry it sealed with the key of the person
+ * at the keyboard (app/context.ts sealAddress; personal data), opened where the entries are answered.
  */
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 

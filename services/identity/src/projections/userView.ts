@@ -20,6 +20,7 @@
  */
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore';
+import { decodePageCursor, encodePageCursor } from '@meridian/platform/ports/pages';
 import { canonicalEmail, normalizeEmail, type UserEvent } from '../domain/user.js';
 
 export const USERS = 'users';
@@ -285,19 +286,13 @@ export interface UserCursor {
   id: string;
 }
 
-export const encodeUserCursor = (c: UserCursor): string =>
-  Buffer.from(JSON.stringify([c.createdAt, c.id])).toString('base64url');
+/** The platform's page cursor (platform ports/pages.ts), the one every list shares. */
+export const encodeUserCursor = (c: UserCursor): string => encodePageCursor({ value: c.createdAt, id: c.id });
 
 /** The cursor a client sent back, or null when it is not one of ours. */
 export function decodeUserCursor(cursor: string): UserCursor | null {
-  try {
-    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string')
-      return { createdAt: v[0], id: v[1] };
-  } catch {
-    // not ours
-  }
-  return null;
+  const c = decodePageCursor(cursor);
+  return c && typeof c.value === 'string' ? { createdAt: c.value, id: c.id } : null;
 }
 
 /**

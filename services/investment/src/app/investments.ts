@@ -13,6 +13,7 @@ import { planRangeText, type Plan } from '../domain/plan.js';
 import {
   type InvestmentDoc,
   COLLECTIONS,
+  DUE_INDEX,
   activeByEndDate,
   investmentById,
   investmentView,
@@ -158,6 +159,7 @@ export async function settleDue(
   options: { userId?: string; now?: Date } = {},
 ): Promise<InvestmentDoc[]> {
   const now = options.now ?? ctx.clock();
+  await ensureDueIndex(ctx);
   const matured: InvestmentDoc[] = [];
   for (;;) {
     const batch = await activeByEndDate(ctx.store, 100, options.userId ? { userId: options.userId } : {});
@@ -170,6 +172,15 @@ export async function settleDue(
     if (due.length < batch.length || batch.length < 100) break;
   }
   return matured;
+}
+
+/** The stores whose due index (DUE_INDEX) this process has ensured. */
+const dueIndexed = new WeakSet<object>();
+/** Ensures the due scan's index once per store (the scan is then a range, not every investment sorted). */
+async function ensureDueIndex(ctx: InvestmentContext): Promise<void> {
+  if (dueIndexed.has(ctx.store) || !ctx.store.ensureIndex) return;
+  await ctx.store.ensureIndex(DUE_INDEX.collection, [...DUE_INDEX.fields]);
+  dueIndexed.add(ctx.store);
 }
 
 /** Investments per ledger call of the maturity scheduler (the close-of-business batch). */
@@ -193,6 +204,7 @@ export async function settleDueInBatches(
 ): Promise<number> {
   const now = options.now ?? ctx.clock();
   const size = Math.max(1, options.batchSize ?? MATURITY_BATCH);
+  await ensureDueIndex(ctx);
   if (!ctx.ledger.settleMaturities) return (await settleDue(ctx, { now })).length;
   let recorded = 0;
   // settlements a crash (or an unknown outcome) left owing, first

@@ -30,7 +30,10 @@ export const investmentView = requestView({
 });
 export const { project: projectInvestment, byId: investmentById } = investmentView;
 
-/** Active investments by endDate, soonest first (the maturity scheduler's index). */
+/** The index the due scan reads (activeByEndDate): Active investments by endDate, then id. */
+export const DUE_INDEX = { collection: COLLECTIONS.investments, fields: ['status', 'endDate'] } as const;
+
+/** Active investments by endDate, soonest first (the maturity scheduler's index, DUE_INDEX). */
 export function activeByEndDate(
   reads: StoreReads,
   limit: number,

@@ -44,8 +44,8 @@ export function kycGrpcService(deps: { ctx: KycContext; logger: Logger }): GrpcS
   const handlers = unaryHandlers(
     {
       async listPending(req: ListPendingRequest, call: CallContext): Promise<ListPendingResponse> {
-        const pending = await listPending(ctx, callerOf(req.caller, req.callerRole, call));
-        return { pendingUsers: pending };
+        const page = await listPending(ctx, callerOf(req.caller, req.callerRole, call), req);
+        return { pendingUsers: page.items, nextCursor: page.nextCursor };
       },
       async approve(req: ApproveRequest, call: CallContext): Promise<MessageResponse> {
         return approveKyc(ctx, callerOf(req.caller, req.callerRole, call), req.userId);

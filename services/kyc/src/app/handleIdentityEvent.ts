@@ -58,6 +58,9 @@ export async function rememberUser(event: StoredEvent, tx: StoreTx): Promise<voi
   }
 }
 
+/** The identity event types handleIdentityEvent acts on (the consumer skips the others without a transaction). */
+export const IDENTITY_EVENT_TYPES = ['UserRegistered', 'ProfileUpdated', 'UserDeleted'] as const;
+
 export async function handleIdentityEvent(
   event: StoredEvent,
   tx: StoreTx,

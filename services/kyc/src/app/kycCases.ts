@@ -4,6 +4,7 @@
  * outbox and read model in one transaction.
  */
 import { forbidden, notFound, unauthenticated } from '@meridian/platform/eventSourcing/errors';
+import { findPage, pageRequest, type Page } from '@meridian/platform/ports/pages';
 import {
   type CommandResult,
   type CommandStream,
@@ -202,16 +203,20 @@ export interface PendingUserView {
 export async function listPending(
   ctx: Pick<KycContext, 'store' | 'personalData'>,
   caller: KycCaller,
-): Promise<PendingUserView[]> {
+  paging: { limit?: number; cursor?: string } = {},
+): Promise<Page<PendingUserView>> {
   requireCaller(caller);
   if (caller.role !== 'admin') throw forbidden(MESSAGES.notAdmin);
-  const views = await ctx.store.find<KycCaseView>(CASES, {
-    where: { status: 'Pending' },
-    orderBy: { field: 'submittedAt', direction: 'asc' },
-  });
+  // all of the queue, or a keyset page of it (platform ports/pages.ts; the index: KYC_INDEXES)
+  const page = await findPage<KycCaseView>(
+    ctx.store,
+    CASES,
+    { where: { status: 'Pending' }, orderBy: { field: 'submittedAt', direction: 'asc' }, idOf: (v) => v.id },
+    pageRequest(paging),
+  );
   const open = (value: string) => ctx.personalData.open(value);
-  return Promise.all(
-    views.map(async (v) => ({
+  const items = await Promise.all(
+    page.items.map(async (v) => ({
       userId: v.userId,
       name: await open(v.name),
       email: await open(v.email),
@@ -221,6 +226,7 @@ export async function listPending(
       submittedAt: v.submittedAt,
     })),
   );
+  return { items, nextCursor: page.nextCursor };
 }
 
 export interface KycStatusView {

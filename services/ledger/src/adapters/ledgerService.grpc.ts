@@ -20,6 +20,8 @@ import {
   type DecideDepositRequest,
   type Deposit,
   type GetBalancesRequest,
+  type ListBalancesRequest,
+  type ListBalancesResponse,
   type GetDepositRequest,
   type GetStatementRequest,
   type HoldResponse,
@@ -55,6 +57,7 @@ import {
 import {
   adjustBalance,
   getBalances,
+  listBalances,
   listTransactions,
   placeHold,
   settleHold,
@@ -69,6 +72,7 @@ import type {
   HoldPurpose as DomainPurpose,
 } from '../domain/account.js';
 import { LEDGER_MESSAGES } from '../domain/account.js';
+import type { Page } from '@meridian/platform/ports/pages';
 import { type BalancesDoc, referencesOf } from '../projections/views.js';
 import { holdPurposeToProto, transactionToProto } from '../app/integrationEvents.js';
 import { getStatement, verifyLedger, type LedgerVerification } from '../app/statements.js';
@@ -145,8 +149,10 @@ function operationOf(o: AdjustmentOperation): DomainOperation {
   throw invalid(LEDGER_MESSAGES.invalidOperation);
 }
 
-const depositsToProto = (list: DepositView[]): ListDepositsResponse => ({
-  deposits: list.map(depositToProto),
+const depositsToProto = (page: Page<DepositView>): ListDepositsResponse => ({
+  deposits: page.items.map(depositToProto),
+  nextCursor: page.nextCursor,
+  itemCursors: page.itemCursors ?? [],
 });
 
 const decision =
@@ -212,12 +218,17 @@ export function ledgerGrpcService(ctx: LedgerContext, options: { logger: Logger 
       ),
       listUserDeposits: via(
         listUserDeposits,
-        (req: ListUserDepositsRequest) => ({ actor: actor(req), userId: req.userId || undefined }),
+        (req: ListUserDepositsRequest) => ({
+          actor: actor(req),
+          userId: req.userId || undefined,
+          limit: req.limit,
+          cursor: req.cursor,
+        }),
         depositsToProto,
       ),
       listPendingDeposits: via(
         listPendingDeposits,
-        (req: ListPendingDepositsRequest) => ({ actor: actor(req) }),
+        (req: ListPendingDepositsRequest) => ({ actor: actor(req), limit: req.limit, cursor: req.cursor }),
         depositsToProto,
       ),
       confirmDeposit: via(decideDeposit, decision('confirm'), depositToProto),
@@ -288,6 +299,11 @@ export function ledgerGrpcService(ctx: LedgerContext, options: { logger: Logger 
         (req: GetBalancesRequest) => ({ actor: actor(req), userId: req.userId, internal: req.internal }),
         balancesToProto,
       ),
+      listBalances: via(
+        listBalances,
+        (req: ListBalancesRequest) => ({ actor: actor(req), userIds: req.userIds }),
+        (list): ListBalancesResponse => ({ balances: list.map(balancesToProto) }),
+      ),
       listTransactions: via(
         listTransactions,
         (req: ListTransactionsRequest) => ({
@@ -295,10 +311,12 @@ export function ledgerGrpcService(ctx: LedgerContext, options: { logger: Logger 
           userId: req.userId || undefined,
           limit: req.limit,
           offset: req.offset,
+          cursor: req.cursor,
         }),
-        ({ items, total }): ListTransactionsResponse => ({
+        ({ items, total, nextCursor }): ListTransactionsResponse => ({
           transactions: items.map((t) => transactionToProto({ ...t, references: referencesOf(t) })),
           total,
+          nextCursor,
         }),
       ),
       getStatement: via(

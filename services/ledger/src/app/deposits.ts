@@ -10,6 +10,7 @@ import {
   refuseOwnDecision,
   refuseWhileImpersonating,
 } from '@meridian/platform/app/heldRequest/domain/makerChecker';
+import { pageRequest, type Page } from '@meridian/platform/ports/pages';
 import { notFound } from '@meridian/platform/eventSourcing/errors';
 import type { StoreReads } from '@meridian/platform/ports/serviceStore';
 import type { ReferralBonusEarned } from '../domain/account.js';
@@ -107,21 +108,25 @@ export async function getDeposit(
   return withUser(ctx, ctx.store, doc);
 }
 
+/** A user's deposits, newest first: all of them, or a page (`limit`, `cursor`: platform ports/pages.ts). */
 export async function listUserDeposits(
   ctx: LedgerContext,
-  input: { actor: Actor; userId?: string },
-): Promise<DepositView[]> {
+  input: { actor: Actor; userId?: string; limit?: number; cursor?: string },
+): Promise<Page<DepositView>> {
   const userId = input.userId || requireActor(input.actor).userId;
   requireOwnerOrAdmin(input.actor, userId);
-  return withUsers(ctx, ctx.store, await depositsOfUser(ctx.store, userId));
+  const page = await depositsOfUser(ctx.store, userId, pageRequest(input));
+  return { ...page, items: await withUsers(ctx, ctx.store, page.items) };
 }
 
+/** The admin queue, oldest first: all of it, or a page (`limit`, `cursor`: platform ports/pages.ts). */
 export async function listPendingDeposits(
   ctx: LedgerContext,
-  input: { actor: Actor },
-): Promise<DepositView[]> {
+  input: { actor: Actor; limit?: number; cursor?: string },
+): Promise<Page<DepositView>> {
   requireAdmin(input.actor);
-  return withUsers(ctx, ctx.store, await pendingDeposits(ctx.store));
+  const page = await pendingDeposits(ctx.store, pageRequest(input));
+  return { ...page, items: await withUsers(ctx, ctx.store, page.items) };
 }
 
 export async function decideDeposit(

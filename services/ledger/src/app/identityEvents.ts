@@ -24,6 +24,9 @@ type UserRegisteredData = {
   registeredAt?: string;
 };
 
+/** The identity event types handleIdentityEvent acts on (the consumer skips the others without a transaction). */
+export const IDENTITY_EVENT_TYPES = ['UserRegistered', 'ProfileUpdated', 'UserDeleted'] as const;
+
 export async function handleIdentityEvent(
   event: StoredEvent,
   tx: StoreTx,

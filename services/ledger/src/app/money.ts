@@ -8,6 +8,7 @@ import {
   refuseWhileImpersonating,
 } from '@meridian/platform/app/heldRequest/domain/makerChecker';
 import { ConcurrencyError, invalid, notFound } from '@meridian/platform/eventSourcing/errors';
+import { pageRequest } from '@meridian/platform/ports/pages';
 import {
   type AdjustableAccount,
   type AdjustmentOperation,
@@ -38,7 +39,7 @@ import {
   requireActor,
   requireOwnerOrAdmin,
 } from './context.js';
-import { executeLedger, ledgerStateFor } from './streams.js';
+import { type LedgerResult, announceBalances, executeLedger, ledgerStateFor } from './streams.js';
 
 export type HoldResult = { hold: Hold; balances: BalancesDoc };
 
@@ -143,6 +144,12 @@ export type MaturityOutcome =
       error: Error;
     };
 
+/** The transaction a command posted (its TransactionPosted's id). */
+const transactionIdOf = (result: LedgerResult): string | undefined => {
+  const posted = result.events.find((e) => e.type === 'TransactionPosted');
+  return posted ? (posted.data as { transactionId: string }).transactionId : undefined;
+};
+
 /** Items settled per store transaction (one commit for the lot: the group commit of a batch). */
 export const MATURITY_CHUNK = 500;
 
@@ -152,7 +159,10 @@ export const MATURITY_CHUNK = 500;
  * hold when that is still owed (`capture:<investmentId>`, as the investment service's single call does).
  * Items are grouped MATURITY_CHUNK to a store transaction, each item in a nested one (a savepoint): an
  * item's refusal undoes that item only, and a crash between chunks leaves the committed chunks settled
- * and the rest for a retry (which the keys make exactly-once).
+ * and the rest for a retry (which the keys make exactly-once). The postings of a chunk announce no
+ * balances of their own: each user the chunk posted on gets ONE BalancesChanged at its end, with the
+ * balances after their last posting (the balances view, identity's user view and the live push want the
+ * latest balances, not every step; each posting is still its own TransactionPosted).
  */
 export async function settleMaturities(
   ctx: LedgerContext,
@@ -161,12 +171,14 @@ export async function settleMaturities(
   const outcomes: MaturityOutcome[] = [];
   for (let at = 0; at < input.items.length; at += MATURITY_CHUNK) {
     const chunk = input.items.slice(at, at + MATURITY_CHUNK);
-    const settled = await inTransaction(ctx, async () => {
+    const settled = await inTransaction(ctx, async (tx) => {
       const out: MaturityOutcome[] = [];
       const meta = metaOf(ctx, input.actor);
+      /** The users whose ledger the chunk posted on, with their last posting's transaction id. */
+      const posted = new Map<string, string>();
       for (const item of chunk) {
         try {
-          await ctx.store.transaction(async (inner) => {
+          const last = await ctx.store.transaction(async (inner) => {
             const userId = requireUser(item.userId);
             const investmentId = checkKey(item.investmentId);
             const idempotencyKey = checkKey(item.idempotencyKey || `maturity:${investmentId}`);
@@ -175,8 +187,9 @@ export async function settleMaturities(
               investmentId,
             );
             const now = ctx.clock();
-            if (hold?.purpose === 'investment' && hold.status === 'held')
-              await executeLedger(
+            let lastTransaction: string | undefined;
+            if (hold?.purpose === 'investment' && hold.status === 'held') {
+              const capture = await executeLedger(
                 inner,
                 {
                   type: 'CaptureHold',
@@ -187,9 +200,12 @@ export async function settleMaturities(
                   now,
                 },
                 meta,
+                { deferBalances: true },
               );
+              if (capture.events.length) lastTransaction = transactionIdOf(capture);
+            }
             const { principalCents, maturityAmountCents } = item;
-            await executeLedger(
+            const settlement = await executeLedger(
               inner,
               {
                 type: 'SettleMaturity',
@@ -202,14 +218,20 @@ export async function settleMaturities(
                 now,
               },
               meta,
+              { deferBalances: true },
             );
+            if (settlement.events.length) lastTransaction = transactionIdOf(settlement);
+            return lastTransaction ? { userId, transactionId: lastTransaction } : null;
           });
+          if (last) posted.set(last.userId, last.transactionId);
           out.push({ investmentId: item.investmentId, settled: true });
         } catch (err) {
           if (err instanceof ConcurrencyError) throw err; // the chunk runs again
           out.push({ investmentId: item.investmentId, settled: false, error: err as Error });
         }
       }
+      // one BalancesChanged per user of the chunk, with the balances after its last posting
+      for (const [userId, transactionId] of posted) await announceBalances(tx, userId, transactionId, meta);
       return out;
     });
     outcomes.push(...settled);
@@ -268,6 +290,16 @@ export async function getBalances(
   return balancesOf(ctx.store, userId);
 }
 
+/** Admin: several users' balances at once (a page of an admin queue), in the order asked; at most 500. */
+export async function listBalances(
+  ctx: LedgerContext,
+  input: { actor?: Actor; userIds: string[] },
+): Promise<BalancesDoc[]> {
+  requireAdmin(input.actor);
+  if (input.userIds.length > 500) throw invalid('At most 500 users at once');
+  return Promise.all(input.userIds.map((userId) => balancesOf(ctx.store, userId)));
+}
+
 /** The hold as the ledger stream has it (tests and diagnostics). */
 export async function findHold(
   ctx: LedgerContext,
@@ -279,11 +311,13 @@ export async function findHold(
 
 export async function listTransactions(
   ctx: LedgerContext,
-  input: { actor: Actor; userId?: string; limit?: number; offset?: number },
-): Promise<{ items: TransactionDoc[]; total: number }> {
+  input: { actor: Actor; userId?: string; limit?: number; offset?: number; cursor?: string },
+): Promise<{ items: TransactionDoc[]; total: number; nextCursor: string }> {
   const userId = input.userId || requireActor(input.actor).userId;
   requireOwnerOrAdmin(input.actor, userId);
+  // a cursor: a keyset page (platform ports/pages.ts; a bad cursor or limit is refused); else by offset, as before
+  const after = input.cursor ? pageRequest({ limit: input.limit, cursor: input.cursor }) : null;
   const limit = Math.min(Math.max(input.limit || 100, 1), 500);
   const offset = Math.max(input.offset || 0, 0);
-  return transactionsOfUser(ctx.store, userId, { limit, offset });
+  return transactionsOfUser(ctx.store, userId, { limit, offset, after });
 }

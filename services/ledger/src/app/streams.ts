@@ -27,6 +27,7 @@ import {
   type LedgerEvent,
   type LedgerState,
   accountDecider,
+  balancesChanged,
   changedFacts,
   coreOf,
   factKeysOf,
@@ -142,6 +143,14 @@ export interface LedgerResult {
   events: StoredEvent<LedgerEvent>[];
 }
 
+export interface ExecuteOptions {
+  /**
+   * Leave the command's BalancesChanged out: a batch that posts many commands on one user's ledger
+   * announces the balances once at its end (`announceBalances`) instead of after every posting.
+   */
+  deferBalances?: boolean;
+}
+
 /**
  * load (row + the command's facts) -> decide -> append (expected version = the row's) -> project ->
  * rows, through `tx`.
@@ -150,6 +159,7 @@ export async function executeLedger(
   tx: StoreTx,
   command: LedgerCommand,
   meta: EventMeta,
+  options: ExecuteOptions = {},
 ): Promise<LedgerResult> {
   const userId = command.userId;
   const keys = factKeysOf(command);
@@ -157,7 +167,11 @@ export async function executeLedger(
   for (let healed = false; ; healed = true) {
     const { version, state } = loaded;
     // the postings linked into the user's hash chain after the state's last link (domain/account/chain.ts)
-    const decided = withChainLinks(accountDecider.decide(command, state), state.chain);
+    const decisions = accountDecider.decide(command, state);
+    const decided = withChainLinks(
+      options.deferBalances ? decisions.filter((e) => e.type !== 'BalancesChanged') : decisions,
+      state.chain,
+    );
     if (decided.length === 0) {
       if (loaded.rows === 'none' && version > 0) await writeRows(tx, userId, version, initialState(), state);
       return { before: state, after: state, decided, events: [] };
@@ -182,3 +196,25 @@ export async function executeLedger(
 
 export const executeDeposit = (tx: StoreTx, depositId: string, command: DepositCommand, meta: EventMeta) =>
   handleCommand(tx, DEPOSIT_STREAM, depositId, command, meta);
+
+/**
+ * One BalancesChanged on the user's ledger with the balances its state row has now (after `transactionId`,
+ * the last posting of a batch whose commands deferred theirs), projected, and the row moved to the new
+ * stream version. Nothing else changes: the event is neither chained nor folded into the state.
+ */
+export async function announceBalances(
+  tx: StoreTx,
+  userId: string,
+  transactionId: string,
+  meta: EventMeta,
+): Promise<void> {
+  const { version, state, rows } = await loadFor(tx, userId, []);
+  const appended = await tx.appendToStream<LedgerEvent>(
+    toAccountStreamId(userId),
+    version,
+    [balancesChanged(state, transactionId)],
+    meta,
+  );
+  await project(tx, appended.events);
+  await writeRows(tx, userId, appended.nextVersion, rows === 'none' ? initialState() : state, state);
+}

@@ -13,6 +13,7 @@
  */
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { Scalar, StoreReads } from '@meridian/platform/ports/serviceStore';
+import { findPage, type Page, type PageRequest } from '@meridian/platform/ports/pages';
 import {
   type BalancesChanged,
   type ChainFields,
@@ -209,33 +210,70 @@ export async function balancesOf(reads: StoreReads, userId: string): Promise<Bal
 export const depositById = (reads: StoreReads, depositId: string) =>
   reads.get<DepositDoc>(COLLECTIONS.deposits, depositId);
 
-export const pendingDeposits = (reads: StoreReads) =>
-  reads.find<DepositDoc>(COLLECTIONS.deposits, {
-    where: { status: 'Pending' },
-    orderBy: { field: 'position', direction: 'asc' },
-  });
+/**
+ * The indexes the lists page on (platform ports/pages.ts keyset pages: the equality filters, then the order field,
+ * then the id): the pending deposits queue, a user's deposits and a user's transactions, by position.
+ */
+export const LEDGER_INDEXES: ReadonlyArray<{ collection: string; fields: string[] }> = [
+  { collection: COLLECTIONS.deposits, fields: ['status', 'position'] },
+  { collection: COLLECTIONS.deposits, fields: ['userId', 'position'] },
+  { collection: COLLECTIONS.transactions, fields: ['userId', 'position'] },
+];
 
-export const depositsOfUser = (reads: StoreReads, userId: string) =>
-  reads.find<DepositDoc>(COLLECTIONS.deposits, {
-    where: { userId },
-    orderBy: { field: 'position', direction: 'desc' },
-  });
+const depositId = (d: DepositDoc) => d.depositId;
 
+/** The admin queue: Pending deposits, oldest request first; a page of it, or all of it (page null). */
+export const pendingDeposits = (reads: StoreReads, page: PageRequest = null): Promise<Page<DepositDoc>> =>
+  findPage<DepositDoc>(
+    reads,
+    COLLECTIONS.deposits,
+    { where: { status: 'Pending' }, orderBy: { field: 'position', direction: 'asc' }, idOf: depositId },
+    page,
+  );
+
+/** A user's deposits, newest first; a page of them, or all of them (page null). */
+export const depositsOfUser = (
+  reads: StoreReads,
+  userId: string,
+  page: PageRequest = null,
+): Promise<Page<DepositDoc>> =>
+  findPage<DepositDoc>(
+    reads,
+    COLLECTIONS.deposits,
+    { where: { userId }, orderBy: { field: 'position', direction: 'desc' }, idOf: depositId },
+    page,
+  );
+
+/**
+ * A user's transactions, newest first, with their total: by offset (`offset` > 0, the older call), else a
+ * keyset page (`page`: platform ports/pages.ts) with the next page's cursor.
+ */
 export async function transactionsOfUser(
   reads: StoreReads,
   userId: string,
-  page: { limit: number; offset: number },
-): Promise<{ items: TransactionDoc[]; total: number }> {
+  page: { limit: number; offset: number; after?: PageRequest },
+): Promise<{ items: TransactionDoc[]; total: number; nextCursor: string }> {
   const where: Record<string, Scalar> = { userId };
-  const [items, total] = await Promise.all([
-    reads.find<TransactionDoc>(COLLECTIONS.transactions, {
-      where,
-      orderBy: { field: 'position', direction: 'desc' },
-      ...page,
-    }),
+  const orderBy = { field: 'position', direction: 'desc' } as const;
+  const [found, total] = await Promise.all([
+    page.offset > 0 && !page.after
+      ? reads
+          .find<TransactionDoc>(COLLECTIONS.transactions, {
+            where,
+            orderBy,
+            limit: page.limit,
+            offset: page.offset,
+          })
+          .then((items) => ({ items, nextCursor: '' }))
+      : findPage<TransactionDoc>(
+          reads,
+          COLLECTIONS.transactions,
+          { where, orderBy, idOf: (t) => t.transactionId },
+          page.after ?? { limit: page.limit, after: null },
+        ),
     reads.count(COLLECTIONS.transactions, where),
   ]);
-  return { items, total };
+  return { items: found.items, total, nextCursor: found.nextCursor };
 }
 
 /** The user's newest transaction document (the last link of their chain as projected), or null. */

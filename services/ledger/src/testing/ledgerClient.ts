@@ -24,6 +24,7 @@ const REQUESTS: Record<UnaryMethod<LedgerServiceClient>, { fromPartial(o: unknow
   settleMaturities: pb.SettleMaturitiesRequest,
   adjustBalance: pb.AdjustBalanceRequest,
   getBalances: pb.GetBalancesRequest,
+  listBalances: pb.ListBalancesRequest,
   listTransactions: pb.ListTransactionsRequest,
   getStatement: pb.GetStatementRequest,
   verifyLedger: pb.VerifyLedgerRequest,

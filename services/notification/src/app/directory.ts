@@ -17,6 +17,14 @@ import { DIRECTORY } from './collections.js';
 const str = (d: Record<string, unknown>, k: string): string | undefined =>
   typeof d[k] === 'string' ? (d[k] as string) : undefined;
 
+/** The identity event types updateDirectory acts on. */
+export const DIRECTORY_EVENT_TYPES = [
+  'UserRegistered',
+  'RoleChanged',
+  'ProfileUpdated',
+  'UserDeleted',
+] as const;
+
 export async function updateDirectory(event: StoredEvent, tx: StoreTx): Promise<void> {
   const d = (event.data ?? {}) as Record<string, unknown>;
   const userId = str(d, 'userId');

@@ -1,8 +1,12 @@
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { PersonalData } from '@meridian/platform/personalData';
 import type { StoreTx } from '@meridian/platform/ports/serviceStore';
-import { emailForIdentityEvent, isIdentityEmailEvent } from '../domain/identityEmails.js';
-import { updateDirectory } from './directory.js';
+import {
+  emailForIdentityEvent,
+  identityEmailEventTypes,
+  isIdentityEmailEvent,
+} from '../domain/identityEmails.js';
+import { DIRECTORY_EVENT_TYPES, updateDirectory } from './directory.js';
 import { queueEmailFor } from './queueEmail.js';
 
 /**
@@ -12,6 +16,9 @@ import { queueEmailFor } from './queueEmail.js';
  * (app/directory.ts) of users and admins (names and emails copied as identity sealed them), and on
  * UserDeleted drops the user's personal-data key from this process's cache (identity destroyed it).
  */
+/** The identity event types handleIdentityEvent acts on: the directory's and the emails' (the others are skipped). */
+export const IDENTITY_EVENT_TYPES: readonly string[] = [...DIRECTORY_EVENT_TYPES, ...identityEmailEventTypes];
+
 export async function handleIdentityEvent(
   event: StoredEvent,
   tx: StoreTx,

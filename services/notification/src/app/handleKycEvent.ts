@@ -1,7 +1,10 @@
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { PersonalData } from '@meridian/platform/personalData';
 import type { StoreTx } from '@meridian/platform/ports/serviceStore';
-import { emailsForKycEvent, isKycEmailEvent } from '../domain/kycEmails.js';
+import { emailsForKycEvent, isKycEmailEvent, kycEmailEventTypes } from '../domain/kycEmails.js';
+
+/** The kyc event types handleKycEvent acts on (the consumer skips the others without a transaction). */
+export const KYC_EVENT_TYPES: readonly string[] = [...kycEmailEventTypes];
 import { directoryAdmins, directoryUser } from './directory.js';
 import { queueEmailFor } from './queueEmail.js';
 

@@ -11,6 +11,9 @@ import { MONEY_INVESTMENTS } from './collections.js';
 import { directoryUser } from './directory.js';
 import { queueEmailFor } from './queueEmail.js';
 
+/** The money event types handleMoneyEvent acts on: the emails' and InvestmentRequested (the others are skipped). */
+export const MONEY_EVENT_TYPES: readonly string[] = ['InvestmentRequested', ...moneyEmailEventTypes];
+
 const str = (d: Record<string, unknown>, k: string): string =>
   typeof d[k] === 'string' ? (d[k] as string) : '';
 

@@ -1,5 +1,5 @@
 import type { EventMeta, StoredEvent, TraceCarrier } from '@meridian/platform/eventSourcing/types';
-import { isSealed, type PersonalData } from '@meridian/platform/personalData';
+import { isSealed, isUserKeyDestroyed, type PersonalData } from '@meridian/platform/personalData';
 import { injectTrace } from '@meridian/platform/tracing';
 import type { StoreTx } from '@meridian/platform/ports/serviceStore';
 import { newEmail, toEmailStreamId, type EmailRecord, type EmailRequest } from '../domain/email.js';
@@ -22,7 +22,8 @@ export type TracedEmail = EmailRecord & { trace?: TraceCarrier };
  *
  * A recipient already deleted (the sealed address no longer opens) gets an email without any data: it is
  * queued only to be dropped by the sender with the reason. Resolves to null when the key store refuses
- * the recipient a key (deleted, as identity's remote key store answers): nothing is queued.
+ * the recipient a key (deleted: identity keeps their id as a tombstone and never makes them a new key):
+ * nothing is queued. Any other failure (identity unreachable) is thrown, so the event is retried.
  */
 export async function sealEmailRequest(
   personalData: PersonalData,
@@ -45,9 +46,10 @@ export async function sealEmailRequest(
       ...(request.replyTo ? { replyTo: await seal(request.replyTo) } : {}),
       data,
     };
-  } catch {
+  } catch (err) {
     // the key store refused a key for this user (deleted): an email to them is never sent
-    return null;
+    if (isUserKeyDestroyed(err)) return null;
+    throw err;
   }
 }
 

@@ -4,7 +4,7 @@
  * through the same outbox as every other email.
  */
 import { DomainError, forbidden, invalid, unauthenticated } from '@meridian/platform/eventSourcing/errors';
-import type { PersonalData } from '@meridian/platform/personalData';
+import { UserKeyDestroyedError, type PersonalData } from '@meridian/platform/personalData';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { automatedTemplateNames, isTemplateName, templates } from '../domain/templates/registry.js';
 import { RATE_LIMITS } from './collections.js';
@@ -94,7 +94,7 @@ export async function sendAutomatedEmail(
     if (counter.count >= deps.limitPerHour)
       throw new DomainError('rate_limited', AUTOMATED_EMAIL_MESSAGES.tooMany, 'rate_limited');
     await tx.put(RATE_LIMITS, key, { count: counter.count + 1, userId: input.userId, windowStart });
-    await queueEmail(
+    const queued = await queueEmail(
       tx,
       {
         template: input.template as (typeof automatedTemplateNames)[number],
@@ -115,6 +115,8 @@ export async function sendAutomatedEmail(
       now,
       deps.personalData,
     );
+    // the caller was deleted meanwhile (their key is gone): refused, nothing counted or queued
+    if (!queued) throw new UserKeyDestroyedError(input.userId);
   });
   return { message: AUTOMATED_EMAIL_MESSAGES.sent };
 }

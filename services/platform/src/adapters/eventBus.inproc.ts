@@ -29,9 +29,12 @@ export interface InProcEventBusOptions extends HandlerRetryOptions {
  * The embedded EventBus: a durable log in SQLite, messages(topic, offset, key, json), and the offset
  * each consumer group has committed per topic. publish appends (one transaction) and wakes the
  * subscriptions; each subscription delivers from its group's committed offset, in log order (which
- * is stricter than per-stream order), commits after each handler success and retries a failing
- * handler with capped exponential backoff (so delivery is at least once and never skips an event) —
- * until `maxAttempts`, when the event is appended to `<topic>.dlq` and committed in one transaction.
+ * is stricter than per-stream order), a fetched batch of up to 100 events at a time (to `handleBatch`
+ * when the subscriber has one, all or nothing, else or after its failure to `handler` one by one),
+ * commits the batch's offset once (at its end, before a retry's backoff, when stopping) and retries a
+ * failing handler with capped exponential backoff (so delivery is at least once and never skips an
+ * event) — until `maxAttempts`, when the event is appended to `<topic>.dlq` and committed in one
+ * transaction. A crash redelivers at most the uncommitted part of a batch (consumers de-duplicate).
  *
  * The log keeps each event's JSON whole, its trace context (StoredEvent.trace, tracing.ts) included.
  *
@@ -100,6 +103,8 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
   const mine = new Set<{ stop(): Promise<void> }>();
   const pollMs = options.pollIntervalMs ?? (path === ':memory:' ? undefined : 500);
   let closed = false;
+  /** Events fetched (and offsets committed) at a time per subscription. */
+  const BATCH = 100;
 
   const assertOpen = () => {
     if (closed) throw new Error('EventBus is closed');
@@ -113,7 +118,7 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
       emitter.emit(topic);
     },
 
-    async subscribe({ topic, group, handler, fromBeginning = true }) {
+    async subscribe({ topic, group, handler, handleBatch, fromBeginning = true }) {
       assertOpen();
       const id = `${group}\u0000${topic}`;
       if (active.has(id)) throw new Error(`group ${group} already has an active subscription on ${topic}`);
@@ -131,44 +136,80 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
         },
       ]);
 
+      /** Handles one event, retried with backoff; 'dead': dead-lettered (its offset committed with it). */
+      const handleOne = async (
+        event: StoredEvent,
+        offset: number,
+        beforeWait: () => void,
+      ): Promise<'handled' | 'dead' | 'stopped'> => {
+        for (let attempt = 1; ; attempt++) {
+          try {
+            const started = process.hrtime.bigint();
+            await handler(event);
+            busMetrics.handling.observe(labels, secondsSince(started));
+            busMetrics.handled.inc(labels);
+            return 'handled';
+          } catch (err) {
+            options.onError?.(err, { topic, group, event, attempt });
+            if (attempt >= maxAttempts) {
+              if (closed) return 'stopped';
+              deadLetter.immediate(topic, group, offset, event);
+              busMetrics.deadLettered.inc(labels);
+              emitter.emit(deadLetterTopicOf(topic));
+              options.onDeadLetter?.({ topic, group, event, error: err });
+              return 'dead';
+            }
+            busMetrics.retried.inc(labels);
+            if (stopping) return 'stopped';
+            beforeWait(); // what was handled before this event is committed while it backs off
+            await signal.wait(delayMs(attempt));
+            if (stopping) return 'stopped';
+          }
+        }
+      };
+
+      // Offsets are committed per fetched batch (at its end, before a retry's backoff and when stopping),
+      // not per event: a crash redelivers at most the batch, which idempotent consumers skip.
       const loop = async () => {
         while (!stopping) {
           const committed = stmt.getCommitted.get(group, topic)?.offset ?? 0;
-          const batch = stmt.fetch.all(topic, committed, 100);
+          const batch = stmt.fetch.all(topic, committed, BATCH);
           if (batch.length === 0) {
             await signal.wait(pollMs);
             continue;
           }
-          for (const row of batch) {
-            if (stopping) return;
-            const event = JSON.parse(row.json) as StoredEvent;
-            let dead = false;
-            for (let attempt = 1; ; attempt++) {
+          let saved = committed;
+          let done = committed;
+          const commit = () => {
+            if (done > saved && !closed) {
+              stmt.commit.run(group, topic, done);
+              saved = done;
+            }
+          };
+          try {
+            const events = batch.map((row) => JSON.parse(row.json) as StoredEvent);
+            if (handleBatch && events.length > 1) {
               try {
                 const started = process.hrtime.bigint();
-                await handler(event);
-                busMetrics.handling.observe(labels, secondsSince(started));
-                busMetrics.handled.inc(labels);
-                break;
-              } catch (err) {
-                options.onError?.(err, { topic, group, event, attempt });
-                if (attempt >= maxAttempts) {
-                  if (closed) return;
-                  deadLetter.immediate(topic, group, row.offset, event);
-                  busMetrics.deadLettered.inc(labels);
-                  emitter.emit(deadLetterTopicOf(topic));
-                  options.onDeadLetter?.({ topic, group, event, error: err });
-                  dead = true;
-                  break;
-                }
-                busMetrics.retried.inc(labels);
-                if (stopping) return;
-                await signal.wait(delayMs(attempt));
+                await handleBatch(events);
+                busMetrics.handling.observe(labels, secondsSince(started) / events.length);
+                busMetrics.handled.inc(labels, events.length);
+                done = batch[batch.length - 1].offset;
+                continue;
+              } catch {
+                // nothing of the batch took effect: one at a time below (retries, dead letters)
                 if (stopping) return;
               }
             }
-            if (closed) return;
-            if (!dead) stmt.commit.run(group, topic, row.offset);
+            for (let i = 0; i < batch.length; i++) {
+              if (stopping) return;
+              const outcome = await handleOne(events[i], batch[i].offset, commit);
+              if (outcome === 'stopped') return;
+              if (outcome === 'dead') saved = Math.max(saved, batch[i].offset);
+              done = batch[i].offset;
+            }
+          } finally {
+            commit();
           }
         }
       };

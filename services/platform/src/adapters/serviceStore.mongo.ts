@@ -13,7 +13,14 @@ import {
 } from 'mongodb';
 import type { DomainEvent, EventMeta, ExpectedVersion, StoredEvent } from '../eventSourcing/types.js';
 import { ConcurrencyError } from '../eventSourcing/errors.js';
-import type { FindQuery, Scalar, ServiceStore, StoreReads, StoreTx } from '../ports/serviceStore.js';
+import type {
+  AppendOptions,
+  FindQuery,
+  Scalar,
+  ServiceStore,
+  StoreReads,
+  StoreTx,
+} from '../ports/serviceStore.js';
 import {
   appendListeners,
   buildEnvelopes,
@@ -291,6 +298,7 @@ export async function createMongoServiceStore(options: MongoServiceStoreOptions)
         expectedVersion: ExpectedVersion,
         list: Array<E & { id?: string }>,
         meta: EventMeta,
+        appendOptions?: AppendOptions,
       ) {
         const last = await write((session) =>
           events.findOne({ streamId }, { session, sort: { version: -1 }, projection: { version: 1 } }),
@@ -306,7 +314,15 @@ export async function createMongoServiceStore(options: MongoServiceStoreOptions)
         const stored = envelopes.map((e, i) => ({ ...e, position: start + i }) as StoredEvent<E>);
         await write(async (session) => {
           try {
-            await events.insertMany(stored.map(toDoc), { session, ordered: true });
+            const integrations = appendOptions?.integrations;
+            await events.insertMany(
+              stored.map((e, i) => {
+                const doc = toDoc(e);
+                const integration = integrations?.[i];
+                return integration === undefined ? doc : { ...doc, integration: JSON.stringify(integration) };
+              }),
+              { session, ordered: true },
+            );
           } catch (err) {
             if (isStreamVersionConflict(err)) {
               const conflict = new ConcurrencyError(streamId, expectedVersion, current);

@@ -2,7 +2,14 @@ import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import type Database from 'better-sqlite3';
 import type { DomainEvent, EventMeta, ExpectedVersion, StoredEvent } from '../eventSourcing/types.js';
 import { ConcurrencyError } from '../eventSourcing/errors.js';
-import type { FindQuery, Scalar, ServiceStore, StoreReads, StoreTx } from '../ports/serviceStore.js';
+import type {
+  AppendOptions,
+  FindQuery,
+  Scalar,
+  ServiceStore,
+  StoreReads,
+  StoreTx,
+} from '../ports/serviceStore.js';
 import { Mutex } from '../util/async.js';
 import { openSqlite } from './sqliteFile.js';
 import {
@@ -87,8 +94,8 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
     lastPosition: db.prepare<[], { p: number | null }>('SELECT MAX(position) AS p FROM events'),
     ping: db.prepare('SELECT 1'),
     insertEvent: db.prepare(
-      `INSERT INTO events (id, stream_id, version, type, data, occurred_at, correlation_id, causation_id, actor)
-       VALUES (@id, @streamId, @version, @type, @data, @occurredAt, @correlationId, @causationId, @actor)`,
+      `INSERT INTO events (id, stream_id, version, type, data, occurred_at, correlation_id, causation_id, actor, integration)
+       VALUES (@id, @streamId, @version, @type, @data, @occurredAt, @correlationId, @causationId, @actor, @integration)`,
     ),
     recordIntegration: db.prepare('UPDATE events SET integration = ? WHERE id = ?'),
     // the event's row found by its position (the rowid) when this transaction appended it
@@ -224,6 +231,7 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
         expectedVersion: ExpectedVersion,
         events: Array<E & { id?: string }>,
         meta: EventMeta,
+        appendOptions?: AppendOptions,
       ) {
         guard();
         const current = stmt.streamVersion.get(streamId)?.v ?? 0;
@@ -232,13 +240,16 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
         }
         const envelopes = buildEnvelopes(streamId, current, events, meta, options);
         const stored: StoredEvent<E>[] = [];
-        for (const e of envelopes) {
+        for (let i = 0; i < envelopes.length; i++) {
+          const e = envelopes[i];
+          const integration = appendOptions?.integrations?.[i];
           let info: Database.RunResult;
           try {
             info = stmt.insertEvent.run({
               ...e,
               data: JSON.stringify(e.data ?? null),
               actor: e.actor ? JSON.stringify(e.actor) : null,
+              integration: integration === undefined ? null : JSON.stringify(integration),
             });
           } catch (err) {
             if (isUniqueViolation(err, 'stream_id'))
@@ -606,20 +617,19 @@ function whereSql(
   for (const [field, value] of Object.entries(where ?? {})) {
     checkField(field);
     checkScalar(field, value);
+    // the path inline (checkField allows no quote), as in fieldSql: an ensureIndex index on the field is
+    // then usable for the equality (SQLite matches an index expression only to the same literal path)
+    const f = fieldSql(field);
     if (value === null) {
-      clauses.push('json_extract(json, ?) IS NULL');
-      params.push(`$.${field}`);
+      clauses.push(`${f} IS NULL`);
     } else if (typeof value === 'boolean') {
       // json_extract yields 1/0 for JSON true/false; require the JSON type too
-      clauses.push(`json_type(json, ?) = ?`);
-      params.push(`$.${field}`, value ? 'true' : 'false');
+      clauses.push(`${f} = ?`, `json_type(json, '$.${field}') = ?`);
+      params.push(value ? 1 : 0, value ? 'true' : 'false');
     } else {
-      clauses.push(`json_extract(json, ?) = ?`);
-      params.push(`$.${field}`, value);
-      if (typeof value === 'string') {
-        clauses.push(`json_type(json, ?) = 'text'`);
-        params.push(`$.${field}`);
-      }
+      clauses.push(`${f} = ?`);
+      params.push(value);
+      if (typeof value === 'string') clauses.push(`json_type(json, '$.${field}') = 'text'`);
     }
   }
   return { sql: `WHERE ${clauses.join(' AND ')}`, params };

@@ -14,9 +14,22 @@ export interface IdempotentSubscribeOptions {
    * Applies the event's effect through tx (read models, appends, checkpoints). Runs inside
    * store.transaction together with the processed marker, so a redelivered event has no second
    * effect. Throwing rolls everything back and the bus redelivers after a backoff.
-   * Events of types you do not care about: just return.
+   * Events of types you do not care about: just return (better: leave them out of `types`).
    */
   handle: (event: StoredEvent, tx: StoreTx) => Promise<void>;
+  /**
+   * The event types `handle` acts on. Events of other types only advance the group's offset: no store
+   * transaction, no processed marker (they have no effect to de-duplicate). Absent: every type.
+   */
+  types?: readonly string[];
+  /**
+   * Whether the handled events of one fetched batch may share ONE store transaction (each with its
+   * processed marker; default true). A failure rolls the whole batch back and the bus then delivers
+   * its events one at a time, each in a transaction of its own, so a failing event neither loses nor
+   * doubles the others. Set false when `handle` has effects outside the transaction that must not run
+   * again for the events of a batch rolled back.
+   */
+  batch?: boolean;
   fromBeginning?: boolean;
 }
 
@@ -26,19 +39,35 @@ export interface IdempotentSubscribeOptions {
  */
 export function subscribeIdempotent(options: IdempotentSubscribeOptions): Promise<Subscription> {
   const { bus, store, topic, group, handle } = options;
+  const types = options.types ? new Set(options.types) : null;
+  const wanted = (event: StoredEvent) => !types || types.has(event.type);
+  /** One event inside tx: its marker, then its effect (nothing when it was processed already). */
+  const apply = (event: StoredEvent, tx: StoreTx) =>
+    consumeTraced(topic, group, event, () =>
+      withCorrelation(event.correlationId, async () => {
+        if (!(await tx.markProcessed(group, event.id))) return;
+        await handle(event, tx);
+      }),
+    );
   return bus.subscribe({
     topic,
     group,
     fromBeginning: options.fromBeginning,
-    handler: (event) =>
-      consumeTraced(topic, group, event, () =>
-        withCorrelation(event.correlationId, () =>
-          store.transaction(async (tx) => {
-            if (!(await tx.markProcessed(group, event.id))) return;
-            await handle(event, tx);
-          }),
-        ),
-      ),
+    handler: async (event) => {
+      if (!wanted(event)) return;
+      await store.transaction((tx) => apply(event, tx));
+    },
+    ...(options.batch === false
+      ? {}
+      : {
+          handleBatch: async (events: StoredEvent[]) => {
+            const handled = events.filter(wanted);
+            if (handled.length === 0) return;
+            await store.transaction(async (tx) => {
+              for (const event of handled) await apply(event, tx);
+            });
+          },
+        }),
   });
 }
 

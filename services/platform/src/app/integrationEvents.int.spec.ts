@@ -202,3 +202,66 @@ describe('a mapping by domain event type', () => {
     ]);
   });
 });
+
+describe('integration events recorded at the insert', () => {
+  it('rules that read nothing are recorded with the insert (no second write); reading rules at the end', async () => {
+    const raw = createSqliteServiceStore(':memory:');
+    stops.push(() => raw.close());
+    const rules = integrationMapping<
+      | { type: 'Opened'; data: { owner: string } }
+      | { type: 'Noted'; data: { text: string } }
+      | { type: 'Closed'; data: { owner: string } }
+    >({
+      Opened: asIs(),
+      Noted: null,
+      // reads the transaction: mapped at its end, after the read-model write below
+      Closed: async (event, reads) => ({
+        type: 'AccountClosed',
+        data: { ...event.data, name: (await reads.get<{ name: string }>('owners', event.data.owner))?.name },
+      }),
+    });
+    let laterRecords = 0;
+    const counting: ServiceStore = {
+      ...raw,
+      transaction: (fn) =>
+        raw.transaction((tx) =>
+          fn({
+            ...tx,
+            recordIntegrationEvent: (id, integration) => {
+              laterRecords++;
+              return tx.recordIntegrationEvent(id, integration);
+            },
+          }),
+        ),
+    };
+    const store = withIntegrationEvents(counting, rules);
+    await store.transaction(async (tx) => {
+      await tx.appendToStream(
+        's-1',
+        0,
+        [
+          { type: 'Opened', data: { owner: 'o1' } },
+          { type: 'Noted', data: { text: 'x' } },
+          { type: 'Closed', data: { owner: 'o1' } },
+        ],
+        meta,
+      );
+      await tx.put('owners', 'o1', { name: 'Ada' });
+    });
+    const events = await raw.readAll(0, 10);
+    expect(events.map((e) => e.integration)).toEqual([
+      { type: 'Opened', data: { owner: 'o1' } },
+      null,
+      { type: 'AccountClosed', data: { owner: 'o1', name: 'Ada' } },
+    ]);
+    expect(laterRecords).toBe(1); // Closed only
+    // a rolled-back append records nothing
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.appendToStream('s-2', 0, [{ type: 'Opened', data: { owner: 'o2' } }], meta);
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    expect(await raw.readAll(0, 10)).toHaveLength(3);
+  });
+});

@@ -33,10 +33,17 @@ export type RecordedIntegration = DomainEvent & { trace?: TraceCarrier };
  * is the appending transaction (it sees the append and the transaction's read-model writes); for an
  * event appended before integration events were recorded, the store at publish time.
  */
-export type IntegrationMapping = (
+export type IntegrationMapping = ((
   event: StoredEvent,
   reads: StoreReads,
-) => DomainEvent | null | Promise<DomainEvent | null>;
+) => DomainEvent | null | Promise<DomainEvent | null>) & {
+  /**
+   * Optional: the integration event of a domain event when it can be known before the append, reading
+   * nothing (undefined: it cannot; the mapping runs at the end of the transaction). What it answers is
+   * recorded as the event is inserted, without a second write on the outbox row.
+   */
+  atAppend?: (event: DomainEvent) => DomainEvent | null | undefined;
+};
 
 /** The store of a service whose appends record their integration events (see the module comment). */
 export function withIntegrationEvents(store: ServiceStore, mapping: IntegrationMapping): ServiceStore {
@@ -45,10 +52,11 @@ export function withIntegrationEvents(store: ServiceStore, mapping: IntegrationM
     transaction: (fn) =>
       store.transaction(async (tx) => {
         const appended: StoredEvent[] = [];
-        const result = await fn(recordingAppends(tx, appended));
+        const result = await fn(recordingAppends(tx, appended, mapping));
         // the trace of the append goes out with what it publishes (nothing when none is active)
         const trace = appended.length ? injectTrace() : undefined;
         for (const event of appended) {
+          if (recordedAtAppend.has(event)) continue;
           const mapped: RecordedIntegration | null = await mapping(event, tx);
           await tx.recordIntegrationEvent(event.id, mapped && trace ? { ...mapped, trace } : mapped);
         }
@@ -57,9 +65,41 @@ export function withIntegrationEvents(store: ServiceStore, mapping: IntegrationM
   };
 }
 
-function recordingAppends(tx: StoreTx, appended: StoredEvent[]): StoreTx {
-  const appendToStream: StoreTx['appendToStream'] = async (streamId, expectedVersion, events, meta) => {
-    const result = await tx.appendToStream(streamId, expectedVersion, events, meta);
+/** Stored events whose integration event was recorded as they were inserted (mapping.atAppend). */
+const recordedAtAppend = new WeakSet<StoredEvent>();
+
+function recordingAppends(tx: StoreTx, appended: StoredEvent[], mapping: IntegrationMapping): StoreTx {
+  const appendToStream: StoreTx['appendToStream'] = async (
+    streamId,
+    expectedVersion,
+    events,
+    meta,
+    options,
+  ) => {
+    const atAppend = mapping.atAppend;
+    if (!atAppend || options?.integrations) {
+      const result = await tx.appendToStream(streamId, expectedVersion, events, meta, options);
+      appended.push(...result.events);
+      return result;
+    }
+    let trace: TraceCarrier | undefined;
+    let traced = false;
+    const integrations = events.map((e): RecordedIntegration | null | undefined => {
+      const mapped = atAppend({ type: e.type, data: e.data });
+      if (!mapped) return mapped;
+      if (!traced) {
+        trace = injectTrace();
+        traced = true;
+      }
+      return trace ? { ...mapped, trace } : mapped;
+    });
+    const result = await tx.appendToStream(streamId, expectedVersion, events, meta, {
+      ...options,
+      integrations,
+    });
+    result.events.forEach((e, i) => {
+      if (integrations[i] !== undefined) recordedAtAppend.add(e);
+    });
     appended.push(...result.events);
     return result;
   };
@@ -84,10 +124,23 @@ export type IntegrationRules<E extends DomainEvent> = {
  */
 export function integrationMapping<E extends DomainEvent>(rules: IntegrationRules<E>): IntegrationMapping {
   const byType = rules as Record<string, Rule<E> | null>;
-  return (stored, reads) => {
+  const mapping: IntegrationMapping = (stored, reads) => {
     const rule = Object.hasOwn(byType, stored.type) ? byType[stored.type] : null;
     return rule ? rule({ type: stored.type, data: stored.data } as E, reads, stored) : null;
   };
+  // a rule declared with the event as its only parameter reads nothing: known at the append (a private
+  // event too); a rule of a type this mapping does not know, or one that reads, runs at the end
+  mapping.atAppend = (event) => {
+    if (!Object.hasOwn(byType, event.type)) return undefined;
+    const rule = byType[event.type];
+    if (rule === null) return null;
+    if (rule.length > 1) return undefined;
+    const out = (rule as (event: E) => DomainEvent | null | Promise<DomainEvent | null>)(event as E);
+    if (!(out instanceof Promise)) return out;
+    out.catch(() => undefined); // mapped again at the end of the transaction, where a failure counts
+    return undefined;
+  };
+  return mapping;
 }
 
 /** The rule of an event that goes out as it is (same name, same data), its data being the proto message P. */

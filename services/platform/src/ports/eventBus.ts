@@ -32,6 +32,14 @@ export interface SubscribeOptions {
   topic: string;
   group: string;
   handler: (event: StoredEvent) => Promise<void>;
+  /**
+   * Optional: several consecutive events of the topic (log order) handled at once, all or nothing (one
+   * store transaction). Resolving counts every one of them as handled (their offsets are committed);
+   * throwing means none had an effect: the adapter then hands them to `handler` one at a time, with its
+   * usual retries and dead letters, so a failing event never takes the others down with it. Adapters that
+   * do not batch ignore it and call `handler`.
+   */
+  handleBatch?: (events: StoredEvent[]) => Promise<void>;
   fromBeginning?: boolean;
 }
 

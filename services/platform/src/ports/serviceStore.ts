@@ -82,13 +82,23 @@ export interface FindQuery {
   prefix?: { fields: string[]; value: string };
 }
 
+export interface AppendOptions {
+  /** Per appended event (same index): its integration event recorded at insert; see appendToStream. */
+  integrations?: ReadonlyArray<DomainEvent | null | undefined>;
+}
+
 export interface StoreTx extends StoreReads {
-  /** Appends to a stream and to the outbox. Throws ConcurrencyError when the version does not match. */
+  /**
+   * Appends to a stream and to the outbox. Throws ConcurrencyError when the version does not match.
+   * `options.integrations[i]`: the integration event recorded with events[i] as it is inserted (null: none;
+   * undefined: not known yet, recordIntegrationEvent later), which saves the outbox a second write.
+   */
   appendToStream<E extends DomainEvent>(
     streamId: string,
     expectedVersion: ExpectedVersion,
     events: Array<E & { id?: string }>,
     meta: EventMeta,
+    options?: AppendOptions,
   ): Promise<{ nextVersion: number; events: StoredEvent<E>[] }>;
   /**
    * Records, on an event appended in this transaction, the integration event the outbox publishes for

@@ -4,6 +4,7 @@ import { ConcurrencyError, DomainError } from '../eventSourcing/errors.js';
 import type { EventMeta } from '../eventSourcing/types.js';
 import type { ServiceStore } from '../ports/serviceStore.js';
 import { waitFor } from './waitFor.js';
+import { decodePageCursor, findPage } from '../ports/pages.js';
 
 export interface ServiceStoreFactory {
   /** A fresh, empty store. */
@@ -273,6 +274,56 @@ export function describeServiceStoreConformance(name: string, factory: ServiceSt
       expect(await store.get('users', 'u2')).toMatchObject({ role: 'author' });
       expect(await store.get('users', 'u4')).toBeNull();
       expect(await store.count('users', { role: 'subscriber' })).toBe(1);
+    });
+
+    it('pages by keyset under an equality filter on an index (findPage), ties on the order value by id', async () => {
+      const store = await fresh();
+      await store.ensureIndex?.('queue', ['status', 'position']);
+      const put = (id: string, status: string, position: number) =>
+        store.transaction((tx) => tx.put('queue', id, { id, status, position }));
+      // positions repeat (a tie is broken by the id), and other statuses are interleaved
+      const items = [
+        ['q1', 1],
+        ['q3', 2],
+        ['q2', 2],
+        ['q4', 3],
+        ['q5', 5],
+      ] as const;
+      for (const [id, position] of items) {
+        await put(id, 'Pending', position);
+        await put(`x-${id}`, 'Done', position);
+      }
+      const query = {
+        where: { status: 'Pending' },
+        orderBy: { field: 'position', direction: 'asc' as const },
+        idOf: (d: { id: string }) => d.id,
+      };
+      const expected = ['q1', 'q2', 'q3', 'q4', 'q5'];
+      expect((await findPage<{ id: string }>(store, 'queue', query, null)).items.map((d) => d.id)).toEqual(
+        expected,
+      );
+      const seen: string[] = [];
+      let page = await findPage<{ id: string }>(store, 'queue', query, { limit: 2, after: null });
+      seen.push(...page.items.map((d) => d.id));
+      await put('q6', 'Pending', 9); // added between pages: comes last
+      await store.transaction((tx) => tx.delete('queue', 'q3')); // the next page's first: gone
+      while (page.nextCursor) {
+        page = await findPage<{ id: string }>(store, 'queue', query, {
+          limit: 2,
+          after: decodePageCursor(page.nextCursor),
+        });
+        seen.push(...page.items.map((d) => d.id));
+      }
+      expect(seen).toEqual(['q1', 'q2', 'q4', 'q5', 'q6']);
+      const desc = { ...query, orderBy: { field: 'position', direction: 'desc' as const } };
+      const first = await findPage<{ id: string }>(store, 'queue', desc, { limit: 3, after: null });
+      expect(first.items.map((d) => d.id)).toEqual(['q6', 'q5', 'q4']);
+      const rest = await findPage<{ id: string }>(store, 'queue', desc, {
+        limit: 3,
+        after: decodePageCursor(first.itemCursors![1]!),
+      });
+      expect(rest.items.map((d) => d.id)).toEqual(['q4', 'q2', 'q1']);
+      expect(rest.nextCursor).toBe('');
     });
 
     it('refuses operator-like field names and non-scalar filter values', async () => {

@@ -16,7 +16,11 @@ import type * as pb from '@meridian/proto/meridian/withdrawal/v1/events';
 import type { WithdrawalEvent, WithdrawalSubmitted } from '../domain/withdrawal.js';
 
 export const toIntegrationEvent = integrationMapping<WithdrawalEvent>({
-  HoldPlaced: fromOpeningEvent<WithdrawalSubmitted, pb.WithdrawalRequested>('WithdrawalRequested', withUser),
+  // the terms without the wallet address's keyed hash (the service's own: compares retries)
+  HoldPlaced: fromOpeningEvent<WithdrawalSubmitted, pb.WithdrawalRequested>(
+    'WithdrawalRequested',
+    (reads, { walletAddressHash: _hash, ...terms }) => withUser(reads, terms),
+  ),
   WithdrawalApproved: asIs<pb.WithdrawalApproved>(),
   WithdrawalRejected: asIs<pb.WithdrawalRejected>(),
   WithdrawalSubmitted: null,

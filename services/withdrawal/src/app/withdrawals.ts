@@ -9,7 +9,7 @@
 import { heldRequests } from '@meridian/platform/app/heldRequest/heldRequests';
 import type { WithUser } from '@meridian/platform/app/heldRequest/userDirectory';
 import { WITHDRAWAL_MESSAGES, parseWithdrawalAmount, validateRequest } from '../domain/withdrawal.js';
-import { type WithdrawalDoc, withdrawalById, withdrawalView } from '../projections/withdrawalView.js';
+import { type WithdrawalDoc, withdrawalView } from '../projections/withdrawalView.js';
 import { type Actor, type WithdrawalContext, checkId, executeWithdrawal, requireActor } from './context.js';
 
 export type WithdrawalView = WithUser<WithdrawalDoc>;
@@ -58,16 +58,11 @@ export async function requestWithdrawal(
     requestId: withdrawalId,
     validate: () => validateRequest(request),
     record: async (availableProfitCents, meta) => {
-      const sealedWalletAddress = await sealWalletAddress(
-        ctx,
-        withdrawalId,
-        actor.userId,
-        request.walletAddress,
-      );
+      const sealed = await sealWalletAddress(ctx, actor.userId, request.walletAddress);
       return executeWithdrawal(
         ctx,
         withdrawalId,
-        () => ({ type: 'RequestWithdrawal', ...request, sealedWalletAddress, availableProfitCents }),
+        () => ({ type: 'RequestWithdrawal', ...request, ...sealed, availableProfitCents }),
         meta,
       );
     },
@@ -77,25 +72,23 @@ export async function requestWithdrawal(
 
 /**
  * The wallet address as the events keep it: sealed with the owner's personal-data key (crypto-shredding:
- * once the user is deleted no copy of it can be read). A retry of a request already recorded with the same
- * address reuses its sealed value (sealing is randomised), so the decider sees the same terms.
+ * once the user is deleted no copy of it can be read), with a keyed hash of it (PersonalData.digest) next to
+ * it. Sealing is randomised, so a retry (or the same request sent twice at once, to two replicas) seals
+ * differently: the decider compares the hashes, inside the command's transaction, and the second request
+ * decides nothing. A deleted user's address is never sealed (their key is gone for good): refused.
  */
 async function sealWalletAddress(
   ctx: WithdrawalContext,
-  withdrawalId: string,
   userId: string,
   walletAddress: string,
-): Promise<string> {
-  const plain = walletAddress.trim();
-  if (!plain) return '';
-  const existing = await withdrawalById(ctx.store, withdrawalId);
-  if (
-    existing &&
-    existing.userId === userId &&
-    (await ctx.personalData.openOrNull(existing.walletAddress)) === plain
-  )
-    return existing.walletAddress;
-  return ctx.personalData.seal(userId, plain);
+): Promise<{ sealedWalletAddress?: string; walletAddressHash?: string }> {
+  const plain = (walletAddress ?? '').trim();
+  if (!plain) return {};
+  const [sealedWalletAddress, walletAddressHash] = await Promise.all([
+    ctx.personalData.seal(userId, plain),
+    ctx.personalData.digest(userId, plain),
+  ]);
+  return { sealedWalletAddress, walletAddressHash };
 }
 
 /** A withdrawal as it is answered: its owner's name and email and its wallet address opened. */

@@ -46,7 +46,17 @@ type Id = 'withdrawalId';
 export type WithdrawalSubmitted = lc.RequestEvent<
   'WithdrawalSubmitted',
   Id,
-  { walletAddress: string; network: WalletNetwork; requestDate: string }
+  {
+    walletAddress: string;
+    /**
+     * A keyed hash of the plain address (PersonalData.digest: HMAC under a key derived from the owner's key),
+     * next to the sealed value: how a retry's terms are compared without opening anything (absent in
+     * streams written before it).
+     */
+    walletAddressHash?: string;
+    network: WalletNetwork;
+    requestDate: string;
+  }
 >;
 export type WithdrawalApproved = lc.RequestEvent<
   'WithdrawalApproved',
@@ -83,6 +93,8 @@ export type RequestWithdrawal = {
    * The plain `walletAddress` is only checked; absent, the events keep it as it is.
    */
   sealedWalletAddress?: string;
+  /** The keyed hash of the trimmed plain address (see WithdrawalSubmitted): a retry has the same one. */
+  walletAddressHash?: string;
   now: Date;
 };
 export type WithdrawalCommand = RequestWithdrawal | lc.LifecycleCommand<WithdrawalKind>;
@@ -90,13 +102,14 @@ export type WithdrawalCommand = RequestWithdrawal | lc.LifecycleCommand<Withdraw
 /** A request as the client made it: what validateRequest checks without any state. */
 export type WithdrawalRequest = Omit<
   RequestWithdrawal,
-  'type' | 'availableProfitCents' | 'sealedWalletAddress'
+  'type' | 'availableProfitCents' | 'sealedWalletAddress' | 'walletAddressHash'
 >;
 
 // ---------- state ----------
 
 export type ExistingWithdrawal = lc.RequestState<Id, WithdrawalStatus> & {
   walletAddress: string;
+  walletAddressHash?: string;
   network: WalletNetwork;
   requestDate: string;
 };
@@ -133,8 +146,14 @@ const lifecycle = lc.heldRequestLifecycle<WithdrawalKind>({
 export function evolve(state: WithdrawalState, event: WithdrawalEvent): WithdrawalState {
   const e = lifecycle.current(event);
   if (e.type !== 'WithdrawalSubmitted') return lifecycle.evolve(state, e);
-  const { walletAddress, network, requestDate } = e.data;
-  return { ...lifecycle.opened(e.data), walletAddress, network, requestDate };
+  const { walletAddress, walletAddressHash, network, requestDate } = e.data;
+  return {
+    ...lifecycle.opened(e.data),
+    walletAddress,
+    ...(walletAddressHash ? { walletAddressHash } : {}),
+    network,
+    requestDate,
+  };
 }
 
 // ---------- rules ----------
@@ -174,18 +193,33 @@ export function validateRequest(request: WithdrawalRequest): {
 export function decide(command: WithdrawalCommand, state: WithdrawalState): WithdrawalEvent[] {
   if (command.type !== 'RequestWithdrawal') return lifecycle.decide(command, state);
   const { withdrawalId, userId, amountCents } = command;
-  const walletAddress = command.sealedWalletAddress || (command.walletAddress ?? '').trim();
+  const plain = (command.walletAddress ?? '').trim();
+  const walletAddress = command.sealedWalletAddress || plain;
+  const walletAddressHash = command.walletAddressHash || undefined;
   return lifecycle.submit(
     state,
     { id: withdrawalId, userId, amountCents, availableCents: command.availableProfitCents },
     {
-      sameTerms: (s) => s.walletAddress === walletAddress,
+      // a retry: the same keyed hash (sealing is randomised, two requests never seal alike); a stream
+      // from before the hash: the same value as stored (an address kept in clear before sealing existed)
+      sameTerms: (s) =>
+        s.walletAddressHash && walletAddressHash
+          ? s.walletAddressHash === walletAddressHash
+          : s.walletAddress === walletAddress || s.walletAddress === plain,
       submitted: (): WithdrawalSubmitted => {
         const { network } = validateRequest(command);
         const requestDate = command.now.toISOString();
         return {
           type: 'WithdrawalSubmitted',
-          data: { withdrawalId, userId, amountCents, walletAddress, network, requestDate },
+          data: {
+            withdrawalId,
+            userId,
+            amountCents,
+            walletAddress,
+            ...(walletAddressHash ? { walletAddressHash } : {}),
+            network,
+            requestDate,
+          },
         };
       },
     },

@@ -43,6 +43,7 @@ export const AUDIT_ACTIONS = [
   'ImpersonationStarted',
   'ImpersonationEnded',
   'ProfileUpdated',
+  'ClaimTakenOver',
 ];
 
 const dayStart = (day: string) => new Date(`${day}T00:00:00`).toISOString();

@@ -22,7 +22,7 @@ export const PENDING_DEPOSITS_MESSAGES = {
 export function PendingDepositsPage() {
   // who reviews which deposit now (features/claims)
   const reviewedByOther = useOthersClaims('deposit');
-  const { items, load } = useQueue<Deposit>('deposits', depositsApi.pending, (ok, error) => {
+  const { items, load, more } = useQueue<Deposit>('deposits', depositsApi.pendingPage, (ok, error) => {
     if (ok) toast.success(PENDING_DEPOSITS_MESSAGES.fetched, { toastId: 'pending-deposits-fetched' });
     else
       toast.error(serverMessage(error) || PENDING_DEPOSITS_MESSAGES.failed, {
@@ -38,6 +38,7 @@ export function PendingDepositsPage() {
       />
       <LiveHint />
       <QueueBody
+        more={more}
         load={load}
         count={items.length}
         loadingText="Loading pending deposits…"

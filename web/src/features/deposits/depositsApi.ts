@@ -1,4 +1,5 @@
 import { api } from '../../app/apiClient';
+import { getPage, type Page, type PageRequest } from '../../app/pages';
 import { listFrom, messageFrom, recordFrom } from '../queues/lists';
 import type { Deposit } from './depositTypes';
 
@@ -12,6 +13,11 @@ export const depositsApi = {
   /** GET api/payments/pending-deposit -> { deposit: Deposit[] } (oldest first). */
   async pending(): Promise<Deposit[]> {
     return listFrom<Deposit>((await api.get('payments/pending-deposit')).data, 'deposit');
+  },
+  /** One page of the queue (limit, cursor; the next page's cursor from X-Next-Cursor). */
+  async pendingPage(page: PageRequest): Promise<Page<Deposit>> {
+    const { data, nextCursor } = await getPage('payments/pending-deposit', page);
+    return { items: listFrom<Deposit>(data, 'deposit'), nextCursor };
   },
   /** GET api/payments/viewPaymentStatus/{transactionId} -> Deposit (bare, or under `transaction`). */
   async view(transactionId: string): Promise<Deposit | null> {

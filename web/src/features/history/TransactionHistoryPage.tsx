@@ -1,4 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { usePagedList } from '../../app/usePagedList';
+import { MoreSentinel } from '../../ui/MoreSentinel';
 import { toast } from '../../ui/toast';
 import { Card, EmptyState, PageHeader } from '../../ui/Card';
 import { formatDateTime } from '../../ui/dates';
@@ -6,7 +8,7 @@ import { formatUsd } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
 import { depositTone, investmentTone, StatusBadge, withdrawalStatus } from '../../ui/StatusBadge';
 import { StatementsSection } from '../statements/StatementsSection';
-import { fetchHistory, orderHistory, timestampOf, type HistoryItem } from './history';
+import { fetchHistoryPage, orderHistory, timestampOf, type HistoryItem } from './history';
 
 export const HISTORY_MESSAGES = { failed: 'Failed to fetch data.', empty: 'No records found.' } as const;
 
@@ -38,26 +40,17 @@ function detail(item: HistoryItem): string {
   return 'Deposit';
 }
 
-/** /transaction-History: deposits, investments and withdrawals in one list, newest first. */
+/**
+ * /transaction-History: deposits, investments and withdrawals in one list, newest first; a page at a
+ * time, the next one loaded as the user scrolls to the end.
+ */
 export function TransactionHistoryPage() {
-  const [items, setItems] = useState<HistoryItem[] | null>(null);
   const [failed, setFailed] = useState(false);
-
-  useEffect(() => {
-    let live = true;
-    fetchHistory().then(
-      (list) => live && setItems(orderHistory(list)),
-      () => {
-        if (!live) return;
-        toast.error(HISTORY_MESSAGES.failed, { toastId: 'history-failed' });
-        setFailed(true);
-        setItems([]);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
+  const { items: loaded, more } = usePagedList(fetchHistoryPage, () => {
+    toast.error(HISTORY_MESSAGES.failed, { toastId: 'history-failed' });
+    setFailed(true);
+  });
+  const items = useMemo(() => (loaded ? orderHistory(loaded) : null), [loaded]);
 
   return (
     <div className="container section">
@@ -93,6 +86,7 @@ export function TransactionHistoryPage() {
           ))}
         </ul>
       ) : null}
+      {items ? <MoreSentinel more={more} label="Loading more history…" testId="history-more" /> : null}
       <StatementsSection />
     </div>
   );

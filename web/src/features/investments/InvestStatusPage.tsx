@@ -1,4 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { usePagedList } from '../../app/usePagedList';
+import { MoreSentinel } from '../../ui/MoreSentinel';
 import { Link } from 'react-router-dom';
 import { Card, EmptyState, PageHeader } from '../../ui/Card';
 import { formatDate } from '../../ui/dates';
@@ -18,23 +20,15 @@ export const INVEST_STATUS_MESSAGES = {
 
 /** /invest-status: the user's investments; only 'Active' is styled as active; each opens its detail. */
 export function InvestStatusPage() {
-  const [list, setList] = useState<Investment[] | null>(null);
   const [error, setError] = useState('');
-
-  useEffect(() => {
-    let live = true;
-    investmentsApi.history().then(
-      (items) => live && setList(items),
-      (e) => {
-        if (!live) return;
-        setError(serverMessage(e) || INVEST_STATUS_MESSAGES.failed);
-        setList([]);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
+  // a page at a time, the next one as the user scrolls to the end
+  const {
+    items: list,
+    setItems: setList,
+    more,
+  } = usePagedList<Investment>(investmentsApi.historyPage, (e) =>
+    setError(serverMessage(e) || INVEST_STATUS_MESSAGES.failed),
+  );
 
   useLiveEvents((e) => {
     const changed = e.event === LIVE_EVENTS.statusChanged ? asStatusChanged(e.payload) : null;
@@ -91,6 +85,7 @@ export function InvestStatusPage() {
           })}
         </ul>
       ) : null}
+      {list ? <MoreSentinel more={more} label="Loading more investments…" testId="investments-more" /> : null}
     </div>
   );
 }

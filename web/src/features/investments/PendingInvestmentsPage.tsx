@@ -28,12 +28,16 @@ export function PendingInvestmentsPage() {
   const [busy, setBusy] = useState<{ id: string; decision: 'approve' | 'reject' } | null>(null);
   // an item another admin reviews shows who, and cannot be decided here (features/claims)
   const reviewedByOther = useOthersClaims('investment');
-  const { items, load } = useQueue<Investment>('investments', investmentsApi.pending, (ok, error) => {
-    if (!ok)
-      toast.error(serverMessage(error) || PENDING_INVESTMENTS_MESSAGES.failed, {
-        toastId: 'pending-investments-failed',
-      });
-  });
+  const { items, load, more } = useQueue<Investment>(
+    'investments',
+    investmentsApi.pendingPage,
+    (ok, error) => {
+      if (!ok)
+        toast.error(serverMessage(error) || PENDING_INVESTMENTS_MESSAGES.failed, {
+          toastId: 'pending-investments-failed',
+        });
+    },
+  );
 
   async function decide(id: string, decision: 'approve' | 'reject') {
     setBusy({ id, decision });
@@ -68,6 +72,7 @@ export function PendingInvestmentsPage() {
       />
       <LiveHint />
       <QueueBody
+        more={more}
         load={load}
         count={items.length}
         loadingText="Loading pending investments…"

@@ -1,4 +1,5 @@
 import { api } from '../../app/apiClient';
+import { getPage, type Page, type PageRequest } from '../../app/pages';
 import { listFrom, messageFrom, recordFrom } from '../queues/lists';
 import type { Investment, Plan } from './investmentTypes';
 
@@ -16,6 +17,16 @@ export const investmentsApi = {
   /** GET api/invest/investment-history -> Investment[] (or { investments }), the caller's own. */
   async history(): Promise<Investment[]> {
     return listFrom<Investment>((await api.get('invest/investment-history')).data, 'investments', 'history');
+  },
+  /** One page of the caller's investments, newest first (the next page's cursor from X-Next-Cursor). */
+  async historyPage(page: PageRequest): Promise<Page<Investment>> {
+    const { data, nextCursor } = await getPage('invest/investment-history', page);
+    return { items: listFrom<Investment>(data, 'investments', 'history'), nextCursor };
+  },
+  /** One page of the admin queue of pending investments, oldest first. */
+  async pendingPage(page: PageRequest): Promise<Page<Investment>> {
+    const { data, nextCursor } = await getPage('invest/adminPendingInvestment', page);
+    return { items: listFrom<Investment>(data, 'pendingInvestments'), nextCursor };
   },
   /** GET api/invest/investment/{id} -> Investment (or { investment }); owner or admin. */
   async one(id: string): Promise<Investment | null> {

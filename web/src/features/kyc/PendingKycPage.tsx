@@ -26,7 +26,7 @@ export function PendingKycPage() {
   const [busy, setBusy] = useState<{ id: string; decision: 'approve' | 'reject' } | null>(null);
   // a submission another admin reviews shows who, and cannot be decided here (features/claims)
   const reviewedByOther = useOthersClaims('kyc');
-  const { items, load, reload } = useQueue<User>('kyc', kycApi.pending, (ok, error) => {
+  const { items, load, reload, more } = useQueue<User>('kyc', kycApi.pendingPage, (ok, error) => {
     if (!ok)
       toast.error(serverMessage(error) || PENDING_KYC_MESSAGES.failed, { toastId: 'pending-kyc-failed' });
   });
@@ -61,6 +61,7 @@ export function PendingKycPage() {
       />
       <LiveHint />
       <QueueBody
+        more={more}
         load={load}
         count={items.length}
         loadingText="Loading pending requests…"

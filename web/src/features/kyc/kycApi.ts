@@ -1,4 +1,5 @@
 import { api, type ApiProgress } from '../../app/apiClient';
+import { getPage, type Page, type PageRequest } from '../../app/pages';
 import type { User } from '../auth/authTypes';
 import { listFrom, messageFrom } from '../queues/lists';
 
@@ -26,6 +27,11 @@ export const kycApi = {
   /** GET api/users/kyc/pending -> { pendingUsers: User[] } (each with kyc.frontDoc / kyc.backDoc links). */
   async pending(): Promise<User[]> {
     return listFrom<User>((await api.get('users/kyc/pending')).data, 'pendingUsers');
+  },
+  /** One page of the pending KYC queue, oldest first. */
+  async pendingPage(page: PageRequest): Promise<Page<User>> {
+    const { data, nextCursor } = await getPage('users/kyc/pending', page);
+    return { items: listFrom<User>(data, 'pendingUsers'), nextCursor };
   },
   /** PATCH api/users/kyc/approve/{id} | reject/{id}, no body -> { message }. */
   async decide(id: string, decision: 'approve' | 'reject'): Promise<string> {

@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/Card';
 import { formatUsd, initials, truncate } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
+import { useSentinel } from '../../ui/useSentinel';
 import {
   impersonationRequested,
   userDeleteConfirmed,
@@ -35,23 +36,6 @@ function Stat({ label, value, tone }: { label: string; value: number; tone: stri
       <span className="stat__label">{label}</span>
     </div>
   );
-}
-
-/** Calls `onVisible` whenever the returned element scrolls into view (an IntersectionObserver sentinel). */
-function useSentinel(onVisible: () => void) {
-  const ref = useRef<HTMLDivElement | null>(null);
-  const latest = useRef(onVisible);
-  latest.current = onVisible;
-  useEffect(() => {
-    const el = ref.current;
-    if (!el || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) latest.current();
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
-  });
-  return ref;
 }
 
 export function UsersTab() {

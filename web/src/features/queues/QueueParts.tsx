@@ -3,8 +3,9 @@ import { toast } from '../../ui/toast';
 import { EmptyState } from '../../ui/Card';
 import { initials } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
+import { MoreSentinel } from '../../ui/MoreSentinel';
 import { initiatorText, serverMessage } from './lists';
-import type { QueueLoad } from './useQueue';
+import type { QueueLoad, QueueMore } from './useQueue';
 
 /** The 'Initiated by' fact of a queue item that its owner did not initiate (none otherwise). */
 export function initiatedByFacts(initiatedBy: unknown): Array<{ term: string; value: ReactNode }> {
@@ -82,6 +83,7 @@ export function QueueBody({
   emptyText,
   failedText,
   label,
+  more,
   children,
 }: {
   load: QueueLoad;
@@ -90,15 +92,20 @@ export function QueueBody({
   emptyText: string;
   failedText: string;
   label: string;
+  /** The queue's next pages (useQueue): loaded as the admin scrolls to the end of the list. */
+  more?: QueueMore;
   children: ReactNode;
 }) {
   if (load === 'loading') return <LoadingBlock label={loadingText} />;
   if (load === 'failed') return <EmptyState title={failedText} />;
-  if (count === 0) return <EmptyState title={emptyText} />;
+  if (count === 0 && !more?.hasMore) return <EmptyState title={emptyText} />;
   return (
-    <ul className="queue-list" aria-label={label}>
-      {children}
-    </ul>
+    <>
+      <ul className="queue-list" aria-label={label}>
+        {children}
+      </ul>
+      {more ? <MoreSentinel more={more} label={`${label}: loading more…`} testId="queue-more" /> : null}
+    </>
   );
 }
 

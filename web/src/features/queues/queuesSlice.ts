@@ -42,6 +42,14 @@ const queuesSlice = createSlice({
     queueFetched(state, action: PayloadAction<{ queue: QueueName; items: QueueItem[] }>) {
       state[action.payload.queue] = { items: action.payload.items, loaded: true };
     },
+    /**
+     * The next page of the queue arrived (the admin scrolled to the end): its items go after those shown,
+     * except any already there (a live push may have brought one first).
+     */
+    queuePageAppended(state, action: PayloadAction<{ queue: QueueName; items: QueueItem[] }>) {
+      const q = state[action.payload.queue];
+      for (const item of action.payload.items) if (!hasId(q.items, queueItemId(item))) q.items.push(item);
+    },
     /** This admin decided an item here; the gateway also tells every other admin (queue/itemDecided). */
     queueItemDecided(state, action: PayloadAction<{ queue: QueueName; id: string }>) {
       const q = state[action.payload.queue];
@@ -67,5 +75,5 @@ const queuesSlice = createSlice({
   },
 });
 
-export const { queueFetched, queueItemDecided } = queuesSlice.actions;
+export const { queueFetched, queuePageAppended, queueItemDecided } = queuesSlice.actions;
 export const queuesReducer = queuesSlice.reducer;

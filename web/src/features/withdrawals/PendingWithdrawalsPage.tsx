@@ -23,13 +23,17 @@ export const PENDING_WITHDRAWALS_MESSAGES = {
 export function PendingWithdrawalsPage() {
   // who reviews which withdrawal now (features/claims)
   const reviewedByOther = useOthersClaims('withdrawal');
-  const { items, load } = useQueue<Withdrawal>('withdrawals', withdrawalsApi.pending, (ok, error) => {
-    if (ok) toast.success(PENDING_WITHDRAWALS_MESSAGES.fetched, { toastId: 'pending-withdrawals-fetched' });
-    else
-      toast.error(serverMessage(error) || PENDING_WITHDRAWALS_MESSAGES.failed, {
-        toastId: 'pending-withdrawals-failed',
-      });
-  });
+  const { items, load, more } = useQueue<Withdrawal>(
+    'withdrawals',
+    withdrawalsApi.pendingPage,
+    (ok, error) => {
+      if (ok) toast.success(PENDING_WITHDRAWALS_MESSAGES.fetched, { toastId: 'pending-withdrawals-fetched' });
+      else
+        toast.error(serverMessage(error) || PENDING_WITHDRAWALS_MESSAGES.failed, {
+          toastId: 'pending-withdrawals-failed',
+        });
+    },
+  );
   return (
     <div className="container section">
       <PageHeader
@@ -39,6 +43,7 @@ export function PendingWithdrawalsPage() {
       />
       <LiveHint />
       <QueueBody
+        more={more}
         load={load}
         count={items.length}
         loadingText={PENDING_WITHDRAWALS_MESSAGES.loading}

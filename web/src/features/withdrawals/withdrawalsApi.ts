@@ -1,4 +1,5 @@
 import { api } from '../../app/apiClient';
+import { getPage, type Page, type PageRequest } from '../../app/pages';
 import { listFrom, messageFrom, recordFrom } from '../queues/lists';
 import type { Withdrawal } from './withdrawalTypes';
 
@@ -19,6 +20,11 @@ export const withdrawalsApi = {
   /** GET api/withDraw/pending -> { withdrawals }. */
   async pending(): Promise<Withdrawal[]> {
     return listFrom<Withdrawal>((await api.get('withDraw/pending')).data, 'withdrawals');
+  },
+  /** One page of the admin queue of pending withdrawals, oldest first. */
+  async pendingPage(page: PageRequest): Promise<Page<Withdrawal>> {
+    const { data, nextCursor } = await getPage('withDraw/pending', page);
+    return { items: listFrom<Withdrawal>(data, 'withdrawals'), nextCursor };
   },
   /** GET api/withDraw/get-withdrawal/{id} -> Withdrawal (bare or { withdrawal }); without an amount it is invalid. */
   async one(id: string): Promise<Withdrawal | null> {

@@ -18,11 +18,23 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { Caller } from "../../common/v1/common.js";
+import { Caller, MessageResponse } from "../../common/v1/common.js";
 
 export const protobufPackage = "meridian.identity.v1";
 
 export const protobufFileName = "meridian/identity/v1/audit.proto";
+
+export interface RecordClaimTakeoverRequest {
+  /** the admin who took the item over */
+  caller?:
+    | Caller
+    | undefined;
+  /** deposit | investment | withdrawal | kyc */
+  kind: string;
+  itemId: string;
+  /** the admin who held the claim */
+  fromAdminId: string;
+}
 
 export interface AuditEntry {
   /** the id of the event it records */
@@ -87,6 +99,133 @@ export interface ListSecurityEventsRequest {
 export interface ListSecurityEventsResponse {
   events: SecurityEvent[];
 }
+
+function createBaseRecordClaimTakeoverRequest(): RecordClaimTakeoverRequest {
+  return { caller: undefined, kind: "", itemId: "", fromAdminId: "" };
+}
+
+export const RecordClaimTakeoverRequest: MessageFns<RecordClaimTakeoverRequest> = {
+  encode(message: RecordClaimTakeoverRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.kind !== "") {
+      writer.uint32(18).string(message.kind);
+    }
+    if (message.itemId !== "") {
+      writer.uint32(26).string(message.itemId);
+    }
+    if (message.fromAdminId !== "") {
+      writer.uint32(34).string(message.fromAdminId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordClaimTakeoverRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordClaimTakeoverRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.itemId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.fromAdminId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordClaimTakeoverRequest {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      itemId: isSet(object.itemId)
+        ? globalThis.String(object.itemId)
+        : isSet(object.item_id)
+        ? globalThis.String(object.item_id)
+        : "",
+      fromAdminId: isSet(object.fromAdminId)
+        ? globalThis.String(object.fromAdminId)
+        : isSet(object.from_admin_id)
+        ? globalThis.String(object.from_admin_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RecordClaimTakeoverRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.itemId !== "") {
+      obj.itemId = message.itemId;
+    }
+    if (message.fromAdminId !== "") {
+      obj.fromAdminId = message.fromAdminId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordClaimTakeoverRequest>, I>>(base?: I): RecordClaimTakeoverRequest {
+    return RecordClaimTakeoverRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordClaimTakeoverRequest>, I>>(object: I): RecordClaimTakeoverRequest {
+    const message = createBaseRecordClaimTakeoverRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.kind = object.kind ?? "";
+    message.itemId = object.itemId ?? "";
+    message.fromAdminId = object.fromAdminId ?? "";
+    return message;
+  },
+};
 
 function createBaseAuditEntry(): AuditEntry {
   return {
@@ -944,6 +1083,20 @@ export const AuditServiceService = {
       Buffer.from(ListSecurityEventsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListSecurityEventsResponse => ListSecurityEventsResponse.decode(value),
   },
+  /**
+   * Admin only (the gateway, for the caller who took the claim over): records a claim takeover on an admin
+   * queue as ClaimTakenOver, an entry of the audit trail (the caller's address with it).
+   */
+  recordClaimTakeover: {
+    path: "/meridian.identity.v1.AuditService/RecordClaimTakeover" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecordClaimTakeoverRequest): Buffer =>
+      Buffer.from(RecordClaimTakeoverRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecordClaimTakeoverRequest => RecordClaimTakeoverRequest.decode(value),
+    responseSerialize: (value: MessageResponse): Buffer => Buffer.from(MessageResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MessageResponse => MessageResponse.decode(value),
+  },
 } as const;
 
 export interface AuditServiceServer extends UntypedServiceImplementation {
@@ -951,6 +1104,11 @@ export interface AuditServiceServer extends UntypedServiceImplementation {
   listAuditEntries: handleUnaryCall<ListAuditEntriesRequest, ListAuditEntriesResponse>;
   /** The caller's own security events, newest first. */
   listSecurityEvents: handleUnaryCall<ListSecurityEventsRequest, ListSecurityEventsResponse>;
+  /**
+   * Admin only (the gateway, for the caller who took the claim over): records a claim takeover on an admin
+   * queue as ClaimTakenOver, an entry of the audit trail (the caller's address with it).
+   */
+  recordClaimTakeover: handleUnaryCall<RecordClaimTakeoverRequest, MessageResponse>;
 }
 
 export interface AuditServiceClient extends Client {
@@ -985,6 +1143,25 @@ export interface AuditServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListSecurityEventsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Admin only (the gateway, for the caller who took the claim over): records a claim takeover on an admin
+   * queue as ClaimTakenOver, an entry of the audit trail (the caller's address with it).
+   */
+  recordClaimTakeover(
+    request: RecordClaimTakeoverRequest,
+    callback: (error: ServiceError | null, response: MessageResponse) => void,
+  ): ClientUnaryCall;
+  recordClaimTakeover(
+    request: RecordClaimTakeoverRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: MessageResponse) => void,
+  ): ClientUnaryCall;
+  recordClaimTakeover(
+    request: RecordClaimTakeoverRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: MessageResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -102,6 +102,24 @@ export interface ImpersonationEnded {
   userId: string;
 }
 
+/**
+ * An admin took over another admin's claim on a pending item of an admin queue (the gateway's claim locks):
+ * an entry of the audit trail (who: the event's actor, with the client address; from whom; which item; when).
+ */
+export interface ClaimTakenOver {
+  /** deposit | investment | withdrawal | kyc */
+  kind: string;
+  itemId: string;
+  /** who took it over */
+  adminId: string;
+  /** who held it */
+  fromAdminId: string;
+  /** whom the action concerned: the admin it was taken from (the audit trail's user) */
+  userId: string;
+  /** ISO-8601 */
+  takenOverAt: string;
+}
+
 function createBaseUserRegistered(): UserRegistered {
   return {
     userId: "",
@@ -1624,6 +1642,175 @@ export const ImpersonationEnded: MessageFns<ImpersonationEnded> = {
     const message = createBaseImpersonationEnded();
     message.adminId = object.adminId ?? "";
     message.userId = object.userId ?? "";
+    return message;
+  },
+};
+
+function createBaseClaimTakenOver(): ClaimTakenOver {
+  return { kind: "", itemId: "", adminId: "", fromAdminId: "", userId: "", takenOverAt: "" };
+}
+
+export const ClaimTakenOver: MessageFns<ClaimTakenOver> = {
+  encode(message: ClaimTakenOver, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.kind !== "") {
+      writer.uint32(10).string(message.kind);
+    }
+    if (message.itemId !== "") {
+      writer.uint32(18).string(message.itemId);
+    }
+    if (message.adminId !== "") {
+      writer.uint32(26).string(message.adminId);
+    }
+    if (message.fromAdminId !== "") {
+      writer.uint32(34).string(message.fromAdminId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(42).string(message.userId);
+    }
+    if (message.takenOverAt !== "") {
+      writer.uint32(50).string(message.takenOverAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ClaimTakenOver {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseClaimTakenOver();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.itemId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.adminId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.fromAdminId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.takenOverAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ClaimTakenOver {
+    return {
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      itemId: isSet(object.itemId)
+        ? globalThis.String(object.itemId)
+        : isSet(object.item_id)
+        ? globalThis.String(object.item_id)
+        : "",
+      adminId: isSet(object.adminId)
+        ? globalThis.String(object.adminId)
+        : isSet(object.admin_id)
+        ? globalThis.String(object.admin_id)
+        : "",
+      fromAdminId: isSet(object.fromAdminId)
+        ? globalThis.String(object.fromAdminId)
+        : isSet(object.from_admin_id)
+        ? globalThis.String(object.from_admin_id)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      takenOverAt: isSet(object.takenOverAt)
+        ? globalThis.String(object.takenOverAt)
+        : isSet(object.taken_over_at)
+        ? globalThis.String(object.taken_over_at)
+        : "",
+    };
+  },
+
+  toJSON(message: ClaimTakenOver): unknown {
+    const obj: any = {};
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.itemId !== "") {
+      obj.itemId = message.itemId;
+    }
+    if (message.adminId !== "") {
+      obj.adminId = message.adminId;
+    }
+    if (message.fromAdminId !== "") {
+      obj.fromAdminId = message.fromAdminId;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.takenOverAt !== "") {
+      obj.takenOverAt = message.takenOverAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ClaimTakenOver>, I>>(base?: I): ClaimTakenOver {
+    return ClaimTakenOver.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ClaimTakenOver>, I>>(object: I): ClaimTakenOver {
+    const message = createBaseClaimTakenOver();
+    message.kind = object.kind ?? "";
+    message.itemId = object.itemId ?? "";
+    message.adminId = object.adminId ?? "";
+    message.fromAdminId = object.fromAdminId ?? "";
+    message.userId = object.userId ?? "";
+    message.takenOverAt = object.takenOverAt ?? "";
     return message;
   },
 };

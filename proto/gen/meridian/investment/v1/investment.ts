@@ -94,10 +94,21 @@ export interface InvestmentHistoryRequest {
   callerRole: string;
   /** Empty = the caller. */
   userId: string;
+  /** Paging (issue 10): 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
+  limit: number;
+  /** the next_cursor of the previous page ("" : the first page) */
+  cursor: string;
 }
 
 export interface ListInvestmentsResponse {
   investments: Investment[];
+  /** the cursor of the next page ("" on the last page, and when not paging) */
+  nextCursor: string;
+  /**
+   * when paging: the cursor that starts right after each item (item_cursors[i] after items[i]), so a
+   * caller merging several lists (the history) can resume after any item it used
+   */
+  itemCursors: string[];
 }
 
 export interface GetInvestmentRequest {
@@ -109,6 +120,10 @@ export interface GetInvestmentRequest {
 export interface ListPendingRequest {
   caller?: Caller | undefined;
   callerRole: string;
+  /** Paging (issue 10): 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
+  limit: number;
+  /** the next_cursor of the previous page ("" : the first page) */
+  cursor: string;
 }
 
 export interface DecideInvestmentRequest {
@@ -135,6 +150,19 @@ export interface SettleDueForUserResponse {
   /** The investments this call settled (empty when nothing was due). */
   matured: Investment[];
   settledCount: number;
+}
+
+export interface CountPendingRequest {
+  caller?:
+    | Caller
+    | undefined;
+  /** The caller's role as identity's Authenticate answered it to the gateway (never from the browser). */
+  callerRole: string;
+}
+
+export interface CountPendingResponse {
+  /** pending investments (the admin queue's size) */
+  count: number;
 }
 
 function createBasePlan(): Plan {
@@ -1104,7 +1132,7 @@ export const StartInvestResponse: MessageFns<StartInvestResponse> = {
 };
 
 function createBaseInvestmentHistoryRequest(): InvestmentHistoryRequest {
-  return { caller: undefined, callerRole: "", userId: "" };
+  return { caller: undefined, callerRole: "", userId: "", limit: 0, cursor: "" };
 }
 
 export const InvestmentHistoryRequest: MessageFns<InvestmentHistoryRequest> = {
@@ -1117,6 +1145,12 @@ export const InvestmentHistoryRequest: MessageFns<InvestmentHistoryRequest> = {
     }
     if (message.userId !== "") {
       writer.uint32(26).string(message.userId);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(32).int32(message.limit);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(42).string(message.cursor);
     }
     return writer;
   },
@@ -1158,6 +1192,22 @@ export const InvestmentHistoryRequest: MessageFns<InvestmentHistoryRequest> = {
             message.userId = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1183,6 +1233,8 @@ export const InvestmentHistoryRequest: MessageFns<InvestmentHistoryRequest> = {
         : isSet(object.user_id)
         ? globalThis.String(object.user_id)
         : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
     };
   },
 
@@ -1197,6 +1249,12 @@ export const InvestmentHistoryRequest: MessageFns<InvestmentHistoryRequest> = {
     if (message.userId !== "") {
       obj.userId = message.userId;
     }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
     return obj;
   },
 
@@ -1210,18 +1268,26 @@ export const InvestmentHistoryRequest: MessageFns<InvestmentHistoryRequest> = {
       : undefined;
     message.callerRole = object.callerRole ?? "";
     message.userId = object.userId ?? "";
+    message.limit = object.limit ?? 0;
+    message.cursor = object.cursor ?? "";
     return message;
   },
 };
 
 function createBaseListInvestmentsResponse(): ListInvestmentsResponse {
-  return { investments: [] };
+  return { investments: [], nextCursor: "", itemCursors: [] };
 }
 
 export const ListInvestmentsResponse: MessageFns<ListInvestmentsResponse> = {
   encode(message: ListInvestmentsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.investments) {
       Investment.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(18).string(message.nextCursor);
+    }
+    for (const v of message.itemCursors) {
+      writer.uint32(26).string(v!);
     }
     return writer;
   },
@@ -1247,6 +1313,22 @@ export const ListInvestmentsResponse: MessageFns<ListInvestmentsResponse> = {
             message.investments.push(Investment.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.itemCursors.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1264,6 +1346,16 @@ export const ListInvestmentsResponse: MessageFns<ListInvestmentsResponse> = {
       investments: globalThis.Array.isArray(object?.investments)
         ? object.investments.map((e: any) => Investment.fromJSON(e))
         : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+      itemCursors: globalThis.Array.isArray(object?.itemCursors)
+        ? object.itemCursors.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.item_cursors)
+        ? object.item_cursors.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1271,6 +1363,12 @@ export const ListInvestmentsResponse: MessageFns<ListInvestmentsResponse> = {
     const obj: any = {};
     if (message.investments?.length) {
       obj.investments = message.investments.map((e) => Investment.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
+    if (message.itemCursors?.length) {
+      obj.itemCursors = message.itemCursors;
     }
     return obj;
   },
@@ -1281,6 +1379,8 @@ export const ListInvestmentsResponse: MessageFns<ListInvestmentsResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListInvestmentsResponse>, I>>(object: I): ListInvestmentsResponse {
     const message = createBaseListInvestmentsResponse();
     message.investments = object.investments?.map((e) => Investment.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
+    message.itemCursors = object.itemCursors?.map((e) => e) || [];
     return message;
   },
 };
@@ -1397,7 +1497,7 @@ export const GetInvestmentRequest: MessageFns<GetInvestmentRequest> = {
 };
 
 function createBaseListPendingRequest(): ListPendingRequest {
-  return { caller: undefined, callerRole: "" };
+  return { caller: undefined, callerRole: "", limit: 0, cursor: "" };
 }
 
 export const ListPendingRequest: MessageFns<ListPendingRequest> = {
@@ -1407,6 +1507,12 @@ export const ListPendingRequest: MessageFns<ListPendingRequest> = {
     }
     if (message.callerRole !== "") {
       writer.uint32(18).string(message.callerRole);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(24).int32(message.limit);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(34).string(message.cursor);
     }
     return writer;
   },
@@ -1440,6 +1546,22 @@ export const ListPendingRequest: MessageFns<ListPendingRequest> = {
             message.callerRole = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1460,6 +1582,8 @@ export const ListPendingRequest: MessageFns<ListPendingRequest> = {
         : isSet(object.caller_role)
         ? globalThis.String(object.caller_role)
         : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
     };
   },
 
@@ -1470,6 +1594,12 @@ export const ListPendingRequest: MessageFns<ListPendingRequest> = {
     }
     if (message.callerRole !== "") {
       obj.callerRole = message.callerRole;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
     }
     return obj;
   },
@@ -1483,6 +1613,8 @@ export const ListPendingRequest: MessageFns<ListPendingRequest> = {
       ? Caller.fromPartial(object.caller)
       : undefined;
     message.callerRole = object.callerRole ?? "";
+    message.limit = object.limit ?? 0;
+    message.cursor = object.cursor ?? "";
     return message;
   },
 };
@@ -1901,6 +2033,164 @@ export const SettleDueForUserResponse: MessageFns<SettleDueForUserResponse> = {
   },
 };
 
+function createBaseCountPendingRequest(): CountPendingRequest {
+  return { caller: undefined, callerRole: "" };
+}
+
+export const CountPendingRequest: MessageFns<CountPendingRequest> = {
+  encode(message: CountPendingRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.callerRole !== "") {
+      writer.uint32(18).string(message.callerRole);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountPendingRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountPendingRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.callerRole = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CountPendingRequest {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      callerRole: isSet(object.callerRole)
+        ? globalThis.String(object.callerRole)
+        : isSet(object.caller_role)
+        ? globalThis.String(object.caller_role)
+        : "",
+    };
+  },
+
+  toJSON(message: CountPendingRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.callerRole !== "") {
+      obj.callerRole = message.callerRole;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CountPendingRequest>, I>>(base?: I): CountPendingRequest {
+    return CountPendingRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CountPendingRequest>, I>>(object: I): CountPendingRequest {
+    const message = createBaseCountPendingRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.callerRole = object.callerRole ?? "";
+    return message;
+  },
+};
+
+function createBaseCountPendingResponse(): CountPendingResponse {
+  return { count: 0 };
+}
+
+export const CountPendingResponse: MessageFns<CountPendingResponse> = {
+  encode(message: CountPendingResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.count !== 0) {
+      writer.uint32(8).int32(message.count);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountPendingResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountPendingResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.count = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CountPendingResponse {
+    return { count: isSet(object.count) ? globalThis.Number(object.count) : 0 };
+  },
+
+  toJSON(message: CountPendingResponse): unknown {
+    const obj: any = {};
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CountPendingResponse>, I>>(base?: I): CountPendingResponse {
+    return CountPendingResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CountPendingResponse>, I>>(object: I): CountPendingResponse {
+    const message = createBaseCountPendingResponse();
+    message.count = object.count ?? 0;
+    return message;
+  },
+};
+
 /**
  * Investment plans and investments (docs/architecture.md §3a). Money is int64 cents, except `amount` of
  * StartInvestRequest, which carries the dollars the investor typed so the service applies its own
@@ -1974,6 +2264,17 @@ export const InvestmentServiceService = {
       Buffer.from(ListInvestmentsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListInvestmentsResponse => ListInvestmentsResponse.decode(value),
   },
+  /** Admin: how many pending investments the admin queue holds, from the read model's counter (issue 14). */
+  countPending: {
+    path: "/meridian.investment.v1.InvestmentService/CountPending" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CountPendingRequest): Buffer => Buffer.from(CountPendingRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CountPendingRequest => CountPendingRequest.decode(value),
+    responseSerialize: (value: CountPendingResponse): Buffer =>
+      Buffer.from(CountPendingResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CountPendingResponse => CountPendingResponse.decode(value),
+  },
   /** Admin: capture the hold into Total Investment; sets start_date, end_date, maturity_amount. Once. */
   approveInvestment: {
     path: "/meridian.investment.v1.InvestmentService/ApproveInvestment" as const,
@@ -2026,6 +2327,8 @@ export interface InvestmentServiceServer extends UntypedServiceImplementation {
   getInvestment: handleUnaryCall<GetInvestmentRequest, Investment>;
   /** Admin: investments waiting for a decision (funds held), oldest first. */
   listPending: handleUnaryCall<ListPendingRequest, ListInvestmentsResponse>;
+  /** Admin: how many pending investments the admin queue holds, from the read model's counter (issue 14). */
+  countPending: handleUnaryCall<CountPendingRequest, CountPendingResponse>;
   /** Admin: capture the hold into Total Investment; sets start_date, end_date, maturity_amount. Once. */
   approveInvestment: handleUnaryCall<DecideInvestmentRequest, DecideInvestmentResponse>;
   /** Admin: release the hold. Once. */
@@ -2117,6 +2420,22 @@ export interface InvestmentServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListInvestmentsResponse) => void,
+  ): ClientUnaryCall;
+  /** Admin: how many pending investments the admin queue holds, from the read model's counter (issue 14). */
+  countPending(
+    request: CountPendingRequest,
+    callback: (error: ServiceError | null, response: CountPendingResponse) => void,
+  ): ClientUnaryCall;
+  countPending(
+    request: CountPendingRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CountPendingResponse) => void,
+  ): ClientUnaryCall;
+  countPending(
+    request: CountPendingRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CountPendingResponse) => void,
   ): ClientUnaryCall;
   /** Admin: capture the hold into Total Investment; sets start_date, end_date, maturity_amount. Once. */
   approveInvestment(

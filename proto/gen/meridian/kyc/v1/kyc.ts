@@ -81,6 +81,10 @@ export interface ListPendingRequest {
     | undefined;
   /** The caller's role as identity's Authenticate answered it to the gateway (never from the browser). */
   callerRole: string;
+  /** Paging (issue 10): 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
+  limit: number;
+  /** the next_cursor of the previous page ("" : the first page) */
+  cursor: string;
 }
 
 export interface PendingUser {
@@ -100,6 +104,8 @@ export interface PendingUser {
 
 export interface ListPendingResponse {
   pendingUsers: PendingUser[];
+  /** the cursor of the next page ("" on the last page, and when not paging) */
+  nextCursor: string;
 }
 
 export interface ApproveRequest {
@@ -135,8 +141,21 @@ export interface GetStatusResponse {
   decidedAt: string;
 }
 
+export interface CountPendingRequest {
+  caller?:
+    | Caller
+    | undefined;
+  /** The caller's role as identity's Authenticate answered it to the gateway (never from the browser). */
+  callerRole: string;
+}
+
+export interface CountPendingResponse {
+  /** pending cases (the admin queue's size) */
+  count: number;
+}
+
 function createBaseListPendingRequest(): ListPendingRequest {
-  return { caller: undefined, callerRole: "" };
+  return { caller: undefined, callerRole: "", limit: 0, cursor: "" };
 }
 
 export const ListPendingRequest: MessageFns<ListPendingRequest> = {
@@ -146,6 +165,12 @@ export const ListPendingRequest: MessageFns<ListPendingRequest> = {
     }
     if (message.callerRole !== "") {
       writer.uint32(18).string(message.callerRole);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(24).int32(message.limit);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(34).string(message.cursor);
     }
     return writer;
   },
@@ -179,6 +204,22 @@ export const ListPendingRequest: MessageFns<ListPendingRequest> = {
             message.callerRole = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -199,6 +240,8 @@ export const ListPendingRequest: MessageFns<ListPendingRequest> = {
         : isSet(object.caller_role)
         ? globalThis.String(object.caller_role)
         : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
     };
   },
 
@@ -209,6 +252,12 @@ export const ListPendingRequest: MessageFns<ListPendingRequest> = {
     }
     if (message.callerRole !== "") {
       obj.callerRole = message.callerRole;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
     }
     return obj;
   },
@@ -222,6 +271,8 @@ export const ListPendingRequest: MessageFns<ListPendingRequest> = {
       ? Caller.fromPartial(object.caller)
       : undefined;
     message.callerRole = object.callerRole ?? "";
+    message.limit = object.limit ?? 0;
+    message.cursor = object.cursor ?? "";
     return message;
   },
 };
@@ -412,13 +463,16 @@ export const PendingUser: MessageFns<PendingUser> = {
 };
 
 function createBaseListPendingResponse(): ListPendingResponse {
-  return { pendingUsers: [] };
+  return { pendingUsers: [], nextCursor: "" };
 }
 
 export const ListPendingResponse: MessageFns<ListPendingResponse> = {
   encode(message: ListPendingResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.pendingUsers) {
       PendingUser.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(18).string(message.nextCursor);
     }
     return writer;
   },
@@ -444,6 +498,14 @@ export const ListPendingResponse: MessageFns<ListPendingResponse> = {
             message.pendingUsers.push(PendingUser.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -463,6 +525,11 @@ export const ListPendingResponse: MessageFns<ListPendingResponse> = {
         : globalThis.Array.isArray(object?.pending_users)
         ? object.pending_users.map((e: any) => PendingUser.fromJSON(e))
         : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
     };
   },
 
@@ -470,6 +537,9 @@ export const ListPendingResponse: MessageFns<ListPendingResponse> = {
     const obj: any = {};
     if (message.pendingUsers?.length) {
       obj.pendingUsers = message.pendingUsers.map((e) => PendingUser.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
     }
     return obj;
   },
@@ -480,6 +550,7 @@ export const ListPendingResponse: MessageFns<ListPendingResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListPendingResponse>, I>>(object: I): ListPendingResponse {
     const message = createBaseListPendingResponse();
     message.pendingUsers = object.pendingUsers?.map((e) => PendingUser.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
     return message;
   },
 };
@@ -1013,6 +1084,164 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
   },
 };
 
+function createBaseCountPendingRequest(): CountPendingRequest {
+  return { caller: undefined, callerRole: "" };
+}
+
+export const CountPendingRequest: MessageFns<CountPendingRequest> = {
+  encode(message: CountPendingRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.callerRole !== "") {
+      writer.uint32(18).string(message.callerRole);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountPendingRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountPendingRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.callerRole = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CountPendingRequest {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      callerRole: isSet(object.callerRole)
+        ? globalThis.String(object.callerRole)
+        : isSet(object.caller_role)
+        ? globalThis.String(object.caller_role)
+        : "",
+    };
+  },
+
+  toJSON(message: CountPendingRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.callerRole !== "") {
+      obj.callerRole = message.callerRole;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CountPendingRequest>, I>>(base?: I): CountPendingRequest {
+    return CountPendingRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CountPendingRequest>, I>>(object: I): CountPendingRequest {
+    const message = createBaseCountPendingRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.callerRole = object.callerRole ?? "";
+    return message;
+  },
+};
+
+function createBaseCountPendingResponse(): CountPendingResponse {
+  return { count: 0 };
+}
+
+export const CountPendingResponse: MessageFns<CountPendingResponse> = {
+  encode(message: CountPendingResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.count !== 0) {
+      writer.uint32(8).int32(message.count);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountPendingResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountPendingResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.count = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CountPendingResponse {
+    return { count: isSet(object.count) ? globalThis.Number(object.count) : 0 };
+  },
+
+  toJSON(message: CountPendingResponse): unknown {
+    const obj: any = {};
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CountPendingResponse>, I>>(base?: I): CountPendingResponse {
+    return CountPendingResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CountPendingResponse>, I>>(object: I): CountPendingResponse {
+    const message = createBaseCountPendingResponse();
+    message.count = object.count ?? 0;
+    return message;
+  },
+};
+
 /**
  * Identity verification (KYC) cases: one per user, Not Submitted -> Pending -> Approved | Rejected.
  * Document upload and download are plain HTTP on the kyc service (KYC_HTTP_ADDR), proxied by the
@@ -1032,6 +1261,17 @@ export const KycServiceService = {
     requestDeserialize: (value: Buffer): ListPendingRequest => ListPendingRequest.decode(value),
     responseSerialize: (value: ListPendingResponse): Buffer => Buffer.from(ListPendingResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListPendingResponse => ListPendingResponse.decode(value),
+  },
+  /** Admin: how many pending cases the admin queue holds, from the read model's counter (issue 14). */
+  countPending: {
+    path: "/meridian.kyc.v1.KycService/CountPending" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CountPendingRequest): Buffer => Buffer.from(CountPendingRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CountPendingRequest => CountPendingRequest.decode(value),
+    responseSerialize: (value: CountPendingResponse): Buffer =>
+      Buffer.from(CountPendingResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CountPendingResponse => CountPendingResponse.decode(value),
   },
   /** Admin: approve a Pending case (decided once). */
   approve: {
@@ -1068,6 +1308,8 @@ export const KycServiceService = {
 export interface KycServiceServer extends UntypedServiceImplementation {
   /** Admin: every case waiting for a decision, oldest first. */
   listPending: handleUnaryCall<ListPendingRequest, ListPendingResponse>;
+  /** Admin: how many pending cases the admin queue holds, from the read model's counter (issue 14). */
+  countPending: handleUnaryCall<CountPendingRequest, CountPendingResponse>;
   /** Admin: approve a Pending case (decided once). */
   approve: handleUnaryCall<ApproveRequest, MessageResponse>;
   /** Admin: reject a Pending case with a reason the user sees (decided once). */
@@ -1092,6 +1334,22 @@ export interface KycServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListPendingResponse) => void,
+  ): ClientUnaryCall;
+  /** Admin: how many pending cases the admin queue holds, from the read model's counter (issue 14). */
+  countPending(
+    request: CountPendingRequest,
+    callback: (error: ServiceError | null, response: CountPendingResponse) => void,
+  ): ClientUnaryCall;
+  countPending(
+    request: CountPendingRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CountPendingResponse) => void,
+  ): ClientUnaryCall;
+  countPending(
+    request: CountPendingRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CountPendingResponse) => void,
   ): ClientUnaryCall;
   /** Admin: approve a Pending case (decided once). */
   approve(

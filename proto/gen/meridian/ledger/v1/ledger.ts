@@ -232,15 +232,30 @@ export interface ListUserDepositsRequest {
   callerRole: string;
   /** Empty = the caller. */
   userId: string;
+  /** Paging (issue 10): 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
+  limit: number;
+  /** the next_cursor of the previous page ("" : the first page) */
+  cursor: string;
 }
 
 export interface ListPendingDepositsRequest {
   caller?: Caller | undefined;
   callerRole: string;
+  /** Paging (issue 10): 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
+  limit: number;
+  /** the next_cursor of the previous page ("" : the first page) */
+  cursor: string;
 }
 
 export interface ListDepositsResponse {
   deposits: Deposit[];
+  /** the cursor of the next page ("" on the last page, and when not paging) */
+  nextCursor: string;
+  /**
+   * when paging: the cursor that starts right after each item (item_cursors[i] after items[i]), so a
+   * caller merging several lists (the history) can resume after any item it used
+   */
+  itemCursors: string[];
 }
 
 export interface DecideDepositRequest {
@@ -321,6 +336,18 @@ export interface AdjustBalanceRequest {
   idempotencyKey: string;
 }
 
+export interface ListBalancesRequest {
+  caller?: Caller | undefined;
+  callerRole: string;
+  /** at most 500 */
+  userIds: string[];
+}
+
+export interface ListBalancesResponse {
+  /** one per user id asked for, in the same order (zeros for a user without postings) */
+  balances: Balances[];
+}
+
 export interface GetBalancesRequest {
   caller?: Caller | undefined;
   callerRole: string;
@@ -349,6 +376,8 @@ export interface ListTransactionsRequest {
   userId: string;
   limit: number;
   offset: number;
+  /** keyset paging instead of offset: the next_cursor of the previous page ("" : the first page) */
+  cursor: string;
 }
 
 export interface LedgerEntry {
@@ -386,6 +415,8 @@ export interface LedgerTransaction {
 export interface ListTransactionsResponse {
   transactions: LedgerTransaction[];
   total: number;
+  /** the cursor of the next page ("" on the last page, and when not paging) */
+  nextCursor: string;
 }
 
 export interface GetStatementRequest {
@@ -463,6 +494,19 @@ export interface VerifyLedgerResponse {
   intact: boolean;
   /** Set when not intact: the first broken link in log order. */
   firstBroken?: BrokenLink | undefined;
+}
+
+export interface CountPendingDepositsRequest {
+  caller?:
+    | Caller
+    | undefined;
+  /** The caller's role as identity's Authenticate answered it to the gateway (never from the browser). */
+  callerRole: string;
+}
+
+export interface CountPendingDepositsResponse {
+  /** pending deposits (the admin queue's size) */
+  count: number;
 }
 
 function createBaseDeposit(): Deposit {
@@ -1001,7 +1045,7 @@ export const GetDepositRequest: MessageFns<GetDepositRequest> = {
 };
 
 function createBaseListUserDepositsRequest(): ListUserDepositsRequest {
-  return { caller: undefined, callerRole: "", userId: "" };
+  return { caller: undefined, callerRole: "", userId: "", limit: 0, cursor: "" };
 }
 
 export const ListUserDepositsRequest: MessageFns<ListUserDepositsRequest> = {
@@ -1014,6 +1058,12 @@ export const ListUserDepositsRequest: MessageFns<ListUserDepositsRequest> = {
     }
     if (message.userId !== "") {
       writer.uint32(26).string(message.userId);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(32).int32(message.limit);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(42).string(message.cursor);
     }
     return writer;
   },
@@ -1055,6 +1105,22 @@ export const ListUserDepositsRequest: MessageFns<ListUserDepositsRequest> = {
             message.userId = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1080,6 +1146,8 @@ export const ListUserDepositsRequest: MessageFns<ListUserDepositsRequest> = {
         : isSet(object.user_id)
         ? globalThis.String(object.user_id)
         : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
     };
   },
 
@@ -1094,6 +1162,12 @@ export const ListUserDepositsRequest: MessageFns<ListUserDepositsRequest> = {
     if (message.userId !== "") {
       obj.userId = message.userId;
     }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
     return obj;
   },
 
@@ -1107,12 +1181,14 @@ export const ListUserDepositsRequest: MessageFns<ListUserDepositsRequest> = {
       : undefined;
     message.callerRole = object.callerRole ?? "";
     message.userId = object.userId ?? "";
+    message.limit = object.limit ?? 0;
+    message.cursor = object.cursor ?? "";
     return message;
   },
 };
 
 function createBaseListPendingDepositsRequest(): ListPendingDepositsRequest {
-  return { caller: undefined, callerRole: "" };
+  return { caller: undefined, callerRole: "", limit: 0, cursor: "" };
 }
 
 export const ListPendingDepositsRequest: MessageFns<ListPendingDepositsRequest> = {
@@ -1122,6 +1198,12 @@ export const ListPendingDepositsRequest: MessageFns<ListPendingDepositsRequest> 
     }
     if (message.callerRole !== "") {
       writer.uint32(18).string(message.callerRole);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(24).int32(message.limit);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(34).string(message.cursor);
     }
     return writer;
   },
@@ -1155,6 +1237,22 @@ export const ListPendingDepositsRequest: MessageFns<ListPendingDepositsRequest> 
             message.callerRole = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1175,6 +1273,8 @@ export const ListPendingDepositsRequest: MessageFns<ListPendingDepositsRequest> 
         : isSet(object.caller_role)
         ? globalThis.String(object.caller_role)
         : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
     };
   },
 
@@ -1185,6 +1285,12 @@ export const ListPendingDepositsRequest: MessageFns<ListPendingDepositsRequest> 
     }
     if (message.callerRole !== "") {
       obj.callerRole = message.callerRole;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
     }
     return obj;
   },
@@ -1198,18 +1304,26 @@ export const ListPendingDepositsRequest: MessageFns<ListPendingDepositsRequest> 
       ? Caller.fromPartial(object.caller)
       : undefined;
     message.callerRole = object.callerRole ?? "";
+    message.limit = object.limit ?? 0;
+    message.cursor = object.cursor ?? "";
     return message;
   },
 };
 
 function createBaseListDepositsResponse(): ListDepositsResponse {
-  return { deposits: [] };
+  return { deposits: [], nextCursor: "", itemCursors: [] };
 }
 
 export const ListDepositsResponse: MessageFns<ListDepositsResponse> = {
   encode(message: ListDepositsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.deposits) {
       Deposit.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(18).string(message.nextCursor);
+    }
+    for (const v of message.itemCursors) {
+      writer.uint32(26).string(v!);
     }
     return writer;
   },
@@ -1235,6 +1349,22 @@ export const ListDepositsResponse: MessageFns<ListDepositsResponse> = {
             message.deposits.push(Deposit.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.itemCursors.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1250,6 +1380,16 @@ export const ListDepositsResponse: MessageFns<ListDepositsResponse> = {
   fromJSON(object: any): ListDepositsResponse {
     return {
       deposits: globalThis.Array.isArray(object?.deposits) ? object.deposits.map((e: any) => Deposit.fromJSON(e)) : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+      itemCursors: globalThis.Array.isArray(object?.itemCursors)
+        ? object.itemCursors.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.item_cursors)
+        ? object.item_cursors.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1257,6 +1397,12 @@ export const ListDepositsResponse: MessageFns<ListDepositsResponse> = {
     const obj: any = {};
     if (message.deposits?.length) {
       obj.deposits = message.deposits.map((e) => Deposit.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
+    if (message.itemCursors?.length) {
+      obj.itemCursors = message.itemCursors;
     }
     return obj;
   },
@@ -1267,6 +1413,8 @@ export const ListDepositsResponse: MessageFns<ListDepositsResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListDepositsResponse>, I>>(object: I): ListDepositsResponse {
     const message = createBaseListDepositsResponse();
     message.deposits = object.deposits?.map((e) => Deposit.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
+    message.itemCursors = object.itemCursors?.map((e) => e) || [];
     return message;
   },
 };
@@ -2530,6 +2678,186 @@ export const AdjustBalanceRequest: MessageFns<AdjustBalanceRequest> = {
   },
 };
 
+function createBaseListBalancesRequest(): ListBalancesRequest {
+  return { caller: undefined, callerRole: "", userIds: [] };
+}
+
+export const ListBalancesRequest: MessageFns<ListBalancesRequest> = {
+  encode(message: ListBalancesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.callerRole !== "") {
+      writer.uint32(18).string(message.callerRole);
+    }
+    for (const v of message.userIds) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListBalancesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListBalancesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.callerRole = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.userIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListBalancesRequest {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      callerRole: isSet(object.callerRole)
+        ? globalThis.String(object.callerRole)
+        : isSet(object.caller_role)
+        ? globalThis.String(object.caller_role)
+        : "",
+      userIds: globalThis.Array.isArray(object?.userIds)
+        ? object.userIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.user_ids)
+        ? object.user_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListBalancesRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.callerRole !== "") {
+      obj.callerRole = message.callerRole;
+    }
+    if (message.userIds?.length) {
+      obj.userIds = message.userIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListBalancesRequest>, I>>(base?: I): ListBalancesRequest {
+    return ListBalancesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListBalancesRequest>, I>>(object: I): ListBalancesRequest {
+    const message = createBaseListBalancesRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.callerRole = object.callerRole ?? "";
+    message.userIds = object.userIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseListBalancesResponse(): ListBalancesResponse {
+  return { balances: [] };
+}
+
+export const ListBalancesResponse: MessageFns<ListBalancesResponse> = {
+  encode(message: ListBalancesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.balances) {
+      Balances.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListBalancesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListBalancesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.balances.push(Balances.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListBalancesResponse {
+    return {
+      balances: globalThis.Array.isArray(object?.balances) ? object.balances.map((e: any) => Balances.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListBalancesResponse): unknown {
+    const obj: any = {};
+    if (message.balances?.length) {
+      obj.balances = message.balances.map((e) => Balances.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListBalancesResponse>, I>>(base?: I): ListBalancesResponse {
+    return ListBalancesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListBalancesResponse>, I>>(object: I): ListBalancesResponse {
+    const message = createBaseListBalancesResponse();
+    message.balances = object.balances?.map((e) => Balances.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 function createBaseGetBalancesRequest(): GetBalancesRequest {
   return { caller: undefined, callerRole: "", userId: "", internal: false };
 }
@@ -2838,7 +3166,7 @@ export const Balances: MessageFns<Balances> = {
 };
 
 function createBaseListTransactionsRequest(): ListTransactionsRequest {
-  return { caller: undefined, callerRole: "", userId: "", limit: 0, offset: 0 };
+  return { caller: undefined, callerRole: "", userId: "", limit: 0, offset: 0, cursor: "" };
 }
 
 export const ListTransactionsRequest: MessageFns<ListTransactionsRequest> = {
@@ -2857,6 +3185,9 @@ export const ListTransactionsRequest: MessageFns<ListTransactionsRequest> = {
     }
     if (message.offset !== 0) {
       writer.uint32(40).int32(message.offset);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(50).string(message.cursor);
     }
     return writer;
   },
@@ -2914,6 +3245,14 @@ export const ListTransactionsRequest: MessageFns<ListTransactionsRequest> = {
             message.offset = reader.int32();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2941,6 +3280,7 @@ export const ListTransactionsRequest: MessageFns<ListTransactionsRequest> = {
         : "",
       limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
       offset: isSet(object.offset) ? globalThis.Number(object.offset) : 0,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
     };
   },
 
@@ -2961,6 +3301,9 @@ export const ListTransactionsRequest: MessageFns<ListTransactionsRequest> = {
     if (message.offset !== 0) {
       obj.offset = Math.round(message.offset);
     }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
     return obj;
   },
 
@@ -2976,6 +3319,7 @@ export const ListTransactionsRequest: MessageFns<ListTransactionsRequest> = {
     message.userId = object.userId ?? "";
     message.limit = object.limit ?? 0;
     message.offset = object.offset ?? 0;
+    message.cursor = object.cursor ?? "";
     return message;
   },
 };
@@ -3444,7 +3788,7 @@ export const LedgerTransaction: MessageFns<LedgerTransaction> = {
 };
 
 function createBaseListTransactionsResponse(): ListTransactionsResponse {
-  return { transactions: [], total: 0 };
+  return { transactions: [], total: 0, nextCursor: "" };
 }
 
 export const ListTransactionsResponse: MessageFns<ListTransactionsResponse> = {
@@ -3454,6 +3798,9 @@ export const ListTransactionsResponse: MessageFns<ListTransactionsResponse> = {
     }
     if (message.total !== 0) {
       writer.uint32(16).int32(message.total);
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(26).string(message.nextCursor);
     }
     return writer;
   },
@@ -3487,6 +3834,14 @@ export const ListTransactionsResponse: MessageFns<ListTransactionsResponse> = {
             message.total = reader.int32();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3505,6 +3860,11 @@ export const ListTransactionsResponse: MessageFns<ListTransactionsResponse> = {
         ? object.transactions.map((e: any) => LedgerTransaction.fromJSON(e))
         : [],
       total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
     };
   },
 
@@ -3516,6 +3876,9 @@ export const ListTransactionsResponse: MessageFns<ListTransactionsResponse> = {
     if (message.total !== 0) {
       obj.total = Math.round(message.total);
     }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
     return obj;
   },
 
@@ -3526,6 +3889,7 @@ export const ListTransactionsResponse: MessageFns<ListTransactionsResponse> = {
     const message = createBaseListTransactionsResponse();
     message.transactions = object.transactions?.map((e) => LedgerTransaction.fromPartial(e)) || [];
     message.total = object.total ?? 0;
+    message.nextCursor = object.nextCursor ?? "";
     return message;
   },
 };
@@ -4650,6 +5014,164 @@ export const VerifyLedgerResponse: MessageFns<VerifyLedgerResponse> = {
   },
 };
 
+function createBaseCountPendingDepositsRequest(): CountPendingDepositsRequest {
+  return { caller: undefined, callerRole: "" };
+}
+
+export const CountPendingDepositsRequest: MessageFns<CountPendingDepositsRequest> = {
+  encode(message: CountPendingDepositsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.callerRole !== "") {
+      writer.uint32(18).string(message.callerRole);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountPendingDepositsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountPendingDepositsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.callerRole = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CountPendingDepositsRequest {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      callerRole: isSet(object.callerRole)
+        ? globalThis.String(object.callerRole)
+        : isSet(object.caller_role)
+        ? globalThis.String(object.caller_role)
+        : "",
+    };
+  },
+
+  toJSON(message: CountPendingDepositsRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.callerRole !== "") {
+      obj.callerRole = message.callerRole;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CountPendingDepositsRequest>, I>>(base?: I): CountPendingDepositsRequest {
+    return CountPendingDepositsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CountPendingDepositsRequest>, I>>(object: I): CountPendingDepositsRequest {
+    const message = createBaseCountPendingDepositsRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.callerRole = object.callerRole ?? "";
+    return message;
+  },
+};
+
+function createBaseCountPendingDepositsResponse(): CountPendingDepositsResponse {
+  return { count: 0 };
+}
+
+export const CountPendingDepositsResponse: MessageFns<CountPendingDepositsResponse> = {
+  encode(message: CountPendingDepositsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.count !== 0) {
+      writer.uint32(8).int32(message.count);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountPendingDepositsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountPendingDepositsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.count = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CountPendingDepositsResponse {
+    return { count: isSet(object.count) ? globalThis.Number(object.count) : 0 };
+  },
+
+  toJSON(message: CountPendingDepositsResponse): unknown {
+    const obj: any = {};
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CountPendingDepositsResponse>, I>>(base?: I): CountPendingDepositsResponse {
+    return CountPendingDepositsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CountPendingDepositsResponse>, I>>(object: I): CountPendingDepositsResponse {
+    const message = createBaseCountPendingDepositsResponse();
+    message.count = object.count ?? 0;
+    return message;
+  },
+};
+
 /**
  * The append-only double-entry ledger (docs/architecture.md §3): deposits, balances, holds, admin adjustments,
  * maturity settlement, transaction history. Money is int64 cents everywhere; the gateway converts
@@ -4713,6 +5235,18 @@ export const LedgerServiceService = {
     responseSerialize: (value: ListDepositsResponse): Buffer =>
       Buffer.from(ListDepositsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListDepositsResponse => ListDepositsResponse.decode(value),
+  },
+  /** Admin: how many pending deposits the admin queue holds, from the read model's counter (issue 14). */
+  countPendingDeposits: {
+    path: "/meridian.ledger.v1.LedgerService/CountPendingDeposits" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CountPendingDepositsRequest): Buffer =>
+      Buffer.from(CountPendingDepositsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CountPendingDepositsRequest => CountPendingDepositsRequest.decode(value),
+    responseSerialize: (value: CountPendingDepositsResponse): Buffer =>
+      Buffer.from(CountPendingDepositsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CountPendingDepositsResponse => CountPendingDepositsResponse.decode(value),
   },
   /** Admin: confirm (credits the Deposit Balance; may pay the referral bonus). Decided once. */
   confirmDeposit: {
@@ -4812,6 +5346,17 @@ export const LedgerServiceService = {
     responseSerialize: (value: Balances): Buffer => Buffer.from(Balances.encode(value).finish()),
     responseDeserialize: (value: Buffer): Balances => Balances.decode(value),
   },
+  /** Admin: the balances of several users in one call (a page of an admin queue shows each investor's). */
+  listBalances: {
+    path: "/meridian.ledger.v1.LedgerService/ListBalances" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListBalancesRequest): Buffer => Buffer.from(ListBalancesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListBalancesRequest => ListBalancesRequest.decode(value),
+    responseSerialize: (value: ListBalancesResponse): Buffer =>
+      Buffer.from(ListBalancesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListBalancesResponse => ListBalancesResponse.decode(value),
+  },
   /** Owner or admin: the user's ledger transactions, newest first. */
   listTransactions: {
     path: "/meridian.ledger.v1.LedgerService/ListTransactions" as const,
@@ -4865,6 +5410,8 @@ export interface LedgerServiceServer extends UntypedServiceImplementation {
   listUserDeposits: handleUnaryCall<ListUserDepositsRequest, ListDepositsResponse>;
   /** Admin: deposits waiting for a decision, oldest first. */
   listPendingDeposits: handleUnaryCall<ListPendingDepositsRequest, ListDepositsResponse>;
+  /** Admin: how many pending deposits the admin queue holds, from the read model's counter (issue 14). */
+  countPendingDeposits: handleUnaryCall<CountPendingDepositsRequest, CountPendingDepositsResponse>;
   /** Admin: confirm (credits the Deposit Balance; may pay the referral bonus). Decided once. */
   confirmDeposit: handleUnaryCall<DecideDepositRequest, Deposit>;
   /** Admin: reject (no money moves). Decided once. */
@@ -4888,6 +5435,8 @@ export interface LedgerServiceServer extends UntypedServiceImplementation {
   adjustBalance: handleUnaryCall<AdjustBalanceRequest, Balances>;
   /** Owner or admin (internal callers may leave caller_role empty and set internal = true). */
   getBalances: handleUnaryCall<GetBalancesRequest, Balances>;
+  /** Admin: the balances of several users in one call (a page of an admin queue shows each investor's). */
+  listBalances: handleUnaryCall<ListBalancesRequest, ListBalancesResponse>;
   /** Owner or admin: the user's ledger transactions, newest first. */
   listTransactions: handleUnaryCall<ListTransactionsRequest, ListTransactionsResponse>;
   /**
@@ -4970,6 +5519,22 @@ export interface LedgerServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListDepositsResponse) => void,
   ): ClientUnaryCall;
+  /** Admin: how many pending deposits the admin queue holds, from the read model's counter (issue 14). */
+  countPendingDeposits(
+    request: CountPendingDepositsRequest,
+    callback: (error: ServiceError | null, response: CountPendingDepositsResponse) => void,
+  ): ClientUnaryCall;
+  countPendingDeposits(
+    request: CountPendingDepositsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CountPendingDepositsResponse) => void,
+  ): ClientUnaryCall;
+  countPendingDeposits(
+    request: CountPendingDepositsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CountPendingDepositsResponse) => void,
+  ): ClientUnaryCall;
   /** Admin: confirm (credits the Deposit Balance; may pay the referral bonus). Decided once. */
   confirmDeposit(
     request: DecideDepositRequest,
@@ -5118,6 +5683,22 @@ export interface LedgerServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Balances) => void,
+  ): ClientUnaryCall;
+  /** Admin: the balances of several users in one call (a page of an admin queue shows each investor's). */
+  listBalances(
+    request: ListBalancesRequest,
+    callback: (error: ServiceError | null, response: ListBalancesResponse) => void,
+  ): ClientUnaryCall;
+  listBalances(
+    request: ListBalancesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListBalancesResponse) => void,
+  ): ClientUnaryCall;
+  listBalances(
+    request: ListBalancesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListBalancesResponse) => void,
   ): ClientUnaryCall;
   /** Owner or admin: the user's ledger transactions, newest first. */
   listTransactions(

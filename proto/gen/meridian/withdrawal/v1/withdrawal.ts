@@ -65,6 +65,10 @@ export interface RequestWithdrawalResponse {
 export interface ListPendingRequest {
   caller?: Caller | undefined;
   callerRole: string;
+  /** Paging (issue 10): 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
+  limit: number;
+  /** the next_cursor of the previous page ("" : the first page) */
+  cursor: string;
 }
 
 export interface ListUserWithdrawalsRequest {
@@ -72,10 +76,21 @@ export interface ListUserWithdrawalsRequest {
   callerRole: string;
   /** Empty = the caller. */
   userId: string;
+  /** Paging (issue 10): 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
+  limit: number;
+  /** the next_cursor of the previous page ("" : the first page) */
+  cursor: string;
 }
 
 export interface ListWithdrawalsResponse {
   withdrawals: Withdrawal[];
+  /** the cursor of the next page ("" on the last page, and when not paging) */
+  nextCursor: string;
+  /**
+   * when paging: the cursor that starts right after each item (item_cursors[i] after items[i]), so a
+   * caller merging several lists (the history) can resume after any item it used
+   */
+  itemCursors: string[];
 }
 
 export interface GetWithdrawalRequest {
@@ -94,6 +109,19 @@ export interface DecideWithdrawalResponse {
   /** "Withdrawal approved successfully" / "Withdrawal rejected successfully" */
   message: string;
   withdrawal?: Withdrawal | undefined;
+}
+
+export interface CountPendingRequest {
+  caller?:
+    | Caller
+    | undefined;
+  /** The caller's role as identity's Authenticate answered it to the gateway (never from the browser). */
+  callerRole: string;
+}
+
+export interface CountPendingResponse {
+  /** pending withdrawals (the admin queue's size) */
+  count: number;
 }
 
 function createBaseWithdrawal(): Withdrawal {
@@ -694,7 +722,7 @@ export const RequestWithdrawalResponse: MessageFns<RequestWithdrawalResponse> = 
 };
 
 function createBaseListPendingRequest(): ListPendingRequest {
-  return { caller: undefined, callerRole: "" };
+  return { caller: undefined, callerRole: "", limit: 0, cursor: "" };
 }
 
 export const ListPendingRequest: MessageFns<ListPendingRequest> = {
@@ -704,6 +732,12 @@ export const ListPendingRequest: MessageFns<ListPendingRequest> = {
     }
     if (message.callerRole !== "") {
       writer.uint32(18).string(message.callerRole);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(24).int32(message.limit);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(34).string(message.cursor);
     }
     return writer;
   },
@@ -737,6 +771,22 @@ export const ListPendingRequest: MessageFns<ListPendingRequest> = {
             message.callerRole = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -757,6 +807,8 @@ export const ListPendingRequest: MessageFns<ListPendingRequest> = {
         : isSet(object.caller_role)
         ? globalThis.String(object.caller_role)
         : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
     };
   },
 
@@ -767,6 +819,12 @@ export const ListPendingRequest: MessageFns<ListPendingRequest> = {
     }
     if (message.callerRole !== "") {
       obj.callerRole = message.callerRole;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
     }
     return obj;
   },
@@ -780,12 +838,14 @@ export const ListPendingRequest: MessageFns<ListPendingRequest> = {
       ? Caller.fromPartial(object.caller)
       : undefined;
     message.callerRole = object.callerRole ?? "";
+    message.limit = object.limit ?? 0;
+    message.cursor = object.cursor ?? "";
     return message;
   },
 };
 
 function createBaseListUserWithdrawalsRequest(): ListUserWithdrawalsRequest {
-  return { caller: undefined, callerRole: "", userId: "" };
+  return { caller: undefined, callerRole: "", userId: "", limit: 0, cursor: "" };
 }
 
 export const ListUserWithdrawalsRequest: MessageFns<ListUserWithdrawalsRequest> = {
@@ -798,6 +858,12 @@ export const ListUserWithdrawalsRequest: MessageFns<ListUserWithdrawalsRequest> 
     }
     if (message.userId !== "") {
       writer.uint32(26).string(message.userId);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(32).int32(message.limit);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(42).string(message.cursor);
     }
     return writer;
   },
@@ -839,6 +905,22 @@ export const ListUserWithdrawalsRequest: MessageFns<ListUserWithdrawalsRequest> 
             message.userId = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -864,6 +946,8 @@ export const ListUserWithdrawalsRequest: MessageFns<ListUserWithdrawalsRequest> 
         : isSet(object.user_id)
         ? globalThis.String(object.user_id)
         : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
     };
   },
 
@@ -878,6 +962,12 @@ export const ListUserWithdrawalsRequest: MessageFns<ListUserWithdrawalsRequest> 
     if (message.userId !== "") {
       obj.userId = message.userId;
     }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
     return obj;
   },
 
@@ -891,18 +981,26 @@ export const ListUserWithdrawalsRequest: MessageFns<ListUserWithdrawalsRequest> 
       : undefined;
     message.callerRole = object.callerRole ?? "";
     message.userId = object.userId ?? "";
+    message.limit = object.limit ?? 0;
+    message.cursor = object.cursor ?? "";
     return message;
   },
 };
 
 function createBaseListWithdrawalsResponse(): ListWithdrawalsResponse {
-  return { withdrawals: [] };
+  return { withdrawals: [], nextCursor: "", itemCursors: [] };
 }
 
 export const ListWithdrawalsResponse: MessageFns<ListWithdrawalsResponse> = {
   encode(message: ListWithdrawalsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.withdrawals) {
       Withdrawal.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(18).string(message.nextCursor);
+    }
+    for (const v of message.itemCursors) {
+      writer.uint32(26).string(v!);
     }
     return writer;
   },
@@ -928,6 +1026,22 @@ export const ListWithdrawalsResponse: MessageFns<ListWithdrawalsResponse> = {
             message.withdrawals.push(Withdrawal.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.itemCursors.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -945,6 +1059,16 @@ export const ListWithdrawalsResponse: MessageFns<ListWithdrawalsResponse> = {
       withdrawals: globalThis.Array.isArray(object?.withdrawals)
         ? object.withdrawals.map((e: any) => Withdrawal.fromJSON(e))
         : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+      itemCursors: globalThis.Array.isArray(object?.itemCursors)
+        ? object.itemCursors.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.item_cursors)
+        ? object.item_cursors.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -952,6 +1076,12 @@ export const ListWithdrawalsResponse: MessageFns<ListWithdrawalsResponse> = {
     const obj: any = {};
     if (message.withdrawals?.length) {
       obj.withdrawals = message.withdrawals.map((e) => Withdrawal.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
+    if (message.itemCursors?.length) {
+      obj.itemCursors = message.itemCursors;
     }
     return obj;
   },
@@ -962,6 +1092,8 @@ export const ListWithdrawalsResponse: MessageFns<ListWithdrawalsResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListWithdrawalsResponse>, I>>(object: I): ListWithdrawalsResponse {
     const message = createBaseListWithdrawalsResponse();
     message.withdrawals = object.withdrawals?.map((e) => Withdrawal.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
+    message.itemCursors = object.itemCursors?.map((e) => e) || [];
     return message;
   },
 };
@@ -1275,6 +1407,164 @@ export const DecideWithdrawalResponse: MessageFns<DecideWithdrawalResponse> = {
   },
 };
 
+function createBaseCountPendingRequest(): CountPendingRequest {
+  return { caller: undefined, callerRole: "" };
+}
+
+export const CountPendingRequest: MessageFns<CountPendingRequest> = {
+  encode(message: CountPendingRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.callerRole !== "") {
+      writer.uint32(18).string(message.callerRole);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountPendingRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountPendingRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.callerRole = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CountPendingRequest {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      callerRole: isSet(object.callerRole)
+        ? globalThis.String(object.callerRole)
+        : isSet(object.caller_role)
+        ? globalThis.String(object.caller_role)
+        : "",
+    };
+  },
+
+  toJSON(message: CountPendingRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.callerRole !== "") {
+      obj.callerRole = message.callerRole;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CountPendingRequest>, I>>(base?: I): CountPendingRequest {
+    return CountPendingRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CountPendingRequest>, I>>(object: I): CountPendingRequest {
+    const message = createBaseCountPendingRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.callerRole = object.callerRole ?? "";
+    return message;
+  },
+};
+
+function createBaseCountPendingResponse(): CountPendingResponse {
+  return { count: 0 };
+}
+
+export const CountPendingResponse: MessageFns<CountPendingResponse> = {
+  encode(message: CountPendingResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.count !== 0) {
+      writer.uint32(8).int32(message.count);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountPendingResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountPendingResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.count = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CountPendingResponse {
+    return { count: isSet(object.count) ? globalThis.Number(object.count) : 0 };
+  },
+
+  toJSON(message: CountPendingResponse): unknown {
+    const obj: any = {};
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CountPendingResponse>, I>>(base?: I): CountPendingResponse {
+    return CountPendingResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CountPendingResponse>, I>>(object: I): CountPendingResponse {
+    const message = createBaseCountPendingResponse();
+    message.count = object.count ?? 0;
+    return message;
+  },
+};
+
 /**
  * Withdrawals of Total Profit to a crypto wallet (docs/architecture.md §3a). Money is int64 cents, except
  * `amount` of RequestWithdrawalRequest, which carries the dollars the investor typed.
@@ -1314,6 +1604,17 @@ export const WithdrawalServiceService = {
     responseSerialize: (value: ListWithdrawalsResponse): Buffer =>
       Buffer.from(ListWithdrawalsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListWithdrawalsResponse => ListWithdrawalsResponse.decode(value),
+  },
+  /** Admin: how many pending withdrawals the admin queue holds, from the read model's counter (issue 14). */
+  countPending: {
+    path: "/meridian.withdrawal.v1.WithdrawalService/CountPending" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CountPendingRequest): Buffer => Buffer.from(CountPendingRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CountPendingRequest => CountPendingRequest.decode(value),
+    responseSerialize: (value: CountPendingResponse): Buffer =>
+      Buffer.from(CountPendingResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CountPendingResponse => CountPendingResponse.decode(value),
   },
   /** Owner or admin: a user's withdrawals, newest first (refused requests are not listed). */
   listUserWithdrawals: {
@@ -1371,6 +1672,8 @@ export interface WithdrawalServiceServer extends UntypedServiceImplementation {
   requestWithdrawal: handleUnaryCall<RequestWithdrawalRequest, RequestWithdrawalResponse>;
   /** Admin: withdrawals waiting for a decision (funds held), oldest first, with user name and email. */
   listPending: handleUnaryCall<ListPendingRequest, ListWithdrawalsResponse>;
+  /** Admin: how many pending withdrawals the admin queue holds, from the read model's counter (issue 14). */
+  countPending: handleUnaryCall<CountPendingRequest, CountPendingResponse>;
   /** Owner or admin: a user's withdrawals, newest first (refused requests are not listed). */
   listUserWithdrawals: handleUnaryCall<ListUserWithdrawalsRequest, ListWithdrawalsResponse>;
   /** Owner or admin. Always carries the amount. */
@@ -1416,6 +1719,22 @@ export interface WithdrawalServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListWithdrawalsResponse) => void,
+  ): ClientUnaryCall;
+  /** Admin: how many pending withdrawals the admin queue holds, from the read model's counter (issue 14). */
+  countPending(
+    request: CountPendingRequest,
+    callback: (error: ServiceError | null, response: CountPendingResponse) => void,
+  ): ClientUnaryCall;
+  countPending(
+    request: CountPendingRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CountPendingResponse) => void,
+  ): ClientUnaryCall;
+  countPending(
+    request: CountPendingRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CountPendingResponse) => void,
   ): ClientUnaryCall;
   /** Owner or admin: a user's withdrawals, newest first (refused requests are not listed). */
   listUserWithdrawals(

@@ -83,7 +83,8 @@ function posting(
   return { posted, after };
 }
 
-function balancesChanged(state: LedgerState, transactionId: string): BalancesChanged {
+/** The user's balances as `state` has them, after the transaction `transactionId`. */
+export function balancesChanged(state: LedgerState, transactionId: string): BalancesChanged {
   const b = state.balances;
   return {
     type: 'BalancesChanged',

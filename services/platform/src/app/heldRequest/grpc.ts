@@ -8,13 +8,18 @@
  */
 import type { Caller } from '@meridian/proto/meridian/common/v1/common';
 import type { Actor } from '../requestContext.js';
+import type { Page } from '../../ports/pages.js';
 import type { Decision, HeldRequestContext, HeldRequests, OwingDoc } from './heldRequests.js';
 import { actorOf } from './kit.js';
 import type { WithUser } from './userDirectory.js';
 
 type CallerRequest = { caller?: Caller | undefined; callerRole: string };
+/** A list request: paged by `limit` and `cursor` (0 and "": every item; platform ports/pages.ts). */
+type ListRequest = CallerRequest & { limit?: number; cursor?: string };
 type ById<One extends string> = CallerRequest & Record<`${One}Id`, string>;
-type Listed<One extends string, P> = Promise<Record<`${One}s`, P[]>>;
+type Listed<One extends string, P> = Promise<
+  Record<`${One}s`, P[]> & { nextCursor: string; itemCursors: string[] }
+>;
 
 /** What the kind's request method gets of its proto request: the caller and the (optional) request id. */
 export type SubmitBase<One extends string> = { actor: Actor; isVerified: boolean } & Partial<
@@ -30,8 +35,8 @@ export type HeldRequestHandlers<One extends string, OfUser extends string, P> = 
   `get${Capitalize<One>}`,
   (request: ById<One>) => Promise<P>
 > &
-  Record<OfUser, (request: CallerRequest & { userId: string }) => Listed<One, P>> &
-  Record<'listPending', (request: CallerRequest) => Listed<One, P>> &
+  Record<OfUser, (request: ListRequest & { userId: string }) => Listed<One, P>> &
+  Record<'listPending', (request: ListRequest) => Listed<One, P>> &
   Record<`approve${Capitalize<One>}` | `reject${Capitalize<One>}`, (request: ById<One>) => Answered<One, P>>;
 
 export function heldRequestHandlers<
@@ -57,7 +62,12 @@ export function heldRequestHandlers<
   const One = one.charAt(0).toUpperCase() + one.slice(1);
   const idOf = (request: ById<One>) => (request as Record<string, string>)[`${one}Id`];
   const actor = (request: CallerRequest) => actorOf(request.caller, request.callerRole);
-  const list = (views: WithUser<D>[]) => ({ [`${one}s`]: views.map(toProto) });
+  const list = (page: Page<WithUser<D>>) => ({
+    [`${one}s`]: page.items.map(toProto),
+    nextCursor: page.nextCursor,
+    itemCursors: page.itemCursors ?? [],
+  });
+  const paging = (request: ListRequest) => ({ limit: request.limit, cursor: request.cursor });
   const decide = (decision: Decision) => async (request: ById<One>) => {
     const { message, view } = await requests.decide(ctx, {
       actor: actor(request),
@@ -79,10 +89,16 @@ export function heldRequestHandlers<
     },
     [`get${One}`]: async (request: ById<One>) =>
       toProto(await requests.get(ctx, { actor: actor(request), requestId: idOf(request) })),
-    [names.ofUser]: async (request: CallerRequest & { userId: string }) =>
-      list(await requests.listOfUser(ctx, { actor: actor(request), userId: request.userId || undefined })),
-    listPending: async (request: CallerRequest) =>
-      list(await requests.listPending(ctx, { actor: actor(request) })),
+    [names.ofUser]: async (request: ListRequest & { userId: string }) =>
+      list(
+        await requests.listOfUser(ctx, {
+          actor: actor(request),
+          userId: request.userId || undefined,
+          ...paging(request),
+        }),
+      ),
+    listPending: async (request: ListRequest) =>
+      list(await requests.listPending(ctx, { actor: actor(request), ...paging(request) })),
     [`approve${One}`]: decide('approve'),
     [`reject${One}`]: decide('reject'),
   } as HeldRequestHandlers<One, OfUser, P> & Record<Submit, (request: Req) => Answered<One, P>>;

@@ -27,6 +27,10 @@ import { type HeldRequestDoc, answerHeldRequest, placeHoldForRequest } from './h
 import { type HoldLedger, isUnknownOutcome } from './holdLedger.js';
 import { MESSAGES } from './kit.js';
 import type { RequestQueries } from './projections/requestView.js';
+import { pageRequest, type Page } from '../../ports/pages.js';
+
+/** A list's paging as the proto carries it: limit 0 and cursor "" = every item (platform ports/pages.ts). */
+type PageInput = { limit?: number; cursor?: string };
 import { type WithUser, withUser, withUsers } from './userDirectory.js';
 
 /** What the use cases need of a service's context. */
@@ -123,9 +127,9 @@ export interface HeldRequests<Ctx extends HeldRequestContext, D extends OwingDoc
   /** One request, for its owner or an admin. */
   get(ctx: Ctx, input: { actor: Actor; requestId: string }): Promise<WithUser<D>>;
   /** A user's requests (the caller's by default), newest first, for their owner or an admin. */
-  listOfUser(ctx: Ctx, input: { actor: Actor; userId?: string }): Promise<WithUser<D>[]>;
+  listOfUser(ctx: Ctx, input: { actor: Actor; userId?: string } & PageInput): Promise<Page<WithUser<D>>>;
   /** The admin queue: pending with the funds held, oldest first. */
-  listPending(ctx: Ctx, input: { actor: Actor }): Promise<WithUser<D>[]>;
+  listPending(ctx: Ctx, input: { actor: Actor } & PageInput): Promise<Page<WithUser<D>>>;
   /**
    * Makes the ledger call the request owes (`sync`), then records the ledger's confirmation as an event
    * (which clears `sync`). Idempotent (every call carries a key derived from the request id, and
@@ -257,12 +261,14 @@ export function heldRequests<
       const actor = requireActor(input.actor);
       const userId = input.userId || actor.userId;
       requireOwnerOrAdmin(actor, userId);
-      return withUsers(ctx.store, await kind.view.ofUser(ctx.store, userId));
+      const page = await kind.view.ofUser(ctx.store, userId, pageRequest(input));
+      return { ...page, items: await withUsers(ctx.store, page.items) };
     },
 
     async listPending(ctx, input) {
       requireAdmin(input.actor);
-      return withUsers(ctx.store, await kind.view.pending(ctx.store));
+      const page = await kind.view.pending(ctx.store, pageRequest(input));
+      return { ...page, items: await withUsers(ctx.store, page.items) };
     },
 
     async redriveOwed(ctx, olderThanMs) {

@@ -10,7 +10,7 @@ import type { GrpcServiceRegistration } from '../../grpc/index.js';
 import type { Logger } from '../../logger.js';
 import type { ServiceStore, StoreTx } from '../../ports/serviceStore.js';
 import { startService, type ServiceHandle, type ServiceSpec } from '../../service.js';
-import { handleIdentityEvent } from './userDirectory.js';
+import { DIRECTORY_EVENT_TYPES, handleIdentityEvent } from './userDirectory.js';
 import type { ProcessManager, ProcessManagerOptions } from './processManager.js';
 
 export interface HeldRequestServiceHandle extends ServiceHandle {
@@ -28,22 +28,32 @@ export async function startHeldRequestService<Ctx extends { store: ServiceStore;
     redriveIntervalMs?: number;
     /** The service's own loops, started before the process manager (stopped after it). */
     startLoops?(ctx: Ctx, onStop: (stop: () => Promise<void> | void) => void): void;
-    /** The service's own reaction to one of identity's events, after the directory's (UserDeleted: forget the key). */
+    /**
+     * The service's own reaction to one of identity's events, after the directory's (UserDeleted: forget the
+     * key); it sees the directory's types only (DIRECTORY_EVENT_TYPES).
+     */
     onIdentityEvent?(ctx: Ctx, event: StoredEvent, tx: StoreTx): Promise<void> | void;
     /** Called when stopping everything, after the loops and consumers (the ledger port the service opened). */
     onStopped?(): Promise<void>;
     grpcAddress: string;
     grpcService(ctx: Ctx, options: { logger: Logger }): GrpcServiceRegistration;
+    /** The indexes the lists page on (the kind's requestView `indexes`), ensured at start. */
+    indexes?: ReadonlyArray<{ collection: string; fields: string[] }>;
   },
 ): Promise<HeldRequestServiceHandle> {
   return startService(spec, async ({ store, onStop, consume, serveGrpc }) => {
+    for (const ix of spec.indexes ?? []) await store.ensureIndex?.(ix.collection, ix.fields);
     const ctx = spec.context(store);
     if (spec.onStopped) onStop(spec.onStopped);
     // identity events -> the user directory (name and email), exactly once per event id
-    await consume('identity', async (event, tx) => {
-      await handleIdentityEvent(event, tx);
-      await spec.onIdentityEvent?.(ctx, event, tx);
-    });
+    await consume(
+      'identity',
+      async (event, tx) => {
+        await handleIdentityEvent(event, tx);
+        await spec.onIdentityEvent?.(ctx, event, tx);
+      },
+      DIRECTORY_EVENT_TYPES,
+    );
     // the service's own loops, and the process manager (re-drives owed ledger calls)
     spec.startLoops?.(ctx, onStop);
     const manager = spec.startProcessManager(ctx, { intervalMs: spec.redriveIntervalMs });

@@ -20,6 +20,9 @@ export function projectUser(
 
 export const userById = (reads: StoreReads, id: string) => reads.get<UserDoc>(USERS, id);
 
+/** The identity event types the directory acts on (the consumer skips the others without a transaction). */
+export const DIRECTORY_EVENT_TYPES = ['UserRegistered', 'ProfileUpdated', 'UserDeleted'] as const;
+
 /** Applies one of identity's events to the directory (others are ignored). */
 export async function handleIdentityEvent(event: StoredEvent, tx: StoreTx): Promise<void> {
   const data = (event.data ?? {}) as { userId?: string; name?: string; email?: string; fields?: string[] };

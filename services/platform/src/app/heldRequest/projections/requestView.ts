@@ -16,6 +16,7 @@
  */
 import type { DomainEvent, StoredEvent } from '../../../eventSourcing/types.js';
 import type { StoreReads } from '../../../ports/serviceStore.js';
+import { findPage, type Page, type PageRequest } from '../../../ports/pages.js';
 import type { KindDescription } from '../domain/lifecycle.js';
 
 /** A request's document: its state and what the lists and the process manager read. */
@@ -76,6 +77,7 @@ export function requestView<S extends { hold: string }, E extends DomainEvent, S
 ) {
   type D = RequestDoc<S, Sync>;
   const { collection, dateField } = spec;
+  const idOf = (doc: D) => (doc as unknown as Record<string, string>)[spec.idField];
   return {
     collection,
     idField: spec.idField,
@@ -85,19 +87,36 @@ export function requestView<S extends { hold: string }, E extends DomainEvent, S
 
     byId: (reads: StoreReads, id: string) => reads.get<D>(collection, id),
 
-    /** The owner's requests, newest first (refused requests left out). */
-    ofUser: (reads: StoreReads, userId: string) =>
-      reads.find<D>(collection, {
-        where: { userId, listed: true },
-        orderBy: { field: dateField, direction: 'desc' },
-      }),
+    /**
+     * The indexes the lists page on (platform ports/pages.ts keyset pages: the equality filters, then the date, then
+     * the id); the service ensures them at start (service.ts).
+     */
+    indexes: [
+      { collection, fields: ['userId', 'listed', dateField] },
+      { collection, fields: ['status', 'hold', dateField] },
+    ] as ReadonlyArray<{ collection: string; fields: string[] }>,
 
-    /** The admin queue: pending with the funds held, oldest first. */
-    pending: (reads: StoreReads) =>
-      reads.find<D>(collection, {
-        where: { status: spec.pendingStatus, hold: 'placed' },
-        orderBy: { field: dateField, direction: 'asc' },
-      }),
+    /** The owner's requests, newest first (refused requests left out): a page, or all (page null). */
+    ofUser: (reads: StoreReads, userId: string, page: PageRequest = null): Promise<Page<D>> =>
+      findPage<D>(
+        reads,
+        collection,
+        { where: { userId, listed: true }, orderBy: { field: dateField, direction: 'desc' }, idOf },
+        page,
+      ),
+
+    /** The admin queue: pending with the funds held, oldest first: a page, or all of it (page null). */
+    pending: (reads: StoreReads, page: PageRequest = null): Promise<Page<D>> =>
+      findPage<D>(
+        reads,
+        collection,
+        {
+          where: { status: spec.pendingStatus, hold: 'placed' },
+          orderBy: { field: dateField, direction: 'asc' },
+          idOf,
+        },
+        page,
+      ),
 
     /** Documents that still owe the ledger call `sync`, longest owed first. */
     owing: (reads: StoreReads, sync: Exclude<Sync, 'none'>, limit = 200) =>
@@ -114,7 +133,7 @@ export interface RequestQueries<D extends { sync: string }> {
   /** The id field of the documents (`investmentId`). */
   idField: string;
   byId(reads: StoreReads, id: string): Promise<D | null>;
-  ofUser(reads: StoreReads, userId: string): Promise<D[]>;
-  pending(reads: StoreReads): Promise<D[]>;
+  ofUser(reads: StoreReads, userId: string, page?: PageRequest): Promise<Page<D>>;
+  pending(reads: StoreReads, page?: PageRequest): Promise<Page<D>>;
   owing(reads: StoreReads, sync: Exclude<D['sync'], 'none'>, limit?: number): Promise<D[]>;
 }

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { HoldPurpose } from '@meridian/proto/meridian/ledger/v1/ledger';
+import { toAccountStreamId } from './domain/account.js';
+import { verifyLedgerStore } from './app/statements.js';
+import { ledgerPerTest } from './testing/harness.js';
+
+const INVEST = HoldPurpose.HOLD_PURPOSE_INVESTMENT;
+
+describe('SettleMaturities: balances announced once per user per batch', () => {
+  const h = ledgerPerTest();
+
+  it('one BalancesChanged per user with the balances after their last posting; the chain and rows hold', async () => {
+    const a = await h.user();
+    const b = await h.user();
+    await h.fund(a, '1000');
+    await h.fund(b, '1000');
+    const holds = async (userId: string, n: number) => {
+      const ids: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const id = `inv-${randomUUID()}`;
+        await h.call('placeHold', { userId, holdId: id, purpose: INVEST, amountCents: 10_000 });
+        ids.push(id);
+      }
+      return ids;
+    };
+    const aIds = await holds(a.userId, 3); // captured by the batch
+    const bIds = await holds(b.userId, 2);
+    for (const holdId of bIds) await h.call('captureHold', { userId: b.userId, holdId });
+    const before = {
+      a: (await h.store.readStream(toAccountStreamId(a.userId))).version,
+      b: (await h.store.readStream(toAccountStreamId(b.userId))).version,
+    };
+    const item = (userId: string, investmentId: string) => ({
+      userId,
+      investmentId,
+      principalCents: 10_000,
+      maturityAmountCents: 11_000,
+      idempotencyKey: '',
+    });
+    const { results } = await h.call('settleMaturities', {
+      items: [...aIds.map((id) => item(a.userId, id)), ...bIds.map((id) => item(b.userId, id))],
+    });
+    expect(results.every((r) => r.settled)).toBe(true);
+
+    for (const [who, from, postings] of [
+      [a.userId, before.a, 6], // 3 captures and 3 maturities
+      [b.userId, before.b, 2],
+    ] as const) {
+      const added = (await h.store.readStream(toAccountStreamId(who))).events.filter((e) => e.version > from);
+      const types = added.map((e) => e.type);
+      expect(types.filter((t) => t === 'TransactionPosted')).toHaveLength(postings);
+      expect(types.filter((t) => t === 'BalancesChanged')).toHaveLength(1);
+      // the announcement comes last, after the last posting, with the balances the view shows
+      expect(types[types.length - 1]).toBe('BalancesChanged');
+      const lastPosted = added.filter((e) => e.type === 'TransactionPosted').at(-1)!;
+      const announced = added.at(-1)!.data as Record<string, unknown>;
+      expect(announced.transactionId).toBe((lastPosted.data as { transactionId: string }).transactionId);
+      const shown = await h.balances(who);
+      expect(announced).toMatchObject({
+        depositCents: Number(shown.depositCents),
+        investedCents: Number(shown.investedCents),
+        profitCents: Number(shown.profitCents),
+      });
+    }
+    const shownA = await h.balances(a.userId);
+    expect(Number(shownA.profitCents)).toBe(33_000);
+    expect(Number(shownA.investedCents)).toBe(0);
+
+    // the state row followed the stream: the next single command posts without healing, and the batch
+    // again settles nothing twice
+    const again = await h.call('settleMaturities', { items: aIds.map((id) => item(a.userId, id)) });
+    expect(again.results.every((r) => r.settled)).toBe(true);
+    const [extra] = await holds(a.userId, 1);
+    await h.call('captureHold', { userId: a.userId, holdId: extra });
+    expect(Number((await h.balances(a.userId)).profitCents)).toBe(33_000);
+    expect((await verifyLedgerStore(h.store)).intact).toBe(true);
+    await h.checkInvariants();
+  });
+});
