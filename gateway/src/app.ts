@@ -21,6 +21,7 @@ import { kycAdminRouter, kycProxyRouter } from './http/kycRoutes.js';
 import { moneyRouter } from './http/moneyRoutes.js';
 import { auditRouter, claimTakeoverRecorder } from './http/auditRoutes.js';
 import { statementRouter } from './http/statementRoutes.js';
+import { queueStatsRouter } from './http/queueStatsRoutes.js';
 import type { MoneyClients } from './moneyClients.js';
 import type { RevocationFeed } from './sessionRevocations.js';
 import { createClaims, type Claims } from './live/claims.js';
@@ -128,6 +129,7 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
   if (deps.money) {
     api.use(moneyRouter({ config, identity, money: deps.money, auth, claims }));
     api.use(statementRouter({ config, identity, money: deps.money, auth }));
+    api.use(queueStatsRouter({ config, kyc, money: deps.money, auth }));
   }
   api.use(otherApiRouter({ config, identity, notification, auth }));
   api.use(apiDocsRouter(config, { money: deps.money !== undefined }));

@@ -77,6 +77,12 @@ export const userStatsAnswer = named(
   'The admin’s user statistics, from counters (never from reading every user).',
 );
 
+export const queueStatsAnswer = named(
+  'QueueStats',
+  z.object({ deposits: z.number(), investments: z.number(), withdrawals: z.number(), kyc: z.number() }),
+  'How many items wait in each admin queue, from counters the services keep (never from reading a queue).',
+);
+
 export const countryAnswer = named('Country', z.object({ name: z.string(), code: z.string() }));
 
 export const mailAnswer = named(

@@ -26,6 +26,7 @@ import {
   securityEventsAnswer,
   userAnswer,
   userStatsAnswer,
+  queueStatsAnswer,
   userWithMessageAnswer,
   balancesAnswer,
   withdrawalDetailAnswer,
@@ -481,6 +482,17 @@ export const ROUTES: RouteDoc[] = [
     },
     ok: json(auditPageAnswer, 'A page of the trail.'),
     errors: { 400: [INVALID_AUDIT_QUERY, 'Invalid period', 'Invalid <name> filter'] },
+  },
+  {
+    method: 'get',
+    path: '/api/admin/queueStats',
+    tag: AUDIT,
+    summary: 'Admin queue sizes',
+    description:
+      'How many deposits, investments, withdrawals and KYC cases wait for a decision, from the counters each service keeps in its read model (one call; the dashboard keeps it live from the queue pushes).',
+    access: 'admin',
+    money: true,
+    ok: json(queueStatsAnswer, 'The size of every queue.'),
   },
   {
     method: 'get',

@@ -155,6 +155,7 @@ export const ROUTE_MATRIX: Record<string, RouteRow> = {
   'get /api/users/getUsers': { access: 'admin' },
   'get /api/users/userStats': { access: 'admin' },
   'get /api/admin/audit': { access: 'admin', request: () => ({ query: 'action=RoleChanged&limit=5' }) },
+  'get /api/admin/queueStats': { access: 'admin' },
   'get /api/users/securityEvents': { access: 'user' },
   'post /api/users/upgradeUser': {
     access: 'admin',

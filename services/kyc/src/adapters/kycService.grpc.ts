@@ -4,6 +4,8 @@ import {
   KycServiceService,
   KycStatus,
   type ApproveRequest,
+  type CountPendingRequest,
+  type CountPendingResponse,
   type GetStatusRequest,
   type GetStatusResponse,
   type KycServiceServer,
@@ -16,6 +18,7 @@ import type { Logger } from '@meridian/platform/logger';
 import {
   approveKyc,
   getStatus,
+  countPending,
   listPending,
   rejectKyc,
   type KycCaller,
@@ -46,6 +49,9 @@ export function kycGrpcService(deps: { ctx: KycContext; logger: Logger }): GrpcS
       async listPending(req: ListPendingRequest, call: CallContext): Promise<ListPendingResponse> {
         const page = await listPending(ctx, callerOf(req.caller, req.callerRole, call), req);
         return { pendingUsers: page.items, nextCursor: page.nextCursor };
+      },
+      async countPending(req: CountPendingRequest, call: CallContext): Promise<CountPendingResponse> {
+        return countPending(ctx, callerOf(req.caller, req.callerRole, call));
       },
       async approve(req: ApproveRequest, call: CallContext): Promise<MessageResponse> {
         return approveKyc(ctx, callerOf(req.caller, req.callerRole, call), req.userId);

@@ -13,6 +13,7 @@ import {
   projectDocument,
 } from '@meridian/platform/app/commandHandler';
 import { eventMeta } from '@meridian/platform/app/requestContext';
+import { countedWrite, pendingCount, type PendingCounter } from '@meridian/platform/ports/pendingCount';
 import type { Actor, EventMeta, StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { ServiceStore, StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore';
 import { isSealed, type PersonalData } from '@meridian/platform/personalData';
@@ -52,15 +53,27 @@ export async function projectCase(
   events: readonly StoredEvent<KycEvent>[],
   userId: string,
 ): Promise<void> {
-  await projectDocument<KycEvent, KycCaseView>(
-    tx,
-    CASES,
-    userId,
-    events,
-    (view, e) => projectKycCase(view, { type: e.type, data: e.data } as KycEvent),
-    'delete',
+  await countedWrite(tx, PENDING_CASES, userId, () =>
+    projectDocument<KycEvent, KycCaseView>(
+      tx,
+      CASES,
+      userId,
+      events,
+      (view, e) => projectKycCase(view, { type: e.type, data: e.data } as KycEvent),
+      'delete',
+    ),
   );
 }
+
+/**
+ * The admin queue's size: a counter of the Pending cases (platform ports/pendingCount.ts), moved by
+ * projectCase in the transaction that moves a case into or out of Pending.
+ */
+export const PENDING_CASES: PendingCounter = {
+  id: 'pending-kycCases',
+  collection: CASES,
+  where: { status: 'Pending' },
+};
 
 /** The case's stream, with its read model. */
 const KYC_STREAM: CommandStream<KycCommand, KycEvent, KycState> = {
@@ -227,6 +240,16 @@ export async function listPending(
     })),
   );
   return { items, nextCursor: page.nextCursor };
+}
+
+/** Admin: how many cases wait in the queue (the counter; never a read of the queue). */
+export async function countPending(
+  ctx: Pick<KycContext, 'store'>,
+  caller: KycCaller,
+): Promise<{ count: number }> {
+  requireCaller(caller);
+  if (caller.role !== 'admin') throw forbidden(MESSAGES.notAdmin);
+  return { count: await pendingCount(ctx.store, PENDING_CASES) };
 }
 
 export interface KycStatusView {

@@ -30,6 +30,7 @@ export const INTERNAL_TOKEN = 'test-internal-token-0123456789abcdef';
 
 const REQUESTS: Record<UnaryMethod<KycServiceClient>, { fromPartial(o: unknown): unknown }> = {
   listPending: pb.ListPendingRequest,
+  countPending: pb.CountPendingRequest,
   approve: pb.ApproveRequest,
   reject: pb.RejectRequest,
   getStatus: pb.GetStatusRequest,

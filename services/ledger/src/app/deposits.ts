@@ -20,6 +20,7 @@ import {
   type UserDoc,
   depositById,
   depositsOfUser,
+  pendingDepositCount,
   pendingDeposits,
   userById,
 } from '../projections/views.js';
@@ -127,6 +128,15 @@ export async function listPendingDeposits(
   requireAdmin(input.actor);
   const page = await pendingDeposits(ctx.store, pageRequest(input));
   return { ...page, items: await withUsers(ctx, ctx.store, page.items) };
+}
+
+/** The admin queue's size, from the read model's counter (never by reading the queue). */
+export async function countPendingDeposits(
+  ctx: LedgerContext,
+  input: { actor: Actor },
+): Promise<{ count: number }> {
+  requireAdmin(input.actor);
+  return { count: await pendingDepositCount(ctx.store) };
 }
 
 export async function decideDeposit(

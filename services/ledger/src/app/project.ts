@@ -2,6 +2,7 @@
  * Applies the read models of projections/views.ts to freshly appended events, inside their transaction;
  * and rebuilds them from the log alone (the users directory comes from identity's topic instead).
  */
+import { COUNTERS, countedWrite } from '@meridian/platform/ports/pendingCount';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { ServiceStore, StoreTx } from '@meridian/platform/ports/serviceStore';
 import {
@@ -18,6 +19,7 @@ import {
   type DepositDoc,
   COLLECTIONS,
   ID_FIELDS,
+  PENDING_DEPOSITS,
   accountDocId,
   lastTransactionOfUser,
   projectAccount,
@@ -51,8 +53,11 @@ export async function project(tx: StoreTx, events: readonly StoredEvent[]): Prom
       case 'DepositRejected': {
         const e = event as StoredEvent<DepositEvent>;
         const id = (e.data as { depositId: string }).depositId;
-        const next = projectDeposit(await tx.get<DepositDoc>(COLLECTIONS.deposits, id), e);
-        if (next) await tx.put(COLLECTIONS.deposits, id, next);
+        await countedWrite(tx, PENDING_DEPOSITS, id, async () => {
+          const next = projectDeposit(await tx.get<DepositDoc>(COLLECTIONS.deposits, id), e);
+          if (next) await tx.put(COLLECTIONS.deposits, id, next);
+          return next ?? (await tx.get<DepositDoc>(COLLECTIONS.deposits, id));
+        });
         break;
       }
       default:
@@ -93,6 +98,8 @@ export async function rebuildReadModels(store: ServiceStore, pageSize = 500): Pr
       for (const doc of await tx.find<Record<string, string>>(collection))
         await tx.delete(collection, doc[id]);
     }
+    // the queue's counter goes with the deposits it counts (the replay counts them again)
+    await tx.delete(COUNTERS, PENDING_DEPOSITS.id);
     let replayed = 0;
     for (let after = 0; ;) {
       const page = await store.readAll(after, pageSize);

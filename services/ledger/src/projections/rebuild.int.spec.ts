@@ -13,6 +13,7 @@ import { grpc } from '@meridian/platform/testing/grpcStatus';
 import { dropCollections, replayTopic, snapshotCollections } from '@meridian/platform/testing/readModels';
 import { AdjustmentOperation, BalanceAccount, HoldPurpose } from '@meridian/proto/meridian/ledger/v1/ledger';
 import { handleIdentityEvent } from '../app/identityEvents.js';
+import { COUNTERS } from '@meridian/platform/ports/pendingCount';
 import { rebuildReadModels } from '../app/project.js';
 import { LEDGER_REASONS } from '../domain/account.js';
 import { expectLedgerInvariants } from '../testing/invariants.js';
@@ -22,6 +23,8 @@ import {
   COLLECTIONS,
   type DepositDoc,
   ID_FIELDS,
+  PENDING_DEPOSITS,
+  pendingDepositCount,
   type TransactionDoc,
   type UserDoc,
 } from './views.js';
@@ -123,6 +126,10 @@ it('drops every read model and rebuilds it equal from the events alone', async (
     expect(before.users).toHaveLength(3);
     expect(before.accounts.length).toBeGreaterThan(0);
 
+    const pendingBefore = await pendingDepositCount(h.store);
+    expect(pendingBefore).toBe(
+      (before.deposits as DepositDoc[]).filter((d) => d.status === 'Pending').length,
+    );
     const logEnd = await h.store.lastPosition();
     await dropCollections(h.store, ID_FIELDS);
     for (const c of Object.values(COLLECTIONS)) expect(await h.store.count(c)).toBe(0);
@@ -136,6 +143,8 @@ it('drops every read model and rebuilds it equal from the events alone', async (
     );
 
     expect(await snapshotCollections(h.store, ID_FIELDS)).toEqual(before);
+    // the queue's counter is rebuilt with the deposits, not counted on top of the old one
+    expect(await h.store.get(COUNTERS, PENDING_DEPOSITS.id)).toMatchObject({ count: pendingBefore });
     expect(await h.store.lastPosition()).toBe(logEnd); // replaying decided nothing new
     await expectLedgerInvariants(h.store);
   } finally {

@@ -11,6 +11,7 @@
  * | deposits        | depositId     | DepositRequested / Confirmed / Rejected|
  * | users           | userId        | identity's UserRegistered, UserDeleted |
  */
+import { pendingCount, type PendingCounter } from '@meridian/platform/ports/pendingCount';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { Scalar, StoreReads } from '@meridian/platform/ports/serviceStore';
 import { findPage, type Page, type PageRequest } from '@meridian/platform/ports/pages';
@@ -221,6 +222,19 @@ export const LEDGER_INDEXES: ReadonlyArray<{ collection: string; fields: string[
 ];
 
 const depositId = (d: DepositDoc) => d.depositId;
+
+/**
+ * The admin queue's size: a counter of the Pending deposits (platform ports/pendingCount.ts), moved by the
+ * projection (app/project.ts) in the transaction that moves a deposit into or out of Pending.
+ */
+export const PENDING_DEPOSITS: PendingCounter = {
+  id: 'pending-deposits',
+  collection: COLLECTIONS.deposits,
+  where: { status: 'Pending' },
+};
+
+/** How many deposits wait in the admin queue (the counter; never a read of the queue). */
+export const pendingDepositCount = (reads: StoreReads) => pendingCount(reads, PENDING_DEPOSITS);
 
 /** The admin queue: Pending deposits, oldest request first; a page of it, or all of it (page null). */
 export const pendingDeposits = (reads: StoreReads, page: PageRequest = null): Promise<Page<DepositDoc>> =>

@@ -15,6 +15,7 @@ const REQUESTS: Record<UnaryMethod<LedgerServiceClient>, { fromPartial(o: unknow
   getDeposit: pb.GetDepositRequest,
   listUserDeposits: pb.ListUserDepositsRequest,
   listPendingDeposits: pb.ListPendingDepositsRequest,
+  countPendingDeposits: pb.CountPendingDepositsRequest,
   confirmDeposit: pb.DecideDepositRequest,
   rejectDeposit: pb.DecideDepositRequest,
   placeHold: pb.PlaceHoldRequest,

@@ -10,6 +10,7 @@ import type { Actor, Decider, DomainEvent, EventMeta, StoredEvent } from '../eve
 import { currentCorrelationId } from '../logger.js';
 import type { ServiceStore, StoreTx } from '../ports/serviceStore.js';
 import { handleCommand, projectDocument } from './commandHandler.js';
+import { countedWrite, type PendingCounter } from '../ports/pendingCount.js';
 
 export type { Actor };
 
@@ -93,6 +94,8 @@ export interface ProjectedStream<Command, Event extends DomainEvent, State, Doc 
   streamIdOf(id: string): string;
   collection: string;
   project(doc: Doc | null, event: StoredEvent<Event>): Doc | null;
+  /** The admin queue's counter the documents move (ports/pendingCount.ts), when the kind has a queue. */
+  counter?: PendingCounter;
 }
 
 /**
@@ -115,14 +118,16 @@ export async function executeOnStream<Command, Event extends DomainEvent, State,
         decider: stream.decider,
         streamIdOf: (i) => stream.streamIdOf(i),
         project: async (t, appended) => {
-          doc = await projectDocument(
-            t,
-            stream.collection,
-            id,
-            appended,
-            (d: Doc | null, e) => stream.project(d, e),
-            'keep',
-          );
+          const write = () =>
+            projectDocument(
+              t,
+              stream.collection,
+              id,
+              appended,
+              (d: Doc | null, e) => stream.project(d, e),
+              'keep',
+            );
+          doc = stream.counter ? await countedWrite(t, stream.counter, id, write) : await write();
         },
       },
       id,

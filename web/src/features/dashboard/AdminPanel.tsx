@@ -2,14 +2,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { api } from '../../app/apiClient';
 import { formatCount, formatUsd } from '../../ui/format';
-import { depositsApi } from '../deposits/depositsApi';
-import { investmentsApi } from '../investments/investmentsApi';
-import { kycApi } from '../kyc/kycApi';
-import { LIVE_EVENTS, asQueueItemDecided, type QueueName } from '../live/liveEvents';
+import { LIVE_EVENTS, asQueueItemAdded, asQueueItemDecided, type QueueName } from '../live/liveEvents';
 import { useLiveEvents, useResyncs } from '../live/useLiveEvents';
 import { queueItemId, type QueueItem } from '../queues/queuesSlice';
-import { useQueue } from '../queues/useQueue';
-import { withdrawalsApi } from '../withdrawals/withdrawalsApi';
 import {
   FLOW_ACTIONS,
   NO_FLOW,
@@ -63,29 +58,36 @@ async function todaysFlow(kind: FlowKind, fromIso: string): Promise<Map<string, 
   return out;
 }
 
+/** The size of every admin queue: GET api/admin/queueStats (the services' counters, one call). */
+export type QueueStats = Record<QueueName, number>;
+
+/** How long the panel waits after the last queue push before it asks the counters again. */
+export const STATS_DEBOUNCE_MS = 400;
+
 /**
- * The admin's live panel on /dashboard: the size of every queue and today's money flow. The queues come
- * from their GET lists and stay current through the queue/itemAdded and queue/itemDecided pushes (the
- * queues slice); the flow starts from today's audit trail and adds each decision pushed afterwards, with
- * the amount the pending item carried (each item counted once, by id).
+ * The admin's live panel on /dashboard: the size of every queue and today's money flow. The sizes come
+ * from GET api/admin/queueStats (counters the services keep; no queue is loaded to count it), read on
+ * mount and on every resync; each queue/itemAdded (+1) and queue/itemDecided (−1) push moves them at once
+ * (each item once, by id) and asks the counters again, debounced, so a missed or replayed push cannot
+ * leave them wrong. The flow starts from today's audit trail and adds each decision pushed afterwards:
+ * with the amount the item was pushed with when it joined the queue while the panel was open, else by
+ * reading today's trail again (debounced; each item counted once, by id).
  */
 export function AdminPanel({ now = Date.now }: { now?: () => number }) {
-  const deposits = useQueue('deposits', depositsApi.pending);
-  const investments = useQueue('investments', investmentsApi.pending);
-  const withdrawals = useQueue('withdrawals', withdrawalsApi.pending);
-  const kyc = useQueue('kyc', kycApi.pending);
-  const queues = { deposits, investments, withdrawals, kyc };
   const resyncs = useResyncs();
+  const [stats, setStats] = useState<QueueStats | null>(null);
+  const [statsState, setStatsState] = useState<'loading' | 'ready' | 'failed'>('loading');
+  /** Ids whose push already moved a count this session, by `${queue}:${kind}:${id}`. */
+  const moved = useRef(new Set<string>());
+  const statsTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const flowTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const live = useRef(true);
 
   const [flow, setFlow] = useState<MoneyFlow>(NO_FLOW);
   const [flowState, setFlowState] = useState<'loading' | 'ready' | 'failed'>('loading');
   const counted = useRef(new Set<string>());
-  /** The amount (cents) of every pending item seen, by `${queue}:${id}`, for the decisions pushed later. */
+  /** The amount (cents) of every item pushed into a queue, by `${queue}:${id}`, for the decisions pushed later. */
   const amounts = useRef(new Map<string, number>());
-
-  for (const kind of ['deposits', 'investments', 'withdrawals'] as const)
-    for (const item of queues[kind].items as unknown as QueueItem[])
-      for (const id of idsOf(item)) amounts.current.set(`${kind}:${id}`, toCents(item.amount));
 
   const count = useCallback((kind: FlowKind, ids: string[], cents: number) => {
     const keys = ids.map((id) => `${kind}:${id}`);
@@ -94,29 +96,81 @@ export function AdminPanel({ now = Date.now }: { now?: () => number }) {
     setFlow((f) => ({ ...f, [kind]: f[kind] + cents }));
   }, []);
 
-  useEffect(() => {
-    let stale = false;
+  const loadStats = useCallback(async () => {
+    try {
+      const { data } = await api.get<QueueStats>('admin/queueStats');
+      if (!live.current) return;
+      setStats({
+        deposits: data.deposits,
+        investments: data.investments,
+        withdrawals: data.withdrawals,
+        kyc: data.kyc,
+      });
+      setStatsState('ready');
+    } catch {
+      if (live.current) setStatsState((s) => (s === 'ready' ? s : 'failed'));
+    }
+  }, []);
+
+  const loadFlow = useCallback(async () => {
     const from = startOfDayIso(now());
-    void Promise.all(FLOWS.map(({ kind }) => todaysFlow(kind, from).then((m) => [kind, m] as const)))
-      .then((all) => {
-        if (stale) return;
-        for (const [kind, byId] of all) for (const [id, cents] of byId) count(kind, [id], cents);
-        setFlowState('ready');
-      })
-      .catch(() => !stale && setFlowState('failed'));
+    const all = await Promise.all(
+      FLOWS.map(({ kind }) => todaysFlow(kind, from).then((m) => [kind, m] as const)),
+    );
+    if (!live.current) return;
+    for (const [kind, byId] of all) for (const [id, cents] of byId) count(kind, [id], cents);
+    setFlowState('ready');
+  }, [count, now]);
+
+  useEffect(() => {
+    live.current = true;
     return () => {
-      stale = true;
+      live.current = false;
+      clearTimeout(statsTimer.current);
+      clearTimeout(flowTimer.current);
     };
-  }, [count, now, resyncs]);
+  }, []);
+
+  useEffect(() => {
+    void loadStats();
+    loadFlow().catch(() => live.current && setFlowState('failed'));
+  }, [loadStats, loadFlow, resyncs]);
+
+  const later = (timer: typeof statsTimer, run: () => Promise<void>) => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => void run().catch(() => undefined), STATS_DEBOUNCE_MS);
+  };
+
+  const move = (queue: QueueName, kind: 'added' | 'decided', ids: string[], by: number) => {
+    const keys = ids.map((id) => `${queue}:${kind}:${id}`);
+    if (keys.length === 0 || keys.some((k) => moved.current.has(k))) return;
+    for (const k of keys) moved.current.add(k);
+    setStats((s) => (s ? { ...s, [queue]: Math.max(0, s[queue] + by) } : s));
+  };
 
   useLiveEvents(({ event, payload }) => {
+    if (event === LIVE_EVENTS.queueItemAdded) {
+      const added = asQueueItemAdded(payload);
+      if (!added) return;
+      const ids = idsOf(added.item as QueueItem);
+      if (added.queue !== 'kyc')
+        for (const id of ids) amounts.current.set(`${added.queue}:${id}`, toCents(added.item.amount));
+      move(added.queue, 'added', ids, +1);
+      later(statsTimer, loadStats);
+      return;
+    }
     if (event !== LIVE_EVENTS.queueItemDecided) return;
     const d = asQueueItemDecided(payload);
-    if (!d || d.queue === 'kyc') return;
+    if (!d) return;
+    move(d.queue, 'decided', [d.id], -1);
+    later(statsTimer, loadStats);
+    if (d.queue === 'kyc') return;
     const kind = d.queue;
     if (d.status !== FLOW_ACTIONS[kind].decided) return;
     const cents = amounts.current.get(`${kind}:${d.id}`);
     if (cents !== undefined) count(kind, [d.id], cents);
+    // an item that was waiting before the panel opened: its amount is in today's trail
+    else later(flowTimer, loadFlow);
   });
 
   return (
@@ -125,9 +179,7 @@ export function AdminPanel({ now = Date.now }: { now?: () => number }) {
         <h3 className="dash-card__title">Queues</h3>
         <ul className="queue-stats" aria-live="polite">
           {QUEUES.map(({ queue, label, to }) => {
-            const q = queues[queue];
-            const value =
-              q.load === 'loading' ? '…' : q.load === 'failed' ? '—' : formatCount(q.items.length);
+            const value = stats !== null ? formatCount(stats[queue]) : statsState === 'failed' ? '—' : '…';
             return (
               <li key={queue} className="queue-stat">
                 {/* named by its own text, "Deposits waiting: 1" (WCAG 2.5.3: no label other than what shows);

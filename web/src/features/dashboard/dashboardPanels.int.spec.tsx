@@ -141,6 +141,10 @@ describe('admin dashboard: live queue sizes and money flow of today', () => {
     user: { _id: 'u1', name: 'Ada', email: 'ada@example.com' },
   });
   const auditCalls: string[] = [];
+  /** Today's trail: what the audit answers for DepositConfirmed (a decision lands here too). */
+  let depositsConfirmed: Array<{ id: string; cents: number }> = [];
+  /** What GET admin/queueStats answers (the services' counters). */
+  let counters = { deposits: 1, investments: 0, withdrawals: 0, kyc: 2 };
 
   /** Today's audit trail: one deposit ($100.01) and one withdrawal ($20.00) decided before the page opened. */
   function auditAnswer(url: string): unknown {
@@ -148,7 +152,9 @@ describe('admin dashboard: live queue sizes and money flow of today', () => {
     const action = new URLSearchParams(url.slice(url.indexOf('?') + 1)).get('action');
     const entries =
       action === 'DepositConfirmed'
-        ? [{ details: JSON.stringify({ depositId: 'old', userId: 'u', amountCents: 10_001 }) }]
+        ? depositsConfirmed.map((d) => ({
+            details: JSON.stringify({ depositId: d.id, userId: 'u', amountCents: d.cents }),
+          }))
         : action === 'WithdrawalApproved'
           ? [{ details: JSON.stringify({ withdrawalId: 'w0', userId: 'u', amountCents: 2_000 }) }]
           : [];
@@ -156,12 +162,12 @@ describe('admin dashboard: live queue sizes and money flow of today', () => {
   }
 
   function adminDashboard() {
+    auditCalls.length = 0;
+    depositsConfirmed = [{ id: 'old', cents: 10_001 }];
+    counters = { deposits: 1, investments: 0, withdrawals: 0, kyc: 2 };
     const admin = aUser({ role: 'admin' });
     server.on('GET users/getUser', [200, admin]);
-    server.on('GET payments/pending-deposit', [200, { deposit: [deposit('d1', 250.5)] }]);
-    server.on('GET invest/adminPendingInvestment', [200, { pendingInvestments: [] }]);
-    server.on('GET withDraw/pending', [200, { withdrawals: [] }]);
-    server.on('GET users/kyc/pending', [200, { pendingUsers: [{ _id: 'k1', name: 'Kim' }, { _id: 'k2' }] }]);
+    server.on('GET admin/queueStats', () => [200, { ...counters }]);
     // the audit calls carry a query string: answered by prefix in front of the fake routes
     const routes = api.defaults.adapter;
     api.defaults.adapter = async (req) =>
@@ -175,47 +181,95 @@ describe('admin dashboard: live queue sizes and money flow of today', () => {
     act(() => {
       store.dispatch(eventReceived({ event, payload }));
     });
+  const QUEUE_LISTS = [
+    'GET payments/pending-deposit',
+    'GET invest/adminPendingInvestment',
+    'GET withDraw/pending',
+    'GET users/kyc/pending',
+  ];
 
-  it('counts every queue, moves with the pushes and adds decided amounts to today in exact cents', async () => {
-    auditCalls.length = 0;
-    const { store } = adminDashboard();
+  it('reads every queue size from api/admin/queueStats, never loading a queue', async () => {
+    adminDashboard();
     await vi.waitFor(() => expect(screen.getByTestId('queue-deposits')).toHaveTextContent('1'));
     expect(screen.getByTestId('queue-kyc')).toHaveTextContent('2');
     expect(screen.getByTestId('queue-investments')).toHaveTextContent('0');
+    expect(screen.getByTestId('queue-withdrawals')).toHaveTextContent('0');
     expect(screen.getByRole('link', { name: 'Deposits waiting: 1' })).toHaveAttribute(
       'href',
       '/admin-pending-deposit',
     );
+    expect(server.callsTo('GET admin/queueStats')).toHaveLength(1);
+    for (const route of QUEUE_LISTS) expect(server.callsTo(route), route).toEqual([]);
+  });
+
+  it('shows a dash when the sizes cannot be read', async () => {
+    const admin = aUser({ role: 'admin' });
+    server.on('GET users/getUser', [200, admin]);
+    server.on('GET admin/queueStats', [503, { message: 'Service unavailable' }]);
+    renderApp('/dashboard', { preloadedState: loggedInAs(admin) });
+    await vi.waitFor(() => expect(screen.getByTestId('queue-deposits')).toHaveTextContent('—'));
+  });
+
+  it('moves the sizes with the pushes, asks the counters again, and adds decided amounts in exact cents', async () => {
+    const { store } = adminDashboard();
+    await vi.waitFor(() => expect(screen.getByTestId('queue-deposits')).toHaveTextContent('1'));
     await vi.waitFor(() => expect(screen.getByTestId('flow-withdrawals')).toHaveTextContent('$20.00'));
     expect(screen.getByTestId('flow-deposits')).toHaveTextContent('$100.01');
     expect(screen.getByTestId('flow-investments')).toHaveTextContent('$0.00');
     expect(auditCalls.every((u) => /[?&]from=\d{4}-\d\d-\d\dT/.test(u))).toBe(true);
 
+    // a deposit requested: +1 at once
+    counters = { ...counters, deposits: 2 };
+    push(store, LIVE_EVENTS.queueItemAdded, { queue: 'deposits', item: deposit('d2', 0.1) });
+    expect(screen.getByTestId('queue-deposits')).toHaveTextContent('2');
+    // the same push again (a replay) counts nothing
     push(store, LIVE_EVENTS.queueItemAdded, { queue: 'deposits', item: deposit('d2', 0.1) });
     expect(screen.getByTestId('queue-deposits')).toHaveTextContent('2');
 
+    // d1 waited before the panel opened (its amount is in today's trail once confirmed); d2 was pushed
+    counters = { ...counters, deposits: 0 };
+    depositsConfirmed = [...depositsConfirmed, { id: 'd1', cents: 25_050 }, { id: 'd2', cents: 10 }];
     push(store, LIVE_EVENTS.queueItemDecided, { queue: 'deposits', id: 'd1', status: 'Confirmed' });
     push(store, LIVE_EVENTS.queueItemDecided, { queue: 'deposits', id: 'd2', status: 'Confirmed' });
     expect(screen.getByTestId('queue-deposits')).toHaveTextContent('0');
-    // $100.01 + $250.50 + $0.10 in cents: no float drift
-    expect(screen.getByTestId('flow-deposits')).toHaveTextContent('$350.61');
+    // $100.01 + $250.50 + $0.10 in cents: no float drift; each once
+    await vi.waitFor(() => expect(screen.getByTestId('flow-deposits')).toHaveTextContent('$350.61'));
 
     // a replayed decision is not counted twice; a rejection is not money in
     push(store, LIVE_EVENTS.queueItemDecided, { queue: 'deposits', id: 'd2', status: 'Confirmed' });
+    counters = { ...counters, deposits: 1 };
     push(store, LIVE_EVENTS.queueItemAdded, { queue: 'deposits', item: deposit('d3', 5) });
+    counters = { ...counters, deposits: 0 };
     push(store, LIVE_EVENTS.queueItemDecided, { queue: 'deposits', id: 'd3', status: 'Rejected' });
     expect(screen.getByTestId('flow-deposits')).toHaveTextContent('$350.61');
     expect(screen.getByTestId('queue-deposits')).toHaveTextContent('0');
+
+    // the pushes asked the counters again (debounced: fewer calls than pushes), never a queue
+    await vi.waitFor(() => expect(server.callsTo('GET admin/queueStats').length).toBeGreaterThan(1));
+    expect(server.callsTo('GET admin/queueStats').length).toBeLessThan(7);
+    for (const route of QUEUE_LISTS) expect(server.callsTo(route), route).toEqual([]);
+  });
+
+  it('takes the counters’ word over a push it missed', async () => {
+    const { store } = adminDashboard();
+    await vi.waitFor(() => expect(screen.getByTestId('queue-kyc')).toHaveTextContent('2'));
+    // two KYC cases arrived while the socket was away; one push comes through
+    counters = { ...counters, kyc: 4 };
+    push(store, LIVE_EVENTS.queueItemAdded, { queue: 'kyc', item: { _id: 'k9', name: 'Kay' } });
+    expect(screen.getByTestId('queue-kyc')).toHaveTextContent('3');
+    await vi.waitFor(() => expect(screen.getByTestId('queue-kyc')).toHaveTextContent('4'));
   });
 
   it('adds an approved investment with the amount it was requested for', async () => {
     const { store } = adminDashboard();
     await vi.waitFor(() => expect(screen.getByTestId('flow-deposits')).toHaveTextContent('$100.01'));
+    counters = { ...counters, investments: 1 };
     push(store, LIVE_EVENTS.queueItemAdded, {
       queue: 'investments',
       item: { _id: 'i1', investmentId: 'i1', plan: 'Bronze', amount: 600, status: 'pending' },
     });
     expect(screen.getByTestId('queue-investments')).toHaveTextContent('1');
+    counters = { ...counters, investments: 0 };
     push(store, LIVE_EVENTS.queueItemDecided, { queue: 'investments', id: 'i1', status: 'Active' });
     expect(screen.getByTestId('queue-investments')).toHaveTextContent('0');
     expect(screen.getByTestId('flow-investments')).toHaveTextContent('$600.00');

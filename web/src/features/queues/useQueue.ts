@@ -24,7 +24,7 @@ export interface QueueMore {
  */
 export function useQueue<T extends object>(
   queue: QueueName,
-  /** A page of the queue; or (the dashboard's counts) the whole queue as a bare list. */
+  /** A page of the queue (or the whole queue as a bare list). */
   fetchPage: (page: PageRequest) => Promise<Page<T> | T[]>,
   onFetched?: (ok: boolean, error?: unknown) => void,
 ) {

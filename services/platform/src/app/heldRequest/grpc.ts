@@ -37,6 +37,7 @@ export type HeldRequestHandlers<One extends string, OfUser extends string, P> = 
 > &
   Record<OfUser, (request: ListRequest & { userId: string }) => Listed<One, P>> &
   Record<'listPending', (request: ListRequest) => Listed<One, P>> &
+  Record<'countPending', (request: CallerRequest) => Promise<{ count: number }>> &
   Record<`approve${Capitalize<One>}` | `reject${Capitalize<One>}`, (request: ById<One>) => Answered<One, P>>;
 
 export function heldRequestHandlers<
@@ -99,6 +100,9 @@ export function heldRequestHandlers<
       ),
     listPending: async (request: ListRequest) =>
       list(await requests.listPending(ctx, { actor: actor(request), ...paging(request) })),
+    countPending: async (request: CallerRequest) => ({
+      count: await requests.countPending(ctx, { actor: actor(request) }),
+    }),
     [`approve${One}`]: decide('approve'),
     [`reject${One}`]: decide('reject'),
   } as HeldRequestHandlers<One, OfUser, P> & Record<Submit, (request: Req) => Answered<One, P>>;

@@ -130,6 +130,8 @@ export interface HeldRequests<Ctx extends HeldRequestContext, D extends OwingDoc
   listOfUser(ctx: Ctx, input: { actor: Actor; userId?: string } & PageInput): Promise<Page<WithUser<D>>>;
   /** The admin queue: pending with the funds held, oldest first. */
   listPending(ctx: Ctx, input: { actor: Actor } & PageInput): Promise<Page<WithUser<D>>>;
+  /** The admin queue's size, from its counter (never by reading the queue). */
+  countPending(ctx: Ctx, input: { actor: Actor }): Promise<number>;
   /**
    * Makes the ledger call the request owes (`sync`), then records the ledger's confirmation as an event
    * (which clears `sync`). Idempotent (every call carries a key derived from the request id, and
@@ -265,6 +267,10 @@ export function heldRequests<
       return { ...page, items: await withUsers(ctx.store, page.items) };
     },
 
+    async countPending(ctx, input) {
+      requireAdmin(input.actor);
+      return kind.view.pendingCount(ctx.store);
+    },
     async listPending(ctx, input) {
       requireAdmin(input.actor);
       const page = await kind.view.pending(ctx.store, pageRequest(input));

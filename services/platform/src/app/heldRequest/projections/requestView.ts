@@ -18,6 +18,7 @@ import type { DomainEvent, StoredEvent } from '../../../eventSourcing/types.js';
 import type { StoreReads } from '../../../ports/serviceStore.js';
 import { findPage, type Page, type PageRequest } from '../../../ports/pages.js';
 import type { KindDescription } from '../domain/lifecycle.js';
+import { pendingCount, type PendingCounter } from '../../../ports/pendingCount.js';
 
 /** A request's document: its state and what the lists and the process manager read. */
 export type RequestDoc<S, Sync extends string = string> = S & {
@@ -78,7 +79,16 @@ export function requestView<S extends { hold: string }, E extends DomainEvent, S
   type D = RequestDoc<S, Sync>;
   const { collection, dateField } = spec;
   const idOf = (doc: D) => (doc as unknown as Record<string, string>)[spec.idField];
+  /** The admin queue's size (what `pending` lists), moved by the command path in the projection's transaction. */
+  const counter: PendingCounter = {
+    id: `pending-${collection}`,
+    collection,
+    where: { status: spec.pendingStatus, hold: 'placed' },
+  };
   return {
+    counter,
+    /** The admin queue's size, from its counter (never by reading the queue). */
+    pendingCount: (reads: StoreReads) => pendingCount(reads, counter),
     collection,
     idField: spec.idField,
     streamIdOf: spec.streamIdOf,
@@ -135,5 +145,6 @@ export interface RequestQueries<D extends { sync: string }> {
   byId(reads: StoreReads, id: string): Promise<D | null>;
   ofUser(reads: StoreReads, userId: string, page?: PageRequest): Promise<Page<D>>;
   pending(reads: StoreReads, page?: PageRequest): Promise<Page<D>>;
+  pendingCount(reads: StoreReads): Promise<number>;
   owing(reads: StoreReads, sync: Exclude<D['sync'], 'none'>, limit?: number): Promise<D[]>;
 }

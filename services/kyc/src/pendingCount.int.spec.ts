@@ -1,0 +1,45 @@
+/**
+ * The pending KYC cases counter (issue 14): kept by the case projection in the command's transaction,
+ * answered by CountPending without reading the queue (platform testing/pendingCountSpecs.ts). A second
+ * upload while the case is pending replaces its documents: the same case, counted once.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expectPendingCounter } from '@meridian/platform/testing/pendingCountSpecs';
+import { PENDING_CASES } from './app/kycCases.js';
+import { startKycHarness, type KycHarness } from './testing/harness.js';
+import { SAMPLES } from './testing/samples.js';
+
+let h: KycHarness;
+beforeEach(async () => {
+  h = await startKycHarness();
+});
+afterEach(async () => {
+  await h.stop();
+});
+
+it('counts the pending cases through submit, approve, reject, replays and a backfill', async () => {
+  await expectPendingCounter(
+    {
+      store: h.store,
+      counterId: PENDING_CASES.id,
+      count: async () => (await h.call('countPending', h.asAdmin())).count,
+      countAsSubscriber: () => h.call('countPending', { ...h.asAdmin(), callerRole: 'subscriber' }),
+      listed: async () => (await h.call('listPending', h.asAdmin())).pendingUsers.length,
+      request: async (userId) => {
+        const res = await h.upload(
+          userId,
+          { front: SAMPLES.png, back: SAMPLES.pdf },
+          { name: 'Ada Lovelace', email: `${userId}@example.com` },
+        );
+        expect(res.status).toBe(200);
+        return userId;
+      },
+      decide: (userId, decision) =>
+        decision === 'approve'
+          ? h.call('approve', { ...h.asAdmin(), userId })
+          : h.call('reject', { ...h.asAdmin(), userId, reason: 'The photo is blurred' }),
+    },
+    () => `user-${randomUUID()}`,
+  );
+});

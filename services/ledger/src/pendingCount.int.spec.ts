@@ -1,0 +1,38 @@
+/**
+ * The pending deposits counter (issue 14): kept by the deposit projection in the command's transaction,
+ * answered by CountPendingDeposits without reading the queue (platform testing/pendingCountSpecs.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import { it } from 'vitest';
+import { expectPendingCounter } from '@meridian/platform/testing/pendingCountSpecs';
+import { PENDING_DEPOSITS } from './projections/views.js';
+import { ledgerPerTest } from './testing/harness.js';
+
+const h = ledgerPerTest();
+
+it('counts the pending deposits through request, confirm, reject, replays and a backfill', async () => {
+  const investor = await h.user();
+  await expectPendingCounter(
+    {
+      store: h.store,
+      counterId: PENDING_DEPOSITS.id,
+      count: async () => (await h.call('countPendingDeposits', h.asAdmin())).count,
+      countAsSubscriber: () =>
+        h.call('countPendingDeposits', { caller: investor.caller, callerRole: investor.callerRole }),
+      listed: async () => (await h.call('listPendingDeposits', h.asAdmin())).deposits.length,
+      request: async (key) =>
+        (
+          await h.call('createDeposit', {
+            caller: investor.caller,
+            callerRole: investor.callerRole,
+            amount: '25',
+            emailVerified: true,
+            idempotencyKey: key,
+          })
+        ).depositId,
+      decide: (depositId, decision) =>
+        h.call(decision === 'approve' ? 'confirmDeposit' : 'rejectDeposit', { ...h.asAdmin(), depositId }),
+    },
+    () => `key-${randomUUID()}`,
+  );
+});

@@ -1,0 +1,52 @@
+/**
+ * The pending withdrawals counter (issue 14): kept by the held-request projection in the command's
+ * transaction, answered by CountPending without reading the queue (platform testing/pendingCountSpecs.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, it } from 'vitest';
+import { expectPendingCounter } from '@meridian/platform/testing/pendingCountSpecs';
+import { withdrawalView } from './projections/withdrawalView.js';
+import { ADMIN, caller, startStack, type Stack } from './testing/harness.js';
+
+const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
+let stack: Stack;
+beforeEach(async () => {
+  stack = await startStack();
+});
+afterEach(async () => {
+  await stack.stop();
+});
+
+it('counts the pending withdrawals through request, approve, reject, replays and a backfill', async () => {
+  const userId = `user-${randomUUID()}`;
+  await stack.fund(userId, '5000');
+  const admin = { caller: caller(ADMIN.userId), callerRole: 'admin' };
+  await expectPendingCounter(
+    {
+      store: stack.store,
+      counterId: withdrawalView.counter.id,
+      count: async () => (await stack.call('countPending', admin)).count,
+      countAsSubscriber: () =>
+        stack.call('countPending', { caller: caller(userId), callerRole: 'subscriber' }),
+      listed: async () => (await stack.call('listPending', admin)).withdrawals.length,
+      request: async (withdrawalId) =>
+        (
+          await stack.call('requestWithdrawal', {
+            caller: caller(userId),
+            callerRole: 'subscriber',
+            callerVerified: true,
+            callerKycStatus: 'Approved',
+            amount: '50',
+            walletAddress: WALLET,
+            withdrawalId,
+          })
+        ).withdrawal!.withdrawalId,
+      decide: (withdrawalId, decision) =>
+        stack.call(decision === 'approve' ? 'approveWithdrawal' : 'rejectWithdrawal', {
+          ...admin,
+          withdrawalId,
+        }),
+    },
+    () => randomUUID(),
+  );
+});
