@@ -435,6 +435,22 @@ describe('crypto-shredding on the standalone target', () => {
         .flatMap((e) => stringsIn(e.data))
         .filter((v) => isSealed(v) && sealedOwner(v) === user.id);
       expect(sealedOfPerson.length).toBeGreaterThan(0);
+      // identity's blind search tokens (services/identity projections/searchTokens.ts): none of the person's left
+      const identityDb = new Database(join(dataDir, 'identity.sqlite'), { readonly: true });
+      try {
+        const tokensOf = (id: string) =>
+          (
+            identityDb
+              .prepare(
+                "SELECT count(*) AS n FROM documents WHERE collection = 'search-tokens' AND json_extract(json, '$.userId') = ?",
+              )
+              .get(id) as { n: number }
+          ).n;
+        expect(tokensOf(user.id)).toBe(0);
+        expect(tokensOf(other.id)).toBeGreaterThan(0);
+      } finally {
+        identityDb.close();
+      }
       const vault = new Database(join(dataDir, 'identity-keys.sqlite'), { readonly: true });
       try {
         const keyOf = (id: string) =>

@@ -14,6 +14,7 @@ import { AuditServiceService } from '@meridian/proto/meridian/identity/v1/audit'
 import { identityEnvSchema, type IdentityConfig } from './config.js';
 import { DEFAULT_RATE_LIMITS, type IdentityContext, type RateLimits } from './app/context.js';
 import { ensureFirstAdmin } from './app/firstAdmin.js';
+import { backfillSearchTokens } from './app/userSearch.js';
 import { toIntegrationEvent } from './app/integrationEvents.js';
 import type { PasswordHasher } from './app/ports.js';
 import { createNodeCrypto } from './adapters/crypto.node.js';
@@ -80,6 +81,8 @@ export function start(deps: IdentityDeps): Promise<ServiceHandle> {
         personalData: personalDataOf(deps),
       };
 
+      // the users of a store from before search tokens get theirs (once; app/userSearch.ts)
+      await backfillSearchTokens({ ...ctx, store: ownStore, logger });
       if (await ensureFirstAdmin(ctx, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD })) {
         logger.info({ email: config.ADMIN_EMAIL }, 'first admin created');
       }

@@ -24,6 +24,9 @@ export function createNodeCrypto(options: { secretsKey: string; hashKey: string 
   const emailIndexKey = createHmac('sha256', 'meridian-identity-email-index')
     .update(Buffer.from(options.secretsKey, 'hex'))
     .digest();
+  const searchTokenKey = createHmac('sha256', 'meridian-identity-search-token')
+    .update(Buffer.from(options.secretsKey, 'hex'))
+    .digest();
   return {
     newId: () => randomUUID(),
     randomToken: () => randomToken(32),
@@ -33,5 +36,6 @@ export function createNodeCrypto(options: { secretsKey: string; hashKey: string 
     keyedHash: (value) => createHmac('sha256', hmacKey).update(value).digest('hex'),
     seal: (plain) => sealSecret(plain, options.secretsKey),
     emailIndex: (email) => createHmac('sha256', emailIndexKey).update(canonicalEmail(email)).digest('hex'),
+    searchToken: (term) => createHmac('sha256', searchTokenKey).update(term, 'utf8').digest('base64url'),
   };
 }

@@ -6,14 +6,11 @@ import {
   decodeUserCursor,
   getUserStats,
   getUserView,
-  encodeUserCursor,
   listUserPage,
   listUserViews,
-  USERS,
-  type UserCursor,
   type UserView,
 } from '../projections/userView.js';
-import type { StoreReads } from '@meridian/platform/ports/serviceStore';
+import { searchUserPage } from './userSearch.js';
 import {
   actorOf,
   decideAndAppend,
@@ -42,8 +39,8 @@ export const MAX_USERS_PAGE = 500;
 export const INVALID_USERS_PAGE = 'Invalid cursor or limit';
 
 /**
- * A page of users (keyset: newest first), optionally only those whose name or email starts with
- * `query` (any case). limit 0: every user, as listUsers (the spec's unpaged answer).
+ * A page of users (keyset: newest first), optionally only those whose name (at one of its words) or email
+ * starts with `query` (any case; blind prefix tokens, app/userSearch.ts). limit 0: every user, as listUsers (the spec's unpaged answer).
  */
 export async function listUsersPage(
   ctx: IdentityContext,
@@ -62,44 +59,6 @@ export async function listUsersPage(
   if (query) return searchUserPage(ctx, ctx.store, { limit, after, query });
   const page = await listUserPage(ctx.store, { limit, after });
   return { users: await open(page.users), nextCursor: page.nextCursor };
-}
-
-const SEARCH_BATCH = 500;
-
-/**
- * A page of the users whose name or email starts with `query` (any case), newest first, keyset-paged like
- * listUserPage. Names and emails are sealed in the store (each with its user's key), so the search opens them
- * and filters, a batch of views at a time, until the page is full or the users run out.
- */
-async function searchUserPage(
-  ctx: IdentityContext,
-  db: StoreReads,
-  page: { limit: number; after: UserCursor | null; query: string },
-): Promise<{ users: UserView[]; nextCursor: string }> {
-  const q = page.query.toLowerCase();
-  const found: UserView[] = [];
-  let after = page.after;
-  for (;;) {
-    const batch = await db.find<UserView>(USERS, {
-      orderBy: { field: 'createdAt', direction: 'desc' },
-      ...(after ? { after: { value: after.createdAt, id: after.id } } : {}),
-      limit: SEARCH_BATCH,
-    });
-    for (const view of batch) {
-      const opened = await openUserView(ctx, view);
-      if (opened.name.toLowerCase().startsWith(q) || opened.email.toLowerCase().startsWith(q)) {
-        found.push(opened);
-        if (found.length > page.limit) {
-          const users = found.slice(0, page.limit);
-          const last = users[users.length - 1];
-          return { users, nextCursor: encodeUserCursor({ createdAt: last.createdAt, id: last.id }) };
-        }
-      }
-    }
-    if (batch.length < SEARCH_BATCH) return { users: found, nextCursor: '' };
-    const last = batch[batch.length - 1];
-    after = { createdAt: last.createdAt, id: last.id };
-  }
 }
 
 /** The user statistics (total, verified, unverified, suspended) from the projection's counters. */
@@ -122,6 +81,7 @@ export async function deleteUser(
     // The actor's role is read again inside the transaction (it may have changed since the check).
     const actorRole = (await getUserView(tx, caller.userId))?.role ?? '';
     await decideAndAppend(
+      ctx,
       tx,
       userId,
       { type: 'DeleteUser', actorId: caller.userId, actorRole },
@@ -151,6 +111,7 @@ export async function upgradeUser(
     const adminCount = await countAdmins(tx);
     const actorRole = (await getUserView(tx, caller.userId))?.role ?? '';
     await decideAndAppend(
+      ctx,
       tx,
       input.userId,
       { type: 'ChangeRole', actorId: caller.userId, actorRole, role, adminCount },

@@ -21,6 +21,7 @@ import {
   type UserState,
 } from '../domain/user.js';
 import { getUserView, projectInline, type UserView } from '../projections/userView.js';
+import type { SearchTokenizer } from '../projections/searchTokens.js';
 import type {
   IdentityCrypto,
   OidcVerifier,
@@ -171,21 +172,42 @@ export function actorOf(caller: ResolvedCaller): Actor {
 
 // ---------- the User aggregate inside a transaction (the platform's command handler) ----------
 
+/** What the user search's tokens are made with: the keyed hash, and the user's key to open name and email. */
+export const searchTokenizerOf = (
+  ctx: Pick<IdentityContext, 'crypto' | 'personalData'>,
+): SearchTokenizer => ({
+  token: (term) => ctx.crypto.searchToken(term),
+  open: (value) => ctx.personalData.openOrNull(value),
+});
+
+const userStreamOf = (
+  ctx: Pick<IdentityContext, 'crypto' | 'personalData'>,
+): CommandStream<UserCommand, UserEvent, UserState> => {
+  const search = searchTokenizerOf(ctx);
+  return {
+    decider: userDecider,
+    streamIdOf: toUserStreamId,
+    project: (tx, events) => projectInline(tx, events, search),
+  };
+};
+
+/** Loading only (nothing is appended through it, so nothing is projected). */
 const USER_STREAM: CommandStream<UserCommand, UserEvent, UserState> = {
   decider: userDecider,
   streamIdOf: toUserStreamId,
-  project: projectInline,
+  project: async () => {},
 };
 
 export const loadUserState = (tx: StoreTx, userId: string) => loadStream(tx, USER_STREAM, userId);
 
 /** Decides a User command on the current stream, appends (expected version) and projects inline. */
 export const decideAndAppend = (
+  ctx: Pick<IdentityContext, 'crypto' | 'personalData'>,
   tx: StoreTx,
   userId: string,
   command: UserCommand | ((state: UserState) => UserCommand),
   meta: EventMeta,
-) => handleCommand(tx, USER_STREAM, userId, command, meta);
+) => handleCommand(tx, userStreamOf(ctx), userId, command, meta);
 
 // ---------- state-stored deciders (login codes, one-time tokens: never published) ----------
 
@@ -361,6 +383,7 @@ async function endedImpersonation(
   if (first && (await getUserView(ctx.store, record.userId))) {
     await ctx.store.transaction((tx) =>
       decideAndAppend(
+        ctx,
         tx,
         record.userId,
         { type: 'EndImpersonation', adminId },

@@ -26,6 +26,7 @@ export async function impersonate(
   if (userId === caller.userId) throw forbidden('You cannot impersonate yourself');
   await ctx.store.transaction((tx) =>
     decideAndAppend(
+      ctx,
       tx,
       userId,
       { type: 'StartImpersonation', adminId: caller.userId, adminRole: caller.role },
@@ -52,6 +53,7 @@ export async function exitImpersonation(
   if (!adminId) throw precondition('You are not impersonating anyone');
   await ctx.store.transaction((tx) =>
     decideAndAppend(
+      ctx,
       tx,
       caller.userId,
       { type: 'EndImpersonation', adminId },

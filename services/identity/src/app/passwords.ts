@@ -37,6 +37,7 @@ export async function forgotPassword(
     const { state } = await loadUserState(tx, userId);
     if (state.status !== 'active') return;
     await decideAndAppend(
+      ctx,
       tx,
       userId,
       {
@@ -68,6 +69,7 @@ export async function resetPassword(
   const userId = await ctx.store.transaction(async (tx) => {
     const owner = await consumeToken(ctx, tx, input.resetToken, 'reset', now);
     await decideAndAppend(
+      ctx,
       tx,
       owner,
       { type: 'ChangePassword', via: 'reset', now },
@@ -99,6 +101,7 @@ export async function changePassword(
   const now = ctx.clock();
   await ctx.store.transaction(async (tx) => {
     await decideAndAppend(
+      ctx,
       tx,
       caller.userId,
       { type: 'ChangePassword', via: 'change', oldPasswordMatches, now },

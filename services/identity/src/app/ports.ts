@@ -47,6 +47,11 @@ export interface IdentityCrypto {
    * derived from SECRETS_KEY. What the email index is keyed by, so no address is stored in clear.
    */
   emailIndex(email: string): string;
+  /**
+   * A blind search token: HMAC-SHA256 (base64url) of a normalised prefix under a key derived from SECRETS_KEY
+   * (like the email index's, another label). Equal prefixes give equal tokens; nothing else shows.
+   */
+  searchToken(term: string): string;
 }
 
 export interface OidcIdentity {

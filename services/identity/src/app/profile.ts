@@ -42,6 +42,7 @@ export async function updateUser(
   const sealed = await sealPersonal(ctx, caller.userId, changes as Record<string, string>);
   await ctx.store.transaction((tx) =>
     decideAndAppend(
+      ctx,
       tx,
       caller.userId,
       { type: 'UpdateProfile', changes: sealed },

@@ -58,6 +58,7 @@ export async function registerVerified(
 ): Promise<void> {
   const sealed = await sealPersonal(ctx, user.userId, { name: user.name, email: user.email });
   await decideAndAppend(
+    ctx,
     tx,
     user.userId,
     {
@@ -116,6 +117,7 @@ export async function register(ctx: IdentityContext, input: RegisterInput): Prom
     if (await tx.get(REFERRAL_INDEX, referralCode)) throw conflict('Please try again');
     await issueToken(ctx, tx, token, 'verify', userId, now);
     await decideAndAppend(
+      ctx,
       tx,
       userId,
       {

@@ -105,6 +105,7 @@ export async function sendLoginCode(ctx: IdentityContext, input: SendLoginCodeIn
       now,
     });
     await decideAndAppend(
+      ctx,
       tx,
       userId,
       {
@@ -209,6 +210,7 @@ export async function googleLogin(ctx: IdentityContext, input: GoogleLoginInput)
       await registerVerified(ctx, tx, { userId, name, email, role: 'subscriber', referralCode }, now, meta);
       if (identity.picture && validPhoto(identity.picture))
         await decideAndAppend(
+          ctx,
           tx,
           userId,
           {
@@ -222,6 +224,7 @@ export async function googleLogin(ctx: IdentityContext, input: GoogleLoginInput)
       assertCanSignIn(state);
       if (!state.isVerified) {
         await decideAndAppend(
+          ctx,
           tx,
           userId,
           { type: 'VerifyEmail', now },

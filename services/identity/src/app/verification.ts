@@ -22,6 +22,7 @@ export async function sendVerificationEmail(
   const now = ctx.clock();
   await ctx.store.transaction(async (tx) => {
     await decideAndAppend(
+      ctx,
       tx,
       caller.userId,
       {
@@ -46,6 +47,7 @@ export async function verifyUser(
   await ctx.store.transaction(async (tx) => {
     const userId = await consumeToken(ctx, tx, input.verificationToken, 'verify', now);
     await decideAndAppend(
+      ctx,
       tx,
       userId,
       { type: 'VerifyEmail', now },

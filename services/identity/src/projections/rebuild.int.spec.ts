@@ -21,6 +21,8 @@ import { applyAuditEvent, AUDIT_GROUP, AUDITED_TOPICS } from '../app/audit.js';
 import { AUDIT_ENTRIES, SECURITY_EVENTS } from './audit.js';
 import type { UserEvent } from '../domain/user.js';
 import { startHarness } from '../testing/harness.js';
+import { createNodeCrypto } from '../adapters/crypto.node.js';
+import { SEARCH_TOKENS, searchTokenId, type SearchTokenDoc, type SearchTokenizer } from './searchTokens.js';
 import { EXTERNAL_TOPICS, KYC_TOPIC, LEDGER_TOPIC } from './externalFacts.js';
 import {
   EMAIL_INDEX,
@@ -138,12 +140,26 @@ it('drops every read model and rebuilds it equal from the events alone', async (
     const kinds = (before[SECURITY_EVENTS] as Array<{ userId: string; kind: string }>).map((e) => e.kind);
     expect(kinds).toEqual(expect.arrayContaining(['new_device', 'password_changed']));
 
-    await dropCollections(h.store, ID_OF);
-    for (const c of Object.keys(ID_OF)) expect(await h.store.count(c)).toBe(0);
+    // the search tokens (keyed `<token>:<userId>`, no id field): the living users', none of Dee's
+    const tokensBefore = (await snapshotCollections(h.store, { [SEARCH_TOKENS]: 'token' }))[SEARCH_TOKENS];
+    const owners = new Set((tokensBefore as SearchTokenDoc[]).map((t) => t.userId));
+    expect([...owners].sort()).toEqual([...users.keys()].sort());
 
-    // identity's own log, event by event, through the projection the command handler runs
+    await dropCollections(h.store, ID_OF);
+    await h.store.transaction(async (tx) => {
+      for (const t of await tx.find<SearchTokenDoc>(SEARCH_TOKENS))
+        await tx.delete(SEARCH_TOKENS, searchTokenId(t.token, t.userId));
+    });
+    for (const c of [...Object.keys(ID_OF), SEARCH_TOKENS]) expect(await h.store.count(c)).toBe(0);
+
+    // identity's own log, event by event, through the projection the command handler runs (search tokens
+    // hashed with the service's key, names opened with the users' keys: Dee's is gone, so she gets none)
+    const search: SearchTokenizer = {
+      token: createNodeCrypto({ secretsKey: h.secretsKey, hashKey: 'unused' }).searchToken,
+      open: (v) => h.personalData.openOrNull(v),
+    };
     for (const event of await h.events()) {
-      await h.store.transaction((tx) => projectInline(tx, [event as StoredEvent<UserEvent>]));
+      await h.store.transaction((tx) => projectInline(tx, [event as StoredEvent<UserEvent>], search));
     }
     // the other services' topics from the beginning (a fresh group) through the live consumer's handler
     for (const topic of EXTERNAL_TOPICS) {
@@ -155,6 +171,9 @@ it('drops every read model and rebuilds it equal from the events alone', async (
     }
 
     expect(await snapshotCollections(h.store, ID_OF)).toEqual(before);
+    expect((await snapshotCollections(h.store, { [SEARCH_TOKENS]: 'token' }))[SEARCH_TOKENS]).toEqual(
+      tokensBefore,
+    );
   } finally {
     await h.stop();
   }

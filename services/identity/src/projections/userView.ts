@@ -9,6 +9,8 @@
  * - referrals:       one document per referee { referrerId, name, email, photo, createdAt }
  * - user-stats:      one document ('all'): the counters of the admin's user statistics (total, verified,
  *                    suspended; unverified = total - verified), moved by every change of a user view
+ * - search-tokens:   blind prefix tokens of each user's name and email (projections/searchTokens.ts), written
+ *                    on registration, rewritten on a name change, deleted with the user
  *
  * Personal values (name, email, phone, country, bio, photo) are copied as the events carry them: sealed with
  * the user's key (@meridian/platform/personalData); the use cases open them where they answer.
@@ -22,6 +24,7 @@ import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore';
 import { decodePageCursor, encodePageCursor } from '@meridian/platform/ports/pages';
 import { canonicalEmail, normalizeEmail, type UserEvent } from '../domain/user.js';
+import { SEARCH_TOKEN_INDEXES, writeSearchTokens, type SearchTokenizer } from './searchTokens.js';
 
 export const USERS = 'users';
 export const EMAIL_INDEX = 'email-index';
@@ -204,8 +207,15 @@ async function statsIn(tx: StoreTx): Promise<UserStats> {
   };
 }
 
-/** Applies freshly appended User events to every read model, inside the append's transaction. */
-export async function projectInline(tx: StoreTx, events: readonly StoredEvent<UserEvent>[]): Promise<void> {
+/**
+ * Applies freshly appended User events to every read model, inside the append's transaction. `search` hashes
+ * the search tokens and opens the sealed name and email they are made of (searchTokenizerOf, app/context.ts).
+ */
+export async function projectInline(
+  tx: StoreTx,
+  events: readonly StoredEvent<UserEvent>[],
+  search: SearchTokenizer,
+): Promise<void> {
   for (const event of events) {
     const userId = (event.data as { userId: string }).userId;
     const before = await tx.get<UserView>(USERS, userId);
@@ -239,6 +249,12 @@ export async function projectInline(tx: StoreTx, events: readonly StoredEvent<Us
       }
       await tx.delete(REFERRAL_INDEX, before.referralCode);
     }
+    if (
+      event.type === 'UserRegistered' ||
+      event.type === 'UserDeleted' ||
+      (event.type === 'ProfileUpdated' && (event.data as { fields: string[] }).fields.includes('name'))
+    )
+      await writeSearchTokens(tx, search, userId, after);
     if (event.type === 'UserRegistered' || event.type === 'ProfileUpdated' || event.type === 'UserDeleted') {
       const ref = await tx.get<ReferralView>(REFERRALS, userId);
       const next = projectReferral(ref, event);
@@ -278,6 +294,7 @@ export const listUserViews = (db: StoreReads) =>
 /** The indexes the users list pages on (newest first, by createdAt then id). */
 export const USER_INDEXES: ReadonlyArray<{ collection: string; fields: string[] }> = [
   { collection: USERS, fields: ['createdAt'] },
+  ...SEARCH_TOKEN_INDEXES,
 ];
 
 /** Where a page ends: the last user's (createdAt, id), opaque to clients. */
@@ -297,18 +314,16 @@ export function decodeUserCursor(cursor: string): UserCursor | null {
 
 /**
  * One page of users, newest first (createdAt, then id, descending): keyset paging, so a user added or
- * removed between two pages never makes another one repeat or go missing. `query`: a case-insensitive
- * prefix of the name or the email. `nextCursor` is empty on the last page.
+ * removed between two pages never makes another one repeat or go missing. `nextCursor` is empty on the last
+ * page. (Names and emails are sealed: the search goes through the blind tokens, app/userSearch.ts.)
  */
 export async function listUserPage(
   db: StoreReads,
-  page: { limit: number; after?: UserCursor | null; query?: string },
+  page: { limit: number; after?: UserCursor | null },
 ): Promise<{ users: UserView[]; nextCursor: string }> {
-  const query = page.query?.trim() ?? '';
   const rows = await db.find<UserView>(USERS, {
     orderBy: { field: 'createdAt', direction: 'desc' },
     ...(page.after ? { after: { value: page.after.createdAt, id: page.after.id } } : {}),
-    ...(query ? { prefix: { fields: ['name', 'email'], value: query } } : {}),
     limit: page.limit + 1,
   });
   const users = rows.slice(0, page.limit);
