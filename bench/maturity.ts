@@ -1,16 +1,17 @@
 /**
  * Maturity at volume (issue 10 goal 4): BENCH_MATURITIES (default 20,000, for a quick `make bench`; the
  * goal's figure is BENCH_MATURITIES=100000, whose seeding alone takes minutes) due investments settled by the
- * investment service's batch pass (settleDueInBatches: matured a batch per store transaction, one ledger
- * SettleMaturities call per batch, confirmations recorded a batch per transaction), against the
+ * investment service's batch pass (settleDueInBatches: one ledger SettleMaturities call per batch, then the
+ * batch recorded in one store transaction, one append per investment read from its document), against the
  * one-at-a-time settlement (settleDue: per investment its maturity, its ledger calls and its record) of
  * BENCH_MATURITY_BASELINE (default 1,000) investments in the same run. The anchor is Fineract's
  * close-of-business batch.
  *
  * Both run in this process the way the standalone target runs them: the real ledger service (start(): its
  * gRPC server, outbox relay and SQLite file store, in-process bus) reached by the investment side over
- * gRPC through its LedgerPort, the investment side on its own SQLite file store. The investments are
- * seeded beforehand (not timed): each investor funded by a deposit, each investment's hold placed and
+ * gRPC through its LedgerPort, the investment side on its own SQLite file store, recording its integration
+ * events at append as the service's store does (withIntegrationEvents). The investments are seeded
+ * beforehand (not timed): each investor funded by a deposit, each investment's hold placed and
  * captured on the ledger (its command path, a thousand to a transaction), each investment's events
  * (requested, hold placed, approved, hold captured; end date in the past) appended to its stream with
  * its read model. After each run: every investment Ended and settled, exactly one maturity posting per
@@ -22,6 +23,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createInProcEventBus } from '@meridian/platform/adapters/eventBus.inproc';
 import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
+import { withIntegrationEvents } from '@meridian/platform/app/integrationEvents';
 import { createLogger } from '@meridian/platform/logger';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { createGrpcLedger } from '../services/ledger/src/client/ledgerPort.grpc.js';
@@ -34,6 +36,7 @@ import {
 } from '../services/ledger/src/projections/views.js';
 import { personalDataOf } from '@meridian/platform/personalData';
 import type { InvestmentContext } from '../services/investment/src/app/context.js';
+import { toIntegrationEvent } from '../services/investment/src/app/integrationEvents.js';
 import { settleDue, settleDueInBatches } from '../services/investment/src/app/investments.js';
 import {
   type InvestmentCommand,
@@ -100,7 +103,9 @@ export async function benchMaturity(o: {
   const logger = createLogger('bench', { level: 'warn' });
   const bus = createInProcEventBus({ path: join(dir, 'bus.db') });
   const ledgerStore = createSqliteServiceStore(join(dir, 'ledger.db'));
-  const investmentStore = createSqliteServiceStore(join(dir, 'investment.db'));
+  const investmentFile = createSqliteServiceStore(join(dir, 'investment.db'));
+  // as the service's store: every append records its integration events (InvestmentMatured goes out)
+  const investmentStore = withIntegrationEvents(investmentFile, toIntegrationEvent);
   const ledgerService = await startLedger({
     config: parseLedgerConfig({ NODE_ENV: 'production', LEDGER_GRPC_ADDR: '127.0.0.1:0' }),
     store: ledgerStore,
@@ -169,7 +174,7 @@ export async function benchMaturity(o: {
     await ledgerService.stop();
     await bus.close();
     await ledgerStore.close();
-    await investmentStore.close();
+    await investmentFile.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

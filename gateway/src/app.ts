@@ -40,7 +40,10 @@ export interface GatewayDeps {
   revocations?: RevocationFeed;
   /** The admin queues' claim locks (live/claims.ts); default: in `kv`. */
   claims?: Claims;
-  /** Seals the claim records (live/claims.ts); default: the process's shared one (personalDataOf). */
+  /**
+   * Seals the claim records (live/claims.ts) and the client address of every Caller (http/auth.ts);
+   * default: the process's shared one (personalDataOf).
+   */
   personalData?: PersonalData;
 }
 
@@ -55,14 +58,16 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
   app.set('query parser', 'simple');
   const cookies = cookiePolicyOf(config);
   const origins = createOriginPolicy(config);
+  const personalData = personalDataOf(deps);
   const auth = createAuth({
     identity,
     cookies,
     deadlineMs: config.grpcDeadlineMs,
     revocations: deps.revocations,
+    personalData,
   });
   app.locals.auth = auth;
-  const claims = deps.claims ?? createClaims({ kv, logger, personalData: personalDataOf(deps) });
+  const claims = deps.claims ?? createClaims({ kv, logger, personalData });
   app.locals.claims = claims;
 
   app.use(correlationAndAccessLog(logger));

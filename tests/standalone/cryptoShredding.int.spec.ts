@@ -8,16 +8,20 @@
  * - the user (a distinctive name, email, phone, bio) registers, verifies by the emailed link, uploads KYC
  *   documents (whose bytes carry the name, like a scan of a passport) which the admin approves, deposits $500
  *   (confirmed), invests $100 (approved, matures), asks to withdraw $60 to a distinctive wallet address (approved)
- *   and receives the emails of each step; signs in from a new browser at a distinctive client address (an IPv6
- *   address given as X-Forwarded-For, honoured because the target runs with TRUST_PROXY=loopback and the test
- *   connects from loopback) and sees it among their security events;
+ *   and receives the emails of each step; every request of theirs comes from a distinctive client address (an
+ *   IPv6 address given as X-Forwarded-For, honoured because the target runs with TRUST_PROXY=loopback and the
+ *   test connects from loopback): the gateway seals it with the person's key into the Caller every service
+ *   keeps in its events' metadata; they sign in from a new browser at that address and see it among their
+ *   security events;
  * - before the deletion: the admin sees the name, email and wallet (opened from what is stored sealed); every
  *   file under DATA_DIR (databases with their -wal/-shm/-journal, the bus, uploads, secrets) scanned as bytes holds
  *   none of the values in clear (utf-8 as typed, lower and upper case, utf-16, base64 and URL-encoded email), and
  *   a value planted in clear in a file under DATA_DIR IS found (the scanner can fail);
  * - the admin deletes the user; the standalone stops (SIGTERM: everything checkpointed and closed);
  * - every file under DATA_DIR is scanned again: nothing; every event of every service's store, read through the
- *   store, holds nothing either; the deleted user's events are still there with their amounts (the deposit, the
+ *   store (data, integration event and actor), holds nothing either; the person's own requests' events in the
+ *   money services carry the address sealed with the person's key, now unopenable; the deleted user's events are
+ *   still there with their amounts (the deposit, the
  *   withdrawal); the ledger's invariants hold (every transaction and all accounts together sum to zero, every
  *   balance equals its entries); identity's key vault no longer holds the user's key but still the others';
  * - restarted on the same DATA_DIR, the other investor's balance is intact.
@@ -60,7 +64,10 @@ const PERSON = {
   phone: '+4915599887766',
   bio: `Collector of rare Marchbanks lighthouses ${tag}`,
   wallet: `0x5ec7e7dead${tag.replace(/[^0-9a-f]/g, '0')}c0ffee5bedc0de1234abcd98`.slice(0, 42),
-  /** The client address of a sign-in (documentation prefix 2001:db8::/32): personal data too. */
+  /**
+   * The client address of every request of the person (documentation prefix 2001:db8::/32): personal data
+   * too, in every service's event metadata (the Caller's address).
+   */
   address: `2001:db8:5ec7:${tag.replace(/[^0-9a-f]/g, '0').slice(0, 4)}::be11`,
   password: 'Zebulon-Passw0rd!',
 };
@@ -177,11 +184,15 @@ function ok<T extends { status: number; body: unknown }>(res: T, status = 200, w
   return res;
 }
 
+/** A browser of the person's: every request of it from the person's distinctive address. */
+const personsBrowser = (url: string) =>
+  new HttpSession(url, { headers: { 'x-forwarded-for': PERSON.address } });
+
 async function register(
   url: string,
   person: typeof PERSON | { name: string; email: string; phone: string; password: string },
+  browser = new HttpSession(url),
 ): Promise<Account> {
-  const browser = new HttpSession(url);
   const res = ok(
     await browser.post('/api/users/register', {
       name: person.name,
@@ -237,7 +248,7 @@ describe('crypto-shredding on the standalone target', () => {
       await waitFor(async () => (await balanceOf(other)) === 300, 'the other investor is funded');
 
       // ---- the person's whole journey
-      const user = await register(url, PERSON);
+      const user = await register(url, PERSON, personsBrowser(url));
       ok(
         await user.browser.request('PATCH', '/api/users/updateUser', { body: { bio: PERSON.bio } }),
         200,
@@ -290,7 +301,7 @@ describe('crypto-shredding on the standalone target', () => {
       );
 
       // the person signs in from a new browser at a distinctive address and sees it in their security events
-      const afar = new HttpSession(url);
+      const afar = personsBrowser(url);
       const knownMail = new Set((await listMail(url, PERSON.email)).map((m) => m.id));
       ok(
         await afar.post(`/api/users/sendLoginCode/${encodeURIComponent(PERSON.email)}`),
@@ -306,7 +317,6 @@ describe('crypto-shredding on the standalone target', () => {
       ok(
         await afar.request('POST', `/api/users/loginWithCode/${encodeURIComponent(PERSON.email)}`, {
           body: { loginCode: loginCodeOf(personCode) },
-          headers: { 'x-forwarded-for': PERSON.address },
         }),
         200,
         'sign in from afar',
@@ -425,6 +435,7 @@ describe('crypto-shredding on the standalone target', () => {
           const json = JSON.stringify({
             data: e.data,
             integration: (e as { integration?: unknown }).integration,
+            actor: e.actor,
           });
           for (const t of texts)
             expect(json.includes(t), `${service} ${e.type} ${e.id} holds ${t}`).toBe(false);
@@ -435,6 +446,25 @@ describe('crypto-shredding on the standalone target', () => {
         .flatMap((e) => stringsIn(e.data))
         .filter((v) => isSealed(v) && sealedOwner(v) === user.id);
       expect(sealedOfPerson.length).toBeGreaterThan(0);
+      // the person's own requests (deposit, investment, withdrawal) reached each money service with the address
+      // the gateway sealed with the person's key (http/auth.ts): in the events' actor, sealed, never in clear
+      for (const service of ['ledger', 'investment', 'withdrawal'] as const) {
+        const ownAddresses = byService[service]!.filter(
+          (e) => e.actor?.userId === user.id && !e.actor.impersonatorId && e.actor.address,
+        ).map((e) => e.actor!.address!);
+        expect(
+          ownAddresses.length,
+          `${service}: the person's own requests, with their address`,
+        ).toBeGreaterThan(0);
+        for (const address of ownAddresses) expect(sealedOwner(address), service).toBe(user.id);
+      }
+      // and no event of any service keeps anyone's address in clear (the admin's are sealed with the admin's key)
+      const clearAddresses = SERVICES.flatMap((s) =>
+        byService[s]!.filter((e) => e.actor?.address && !isSealed(e.actor.address)).map(
+          (e) => `${s} ${e.type}: ${e.actor!.address}`,
+        ),
+      );
+      expect(clearAddresses, 'addresses in clear in event metadata').toEqual([]);
       // identity's blind search tokens (services/identity projections/searchTokens.ts): none of the person's left
       const identityDb = new Database(join(dataDir, 'identity.sqlite'), { readonly: true });
       try {

@@ -6,9 +6,10 @@ import {
   type Principal,
 } from '@meridian/proto/meridian/identity/v1/identity';
 import type { Caller } from '@meridian/proto/meridian/common/v1/common';
+import { isUserKeyDestroyed, type PersonalData } from '@meridian/platform/personalData';
 import { callUnary } from '../grpcClients.js';
 import { SESSION_COOKIE, clearSessionCookie, setSessionCookie, type CookiePolicy } from './cookies.js';
-import { HttpError, isServiceError } from './errors.js';
+import { HttpError, SERVICE_UNAVAILABLE, isServiceError } from './errors.js';
 import { correlationId } from './middleware.js';
 import { clientAddress } from './grpcContext.js';
 import type { RevocationFeed } from '../sessionRevocations.js';
@@ -46,6 +47,34 @@ export interface AuthDeps {
   revocations?: RevocationFeed;
   /** Bound of a cached principal's life, ms (default SESSION_CACHE_TTL_MS). */
   sessionCacheTtlMs?: number;
+  /**
+   * Seals the client address every Caller carries (sealedCallerAddress): personal data, stored by every
+   * service in the events the request causes, so it is sealed with the key of the person at the keyboard.
+   */
+  personalData: PersonalData;
+}
+
+/**
+ * The client address as the Caller carries it into every service (the audit trail's "from which address",
+ * event metadata everywhere): sealed with the key of the person at the keyboard (the impersonating admin
+ * while impersonating), so a deleted person's addresses are unreadable in every service's store, bus and
+ * backup. The gateway keeps the plain address in memory for what needs it (rate limits: `req.ip`).
+ * '' when there is no address, or when that person's key is gone (deleted meanwhile: nothing readable is
+ * written for them). Any other failure to get the key fails the request with 503 (never an address in clear).
+ */
+export async function sealedCallerAddress(
+  personalData: PersonalData,
+  principal: Pick<Principal, 'userId' | 'impersonatorId'>,
+  address: string,
+): Promise<string> {
+  if (!address) return '';
+  try {
+    return await personalData.seal(principal.impersonatorId || principal.userId, address);
+  } catch (err) {
+    if (isUserKeyDestroyed(err)) return '';
+    // the key store (identity) did not answer: 503, the cause logged; never the address in clear
+    throw Object.assign(new HttpError(503, SERVICE_UNAVAILABLE), { cause: err });
+  }
 }
 
 /**
@@ -91,31 +120,14 @@ export function createAuth(deps: AuthDeps) {
     const cached = res.locals.auth as Resolved | undefined;
     if (cached) return cached;
     const found = sessionTokenOf(req);
-    let result: Resolved;
+    let result: Resolved | undefined;
     if (!found) {
       result = { anonymous: true };
     } else {
+      const cid = correlationId(req);
+      let principal: Principal | undefined;
       try {
-        const cid = correlationId(req);
-        const principal = await authenticate(found.token, cid);
-        let token = found.token;
-        if (principal.refreshedSessionToken) {
-          token = principal.refreshedSessionToken;
-          if (found.fromCookie) setSessionCookie(res, token, deps.cookies);
-        }
-        result = {
-          session: {
-            principal,
-            token,
-            caller: {
-              userId: principal.userId,
-              sessionId: principal.sessionId,
-              impersonatorId: principal.impersonatorId,
-              correlationId: cid,
-              address: clientAddress(req),
-            },
-          },
-        };
+        principal = await authenticate(found.token, cid);
       } catch (err) {
         if (
           isServiceError(err) &&
@@ -127,7 +139,30 @@ export function createAuth(deps: AuthDeps) {
           throw err;
         }
       }
+      if (principal) {
+        let token = found.token;
+        if (principal.refreshedSessionToken) {
+          token = principal.refreshedSessionToken;
+          if (found.fromCookie) setSessionCookie(res, token, deps.cookies);
+        }
+        // sealed outside the try above: a failure to get the key is no refusal of the session
+        const address = await sealedCallerAddress(deps.personalData, principal, clientAddress(req));
+        result = {
+          session: {
+            principal,
+            token,
+            caller: {
+              userId: principal.userId,
+              sessionId: principal.sessionId,
+              impersonatorId: principal.impersonatorId,
+              correlationId: cid,
+              address,
+            },
+          },
+        };
+      }
     }
+    result ??= { anonymous: true };
     res.locals.auth = result;
     return result;
   }

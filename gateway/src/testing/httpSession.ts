@@ -32,6 +32,8 @@ export interface HttpSessionOptions {
    * decision to answer the refusal). Default true; false to test the claim rules themselves.
    */
   claimBeforeDeciding?: boolean;
+  /** Headers sent with every request of the session (a request's own win), e.g. X-Forwarded-For. */
+  headers?: Record<string, string>;
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -62,7 +64,11 @@ export class HttpSession {
     if (UNSAFE.has(m) && options.csrf !== false && !this.cookies.has('XSRF-TOKEN')) {
       await this.request('GET', '/api/users/loginStatus');
     }
-    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...this.options.headers,
+      ...options.headers,
+    };
     if (this.cookies.size > 0) headers.cookie = this.cookieHeader();
     if (UNSAFE.has(m) && options.csrf !== false) {
       const token = this.cookies.get('XSRF-TOKEN');

@@ -220,6 +220,29 @@ describe('personal data in identity', () => {
     expect(await h.personalData.open(signIn.actor!.address!)).toBe(SHREDDED);
   });
 
+  it('keeps an address the gateway sent already sealed as it is (never sealed twice) and opens it', async () => {
+    const user = await h.register({ name: 'Gia Gateway', email: 'gia.gateway@example.com' });
+    const id = user.user!.id;
+    const signedIn = await h.signInWithCode('gia.gateway@example.com');
+    // what the gateway's Caller carries (gateway/src/http/auth.ts): sealed with the user's key
+    const sealed = await h.personalData.seal(id, '203.0.113.250');
+    const caller = { ...(await h.callerOf(signedIn.sessionToken)), address: sealed };
+    await h.call('changePassword', { caller, oldPassword: user.password, password: 'N3w-Passw0rd!y' });
+
+    const changed = (await h.events('PasswordChanged')).find(
+      (e) => (e.data as { userId: string }).userId === id,
+    )!;
+    expect(changed.actor?.address).toBe(sealed);
+    const audit = createGrpcClient(AuditServiceClient, 'identity', {
+      channelOverride: h.client.getChannel(),
+    });
+    const own = await waitFor(async () => {
+      const res = await callUnary(audit, 'listSecurityEvents', { caller, limit: 50 });
+      return res.events.some((e) => e.address === '203.0.113.250') ? res.events : null;
+    }, 'the password change among the security events, its address opened');
+    expect(own.every((e) => !isSealed(e.address))).toBe(true);
+  });
+
   it('the audit trail reads a deleted user as [deleted] and opens sealed details', async () => {
     const user = await h.register({ name: 'Audited Person', email: 'audited.person@example.com' });
     const id = user.user!.id;

@@ -8,13 +8,23 @@ import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceSto
 import { createLogger } from '@meridian/platform/logger';
 import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/personalData';
 import { waitFor } from '@meridian/platform/testing/waitFor';
-import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
+import type { ServiceStore, StoreTx } from '@meridian/platform/ports/serviceStore';
+import { precondition } from '@meridian/platform/eventSourcing/errors';
 import { DEFAULT_PLANS } from '../domain/plan.js';
-import { investmentById } from '../projections/investmentView.js';
+import { toInvestmentStreamId } from '../domain/investment.js';
+import { COLLECTIONS, type InvestmentDoc, investmentById } from '../projections/investmentView.js';
 import { createFakeLedger } from '../testing/fakeLedger.js';
 import type { InvestmentContext } from './context.js';
 import { executeInvestment, metaOf } from './context.js';
-import { decideInvestment, placeHoldFor, redriveOwed, settleDueForUser, startInvest } from './investments.js';
+import {
+  decideInvestment,
+  placeHoldFor,
+  redriveOwed,
+  settleDueForUser,
+  settleDueInBatches,
+  startInvest,
+  syncLedger,
+} from './investments.js';
 
 let store: ServiceStore;
 let ledger: ReturnType<typeof createFakeLedger>;
@@ -120,5 +130,133 @@ describe('maturity through the port', () => {
     const again = await settleDueForUser(ctx, { actor: { userId: 'u3', role: 'subscriber' } });
     expect(again.matured).toEqual([]);
     expect(ledger.calls.filter((c) => c.startsWith('settleMaturity')).length).toBe(1);
+  });
+});
+
+/** A started and approved Starter investment of `userId` (its funds deposited first). */
+async function approvedInvestment(userId: string, amount = '500'): Promise<string> {
+  ledger.account(userId).deposit += Number(amount) * 100;
+  const { investment } = await startInvest(ctx, {
+    actor: { userId, role: 'subscriber' },
+    isVerified: true,
+    planName: 'starter',
+    amount,
+  });
+  await decideInvestment(ctx, { actor: ADMIN, investmentId: investment.investmentId, decision: 'approve' });
+  return investment.investmentId;
+}
+
+const eventTypes = async (id: string) =>
+  (await store.readStream(toInvestmentStreamId(id))).events.map((e) => e.type);
+
+describe('the document as the command state', () => {
+  it('a document behind its stream is caught up from the stream, never decided on', async () => {
+    const capture = ledger.port.captureHold;
+    ledger.port.captureHold = async () => Promise.reject(new Error('connection reset'));
+    const id = await approvedInvestment('u5');
+    ledger.port.captureHold = capture;
+    const behind = (await investmentById(store, id))!;
+    expect(behind).toMatchObject({ status: 'Active', sync: 'capture', funds: null });
+    await syncLedger(ctx, id); // HoldCaptured
+    // the document put back as it was before the capture was recorded (a read model behind its stream)
+    await store.transaction((tx) => tx.put(COLLECTIONS.investments, id, behind));
+
+    now += 24 * 60 * 60 * 1000;
+    const settled = await settleDueForUser(ctx, { actor: { userId: 'u5', role: 'subscriber' } });
+    expect(settled.matured.map((m) => m.investmentId)).toEqual([id]);
+    const doc = (await investmentById(store, id))!;
+    const types = await eventTypes(id);
+    expect(doc).toMatchObject({ status: 'Ended', sync: 'none', funds: 'settled', version: types.length });
+    // the capture recorded once: the stale document's "capture owed" was not decided on
+    expect(types.filter((t) => t === 'HoldCaptured')).toHaveLength(1);
+    expect(ledger.account('u5')).toMatchObject({ invested: 0, hold: 0, profit: 56_000 });
+
+    // a refusal on a document behind its stream is checked against the stream
+    await store.transaction((tx) => tx.put(COLLECTIONS.investments, id, behind));
+    await expect(
+      decideInvestment(ctx, { actor: ADMIN, investmentId: id, decision: 'reject' }),
+    ).rejects.toThrow('This investment has already ended');
+  });
+});
+
+describe('the batch pass', () => {
+  it('asks the ledger first and records each settlement in one append; a refused one ends owing it', async () => {
+    const ids = [
+      await approvedInvestment('u6'),
+      await approvedInvestment('u6'),
+      await approvedInvestment('u7'),
+    ];
+    now += 24 * 60 * 60 * 1000;
+    let refuse = ids[2];
+    const batches: string[][] = [];
+    ctx.ledger = {
+      ...ledger.port,
+      async settleMaturities(items) {
+        batches.push(items.map((i) => i.investmentId));
+        const results = [];
+        for (const i of items) {
+          if (i.investmentId === refuse) {
+            results.push({
+              investmentId: i.investmentId,
+              settled: false as const,
+              error: precondition('no'),
+            });
+            continue;
+          }
+          await ledger.port.captureHold({ userId: i.userId, holdId: i.investmentId, idempotencyKey: '' });
+          await ledger.port.settleMaturity(i);
+          results.push({ investmentId: i.investmentId, settled: true as const });
+        }
+        return results;
+      },
+    };
+    // every append made through the store, by stream
+    const appends: string[] = [];
+    const real = store;
+    ctx.store = {
+      ...real,
+      transaction: (fn) =>
+        real.transaction((tx) =>
+          fn(
+            new Proxy(tx, {
+              get(target, key, receiver) {
+                if (key !== 'appendToStream') return Reflect.get(target, key, receiver) as unknown;
+                return ((streamId: string, ...rest: unknown[]) => {
+                  appends.push(streamId);
+                  return (target.appendToStream as (...a: unknown[]) => unknown)(streamId, ...rest);
+                }) as StoreTx['appendToStream'];
+              },
+            }),
+          ),
+        ),
+    };
+
+    expect(await settleDueInBatches(ctx, { batchSize: 10 })).toBe(2);
+    expect(batches.map((b) => [...b].sort())).toEqual([[...ids].sort()]);
+    expect(appends.sort()).toEqual(ids.map(toInvestmentStreamId).sort());
+    for (const id of ids.slice(0, 2)) {
+      expect((await eventTypes(id)).slice(-2)).toEqual(['InvestmentMatured', 'MaturitySettled']);
+      expect(await investmentById(store, id)).toMatchObject({
+        status: 'Ended',
+        sync: 'none',
+        funds: 'settled',
+      });
+    }
+    expect(await investmentById(store, ids[2])).toMatchObject({ status: 'Ended', sync: 'settle' });
+    expect(ledger.account('u6')).toMatchObject({ invested: 0, profit: 112_000 });
+
+    // the next pass settles what was refused (first), and nothing twice
+    refuse = '';
+    appends.length = 0;
+    expect(await settleDueInBatches(ctx, { batchSize: 10 })).toBe(1);
+    expect(batches.slice(1)).toEqual([[ids[2]]]);
+    expect(appends).toEqual([toInvestmentStreamId(ids[2])]);
+    expect((await eventTypes(ids[2])).filter((t) => t === 'InvestmentMatured')).toHaveLength(1);
+    expect(await investmentById(store, ids[2])).toMatchObject({ status: 'Ended', sync: 'none' });
+    expect(ledger.account('u7')).toMatchObject({ invested: 0, profit: 56_000 });
+    expect(await settleDueInBatches(ctx, { batchSize: 10 })).toBe(0);
+    expect(batches).toHaveLength(2);
+    const docs = await store.find<InvestmentDoc>(COLLECTIONS.investments, { where: { status: 'Ended' } });
+    expect(docs).toHaveLength(3);
   });
 });

@@ -7,6 +7,7 @@
  * completes it.
  */
 import { heldRequests } from '@meridian/platform/app/heldRequest/heldRequests';
+import { DomainError } from '@meridian/platform/eventSourcing/errors';
 import { type WithUser, withUsers } from '@meridian/platform/app/heldRequest/userDirectory';
 import { INVESTMENT_MESSAGES, isDue, parseInvestmentAmount, validateRequest } from '../domain/investment.js';
 import { planRangeText, type Plan } from '../domain/plan.js';
@@ -190,13 +191,17 @@ const MATURITY_SCAN = 10_000;
 
 /**
  * Every due investment matured and settled in batches (the scheduler's pass): each batch of
- * MATURITY_BATCH investments is matured in one store transaction (InvestmentMatured once per stream),
- * settled by ONE ledger call (SettleMaturities: each item under its own key `maturity:<id>`, capturing its
- * hold first when that is still owed) and its confirmations recorded in one store transaction. A crash
- * between those steps leaves the matured investments owing `settle`: the next pass starts with them, and
- * the ledger's keys make the second call settle nothing twice. An item the ledger refuses stays owed
- * for the process manager. Without a batch call on the port, one investment at a time (settleDue).
- * Returns how many settlements this pass recorded.
+ * MATURITY_BATCH due investments is settled by ONE ledger call first (SettleMaturities: each item under
+ * its own key `maturity:<id>`, capturing its hold first when that is still owed), then recorded in one
+ * store transaction with ONE append per investment: InvestmentMatured and MaturitySettled together
+ * (RecordMaturedAndSettled). An Active investment can only mature, so asking the ledger before recording
+ * the maturity decides nothing the stream could refuse. A crash between the ledger call and the record
+ * leaves the batch Active and due: the next pass asks again, and the ledger's keys make the second call
+ * settle nothing twice. An item the ledger refuses is recorded matured alone (Ended, owing `settle` for
+ * the process manager); a call whose outcome is unknown records the whole batch that way and fails the
+ * pass (retried). Settlements owed that way are settled first, the same way (RecordMaturitySettled).
+ * Without a batch call on the port, one investment at a time (settleDue). Returns how many settlements
+ * this pass recorded.
  */
 export async function settleDueInBatches(
   ctx: InvestmentContext,
@@ -207,65 +212,68 @@ export async function settleDueInBatches(
   await ensureDueIndex(ctx);
   if (!ctx.ledger.settleMaturities) return (await settleDue(ctx, { now })).length;
   let recorded = 0;
-  // settlements a crash (or an unknown outcome) left owing, first
+  // settlements a refusal or an unknown outcome left owing, first
   const owed = await ctx.store.find<InvestmentDoc>(COLLECTIONS.investments, { where: { sync: 'settle' } });
   for (let at = 0; at < owed.length; at += size)
-    recorded += await settleBatch(ctx, owed.slice(at, at + size));
+    recorded += await settleBatch(ctx, owed.slice(at, at + size), now);
   // then everything due, soonest first
   for (;;) {
     const due = (await activeByEndDate(ctx.store, MATURITY_SCAN)).filter((d) => isDue(d, now));
-    let matured = 0;
+    let settled = 0;
     for (let at = 0; at < due.length; at += size) {
-      const batch = await matureBatch(ctx, due.slice(at, at + size), now);
-      matured += batch.length;
-      recorded += await settleBatch(ctx, batch);
+      const n = await settleBatch(ctx, due.slice(at, at + size), now);
+      settled += n;
+      recorded += n;
     }
-    if (matured === 0 || due.length < MATURITY_SCAN) break;
+    if (settled === 0 || due.length < MATURITY_SCAN) break;
   }
   if (recorded > 0) ctx.onScheduleChanged?.();
   return recorded;
 }
 
 /** InvestmentMatured for each (one store transaction; an investment that cannot mature is skipped). */
-async function matureBatch(
-  ctx: InvestmentContext,
-  due: InvestmentDoc[],
-  now: Date,
-): Promise<InvestmentDoc[]> {
+async function matureBatch(ctx: InvestmentContext, due: InvestmentDoc[], now: Date): Promise<void> {
   const meta = metaOf(ctx);
-  return ctx.store.transaction(async () => {
-    const matured: InvestmentDoc[] = [];
+  await ctx.store.transaction(async () => {
     for (const d of due) {
       try {
-        const { doc } = await executeInvestment(
-          ctx,
-          d.investmentId,
-          () => ({ type: 'MatureInvestment', now }),
-          meta,
-        );
-        if (doc?.sync === 'settle') matured.push(doc);
+        await executeInvestment(ctx, d.investmentId, () => ({ type: 'MatureInvestment', now }), meta);
       } catch (err) {
         ctx.logger.warn({ err, investmentId: d.investmentId }, 'investment not matured; skipped');
       }
     }
-    return matured;
   });
 }
 
-/** One ledger call for the batch, then its confirmations (one store transaction). */
-async function settleBatch(ctx: InvestmentContext, docs: InvestmentDoc[]): Promise<number> {
+/**
+ * One ledger call for the batch (due investments, or ended ones owing their settlement), then its record
+ * (one store transaction, one append per investment). Returns how many settlements it recorded.
+ */
+async function settleBatch(ctx: InvestmentContext, docs: InvestmentDoc[], now: Date): Promise<number> {
   if (docs.length === 0 || !ctx.ledger.settleMaturities) return 0;
-  const results = await ctx.ledger.settleMaturities(
-    docs.map((d) => ({
-      userId: d.userId,
-      investmentId: d.investmentId,
-      principalCents: d.amountCents,
-      maturityAmountCents: d.maturityAmountCents,
-      idempotencyKey: `maturity:${d.investmentId}`,
-    })),
-  );
+  let results: Awaited<ReturnType<NonNullable<InvestmentContext['ledger']['settleMaturities']>>>;
+  try {
+    results = await ctx.ledger.settleMaturities(
+      docs.map((d) => ({
+        userId: d.userId,
+        investmentId: d.investmentId,
+        principalCents: d.amountCents,
+        maturityAmountCents: d.maturityAmountCents,
+        idempotencyKey: `maturity:${d.investmentId}`,
+      })),
+    );
+  } catch (err) {
+    // the outcome is unknown: the due investments end all the same, owing their settlement
+    await matureBatch(
+      ctx,
+      docs.filter((d) => d.status === 'Active'),
+      now,
+    );
+    throw err;
+  }
   const meta = metaOf(ctx);
-  const now = ctx.clock();
+  const at = ctx.clock();
+  const read = new Map(docs.map((d) => [d.investmentId, d]));
   return ctx.store.transaction(async () => {
     let n = 0;
     for (const r of results) {
@@ -274,10 +282,31 @@ async function settleBatch(ctx: InvestmentContext, docs: InvestmentDoc[]): Promi
           { err: r.error, investmentId: r.investmentId, sync: 'settle' },
           'ledger call not confirmed; left for the process manager',
         );
+        try {
+          await executeInvestment(ctx, r.investmentId, () => ({ type: 'MatureInvestment', now }), meta);
+        } catch (err) {
+          if (!(err instanceof DomainError)) throw err;
+          ctx.logger.warn({ err, investmentId: r.investmentId }, 'investment not matured; skipped');
+        }
         continue;
       }
-      await executeInvestment(ctx, r.investmentId, () => ({ type: 'RecordMaturitySettled', now }), meta);
-      n++;
+      try {
+        const { events } = await executeInvestment(
+          ctx,
+          r.investmentId,
+          (state) =>
+            state.status === 'Ended'
+              ? { type: 'RecordMaturitySettled', now: at }
+              : { type: 'RecordMaturedAndSettled', now },
+          meta,
+          { read: read.get(r.investmentId) },
+        );
+        if (events.length > 0) n++;
+      } catch (err) {
+        // the decider refused (the store failing fails the pass: retried)
+        if (!(err instanceof DomainError)) throw err;
+        ctx.logger.error({ err, investmentId: r.investmentId }, 'settled maturity not recorded; skipped');
+      }
     }
     return n;
   });

@@ -107,7 +107,8 @@ it('a crash mid-batch: after the restart the rest settles, each investment exact
     ids.map((id) => stack.store.get<InvestmentDoc>(COLLECTIONS.investments, id)),
   );
   const sync = docs.map((d) => `${d!.status}/${d!.sync}`).sort();
-  // batch 1 recorded, batch 2 settled at the ledger but not recorded, batch 3 never matured
+  // batch 1 recorded, batch 2 settled at the ledger but its answer lost (recorded matured, owing its
+  // settlement), batch 3 never matured
   expect(sync.filter((s) => s === 'Ended/none')).toHaveLength(4);
   expect(sync.filter((s) => s === 'Ended/settle')).toHaveLength(4);
   expect(sync.filter((s) => s.startsWith('Active/'))).toHaveLength(4);

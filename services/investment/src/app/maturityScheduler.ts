@@ -2,10 +2,10 @@
  * The durable maturity scheduler (docs/architecture.md §3a). Durable because it keeps no state of its own: the
  * due-date index is the `investments` read model (Active, ordered by endDate). A timer is armed for the
  * soonest endDate, re-armed after every run, after every approval (poke) and at start from the store —
- * so a restart picks up whatever fell due while the process was down. Each run matures every due
- * investment in batches (settleDueInBatches): InvestmentMatured once per investment (the stream's
- * version), one ledger SettleMaturities call per batch, each maturity settled once (its idempotency key);
- * settlements a crash left owing are settled first.
+ * so a restart picks up whatever fell due while the process was down. Each run settles every due
+ * investment in batches (settleDueInBatches): one ledger SettleMaturities call per batch first, each
+ * maturity settled once (its idempotency key), then InvestmentMatured and MaturitySettled recorded in one
+ * append per investment (once: the stream's version); settlements left owing are settled first.
  *
  * Replicas: only the holder of the lease `investment:maturity-scheduler` runs passes (the others
  * stand by and take over when it dies or stops). Maturing twice would already be harmless (the

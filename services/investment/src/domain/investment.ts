@@ -109,7 +109,12 @@ export type InvestmentCommand =
   | RequestInvestment
   | lc.LifecycleCommand<InvestmentKind>
   | { type: 'MatureInvestment'; now: Date }
-  | { type: 'RecordMaturitySettled'; now: Date };
+  | { type: 'RecordMaturitySettled'; now: Date }
+  /**
+   * The ledger settled the maturity before the service recorded it (the scheduler's batch pass asks the
+   * ledger first): InvestmentMatured when not recorded yet, and MaturitySettled, in one append.
+   */
+  | { type: 'RecordMaturedAndSettled'; now: Date };
 
 /** A request as the client made it: what validateRequest checks without any state. */
 export type InvestmentRequest = Omit<RequestInvestment, 'type' | 'availableDepositCents'>;
@@ -306,6 +311,12 @@ export function decide(command: InvestmentCommand, state: InvestmentState): Inve
       };
       // the settlement captures first at the ledger: an approval's capture never confirmed is a fact too
       return s.funds === 'captured' ? [settled] : [lifecycle.captured(s, command.now), settled];
+    }
+
+    case 'RecordMaturedAndSettled': {
+      const matured = decide({ type: 'MatureInvestment', now: command.now }, state);
+      const ended = matured.reduce(evolve, state);
+      return [...matured, ...decide({ type: 'RecordMaturitySettled', now: command.now }, ended)];
     }
 
     default:

@@ -16,6 +16,7 @@ import {
   toInvestmentStreamId,
 } from './investment.js';
 import { DEFAULT_PLANS, type Plan, loadPlans } from './plan.js';
+import { maturitySettled } from '../testing/events.js';
 
 const spec = DeciderSpecification.for(investmentDecider);
 const isDomainError = (kind: DomainError['kind']) => (e: unknown) =>
@@ -383,6 +384,55 @@ describe('MatureInvestment', () => {
       .when(mature(at(ENDS, 1)))
       .thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.notActive);
     spec.given([]).when(mature(ENDS)).thenThrows(isDomainError('not_found'), INVESTMENT_MESSAGES.notFound);
+  });
+});
+
+describe('RecordMaturedAndSettled (the ledger settled it first: the batch pass)', () => {
+  const active = [requested, holdPlaced, approved];
+  const captured: InvestmentEvent = {
+    type: 'HoldCaptured',
+    data: { ...facts, capturedAt: T1.toISOString() },
+  };
+  const settled = maturitySettled(ENDS.toISOString());
+  const both = (now: Date): InvestmentCommand => ({ type: 'RecordMaturedAndSettled', now });
+
+  it('matures and settles in one decision, the capture first when it was never confirmed', () => {
+    spec
+      .given([...active, captured])
+      .when(both(ENDS))
+      .then([matured, settled]);
+    spec
+      .given(active)
+      .when(both(ENDS))
+      .then((events) =>
+        expect(events.map((e) => e.type)).toEqual(['InvestmentMatured', 'HoldCaptured', 'MaturitySettled']),
+      );
+    expect([...active, captured, matured, settled].reduce(evolve, initialState())).toMatchObject({
+      status: 'Ended',
+      funds: 'settled',
+    });
+  });
+
+  it('settles an ended one, and does nothing twice', () => {
+    spec
+      .given([...active, captured, matured])
+      .when(both(at(ENDS, 5_000)))
+      .then((events) => expect(events.map((e) => e.type)).toEqual(['MaturitySettled']));
+    spec
+      .given([...active, captured, matured, settled])
+      .when(both(at(ENDS, 5_000)))
+      .thenNothingHappens();
+  });
+
+  it('is refused before endDate and for an investment that is not Active', () => {
+    spec
+      .given(active)
+      .when(both(at(ENDS, -1)))
+      .thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.notMatured);
+    spec
+      .given([requested, holdPlaced, rejected])
+      .when(both(ENDS))
+      .thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.notActive);
   });
 });
 

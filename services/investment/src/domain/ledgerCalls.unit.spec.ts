@@ -17,6 +17,7 @@ import {
   validateRequest,
 } from './investment.js';
 import { DEFAULT_PLANS } from './plan.js';
+import { maturitySettled } from '../testing/events.js';
 
 const spec = DeciderSpecification.for(investmentDecider);
 const T = new Date('2025-05-01T08:00:00.000Z');
@@ -41,16 +42,7 @@ const matured: InvestmentEvent = {
   type: 'InvestmentMatured',
   data: { ...base, maturityAmountCents: 22_400, profitCents: 2_400, endDate: at, maturedAt: at },
 };
-const settled: InvestmentEvent = {
-  type: 'MaturitySettled',
-  data: {
-    investmentId: 'inv-1',
-    userId: 'u-1',
-    principalCents: 20_000,
-    maturityAmountCents: 22_400,
-    settledAt: at,
-  },
-};
+const settled = maturitySettled(at);
 const story = { requested, approved, ...lifecycleEvents(base, at, 'InvestmentRejected') };
 const { held, captured } = story;
 const owed = (events: InvestmentEvent[]) => ledgerCallOwed(events.reduce(evolve, initialState()));
