@@ -16,7 +16,14 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import * as id from '@meridian/proto/meridian/identity/v1/identity';
 import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
-import { STATEMENT_FORMAT, formatCents, type Statement } from 'meridian-verify';
+import {
+  DAY_MS,
+  STATEMENT_FORMAT,
+  formatCents,
+  parseStatementInstant,
+  statementMonthStart,
+  type Statement,
+} from 'meridian-verify';
 import type { GatewayConfig } from '../config.js';
 import { callUnary } from '../grpcClients.js';
 import type { MoneyClients } from '../moneyClients.js';
@@ -36,7 +43,6 @@ export const STATEMENT_MESSAGES = {
 } as const;
 
 export const MAX_STATEMENT_DAYS = 366;
-const DAY_MS = 86_400_000;
 
 export const statementQuerySchema = z.object({
   from: z.string().trim().max(40, STATEMENT_MESSAGES.from).optional(),
@@ -53,18 +59,6 @@ export const statementQuerySchema = z.object({
     .optional(),
 });
 
-/** A date (`to`: its last millisecond) or a date-time with a zone, as an instant; null when it is neither. */
-export function parseInstant(text: string, edge: 'from' | 'to'): Date | null {
-  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
-    const day = new Date(`${text}T00:00:00.000Z`);
-    if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== text) return null;
-    return edge === 'from' ? day : new Date(day.getTime() + DAY_MS - 1);
-  }
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(text)) return null;
-  const at = new Date(text);
-  return Number.isNaN(at.getTime()) ? null : at;
-}
-
 /** The validated query: the period as instants (defaults applied) and the format. */
 export function parseStatementQuery(
   query: unknown,
@@ -73,11 +67,9 @@ export function parseStatementQuery(
   const parsed = statementQuerySchema.safeParse(query);
   if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]?.message ?? STATEMENT_MESSAGES.format);
   const q = parsed.data;
-  const from = q.from
-    ? parseInstant(q.from, 'from')
-    : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const from = q.from ? parseStatementInstant(q.from, 'from') : statementMonthStart(now);
   if (!from) throw new HttpError(400, STATEMENT_MESSAGES.from);
-  const to = q.to ? parseInstant(q.to, 'to') : now;
+  const to = q.to ? parseStatementInstant(q.to, 'to') : now;
   if (!to) throw new HttpError(400, STATEMENT_MESSAGES.to);
   if (from.getTime() > to.getTime()) throw new HttpError(400, STATEMENT_MESSAGES.order);
   if (to.getTime() - from.getTime() > MAX_STATEMENT_DAYS * DAY_MS)

@@ -98,6 +98,29 @@ export async function sha256Hex(text: string): Promise<string> {
 type SubtleLike = { digest(algorithm: string, data: Uint8Array): Promise<ArrayBuffer> };
 
 /** Cents as the statement shows them: 1,000.01, -5.00. */
+export const DAY_MS = 86_400_000;
+
+/**
+ * A statement period's bound as an instant: an ISO-8601 date (`2026-11-01`: midnight UTC; as `to`, the last
+ * millisecond of that day) or a date-time with a zone; null when `text` is neither. The gateway and the ledger
+ * read `from` / `to` with it, so both mean the same period.
+ */
+export function parseStatementInstant(text: string, edge: 'from' | 'to'): Date | null {
+  const t = text.trim();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(t)) {
+    const day = new Date(`${t}T00:00:00.000Z`);
+    if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== t) return null;
+    return edge === 'from' ? day : new Date(day.getTime() + DAY_MS - 1);
+  }
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(t)) return null;
+  const at = new Date(t);
+  return Number.isNaN(at.getTime()) ? null : at;
+}
+
+/** The default start of a statement: the first day of `now`'s month, UTC. */
+export const statementMonthStart = (now: Date): Date =>
+  new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+
 export function formatCents(cents: number): string {
   const sign = cents < 0 ? '-' : '';
   const abs = Math.abs(cents);

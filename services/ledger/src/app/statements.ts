@@ -15,6 +15,8 @@ import {
   type StatementAccount,
   type StatementEntry,
   formatCents,
+  parseStatementInstant,
+  statementMonthStart,
 } from 'meridian-verify';
 import {
   type ChainFields,
@@ -52,29 +54,12 @@ export const STATEMENT_MESSAGES = {
   fromAfterTo: 'from must not be after to',
 } as const;
 
-const DAY_MS = 86_400_000;
-
-/** `text` as an instant: an ISO-8601 date (`2026-11-01`, midnight UTC; as `to`, the end of that day) or time. */
-export function parseStatementInstant(text: string, edge: 'from' | 'to'): Date | null {
-  const t = text.trim();
-  if (/^\d{4}-\d{2}-\d{2}$/.test(t)) {
-    const day = new Date(`${t}T00:00:00.000Z`);
-    if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== t) return null;
-    return edge === 'from' ? day : new Date(day.getTime() + DAY_MS - 1);
-  }
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(t)) return null;
-  const at = new Date(t);
-  return Number.isNaN(at.getTime()) ? null : at;
-}
-
 /**
  * The period of a statement: defaults (from = the first day of the month of `now`, UTC; to = now) and rules.
  * Any length: the gateway bounds what an investor may ask for at once (an admin's tools may ask for all).
  */
 export function statementPeriod(input: { from?: string; to?: string }, now: Date): { from: Date; to: Date } {
-  const from = input.from
-    ? parseStatementInstant(input.from, 'from')
-    : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const from = input.from ? parseStatementInstant(input.from, 'from') : statementMonthStart(now);
   if (!from) throw invalid(STATEMENT_MESSAGES.badFrom);
   const to = input.to ? parseStatementInstant(input.to, 'to') : now;
   if (!to) throw invalid(STATEMENT_MESSAGES.badTo);
