@@ -291,3 +291,19 @@ export function internalServiceToken(
   if (token) return token;
   return env.NODE_ENV === 'production' ? undefined : DEV_INTERNAL_SERVICE_TOKEN;
 }
+
+/**
+ * gRPC handlers whose answers leave with every sealed value in them opened (the stores and events keep them
+ * sealed; what a service answers is for the caller to read).
+ */
+export function openingAnswers<H extends Record<string, (request: never) => unknown>>(
+  personalData: PersonalData,
+  handlers: H,
+): H {
+  return Object.fromEntries(
+    Object.entries(handlers).map(([name, handle]) => [
+      name,
+      async (request: never) => personalData.openAll(await handle(request)),
+    ]),
+  ) as H;
+}

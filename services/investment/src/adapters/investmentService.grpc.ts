@@ -16,6 +16,7 @@ import {
   type StartInvestRequest,
 } from '@meridian/proto/meridian/investment/v1/investment';
 import { heldRequestHandlers } from '@meridian/platform/app/heldRequest/grpc';
+import { openingAnswers } from '@meridian/platform/personalData';
 import { unaryHandlers, type GrpcServiceRegistration } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
 import { type InvestmentContext, actorOf } from '../app/context.js';
@@ -26,42 +27,6 @@ import {
   settleDueForUser,
   startInvest,
 } from '../app/investments.js';
-
-/** An investment as it is answered: its owner's name and email opened (the directory keeps them sealed). */
-async function openInvestment(ctx: InvestmentContext, investment: Investment): Promise<Investment> {
-  return {
-    ...investment,
-    userName: await ctx.personalData.open(investment.userName),
-    userEmail: await ctx.personalData.open(investment.userEmail),
-  };
-}
-
-/** The personal fields of every investment an answer carries, opened. */
-async function openAnswer(ctx: InvestmentContext, answer: unknown): Promise<unknown> {
-  if (typeof answer !== 'object' || answer === null) return answer;
-  if (typeof (answer as Investment).investmentId === 'string')
-    return openInvestment(ctx, answer as Investment);
-  const opened: Record<string, unknown> = { ...answer };
-  for (const [field, value] of Object.entries(answer)) {
-    if (field === 'investment' && value) opened[field] = await openInvestment(ctx, value as Investment);
-    if (Array.isArray(value) && (field === 'investments' || field === 'matured'))
-      opened[field] = await Promise.all(value.map((i: Investment) => openInvestment(ctx, i)));
-  }
-  return opened;
-}
-
-/** Each handler's answer with its personal fields opened. */
-function opening<H extends Record<string, (request: never) => unknown>>(
-  ctx: InvestmentContext,
-  handlers: H,
-): H {
-  return Object.fromEntries(
-    Object.entries(handlers).map(([name, handle]) => [
-      name,
-      async (request: never) => openAnswer(ctx, await handle(request)),
-    ]),
-  ) as H;
-}
 
 export const investmentToProto = (d: InvestmentView): Investment => ({
   investmentId: d.investmentId,
@@ -89,7 +54,7 @@ export function investmentGrpcService(
   options: { logger: Logger },
 ): GrpcServiceRegistration {
   const handlers = unaryHandlers(
-    opening(ctx, {
+    openingAnswers(ctx.personalData, {
       listPlans(_req: ListPlansRequest): ListPlansResponse {
         return {
           plans: listPlans(ctx).map((p) => ({

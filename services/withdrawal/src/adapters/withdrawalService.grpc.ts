@@ -12,37 +12,11 @@ import {
   type WithdrawalServiceServer,
 } from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
 import { heldRequestHandlers } from '@meridian/platform/app/heldRequest/grpc';
+import { openingAnswers } from '@meridian/platform/personalData';
 import { unaryHandlers, type GrpcServiceRegistration } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
 import type { WithdrawalContext } from '../app/context.js';
-import { type WithdrawalView, openWithdrawal, requestWithdrawal, withdrawals } from '../app/withdrawals.js';
-
-/** The personal fields of every withdrawal an answer carries, opened (they are stored sealed). */
-async function openAnswer(ctx: WithdrawalContext, answer: unknown): Promise<unknown> {
-  if (typeof answer !== 'object' || answer === null) return answer;
-  const a = answer as { withdrawalId?: string; withdrawal?: Withdrawal; withdrawals?: Withdrawal[] };
-  if (typeof a.withdrawalId === 'string') return openWithdrawal(ctx, answer as Withdrawal);
-  return {
-    ...a,
-    ...(a.withdrawal ? { withdrawal: await openWithdrawal(ctx, a.withdrawal) } : {}),
-    ...(a.withdrawals
-      ? { withdrawals: await Promise.all(a.withdrawals.map((w) => openWithdrawal(ctx, w))) }
-      : {}),
-  };
-}
-
-/** Each handler's answer with its personal fields opened. */
-function opening<H extends Record<string, (request: never) => Promise<unknown>>>(
-  ctx: WithdrawalContext,
-  handlers: H,
-): H {
-  return Object.fromEntries(
-    Object.entries(handlers).map(([name, handle]) => [
-      name,
-      async (request: never) => openAnswer(ctx, await handle(request)),
-    ]),
-  ) as H;
-}
+import { type WithdrawalView, requestWithdrawal, withdrawals } from '../app/withdrawals.js';
 
 export const withdrawalToProto = (d: WithdrawalView): Withdrawal => ({
   withdrawalId: d.withdrawalId,
@@ -65,8 +39,8 @@ export function withdrawalGrpcService(
   options: { logger: Logger },
 ): GrpcServiceRegistration {
   const handlers = unaryHandlers(
-    opening(
-      ctx,
+    openingAnswers(
+      ctx.personalData,
       heldRequestHandlers(ctx, withdrawals, withdrawalToProto, {
         one: 'withdrawal',
         ofUser: 'listUserWithdrawals',

@@ -90,16 +90,3 @@ async function sealWalletAddress(
   ]);
   return { sealedWalletAddress, walletAddressHash };
 }
-
-/** A withdrawal as it is answered: its owner's name and email and its wallet address opened. */
-export async function openWithdrawal<
-  V extends { userName: string; userEmail: string; walletAddress: string },
->(ctx: Pick<WithdrawalContext, 'personalData'>, view: V): Promise<V> {
-  const open = (value: string) => ctx.personalData.open(value);
-  return {
-    ...view,
-    userName: await open(view.userName),
-    userEmail: await open(view.userEmail),
-    walletAddress: await open(view.walletAddress),
-  };
-}
