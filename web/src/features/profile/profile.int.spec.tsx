@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../test/fakeApi';
+import { stubIntersectionObserver } from '../../test/intersection';
 import { aUser, loggedInAs, renderApp } from '../../test/render';
 import { filterUsers } from './UsersTab';
 
@@ -127,27 +128,7 @@ describe('users tab (admin)', () => {
   });
 
   it('loads the next page when the end of the list scrolls into view, and searches on the server', async () => {
-    // jsdom has no layout: a stand-in IntersectionObserver that the test scrolls by hand
-    const observed = new Set<{ cb: IntersectionObserverCallback; el: Element }>();
-    vi.stubGlobal(
-      'IntersectionObserver',
-      class {
-        private entries: Array<{ cb: IntersectionObserverCallback; el: Element }> = [];
-        constructor(private cb: IntersectionObserverCallback) {}
-        observe(el: Element) {
-          const e = { cb: this.cb, el };
-          this.entries.push(e);
-          observed.add(e);
-        }
-        disconnect() {
-          for (const e of this.entries) observed.delete(e);
-        }
-      },
-    );
-    const scrollToEnd = () => {
-      for (const { cb, el } of [...observed])
-        cb([{ isIntersecting: true, target: el } as unknown as IntersectionObserverEntry], {} as never);
-    };
+    const { scrollToEnd } = stubIntersectionObserver();
     const more = [aUser({ _id: 'u-9', name: 'Zed Older', email: 'zed@example.com' })];
     server.on('GET users/userStats', [200, { total: 5, verified: 2, unverified: 3, suspended: 1 }]);
     server.on('GET users/getUsers', ({ url }) =>
