@@ -3,11 +3,11 @@
  * `start` is what the standalone target and the tests call; run as a program
  * (`tsx services/investment/src/main.ts`) it builds its adapters from env (runServiceProgram).
  */
-import { randomUUID } from 'node:crypto';
 import {
   type HeldRequestServiceHandle,
   startHeldRequestService,
 } from '@meridian/platform/app/heldRequest/service';
+import { timeOrderedId } from '@meridian/platform/eventSourcing/ids';
 import { personalDataOf } from '@meridian/platform/personalData';
 import { runServiceProgram } from '@meridian/platform/runtime';
 import { type ServiceDeps } from '@meridian/platform/service';
@@ -53,7 +53,8 @@ export async function start(deps: InvestmentDeps): Promise<InvestmentHandle> {
       ledger,
       plans: config.plans,
       clock: deps.clock ?? (() => new Date()),
-      newId: deps.newId ?? randomUUID,
+      // time-ordered ids: the documents keyed by them are written at the end of their index
+      newId: deps.newId ?? timeOrderedId,
       logger,
       personalData: personalDataOf(deps),
     }),

@@ -3,7 +3,7 @@
  * `start` is what the standalone target and the tests call; run as a program
  * (`tsx services/ledger/src/main.ts`) it builds its adapters from env (runServiceProgram).
  */
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '@meridian/platform/eventSourcing/ids';
 import { personalDataOf } from '@meridian/platform/personalData';
 import { runServiceProgram } from '@meridian/platform/runtime';
 import { startService, type ServiceDeps, type ServiceHandle } from '@meridian/platform/service';
@@ -39,7 +39,8 @@ export function start(deps: LedgerDeps): Promise<LedgerHandle> {
       const ctx: LedgerContext = {
         store,
         clock,
-        newId: deps.newId ?? randomUUID,
+        // time-ordered ids: the documents keyed by them are written at the end of their index
+        newId: deps.newId ?? timeOrderedId,
         referralMinimumCents: config.LEDGER_REFERRAL_MIN_DEPOSIT_CENTS,
         personalData: personalDataOf(deps),
       };

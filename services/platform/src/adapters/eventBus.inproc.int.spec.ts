@@ -83,4 +83,27 @@ describe('in-process bus specifics', () => {
     await sub.stop();
     await Promise.all([a.close(), b.close()]);
   });
+
+  it("delivers in log order what two instances on one file publish in turns (its own kept, the other's read)", async () => {
+    const path = join(dir.path, `${randomUUID()}.sqlite`);
+    const a = createInProcEventBus({ path, pollIntervalMs: 60_000 });
+    const b = createInProcEventBus({ path, pollIntervalMs: 60_000 });
+    const got: string[] = [];
+    const sub = await a.subscribe({
+      topic: 't',
+      group: 'g',
+      handler: async (e) => void got.push(e.id),
+      handleBatch: async (events) => void got.push(...events.map((e) => e.id)),
+    });
+    const published: string[] = [];
+    for (let i = 1; i <= 30; i++) {
+      const e = busEvent('s', i);
+      published.push(e.id);
+      await (i % 3 === 0 ? b : a).publish('t', [e]);
+    }
+    await waitFor(() => a.committed('g', 't') === 30, { timeoutMs: 5_000, message: 'all 30 handled' });
+    expect(got).toEqual(published);
+    await sub.stop();
+    await Promise.all([a.close(), b.close()]);
+  });
 });

@@ -35,6 +35,8 @@ export interface InProcEventBusOptions extends HandlerRetryOptions {
  * failing handler with capped exponential backoff (so delivery is at least once and never skips an
  * event) — until `maxAttempts`, when the event is appended to `<topic>.dlq` and committed in one
  * transaction. A crash redelivers at most the uncommitted part of a batch (consumers de-duplicate).
+ * What a bus published lately is served to its own caught-up subscriptions from memory, parsed once for
+ * all their groups (RecentMessages), instead of being read back from the log by each group.
  *
  * The log keeps each event's JSON whole, its trace context (StoredEvent.trace, tracing.ts) included.
  *
@@ -81,9 +83,12 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
     ),
     count: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM messages WHERE topic = ?'),
   };
+  /** Appends the events (one transaction); returns the offset of the first and each one's JSON. */
   const appendBatch = db.transaction((topic: string, events: readonly StoredEvent[]) => {
-    let offset = stmt.maxOffset.get(topic)?.o ?? 0;
-    for (const e of events) stmt.insert.run(topic, ++offset, e.streamId, JSON.stringify(e));
+    const first = (stmt.maxOffset.get(topic)?.o ?? 0) + 1;
+    const json = events.map((e) => JSON.stringify(e));
+    for (let i = 0; i < events.length; i++) stmt.insert.run(topic, first + i, events[i].streamId, json[i]);
+    return { first, json };
   });
   const deadLetter = db.transaction((topic: string, group: string, offset: number, event: StoredEvent) => {
     const dlq = deadLetterTopicOf(topic);
@@ -100,6 +105,8 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
   const shared = sharedFor(path);
   const emitter = shared.emitter;
   const active = shared.active;
+  /** What this bus published lately, for its own subscriptions (see RecentMessages). */
+  const recent = new RecentMessages();
   const mine = new Set<{ stop(): Promise<void> }>();
   const pollMs = options.pollIntervalMs ?? (path === ':memory:' ? undefined : 500);
   let closed = false;
@@ -114,7 +121,8 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
     async publish(topic, events) {
       assertOpen();
       if (events.length === 0) return;
-      appendBatch.immediate(topic, events);
+      const { first, json } = appendBatch.immediate(topic, events);
+      recent.add(topic, first, json);
       emitter.emit(topic);
     },
 
@@ -173,7 +181,8 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
       const loop = async () => {
         while (!stopping) {
           const committed = stmt.getCommitted.get(group, topic)?.offset ?? 0;
-          const batch = stmt.fetch.all(topic, committed, BATCH);
+          const batch: Fetched[] =
+            recent.fetch(topic, committed, BATCH) ?? stmt.fetch.all(topic, committed, BATCH);
           if (batch.length === 0) {
             await signal.wait(pollMs);
             continue;
@@ -187,7 +196,7 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
             }
           };
           try {
-            const events = batch.map((row) => JSON.parse(row.json) as StoredEvent);
+            const events = batch.map((row) => row.event ?? (JSON.parse(row.json) as StoredEvent));
             if (handleBatch && events.length > 1) {
               try {
                 const started = process.hrtime.bigint();
@@ -256,6 +265,49 @@ interface SharedState {
   emitter: EventEmitter;
   active: Map<string, { stop(): Promise<void> }>;
 }
+
+/** A message as a subscription fetches it: from the log (its JSON) or from RecentMessages (parsed once). */
+type Fetched = { offset: number; json: string; event?: StoredEvent };
+
+/** Messages kept per topic by RecentMessages (about ten fetched batches of every group). */
+const RECENT_PER_TOPIC = 1_000;
+
+/**
+ * The last messages a bus published on each topic, by offset, as they were committed (the JSON the log
+ * has), each parsed at most once. Its subscriptions that are caught up read their next batch here
+ * instead of from the log, and its groups share one parse of each message (handlers only read the
+ * events they are given). Only an unbroken run of offsets right after the group's committed one is
+ * served; anything else (a message another bus or process published on the file, one older than what
+ * is kept, a dead letter) is read from the log as before.
+ */
+class RecentMessages {
+  private readonly topics = new Map<string, Map<number, Fetched>>();
+
+  add(topic: string, first: number, json: readonly string[]): void {
+    let kept = this.topics.get(topic);
+    if (!kept) this.topics.set(topic, (kept = new Map()));
+    for (let i = 0; i < json.length; i++) kept.set(first + i, { offset: first + i, json: json[i] });
+    // the map iterates in insertion order: the oldest first
+    for (const offset of kept.keys()) {
+      if (kept.size <= RECENT_PER_TOPIC) break;
+      kept.delete(offset);
+    }
+  }
+
+  /** Up to `limit` messages after `committed` in offset order, parsed; null when the next one is not kept. */
+  fetch(topic: string, committed: number, limit: number): Fetched[] | null {
+    const kept = this.topics.get(topic);
+    const out: Fetched[] = [];
+    for (let offset = committed + 1; kept && out.length < limit; offset++) {
+      const m = kept.get(offset);
+      if (!m) break;
+      m.event ??= JSON.parse(m.json) as StoredEvent;
+      out.push(m);
+    }
+    return out.length > 0 ? out : null;
+  }
+}
+
 const sharedByFile = new Map<string, SharedState>();
 
 function sharedFor(path: string): SharedState {

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { DomainEvent, EventMeta, StoredEvent } from '../eventSourcing/types.js';
 import type { OutboxEvent } from '../ports/serviceStore.js';
 import { invalid } from '../eventSourcing/errors.js';
+import { timeOrderedId } from '../eventSourcing/ids.js';
 
 /** Options every ServiceStore adapter accepts. */
 export interface StoreOptions {
@@ -20,7 +20,8 @@ export function buildEnvelopes<E extends DomainEvent>(
   options: StoreOptions,
 ): Array<Omit<StoredEvent<E>, 'position'>> {
   const occurredAt = (options.clock ?? (() => new Date()))().toISOString();
-  const newId = options.newId ?? randomUUID;
+  // time-ordered: the event id index (and consumers' processed markers) grow at their end
+  const newId = options.newId ?? timeOrderedId;
   return events.map((e, i) => ({
     id: e.id ?? newId(),
     type: e.type,
