@@ -7,6 +7,7 @@ import {
   decodeHealthCheckResponse,
   encodeHealthCheckRequest,
   ServingStatus,
+  type GrpcClientOptions,
   type HealthCheckRequest,
   type HealthCheckResponse,
 } from '@meridian/platform/grpc/index';
@@ -16,12 +17,15 @@ export type { IdentityServiceClient, NotificationServiceClient, KycServiceClient
 
 export const DEFAULT_GRPC_DEADLINE_MS = 10_000;
 
-export const createIdentityClient = (target: string): IdentityServiceClient =>
-  createGrpcClient(IdentityServiceClient, target);
-export const createNotificationClient = (target: string): NotificationServiceClient =>
-  createGrpcClient(NotificationServiceClient, target);
-export const createKycClient = (target: string): KycServiceClient =>
-  createGrpcClient(KycServiceClient, target);
+/** `options.inProcess`: the services run in this process (the standalone): their handlers are called directly. */
+export const createIdentityClient = (target: string, options?: GrpcClientOptions): IdentityServiceClient =>
+  createGrpcClient(IdentityServiceClient, target, options);
+export const createNotificationClient = (
+  target: string,
+  options?: GrpcClientOptions,
+): NotificationServiceClient => createGrpcClient(NotificationServiceClient, target, options);
+export const createKycClient = (target: string, options?: GrpcClientOptions): KycServiceClient =>
+  createGrpcClient(KycServiceClient, target, options);
 
 /**
  * grpc.health.v1 Check over the channel of an existing client: true when the server answers SERVING.

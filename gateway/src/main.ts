@@ -19,6 +19,7 @@ export {
   type GatewayConfig,
 } from './config.js';
 export { createIdentityClient, createKycClient, createNotificationClient } from './grpcClients.js';
+export { closeMoneyClients, createMoneyClients } from './moneyClients.js';
 export { gatewayEventCodecs, pushesForKycEvent } from './live/kycPushes.js';
 export { LIVE_EVENTS, LIVE_EVENTS as LIVE } from './live/pushContract.js';
 

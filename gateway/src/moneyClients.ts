@@ -2,7 +2,7 @@
 import { LedgerServiceClient } from '@meridian/proto/meridian/ledger/v1/ledger';
 import { InvestmentServiceClient } from '@meridian/proto/meridian/investment/v1/investment';
 import { WithdrawalServiceClient } from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
-import { createGrpcClient } from '@meridian/platform/grpc/index';
+import { createGrpcClient, type GrpcClientOptions } from '@meridian/platform/grpc/index';
 
 export type { LedgerServiceClient, InvestmentServiceClient, WithdrawalServiceClient };
 
@@ -12,15 +12,27 @@ export interface MoneyClients {
   withdrawal: WithdrawalServiceClient;
 }
 
-export function createMoneyClients(targets: {
-  ledgerGrpcUrl?: string;
-  investmentGrpcUrl?: string;
-  withdrawalGrpcUrl?: string;
-}): MoneyClients {
+/** `options.inProcess`: the services run in this process (the standalone): their handlers are called directly. */
+export function createMoneyClients(
+  targets: {
+    ledgerGrpcUrl?: string;
+    investmentGrpcUrl?: string;
+    withdrawalGrpcUrl?: string;
+  },
+  options?: GrpcClientOptions,
+): MoneyClients {
   return {
-    ledger: createGrpcClient(LedgerServiceClient, targets.ledgerGrpcUrl ?? '127.0.0.1:50054'),
-    investment: createGrpcClient(InvestmentServiceClient, targets.investmentGrpcUrl ?? '127.0.0.1:50055'),
-    withdrawal: createGrpcClient(WithdrawalServiceClient, targets.withdrawalGrpcUrl ?? '127.0.0.1:50056'),
+    ledger: createGrpcClient(LedgerServiceClient, targets.ledgerGrpcUrl ?? '127.0.0.1:50054', options),
+    investment: createGrpcClient(
+      InvestmentServiceClient,
+      targets.investmentGrpcUrl ?? '127.0.0.1:50055',
+      options,
+    ),
+    withdrawal: createGrpcClient(
+      WithdrawalServiceClient,
+      targets.withdrawalGrpcUrl ?? '127.0.0.1:50056',
+      options,
+    ),
   };
 }
 

@@ -15,8 +15,10 @@ import { createSqlitePersonalDataKeys, personalDataKeysPath } from '@meridian/id
 import { parseServiceConfigs, startServices, type MoneyServices, type ServicesOptions } from './services.js';
 import { generateSecrets, keptSecrets } from './secrets.js';
 import {
+  closeMoneyClients,
   createIdentityClient,
   createKycClient,
+  createMoneyClients,
   createNotificationClient,
   parseGatewayConfig,
   startGateway,
@@ -61,7 +63,8 @@ export interface Standalone {
 /**
  * Every service and the gateway in ONE process (docs/architecture.md §6): one SQLite file per service
  * and one shared in-process bus under DATA_DIR, a KeyValueStore (Redis when REDIS_URL is set, else
- * memory), gRPC over 127.0.0.1 loopback between the gateway and the services (services.ts).
+ * memory). The services serve gRPC on 127.0.0.1 loopback (services.ts: investment and withdrawal reach the
+ * ledger through it); the gateway's clients call their handlers in this process directly (in-process transport).
  */
 export async function startStandalone(options: StandaloneOptions = {}): Promise<Standalone> {
   const env = { ...(options.env ?? process.env) };
@@ -150,13 +153,25 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       money: options.money,
     });
 
-    const identityClient = createIdentityClient(identity.grpcAddress);
-    const notificationClient = createNotificationClient(notification.grpcAddress);
-    const kycClient = createKycClient(kyc.grpcAddress);
+    // the gateway's clients call the services' handlers in this process directly (no HTTP/2 over loopback;
+    // the same proto encoding, statuses, deadlines and traces: platform grpc/inProcess.ts)
+    const inProcess = { inProcess: true };
+    const identityClient = createIdentityClient(identity.grpcAddress, inProcess);
+    const notificationClient = createNotificationClient(notification.grpcAddress, inProcess);
+    const kycClient = createKycClient(kyc.grpcAddress, inProcess);
+    const moneyClients = createMoneyClients(
+      {
+        ledgerGrpcUrl: money.ledger.grpcAddress,
+        investmentGrpcUrl: money.investment.grpcAddress,
+        withdrawalGrpcUrl: money.withdrawal.grpcAddress,
+      },
+      inProcess,
+    );
     onStop('grpc clients', () => {
       identityClient.close();
       notificationClient.close();
       kycClient.close();
+      closeMoneyClients(moneyClients);
     });
 
     const gatewayConfig: GatewayConfig = {
@@ -183,6 +198,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       identity: identityClient,
       notification: notificationClient,
       kyc: kycClient,
+      money: moneyClients,
       bus,
       kv: kvFor('gateway'),
       logger: loggerFor('gateway'),

@@ -243,14 +243,14 @@ export async function recordClaimTakeover(
     userId: input.fromAdminId,
     takenOverAt: ctx.clock().toISOString(),
   };
-  await ctx.store.transaction(async (tx) => {
-    const { events } = await tx.appendToStream(
+  // published like every identity event (the store records its integration event: withIntegrationEvents)
+  await ctx.store.transaction((tx) =>
+    tx.appendToStream(
       toClaimTakeoverStreamId(caller.userId),
       'any',
       [{ type: CLAIM_TAKEN_OVER, data }],
       metaFor(caller.correlationId, actorOf(caller), ctx),
-    );
-    for (const e of events) await tx.recordIntegrationEvent(e.id, { type: e.type, data: e.data });
-  });
+    ),
+  );
   return 'Claim takeover recorded';
 }

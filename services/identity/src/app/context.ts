@@ -344,15 +344,18 @@ export interface AuthResult {
   message: string;
 }
 
-/** Opens a session for the user (for `impersonatorId` when an admin acts as them) and answers with their view. */
+/**
+ * Opens a session for the user (for `impersonatorId` when an admin acts as them) and answers with their view
+ * (`view`: the one the caller has just read and checked, else read here).
+ */
 export async function signedIn(
   ctx: IdentityContext,
   userId: string,
   message: string | ((user: UserView) => string),
-  options: { deviceToken?: string; impersonatorId?: string } = {},
+  options: { deviceToken?: string; impersonatorId?: string; view?: UserView } = {},
 ): Promise<AuthResult> {
   const session = await createSession(ctx, userId, options.impersonatorId ?? null);
-  const user = await openUserView(ctx, (await getUserView(ctx.store, userId))!);
+  const user = await openUserView(ctx, options.view ?? (await getUserView(ctx.store, userId))!);
   return {
     user,
     isImpersonated: !!options.impersonatorId,

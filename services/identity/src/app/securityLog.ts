@@ -1,20 +1,30 @@
 /**
  * Sign-ins as events: each successful sign-in appends UserSignedIn to `signins-<userId>` (with the
- * client address in the actor, sealed with the user's key: personal data), published on meridian.identity.events like every identity event, so the
- * user's security events (projections/audit.ts) are built from events alone.
+ * client address in the actor, sealed with the user's key: personal data) and, in the same transaction,
+ * the user's security event it is (projections/audit.ts projectSignIns), so the security events are built
+ * from events alone. Only identity reads sign-ins: they are not published (app/integrationEvents.ts).
  */
 import type { StoreTx } from '@meridian/platform/ports/serviceStore';
 import { getUserView } from '../projections/userView.js';
-import { USER_SIGNED_IN, type SignInMethod, type UserSignedInData } from '../projections/audit.js';
+import {
+  projectSignIns,
+  USER_SIGNED_IN,
+  type SignInMethod,
+  type UserSignedInData,
+} from '../projections/audit.js';
 import { metaFor, sealAddress, type IdentityContext } from './context.js';
 
 export const toSignInStreamId = (userId: string) => `signins-${userId}`;
 
-/** Appends UserSignedIn inside tx (or its own transaction). */
+/**
+ * Appends UserSignedIn and its security event inside tx (or its own transaction). `role`: the user's, as
+ * the sign-in just read it (else read here).
+ */
 export async function recordSignIn(
   ctx: IdentityContext,
   input: {
     userId: string;
+    role?: string;
     method: SignInMethod;
     newDevice: boolean;
     address?: string;
@@ -24,7 +34,7 @@ export async function recordSignIn(
 ): Promise<void> {
   const address = input.address ? await sealAddress(ctx, input.userId, input.address) : '';
   const run = async (t: StoreTx) => {
-    const role = (await getUserView(t, input.userId))?.role ?? 'subscriber';
+    const role = input.role ?? (await getUserView(t, input.userId))?.role ?? 'subscriber';
     const data: UserSignedInData = {
       userId: input.userId,
       method: input.method,
@@ -42,7 +52,7 @@ export async function recordSignIn(
       [{ type: USER_SIGNED_IN, data }],
       meta,
     );
-    for (const e of events) await t.recordIntegrationEvent(e.id, { type: e.type, data: e.data });
+    await projectSignIns(t, events);
   };
   if (tx) await run(tx);
   else await ctx.store.transaction(run);

@@ -74,8 +74,14 @@ export async function login(ctx: IdentityContext, input: LoginInput): Promise<Au
   if (!view) throw invalid(INVALID_CREDENTIALS);
   assertNotSuspended(view);
   if (!trusted) throw precondition(NEW_DEVICE);
-  const result = await signedIn(ctx, userId, LOGIN_SUCCESSFUL);
-  await recordSignIn(ctx, { userId, method: 'password', newDevice: false, address: input.clientIp });
+  const result = await signedIn(ctx, userId, LOGIN_SUCCESSFUL, { view });
+  await recordSignIn(ctx, {
+    userId,
+    role: view.role,
+    method: 'password',
+    newDevice: false,
+    address: input.clientIp,
+  });
   return result;
 }
 
@@ -151,13 +157,21 @@ export async function loginWithCode(ctx: IdentityContext, input: LoginWithCodeIn
     });
     if (events.some((e) => e.type === 'LoginCodeAttemptFailed')) return { ok: false as const };
     // the right code: only now may the answer say the account is suspended (the code stays unused)
-    assertNotSuspended(await getUserView(tx, userId));
-    return { ok: true as const, deviceToken: await trustDevice(ctx, tx, userId, input.deviceToken) };
+    const view = await getUserView(tx, userId);
+    assertNotSuspended(view);
+    return { ok: true as const, view, deviceToken: await trustDevice(ctx, tx, userId, input.deviceToken) };
   });
   // A wrong code is recorded (attempts count) and only then refused.
   if (!outcome.ok) throw invalid(INVALID_LOGIN_CODE);
-  const result = await signedIn(ctx, userId, LOGIN_SUCCESSFUL, { deviceToken: outcome.deviceToken });
-  await recordSignIn(ctx, { userId, method: 'code', newDevice: !wasTrusted, address: input.clientIp });
+  const view = outcome.view ?? undefined;
+  const result = await signedIn(ctx, userId, LOGIN_SUCCESSFUL, { deviceToken: outcome.deviceToken, view });
+  await recordSignIn(ctx, {
+    userId,
+    role: view?.role,
+    method: 'code',
+    newDevice: !wasTrusted,
+    address: input.clientIp,
+  });
   return result;
 }
 

@@ -5,13 +5,15 @@
  * - audit-entries:   one document per event whose actor is an admin or an admin impersonating a user
  *                    (who, on whose behalf, what, when, from which address), minus the consequences an
  *                    action has on the bus (balances, postings, emails) and security events.
- * - security-events: one document per sign-in (a new browser told apart) and per password change.
+ * - security-events: one document per sign-in (a new browser told apart; projected as identity appends
+ *                    it, projectSignIns) and per password change.
  *
  * Pure: no clock, no ids; `sortKey` (`occurredAt|eventId`) orders both and is the keyset cursor. The
  * address is copied as the event carries it: identity's own events carry it sealed with the key of the person
  * at the keyboard (app/context.ts sealAddress; personal data), opened where the entries are answered.
  */
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
+import type { StoreTx } from '@meridian/platform/ports/serviceStore';
 
 export const AUDIT_ENTRIES = 'audit-entries';
 export const SECURITY_EVENTS = 'security-events';
@@ -130,6 +132,20 @@ export function auditEntryOf(event: StoredEvent, service: string): AuditEntryDoc
     impersonating,
     details: detailsOf(adjustment ? adjustment.data : event.data),
   };
+}
+
+/**
+ * A sign-in's security event, written in the transaction that appends UserSignedIn (app/securityLog.ts): a
+ * sign-in is identity's own fact and stays private to it (app/integrationEvents.ts), so no consumer has to
+ * carry it over the bus. A rebuild runs identity's own log through it. (Sign-ins published by an older
+ * version reach the same document, keyed by the event id, through the audit consumer.)
+ */
+export async function projectSignIns(tx: StoreTx, events: readonly StoredEvent[]): Promise<void> {
+  for (const event of events) {
+    if (event.type !== USER_SIGNED_IN) continue;
+    const security = securityEventOf(event);
+    if (security) await tx.put<SecurityEventDoc>(SECURITY_EVENTS, security.id, security);
+  }
 }
 
 /** The security event of the user an identity event is, or null. */

@@ -3,8 +3,9 @@
  * the gRPC surface (registrations with referrals, a verification, profile edits, a role change, a
  * deletion, an impersonation, a password reset) interleaved with the kyc and ledger facts the user view
  * shows, then every read-model collection is snapshotted, dropped and rebuilt — from identity's own log
- * through projectInline (what the command handler runs), then from the kyc and ledger topics replayed
- * from the beginning through the handler the live consumer uses — and compared.
+ * through projectInline (what the command handler runs) and projectSignIns (what a sign-in runs), then
+ * from the kyc and ledger topics replayed from the beginning through the handler the live consumer
+ * uses — and compared.
  *
  * Not read models, so not rebuilt: `credentials` (password hashes, which never enter an event),
  * `trusted-devices` (the browsers a user confirmed with a login code: sign-in state, no event),
@@ -18,7 +19,7 @@ import { dropCollections, replayTopic, snapshotCollections } from '@meridian/pla
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { applyExternalFact } from '../app/externalFacts.js';
 import { applyAuditEvent, AUDIT_GROUP, AUDITED_TOPICS } from '../app/audit.js';
-import { AUDIT_ENTRIES, SECURITY_EVENTS } from './audit.js';
+import { AUDIT_ENTRIES, projectSignIns, SECURITY_EVENTS } from './audit.js';
 import type { UserEvent } from '../domain/user.js';
 import { startHarness } from '../testing/harness.js';
 import { createNodeCrypto } from '../adapters/crypto.node.js';
@@ -159,7 +160,10 @@ it('drops every read model and rebuilds it equal from the events alone', async (
       open: (v) => h.personalData.openOrNull(v),
     };
     for (const event of await h.events()) {
-      await h.store.transaction((tx) => projectInline(tx, [event as StoredEvent<UserEvent>], search));
+      await h.store.transaction(async (tx) => {
+        await projectInline(tx, [event as StoredEvent<UserEvent>], search);
+        await projectSignIns(tx, [event]);
+      });
     }
     // the other services' topics from the beginning (a fresh group) through the live consumer's handler
     for (const topic of EXTERNAL_TOPICS) {

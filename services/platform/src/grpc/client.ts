@@ -1,5 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { currentCorrelationId } from '../logger.js';
+import { inProcessClientClass } from './inProcess.js';
 import { CORRELATION_ID_KEY } from './status.js';
 import { tracingClientInterceptor } from './tracingInterceptors.js';
 
@@ -19,6 +20,15 @@ export type UnaryMethod<C> = {
 export type RequestOf<C, M extends keyof C> = C[M] extends UnaryCall<infer Req> ? Req : never;
 export type ResponseOf<C, M extends keyof C> = C[M] extends UnaryCall<any, infer Res> ? Res : never;
 
+export interface GrpcClientOptions extends Partial<grpc.ClientOptions> {
+  /**
+   * Unary calls to a server of this same process listening at `target` call its handlers directly,
+   * without HTTP/2 (inProcess.ts: the standalone's gateway); anything else goes over the channel, and so
+   * does every call of a client given interceptors of its own (they would be skipped).
+   */
+  inProcess?: boolean;
+}
+
 /**
  * `new ClientCtor(target, insecure)`, with keepalive, a reasonable reconnect backoff and the W3C trace
  * context of the caller in every call's metadata (tracingInterceptors.ts).
@@ -30,9 +40,10 @@ export function createGrpcClient<C extends grpc.Client>(
     options?: Partial<grpc.ClientOptions>,
   ) => C,
   target: string,
-  options: Partial<grpc.ClientOptions> = {},
+  { inProcess = false, ...options }: GrpcClientOptions = {},
 ): C {
-  return new ClientCtor(target, grpc.credentials.createInsecure(), {
+  const Ctor = inProcess && !options.interceptors?.length ? inProcessClientClass(ClientCtor) : ClientCtor;
+  return new Ctor(target, grpc.credentials.createInsecure(), {
     'grpc.keepalive_time_ms': 30_000,
     'grpc.max_reconnect_backoff_ms': 2_000,
     ...options,

@@ -37,7 +37,9 @@ const TestClient = grpc.makeGenericClientConstructor(
 };
 
 let server: GrpcServerHandle;
-let client: TestClient;
+/** over HTTP/2, and through the in-process transport (inProcess.ts): both must behave the same */
+let wire: TestClient;
+let local: TestClient;
 let releaseSlow!: () => void;
 const slowGate = new Promise<void>((r) => (releaseSlow = r));
 
@@ -62,16 +64,26 @@ beforeAll(async () => {
       },
     ],
   });
-  client = createGrpcClient(TestClient, server.address);
+  wire = createGrpcClient(TestClient, server.address);
+  local = createGrpcClient(TestClient, server.address, { inProcess: true });
 });
 
 afterAll(async () => {
   releaseSlow();
-  client?.close();
+  wire?.close();
+  local?.close();
   await server?.stop();
 });
 
-describe('gRPC helpers', () => {
+describe.each([
+  { transport: 'over HTTP/2', inProcess: false },
+  { transport: 'in process', inProcess: true },
+])('gRPC helpers ($transport)', ({ inProcess }) => {
+  let client: TestClient;
+  beforeAll(() => {
+    client = inProcess ? local : wire;
+  });
+
   it('binds port 0 to a real port', () => {
     expect(server.port).toBeGreaterThan(0);
     expect(server.address).toBe(`127.0.0.1:${server.port}`);
@@ -141,7 +153,7 @@ describe('gRPC helpers', () => {
   });
 
   it('maps a transport failure to 503 with a generic message', async () => {
-    const dead = createGrpcClient(TestClient, '127.0.0.1:1');
+    const dead = createGrpcClient(TestClient, '127.0.0.1:1', { inProcess });
     const err = (await callUnary(dead, 'whoami', {}, { deadlineMs: 2_000 }).catch(
       (e: unknown) => e,
     )) as grpc.ServiceError;
@@ -151,7 +163,7 @@ describe('gRPC helpers', () => {
   });
 
   it('answers grpc.health.v1 Check and Watch, and reports NOT_SERVING on stop', async () => {
-    const health = createGrpcClient(HealthClient, server.address);
+    const health = createGrpcClient(HealthClient, server.address, { inProcess });
     const check = (service: string) =>
       new Promise<{ status?: ServingStatus; code?: grpc.status }>((resolve) =>
         health.check({ service }, new grpc.Metadata(), { deadline: Date.now() + 2_000 }, (err, res) =>
@@ -164,7 +176,7 @@ describe('gRPC helpers', () => {
 
     // a second server, to watch it stop
     const other = await startGrpcServer({ address: '127.0.0.1:0', services: [] });
-    const otherHealth = createGrpcClient(HealthClient, other.address);
+    const otherHealth = createGrpcClient(HealthClient, other.address, { inProcess });
     const seen: ServingStatus[] = [];
     const stream = otherHealth.watch({ service: '' });
     const ended = new Promise<void>((resolve) => {

@@ -3,6 +3,7 @@ import * as grpc from '@grpc/grpc-js';
 import { createLogger, withCorrelation, type Logger } from '../logger.js';
 import { metrics, secondsSince } from '../metrics.js';
 import { HealthImplementation, HealthService, ServingStatus } from './health.js';
+import { serveInProcess } from './inProcess.js';
 import { CORRELATION_ID_KEY, toGrpcStatus } from './status.js';
 import { tracingServerInterceptor } from './tracingInterceptors.js';
 
@@ -43,6 +44,9 @@ export function serviceNameOf(definition: grpc.ServiceDefinition): string {
   return m ? m[1] : 'unknown';
 }
 
+/** The largest request our servers take (grpc.max_receive_message_length). */
+const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
+
 /** Starts a gRPC server (insecure credentials: TLS is the mesh's or the ingress's job) with grpc.health.v1. */
 export async function startGrpcServer(options: {
   address: string;
@@ -52,7 +56,7 @@ export async function startGrpcServer(options: {
 }): Promise<GrpcServerHandle> {
   const logger = options.logger ?? createLogger('grpc');
   const server = new grpc.Server({
-    'grpc.max_receive_message_length': 16 * 1024 * 1024,
+    'grpc.max_receive_message_length': MAX_REQUEST_BYTES,
     ...options.serverOptions,
     interceptors: [
       grpcServerMetrics,
@@ -77,6 +81,18 @@ export async function startGrpcServer(options: {
   );
   const host = options.address.replace(/:\d+$/, '');
   const address = `${host}:${port}`;
+  // clients of this process made with `inProcess` call the handlers directly (inProcess.ts); a server
+  // with interceptors of its own is reached over the wire only (they would be skipped)
+  const unserveInProcess = options.serverOptions?.interceptors?.length
+    ? () => Promise.resolve()
+    : serveInProcess(
+        address,
+        [{ definition: HealthService, implementation: health.handlers }, ...options.services],
+        {
+          maxRequestBytes: options.serverOptions?.['grpc.max_receive_message_length'] ?? MAX_REQUEST_BYTES,
+          observe: observeHandling,
+        },
+      );
   logger.info(
     { address, services: options.services.map((s) => s.name ?? serviceNameOf(s.definition)) },
     'gRPC server listening',
@@ -89,6 +105,8 @@ export async function startGrpcServer(options: {
     health,
     stop(graceMs = 5_000) {
       stopped ??= new Promise<void>((resolve) => {
+        // in-process calls already made finish like the calls on the wire; later ones take the wire
+        const inProcessDone = unserveInProcess();
         liveHealth.delete(health);
         health.setAll(ServingStatus.NOT_SERVING);
         health.endWatches();
@@ -99,8 +117,10 @@ export async function startGrpcServer(options: {
         }, graceMs);
         timer.unref();
         server.tryShutdown(() => {
-          clearTimeout(timer);
-          resolve();
+          void inProcessDone.then(() => {
+            clearTimeout(timer);
+            resolve();
+          });
         });
       });
       return stopped;
@@ -117,18 +137,23 @@ const codeNames = Object.fromEntries(
   Object.entries(grpc.status).map(([name, code]) => [code, name]),
 ) as Record<number, string>;
 
+/** Records one call's handling time with its status code. */
+function observeHandling(path: string, code: number, startedNs: bigint): void {
+  const [, service = 'unknown', name = 'unknown'] = path.split('/');
+  grpcHandling.observe(
+    { grpc_service: service, grpc_method: name, grpc_code: codeNames[code] ?? 'UNKNOWN' },
+    secondsSince(startedNs),
+  );
+}
+
 /** Observes every call's duration once, when its status is sent (or the client cancelled it). */
 const grpcServerMetrics: grpc.ServerInterceptor = (method, call) => {
-  const [, service = 'unknown', name = 'unknown'] = method.path.split('/');
   const started = process.hrtime.bigint();
   let observed = false;
   const observe = (code: number) => {
     if (observed) return;
     observed = true;
-    grpcHandling.observe(
-      { grpc_service: service, grpc_method: name, grpc_code: codeNames[code] ?? 'UNKNOWN' },
-      secondsSince(started),
-    );
+    observeHandling(method.path, code, started);
   };
   return new grpc.ServerInterceptingCall(call, {
     start: (next) => next({ onCancel: () => observe(grpc.status.CANCELLED) }),
