@@ -20,7 +20,18 @@ import { table } from './results.js';
 import { startStandaloneTarget } from './standalone.js';
 
 export type ListsBenchResult =
-  { skipped: string } | { users: number; seeded: LoadFigure[]; empty: LoadFigure[]; rssMiB: number };
+  | { skipped: string }
+  | {
+      users: number;
+      seeded: LoadFigure[];
+      empty: LoadFigure[];
+      /** the seeded target's resident set after the lists (MiB) */
+      rssMiB: number;
+      /** the same once it answered ready and the admin signed in, before any list */
+      rssStartMiB?: number;
+      /** seconds from its start until it answered ready (the seeded store) */
+      readySeconds?: number;
+    };
 
 interface Route {
   name: string;
@@ -98,7 +109,9 @@ export async function benchLists(o: { seconds: number }): Promise<ListsBenchResu
   const device = JSON.parse(readFileSync(trusted, 'utf8')) as { email: string; deviceToken: string };
 
   const run = async (env: Record<string, string>, seeded: boolean) => {
+    const starting = performance.now();
     const target = await startStandaloneTarget({ env, logName: 'lists' });
+    const readySeconds = (performance.now() - starting) / 1000;
     try {
       let browser: BrowserSession;
       if (seeded) {
@@ -111,6 +124,7 @@ export async function benchLists(o: { seconds: number }): Promise<ListsBenchResu
         });
         if (res.status !== 200) throw new Error(`admin login on the seeded store: HTTP ${res.status}`);
       } else browser = await signIn(target.url, target.admin.email, target.admin.password);
+      const rssStart = await rssOf(target.pid);
       const figures: LoadFigure[] = [];
       for (const route of ROUTES) figures.push(await measure(target.url, browser, route, o.seconds));
       const stats = (await browser.get('/api/users/userStats')).body as { total: number };
@@ -122,14 +136,21 @@ export async function benchLists(o: { seconds: number }): Promise<ListsBenchResu
       if (as.status !== 200) throw new Error(`impersonate ${investorId}: HTTP ${as.status}`);
       for (const route of INVESTOR_ROUTES) figures.push(await measure(target.url, browser, route, o.seconds));
       const rss = await rssOf(target.pid);
-      return { figures, users: stats.total, rss };
+      return { figures, users: stats.total, rss, rssStart, readySeconds };
     } finally {
       await target.stop();
     }
   };
   const empty = await run({}, false);
   const seeded = await run({ ...adminEnv, DATA_DIR: dataDir }, true);
-  return { users: seeded.users, seeded: seeded.figures, empty: empty.figures, rssMiB: seeded.rss };
+  return {
+    users: seeded.users,
+    seeded: seeded.figures,
+    empty: empty.figures,
+    rssMiB: seeded.rss,
+    rssStartMiB: seeded.rssStart,
+    readySeconds: Number(seeded.readySeconds.toFixed(1)),
+  };
 }
 
 /** The id of the seeded user with that email (the users search, by the email's prefix). */
@@ -154,7 +175,11 @@ async function rssOf(pid: number | undefined): Promise<number> {
 
 export function printLists(r: ListsBenchResult): void {
   if ('skipped' in r) return;
-  console.log(`\nLists on a store of ${r.users} users (RSS after the run ${r.rssMiB} MiB) vs an empty store`);
+  const start =
+    r.rssStartMiB === undefined ? '' : `ready in ${r.readySeconds} s, RSS ${r.rssStartMiB} MiB then, `;
+  console.log(
+    `\nLists on a store of ${r.users} users (${start}RSS after the run ${r.rssMiB} MiB) vs an empty store`,
+  );
   table(
     ['route', 'seeded p50 ms', 'seeded p99 ms', 'empty p99 ms', 'p99 ratio', 'req/s'],
     r.seeded.map((f, i) => [

@@ -8,7 +8,7 @@ import { openSecret } from '@meridian/platform/crypto';
 import { personalDataOf } from '@meridian/platform/personalData';
 import { runServiceProgram } from '@meridian/platform/runtime';
 import { startService, type ServiceDeps, type ServiceHandle } from '@meridian/platform/service';
-import { CONSUMER_GROUP } from './app/collections.js';
+import { CONSUMER_GROUP, NOTIFICATION_INDEXES } from './app/collections.js';
 import { startEmailSender } from './app/emailSender.js';
 import { IDENTITY_EVENT_TYPES, handleIdentityEvent } from './app/handleIdentityEvent.js';
 import { KYC_EVENT_TYPES, handleKycEvent } from './app/handleKycEvent.js';
@@ -40,6 +40,7 @@ export function start(deps: NotificationDeps): Promise<NotificationHandle> {
   return startService(
     { service: SERVICE, consumerGroup: CONSUMER_GROUP, integrationEvents: toIntegrationEvent, ...deps },
     async ({ store, onStop, consume, serveGrpc }) => {
+      for (const ix of NOTIFICATION_INDEXES) await store.ensureIndex?.(ix.collection, ix.fields);
       // personal data (addresses, names) stays sealed with each owner's key in the outbox and the mailbox
       const personalData = personalDataOf(deps);
       const mailboxDeps = { personalData, secretsKey: config.SECRETS_KEY };

@@ -14,5 +14,14 @@ export const MAILBOX = 'mailbox';
 /** SendAutomatedEmail's hourly counters. */
 export const RATE_LIMITS = 'rateLimits';
 
+/**
+ * The indexes behind this service's queries, so none reads a whole collection: the sender's due pending
+ * emails, earliest first (emailSender.ts), and the admins of the directory (directory.ts).
+ */
+export const NOTIFICATION_INDEXES: ReadonlyArray<{ collection: string; fields: string[] }> = [
+  { collection: EMAILS, fields: ['status', 'nextAttemptAt'] },
+  { collection: DIRECTORY, fields: ['role', 'userId'] },
+];
+
 /** Consumer group (and processed-marker set) of this service on other services' topics. */
 export const CONSUMER_GROUP = 'notification';

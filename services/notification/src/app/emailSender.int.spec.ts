@@ -94,3 +94,61 @@ describe('email sender on two replicas sharing one store', () => {
       expect(await stores[1].get<EmailRecord>(EMAILS, id)).toMatchObject({ status: 'sent', attempts: 1 });
   });
 });
+
+describe('email sender passes', () => {
+  it('read one batch of the pending emails, the due ones first: a backlog is sent once, a retry waiting for later holds nothing back', async () => {
+    const smtp = await startSmtpTestServer();
+    cleanups.push(() => smtp.close());
+    const [store] = sqliteReplicaStores(join(dir.path, `${randomUUID()}.sqlite`));
+    cleanups.push(() => store!.close());
+    // queued first, but its next attempt is an hour away (a retry waiting for its backoff)
+    const [later] = await queue(store!, 1);
+    await store!.transaction(async (tx) => {
+      const email = (await tx.get<EmailRecord>(EMAILS, later!))!;
+      await tx.put(EMAILS, later!, {
+        ...email,
+        nextAttemptAt: new Date(Date.now() + 3_600_000).toISOString(),
+      });
+    });
+    const backlog = await queue(store!, 12);
+    // what each pass reads from the outbox
+    const read: number[] = [];
+    const reads = new Proxy(store!, {
+      get(target, prop, receiver) {
+        if (prop === 'find')
+          return async (...args: Parameters<ServiceStore['find']>) => {
+            const found = await target.find(...args);
+            if (args[0] === EMAILS) read.push(found.length);
+            return found;
+          };
+        const value: unknown = Reflect.get(target, prop, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const mailer = createSmtpMailer({ url: smtp.url, production: false, plainLoopback: true });
+    cleanups.push(() => mailer.close());
+    const sender = startEmailSender({
+      store: reads,
+      mailer,
+      clock: () => new Date(),
+      policy: { maxAttempts: 3, baseDelayMs: 20, maxDelayMs: 100 },
+      from: 'Meridian <no-reply@meridian.test>',
+      appUrl: 'http://app.meridian.test',
+      openSecret: (s) => s,
+      personalData,
+      lease: false,
+      batchSize: 5,
+      pollIntervalMs: 20,
+    });
+    cleanups.push(() => sender.stop());
+
+    await waitFor(async () => (await store!.count(EMAILS, { status: 'sent' })) === 12, 'the backlog sent');
+    expect(smtp.accepted.map((m) => String(m.headers.get('x-meridian-email-id'))).sort()).toEqual(
+      [...backlog].sort(),
+    );
+    expect(smtp.attempts).toBe(12);
+    expect(await store!.get<EmailRecord>(EMAILS, later!)).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(read.length).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...read)).toBeLessThanOrEqual(5);
+  });
+});

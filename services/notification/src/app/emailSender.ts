@@ -278,12 +278,15 @@ export function startEmailSender(options: EmailSenderOptions): EmailSender {
       }
       let nextDueInMs = pollIntervalMs;
       try {
+        // the pending emails whose next attempt comes first, a batch at a time (NOTIFICATION_INDEXES): the
+        // due ones lead, and a pass reads no more however long the outbox grows
         const pending = await store.find<EmailRecord>(EMAILS, {
           where: { status: 'pending' },
-          orderBy: { field: 'createdAt', direction: 'asc' },
+          orderBy: { field: 'nextAttemptAt', direction: 'asc' },
+          limit: batchSize,
         });
         const now = clock();
-        const due = pending.filter((e) => isDue(e, now)).slice(0, batchSize);
+        const due = pending.filter((e) => isDue(e, now));
         for (const email of due) {
           if (stopping) return;
           if (!holds()) break;
