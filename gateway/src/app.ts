@@ -56,6 +56,9 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
   app.disable('x-powered-by');
   app.set('trust proxy', parseTrustProxy(config.trustProxy));
   app.set('query parser', 'simple');
+  // every API answer is Cache-Control: no-store, so an ETag (a SHA-1 of each JSON body) serves nobody;
+  // the SPA's static files keep theirs (express.static computes its own)
+  app.set('etag', false);
   const cookies = cookiePolicyOf(config);
   const origins = createOriginPolicy(config);
   const personalData = personalDataOf(deps);

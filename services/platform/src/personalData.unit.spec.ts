@@ -49,6 +49,20 @@ describe('PersonalData', () => {
     expect(isUserKeyDestroyed(new Error('other'))).toBe(false);
   });
 
+  it('every seal has its own iv, across refills of the iv pool, and each opens (text and binary)', async () => {
+    const pd = new PersonalData(new MemoryPersonalDataKeys());
+    const ivs = new Set<string>();
+    for (let i = 0; i < 1_500; i++) {
+      const sealed = await pd.seal('u-iv', `value ${i}`);
+      ivs.add(Buffer.from(sealed.split('.')[2]!, 'base64url').toString('hex'));
+      if (i % 250 === 0) expect(await pd.open(sealed)).toBe(`value ${i}`);
+      const binary = await pd.sealBinary('u-iv', Buffer.from([i & 255]));
+      ivs.add(binary.subarray(6 + 'u-iv'.length, 6 + 'u-iv'.length + 12).toString('hex'));
+      if (i % 250 === 0) expect((await pd.openBinary(binary))?.[0]).toBe(i & 255);
+    }
+    expect(ivs.size).toBe(3_000);
+  });
+
   it('digest: the same value of the same user gives the same digest, unlike sealing', async () => {
     const pd = new PersonalData(new MemoryPersonalDataKeys());
     const a = await pd.digest('u1', '0xabc');
