@@ -318,4 +318,27 @@ describe('the SQLite key vault', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+  it('keys asked for at once: one per user, a destroyed id refused alone, every key answered is on disk', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'meridian-vault-'));
+    try {
+      const path = join(dir, 'identity-keys.sqlite');
+      const vault = createSqlitePersonalDataKeys(path);
+      await vault.findOrCreate('gone');
+      await vault.destroy('gone');
+      const ids = Array.from({ length: 60 }, (_, i) => `u${i % 50}`); // ten asked twice
+      const asked = [...ids, 'gone'].map((id) => vault.findOrCreate(id).catch((err: unknown) => err));
+      const keys = await Promise.all(asked);
+      expect(keys.at(-1)).toBeInstanceOf(UserKeyDestroyedError); // refused alone, the others made
+      const made = keys.slice(0, -1) as Buffer[];
+      for (let i = 0; i < 10; i++) expect(made[50 + i]!.equals(made[i]!)).toBe(true); // one key per user
+      expect(new Set(made.map((k) => k.toString('hex'))).size).toBe(50);
+      vault.close();
+      const reopened = createSqlitePersonalDataKeys(path); // every key answered was committed
+      for (let i = 0; i < 50; i++) expect((await reopened.find(`u${i}`))?.equals(made[i]!)).toBe(true);
+      expect(await reopened.find('gone')).toBeNull();
+      reopened.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
