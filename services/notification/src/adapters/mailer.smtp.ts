@@ -14,6 +14,8 @@ export interface SmtpMailerOptions {
   /** The embedded catcher speaks plain SMTP on loopback: skip STARTTLS. */
   plainLoopback?: boolean;
   timeoutsMs?: { connection?: number; greeting?: number; socket?: number };
+  /** Connections kept open to the server at most (default 2). */
+  maxConnections?: number;
 }
 
 /** Codes that mean the server or network, not this message: always worth a retry. */
@@ -47,6 +49,11 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
   const t = options.timeoutsMs ?? {};
   const transport = nodemailer.createTransport({
     url: options.url,
+    // pooled: the emails of a sending pass share open connections (a connection, greeting and EHLO per
+    // email before); a connection the server closed is replaced on the next email
+    pool: true,
+    maxConnections: options.maxConnections ?? 2,
+    maxMessages: 500,
     connectionTimeout: t.connection ?? 10_000,
     greetingTimeout: t.greeting ?? 10_000,
     socketTimeout: t.socket ?? 30_000,
