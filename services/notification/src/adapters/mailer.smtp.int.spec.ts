@@ -17,6 +17,7 @@ const mail = (i: number) => ({
   to: `investor${i}@example.com`,
   subject: `Message ${i}`,
   text: `Body ${i}`,
+  html: `<p>Body ${i}</p>`,
   headers: { 'X-Meridian-Email-Id': `mail-${i}` },
 });
 
