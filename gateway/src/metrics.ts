@@ -14,34 +14,47 @@ const httpDuration = metrics.histogram(
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
+/** Where the route accessor keeps, on each request, the route Express set and its pattern. */
+const ROUTE = Symbol('route');
+const ROUTE_PATTERN = Symbol('routePattern');
+type Routed = { [ROUTE]?: unknown; [ROUTE_PATTERN]?: string; baseUrl?: string };
+
+/** `route` as an accessor that notes the pattern (with the baseUrl of that moment) when it is set. */
+const routeAccessor: PropertyDescriptor & ThisType<Routed> = {
+  configurable: true,
+  enumerable: true,
+  get() {
+    return this[ROUTE];
+  },
+  set(value: { path?: unknown } | undefined) {
+    this[ROUTE] = value;
+    if (typeof value?.path === 'string') {
+      const base = this.baseUrl ?? '';
+      this[ROUTE_PATTERN] = value.path === '/' && base ? base : `${base}${value.path}`;
+    }
+  },
+};
+
 /**
  * Wraps the Express app: every answer observed once with the pattern of the route that matched
  * (`/api/users/:id`), captured when the router sets `req.route` (with the baseUrl of that moment).
  * No route: `unmatched` for a 404, else `other` (static files, preflights, refusals by middleware).
+ *
+ * The accessor is defined once on the app's request prototype (Express gives every request that
+ * prototype before routing); defining it on each request made every request object a slow, dictionary-
+ * mode object for the rest of its handling. A listener without that prototype gets it per request.
  */
-export function withHttpMetrics(app: RequestListener): RequestListener {
+export function withHttpMetrics(app: RequestListener & { request?: object }): RequestListener {
+  const onPrototype = !!app.request && Object.defineProperty(app.request, 'route', routeAccessor);
   return (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
-    let route: string | undefined;
-    let current: unknown;
-    Object.defineProperty(req, 'route', {
-      configurable: true,
-      enumerable: true,
-      get: () => current,
-      set(value: { path?: unknown } | undefined) {
-        current = value;
-        if (typeof value?.path === 'string') {
-          const base = (req as { baseUrl?: string }).baseUrl ?? '';
-          route = value.path === '/' && base ? base : `${base}${value.path}`;
-        }
-      },
-    });
+    if (!onPrototype) Object.defineProperty(req, 'route', routeAccessor);
     res.once('finish', () => {
       const status = res.statusCode;
       httpDuration.observe(
         {
           method: METHODS.has(req.method ?? '') ? req.method : 'OTHER',
-          route: route ?? (status === 404 ? 'unmatched' : 'other'),
+          route: (req as Routed)[ROUTE_PATTERN] ?? (status === 404 ? 'unmatched' : 'other'),
           status_code: String(status),
         },
         secondsSince(started),
