@@ -46,6 +46,8 @@ export function tokenExpiryMs(token: string): number | null {
 
 export class SessionCache {
   private readonly entries = new Map<string, Entry>();
+  /** `s:<sid>` / `u:<userId>` -> the tokens whose entries a revocation of it drops (a revocation reads only these). */
+  private readonly tokensOf = new Map<string, Set<string>>();
   /** `s:<sid>` / `u:<userId>` -> the seq and time of its last revocation (kept `retentionMs`). */
   private readonly revoked = new Map<string, { seq: number; at: number }>();
   private seq = 0;
@@ -82,7 +84,7 @@ export class SessionCache {
     const e = this.entries.get(token);
     if (!e) return undefined;
     if (this.now() >= e.expiresAt || !this.feed.live()) {
-      this.entries.delete(token);
+      this.drop(token);
       return undefined;
     }
     return e.principal;
@@ -108,14 +110,32 @@ export class SessionCache {
     if (exp === null) return false;
     const expiresAt = Math.min(now + (this.options.ttlMs ?? SESSION_CACHE_TTL_MS), exp);
     if (expiresAt <= now) return false;
-    this.entries.delete(token);
+    this.drop(token);
     while (this.entries.size >= (this.options.maxEntries ?? SESSION_CACHE_MAX_ENTRIES)) {
       const oldest = this.entries.keys().next().value;
       if (oldest === undefined) break;
-      this.entries.delete(oldest);
+      this.drop(oldest);
     }
-    this.entries.set(token, { principal: { ...principal, refreshedSessionToken: '' }, expiresAt });
+    const cached = { ...principal, refreshedSessionToken: '' };
+    this.entries.set(token, { principal: cached, expiresAt });
+    for (const key of keysOf(cached)) {
+      let tokens = this.tokensOf.get(key);
+      if (!tokens) this.tokensOf.set(key, (tokens = new Set()));
+      tokens.add(token);
+    }
     return true;
+  }
+
+  /** Removes the entry of `token` and its index rows. */
+  private drop(token: string): void {
+    const e = this.entries.get(token);
+    if (!e) return;
+    this.entries.delete(token);
+    for (const key of keysOf(e.principal)) {
+      const tokens = this.tokensOf.get(key);
+      tokens?.delete(token);
+      if (tokens?.size === 0) this.tokensOf.delete(key);
+    }
   }
 
   /** Drops every entry of the session, or of the user (as user or as impersonating admin). */
@@ -125,14 +145,18 @@ export class SessionCache {
     this.seq++;
     this.revoked.set(key, { seq: this.seq, at: now });
     for (const [k, v] of this.revoked) if (now - v.at > this.options.retentionMs) this.revoked.delete(k);
-    for (const [token, e] of this.entries) {
-      if (keysOf(e.principal).includes(key)) this.entries.delete(token);
-    }
+    for (const token of [...(this.tokensOf.get(key) ?? [])]) this.drop(token);
   }
 
   forgetAll(): void {
     this.epoch++;
     this.entries.clear();
+    this.tokensOf.clear();
+  }
+
+  /** How many revocation keys the index holds (tests: it never outgrows the entries). */
+  get indexedKeys(): number {
+    return this.tokensOf.size;
   }
 
   close(): void {

@@ -58,6 +58,29 @@ describe('SessionCache', () => {
     expect(cache.get(token)).toBeUndefined();
   });
 
+  it("given many sessions, when one user's or one session's revocation comes, then exactly theirs go", () => {
+    const feed = fakeFeed();
+    const cache = new SessionCache(feed, { retentionMs: 30_000, maxEntries: 1_000 });
+    const exp = Math.floor(Date.now() / 1000) + 600;
+    const token = (i: number) => `${jwt(exp)}${i}`;
+    // 1,200 sessions of 300 users (four each): the first 200 are evicted by the bound
+    for (let i = 0; i < 1_200; i++)
+      cache.put(token(i), principal({ userId: `u${i % 300}`, sessionId: `s${i}` }), cache.ticket());
+    expect(cache.size).toBe(1_000);
+    expect(cache.indexedKeys).toBe(1_000 + 300); // a key per live session, one per user
+    feed.announce({ uid: 'u7' }); // sessions 307, 607 and 907 (7 was evicted)
+    expect(cache.get(token(307))).toBeUndefined();
+    expect(cache.get(token(607))).toBeUndefined();
+    expect(cache.get(token(907))).toBeUndefined();
+    expect(cache.get(token(1_107))?.userId).toBe('u207');
+    expect(cache.get(token(308))?.userId).toBe('u8');
+    feed.announce({ sid: 's308' });
+    expect(cache.get(token(308))).toBeUndefined();
+    expect(cache.get(token(608))?.sessionId).toBe('s608');
+    expect(cache.size).toBe(1_000 - 4);
+    expect(cache.indexedKeys).toBe(1_000 - 4 + 299);
+  });
+
   it("given an impersonation, when the admin's sessions are revoked, then it is gone", () => {
     const { cache, feed } = setup();
     const token = jwt(2_000_000);
