@@ -322,9 +322,13 @@ export function markdownReport(r: BenchResult, previous = ''): string {
     '',
   ];
   for (const module of SECTIONS) {
-    const kept = isNotSelected(resultOf[module](r)) ? previousSection(previous, module) : undefined;
+    const result = resultOf[module](r);
+    // a module this run did not measure (not selected, or skipped: no seeded store, no Java) keeps the
+    // section of the last run that did
+    const before = 'skipped' in result ? previousSection(previous, module) : undefined;
+    const kept = before && (isNotSelected(result) || !/\nskipped: /.test(before)) ? before : undefined;
     if (kept) out.push(kept, '');
-    else if (!isNotSelected(resultOf[module](r)))
+    else if (!isNotSelected(result))
       out.push(`<!-- bench:${module} -->`, ...builders[module](r), `<!-- /bench:${module} -->`, '');
   }
   // sections written by hand (e.g. a summary of an issue's goals) are kept as they were, after the modules'

@@ -68,6 +68,23 @@ describe('bench README report', () => {
     expect(md).not.toContain('<!-- bench:logins -->');
   });
 
+  it('a selected module that skipped keeps the section of the last run that measured it', () => {
+    const measured = [
+      '<!-- bench:lists -->',
+      '## List routes on a seeded store (a run with a seeded store)',
+      '| getUsers pages | 36.6 |',
+      '<!-- /bench:lists -->',
+    ].join('\n');
+    const noStore = { skipped: 'no seeded store in data (run `make seed`, or set LISTS_DATA_DIR)' };
+    const r = { ...base, modules: ['lists'], lists: noStore } as unknown as BenchResult;
+    expect(markdownReport(r, measured)).toContain(measured);
+    // an earlier section that only said it skipped is replaced by this run's reason
+    const earlierSkip = measured.replace('| getUsers pages | 36.6 |', 'skipped: an older reason');
+    const md = markdownReport(r, earlierSkip);
+    expect(md).not.toContain('an older reason');
+    expect(md).toContain('skipped: no seeded store in data');
+  });
+
   it('a selected module that skipped says why', () => {
     const r = { ...base, modules: ['maturity'], maturity: { skipped: 'no store' } } as unknown as BenchResult;
     const md = markdownReport(r, '');

@@ -228,6 +228,13 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     }
   };
 
+  // never leave a service behind the supervisor (Ctrl-C twice, a test run that dies): one exit listener
+  // for the cluster's processes, not one per start (ten of them tripped Node's listener-leak warning)
+  const orphanGuard = () => {
+    for (const p of procs.values()) p.child?.kill('SIGKILL');
+  };
+  process.once('exit', orphanGuard);
+
   const launch = (p: Supervised) => {
     p.starts += 1;
     p.startedAt = Date.now();
@@ -238,10 +245,6 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     p.child = child;
-    // never leave a service behind the supervisor (Ctrl-C twice, a test run that dies)
-    const orphanGuard = () => child.kill('SIGKILL');
-    process.once('exit', orphanGuard);
-    child.once('exit', () => process.off('exit', orphanGuard));
     child.stdout!.pipe(p.log, { end: false });
     child.stderr!.pipe(p.log, { end: false });
     if (child.pid) writeFileSync(pidFile(p.name), `${child.pid}\n`);
@@ -319,6 +322,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       await stopGroup(['investment', 'withdrawal']);
       await stopGroup(['identity', 'notification', 'kyc', 'ledger']);
       for (const p of procs.values()) p.log.end();
+      process.off('exit', orphanGuard);
       await broker?.stop();
     })());
 
