@@ -16,6 +16,7 @@ import {
   decide,
   earlierResult,
   evolve,
+  evolveUnlinked,
   fingerprintOf,
   foldLedger,
   holdOf,
@@ -25,6 +26,7 @@ import {
   toAccountStreamId,
   transactionProblem,
   userAccount,
+  withChainLinks,
 } from './account.js';
 
 const spec = DeciderSpecification.for(accountDecider);
@@ -830,5 +832,15 @@ describe('evolve and foldLedger', () => {
     expect(foldLedger(more, from)).toEqual(more.reduce(evolve, from));
     expect(foldLedger(more, from).balances).toMatchObject({ deposit: 7_500, investment_hold: 2_500 });
     expect(from).toEqual(snapshot);
+  });
+
+  it('evolveUnlinked moves everything but the chain head; the decision is linked once, after', () => {
+    const from = stateOf(history(credit(10_000, 'd-u')));
+    const [posted] = decide(credit(2_000, 'd-v'), from);
+    const unlinked = evolveUnlinked(from, posted!);
+    expect(unlinked.chain).toEqual(from.chain);
+    const [linked] = withChainLinks([posted!], from.chain);
+    expect({ ...unlinked, chain: evolve(from, linked!).chain }).toEqual(evolve(from, linked!));
+    expect(evolve(from, linked!).chain.seq).toBe(from.chain.seq + 1);
   });
 });

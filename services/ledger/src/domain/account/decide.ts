@@ -24,7 +24,7 @@ import {
 } from './accounts.js';
 import { type LedgerCommand, type MoneyCommand, fingerprintOf } from './commands.js';
 import type { BalancesChanged, LedgerEvent, TransactionPosted } from './events.js';
-import { type LedgerState, activePrincipalOf, evolve } from './evolve.js';
+import { type LedgerState, activePrincipalOf, evolveUnlinked } from './evolve.js';
 
 export const LEDGER_MESSAGES = {
   insufficientBalance: 'Insufficient balance',
@@ -75,7 +75,7 @@ function posting(
       postedAt: command.now.toISOString(),
     },
   };
-  const after = evolve(state, posted);
+  const after = evolveUnlinked(state, posted);
   for (const kind of USER_ACCOUNT_KINDS) {
     if (!Number.isSafeInteger(after.balances[kind])) throw invalid('Amount is too large');
     if (after.balances[kind] < 0) throw precondition(refusal, 'INSUFFICIENT_FUNDS');

@@ -75,14 +75,19 @@ function draftOf(state: LedgerState): LedgerState {
   };
 }
 
-/** The one place events change state; it mutates a draft (see evolve and foldLedger). */
-function apply(draft: LedgerState, event: LedgerEvent): void {
+/**
+ * The one place events change state; it mutates a draft (see evolve and foldLedger). `link: false` leaves
+ * the chain head as it was (evolveUnlinked).
+ */
+function apply(draft: LedgerState, event: LedgerEvent, link = true): void {
   if (draft.userId === null) draft.userId = event.data.userId;
   switch (event.type) {
     case 'TransactionPosted': {
       const tx = event.data;
-      const link = storedOrComputedLink(tx, draft.chain);
-      draft.chain = { seq: link.seq, hash: link.hash };
+      if (link) {
+        const next = storedOrComputedLink(tx, draft.chain);
+        draft.chain = { seq: next.seq, hash: next.hash };
+      }
       for (const entry of tx.entries) {
         const account = parseAccountId(entry.accountId);
         if (account?.owner === 'user' && account.userId === tx.userId)
@@ -140,6 +145,17 @@ function apply(draft: LedgerState, event: LedgerEvent): void {
 export function evolve(state: LedgerState, event: LedgerEvent): LedgerState {
   const draft = draftOf(state);
   apply(draft, event);
+  return draft;
+}
+
+/**
+ * `evolve` without moving the chain head: what deciding needs of a posting it is about to make (balances,
+ * keys, facts). A decision's postings get their links afterwards, all at once (withChainLinks), so linking
+ * one here would hash it twice (SHA-256 of its canonical encoding, for nothing).
+ */
+export function evolveUnlinked(state: LedgerState, event: LedgerEvent): LedgerState {
+  const draft = draftOf(state);
+  apply(draft, event, false);
   return draft;
 }
 
