@@ -7,6 +7,7 @@ import { Card, PageHeader } from '../../ui/Card';
 import { FormError, InputField, SelectField } from '../../ui/Field';
 import { formatUsd } from '../../ui/format';
 import { messageFrom, serverMessage } from '../queues/lists';
+import { BALANCE_MESSAGES } from './messages';
 
 /**
  * The three balance edit screens and their calls. Spec §2 lists the screens in the order
@@ -41,16 +42,13 @@ export const BALANCE_KINDS = {
 
 export type BalanceKind = keyof typeof BALANCE_KINDS;
 
-export const BALANCE_MESSAGES = {
-  amountRequired: 'Please enter a valid amount.',
-  failed: 'Something went wrong',
-} as const;
-
 export function EditBalancePage({ kind }: { kind: BalanceKind }) {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const spec = BALANCE_KINDS[kind];
   const target = useAppSelector((s) => s.auth.users.find((u) => u._id === id));
+  // maker-checker: the server refuses an admin's edit of their own balances; say so before they try
+  const own = useAppSelector((s) => !!id && s.auth.user?._id === id);
   const [amount, setAmount] = useState('');
   const [operation, setOperation] = useState<'add' | 'deduct'>('add');
   const [error, setError] = useState('');
@@ -93,6 +91,11 @@ export function EditBalancePage({ kind }: { kind: BalanceKind }) {
             <span className="balance-strip__value">{formatUsd(current as number)}</span>
           </div>
         ) : null}
+        {own ? (
+          <p className="form-notice" role="note">
+            {BALANCE_MESSAGES.ownBalances}
+          </p>
+        ) : null}
         <form className="form" noValidate onSubmit={onSubmit} aria-label={spec.title}>
           <FormError message={error} />
           {success ? (
@@ -108,12 +111,14 @@ export function EditBalancePage({ kind }: { kind: BalanceKind }) {
             min="0"
             step="0.01"
             required
+            disabled={own}
             value={amount}
             onChange={(e) => setAmount(e.target.value)}
           />
           <SelectField
             label="Operation"
             name="operation"
+            disabled={own}
             value={operation}
             onChange={(e) => setOperation(e.target.value === 'deduct' ? 'deduct' : 'add')}
           >
@@ -124,7 +129,7 @@ export function EditBalancePage({ kind }: { kind: BalanceKind }) {
             <Button variant="secondary" onClick={() => navigate(-1)}>
               Back
             </Button>
-            <Button type="submit" busy={busy} busyLabel="Processing...">
+            <Button type="submit" busy={busy} busyLabel="Processing..." disabled={own}>
               Submit
             </Button>
           </div>

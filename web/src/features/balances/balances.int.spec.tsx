@@ -60,6 +60,21 @@ describe('balance edit screens', () => {
     expect(await screen.findByText('Something went wrong')).toBeInTheDocument();
   });
 
+  it("on the admin's own balances: the server's maker-checker rule, shown before any try, and no submit", async () => {
+    const { user } = renderApp('/edit-user-balance/admin-1', { preloadedState: state() });
+    expect(screen.getByRole('note')).toHaveTextContent(
+      'You cannot adjust your own balances: another admin must do it (if you are the only admin, a second admin is needed)',
+    );
+    expect(screen.getByLabelText('Amount (USD)')).toBeDisabled();
+    expect(screen.getByLabelText('Operation')).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Submit' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(server.callsTo('PUT users/editDepositBalance/admin-1')).toHaveLength(0);
+    // another user's balances: no note, the form works
+    renderApp('/edit-user-balance/u-7', { preloadedState: state() });
+    expect(screen.getAllByRole('note')).toHaveLength(1);
+  });
+
   it("reads 'Processing...' while busy and has a Back button", async () => {
     let release: (v: [number, unknown]) => void = () => undefined;
     server.on('PUT users/updateDepositBalance/u-7', () => new Promise((r) => (release = r)));

@@ -182,11 +182,15 @@ export function UsersTab() {
                   <dd>{formatUsd(u.totalMaturityAmount)}</dd>
                 </div>
               </dl>
-              <div className="user-card__links">
-                <Link to={`/edit-user-balance/${u._id}`}>Edit deposit</Link>
-                <Link to={`/edit-investment-balance/${u._id}`}>Edit investment</Link>
-                <Link to={`/edit-balance/${u._id}`}>Edit profit</Link>
-              </div>
+              {u._id === me?._id ? (
+                <p className="user-card__note">Your own balances are edited by another admin.</p>
+              ) : (
+                <div className="user-card__links">
+                  <Link to={`/edit-user-balance/${u._id}`}>Edit deposit</Link>
+                  <Link to={`/edit-investment-balance/${u._id}`}>Edit investment</Link>
+                  <Link to={`/edit-balance/${u._id}`}>Edit profit</Link>
+                </div>
+              )}
               <div className="user-card__actions">
                 <Button
                   size="sm"

@@ -118,6 +118,10 @@ describe('users tab (admin)', () => {
       'href',
       '/edit-investment-balance/u-2',
     );
+    // maker-checker: the admin's own card offers no balance edit, it says who does it
+    const own = within(screen.getByRole('listitem', { name: admin.name }));
+    expect(own.queryByRole('link', { name: /^Edit / })).toBeNull();
+    expect(own.getByText('Your own balances are edited by another admin.')).toBeInTheDocument();
     await user.type(screen.getByLabelText('Search users'), 'ada@');
     expect(
       screen.getAllByRole('listitem', { name: /./ }).filter((li) => li.classList.contains('user-card')),
