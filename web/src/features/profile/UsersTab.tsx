@@ -196,6 +196,7 @@ export function UsersTab() {
                   size="sm"
                   variant="secondary"
                   onClick={() => setRoleFor(u)}
+                  disabled={u._id === me?._id}
                   aria-label={`Change role of ${u.name}`}
                 >
                   Change role

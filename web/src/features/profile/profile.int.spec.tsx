@@ -122,6 +122,9 @@ describe('users tab (admin)', () => {
     const own = within(screen.getByRole('listitem', { name: admin.name }));
     expect(own.queryByRole('link', { name: /^Edit / })).toBeNull();
     expect(own.getByText('Your own balances are edited by another admin.')).toBeInTheDocument();
+    // the server refuses an admin's own role change, deletion and impersonation: the buttons say so first
+    for (const action of ['Change role of', 'Impersonate', 'Delete'])
+      expect(own.getByRole('button', { name: `${action} ${admin.name}` })).toBeDisabled();
     await user.type(screen.getByLabelText('Search users'), 'ada@');
     expect(
       screen.getAllByRole('listitem', { name: /./ }).filter((li) => li.classList.contains('user-card')),
