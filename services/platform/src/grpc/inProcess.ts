@@ -27,13 +27,12 @@ import {
   ROOT_CONTEXT,
   runInContext,
   SpanKind,
-  SpanStatusCode,
   tracer,
   tracingEnabled,
   type Context,
-  type Span,
   type TraceCarrier,
 } from '../tracing.js';
+import { endWithStatus, rpcAttributes, setCarrier } from './tracingInterceptors.js';
 
 /** A unary method as a server in this process serves it. */
 interface ServedMethod {
@@ -132,10 +131,7 @@ const deadlineMs = (deadline: grpc.Deadline | undefined): number =>
   deadline === undefined ? Infinity : deadline instanceof Date ? deadline.getTime() : deadline;
 
 function withCarrier(metadata: grpc.Metadata, carrier: TraceCarrier | undefined): grpc.Metadata {
-  if (carrier) {
-    metadata.set('traceparent', carrier.traceparent);
-    if (carrier.tracestate) metadata.set('tracestate', carrier.tracestate);
-  }
+  if (carrier) setCarrier(metadata, carrier);
   return metadata;
 }
 
@@ -157,18 +153,11 @@ function traceCall(path: string): {
       end: () => undefined,
     };
   }
-  const [, service = 'unknown', method = 'unknown'] = path.split('/');
-  const name = `${service}/${method}`;
-  const attributes = { 'rpc.system': 'grpc', 'rpc.service': service, 'rpc.method': method };
+  const { name, attributes } = rpcAttributes(path);
   const client = tracer().startSpan(name, { kind: SpanKind.CLIENT, attributes }, parent);
   const carrier = injectTrace(contextWithSpan(parent, client));
   const remote = extractTrace(carrier, ROOT_CONTEXT);
   const server = tracer().startSpan(name, { kind: SpanKind.SERVER, attributes }, remote);
-  const endSpan = (span: Span, code: grpc.status, details: string) => {
-    span.setAttribute('rpc.grpc.status_code', code);
-    if (code !== grpc.status.OK) span.setStatus({ code: SpanStatusCode.ERROR, message: details });
-    span.end();
-  };
   return {
     carrier,
     handlerContext: contextWithSpan(remote, server),
@@ -176,8 +165,8 @@ function traceCall(path: string): {
       if (code === grpc.status.CANCELLED || code === grpc.status.DEADLINE_EXCEEDED) {
         failSpan(server, new Error(details));
         server.end();
-      } else endSpan(server, code, details);
-      endSpan(client, code, details);
+      } else endWithStatus(server, code, details);
+      endWithStatus(client, code, details);
     },
   };
 }

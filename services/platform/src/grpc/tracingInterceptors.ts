@@ -23,7 +23,8 @@ import {
   type TraceCarrier,
 } from '../tracing.js';
 
-function rpcAttributes(path: string): { name: string; attributes: Attributes } {
+/** A call's span name and rpc.* attributes from its method path (also the in-process transport's). */
+export function rpcAttributes(path: string): { name: string; attributes: Attributes } {
   const [, service = 'unknown', method = 'unknown'] = path.split('/');
   return {
     name: `${service}/${method}`,
@@ -31,12 +32,14 @@ function rpcAttributes(path: string): { name: string; attributes: Attributes } {
   };
 }
 
-function setCarrier(metadata: grpc.Metadata, carrier: TraceCarrier): void {
+/** Sends a trace context in the call's metadata. */
+export function setCarrier(metadata: grpc.Metadata, carrier: TraceCarrier): void {
   metadata.set('traceparent', carrier.traceparent);
   if (carrier.tracestate) metadata.set('tracestate', carrier.tracestate);
 }
 
-function endWithStatus(span: Span, code: grpc.status, details: string): void {
+/** Ends a call's span with its gRPC status. */
+export function endWithStatus(span: Span, code: grpc.status, details: string): void {
   span.setAttribute('rpc.grpc.status_code', code);
   if (code !== grpc.status.OK) span.setStatus({ code: SpanStatusCode.ERROR, message: details });
   span.end();
