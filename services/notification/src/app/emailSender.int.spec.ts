@@ -40,27 +40,35 @@ async function queue(store: ServiceStore, count: number): Promise<string[]> {
   return ids;
 }
 
+/** An email sender on `store` sending to `smtp` (stopped, with its mailer, after the test). */
+function senderOn(
+  store: ServiceStore,
+  smtp: SmtpTestServer,
+  options: Pick<Parameters<typeof startEmailSender>[0], 'lease' | 'batchSize'>,
+): EmailSender {
+  const mailer = createSmtpMailer({ url: smtp.url, production: false, plainLoopback: true });
+  const sender = startEmailSender({
+    store,
+    mailer,
+    clock: () => new Date(),
+    policy: { maxAttempts: 3, baseDelayMs: 20, maxDelayMs: 100 },
+    from: 'Meridian <no-reply@meridian.test>',
+    appUrl: 'http://app.meridian.test',
+    openSecret: (s) => s,
+    personalData,
+    pollIntervalMs: 20,
+    ...options,
+  });
+  cleanups.push(() => mailer.close());
+  cleanups.push(() => sender.stop());
+  return sender;
+}
+
 describe('email sender on two replicas sharing one store', () => {
   let smtp: SmtpTestServer;
 
-  function replica(store: ServiceStore, owner: string): EmailSender {
-    const mailer = createSmtpMailer({ url: smtp.url, production: false, plainLoopback: true });
-    const sender = startEmailSender({
-      store,
-      mailer,
-      clock: () => new Date(),
-      policy: { maxAttempts: 3, baseDelayMs: 20, maxDelayMs: 100 },
-      from: 'Meridian <no-reply@meridian.test>',
-      appUrl: 'http://app.meridian.test',
-      openSecret: (s) => s,
-      personalData,
-      lease: { ttlMs: 2_000, pollMs: 20, owner },
-      pollIntervalMs: 20,
-    });
-    cleanups.push(() => mailer.close());
-    cleanups.push(() => sender.stop());
-    return sender;
-  }
+  const replica = (store: ServiceStore, owner: string): EmailSender =>
+    senderOn(store, smtp, { lease: { ttlMs: 2_000, pollMs: 20, owner } });
 
   const sentIds = () => smtp.accepted.map((m) => String(m.headers.get('x-meridian-email-id')));
 
@@ -125,22 +133,7 @@ describe('email sender passes', () => {
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
-    const mailer = createSmtpMailer({ url: smtp.url, production: false, plainLoopback: true });
-    cleanups.push(() => mailer.close());
-    const sender = startEmailSender({
-      store: reads,
-      mailer,
-      clock: () => new Date(),
-      policy: { maxAttempts: 3, baseDelayMs: 20, maxDelayMs: 100 },
-      from: 'Meridian <no-reply@meridian.test>',
-      appUrl: 'http://app.meridian.test',
-      openSecret: (s) => s,
-      personalData,
-      lease: false,
-      batchSize: 5,
-      pollIntervalMs: 20,
-    });
-    cleanups.push(() => sender.stop());
+    senderOn(reads, smtp, { lease: false, batchSize: 5 });
 
     await waitFor(async () => (await store!.count(EMAILS, { status: 'sent' })) === 12, 'the backlog sent');
     expect(smtp.accepted.map((m) => String(m.headers.get('x-meridian-email-id'))).sort()).toEqual(
