@@ -17,7 +17,8 @@
  * its read model. After each run: every investment Ended and settled, exactly one maturity posting per
  * investment on the ledger, every investor's Total Profit and Total Investment exact.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -67,6 +68,8 @@ export type MaturityBenchResult =
       batch: MaturityRun;
       oneAtATime: MaturityRun;
       batchSize: number;
+      /** the share of the batch pass's wall time spent in the ledger's SettleMaturities calls */
+      ledgerShare: number;
       /** batch settlements/s ÷ one-at-a-time settlements/s */
       speedup: number;
       /** the one-at-a-time rate's time for the batch's count, seconds */
@@ -112,7 +115,21 @@ export async function benchMaturity(o: {
     bus,
     logger,
   });
-  const port = createGrpcLedger(ledgerService.grpcAddress, { deadlineMs: 60_000 });
+  const grpcPort = createGrpcLedger(ledgerService.grpcAddress, { deadlineMs: 60_000 });
+  // the wall time spent waiting on the ledger's SettleMaturities calls (the rest of a batch pass is the
+  // investment side's scan and record)
+  let ledgerNs = 0n;
+  const port: typeof grpcPort = {
+    ...grpcPort,
+    settleMaturities: async (items) => {
+      const t = process.hrtime.bigint();
+      try {
+        return await grpcPort.settleMaturities!(items);
+      } finally {
+        ledgerNs += process.hrtime.bigint() - t;
+      }
+    },
+  };
   const ctx: InvestmentContext = {
     store: investmentStore,
     ledger: port,
@@ -147,8 +164,11 @@ export async function benchMaturity(o: {
     // ---- the batch pass (the scheduler's)
     const t3 = process.hrtime.bigint();
     const cpu3 = process.cpuUsage();
-    const settledBatch = await settleDueInBatches(ctx, { batchSize: o.batchSize });
+    const settledBatch = await profiled('maturity-batch', () =>
+      settleDueInBatches(ctx, { batchSize: o.batchSize }),
+    );
     const batchSeconds = Number(process.hrtime.bigint() - t3) / 1e9;
+    const ledgerSeconds = Number(ledgerNs) / 1e9;
     const batchCpu = cpuSince(cpu3);
     await verify(ledgerStore, investmentStore, batchSet, settledBatch, o.baseline + o.count);
     const batch = run(
@@ -157,11 +177,14 @@ export async function benchMaturity(o: {
       batchSeconds,
       batchCpu,
     );
-    o.log(`  batch: ${settledBatch} in ${round(batchSeconds)} s (${batch.perSecond}/s)`);
+    o.log(
+      `  batch: ${settledBatch} in ${round(batchSeconds)} s (${batch.perSecond}/s); the ledger's SettleMaturities calls ${round(ledgerSeconds)} s of it`,
+    );
     return {
       batch,
       oneAtATime,
       batchSize: o.batchSize ?? 1000,
+      ledgerShare: round(ledgerSeconds / batchSeconds, 2),
       speedup: round(batch.perSecond / oneAtATime.perSecond, 1),
       oneAtATimeProjectedSeconds: round(o.count / oneAtATime.perSecond, 1),
       seedSeconds: round(seedSeconds, 1),
@@ -170,12 +193,38 @@ export async function benchMaturity(o: {
       oneAtATimeSeconds100k: round(GOAL_COUNT / oneAtATime.perSecond, 1),
     };
   } finally {
-    port.close();
+    grpcPort.close();
     await ledgerService.stop();
     await bus.close();
     await ledgerStore.close();
     await investmentFile.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `fn` under the V8 CPU profiler when BENCH_CPU_PROF=<dir> is set (the profile of this process, written to
+ * <dir>/<name>.cpuprofile); else `fn` alone.
+ */
+async function profiled<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_CPU_PROF;
+  if (!dir) return fn();
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, params, (err, result) => (err ? reject(err) : resolve(result))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 200 });
+  await post('Profiler.start');
+  try {
+    return await fn();
+  } finally {
+    const { profile } = (await post('Profiler.stop')) as { profile: object };
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
   }
 }
 

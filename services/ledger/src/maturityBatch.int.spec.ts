@@ -77,4 +77,57 @@ describe('SettleMaturities: balances announced once per user per batch', () => {
     expect((await verifyLedgerStore(h.store)).intact).toBe(true);
     await h.checkInvariants();
   });
+
+  it('decides each item on what the items before it left: a refusal undoes that item alone, a repeated key settles once, results keep the order asked', async () => {
+    const a = await h.user();
+    const b = await h.user();
+    await h.fund(a, '1000');
+    await h.fund(b, '1000');
+    const captured = async (userId: string) => {
+      const id = `inv-${randomUUID()}`;
+      await h.call('placeHold', { userId, holdId: id, purpose: INVEST, amountCents: 10_000 });
+      await h.call('captureHold', { userId, holdId: id });
+      return id;
+    };
+    const [a1, a2, b1] = [await captured(a.userId), await captured(a.userId), await captured(b.userId)];
+    const from = (await h.store.readStream(toAccountStreamId(a.userId))).version;
+    const item = (userId: string, investmentId: string, maturityAmountCents = 11_000) => ({
+      userId,
+      investmentId,
+      principalCents: 10_000,
+      maturityAmountCents,
+      idempotencyKey: '',
+    });
+    const { results } = await h.call('settleMaturities', {
+      items: [
+        item(a.userId, a1),
+        item(b.userId, b1),
+        item(a.userId, a2, 9_000), // refused: below the principal
+        item(a.userId, a1), // the same key again: nothing more
+        item(a.userId, a2), // the refused one, now right: decided as if the refusal had not been
+        item('', a1), // no user
+      ],
+    });
+    expect(results.map((r) => [r.investmentId, r.settled])).toEqual([
+      [a1, true],
+      [b1, true],
+      [a2, false],
+      [a1, true],
+      [a2, true],
+      [a1, false],
+    ]);
+    expect(results[2].errorMessage).toBe('The maturity amount cannot be less than the principal');
+    const added = (await h.store.readStream(toAccountStreamId(a.userId))).events.filter(
+      (e) => e.version > from,
+    );
+    const settled = added
+      .filter((e) => e.type === 'TransactionPosted')
+      .map((e) => (e.data as { references: { investmentId: string } }).references.investmentId);
+    expect(settled).toEqual([a1, a2]);
+    expect(Number((await h.balances(a.userId)).profitCents)).toBe(22_000);
+    expect(Number((await h.balances(a.userId)).investedCents)).toBe(0);
+    expect(Number((await h.balances(b.userId)).profitCents)).toBe(11_000);
+    expect((await verifyLedgerStore(h.store)).intact).toBe(true);
+    await h.checkInvariants();
+  });
 });

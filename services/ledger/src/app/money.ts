@@ -7,7 +7,7 @@ import {
   refuseOwnBalances,
   refuseWhileImpersonating,
 } from '@meridian/platform/app/heldRequest/domain/makerChecker';
-import { ConcurrencyError, invalid, notFound } from '@meridian/platform/eventSourcing/errors';
+import { invalid, notFound } from '@meridian/platform/eventSourcing/errors';
 import { pageRequest } from '@meridian/platform/ports/pages';
 import {
   type AdjustableAccount,
@@ -17,6 +17,7 @@ import {
   type LedgerState,
   type MoneyCommand,
   LEDGER_MESSAGES,
+  factKeysOf,
   holdOf,
 } from '../domain/account.js';
 import type { StoreTx } from '@meridian/platform/ports/serviceStore';
@@ -39,7 +40,7 @@ import {
   requireActor,
   requireOwnerOrAdmin,
 } from './context.js';
-import { type LedgerResult, announceBalances, executeLedger, ledgerStateFor } from './streams.js';
+import { type BatchItem, executeLedger, executeLedgerBatch, ledgerStateFor } from './streams.js';
 
 export type HoldResult = { hold: Hold; balances: BalancesDoc };
 
@@ -144,12 +145,6 @@ export type MaturityOutcome =
       error: Error;
     };
 
-/** The transaction a command posted (its TransactionPosted's id). */
-const transactionIdOf = (result: LedgerResult): string | undefined => {
-  const posted = result.events.find((e) => e.type === 'TransactionPosted');
-  return posted ? (posted.data as { transactionId: string }).transactionId : undefined;
-};
-
 /** Items settled per store transaction (one commit for the lot: the group commit of a batch). */
 export const MATURITY_CHUNK = 500;
 
@@ -157,12 +152,12 @@ export const MATURITY_CHUNK = 500;
  * The close-of-business batch: many maturities, each as SettleMaturity would settle it (its own
  * idempotency key, `maturity:<investmentId>` by default), preceded by the capture of its investment's
  * hold when that is still owed (`capture:<investmentId>`, as the investment service's single call does).
- * Items are grouped MATURITY_CHUNK to a store transaction, each item in a nested one (a savepoint): an
- * item's refusal undoes that item only, and a crash between chunks leaves the committed chunks settled
- * and the rest for a retry (which the keys make exactly-once). The postings of a chunk announce no
- * balances of their own: each user the chunk posted on gets ONE BalancesChanged at its end, with the
- * balances after their last posting (the balances view, identity's user view and the live push want the
- * latest balances, not every step; each posting is still its own TransactionPosted).
+ * Items are grouped MATURITY_CHUNK to a store transaction and, within it, by user: each user's items are
+ * decided in memory in the order given and written as ONE append (executeLedgerBatch: the state row read
+ * once, one BalancesChanged with the balances after the user's last posting, one projection pass; each
+ * posting is still its own TransactionPosted with its own key and chain link). An item's refusal undoes
+ * that item only; a crash between chunks leaves the committed chunks settled and the rest for a retry
+ * (which the keys make exactly-once).
  */
 export async function settleMaturities(
   ctx: LedgerContext,
@@ -172,66 +167,57 @@ export async function settleMaturities(
   for (let at = 0; at < input.items.length; at += MATURITY_CHUNK) {
     const chunk = input.items.slice(at, at + MATURITY_CHUNK);
     const settled = await inTransaction(ctx, async (tx) => {
-      const out: MaturityOutcome[] = [];
+      const out: MaturityOutcome[] = new Array(chunk.length);
       const meta = metaOf(ctx, input.actor);
-      /** The users whose ledger the chunk posted on, with their last posting's transaction id. */
-      const posted = new Map<string, string>();
-      for (const item of chunk) {
+      /** per user, the chunk's items on their ledger (in the order given) and where their outcomes go */
+      const byUser = new Map<string, { items: BatchItem[]; at: number[] }>();
+      chunk.forEach((item, i) => {
         try {
-          const last = await ctx.store.transaction(async (inner) => {
-            const userId = requireUser(item.userId);
-            const investmentId = checkKey(item.investmentId);
-            const idempotencyKey = checkKey(item.idempotencyKey || `maturity:${investmentId}`);
-            const hold = holdOf(
-              await ledgerStateFor(inner, userId, [{ kind: 'holds', key: investmentId }]),
-              investmentId,
-            );
-            const now = ctx.clock();
-            let lastTransaction: string | undefined;
-            if (hold?.purpose === 'investment' && hold.status === 'held') {
-              const capture = await executeLedger(
-                inner,
-                {
-                  type: 'CaptureHold',
-                  userId,
-                  holdId: investmentId,
-                  idempotencyKey: `capture:${investmentId}`,
-                  transactionId: ctx.newId(),
-                  now,
-                },
-                meta,
-                { deferBalances: true },
-              );
-              if (capture.events.length) lastTransaction = transactionIdOf(capture);
-            }
-            const { principalCents, maturityAmountCents } = item;
-            const settlement = await executeLedger(
-              inner,
-              {
-                type: 'SettleMaturity',
-                userId,
-                investmentId,
-                principalCents,
-                maturityAmountCents,
-                idempotencyKey,
-                transactionId: ctx.newId(),
-                now,
-              },
-              meta,
-              { deferBalances: true },
-            );
-            if (settlement.events.length) lastTransaction = transactionIdOf(settlement);
-            return lastTransaction ? { userId, transactionId: lastTransaction } : null;
+          const userId = requireUser(item.userId);
+          const investmentId = checkKey(item.investmentId);
+          const idempotencyKey = checkKey(item.idempotencyKey || `maturity:${investmentId}`);
+          const now = ctx.clock();
+          const capture: MoneyCommand = {
+            type: 'CaptureHold',
+            userId,
+            holdId: investmentId,
+            idempotencyKey: `capture:${investmentId}`,
+            transactionId: ctx.newId(),
+            now,
+          };
+          const settle: MoneyCommand = {
+            type: 'SettleMaturity',
+            userId,
+            investmentId,
+            principalCents: item.principalCents,
+            maturityAmountCents: item.maturityAmountCents,
+            idempotencyKey,
+            transactionId: ctx.newId(),
+            now,
+          };
+          const group = byUser.get(userId) ?? { items: [], at: [] };
+          byUser.set(userId, group);
+          group.items.push({
+            keys: [...factKeysOf(capture), ...factKeysOf(settle)],
+            commands: (state) => {
+              const hold = holdOf(state, investmentId);
+              return hold?.purpose === 'investment' && hold.status === 'held' ? [capture, settle] : [settle];
+            },
           });
-          if (last) posted.set(last.userId, last.transactionId);
-          out.push({ investmentId: item.investmentId, settled: true });
+          group.at.push(i);
         } catch (err) {
-          if (err instanceof ConcurrencyError) throw err; // the chunk runs again
-          out.push({ investmentId: item.investmentId, settled: false, error: err as Error });
+          out[i] = { investmentId: item.investmentId, settled: false, error: err as Error };
         }
+      });
+      for (const [userId, group] of byUser) {
+        const results = await executeLedgerBatch(tx, userId, group.items, meta);
+        results.forEach((r, j) => {
+          const { investmentId } = chunk[group.at[j]];
+          out[group.at[j]] = r.ok
+            ? { investmentId, settled: true }
+            : { investmentId, settled: false, error: r.error };
+        });
       }
-      // one BalancesChanged per user of the chunk, with the balances after its last posting
-      for (const [userId, transactionId] of posted) await announceBalances(tx, userId, transactionId, meta);
       return out;
     });
     outcomes.push(...settled);

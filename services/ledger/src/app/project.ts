@@ -28,7 +28,12 @@ import {
   projectTransaction,
 } from '../projections/views.js';
 
+/**
+ * The read models of `events`, in order. The account documents a pass touches are read once and written
+ * once at its end (a batch posts many times on the same few accounts).
+ */
 export async function project(tx: StoreTx, events: readonly StoredEvent[]): Promise<void> {
+  const accounts = new Map<string, AccountDoc | null>();
   for (const event of events) {
     switch (event.type) {
       case 'TransactionPosted': {
@@ -37,8 +42,10 @@ export async function project(tx: StoreTx, events: readonly StoredEvent[]): Prom
         await tx.put(COLLECTIONS.transactions, e.data.transactionId, projectTransaction(e, link));
         for (const entry of e.data.entries) {
           const id = accountDocId(entry.accountId, e.data.userId);
-          const doc = await tx.get<AccountDoc>(COLLECTIONS.accounts, id);
-          await tx.put(COLLECTIONS.accounts, id, projectAccount(doc, entry, e.data.userId));
+          const doc = accounts.has(id)
+            ? (accounts.get(id) as AccountDoc | null)
+            : await tx.get<AccountDoc>(COLLECTIONS.accounts, id);
+          accounts.set(id, projectAccount(doc, entry, e.data.userId));
         }
         break;
       }
@@ -64,6 +71,7 @@ export async function project(tx: StoreTx, events: readonly StoredEvent[]): Prom
         break;
     }
   }
+  for (const [id, doc] of accounts) if (doc) await tx.put(COLLECTIONS.accounts, id, doc);
 }
 
 /**

@@ -22,6 +22,7 @@ import type { EventMeta, StoredEvent } from '@meridian/platform/eventSourcing/ty
 import type { StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore';
 import {
   type CoreState,
+  FACT_KINDS,
   type FactKey,
   type LedgerCommand,
   type LedgerEvent,
@@ -86,18 +87,19 @@ async function writeRows(
   after: LedgerState,
 ): Promise<void> {
   await tx.put<StateRow>(STATE_COLLECTIONS.state, userId, { userId, version, core: coreOf(after) });
-  for (const f of changedFacts(before, after)) {
-    const id = factId(userId, f);
-    const status = f.kind === 'holds' ? (f.value as { status: string }).status : undefined;
-    await tx.put<FactRow>(STATE_COLLECTIONS.facts, id, {
-      id,
-      userId,
-      kind: f.kind,
-      key: f.key,
-      value: f.value,
-      ...(status ? { status } : {}),
-    });
-  }
+  for (const f of changedFacts(before, after)) await putFact(tx, factId(userId, f), userId, f);
+}
+
+function putFact(tx: StoreTx, id: string, userId: string, f: FactKey & { value: unknown }): Promise<void> {
+  const status = f.kind === 'holds' ? (f.value as { status: string }).status : undefined;
+  return tx.put<FactRow>(STATE_COLLECTIONS.facts, id, {
+    id,
+    userId,
+    kind: f.kind,
+    key: f.key,
+    value: f.value,
+    ...(status ? { status } : {}),
+  });
 }
 
 type Loaded = { version: number; state: LedgerState; rows: 'current' | 'none' };
@@ -107,13 +109,14 @@ async function loadFor(reads: StoreReads, userId: string, keys: readonly FactKey
   const row = await reads.get<StateRow>(STATE_COLLECTIONS.state, userId);
   // no row, or a row written before the hash chain (no link in it): the stream folded whole, once
   if (!row || !row.core.chain) return { ...(await foldStream(reads, userId)), rows: 'none' };
-  const facts = await Promise.all(
-    keys.map(async (k) => {
-      const fact = await reads.get<FactRow>(STATE_COLLECTIONS.facts, factId(userId, k));
-      return fact ? { ...k, value: fact.value } : null;
-    }),
+  const rows = await reads.getMany<FactRow>(
+    STATE_COLLECTIONS.facts,
+    keys.map((k) => factId(userId, k)),
   );
-  const found = facts.filter((f): f is FactKey & { value: unknown } => f !== null);
+  const found: Array<FactKey & { value: unknown }> = [];
+  rows.forEach((fact, i) => {
+    if (fact) found.push({ ...keys[i], value: fact.value });
+  });
   return { version: row.version, state: stateOf(row.core, found), rows: 'current' };
 }
 
@@ -143,14 +146,6 @@ export interface LedgerResult {
   events: StoredEvent<LedgerEvent>[];
 }
 
-export interface ExecuteOptions {
-  /**
-   * Leave the command's BalancesChanged out: a batch that posts many commands on one user's ledger
-   * announces the balances once at its end (`announceBalances`) instead of after every posting.
-   */
-  deferBalances?: boolean;
-}
-
 /**
  * load (row + the command's facts) -> decide -> append (expected version = the row's) -> project ->
  * rows, through `tx`.
@@ -159,7 +154,6 @@ export async function executeLedger(
   tx: StoreTx,
   command: LedgerCommand,
   meta: EventMeta,
-  options: ExecuteOptions = {},
 ): Promise<LedgerResult> {
   const userId = command.userId;
   const keys = factKeysOf(command);
@@ -167,11 +161,7 @@ export async function executeLedger(
   for (let healed = false; ; healed = true) {
     const { version, state } = loaded;
     // the postings linked into the user's hash chain after the state's last link (domain/account/chain.ts)
-    const decisions = accountDecider.decide(command, state);
-    const decided = withChainLinks(
-      options.deferBalances ? decisions.filter((e) => e.type !== 'BalancesChanged') : decisions,
-      state.chain,
-    );
+    const decided = withChainLinks(accountDecider.decide(command, state), state.chain);
     if (decided.length === 0) {
       if (loaded.rows === 'none' && version > 0) await writeRows(tx, userId, version, initialState(), state);
       return { before: state, after: state, decided, events: [] };
@@ -194,27 +184,108 @@ export async function executeLedger(
   }
 }
 
-export const executeDeposit = (tx: StoreTx, depositId: string, command: DepositCommand, meta: EventMeta) =>
-  handleCommand(tx, DEPOSIT_STREAM, depositId, command, meta);
+/**
+ * One item of a batch on one user's ledger (`executeLedgerBatch`): the fact keys its commands read, and its
+ * commands given the state they are decided on (an item may choose, say, to capture a hold only when it is
+ * still held).
+ */
+export interface BatchItem {
+  keys: readonly FactKey[];
+  commands(state: LedgerState): LedgerCommand[];
+}
+/** An item's outcome: its postings made (or nothing owed: its keys were spent before), or its refusal. */
+export type BatchOutcome = { ok: true } | { ok: false; error: Error };
 
 /**
- * One BalancesChanged on the user's ledger with the balances its state row has now (after `transactionId`,
- * the last posting of a batch whose commands deferred theirs), projected, and the row moved to the new
- * stream version. Nothing else changes: the event is neither chained nor folded into the state.
+ * Many items on ONE user's ledger decided in memory and written as ONE append (the set-based path of a
+ * batch, such as the close-of-business maturities): the state row and every item's facts are read once, each
+ * item is decided on the state the items before it left (the core carried over, its own facts from those
+ * read or written earlier in the batch), its postings linked into the chain in order; then one append of
+ * every posting and ONE BalancesChanged (the balances after the last posting), one projection pass and the
+ * rows written once. An item that is refused (deciding throws) changes nothing and the next item is decided
+ * as if it had not been: deciding is pure, so no savepoint is needed. A store failure fails the whole call
+ * (the caller's transaction runs again). The events are the same as the items' commands one at a time with
+ * their balances deferred (`executeLedger`, `deferBalances`) followed by `announceBalances`.
  */
-export async function announceBalances(
+export async function executeLedgerBatch(
   tx: StoreTx,
   userId: string,
-  transactionId: string,
+  items: readonly BatchItem[],
   meta: EventMeta,
-): Promise<void> {
-  const { version, state, rows } = await loadFor(tx, userId, []);
-  const appended = await tx.appendToStream<LedgerEvent>(
-    toAccountStreamId(userId),
-    version,
-    [balancesChanged(state, transactionId)],
-    meta,
-  );
-  await project(tx, appended.events);
-  await writeRows(tx, userId, appended.nextVersion, rows === 'none' ? initialState() : state, state);
+): Promise<BatchOutcome[]> {
+  const allKeys = items.flatMap((item) => item.keys);
+  for (let healed = false; ; healed = true) {
+    let loaded = await loadFor(tx, userId, allKeys);
+    if (loaded.rows === 'none' && loaded.version > 0) {
+      // a stream without rows (or with rows from before the chain): its rows from the fold first
+      await writeRows(tx, userId, loaded.version, initialState(), loaded.state);
+      loaded = await loadFor(tx, userId, allKeys);
+    }
+    const { version } = loaded;
+    let core = coreOf(loaded.state);
+    /** the batch's view of the facts its keys name: as read, then as its items changed them */
+    const facts = new Map<string, FactKey & { value: unknown }>();
+    for (const kind of FACT_KINDS)
+      for (const [key, value] of Object.entries(loaded.state[kind] as Record<string, unknown>))
+        facts.set(factId(userId, { kind, key }), { kind, key, value });
+    const written = new Map<string, FactKey & { value: unknown }>();
+    const decided: LedgerEvent[] = [];
+    let lastTransaction: string | undefined;
+    const outcomes: BatchOutcome[] = [];
+    for (const item of items) {
+      const own = item.keys.flatMap((k) => facts.get(factId(userId, k)) ?? []);
+      const before = stateOf(core, own);
+      let state = before;
+      const events: LedgerEvent[] = [];
+      let last: string | undefined;
+      try {
+        for (const command of item.commands(state)) {
+          const linked = withChainLinks(
+            accountDecider.decide(command, state).filter((e) => e.type !== 'BalancesChanged'),
+            state.chain,
+          );
+          if (linked.length === 0) continue;
+          state = foldLedger(linked, state);
+          events.push(...linked);
+          const posted = linked.find((e) => e.type === 'TransactionPosted');
+          if (posted) last = posted.data.transactionId;
+        }
+      } catch (err) {
+        if (err instanceof ConcurrencyError) throw err;
+        outcomes.push({ ok: false, error: err as Error });
+        continue;
+      }
+      outcomes.push({ ok: true });
+      if (events.length === 0) continue;
+      decided.push(...events);
+      if (last) lastTransaction = last;
+      core = coreOf(state);
+      for (const f of changedFacts(before, state)) {
+        const id = factId(userId, f);
+        facts.set(id, f);
+        written.set(id, f);
+      }
+    }
+    if (decided.length === 0) return outcomes;
+    if (lastTransaction) decided.push(balancesChanged(stateOf(core, []), lastTransaction));
+    let appended: { nextVersion: number; events: StoredEvent<LedgerEvent>[] };
+    try {
+      appended = await tx.appendToStream<LedgerEvent>(toAccountStreamId(userId), version, decided, meta);
+    } catch (err) {
+      if (!(err instanceof ConcurrencyError) || healed) throw err;
+      // a row behind its stream (events appended by a path that kept no rows): its rows from the fold,
+      // and the batch decided again on them, once
+      const full = await foldStream(tx, userId);
+      if (full.version === version) throw err; // a concurrent writer: the transaction runs again
+      await writeRows(tx, userId, full.version, initialState(), full.state);
+      continue;
+    }
+    await project(tx, appended.events);
+    await tx.put<StateRow>(STATE_COLLECTIONS.state, userId, { userId, version: appended.nextVersion, core });
+    for (const [id, f] of written) await putFact(tx, id, userId, f);
+    return outcomes;
+  }
 }
+
+export const executeDeposit = (tx: StoreTx, depositId: string, command: DepositCommand, meta: EventMeta) =>
+  handleCommand(tx, DEPOSIT_STREAM, depositId, command, meta);

@@ -193,6 +193,15 @@ export async function createMongoServiceStore(options: MongoServiceStoreOptions)
           const doc = await rm(collection).findOne({ _id: id }, { session });
           return doc ? (doc[DOC] as T) : null;
         }),
+      getMany: <T extends object>(collection: string, ids: readonly string[]) =>
+        run(async (session) => {
+          if (ids.length === 0) return [];
+          const found = await rm(collection)
+            .find({ _id: { $in: [...new Set(ids)] } }, { session })
+            .toArray();
+          const byId = new Map(found.map((d) => [d._id, d[DOC] as T]));
+          return ids.map((id) => byId.get(id) ?? null);
+        }),
       find: <T extends object>(collection: string, query: FindQuery = {}) =>
         run(async (session) => {
           const c = rm(collection);

@@ -3,7 +3,8 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { createSqliteServiceStore } from './serviceStore.sqlite.js';
+import Database from 'better-sqlite3';
+import { createSqliteServiceStore, findSql } from './serviceStore.sqlite.js';
 import { describeServiceStoreConformance } from '../testing/serviceStore.conformance.js';
 import { tempDir } from '../testing/tempDir.js';
 import { waitFor } from '../testing/waitFor.js';
@@ -31,6 +32,56 @@ describe('SQLite ServiceStore specifics', () => {
     );
     expect(events[0].occurredAt).toBe('2030-01-02T03:04:05.000Z');
     await store.close();
+  });
+
+  it("keeps an ensureIndex index to its collection's documents, and finds and pages use it", async () => {
+    const path = join(dir.path, `${randomUUID()}.sqlite`);
+    const store = createSqliteServiceStore(path);
+    // a file of an earlier version: the whole-table index, replaced by the partial one
+    const early = new Database(path);
+    early.exec(
+      `CREATE INDEX "ix_orders_status_at" ON documents (collection, json_extract(json, '$.status'), json_extract(json, '$.at'), id)`,
+    );
+    early.close();
+    await store.ensureIndex!('orders', ['status', 'at']);
+    await store.transaction(async (tx) => {
+      for (let i = 0; i < 50; i++) {
+        await tx.put('orders', `o${i}`, { status: i % 2 ? 'open' : 'done', at: i });
+        await tx.put('other', `x${i}`, { status: 'open', at: i });
+      }
+    });
+    const db = new Database(path, { readonly: true });
+    try {
+      const indexes = db
+        .prepare<[], { name: string; sql: string }>(
+          "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name LIKE '%orders%'",
+        )
+        .all();
+      expect(indexes.map((r) => r.name)).toEqual(['px_orders_status_at']);
+      // only the collection's own documents are in it
+      expect(indexes[0].sql).toMatch(/WHERE collection = 'orders'$/);
+      const page = findSql('orders', {
+        where: { status: 'open' },
+        orderBy: { field: 'at', direction: 'desc' },
+        after: { value: 30, id: 'o30' },
+        limit: 5,
+      });
+      const plan = db
+        .prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${page.sql}`)
+        .all(...page.params)
+        .map((r) => r.detail)
+        .join('; ');
+      expect(plan).toContain('USING INDEX px_orders_status_at');
+      expect(plan).not.toContain('TEMP B-TREE');
+      const rows = db
+        .prepare<unknown[], { json: string }>(page.sql)
+        .all(...page.params)
+        .map((r) => (JSON.parse(r.json) as { at: number }).at);
+      expect(rows).toEqual([29, 27, 25, 23, 21]);
+    } finally {
+      db.close();
+      await store.close();
+    }
   });
 });
 

@@ -93,18 +93,15 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
     ),
     lastPosition: db.prepare<[], { p: number | null }>('SELECT MAX(position) AS p FROM events'),
     ping: db.prepare('SELECT 1'),
-    insertEvent: db.prepare(
-      `INSERT INTO events (id, stream_id, version, type, data, occurred_at, correlation_id, causation_id, actor, integration)
-       VALUES (@id, @streamId, @version, @type, @data, @occurredAt, @correlationId, @causationId, @actor, @integration)`,
-    ),
     recordIntegration: db.prepare('UPDATE events SET integration = ? WHERE id = ?'),
     // the event's row found by its position (the rowid) when this transaction appended it
     recordIntegrationAt: db.prepare('UPDATE events SET integration = ? WHERE position = ? AND id = ?'),
     getDoc: db.prepare<[string, string], { json: string }>(
       'SELECT json FROM documents WHERE collection = ? AND id = ?',
     ),
-    putDoc: db.prepare(
-      'INSERT INTO documents (collection, id, json) VALUES (?, ?, ?) ON CONFLICT (collection, id) DO UPDATE SET json = excluded.json',
+    // up to GET_MANY ids of one collection (a JSON array), in one statement
+    getDocs: db.prepare<[string, string], { id: string; json: string }>(
+      'SELECT id, json FROM documents WHERE collection = ? AND id IN (SELECT value FROM json_each(?))',
     ),
     deleteDoc: db.prepare('DELETE FROM documents WHERE collection = ? AND id = ?'),
     markProcessed: db.prepare('INSERT OR IGNORE INTO processed (consumer, event_id) VALUES (?, ?)'),
@@ -123,15 +120,36 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
   let savepointSeq = 0;
 
   const docKey = (collection: string, id: string) => `${collection}\u0000${id}`;
-  const writeDoc = (key: string, json: string | null) => {
-    const at = key.indexOf('\u0000');
-    const collection = key.slice(0, at);
-    const id = key.slice(at + 1);
-    if (json === null) stmt.deleteDoc.run(collection, id);
-    else stmt.putDoc.run(collection, id, json);
+  /** Inserts of n events in one statement, made when first needed (n ≤ INSERT_MANY). */
+  const insertEvents: Array<Database.Statement<unknown[], { id: string; position: number }> | undefined> = [];
+  const insertEventsOf = (n: number) =>
+    (insertEvents[n] ??= db.prepare<unknown[], { id: string; position: number }>(
+      `INSERT INTO events (id, stream_id, version, type, data, occurred_at, correlation_id, causation_id, actor, integration)
+       VALUES ${Array(n).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} RETURNING id, position`,
+    ));
+  /** Upserts of n documents in one statement, made when first needed (n ≤ PUT_MANY). */
+  const putDocs: Array<Database.Statement | undefined> = [];
+  const putDocsOf = (n: number) =>
+    (putDocs[n] ??= db.prepare(
+      `INSERT INTO documents (collection, id, json) VALUES ${Array(n).fill('(?, ?, ?)').join(', ')} ON CONFLICT (collection, id) DO UPDATE SET json = excluded.json`,
+    ));
+  /** The write-behind's writes: deletes one by one, upserts PUT_MANY to a statement. */
+  const writeDocs = (writes: ReadonlyArray<readonly [key: string, json: string | null]>) => {
+    const puts: string[] = [];
+    for (const [key, json] of writes) {
+      const at = key.indexOf('\u0000');
+      const collection = key.slice(0, at);
+      const id = key.slice(at + 1);
+      if (json === null) stmt.deleteDoc.run(collection, id);
+      else puts.push(collection, id, json);
+    }
+    for (let at = 0; at < puts.length; at += 3 * PUT_MANY) {
+      const rows = puts.slice(at, at + 3 * PUT_MANY);
+      putDocsOf(rows.length / 3).run(...rows);
+    }
   };
   /** The open SQLite transaction's document write-behind (see the module comment). */
-  const docs = new DocBuffer(writeDoc);
+  const docs = new DocBuffer(writeDocs);
   /** Positions of the events the open SQLite transaction appended, by event id. */
   const appendedAt = new Map<string, number>();
 
@@ -169,40 +187,31 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
           : (stmt.getDoc.get(collection, id)?.json ?? null);
         return json === null ? null : (JSON.parse(json) as T);
       }),
+    getMany: <T extends object>(collection: string, ids: readonly string[]) =>
+      read(() => {
+        checkCollection(collection);
+        const inTx = inOpenTx();
+        // what this transaction holds already comes from its buffer; the rest in statements of GET_MANY
+        const wanted = inTx ? ids.filter((id) => !docs.has(docKey(collection, id))) : ids;
+        const found = new Map<string, string>();
+        for (let at = 0; at < wanted.length; at += GET_MANY)
+          for (const row of stmt.getDocs.all(collection, JSON.stringify(wanted.slice(at, at + GET_MANY))))
+            found.set(row.id, row.json);
+        const asked = new Set(wanted);
+        // (a buffer that outgrows its bound is flushed and forgotten midway: what it held is read again)
+        const load = (id: string) =>
+          found.get(id) ?? (asked.has(id) ? null : (stmt.getDoc.get(collection, id)?.json ?? null));
+        return ids.map((id) => {
+          const json = inTx ? docs.get(docKey(collection, id), () => load(id)) : load(id);
+          return json === null ? null : (JSON.parse(json) as T);
+        });
+      }),
     find: <T extends object>(collection: string, query: FindQuery = {}) =>
       read(() => {
         if (inOpenTx()) docs.flush();
-        const { sql, params } = whereSql(collection, query.where);
-        let full = `SELECT json FROM documents ${sql}`;
-        if (query.prefix && query.prefix.value !== '') {
-          const like = `${query.prefix.value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-          const any = query.prefix.fields.map((f) => `lower(${fieldSql(f)}) LIKE ? ESCAPE '\\'`);
-          full += ` AND (${any.join(' OR ')})`;
-          params.push(...query.prefix.fields.map(() => like));
-        }
-        if (query.after) {
-          if (!query.orderBy) throw new Error('find: `after` needs `orderBy`');
-          checkScalar(query.orderBy.field, query.after.value);
-          // `f <= v AND (f < v OR id < i)`: a range on an ensureIndex index (SQLite does not range-scan
-          // an expression index for the row value `(f, id) < (v, i)`: it would walk every newer row)
-          const [op, eq] = query.orderBy.direction === 'desc' ? ['<', '<='] : ['>', '>='];
-          const f = fieldSql(query.orderBy.field);
-          full += ` AND ${f} ${eq} ? AND (${f} ${op} ? OR id ${op} ?)`;
-          params.push(query.after.value, query.after.value, query.after.id);
-        }
-        if (query.orderBy) {
-          const dir = query.orderBy.direction === 'desc' ? 'DESC' : 'ASC';
-          // the path inline (checkField allows no quote): the expression an ensureIndex index is built on
-          full += ` ORDER BY ${fieldSql(query.orderBy.field)} ${dir}, id ${dir}`;
-        } else {
-          full += ' ORDER BY id';
-        }
-        if (query.limit !== undefined || query.offset !== undefined) {
-          full += ' LIMIT ? OFFSET ?';
-          params.push(query.limit ?? -1, query.offset ?? 0);
-        }
+        const { sql, params } = findSql(collection, query);
         return db
-          .prepare<unknown[], { json: string }>(full)
+          .prepare<unknown[], { json: string }>(sql)
           .all(...params)
           .map((r) => JSON.parse(r.json) as T);
       }),
@@ -240,25 +249,39 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
         }
         const envelopes = buildEnvelopes(streamId, current, events, meta, options);
         const stored: StoredEvent<E>[] = [];
-        for (let i = 0; i < envelopes.length; i++) {
-          const e = envelopes[i];
-          const integration = appendOptions?.integrations?.[i];
-          let info: Database.RunResult;
+        // INSERT_MANY events to a statement; each event's position (its rowid) comes back by its id
+        for (let at = 0; at < envelopes.length; at += INSERT_MANY) {
+          const slice = envelopes.slice(at, at + INSERT_MANY);
+          const params: unknown[] = [];
+          slice.forEach((e, i) => {
+            const integration = appendOptions?.integrations?.[at + i];
+            params.push(
+              e.id,
+              e.streamId,
+              e.version,
+              e.type,
+              JSON.stringify(e.data ?? null),
+              e.occurredAt,
+              e.correlationId,
+              e.causationId,
+              e.actor ? JSON.stringify(e.actor) : null,
+              integration === undefined ? null : JSON.stringify(integration),
+            );
+          });
+          let rows: Array<{ id: string; position: number }>;
           try {
-            info = stmt.insertEvent.run({
-              ...e,
-              data: JSON.stringify(e.data ?? null),
-              actor: e.actor ? JSON.stringify(e.actor) : null,
-              integration: integration === undefined ? null : JSON.stringify(integration),
-            });
+            rows = insertEventsOf(slice.length).all(...params);
           } catch (err) {
             if (isUniqueViolation(err, 'stream_id'))
               throw new ConcurrencyError(streamId, expectedVersion, current);
             throw err;
           }
-          const position = Number(info.lastInsertRowid);
-          appendedAt.set(e.id, position);
-          stored.push({ ...e, position });
+          const positions = new Map(rows.map((r) => [r.id, r.position]));
+          for (const e of slice) {
+            const position = positions.get(e.id) as number;
+            appendedAt.set(e.id, position);
+            stored.push({ ...e, position });
+          }
         }
         if (stored.length) state.appended = true;
         return { nextVersion: current + events.length, events: stored };
@@ -434,13 +457,17 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
     ensureIndex: (collection: string, fields: string[]) =>
       mutex.run(async () => {
         assertOpen();
-        const name = `ix_${checkCollection(collection)}_${fields.map(checkField).join('_')}`.replace(
+        const suffix = `${checkCollection(collection)}_${fields.map(checkField).join('_')}`.replace(
           /[^A-Za-z0-9_]/g,
           '_',
         );
+        // partial: only the collection's own documents are in it, so writing any other document costs it
+        // nothing (queries name their collection inline, which is how SQLite knows the index applies)
         db.exec(
-          `CREATE INDEX IF NOT EXISTS "${name}" ON documents (collection, ${fields.map(fieldSql).join(', ')}, id)`,
+          `CREATE INDEX IF NOT EXISTS "px_${suffix}" ON documents (${fields.map(fieldSql).join(', ')}, id) WHERE ${collectionSql(collection)}`,
         );
+        // the whole-table index of earlier versions (every document of every collection in it)
+        db.exec(`DROP INDEX IF EXISTS "ix_${suffix}"`);
       }),
     // not behind the writer mutex: a long transaction is not an unreachable store
     ping: async () => {
@@ -475,6 +502,13 @@ const GROUP_MAX = 64;
 /** Documents the write-behind holds before it writes them all and forgets them. */
 const BUFFER_MAX = 20_000;
 
+/** Ids per statement of getMany. */
+const GET_MANY = 500;
+/** Events per insert statement of an append. */
+const INSERT_MANY = 32;
+/** Documents per upsert statement when the write-behind writes (SQLite takes up to 32,766 parameters). */
+const PUT_MANY = 64;
+
 /** A document as the open transaction knows it: its JSON (null: none) and whether SQLite has it yet. */
 type DocEntry = { json: string | null; dirty: boolean };
 
@@ -490,7 +524,13 @@ class DocBuffer {
   private readonly dirty = new Set<string>();
   private readonly undo: Array<Map<string, DocEntry | undefined>> = [];
 
-  constructor(private readonly write: (key: string, json: string | null) => void) {}
+  constructor(
+    private readonly write: (writes: ReadonlyArray<readonly [key: string, json: string | null]>) => void,
+  ) {}
+
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
 
   get(key: string, load: () => string | null): string | null {
     const entry = this.entries.get(key);
@@ -514,11 +554,10 @@ class DocBuffer {
   }
 
   flush(): void {
-    for (const key of [...this.dirty]) {
-      const entry = this.entries.get(key) as DocEntry;
-      this.write(key, entry.json);
-      this.change(key, { json: entry.json, dirty: false });
-    }
+    if (this.dirty.size === 0) return;
+    const writes = [...this.dirty].map((key) => [key, (this.entries.get(key) as DocEntry).json] as const);
+    this.write(writes);
+    for (const [key, json] of writes) this.change(key, { json, dirty: false });
   }
 
   savepoint(): void {
@@ -605,15 +644,55 @@ function addIntegrationColumn(db: Database.Database): void {
   }
 }
 
+/**
+ * `collection = '<name>'` with the name inline (checkCollection admits no quote): a query that names its
+ * collection as a literal can use the collection's partial indexes (ensureIndex); a parameter could not.
+ */
+const collectionSql = (collection: string) => `collection = '${checkCollection(collection)}'`;
+
 /** A document field as an SQL expression, its JSON path inline (checkField admits no quote). */
 const fieldSql = (field: string) => `json_extract(json, '$.${checkField(field)}')`;
+
+/** The SELECT of find(): its filter, prefix search, keyset page, order and limit (exported for the plan test). */
+export function findSql(collection: string, query: FindQuery = {}): { sql: string; params: unknown[] } {
+  const { sql, params } = whereSql(collection, query.where);
+  let full = `SELECT json FROM documents ${sql}`;
+  if (query.prefix && query.prefix.value !== '') {
+    const like = `${query.prefix.value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const any = query.prefix.fields.map((f) => `lower(${fieldSql(f)}) LIKE ? ESCAPE '\\'`);
+    full += ` AND (${any.join(' OR ')})`;
+    params.push(...query.prefix.fields.map(() => like));
+  }
+  if (query.after) {
+    if (!query.orderBy) throw new Error('find: `after` needs `orderBy`');
+    checkScalar(query.orderBy.field, query.after.value);
+    // `f <= v AND (f < v OR id < i)`: a range on an ensureIndex index (SQLite does not range-scan
+    // an expression index for the row value `(f, id) < (v, i)`: it would walk every newer row)
+    const [op, eq] = query.orderBy.direction === 'desc' ? ['<', '<='] : ['>', '>='];
+    const f = fieldSql(query.orderBy.field);
+    full += ` AND ${f} ${eq} ? AND (${f} ${op} ? OR id ${op} ?)`;
+    params.push(query.after.value, query.after.value, query.after.id);
+  }
+  if (query.orderBy) {
+    const dir = query.orderBy.direction === 'desc' ? 'DESC' : 'ASC';
+    // the path inline (checkField allows no quote): the expression an ensureIndex index is built on
+    full += ` ORDER BY ${fieldSql(query.orderBy.field)} ${dir}, id ${dir}`;
+  } else {
+    full += ' ORDER BY id';
+  }
+  if (query.limit !== undefined || query.offset !== undefined) {
+    full += ' LIMIT ? OFFSET ?';
+    params.push(query.limit ?? -1, query.offset ?? 0);
+  }
+  return { sql: full, params };
+}
 
 function whereSql(
   collection: string,
   where: Record<string, Scalar> | undefined,
 ): { sql: string; params: unknown[] } {
-  const clauses = ['collection = ?'];
-  const params: unknown[] = [checkCollection(collection)];
+  const clauses = [collectionSql(collection)];
+  const params: unknown[] = [];
   for (const [field, value] of Object.entries(where ?? {})) {
     checkField(field);
     checkScalar(field, value);

@@ -59,6 +59,8 @@ export interface StoreReads {
     streamId: string,
   ): Promise<{ version: number; events: StoredEvent<E>[] }>;
   get<T extends object>(collection: string, id: string): Promise<T | null>;
+  /** Many documents by id in one read, in the order of `ids` (null where there is none). */
+  getMany<T extends object>(collection: string, ids: readonly string[]): Promise<Array<T | null>>;
   /** Equality filter on top-level fields (scalars only). Sorted by `orderBy` when given. */
   find<T extends object>(collection: string, query?: FindQuery): Promise<T[]>;
   count(collection: string, where?: Record<string, Scalar>): Promise<number>;

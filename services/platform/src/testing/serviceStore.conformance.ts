@@ -276,6 +276,38 @@ export function describeServiceStoreConformance(name: string, factory: ServiceSt
       expect(await store.count('users', { role: 'subscriber' })).toBe(1);
     });
 
+    it('reads many documents at once in the order asked, null where none, seeing the open transaction', async () => {
+      const store = await fresh();
+      await store.transaction(async (tx) => {
+        for (let i = 0; i < 1_200; i++) await tx.put('many', `d${i}`, { i });
+        await tx.put('other', 'd1', { i: -1 });
+      });
+      expect(await store.getMany('many', [])).toEqual([]);
+      expect(await store.getMany('many', ['d7', 'nope', 'd1', 'd7'])).toEqual([
+        { i: 7 },
+        null,
+        { i: 1 },
+        { i: 7 },
+      ]);
+      // more ids than one statement takes, in the order given
+      const ids = Array.from({ length: 1_200 }, (_, i) => `d${1_199 - i}`);
+      expect((await store.getMany<{ i: number }>('many', ids)).map((d) => d?.i)).toEqual(
+        ids.map((id) => Number(id.slice(1))),
+      );
+      await store.transaction(async (tx) => {
+        await tx.put('many', 'd2', { i: 'changed' });
+        await tx.delete('many', 'd3');
+        await tx.put('many', 'new', { i: 'new' });
+        expect(await tx.getMany('many', ['d2', 'd3', 'new', 'd4'])).toEqual([
+          { i: 'changed' },
+          null,
+          { i: 'new' },
+          { i: 4 },
+        ]);
+      });
+      expect(await store.getMany('many', ['d3', 'new'])).toEqual([null, { i: 'new' }]);
+    });
+
     it('pages by keyset under an equality filter on an index (findPage), ties on the order value by id', async () => {
       const store = await fresh();
       await store.ensureIndex?.('queue', ['status', 'position']);
