@@ -194,8 +194,9 @@ const MATURITY_SCAN = 10_000;
  * MATURITY_BATCH due investments is settled by ONE ledger call first (SettleMaturities: each item under
  * its own key `maturity:<id>`, capturing its hold first when that is still owed), then recorded in one
  * store transaction with ONE append per investment: InvestmentMatured and MaturitySettled together
- * (RecordMaturedAndSettled). An Active investment can only mature, so asking the ledger before recording
- * the maturity decides nothing the stream could refuse. A crash between the ledger call and the record
+ * (RecordMaturedAndSettled); the ledger settles the next batch while one is recorded (settleBatches). An
+ * Active investment can only mature, so asking the ledger before recording the maturity decides nothing
+ * the stream could refuse. A crash between the ledger call and the record
  * leaves the batch Active and due: the next pass asks again, and the ledger's keys make the second call
  * settle nothing twice. An item the ledger refuses is recorded matured alone (Ended, owing `settle` for
  * the process manager); a call whose outcome is unknown records the whole batch that way and fails the
@@ -214,17 +215,12 @@ export async function settleDueInBatches(
   let recorded = 0;
   // settlements a refusal or an unknown outcome left owing, first
   const owed = await ctx.store.find<InvestmentDoc>(COLLECTIONS.investments, { where: { sync: 'settle' } });
-  for (let at = 0; at < owed.length; at += size)
-    recorded += await settleBatch(ctx, owed.slice(at, at + size), now);
+  recorded += await settleBatches(ctx, owed, size, now);
   // then everything due, soonest first
   for (;;) {
     const due = (await activeByEndDate(ctx.store, MATURITY_SCAN)).filter((d) => isDue(d, now));
-    let settled = 0;
-    for (let at = 0; at < due.length; at += size) {
-      const n = await settleBatch(ctx, due.slice(at, at + size), now);
-      settled += n;
-      recorded += n;
-    }
+    const settled = await settleBatches(ctx, due, size, now);
+    recorded += settled;
     if (settled === 0 || due.length < MATURITY_SCAN) break;
   }
   if (recorded > 0) ctx.onScheduleChanged?.();
@@ -245,32 +241,78 @@ async function matureBatch(ctx: InvestmentContext, due: InvestmentDoc[], now: Da
   });
 }
 
+type LedgerAnswer =
+  | { results: Awaited<ReturnType<NonNullable<InvestmentContext['ledger']['settleMaturities']>>> }
+  | { error: unknown };
+
+/** The ledger's SettleMaturities call for a batch (never rejects: a failed call is its answer). */
+function askLedger(ctx: InvestmentContext, docs: InvestmentDoc[]): Promise<LedgerAnswer> {
+  const settle = ctx.ledger.settleMaturities;
+  if (!settle) return Promise.resolve({ error: new Error('the ledger port has no batch call') });
+  return settle(
+    docs.map((d) => ({
+      userId: d.userId,
+      investmentId: d.investmentId,
+      principalCents: d.amountCents,
+      maturityAmountCents: d.maturityAmountCents,
+      idempotencyKey: `maturity:${d.investmentId}`,
+    })),
+  ).then(
+    (results) => ({ results }),
+    (error: unknown) => ({ error }),
+  );
+}
+
 /**
- * One ledger call for the batch (due investments, or ended ones owing their settlement), then its record
- * (one store transaction, one append per investment). Returns how many settlements it recorded.
+ * `docs` in batches of `size`, pipelined: the ledger settles the next batch while this one is recorded
+ * (the ledger is its own process in a deployment: the two overlap). Each batch is recorded after its own
+ * call answered; a crash at any point leaves the batches not recorded Active and due (or owing), and the
+ * next pass asks again (the keys make the ledger settle nothing twice). A call that fails stops the pass
+ * once the call in flight has answered. Returns how many settlements were recorded.
  */
-async function settleBatch(ctx: InvestmentContext, docs: InvestmentDoc[], now: Date): Promise<number> {
-  if (docs.length === 0 || !ctx.ledger.settleMaturities) return 0;
-  let results: Awaited<ReturnType<NonNullable<InvestmentContext['ledger']['settleMaturities']>>>;
+async function settleBatches(
+  ctx: InvestmentContext,
+  docs: InvestmentDoc[],
+  size: number,
+  now: Date,
+): Promise<number> {
+  const batches: InvestmentDoc[][] = [];
+  for (let at = 0; at < docs.length; at += size) batches.push(docs.slice(at, at + size));
+  let recorded = 0;
+  let next = batches.length > 0 ? askLedger(ctx, batches[0]) : null;
   try {
-    results = await ctx.ledger.settleMaturities(
-      docs.map((d) => ({
-        userId: d.userId,
-        investmentId: d.investmentId,
-        principalCents: d.amountCents,
-        maturityAmountCents: d.maturityAmountCents,
-        idempotencyKey: `maturity:${d.investmentId}`,
-      })),
-    );
-  } catch (err) {
-    // the outcome is unknown: the due investments end all the same, owing their settlement
-    await matureBatch(
-      ctx,
-      docs.filter((d) => d.status === 'Active'),
-      now,
-    );
-    throw err;
+    for (let i = 0; i < batches.length; i++) {
+      const answer = await (next as Promise<LedgerAnswer>);
+      next = null;
+      if ('error' in answer) {
+        // the outcome is unknown: the due investments end all the same, owing their settlement
+        await matureBatch(
+          ctx,
+          batches[i].filter((d) => d.status === 'Active'),
+          now,
+        );
+        throw answer.error;
+      }
+      if (i + 1 < batches.length) next = askLedger(ctx, batches[i + 1]);
+      recorded += await recordBatch(ctx, batches[i], answer.results, now);
+    }
+  } finally {
+    // a record that failed: the call in flight answers before the pass ends (its batch is asked again)
+    await next;
   }
+  return recorded;
+}
+
+/**
+ * A batch's record after the ledger answered (one store transaction, one append per investment). Returns
+ * how many settlements it recorded.
+ */
+async function recordBatch(
+  ctx: InvestmentContext,
+  docs: InvestmentDoc[],
+  results: Extract<LedgerAnswer, { results: unknown }>['results'],
+  now: Date,
+): Promise<number> {
   const meta = metaOf(ctx);
   const at = ctx.clock();
   const read = new Map(docs.map((d) => [d.investmentId, d]));

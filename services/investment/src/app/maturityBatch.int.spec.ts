@@ -48,8 +48,11 @@ async function maturityPostings(): Promise<Map<string, number>> {
   }
 }
 
-it('a crash mid-batch: after the restart the rest settles, each investment exactly once', async () => {
-  const users = [0, 1, 2].map(() => `user-${randomUUID()}`);
+/**
+ * Four due investments of 100.00 for each of `users` (funded 1,000.00), approved, with the service stopped
+ * before any falls due (its scheduler would settle them), waited until all are due.
+ */
+async function dueInvestments(users: string[]): Promise<string[]> {
   const ids: string[] = [];
   for (const u of users) {
     await stack.fund(u, '1000');
@@ -65,7 +68,6 @@ it('a crash mid-batch: after the restart the rest settles, each investment exact
       ids.push(investment!.investmentId);
     }
   }
-  // the service goes down before any falls due; approvals happen through the ledger directly beforehand
   for (const id of ids)
     await stack.call('approveInvestment', {
       caller: caller(ADMIN.userId),
@@ -79,6 +81,47 @@ it('a crash mid-batch: after the restart the rest settles, each investment exact
     ),
   );
   await waitFor(() => Date.now() >= Math.max(...endDates), { timeoutMs: 5_000, message: 'all due' });
+  return ids;
+}
+
+/** The batch pass's context on the test stack's store, with `ledger` as its port. */
+const passContext = (ledger: LedgerPort): InvestmentContext => ({
+  store: stack.store,
+  ledger,
+  plans: [],
+  clock: () => new Date(),
+  newId: randomUUID,
+  logger: createLogger('investment', { level: 'silent' }),
+  personalData: new PersonalData(new MemoryPersonalDataKeys()),
+});
+
+it('asks the ledger for the next batch while it records the one answered', async () => {
+  const users = [0, 1, 2].map(() => `user-${randomUUID()}`);
+  await dueInvestments(users);
+  const real = stack.realLedger() as LedgerPort;
+  // the pass's records are the commits that append on the investment store from here on
+  let records = 0;
+  const stopCounting = stack.store.onAppended(() => records++);
+  /** per call, how many batches had been recorded when it was made */
+  const recordedAtCall: number[] = [];
+  const watching: LedgerPort = {
+    ...real,
+    settleMaturities(items) {
+      recordedAtCall.push(records);
+      return real.settleMaturities!(items);
+    },
+  };
+  expect(await settleDueInBatches(passContext(watching), { batchSize: 4 })).toBe(12);
+  stopCounting();
+  // the second call went out before the first batch was recorded, the third before the second
+  expect(recordedAtCall).toEqual([0, 0, 1]);
+  expect(records).toBe(3);
+  expect([...(await maturityPostings()).values()]).toEqual(Array(12).fill(1));
+});
+
+it('a crash mid-batch: after the restart the rest settles, each investment exactly once', async () => {
+  const users = [0, 1, 2].map(() => `user-${randomUUID()}`);
+  const ids = await dueInvestments(users);
 
   // a pass in batches of 4 that dies in its second batch, after the ledger settled it
   const real = stack.realLedger() as LedgerPort;
@@ -92,15 +135,7 @@ it('a crash mid-batch: after the restart the rest settles, each investment exact
       throw unavailable('the service died');
     },
   };
-  const ctx: InvestmentContext = {
-    store: stack.store,
-    ledger: dying,
-    plans: [],
-    clock: () => new Date(),
-    newId: randomUUID,
-    logger: createLogger('investment', { level: 'silent' }),
-    personalData: new PersonalData(new MemoryPersonalDataKeys()),
-  };
+  const ctx = passContext(dying);
   await expect(settleDueInBatches(ctx, { batchSize: 4 })).rejects.toThrow('the service died');
   expect(calls).toBe(2);
   const docs = await Promise.all(

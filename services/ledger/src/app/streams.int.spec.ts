@@ -17,7 +17,8 @@ import {
 const meta = { correlationId: 'c' };
 let n = 0;
 const at = { now: new Date('2026-03-01T12:00:00Z') };
-const command = (c: Omit<MoneyCommand, 'transactionId' | 'now'>) =>
+type WithoutAttempt<C> = C extends unknown ? Omit<C, 'transactionId' | 'now'> : never;
+const command = (c: WithoutAttempt<MoneyCommand>) =>
   ({ ...c, transactionId: `t-${++n}`, ...at }) as MoneyCommand;
 const run = (store: ServiceStore, c: LedgerCommand) => store.transaction((tx) => executeLedger(tx, c, meta));
 
