@@ -40,6 +40,18 @@ export type LedgerState = {
   chain: ChainLink;
 };
 
+/**
+ * A record keyed by ids (idempotency keys, hold and investment ids): a null-prototype object, which V8
+ * keeps in dictionary mode. A plain object literal gets a new hidden class for every new key, and these
+ * keys are all different: every state made or copied paid for the transitions (5 µs for a state of three
+ * facts against 0.3 µs) and the transition tree grew with every id ever seen.
+ */
+function keyed<V>(from?: Record<string, V>): Record<string, V> {
+  const out = Object.create(null) as Record<string, V>;
+  if (from) for (const key in from) out[key] = from[key];
+  return out;
+}
+
 const zeroBalances = (): Balances => ({
   deposit: 0,
   invested: 0,
@@ -51,13 +63,13 @@ const zeroBalances = (): Balances => ({
 export const initialState = (): LedgerState => ({
   userId: null,
   balances: zeroBalances(),
-  holds: {},
-  processed: {},
+  holds: keyed(),
+  processed: keyed(),
   referrerId: null,
   confirmedDeposits: 0,
-  creditedDeposits: {},
-  settledInvestments: {},
-  referralBonusesPaid: {},
+  creditedDeposits: keyed(),
+  settledInvestments: keyed(),
+  referralBonusesPaid: keyed(),
   activePrincipalCents: 0,
   chain: { ...GENESIS },
 });
@@ -67,11 +79,11 @@ function draftOf(state: LedgerState): LedgerState {
   return {
     ...state,
     balances: { ...state.balances },
-    holds: { ...state.holds },
-    processed: { ...state.processed },
-    creditedDeposits: { ...state.creditedDeposits },
-    settledInvestments: { ...state.settledInvestments },
-    referralBonusesPaid: { ...state.referralBonusesPaid },
+    holds: keyed(state.holds),
+    processed: keyed(state.processed),
+    creditedDeposits: keyed(state.creditedDeposits),
+    settledInvestments: keyed(state.settledInvestments),
+    referralBonusesPaid: keyed(state.referralBonusesPaid),
   };
 }
 
@@ -244,7 +256,19 @@ export function coreOf(state: LedgerState): CoreState {
 
 /** A state from its small part and the fact entries given (the rest are absent). */
 export function stateOf(core: CoreState, facts: ReadonlyArray<FactKey & { value: unknown }>): LedgerState {
-  const state: LedgerState = { ...initialState(), ...core, balances: { ...core.balances } };
+  const state: LedgerState = {
+    userId: core.userId,
+    balances: { ...core.balances },
+    holds: keyed(),
+    processed: keyed(),
+    referrerId: core.referrerId,
+    confirmedDeposits: core.confirmedDeposits,
+    creditedDeposits: keyed(),
+    settledInvestments: keyed(),
+    referralBonusesPaid: keyed(),
+    activePrincipalCents: core.activePrincipalCents,
+    chain: core.chain ?? { ...GENESIS },
+  };
   for (const f of facts) (state[f.kind] as Record<string, unknown>)[f.key] = f.value;
   return state;
 }
