@@ -1,23 +1,26 @@
 /**
  * Maturity at volume (issue 10 goal 4): BENCH_MATURITIES (default 20,000, for a quick `make bench`; the
  * goal's figure is BENCH_MATURITIES=100000, whose seeding alone takes minutes) due investments settled by the
- * investment service's batch pass (settleDueInBatches: one ledger SettleMaturities call per batch, then the
- * batch recorded in one store transaction, one append per investment read from its document), against the
- * one-at-a-time settlement (settleDue: per investment its maturity, its ledger calls and its record) of
- * BENCH_MATURITY_BASELINE (default 1,000) investments in the same run. The anchor is Fineract's
- * close-of-business batch.
+ * investment service's batch pass (settleDueInBatches: one ledger SettleMaturities call per batch, the next
+ * call overlapping the record of the batch before, each batch recorded in one store transaction, one append
+ * per investment read from its document), against the one-at-a-time settlement (settleDue: per investment
+ * its maturity, its ledger calls and its record) of BENCH_MATURITY_BASELINE (default 1,000) investments in
+ * the same run. The anchor is Fineract's close-of-business batch.
  *
- * Both run in this process the way the standalone target runs them: the real ledger service (start(): its
- * gRPC server, outbox relay and SQLite file store, in-process bus) reached by the investment side over
- * gRPC through its LedgerPort, the investment side on its own SQLite file store, recording its integration
- * events at append as the service's store does (withIntegrationEvents). The investments are seeded
- * beforehand (not timed): each investor funded by a deposit, each investment's hold placed and
- * captured on the ledger (its command path, a thousand to a transaction), each investment's events
- * (requested, hold placed, approved, hold captured; end date in the past) appended to its stream with
- * its read model. After each run: every investment Ended and settled, exactly one maturity posting per
- * investment on the ledger, every investor's Total Profit and Total Investment exact.
+ * Two topologies, each measured whole (its own stores, seeding and baseline):
+ * - services (the goal's figure): the ledger service as its own process, as docker-compose, Kubernetes and
+ *   `make cluster` run it (its program, main.ts: SQLite file store, outbox relay, in-process bus file),
+ *   reached over gRPC by the investment side in this process;
+ * - standalone: the same ledger service started in this process, as the standalone target runs it.
+ * The investment side runs in this process on its own SQLite file store, recording its integration events
+ * at append as the service's store does (withIntegrationEvents). The investments are seeded beforehand (not
+ * timed): each investor funded by a deposit, each investment's hold placed and captured on the ledger (its
+ * command path, a thousand to a transaction), each investment's events (requested, hold placed, approved,
+ * hold captured; end date in the past) appended to its stream with its read model. After each run: every
+ * investment Ended and settled, exactly one maturity posting per investment on the ledger, every
+ * investor's Total Profit and Total Investment exact.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,8 +31,10 @@ import { withIntegrationEvents } from '@meridian/platform/app/integrationEvents'
 import { createLogger } from '@meridian/platform/logger';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { createGrpcLedger } from '../services/ledger/src/client/ledgerPort.grpc.js';
+import type { LedgerPort } from '../services/ledger/src/client/ledgerPort.js';
 import { parseLedgerConfig } from '../services/ledger/src/config.js';
-import { start as startLedger } from '../services/ledger/src/main.js';
+import { SERVICE as LEDGER_SERVICE, start as startLedger } from '../services/ledger/src/main.js';
+import { topicOf } from '@meridian/platform/ports/eventBus';
 import { executeLedger } from '../services/ledger/src/app/streams.js';
 import {
   type BalancesDoc,
@@ -51,6 +56,7 @@ import {
   type InvestmentDoc,
   investmentView,
 } from '../services/investment/src/projections/investmentView.js';
+import { freePort, sleep, startChild } from './children.js';
 import { round } from './load.js';
 import { table } from './results.js';
 
@@ -62,27 +68,33 @@ export interface MaturityRun {
   /** CPU seconds of this process (user + system) during the run: the figure a loaded machine moves least */
   cpuSeconds: number;
 }
+/** Where the ledger service runs: its own process (as deployed), or in this process (the standalone). */
+export type MaturityTopology = 'services' | 'standalone';
+export interface MaturityMeasured {
+  topology: MaturityTopology;
+  batch: MaturityRun;
+  oneAtATime: MaturityRun;
+  batchSize: number;
+  /** the share of the batch pass's wall time spent waiting on the ledger's SettleMaturities calls */
+  ledgerShare: number;
+  /** CPU seconds the ledger's own process used during the batch pass (services topology, Linux) */
+  ledgerCpuSeconds?: number;
+  /** batch settlements/s ÷ one-at-a-time settlements/s */
+  speedup: number;
+  /** the one-at-a-time rate's time for the batch's count, seconds */
+  oneAtATimeProjectedSeconds: number;
+  seedSeconds: number;
+  /** goal 4: the batch within 20 s */
+  withinGoal: boolean;
+  /** 100,000 at the batch's rate (measured when the run was 100,000; a projection otherwise, which
+   *  flatters: the rate falls as the stores grow) */
+  seconds100k: number;
+  /** the one-at-a-time rate's time for 100,000, seconds */
+  oneAtATimeSeconds100k: number;
+}
+/** The services topology (the goal's figure), with the standalone's beside it. */
 export type MaturityBenchResult =
-  | { skipped: string }
-  | {
-      batch: MaturityRun;
-      oneAtATime: MaturityRun;
-      batchSize: number;
-      /** the share of the batch pass's wall time spent in the ledger's SettleMaturities calls */
-      ledgerShare: number;
-      /** batch settlements/s ÷ one-at-a-time settlements/s */
-      speedup: number;
-      /** the one-at-a-time rate's time for the batch's count, seconds */
-      oneAtATimeProjectedSeconds: number;
-      seedSeconds: number;
-      /** goal 4: the batch within 20 s */
-      withinGoal: boolean;
-      /** 100,000 at the batch's rate (measured when the run was 100,000; a projection otherwise, which
-       *  flatters: the rate falls as the stores grow) */
-      seconds100k: number;
-      /** the one-at-a-time rate's time for 100,000, seconds */
-      oneAtATimeSeconds100k: number;
-    };
+  { skipped: string } | (MaturityMeasured & { standalone?: MaturityMeasured | { skipped: string } });
 
 const PLAN: Plan = {
   name: 'Bench',
@@ -96,55 +108,181 @@ const MATURITY_CENTS = 11_000;
 const PER_INVESTOR = 100;
 const SEED_TX = 1_000;
 
-export async function benchMaturity(o: {
+interface MaturityOptions {
   count: number;
   baseline: number;
   batchSize?: number;
   log(line: string): void;
-}): Promise<MaturityBenchResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'meridian-bench-maturity-'));
-  const logger = createLogger('bench', { level: 'warn' });
-  const bus = createInProcEventBus({ path: join(dir, 'bus.db') });
-  const ledgerStore = createSqliteServiceStore(join(dir, 'ledger.db'));
-  const investmentFile = createSqliteServiceStore(join(dir, 'investment.db'));
-  // as the service's store: every append records its integration events (InvestmentMatured goes out)
-  const investmentStore = withIntegrationEvents(investmentFile, toIntegrationEvent);
-  const ledgerService = await startLedger({
-    config: parseLedgerConfig({ NODE_ENV: 'production', LEDGER_GRPC_ADDR: '127.0.0.1:0' }),
-    store: ledgerStore,
-    bus,
-    logger,
-  });
-  const grpcPort = createGrpcLedger(ledgerService.grpcAddress, { deadlineMs: 60_000 });
-  // the wall time spent waiting on the ledger's SettleMaturities calls (the rest of a batch pass is the
-  // investment side's scan and record)
-  let ledgerNs = 0n;
-  const port: typeof grpcPort = {
-    ...grpcPort,
-    settleMaturities: async (items) => {
-      const t = process.hrtime.bigint();
-      try {
-        return await grpcPort.settleMaturities!(items);
-      } finally {
-        ledgerNs += process.hrtime.bigint() - t;
-      }
+}
+
+/** Both topologies, the services one first (the goal's figure). */
+export async function benchMaturity(o: MaturityOptions): Promise<MaturityBenchResult> {
+  o.log('  services: the ledger service in its own process');
+  const services = await measureMaturity('services', o).catch((err: unknown) => ({
+    skipped: err instanceof Error ? err.message : String(err),
+  }));
+  o.log('  standalone: the ledger service in this process');
+  const standalone = await measureMaturity('standalone', o).catch((err: unknown) => ({
+    skipped: err instanceof Error ? err.message : String(err),
+  }));
+  if ('skipped' in services) return services;
+  return { ...services, standalone };
+}
+
+/** The ledger service as the investment side reaches it, and how it stops. */
+interface LedgerTarget {
+  port: LedgerPort;
+  /** CPU seconds (user + system) of the ledger's own process so far (Linux /proc), when it has one */
+  cpuSeconds?(): number | undefined;
+  stop(): Promise<void>;
+}
+
+/** CPU seconds (user + system) of process `pid` from /proc (Linux); undefined elsewhere. */
+function processCpuSeconds(pid: number): number | undefined {
+  try {
+    // the fields after the command name (which may hold spaces), from its closing parenthesis
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+/** USER_HZ of /proc's times (100 on Linux's every architecture Node runs on). */
+const CLOCK_TICKS = 100;
+
+/** Until the ledger's outbox relay has published everything its store holds (5 minutes at most). */
+async function relayCaughtUp(ledgerStore: ServiceStore): Promise<void> {
+  const checkpoint = `outbox:${topicOf(LEDGER_SERVICE)}`;
+  const deadline = Date.now() + 300_000;
+  while ((await ledgerStore.getCheckpoint(checkpoint)) < (await ledgerStore.lastPosition())) {
+    if (Date.now() > deadline) throw new Error("the ledger's outbox relay did not catch up in 5 minutes");
+    await sleep(100);
+  }
+}
+
+/** The ledger's program (main.ts) as its own process on `dir`'s files, ready when its /readyz says so. */
+async function ledgerProcess(dir: string, log: (line: string) => void): Promise<LedgerTarget> {
+  const [grpcPort, metricsPort] = [await freePort(), await freePort()];
+  const logFile = join(dir, 'ledger.log');
+  const out = openSync(logFile, 'a');
+  const child = startChild(
+    'services/ledger/src/main.ts',
+    {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATA_DIR: dir,
+      LEDGER_GRPC_ADDR: `127.0.0.1:${grpcPort}`,
+      METRICS_PORT: String(metricsPort),
+      LOG_LEVEL: 'warn',
+      INTERNAL_SERVICE_TOKEN: randomUUID() + randomUUID(),
+    },
+    { stdout: out, stderr: out },
+    // BENCH_CPU_PROF=<dir>: the ledger process profiled too (written when it stops)
+    process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
+  );
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const ready = await fetch(`http://127.0.0.1:${metricsPort}/readyz`, {
+      signal: AbortSignal.timeout(2_000),
+    })
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ready) break;
+    if (child.process.exitCode !== null || Date.now() > deadline) {
+      await child.stop();
+      closeSync(out);
+      throw new Error(`the ledger process did not become ready; see ${logFile}`);
+    }
+    await sleep(100);
+  }
+  log(`  ledger process ${child.process.pid} ready on 127.0.0.1:${grpcPort}`);
+  const port = createGrpcLedger(`127.0.0.1:${grpcPort}`, { deadlineMs: 60_000 });
+  return {
+    port,
+    cpuSeconds: () => (child.process.pid ? processCpuSeconds(child.process.pid) : undefined),
+    async stop() {
+      port.close();
+      await child.stop();
+      closeSync(out);
     },
   };
-  const ctx: InvestmentContext = {
-    store: investmentStore,
-    ledger: port,
-    plans: [PLAN],
-    clock: () => new Date(),
-    newId: randomUUID,
-    logger,
-    personalData: personalDataOf({}),
+}
+
+/** The ledger service started in this process on `store` (as the standalone target starts it). */
+async function ledgerInProcess(dir: string, store: ServiceStore): Promise<LedgerTarget> {
+  const bus = createInProcEventBus({ path: join(dir, 'bus.sqlite') });
+  const service = await startLedger({
+    config: parseLedgerConfig({ NODE_ENV: 'production', LEDGER_GRPC_ADDR: '127.0.0.1:0' }),
+    store,
+    bus,
+    logger: createLogger('bench', { level: 'warn' }),
+  });
+  const port = createGrpcLedger(service.grpcAddress, { deadlineMs: 60_000 });
+  return {
+    port,
+    async stop() {
+      port.close();
+      await service.stop();
+      await bus.close();
+    },
   };
+}
+
+async function measureMaturity(topology: MaturityTopology, o: MaturityOptions): Promise<MaturityMeasured> {
+  const dir = mkdtempSync(join(tmpdir(), `meridian-bench-maturity-${topology}-`));
+  const logger = createLogger('bench', { level: 'warn' });
+  // the ledger's file as its program names it (DATA_DIR/ledger.sqlite): seeded here, then served
+  const ledgerFile = join(dir, 'ledger.sqlite');
+  let ledgerStore = createSqliteServiceStore(ledgerFile);
+  const investmentFile = createSqliteServiceStore(join(dir, 'investment.sqlite'));
+  // as the service's store: every append records its integration events (InvestmentMatured goes out)
+  const investmentStore = withIntegrationEvents(investmentFile, toIntegrationEvent);
+  let target: LedgerTarget | undefined;
   try {
-    let t0 = Date.now();
     const tag = randomUUID().slice(0, 8);
-    const oneSet = await seed(ledgerStore, investmentStore, `${tag}-one`, o.baseline);
+    const oneSet = seededSet(`${tag}-one`, o.baseline);
+    const batchSet = seededSet(`${tag}-batch`, o.count);
+    // the ledger's side of both sets first (nothing asks for the batch set's until its run)
+    let t0 = Date.now();
+    await seedLedger(ledgerStore, oneSet);
+    await seedLedger(ledgerStore, batchSet);
+    await seedInvestments(investmentStore, oneSet);
     let seedSeconds = (Date.now() - t0) / 1000;
-    o.log(`  seeded ${o.baseline} due investments for the one-at-a-time run`);
+    if (topology === 'services') {
+      await ledgerStore.close();
+      target = await ledgerProcess(dir, o.log);
+      // this process reads the file only to verify (SQLite WAL: the two processes share it)
+      ledgerStore = createSqliteServiceStore(ledgerFile);
+    } else {
+      target = await ledgerInProcess(dir, ledgerStore);
+    }
+    // the seeding's events published by the ledger's relay before anything is timed
+    await relayCaughtUp(ledgerStore);
+    // the wall time spent waiting on the ledger's SettleMaturities calls (the rest of a batch pass is the
+    // investment side's scan and record)
+    let ledgerNs = 0n;
+    const grpcPort = target.port;
+    const port: LedgerPort = {
+      ...grpcPort,
+      settleMaturities: async (items) => {
+        const t = process.hrtime.bigint();
+        try {
+          return await grpcPort.settleMaturities!(items);
+        } finally {
+          ledgerNs += process.hrtime.bigint() - t;
+        }
+      },
+    };
+    const ctx: InvestmentContext = {
+      store: investmentStore,
+      ledger: port,
+      plans: [PLAN],
+      clock: () => new Date(),
+      newId: randomUUID,
+      logger,
+      personalData: personalDataOf({}),
+    };
 
     // ---- one at a time (the path before batches): per investment its maturity, ledger calls, record
     const t1 = process.hrtime.bigint();
@@ -157,19 +295,24 @@ export async function benchMaturity(o: {
     o.log(`  one at a time: ${settledOne} in ${round(oneSeconds)} s (${oneAtATime.perSecond}/s)`);
 
     t0 = Date.now();
-    const batchSet = await seed(ledgerStore, investmentStore, `${tag}-batch`, o.count);
+    await seedInvestments(investmentStore, batchSet);
     seedSeconds += (Date.now() - t0) / 1000;
     o.log(`  seeded ${o.count} due investments for the batch run`);
 
     // ---- the batch pass (the scheduler's)
+    ledgerNs = 0n;
+    const ledgerCpu0 = target.cpuSeconds?.();
     const t3 = process.hrtime.bigint();
     const cpu3 = process.cpuUsage();
-    const settledBatch = await profiled('maturity-batch', () =>
+    const settledBatch = await profiled(`maturity-batch-${topology}`, () =>
       settleDueInBatches(ctx, { batchSize: o.batchSize }),
     );
     const batchSeconds = Number(process.hrtime.bigint() - t3) / 1e9;
     const ledgerSeconds = Number(ledgerNs) / 1e9;
     const batchCpu = cpuSince(cpu3);
+    const ledgerCpu1 = target.cpuSeconds?.();
+    const ledgerCpuSeconds =
+      ledgerCpu0 !== undefined && ledgerCpu1 !== undefined ? round(ledgerCpu1 - ledgerCpu0) : undefined;
     await verify(ledgerStore, investmentStore, batchSet, settledBatch, o.baseline + o.count);
     const batch = run(
       `batches of ${o.batchSize ?? 1000} (settleDueInBatches)`,
@@ -178,13 +321,15 @@ export async function benchMaturity(o: {
       batchCpu,
     );
     o.log(
-      `  batch: ${settledBatch} in ${round(batchSeconds)} s (${batch.perSecond}/s); the ledger's SettleMaturities calls ${round(ledgerSeconds)} s of it`,
+      `  batch: ${settledBatch} in ${round(batchSeconds)} s (${batch.perSecond}/s); waiting on the ledger's SettleMaturities calls ${round(ledgerSeconds)} s of it${ledgerCpuSeconds === undefined ? '' : `; the ledger process used ${ledgerCpuSeconds} CPU s`}`,
     );
     return {
+      topology,
       batch,
       oneAtATime,
       batchSize: o.batchSize ?? 1000,
       ledgerShare: round(ledgerSeconds / batchSeconds, 2),
+      ...(ledgerCpuSeconds === undefined ? {} : { ledgerCpuSeconds }),
       speedup: round(batch.perSecond / oneAtATime.perSecond, 1),
       oneAtATimeProjectedSeconds: round(o.count / oneAtATime.perSecond, 1),
       seedSeconds: round(seedSeconds, 1),
@@ -193,9 +338,7 @@ export async function benchMaturity(o: {
       oneAtATimeSeconds100k: round(GOAL_COUNT / oneAtATime.perSecond, 1),
     };
   } finally {
-    grpcPort.close();
-    await ledgerService.stop();
-    await bus.close();
+    await target?.stop();
     await ledgerStore.close();
     await investmentFile.close();
     rmSync(dir, { recursive: true, force: true });
@@ -244,31 +387,28 @@ const cpuSince = (from: NodeJS.CpuUsage): number => {
 /** Goal 4's count. */
 const GOAL_COUNT = 100_000;
 
-type SeededSet = { investmentIds: string[]; investors: string[] };
+type SeededSet = { tag: string; investmentIds: string[]; investors: string[] };
 
-/**
- * `count` due investments of PER_INVESTOR investors: on the ledger each investor's deposit and every
- * investment's hold placed and captured (through its command path), on the investment side every
- * investment's stream and read model as the service's own commands leave them at approval.
- */
-async function seed(
-  ledger: ServiceStore,
-  investment: ServiceStore,
-  tag: string,
-  count: number,
-): Promise<SeededSet> {
-  const investors = Array.from({ length: Math.ceil(count / PER_INVESTOR) }, (_, i) => `bench-${tag}-${i}`);
-  const investmentIds = Array.from({ length: count }, (_, i) => `inv-${tag}-${i}`);
-  const investorOf = (i: number) => investors[Math.floor(i / PER_INVESTOR)];
-  const meta = { correlationId: `seed-${tag}` };
-  const now = new Date();
-  // approved long enough ago that every end date has passed
-  const approvedAt = new Date(now.getTime() - PLAN.durationMs - 60_000);
-  const command = { transactionId: '', now };
+/** `count` investments of PER_INVESTOR investors each, named after `tag`. */
+function seededSet(tag: string, count: number): SeededSet {
+  return {
+    tag,
+    investors: Array.from({ length: Math.ceil(count / PER_INVESTOR) }, (_, i) => `bench-${tag}-${i}`),
+    investmentIds: Array.from({ length: count }, (_, i) => `inv-${tag}-${i}`),
+  };
+}
+const investorOf = (set: SeededSet, i: number) => set.investors[Math.floor(i / PER_INVESTOR)];
+
+/** On the ledger (its command path): each investor's deposit, every investment's hold placed and captured. */
+async function seedLedger(ledger: ServiceStore, set: SeededSet): Promise<void> {
+  const { investors, investmentIds } = set;
+  const count = investmentIds.length;
+  const meta = { correlationId: `seed-${set.tag}` };
+  const command = { transactionId: '', now: new Date() };
   for (let at = 0; at < investors.length; at += SEED_TX)
     await ledger.transaction(async (tx) => {
       for (const userId of investors.slice(at, at + SEED_TX)) {
-        const n = investmentIds.filter((_, i) => investorOf(i) === userId).length;
+        const n = investmentIds.filter((_, i) => investorOf(set, i) === userId).length;
         await executeLedger(
           tx,
           {
@@ -287,7 +427,7 @@ async function seed(
   for (let at = 0; at < count; at += SEED_TX)
     await ledger.transaction(async (tx) => {
       for (let i = at; i < Math.min(count, at + SEED_TX); i++) {
-        const userId = investorOf(i);
+        const userId = investorOf(set, i);
         const holdId = investmentIds[i];
         await executeLedger(
           tx,
@@ -317,6 +457,17 @@ async function seed(
         );
       }
     });
+}
+
+/**
+ * On the investment side: every investment's stream and read model as the service's own commands leave
+ * them at approval, approved long enough ago that every end date has passed.
+ */
+async function seedInvestments(investment: ServiceStore, set: SeededSet): Promise<void> {
+  const { investmentIds } = set;
+  const count = investmentIds.length;
+  const meta = { correlationId: `seed-${set.tag}` };
+  const approvedAt = new Date(Date.now() - PLAN.durationMs - 60_000);
   for (let at = 0; at < count; at += SEED_TX)
     await investment.transaction(async (tx) => {
       for (let i = at; i < Math.min(count, at + SEED_TX); i++) {
@@ -325,7 +476,7 @@ async function seed(
           {
             type: 'RequestInvestment',
             investmentId,
-            userId: investorOf(i),
+            userId: investorOf(set, i),
             isVerified: true,
             planName: PLAN.name,
             plans: [PLAN],
@@ -356,7 +507,6 @@ async function seed(
         if (doc) await tx.put(COLLECTIONS.investments, investmentId, doc);
       }
     });
-  return { investmentIds, investors };
 }
 
 /** Every investment Ended and settled, one maturity posting each, every investor's balances exact. */
@@ -385,6 +535,11 @@ async function verify(
     throw new Error(`balances: Total Profit ${profit}, Total Investment ${invested}`);
 }
 
+const TOPOLOGY_NAMES: Record<MaturityTopology, string> = {
+  services: 'services (the ledger its own process)',
+  standalone: 'standalone (one process)',
+};
+
 export function printMaturity(r: MaturityBenchResult): void {
   if ('skipped' in r) {
     console.log(`\nmaturity at volume: skipped: ${r.skipped}`);
@@ -392,31 +547,49 @@ export function printMaturity(r: MaturityBenchResult): void {
   }
   const measured = r.batch.investments >= GOAL_COUNT;
   console.log(
-    `\nmaturity at volume: due investments settled exactly once (goal 4: 100,000 in ≤ 20 s: ${r.withinGoal ? 'met' : 'missed'}, ${measured ? 'measured' : `projected from ${r.batch.investments} (BENCH_MATURITIES=100000 measures it)`})`,
+    `\nmaturity at volume: due investments settled exactly once (goal 4: 100,000 in ≤ 20 s, services topology: ${r.withinGoal ? 'met' : 'missed'}, ${measured ? 'measured' : `projected from ${r.batch.investments} (BENCH_MATURITIES=100000 measures it)`})`,
   );
+  const runs = [r, ...(r.standalone && !('skipped' in r.standalone) ? [r.standalone] : [])];
   table(
-    ['run', 'investments', 'seconds', 'per s', 'CPU s', 'CPU ms per 1000', '÷ one at a time'],
-    [r.oneAtATime, r.batch].map((x) => [
-      x.name,
-      x.investments,
-      x.seconds,
-      x.perSecond,
-      x.cpuSeconds,
-      round((1000 * x.cpuSeconds * 1000) / x.investments, 1),
-      round(x.perSecond / r.oneAtATime.perSecond, 1),
-    ]),
+    [
+      'topology',
+      'run',
+      'investments',
+      'seconds',
+      'per s',
+      'CPU s here',
+      'waiting on ledger',
+      '÷ one at a time',
+    ],
+    runs.flatMap((m) =>
+      [m.oneAtATime, m.batch].map((x) => [
+        TOPOLOGY_NAMES[m.topology ?? 'standalone'],
+        x.name,
+        x.investments,
+        x.seconds,
+        x.perSecond,
+        x.cpuSeconds,
+        x === m.batch ? `${Math.round(100 * m.ledgerShare)} %` : '',
+        round(x.perSecond / m.oneAtATime.perSecond, 1),
+      ]),
+    ),
   );
-  console.log(
-    `  100,000: ${r.seconds100k} s in batches${measured ? '' : ' (projected)'}, ${r.oneAtATimeSeconds100k} s one at a time (projected); one at a time would take ${r.oneAtATimeProjectedSeconds} s for ${r.batch.investments}; seeding took ${r.seedSeconds} s (not timed)`,
-  );
+  for (const m of runs)
+    console.log(
+      `  ${TOPOLOGY_NAMES[m.topology ?? 'standalone']}: 100,000 in ${m.seconds100k} s in batches${measured ? '' : ' (projected)'}, ${m.oneAtATimeSeconds100k} s one at a time (projected); seeding took ${m.seedSeconds} s (not timed)`,
+    );
+  if (r.standalone && 'skipped' in r.standalone)
+    console.log(`  standalone: skipped: ${r.standalone.skipped}`);
 }
 
 export function maturityHeadline(r: MaturityBenchResult | undefined): Record<string, number> {
   if (!r || 'skipped' in r) return {};
+  const standalone = r.standalone && !('skipped' in r.standalone) ? r.standalone : undefined;
   return {
     'maturity batch settlements/s': r.batch.perSecond,
     'maturity batch seconds': r.batch.seconds,
     'maturity 100k seconds (batches)': r.seconds100k,
     'maturity batch ÷ one at a time (per s)': r.speedup,
+    ...(standalone ? { 'maturity 100k seconds (standalone)': standalone.seconds100k } : {}),
   };
 }
