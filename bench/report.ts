@@ -269,7 +269,11 @@ const builders: Record<Section, (r: BenchResult) => string[]> = {
   maturity: (r) =>
     printedSection(
       'Due investments settled in batches through the ledger (issue 10, goal 4)',
-      ['SettleMaturities batches against one-at-a-time SettleMaturity calls in the same run.'],
+      [
+        'SettleMaturities batches against one-at-a-time SettleMaturity calls in the same run, in two topologies:',
+        'the ledger service as its own process (as deployed; the goal is read there) and in one process with the',
+        'investment side (the standalone).',
+      ],
       r.maturity,
       () => r.maturity && printMaturity(r.maturity),
     )(r),
