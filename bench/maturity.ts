@@ -234,7 +234,13 @@ async function measureMaturity(topology: MaturityTopology, o: MaturityOptions): 
   const logger = createLogger('bench', { level: 'warn' });
   // the ledger's file as its program names it (DATA_DIR/ledger.sqlite): seeded here, then served
   const ledgerFile = join(dir, 'ledger.sqlite');
-  let ledgerStore = createSqliteServiceStore(ledgerFile);
+  const ledgerStore = createSqliteServiceStore(ledgerFile);
+  /**
+   * `fn` on the ledger's file: the open store (standalone), or (services) a connection opened for it and
+   * closed after, so nothing of this process (its reads, its checkpoints) touches the file while the ledger
+   * process works on it
+   */
+  let onLedger = <T>(fn: (store: ServiceStore) => Promise<T>): Promise<T> => fn(ledgerStore);
   const investmentFile = createSqliteServiceStore(join(dir, 'investment.sqlite'));
   // as the service's store: every append records its integration events (InvestmentMatured goes out)
   const investmentStore = withIntegrationEvents(investmentFile, toIntegrationEvent);
@@ -252,13 +258,19 @@ async function measureMaturity(topology: MaturityTopology, o: MaturityOptions): 
     if (topology === 'services') {
       await ledgerStore.close();
       target = await ledgerProcess(dir, o.log);
-      // this process reads the file only to verify (SQLite WAL: the two processes share it)
-      ledgerStore = createSqliteServiceStore(ledgerFile);
+      onLedger = async (fn) => {
+        const reader = createSqliteServiceStore(ledgerFile);
+        try {
+          return await fn(reader);
+        } finally {
+          await reader.close();
+        }
+      };
     } else {
       target = await ledgerInProcess(dir, ledgerStore);
     }
     // the seeding's events published by the ledger's relay before anything is timed
-    await relayCaughtUp(ledgerStore);
+    await onLedger(relayCaughtUp);
     // the wall time spent waiting on the ledger's SettleMaturities calls (the rest of a batch pass is the
     // investment side's scan and record)
     let ledgerNs = 0n;
@@ -290,7 +302,7 @@ async function measureMaturity(topology: MaturityTopology, o: MaturityOptions): 
     const settledOne = (await settleDue({ ...ctx, ledger: { ...port, settleMaturities: undefined } })).length;
     const oneSeconds = Number(process.hrtime.bigint() - t1) / 1e9;
     const oneCpu = cpuSince(cpu1);
-    await verify(ledgerStore, investmentStore, oneSet, settledOne, o.baseline);
+    await onLedger((ledger) => verify(ledger, investmentStore, oneSet, settledOne, o.baseline));
     const oneAtATime = run('one at a time (settleDue)', settledOne, oneSeconds, oneCpu);
     o.log(`  one at a time: ${settledOne} in ${round(oneSeconds)} s (${oneAtATime.perSecond}/s)`);
 
@@ -313,7 +325,7 @@ async function measureMaturity(topology: MaturityTopology, o: MaturityOptions): 
     const ledgerCpu1 = target.cpuSeconds?.();
     const ledgerCpuSeconds =
       ledgerCpu0 !== undefined && ledgerCpu1 !== undefined ? round(ledgerCpu1 - ledgerCpu0) : undefined;
-    await verify(ledgerStore, investmentStore, batchSet, settledBatch, o.baseline + o.count);
+    await onLedger((ledger) => verify(ledger, investmentStore, batchSet, settledBatch, o.baseline + o.count));
     const batch = run(
       `batches of ${o.batchSize ?? 1000} (settleDueInBatches)`,
       settledBatch,
@@ -339,7 +351,7 @@ async function measureMaturity(topology: MaturityTopology, o: MaturityOptions): 
     };
   } finally {
     await target?.stop();
-    await ledgerStore.close();
+    await ledgerStore.close(); // (closing twice is nothing)
     await investmentFile.close();
     rmSync(dir, { recursive: true, force: true });
   }
