@@ -204,8 +204,9 @@ export type BatchOutcome = { ok: true } | { ok: false; error: Error };
  * every posting and ONE BalancesChanged (the balances after the last posting), one projection pass and the
  * rows written once. An item that is refused (deciding throws) changes nothing and the next item is decided
  * as if it had not been: deciding is pure, so no savepoint is needed. A store failure fails the whole call
- * (the caller's transaction runs again). The events are the same as the items' commands one at a time with
- * their balances deferred (`executeLedger`, `deferBalances`) followed by `announceBalances`.
+ * (the caller's transaction runs again). The events are those of the items' commands decided one at a time
+ * (`executeLedger`), each posting with its own key and chain link, less each command's BalancesChanged: the
+ * one at the end says the balances after the last posting.
  */
 export async function executeLedgerBatch(
   tx: StoreTx,
