@@ -419,8 +419,10 @@ async function seedLedger(ledger: ServiceStore, set: SeededSet): Promise<void> {
   const command = { transactionId: '', now: new Date() };
   for (let at = 0; at < investors.length; at += SEED_TX)
     await ledger.transaction(async (tx) => {
-      for (const userId of investors.slice(at, at + SEED_TX)) {
-        const n = investmentIds.filter((_, i) => investorOf(set, i) === userId).length;
+      for (let u = at; u < Math.min(investors.length, at + SEED_TX); u++) {
+        const userId = investors[u];
+        // the investor's investments: PER_INVESTOR each, the last one what is left
+        const n = Math.min(PER_INVESTOR, count - u * PER_INVESTOR);
         await executeLedger(
           tx,
           {
