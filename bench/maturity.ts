@@ -35,7 +35,7 @@ import type { LedgerPort } from '../services/ledger/src/client/ledgerPort.js';
 import { parseLedgerConfig } from '../services/ledger/src/config.js';
 import { SERVICE as LEDGER_SERVICE, start as startLedger } from '../services/ledger/src/main.js';
 import { topicOf } from '@meridian/platform/ports/eventBus';
-import { executeLedger } from '../services/ledger/src/app/streams.js';
+import { seedCapturedHolds } from '../services/ledger/src/testing/seedHolds.js';
 import {
   type BalancesDoc,
   COLLECTIONS as LEDGER_COLLECTIONS,
@@ -412,66 +412,13 @@ function seededSet(tag: string, count: number): SeededSet {
 const investorOf = (set: SeededSet, i: number) => set.investors[Math.floor(i / PER_INVESTOR)];
 
 /** On the ledger (its command path): each investor's deposit, every investment's hold placed and captured. */
-async function seedLedger(ledger: ServiceStore, set: SeededSet): Promise<void> {
-  const { investors, investmentIds } = set;
-  const count = investmentIds.length;
-  const meta = { correlationId: `seed-${set.tag}` };
-  const command = { transactionId: '', now: new Date() };
-  for (let at = 0; at < investors.length; at += SEED_TX)
-    await ledger.transaction(async (tx) => {
-      for (let u = at; u < Math.min(investors.length, at + SEED_TX); u++) {
-        const userId = investors[u];
-        // the investor's investments: PER_INVESTOR each, the last one what is left
-        const n = Math.min(PER_INVESTOR, count - u * PER_INVESTOR);
-        await executeLedger(
-          tx,
-          {
-            type: 'CreditDeposit',
-            userId,
-            depositId: `dep-${userId}`,
-            amountCents: n * PRINCIPAL_CENTS,
-            idempotencyKey: `deposit:dep-${userId}`,
-            ...command,
-            transactionId: randomUUID(),
-          },
-          meta,
-        );
-      }
-    });
-  for (let at = 0; at < count; at += SEED_TX)
-    await ledger.transaction(async (tx) => {
-      for (let i = at; i < Math.min(count, at + SEED_TX); i++) {
-        const userId = investorOf(set, i);
-        const holdId = investmentIds[i];
-        await executeLedger(
-          tx,
-          {
-            type: 'PlaceHold',
-            userId,
-            holdId,
-            purpose: 'investment',
-            amountCents: PRINCIPAL_CENTS,
-            idempotencyKey: holdId,
-            ...command,
-            transactionId: randomUUID(),
-          },
-          meta,
-        );
-        await executeLedger(
-          tx,
-          {
-            type: 'CaptureHold',
-            userId,
-            holdId,
-            idempotencyKey: `capture:${holdId}`,
-            ...command,
-            transactionId: randomUUID(),
-          },
-          meta,
-        );
-      }
-    });
-}
+const seedLedger = (ledger: ServiceStore, set: SeededSet): Promise<void> =>
+  seedCapturedHolds(
+    ledger,
+    set.investmentIds.map((holdId, i) => ({ userId: investorOf(set, i), holdId })),
+    PRINCIPAL_CENTS,
+    `seed-${set.tag}`,
+  );
 
 /**
  * On the investment side: every investment's stream and read model as the service's own commands leave
