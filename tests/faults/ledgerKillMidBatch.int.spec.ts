@@ -5,7 +5,7 @@
  * Each investment is settled exactly once; the balances are exact; the hash chains and the ledger's
  * invariants hold.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -23,7 +23,8 @@ import {
 } from '../../services/ledger/src/projections/views.js';
 import { ledgerInvariantProblems } from '../../services/ledger/src/testing/invariants.js';
 import { seedCapturedHolds } from '../../services/ledger/src/testing/seedHolds.js';
-import { ROOT, freePort } from '../support/standalone.js';
+import { startLedgerProcess } from '../support/ledgerProcess.js';
+import { ROOT } from '../support/standalone.js';
 
 const dir = tempDir('meridian-ledger-kill-');
 const children: ChildProcess[] = [];
@@ -38,36 +39,7 @@ const PER_USER = MATURITY_CHUNK / 2;
 const PRINCIPAL = 10_000;
 const MATURITY = 11_000;
 
-/** The ledger's program on `dir` (node itself, as its container runs it), ready when /readyz says so. */
-async function startLedgerProcess(): Promise<{ child: ChildProcess; address: string; output: () => string }> {
-  const [grpcPort, metricsPort] = [await freePort(), await freePort()];
-  let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/ledger/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dir.path,
-      LEDGER_GRPC_ADDR: `127.0.0.1:${grpcPort}`,
-      METRICS_PORT: String(metricsPort),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  child.stdout!.on('data', (d) => (out += String(d)));
-  child.stderr!.on('data', (d) => (out += String(d)));
-  await waitFor(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`the ledger exited with ${child.exitCode}:\n${out}`);
-      const res = await fetch(`http://127.0.0.1:${metricsPort}/readyz`).catch(() => null);
-      return res?.status === 200;
-    },
-    { timeoutMs: 90_000, intervalMs: 200, message: 'the ledger process is ready' },
-  );
-  return { child, address: `127.0.0.1:${grpcPort}`, output: () => out };
-}
+const startLedger = () => startLedgerProcess({ dataDir: dir.path, children });
 
 /** The maturity postings on the ledger's file, per investment. */
 async function maturitiesOn(store: ServiceStore): Promise<Map<string, number>> {
@@ -105,7 +77,7 @@ it.skipIf(skip !== null)(
     }));
 
     // the batch, and SIGKILL as soon as its first chunk has committed
-    const first = await startLedgerProcess();
+    const first = await startLedger();
     const reader = createSqliteServiceStore(file);
     const port = createGrpcLedger(first.address, { deadlineMs: 120_000 });
     const call = port.settleMaturities!(items).then(
@@ -137,7 +109,7 @@ it.skipIf(skip !== null)(
     expect([...before.values()].every((n) => n === 1)).toBe(true);
 
     // restarted on the same files: the same call settles the rest and nothing twice
-    const second = await startLedgerProcess();
+    const second = await startLedger();
     const again = createGrpcLedger(second.address, { deadlineMs: 120_000 });
     const results = await again.settleMaturities!(items);
     again.close();

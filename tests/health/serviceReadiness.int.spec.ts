@@ -10,7 +10,7 @@
  *   and gRPC health says NOT_SERVING; the broker back → ready and SERVING again; SIGTERM → /readyz 503
  *   (draining) until the process exits 0 within the grace period.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
@@ -23,6 +23,7 @@ import { createReadiness, probeRoutes } from '@meridian/platform/readiness';
 import { startTestKafka } from '@meridian/platform/testing/kafka';
 import { tempDir } from '@meridian/platform/testing/tempDir';
 import { waitFor } from '@meridian/platform/testing/waitFor';
+import { startLedgerProcess } from '../support/ledgerProcess.js';
 import { ROOT, freePort } from '../support/standalone.js';
 
 const dir = tempDir('meridian-readiness-');
@@ -127,42 +128,25 @@ describe.skipIf(processSkip !== null)(`a service process and its Kafka broker ($
     async () => {
       const broker = kafka.broker!;
       const [grpcPort, metricsPort] = [await freePort(), await freePort()];
-      let out = '';
-      // node itself, as the container runs it (`node --import tsx`): the tsx CLI wrapper SIGKILLs a child that
-      // has not acknowledged a relayed signal within 60 ms, which a busy process may not
-      child = spawn(process.execPath, ['--import', 'tsx', 'services/ledger/src/main.ts'], {
-        cwd: ROOT,
-        env: {
-          PATH: process.env.PATH,
-          HOME: process.env.HOME,
-          NODE_ENV: 'development',
-          LOG_LEVEL: 'warn',
-          DATA_DIR: dir.path,
-          KAFKA_BROKERS: kafka.brokers.join(','),
-          LEDGER_GRPC_ADDR: `127.0.0.1:${grpcPort}`,
-          METRICS_PORT: String(metricsPort),
-          SHUTDOWN_DELAY_MS: '300',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+      const ledger = await startLedgerProcess({
+        dataDir: dir.path,
+        grpcPort,
+        metricsPort,
+        env: { KAFKA_BROKERS: kafka.brokers.join(','), SHUTDOWN_DELAY_MS: '300' },
       });
-      child.stdout!.on('data', (d) => (out += String(d)));
-      child.stderr!.on('data', (d) => (out += String(d)));
-      const proc = child;
+      child = ledger.child;
+      const proc = ledger.child;
       const base = `http://127.0.0.1:${metricsPort}`;
-      const grpcAddress = `127.0.0.1:${grpcPort}`;
+      const grpcAddress = ledger.address;
       const alive = () => {
-        if (proc.exitCode !== null) throw new Error(`the ledger exited with ${proc.exitCode}:\n${out}`);
+        if (proc.exitCode !== null)
+          throw new Error(`the ledger exited with ${proc.exitCode}:\n${ledger.output()}`);
       };
       const readyz = async () => {
         alive();
         return probe(base, '/readyz').catch(() => null);
       };
 
-      await waitFor(async () => (await readyz())?.status === 200, {
-        timeoutMs: 90_000,
-        intervalMs: 200,
-        message: 'the ledger is ready',
-      });
       expect((await probe(base, '/readyz')).body.checks).toEqual({ store: 'ok', bus: 'ok' });
       expect(await grpcHealth(grpcAddress)).toBe(ServingStatus.SERVING);
 

@@ -7,7 +7,7 @@
  * - the process exits 0 within the grace period;
  * - after a restart on the same DATA_DIR every deposit acknowledged is there, with its amount.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import { LedgerServiceClient } from '@meridian/proto/meridian/ledger/v1/ledger';
 import { HealthClient, ServingStatus, callUnary, createGrpcClient } from '@meridian/platform/grpc/index';
 import { tempDir } from '@meridian/platform/testing/tempDir';
 import { waitFor } from '@meridian/platform/testing/waitFor';
+import { startLedgerProcess } from '../support/ledgerProcess.js';
 import { ROOT, freePort } from '../support/standalone.js';
 
 const tsx = join(ROOT, 'node_modules/tsx');
@@ -32,37 +33,14 @@ afterAll(() => {
 
 const LOOPS = 10;
 
-async function startLedger(grpcPort: number, metricsPort: number) {
-  let out = '';
-  // node itself, as the container runs it (`node --import tsx`): the tsx CLI wrapper SIGKILLs a child that
-  // has not acknowledged a relayed signal within 60 ms, which a busy process may not
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/ledger/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dir.path,
-      LEDGER_GRPC_ADDR: `127.0.0.1:${grpcPort}`,
-      METRICS_PORT: String(metricsPort),
-      SHUTDOWN_DELAY_MS: '500',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+const startLedger = (grpcPort: number, metricsPort: number) =>
+  startLedgerProcess({
+    dataDir: dir.path,
+    grpcPort,
+    metricsPort,
+    env: { SHUTDOWN_DELAY_MS: '500' },
+    children,
   });
-  children.push(child);
-  child.stdout!.on('data', (d) => (out += String(d)));
-  child.stderr!.on('data', (d) => (out += String(d)));
-  await waitFor(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`the ledger exited with ${child.exitCode}:\n${out}`);
-      const res = await fetch(`http://127.0.0.1:${metricsPort}/readyz`).catch(() => null);
-      return res?.status === 200;
-    },
-    { timeoutMs: 90_000, intervalMs: 200, message: 'the ledger is ready' },
-  );
-  return { child, output: () => out };
-}
 
 function grpcHealth(client: HealthClient): Promise<ServingStatus> {
   return new Promise<ServingStatus>((resolve, reject) =>
