@@ -1,12 +1,10 @@
 /**
- * The ledger's program as its own process, run as its container runs it (`node --import tsx
- * services/ledger/src/main.ts`: node itself, not the tsx CLI, whose wrapper SIGKILLs a child that has not
- * acknowledged a relayed signal within 60 ms, which a busy process may not), on a SQLite store and the
- * in-process bus under `dataDir`. Resolves once its /readyz answers 200.
+ * The ledger's program as its own process, run as its container runs it (spawnProgram), on a SQLite store
+ * and the in-process bus under `dataDir` (or the broker `env` names). Resolves once its /readyz answers 200.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { waitFor } from '@meridian/platform/testing/waitFor';
-import { ROOT, freePort } from './standalone.js';
+import { freePort, spawnProgram } from './standalone.js';
 
 export interface LedgerProcess {
   child: ChildProcess;
@@ -27,31 +25,20 @@ export async function startLedgerProcess(options: {
 }): Promise<LedgerProcess> {
   const grpcPort = options.grpcPort ?? (await freePort());
   const metricsPort = options.metricsPort ?? (await freePort());
-  let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/ledger/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: options.dataDir,
-      LEDGER_GRPC_ADDR: `127.0.0.1:${grpcPort}`,
-      METRICS_PORT: String(metricsPort),
-      ...options.env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const { child, output } = spawnProgram('services/ledger/src/main.ts', {
+    DATA_DIR: options.dataDir,
+    LEDGER_GRPC_ADDR: `127.0.0.1:${grpcPort}`,
+    METRICS_PORT: String(metricsPort),
+    ...options.env,
   });
   options.children?.push(child);
-  child.stdout!.on('data', (d) => (out += String(d)));
-  child.stderr!.on('data', (d) => (out += String(d)));
   await waitFor(
     async () => {
-      if (child.exitCode !== null) throw new Error(`the ledger exited with ${child.exitCode}:\n${out}`);
+      if (child.exitCode !== null) throw new Error(`the ledger exited with ${child.exitCode}:\n${output()}`);
       const res = await fetch(`http://127.0.0.1:${metricsPort}/readyz`).catch(() => null);
       return res?.status === 200;
     },
     { timeoutMs: 90_000, intervalMs: 200, message: 'the ledger is ready' },
   );
-  return { child, address: `127.0.0.1:${grpcPort}`, output: () => out };
+  return { child, address: `127.0.0.1:${grpcPort}`, output };
 }

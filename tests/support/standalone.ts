@@ -65,35 +65,49 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Spawns the standalone target like `make start` and resolves once /readyz answers 200. */
-export async function startTarget(options: TargetOptions): Promise<RunningTarget> {
-  const port = options.osPickedPort ? 0 : (options.port ?? (await freePort()));
-  // node --import tsx (as `make start` and the images run it): the signals reach the server itself, not a
-  // tsx wrapper that may SIGKILL a busy child on SIGTERM
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/standalone/src/main.ts'], {
+/**
+ * `node --import tsx <script>` in the repository root, as `make start` and the images run a program: node
+ * itself, so a signal reaches the server and not a tsx wrapper (which SIGKILLs a child that has not
+ * acknowledged a relayed signal within 60 ms, which a busy process may not). Development settings, warn
+ * logs, `env` on top; its output collected.
+ */
+export function spawnProgram(
+  script: string,
+  env: Record<string, string | undefined>,
+): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       NODE_ENV: 'development',
       LOG_LEVEL: 'warn',
-      PORT: String(port),
-      DATA_DIR: options.dataDir,
-      ADMIN_EMAIL: options.adminEmail,
-      ADMIN_PASSWORD: options.adminPassword,
-      ...options.env,
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   child.stdout!.on('data', (d) => (out += String(d)));
   child.stderr!.on('data', (d) => (out += String(d)));
-  const target: RunningTarget = { child, url: '', output: () => out };
+  return { child, output: () => out };
+}
+
+/** Spawns the standalone target like `make start` and resolves once /readyz answers 200. */
+export async function startTarget(options: TargetOptions): Promise<RunningTarget> {
+  const port = options.osPickedPort ? 0 : (options.port ?? (await freePort()));
+  const { child, output } = spawnProgram('services/standalone/src/main.ts', {
+    PORT: String(port),
+    DATA_DIR: options.dataDir,
+    ADMIN_EMAIL: options.adminEmail,
+    ADMIN_PASSWORD: options.adminPassword,
+    ...options.env,
+  });
+  const target: RunningTarget = { child, url: '', output };
   try {
     target.url = await waitFor(
       () => {
         if (child.exitCode !== null) throw new Error(`standalone exited with ${child.exitCode}`);
-        return out.match(/Meridian is running at (http:\/\/localhost:\d+)/)?.[1];
+        return output().match(/Meridian is running at (http:\/\/localhost:\d+)/)?.[1];
       },
       { timeoutMs: 60_000, intervalMs: 50, message: 'the standalone target prints its URL' },
     );
@@ -104,7 +118,7 @@ export async function startTarget(options: TargetOptions): Promise<RunningTarget
     });
   } catch (err) {
     await stopTarget(target);
-    throw new Error(`${(err as Error).message}\n${out}`);
+    throw new Error(`${(err as Error).message}\n${output()}`);
   }
   return target;
 }
