@@ -1,10 +1,14 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { toast } from 'react-toastify';
 import { afterEach, beforeAll } from 'vitest';
 import { preloadScreens } from '../app/router';
 import { dropWaitingToasts } from '../ui/toast';
 import { stopRenderedApps } from './render';
+
+// findBy… and waitFor wait on their condition up to 5 s (the library's 1 s was exceeded by a render on a
+// 2-core machine busy with the other projects' suites); they return as soon as the condition holds.
+configure({ asyncUtilTimeout: 5_000 });
 
 // The route screens are split into chunks loaded on demand; the specs render them synchronously.
 beforeAll(preloadScreens);
