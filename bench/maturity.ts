@@ -20,7 +20,7 @@
  * investment Ended and settled, exactly one maturity posting per investment on the ledger, every
  * investor's Total Profit and Total Investment exact.
  */
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +58,7 @@ import {
 } from '../services/investment/src/projections/investmentView.js';
 import { freePort, sleep, startChild } from './children.js';
 import { round } from './load.js';
+import { threadCpuMs } from './logins.js';
 import { table } from './results.js';
 
 export interface MaturityRun {
@@ -137,19 +138,11 @@ interface LedgerTarget {
   stop(): Promise<void>;
 }
 
-/** CPU seconds (user + system) of process `pid` from /proc (Linux); undefined elsewhere. */
+/** CPU seconds (user + system, every thread) of process `pid` from /proc (Linux); undefined elsewhere. */
 function processCpuSeconds(pid: number): number | undefined {
-  try {
-    // the fields after the command name (which may hold spaces), from its closing parenthesis
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return undefined;
-  }
+  const { main, threads } = threadCpuMs(pid);
+  return Number.isNaN(main) || Number.isNaN(threads) ? undefined : (main + threads) / 1000;
 }
-/** USER_HZ of /proc's times (100 on Linux's every architecture Node runs on). */
-const CLOCK_TICKS = 100;
 
 /** Until the ledger's outbox relay has published everything its store holds (5 minutes at most). */
 async function relayCaughtUp(ledgerStore: ServiceStore): Promise<void> {
