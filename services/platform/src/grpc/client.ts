@@ -3,6 +3,7 @@ import { currentCorrelationId } from '../logger.js';
 import { inProcessClientClass } from './inProcess.js';
 import { CORRELATION_ID_KEY } from './status.js';
 import { tracingClientInterceptor } from './tracingInterceptors.js';
+import { SERVER_STREAM_WINDOW_BYTES } from './server.js';
 
 /** A unary method of a grpc-js client: (request, metadata, options, callback). */
 export type UnaryCall<Req = any, Res = any> = (
@@ -46,6 +47,9 @@ export function createGrpcClient<C extends grpc.Client>(
   return new Ctor(target, grpc.credentials.createInsecure(), {
     'grpc.keepalive_time_ms': 30_000,
     'grpc.max_reconnect_backoff_ms': 2_000,
+    // the answers' side of the servers' receive windows (server.ts): a large answer is not held back
+    // until this busy client's loop turns to send a WINDOW_UPDATE
+    'grpc-node.flow_control_window': SERVER_STREAM_WINDOW_BYTES,
     ...options,
     interceptors: [tracingClientInterceptor, ...(options.interceptors ?? [])],
   });

@@ -47,6 +47,46 @@ export function serviceNameOf(definition: grpc.ServiceDefinition): string {
 /** The largest request our servers take (grpc.max_receive_message_length). */
 const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
 
+/**
+ * The HTTP/2 receive windows of our servers: per call (SETTINGS_INITIAL_WINDOW_SIZE) and per connection
+ * (a WINDOW_UPDATE at the session's start), as grpc-java's default flow-control window. With HTTP/2's
+ * 65,535 bytes, a request larger than that (a batch of 1,000 maturities is about 130 KB) sends its rest
+ * only after the server's WINDOW_UPDATE has come back AND the client's event loop has turned to read it: a
+ * client busy for 100 ms (recording the batch before) held its next request back for those 100 ms while the
+ * server sat idle. grpc-js's server reads no option for this (grpc-node.flow_control_window is the
+ * client's; upstream grpc/grpc-node#3058), so `withReceiveWindows` sets it on the server it built.
+ */
+export const SERVER_STREAM_WINDOW_BYTES = 1024 * 1024;
+export const SERVER_CONNECTION_WINDOW_BYTES = 4 * 1024 * 1024;
+
+/** The internals of grpc-js's Server that `withReceiveWindows` needs (1.14: both exist; checked). */
+interface ServerInternals {
+  commonServerOptions?: { settings?: Record<string, unknown> };
+  http2Servers?: Map<{ on(event: 'session', fn: (session: WindowedSession) => void): void }, unknown>;
+}
+interface WindowedSession {
+  setLocalWindowSize?(size: number): void;
+}
+
+/**
+ * Before bind: the per-call window in the SETTINGS every new connection gets. Returns what to do after
+ * bind: each new connection's window raised. Throws when grpc-js no longer has the fields (an upgrade
+ * must then find the new way; grpc.int.spec.ts fails first).
+ */
+function withReceiveWindows(server: grpc.Server): () => void {
+  const internals = server as unknown as ServerInternals;
+  const common = internals.commonServerOptions;
+  if (!common || !(internals.http2Servers instanceof Map))
+    throw new Error(
+      "grpc-js's Server has no commonServerOptions/http2Servers: the receive windows cannot be set",
+    );
+  common.settings = { ...common.settings, initialWindowSize: SERVER_STREAM_WINDOW_BYTES };
+  return () => {
+    for (const http2Server of internals.http2Servers!.keys())
+      http2Server.on('session', (session) => session.setLocalWindowSize?.(SERVER_CONNECTION_WINDOW_BYTES));
+  };
+}
+
 /** Starts a gRPC server (insecure credentials: TLS is the mesh's or the ingress's job) with grpc.health.v1. */
 export async function startGrpcServer(options: {
   address: string;
@@ -64,6 +104,7 @@ export async function startGrpcServer(options: {
       ...(options.serverOptions?.interceptors ?? []),
     ],
   });
+  const afterBind = withReceiveWindows(server);
   const health = new HealthImplementation();
   server.addService(HealthService, health.handlers);
   const initial = processServing ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
@@ -79,6 +120,7 @@ export async function startGrpcServer(options: {
       err ? reject(err) : resolve(p),
     ),
   );
+  afterBind();
   const host = options.address.replace(/:\d+$/, '');
   const address = `${host}:${port}`;
   // clients of this process made with `inProcess` call the handlers directly (inProcess.ts); a server
