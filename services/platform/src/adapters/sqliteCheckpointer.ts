@@ -15,15 +15,7 @@ import { Worker } from 'node:worker_threads';
  * deleted meanwhile is never created again.
  */
 
-/**
- * A checkpoint copies every page the log holds since the one before, and a page written by every commit (the
- * tables' and indexes' upper pages, a busy account's rows) once per checkpoint, however often it was written
- * meanwhile; then it syncs the file. At 100 ms, the worker of a ledger settling 3,000 maturities a second was
- * busy a quarter of the time, on a core the service needed (issue 10, bench/results: 20,000 settled in 6.4 s,
- * 4.7 s at 1 s, 4.4 s at 3 s). Between checkpoints the log grows by what was committed meanwhile (tens of MB
- * a second at the most the machine writes) and is reused from its start after each.
- */
-export const CHECKPOINT_EVERY_MS = 1_000;
+export const CHECKPOINT_EVERY_MS = 100;
 /** wal_autocheckpoint of the connections while the worker checkpoints (pages of 4 KB: 200 MB). */
 export const SAFETY_PAGES = 50_000;
 
