@@ -113,6 +113,8 @@ interface MaturityOptions {
   count: number;
   baseline: number;
   batchSize?: number;
+  /** false: the services topology alone (BENCH_MATURITY_STANDALONE=0, for quicker runs of the goal's figure) */
+  standalone?: boolean;
   log(line: string): void;
 }
 
@@ -122,10 +124,14 @@ export async function benchMaturity(o: MaturityOptions): Promise<MaturityBenchRe
   const services = await measureMaturity('services', o).catch((err: unknown) => ({
     skipped: err instanceof Error ? err.message : String(err),
   }));
-  o.log('  standalone: the ledger service in this process');
-  const standalone = await measureMaturity('standalone', o).catch((err: unknown) => ({
-    skipped: err instanceof Error ? err.message : String(err),
-  }));
+  if (o.standalone === false) o.log('  standalone: not measured (BENCH_MATURITY_STANDALONE=0)');
+  else o.log('  standalone: the ledger service in this process');
+  const standalone =
+    o.standalone === false
+      ? { skipped: 'not measured (BENCH_MATURITY_STANDALONE=0)' }
+      : await measureMaturity('standalone', o).catch((err: unknown) => ({
+          skipped: err instanceof Error ? err.message : String(err),
+        }));
   if ('skipped' in services) return services;
   return { ...services, standalone };
 }

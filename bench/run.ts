@@ -247,6 +247,7 @@ async function main(): Promise<void> {
       maturity = await benchMaturity({
         count: num('BENCH_MATURITIES', 20_000),
         baseline: num('BENCH_MATURITY_BASELINE', 1_000),
+        standalone: process.env.BENCH_MATURITY_STANDALONE !== '0',
         log: (line) => console.log(line),
       }).catch((err: unknown) => ({ skipped: errorText(err) }));
       if ('skipped' in maturity) console.log(`  skipped: ${maturity.skipped}`);
