@@ -20,6 +20,7 @@ import type {
   ServiceStore,
   StoreReads,
   StoreTx,
+  Recorded,
 } from '../ports/serviceStore.js';
 import {
   appendListeners,
@@ -350,7 +351,7 @@ export async function createMongoServiceStore(options: MongoServiceStoreOptions)
         attempt.appended = true;
         return { nextVersion: current + envelopes.length, events: stored };
       },
-      async recordIntegrationEvent(eventId: string, integration: DomainEvent | null) {
+      async recordIntegrationEvent(eventId: string, integration: Recorded) {
         const set = { $set: { integration: JSON.stringify(integration) } };
         await write((session) => events.updateOne({ _id: eventId }, set, { session }));
         if (scope.recording)

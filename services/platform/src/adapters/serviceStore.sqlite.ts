@@ -9,6 +9,7 @@ import type {
   ServiceStore,
   StoreReads,
   StoreTx,
+  Recorded,
 } from '../ports/serviceStore.js';
 import { Mutex } from '../util/async.js';
 import { openSqlite } from './sqliteFile.js';
@@ -286,7 +287,7 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
         if (stored.length) state.appended = true;
         return { nextVersion: current + events.length, events: stored };
       },
-      async recordIntegrationEvent(eventId: string, integration: DomainEvent | null) {
+      async recordIntegrationEvent(eventId: string, integration: Recorded) {
         guard();
         const json = JSON.stringify(integration);
         const position = appendedAt.get(eventId);

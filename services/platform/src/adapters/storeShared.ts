@@ -1,5 +1,5 @@
 import type { DomainEvent, EventMeta, StoredEvent } from '../eventSourcing/types.js';
-import type { OutboxEvent } from '../ports/serviceStore.js';
+import type { OutboxEvent, Recorded } from '../ports/serviceStore.js';
 import { invalid } from '../eventSourcing/errors.js';
 import { timeOrderedId } from '../eventSourcing/ids.js';
 
@@ -82,7 +82,5 @@ export function appendListeners() {
 
 /** An event as the outbox returns it: with the integration event recorded on it (stored as JSON text), if any. */
 export function withIntegration(event: StoredEvent, recorded: string | null | undefined): OutboxEvent {
-  return typeof recorded === 'string'
-    ? { ...event, integration: JSON.parse(recorded) as DomainEvent | null }
-    : event;
+  return typeof recorded === 'string' ? { ...event, integration: JSON.parse(recorded) as Recorded } : event;
 }

@@ -11,6 +11,7 @@ import { tempDir } from '../testing/tempDir.js';
 import { waitFor } from '../testing/waitFor.js';
 import {
   asIs,
+  DERIVED,
   fromOpeningEvent,
   integrationMapping,
   type IntegrationMapping,
@@ -204,7 +205,7 @@ describe('a mapping by domain event type', () => {
 });
 
 describe('integration events recorded at the insert', () => {
-  it('rules that read nothing are recorded with the insert (no second write); reading rules at the end', async () => {
+  it('rules that read nothing are recorded with the insert (no second write) as derived; reading rules at the end', async () => {
     const raw = createSqliteServiceStore(':memory:');
     stops.push(() => raw.close());
     const rules = integrationMapping<
@@ -212,7 +213,8 @@ describe('integration events recorded at the insert', () => {
       | { type: 'Noted'; data: { text: string } }
       | { type: 'Closed'; data: { owner: string } }
     >({
-      Opened: asIs(),
+      // reads nothing: the event determines it, so the outbox keeps no copy and the relay derives it
+      Opened: ({ data }) => ({ type: 'AccountOpened', data: { ...data, shout: data.owner.toUpperCase() } }),
       Noted: null,
       // reads the transaction: mapped at its end, after the read-model write below
       Closed: async (event, reads) => ({
@@ -250,11 +252,26 @@ describe('integration events recorded at the insert', () => {
     });
     const events = await raw.readAll(0, 10);
     expect(events.map((e) => e.integration)).toEqual([
-      { type: 'Opened', data: { owner: 'o1' } },
+      DERIVED,
       null,
       { type: 'AccountClosed', data: { owner: 'o1', name: 'Ada' } },
     ]);
     expect(laterRecords).toBe(1); // Closed only
+    // published: the derived one as its rule makes it of the stored event, the others as recorded
+    const bus = createInProcEventBus({ path: ':memory:' });
+    stops.push(() => bus.close());
+    const got = collect(bus);
+    const mapped: string[] = [];
+    await relay(store, bus, (e) => {
+      mapped.push(e.type);
+      return rules(e, store);
+    }).flush();
+    await waitFor(() => got.length === 2, 'the two published');
+    expect(mapped).toEqual(['Opened']);
+    expect(got.map((e) => [e.type, e.data, e.id])).toEqual([
+      ['AccountOpened', { owner: 'o1', shout: 'O1' }, events[0].id],
+      ['AccountClosed', { owner: 'o1', name: 'Ada' }, events[2].id],
+    ]);
     // a rolled-back append records nothing
     await expect(
       store.transaction(async (tx) => {
@@ -263,5 +280,20 @@ describe('integration events recorded at the insert', () => {
       }),
     ).rejects.toThrow('undo');
     expect(await raw.readAll(0, 10)).toHaveLength(3);
+  });
+
+  it('a rule that reads nothing and fails fails the append (not the relay later)', async () => {
+    const raw = createSqliteServiceStore(':memory:');
+    stops.push(() => raw.close());
+    const store = withIntegrationEvents(
+      raw,
+      integrationMapping<{ type: 'Broken'; data: { n?: { m: number } } }>({
+        Broken: ({ type, data }) => ({ type, data: { m: (data.n as { m: number }).m } }),
+      }),
+    );
+    await expect(
+      store.transaction((tx) => tx.appendToStream('b-1', 0, [{ type: 'Broken', data: {} }], meta)),
+    ).rejects.toThrow(TypeError);
+    expect(await raw.readAll(0, 10)).toHaveLength(0);
   });
 });

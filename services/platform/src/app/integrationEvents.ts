@@ -1,7 +1,9 @@
 /**
  * Integration events are built when the domain events are appended, in the same transaction, and
  * recorded on them in the outbox (StoreTx.recordIntegrationEvent): the outbox relay publishes what was
- * recorded and reads nothing else. A rolled-back append publishes nothing; a published event says what
+ * recorded and reads nothing else. An integration event that its domain event alone determines (a rule
+ * that reads nothing) is recorded as DERIVED instead of a copy: the relay derives it from the event as
+ * it publishes, with the same rule (a ledger posting's row is about half the size without the copy). A rolled-back append publishes nothing; a published event says what
  * the domain data (and whatever the mapping read in that transaction) said when it was appended, however
  * the read models change afterwards.
  *
@@ -17,7 +19,7 @@
  * is published twice and nothing is lost.
  */
 import type { DomainEvent, StoredEvent, TraceCarrier } from '../eventSourcing/types.js';
-import type { ServiceStore, StoreReads, StoreTx } from '../ports/serviceStore.js';
+import type { DerivedIntegration, ServiceStore, StoreReads, StoreTx } from '../ports/serviceStore.js';
 import { injectTrace } from '../tracing.js';
 
 /**
@@ -25,7 +27,7 @@ import { injectTrace } from '../tracing.js';
  * appended (tracing.ts), which the relay publishes with it. Rows without one (not traced, or older)
  * are published without.
  */
-export type RecordedIntegration = DomainEvent & { trace?: TraceCarrier };
+export type RecordedIntegration = (DomainEvent | DerivedIntegration) & { trace?: TraceCarrier };
 
 /**
  * Domain event -> the integration event it publishes (null: it stays private). The published envelope
@@ -39,10 +41,11 @@ export type IntegrationMapping = ((
 ) => DomainEvent | null | Promise<DomainEvent | null>) & {
   /**
    * Optional: the integration event of a domain event when it can be known before the append, reading
-   * nothing (undefined: it cannot; the mapping runs at the end of the transaction). What it answers is
-   * recorded as the event is inserted, without a second write on the outbox row.
+   * nothing (undefined: it cannot; the mapping runs at the end of the transaction), or DERIVED: the event
+   * alone determines it, and the relay derives it again with this mapping when it publishes. What it
+   * answers is recorded as the event is inserted, without a second write on the outbox row.
    */
-  atAppend?: (event: DomainEvent) => DomainEvent | null | undefined;
+  atAppend?: (event: DomainEvent) => DomainEvent | DerivedIntegration | null | undefined;
 };
 
 /** The store of a service whose appends record their integration events (see the module comment). */
@@ -135,13 +138,23 @@ export function integrationMapping<E extends DomainEvent>(rules: IntegrationRule
     const rule = byType[event.type];
     if (rule === null) return null;
     if (rule.length > 1) return undefined;
+    // run at the append all the same, so that a rule that fails fails the append, not the relay later
     const out = (rule as (event: E) => DomainEvent | null | Promise<DomainEvent | null>)(event as E);
-    if (!(out instanceof Promise)) return out;
+    // the event alone determines it: the outbox keeps no copy of it beside the event (the relay derives it)
+    if (!(out instanceof Promise)) return out === null ? null : DERIVED;
     out.catch(() => undefined); // mapped again at the end of the transaction, where a failure counts
     return undefined;
   };
   return mapping;
 }
+
+/**
+ * What a rule that reads nothing records (see DerivedIntegration): the relay derives the integration event
+ * from the stored event with the service's mapping as it publishes: the event's data as stored, the JSON
+ * of what the rule saw at the append. A mapping changed by an upgrade applies to the events appended
+ * before it and not yet published: what they say is still their own data.
+ */
+export const DERIVED: DerivedIntegration = Object.freeze({ derived: true as const });
 
 /** The rule of an event that goes out as it is (same name, same data), its data being the proto message P. */
 export const asIs =

@@ -1,6 +1,6 @@
 import type { DomainEvent, StoredEvent } from '../eventSourcing/types.js';
 import type { EventBus, Subscription } from '../ports/eventBus.js';
-import type { ServiceStore } from '../ports/serviceStore.js';
+import { isDerived, type ServiceStore } from '../ports/serviceStore.js';
 import { metrics } from '../metrics.js';
 import { backoffMs, Signal } from '../util/async.js';
 import {
@@ -26,7 +26,8 @@ export interface OutboxRelayOptions {
   /** Checkpoint name in the store (default `outbox:${topic}`). One relay per name at a time. */
   name?: string;
   /**
-   * For an event with no integration event recorded when it was appended (app/integrationEvents.ts):
+   * For an event whose integration event was recorded to be derived from it (DerivedIntegration: its rule
+   * reads nothing), and for one with none recorded when it was appended (app/integrationEvents.ts):
    * one appended before the service recorded them, by a replica still running such a version, or to a
    * store used without withIntegrationEvents. Domain event -> integration event; null keeps it private.
    * Default: published as it is. Events with a recorded one are published as recorded, never mapped.
@@ -148,7 +149,13 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         }
         const out: StoredEvent[] = [];
         for (const { integration, ...e } of events) {
-          const mapped = integration !== undefined ? integration : options.map ? await options.map(e) : e;
+          // recorded as it is, or (none recorded, or one to derive from the event) mapped now
+          const mapped =
+            integration !== undefined && !isDerived(integration)
+              ? integration
+              : options.map
+                ? await options.map(e)
+                : e;
           if (!mapped) continue;
           const trace = (integration as RecordedIntegration | null | undefined)?.trace;
           out.push({ ...e, type: mapped.type, data: mapped.data, ...(trace ? { trace } : {}) });

@@ -47,12 +47,27 @@ export interface ServiceStore extends StoreReads {
 }
 
 /**
- * An event as the outbox holds it. `integration`: what it publishes, recorded in the transaction that
- * appended it: an integration event `{ type, data }`, or null (private: nothing). Absent when none was
- * recorded (appended before the service recorded them, or by code that records none): the outbox
- * relay's `map` decides for those.
+ * Recorded instead of an integration event that the event alone determines (a rule of
+ * app/integrationEvents.ts `integrationMapping` that reads nothing): the outbox relay derives it from the
+ * event with its `map` as it publishes, the answer the rule gave at the append, so the outbox holds no
+ * second copy of the event's data beside it. The trace active at the append goes with it.
  */
-export type OutboxEvent = StoredEvent & { integration?: DomainEvent | null };
+export interface DerivedIntegration {
+  derived: true;
+}
+/** What the outbox records for an event: its integration event, a DerivedIntegration, or null (none). */
+export type Recorded = DomainEvent | DerivedIntegration | null;
+/** Whether a recorded integration is to be derived from its event at publish time. */
+export const isDerived = (recorded: Recorded | undefined): recorded is DerivedIntegration =>
+  recorded != null && (recorded as Partial<DerivedIntegration>).derived === true;
+
+/**
+ * An event as the outbox holds it. `integration`: what it publishes, recorded in the transaction that
+ * appended it: an integration event `{ type, data }`, one to derive from the event (DerivedIntegration), or
+ * null (private: nothing). Absent when none was recorded (appended before the service recorded them, or by
+ * code that records none): the outbox relay's `map` decides for those.
+ */
+export type OutboxEvent = StoredEvent & { integration?: Recorded };
 
 export interface StoreReads {
   readStream<E extends DomainEvent = DomainEvent>(
@@ -86,7 +101,7 @@ export interface FindQuery {
 
 export interface AppendOptions {
   /** Per appended event (same index): its integration event recorded at insert; see appendToStream. */
-  integrations?: ReadonlyArray<DomainEvent | null | undefined>;
+  integrations?: ReadonlyArray<Recorded | undefined>;
 }
 
 export interface StoreTx extends StoreReads {
@@ -107,7 +122,7 @@ export interface StoreTx extends StoreReads {
    * it (null: none). It commits or rolls back with the append; readAll returns it as `integration`.
    * An unknown event id is ignored (its append was undone by a failed nested transaction).
    */
-  recordIntegrationEvent(eventId: string, integration: DomainEvent | null): Promise<void>;
+  recordIntegrationEvent(eventId: string, integration: Recorded): Promise<void>;
   put<T extends object>(collection: string, id: string, doc: T): Promise<void>;
   delete(collection: string, id: string): Promise<void>;
   /**
