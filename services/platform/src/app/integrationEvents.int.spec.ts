@@ -61,6 +61,16 @@ function relay(store: ServiceStore, bus: EventBus, map?: Parameters<typeof start
   return r;
 }
 
+/** A relay whose map is `mapping` (reading `store`) run until flushed: the events it was asked to map. */
+async function flushMapping(store: ServiceStore, bus: EventBus, mapping: IntegrationMapping) {
+  const mapped: StoredEvent[] = [];
+  await relay(store, bus, (e) => {
+    mapped.push(e);
+    return mapping(e, store);
+  }).flush();
+  return mapped;
+}
+
 describe('integration events built when the domain events are appended', () => {
   it('publishes what the read model said at append time, even after it changed', async () => {
     const { store, bus, got } = setUp();
@@ -122,13 +132,9 @@ describe('integration events built when the domain events are appended', () => {
       tx.appendToStream('new-1', 0, [{ type: 'Opened', data: { owner: 'u6' } }], meta),
     );
     await store.transaction((tx) => tx.put('owners', 'u6', { name: 'Now' }));
-    const mapped: string[] = [];
-    await relay(store, bus, (e) => {
-      mapped.push(e.streamId);
-      return mapping(e, store);
-    }).flush();
+    const mapped = await flushMapping(store, bus, mapping);
     await waitFor(() => got.length === 2, 'both');
-    expect(mapped).toEqual(['old-1']);
+    expect(mapped.map((e) => e.streamId)).toEqual(['old-1']);
     expect(got.map((e) => [e.streamId, (e.data as { ownerName: string }).ownerName])).toEqual([
       ['old-1', 'Now'],
       ['new-1', ''],
@@ -261,13 +267,9 @@ describe('integration events recorded at the insert', () => {
     const bus = createInProcEventBus({ path: ':memory:' });
     stops.push(() => bus.close());
     const got = collect(bus);
-    const mapped: string[] = [];
-    await relay(store, bus, (e) => {
-      mapped.push(e.type);
-      return rules(e, store);
-    }).flush();
+    const mapped = await flushMapping(store, bus, rules);
     await waitFor(() => got.length === 2, 'the two published');
-    expect(mapped).toEqual(['Opened']);
+    expect(mapped.map((e) => e.type)).toEqual(['Opened']);
     expect(got.map((e) => [e.type, e.data, e.id])).toEqual([
       ['AccountOpened', { owner: 'o1', shout: 'O1' }, events[0].id],
       ['AccountClosed', { owner: 'o1', name: 'Ada' }, events[2].id],
