@@ -14,9 +14,9 @@ import { withIntegrationEvents } from './app/integrationEvents.js';
 import { startOutboxRelay } from './app/outboxRelay.js';
 import type { StoredEvent } from './eventSourcing/types.js';
 import { callUnary, createGrpcClient, type UnaryCall } from './grpc/client.js';
-import { startGrpcServer, unaryHandlers, type GrpcServerHandle } from './grpc/server.js';
+import type { GrpcServerHandle } from './grpc/server.js';
 import { createLogger, withCorrelation } from './logger.js';
-import { jsonMethod } from './testing/jsonGrpc.js';
+import { jsonMethod, startTestGrpcServer } from './testing/jsonGrpc.js';
 import { waitFor } from './testing/waitFor.js';
 import {
   activeTraceIds,
@@ -46,22 +46,14 @@ let server: GrpcServerHandle;
 let client: TestClient;
 
 beforeAll(async () => {
-  server = await startGrpcServer({
-    address: '127.0.0.1:0',
-    services: [
-      {
-        definition: TestService,
-        implementation: unaryHandlers({
-          whoami: async (_req: object, ctx) => {
-            const tp = ctx.metadata.get('traceparent')[0];
-            return {
-              traceId: activeTraceIds()?.trace_id,
-              traceparent: typeof tp === 'string' ? tp : undefined,
-            };
-          },
-        }),
-      },
-    ],
+  server = await startTestGrpcServer(TestService, {
+    whoami: async (_req: object, ctx) => {
+      const tp = ctx.metadata.get('traceparent')[0];
+      return {
+        traceId: activeTraceIds()?.trace_id,
+        traceparent: typeof tp === 'string' ? tp : undefined,
+      };
+    },
   });
   client = createGrpcClient(TestClient, server.address);
 });

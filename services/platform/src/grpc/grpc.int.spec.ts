@@ -4,8 +4,8 @@ import { DomainError, ConcurrencyError, type ErrorKind } from '../eventSourcing/
 import { currentCorrelationId, withCorrelation } from '../logger.js';
 import { callUnary, createGrpcClient, type UnaryCall } from './client.js';
 import { HealthClient, ServingStatus } from './health.js';
-import { startGrpcServer, unaryHandlers, type GrpcServerHandle } from './server.js';
-import { jsonMethod } from '../testing/jsonGrpc.js';
+import { startGrpcServer, type GrpcServerHandle } from './server.js';
+import { jsonMethod, startTestGrpcServer } from '../testing/jsonGrpc.js';
 import { domainErrorFromGrpc, grpcErrorMessage, grpcStatusToHttp, GENERIC_ERROR_MESSAGE } from './status.js';
 
 // A tiny JSON-serialised test service (real services use ts-proto definitions).
@@ -44,25 +44,17 @@ let releaseSlow!: () => void;
 const slowGate = new Promise<void>((r) => (releaseSlow = r));
 
 beforeAll(async () => {
-  server = await startGrpcServer({
-    address: '127.0.0.1:0',
-    services: [
-      {
-        definition: TestService,
-        implementation: unaryHandlers({
-          fail: async (req: Req) => {
-            if (req.kind === 'bug') throw new Error('SELECT * FROM secrets failed at line 3');
-            if (req.kind === 'concurrency') throw new ConcurrencyError('s', 1, 2);
-            throw new DomainError(req.kind as ErrorKind, req.message ?? 'nope', 'some_code');
-          },
-          whoami: async () => ({ correlationId: currentCorrelationId() }),
-          slow: async () => {
-            await slowGate;
-            return {};
-          },
-        }),
-      },
-    ],
+  server = await startTestGrpcServer(TestService, {
+    fail: async (req: Req) => {
+      if (req.kind === 'bug') throw new Error('SELECT * FROM secrets failed at line 3');
+      if (req.kind === 'concurrency') throw new ConcurrencyError('s', 1, 2);
+      throw new DomainError(req.kind as ErrorKind, req.message ?? 'nope', 'some_code');
+    },
+    whoami: async () => ({ correlationId: currentCorrelationId() }),
+    slow: async () => {
+      await slowGate;
+      return {};
+    },
   });
   wire = createGrpcClient(TestClient, server.address);
   local = createGrpcClient(TestClient, server.address, { inProcess: true });

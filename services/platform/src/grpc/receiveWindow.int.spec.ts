@@ -11,13 +11,8 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  startGrpcServer,
-  SERVER_STREAM_WINDOW_BYTES,
-  unaryHandlers,
-  type GrpcServerHandle,
-} from './server.js';
-import { jsonMethod } from '../testing/jsonGrpc.js';
+import { SERVER_STREAM_WINDOW_BYTES, type GrpcServerHandle } from './server.js';
+import { jsonMethod, startTestGrpcServer } from '../testing/jsonGrpc.js';
 
 const TestService = { big: jsonMethod('meridian.test.v1.WindowService', 'Big') };
 /** how long the client blocks its event loop after sending */
@@ -53,19 +48,11 @@ let server: GrpcServerHandle;
 const arrived = new Map<number, number>();
 
 beforeAll(async () => {
-  server = await startGrpcServer({
-    address: '127.0.0.1:0',
-    services: [
-      {
-        definition: TestService,
-        implementation: unaryHandlers({
-          big: async (req: { pad: string }) => {
-            arrived.set(req.pad.length, Date.now());
-            return {};
-          },
-        }),
-      },
-    ],
+  server = await startTestGrpcServer(TestService, {
+    big: async (req: { pad: string }) => {
+      arrived.set(req.pad.length, Date.now());
+      return {};
+    },
   });
 });
 afterAll(async () => {
