@@ -3,9 +3,9 @@
  * recorded on them in the outbox (StoreTx.recordIntegrationEvent): the outbox relay publishes what was
  * recorded and reads nothing else. An integration event that its domain event alone determines (a rule
  * that reads nothing) is recorded as DERIVED instead of a copy: the relay derives it from the event as
- * it publishes, with the same rule (a ledger posting's row is about half the size without the copy). A rolled-back append publishes nothing; a published event says what
- * the domain data (and whatever the mapping read in that transaction) said when it was appended, however
- * the read models change afterwards.
+ * it publishes, with the same rule (a ledger posting's row is about half the size without the copy). A
+ * rolled-back append publishes nothing; a published event says what the domain data (and whatever the
+ * mapping read in that transaction) said when it was appended, however the read models change afterwards.
  *
  * One place: `withIntegrationEvents(store, mapping)` is the service's store. Every append made through
  * it — the command handler, process managers, consumers (subscribeIdempotent), anything holding a tx of

@@ -71,7 +71,7 @@ interface WindowedSession {
 /**
  * Before bind: the per-call window in the SETTINGS every new connection gets. Returns what to do after
  * bind: each new connection's window raised. Throws when grpc-js no longer has the fields (an upgrade
- * must then find the new way; grpc.int.spec.ts fails first).
+ * must then find the new way: every server start fails; receiveWindow.int.spec.ts checks the effect).
  */
 function withReceiveWindows(server: grpc.Server): () => void {
   const internals = server as unknown as ServerInternals;
