@@ -13,6 +13,9 @@ export default defineProject({
     include: ['src/**/*.{unit,int}.spec.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
     restoreMocks: true,
+    // a spec waits on several conditions, each up to 5 s under load (src/test/setup.ts asyncUtilTimeout); the
+    // default 5 s for the whole spec ran out first on the busy CI machine
+    testTimeout: 20_000,
     env: { NODE_ENV: 'test' },
   },
 });
