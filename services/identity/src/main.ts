@@ -16,6 +16,11 @@ import { DEFAULT_RATE_LIMITS, type IdentityContext, type RateLimits } from './ap
 import { ensureFirstAdmin } from './app/firstAdmin.js';
 import { backfillSearchTokens } from './app/userSearch.js';
 import { toIntegrationEvent } from './app/integrationEvents.js';
+
+/** The mapping by its module: what a relay thread imports (platform app/relayThread.ts). */
+const RELAY_MAPPING = {
+  integrationEventsModule: { module: new URL('./app/integrationEvents.ts', import.meta.url).href, export: 'toIntegrationEvent' },
+};
 import type { PasswordHasher } from './app/ports.js';
 import { createNodeCrypto } from './adapters/crypto.node.js';
 import { createArgon2PasswordHasher } from './adapters/passwordHasher.argon2.js';
@@ -51,7 +56,7 @@ export interface IdentityDeps extends ServiceDeps<IdentityConfig> {
 export function start(deps: IdentityDeps): Promise<ServiceHandle> {
   const { config, bus, logger } = deps;
   return startService(
-    { service: SERVICE, integrationEvents: toIntegrationEvent, ...deps },
+    { service: SERVICE, integrationEvents: toIntegrationEvent, ...deps, ...RELAY_MAPPING },
     async ({ store: ownStore, onStop, serveGrpc }) => {
       const kv = deps.kv ?? createMemoryKeyValueStore();
       if (!deps.kv) onStop(() => kv.close());

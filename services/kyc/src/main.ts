@@ -11,6 +11,11 @@ import { startService, type ServiceDeps, type ServiceHandle } from '@meridian/pl
 import { CONSUMER_GROUP, KYC_INDEXES } from './app/collections.js';
 import { IDENTITY_EVENT_TYPES, handleIdentityEvent } from './app/handleIdentityEvent.js';
 import { toIntegrationEvent } from './app/integrationEvents.js';
+
+/** The mapping by its module: what a relay thread imports (platform app/relayThread.ts). */
+const RELAY_MAPPING = {
+  integrationEventsModule: { module: new URL('./app/integrationEvents.ts', import.meta.url).href, export: 'toIntegrationEvent' },
+};
 import type { KycContext } from './app/kycCases.js';
 import type { DocumentStore } from './app/ports.js';
 import { sealedDocumentStore } from './app/sealedDocuments.js';
@@ -53,7 +58,7 @@ export function start(deps: KycDeps): Promise<KycHandle> {
   const { config, logger } = deps;
   const clock = deps.clock ?? (() => new Date());
   return startService(
-    { service: SERVICE, consumerGroup: CONSUMER_GROUP, integrationEvents: toIntegrationEvent, ...deps },
+    { service: SERVICE, consumerGroup: CONSUMER_GROUP, integrationEvents: toIntegrationEvent, ...deps, ...RELAY_MAPPING },
     async ({ store, onStop, consume, serveGrpc }) => {
       for (const ix of KYC_INDEXES) await store.ensureIndex?.(ix.collection, ix.fields);
       const stored = deps.documents ?? (await createDocumentStore(config));

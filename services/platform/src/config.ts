@@ -184,6 +184,11 @@ export const commonEnvSchema = z.object({
     .min(0, 'must be a port number')
     .max(65535, 'must be a port number')
     .optional(),
+  /**
+   * Where a service program's outbox relay runs: `thread` (default), a worker thread of its own
+   * (app/relayThread.ts), off the event loop that serves the commands; `inline`, on that event loop.
+   */
+  OUTBOX_RELAY: z.enum(['thread', 'inline'], 'must be thread or inline').default('thread'),
   /** OTLP/HTTP collector of the traces (tracing.ts); unset or empty: no traces exported. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z
     .union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })])

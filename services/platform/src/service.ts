@@ -11,6 +11,7 @@
 import { subscribeIdempotent, type IdempotentSubscribeOptions } from './app/consumer.js';
 import { type IntegrationMapping, withIntegrationEvents } from './app/integrationEvents.js';
 import { startOutboxRelay, type OutboxRelayOptions } from './app/outboxRelay.js';
+import { startRelayThread, type MappingModule } from './app/relayThread.js';
 import { createStopList } from './app/stopList.js';
 import { startGrpcServer, type GrpcServiceRegistration } from './grpc/index.js';
 import type { Logger } from './logger.js';
@@ -33,6 +34,12 @@ export interface ServiceDeps<Config> {
    * as its own program one that asks identity over gRPC (runtime.ts).
    */
   personalData?: PersonalData;
+  /**
+   * The outbox relay on a thread of its own (app/relayThread.ts), built from this env: a service run as
+   * its own program (runtime.ts; OUTBOX_RELAY=inline keeps it on the event loop). Absent: on the event
+   * loop (the standalone, tests).
+   */
+  relayThread?: { env: Record<string, string | undefined> };
 }
 
 /** What every service's `start` returns (with what is its own). */
@@ -75,6 +82,10 @@ export interface ServiceSpec {
   consumerGroup?: string;
   /** Relay tuning (tests). */
   relay?: Pick<OutboxRelayOptions, 'lease' | 'pollIntervalMs'>;
+  /** Where a relay thread imports `integrationEvents` from (the same mapping, by its module). */
+  integrationEventsModule?: MappingModule;
+  /** Given (ServiceDeps.relayThread) with `integrationEventsModule`: the relay runs on its own thread. */
+  relayThread?: ServiceDeps<unknown>['relayThread'];
 }
 
 /**
@@ -90,15 +101,26 @@ export async function startService<Own extends { grpcAddress: string }>(
   const stops = createStopList(logger, service);
   const onStop = (stop: () => Promise<void> | void) => stops.push(async () => stop());
   try {
-    const relay = startOutboxRelay({
-      store,
-      bus,
-      topic: topicOf(service),
-      // events appended before their integration events were recorded: mapped the way they always were
-      map: (event) => integrationEvents(event, store),
-      onError: (err, attempt) => logger.warn({ err, attempt }, `${service} outbox relay failed; retrying`),
-      ...spec.relay,
-    });
+    const relay =
+      spec.relayThread && spec.integrationEventsModule
+        ? startRelayThread({
+            service,
+            topic: topicOf(service),
+            mapping: spec.integrationEventsModule,
+            env: spec.relayThread.env,
+            store,
+            logger,
+            relay: spec.relay,
+          })
+        : startOutboxRelay({
+            store,
+            bus,
+            topic: topicOf(service),
+            // events appended before their integration events were recorded: mapped the way they always were
+            map: (event) => integrationEvents(event, store),
+            onError: (err, attempt) => logger.warn({ err, attempt }, `${service} outbox relay failed; retrying`),
+            ...spec.relay,
+          });
     onStop(() => relay.stop());
     const own = await compose({
       store,

@@ -53,6 +53,13 @@ export interface OutboxRelayOptions {
    * or renewed (the keeper retries at its next tick).
    */
   onError?: (error: unknown, attempt: number) => void;
+  /**
+   * Whether this relay registers the outbox's backlog and lag gauges (`measureOutbox`). Default true;
+   * false in a relay thread, whose registry no one scrapes (the program's thread measures instead).
+   */
+  measure?: boolean;
+  /** Told of each batch once it is published (before its checkpoint). */
+  onPublished?: (events: readonly StoredEvent[]) => void;
 }
 
 export interface OutboxRelay {
@@ -118,16 +125,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let stopping = false;
   let published = 0;
   let lastError: unknown;
-  const unmeasure = [
-    outboxBacklog.add(async () => [
-      { labels: { topic }, value: (await store.lastPosition()) - (await store.getCheckpoint(name)) },
-    ]),
-    outboxLag.add(async () => {
-      const [oldest] = await store.readAll(await store.getCheckpoint(name), 1);
-      const age = oldest ? (Date.now() - Date.parse(oldest.occurredAt)) / 1_000 : 0;
-      return [{ labels: { topic }, value: Math.max(0, age) }];
-    }),
-  ];
+  const unmeasure = options.measure === false ? () => {} : measureOutbox(store, topic, name);
 
   const loop = async () => {
     let attempt = 0;
@@ -163,7 +161,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         if (stopping) return;
         if (!holds()) continue;
         await publishTraced(bus, topic, out);
-        for (const e of out) outboxPublished.inc({ topic, type: e.type });
+        countPublished(topic, out);
+        options.onPublished?.(out);
         const last = events[events.length - 1].position;
         await store.transaction(async (tx) => {
           if (keeper) await keeper.fence(tx);
@@ -211,7 +210,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     },
     async stop(stopOptions = {}) {
       stopping = true;
-      for (const remove of unmeasure) remove();
+      unmeasure();
       unlisten();
       unwatch?.();
       signal.notify();
@@ -221,6 +220,31 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     },
     isPublisher: () => !stopping && holds(),
   };
+}
+
+/**
+ * The outbox's backlog (events after the relay's checkpoint) and lag (age of the oldest of them) as
+ * gauges sampled at each scrape, read from `store`. Returns their removal.
+ */
+export function measureOutbox(store: ServiceStore, topic: string, name = `outbox:${topic}`): () => void {
+  const removals = [
+    outboxBacklog.add(async () => [
+      { labels: { topic }, value: (await store.lastPosition()) - (await store.getCheckpoint(name)) },
+    ]),
+    outboxLag.add(async () => {
+      const [oldest] = await store.readAll(await store.getCheckpoint(name), 1);
+      const age = oldest ? (Date.now() - Date.parse(oldest.occurredAt)) / 1_000 : 0;
+      return [{ labels: { topic }, value: Math.max(0, age) }];
+    }),
+  ];
+  return () => {
+    for (const remove of removals) remove();
+  };
+}
+
+/** The published-events counter, by topic and event type. */
+export function countPublished(topic: string, events: ReadonlyArray<{ type: string }>): void {
+  for (const e of events) outboxPublished.inc({ topic, type: e.type });
 }
 
 /**
