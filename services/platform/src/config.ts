@@ -152,6 +152,10 @@ export const env = {
 /** Alias of `env` (reads better where a local `env` variable exists). */
 export const envVar = env;
 
+/** OUTBOX_RELAY with a service's default (see commonEnvSchema). */
+export const outboxRelayMode = (fallback: 'thread' | 'inline') =>
+  z.enum(['thread', 'inline'], 'must be thread or inline').default(fallback);
+
 /** The variables every service reads (docs/CONVENTIONS.md); extend with `.extend({...})`. */
 export const commonEnvSchema = z.object({
   NODE_ENV: z
@@ -185,10 +189,12 @@ export const commonEnvSchema = z.object({
     .max(65535, 'must be a port number')
     .optional(),
   /**
-   * Where a service program's outbox relay runs: `thread` (default), a worker thread of its own
-   * (app/relayThread.ts), off the event loop that serves the commands; `inline`, on that event loop.
+   * Where a service program's outbox relay runs: `inline` (default), on the event loop that serves the
+   * commands; `thread`, a worker thread of its own (app/relayThread.ts), off that loop, for about 75 MB
+   * more of memory (a second V8 isolate with the service's adapters). The ledger, whose every posting
+   * is published, defaults to `thread` (its config.ts).
    */
-  OUTBOX_RELAY: z.enum(['thread', 'inline'], 'must be thread or inline').default('thread'),
+  OUTBOX_RELAY: outboxRelayMode('inline'),
   /** OTLP/HTTP collector of the traces (tracing.ts); unset or empty: no traces exported. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z
     .union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })])

@@ -21,6 +21,14 @@ describe('parseEnv', () => {
     expect(cfg.NODE_ENV).toBe('development');
   });
 
+  it('OUTBOX_RELAY: inline unless given (or a service defaults otherwise), thread or inline only', () => {
+    expect(parseEnv(schema, good).OUTBOX_RELAY).toBe('inline');
+    expect(parseEnv(schema, { ...good, OUTBOX_RELAY: 'thread' }).OUTBOX_RELAY).toBe('thread');
+    expect(() => parseEnv(schema, { ...good, OUTBOX_RELAY: 'worker' })).toThrow(
+      'OUTBOX_RELAY: must be thread or inline',
+    );
+  });
+
   it('names each bad variable in the message, without echoing values', () => {
     let err: unknown;
     try {

@@ -284,7 +284,7 @@ export function runServiceProgram<S extends z.ZodType, H extends ServiceHandle>(
       kv: runtime.kv,
       logger,
       personalData: new PersonalData(keys),
-      ...((config as CommonEnv).OUTBOX_RELAY === 'inline' ? {} : { relayThread: { env: process.env } }),
+      ...((config as CommonEnv).OUTBOX_RELAY === 'thread' ? { relayThread: { env: process.env } } : {}),
     });
     // readiness: the store answers and the bus reaches its broker; gRPC health follows it
     const readiness = createReadiness({

@@ -36,8 +36,8 @@ export interface ServiceDeps<Config> {
   personalData?: PersonalData;
   /**
    * The outbox relay on a thread of its own (app/relayThread.ts), built from this env: a service run as
-   * its own program (runtime.ts; OUTBOX_RELAY=inline keeps it on the event loop). Absent: on the event
-   * loop (the standalone, tests).
+   * its own program with OUTBOX_RELAY=thread (runtime.ts; the ledger's default). Absent: on the event
+   * loop (inline; the standalone, tests).
    */
   relayThread?: { env: Record<string, string | undefined> };
 }
