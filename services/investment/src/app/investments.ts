@@ -194,7 +194,7 @@ const MATURITY_SCAN = 10_000;
  * MATURITY_BATCH due investments is settled by ONE ledger call first (SettleMaturities: each item under
  * its own key `maturity:<id>`, capturing its hold first when that is still owed), then recorded in one
  * store transaction with ONE append per investment: InvestmentMatured and MaturitySettled together
- * (RecordMaturedAndSettled); the ledger settles the next batch while one is recorded (settleBatches). An
+ * (RecordMaturedAndSettled); the ledger settles the next batches while one is recorded (settleBatches). An
  * Active investment can only mature, so asking the ledger before recording the maturity decides nothing
  * the stream could refuse. A crash between the ledger call and the record
  * leaves the batch Active and due: the next pass asks again, and the ledger's keys make the second call
@@ -264,11 +264,19 @@ function askLedger(ctx: InvestmentContext, docs: InvestmentDoc[]): Promise<Ledge
 }
 
 /**
- * `docs` in batches of `size`, pipelined: the ledger settles the next batch while this one is recorded
- * (the ledger is its own process in a deployment: the two overlap). Each batch is recorded after its own
- * call answered; a crash at any point leaves the batches not recorded Active and due (or owing), and the
- * next pass asks again (the keys make the ledger settle nothing twice). A call that fails stops the pass
- * once the call in flight has answered. Returns how many settlements were recorded.
+ * Ledger calls in flight at once in a pass: while a batch is recorded here, the ledger settles the next
+ * and has the one after it queued, so it never waits for this side's record to end before it has work
+ * (with one call in flight it sat idle whenever a record took longer than its own settlement).
+ */
+export const MATURITY_CALLS_IN_FLIGHT = 2;
+
+/**
+ * `docs` in batches of `size`, pipelined: the ledger settles the next batches (MATURITY_CALLS_IN_FLIGHT
+ * calls) while this one is recorded (the ledger is its own process in a deployment: the two overlap). Each
+ * batch is recorded after its own call answered, in order; a crash at any point leaves the batches not
+ * recorded Active and due (or owing), and the next pass asks again (the keys make the ledger settle nothing
+ * twice). A call that fails stops the pass once the calls in flight have answered. Returns how many
+ * settlements were recorded.
  */
 async function settleBatches(
   ctx: InvestmentContext,
@@ -279,11 +287,15 @@ async function settleBatches(
   const batches: InvestmentDoc[][] = [];
   for (let at = 0; at < docs.length; at += size) batches.push(docs.slice(at, at + size));
   let recorded = 0;
-  let next = batches.length > 0 ? askLedger(ctx, batches[0]) : null;
+  const inFlight: Array<Promise<LedgerAnswer>> = [];
+  let asked = 0;
+  const askNext = () => {
+    if (asked < batches.length) inFlight.push(askLedger(ctx, batches[asked++]));
+  };
+  while (inFlight.length < MATURITY_CALLS_IN_FLIGHT && asked < batches.length) askNext();
   try {
     for (let i = 0; i < batches.length; i++) {
-      const answer = await (next as Promise<LedgerAnswer>);
-      next = null;
+      const answer = await (inFlight.shift() as Promise<LedgerAnswer>);
       if ('error' in answer) {
         // the outcome is unknown: the due investments end all the same, owing their settlement
         await matureBatch(
@@ -293,12 +305,12 @@ async function settleBatches(
         );
         throw answer.error;
       }
-      if (i + 1 < batches.length) next = askLedger(ctx, batches[i + 1]);
+      askNext();
       recorded += await recordBatch(ctx, batches[i], answer.results, now);
     }
   } finally {
-    // a record that failed: the call in flight answers before the pass ends (its batch is asked again)
-    await next;
+    // a record that failed: the calls in flight answer before the pass ends (their batches are asked again)
+    await Promise.all(inFlight);
   }
   return recorded;
 }

@@ -15,7 +15,7 @@ import { ledgerInvariantProblems } from '../../../ledger/src/testing/invariants.
 import { COLLECTIONS, type InvestmentDoc } from '../projections/investmentView.js';
 import { ADMIN, caller, startStack, type Stack } from '../testing/harness.js';
 import type { InvestmentContext } from './context.js';
-import { settleDueInBatches } from './investments.js';
+import { MATURITY_CALLS_IN_FLIGHT, settleDueInBatches } from './investments.js';
 import { overdueMaturities } from './metrics.js';
 import type { LedgerPort } from './ports.js';
 
@@ -95,8 +95,9 @@ const passContext = (ledger: LedgerPort): InvestmentContext => ({
   personalData: new PersonalData(new MemoryPersonalDataKeys()),
 });
 
-it('asks the ledger for the next batch while it records the one answered', async () => {
-  const users = [0, 1, 2].map(() => `user-${randomUUID()}`);
+it('keeps two ledger calls in flight while it records the batch answered, never more', async () => {
+  expect(MATURITY_CALLS_IN_FLIGHT).toBe(2);
+  const users = [0, 1, 2, 3].map(() => `user-${randomUUID()}`);
   await dueInvestments(users);
   const real = stack.realLedger() as LedgerPort;
   // the pass's records are the commits that append on the investment store from here on
@@ -104,19 +105,28 @@ it('asks the ledger for the next batch while it records the one answered', async
   const stopCounting = stack.store.onAppended(() => records++);
   /** per call, how many batches had been recorded when it was made */
   const recordedAtCall: number[] = [];
+  let inFlight = 0;
+  let mostInFlight = 0;
   const watching: LedgerPort = {
     ...real,
-    settleMaturities(items) {
+    async settleMaturities(items) {
       recordedAtCall.push(records);
-      return real.settleMaturities!(items);
+      mostInFlight = Math.max(mostInFlight, ++inFlight);
+      try {
+        return await real.settleMaturities!(items);
+      } finally {
+        inFlight--;
+      }
     },
   };
-  expect(await settleDueInBatches(passContext(watching), { batchSize: 4 })).toBe(12);
+  expect(await settleDueInBatches(passContext(watching), { batchSize: 4 })).toBe(16);
   stopCounting();
-  // the second call went out before the first batch was recorded, the third before the second
-  expect(recordedAtCall).toEqual([0, 0, 1]);
-  expect(records).toBe(3);
-  expect([...(await maturityPostings()).values()]).toEqual(Array(12).fill(1));
+  // the first two calls at once; the third when the first answered, before its batch was recorded; the
+  // fourth when the second answered, after the first batch was recorded
+  expect(recordedAtCall).toEqual([0, 0, 0, 1]);
+  expect(mostInFlight).toBe(2);
+  expect(records).toBe(4);
+  expect([...(await maturityPostings()).values()]).toEqual(Array(16).fill(1));
 });
 
 it('a crash mid-batch: after the restart the rest settles, each investment exactly once', async () => {
@@ -137,7 +147,8 @@ it('a crash mid-batch: after the restart the rest settles, each investment exact
   };
   const ctx = passContext(dying);
   await expect(settleDueInBatches(ctx, { batchSize: 4 })).rejects.toThrow('the service died');
-  expect(calls).toBe(2);
+  // the third call was in flight (refused, nothing settled) when the second's failure stopped the pass
+  expect(calls).toBe(3);
   const docs = await Promise.all(
     ids.map((id) => stack.store.get<InvestmentDoc>(COLLECTIONS.investments, id)),
   );
