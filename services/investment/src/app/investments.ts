@@ -206,25 +206,45 @@ const MATURITY_SCAN = 10_000;
  */
 export async function settleDueInBatches(
   ctx: InvestmentContext,
-  options: { now?: Date; batchSize?: number } = {},
+  options: { now?: Date; batchSize?: number; scanSize?: number } = {},
 ): Promise<number> {
   const now = options.now ?? ctx.clock();
   const size = Math.max(1, options.batchSize ?? MATURITY_BATCH);
+  const scanSize = Math.max(1, options.scanSize ?? MATURITY_SCAN);
   await ensureDueIndex(ctx);
   if (!ctx.ledger.settleMaturities) return (await settleDue(ctx, { now })).length;
   let recorded = 0;
   // settlements a refusal or an unknown outcome left owing, first
   const owed = await ctx.store.find<InvestmentDoc>(COLLECTIONS.investments, { where: { sync: 'settle' } });
-  recorded += await settleBatches(ctx, owed, size, now);
+  recorded += await settleBatches(ctx, batchesOf([owed], size), now);
   // then everything due, soonest first
-  for (;;) {
-    const due = (await activeByEndDate(ctx.store, MATURITY_SCAN)).filter((d) => isDue(d, now));
-    const settled = await settleBatches(ctx, due, size, now);
-    recorded += settled;
-    if (settled === 0 || due.length < MATURITY_SCAN) break;
-  }
+  recorded += await settleBatches(ctx, batchesOf(dueScans(ctx, now, scanSize), size), now);
   if (recorded > 0) ctx.onScheduleChanged?.();
   return recorded;
+}
+
+/**
+ * The due investments, soonest first, `scanSize` (MATURITY_SCAN) at a time: each scan starts after the last
+ * investment of the one before (keyset), so a scan can be read while the batches of the one before are
+ * still being settled (they are Active until recorded); the scans end at the first investment not due yet.
+ */
+async function* dueScans(ctx: InvestmentContext, now: Date, scanSize: number): AsyncGenerator<InvestmentDoc[]> {
+  let after: InvestmentDoc | undefined;
+  for (;;) {
+    const page = await activeByEndDate(ctx.store, scanSize, {}, after);
+    const due = page.filter((d) => isDue(d, now));
+    if (due.length > 0) yield due;
+    if (due.length < page.length || page.length < scanSize) return;
+    after = page[page.length - 1];
+  }
+}
+
+/** Lists (or scans) cut into batches of `size`, read as the batches are asked for. */
+async function* batchesOf(
+  lists: Iterable<InvestmentDoc[]> | AsyncIterable<InvestmentDoc[]>,
+  size: number,
+): AsyncGenerator<InvestmentDoc[]> {
+  for await (const docs of lists) for (let at = 0; at < docs.length; at += size) yield docs.slice(at, at + size);
 }
 
 /** InvestmentMatured for each (one store transaction; an investment that cannot mature is skipped). */
@@ -271,46 +291,48 @@ function askLedger(ctx: InvestmentContext, docs: InvestmentDoc[]): Promise<Ledge
 export const MATURITY_CALLS_IN_FLIGHT = 2;
 
 /**
- * `docs` in batches of `size`, pipelined: the ledger settles the next batches (MATURITY_CALLS_IN_FLIGHT
- * calls) while this one is recorded (the ledger is its own process in a deployment: the two overlap). Each
- * batch is recorded after its own call answered, in order; a crash at any point leaves the batches not
- * recorded Active and due (or owing), and the next pass asks again (the keys make the ledger settle nothing
- * twice). A call that fails stops the pass once the calls in flight have answered. Returns how many
- * settlements were recorded.
+ * The batches of `batches`, pipelined: the ledger settles the next ones (MATURITY_CALLS_IN_FLIGHT calls)
+ * while one is recorded here (the ledger is its own process in a deployment: the two overlap), and the
+ * next batch is read (a scan of the due index, when one is needed) while calls are in flight. Each batch is
+ * recorded after its own call answered, in order; a crash at any point leaves the batches not recorded
+ * Active and due (or owing), and the next pass asks again (the keys make the ledger settle nothing twice).
+ * A call that fails stops the pass once the calls in flight have answered. Returns how many settlements
+ * were recorded.
  */
 async function settleBatches(
   ctx: InvestmentContext,
-  docs: InvestmentDoc[],
-  size: number,
+  batches: AsyncIterator<InvestmentDoc[]>,
   now: Date,
 ): Promise<number> {
-  const batches: InvestmentDoc[][] = [];
-  for (let at = 0; at < docs.length; at += size) batches.push(docs.slice(at, at + size));
   let recorded = 0;
-  const inFlight: Array<Promise<LedgerAnswer>> = [];
-  let asked = 0;
-  const askNext = () => {
-    if (asked < batches.length) inFlight.push(askLedger(ctx, batches[asked++]));
+  const inFlight: Array<{ batch: InvestmentDoc[]; answer: Promise<LedgerAnswer> }> = [];
+  let exhausted = false;
+  const askNext = async () => {
+    if (exhausted) return;
+    const next = await batches.next();
+    if (next.done) exhausted = true;
+    else inFlight.push({ batch: next.value, answer: askLedger(ctx, next.value) });
   };
-  while (inFlight.length < MATURITY_CALLS_IN_FLIGHT && asked < batches.length) askNext();
   try {
-    for (let i = 0; i < batches.length; i++) {
-      const answer = await (inFlight.shift() as Promise<LedgerAnswer>);
+    while (inFlight.length < MATURITY_CALLS_IN_FLIGHT && !exhausted) await askNext();
+    while (inFlight.length > 0) {
+      const { batch, answer: answered } = inFlight.shift() as (typeof inFlight)[number];
+      const answer = await answered;
       if ('error' in answer) {
         // the outcome is unknown: the due investments end all the same, owing their settlement
         await matureBatch(
           ctx,
-          batches[i].filter((d) => d.status === 'Active'),
+          batch.filter((d) => d.status === 'Active'),
           now,
         );
         throw answer.error;
       }
-      askNext();
-      recorded += await recordBatch(ctx, batches[i], answer.results, now);
+      await askNext();
+      recorded += await recordBatch(ctx, batch, answer.results, now);
     }
   } finally {
     // a record that failed: the calls in flight answer before the pass ends (their batches are asked again)
-    await Promise.all(inFlight);
+    await Promise.all(inFlight.map((f) => f.answer));
   }
   return recorded;
 }

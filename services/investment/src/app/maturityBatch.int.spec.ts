@@ -129,6 +129,36 @@ it('keeps two ledger calls in flight while it records the batch answered, never 
   expect([...(await maturityPostings()).values()]).toEqual(Array(16).fill(1));
 });
 
+it('reads the due index a scan at a time while the batches of the scan before are in flight', async () => {
+  const users = [0, 1, 2].map(() => `user-${randomUUID()}`);
+  await dueInvestments(users);
+  const real = stack.realLedger() as LedgerPort;
+  // scans of 5 and batches of 2 over 12 due investments: batches cut from scans of 5, 5 and 2
+  const sizes: number[] = [];
+  let inFlight = 0;
+  /** per call, the calls in flight when it was made (a scan read while one is in flight) */
+  const inFlightAtCall: number[] = [];
+  const watching: LedgerPort = {
+    ...real,
+    async settleMaturities(items) {
+      sizes.push(items.length);
+      inFlightAtCall.push(inFlight++);
+      try {
+        return await real.settleMaturities!(items);
+      } finally {
+        inFlight--;
+      }
+    },
+  };
+  expect(await settleDueInBatches(passContext(watching), { batchSize: 2, scanSize: 5 })).toBe(12);
+  expect(sizes).toEqual([2, 2, 1, 2, 2, 1, 2]);
+  // every call after the first went out with the one before it still in flight, scans included
+  expect(inFlightAtCall.slice(1).every((n) => n === 1)).toBe(true);
+  // each investment settled once, none left Active
+  expect([...(await maturityPostings()).values()]).toEqual(Array(12).fill(1));
+  expect(await settleDueInBatches(passContext(real), { batchSize: 2, scanSize: 5 })).toBe(0);
+});
+
 it('a crash mid-batch: after the restart the rest settles, each investment exactly once', async () => {
   const users = [0, 1, 2].map(() => `user-${randomUUID()}`);
   const ids = await dueInvestments(users);

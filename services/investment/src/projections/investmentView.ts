@@ -33,15 +33,20 @@ export const { project: projectInvestment, byId: investmentById } = investmentVi
 /** The index the due scan reads (activeByEndDate): Active investments by endDate, then id. */
 export const DUE_INDEX = { collection: COLLECTIONS.investments, fields: ['status', 'endDate'] } as const;
 
-/** Active investments by endDate, soonest first (the maturity scheduler's index, DUE_INDEX). */
+/**
+ * Active investments by endDate, soonest first (the maturity scheduler's index, DUE_INDEX); `after`: only
+ * those after this one in that order (the next page of a scan).
+ */
 export function activeByEndDate(
   reads: StoreReads,
   limit: number,
   where: Record<string, string> = {},
+  after?: Pick<InvestmentDoc, 'endDate' | 'investmentId'>,
 ): Promise<InvestmentDoc[]> {
   return reads.find<InvestmentDoc>(COLLECTIONS.investments, {
     where: { ...where, status: 'Active' },
     orderBy: { field: 'endDate', direction: 'asc' },
     limit,
+    ...(after ? { after: { value: after.endDate, id: after.investmentId } } : {}),
   });
 }
