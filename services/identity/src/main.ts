@@ -19,7 +19,10 @@ import { toIntegrationEvent } from './app/integrationEvents.js';
 
 /** The mapping by its module: what a relay thread imports (platform app/relayThread.ts). */
 const RELAY_MAPPING = {
-  integrationEventsModule: { module: new URL('./app/integrationEvents.ts', import.meta.url).href, export: 'toIntegrationEvent' },
+  integrationEventsModule: {
+    module: new URL('./app/integrationEvents.ts', import.meta.url).href,
+    export: 'toIntegrationEvent',
+  },
 };
 import type { PasswordHasher } from './app/ports.js';
 import { createNodeCrypto } from './adapters/crypto.node.js';

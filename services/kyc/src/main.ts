@@ -14,7 +14,10 @@ import { toIntegrationEvent } from './app/integrationEvents.js';
 
 /** The mapping by its module: what a relay thread imports (platform app/relayThread.ts). */
 const RELAY_MAPPING = {
-  integrationEventsModule: { module: new URL('./app/integrationEvents.ts', import.meta.url).href, export: 'toIntegrationEvent' },
+  integrationEventsModule: {
+    module: new URL('./app/integrationEvents.ts', import.meta.url).href,
+    export: 'toIntegrationEvent',
+  },
 };
 import type { KycContext } from './app/kycCases.js';
 import type { DocumentStore } from './app/ports.js';
@@ -58,7 +61,13 @@ export function start(deps: KycDeps): Promise<KycHandle> {
   const { config, logger } = deps;
   const clock = deps.clock ?? (() => new Date());
   return startService(
-    { service: SERVICE, consumerGroup: CONSUMER_GROUP, integrationEvents: toIntegrationEvent, ...deps, ...RELAY_MAPPING },
+    {
+      service: SERVICE,
+      consumerGroup: CONSUMER_GROUP,
+      integrationEvents: toIntegrationEvent,
+      ...deps,
+      ...RELAY_MAPPING,
+    },
     async ({ store, onStop, consume, serveGrpc }) => {
       for (const ix of KYC_INDEXES) await store.ensureIndex?.(ix.collection, ix.fields);
       const stored = deps.documents ?? (await createDocumentStore(config));

@@ -34,7 +34,10 @@ export function start(deps: LedgerDeps): Promise<LedgerHandle> {
       consumerGroup: CONSUMER_GROUP,
       integrationEvents: toIntegrationEvent,
       // the same mapping by its module: what a relay thread imports (platform app/relayThread.ts)
-      integrationEventsModule: { module: new URL('./app/integrationEvents.ts', import.meta.url).href, export: 'toIntegrationEvent' },
+      integrationEventsModule: {
+        module: new URL('./app/integrationEvents.ts', import.meta.url).href,
+        export: 'toIntegrationEvent',
+      },
       ...deps,
     },
     async ({ store, consume, serveGrpc, onStop }) => {

@@ -16,7 +16,10 @@ import { toIntegrationEvent } from './app/integrationEvents.js';
 
 /** The mapping by its module: what a relay thread imports (platform app/relayThread.ts). */
 const RELAY_MAPPING = {
-  integrationEventsModule: { module: new URL('./app/integrationEvents.ts', import.meta.url).href, export: 'toIntegrationEvent' },
+  integrationEventsModule: {
+    module: new URL('./app/integrationEvents.ts', import.meta.url).href,
+    export: 'toIntegrationEvent',
+  },
 };
 import { MONEY_EVENT_TYPES, handleMoneyEvent } from './app/moneyEmails.js';
 import { recordReceivedMail } from './app/mailbox.js';
@@ -43,7 +46,13 @@ export function start(deps: NotificationDeps): Promise<NotificationHandle> {
   const clock = deps.clock ?? (() => new Date());
   const production = config.NODE_ENV === 'production';
   return startService(
-    { service: SERVICE, consumerGroup: CONSUMER_GROUP, integrationEvents: toIntegrationEvent, ...deps, ...RELAY_MAPPING },
+    {
+      service: SERVICE,
+      consumerGroup: CONSUMER_GROUP,
+      integrationEvents: toIntegrationEvent,
+      ...deps,
+      ...RELAY_MAPPING,
+    },
     async ({ store, onStop, consume, serveGrpc }) => {
       for (const ix of NOTIFICATION_INDEXES) await store.ensureIndex?.(ix.collection, ix.fields);
       // personal data (addresses, names) stays sealed with each owner's key in the outbox and the mailbox

@@ -118,7 +118,8 @@ export async function startService<Own extends { grpcAddress: string }>(
             topic: topicOf(service),
             // events appended before their integration events were recorded: mapped the way they always were
             map: (event) => integrationEvents(event, store),
-            onError: (err, attempt) => logger.warn({ err, attempt }, `${service} outbox relay failed; retrying`),
+            onError: (err, attempt) =>
+              logger.warn({ err, attempt }, `${service} outbox relay failed; retrying`),
             ...spec.relay,
           });
     onStop(() => relay.stop());

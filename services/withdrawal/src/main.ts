@@ -46,7 +46,10 @@ export async function start(deps: WithdrawalDeps): Promise<WithdrawalHandle> {
     // every append records its integration events (platform app/integrationEvents.ts)
     integrationEvents: toIntegrationEvent,
     // the same mapping by its module: what a relay thread imports (platform app/relayThread.ts)
-    integrationEventsModule: { module: new URL('./app/integrationEvents.ts', import.meta.url).href, export: 'toIntegrationEvent' },
+    integrationEventsModule: {
+      module: new URL('./app/integrationEvents.ts', import.meta.url).href,
+      export: 'toIntegrationEvent',
+    },
     relayThread: deps.relayThread,
     context: (store): WithdrawalContext => ({
       store,

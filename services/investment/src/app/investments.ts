@@ -228,7 +228,11 @@ export async function settleDueInBatches(
  * investment of the one before (keyset), so a scan can be read while the batches of the one before are
  * still being settled (they are Active until recorded); the scans end at the first investment not due yet.
  */
-async function* dueScans(ctx: InvestmentContext, now: Date, scanSize: number): AsyncGenerator<InvestmentDoc[]> {
+async function* dueScans(
+  ctx: InvestmentContext,
+  now: Date,
+  scanSize: number,
+): AsyncGenerator<InvestmentDoc[]> {
   let after: InvestmentDoc | undefined;
   for (;;) {
     const page = await activeByEndDate(ctx.store, scanSize, {}, after);
@@ -244,7 +248,8 @@ async function* batchesOf(
   lists: Iterable<InvestmentDoc[]> | AsyncIterable<InvestmentDoc[]>,
   size: number,
 ): AsyncGenerator<InvestmentDoc[]> {
-  for await (const docs of lists) for (let at = 0; at < docs.length; at += size) yield docs.slice(at, at + size);
+  for await (const docs of lists)
+    for (let at = 0; at < docs.length; at += size) yield docs.slice(at, at + size);
 }
 
 /** InvestmentMatured for each (one store transaction; an investment that cannot mature is skipped). */

@@ -9,6 +9,7 @@ import {
 } from '@meridian/platform/app/heldRequest/domain/makerChecker';
 import { invalid, notFound } from '@meridian/platform/eventSourcing/errors';
 import { pageRequest } from '@meridian/platform/ports/pages';
+import { Mutex } from '@meridian/platform/util/async';
 import {
   type AdjustableAccount,
   type AdjustmentOperation,
@@ -159,7 +160,24 @@ export const MATURITY_CHUNK = 500;
  * that item only; a crash between chunks leaves the committed chunks settled and the rest for a retry
  * (which the keys make exactly-once).
  */
-export async function settleMaturities(
+export function settleMaturities(
+  ctx: LedgerContext,
+  input: { items: readonly MaturityItem[]; actor?: Actor },
+): Promise<MaturityOutcome[]> {
+  let queue = batchQueues.get(ctx.store);
+  if (!queue) batchQueues.set(ctx.store, (queue = new Mutex()));
+  return queue.run(() => settleMaturitiesNow(ctx, input));
+}
+
+/**
+ * Batch calls on one store, one after the other: a scheduler keeps a second call queued so that the ledger
+ * never waits for it (investment app/investments.ts MATURITY_CALLS_IN_FLIGHT); run side by side, their
+ * chunks would gain nothing (the store runs one transaction at a time) and only share its transactions as
+ * savepoints, a 1,000-item batch's documents held twice.
+ */
+const batchQueues = new WeakMap<object, Mutex>();
+
+async function settleMaturitiesNow(
   ctx: LedgerContext,
   input: { items: readonly MaturityItem[]; actor?: Actor },
 ): Promise<MaturityOutcome[]> {

@@ -21,7 +21,10 @@ afterAll(() => dir.remove());
 
 const SERVICE = 'relaytest';
 const TOPIC = topicOf(SERVICE);
-const MAPPING = { module: new URL('../testing/relayThreadMapping.ts', import.meta.url).href, export: 'testMapping' };
+const MAPPING = {
+  module: new URL('../testing/relayThreadMapping.ts', import.meta.url).href,
+  export: 'testMapping',
+};
 const logger = createLogger(SERVICE, { level: 'silent' });
 
 /** A program's data folder: its store, and the bus file the thread publishes to (read here). */
@@ -47,7 +50,9 @@ async function append(store: ServiceStore, types: string[]): Promise<string[]> {
 }
 
 /** The ids and types on the topic, read from the bus file through a reader of its own. */
-async function published(bus: ReturnType<typeof createInProcEventBus>): Promise<Array<{ id: string; type: string }>> {
+async function published(
+  bus: ReturnType<typeof createInProcEventBus>,
+): Promise<Array<{ id: string; type: string }>> {
   const got: Array<{ id: string; type: string }> = [];
   const sub = await bus.subscribe({
     topic: TOPIC,

@@ -59,7 +59,10 @@ export type FromRelayThread =
   | { op: 'published'; types: string[] }
   | { op: 'publisher'; held: boolean };
 
-const ENTRY = new URL(`./relayThread.worker${import.meta.url.endsWith('.js') ? '.js' : '.ts'}`, import.meta.url).href;
+const ENTRY = new URL(
+  `./relayThread.worker${import.meta.url.endsWith('.js') ? '.js' : '.ts'}`,
+  import.meta.url,
+).href;
 /**
  * The thread's bootstrap: TypeScript sources need tsx's loader, which a worker does not take from the
  * program's `--import tsx` (privatenumber/tsx#354), so it is registered in the thread before the entry.
@@ -73,7 +76,11 @@ const { workerData } = require('node:worker_threads');
 `;
 /** tsx's ESM API (its "import" entry, beside the "require" one that resolves here). */
 const TSX_API = ENTRY.endsWith('.ts')
-  ? pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href
+  ? pathToFileURL(
+      createRequire(import.meta.url)
+        .resolve('tsx/esm/api')
+        .replace(/\.cjs$/, '.mjs'),
+    ).href
   : null;
 
 /** The thread's relay, seen from the program. `thread()`: the worker now running (tests kill it). */
@@ -105,7 +112,11 @@ export function startRelayThread(options: RelayThreadOptions): OutboxRelay & { t
     worker = w;
     w.on('message', (m: FromRelayThread) => {
       if (m.op === 'ready') failures = 0;
-      else if (m.op === 'published') countPublished(topic, m.types.map((type) => ({ type })));
+      else if (m.op === 'published')
+        countPublished(
+          topic,
+          m.types.map((type) => ({ type })),
+        );
       else if (m.op === 'publisher') held = m.held;
       else if (m.op === 'done') {
         const p = pending.get(m.id);
