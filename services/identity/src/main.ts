@@ -15,15 +15,9 @@ import { identityEnvSchema, type IdentityConfig } from './config.js';
 import { DEFAULT_RATE_LIMITS, type IdentityContext, type RateLimits } from './app/context.js';
 import { ensureFirstAdmin } from './app/firstAdmin.js';
 import { backfillSearchTokens } from './app/userSearch.js';
+import { serviceMappingModule } from '@meridian/platform/app/relayThread';
 import { toIntegrationEvent } from './app/integrationEvents.js';
 
-/** The mapping by its module: what a relay thread imports (platform app/relayThread.ts). */
-const RELAY_MAPPING = {
-  integrationEventsModule: {
-    module: new URL('./app/integrationEvents.ts', import.meta.url).href,
-    export: 'toIntegrationEvent',
-  },
-};
 import type { PasswordHasher } from './app/ports.js';
 import { createNodeCrypto } from './adapters/crypto.node.js';
 import { createArgon2PasswordHasher } from './adapters/passwordHasher.argon2.js';
@@ -59,7 +53,12 @@ export interface IdentityDeps extends ServiceDeps<IdentityConfig> {
 export function start(deps: IdentityDeps): Promise<ServiceHandle> {
   const { config, bus, logger } = deps;
   return startService(
-    { service: SERVICE, integrationEvents: toIntegrationEvent, ...deps, ...RELAY_MAPPING },
+    {
+      service: SERVICE,
+      integrationEvents: toIntegrationEvent,
+      ...deps,
+      integrationEventsModule: serviceMappingModule(import.meta.url),
+    },
     async ({ store: ownStore, onStop, serveGrpc }) => {
       const kv = deps.kv ?? createMemoryKeyValueStore();
       if (!deps.kv) onStop(() => kv.close());

@@ -15,6 +15,7 @@ import { createGrpcLedger } from '@meridian/ledger/client';
 import { CONSUMER_GROUP, SERVICE, type InvestmentContext } from './app/context.js';
 import { investmentView } from './projections/investmentView.js';
 import { forgetDeletedUser } from './app/identityEvents.js';
+import { serviceMappingModule } from '@meridian/platform/app/relayThread';
 import { toIntegrationEvent } from './app/integrationEvents.js';
 import { serveInvestmentMetrics } from './app/metrics.js';
 import { startMaturityScheduler } from './app/maturityScheduler.js';
@@ -49,10 +50,7 @@ export async function start(deps: InvestmentDeps): Promise<InvestmentHandle> {
     // every append records its integration events (platform app/integrationEvents.ts)
     integrationEvents: toIntegrationEvent,
     // the same mapping by its module: what a relay thread imports (platform app/relayThread.ts)
-    integrationEventsModule: {
-      module: new URL('./app/integrationEvents.ts', import.meta.url).href,
-      export: 'toIntegrationEvent',
-    },
+    integrationEventsModule: serviceMappingModule(import.meta.url),
     relayThread: deps.relayThread,
     context: (store): InvestmentContext => ({
       store,

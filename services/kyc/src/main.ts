@@ -10,15 +10,9 @@ import { personalDataOf } from '@meridian/platform/personalData';
 import { startService, type ServiceDeps, type ServiceHandle } from '@meridian/platform/service';
 import { CONSUMER_GROUP, KYC_INDEXES } from './app/collections.js';
 import { IDENTITY_EVENT_TYPES, handleIdentityEvent } from './app/handleIdentityEvent.js';
+import { serviceMappingModule } from '@meridian/platform/app/relayThread';
 import { toIntegrationEvent } from './app/integrationEvents.js';
 
-/** The mapping by its module: what a relay thread imports (platform app/relayThread.ts). */
-const RELAY_MAPPING = {
-  integrationEventsModule: {
-    module: new URL('./app/integrationEvents.ts', import.meta.url).href,
-    export: 'toIntegrationEvent',
-  },
-};
 import type { KycContext } from './app/kycCases.js';
 import type { DocumentStore } from './app/ports.js';
 import { sealedDocumentStore } from './app/sealedDocuments.js';
@@ -66,7 +60,7 @@ export function start(deps: KycDeps): Promise<KycHandle> {
       consumerGroup: CONSUMER_GROUP,
       integrationEvents: toIntegrationEvent,
       ...deps,
-      ...RELAY_MAPPING,
+      integrationEventsModule: serviceMappingModule(import.meta.url),
     },
     async ({ store, onStop, consume, serveGrpc }) => {
       for (const ix of KYC_INDEXES) await store.ensureIndex?.(ix.collection, ix.fields);

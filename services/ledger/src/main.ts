@@ -10,6 +10,7 @@ import { startService, type ServiceDeps, type ServiceHandle } from '@meridian/pl
 import { CONSUMER_GROUP, SERVICE, type LedgerContext } from './app/context.js';
 import { IDENTITY_EVENT_TYPES, handleIdentityEvent } from './app/identityEvents.js';
 import { serveLedgerMetrics } from './app/metrics.js';
+import { serviceMappingModule } from '@meridian/platform/app/relayThread';
 import { toIntegrationEvent } from './app/integrationEvents.js';
 import { LEDGER_INDEXES } from './projections/views.js';
 import { ledgerGrpcService } from './adapters/ledgerService.grpc.js';
@@ -34,10 +35,7 @@ export function start(deps: LedgerDeps): Promise<LedgerHandle> {
       consumerGroup: CONSUMER_GROUP,
       integrationEvents: toIntegrationEvent,
       // the same mapping by its module: what a relay thread imports (platform app/relayThread.ts)
-      integrationEventsModule: {
-        module: new URL('./app/integrationEvents.ts', import.meta.url).href,
-        export: 'toIntegrationEvent',
-      },
+      integrationEventsModule: serviceMappingModule(import.meta.url),
       ...deps,
     },
     async ({ store, consume, serveGrpc, onStop }) => {

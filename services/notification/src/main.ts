@@ -12,15 +12,9 @@ import { CONSUMER_GROUP, NOTIFICATION_INDEXES } from './app/collections.js';
 import { startEmailSender } from './app/emailSender.js';
 import { IDENTITY_EVENT_TYPES, handleIdentityEvent } from './app/handleIdentityEvent.js';
 import { KYC_EVENT_TYPES, handleKycEvent } from './app/handleKycEvent.js';
+import { serviceMappingModule } from '@meridian/platform/app/relayThread';
 import { toIntegrationEvent } from './app/integrationEvents.js';
 
-/** The mapping by its module: what a relay thread imports (platform app/relayThread.ts). */
-const RELAY_MAPPING = {
-  integrationEventsModule: {
-    module: new URL('./app/integrationEvents.ts', import.meta.url).href,
-    export: 'toIntegrationEvent',
-  },
-};
 import { MONEY_EVENT_TYPES, handleMoneyEvent } from './app/moneyEmails.js';
 import { recordReceivedMail } from './app/mailbox.js';
 import type { Mailer } from './app/ports.js';
@@ -51,7 +45,7 @@ export function start(deps: NotificationDeps): Promise<NotificationHandle> {
       consumerGroup: CONSUMER_GROUP,
       integrationEvents: toIntegrationEvent,
       ...deps,
-      ...RELAY_MAPPING,
+      integrationEventsModule: serviceMappingModule(import.meta.url),
     },
     async ({ store, onStop, consume, serveGrpc }) => {
       for (const ix of NOTIFICATION_INDEXES) await store.ensureIndex?.(ix.collection, ix.fields);

@@ -15,6 +15,7 @@ import { createGrpcLedger } from '@meridian/ledger/client';
 import { CONSUMER_GROUP, SERVICE, type WithdrawalContext } from './app/context.js';
 import { withdrawalView } from './projections/withdrawalView.js';
 import { forgetDeletedUser } from './app/identityEvents.js';
+import { serviceMappingModule } from '@meridian/platform/app/relayThread';
 import { toIntegrationEvent } from './app/integrationEvents.js';
 import type { LedgerPort } from './app/ports.js';
 import { startProcessManager } from './app/processManager.js';
@@ -46,10 +47,7 @@ export async function start(deps: WithdrawalDeps): Promise<WithdrawalHandle> {
     // every append records its integration events (platform app/integrationEvents.ts)
     integrationEvents: toIntegrationEvent,
     // the same mapping by its module: what a relay thread imports (platform app/relayThread.ts)
-    integrationEventsModule: {
-      module: new URL('./app/integrationEvents.ts', import.meta.url).href,
-      export: 'toIntegrationEvent',
-    },
+    integrationEventsModule: serviceMappingModule(import.meta.url),
     relayThread: deps.relayThread,
     context: (store): WithdrawalContext => ({
       store,

@@ -47,6 +47,22 @@ export interface RelayThreadOptions {
   relay?: Pick<OutboxRelayOptions, 'lease' | 'pollIntervalMs'>;
 }
 
+/** `.js` for a built module, `.ts` for a source run under tsx: the extension of its siblings. */
+function sourceExtension(moduleUrl: string): string {
+  return moduleUrl.endsWith('.js') ? '.js' : '.ts';
+}
+
+/**
+ * A service's mapping by the convention every service keeps: `toIntegrationEvent` of app/integrationEvents
+ * beside its main module (`mainUrl`: that module's import.meta.url).
+ */
+export function serviceMappingModule(mainUrl: string): MappingModule {
+  return {
+    module: new URL(`./app/integrationEvents${sourceExtension(mainUrl)}`, mainUrl).href,
+    export: 'toIntegrationEvent',
+  };
+}
+
 /** Messages to the thread. */
 export type ToRelayThread =
   | { op: 'appended' }
@@ -59,10 +75,7 @@ export type FromRelayThread =
   | { op: 'published'; types: string[] }
   | { op: 'publisher'; held: boolean };
 
-const ENTRY = new URL(
-  `./relayThread.worker${import.meta.url.endsWith('.js') ? '.js' : '.ts'}`,
-  import.meta.url,
-).href;
+const ENTRY = new URL(`./relayThread.worker${sourceExtension(import.meta.url)}`, import.meta.url).href;
 /**
  * The thread's bootstrap: TypeScript sources need tsx's loader, which a worker does not take from the
  * program's `--import tsx` (privatenumber/tsx#354), so it is registered in the thread before the entry.
