@@ -64,6 +64,21 @@ if (existsSync(join(root, 'web/vite.config.ts')))
 // 4. every vitest project: first server, web and e2e together; then the cluster project alone, on a machine no
 // other suite is loading (each of its files starts a Kafka broker, eight service processes and two gateways)
 mkdirSync(join(root, 'artifacts'), { recursive: true });
+/**
+ * A failure's message in a line or two for the summary CI shows last: its first line, and the first later
+ * line that names an error (a spawned program's output follows the first line of a start-up failure).
+ */
+function cause(message = '') {
+  // eslint-disable-next-line no-control-regex
+  const lines = message.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
+  const first = lines[0].trim();
+  const named = lines
+    .slice(1)
+    .find((l) => /\b(Error|EADDRINUSE|ECONNREFUSED|failed to start)\b/.test(l) && !/^\s+at /.test(l));
+  const clip = (l) => (l.length > 400 ? `${l.slice(0, 400)}…` : l);
+  return named ? `${clip(first)}\n      ${clip(named.trim())}` : clip(first);
+}
+
 function vitest(label, projects, report) {
   rmSync(report, { force: true });
   const ok = run(label, bin('vitest'), [
@@ -90,7 +105,7 @@ function vitest(label, projects, report) {
     (s) => s.status === 'failed' && !(s.assertionResults ?? []).some((t) => t.status === 'failed'),
   );
   for (const s of brokenSuites)
-    failures.push(`suite failed outside its tests: ${s.name}: ${(s.message ?? '').split('\n')[0]}`);
+    failures.push(`suite failed outside its tests: ${s.name}: ${cause(s.message)}`);
   failed += brokenSuites.length;
   // and vitest's own verdict: a run it calls failed is never reported as all passed
   if (!ok && r.numFailedTests === 0 && brokenSuites.length === 0) {
@@ -98,7 +113,8 @@ function vitest(label, projects, report) {
     failures.push(`${label}: vitest reported a failure that its report does not name (see the log above)`);
   }
   for (const s of r.testResults ?? [])
-    for (const t of s.assertionResults ?? []) if (t.status === 'failed') failures.push(`${t.fullName}`);
+    for (const t of s.assertionResults ?? [])
+      if (t.status === 'failed') failures.push(`${t.fullName}\n      ${cause(t.failureMessages?.[0])}`);
 }
 vitest('vitest: server, web and e2e projects', ['server', 'web', 'e2e'], join(root, 'artifacts/vitest.json'));
 vitest('vitest: cluster project', ['cluster'], join(root, 'artifacts/vitest-cluster.json'));

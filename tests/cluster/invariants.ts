@@ -162,5 +162,5 @@ export async function expectClusterInvariants(
   } catch {
     // fall through to a readable failure
   }
-  expect(last).toEqual([]);
+  expect(last, `cluster invariants still broken after ${timeoutMs} ms: ${last.join('; ')}`).toEqual([]);
 }

@@ -92,8 +92,23 @@ export function spawnProgram(
   return { child, output: () => out };
 }
 
-/** Spawns the standalone target like `make start` and resolves once /readyz answers 200. */
+/**
+ * Spawns the standalone target like `make start` and resolves once /readyz answers 200. A port picked here
+ * can be taken by another process before the target binds it (a loaded machine runs many suites at once):
+ * then the target says EADDRINUSE and is started again, on the same data, with another free port.
+ */
 export async function startTarget(options: TargetOptions): Promise<RunningTarget> {
+  const pickedHere = !options.osPickedPort && options.port === undefined;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startTargetOnce(options);
+    } catch (err) {
+      if (!(pickedHere && attempt < 3 && /EADDRINUSE/.test((err as Error).message))) throw err;
+    }
+  }
+}
+
+async function startTargetOnce(options: TargetOptions): Promise<RunningTarget> {
   const port = options.osPickedPort ? 0 : (options.port ?? (await freePort()));
   const { child, output } = spawnProgram('services/standalone/src/main.ts', {
     PORT: String(port),

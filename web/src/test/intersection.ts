@@ -1,10 +1,13 @@
+import { act, waitFor } from '@testing-library/react';
 import { vi } from 'vitest';
 
 /**
- * jsdom has no layout: a stand-in IntersectionObserver the test scrolls by hand. `scrollToEnd()` tells
- * every observed element (the lists' sentinels, ui/useSentinel) that it came into view.
+ * jsdom has no layout: a stand-in IntersectionObserver the test scrolls by hand. `scrollToEnd()` waits
+ * until a sentinel in the document is observed (ui/useSentinel observes in an effect, which React may run
+ * after the list is already on screen, later still on a loaded machine), then tells every observed element
+ * in the document that it came into view.
  */
-export function stubIntersectionObserver(): { scrollToEnd(): void; observed(): number } {
+export function stubIntersectionObserver(): { scrollToEnd(): Promise<void>; observed(): number } {
   const observed = new Set<{ cb: IntersectionObserverCallback; el: Element }>();
   vi.stubGlobal(
     'IntersectionObserver',
@@ -21,10 +24,16 @@ export function stubIntersectionObserver(): { scrollToEnd(): void; observed(): n
       }
     },
   );
+  const inDocument = () => [...observed].filter(({ el }) => el.isConnected);
   return {
-    scrollToEnd() {
-      for (const { cb, el } of [...observed])
-        cb([{ isIntersecting: true, target: el } as unknown as IntersectionObserverEntry], {} as never);
+    async scrollToEnd() {
+      await waitFor(() => {
+        if (inDocument().length === 0) throw new Error('no list end is observed: nothing to scroll to');
+      });
+      act(() => {
+        for (const { cb, el } of inDocument())
+          cb([{ isIntersecting: true, target: el } as unknown as IntersectionObserverEntry], {} as never);
+      });
     },
     observed: () => observed.size,
   };

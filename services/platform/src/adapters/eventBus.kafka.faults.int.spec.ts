@@ -8,12 +8,14 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
+import { Writable } from 'node:stream';
+import { ConfigResourceTypes, Kafka, logLevel, PartitionAssigners } from 'kafkajs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DepositConfirmed } from '@meridian/proto/meridian/ledger/v1/events';
 import type { StoredEvent } from '../eventSourcing/types.js';
 import { deadLetterTopicOf, type EventBus, type Subscription } from '../ports/eventBus.js';
 import { subscribeIdempotent } from '../app/consumer.js';
+import { createLogger } from '../logger.js';
 import { busEvent } from '../testing/eventBus.conformance.js';
 import { startTestKafka } from '../testing/kafka.js';
 import { tempDir } from '../testing/tempDir.js';
@@ -132,6 +134,58 @@ describe.skipIf(!kafka.available)(`Kafka bus under faults (${kafka.reason})`, ()
       expect(versions).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     }
     await store.close();
+  });
+
+  it('a consumer kafkajs gives up on (a crash it does not restart from) is started again by the bus and then consumes', async () => {
+    // a real non-retriable crash: the group is held by a member whose assignment protocol ours does not
+    // speak, so the broker refuses our join with INCONSISTENT_GROUP_PROTOCOL and kafkajs stops the consumer
+    const topic = uniq('given-up');
+    const group = uniq('svc');
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const bus = await open({
+      logger: createLogger('faults', { level: 'warn', destination }),
+      restartBackoffMs: { base: 200, max: 1_000 },
+    });
+    await bus.publish(topic, [busEvent('warm', 1)]); // the topic exists before the foreign member joins
+    const foreign = new Kafka({
+      clientId: 'foreign',
+      brokers: kafka.brokers,
+      logLevel: logLevel.NOTHING,
+    }).consumer({
+      groupId: kafkaGroupId(group, topic),
+      partitionAssigners: [
+        (config) => ({ ...PartitionAssigners.roundRobin(config), name: 'ForeignAssigner' }),
+      ],
+    });
+    await foreign.connect();
+    await foreign.subscribe({ topics: [topic], fromBeginning: true });
+    const joined = new Promise<void>((res) => foreign.on(foreign.events.GROUP_JOIN, () => res()));
+    await foreign.run({ eachMessage: async () => undefined });
+    await joined;
+
+    const got: string[] = [];
+    subs.push(await bus.subscribe({ topic, group, handler: async (e) => void got.push(e.id) }));
+    const crashes = () =>
+      lines
+        .map((l) => JSON.parse(l) as { msg: string; restart?: boolean })
+        .filter((l) => l.msg === 'kafka consumer crashed' && l.restart === false);
+    await waitFor(() => crashes().length > 0, {
+      timeoutMs: TIMEOUT,
+      message: 'kafkajs gave up on the consumer',
+    });
+    expect(got).toEqual([]); // the group is still the foreign member's
+
+    await foreign.disconnect(); // the group is free again
+    const after = busEvent('after', 1);
+    await bus.publish(topic, [after]);
+    await waitFor(() => got.includes(after.id), { timeoutMs: TIMEOUT, message: 'the consumer runs again' });
+    expect(lines.some((l) => l.includes('kafka consumer starting again'))).toBe(true);
   });
 
   it('a consumer killed (SIGKILL) after its effect but before its commit: what was not committed is redelivered and applied once; the restart resumes from the committed offset', async () => {

@@ -3,6 +3,7 @@ import {
   logLevel as KafkaLogLevel,
   type Admin,
   type Consumer,
+  type ConsumerRunConfig,
   type EachBatchPayload,
   type IHeaders,
   type KafkaMessage,
@@ -46,6 +47,8 @@ export interface KafkaEventBusOptions extends HandlerRetryOptions {
   sessionTimeoutMs?: number;
   /** Within a fetched batch, offsets are committed at least this often (default 1 s) and at its end. */
   commitIntervalMs?: number;
+  /** A consumer kafkajs gave up on is started again after this, doubling (default 1 s, at most 10 s). */
+  restartBackoffMs?: { base: number; max: number };
 }
 
 /** Event topics keep everything: consumer groups created later rebuild their read models from the beginning. */
@@ -80,7 +83,9 @@ export const kafkaGroupId = (group: string, topic: string) => `${group}.${topic}
  *   `commitIntervalMs` within it, while the consumer still runs (stop() waits for the in-flight batch and its
  *   commit before leaving the group, so a clean stop never redelivers). A failing handler is retried in place with backoff (heartbeating); after `maxAttempts`, or
  *   at once for a message that cannot be decoded, the message goes to `<topic>.dlq` with the reason in its
- *   headers, an error is logged, and the partition moves on.
+ *   headers, an error is logged, and the partition moves on. A consumer kafkajs gives up on (a crash it
+ *   does not restart from, such as no group coordinator yet after a broker restart) is started again by the
+ *   bus with backoff.
  * - Data is JSON-shaped on both sides (decode, then a JSON round trip), the same as the in-process bus.
  * - The W3C trace context of an event (StoredEvent.trace, tracing.ts) travels in the `traceparent` and
  *   `tracestate` headers.
@@ -110,6 +115,7 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
   const { maxAttempts, delayMs } = handlerRetries(options, 100);
   const publishTimeoutMs = options.publishTimeoutMs ?? 15_000;
   const commitIntervalMs = options.commitIntervalMs ?? 1_000;
+  const { base: restartBaseMs, max: restartMaxMs } = options.restartBackoffMs ?? { base: 1_000, max: 10_000 };
   const producer: Producer = kafka.producer({
     idempotent: false,
     maxInFlightRequests: 1,
@@ -260,12 +266,36 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
           restartOnFailure: async () => !stopping,
         },
       });
+      // kafkajs restarts a consumer after a retriable crash itself, and gives up on the others: a coordinator
+      // still loading after a broker restart ("Failed to find group coordinator" once its retries ran out) is
+      // one. A consumer given up on would consume nothing until the service restarts, so the bus starts it
+      // again, with backoff (restartBackoffMs: 1 s doubling to 10 s), until it is running or stopping.
+      let restartTimer: NodeJS.Timeout | undefined;
+      let restarts = 0;
+      const restartLater = () => {
+        if (stopping) return;
+        const wait = Math.min(restartMaxMs, restartBaseMs * 2 ** Math.min(restarts++, 16));
+        restartTimer = setTimeout(() => {
+          restartTimer = undefined;
+          if (stopping) return;
+          log?.warn({ group: groupId, topic, attempt: restarts }, 'kafka consumer starting again');
+          // a failed join crashes again (and comes back here); a failed connect rejects
+          void consumer
+            .connect()
+            .then(() => (stopping ? undefined : consumer.run(runOptions)))
+            .catch((err) => {
+              log?.warn({ err, group: groupId, topic }, 'kafka consumer could not start again');
+              restartLater();
+            });
+        }, wait);
+      };
+      consumer.on(consumer.events.GROUP_JOIN, () => {
+        restarts = 0;
+      });
       consumer.on(consumer.events.CRASH, ({ payload }) => {
-        if (!stopping)
-          log?.warn(
-            { err: payload.error, group: groupId, restart: payload.restart },
-            'kafka consumer crashed',
-          );
+        if (stopping) return;
+        log?.warn({ err: payload.error, group: groupId, restart: payload.restart }, 'kafka consumer crashed');
+        if (!payload.restart) restartLater();
       });
 
       const deadLetter = async (
@@ -390,6 +420,22 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
         await commit();
       };
 
+      const runOptions: ConsumerRunConfig = {
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        partitionsConsumedConcurrently: 1,
+        eachBatch: async (b) => {
+          if (stopping) return;
+          const work = processBatch(b);
+          inFlight = work.catch(() => undefined);
+          try {
+            await work;
+          } finally {
+            inFlight = null;
+          }
+        },
+      };
+
       if (!fromBeginning) await pinStartAtEnd(groupId, topic);
       await consumer.connect();
       let run: Promise<void>;
@@ -397,23 +443,10 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
         await consumer.subscribe({ topics: [topic], fromBeginning });
         // Not awaited: kafkajs' run() waits for the group join, which after a crash waits for the dead
         // member's session to expire; the service must not wait for that to serve its API.
-        run = consumer
-          .run({
-            autoCommit: false,
-            eachBatchAutoResolve: false,
-            partitionsConsumedConcurrently: 1,
-            eachBatch: async (b) => {
-              if (stopping) return;
-              const work = processBatch(b);
-              inFlight = work.catch(() => undefined);
-              try {
-                await work;
-              } finally {
-                inFlight = null;
-              }
-            },
-          })
-          .catch((err) => log?.error({ err, group: groupId, topic }, 'kafka consumer could not start'));
+        run = consumer.run(runOptions).catch((err) => {
+          log?.error({ err, group: groupId, topic }, 'kafka consumer could not start');
+          restartLater();
+        });
       } catch (err) {
         await consumer.disconnect().catch(() => undefined);
         throw err;
@@ -424,6 +457,7 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
         stop() {
           stopped ??= (async () => {
             stopping = true;
+            clearTimeout(restartTimer);
             unmeasure();
             signal.notify();
             // the in-flight handler finishes and its batch commits while the consumer still runs (kafkajs

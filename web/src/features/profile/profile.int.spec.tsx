@@ -148,7 +148,7 @@ describe('users tab (admin)', () => {
     expect(
       within(screen.getByLabelText('User statistics')).getByText('Total users').previousSibling,
     ).toHaveTextContent('5');
-    scrollToEnd();
+    await scrollToEnd();
     expect(await screen.findByRole('listitem', { name: 'Zed Older' })).toBeInTheDocument();
     expect(server.callsTo('GET users/getUsers').map((c) => c.url)).toEqual([
       'users/getUsers?limit=50',

@@ -56,7 +56,7 @@ describe('admin queues page on scroll', () => {
     });
     expect(await within(list).findByText('$9.00')).toBeInTheDocument();
 
-    act(() => scroll.scrollToEnd());
+    await scroll.scrollToEnd();
     expect(await within(list).findByText('$3.00')).toBeInTheDocument();
     expect(within(list).getAllByText('$9.00')).toHaveLength(1);
     expect(server.callsTo('GET payments/pending-deposit').map((c) => c.url)).toEqual([
@@ -94,7 +94,7 @@ describe('admin queues page on scroll', () => {
     );
     const first = renderApp('/admin-pending-wallet', { preloadedState: loggedInAs(admin) });
     await screen.findByText('Pending withdrawals fetched successfully');
-    act(() => scroll.scrollToEnd());
+    await scroll.scrollToEnd();
     await waitFor(() =>
       expect(server.callsTo('GET withDraw/pending').map((c) => c.url)).toEqual([
         'withDraw/pending?limit=50',
@@ -125,7 +125,7 @@ describe('admin queues page on scroll', () => {
     );
     const kyc = renderApp('/pending-kyc', { preloadedState: loggedInAs(admin) });
     expect(await screen.findByText('Ada Lovelace')).toBeInTheDocument();
-    act(() => scroll.scrollToEnd());
+    await scroll.scrollToEnd();
     expect(await screen.findByText('Grace Hopper')).toBeInTheDocument();
     kyc.unmount();
 
@@ -137,7 +137,7 @@ describe('admin queues page on scroll', () => {
     renderApp('/admin-pending-investment', { preloadedState: loggedInAs(admin) });
     // an empty first page with more to come: the sentinel loads on, then the spec's empty text
     await waitFor(() => expect(server.callsTo('GET invest/adminPendingInvestment')).toHaveLength(1));
-    act(() => scroll.scrollToEnd());
+    await scroll.scrollToEnd();
     await waitFor(() => expect(server.callsTo('GET invest/adminPendingInvestment')).toHaveLength(2));
   });
 });
@@ -179,7 +179,7 @@ describe('histories page on scroll', () => {
     const first = renderApp('/transaction-History', { preloadedState: loggedInAs(aUser()) });
     const list = await screen.findByRole('list', { name: 'Transaction history' });
     expect(within(list).getAllByRole('listitem')).toHaveLength(1);
-    act(() => scroll.scrollToEnd());
+    await scroll.scrollToEnd();
     expect(await within(list).findByText('$11.00')).toBeInTheDocument();
     expect(server.callsTo('GET invest/getTransactionHistory').map((c) => c.url)).toEqual([
       'invest/getTransactionHistory?limit=50',
@@ -208,7 +208,7 @@ describe('histories page on scroll', () => {
     );
     renderApp('/invest-status', { preloadedState: loggedInAs(aUser()) });
     expect(await screen.findByText('Starter plan')).toBeInTheDocument();
-    act(() => scroll.scrollToEnd());
+    await scroll.scrollToEnd();
     expect(await screen.findByText('Gold plan')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByTestId('investments-more')).not.toBeInTheDocument());
   });
