@@ -1,6 +1,10 @@
 /**
- * Ledger postings per second through gRPC, on the standalone target's ledger (its LEDGER_GRPC_ADDR is
- * chosen by the bench), against a raw grpc-js unary echo measured the same way in the same run.
+ * Ledger postings per second through gRPC, against a raw grpc-js unary echo measured the same way in the
+ * same run. The goal's figures (issue 10 goals 2 and 3) are on the ledger as deployed: its program as its
+ * own process (ledgerProcess.ts; docker-compose, Kubernetes and `make cluster` run it so), where its
+ * outbox relay has a thread of its own and the services that consume its events run elsewhere. The
+ * standalone target's ledger (one process for the whole product: every consumer of the postings' events
+ * shares its event loop) is measured on the spread run too, beside it, for comparison.
  *
  * Every call is one posting: the investment service's SettleMaturity of a fresh investment id (principal
  * 1 cent, maturity 2 cents: a three-entry LedgerTransaction, Total Investment and platform:yield to Total
@@ -49,10 +53,17 @@ export interface GrpcBenchOptions {
   /** The time and count of each run are split into this many slices, run interleaved (A B C, C B A, …). */
   rounds: number;
   echoAddress: string;
-  ledgerAddress: string;
-  /** The standalone target's pid: its CPU per posting is measured from /proc (all threads). */
-  targetPid?: number;
+  /** The ledgers measured: the first on every run (the goal's figures), the others on the spread run only. */
+  ledgers: LedgerUnderTest[];
   log(figure: LoadFigure, unit: string): void;
+}
+
+export interface LedgerUnderTest {
+  /** e.g. "own process", "standalone target" */
+  name: string;
+  address: string;
+  /** Its process: its CPU per posting is measured from /proc (all threads). */
+  pid?: number;
 }
 
 export interface GrpcBenchResult {
@@ -68,13 +79,17 @@ export interface GrpcBenchResult {
     hotLongVsSpread?: number;
     /** hot (long stream) ÷ hot (short stream): 1 when a command's cost does not grow with its stream */
     hotLongVsHotShort?: number;
+    /** The other ledgers' spread postings/s ÷ echo calls/s, by their name */
+    others?: Record<string, number>;
   };
+  /** The ledgers measured, the goal's first */
+  ledgers?: string[];
   /** Postings on the short hot stream at the end. */
   hotPostings: number;
   /** Events on the two hot streams when their runs started. */
   hotStreamEvents?: { short: number; long: number };
-  /** The target's CPU per posting (event loop, other threads), consumers included. */
-  cpu?: { postings: number; mainMsPerPosting: number; threadsMsPerPosting: number };
+  /** Each ledger process's CPU per posting (event loop, other threads), whatever runs in it included. */
+  cpu?: Array<{ ledger: string; postings: number; mainMsPerPosting: number; threadsMsPerPosting: number }>;
 }
 
 const WARMUP_CALLS = 200;
@@ -92,11 +107,13 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
     seconds = o.seconds / rounds,
   ) => runSlice({ seconds, maxCount, concurrency: o.concurrency, call });
 
+  if (o.ledgers.length === 0) throw new Error('benchGrpc: no ledger to measure');
   const ec = echoClient(o.echoAddress);
-  const ledger = createGrpcClient(LedgerServiceClient, o.ledgerAddress);
+  const clients = o.ledgers.map((l) => createGrpcClient(LedgerServiceClient, l.address));
+  const [ledger] = clients;
   try {
     await waitForClientReady(ec, 5_000);
-    await waitForClientReady(ledger, 10_000);
+    for (const c of clients) await waitForClientReady(c, 10_000);
 
     // baseline: raw grpc-js unary echo of a 64-byte payload (about the size of a small request)
     const payload = Buffer.alloc(64, 1);
@@ -104,12 +121,12 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
 
     const tag = randomUUID().slice(0, 8);
     const admin = { userId: `bench-admin-${tag}`, sessionId: 'bench', impersonatorId: '', correlationId: '' };
-    const seedCall = <M extends UnaryMethod<LedgerServiceClient>>(
-      method: M,
-      request: RequestOf<LedgerServiceClient, M>,
-    ) => callUnary(ledger, method, request, SEED_DEADLINE);
-    /** A user with `dollars` in Total Investment: a confirmed deposit, a hold and its capture. */
-    const fund = async (userId: string, dollars: number) => {
+    /** A user with `dollars` in Total Investment on `client`'s ledger: a confirmed deposit, a hold, its capture. */
+    const fund = async (userId: string, dollars: number, client = ledger) => {
+      const seedCall = <M extends UnaryMethod<LedgerServiceClient>>(
+        method: M,
+        request: RequestOf<LedgerServiceClient, M>,
+      ) => callUnary(client, method, request, SEED_DEADLINE);
       const deposit = await seedCall(
         'createDeposit',
         CreateDepositRequest.fromPartial({
@@ -140,9 +157,9 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
       await seedCall('captureHold', SettleHoldRequest.fromPartial({ userId, holdId }));
     };
     // one posting: a maturity of a fresh investment (1 cent of principal, 1 cent of profit from platform:yield)
-    const post = (userId: string) =>
+    const post = (userId: string, client = ledger) =>
       callUnary(
-        ledger,
+        client,
         'settleMaturity',
         SettleMaturityRequest.fromPartial({
           userId,
@@ -157,12 +174,13 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
     const longUser = `bench-${tag}-hot-long`;
     const longPostings = Math.ceil((o.hotEvents ?? 100_000) / EVENTS_PER_POSTING);
     const started = Date.now();
-    for (let i = 0; i < o.spreadUsers; i += o.concurrency)
-      await Promise.all(
-        Array.from({ length: Math.min(o.concurrency, o.spreadUsers - i) }, (_, k) =>
-          fund(spreadUser(i + k), 1_000),
-        ),
-      );
+    for (const client of clients)
+      for (let i = 0; i < o.spreadUsers; i += o.concurrency)
+        await Promise.all(
+          Array.from({ length: Math.min(o.concurrency, o.spreadUsers - i) }, (_, k) =>
+            fund(spreadUser(i + k), 1_000, client),
+          ),
+        );
     await fund(hotUser, 10_000);
     await fund(longUser, 10_000);
     // the short hot stream: ~100 events
@@ -188,45 +206,63 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
       if (refused) throw new Error(`seeding the long hot stream: ${refused.errorMessage}`);
     }
     console.log(
-      `  seeded ${o.spreadUsers} funded users and two hot streams (${10 + shortPostings * EVENTS_PER_POSTING} and ` +
+      `  seeded ${o.spreadUsers} funded users on each ledger and two hot streams (${10 + shortPostings * EVENTS_PER_POSTING} and ` +
         `${10 + longPostings * EVENTS_PER_POSTING} events) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
 
-    let spreadNext = 0;
-    const callSpread = () => post(spreadUser(spreadNext++ % o.spreadUsers));
+    const spreadNext = clients.map(() => 0);
+    const callSpread = (n: number) => () => post(spreadUser(spreadNext[n]!++ % o.spreadUsers), clients[n]);
     const callHot = () => post(hotUser);
     const callLong = () => post(longUser);
 
     await slice(callEcho, WARMUP_CALLS);
-    await slice((i) => post(spreadUser(i % 20)), WARMUP_CALLS);
+    for (const client of clients) await slice((i) => post(spreadUser(i % 20), client), WARMUP_CALLS);
     const hotStreamEvents = {
       short: 10 + shortPostings * EVENTS_PER_POSTING,
       long: 10 + longPostings * EVENTS_PER_POSTING,
     };
     let hotPostings = shortPostings;
 
+    const [goal, ...others] = o.ledgers;
+    const named = (l: LedgerUnderTest, what: string) => `ledger (${l.name}): ${what}`;
     const runs = [
-      { name: 'baseline: grpc-js unary echo', unit: 'calls/s', call: callEcho, slices: [] as LoadSlice[] },
       {
-        name: `ledger: postings, ${o.spreadUsers} users`,
-        unit: 'postings/s',
-        call: callSpread,
+        name: 'baseline: grpc-js unary echo',
+        unit: 'calls/s',
+        call: callEcho,
         slices: [] as LoadSlice[],
+        on: -1,
       },
       {
-        name: `ledger: hot account, ${hotStreamEvents.short} events`,
+        name: named(goal!, `postings, ${o.spreadUsers} users`),
+        unit: 'postings/s',
+        call: callSpread(0),
+        slices: [] as LoadSlice[],
+        on: 0,
+      },
+      {
+        name: named(goal!, `hot account, ${hotStreamEvents.short} events`),
         unit: 'postings/s',
         call: callHot,
         slices: [] as LoadSlice[],
+        on: 0,
       },
       {
-        name: `ledger: hot account, ${hotStreamEvents.long} events`,
+        name: named(goal!, `hot account, ${hotStreamEvents.long} events`),
         unit: 'postings/s',
         call: callLong,
         slices: [] as LoadSlice[],
+        on: 0,
       },
+      ...others.map((l, i) => ({
+        name: named(l, `postings, ${o.spreadUsers} users`),
+        unit: 'postings/s',
+        call: callSpread(i + 1),
+        slices: [] as LoadSlice[],
+        on: i + 1,
+      })),
     ];
-    const cpu0 = o.targetPid ? threadCpuMs(o.targetPid) : undefined;
+    const cpu0 = o.ledgers.map((l) => (l.pid ? threadCpuMs(l.pid) : undefined));
     for (let r = 0; r < rounds; r++) {
       for (const run of r % 2 === 0 ? runs : [...runs].reverse()) {
         const s = await slice(run.call);
@@ -234,21 +270,25 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
         if (run.call === callHot) hotPostings += s.latencies.length;
       }
     }
-    // the target's CPU over the runs and until its event consumers have caught up, per posting
-    let cpu: GrpcBenchResult['cpu'];
-    if (o.targetPid && cpu0) {
-      const cpu1 = await settledCpu(o.targetPid);
+    // each ledger process's CPU over its runs and until whatever consumes its events there caught up
+    const cpu: NonNullable<GrpcBenchResult['cpu']> = [];
+    for (const [n, l] of o.ledgers.entries()) {
+      const before = cpu0[n];
+      if (!l.pid || !before) continue;
+      const after = await settledCpu(l.pid);
       const postings = runs
-        .slice(1)
-        .reduce((n, r) => n + r.slices.reduce((m, s) => m + s.latencies.length, 0), 0);
+        .filter((r) => r.on === n)
+        .reduce((sum, r) => sum + r.slices.reduce((m, s) => m + s.latencies.length, 0), 0);
       const per = (ms: number) => (postings > 0 ? +(ms / postings).toFixed(3) : NaN);
-      cpu = {
+      const c = {
+        ledger: l.name,
         postings,
-        mainMsPerPosting: per(cpu1.main - cpu0.main),
-        threadsMsPerPosting: per(cpu1.threads - cpu0.threads),
+        mainMsPerPosting: per(after.main - before.main),
+        threadsMsPerPosting: per(after.threads - before.threads),
       };
+      cpu.push(c);
       console.log(
-        `  target CPU per posting (until its consumers caught up): event loop ${cpu.mainMsPerPosting} ms, other threads ${cpu.threadsMsPerPosting} ms (${postings} postings)`,
+        `  ledger (${l.name}) CPU per posting (until its process went quiet): event loop ${c.mainMsPerPosting} ms, other threads ${c.threadsMsPerPosting} ms (${postings} postings)`,
       );
     }
     const figures = runs.map((run) => {
@@ -256,7 +296,7 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
       o.log(f, run.unit);
       return f;
     });
-    const [echoFig, spread, hot, long] = figures;
+    const [echoFig, spread, hot, long, ...otherSpreads] = figures;
     const ratio = (a: number, b: number) => (b > 0 ? +(a / b).toFixed(3) : NaN);
     return {
       figures,
@@ -266,14 +306,22 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
         hotVsSpread: ratio(hot.perSecond, spread.perSecond),
         hotLongVsSpread: ratio(long.perSecond, spread.perSecond),
         hotLongVsHotShort: ratio(long.perSecond, hot.perSecond),
+        ...(others.length
+          ? {
+              others: Object.fromEntries(
+                others.map((l, i) => [l.name, ratio(otherSpreads[i]!.perSecond, echoFig.perSecond)]),
+              ),
+            }
+          : {}),
       },
+      ledgers: o.ledgers.map((l) => l.name),
       hotPostings,
       hotStreamEvents,
-      ...(cpu ? { cpu } : {}),
+      ...(cpu.length ? { cpu } : {}),
     };
   } finally {
     ec.close();
-    ledger.close();
+    for (const c of clients) c.close();
   }
 }
 

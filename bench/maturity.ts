@@ -20,7 +20,7 @@
  * investment Ended and settled, exactly one maturity posting per investment on the ledger, every
  * investor's Total Profit and Total Investment exact.
  */
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,9 +56,9 @@ import {
   type InvestmentDoc,
   investmentView,
 } from '../services/investment/src/projections/investmentView.js';
-import { freePort, sleep, startChild } from './children.js';
+import { sleep } from './children.js';
+import { startLedgerProcess } from './ledgerProcess.js';
 import { round } from './load.js';
-import { threadCpuMs } from './logins.js';
 import { table } from './results.js';
 
 export interface MaturityRun {
@@ -146,12 +146,6 @@ interface LedgerTarget {
   stop(): Promise<void>;
 }
 
-/** CPU seconds (user + system, every thread) of process `pid` from /proc (Linux); undefined elsewhere. */
-function processCpuSeconds(pid: number): number | undefined {
-  const { main, threads } = threadCpuMs(pid);
-  return Number.isNaN(main) || Number.isNaN(threads) ? undefined : (main + threads) / 1000;
-}
-
 /** Until the ledger's outbox relay has published everything its store holds (5 minutes at most). */
 async function relayCaughtUp(ledgerStore: ServiceStore): Promise<void> {
   const checkpoint = `outbox:${topicOf(LEDGER_SERVICE)}`;
@@ -162,50 +156,16 @@ async function relayCaughtUp(ledgerStore: ServiceStore): Promise<void> {
   }
 }
 
-/** The ledger's program (main.ts) as its own process on `dir`'s files, ready when its /readyz says so. */
+/** The ledger's program as its own process on `dir`'s files (ledgerProcess.ts), reached over gRPC. */
 async function ledgerProcess(dir: string, log: (line: string) => void): Promise<LedgerTarget> {
-  const [grpcPort, metricsPort] = [await freePort(), await freePort()];
-  const logFile = join(dir, 'ledger.log');
-  const out = openSync(logFile, 'a');
-  const child = startChild(
-    'services/ledger/src/main.ts',
-    {
-      ...process.env,
-      NODE_ENV: 'production',
-      DATA_DIR: dir,
-      LEDGER_GRPC_ADDR: `127.0.0.1:${grpcPort}`,
-      METRICS_PORT: String(metricsPort),
-      LOG_LEVEL: 'warn',
-      INTERNAL_SERVICE_TOKEN: randomUUID() + randomUUID(),
-    },
-    { stdout: out, stderr: out },
-    // BENCH_CPU_PROF=<dir>: the ledger process profiled too (written when it stops)
-    process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
-  );
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const ready = await fetch(`http://127.0.0.1:${metricsPort}/readyz`, {
-      signal: AbortSignal.timeout(2_000),
-    })
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ready) break;
-    if (child.process.exitCode !== null || Date.now() > deadline) {
-      await child.stop();
-      closeSync(out);
-      throw new Error(`the ledger process did not become ready; see ${logFile}`);
-    }
-    await sleep(100);
-  }
-  log(`  ledger process ${child.process.pid} ready on 127.0.0.1:${grpcPort}`);
-  const port = createGrpcLedger(`127.0.0.1:${grpcPort}`, { deadlineMs: 60_000 });
+  const child = await startLedgerProcess(dir, log);
+  const port = createGrpcLedger(child.address, { deadlineMs: 60_000 });
   return {
     port,
-    cpuSeconds: () => (child.process.pid ? processCpuSeconds(child.process.pid) : undefined),
+    cpuSeconds: () => child.cpuSeconds(),
     async stop() {
       port.close();
       await child.stop();
-      closeSync(out);
     },
   };
 }

@@ -60,10 +60,17 @@ function grpcSection(r: BenchResult): string[] {
   if (!('figures' in r.grpc)) return ['## Ledger postings through gRPC', '', `skipped: ${r.grpc.skipped}`];
   const [echoFig, spread] = r.grpc.figures;
   const out = [
-    '## Ledger postings through gRPC (standalone target)',
+    `## Ledger postings through gRPC (${r.grpc.ledgers ? `the goal's: ${r.grpc.ledgers[0]}` : 'standalone target'})`,
     '',
     runLine(r),
     '',
+    ...(r.grpc.ledgers && r.grpc.ledgers.length > 1
+      ? [
+          `Ledgers: ${r.grpc.ledgers.join(', ')}. The goals' figures are the first's: the ledger's program as its own process, as deployed;`,
+          "the others ran the spread run beside it, for comparison (÷ spread is against the first's spread run).",
+          '',
+        ]
+      : []),
     `One posting per call (SettleMaturity of a fresh investment: a three-entry transaction), ${r.settings.grpcConcurrency} calls in flight,`,
     `the runs interleaved in ${r.settings.rounds} slices. Hot account: ${r.grpc.hotPostings} postings on one user's stream by the end;`,
     `"hot 100k" starts with the stream already holding that many events (no command folds its stream).`,

@@ -101,6 +101,8 @@ export function headlineOf(r: Omit<BenchResult, 'headline'>): Record<string, num
     h['ledger spread ÷ grpc echo (calls/s)'] = r.grpc.ratios.spreadVsEcho;
     h['ledger hot ÷ grpc echo (calls/s)'] = r.grpc.ratios.hotVsEcho;
     h['ledger hot ÷ spread (postings/s)'] = r.grpc.ratios.hotVsSpread;
+    for (const [name, q] of Object.entries(r.grpc.ratios.others ?? {}))
+      h[`ledger (${name}) spread ÷ grpc echo (calls/s)`] = q;
   }
   if ('decisionToPush' in r.socket) {
     h['decision → push p50 (ms)'] = r.socket.decisionToPush.p50;

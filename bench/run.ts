@@ -38,6 +38,7 @@ import { join } from 'node:path';
 import { kafkaUnavailableReason, startKafkaBroker, type KafkaBroker } from '../scripts/kafka/broker.js';
 import { benchCluster } from './cluster.js';
 import { benchGrpc } from './grpc.js';
+import { startLedgerProcess, type LedgerProcess } from './ledgerProcess.js';
 import { benchKafkaBus } from './kafkaBus.js';
 import {
   benchLiveScale,
@@ -191,7 +192,12 @@ async function main(): Promise<void> {
       // ---- 3. ledger postings through gRPC
       if (only.has('grpc')) {
         console.log('\n[3/5] ledger postings per second through gRPC');
+        let ownLedger: LedgerProcess | undefined;
+        let ledgerDir: string | undefined;
         try {
+          // the goal's ledger: its program as its own process, as deployed (ledgerProcess.ts)
+          ledgerDir = mkdtempSync(join(tmpdir(), 'meridian-bench-ledger-'));
+          ownLedger = await startLedgerProcess(ledgerDir, (line) => console.log(line));
           grpc = await benchGrpc({
             seconds: settings.seconds,
             maxCount: settings.maxCalls,
@@ -200,8 +206,10 @@ async function main(): Promise<void> {
             hotEvents: settings.hotEvents,
             rounds: settings.rounds,
             echoAddress: `127.0.0.1:${baselines.grpc}`,
-            ledgerAddress: target.ledgerAddress,
-            targetPid: target.pid,
+            ledgers: [
+              { name: 'own process', address: ownLedger.address, pid: ownLedger.pid },
+              { name: 'standalone target', address: target.ledgerAddress, pid: target.pid },
+            ],
             log: (f: LoadFigure, unit: string) =>
               console.log(
                 `  ${f.name.padEnd(36)} ${String(f.perSecond).padStart(7)} ${unit}${f.errors ? `   (${f.errors} errors: ${f.firstError})` : ''}`,
@@ -210,6 +218,9 @@ async function main(): Promise<void> {
         } catch (err) {
           grpc = { skipped: errorText(err) };
           console.log(`  skipped: ${grpc.skipped}`);
+        } finally {
+          await ownLedger?.stop();
+          if (ledgerDir) rmSync(ledgerDir, { recursive: true, force: true });
         }
       }
       // the standalone is done: its processes leave the cores to the broker and the cluster
@@ -423,6 +434,10 @@ function printTables(r: BenchResult): void {
     console.log(
       `  hot account: ${r.grpc.hotPostings} postings on one user's ledger stream by the end; the long hot stream held ${r.grpc.hotStreamEvents?.long ?? '?'} events at its start (a command reads its state row, not its stream)`,
     );
+    if (r.grpc.ledgers)
+      console.log(
+        `  the goal's figures are the first ledger's (${r.grpc.ledgers[0]}); ÷ spread is against its spread run`,
+      );
   } else console.log(`\ngRPC: skipped: ${r.grpc.skipped}`);
 
   if ('decisionToPush' in r.socket) {
