@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { HoldPurpose } from '@meridian/proto/meridian/ledger/v1/ledger';
 import { toAccountStreamId } from './domain/account.js';
+import { MATURITY_CHUNK } from './app/money.js';
 import { verifyLedgerStore } from './app/statements.js';
 import { ledgerPerTest } from './testing/harness.js';
+import { seedCapturedHolds } from './testing/seedHolds.js';
 
 const INVEST = HoldPurpose.HOLD_PURPOSE_INVESTMENT;
 
@@ -129,5 +131,50 @@ describe('SettleMaturities: balances announced once per user per batch', () => {
     expect(Number((await h.balances(b.userId)).profitCents)).toBe(11_000);
     expect((await verifyLedgerStore(h.store)).intact).toBe(true);
     await h.checkInvariants();
+  });
+
+  it('two batch calls at once run one after the other: every chunk of the first commits before any of the second', async () => {
+    const a = await h.user();
+    const b = await h.user();
+    // each call two chunks long (MATURITY_CHUNK items to a transaction), the holds already captured
+    const ids = (n: number) => Array.from({ length: n }, () => `inv-${randomUUID()}`);
+    const first = ids(MATURITY_CHUNK + 25);
+    const second = ids(MATURITY_CHUNK + 25);
+    await seedCapturedHolds(
+      h.store,
+      [
+        ...first.map((holdId) => ({ userId: a.userId, holdId })),
+        ...second.map((holdId) => ({ userId: b.userId, holdId })),
+      ],
+      100,
+    );
+    const from = await h.store.lastPosition();
+    const items = (userId: string, investmentIds: string[]) =>
+      investmentIds.map((investmentId) => ({
+        userId,
+        investmentId,
+        principalCents: 100,
+        maturityAmountCents: 110,
+        idempotencyKey: '',
+      }));
+    const [one, two] = await Promise.all([
+      h.call('settleMaturities', { items: items(a.userId, first) }),
+      h.call('settleMaturities', { items: items(b.userId, second) }),
+    ]);
+    expect(one.results.every((r) => r.settled) && two.results.every((r) => r.settled)).toBe(true);
+
+    // where each call's maturity postings landed in the log
+    const at = { [a.userId]: [] as number[], [b.userId]: [] as number[] };
+    for (const e of await h.store.readAll(from, 100_000))
+      if (
+        e.type === 'TransactionPosted' &&
+        /^maturity:/.test((e.data as { idempotencyKey: string }).idempotencyKey)
+      )
+        at[e.streamId === toAccountStreamId(a.userId) ? a.userId : b.userId]!.push(e.position);
+    expect(at[a.userId]).toHaveLength(first.length);
+    expect(at[b.userId]).toHaveLength(second.length);
+    expect(Math.max(...at[a.userId]!)).toBeLessThan(Math.min(...at[b.userId]!));
+    expect(Number((await h.balances(b.userId)).profitCents)).toBe(second.length * 110);
+    expect((await verifyLedgerStore(h.store)).intact).toBe(true);
   });
 });
