@@ -7,7 +7,8 @@
  *   (git-ignored; Maven's own cache ~/.m2 makes later runs offline).
  * - Storage: `<dir>/logs` formatted once with a cluster id kept in `<dir>/cluster.id`, so a restarted broker
  *   keeps its topics, offsets and committed consumer positions.
- * - Ready means it answers a kafkajs admin describeCluster, not that a port is open.
+ * - Ready means it answers a kafkajs admin describeCluster and a group request (its group coordinator is
+ *   loaded), not that a port is open.
  *
  * Run as a program: `tsx scripts/kafka/broker.ts [--dir data/kafka] [--port 9092]` starts it, prints
  * `KAFKA_BROKERS=127.0.0.1:<port>` and stops it cleanly on SIGINT/SIGTERM.
@@ -118,7 +119,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Waits until a kafkajs admin can describe the cluster at `brokers`. */
+/** Waits until a kafkajs admin can describe the cluster at `brokers` and its group coordinator answers. */
 export async function waitForKafka(
   brokers: string[],
   timeoutMs: number,
@@ -139,7 +140,12 @@ export async function waitForKafka(
     try {
       await admin.connect();
       const cluster = await admin.describeCluster();
-      if (cluster.brokers.length > 0 && cluster.controller !== null && cluster.controller >= 0) return;
+      if (cluster.brokers.length > 0 && cluster.controller !== null && cluster.controller >= 0) {
+        // and its group coordinator answers: the first group request creates __consumer_offsets, whose
+        // partitions a cold broker loads for a while; consumers joining before that crash or time out
+        await admin.fetchOffsets({ groupId: 'meridian-broker-probe' });
+        return;
+      }
     } catch (err) {
       last = err;
     } finally {
