@@ -54,6 +54,8 @@ export function EditBalancePage({ kind }: { kind: BalanceKind }) {
   const [error, setError] = useState('');
   const [success, setSuccess] = useState('');
   const [busy, setBusy] = useState(false);
+  // the account's balance the server answered with after the last edit (it answers every balance)
+  const [after, setAfter] = useState<number | undefined>(undefined);
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -64,6 +66,8 @@ export function EditBalancePage({ kind }: { kind: BalanceKind }) {
     setBusy(true);
     try {
       const res = await api.put(`${spec.path}/${encodeURIComponent(id)}`, { operation, amount: value });
+      const answered = (res.data as Record<string, unknown> | null)?.[spec.field];
+      if (typeof answered === 'number') setAfter(answered);
       setSuccess(messageFrom(res.data) || 'Balance updated');
       setAmount('');
     } catch (e) {
@@ -73,7 +77,8 @@ export function EditBalancePage({ kind }: { kind: BalanceKind }) {
     }
   }
 
-  const current = target ? (target as unknown as Record<string, unknown>)[spec.field] : undefined;
+  const listed = target ? (target as unknown as Record<string, unknown>)[spec.field] : undefined;
+  const current = after ?? (typeof listed === 'number' ? listed : undefined);
 
   return (
     <div className="container container--narrow section">
@@ -83,12 +88,12 @@ export function EditBalancePage({ kind }: { kind: BalanceKind }) {
         subtitle={`Add to or deduct from ${target ? `${target.name}’s` : 'this user’s'} ${spec.label}. Every adjustment is recorded with your name.`}
       />
       <Card className="money-card">
-        {target ? (
+        {current !== undefined ? (
           <div className="balance-strip" aria-label="Current balance">
             <span className="balance-strip__label">
-              {target.name} · {spec.label}
+              {target?.name ?? 'This user'} · {spec.label}
             </span>
-            <span className="balance-strip__value">{formatUsd(current as number)}</span>
+            <span className="balance-strip__value">{formatUsd(current)}</span>
           </div>
         ) : null}
         {own ? (

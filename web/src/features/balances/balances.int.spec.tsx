@@ -41,6 +41,46 @@ describe('balance edit screens', () => {
     expect(server.callsTo(route)[0]!.body).toEqual({ operation: 'add', amount: 25.5 });
   });
 
+  it('shows the balance the server answers after an edit, also when the page was opened by its address', async () => {
+    server.on('PUT users/editDepositBalance/u-7', [
+      200,
+      {
+        message: 'Balance updated successfully',
+        userId: 'u-7',
+        balance: 325.5,
+        investmentBalance: 5000,
+        totalMaturityAmount: 1200,
+      },
+    ]);
+    const { user } = renderApp('/edit-user-balance/u-7', { preloadedState: state() });
+    const strip = screen.getByLabelText('Current balance');
+    expect(strip).toHaveTextContent('Ada Lovelace · Deposit Balance$300.00');
+    await user.type(screen.getByLabelText('Amount (USD)'), '25.5');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('Balance updated successfully')).toBeInTheDocument();
+    expect(strip).toHaveTextContent('$325.50');
+  });
+
+  it('a page opened by its address (no users list loaded) shows the balance once an edit answers it', async () => {
+    server.on('PUT users/updateDepositBalance/u-9', [
+      200,
+      {
+        message: 'Balance updated successfully',
+        userId: 'u-9',
+        balance: 0,
+        investmentBalance: 0,
+        totalMaturityAmount: 40,
+      },
+    ]);
+    const { user } = renderApp('/edit-balance/u-9', { preloadedState: state() });
+    expect(screen.queryByLabelText('Current balance')).not.toBeInTheDocument();
+    await user.type(screen.getByLabelText('Amount (USD)'), '40');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByLabelText('Current balance')).toHaveTextContent(
+      'This user · Total Profit (wallet balance)$40.00',
+    );
+  });
+
   it('requires a numeric amount, sends deduct, and shows the server message else "Something went wrong"', async () => {
     let answer: [number, unknown] = [400, { message: 'Insufficient balance to deduct' }];
     server.on('PUT users/editDepositBalance/u-7', () => answer);
