@@ -1,17 +1,6 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { correlatedLogger, createLogger, currentCorrelationId, withCorrelation } from './logger.js';
-
-function capture() {
-  const lines: Array<Record<string, unknown>> = [];
-  const destination = new Writable({
-    write(chunk, _enc, cb) {
-      for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l));
-      cb();
-    },
-  });
-  return { lines, destination };
-}
+import { captureLog } from './testing/logCapture.js';
 
 describe('logger', () => {
   it('is silent in tests unless a level is given', () => {
@@ -21,7 +10,7 @@ describe('logger', () => {
   });
 
   it('adds the correlation id of the async context, once, and redacts secrets', async () => {
-    const { lines, destination } = capture();
+    const { lines, destination } = captureLog();
     const logger = createLogger('ledger', { level: 'info', destination });
     expect(currentCorrelationId()).toBeUndefined();
     await withCorrelation('corr-1', async () => {

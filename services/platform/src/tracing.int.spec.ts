@@ -4,7 +4,6 @@
  * consumer), first with tracing OFF (an inbound traceparent passes through, nothing is added without
  * one), then ON with the in-memory exporter (spans, parents, log lines with trace_id).
  */
-import { Writable } from 'node:stream';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createInProcEventBus } from './adapters/eventBus.inproc.js';
@@ -17,6 +16,7 @@ import { callUnary, createGrpcClient, type UnaryCall } from './grpc/client.js';
 import type { GrpcServerHandle } from './grpc/server.js';
 import { createLogger, withCorrelation } from './logger.js';
 import { jsonMethod, startTestGrpcServer } from './testing/jsonGrpc.js';
+import { captureLog } from './testing/logCapture.js';
 import { waitFor } from './testing/waitFor.js';
 import {
   activeTraceIds,
@@ -190,13 +190,7 @@ describe('tracing on (in-memory exporter)', () => {
   });
 
   it('log lines carry trace_id and span_id next to the correlation id', async () => {
-    const lines: Array<Record<string, unknown>> = [];
-    const destination = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-        done();
-      },
-    });
+    const { lines, destination } = captureLog();
     const logger = createLogger('test', { level: 'info', destination });
     logger.info('outside');
     let ids: { traceId: string; spanId: string } | undefined;
