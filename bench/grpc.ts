@@ -17,7 +17,9 @@
  * (The admin AdjustBalance the bench used to post needs a user identity has registered, which the bench
  * cannot create in bulk; SettleMaturity is an internal call, funded per user through a confirmed deposit,
  * a hold and its capture, all through gRPC.)
- * The runs (echo, spread, hot 100, hot 100k) are interleaved in BENCH_ROUNDS slices (A B C D, D C B A, …)
+ * Two more runs split a posting's cost (BREAKDOWN below): a GetBalances call of the same ledger (the call
+ * layer), and the command path alone in this process (ledgerCommandPath.ts).
+ * The runs (echo, spread, hot 100, hot 100k, the breakdown's) are interleaved in BENCH_ROUNDS slices (A B C D, D C B A, …)
  * so a machine whose load drifts during the run, and the target's event backlog after a run, weigh on all
  * of them alike; each figure is its slices' calls over their summed wall time.
  */
@@ -32,6 +34,7 @@ import {
 import {
   CreateDepositRequest,
   DecideDepositRequest,
+  GetBalancesRequest,
   HoldPurpose,
   LedgerServiceClient,
   PlaceHoldRequest,
@@ -40,6 +43,7 @@ import {
   SettleMaturityRequest,
 } from '@meridian/proto/meridian/ledger/v1/ledger';
 import { echo, echoClient } from './echoService.js';
+import { openLedgerCommandPath } from './ledgerCommandPath.js';
 import { threadCpuMs } from './logins.js';
 import { figure, runSlice, type LoadFigure, type LoadSlice } from './load.js';
 
@@ -90,7 +94,31 @@ export interface GrpcBenchResult {
   hotStreamEvents?: { short: number; long: number };
   /** Each ledger process's CPU per posting (event loop, other threads), whatever runs in it included. */
   cpu?: Array<{ ledger: string; postings: number; mainMsPerPosting: number; threadsMsPerPosting: number }>;
+  /**
+   * Where a posting's time goes on the goal's ledger (see BREAKDOWN): its calls that read one document
+   * (the call layer) and its command path alone in the bench's process, each with its CPU.
+   */
+  breakdown?: {
+    /** GetBalances calls/s ÷ echo calls/s, and the ledger event loop's CPU per such call (ms) */
+    readVsEcho: number;
+    readMainMsPerCall: number;
+    /** the command path's postings/s ÷ echo calls/s, and this process's CPU per posting on it (ms) */
+    pathVsEcho: number;
+    pathCpuMsPerPosting: number;
+  };
 }
+
+/**
+ * The breakdown of the goal's figure (issue 10 goal 2), two runs interleaved with the others:
+ *   - "GetBalances": a call of the same ledger that reads one document (the balances a posting answers)
+ *     and writes nothing: the call layer (HTTP/2, grpc-js, the interceptors, protobuf, the power check)
+ *     with the least of the store behind it;
+ *   - "command path": the SettleMaturity use case called in this process (ledgerCommandPath.ts: the same
+ *     store settings and integration mapping, no gRPC, no relay, no consumers), as many in flight.
+ * A posting through gRPC pays both on one event loop, plus the wake of its relay.
+ */
+const BREAKDOWN_READ = 'GetBalances (one document read, no write)';
+const BREAKDOWN_PATH = 'command path in the bench process (no gRPC, no relay)';
 
 const WARMUP_CALLS = 200;
 /** Each SettleMaturity posting appends two events (TransactionPosted, BalancesChanged). */
@@ -111,6 +139,7 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
   const ec = echoClient(o.echoAddress);
   const clients = o.ledgers.map((l) => createGrpcClient(LedgerServiceClient, l.address));
   const [ledger] = clients;
+  let closePath = async () => {};
   try {
     await waitForClientReady(ec, 5_000);
     for (const c of clients) await waitForClientReady(c, 10_000);
@@ -210,12 +239,32 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
         `${10 + longPostings * EVENTS_PER_POSTING} events) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
 
+    // the breakdown's command path, its users funded as the ledgers' are (not timed)
+    const path = openLedgerCommandPath();
+    closePath = () => path.close();
+    for (let i = 0; i < o.spreadUsers; i += o.concurrency)
+      await Promise.all(
+        Array.from({ length: Math.min(o.concurrency, o.spreadUsers - i) }, (_, k) =>
+          path.fund(spreadUser(i + k), 1_000),
+        ),
+      );
+    let pathNext = 0;
+    const callPath = () => path.post(spreadUser(pathNext++ % o.spreadUsers), randomUUID());
+    const readRequest = GetBalancesRequest.fromPartial({
+      caller: admin,
+      callerRole: 'admin',
+      userId: spreadUser(0),
+    });
+    const callRead = () => callUnary(ledger, 'getBalances', readRequest);
+
     const spreadNext = clients.map(() => 0);
     const callSpread = (n: number) => () => post(spreadUser(spreadNext[n]!++ % o.spreadUsers), clients[n]);
     const callHot = () => post(hotUser);
     const callLong = () => post(longUser);
 
     await slice(callEcho, WARMUP_CALLS);
+    await slice(callRead, WARMUP_CALLS);
+    await slice(callPath, WARMUP_CALLS);
     for (const client of clients) await slice((i) => post(spreadUser(i % 20), client), WARMUP_CALLS);
     const hotStreamEvents = {
       short: 10 + shortPostings * EVENTS_PER_POSTING,
@@ -261,11 +310,42 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
         slices: [] as LoadSlice[],
         on: i + 1,
       })),
+      // the breakdown (BREAKDOWN): not postings of a ledger process (`on` -1)
+      {
+        name: named(goal!, BREAKDOWN_READ),
+        unit: 'calls/s',
+        call: callRead,
+        slices: [] as LoadSlice[],
+        on: -1,
+      },
+      {
+        name: `ledger ${BREAKDOWN_PATH}: postings, ${o.spreadUsers} users`,
+        unit: 'postings/s',
+        call: callPath,
+        slices: [] as LoadSlice[],
+        on: -1,
+      },
     ];
+    // the CPU of the breakdown's runs, slice by slice: the goal ledger's event loop on the reads (taken
+    // out of its postings' CPU below), this process's on the command path
+    const readCpu = { main: 0, threads: 0 };
+    let pathCpuMs = 0;
     const cpu0 = o.ledgers.map((l) => (l.pid ? threadCpuMs(l.pid) : undefined));
     for (let r = 0; r < rounds; r++) {
       for (const run of r % 2 === 0 ? runs : [...runs].reverse()) {
+        const goalPid = run.call === callRead ? o.ledgers[0]!.pid : undefined;
+        const before = goalPid ? threadCpuMs(goalPid) : undefined;
+        const own = run.call === callPath ? process.cpuUsage() : undefined;
         const s = await slice(run.call);
+        if (goalPid && before) {
+          const after = threadCpuMs(goalPid);
+          readCpu.main += after.main - before.main;
+          readCpu.threads += after.threads - before.threads;
+        }
+        if (own) {
+          const used = process.cpuUsage(own);
+          pathCpuMs += (used.user + used.system) / 1000;
+        }
         run.slices.push(s);
         if (run.call === callHot) hotPostings += s.latencies.length;
       }
@@ -275,7 +355,10 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
     for (const [n, l] of o.ledgers.entries()) {
       const before = cpu0[n];
       if (!l.pid || !before) continue;
-      const after = await settledCpu(l.pid);
+      const settled = await settledCpu(l.pid);
+      // the goal ledger's reads are not its postings' work
+      const after =
+        n === 0 ? { main: settled.main - readCpu.main, threads: settled.threads - readCpu.threads } : settled;
       const postings = runs
         .filter((r) => r.on === n)
         .reduce((sum, r) => sum + r.slices.reduce((m, s) => m + s.latencies.length, 0), 0);
@@ -296,7 +379,15 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
       o.log(f, run.unit);
       return f;
     });
-    const [echoFig, spread, hot, long, ...otherSpreads] = figures;
+    const [echoFig, spread, hot, long, ...rest] = figures;
+    const [read, pathFig] = rest.slice(-2);
+    const otherSpreads = rest.slice(0, -2);
+    const readCalls = read!.count;
+    const pathPostings = pathFig!.count;
+    console.log(
+      `  where a posting's time goes: the ledger's event loop spends ${(readCpu.main / Math.max(1, readCalls)).toFixed(3)} ms on a GetBalances call; ` +
+        `its command path alone costs ${(pathCpuMs / Math.max(1, pathPostings)).toFixed(3)} ms of CPU per posting (this process)`,
+    );
     const ratio = (a: number, b: number) => (b > 0 ? +(a / b).toFixed(3) : NaN);
     return {
       figures,
@@ -318,8 +409,15 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
       hotPostings,
       hotStreamEvents,
       ...(cpu.length ? { cpu } : {}),
+      breakdown: {
+        readVsEcho: ratio(read!.perSecond, echoFig.perSecond),
+        readMainMsPerCall: +(readCpu.main / Math.max(1, readCalls)).toFixed(3),
+        pathVsEcho: ratio(pathFig!.perSecond, echoFig.perSecond),
+        pathCpuMsPerPosting: +(pathCpuMs / Math.max(1, pathPostings)).toFixed(3),
+      },
     };
   } finally {
+    await closePath();
     ec.close();
     for (const c of clients) c.close();
   }

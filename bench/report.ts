@@ -82,6 +82,15 @@ function grpcSection(r: BenchResult): string[] {
     out.push(
       `| ${f.name} | ${f.perSecond} | ${f.p50} | ${f.p99} | ${f.count} | ${f.errors} | ${(f.perSecond / echoFig.perSecond).toFixed(3)} | ${f === echoFig ? '–' : (f.perSecond / spread.perSecond).toFixed(3)} |`,
     );
+  const goalCpu = r.grpc.cpu?.[0];
+  const b = r.grpc.breakdown;
+  if (goalCpu && b)
+    out.push(
+      '',
+      `Where a posting's time goes (the last two rows, grpc.ts BREAKDOWN): the ${goalCpu.ledger} ledger's event loop spent`,
+      `${goalCpu.mainMsPerPosting} ms of CPU per posting (its other threads ${goalCpu.threadsMsPerPosting} ms); on a call that reads one document, ${b.readMainMsPerCall} ms`,
+      `(the call layer); its command path alone, in the bench's process, ${b.pathCpuMsPerPosting} ms of CPU per posting.`,
+    );
   return out;
 }
 
