@@ -1,6 +1,7 @@
 /**
  * GET api/users/getUsers at scale (issue 10, goal 7): without parameters the spec's answer (every user, a
- * bare list); with limit/cursor/q one page of the same list and the next page's cursor in X-Next-Cursor;
+ * bare list); with limit/cursor/q one page of the same list and the next page's cursor in X-Next-Cursor; with
+ * id that one user (an admin screen opened by its address) or none;
  * GET api/users/userStats from the identity projection's counters.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -17,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-it('pages the users list by X-Next-Cursor and searches on the server; the bare call answers every user', async () => {
+it('pages the users list by X-Next-Cursor, searches on the server and answers one user by id; the bare call answers every user', async () => {
   const admin = await adminBrowser(t.url);
   const tag = `pg${Date.now().toString(36)}`;
   for (let i = 0; i < 5; i++) await registerUser(t.url, { name: `${tag} ${i}` });
@@ -48,11 +49,24 @@ it('pages the users list by X-Next-Cursor and searches on the server; the bare c
     message: 'Invalid cursor or limit',
   });
 
+  // one user by id (an admin screen about one user opened by its address): that user with its balances
+  const one = await admin.get(`/api/users/getUsers?id=${encodeURIComponent(seen[0]!)}`);
+  expect(one.status).toBe(200);
+  expect(
+    (one.body as Array<{ _id: string; balance: unknown }>).map((u) => [u._id, typeof u.balance]),
+  ).toEqual([[seen[0], 'number']]);
+  expect((await admin.get('/api/users/getUsers?id=no-such-user')).body).toEqual([]);
+  expect((await admin.get(`/api/users/getUsers?id=${seen[0]}&limit=5`)).body).toEqual({
+    message: 'Invalid cursor or limit',
+  });
+  const investor = await registerUser(t.url);
+  expect((await investor.browser.get(`/api/users/getUsers?id=${investor.id}`)).status).toBe(403);
+
   const stats = await admin.get('/api/users/userStats');
   expect(stats.body).toEqual({
-    total: all.body.length,
+    total: all.body.length + 1,
     verified: expect.any(Number),
-    unverified: all.body.length - stats.body.verified,
+    unverified: all.body.length + 1 - stats.body.verified,
     suspended: 0,
   });
 });

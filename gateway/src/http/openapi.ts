@@ -341,6 +341,7 @@ export const ROUTES: RouteDoc[] = [
       limit: 'Page size, 1-500 (default 50 when `cursor` or `q` is given).',
       cursor: `The \`${NEXT_CURSOR_HEADER}\` of the previous page.`,
       q: 'Only users whose name or email starts with this (any case).',
+      id: 'Only this user (an admin screen about one user opened by its address): a list of that user, or an empty list; not with `limit`, `cursor` or `q`.',
     },
     okHeaders: {
       [NEXT_CURSOR_HEADER]: 'The cursor of the next page; absent on the last page or without paging.',

@@ -40,7 +40,11 @@ export const INVALID_USERS_QUERY = INVALID_PAGE_QUERY;
 export { NEXT_CURSOR_HEADER };
 /** A page's size when a paged getUsers names none. */
 export const USERS_PAGE = DEFAULT_PAGE;
-const usersPageQuery = pageQuerySchema.extend({ q: z.string().max(200).optional() });
+/** `id`: only that user (an admin screen about one user opened by its address); not with a page or `q`. */
+const usersPageQuery = pageQuerySchema.extend({
+  q: z.string().max(200).optional(),
+  id: z.string().min(1).max(128).optional(),
+});
 
 /** /api/users/* exactly as spec §7 "Account" lists them. */
 export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Router {
@@ -226,6 +230,7 @@ export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Rou
     if (!page.success) throw new HttpError(400, INVALID_USERS_QUERY);
     const paged =
       page.data.limit !== undefined || page.data.cursor !== undefined || page.data.q !== undefined;
+    if (paged && page.data.id !== undefined) throw new HttpError(400, INVALID_USERS_QUERY);
     const out = await callUnary(
       identity,
       'listUsers',
@@ -234,6 +239,7 @@ export function usersRouter({ config, identity, kv, auth }: UsersRouteDeps): Rou
         ...(paged
           ? { limit: page.data.limit ?? USERS_PAGE, cursor: page.data.cursor ?? '', query: page.data.q ?? '' }
           : {}),
+        userId: page.data.id ?? '',
       }),
       ctx(req),
     );

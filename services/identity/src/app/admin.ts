@@ -41,17 +41,25 @@ export const INVALID_USERS_PAGE = 'Invalid cursor or limit';
 /**
  * A page of users (keyset: newest first), optionally only those whose name (at one of its words) or email
  * starts with `query` (any case; blind prefix tokens, app/userSearch.ts). limit 0: every user, as listUsers (the spec's unpaged answer).
+ * `userId`: only that user (an admin screen about one user opened by its address), or none; not with a page
+ * or a query.
  */
 export async function listUsersPage(
   ctx: IdentityContext,
   callerInput: CallerInput | undefined,
-  input: { limit: number; cursor: string; query: string },
+  input: { limit: number; cursor: string; query: string; userId?: string },
 ): Promise<{ users: UserView[]; nextCursor: string }> {
   await requireAdmin(ctx, callerInput);
   const after = input.cursor ? decodeUserCursor(input.cursor) : null;
   if ((input.cursor && !after) || input.limit < 0 || input.limit > MAX_USERS_PAGE || input.query.length > 200)
     throw invalid(INVALID_USERS_PAGE);
   const open = (views: UserView[]) => Promise.all(views.map((v) => openUserView(ctx, v)));
+  if (input.userId) {
+    if (input.userId.length > 128 || input.limit || input.cursor || input.query)
+      throw invalid(INVALID_USERS_PAGE);
+    const view = await getUserView(ctx.store, input.userId);
+    return { users: view ? await open([view]) : [], nextCursor: '' };
+  }
   if (input.limit === 0 && !input.cursor && !input.query)
     return { users: await open(await listUserViews(ctx.store)), nextCursor: '' };
   const limit = input.limit || MAX_USERS_PAGE;

@@ -78,6 +78,36 @@ it('searches by a name or email prefix in any case, paged', async () => {
   }
 });
 
+it('answers one user by id, for an admin screen opened by its address; none once deleted; admins only', async () => {
+  const h = await startHarness();
+  try {
+    const admin = await h.callerOf((await h.signInWithCode(h.admin.email)).sessionToken);
+    const ann = await h.register({ name: 'Ann Byid' });
+    await h.register({ name: 'Other Byid' });
+    const one = await h.call('listUsers', { caller: admin, userId: ann.user!.id });
+    expect(one.users.map((u) => [u.id, u.name])).toEqual([[ann.user!.id, 'Ann Byid']]);
+    expect(one.nextCursor).toBe('');
+    expect((await h.call('listUsers', { caller: admin, userId: 'no-such-user' })).users).toEqual([]);
+    // with a page or a query it is a bad request, not a filter among others
+    for (const extra of [{ limit: 5 }, { query: 'ann' }, { cursor: 'x' }])
+      await expectStatus(
+        h.call('listUsers', { caller: admin, userId: ann.user!.id, ...extra }),
+        grpc.status.INVALID_ARGUMENT,
+        'Invalid cursor or limit',
+      );
+    const annCaller = await h.callerOf(ann.sessionToken);
+    await expectStatus(
+      h.call('listUsers', { caller: annCaller, userId: ann.user!.id }),
+      grpc.status.PERMISSION_DENIED,
+      'Not authorized as an admin',
+    );
+    await h.call('deleteUser', { caller: admin, userId: ann.user!.id });
+    expect((await h.call('listUsers', { caller: admin, userId: ann.user!.id })).users).toEqual([]);
+  } finally {
+    await h.stop();
+  }
+});
+
 it('keeps the user statistics as counters through verify, suspend and delete', async () => {
   const h = await startHarness();
   try {

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { api } from '../../app/apiClient';
 import { useAppSelector } from '../../app/hooks';
@@ -42,11 +42,40 @@ export const BALANCE_KINDS = {
 
 export type BalanceKind = keyof typeof BALANCE_KINDS;
 
+type Listed = { _id: string; name: string } & Partial<
+  Record<(typeof BALANCE_KINDS)[BalanceKind]['field'], unknown>
+>;
+
+/**
+ * The user the page is about: from the users list when it is loaded (the admin came from it), else (the page
+ * opened by its address) asked for by id (GET users/getUsers?id=…: that user, or none).
+ */
+function useTargetUser(id: string): Listed | undefined {
+  const listed = useAppSelector((s) => s.auth.users.find((u) => u._id === id));
+  const [fetched, setFetched] = useState<Listed | undefined>(undefined);
+  useEffect(() => {
+    if (listed || !id) return;
+    let live = true;
+    api
+      .get(`users/getUsers?id=${encodeURIComponent(id)}`)
+      .then((res) => {
+        const [user] = Array.isArray(res.data) ? (res.data as Listed[]) : [];
+        if (live && user?._id === id) setFetched(user);
+      })
+      // the page works without it: the strip then appears with the first edit's answer
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [id, listed]);
+  return (listed as Listed | undefined) ?? fetched;
+}
+
 export function EditBalancePage({ kind }: { kind: BalanceKind }) {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const spec = BALANCE_KINDS[kind];
-  const target = useAppSelector((s) => s.auth.users.find((u) => u._id === id));
+  const target = useTargetUser(id);
   // maker-checker: the server refuses an admin's edit of their own balances; say so before they try
   const own = useAppSelector((s) => !!id && s.auth.user?._id === id);
   const [amount, setAmount] = useState('');
@@ -77,7 +106,7 @@ export function EditBalancePage({ kind }: { kind: BalanceKind }) {
     }
   }
 
-  const listed = target ? (target as unknown as Record<string, unknown>)[spec.field] : undefined;
+  const listed = target?.[spec.field];
   const current = after ?? (typeof listed === 'number' ? listed : undefined);
 
   return (

@@ -55,13 +55,37 @@ describe('balance edit screens', () => {
     const { user } = renderApp('/edit-user-balance/u-7', { preloadedState: state() });
     const strip = screen.getByLabelText('Current balance');
     expect(strip).toHaveTextContent('Ada Lovelace · Deposit Balance$300.00');
+    // the users list had them: nothing asked for
+    expect(server.callsTo('GET users/getUsers')).toHaveLength(0);
     await user.type(screen.getByLabelText('Amount (USD)'), '25.5');
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     expect(await screen.findByText('Balance updated successfully')).toBeInTheDocument();
     expect(strip).toHaveTextContent('$325.50');
   });
 
-  it('a page opened by its address (no users list loaded) shows the balance once an edit answers it', async () => {
+  it('a page opened by its address (no users list loaded) asks for that user by id and shows their balance', async () => {
+    server.on('GET users/getUsers?id=u-9', [
+      200,
+      [
+        aUser({
+          _id: 'u-9',
+          name: 'Grace Hopper',
+          balance: 12.5,
+          investmentBalance: 0,
+          totalMaturityAmount: 7,
+        }),
+      ],
+    ]);
+    renderApp('/edit-user-balance/u-9', { preloadedState: state() });
+    expect(await screen.findByLabelText('Current balance')).toHaveTextContent(
+      'Grace Hopper · Deposit Balance$12.50',
+    );
+    expect(screen.getByText(/Add to or deduct from Grace Hopper’s Deposit Balance/)).toBeInTheDocument();
+    expect(server.callsTo('GET users/getUsers?id=u-9')).toHaveLength(1);
+  });
+
+  it('a page opened by its address whose user the server does not answer shows the balance once an edit answers it', async () => {
+    server.on('GET users/getUsers?id=u-9', [200, []]);
     server.on('PUT users/updateDepositBalance/u-9', [
       200,
       {

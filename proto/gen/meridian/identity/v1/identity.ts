@@ -192,6 +192,11 @@ export interface ListUsersRequest {
   cursor: string;
   /** a case-insensitive prefix of the name or the email ("" : everyone) */
   query: string;
+  /**
+   * only this user (a screen about one user opened by its address): that user, or none when there is no such
+   * user; limit, cursor and query must then be empty
+   */
+  userId: string;
 }
 
 export interface ListUsersResponse {
@@ -2807,7 +2812,7 @@ export const ResetPasswordRequest: MessageFns<ResetPasswordRequest> = {
 };
 
 function createBaseListUsersRequest(): ListUsersRequest {
-  return { caller: undefined, limit: 0, cursor: "", query: "" };
+  return { caller: undefined, limit: 0, cursor: "", query: "", userId: "" };
 }
 
 export const ListUsersRequest: MessageFns<ListUsersRequest> = {
@@ -2823,6 +2828,9 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
     }
     if (message.query !== "") {
       writer.uint32(34).string(message.query);
+    }
+    if (message.userId !== "") {
+      writer.uint32(42).string(message.userId);
     }
     return writer;
   },
@@ -2872,6 +2880,14 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
             message.query = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2890,6 +2906,11 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
       limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
       cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
       query: isSet(object.query) ? globalThis.String(object.query) : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
     };
   },
 
@@ -2907,6 +2928,9 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
     if (message.query !== "") {
       obj.query = message.query;
     }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
     return obj;
   },
 
@@ -2921,6 +2945,7 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
     message.limit = object.limit ?? 0;
     message.cursor = object.cursor ?? "";
     message.query = object.query ?? "";
+    message.userId = object.userId ?? "";
     return message;
   },
 };
