@@ -1,11 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { useAppDispatch } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { FormError, InputField } from '../../ui/Field';
 import { AuthCard, ShieldIcon } from './AuthCard';
 import { loginCodeRequested, loginCodeSubmitted } from './authSlice';
 import { LOGIN_CODE_LENGTH, validateLoginCode } from './validation';
+
+/** A server message as a sentence (its full stop added when it has none). */
+const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
 export function LoginWithCodePage() {
   const { email = '' } = useParams();
@@ -15,6 +18,10 @@ export function LoginWithCodePage() {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const [resending, setResending] = useState(false);
+  // the code asked for this address, if any: on its way, or refused (then no code was emailed)
+  const send = useAppSelector((s) =>
+    s.auth.loginCodeSend?.email.toLowerCase() === email.toLowerCase() ? s.auth.loginCodeSend : null,
+  );
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -38,10 +45,17 @@ export function LoginWithCodePage() {
     <AuthCard
       title="Enter your access code"
       subtitle={
-        <>
-          We do not recognise this browser. We emailed a {LOGIN_CODE_LENGTH}-character code to{' '}
-          <strong className="break-all">{email}</strong>.
-        </>
+        send?.status === 'failed' ? (
+          <>
+            We do not recognise this browser, and no code could be emailed to{' '}
+            <strong className="break-all">{email}</strong>: {sentence(send.message || 'Something went wrong')}
+          </>
+        ) : (
+          <>
+            We do not recognise this browser. We {send?.status === 'sending' ? 'are emailing' : 'emailed'} a{' '}
+            {LOGIN_CODE_LENGTH}-character code to <strong className="break-all">{email}</strong>.
+          </>
+        )
       }
       icon={<ShieldIcon />}
       footer={

@@ -73,6 +73,32 @@ describe('login screen', () => {
     expect(server.callsTo('POST users/sendLoginCode/ada%40example.com')).toHaveLength(1);
   });
 
+  it('a login code the server refused to send: the code screen says no code was emailed, until a resend works', async () => {
+    server.on('POST users/login', [400, { message: 'New browser or device detected' }]);
+    server.on('POST users/sendLoginCode/ada%40example.com', [
+      429,
+      { message: 'Too many attempts. Please try again later' },
+    ]);
+    const { user, router } = renderApp('/login');
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'Secret1!');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/loginWithCode/ada%40example.com'));
+    const subtitle = () => screen.getByText(/We do not recognise this browser/);
+    await waitFor(() =>
+      expect(subtitle()).toHaveTextContent(
+        'We do not recognise this browser, and no code could be emailed to ada@example.com: Too many attempts. Please try again later.',
+      ),
+    );
+    server.on('POST users/sendLoginCode/ada%40example.com', [200, { message: 'Access code sent' }]);
+    await user.click(screen.getByRole('button', { name: 'Resend code' }));
+    await waitFor(() =>
+      expect(subtitle()).toHaveTextContent(
+        'We do not recognise this browser. We emailed a 6-character code to ada@example.com.',
+      ),
+    );
+  });
+
   it('a wrong password shows the server message as an error toast', async () => {
     server.on('POST users/login', [400, { message: 'Invalid email or password' }]);
     const { user, router } = renderApp('/login');

@@ -22,6 +22,11 @@ export interface AuthState {
   /** Where the next page of `users` starts ('' : no more). */
   usersNextCursor: string;
   sessionStatus: 'unknown' | 'checking' | 'checked';
+  /**
+   * The last login code asked for (sendLoginCode) and what became of it, so the code screen says what
+   * happened: a code on its way, or none sent (the server's reason, e.g. too many attempts).
+   */
+  loginCodeSend: { email: string; status: 'sending' | 'sent' | 'failed'; message: string } | null;
 }
 
 export const initialAuthState: AuthState = {
@@ -38,6 +43,7 @@ export const initialAuthState: AuthState = {
   totalUsers: 0,
   usersNextCursor: '',
   sessionStatus: 'unknown',
+  loginCodeSend: null,
 };
 
 type Config = { rejectValue: string };
@@ -208,6 +214,15 @@ const authSlice = createSlice({
       })
       .addCase(googleSignInCompleted.fulfilled, (state, action) => loggedIn(state, action.payload))
       .addCase(userRequested.fulfilled, (state, action) => loggedIn(state, action.payload))
+      .addCase(loginCodeRequested.pending, (state, action) => {
+        state.loginCodeSend = { email: action.meta.arg, status: 'sending', message: '' };
+      })
+      .addCase(loginCodeRequested.fulfilled, (state, action) => {
+        state.loginCodeSend = { email: action.meta.arg, status: 'sent', message: action.payload };
+      })
+      .addCase(loginCodeRequested.rejected, (state, action) => {
+        state.loginCodeSend = { email: action.meta.arg, status: 'failed', message: action.payload ?? '' };
+      })
       .addCase(loginCodeSubmitted.fulfilled, (state, action) => {
         loggedIn(state, action.payload.user);
         state.twoFactor = false;
