@@ -56,17 +56,20 @@ describe('login screen', () => {
     });
   });
 
-  it("on 'New browser' sends a login code and goes to /loginWithCode/{email}", async () => {
+  /** Ada logs in from a browser the server does not know; sendLoginCode answers `send`; the code screen opens. */
+  async function loginFromNewBrowser(send: [number, { message: string }]) {
     server.on('POST users/login', [400, { message: 'New browser or device detected' }]);
-    server.on('POST users/sendLoginCode/ada%40example.com', [
-      200,
-      { message: 'Access code sent to your email' },
-    ]);
-    const { user, router, store } = renderApp('/login');
-    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
-    await user.type(screen.getByLabelText('Password'), 'Secret1!');
-    await user.click(screen.getByRole('button', { name: 'Log in' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/loginWithCode/ada%40example.com'));
+    server.on('POST users/sendLoginCode/ada%40example.com', send);
+    const app = renderApp('/login');
+    await app.user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await app.user.type(screen.getByLabelText('Password'), 'Secret1!');
+    await app.user.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(app.router.state.location.pathname).toBe('/loginWithCode/ada%40example.com'));
+    return app;
+  }
+
+  it("on 'New browser' sends a login code and goes to /loginWithCode/{email}", async () => {
+    const { store } = await loginFromNewBrowser([200, { message: 'Access code sent to your email' }]);
     expect(store.getState().auth.twoFactor).toBe(true);
     expect(await screen.findByText('Access code sent to your email')).toBeInTheDocument();
     expect(screen.getByText('New browser or device detected')).toBeInTheDocument();
@@ -74,16 +77,10 @@ describe('login screen', () => {
   });
 
   it('a login code the server refused to send: the code screen says no code was emailed, until a resend works', async () => {
-    server.on('POST users/login', [400, { message: 'New browser or device detected' }]);
-    server.on('POST users/sendLoginCode/ada%40example.com', [
+    const { user } = await loginFromNewBrowser([
       429,
       { message: 'Too many attempts. Please try again later' },
     ]);
-    const { user, router } = renderApp('/login');
-    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
-    await user.type(screen.getByLabelText('Password'), 'Secret1!');
-    await user.click(screen.getByRole('button', { name: 'Log in' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/loginWithCode/ada%40example.com'));
     const subtitle = () => screen.getByText(/We do not recognise this browser/);
     await waitFor(() =>
       expect(subtitle()).toHaveTextContent(
