@@ -85,6 +85,12 @@ export const authApi = {
     const users = Array.isArray(res.data) ? (res.data as User[]) : [];
     return { users, nextCursor: res.headers?.['x-next-cursor'] ?? '' };
   },
+  /** One user by id (an admin screen about one user opened by its address), or undefined when there is none. */
+  async getUserById(id: string): Promise<User | undefined> {
+    const res = await api.get(`${USERS}getUsers?id=${enc(id)}`);
+    const [user] = Array.isArray(res.data) ? (res.data as User[]) : [];
+    return user?._id === id ? user : undefined;
+  },
   async getUserStats(): Promise<UserStats> {
     return (await api.get(`${USERS}userStats`)).data as UserStats;
   },

@@ -1,6 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { api } from '../../app/apiClient';
+import { authApi } from '../auth/authApi';
+import type { User } from '../auth/authTypes';
 import { useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { Card, PageHeader } from '../../ui/Card';
@@ -42,25 +44,20 @@ export const BALANCE_KINDS = {
 
 export type BalanceKind = keyof typeof BALANCE_KINDS;
 
-type Listed = { _id: string; name: string } & Partial<
-  Record<(typeof BALANCE_KINDS)[BalanceKind]['field'], unknown>
->;
-
 /**
  * The user the page is about: from the users list when it is loaded (the admin came from it), else (the page
  * opened by its address) asked for by id (GET users/getUsers?id=…: that user, or none).
  */
-function useTargetUser(id: string): Listed | undefined {
+function useTargetUser(id: string): User | undefined {
   const listed = useAppSelector((s) => s.auth.users.find((u) => u._id === id));
-  const [fetched, setFetched] = useState<Listed | undefined>(undefined);
+  const [fetched, setFetched] = useState<User | undefined>(undefined);
   useEffect(() => {
     if (listed || !id) return;
     let live = true;
-    api
-      .get(`users/getUsers?id=${encodeURIComponent(id)}`)
-      .then((res) => {
-        const [user] = Array.isArray(res.data) ? (res.data as Listed[]) : [];
-        if (live && user?._id === id) setFetched(user);
+    authApi
+      .getUserById(id)
+      .then((user) => {
+        if (live && user) setFetched(user);
       })
       // the page works without it: the strip then appears with the first edit's answer
       .catch(() => undefined);
@@ -68,7 +65,7 @@ function useTargetUser(id: string): Listed | undefined {
       live = false;
     };
   }, [id, listed]);
-  return (listed as Listed | undefined) ?? fetched;
+  return listed ?? fetched;
 }
 
 export function EditBalancePage({ kind }: { kind: BalanceKind }) {
@@ -106,7 +103,7 @@ export function EditBalancePage({ kind }: { kind: BalanceKind }) {
     }
   }
 
-  const listed = target?.[spec.field];
+  const listed = target ? (target as unknown as Record<string, unknown>)[spec.field] : undefined;
   const current = after ?? (typeof listed === 'number' ? listed : undefined);
 
   return (
