@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 const root = dirname(fileURLToPath(import.meta.url));
@@ -37,6 +39,7 @@ const ALLOWED = {
     '@meridian/investment',
     '@meridian/withdrawal',
     '@meridian/kyc',
+    '@meridian/support',
     '@meridian/gateway',
   ],
 };
@@ -44,8 +47,8 @@ const ALLOWED = {
 // Test code: specs, test kits (testing/ folders), conformance suites and the held-request test stack.
 // Test code may import any package's published entry points, test kits included (a test composes whole
 // systems: the gateway's test kit starts standalone, harnesses start a ledger, cluster checks run the ledger
-// invariants), but never another package's src by path. The root tests/ folder is not a package: it is
-// left free (its infrastructure checks read each service's config.ts to compare env names).
+// invariants), but never another package's src by path. The root folders that are not packages (bench/, scripts/,
+// tests/, web/scripts/) are held by rootFolderBlocks below.
 const TEST_FILES = [
   '**/*.spec.ts',
   '**/*.spec.tsx',
@@ -114,6 +117,27 @@ function packagePatterns(name, { test }) {
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 const tsFiles = (dir) => [`${dir}/**/*.ts`, `${dir}/**/*.tsx`];
 const inTest = (dir) => TEST_FILES.map((glob) => `${dir}/${glob}`);
+
+// The folders at the root that are not packages: bench/ (the benchmarks), scripts/ (make's tools), tests/ (the
+// suites across packages) and web/scripts/ (the SPA's build tools). bench/ and tests/ are test code (they may import
+// every package's published entry points, test kits included); scripts/ and web/scripts/ are tools that run
+// in development and operations, so they import no test code. None of them imports a package's src by path.
+const rootFolderBlocks = [
+  {
+    files: ['bench/**/*.{ts,tsx,mts,js,mjs}', 'tests/**/*.{ts,tsx,mts,js,mjs}'],
+    rules: restrict(srcPatterns),
+  },
+  {
+    files: ['scripts/**/*.{ts,mts,js,mjs}', 'web/scripts/**/*.{ts,mts,js,mjs}'],
+    rules: restrict([
+      ...srcPatterns,
+      {
+        group: ['@meridian/*/testing/**', '**/testing/**', '**/*.conformance*'],
+        message: 'Tools never import test code.',
+      },
+    ]),
+  },
+];
 
 // Per package, most specific last (flat config: the last matching block sets a rule's options).
 const packageBlocks = workspaces.flatMap(({ dir, name }) => {
@@ -204,7 +228,7 @@ export default tseslint.config(
     files: ['**/*.ts', '**/*.tsx'],
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['vitest.config.ts'] },
+        projectService: true,
         tsconfigRootDir: root,
       },
     },
@@ -222,6 +246,24 @@ export default tseslint.config(
       parserOptions: { projectService: false, project: ['./web/tsconfig.json'], tsconfigRootDir: root },
     },
   },
+  // No import cycles: a module never reaches itself again through the modules it imports. The rule skips type-only
+  // imports; tests/importCycles.unit.spec.ts checks the same graph with them.
+  {
+    files: ['**/*.{ts,tsx,mts,js,mjs}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.mts', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx', '.mts'] },
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['tsconfig.json', 'web/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  ...rootFolderBlocks,
   ...packageBlocks,
   {
     files: ['web/src/**/*.{ts,tsx}'],

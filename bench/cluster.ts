@@ -17,6 +17,7 @@
  * database 11 (emptied first: it belongs to the bench, and rate-limit counters of an earlier run would
  * count against this one) and the broker of the Kafka bus run.
  */
+import { benchText } from './config.js';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -236,7 +237,7 @@ export async function benchCluster(o: {
         grpcBase: CLUSTER_GRPC_BASE,
         redisUrl: CLUSTER_REDIS_URL,
         kafkaBrokers: o.kafkaBrokers,
-        env: { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' },
+        env: { LOG_LEVEL: benchText('BENCH_LOG_LEVEL') ?? 'warn' },
       });
     } catch (err) {
       keep = true;

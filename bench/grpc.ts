@@ -1,6 +1,6 @@
 /**
  * Ledger postings per second through gRPC, against a raw grpc-js unary echo measured the same way in the
- * same run. The goal's figures (issue 10 goals 2 and 3) are on the ledger as deployed: its program as its
+ * same run. The goal's figures are on the ledger as deployed: its program as its
  * own process (ledgerProcess.ts; docker-compose, Kubernetes and `make cluster` run it so), where its
  * outbox relay has a thread of its own and the services that consume its events run elsewhere. The
  * standalone target's ledger (one process for the whole product: every consumer of the postings' events
@@ -14,11 +14,18 @@
  *   - hot 100k: every posting on ONE user's ledger stream, which holds BENCH_HOT_EVENTS (100,000) events
  *               when the run starts (written beforehand by SettleMaturities batches): a command that folded
  *               its stream would be O(n) here; the ledger's state row makes it O(1) (architecture.md §9).
- * (The admin AdjustBalance the bench used to post needs a user identity has registered, which the bench
- * cannot create in bulk; SettleMaturity is an internal call, funded per user through a confirmed deposit,
- * a hold and its capture, all through gRPC.)
+ * (The posting is SettleMaturity, an internal call funded per user through a confirmed deposit, a hold and
+ * its capture, all through gRPC: the admin AdjustBalance needs a user identity has registered, which the
+ * bench cannot create in bulk.)
+ * Every call goes as production makes it (mutual TLS, platform grpc/mesh.ts and callers.ts): the methods
+ * the investment service calls (PlaceHold, CaptureHold, SettleMaturity, SettleMaturities) with the
+ * investment service's certificate, the ones the gateway calls for a person (CreateDeposit, ConfirmDeposit,
+ * GetBalances) with the gateway's and a user assertion signed with its key (userAssertion.ts), each from
+ * the certificates of the ledger's own CA (LedgerUnderTest.meshDir).
  * Two more runs split a posting's cost (BREAKDOWN below): a GetBalances call of the same ledger (the call
- * layer), and the command path alone in this process (ledgerCommandPath.ts).
+ * layer), and the command path alone in this process (ledgerCommandPath.ts). A last one runs that command
+ * path on a store with synchronous NORMAL instead of the ledger's FULL (sqliteFile.ts): what syncing the
+ * WAL at every COMMIT costs a posting.
  * The runs (echo, spread, hot 100, hot 100k, the breakdown's) are interleaved in BENCH_ROUNDS slices (A B C D, D C B A, …)
  * so a machine whose load drifts during the run, and the target's event backlog after a run, weigh on all
  * of them alike; each figure is its slices' calls over their summed wall time.
@@ -42,6 +49,7 @@ import {
   SettleMaturitiesRequest,
   SettleMaturityRequest,
 } from '@meridian/proto/meridian/ledger/v1/ledger';
+import { withMeshIdentities } from './children.js';
 import { echo, echoClient } from './echoService.js';
 import { openLedgerCommandPath } from './ledgerCommandPath.js';
 import { threadCpuMs } from './logins.js';
@@ -68,6 +76,24 @@ export interface LedgerUnderTest {
   address: string;
   /** Its process: its CPU per posting is measured from /proc (all threads). */
   pid?: number;
+  /**
+   * The platform CA its server trusts and the certificates of its callers (keptMeshCertificates' layout,
+   * <meshDir>/<service>): the bench calls it as the gateway and as the investment service.
+   */
+  meshDir: string;
+}
+
+/** A ledger's clients: as the gateway (for a person, with a signed user assertion) and as the investment service. */
+interface LedgerClients {
+  user: LedgerServiceClient;
+  service: LedgerServiceClient;
+}
+
+function ledgerClients(l: LedgerUnderTest): LedgerClients {
+  return withMeshIdentities(l.meshDir, ['gateway', 'investment'], () => ({
+    user: createGrpcClient(LedgerServiceClient, l.address, { caller: 'gateway' }),
+    service: createGrpcClient(LedgerServiceClient, l.address, { caller: 'investment' }),
+  }));
 }
 
 export interface GrpcBenchResult {
@@ -105,13 +131,16 @@ export interface GrpcBenchResult {
     /** the command path's postings/s ÷ echo calls/s, and this process's CPU per posting on it (ms) */
     pathVsEcho: number;
     pathCpuMsPerPosting: number;
+    /** the command path's postings/s with the ledger's synchronous FULL ÷ with NORMAL (the cost of durability) */
+    pathFullVsNormal: number;
   };
 }
 
 /**
- * The breakdown of the goal's figure (issue 10 goal 2), two runs interleaved with the others:
+ * The breakdown of the goal's figure, two runs interleaved with the others:
  *   - "GetBalances": a call of the same ledger that reads one document (the balances a posting answers)
- *     and writes nothing: the call layer (HTTP/2, grpc-js, the interceptors, protobuf, the power check)
+ *     and writes nothing: the call layer (HTTP/2 over TLS, grpc-js, the interceptors with the caller and
+ *     user-assertion checks, protobuf, the power check)
  *     with the least of the store behind it;
  *   - "command path": the SettleMaturity use case called in this process (ledgerCommandPath.ts: the same
  *     store settings and integration mapping, no gRPC, no relay, no consumers), as many in flight.
@@ -119,6 +148,7 @@ export interface GrpcBenchResult {
  */
 const BREAKDOWN_READ = 'GetBalances (one document read, no write)';
 const BREAKDOWN_PATH = 'command path in the bench process (no gRPC, no relay)';
+const BREAKDOWN_PATH_NORMAL = `${BREAKDOWN_PATH}, synchronous NORMAL`;
 
 const WARMUP_CALLS = 200;
 /** Each SettleMaturity posting appends two events (TransactionPosted, BalancesChanged). */
@@ -137,12 +167,13 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
 
   if (o.ledgers.length === 0) throw new Error('benchGrpc: no ledger to measure');
   const ec = echoClient(o.echoAddress);
-  const clients = o.ledgers.map((l) => createGrpcClient(LedgerServiceClient, l.address));
-  const [ledger] = clients;
+  const clients = o.ledgers.map(ledgerClients);
+  const [ledger] = clients as [LedgerClients, ...LedgerClients[]];
   let closePath = async () => {};
   try {
     await waitForClientReady(ec, 5_000);
-    for (const c of clients) await waitForClientReady(c, 10_000);
+    for (const c of clients)
+      for (const client of [c.user, c.service]) await waitForClientReady(client, 10_000);
 
     // baseline: raw grpc-js unary echo of a 64-byte payload (about the size of a small request)
     const payload = Buffer.alloc(64, 1);
@@ -153,10 +184,12 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
     /** A user with `dollars` in Total Investment on `client`'s ledger: a confirmed deposit, a hold, its capture. */
     const fund = async (userId: string, dollars: number, client = ledger) => {
       const seedCall = <M extends UnaryMethod<LedgerServiceClient>>(
+        as: keyof LedgerClients,
         method: M,
         request: RequestOf<LedgerServiceClient, M>,
-      ) => callUnary(client, method, request, SEED_DEADLINE);
+      ) => callUnary(client[as], method, request, SEED_DEADLINE);
       const deposit = await seedCall(
+        'user',
         'createDeposit',
         CreateDepositRequest.fromPartial({
           caller: { userId, sessionId: 'bench' },
@@ -166,6 +199,7 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
         }),
       );
       await seedCall(
+        'user',
         'confirmDeposit',
         DecideDepositRequest.fromPartial({
           caller: admin,
@@ -175,6 +209,7 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
       );
       const holdId = `seed-${userId}`;
       await seedCall(
+        'service',
         'placeHold',
         PlaceHoldRequest.fromPartial({
           userId,
@@ -183,12 +218,12 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
           amountCents: dollars * 100,
         }),
       );
-      await seedCall('captureHold', SettleHoldRequest.fromPartial({ userId, holdId }));
+      await seedCall('service', 'captureHold', SettleHoldRequest.fromPartial({ userId, holdId }));
     };
     // one posting: a maturity of a fresh investment (1 cent of principal, 1 cent of profit from platform:yield)
     const post = (userId: string, client = ledger) =>
       callUnary(
-        client,
+        client.service,
         'settleMaturity',
         SettleMaturityRequest.fromPartial({
           userId,
@@ -219,7 +254,7 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
     for (let done = 0; done < longPostings; done += SEED_BATCH) {
       const n = Math.min(SEED_BATCH, longPostings - done);
       const { results } = await callUnary(
-        ledger,
+        ledger.service,
         'settleMaturities',
         SettleMaturitiesRequest.fromPartial({
           items: Array.from({ length: n }, () => ({
@@ -241,21 +276,28 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
 
     // the breakdown's command path, its users funded as the ledgers' are (not timed)
     const path = openLedgerCommandPath();
-    closePath = () => path.close();
-    for (let i = 0; i < o.spreadUsers; i += o.concurrency)
-      await Promise.all(
-        Array.from({ length: Math.min(o.concurrency, o.spreadUsers - i) }, (_, k) =>
-          path.fund(spreadUser(i + k), 1_000),
-        ),
-      );
+    const pathNormal = openLedgerCommandPath('NORMAL');
+    closePath = async () => {
+      await path.close();
+      await pathNormal.close();
+    };
+    for (const p of [path, pathNormal])
+      for (let i = 0; i < o.spreadUsers; i += o.concurrency)
+        await Promise.all(
+          Array.from({ length: Math.min(o.concurrency, o.spreadUsers - i) }, (_, k) =>
+            p.fund(spreadUser(i + k), 1_000),
+          ),
+        );
     let pathNext = 0;
     const callPath = () => path.post(spreadUser(pathNext++ % o.spreadUsers), randomUUID());
+    let pathNormalNext = 0;
+    const callPathNormal = () => pathNormal.post(spreadUser(pathNormalNext++ % o.spreadUsers), randomUUID());
     const readRequest = GetBalancesRequest.fromPartial({
       caller: admin,
       callerRole: 'admin',
       userId: spreadUser(0),
     });
-    const callRead = () => callUnary(ledger, 'getBalances', readRequest);
+    const callRead = () => callUnary(ledger.user, 'getBalances', readRequest);
 
     const spreadNext = clients.map(() => 0);
     const callSpread = (n: number) => () => post(spreadUser(spreadNext[n]!++ % o.spreadUsers), clients[n]);
@@ -265,6 +307,7 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
     await slice(callEcho, WARMUP_CALLS);
     await slice(callRead, WARMUP_CALLS);
     await slice(callPath, WARMUP_CALLS);
+    await slice(callPathNormal, WARMUP_CALLS);
     for (const client of clients) await slice((i) => post(spreadUser(i % 20), client), WARMUP_CALLS);
     const hotStreamEvents = {
       short: 10 + shortPostings * EVENTS_PER_POSTING,
@@ -325,6 +368,13 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
         slices: [] as LoadSlice[],
         on: -1,
       },
+      {
+        name: `ledger ${BREAKDOWN_PATH_NORMAL}: postings, ${o.spreadUsers} users`,
+        unit: 'postings/s',
+        call: callPathNormal,
+        slices: [] as LoadSlice[],
+        on: -1,
+      },
     ];
     // the CPU of the breakdown's runs, slice by slice: the goal ledger's event loop on the reads (taken
     // out of its postings' CPU below), this process's on the command path
@@ -380,8 +430,8 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
       return f;
     });
     const [echoFig, spread, hot, long, ...rest] = figures;
-    const [read, pathFig] = rest.slice(-2);
-    const otherSpreads = rest.slice(0, -2);
+    const [read, pathFig, pathNormalFig] = rest.slice(-3);
+    const otherSpreads = rest.slice(0, -3);
     const readCalls = read!.count;
     const pathPostings = pathFig!.count;
     console.log(
@@ -389,6 +439,10 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
         `its command path alone costs ${(pathCpuMs / Math.max(1, pathPostings)).toFixed(3)} ms of CPU per posting (this process)`,
     );
     const ratio = (a: number, b: number) => (b > 0 ? +(a / b).toFixed(3) : NaN);
+    const pathFullVsNormal = ratio(pathFig!.perSecond, pathNormalFig!.perSecond);
+    console.log(
+      `  durability: the command path posts ${pathFullVsNormal} × as fast with synchronous FULL (the ledger's) as with NORMAL`,
+    );
     return {
       figures,
       ratios: {
@@ -414,12 +468,16 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
         readMainMsPerCall: +(readCpu.main / Math.max(1, readCalls)).toFixed(3),
         pathVsEcho: ratio(pathFig!.perSecond, echoFig.perSecond),
         pathCpuMsPerPosting: +(pathCpuMs / Math.max(1, pathPostings)).toFixed(3),
+        pathFullVsNormal,
       },
     };
   } finally {
     await closePath();
     ec.close();
-    for (const c of clients) c.close();
+    for (const c of clients) {
+      c.user.close();
+      c.service.close();
+    }
   }
 }
 

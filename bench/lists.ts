@@ -1,5 +1,5 @@
 /**
- * Lists at scale (issue 10, goal 7: every list route p99 ≤ 50 ms on a store of 100,000 users).
+ * Lists at scale (every list route p99 ≤ 50 ms on a store of 100,000 users).
  *
  * - Target: the standalone on a store `make seed` filled (LISTS_DATA_DIR, default data; its admin from that
  *   folder's secrets.json). Without one it prints why and is skipped.
@@ -16,7 +16,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BrowserSession, registerInvestor, signIn } from './http.js';
 import { figure, type LoadFigure, type LoadSlice } from './load.js';
-import { table } from './results.js';
+import { table } from './table.js';
 import { startStandaloneTarget } from './standalone.js';
 
 export type ListsBenchResult =

@@ -6,8 +6,8 @@
  *
  * Talks JSON lines on stdout: {type:'limits', nofile} first, {type:'progress', connected, failed} while
  * connecting, {type:'connected', connected, failed, firstError?} when done; on SIGUSR2
- * {type:'received', statusChanged, balancesChanged} (pushes these sockets got so far); SIGTERM: disconnects
- * every socket and exits.
+ * {type:'received', statusChanged, balancesChanged, supportMessage} (pushes these sockets got so far);
+ * SIGTERM: disconnects every socket and exits.
  */
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'socket.io-client';
@@ -36,12 +36,13 @@ async function main(): Promise<void> {
   const sockets: Socket[] = [];
   let statusChanged = 0;
   let balancesChanged = 0;
+  let supportMessage = 0;
   let failed = 0;
   let firstError: string | undefined;
   let next = 0;
   let lastReport = 0;
 
-  process.on('SIGUSR2', () => say({ type: 'received', statusChanged, balancesChanged }));
+  process.on('SIGUSR2', () => say({ type: 'received', statusChanged, balancesChanged, supportMessage }));
   process.on('SIGTERM', () => {
     for (const s of sockets) s.disconnect();
     process.exit(0);
@@ -54,6 +55,7 @@ async function main(): Promise<void> {
         const socket = await openSocket(url, cookies[i % cookies.length]);
         socket.on('status/changed', () => (statusChanged += 1));
         socket.on('balances/changed', () => (balancesChanged += 1));
+        socket.on('support/message', () => (supportMessage += 1));
         sockets.push(socket);
       } catch (err) {
         failed += 1;

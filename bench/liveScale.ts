@@ -1,5 +1,5 @@
 /**
- * Live pushes at scale (goal 5: admin decision → investor push p50 ≤ 10 ms, p99 ≤ 25 ms while 10,000
+ * Live pushes at scale (admin decision → investor push p50 ≤ 10 ms, p99 ≤ 25 ms while 10,000
  * sockets are connected and 50 decisions/s flow; the gateway's memory per connected socket).
  *
  * On a standalone target of its own (rate limits lifted for the registrations, METRICS_PORT for its heap):
@@ -21,16 +21,18 @@
  * wall time, and ms per decision: steadier than latency on a busy machine) and over a quiet window before
  * and after the sockets connect (what 10,000 idle sockets cost: heartbeats, session checks).
  */
+import { benchNumber, type BenchNumberKnob } from './config.js';
 import { readFileSync, rmSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Socket } from 'socket.io-client';
-import { freePort, sleep, startChild, type Child } from './children.js';
+import { freePort } from '@meridian/platform/util/freePort';
+import { sleep, startChild, type Child } from './children.js';
 import { brief, registerInvestor, signIn, type BrowserSession } from './http.js';
 import { latencyFigure, nowMs as now, round, type LatencyFigure } from './load.js';
 import { liftedRateLimitsEnv, threadCpuMs } from './logins.js';
-import { table } from './results.js';
+import { table } from './table.js';
 import { openSocket } from './socket.js';
 import { startStandaloneTarget, type StandaloneTarget } from './standalone.js';
 
@@ -89,7 +91,11 @@ interface Investor {
   pendingBalance: Array<{ target: number; done: (t: number) => void }>;
 }
 
-async function inBatches<T>(n: number, parallel: number, make: (i: number) => Promise<T>): Promise<T[]> {
+export async function inBatches<T>(
+  n: number,
+  parallel: number,
+  make: (i: number) => Promise<T>,
+): Promise<T[]> {
   const out: T[] = new Array<T>(n);
   let next = 0;
   await Promise.all(
@@ -103,7 +109,7 @@ async function inBatches<T>(n: number, parallel: number, make: (i: number) => Pr
   return out;
 }
 
-function sessionCookie(browser: BrowserSession): string {
+export function sessionCookie(browser: BrowserSession): string {
   const v = browser.jar.get('meridian_session');
   if (!v) throw new Error('no session cookie after registering');
   return `meridian_session=${v}`;
@@ -130,7 +136,7 @@ async function memoryOf(pid: number, metricsUrl: string): Promise<{ rss: number;
  * backlog (registrations, deposits: mails, projections). Bounded by `timeoutMs`; resolves with the seconds
  * waited, or NaN when the metric is not there (no metrics, or a bus without it).
  */
-async function untilQuiet(metricsUrl: string, timeoutMs = 120_000): Promise<number> {
+export async function untilQuiet(metricsUrl: string, timeoutMs = 120_000): Promise<number> {
   const t0 = now();
   let zeros = 0;
   for (;;) {
@@ -151,7 +157,7 @@ async function untilQuiet(metricsUrl: string, timeoutMs = 120_000): Promise<numb
 }
 
 /** Raises the target's open-file soft limit to its hard limit when it is below `needed` (prlimit). */
-function ensureNofile(pid: number, needed: number): string {
+export function ensureNofile(pid: number, needed: number): string {
   const read = () =>
     /Max open files\s+(\d+|unlimited)\s+(\d+|unlimited)/.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'));
   const m = read();
@@ -285,13 +291,13 @@ function listen(inv: Investor): void {
   });
 }
 
-interface ClientProcess {
+export interface ClientProcess {
   child: Child;
   lines: Array<Record<string, unknown>>;
   waitFor(type: string, timeoutMs: number): Promise<Record<string, unknown>>;
 }
 
-function startClients(env: Record<string, string>): ClientProcess {
+export function startClients(env: Record<string, string>): ClientProcess {
   const child = startChild(
     'bench/liveClients.ts',
     { ...process.env, ...env },
@@ -340,10 +346,7 @@ function startClients(env: Record<string, string>): ClientProcess {
   };
 }
 
-const knob = (name: string, fallback: number) => {
-  const v = Number(process.env[name] ?? fallback);
-  return Number.isFinite(v) && v > 0 ? v : fallback;
-};
+export const knob = (name: BenchNumberKnob, fallback: number) => benchNumber(name) ?? fallback;
 
 /** BENCH_LIVE_SOCKETS (10000), BENCH_LIVE_RATE (decisions/s, 50), BENCH_LIVE_USERS (200),
  * BENCH_LIVE_INVESTORS (10), BENCH_LIVE_PROCESSES (client processes, 4), BENCH_LIVE_MAX_DECISIONS (1000). */

@@ -9,7 +9,7 @@
  * Listens on 127.0.0.1 on a port the OS picks; prints {"port":n,"hashConcurrency":n} on stdout.
  */
 import { createServer } from 'node:http';
-import { createArgon2PasswordHasher } from '../services/identity/src/adapters/passwordHasher.argon2.js';
+import { createArgon2PasswordHasher } from '@meridian/identity/adapters/passwordHasher.argon2';
 
 const PASSWORD = process.env.LOGIN_BASELINE_PASSWORD ?? 'Bench!Pass1';
 

@@ -1,5 +1,5 @@
 /**
- * Maturity at volume (issue 10 goal 4): BENCH_MATURITIES (default 20,000, for a quick `make bench`; the
+ * Maturity at volume: BENCH_MATURITIES (default 20,000, for a quick `make bench`; the
  * goal's figure is BENCH_MATURITIES=100000, whose seeding alone takes minutes) due investments settled by the
  * investment service's batch pass (settleDueInBatches: one ledger SettleMaturities call per batch, the next
  * calls in flight while the batch before is recorded, each batch recorded in one store transaction, one append
@@ -10,7 +10,8 @@
  * Two topologies, each measured whole (its own stores, seeding and baseline):
  * - services (the goal's figure): the ledger service as its own process, as docker-compose, Kubernetes and
  *   `make cluster` run it (its program, main.ts: SQLite file store, outbox relay, in-process bus file),
- *   reached over gRPC by the investment side in this process;
+ *   reached over gRPC with mutual TLS by the investment side in this process, which presents the
+ *   investment service's certificate;
  * - standalone: the same ledger service started in this process, as the standalone target runs it.
  * The investment side runs in this process on its own SQLite file store, recording its integration events
  * at append as the service's store does (withIntegrationEvents). The investments are seeded beforehand (not
@@ -20,6 +21,7 @@
  * investment Ended and settled, exactly one maturity posting per investment on the ledger, every
  * investor's Total Profit and Total Investment exact.
  */
+import { benchText } from './config.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
@@ -30,36 +32,33 @@ import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceSto
 import { withIntegrationEvents } from '@meridian/platform/app/integrationEvents';
 import { createLogger } from '@meridian/platform/logger';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
-import { createGrpcLedger } from '../services/ledger/src/client/ledgerPort.grpc.js';
-import type { LedgerPort } from '../services/ledger/src/client/ledgerPort.js';
-import { parseLedgerConfig } from '../services/ledger/src/config.js';
-import { SERVICE as LEDGER_SERVICE, start as startLedger } from '../services/ledger/src/main.js';
+import { createGrpcLedger } from '@meridian/ledger/client/ledgerPort.grpc';
+import type { LedgerPort } from '@meridian/ledger/client/ledgerPort';
+import { parseLedgerConfig } from '@meridian/ledger/config';
+import { SERVICE as LEDGER_SERVICE, start as startLedger } from '@meridian/ledger';
 import { topicOf } from '@meridian/platform/ports/eventBus';
-import { seedCapturedHolds } from '../services/ledger/src/testing/seedHolds.js';
-import {
-  type BalancesDoc,
-  COLLECTIONS as LEDGER_COLLECTIONS,
-} from '../services/ledger/src/projections/views.js';
+import { seedCapturedHolds } from '@meridian/ledger/testing/seedHolds';
+import { type BalancesDoc, COLLECTIONS as LEDGER_COLLECTIONS } from '@meridian/ledger/projections/views';
 import { personalDataOf } from '@meridian/platform/personalData';
-import type { InvestmentContext } from '../services/investment/src/app/context.js';
-import { toIntegrationEvent } from '../services/investment/src/app/integrationEvents.js';
-import { settleDue, settleDueInBatches } from '../services/investment/src/app/investments.js';
+import type { InvestmentContext } from '@meridian/investment/app/context';
+import { toIntegrationEvent } from '@meridian/investment/app/integrationEvents';
+import { settleDue, settleDueInBatches } from '@meridian/investment/app/investments';
 import {
   type InvestmentCommand,
   type InvestmentEvent,
   type InvestmentState,
   investmentDecider,
-} from '../services/investment/src/domain/investment.js';
-import type { Plan } from '../services/investment/src/domain/plan.js';
+} from '@meridian/investment/domain/investment';
+import type { Plan } from '@meridian/investment/domain/plan';
 import {
   COLLECTIONS,
   type InvestmentDoc,
   investmentView,
-} from '../services/investment/src/projections/investmentView.js';
-import { sleep } from './children.js';
-import { startLedgerProcess } from './ledgerProcess.js';
+} from '@meridian/investment/projections/investmentView';
+import { sleep, startBenchLedger, withMeshIdentities } from './children.js';
 import { round } from './load.js';
-import { table } from './results.js';
+import { threadCpuMs } from './logins.js';
+import { table } from './table.js';
 
 export interface MaturityRun {
   name: string;
@@ -85,7 +84,7 @@ export interface MaturityMeasured {
   /** the one-at-a-time rate's time for the batch's count, seconds */
   oneAtATimeProjectedSeconds: number;
   seedSeconds: number;
-  /** goal 4: the batch within 20 s */
+  /** the batch within 20 s */
   withinGoal: boolean;
   /** 100,000 at the batch's rate (measured when the run was 100,000; a projection otherwise, which
    *  flatters: the rate falls as the stores grow) */
@@ -156,13 +155,19 @@ async function relayCaughtUp(ledgerStore: ServiceStore): Promise<void> {
   }
 }
 
-/** The ledger's program as its own process on `dir`'s files (ledgerProcess.ts), reached over gRPC. */
+/** The ledger's program as its own process on `dir`'s files (startBenchLedger), reached over gRPC. */
 async function ledgerProcess(dir: string, log: (line: string) => void): Promise<LedgerTarget> {
-  const child = await startLedgerProcess(dir, log);
-  const port = createGrpcLedger(child.address, { deadlineMs: 60_000 });
+  const child = await startBenchLedger(dir, log);
+  // as the investment service calls it in production: mutual TLS, with the investment service's certificate
+  const port = withMeshIdentities(child.meshDir, ['investment'], () =>
+    createGrpcLedger(child.address, { deadlineMs: 60_000, caller: 'investment' }),
+  );
   return {
     port,
-    cpuSeconds: () => child.cpuSeconds(),
+    cpuSeconds() {
+      const { main, threads } = threadCpuMs(child.pid);
+      return Number.isNaN(main) || Number.isNaN(threads) ? undefined : (main + threads) / 1000;
+    },
     async stop() {
       port.close();
       await child.stop();
@@ -325,7 +330,7 @@ async function measureMaturity(topology: MaturityTopology, o: MaturityOptions): 
  * <dir>/<name>.cpuprofile); else `fn` alone.
  */
 async function profiled<T>(name: string, fn: () => Promise<T>): Promise<T> {
-  const dir = process.env.BENCH_CPU_PROF;
+  const dir = benchText('BENCH_CPU_PROF');
   if (!dir) return fn();
   const session = new Session();
   session.connect();
@@ -471,7 +476,7 @@ export function printMaturity(r: MaturityBenchResult): void {
   }
   const measured = r.batch.investments >= GOAL_COUNT;
   console.log(
-    `\nmaturity at volume: due investments settled exactly once (goal 4: 100,000 in ≤ 20 s, services topology: ${r.withinGoal ? 'met' : 'missed'}, ${measured ? 'measured' : `projected from ${r.batch.investments} (BENCH_MATURITIES=100000 measures it)`})`,
+    `\nmaturity at volume: due investments settled exactly once (100,000 in ≤ 20 s, services topology: ${r.withinGoal ? 'met' : 'missed'}, ${measured ? 'measured' : `projected from ${r.batch.investments} (BENCH_MATURITIES=100000 measures it)`})`,
   );
   const runs = [r, ...(r.standalone && !('skipped' in r.standalone) ? [r.standalone] : [])];
   table(

@@ -15,6 +15,8 @@ import { printLogins } from './logins.js';
 import { printLiveScale } from './liveScale.js';
 import { printMaturity } from './maturity.js';
 import { printLists } from './lists.js';
+import { printSupport } from './support.js';
+import { printPageLoad } from './pageLoad.js';
 
 const n = (v: number) => (Number.isFinite(v) ? String(v) : '–');
 
@@ -29,6 +31,8 @@ const SECTIONS = [
   'livescale',
   'maturity',
   'lists',
+  'support',
+  'pageload',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -87,9 +91,11 @@ function grpcSection(r: BenchResult): string[] {
   if (goalCpu && b)
     out.push(
       '',
-      `Where a posting's time goes (the last two rows, grpc.ts BREAKDOWN): the ${goalCpu.ledger} ledger's event loop spent`,
+      `Where a posting's time goes (the last three rows, grpc.ts BREAKDOWN): the ${goalCpu.ledger} ledger's event loop spent`,
       `${goalCpu.mainMsPerPosting} ms of CPU per posting (its other threads ${goalCpu.threadsMsPerPosting} ms); on a call that reads one document, ${b.readMainMsPerCall} ms`,
       `(the call layer); its command path alone, in the bench's process, ${b.pathCpuMsPerPosting} ms of CPU per posting.`,
+      `Durability: that command path with the ledger's synchronous FULL (the WAL synced at every COMMIT) posts`,
+      `${b.pathFullVsNormal} × as many postings per second as with NORMAL (synced at checkpoints only).`,
     );
   return out;
 }
@@ -216,7 +222,7 @@ function spaSection(r: BenchResult): string[] {
   if (!spa || 'skipped' in spa)
     return ["## The SPA's JavaScript by route", '', `skipped: ${spa?.skipped ?? NOT_SELECTED}`];
   return [
-    "## The SPA's JavaScript by route (issue 10, goal 8)",
+    "## The SPA's JavaScript by route",
     '',
     runLine(r),
     '',
@@ -261,7 +267,7 @@ function printedSection(title: string, about: string[], result: object | undefin
 const builders: Record<Section, (r: BenchResult) => string[]> = {
   logins: (r) =>
     printedSection(
-      'Password logins vs the bare argon2id verify (issue 10, goal 6)',
+      'Password logins vs the bare argon2id verify',
       [
         "POST api/users/login with the right password at OWASP's argon2id parameters (19 MiB, t=2, p=1), rate limits",
         'lifted on the bench target only, against the same argon2id verify (same hasher and hash pool, same',
@@ -273,7 +279,7 @@ const builders: Record<Section, (r: BenchResult) => string[]> = {
     )(r),
   livescale: (r) =>
     printedSection(
-      'Admin decision → investor push with 10,000 sockets connected (issue 10, goal 5)',
+      'Admin decision → investor push with 10,000 sockets connected',
       [
         'Authenticated sockets from several client processes, 50 decisions/s; the baseline is the same measurement',
         "with a handful of sockets (after 50 untimed decisions, each phase once the target's consumers caught",
@@ -284,7 +290,7 @@ const builders: Record<Section, (r: BenchResult) => string[]> = {
     )(r),
   maturity: (r) =>
     printedSection(
-      'Due investments settled in batches through the ledger (issue 10, goal 4)',
+      'Due investments settled in batches through the ledger',
       [
         'SettleMaturities batches against one-at-a-time SettleMaturity calls in the same run, in two topologies:',
         'the ledger service as its own process (as deployed; the goal is read there) and in one process with the',
@@ -295,10 +301,33 @@ const builders: Record<Section, (r: BenchResult) => string[]> = {
     )(r),
   lists: (r) =>
     printedSection(
-      'List routes on a seeded store (issue 10, goal 7)',
+      'List routes on a seeded store',
       ['p99 of each list route on a store seeded through the services’ commands vs an empty store.'],
       r.lists,
       () => r.lists && printLists(r.lists),
+    )(r),
+  support: (r) =>
+    printedSection(
+      "Support chat: message sent → the other side's socket",
+      [
+        "Investors each with an open conversation, authenticated sockets from client processes (the admin's and",
+        "some investors' measuring sockets in the bench process), messages at a steady rate, open loop, alternating",
+        "investor → the admin's sockets and the admin's reply → the investor's socket; timed from just before the POST",
+        'until the socket has it. Baseline: a bare socket.io POST → emit in the same run.',
+      ],
+      r.support,
+      () => r.support && printSupport(r.support),
+    )(r),
+  pageload: (r) =>
+    printedSection(
+      'Page load on a slow link: compressed vs uncompressed',
+      [
+        'Bytes transferred and Largest Contentful Paint of /, /login and /dashboard (signed in) in headless Chromium',
+        'on an emulated 1.6 Mbps down / 750 kbps up / 150 ms link, cache cleared, against the same pages with',
+        'compression refused (Accept-Encoding: identity) in the same run. Goal: LCP ≤ 2.5 s on every page.',
+      ],
+      r.pageLoad,
+      () => r.pageLoad && printPageLoad(r.pageLoad),
     )(r),
   http: httpSection,
   grpc: grpcSection,
@@ -318,6 +347,8 @@ const resultOf: Record<Section, (r: BenchResult) => object> = {
   livescale: (r) => r.liveScale ?? { skipped: NOT_SELECTED },
   maturity: (r) => r.maturity ?? { skipped: NOT_SELECTED },
   lists: (r) => r.lists ?? { skipped: NOT_SELECTED },
+  support: (r) => r.support ?? { skipped: NOT_SELECTED },
+  pageload: (r) => r.pageLoad ?? { skipped: NOT_SELECTED },
 };
 
 /** The section of `module` in an earlier README (markers included), if it has one. */
@@ -341,6 +372,18 @@ export function markdownReport(r: BenchResult, previous = ''): string {
     'same run; absolute numbers depend on the machine and on whatever else it was doing.',
     '',
   ];
+  // sections written by hand (a summary of the last runs, the goals) keep their place: those the file had
+  // before its first module's section stay on top, the others follow the modules'
+  const handWritten = [...previous.matchAll(/<!-- bench:([\w-]+) -->/g)].flatMap((m) => {
+    if ((SECTIONS as readonly string[]).includes(m[1])) return [];
+    const close = `<!-- /bench:${m[1]} -->`;
+    const j = previous.indexOf(close, m.index);
+    return j > 0 ? [{ at: m.index, text: previous.slice(m.index, j + close.length) }] : [];
+  });
+  const firstModule = Math.min(
+    ...SECTIONS.map((m) => previous.indexOf(`<!-- bench:${m} -->`)).filter((i) => i >= 0),
+  );
+  for (const h of handWritten) if (h.at < firstModule) out.push(h.text, '');
   for (const module of SECTIONS) {
     const result = resultOf[module](r);
     // a module this run did not measure (not selected, or skipped: no seeded store, no Java) keeps the
@@ -351,13 +394,7 @@ export function markdownReport(r: BenchResult, previous = ''): string {
     else if (!isNotSelected(result))
       out.push(`<!-- bench:${module} -->`, ...builders[module](r), `<!-- /bench:${module} -->`, '');
   }
-  // sections written by hand (e.g. a summary of an issue's goals) are kept as they were, after the modules'
-  for (const m of previous.matchAll(/<!-- bench:([\w-]+) -->/g)) {
-    if ((SECTIONS as readonly string[]).includes(m[1])) continue;
-    const close = `<!-- /bench:${m[1]} -->`;
-    const j = previous.indexOf(close, m.index);
-    if (j > 0) out.push(previous.slice(m.index, j + close.length), '');
-  }
+  for (const h of handWritten) if (h.at > firstModule) out.push(h.text, '');
   return `${out.join('\n')}`;
 }
 

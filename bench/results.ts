@@ -16,7 +16,9 @@ import type { SpaBenchResult } from './spa.js';
 import type { LiveScaleResult } from './liveScale.js';
 import type { LoginsBenchResult } from './logins.js';
 import type { ListsBenchResult } from './lists.js';
+import type { SupportBenchResult } from './support.js';
 import { root } from './children.js';
+import { table } from './table.js';
 
 export interface BenchResult {
   at: string;
@@ -48,6 +50,8 @@ export interface BenchResult {
   liveScale?: LiveScaleResult;
   /** Module `lists` (bench/lists.ts): absent from runs that did not select it. */
   lists?: ListsBenchResult;
+  /** Module `support` (bench/support.ts): absent from runs that did not select it. */
+  support?: SupportBenchResult;
   /** The figures compared between runs (name → value). */
   headline: Record<string, number>;
 }
@@ -71,22 +75,6 @@ export function machine(loadAtStart: number): BenchResult['machine'] {
     platform: `${process.platform}-${process.arch}`,
     loadAverage: { start: +loadAtStart.toFixed(2), end: +loadavg()[0].toFixed(2) },
   };
-}
-
-/** Prints rows as an aligned table (first column left-aligned, the others right-aligned). */
-export function table(header: string[], rows: Array<Array<string | number>>): void {
-  const cells = [header, ...rows.map((r) => r.map((c) => (typeof c === 'number' ? formatNumber(c) : c)))];
-  const widths = header.map((_, i) => Math.max(...cells.map((r) => String(r[i] ?? '').length)));
-  const line = (r: Array<string | number>) =>
-    r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('   ');
-  console.log(`  ${line(cells[0])}`);
-  console.log(`  ${widths.map((w) => '-'.repeat(w)).join('   ')}`);
-  for (const r of cells.slice(1)) console.log(`  ${line(r)}`);
-}
-
-function formatNumber(n: number): string {
-  if (!Number.isFinite(n)) return '–';
-  return Number.isInteger(n) ? String(n) : String(+n.toFixed(3));
 }
 
 export function headlineOf(r: Omit<BenchResult, 'headline'>): Record<string, number> {

@@ -15,7 +15,10 @@
  *
  * Modules: BENCH_ONLY=http,socket,grpc,kafka,cluster (comma-separated; default all; `spa`, bench/spa.ts:
  * the SPA's gzipped JS by route from a production build; `logins`, bench/logins.ts: password logins vs the
- * bare argon2id verify; `livescale`, bench/liveScale.ts: decision → push with 10,000 sockets connected).
+ * bare argon2id verify; `livescale`, bench/liveScale.ts: decision → push with 10,000 sockets connected;
+ * `support`, bench/support.ts: support chat message → the other side's socket with 1,000 open conversations;
+ * `pageload`, bench/pageLoad.ts: bytes and Largest Contentful Paint of /, /login and /dashboard in headless
+ * Chromium on an emulated slow link, compressed vs uncompressed).
  * `cluster` brings `socket` along (its baseline). Modules 4 and 5 need Java and Maven for the broker (scripts/kafka/broker.ts):
  * without them they print why and are skipped.
  *
@@ -32,13 +35,14 @@
  * generated when unset), BENCH_WRITE_README=1 (also quote the run in the committed bench/results/README.md;
  * the sections of modules not run are kept from the file as it was).
  */
+import { benchNumber, benchText, type BenchNumberKnob } from './config.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kafkaUnavailableReason, startKafkaBroker, type KafkaBroker } from '../scripts/kafka/broker.js';
 import { benchCluster } from './cluster.js';
 import { benchGrpc } from './grpc.js';
-import { startLedgerProcess, type LedgerProcess } from './ledgerProcess.js';
+import { startBenchLedger, type BenchLedger } from './children.js';
 import { benchKafkaBus } from './kafkaBus.js';
 import {
   benchLiveScale,
@@ -49,19 +53,25 @@ import {
 } from './liveScale.js';
 import { benchLogins, loginsHeadline, printLogins, type LoginsBenchResult } from './logins.js';
 import { benchSpa, printSpa, spaHeadline, type SpaBenchResult } from './spa.js';
+import { benchPageLoad, pageLoadHeadline, printPageLoad, type PageLoadResult } from './pageLoad.js';
 import { benchMaturity, maturityHeadline, printMaturity, type MaturityBenchResult } from './maturity.js';
 import { benchLists, listsHeadline, printLists, type ListsBenchResult } from './lists.js';
 import { measureHttpInterleaved, registerInvestor } from './http.js';
 import type { LoadFigure } from './load.js';
 import { writeMarkdownReport } from './report.js';
-import { headlineOf, machine, notSelected, saveAndCompare, table, type BenchResult } from './results.js';
+import { headlineOf, machine, notSelected, saveAndCompare, type BenchResult } from './results.js';
+import { table } from './table.js';
 import { benchSocket } from './socket.js';
+import {
+  benchSupport,
+  printSupport,
+  supportHeadline,
+  supportSettings,
+  type SupportBenchResult,
+} from './support.js';
 import { startBaselines, startStandaloneTarget } from './standalone.js';
 
-const num = (name: string, fallback: number) => {
-  const v = Number(process.env[name] ?? fallback);
-  return Number.isFinite(v) && v > 0 ? v : fallback;
-};
+const num = (name: BenchNumberKnob, fallback: number) => benchNumber(name) ?? fallback;
 const settings = {
   seconds: num('BENCH_SECONDS', 5),
   connections: num('BENCH_CONNECTIONS', 20),
@@ -87,10 +97,12 @@ const MODULES = [
   'spa',
   'maturity',
   'lists',
+  'support',
+  'pageload',
 ] as const;
 type Module = (typeof MODULES)[number];
 function selectedModules(): Set<Module> {
-  const raw = process.env.BENCH_ONLY?.trim();
+  const raw = benchText('BENCH_ONLY')?.trim();
   if (!raw) return new Set(MODULES);
   const names = raw
     .split(',')
@@ -116,13 +128,13 @@ async function main(): Promise<void> {
     `\nMeridian bench: ${settings.seconds} s per run, ${settings.connections} HTTP connections, ` +
       `${settings.grpcConcurrency} concurrent gRPC calls, all on 127.0.0.1 (${cores} cores, node ${process.version}, load ${loadAtStart.toFixed(2)})`,
   );
-  console.log(`  modules: ${[...only].join(', ')}${process.env.BENCH_ONLY ? ' (BENCH_ONLY)' : ''}`);
+  console.log(`  modules: ${[...only].join(', ')}${benchText('BENCH_ONLY') ? ' (BENCH_ONLY)' : ''}`);
   if (loadAtStart > cores) {
     console.log(
       `  note: the machine is busy (1-min load ${loadAtStart.toFixed(2)} > ${cores} cores): absolute figures will be low and noisy; the ratios less so.`,
     );
   }
-  const skippedBecause = notSelected(process.env.BENCH_ONLY ?? '');
+  const skippedBecause = notSelected(benchText('BENCH_ONLY') ?? '');
   let http: BenchResult['http'] = skippedBecause;
   let socket: BenchResult['socket'] = skippedBecause;
   let grpc: BenchResult['grpc'] = skippedBecause;
@@ -192,12 +204,12 @@ async function main(): Promise<void> {
       // ---- 3. ledger postings through gRPC
       if (only.has('grpc')) {
         console.log('\n[3/5] ledger postings per second through gRPC');
-        let ownLedger: LedgerProcess | undefined;
+        let ownLedger: BenchLedger | undefined;
         let ledgerDir: string | undefined;
         try {
-          // the goal's ledger: its program as its own process, as deployed (ledgerProcess.ts)
+          // the ledger measured: its program as its own process, as deployed (startBenchLedger)
           ledgerDir = mkdtempSync(join(tmpdir(), 'meridian-bench-ledger-'));
-          ownLedger = await startLedgerProcess(ledgerDir, (line) => console.log(line));
+          ownLedger = await startBenchLedger(ledgerDir, (line) => console.log(line));
           grpc = await benchGrpc({
             seconds: settings.seconds,
             maxCount: settings.maxCalls,
@@ -207,8 +219,18 @@ async function main(): Promise<void> {
             rounds: settings.rounds,
             echoAddress: `127.0.0.1:${baselines.grpc}`,
             ledgers: [
-              { name: 'own process', address: ownLedger.address, pid: ownLedger.pid },
-              { name: 'standalone target', address: target.ledgerAddress, pid: target.pid },
+              {
+                name: 'own process',
+                address: ownLedger.address,
+                pid: ownLedger.pid,
+                meshDir: ownLedger.meshDir,
+              },
+              {
+                name: 'standalone target',
+                address: target.ledgerAddress,
+                pid: target.pid,
+                meshDir: target.meshDir,
+              },
             ],
             log: (f: LoadFigure, unit: string) =>
               console.log(
@@ -228,7 +250,7 @@ async function main(): Promise<void> {
       target = undefined;
     }
 
-    // ---- goal 6: password logins vs the bare argon2id verify (bench/logins.ts; a target of its own)
+    // ---- password logins vs the bare argon2id verify (bench/logins.ts; a target of its own)
     let logins: LoginsBenchResult | undefined;
     if (only.has('logins')) {
       console.log('\n[logins] password logins per second vs the bare argon2id verify');
@@ -239,7 +261,7 @@ async function main(): Promise<void> {
       }).catch((err: unknown) => ({ skipped: errorText(err) }));
       if ('skipped' in logins) console.log(`  skipped: ${logins.skipped}`);
     }
-    // ---- goal 5: decision → push with 10,000 sockets connected (bench/liveScale.ts; a target of its own)
+    // ---- decision → push with 10,000 sockets connected (bench/liveScale.ts; a target of its own)
     let liveScale: LiveScaleResult | undefined;
     if (only.has('livescale')) {
       console.log('\n[livescale] admin decision → investor push with many sockets connected');
@@ -251,19 +273,31 @@ async function main(): Promise<void> {
       if ('skipped' in liveScale) console.log(`  skipped: ${liveScale.skipped}`);
     }
 
-    // ---- issue 10 goal 4: due investments settled in batches vs one at a time (bench/maturity.ts; in process)
+    // ---- support chat: message → the other side's socket with many conversations and sockets (bench/support.ts)
+    let support: SupportBenchResult | undefined;
+    if (only.has('support')) {
+      console.log("\n[support] support chat message → the other side's socket with many sockets connected");
+      support = await benchSupport({
+        seconds: settings.seconds,
+        ...supportSettings(),
+        log: (line) => console.log(line),
+      }).catch((err: unknown) => ({ skipped: errorText(err) }));
+      if ('skipped' in support) console.log(`  skipped: ${support.skipped}`);
+    }
+
+    // ---- maturity: due investments settled in batches vs one at a time (bench/maturity.ts; in process)
     let maturity: MaturityBenchResult | undefined;
     if (only.has('maturity')) {
       console.log('\n[maturity] due investments settled in batches through the ledger vs one at a time');
       maturity = await benchMaturity({
         count: num('BENCH_MATURITIES', 20_000),
         baseline: num('BENCH_MATURITY_BASELINE', 1_000),
-        standalone: process.env.BENCH_MATURITY_STANDALONE !== '0',
+        standalone: benchText('BENCH_MATURITY_STANDALONE') !== '0',
         log: (line) => console.log(line),
       }).catch((err: unknown) => ({ skipped: errorText(err) }));
       if ('skipped' in maturity) console.log(`  skipped: ${maturity.skipped}`);
     }
-    // ---- issue 10 goal 7: list routes' p99 on a seeded store vs an empty one (bench/lists.ts; targets of its own)
+    // ---- lists: list routes' p99 on a seeded store vs an empty one (bench/lists.ts; targets of its own)
     let lists: ListsBenchResult | undefined;
     if (only.has('lists')) {
       console.log('\n[lists] getUsers pages, search and user statistics on a seeded store vs an empty one');
@@ -272,7 +306,7 @@ async function main(): Promise<void> {
       }));
       if ('skipped' in lists) console.log(`  skipped: ${lists.skipped}`);
     }
-    // ---- issue 10 goal 8: the SPA's first-route JS vs the whole app and a React hello (bench/spa.ts; no servers)
+    // ---- spa: the SPA's first-route JS vs the whole app and a React hello (bench/spa.ts; no servers)
     let spa: SpaBenchResult | undefined;
     if (only.has('spa')) {
       console.log("\n[spa] the SPA's gzipped JS by route (a production build)");
@@ -282,6 +316,18 @@ async function main(): Promise<void> {
         spa = { skipped: errorText(err) };
         console.log(`  skipped: ${spa.skipped}`);
       }
+    }
+
+    // ---- page load: bytes and LCP of three pages on a slow link, compressed vs not (bench/pageLoad.ts; a target of its own)
+    let pageLoad: PageLoadResult | undefined;
+    if (only.has('pageload')) {
+      console.log(
+        '\n[pageload] bytes and LCP of /, /login and /dashboard in Chromium on a slow link, compressed vs not',
+      );
+      pageLoad = await benchPageLoad({ log: (line) => console.log(line) }).catch((err: unknown) => ({
+        skipped: errorText(err),
+      }));
+      if ('skipped' in pageLoad) console.log(`  skipped: ${pageLoad.skipped}`);
     }
 
     // ---- 4 and 5 need a Kafka broker (one for both)
@@ -370,6 +416,8 @@ async function main(): Promise<void> {
       ...(spa ? { spa } : {}),
       ...(maturity ? { maturity } : {}),
       ...(lists ? { lists } : {}),
+      ...(support ? { support } : {}),
+      ...(pageLoad ? { pageLoad } : {}),
       headline: {
         ...headlineOf(partial),
         ...loginsHeadline(logins),
@@ -377,6 +425,8 @@ async function main(): Promise<void> {
         ...spaHeadline(spa),
         ...maturityHeadline(maturity),
         ...listsHeadline(lists),
+        ...supportHeadline(support),
+        ...pageLoadHeadline(pageLoad),
       },
     };
     printTables(result);
@@ -385,8 +435,10 @@ async function main(): Promise<void> {
     if (spa) printSpa(spa);
     if (maturity) printMaturity(maturity);
     if (lists) printLists(lists);
+    if (support) printSupport(support);
+    if (pageLoad) printPageLoad(pageLoad);
     saveAndCompare(result);
-    if (process.env.BENCH_WRITE_README === '1') writeMarkdownReport(result);
+    if (benchText('BENCH_WRITE_README') === '1') writeMarkdownReport(result);
   } finally {
     await Promise.all([target?.stop(), baselines?.stop(), broker?.stop()]);
     if (brokerDir) rmSync(brokerDir, { recursive: true, force: true });

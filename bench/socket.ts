@@ -80,7 +80,11 @@ function nextEvent(
   return { arrived, cancel };
 }
 
-async function baselineLatency(baseUrl: string, seconds: number, maxCount: number): Promise<LatencyFigure> {
+export async function baselineLatency(
+  baseUrl: string,
+  seconds: number,
+  maxCount: number,
+): Promise<LatencyFigure> {
   const socket = await openSocket(baseUrl);
   try {
     const ms: number[] = [];

@@ -1,5 +1,5 @@
 /**
- * `make bench` module `spa` (issue 10, goal 8): the gzipped JavaScript each route of the SPA loads, read
+ * `make bench` module `spa`: the gzipped JavaScript each route of the SPA loads, read
  * from vite's manifest of a production build made in this run (web/dist is rebuilt), against two
  * baselines measured in the same run: the whole app's JS (every chunk: what one bundle without splitting
  * would weigh) and a minimal React + ReactDOM hello built by the same vite. The goal: the first route
@@ -15,7 +15,7 @@ import {
   sourceMapLeaks,
   wholeAppJs,
 } from '../web/scripts/bundleSize.js';
-import { table } from './results.js';
+import { table } from './table.js';
 
 export interface SpaRouteFigure {
   route: string;
@@ -101,7 +101,7 @@ export function spaGoalLine(r: Exclude<SpaBenchResult, { skipped: string }>): st
   const first = r.routes.filter((x) => x.route === '/' || x.route === '/login');
   const worst = Math.max(...first.map((x) => x.gzip));
   return (
-    `goal (issue 10): first route ≤ ${kb(r.budget)} KB gzipped: ${r.goalMet ? 'met' : 'NOT met'} ` +
+    `goal: first route ≤ ${kb(r.budget)} KB gzipped: ${r.goalMet ? 'met' : 'NOT met'} ` +
     `(${kb(worst)} KB); source maps in the build: ${r.sourceMapLeaks.length ? r.sourceMapLeaks.join(', ') : 'none'}`
   );
 }

@@ -4,15 +4,22 @@
  * bench's env, or generated), in-memory key-value (REDIS_URL removed, so rate-limit counters do not
  * carry over between runs). Its stdout/stderr go to bench/results/standalone.log.
  */
+import { benchText } from './config.js';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, root, sleep, startChild } from './children.js';
+import { freePort } from '@meridian/platform/util/freePort';
+import { root, sleep, startChild } from './children.js';
 
 export interface StandaloneTarget {
   url: string;
   ledgerAddress: string;
+  /**
+   * The platform CA and the certificates of its services, which it generates at its start under its
+   * DATA_DIR (keptMeshCertificates' layout): what a client of its gRPC servers presents (mutual TLS).
+   */
+  meshDir: string;
   admin: { email: string; password: string };
   logFile: string;
   /** The target's process id (its memory: /proc/<pid>/status). */
@@ -45,12 +52,12 @@ export async function startStandaloneTarget(
     LEDGER_GRPC_ADDR: `127.0.0.1:${ledgerPort}`,
     ADMIN_EMAIL: admin.email,
     ADMIN_PASSWORD: admin.password,
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    LOG_LEVEL: benchText('BENCH_LOG_LEVEL') ?? 'warn',
     NODE_ENV: 'development',
     ...options.env,
   };
   delete env.REDIS_URL;
-  const profile = process.env.BENCH_CPU_PROF;
+  const profile = benchText('BENCH_CPU_PROF');
   const child = startChild(
     'services/standalone/src/main.ts',
     env,
@@ -84,6 +91,7 @@ export async function startStandaloneTarget(
   return {
     url,
     ledgerAddress: `127.0.0.1:${ledgerPort}`,
+    meshDir: join(dataDir, 'mesh'),
     admin,
     logFile,
     pid: child.process.pid ?? 0,

@@ -7,6 +7,10 @@
  * lacks (one a newer compose file asks for) is appended. A variable set in the environment is written
  * with the environment's value instead of a generated one (compose would use the environment's anyway).
  *
+ * It also makes the platform CA and each service's certificate for mutual TLS between the containers
+ * (scripts/meshCerts.mjs, with the openssl command-line tool) in `.mesh/` beside the compose file, kept
+ * like the .env.
+ *
  * Plain Node (no dependencies), so `make up` needs neither `npm ci` nor tsx.
  *   node scripts/dotenv.mjs [--env-file PATH] [--compose PATH]
  * Tested by tests/infra.dotenv.int.spec.ts.
@@ -15,6 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureMeshCertificates } from './meshCerts.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -35,6 +40,16 @@ export const GENERATED = {
   INTERNAL_SERVICE_TOKEN: {
     meaning:
       'shared secret services send to identity for the personal-data keys (x-service-token); at least 24 characters',
+    make: () => randomBytes(24).toString('base64url'),
+  },
+  SUPPORT_SECRET_KEY: {
+    meaning:
+      "HMAC key of support visitors' access tokens and of their emails' blind index; at least 24 characters",
+    make: () => randomBytes(24).toString('base64url'),
+  },
+  REDIS_PASSWORD: {
+    meaning:
+      "password of Redis' ACL user meridian (every service's REDIS_URL logs in with it); URL-safe, at least 24 characters",
     make: () => randomBytes(24).toString('base64url'),
   },
   ADMIN_EMAIL: {
@@ -63,6 +78,8 @@ export const OPTIONAL = {
   APP_URL: 'public origin: links in emails and the socket.io origin check (default http://localhost:8080)',
   COOKIE_SECURE: '"true" once the site is served over HTTPS (default false: compose serves plain HTTP)',
   GOOGLE_CLIENT_ID: 'enables Google sign-in (default: off)',
+  OIDC_PROVIDERS:
+    'OpenID Connect providers offered at sign-in, JSON: [{"id":"google","clientId":"…","clientSecret":"…"}] (default: none)',
 };
 
 /** The variables compose interpolates: required (`${VAR:?msg}`, `${VAR?msg}`) and optional ones with their default. */
@@ -148,8 +165,10 @@ function main() {
   const composeFile = arg('--compose', join(root, 'docker-compose.yml'));
   const envFile = arg('--env-file', join(dirname(composeFile), '.env'));
   let r;
+  let mesh;
   try {
     r = ensureDotenv({ envFile, composeFile });
+    mesh = ensureMeshCertificates(join(dirname(composeFile), '.mesh'));
   } catch (err) {
     process.stderr.write(`${err.message}\n`);
     process.exit(1);
@@ -159,6 +178,9 @@ function main() {
   else if (r.added.length > 0)
     process.stdout.write(`Added ${r.added.join(', ')} to ${shown}; its other values are unchanged.\n`);
   else process.stdout.write(`${shown} has every variable docker-compose.yml requires; left as it is.\n`);
+  const meshShown = relative(process.cwd(), mesh.dir) || mesh.dir;
+  if (mesh.made.length > 0)
+    process.stdout.write(`Made the mesh certificates in ${meshShown} (${mesh.made.join(', ')}).\n`);
   if (r.admin?.generated)
     process.stdout.write(
       `First admin: ${r.admin.email} / ${r.admin.password}\n` +

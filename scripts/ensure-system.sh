@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the project needs from outside npm on a fresh machine of our kind (Debian, root), and starts Redis:
 #   chromium  Chromium for the end-to-end tests
-#   redis     a Redis server on 127.0.0.1:6379 (the Redis adapter tests, make cluster)
+#   redis     a Redis server on 127.0.0.1:6379 (the Redis adapter tests; make cluster runs its own redis-server)
 #   kafka     Java 17 and Maven, which run the real Kafka broker from the official jars (scripts/kafka/broker.ts)
 # With no arguments: all three. Idempotent: does nothing when everything is present.
 set -euo pipefail

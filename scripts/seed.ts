@@ -283,7 +283,7 @@ async function main() {
     },
   });
   // the seed calls the services as the standalone's gateway does: their handlers in this process directly
-  const inProcess = { inProcess: true };
+  const inProcess = { inProcess: true, caller: 'gateway' };
   const identity = createGrpcClient(IdentityServiceClient, standalone.identityAddress, inProcess);
   const ledger = createGrpcClient(LedgerServiceClient, standalone.money.ledger.grpcAddress, inProcess);
   const investment = createGrpcClient(

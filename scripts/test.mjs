@@ -2,8 +2,17 @@
 // `make test`: static checks (proto drift, type-check, lint, Prettier format check), the SPA build the e2e suite needs,
 // then every vitest project. Ends with the one line CI reads: "N passed, N failed, N skipped",
 // counted over every test of every suite plus each static check.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reap } from './reap.mjs';
@@ -61,8 +70,9 @@ check('format', bin('prettier'), ['--check', '.', '--log-level', 'warn']);
 if (existsSync(join(root, 'web/vite.config.ts')))
   check('build: web', bin('vite'), ['build', '--logLevel', 'warn'], { cwd: join(root, 'web') });
 
-// 4. every vitest project: first server, web and e2e together; then the cluster project alone, on a machine no
-// other suite is loading (each of its files starts a Kafka broker, eight service processes and two gateways)
+// 4. every vitest project: first server and web, with the browser journeys (e2e) beside them; then the cluster
+// project alone, on a machine no other suite is loading (each of its files starts a Kafka broker, eight service
+// processes and two gateways)
 mkdirSync(join(root, 'artifacts'), { recursive: true });
 /**
  * A failure's message in a line or two for the summary CI shows last: its first line, and the first later
@@ -79,17 +89,19 @@ function cause(message = '') {
   return named ? `${clip(first)}\n      ${clip(named.trim())}` : clip(first);
 }
 
-function vitest(label, projects, report) {
-  rmSync(report, { force: true });
-  const ok = run(label, bin('vitest'), [
-    'run',
-    ...projects.flatMap((p) => ['--project', p]),
-    '--passWithNoTests',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${report}`,
-    ...extraArgs,
-  ]);
+const vitestArgs = (projects, report, workers) => [
+  'run',
+  ...projects.flatMap((p) => ['--project', p]),
+  ...(workers ? [`--maxWorkers=${workers}`] : []),
+  '--passWithNoTests',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${report}`,
+  ...extraArgs,
+];
+
+/** Counts a finished vitest run from its JSON report (`ok`: vitest's own exit verdict). */
+function count(label, report, ok, log) {
   if (!existsSync(report)) {
     failed += 1;
     failures.push(`${label}: vitest produced no report`);
@@ -107,17 +119,104 @@ function vitest(label, projects, report) {
   for (const s of brokenSuites)
     failures.push(`suite failed outside its tests: ${s.name}: ${cause(s.message)}`);
   failed += brokenSuites.length;
-  // and vitest's own verdict: a run it calls failed is never reported as all passed
-  if (!ok && r.numFailedTests === 0 && brokenSuites.length === 0) {
+  // errors outside any test (an unhandled rejection) fail vitest's run: each such run counts one failure,
+  // named from the log, even when tests failed too; and a run vitest calls failed is never all passed
+  const errorsOutside = log ? unhandled(readFileSync(log, 'utf8')) : '';
+  if (!ok && (errorsOutside || (r.numFailedTests === 0 && brokenSuites.length === 0))) {
     failed += 1;
-    failures.push(`${label}: vitest reported a failure that its report does not name (see the log above)`);
+    failures.push(
+      `${label}: vitest failed outside its tests (full log: ${log?.slice(root.length)})${errorsOutside ? `\n      ${errorsOutside}` : ''}`,
+    );
   }
   for (const s of r.testResults ?? [])
     for (const t of s.assertionResults ?? [])
       if (t.status === 'failed') failures.push(`${t.fullName}\n      ${cause(t.failureMessages?.[0])}`);
 }
-vitest('vitest: server, web and e2e projects', ['server', 'web', 'e2e'], join(root, 'artifacts/vitest.json'));
-vitest('vitest: cluster project', ['cluster'], join(root, 'artifacts/vitest-cluster.json'));
+
+/**
+ * What vitest printed about errors outside any test (an unhandled rejection, a worker that died): the block
+ * under its "Unhandled Errors" banner, or else each error line with the line after it, a few at most.
+ */
+function unhandled(log) {
+  // eslint-disable-next-line no-control-regex
+  const lines = log.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
+  const banner = lines.findIndex((l) => /⎯\s*Unhandled (Errors?|Rejection)/.test(l));
+  if (banner >= 0) return lines.slice(banner, banner + 25).join('\n      ');
+  if (!lines.some((l) => /^\s*Errors\s+\d+ errors?/.test(l))) return '';
+  const errors = lines.flatMap((l, i) =>
+    /^\s*(Error|TypeError|RangeError|\w+Error):|Worker exited|ERR_/.test(l)
+      ? [`${l.trim()} ${lines[i + 1]?.trim() ?? ''}`]
+      : [],
+  );
+  return errors.slice(0, 5).join('\n      ');
+}
+
+/** A vitest run in the foreground: its output shown as it comes and kept in `log` for the summary. */
+async function vitest(label, projects, report, workers, log) {
+  rmSync(report, { force: true });
+  const started = Date.now();
+  process.stdout.write(`\n=== ${label}\n`);
+  const out = openSync(log, 'w');
+  const child = spawn(bin('vitest'), vitestArgs(projects, report, workers), {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  for (const stream of [child.stdout, child.stderr])
+    stream.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      writeSync(out, chunk);
+    });
+  const ok = await new Promise((resolve) => child.on('close', (code) => resolve(code === 0)));
+  closeSync(out);
+  console.log(`=== ${label}: ${ok ? 'ok' : 'FAILED'} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  count(label, report, ok, log);
+}
+
+/**
+ * A vitest run in the background, its output kept in `log` and printed when it is awaited: the browser
+ * journeys (one file at a time) run beside the server and web specs, which mostly wait on timers and sockets.
+ */
+function vitestBeside(label, projects, report, log) {
+  rmSync(report, { force: true });
+  const started = Date.now();
+  const out = openSync(log, 'w');
+  const child = spawn(bin('vitest'), vitestArgs(projects, report), {
+    cwd: root,
+    stdio: ['ignore', out, out],
+  });
+  const exited = new Promise((resolve) => child.on('close', (code) => resolve(code === 0)));
+  return async () => {
+    const ok = await exited;
+    closeSync(out);
+    process.stdout.write(`\n=== ${label} (run beside the others)\n${readFileSync(log, 'utf8')}`);
+    console.log(`=== ${label}: ${ok ? 'ok' : 'FAILED'} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    count(label, report, ok, log);
+  };
+}
+
+// the server and web specs with more workers than cores: most of their time is spent waiting (timers,
+// sockets, child processes), not computing
+const e2e = vitestBeside(
+  'vitest: e2e project',
+  ['e2e'],
+  join(root, 'artifacts/vitest-e2e.json'),
+  join(root, 'artifacts/e2e.log'),
+);
+await vitest(
+  'vitest: server and web projects',
+  ['server', 'web'],
+  join(root, 'artifacts/vitest.json'),
+  4,
+  join(root, 'artifacts/server-web.log'),
+);
+await e2e();
+await vitest(
+  'vitest: cluster project',
+  ['cluster'],
+  join(root, 'artifacts/vitest-cluster.json'),
+  undefined,
+  join(root, 'artifacts/cluster.log'),
+);
 
 // processes a failed or killed test file left behind (brokers, cluster services): ended, and said
 {

@@ -1,5 +1,5 @@
 /**
- * `make verify-ledger`: the admin's check of the whole ledger (issue 14, docs/statements.md). Opens the
+ * `make verify-ledger`: the admin's check of the whole ledger (docs/statements.md). Opens the
  * standalone's ledger database (DATA_DIR, default ./data: ledger.sqlite; a running standalone may keep
  * writing, SQLite's WAL lets this read beside it) and walks every user's hash chain from genesis: each link
  * recomputed from its event and compared with the link stored on the event, the transactions read model,

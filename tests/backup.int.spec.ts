@@ -20,6 +20,7 @@ import {
   type TestComposition,
 } from '@meridian/gateway/testing/composition';
 import { HttpSession } from '@meridian/gateway/testing/httpSession';
+import { kycDocumentsOf } from './support/kycDocuments.js';
 import { expectLedgerInvariants } from '@meridian/ledger/testing/invariants';
 import {
   FAST_PLANS,
@@ -40,6 +41,7 @@ import {
   StoreInUseError,
 } from '../scripts/backup.js';
 import { ROOT } from './infra.env.js';
+import { testPng } from '@meridian/platform/testing/testImage';
 
 const work = mkdtempSync(join(tmpdir(), 'meridian-backup-'));
 const running: TestComposition[] = [];
@@ -59,11 +61,8 @@ async function stop(t: TestComposition): Promise<void> {
   running.splice(running.indexOf(t), 1);
 }
 
-/** A 1x1 PNG and a second, different image (the kyc service checks magic bytes). */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
+/** A real PNG and a second, different image (the kyc service checks magic bytes and dimensions). */
+const PNG = testPng();
 const PNG_BACK = Buffer.concat([PNG, Buffer.from('back side')]);
 
 async function uploadKyc(account: Account): Promise<void> {
@@ -84,21 +83,6 @@ async function returningBrowser(url: string, before: HttpSession, email: string,
   const res = await browser.post('/api/users/login', { email, password });
   expect(res.status, `${email}: ${JSON.stringify(res.body)}`).toBe(200);
   return browser;
-}
-
-/** The document bytes the admin's KYC queue links to, for one user. */
-async function documentsOf(admin: HttpSession, userId: string): Promise<Buffer[]> {
-  const pending = await admin.get('/api/users/kyc/pending');
-  expect(pending.status).toBe(200);
-  const item = (pending.body.pendingUsers as Array<Record<string, any>>).find((p) => p._id === userId);
-  if (!item) return [];
-  const out: Buffer[] = [];
-  for (const link of [item.kyc.frontDoc, item.kyc.backDoc] as string[]) {
-    const res = await fetch(new URL(link, admin.baseUrl), { headers: { cookie: admin.cookieHeader() } });
-    expect(res.status, link).toBe(200);
-    out.push(Buffer.from(await res.arrayBuffer()));
-  }
-  return out;
 }
 
 describe('backups of the embedded store (make backup / make restore)', () => {
@@ -240,7 +224,7 @@ describe('backups of the embedded store (make backup / make restore)', () => {
       for (const { account, expected, documents } of investors) {
         const browser = await returningBrowser(t.url, account.browser, account.email, account.password);
         expect(await balancesOf(browser), account.email).toEqual(expected);
-        const docs = await documentsOf(admin, account.id);
+        const docs = await kycDocumentsOf(admin, account.id);
         if (documents)
           expect(docs.map((d) => d.toString('base64'))).toEqual(
             [PNG, PNG_BACK].map((d) => d.toString('base64')),

@@ -1,7 +1,7 @@
 /**
  * bench/results/README.md as bench/report.ts writes it: every module selected gets its section (the
  * modules whose table is their console print quote that print), modules not selected keep the section an
- * earlier run wrote, and sections written by hand survive a rewrite.
+ * earlier run wrote, and sections written by hand survive a rewrite in their place (above or below the modules').
  */
 import { describe, expect, it } from 'vitest';
 import { markdownReport } from '../bench/report.js';
@@ -44,9 +44,9 @@ describe('bench README report', () => {
       '## Ledger postings through gRPC (an earlier run)',
       '<!-- /bench:grpc -->',
       '',
-      '<!-- bench:issue10 -->',
-      '## Issue 10 summary written by hand',
-      '<!-- /bench:issue10 -->',
+      '<!-- bench:goals -->',
+      '## Goals summary written by hand',
+      '<!-- /bench:goals -->',
     ].join('\n');
     const r = {
       ...base,
@@ -63,9 +63,31 @@ describe('bench README report', () => {
     expect(lists).toContain('userStats');
     expect(lists).toContain('42.5');
     expect(md).toContain('## Ledger postings through gRPC (an earlier run)');
-    expect(md).toContain('## Issue 10 summary written by hand');
-    expect(md.indexOf('<!-- bench:issue10 -->')).toBeGreaterThan(md.indexOf('<!-- /bench:lists -->'));
+    expect(md).toContain('## Goals summary written by hand');
+    expect(md.indexOf('<!-- bench:goals -->')).toBeGreaterThan(md.indexOf('<!-- /bench:lists -->'));
     expect(md).not.toContain('<!-- bench:logins -->');
+  });
+
+  it('keeps a section written by hand above the modules on top', () => {
+    const previous = [
+      '<!-- bench:summary -->',
+      '## Summary written by hand',
+      '<!-- /bench:summary -->',
+      '',
+      '<!-- bench:grpc -->',
+      '## Ledger postings through gRPC (an earlier run)',
+      '<!-- /bench:grpc -->',
+      '',
+      '<!-- bench:goals -->',
+      '## Goals summary written by hand',
+      '<!-- /bench:goals -->',
+    ].join('\n');
+    const r = { ...base, lists: { skipped: 'no store' } } as unknown as BenchResult;
+    const md = markdownReport(r, previous);
+    expect(md).toContain('## Summary written by hand');
+    expect(md.indexOf('<!-- /bench:summary -->')).toBeLessThan(md.indexOf('<!-- bench:grpc -->'));
+    expect(md.indexOf('<!-- bench:goals -->')).toBeGreaterThan(md.indexOf('<!-- /bench:lists -->'));
+    expect(md.match(/<!-- bench:summary -->/g)).toHaveLength(1);
   });
 
   it('a selected module that skipped keeps the section of the last run that measured it', () => {

@@ -2,10 +2,12 @@
  * infra/docker cannot be built here (no container engine): its Dockerfiles are read against the
  * workspaces they must install and the manifests that run them.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, filesUnder, readText, readYamlDocs } from './infra.env.js';
+import { DEPLOYABLES, ROOT, compiledEntry, filesUnder, readText, readYamlDocs } from './infra.env.js';
 
 const workspaces = (JSON.parse(readText('package.json')) as { workspaces: string[] }).workspaces;
 
@@ -32,14 +34,103 @@ describe('infra/docker/Dockerfile (every Node deployable)', () => {
     expect(copied).toEqual(expect.arrayContaining(['package.json', 'package-lock.json']));
   });
 
-  it('ships the sources of every workspace a server imports (all but web)', () => {
-    const shipped = copies(dockerfile, 1)
+  const stages = dockerfile.split(/^FROM /m).slice(1);
+  const serverWorkspaces = workspaces.filter((w) => w !== 'web');
+
+  it('compiles every workspace a server imports (all but web) with tsc in the build stage', () => {
+    const build = stages.findIndex((s) => /^\S+ AS build\b/.test(s));
+    expect(build, 'a stage named build').toBeGreaterThan(0);
+    const shipped = copies(dockerfile, build)
       .filter((c) => !c.from)
       .flatMap((c) => c.src);
-    const missing = workspaces.filter(
-      (w) => w !== 'web' && !shipped.some((s) => w === s || w.startsWith(`${s}/`)),
+    expect(serverWorkspaces.filter((w) => !shipped.some((s) => w === s || w.startsWith(`${s}/`)))).toEqual(
+      [],
     );
-    expect(missing).toEqual([]);
+    expect(stages[build]).toMatch(/tsc -p infra\/docker\/tsconfig\.build\.json/);
+    expect(stages[build]).toMatch(/node infra\/docker\/distLayout\.mjs/);
+    const tsconfig = JSON.parse(readText('infra/docker/tsconfig.build.json')) as {
+      compilerOptions: { noEmit?: boolean; outDir?: string };
+      include: string[];
+    };
+    expect(tsconfig.compilerOptions.noEmit).toBe(false);
+    expect(tsconfig.compilerOptions.outDir).toBe('../../build');
+    const included = tsconfig.include.map((i) => i.replace(/^\.\.\/\.\.\//, ''));
+    const compiles = (w: string) =>
+      included.includes(`${w}/src`) ||
+      included.includes(`${w}/gen`) ||
+      (w.startsWith('services/') && included.includes('services/*/src'));
+    expect(serverWorkspaces.filter((w) => !compiles(w))).toEqual([]);
+  });
+
+  it('runs compiled JavaScript with node: no TypeScript loader (tsx) and no TypeScript sources in the image', () => {
+    const runtime = stages[stages.length - 1]!;
+    expect(dockerfile).not.toMatch(/\btsx\b/);
+    expect(runtime).toMatch(/^CMD \[.*"exec node [^"]*\\"\$TARGET\\""\]$/m);
+    // the runtime stage takes the workspaces from the build stage, where their sources were removed
+    const fromBuild = copies(dockerfile, stages.length - 1).filter((c) => c.from === 'build');
+    for (const dir of ['node_modules', 'proto', 'services', 'gateway'])
+      expect(fromBuild.map((c) => c.dest)).toContain(dir);
+    expect(copies(dockerfile, stages.length - 1).filter((c) => !c.from)).toEqual([]);
+    expect(dockerfile).toMatch(/rm -rf build proto\/gen services\/\*\/src gateway\/src/);
+  });
+
+  it('distLayout.mjs moves each workspace’s compiled code to dist and points its exports there', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dist-layout-'));
+    try {
+      const write = (p: string, text: string) => {
+        mkdirSync(dirname(join(dir, p)), { recursive: true });
+        writeFileSync(join(dir, p), text);
+      };
+      write('package.json', JSON.stringify({ workspaces: ['lib', 'proto'] }));
+      write(
+        'lib/package.json',
+        JSON.stringify({ exports: { '.': './src/main.ts', './domain/*': './src/domain/*.ts' } }),
+      );
+      write('proto/package.json', JSON.stringify({ exports: { './*': './gen/*.ts' } }));
+      write('build/lib/src/main.js', 'export {};');
+      write('build/lib/src/domain/a.js', 'export {};');
+      write('build/proto/gen/x.js', 'export {};');
+      execFileSync(process.execPath, [join(ROOT, 'infra/docker/distLayout.mjs'), dir]);
+      expect(existsSync(join(dir, 'lib/dist/main.js'))).toBe(true);
+      expect(existsSync(join(dir, 'lib/dist/domain/a.js'))).toBe(true);
+      expect(existsSync(join(dir, 'proto/dist/x.js'))).toBe(true);
+      expect(JSON.parse(readFileSync(join(dir, 'lib/package.json'), 'utf8')).exports).toEqual({
+        '.': './dist/main.js',
+        './domain/*': './dist/domain/*.js',
+      });
+      expect(JSON.parse(readFileSync(join(dir, 'proto/package.json'), 'utf8')).exports).toEqual({
+        './*': './dist/*.js',
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('every entry point the manifests and compose run is the compiled form of a source that exists', () => {
+    for (const [name, , entry] of DEPLOYABLES) {
+      expect(existsSync(join(ROOT, entry)), entry).toBe(true);
+      expect(compiledEntry(entry), name).toMatch(/^(services\/[a-z]+|gateway)\/dist\/main\.js$/);
+    }
+  });
+
+  it('every base image is a current Node LTS or pinned nginx, pinned by digest, with a comment naming the tag', () => {
+    for (const f of ['infra/docker/Dockerfile', 'infra/docker/web.Dockerfile']) {
+      const text = readText(f);
+      const images = [
+        ...[...text.matchAll(/^ARG NODE_IMAGE=(\S+)$/gm)].map((m) => m[1]!),
+        ...[...text.matchAll(/^FROM (\S+)/gm)].map((m) => m[1]!).filter((i) => !/^\$\{|^deps$/.test(i)),
+      ];
+      expect(images.length, f).toBeGreaterThan(0);
+      for (const image of images) {
+        const m = /^([a-z0-9./-]+):([\w.-]+)@sha256:[0-9a-f]{64}$/.exec(image);
+        expect(m, `${f}: ${image} is not pinned by digest`).not.toBeNull();
+        const [, repo, tag] = m!;
+        expect(text, `${f}: no comment names the tag of ${image}`).toMatch(
+          new RegExp(`^#.*${`${repo!.split('/').pop()}:${tag}`.replace(/[.]/g, '\\.')}`, 'm'),
+        );
+        if (repo === 'node') expect(Number(tag!.split('.')[0]), image).toBeOneOf([22, 24]);
+      }
+    }
   });
 
   it('runs as the uid the Kubernetes pods run as, and exposes every port the manifests use', () => {
@@ -53,7 +144,7 @@ describe('infra/docker/Dockerfile (every Node deployable)', () => {
         (d) =>
           d.kind === 'Deployment' && d.spec.template.spec.containers[0].image.startsWith('meridian/node'),
       );
-    expect(deployments.length).toBe(7);
+    expect(deployments.length).toBe(8);
     for (const d of deployments) {
       expect(String(d.spec.template.spec.securityContext?.runAsUser), d.metadata.name).toBe(user);
       for (const p of d.spec.template.spec.containers[0].ports ?? [])

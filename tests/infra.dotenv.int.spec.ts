@@ -5,11 +5,21 @@
  * the way compose interpolates them, pass every service's config schema in production.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
+import {
+  copyFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MESH_SERVICES } from '@meridian/platform/grpc/callers';
 import { DEPLOYABLES, ROOT, interpolate, readText, schemaVerdict } from './infra.env.js';
 
 const work = mkdtempSync(join(tmpdir(), 'meridian-dotenv-'));
@@ -83,6 +93,30 @@ describe('scripts/dotenv.mjs (make up)', () => {
       );
       expect(schemaVerdict(schema, env), name).toBe('ok');
     }
+  });
+
+  it('makes the platform CA and a certificate per process in .mesh (600), signed by it, and keeps them', () => {
+    const { compose } = project();
+    const mesh = join(dirname(compose), '.mesh');
+    const r = run(compose);
+    expect(r.status, r.out).toBe(0);
+    expect(r.out).toMatch(/Made the mesh certificates in .*\.mesh \(ca, gateway, /);
+    expect(statSync(mesh).mode & 0o777).toBe(0o700);
+    const ca = new X509Certificate(readFileSync(join(mesh, 'ca.crt')));
+    expect(ca.ca).toBe(true);
+    for (const name of MESH_SERVICES) {
+      for (const file of ['ca.crt', 'tls.crt', 'tls.key'])
+        expect([name, file, statSync(join(mesh, name, file)).mode & 0o777]).toEqual([name, file, 0o600]);
+      expect(readdirSync(join(mesh, name)).sort()).toEqual(['ca.crt', 'tls.crt', 'tls.key']);
+      const cert = new X509Certificate(readFileSync(join(mesh, name, 'tls.crt')));
+      expect(cert.subject).toBe(`CN=${name}`);
+      expect(cert.verify(ca.publicKey)).toBe(true);
+      expect(cert.checkPrivateKey(createPrivateKey(readFileSync(join(mesh, name, 'tls.key'))))).toBe(true);
+    }
+    const before = readFileSync(join(mesh, 'ledger', 'tls.crt'), 'utf8');
+    const again = run(compose);
+    expect(again.out).not.toMatch(/Made the mesh certificates/);
+    expect(readFileSync(join(mesh, 'ledger', 'tls.crt'), 'utf8')).toBe(before);
   });
 
   it('every run makes new secrets: two installations never share them', () => {

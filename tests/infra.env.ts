@@ -8,13 +8,14 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import type { z } from 'zod';
-import { identityEnvSchema } from '../services/identity/src/config.js';
-import { notificationEnvSchema } from '../services/notification/src/config.js';
-import { gatewayEnvSchema } from '../gateway/src/config.js';
-import { kycEnvSchema } from '../services/kyc/src/config.js';
-import { ledgerEnvSchema } from '../services/ledger/src/config.js';
-import { investmentEnvSchema } from '../services/investment/src/config.js';
-import { withdrawalEnvSchema } from '../services/withdrawal/src/config.js';
+import { identityEnvSchema } from '@meridian/identity/config';
+import { notificationEnvSchema } from '@meridian/notification/config';
+import { gatewayEnvSchema } from '@meridian/gateway/config';
+import { kycEnvSchema } from '@meridian/kyc/config';
+import { ledgerEnvSchema } from '@meridian/ledger/config';
+import { investmentEnvSchema } from '@meridian/investment/config';
+import { withdrawalEnvSchema } from '@meridian/withdrawal/config';
+import { supportEnvSchema } from '@meridian/support/config';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -27,7 +28,14 @@ export const DEPLOYABLES: Array<[string, z.ZodType, string]> = [
   ['ledger', ledgerEnvSchema, 'services/ledger/src/main.ts'],
   ['investment', investmentEnvSchema, 'services/investment/src/main.ts'],
   ['withdrawal', withdrawalEnvSchema, 'services/withdrawal/src/main.ts'],
+  ['support', supportEnvSchema, 'services/support/src/main.ts'],
 ];
+
+/**
+ * What the image runs for an entry point: the image compiles every workspace with tsc and runs the
+ * JavaScript (infra/docker/Dockerfile: <workspace>/src/x.ts becomes <workspace>/dist/x.js).
+ */
+export const compiledEntry = (entry: string) => entry.replace('/src/', '/dist/').replace(/\.ts$/, '.js');
 
 /** The services that own a store and publish `meridian.<service>.events` (not the gateway). */
 export const EVENT_SERVICES = [
@@ -37,6 +45,7 @@ export const EVENT_SERVICES = [
   'investment',
   'withdrawal',
   'kyc',
+  'support',
 ] as const;
 
 /** Values an operator gives to the secrets (compose's ${VAR:?}, k8s secretKeyRef), for the schema checks. */
@@ -47,10 +56,23 @@ export const SECRET_SAMPLES: Record<string, string> = {
   ADMIN_PASSWORD: 'Compose!Check1',
   KYC_INTERNAL_TOKEN: 'compose-check-kyc-internal-token-0123',
   INTERNAL_SERVICE_TOKEN: 'compose-check-internal-service-token-0123',
+  SUPPORT_SECRET_KEY: 'compose-check-support-secret-key-0123456',
+  REDIS_PASSWORD: 'compose-check-redis-password-0123',
+  KAFKA_BROKER_PASSWORD: 'compose-check-kafka-broker-password-0123',
+  ...Object.fromEntries(
+    ['IDENTITY', 'NOTIFICATION', 'LEDGER', 'KYC', 'INVESTMENT', 'WITHDRAWAL', 'SUPPORT', 'GATEWAY'].map(
+      (p) => [`KAFKA_${p}_PASSWORD`, `compose-check-kafka-${p.toLowerCase()}-password-0123`],
+    ),
+  ),
+  // a KafkaUser's Secret (Strimzi User Operator)
+  password: 'compose-check-kafka-password-0123',
   SMTP_URL: 'smtp://mailer:secret@smtp.example.com:587',
   'connectionString.standard':
     'mongodb://meridian:p%40ss@meridian-mongo-0.meridian-mongo-svc.meridian.svc.cluster.local:27017/admin?replicaSet=meridian-mongo&ssl=false',
   APP_URL: 'https://meridian.example',
+  OIDC_PROVIDERS: JSON.stringify([
+    { id: 'google', clientId: 'meridian.apps.googleusercontent.com', clientSecret: 'compose-check-secret' },
+  ]),
 };
 
 /**

@@ -1,5 +1,6 @@
 /**
- * Issue 11 findings 3 and 8 for what cannot run here (no container engine, maybe no nginx):
+ * The security headers and the dev mailbox's reach, for what cannot run here (no container engine, maybe
+ * no nginx):
  * - the nginx that serves the SPA in compose and infra/k8s (infra/docker/nginx.conf, copied by
  *   web.Dockerfile) sends CSP with frame-ancestors 'none' and X-Frame-Options DENY on every answer of
  *   every location (nginx drops the server's add_header in a location that has its own);
@@ -51,7 +52,7 @@ describe('infra/docker/nginx.conf (the SPA in compose and infra/k8s)', () => {
       /^COPY infra\/docker\/nginx\.conf \/etc\/nginx\/conf\.d\/default\.conf$/m,
     );
     expect(locations.map((l) => l.name)).toEqual(
-      expect.arrayContaining(['location /', 'location /api/', 'location /assets/']),
+      expect.arrayContaining(['location /', 'location /api/', 'location /assets/', 'location = /index.html']),
     );
   });
 
@@ -78,6 +79,56 @@ describe('infra/docker/nginx.conf (the SPA in compose and infra/k8s)', () => {
         expect.arrayContaining(['content-security-policy', 'x-frame-options', 'x-content-type-options']),
       );
     }
+  });
+});
+
+describe('infra/docker/nginx.conf: compression and caching', () => {
+  const server = parseNginx(readText('infra/docker/nginx.conf')).children.find((b) => b.name === 'server')!;
+  const location = (name: string) => server.children.find((b) => b.name === name);
+  const directive = (b: Block | undefined, name: string) => b?.directives.find((d) => d[0] === name);
+  const cacheControl = (b: Block | undefined) =>
+    b?.directives.find((d) => d[0] === 'add_header' && d[1]!.toLowerCase() === 'cache-control');
+
+  it("gzips text answers, sends the build's precompressed .gz files as they are, and says Vary", () => {
+    expect(directive(server, 'gzip')?.[1]).toBe('on');
+    expect(directive(server, 'gzip_static')?.[1]).toBe('on');
+    expect(directive(server, 'gzip_vary')?.[1]).toBe('on');
+    expect(directive(server, 'gzip_types')?.slice(1)).toEqual(
+      expect.arrayContaining([
+        'text/css',
+        'text/javascript',
+        'application/javascript',
+        'application/json',
+        'image/svg+xml',
+      ]),
+    );
+    expect(Number(directive(server, 'gzip_min_length')?.[1])).toBeGreaterThan(0);
+  });
+
+  it('brotli_static only with the brotli module loaded (nginx refuses to start on an unknown directive)', () => {
+    const text = readText('infra/docker/nginx.conf') + readText('infra/docker/web.Dockerfile');
+    const all = (b: Block): string[][] => [...b.directives, ...b.children.flatMap(all)];
+    const brotli = all(server).filter((d) => d[0]!.startsWith('brotli'));
+    if (/load_module\s+\S*brotli/.test(text))
+      expect(brotli.find((d) => d[0] === 'brotli_static')?.[1]).toBe('on');
+    else expect(brotli).toEqual([]);
+  });
+
+  it('the proxied locations leave compression to the gateway (a download is never gzipped on the way)', () => {
+    for (const name of ['location /api/', 'location /socket.io/'])
+      expect(directive(location(name), 'gzip')?.[1], name).toBe('off');
+  });
+
+  it('hashed assets are immutable for a year, in one Cache-Control header', () => {
+    const assets = location('location /assets/');
+    expect(cacheControl(assets)?.slice(2)).toEqual(['public, max-age=31536000, immutable', 'always']);
+    // expires would add a second Cache-Control
+    expect(directive(assets, 'expires')).toBeUndefined();
+  });
+
+  it('index.html, and so every client route that try_files answers with it, is revalidated (no-cache)', () => {
+    expect(cacheControl(location('location = /index.html'))?.slice(2)).toEqual(['no-cache', 'always']);
+    expect(directive(location('location /'), 'try_files')?.at(-1)).toBe('/index.html');
   });
 });
 

@@ -12,6 +12,7 @@ import { kustomizationDirs, render } from '../scripts/k8s/render.js';
 import { KNOWN_UNSCHEMED, validateObjects, type K8sObject } from '../scripts/k8s/validate.js';
 import {
   DEPLOYABLES,
+  compiledEntry,
   EVENT_SERVICES,
   SECRET_SAMPLES,
   readText,
@@ -136,7 +137,7 @@ describe('infra/k8s built by kustomize', () => {
   );
 
   it.each(dirs)(
-    '%s: every secret a pod, an ingress or an operator resource reads is rendered, written by the operator, or documented',
+    '%s: every secret a pod, a job, the Gateway or an operator resource reads is rendered, written by the operator, or documented',
     (dir) => {
       const objects = built(dir);
       const byOperator = operatorSecrets(objects);
@@ -149,8 +150,15 @@ describe('infra/k8s built by kustomize', () => {
           for (const e of c.envFrom ?? [])
             if (e.secretRef) refs.push({ name: e.secretRef.name, by: d.metadata.name });
         }
-      for (const i of of(dir, 'Ingress'))
-        for (const t of i.spec.tls ?? []) refs.push({ name: t.secretName, by: `Ingress ${i.metadata.name}` });
+      for (const j of of(dir, 'CronJob'))
+        for (const c of j.spec.jobTemplate.spec.template.spec.containers)
+          for (const e of c.env ?? [])
+            if (e.valueFrom?.secretKeyRef)
+              refs.push({ ...e.valueFrom.secretKeyRef, by: `CronJob ${j.metadata.name} ${e.name}` });
+      for (const g of of(dir, 'Gateway'))
+        for (const l of g.spec.listeners)
+          for (const ref of l.tls?.certificateRefs ?? [])
+            refs.push({ name: ref.name, by: `Gateway ${g.metadata.name} listener ${l.name}` });
       for (const m of of(dir, 'MongoDBCommunity'))
         for (const u of m.spec.users)
           refs.push({
@@ -225,9 +233,17 @@ describe('infra/k8s built by kustomize', () => {
         expect(v, `${e.name}: no value, and no sample for the secret key it reads`).toBeDefined();
         env[e.name] = v!;
       }
-      expect(env.TARGET).toBe(entry);
+      expect(env.TARGET).toBe(compiledEntry(entry));
       const known = Object.keys(shapeOf(schema));
-      expect(Object.keys(env).filter((k) => k !== 'TARGET' && !known.includes(k))).toEqual([]);
+      // a secret composed into another variable as $(VAR) (REDIS_PASSWORD into REDIS_URL) is no setting of its own
+      const composed = new Set(
+        (container.env ?? []).flatMap((e: any) =>
+          [...String(e.value ?? '').matchAll(/\$\(([A-Z0-9_]+)\)/g)].map((m) => m[1]),
+        ),
+      );
+      expect(
+        Object.keys(env).filter((k) => k !== 'TARGET' && !known.includes(k) && !composed.has(k)),
+      ).toEqual([]);
       expect(env.NODE_ENV).toBe('production');
       expect(schemaVerdict(schema, env)).toBe('ok');
     },
@@ -270,7 +286,7 @@ describe('infra/k8s overlays do what they are for', () => {
     ).toContain(1025);
   });
 
-  it('prod: pinned images from a registry, an https APP_URL served by the Ingress host with TLS, Secure cookies', () => {
+  it('prod: pinned images from a registry, an https APP_URL served by the Gateway with TLS, http redirected, Secure cookies', () => {
     const dir = 'infra/k8s/overlays/prod';
     for (const d of of(dir, 'Deployment'))
       for (const c of containersOf(d)) {
@@ -280,22 +296,112 @@ describe('infra/k8s overlays do what they are for', () => {
       }
     const appUrl = new URL(config(dir).APP_URL);
     expect(appUrl.protocol).toBe('https:');
-    const ingress = of(dir, 'Ingress')[0];
-    expect(ingress.spec.rules.map((r: any) => r.host)).toEqual([appUrl.hostname]);
-    expect(ingress.spec.tls.flatMap((t: any) => t.hosts)).toContain(appUrl.hostname);
+    expect(of(dir, 'Ingress')).toEqual([]);
+    const gateway = of(dir, 'Gateway')[0];
+    const https = gateway.spec.listeners.find((l: any) => l.protocol === 'HTTPS');
+    expect(https.hostname).toBe(appUrl.hostname);
+    expect(https.tls.certificateRefs.map((r: any) => r.name)).toEqual(['meridian-tls']);
+    const routes = of(dir, 'HTTPRoute');
+    const app = routes.find((r) => r.metadata.name === 'meridian');
+    expect(app.spec.hostnames).toEqual([appUrl.hostname]);
+    expect(app.spec.parentRefs).toEqual([{ name: gateway.metadata.name, sectionName: https.name }]);
+    expect(app.spec.rules.length).toBeGreaterThan(1);
+    const http = gateway.spec.listeners.find((l: any) => l.protocol === 'HTTP');
+    const redirect = routes.find((r) => r.spec.parentRefs.some((p: any) => p.sectionName === http.name));
+    expect(redirect.spec.rules[0].filters[0]).toEqual({
+      type: 'RequestRedirect',
+      requestRedirect: { scheme: 'https', statusCode: 301 },
+    });
     expect(envOf(dir, 'gateway').COOKIE_SECURE.value).toBe('true');
   });
 
   it('prod: a PodDisruptionBudget keeps one pod of every Deployment during a drain', () => {
     const dir = 'infra/k8s/overlays/prod';
     const budgets = of(dir, 'PodDisruptionBudget');
-    for (const d of of(dir, 'Deployment').filter((x) => x.spec.replicas > 1)) {
+    const minReplicas = (d: any) =>
+      of(dir, 'HorizontalPodAutoscaler').find((h) => h.spec.scaleTargetRef.name === d.metadata.name)?.spec
+        .minReplicas ?? d.spec.replicas;
+    const scaled = of(dir, 'Deployment').filter((x) => minReplicas(x) > 1);
+    expect(scaled.length).toBeGreaterThanOrEqual(DEPLOYABLES.length);
+    for (const d of scaled) {
       const labels = d.spec.template.metadata.labels;
       const pdb = budgets.find((b) =>
         Object.entries(b.spec.selector.matchLabels).every(([k, v]) => labels[k] === v),
       );
       expect(pdb, `no PodDisruptionBudget selects ${d.metadata.name}`).toBeDefined();
-      expect(pdb.spec.minAvailable).toBeLessThan(d.spec.replicas);
+      expect(pdb.spec.minAvailable).toBeLessThan(minReplicas(d));
     }
   });
+});
+
+describe('infra/k8s: spreading and the observability component, as rendered', () => {
+  it.each(dirs)(
+    '%s: the backup jobs run as a non-root user, without privilege escalation, on a read-only root filesystem',
+    (dir) => {
+      const jobs = of(dir, 'CronJob');
+      expect(jobs.map((j) => j.metadata.name).sort()).toEqual(['mongo-backup', 'mongo-keys-backup']);
+      for (const j of jobs) {
+        const pod = j.spec.jobTemplate.spec.template.spec;
+        expect(pod.securityContext.runAsNonRoot, j.metadata.name).toBe(true);
+        expect(pod.securityContext.runAsUser, j.metadata.name).toBeGreaterThan(0);
+        for (const c of pod.containers) {
+          expect(c.securityContext, `${j.metadata.name}/${c.name}`).toMatchObject({
+            allowPrivilegeEscalation: false,
+            readOnlyRootFilesystem: true,
+            capabilities: { drop: ['ALL'] },
+          });
+          expect(c.resources.limits.memory, `${j.metadata.name}/${c.name}`).toBeDefined();
+        }
+      }
+    },
+  );
+
+  const overlays = ['infra/k8s/overlays/dev', 'infra/k8s/overlays/prod'];
+  const envOf = (dir: string, name: string) =>
+    Object.fromEntries((podSpec(deployment(dir, name)).containers[0].env ?? []).map((e: any) => [e.name, e]));
+
+  it.each(dirs)(
+    '%s: every Deployment that runs several pods (autoscaled) spreads them over zones and nodes',
+    (dir) => {
+      const scaled = new Set(of(dir, 'HorizontalPodAutoscaler').map((h) => h.spec.scaleTargetRef.name));
+      expect(scaled.size).toBeGreaterThan(DEPLOYABLES.length);
+      for (const d of of(dir, 'Deployment').filter((x) => scaled.has(x.metadata.name))) {
+        const spread = podSpec(d).topologySpreadConstraints ?? [];
+        expect(spread.map((c: any) => c.topologyKey).sort(), d.metadata.name).toEqual([
+          'kubernetes.io/hostname',
+          'topology.kubernetes.io/zone',
+        ]);
+        for (const c of spread) {
+          expect(c.matchLabelKeys, d.metadata.name).toContain('app.kubernetes.io/name');
+          expect(c.whenUnsatisfiable).toBe('ScheduleAnyway');
+        }
+      }
+    },
+  );
+
+  it.each(overlays)(
+    '%s: every Node process sends traces to the collector, which exports them to Jaeger',
+    (dir) => {
+      const service = (name: string) => of(dir, 'Service').find((s) => s.metadata.name === name);
+      for (const [name] of DEPLOYABLES) {
+        const endpoint = new URL(envOf(dir, name).OTEL_EXPORTER_OTLP_ENDPOINT?.value ?? 'http://none');
+        expect(endpoint.hostname, name).toBe('otel-collector');
+        expect(service('otel-collector').spec.ports.map((p: any) => p.port)).toContain(Number(endpoint.port));
+      }
+      const configMap = of(dir, 'ConfigMap').find((c) => c.metadata.name.startsWith('otel-collector-'));
+      expect(configMap.data['collector.yml']).toBe(readText('infra/otel/collector.yml'));
+      const collector = deployment(dir, 'otel-collector');
+      expect(podSpec(collector).volumes.find((v: any) => v.configMap)?.configMap.name).toBe(
+        configMap.metadata.name,
+      );
+      expect(service('jaeger').spec.ports.map((p: any) => p.port)).toContain(4317);
+      expect(deployment(dir, 'jaeger')).toBeDefined();
+      expect(of(dir, 'PrometheusRule').map((r) => r.metadata.name)).toEqual(['meridian-alerts']);
+      // the Redis exporter is a second container of Redis's pod, not in place of Redis
+      expect(containersOf(deployment(dir, 'redis')).map((c: any) => c.name)).toEqual([
+        'redis',
+        'redis-exporter',
+      ]);
+    },
+  );
 });

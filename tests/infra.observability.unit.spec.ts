@@ -22,7 +22,13 @@ interface ComposeService {
 }
 const compose = parse(readText('docker-compose.yml')) as { services: Record<string, ComposeService> };
 const services = compose.services;
-const OBSERVABILITY = ['prometheus', 'grafana', 'otel-collector'];
+/** The exporters of the data stores, and the port each serves /metrics on by default. */
+const EXPORTERS: Record<string, number> = {
+  'kafka-exporter': 9308,
+  'mongodb-exporter': 9216,
+  'redis-exporter': 9121,
+};
+const OBSERVABILITY = ['prometheus', 'grafana', 'otel-collector', 'jaeger', ...Object.keys(EXPORTERS)];
 
 /** The repository path a container path of `service` comes from (its read-only bind mounts). */
 function hostPathOf(service: string, containerPath: string): string | undefined {
@@ -76,7 +82,7 @@ describe('docker-compose.yml: the observability profile', () => {
 
   it('images are pinned by tag, and every published port is bound to this machine only', () => {
     for (const name of OBSERVABILITY) {
-      expect(services[name]?.image, name).toMatch(/^[a-z0-9./-]+:[0-9a-z][\w.-]*$/);
+      expect(services[name]?.image, name).toMatch(/^[a-z0-9._/-]+:[0-9a-z][\w.-]*$/);
       expect(services[name]?.image, name).not.toMatch(/:latest$/);
       for (const p of services[name]?.ports ?? []) expect(p, name).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
     }
@@ -98,7 +104,10 @@ describe('docker-compose.yml: the observability profile', () => {
   );
 
   it('every scrape target is a compose service, at the port it serves metrics on', () => {
-    const ports = new Map(DEPLOYABLES.map(([name, schema]) => [name, composeMetricsPort(schema, name)]));
+    const ports = new Map([
+      ...DEPLOYABLES.map(([name, schema]): [string, number] => [name, composeMetricsPort(schema, name)]),
+      ...Object.entries(EXPORTERS),
+    ]);
     for (const { job, target } of scraped) {
       const [host, port] = target.split(':');
       expect(Object.keys(services), target).toContain(host);
@@ -146,21 +155,55 @@ describe('docker-compose.yml: the observability profile', () => {
     expect(hostPathOf('grafana', home)).toBe('infra/grafana/dashboards/meridian-overview.json');
   });
 
-  it('the collector loads infra/otel/collector.yml: OTLP in (gRPC and HTTP, published locally), debug out', () => {
+  it('the collector loads infra/otel/collector.yml: OTLP in (gRPC and HTTP, published locally), traces out to Jaeger', () => {
     const path = hostPathOf('otel-collector', flag('otel-collector', 'config') ?? '');
     expect(path).toBe('infra/otel/collector.yml');
     const config = readYamlDocs(path!)[0]!.doc;
     const protocols = config.receivers.otlp.protocols;
     expect(Object.keys(protocols).sort()).toEqual(['grpc', 'http']);
-    expect(config.exporters).toHaveProperty('debug');
     for (const [signal, pipeline] of Object.entries<any>(config.service.pipelines)) {
       expect(pipeline.receivers, signal).toEqual(['otlp']);
-      expect(pipeline.exporters, signal).toContain('debug');
+      expect(pipeline.exporters.length, signal).toBeGreaterThan(0);
     }
+    // traces leave the collector for Jaeger (not only its log)
+    const traceExporters = config.service.pipelines.traces.exporters as string[];
+    expect(traceExporters).not.toEqual(['debug']);
+    const jaeger = traceExporters
+      .map((e) => config.exporters[e])
+      .find((e: any) => /^jaeger:/.test(e?.endpoint));
+    expect(jaeger, 'a traces exporter sends to jaeger').toBeDefined();
+    expect(jaeger.endpoint).toBe('jaeger:4317');
     for (const p of Object.values<any>(protocols))
       expect(services['otel-collector']?.ports).toContain(
         `127.0.0.1:${p.endpoint.split(':').pop()}:${p.endpoint.split(':').pop()}`,
       );
+  });
+
+  it('Jaeger (all-in-one, v2: OTLP receiver on 4317 by default) runs in the profile, its UI on this machine only', () => {
+    expect(services.jaeger?.image).toMatch(/^jaegertracing\/jaeger:2\.\d+\.\d+$/);
+    expect(services.jaeger?.ports).toContain('127.0.0.1:16686:16686');
+    const deps = services['otel-collector']?.depends_on;
+    expect(Array.isArray(deps) ? deps : Object.keys(deps ?? {})).toContain('jaeger');
+  });
+
+  it('the Kubernetes component runs the same collector configuration, and Jaeger behind a Service named jaeger', () => {
+    const dir = 'infra/k8s/components/observability';
+    expect(readText(`${dir}/collector.yml`)).toBe(readText('infra/otel/collector.yml'));
+    const docs = filesUnder(dir, /\.ya?ml$/)
+      .flatMap((f) => readYamlDocs(f))
+      .map((d) => d.doc)
+      .filter((d) => d && d.kind);
+    const jaegerService = docs.find((d) => d.kind === 'Service' && d.metadata.name === 'jaeger');
+    expect(jaegerService.spec.ports.map((p: any) => p.port)).toContain(4317);
+    const jaeger = docs.find((d) => d.kind === 'Deployment' && d.metadata.name === 'jaeger');
+    expect(jaeger.spec.template.spec.containers[0].image).toBe(services.jaeger?.image);
+  });
+
+  it('each exporter the dependency alerts read runs in the profile and is scraped with its job name', () => {
+    for (const [name, port] of Object.entries(EXPORTERS)) {
+      expect(services[name]?.profiles, name).toEqual(['observability']);
+      expect(scraped.filter((s) => s.job === name).map((s) => s.target)).toEqual([`${name}:${port}`]);
+    }
   });
 });
 
@@ -210,13 +253,20 @@ describe('infra/k8s/base: a ServiceMonitor per Node deployable', () => {
     },
   );
 
-  it.each(DEPLOYABLES)('%s: a NetworkPolicy that fences its pods still lets Prometheus in', (name) => {
+  it.each(DEPLOYABLES)('%s: the NetworkPolicies that fence its pods still let Prometheus in', (name) => {
     const labels = of('Deployment').find((d) => d.metadata.name === name).spec.template.metadata.labels;
-    for (const policy of of('NetworkPolicy').filter((p) => matches(p.spec.podSelector.matchLabels, labels))) {
-      const open = (policy.spec.ingress ?? []).some((rule: any) =>
-        (rule.ports ?? []).some((p: any) => p.port === 'metrics' || p.port === DEFAULT_METRICS_PORT),
-      );
-      expect(open, policy.metadata.name).toBe(true);
-    }
+    const fencing = of('NetworkPolicy').filter(
+      (p) => p.spec.policyTypes.includes('Ingress') && matches(p.spec.podSelector.matchLabels ?? {}, labels),
+    );
+    if (fencing.length === 0) return;
+    const open = fencing.some((policy) =>
+      (policy.spec.ingress ?? []).some(
+        (rule: any) =>
+          (rule.from ?? []).some(
+            (f: any) => f.namespaceSelector && Object.keys(f.namespaceSelector).length === 0,
+          ) && (rule.ports ?? []).some((p: any) => p.port === 'metrics' || p.port === DEFAULT_METRICS_PORT),
+      ),
+    );
+    expect(open, fencing.map((p) => p.metadata.name).join(', ')).toBe(true);
   });
 });

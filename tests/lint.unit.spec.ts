@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // The snippets are linted at paths that do not exist on disk, so the type-aware parser is told to give
-// them a default project (the rest of the repository's config applies unchanged).
+// them a default project, and import-x/no-cycle (which would walk every module a snippet imports, and
+// no module imports a snippet) is off for them; the rest of the repository's config applies unchanged.
+// tests/importCycles.unit.spec.ts checks the cycles.
 const PROBES = [
   'services/ledger/src/app/lintProbe.ts',
   'services/ledger/src/domain/lintProbe.ts',
@@ -16,14 +18,21 @@ const PROBES = [
   'services/investment/src/lintProbe.ts',
   'gateway/src/lintProbe.ts',
   'gateway/src/lintProbe.unit.spec.ts',
+  'bench/lintProbe.ts',
+  'scripts/lintProbe.ts',
 ];
 const eslint = new ESLint({
   cwd: root,
   overrideConfig: {
     files: PROBES,
+    rules: { 'import-x/no-cycle': 'off' },
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: PROBES, defaultProject: 'tsconfig.json' },
+        projectService: {
+          allowDefaultProject: PROBES,
+          defaultProject: 'tsconfig.json',
+          maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: PROBES.length,
+        },
         tsconfigRootDir: root,
       },
     },
@@ -39,7 +48,9 @@ async function ruleIdsFor(path: string, code: string): Promise<string[]> {
   return result!.messages.map((m) => m.ruleId ?? '');
 }
 
-describe('eslint.config.js', () => {
+// The first lint builds the TypeScript program of the whole repository (tens of seconds on a busy two-core
+// machine); the cases after it reuse it.
+describe('eslint.config.js', { timeout: 120_000 }, () => {
   it('fails a service that imports another service', async () => {
     const ids = await ruleIdsFor(
       'services/ledger/src/app/lintProbe.ts',
@@ -99,6 +110,27 @@ describe('eslint.config.js', () => {
       "import { expectLedgerInvariants } from '@meridian/ledger/testing/invariants';\nexport const probe = expectLedgerInvariants;\n",
     );
     expect(ids).toEqual([]);
+  });
+
+  it("fails the root folders' code importing a package's src by path (bench/, tests/, scripts/)", async () => {
+    const ids = await ruleIdsFor(
+      'bench/lintProbe.ts',
+      "import { parseLedgerConfig } from '../services/ledger/src/config.js';\nexport const probe = parseLedgerConfig;\n",
+    );
+    expect(ids).toContain('no-restricted-imports');
+  });
+
+  it('fails a tool in scripts/ importing test code, and passes it a published entry point', async () => {
+    const testKit = await ruleIdsFor(
+      'scripts/lintProbe.ts',
+      "import { expectLedgerInvariants } from '@meridian/ledger/testing/invariants';\nexport const probe = expectLedgerInvariants;\n",
+    );
+    expect(testKit).toContain('no-restricted-imports');
+    const entryPoint = await ruleIdsFor(
+      'scripts/lintProbe.ts',
+      "import { freePort } from '@meridian/platform/util/freePort';\nexport const probe = freePort;\n",
+    );
+    expect(entryPoint).toEqual([]);
   });
 
   it('fails a switch over a union that misses a member', async () => {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAKER_CHECKER_MESSAGES } from '@meridian/platform/app/heldRequest/domain/makerChecker';
-import { BALANCE_MESSAGES } from '../web/src/features/balances/messages.js';
+import { BALANCE_MESSAGES } from '@meridian/web/features/balances/messages';
 
 describe("the SPA's copies of server messages", () => {
   it("an admin's own balances: the maker-checker refusal word for word", () => {

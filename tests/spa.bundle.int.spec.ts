@@ -1,5 +1,5 @@
 /**
- * Issue 10, goal 8: the SPA's first route loads at most 120 KB of gzipped JS, and a production build
+ * The SPA's first route loads at most 120 KB of gzipped JS, and a production build
  * carries no source maps. A size budget read from vite's manifest after a real build (into a temporary
  * folder, so web/dist is left alone), not a timing. The figure against its baselines is `make bench`'s
  * module `spa` (bench/spa.ts).

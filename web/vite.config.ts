@@ -1,16 +1,29 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { compression } from 'vite-plugin-compression2';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 /** The libraries every route needs; any other dependency goes in the chunk of the screen that imports it. */
 const FIRST_ROUTE_VENDOR =
-  /node_modules\/(react|react-dom|scheduler|react-router|react-router-dom|react-redux|redux|@reduxjs\/toolkit|immer|reselect|redux-saga|@redux-saga\/[^/]+|use-sync-external-store|cookie|set-cookie-parser)\//;
+  /node_modules\/(react|react-dom|scheduler|react-router|react-router-dom|react-redux|redux|@reduxjs\/toolkit(?!\/dist\/query)|immer|reselect|redux-saga|@redux-saga\/[^/]+|use-sync-external-store|cookie|set-cookie-parser)\//;
 const api = process.env.MERIDIAN_API_URL ?? 'http://localhost:8080';
 
 export default defineConfig({
   root,
-  plugins: [react()],
+  plugins: [
+    react(),
+    // Every text file of the build also as <file>.br and <file>.gz (maximum quality, once at build time):
+    // the gateway (gateway/src/http/spa.ts) and nginx (gzip_static) send them as they are. A compressed
+    // copy that is not smaller is not written; vite's manifest (.vite/, never served) is left alone.
+    compression({
+      algorithms: ['brotliCompress', 'gzip'],
+      include: /\.(html|css|js|mjs|json|svg|txt|xml|webmanifest)$/,
+      exclude: /(^|\/)\.vite\//,
+      skipIfLargerOrEqual: true,
+      logLevel: 'silent',
+    }),
+  ],
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,

@@ -1,5 +1,6 @@
 /**
- * Issue 12, against the standalone composition started in-process (money services with PLANS_JSON):
+ * The answers the original client relies on, against the standalone composition
+ * started in-process (money services with PLANS_JSON):
  *
  *  - items 1-7: the answers the original client and its server agree on (plans, maturityAmount,
  *    referrals, api/users/sendAutomatedEmail, the reset message, the Origin check, the default avatar);
@@ -127,7 +128,7 @@ async function call(
 }
 
 // ---------------------------------------------------------------- items 1-7
-describe('issue 12: answers the original client relies on', () => {
+describe('answers the original client relies on', () => {
   it('1. GET api/invest/plans answers the bare array of plans', async () => {
     const res = await call(anonymous(), 'get', '/api/invest/plans');
     expect(res.status).toBe(200);

@@ -6,22 +6,26 @@ import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import type { IdentityServiceClient } from '@meridian/proto/meridian/identity/v1/identity';
 import type { NotificationServiceClient } from '@meridian/proto/meridian/notification/v1/notification';
 import type { KycServiceClient } from '@meridian/proto/meridian/kyc/v1/kyc';
+import type { SupportServiceClient } from '@meridian/proto/meridian/support/v1/support';
 import type { GatewayConfig } from './config.js';
 import type { GatewayLogger } from './logger.js';
 import { createAuth, type Auth } from './http/auth.js';
 import { HttpError, toHttpError } from './http/errors.js';
 import { correlationAndAccessLog, correlationId, csrf, refuseCrossSite } from './http/middleware.js';
 import { cookiePolicyOf } from './http/cookies.js';
-import { cors, createOriginPolicy } from './http/origins.js';
+import { cors, createOriginPolicy, requireAllowedHost } from './http/origins.js';
 import { apiDocsRouter } from './http/apiDocs.js';
 import { devMailboxRouter, healthRouter, loopbackOnly, otherApiRouter } from './http/otherRoutes.js';
 import { spaRouter } from './http/spa.js';
+import { jsonCompression } from './http/compression.js';
 import { usersRouter } from './http/usersRoutes.js';
+import { oidcRouter } from './http/oidcRoutes.js';
 import { kycAdminRouter, kycProxyRouter } from './http/kycRoutes.js';
 import { moneyRouter } from './http/moneyRoutes.js';
 import { auditRouter, claimTakeoverRecorder } from './http/auditRoutes.js';
 import { statementRouter } from './http/statementRoutes.js';
 import { queueStatsRouter } from './http/queueStatsRoutes.js';
+import { supportRouter } from './http/supportRoutes.js';
 import type { MoneyClients } from './moneyClients.js';
 import type { RevocationFeed } from './sessionRevocations.js';
 import { createClaims, type Claims } from './live/claims.js';
@@ -36,6 +40,8 @@ export interface GatewayDeps {
   logger: GatewayLogger;
   /** The money services (ledger, investment, withdrawal); their paths are absent without them. */
   money?: MoneyClients;
+  /** The support service (the support chat); its paths are absent without it. */
+  support?: SupportServiceClient;
   /** Identity's session revocations (sessionRevocations.ts); without them no principal is cached. */
   revocations?: RevocationFeed;
   /** The admin queues' claim locks (live/claims.ts); default: in `kv`. */
@@ -74,12 +80,15 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
   app.locals.claims = claims;
 
   app.use(correlationAndAccessLog(logger));
+  app.use(jsonCompression()); // JSON answers ≥ 1 KB (http/compression.ts)
+  // LIVE_CHAT_SCRIPT_URL: a third-party chat widget's origin alone is allowed (its script, calls, frames)
+  const liveChat = config.liveChatScriptUrl ? [new URL(config.liveChatScriptUrl).origin] : [];
   app.use(
     helmet({
       contentSecurityPolicy: {
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'", 'https://accounts.google.com/gsi/client'],
+          scriptSrc: ["'self'", 'https://accounts.google.com/gsi/client', ...liveChat],
           styleSrc: ["'self'", "'unsafe-inline'", 'https://accounts.google.com/gsi/style'],
           imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
           fontSrc: ["'self'", 'data:', 'https:'],
@@ -88,8 +97,9 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
             wsOrigin(config.appUrl),
             'https://accounts.google.com/gsi/',
             'https://api.cloudinary.com',
+            ...liveChat,
           ],
-          frameSrc: ["'self'", 'https://accounts.google.com/gsi/'],
+          frameSrc: ["'self'", 'https://accounts.google.com/gsi/', ...liveChat],
           objectSrc: ["'none'"],
           baseUri: ["'self'"],
           formAction: ["'self'"],
@@ -105,6 +115,8 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
     }),
   );
 
+  // only the hosts configuration names (DNS rebinding); the probes pass
+  app.use(requireAllowedHost(origins));
   // CORS_ORIGINS only; preflights are answered here, before the CSRF check.
   app.use(cors(origins));
   app.use(healthRouter({ identity, notification, kyc }));
@@ -127,7 +139,8 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
   api.use('/users/logout', refuseCrossSite(origins));
   api.use(auditRouter({ config, identity, auth }));
   api.use('/users', kycAdminRouter(kycDeps));
-  api.use('/users', usersRouter({ config, identity, kv, auth }));
+  api.use('/users', usersRouter({ config, identity, kv, auth, money: deps.money }));
+  api.use(oidcRouter({ config, identity, kv, logger }));
   // every email, unauthenticated: never in production, and only to a browser on this machine
   if (config.nodeEnv !== 'production')
     api.use('/dev', loopbackOnly, devMailboxRouter({ config, notification }));
@@ -135,10 +148,14 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
     claimsRouter({ claims, auth, recordTakeover: claimTakeoverRecorder({ config, identity }), logger }),
   );
   if (deps.money) {
-    api.use(moneyRouter({ config, identity, money: deps.money, auth, claims }));
+    api.use(moneyRouter({ config, identity, money: deps.money, auth, claims, support: deps.support }));
     api.use(statementRouter({ config, identity, money: deps.money, auth }));
     api.use(queueStatsRouter({ config, kyc, money: deps.money, auth }));
   }
+  if (deps.support)
+    api.use(
+      supportRouter({ config, support: deps.support, kyc, money: deps.money, kv, auth, claims, cookies }),
+    );
   api.use(otherApiRouter({ config, identity, notification, auth }));
   api.use(apiDocsRouter(config, { money: deps.money !== undefined }));
   api.use((req, _res, next) =>

@@ -1,13 +1,14 @@
 /**
- * Issue 11, "Proof over every route": the authorization matrix. Every route the gateway registers (the
+ * Proof over every route: the authorization matrix. Every route the gateway registers (the
  * Express router walked, testing/routeTable.ts) × {anonymous, subscriber, author, suspended, admin, admin
  * impersonating a subscriber} → the answer its row in testing/routeMatrix.ts expects, against the
  * standalone composition. A route without a row fails here, so a new route forces one.
  * MATRIX_PRINT=1 prints every answer.
  */
+import { testEnv } from '../../tests/helpers/testEnv.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAKER_CHECKER_MESSAGES } from '@meridian/platform/app/heldRequest/domain/makerChecker';
-import { NOT_ADMIN } from './http/auth.js';
+import { NOT_ADMIN } from './http/refusals.js';
 import { registerUser, type TestComposition } from './testing/composition.js';
 import type { HttpSession } from './testing/httpSession.js';
 import { adminBrowser } from './testing/money.js';
@@ -111,7 +112,7 @@ describe('the authorization matrix', () => {
           wrong.push(`${line}: message ${JSON.stringify(actual)}, expected ${String(message)}`);
       }
     }
-    if (process.env.MATRIX_PRINT) console.log(`${route.key} (${row.access})\n${outcomes.join('\n')}`);
+    if (testEnv().MATRIX_PRINT) console.log(`${route.key} (${row.access})\n${outcomes.join('\n')}`);
     if (row.access === 'public' && statuses.size > 1) wrong.push('a public route answered callers apart');
     expect(wrong, `${route.key} (${row.access})\n${outcomes.join('\n')}`).toEqual([]);
   });

@@ -1,5 +1,5 @@
 /**
- * Claim locks on the admin queues (issue 14 item 3; gateway/src/live/claims.ts).
+ * Claim locks on the admin queues (gateway/src/live/claims.ts).
  * - the rules, on the memory store and on Redis (a db index of its own), with an injected clock;
  * - through HTTP and sockets: a second admin is refused (409) and sees the claim live, takes over (recorded),
  *   the first admin's decision is refused, the holder's decision releases the claim, a claim goes with the
@@ -8,6 +8,7 @@
  */
 import { isSealed } from '@meridian/platform/personalData';
 import { randomUUID } from 'node:crypto';
+import { connect, createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
@@ -37,6 +38,7 @@ import {
   requestDeposit,
   verifiedUser,
   waitFor,
+  waitForBalances,
   type RecordingSocket,
 } from './testing/money.js';
 
@@ -51,6 +53,50 @@ function recordingLogger(lines: Array<Record<string, unknown>>): GatewayLogger {
     ...silentLogger,
     info: (obj: unknown) => void lines.push(obj as Record<string, unknown>),
   } as GatewayLogger;
+}
+
+/**
+ * A TCP relay to a gRPC server (`host:port`) that can hold what its clients send: a call made while held stays
+ * in flight, unanswered, until `release()` passes it on.
+ */
+async function heldRelay(target: string) {
+  const port = Number(target.slice(target.lastIndexOf(':') + 1));
+  let holding = false;
+  const pending: Array<{ upstream: Socket; chunk: Buffer }> = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(port, '127.0.0.1');
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', () => s.destroy()).on('close', () => {
+        sockets.delete(s);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.on('data', (chunk: Buffer) => {
+      if (holding) pending.push({ upstream, chunk });
+      else upstream.write(chunk);
+    });
+    upstream.pipe(client);
+  });
+  await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
+  const address = server.address();
+  return {
+    address: `127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
+    hold(): void {
+      holding = true;
+    },
+    release(): void {
+      holding = false;
+      for (const { upstream, chunk } of pending.splice(0)) upstream.write(chunk);
+    },
+    close: () =>
+      new Promise<void>((res) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => res());
+      }),
+  };
 }
 
 const refusal = async (p: Promise<unknown>): Promise<HttpError> => {
@@ -125,10 +171,17 @@ describe.each([
     expect(await claims.get('withdrawal', id)).toBeNull();
     expect((await claims.list()).some((c) => c.id === id)).toBe(false);
     expect((await claims.claim('withdrawal', id, bob)).adminId).toBe(bob.id);
-    // and a decision by the admin whose claim expired is refused
+    // once Bob's claim expired, Alice's decision claims the item and decides it
     clock += CLAIM_TTL_MS;
-    const late = await refusal(claims.decide('withdrawal', id, bob, async () => 'decided'));
-    expect([late.status, late.message]).toEqual([409, CLAIM_MESSAGES.notClaimed]);
+    let during: Awaited<ReturnType<typeof claims.get>> = null;
+    expect(
+      await claims.decide('withdrawal', id, alice, async () => {
+        during = await claims.get('withdrawal', id);
+        return 'decided';
+      }),
+    ).toBe('decided');
+    expect(during).toMatchObject({ adminId: alice.id });
+    expect(await claims.get('withdrawal', id)).toBeNull();
   });
 
   it('takeover is explicit and recorded (history and a ClaimTakenOver log line)', async () => {
@@ -159,11 +212,52 @@ describe.each([
     expect(await claims.release('kyc', id, alice.id)).toBe(false);
   });
 
-  it('a decision needs the claim, releases it on success, and blocks takeover while it runs', async () => {
+  it('a decision on an unheld item claims it in the same step, recorded in its history', async () => {
     const claims = make();
     const id = randomUUID();
-    const none = await refusal(claims.decide('investment', id, alice, async () => 'x'));
-    expect([none.status, none.message]).toEqual([409, CLAIM_MESSAGES.notClaimed]);
+    let held: Awaited<ReturnType<typeof claims.get>> = null;
+    let bobsTry: HttpError | null = null;
+    const decided = await claims.decide('investment', id, alice, async () => {
+      held = await claims.get('investment', id);
+      bobsTry = await refusal(claims.decide('investment', id, bob, async () => 'bob decided'));
+      return 'alice decided';
+    });
+    expect(decided).toBe('alice decided');
+    expect(held).toMatchObject({
+      adminId: alice.id,
+      history: [expect.objectContaining({ action: 'claimed', adminId: alice.id, byDecision: true })],
+    });
+    expect([bobsTry!.status, bobsTry!.message]).toEqual([409, 'This item is being reviewed by Alice']);
+    expect(await claims.get('investment', id)).toBeNull();
+    // announced: claimed by the decision, then released by it
+    expect(changes.filter((c) => c.id === id).map((c) => c.claim?.adminName ?? null)).toEqual([
+      'Alice',
+      null,
+    ]);
+  });
+
+  it('two admins deciding one unheld item at once: one decides, the other is refused naming the first', async () => {
+    const claims = make();
+    const id = randomUUID();
+    let decisions = 0;
+    const slow = () =>
+      new Promise<string>((r) => {
+        decisions += 1;
+        setImmediate(() => r('decided'));
+      });
+    const [a, b] = await Promise.allSettled([
+      claims.decide('deposit', id, alice, slow),
+      claims.decide('deposit', id, bob, slow),
+    ]);
+    expect(decisions).toBe(1);
+    const winner = a.status === 'fulfilled' ? 'Alice' : 'Bob';
+    const lost = (a.status === 'rejected' ? a.reason : (b as PromiseRejectedResult).reason) as HttpError;
+    expect([lost.status, lost.message]).toEqual([409, `This item is being reviewed by ${winner}`]);
+  });
+
+  it('a decision by the holder releases the claim on success, and blocks takeover while it runs', async () => {
+    const claims = make();
+    const id = randomUUID();
     await claims.claim('investment', id, alice);
     let finish: ((v: string) => void) | null = null;
     const running = claims.decide('investment', id, alice, () => new Promise<string>((r) => (finish = r)));
@@ -221,6 +315,8 @@ describe('claims through the gateway: two admins, two gateway instances on one R
   let adminA: HttpSession;
   let adminB: HttpSession;
   let adminBName: string;
+  /** Between instance 2 and the ledger: holds instance 2's ledger calls when a spec needs one in flight. */
+  let ledgerRelay: Awaited<ReturnType<typeof heldRelay>>;
   const sockets: RecordingSocket[] = [];
 
   beforeAll(async () => {
@@ -230,6 +326,7 @@ describe('claims through the gateway: two admins, two gateway instances on one R
     });
     // instance 2: same bus file, same Redis db and namespace (as liveInstances.int.spec.ts starts one)
     const kv = createRedisKeyValueStore({ url: REDIS_URL, prefix: `${t.redisPrefix}gateway:` });
+    ledgerRelay = await heldRelay(t.app.money.ledger.grpcAddress);
     second = await startGateway({
       config: {
         ...parseGatewayConfig({
@@ -243,7 +340,7 @@ describe('claims through the gateway: two admins, two gateway instances on one R
         notificationGrpcUrl: t.app.notificationAddress,
         kycGrpcUrl: t.app.kycAddress,
         kycHttpUrl: t.app.kycHttpUrl,
-        ledgerGrpcUrl: t.app.money.ledger.grpcAddress,
+        ledgerGrpcUrl: ledgerRelay.address,
         investmentGrpcUrl: t.app.money.investment.grpcAddress,
         withdrawalGrpcUrl: t.app.money.withdrawal.grpcAddress,
         rateLimits: generousGatewayLimits,
@@ -260,17 +357,18 @@ describe('claims through the gateway: two admins, two gateway instances on one R
       await stop();
       await kv.close();
     };
-    adminA = new HttpSession(t.url, { claimBeforeDeciding: false });
+    adminA = new HttpSession(t.url);
     await signIn(adminA, ADMIN_EMAIL, ADMIN_PASSWORD);
     const b = await userWithRole(t.url, adminA, 'admin');
     adminBName = (await b.browser.get('/api/users/getUser')).body.name as string;
-    adminB = new HttpSession(second.url, { claimBeforeDeciding: false });
+    adminB = new HttpSession(second.url);
     await signIn(adminB, b.email, b.password);
   }, 120_000);
 
   afterAll(async () => {
     for (const s of sockets) s.close();
     await second?.stop();
+    await ledgerRelay?.close();
     await t?.stop();
     const redis = new Redis(REDIS_URL);
     try {
@@ -365,11 +463,32 @@ describe('claims through the gateway: two admins, two gateway instances on one R
     ).toBe(false);
   });
 
-  it('nobody holding the claim: a decision is refused until the admin claims; release answers released', async () => {
+  it('nobody holding the claim: the spec decision claims and decides it; release answers released', async () => {
     const investor = await verifiedUser(t.url);
+    const decidedId = await requestDeposit(investor.browser, 55);
+    const aSocket = await socketOf(t.url, adminA);
+    const decided = await adminB.patch('/api/payments/confirmPayment', {
+      transactionId: decidedId,
+      status: 'Confirmed',
+    });
+    expect(decided.status).toBe(200);
+    // announced on the other gateway: claimed by B's decision, then released by it
+    await aSocket.waitFor(
+      (p) =>
+        p.event === LIVE_EVENTS.claimChanged &&
+        p.payload.id === decidedId &&
+        (p.payload.claim as { history?: Array<{ byDecision?: boolean }> } | null)?.history?.[0]
+          ?.byDecision === true,
+      'the claim taken by the decision',
+    );
+    await aSocket.waitFor(
+      (p) => p.event === LIVE_EVENTS.claimChanged && p.payload.id === decidedId && p.payload.claim === null,
+      'released by the decision',
+    );
+    const again = await adminA.patch('/api/payments/confirmPayment', { transactionId: decidedId });
+    expect([again.status, again.body.message]).toEqual([409, 'This deposit has already been confirmed']);
+
     const depositId = await requestDeposit(investor.browser, 60);
-    const none = await adminA.patch('/api/payments/confirmPayment', { transactionId: depositId });
-    expect([none.status, none.body.message]).toEqual([409, CLAIM_MESSAGES.notClaimed]);
     expect((await claimItem(adminA, 'deposit', depositId)).status).toBe(200);
     expect((await releaseItem(adminB, 'deposit', depositId)).body).toEqual({
       message: 'Released',
@@ -381,6 +500,52 @@ describe('claims through the gateway: two admins, two gateway instances on one R
     });
     expect((await claimItem(adminB, 'deposit', depositId)).status).toBe(200);
     expect((await releaseItem(adminB, 'deposit', depositId)).body.released).toBe(true);
+  });
+
+  it('two admins racing for one item through the spec paths: B decides, A gets 409 naming B while it runs, then already confirmed', async () => {
+    const investor = await verifiedUser(t.url);
+    const depositId = await requestDeposit(investor.browser, 85);
+    // B's decision (instance 2) stays in flight while the relay holds its ledger call
+    ledgerRelay.hold();
+    const bDecides = adminB.patch('/api/payments/confirmPayment', {
+      transactionId: depositId,
+      status: 'Confirmed',
+      notes: 'B was first',
+    });
+    try {
+      await waitFor(
+        async () =>
+          (await adminA.get('/api/admin/claims')).body.claims.some(
+            (c: { id: string; adminName: string }) => c.id === depositId && c.adminName === adminBName,
+          ),
+        { timeoutMs: 10_000, message: 'B holds the item by deciding it' },
+      );
+      const aConfirms = await adminA.patch('/api/payments/confirmPayment', {
+        transactionId: depositId,
+        status: 'Confirmed',
+        notes: 'A too',
+      });
+      expect([aConfirms.status, aConfirms.body.message]).toEqual([
+        409,
+        `This item is being reviewed by ${adminBName}`,
+      ]);
+      const aRejects = await adminA.patch('/api/payments/rejectPayment', {
+        transactionId: depositId,
+        status: 'Rejected',
+      });
+      expect([aRejects.status, aRejects.body.message]).toEqual([
+        409,
+        `This item is being reviewed by ${adminBName}`,
+      ]);
+    } finally {
+      ledgerRelay.release();
+    }
+    const decided = await bDecides;
+    expect(decided.status).toBe(200);
+    expect(decided.body.transaction).toMatchObject({ status: 'Confirmed', notes: 'B was first' });
+    const late = await adminA.patch('/api/payments/confirmPayment', { transactionId: depositId });
+    expect([late.status, late.body.message]).toEqual([409, 'This deposit has already been confirmed']);
+    await waitForBalances(investor.browser, { balance: 85 });
   });
 
   it('validates kind and id; a subscriber and an anonymous caller are refused', async () => {

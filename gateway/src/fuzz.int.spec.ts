@@ -1,5 +1,5 @@
 /**
- * Issue 11, "Proof over every route": fuzzing. Every route of the gateway's route table, as a signed-in
+ * Proof over every route: fuzzing. Every route of the gateway's route table, as a signed-in
  * subscriber and as an admin, gets requests built from its valid-shaped request (testing/routeMatrix.ts)
  * with fast-check: wrong types, huge and deeply nested bodies, unicode, operator objects ({"$gt": ""}),
  * `__proto__`/`constructor` keys, malformed JSON and content types, bad path params, query strings,
@@ -10,6 +10,7 @@
  * Bounded for `make test` (FUZZ_RUNS runs per route and caller, default 3); `make fuzz` raises it.
  * FUZZ_TRACE=1 prints every request and answer. A failure prints the seed: replay with `FUZZ_SEED=<seed> FUZZ_RUNS=<runs> npx vitest run gateway/src/fuzz.int.spec.ts`.
  */
+import { testEnv } from '../../tests/helpers/testEnv.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from './http/cookies.js';
@@ -28,8 +29,8 @@ import {
 } from './testing/routeCallers.js';
 import { apiRoutes, paramsOf, type RegisteredRoute } from './testing/routeTable.js';
 
-const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 3));
-const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
+const RUNS = testEnv().FUZZ_RUNS;
+const SEED = testEnv().FUZZ_SEED ?? Date.now() % 2 ** 31;
 const ROUTES = apiRoutes();
 /** Who sends the fuzzed requests (the first admin only audits). */
 const FUZZ_CALLERS: readonly Caller[] = ['subscriber', 'admin'];
@@ -72,7 +73,7 @@ const DERIVED = new Set(['balance', 'investmentBalance', 'totalMaturityAmount', 
 async function checksum(): Promise<string> {
   const started = Date.now();
   await t.app.money.flushOutboxes();
-  if (process.env.FUZZ_TRACE) console.log(`checksum flush ${Date.now() - started} ms`);
+  if (testEnv().FUZZ_TRACE) console.log(`checksum flush ${Date.now() - started} ms`);
   const users = await auditor.get('/api/users/getUsers');
   expect(users.status, 'the auditor reads the users').toBe(200);
   const people = (users.body as Array<Record<string, unknown>>)
@@ -422,7 +423,7 @@ describe(`fuzzing every route (${RUNS} runs per route and caller, seed ${SEED})`
             const valid = row.request?.(contextFor(who.self, target)) ?? {};
             const started = Date.now();
             const res = await send(who, route, valid, c).catch(noAnswer);
-            if (process.env.FUZZ_TRACE)
+            if (testEnv().FUZZ_TRACE)
               console.log(`${Date.now() - started} ms ${caller} ${route.key} ${brief(c)} -> ${show(res)}`);
             const what = `${caller} ${route.key} -> ${show(res)}`;
             expect(res.status, what).toBeGreaterThan(0);

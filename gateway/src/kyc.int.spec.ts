@@ -21,12 +21,10 @@ import {
   type TestComposition,
 } from './testing/composition.js';
 import { onOneConnection, type RawRequest } from './testing/keepAlive.js';
+import { testPng } from '@meridian/platform/testing/testImage';
 
-// A real 1×1 PNG.
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
+// A real PNG (the kyc service reads its dimensions: at least 200 pixels a side).
+const PNG = testPng();
 const HTML_AS_PNG = Buffer.from(
   '<!DOCTYPE html><html><body><script>alert(document.cookie)</script></body></html>',
 );
@@ -256,10 +254,21 @@ describe('KYC upload checks', () => {
     user = await verifiedUser(t.url);
   });
 
-  it('refuses a .png that holds HTML, 10,485,761 bytes and a missing side; nothing is kept', async () => {
+  it('refuses a .png that holds HTML, an image without or under the least dimensions, 10,485,761 bytes and a missing side; nothing is kept', async () => {
     const html = await upload(user, { front: HTML_AS_PNG, back: PNG, frontName: 'passport.png' });
     expect(html.status).toBe(400);
     expect(html.body).toEqual({ message: MESSAGES.invalidFormat });
+
+    const threeByteJpeg = await upload(user, { front: Buffer.from([0xff, 0xd8, 0xff]), back: PNG });
+    expect(threeByteJpeg.status).toBe(400);
+    expect(threeByteJpeg.body).toEqual({
+      message:
+        'The image could not be read. Please upload a photo or scan of the document (JPEG, PNG or PDF).',
+    });
+    const tiny = await upload(user, { front: testPng(1, 1), back: PNG });
+    expect(tiny.body).toEqual({
+      message: 'The image is too small (1×1 pixels): each side must be at least 200 pixels.',
+    });
 
     const big = Buffer.concat([PNG, Buffer.alloc(MAX_BYTES + 1 - PNG.length)]);
     expect(big.length).toBe(10_485_761);
@@ -463,6 +472,9 @@ describe('KYC documents and the admin calls: who may', () => {
     const mine = await fetchDocument(path, owner.browser.cookieHeader());
     expect(mine.status).toBe(200);
     expect(mine.body.equals(PNG)).toBe(true);
+    // never a page of ours: an attachment, sandboxed (the app's own policy does not replace it)
+    expect(mine.headers.get('content-disposition')).toBe('attachment; filename="kyc-back.png"');
+    expect(mine.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
     expect(
       (await fetchDocument(`/api/users/kyc/document/${owner.id}/side`, owner.browser.cookieHeader())).status,
     ).toBe(404);

@@ -1,5 +1,5 @@
 /**
- * Live pushes across gateway instances (issue 8 §5): two gateways on one in-process bus (one file) and one
+ * Live pushes across gateway instances: two gateways on one in-process bus (one file) and one
  * Redis. They share ONE live-push group, so each event is handled by one of them (the other waits on
  * standby); the pushes go through the shared live log, so a socket that reconnects to the other instance, or
  * to a restarted one, gets exactly what it missed, with the same positions; 'live/resync' only for a
@@ -59,6 +59,7 @@ async function startInstance(): Promise<RunningGateway> {
       ledgerGrpcUrl: t.app.money.ledger.grpcAddress,
       investmentGrpcUrl: t.app.money.investment.grpcAddress,
       withdrawalGrpcUrl: t.app.money.withdrawal.grpcAddress,
+      supportGrpcUrl: t.app.supportAddress,
       rateLimits: generousGatewayLimits,
       liveRingSize: RING,
       liveKeyPrefix: `${t.redisPrefix}gateway:live:`,
@@ -284,5 +285,42 @@ describe('live pushes across gateway instances', () => {
     const liveId = await requestDeposit(via(investor.browser, c), 3);
     await confirmDeposit(via(admin, c), liveId);
     await back.waitFor(isBalance(15), 'live on the restarted instance');
+  });
+});
+
+describe('the support chat across instances', () => {
+  it('a reply sent through one instance reaches the investor on another; one sent while away is replayed there', async () => {
+    // instances of this test's own (earlier tests stop the first two): requests through one, sockets on the other
+    const sender = await startInstance();
+    const b2 = await startInstance();
+    const investor = await verifiedUser(sender.url);
+    const adminViaSender = via(admin, sender);
+    const isReply = (text: string) => (p: Push) =>
+      p.event === 'support/message' && (p.payload.message as { text?: string }).text === text;
+    const onB = await open(b2, investor.browser);
+    const sent = await via(investor.browser, sender).post('/api/support/conversations/mine/messages', {
+      text: 'Through the sender',
+    });
+    expect(sent.status).toBe(201);
+    const id = sent.body.conversation._id as string;
+
+    expect(
+      (
+        await adminViaSender.post(`/api/support/conversations/${id}/messages`, {
+          text: 'Reply through the sender',
+        })
+      ).status,
+    ).toBe(201);
+    await onB.waitFor(isReply('Reply through the sender'), 'the reply on B');
+    const last = onB.lastPosition()!;
+    onB.close();
+
+    const watcher = await open(b2, admin);
+    await adminViaSender.post(`/api/support/conversations/${id}/messages`, { text: 'While you were away' });
+    await watcher.waitFor(isReply('While you were away'), 'the admin sees it');
+    const back = await open(b2, investor.browser, last);
+    await back.waitFor(isReply('While you were away'), 'replayed after the reconnect');
+    expect(back.pushes.some((p) => p.event === 'live/resync')).toBe(false);
+    expect(back.pushes.filter(isReply('Reply through the sender'))).toHaveLength(0);
   });
 });

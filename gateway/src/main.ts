@@ -6,6 +6,7 @@ import { startMetricsServerIf } from '@meridian/platform/metrics';
 import { startTracingFromEnv } from '@meridian/platform/tracing';
 import { onShutdown, remotePersonalDataKeys, shutdownTimings } from '@meridian/platform/runtime';
 import { PersonalData } from '@meridian/platform/personalData';
+import { registerMeshFromEnv } from '@meridian/platform/grpc/mesh';
 import { gatewayConfigFromEnv, gatewayEnvSchema } from './config.js';
 import { startGateway } from './server.js';
 
@@ -18,7 +19,12 @@ export {
   DEFAULT_RATE_LIMITS,
   type GatewayConfig,
 } from './config.js';
-export { createIdentityClient, createKycClient, createNotificationClient } from './grpcClients.js';
+export {
+  createIdentityClient,
+  createKycClient,
+  createNotificationClient,
+  createSupportClient,
+} from './grpcClients.js';
 export { closeMoneyClients, createMoneyClients } from './moneyClients.js';
 export { gatewayEventCodecs, pushesForKycEvent } from './live/kycPushes.js';
 export { LIVE_EVENTS, LIVE_EVENTS as LIVE } from './live/pushContract.js';
@@ -28,6 +34,8 @@ async function main(): Promise<void> {
   const env = loadConfigOrExit(gatewayEnvSchema);
   const config = gatewayConfigFromEnv(env);
   const logger = createLogger('gateway');
+  // its certificate for mutual TLS with the services (GRPC_TLS_DIR; required in production)
+  registerMeshFromEnv('gateway', process.env);
   const tracing = startTracingFromEnv('gateway');
   if (tracing) onShutdown(() => tracing.stop(), { logger });
   // personal values in live pushes are opened with keys from identity (IDENTITY_GRPC_URL, INTERNAL_SERVICE_TOKEN)

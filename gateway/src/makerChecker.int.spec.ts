@@ -1,5 +1,5 @@
 /**
- * Issue 11, findings 5 and 9, as HTTP calls against the standalone composition:
+ * Maker-checker and impersonation, as HTTP calls against the standalone composition:
  * - maker-checker (docs/architecture.md §3a): no admin decides their own deposit, investment, withdrawal
  *   or KYC case, nor edits their own balances; while impersonating, money commands are refused (viewing
  *   works);
@@ -25,11 +25,9 @@ import {
   waitFor,
   waitForBalances,
 } from './testing/money.js';
+import { testPng } from '@meridian/platform/testing/testImage';
 
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
+const PNG = testPng();
 const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
 const SECOND_ADMIN = '(if you are the only admin, a second admin is needed)';
 const own = (noun: string) =>
@@ -90,7 +88,7 @@ async function secondAdmin(): Promise<Account> {
   return account;
 }
 
-describe('maker-checker (finding 5)', () => {
+describe('maker-checker', () => {
   it('an admin cannot confirm their own deposit nor edit their own balances; a second admin can', async () => {
     const other = await secondAdmin();
     const depositId = await requestDeposit(other.browser, 60);
@@ -208,7 +206,7 @@ describe('KYC while impersonating (found by the proof suites)', () => {
   });
 });
 
-describe('Idempotency-Key namespace (finding 9)', () => {
+describe('Idempotency-Key namespace', () => {
   it('Idempotency-Key capture:<W> on an investment no longer blocks withdrawal W’s capture', async () => {
     const investor = await fundedInvestor(t.url, admin, 300);
     expect((await put(admin, `/api/users/updateDepositBalance/${investor.id}`, { amount: 100 })).status).toBe(

@@ -196,3 +196,34 @@ describe('balance edits: PUT api/users/{updateDepositBalance|editDepositBalance|
     });
   });
 });
+
+describe('balance edits honour Idempotency-Key: a PUT sent twice, as a proxy retries it, applies once', () => {
+  it('on each of the three edits, the same key twice (one after the other and at once) credits once', async () => {
+    const investor = await verifiedUser(t.url);
+    const edit = (path: string, key: string) =>
+      admin.request('PUT', `/api/users/${path}/${investor.id}`, {
+        body: { operation: 'add', amount: 10 },
+        headers: { 'idempotency-key': key },
+      });
+    const cases: Array<[string, 'balance' | 'investmentBalance' | 'totalMaturityAmount']> = [
+      ['editDepositBalance', 'balance'],
+      ['editinvestmentBalance', 'investmentBalance'],
+      ['updateDepositBalance', 'totalMaturityAmount'],
+    ];
+    for (const [path, field] of cases) {
+      const key = `credit-${path}-${investor.id}`;
+      const first = await edit(path, key);
+      const again = await edit(path, key);
+      expect([first.status, again.status], path).toEqual([200, 200]);
+      expect(first.body[field], path).toBe(10);
+      expect(again.body[field], path).toBe(10);
+      // twice at once, under another key: one credit
+      const raced = await Promise.all([edit(path, `${key}-b`), edit(path, `${key}-b`)]);
+      expect(raced.map((r) => r.status)).toEqual([200, 200]);
+    }
+    await waitForBalances(investor.browser, { balance: 20, investmentBalance: 20, totalMaturityAmount: 20 });
+    // without a key, a second PUT is a second credit (the key is what makes a retry one)
+    await put(admin, `/api/users/editDepositBalance/${investor.id}`, { operation: 'add', amount: 10 });
+    await waitForBalances(investor.browser, { balance: 30 });
+  });
+});

@@ -3,6 +3,7 @@ import { LedgerServiceClient } from '@meridian/proto/meridian/ledger/v1/ledger';
 import { InvestmentServiceClient } from '@meridian/proto/meridian/investment/v1/investment';
 import { WithdrawalServiceClient } from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
 import { createGrpcClient, type GrpcClientOptions } from '@meridian/platform/grpc/index';
+import { asGateway } from './grpcClients.js';
 
 export type { LedgerServiceClient, InvestmentServiceClient, WithdrawalServiceClient };
 
@@ -19,8 +20,9 @@ export function createMoneyClients(
     investmentGrpcUrl?: string;
     withdrawalGrpcUrl?: string;
   },
-  options?: GrpcClientOptions,
+  clientOptions?: GrpcClientOptions,
 ): MoneyClients {
+  const options = asGateway(clientOptions);
   return {
     ledger: createGrpcClient(LedgerServiceClient, targets.ledgerGrpcUrl ?? '127.0.0.1:50054', options),
     investment: createGrpcClient(

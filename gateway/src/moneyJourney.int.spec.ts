@@ -1,6 +1,6 @@
 /**
  * Invest → approve → a plan lasting ~1 s matures → Total Profit; KYC approved through the KYC routes →
- * withdraw → approve; getTransactionHistory shows all of it (issue 4 §4, §5, §7) — through the gateway
+ * withdraw → approve; getTransactionHistory shows all of it — through the gateway
  * and the real standalone composition with PLANS_JSON. After each test the ledger reconciliation check holds.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -17,11 +17,9 @@ import {
   waitForBalances,
   type RecordingSocket,
 } from './testing/money.js';
+import { testPng } from '@meridian/platform/testing/testImage';
 
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
+const PNG = testPng();
 const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 let t: TestComposition;
@@ -126,12 +124,19 @@ describe('the money journey', () => {
     const item = (pending.body.pendingInvestments as Array<Record<string, unknown>>).find(
       (i) => i._id === investmentId,
     );
+    // while pending: the projected dates, the request's time and that plus the plan's term
+    const projectedStart = Date.parse(item!.startDate as string);
+    const projectedEnd = Date.parse(item!.endDate as string);
+    expect(item!.datesProjected).toBe(true);
+    expect(projectedStart).toBe(Date.parse(item!.createdAt as string));
+    expect(projectedEnd - projectedStart).toBe(item!.durationMs);
+    expect(item!.durationMs).toBeGreaterThan(0);
     expect(item).toMatchObject({
       investmentId,
       plan: 'Starter',
       status: 'pending',
       amount: 200,
-      maturityAmount: 224, // projected from the request on (issue 12)
+      maturityAmount: 224, // projected from the request on
       user: { _id: investor.id, email: investor.email, balance: 400 },
     });
     const added = await adminSocket.waitFor(
@@ -151,8 +156,10 @@ describe('the money journey', () => {
     const approved = await put(admin, `/api/invest/${investmentId}/approve`);
     expect(approved.status).toBe(200);
     expect(approved.body.investment).toMatchObject({ status: 'Active', maturityAmount: 224 });
-    expect(typeof approved.body.investment.startDate).toBe('string');
-    expect(typeof approved.body.investment.endDate).toBe('string');
+    const real = approved.body.investment as { startDate: string; endDate: string; datesProjected: boolean };
+    expect(real.datesProjected).toBe(false);
+    expect(Date.parse(real.endDate) - Date.parse(real.startDate)).toBe(projectedEnd - projectedStart);
+    expect(Date.parse(real.startDate)).toBeGreaterThanOrEqual(projectedStart);
     const again = await put(admin, `/api/invest/${investmentId}/reject`);
     expect(again.status).toBe(409);
     expect(again.body.message).toMatch(/already been/);

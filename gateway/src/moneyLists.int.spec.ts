@@ -1,5 +1,5 @@
 /**
- * The money lists at scale (issue 10, goal 7) through the gateway and the real standalone composition:
+ * The money lists at scale through the gateway and the real standalone composition:
  * without `limit` / `cursor` every list answers the spec's whole list; with them one page of the same list,
  * the body in the spec's shape and the next page's cursor in X-Next-Cursor (absent on the last page); a bad
  * limit or cursor is a 400 'Invalid cursor or limit'. The history merges its three lists a page at a time.

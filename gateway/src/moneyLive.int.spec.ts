@@ -1,5 +1,5 @@
 /**
- * Live pushes catch up after a reconnect (issue 4 §5, web/src/features/live/README.md "Catching up"):
+ * Live pushes catch up after a reconnect (web/src/features/live/README.md "Catching up"):
  * a socket that reconnects with its last position gets every push it missed, in order, then live ones;
  * a position the gateway cannot replay from gets 'live/resync'.
  */

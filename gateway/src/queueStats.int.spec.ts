@@ -1,5 +1,5 @@
 /**
- * GET api/admin/queueStats (issue 14): the size of every admin queue in one call, from the counters the
+ * GET api/admin/queueStats: the size of every admin queue in one call, from the counters the
  * services keep in their read models; admin only (an investor 403, nobody 401). The counts move as items
  * are requested and decided.
  */

@@ -10,8 +10,9 @@ import {
 } from '@meridian/proto/meridian/identity/v1/identity';
 import { callUnary } from './grpcClients.js';
 import { SESSION_COOKIE } from './http/cookies.js';
-import { createOriginPolicy, originOf, type OriginPolicy } from './http/origins.js';
+import { createOriginPolicy, localPortOf, originOf, type OriginPolicy } from './http/origins.js';
 import type { GatewayLogger } from './logger.js';
+import type { RevocationFeed } from './sessionRevocations.js';
 
 export interface Realtime {
   io: SocketServer;
@@ -34,10 +35,18 @@ export interface RealtimeDeps {
   appUrl: string;
   /** CORS_ORIGINS: other origins whose pages may connect (a separately hosted SPA). */
   corsOrigins?: string[];
+  /** ALLOWED_HOSTS and NODE_ENV: the hosts a handshake may name besides APP_URL's (origins.ts). */
+  allowedHosts?: string[];
+  nodeEnv?: 'development' | 'test' | 'production';
   redisUrl?: string;
   deadlineMs?: number;
   /** Every this many ms each socket's session is checked again; refused sockets are disconnected (default 60 000). */
   revalidateMs?: number;
+  /**
+   * Identity's session revocations (sessionRevocations.ts): a revoked session's sockets are cut at once,
+   * and a user's sockets are checked again at once when the user changes (suspension, deletion, role).
+   */
+  revocations?: RevocationFeed;
 }
 
 function cookieValue(header: string | undefined, name: string): string | undefined {
@@ -57,15 +66,17 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 }
 
 /**
- * Browsers must come from our own origin (APP_URL's, or the host the handshake was sent to) or from
- * one of CORS_ORIGINS (a separately hosted SPA); requests without an Origin (non-browser clients) pass.
+ * The handshake must name a host we answer for (origins.ts), and a browser must come from one of our
+ * own origins or from one of CORS_ORIGINS (a separately hosted SPA); requests without an Origin
+ * (non-browser clients) pass that second check.
  */
-function allowedOrigin(req: IncomingMessage, origins: OriginPolicy): boolean {
+function allowedHandshake(req: IncomingMessage, origins: OriginPolicy): boolean {
+  const port = localPortOf(req);
+  if (!origins.hostAllowed(req.headers.host, port)) return false;
   const origin = req.headers.origin;
   if (!origin) return true;
   const o = originOf(origin);
-  if (!o) return false;
-  return new URL(o).host === req.headers.host || origins.isOwn(o);
+  return o !== undefined && origins.isOwn(o, port);
 }
 
 /** socket.io on the gateway's HTTP server: handshake authenticated by the session cookie. */
@@ -82,7 +93,7 @@ export function attachRealtime(deps: RealtimeDeps): Realtime {
     perMessageDeflate: false,
     pingInterval: 25_000,
     pingTimeout: 20_000,
-    allowRequest: (req, cb) => cb(null, allowedOrigin(req, origins)),
+    allowRequest: (req, cb) => cb(null, allowedHandshake(req, origins)),
     // long-polling from a separately hosted SPA reads answers cross-origin, with its cookies
     ...(origins.corsOrigins.length > 0
       ? { cors: { origin: [...origins.corsOrigins], credentials: true } }
@@ -115,6 +126,7 @@ export function attachRealtime(deps: RealtimeDeps): Realtime {
         },
       );
       socket.data.userId = principal.userId;
+      socket.data.sessionId = principal.sessionId;
       socket.data.role = principal.role;
       socket.data.token = principal.refreshedSessionToken || token;
       next();
@@ -132,7 +144,14 @@ export function attachRealtime(deps: RealtimeDeps): Realtime {
     // listener (gateway/src/live/hub.ts), registered after this one, once the rooms are joined.
   });
 
-  // Logout, suspension and deletion revoke sessions: open sockets learn it at the next check.
+  const endSockets = (sockets: Iterable<Socket>) => {
+    for (const socket of sockets) {
+      socket.emit('session:ended', { message: 'Not authorized, please login' });
+      socket.disconnect(true);
+    }
+  };
+  // Logout, suspension and deletion revoke sessions: open sockets learn it from the revocation feed at
+  // once (below), else at the next check.
   const checkSession = async (token: string, sockets: Socket[]) => {
     try {
       const p = await callUnary(
@@ -154,12 +173,7 @@ export function attachRealtime(deps: RealtimeDeps): Realtime {
       }
     } catch (err) {
       const code = (err as { code?: number })?.code;
-      if (code === GrpcStatus.UNAUTHENTICATED || code === GrpcStatus.NOT_FOUND) {
-        for (const socket of sockets) {
-          socket.emit('session:ended', { message: 'Not authorized, please login' });
-          socket.disconnect(true);
-        }
-      }
+      if (code === GrpcStatus.UNAUTHENTICATED || code === GrpcStatus.NOT_FOUND) endSockets(sockets);
     }
   };
   /**
@@ -208,21 +222,70 @@ export function attachRealtime(deps: RealtimeDeps): Realtime {
   }, revalidateMs);
   revalidate.unref();
 
+  /** The sockets of this instance, by session token, that `keep` selects. */
+  const bySessionOf = (keep: (socket: Socket) => boolean) => {
+    const bySession = new Map<string, Socket[]>();
+    for (const socket of io.of('/').sockets.values()) {
+      if (!keep(socket)) continue;
+      const token = socket.data.token as string;
+      const list = bySession.get(token);
+      if (list) list.push(socket);
+      else bySession.set(token, [socket]);
+    }
+    return bySession;
+  };
+  /**
+   * A revoked session (logout, and every session of a suspended, deleted or re-passworded user) is over:
+   * its sockets on this instance are cut now. A changed user (a role among others) has the sessions of
+   * its sockets here checked again now, once per session even when changes come in a burst.
+   */
+  const rechecking = new Map<string, { again: boolean }>();
+  const recheck = (token: string) => {
+    const running = rechecking.get(token);
+    if (running) {
+      running.again = true;
+      return;
+    }
+    const state = { again: false };
+    rechecking.set(token, state);
+    void (async () => {
+      do {
+        state.again = false;
+        const sockets = [...io.of('/').sockets.values()].filter((s) => s.data.token === token);
+        if (sockets.length === 0 || closed) break;
+        await checkSession(token, sockets);
+      } while (state.again);
+    })().finally(() => rechecking.delete(token));
+  };
+  const offRevocations = deps.revocations?.subscribe({
+    revoked: (r) => {
+      if ('sid' in r) endSockets([...io.of('/').sockets.values()].filter((s) => s.data.sessionId === r.sid));
+      else for (const token of bySessionOf((s) => s.data.userId === r.uid).keys()) recheck(token);
+    },
+    lost: () => undefined,
+  });
+
   return {
     io,
+    // after close, a push would publish on a Redis connection that is quitting, and the adapter does not
+    // catch a publish's rejection
     pushToUser: (userId, event, payload) => {
-      io.to(userRoom(userId)).emit(event, payload);
+      if (!closed) io.to(userRoom(userId)).emit(event, payload);
     },
     pushToAdmins: (event, payload) => {
-      io.to(ADMINS_ROOM).emit(event, payload);
+      if (!closed) io.to(ADMINS_ROOM).emit(event, payload);
     },
     close: async () => {
       closed = true;
+      offRevocations?.();
       clearInterval(revalidate);
       await new Promise<void>((resolve) => {
         io.close(() => resolve());
       }).catch(() => undefined);
-      await Promise.all([pub?.quit().catch(() => undefined), sub?.quit().catch(() => undefined)]);
+      // the subscriber first: the adapter answers other gateways' requests by publishing, uncaught, so no
+      // request may arrive once the publisher is quitting
+      await sub?.quit().catch(() => sub?.disconnect());
+      await pub?.quit().catch(() => pub?.disconnect());
     },
   };
 }

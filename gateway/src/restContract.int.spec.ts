@@ -26,6 +26,7 @@ import { cookieAttributes } from './testing/httpSession.js';
 import { startGateway, type RunningGateway } from './server.js';
 import { createIdentityClient, createNotificationClient } from './grpcClients.js';
 import { DEV_KYC_INTERNAL_TOKEN } from './config.js';
+import { MISDIRECTED } from './http/origins.js';
 
 let t: TestComposition;
 let url: string;
@@ -816,6 +817,24 @@ describe('POST /api/sendAutomatedEmail', () => {
     expect(ok.body).toEqual({ message: expect.any(String) });
     await waitForMail(url, account.email, (m) => /deposit/i.test(m.subject));
   });
+
+  it('a reply_to that is not an address (the original client sends noreply@GreenWood), or none, is not refused', async () => {
+    const account = await registerUser(url);
+    for (const [subject, replyTo] of [
+      ['Deposit GreenWood', 'noreply@GreenWood'],
+      ['Deposit without reply', undefined],
+    ] as const) {
+      const sent = await account.browser.post('/api/sendAutomatedEmail', {
+        subject,
+        send_to: account.email,
+        ...(replyTo === undefined ? {} : { reply_to: replyTo }),
+        template: 'depositNotice',
+        url: '/dashboard',
+      });
+      expect([sent.status, sent.body.message]).toEqual([200, expect.any(String)]);
+      await waitForMail(url, account.email, (m) => m.subject.includes(subject));
+    }
+  });
 });
 
 describe('GET /api/dev/mailbox', () => {
@@ -856,6 +875,8 @@ describe('the gateway in production', () => {
         notificationGrpcUrl: t.app.notificationAddress,
         webDist: '/nonexistent-web-dist',
         appUrl: 'https://meridian.example.com',
+        // this spec reaches it as localhost (production answers only configured hosts)
+        allowedHosts: ['localhost'],
         cookieSecure: true,
         trustProxy: 'loopback',
         kycGrpcUrl: t.app.kycAddress,
@@ -875,6 +896,13 @@ describe('the gateway in production', () => {
     const res = await fetch(`${prod.url}/api/dev/mailbox?to=${encodeURIComponent(ADMIN_EMAIL)}`);
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ message: expect.any(String) });
+  });
+
+  it('answers only the configured hosts: a loopback address is refused (421)', async () => {
+    const res = await fetch(`http://127.0.0.1:${prod.port}/api/users/loginStatus`);
+    expect(res.status).toBe(421);
+    expect(await res.json()).toEqual({ message: MISDIRECTED });
+    expect((await fetch(`http://127.0.0.1:${prod.port}/healthz`)).status).toBe(200);
   });
 
   it('marks cookies Secure and sends HSTS', async () => {

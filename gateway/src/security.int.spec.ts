@@ -1,9 +1,10 @@
 /**
- * Issue 11, the gateway's findings: forwarded headers only from trusted proxies (4), frame protection on
- * every HTML answer (8), the dev mailbox for loopback clients and one address only (3), and the gateway
- * parts of 10 (cross-site GET logout, a demoted admin's sockets, the `photo` field).
+ * The gateway's security rules: forwarded headers only from trusted proxies, frame protection on every
+ * HTML answer, the dev mailbox for loopback clients and one address only, no cross-site GET logout, a
+ * demoted admin's sockets, and the `photo` field.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Request, Response } from 'express';
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { loopbackOnly } from './http/otherRoutes.js';
 import { HttpError } from './http/errors.js';
+import { createOriginPolicy, MISDIRECTED } from './http/origins.js';
 import { parseBody, PHOTO_MAX_CHARS, PHOTO_REFUSED, schemas } from './http/validation.js';
 import { ADMINS_ROOM } from './realtime.js';
 import {
@@ -268,5 +270,108 @@ describe('10. photo: our own uploads or https URLs of allowed hosts only', () =>
     expect(() => parseBody(schemas.updateUser, { photo: webp })).toThrow(PHOTO_REFUSED);
     const big = `data:image/jpeg;base64,${'A'.repeat(PHOTO_MAX_CHARS)}`;
     expect(() => parseBody(schemas.updateUser, { photo: big })).toThrow(PHOTO_REFUSED);
+  });
+});
+
+/** A request to the gateway naming `host` in its Host header (what a page on a rebound name sends). */
+function withHost(
+  url: string,
+  path: string,
+  host: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      new URL(path, url),
+      {
+        method: options.method ?? 'GET',
+        headers: {
+          ...options.headers,
+          host,
+          ...(options.body ? { 'content-type': 'application/json' } : {}),
+        },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+describe('Host: only the hosts configuration names (DNS rebinding)', () => {
+  const port = () => new URL(t.url).port;
+
+  it('refuses a page on a rebound name before any route (421, a clear message), the dev mailbox and a reset included', async () => {
+    const rebound = `evil.example:${port()}`;
+    const origin = `http://${rebound}`;
+    const user = await registerUser(t.url);
+    for (const [method, path, body] of [
+      ['GET', '/api/users/loginStatus', undefined],
+      ['GET', `/api/dev/mailbox?to=${encodeURIComponent(user.email)}`, undefined],
+      ['POST', '/api/users/forgotPassword', JSON.stringify({ email: user.email })],
+      ['GET', '/', undefined],
+    ] as const) {
+      const res = await withHost(t.url, path, rebound, { method, body, headers: { origin } });
+      expect(res.status, `${method} ${path}`).toBe(421);
+      expect(JSON.parse(res.body), `${method} ${path}`).toEqual({ message: MISDIRECTED });
+    }
+  });
+
+  it('refuses the socket.io handshake on a rebound name', async () => {
+    const res = await withHost(t.url, '/socket.io/?EIO=4&transport=polling', `evil.example:${port()}`);
+    expect(res.status).toBe(403);
+    const ok = await withHost(t.url, '/socket.io/?EIO=4&transport=polling', `localhost:${port()}`);
+    expect(ok.status).toBe(200);
+  });
+
+  it('the origin check trusts configuration, never the Host the request brought', async () => {
+    const user = await registerUser(t.url);
+    const other = `localhost:${Number(port()) + 1}`;
+    // a loopback name on another port is not ours: neither as Host nor as Origin
+    expect((await withHost(t.url, '/api/users/loginStatus', other)).status).toBe(421);
+    const res = await user.browser.post(
+      '/api/users/sendVerificationEmail',
+      {},
+      { headers: { origin: `http://${other}` } },
+    );
+    expect(res.status).toBe(403);
+  });
+
+  it('answers APP_URL’s host, and outside production localhost, 127.0.0.1 and [::1] on its port', async () => {
+    for (const host of [`localhost:${port()}`, `127.0.0.1:${port()}`, `[::1]:${port()}`, 'localhost:8080']) {
+      const res = await withHost(t.url, '/api/users/loginStatus', host);
+      expect(res.status, host).toBe(200);
+    }
+  });
+
+  it('keeps the probes open to any Host (Kubernetes sends the pod IP)', async () => {
+    expect((await withHost(t.url, '/healthz', `10.1.2.3:${port()}`)).status).toBe(200);
+    expect((await withHost(t.url, '/readyz', `10.1.2.3:${port()}`)).status).toBe(200);
+  });
+});
+
+describe('Host policy (origins.ts): APP_URL, ALLOWED_HOSTS, loopback only outside production', () => {
+  it('in production: APP_URL’s host and ALLOWED_HOSTS only', () => {
+    const p = createOriginPolicy({
+      appUrl: 'https://meridian.example.com',
+      allowedHosts: ['api.example.com', 'admin.example.com:8443'],
+      nodeEnv: 'production',
+    });
+    expect(p.hostAllowed('meridian.example.com', 8080)).toBe(true);
+    expect(p.hostAllowed('MERIDIAN.example.com', 8080)).toBe(true);
+    expect(p.hostAllowed('api.example.com:9000', 8080)).toBe(true);
+    expect(p.hostAllowed('admin.example.com:8443', 8080)).toBe(true);
+    expect(p.hostAllowed('admin.example.com', 8080)).toBe(false);
+    expect(p.hostAllowed('localhost:8080', 8080)).toBe(false);
+    expect(p.hostAllowed('evil.example', 8080)).toBe(false);
+    expect(p.hostAllowed(undefined, 8080)).toBe(false);
+    expect(p.isOwn('https://meridian.example.com', 8080)).toBe(true);
+    expect(p.isOwn('http://meridian.example.com', 8080)).toBe(false);
+    expect(p.isOwn('https://evil.example', 8080)).toBe(false);
   });
 });

@@ -11,9 +11,11 @@ import { createGatewayApp } from './app.js';
 import {
   createIdentityClient,
   createKycClient,
+  createSupportClient,
   createNotificationClient,
   type IdentityServiceClient,
   type KycServiceClient,
+  type SupportServiceClient,
   type NotificationServiceClient,
 } from './grpcClients.js';
 import { createLiveHub, liveEventCodecs, type LiveHub, type LiveSubscription } from './live/hub.js';
@@ -26,6 +28,8 @@ import { attachRealtime, type Realtime } from './realtime.js';
 import { measureSockets, withHttpMetrics } from './metrics.js';
 import { createRevocationFeed } from './sessionRevocations.js';
 import { attachClaimsRealtime } from './live/claimsRealtime.js';
+import { emailRepliesToOffline } from './live/supportOffline.js';
+import { attachSupportTyping } from './live/supportTyping.js';
 
 export interface StartGatewayOptions {
   config: GatewayConfig;
@@ -34,6 +38,8 @@ export interface StartGatewayOptions {
   notification?: NotificationServiceClient;
   /** Default: a client to config.kycGrpcUrl (closed on stop). */
   kyc?: KycServiceClient;
+  /** Default: a client to config.supportGrpcUrl (closed on stop). */
+  support?: SupportServiceClient;
   /**
    * The bus live pushes come from (standalone: the shared in-process bus). Default: Kafka at
    * config.kafkaBrokers, else the in-process bus under config.dataDir (closed on stop).
@@ -88,12 +94,18 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   if (!options.notification) owned.push(() => notification.close());
   const kyc = options.kyc ?? createKycClient(config.kycGrpcUrl);
   if (!options.kyc) owned.push(() => kyc.close());
+  const support = options.support ?? createSupportClient(config.supportGrpcUrl ?? '127.0.0.1:50057');
+  if (!options.support) owned.push(() => support.close());
   const money = options.money ?? createMoneyClients(config);
   if (!options.money) owned.push(() => closeMoneyClients(money));
   let kv = options.kv;
   if (!kv) {
     const created = config.redisUrl
-      ? createRedisKeyValueStore({ url: config.redisUrl, prefix: 'meridian:gateway:' })
+      ? createRedisKeyValueStore({
+          url: config.redisUrl,
+          prefix: 'meridian:gateway:',
+          onError: (err) => logger.warn({ err: err.message }, 'redis: connection error; reconnecting'),
+        })
       : createMemoryKeyValueStore({ prefix: 'meridian:gateway:' });
     kv = created;
     owned.push(() => created.close());
@@ -106,6 +118,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
       bus = await createKafkaEventBus({
         brokers: config.kafkaBrokers,
         clientId: 'gateway',
+        kafka: { sasl: config.kafkaSasl },
         codecs: liveEventCodecs,
         logger: logger as never,
       });
@@ -139,6 +152,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     kv,
     logger,
     money,
+    support,
     revocations,
     personalData,
   });
@@ -229,9 +243,12 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     logger,
     appUrl: config.appUrl,
     corsOrigins: config.corsOrigins,
+    allowedHosts: config.allowedHosts,
+    nodeEnv: config.nodeEnv,
     redisUrl: config.redisUrl,
     deadlineMs: config.grpcDeadlineMs,
     revalidateMs: config.socketRevalidateMs,
+    revocations,
   });
 
   // Live pushes (kyc and money events) with catch-up after a reconnect to any instance: gateway/src/live/.
@@ -245,10 +262,20 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
         onError: (err) => logger.warn({ err }, 'live log redis error'),
       })
     : createMemoryLiveLog(logOptions);
-  const hub = createLiveHub({ io: realtime.io, logger, log: liveLog, personalData });
+  const hub = createLiveHub({
+    io: realtime.io,
+    logger,
+    log: liveLog,
+    personalData,
+    // a reply nobody's socket (on any instance) received is emailed, once per burst
+    onSupportEvent: emailRepliesToOffline({ io: realtime.io, support, deadlineMs: config.grpcDeadlineMs }),
+  });
   // claim locks of the admin queues: pushed to every admin, released when an admin's last socket goes
   const claimsLive = attachClaimsRealtime({ io: realtime.io, claims: app.locals.claims, logger });
   owned.push(() => claimsLive.stop());
+  // support's typing indicator, from an admin's socket to the investor's
+  const typing = attachSupportTyping({ io: realtime.io, support, logger, deadlineMs: config.grpcDeadlineMs });
+  owned.push(() => typing.stop());
   owned.push(measureSockets(realtime.io));
   let liveSubscription: LiveSubscription;
   try {

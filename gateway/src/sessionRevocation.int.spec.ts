@@ -1,11 +1,13 @@
 /**
- * Issue 10, goal 1: gateways cache identity's Authenticate answer per session token, and revocation stays
+ * Gateways cache identity's Authenticate answer per session token, and revocation stays
  * immediate. Two gateway instances on the same services, a session used on both (both caches warm), then
  * logout, password change, suspension and deletion: the old session is refused on BOTH instances within
  * 100 ms of the revoking answer. Once with Redis (the revocation crosses processes by pub/sub), once with
  * the in-process wiring (no REDIS_URL: identity and both gateways in this process).
  */
+import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '@meridian/platform/testing/waitFor';
 import { tempDir } from '@meridian/platform/testing/tempDir';
 import { createRedisKeyValueStore } from '@meridian/platform/adapters/keyValue.redis';
 import { startStandalone, type Standalone } from '@meridian/standalone';
@@ -25,6 +27,8 @@ import {
 import { HttpSession } from './testing/httpSession.js';
 
 const REFUSED_WITHIN_MS = 100;
+/** Open sockets of a revoked session are cut within this (their periodic check comes every 60 s). */
+const SOCKETS_CUT_WITHIN_MS = 2_000;
 
 interface Setup {
   instances: [RunningGateway, RunningGateway];
@@ -240,6 +244,46 @@ describe.each([
     const res = await admin.delete(`/api/users/${user.id}`);
     expect(res.status).toBe(200);
     await expectRefusedInTime(token, Date.now(), 'deletion');
+  });
+
+  /** A socket of the session on `gw`, once the gateway said ready; it records when it was cut. */
+  async function socketOn(gw: RunningGateway, token: string) {
+    const socket: Socket = connect(gw.url, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      extraHeaders: { cookie: `${SESSION_COOKIE}=${token}` },
+      reconnection: false,
+    });
+    const state = { socket, ended: false, cut: false };
+    socket.on('session:ended', () => (state.ended = true));
+    socket.on('disconnect', (reason) => (state.cut = reason === 'io server disconnect'));
+    await new Promise<void>((resolve, reject) => {
+      socket.on('ready', () => resolve());
+      socket.on('connect_error', reject);
+    });
+    return state;
+  }
+
+  it.each([
+    ['logout', (u: { browser: HttpSession }) => u.browser.get('/api/users/logout')],
+    [
+      'suspension',
+      (u: { id: string }) => admin.post('/api/users/upgradeUser', { role: 'suspended', id: u.id }),
+    ],
+    ['deletion', (u: { id: string }) => admin.delete(`/api/users/${u.id}`)],
+  ] as const)('%s cuts the session’s open sockets on both instances at once', async (_what, revoke) => {
+    const user = await registerUser(setup.instances[0].url);
+    const token = tokenOf(user.browser);
+    const open = await Promise.all(setup.instances.map((gw) => socketOn(gw, token)));
+    try {
+      expect((await revoke(user as never)).status).toBe(200);
+      await waitFor(() => open.every((s) => s.ended && s.cut), {
+        timeoutMs: SOCKETS_CUT_WITHIN_MS,
+        message: 'the revoked session’s sockets were not cut on both instances',
+      });
+    } finally {
+      for (const s of open) s.socket.disconnect();
+    }
   });
 
   it('getUser (answered from the cached principal) shows a profile change on both instances at once', async () => {

@@ -1,5 +1,5 @@
 /**
- * GET /api/users/statement (issue 14) through the gateway and the real standalone composition: the JSON
+ * GET /api/users/statement through the gateway and the real standalone composition: the JSON
  * statement verifies (and one altered cent does not), the CSV defuses formulas, the PDF carries the chain
  * head, bad queries are 400s that change nothing, an investor never gets another user's statement, an
  * impersonating admin gets the impersonated user's.

@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry traces end to end (issue 13, item 2): one admin approval is ONE trace, from the
+ * OpenTelemetry traces end to end: one admin approval is ONE trace, from the
  * gateway's HTTP span through the gRPC call to the ledger, its outbox publish, the consumers that react
  * (notification, the gateway's live pushes) down to the investor's email and socket push. The whole
  * standalone runs in this process with an in-memory exporter.

@@ -1,5 +1,5 @@
 /**
- * GET api/users/getUsers at scale (issue 10, goal 7): without parameters the spec's answer (every user, a
+ * GET api/users/getUsers at scale: without parameters the spec's answer (every user, a
  * bare list); with limit/cursor/q one page of the same list and the next page's cursor in X-Next-Cursor; with
  * id that one user (an admin screen opened by its address) or none;
  * GET api/users/userStats from the identity projection's counters.

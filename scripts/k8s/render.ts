@@ -4,7 +4,7 @@
  * Kubernetes schemas (scripts/k8s/validate.ts), writes it to artifacts/k8s/<name>.yaml and exits 1 on
  * any problem. tests/infra.kustomize.int.spec.ts runs the same rendering in `make test`.
  */
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
@@ -14,12 +14,18 @@ import { validateObjects, type K8sObject, type Report } from './validate.js';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const K8S_DIR = join(root, 'infra/k8s');
 
-/** Every directory of infra/k8s holding a kustomization, repository-relative: infra/k8s, infra/k8s/base, infra/k8s/overlays/*. */
+/**
+ * Every directory of infra/k8s holding a kustomization that builds on its own, repository-relative:
+ * infra/k8s, infra/k8s/base, infra/k8s/overlays/*. A Component (infra/k8s/components/*) builds only
+ * inside the overlays that list it, so it is rendered through them.
+ */
 export function kustomizationDirs(): string[] {
   const out: string[] = [];
   const walk = (dir: string) => {
-    if (['kustomization.yaml', 'kustomization.yml', 'Kustomization'].some((f) => existsSync(join(dir, f))))
-      out.push(relative(root, dir));
+    const file = ['kustomization.yaml', 'kustomization.yml', 'Kustomization']
+      .map((f) => join(dir, f))
+      .find((f) => existsSync(f));
+    if (file && !/^kind:\s*Component\s*$/m.test(readFileSync(file, 'utf8'))) out.push(relative(root, dir));
     for (const e of readdirSync(dir, { withFileTypes: true })) if (e.isDirectory()) walk(join(dir, e.name));
   };
   walk(K8S_DIR);

@@ -3,7 +3,8 @@
  *
  * - values: the validators kubernetes-models generates from the Kubernetes OpenAPI (required fields,
  *   types, formats such as int-or-string), and @kubernetes-models/prometheus-operator for the
- *   monitoring.coreos.com kinds;
+ *   monitoring.coreos.com kinds, @kubernetes-models/cert-manager for the cert-manager.io ones,
+ *   @kubernetes-models/gateway-api for the Gateway API's gateway.networking.k8s.io (Gateway, HTTPRoute);
  * - field names: the same packages' type declarations, checked by the TypeScript compiler with
  *   `satisfies` (excess-property checks reject a field the API does not know, as `kubectl apply`'s
  *   strict field validation would);
@@ -33,13 +34,15 @@ export interface Issue {
 
 /** Custom resources whose operators publish no npm package with their schema: [apiVersion, kinds]. */
 export const KNOWN_UNSCHEMED: Record<string, string[]> = {
-  'kafka.strimzi.io/v1beta2': ['Kafka', 'KafkaNodePool', 'KafkaTopic'],
+  'kafka.strimzi.io/v1beta2': ['Kafka', 'KafkaNodePool', 'KafkaTopic', 'KafkaUser'],
   'mongodbcommunity.mongodb.com/v1': ['MongoDBCommunity'],
 };
 
 /** Packages (module prefix) holding a model per kind, by API group ('' = core). */
 const MODEL_PACKAGES: Record<string, string> = {
   'monitoring.coreos.com': '@kubernetes-models/prometheus-operator',
+  'cert-manager.io': '@kubernetes-models/cert-manager',
+  'gateway.networking.k8s.io': '@kubernetes-models/gateway-api',
 };
 
 export const describeObject = (o: K8sObject) => `${o.kind}/${o.metadata?.name ?? '?'}`;

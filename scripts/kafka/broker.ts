@@ -9,21 +9,38 @@
  *   keeps its topics, offsets and committed consumer positions.
  * - Ready means it answers a kafkajs admin describeCluster and a group request (its group coordinator is
  *   loaded), not that a port is open.
+ * - With `security` (make cluster): clients log in with SASL (SCRAM-SHA-512 users created when the log dir is
+ *   formatted, or with the broker's ConfigCommand on a dir formatted without them), an authorizer allows only
+ *   what ACLs say, and the broker's own controller and inter-broker connections log in as the PLAIN user
+ *   `broker` (a super user: `broker.sasl` is its login, for the supervisor's admin calls).
  *
  * Run as a program: `tsx scripts/kafka/broker.ts [--dir data/kafka] [--port 9092]` starts it, prints
  * `KAFKA_BROKERS=127.0.0.1:<port>` and stops it cleanly on SIGINT/SIGTERM.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel, type SASLOptions } from 'kafkajs';
+import { freePort } from '@meridian/platform/util/freePort';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 export const KAFKA_VERSION = '4.1.1';
+
+// The broker's callers pick their other ports with the same helper.
+export { freePort };
 
 export interface KafkaBrokerOptions {
   /** Where the broker keeps its log dirs, config, cluster id and broker.log (default: a fresh dir under .cache/kafka/run). */
@@ -36,11 +53,24 @@ export interface KafkaBrokerOptions {
   readyTimeoutMs?: number;
   /** Extra server.properties lines. */
   properties?: Record<string, string | number>;
+  /** SASL logins and an authorizer (none: a PLAINTEXT broker that lets anyone do anything). */
+  security?: KafkaBrokerSecurity;
+}
+
+export interface KafkaBrokerSecurity {
+  /** SCRAM-SHA-512 users, name -> password (URL-safe characters). */
+  users: Record<string, string>;
+  /** Users allowed everything besides the broker itself (an operator's admin); the others only what ACLs allow. */
+  superUsers?: string[];
+  /** Password of the broker's own PLAIN user `broker` (controller and inter-broker connections). */
+  brokerPassword: string;
 }
 
 export interface KafkaBroker {
   /** `127.0.0.1:<port>`, for KAFKA_BROKERS. */
   readonly brokers: string[];
+  /** With `security`: the broker's own login (a super user), for admin calls (topics, ACLs). */
+  readonly sasl?: SASLOptions;
   readonly port: number;
   readonly dir: string;
   /** The JVM's pid (changes on restart). */
@@ -108,22 +138,12 @@ export function newClusterId(): string {
   }
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => res(port));
-    });
-  });
-}
-
 /** Waits until a kafkajs admin can describe the cluster at `brokers` and its group coordinator answers. */
 export async function waitForKafka(
   brokers: string[],
   timeoutMs: number,
   isAlive: () => boolean = () => true,
+  sasl?: SASLOptions,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
@@ -132,6 +152,7 @@ export async function waitForKafka(
     const admin = new Kafka({
       clientId: 'meridian-broker-probe',
       brokers,
+      sasl,
       logLevel: logLevel.NOTHING,
       connectionTimeout: 1_000,
       requestTimeout: 3_000,
@@ -171,6 +192,7 @@ export async function startKafkaBroker(options: KafkaBrokerOptions = {}): Promis
   while (controllerPort === port) controllerPort = await freePort();
   const readyTimeoutMs = options.readyTimeoutMs ?? 90_000;
 
+  const security = options.security;
   const props: Record<string, string | number> = {
     'process.roles': 'broker,controller',
     'node.id': 1,
@@ -180,6 +202,7 @@ export async function startKafkaBroker(options: KafkaBrokerOptions = {}): Promis
     'controller.listener.names': 'CONTROLLER',
     'listener.security.protocol.map': 'CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT',
     'inter.broker.listener.name': 'PLAINTEXT',
+    ...(security ? securedListeners(port, controllerPort, security) : {}),
     'log.dirs': join(dir, 'logs'),
     'num.partitions': 3,
     'offsets.topic.replication.factor': 1,
@@ -205,10 +228,19 @@ export async function startKafkaBroker(options: KafkaBrokerOptions = {}): Promis
       .join('\n') + '\n',
   );
 
+  if (security) chmodSync(config, 0o600); // the broker's PLAIN password is in it
   const idFile = join(dir, 'cluster.id');
   if (!existsSync(idFile)) writeFileSync(idFile, newClusterId());
   const clusterId = readFileSync(idFile, 'utf8').trim();
   const classpath = `${libs}/*`;
+  // the SCRAM users as they were last created, by a hash (never the passwords)
+  const usersFile = join(dir, 'scram-users.sha256');
+  const usersHash = security
+    ? createHash('sha256')
+        .update(JSON.stringify(Object.entries(security.users).sort()))
+        .digest('hex')
+    : '';
+  const formattedBefore = existsSync(join(dir, 'logs', 'meta.properties'));
   const format = spawnSync(
     'java',
     [
@@ -222,13 +254,21 @@ export async function startKafkaBroker(options: KafkaBrokerOptions = {}): Promis
       '-c',
       config,
       '--ignore-formatted',
+      ...Object.entries(security?.users ?? {}).flatMap(([name, password]) => [
+        '--add-scram',
+        `SCRAM-SHA-512=[name=${name},password=${password}]`,
+      ]),
     ],
     { encoding: 'utf8' },
   );
   if (format.status !== 0)
     throw new Error(`formatting the Kafka log dir failed: ${format.stdout}${format.stderr}`);
+  if (security && !formattedBefore) writeFileSync(usersFile, usersHash);
 
   const brokers = [`127.0.0.1:${port}`];
+  const sasl: SASLOptions | undefined = security
+    ? { mechanism: 'plain', username: 'broker', password: security.brokerPassword }
+    : undefined;
   let child: ChildProcess | undefined;
   let exited = true;
 
@@ -263,7 +303,7 @@ export async function startKafkaBroker(options: KafkaBrokerOptions = {}): Promis
       if (child === me) exited = true;
     });
     try {
-      await waitForKafka(brokers, readyTimeoutMs, () => !exited);
+      await waitForKafka(brokers, readyTimeoutMs, () => !exited, sasl);
     } catch (err) {
       me.kill('SIGKILL');
       throw new Error(`${(err as Error).message} (log: ${join(dir, 'broker.log')})`);
@@ -282,6 +322,7 @@ export async function startKafkaBroker(options: KafkaBrokerOptions = {}): Promis
 
   const broker: KafkaBroker = {
     brokers,
+    sasl,
     port,
     dir,
     pid: () => (exited ? undefined : child?.pid),
@@ -306,7 +347,81 @@ export async function startKafkaBroker(options: KafkaBrokerOptions = {}): Promis
     },
   };
   await launch();
+  const usersMade = existsSync(usersFile) ? readFileSync(usersFile, 'utf8') : '';
+  if (security && usersMade !== usersHash) {
+    // a log dir formatted before these users (or with other passwords): create them through the broker
+    const commandConfig = join(dir, 'admin.properties');
+    writeFileSync(
+      commandConfig,
+      [
+        'security.protocol=SASL_PLAINTEXT',
+        'sasl.mechanism=PLAIN',
+        `sasl.jaas.config=${plainJaas(security.brokerPassword, false)}`,
+        '',
+      ].join('\n'),
+      { mode: 0o600 },
+    );
+    try {
+      for (const [name, password] of Object.entries(security.users)) {
+        const r = spawnSync(
+          'java',
+          [
+            '-cp',
+            classpath,
+            `-Dlog4j2.configurationFile=${join(here, 'log4j2.properties')}`,
+            'kafka.admin.ConfigCommand',
+            ...['--bootstrap-server', brokers[0]!, '--command-config', commandConfig],
+            ...['--alter', '--entity-type', 'users', '--entity-name', name],
+            ...['--add-config', `SCRAM-SHA-512=[password=${password}]`],
+          ],
+          { encoding: 'utf8' },
+        );
+        if (r.status !== 0) {
+          await broker.stop();
+          throw new Error(`creating the Kafka user ${name} failed: ${r.stdout}${r.stderr}`);
+        }
+      }
+    } finally {
+      rmSync(commandConfig, { force: true });
+    }
+    writeFileSync(usersFile, usersHash);
+  }
   return broker;
+}
+
+/** PlainLoginModule's JAAS line for the user `broker` (with `serve`, also the password the server checks). */
+function plainJaas(password: string, serve: boolean): string {
+  return `org.apache.kafka.common.security.plain.PlainLoginModule required username="broker" password="${password}"${serve ? ` user_broker="${password}"` : ''};`;
+}
+
+/**
+ * server.properties of a broker whose clients log in: SASL_PLAINTEXT on the client port (SCRAM-SHA-512 for the
+ * platform's users, PLAIN for the broker itself), PLAIN on the controller port, KRaft's StandardAuthorizer, and
+ * nothing allowed that no ACL allows.
+ */
+function securedListeners(
+  port: number,
+  controllerPort: number,
+  security: KafkaBrokerSecurity,
+): Record<string, string> {
+  const jaas = plainJaas(security.brokerPassword, true);
+  return {
+    listeners: `SASL_PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
+    'advertised.listeners': `SASL_PLAINTEXT://127.0.0.1:${port}`,
+    'listener.security.protocol.map': 'CONTROLLER:SASL_PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT',
+    'inter.broker.listener.name': 'SASL_PLAINTEXT',
+    'sasl.mechanism.inter.broker.protocol': 'PLAIN',
+    'sasl.mechanism.controller.protocol': 'PLAIN',
+    'listener.name.controller.sasl.enabled.mechanisms': 'PLAIN',
+    'listener.name.controller.plain.sasl.jaas.config': jaas,
+    'listener.name.sasl_plaintext.sasl.enabled.mechanisms': 'SCRAM-SHA-512,PLAIN',
+    'listener.name.sasl_plaintext.plain.sasl.jaas.config': jaas,
+    'listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config':
+      'org.apache.kafka.common.security.scram.ScramLoginModule required;',
+    'authorizer.class.name': 'org.apache.kafka.metadata.authorizer.StandardAuthorizer',
+    'super.users': ['broker', ...(security.superUsers ?? [])].map((u) => `User:${u}`).join(';'),
+    'allow.everyone.if.no.acl.found': 'false',
+  };
 }
 
 function arg(name: string): string | undefined {

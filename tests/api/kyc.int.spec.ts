@@ -18,16 +18,14 @@ import {
   waitForMail,
 } from '@meridian/gateway/testing/httpSession';
 import { startTarget as spawnTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
+import { testPng } from '@meridian/platform/testing/testImage';
 
 const ADMIN_EMAIL = 'kyc-journey-admin@example.com';
 const ADMIN_PASSWORD = 'Kyc-Journey-Admin-1!';
 const dataDir = mkdtempSync(join(tmpdir(), 'meridian-kyc-journey-'));
 const running: RunningTarget[] = [];
 
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
+const PNG = testPng();
 
 async function startTarget(): Promise<RunningTarget> {
   const target = await spawnTarget({ dataDir, adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD });

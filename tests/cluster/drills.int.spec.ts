@@ -5,6 +5,17 @@
  * Redis are missing.
  */
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import {
+  AdjustBalanceRequest,
+  AdjustmentOperation,
+  BalanceAccount,
+  LedgerServiceClient,
+} from '@meridian/proto/meridian/ledger/v1/ledger';
+import { callUnary } from '@meridian/platform/grpc/client';
+import { meshChannelCredentials } from '@meridian/platform/grpc/mesh';
+import { keptMeshCertificates } from '@meridian/standalone/meshCertificates';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { HttpSession, listMail, type MailJson } from '@meridian/gateway/testing/httpSession';
@@ -17,17 +28,16 @@ import {
   type RecordingSocket,
 } from '@meridian/gateway/testing/money';
 import type { Cluster } from '../../scripts/cluster/cluster.js';
+import { runSpecJourney, type SpecAccount } from '../support/specJourney.js';
+import { editUntilApplied } from './balanceEdits.js';
 import { expectClusterInvariants } from './invariants.js';
 import { clusterSkipReason, startTestCluster } from './testCluster.js';
+import { testPng } from '@meridian/platform/testing/testImage';
 
-const REDIS_URL = 'redis://127.0.0.1:6379/12'; // a database of its own (the browser journey uses 13, bench 11)
-const skipReason = await clusterSkipReason(REDIS_URL);
+const skipReason = clusterSkipReason();
 if (skipReason) console.log(`[skip] cluster fault drills: ${skipReason}`);
 
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
+const PNG = testPng();
 const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
 const SLOW = { timeoutMs: 60_000, intervalMs: 100 };
 
@@ -41,10 +51,9 @@ describe.skipIf(skipReason !== null)(
     const users: Account[] = [];
     const sockets: RecordingSocket[] = [];
 
-    let stopCluster: (() => Promise<void>) | undefined;
+    let starting: ReturnType<typeof startTestCluster> | undefined;
     beforeAll(async () => {
-      ({ cluster, stop: stopCluster } = await startTestCluster({
-        redisUrl: REDIS_URL,
+      ({ cluster } = await (starting = startTestCluster({
         grpcBase: 30050, // below the ephemeral port range (32768-60999 on Linux)
         env: {
           PLANS_JSON: FAST_PLANS,
@@ -52,7 +61,7 @@ describe.skipIf(skipReason !== null)(
           ADMIN_EMAIL: 'drill-admin@example.com',
           ADMIN_PASSWORD: 'Drill-Admin-Passw0rd!',
         },
-      }));
+      })));
       [A, B] = cluster.urls;
       admin = new HttpSession(B);
       await signIn(admin, cluster.admin.email, cluster.admin.password);
@@ -60,8 +69,9 @@ describe.skipIf(skipReason !== null)(
 
     afterAll(async () => {
       for (const s of sockets) s.close();
-      await stopCluster?.();
-    }, 120_000);
+      // a start still running when beforeAll timed out is stopped once it is up (it cleans up itself if it fails)
+      await (await starting?.catch(() => undefined))?.stop();
+    }, 360_000);
 
     const investor = async () => {
       const u = await verifiedUser(A);
@@ -101,6 +111,46 @@ describe.skipIf(skipReason !== null)(
         throw new Error(`balances: wanted ${JSON.stringify(want)}, shown ${JSON.stringify(got)}`);
       }
     };
+
+    it("a process on this machine cannot forge a money call: no certificate, another service's, or the gateway's without a signed user", async () => {
+      const inv = await investor();
+      const forged = AdjustBalanceRequest.fromPartial({
+        caller: { userId: 'someone', sessionId: 'forged' },
+        callerRole: 'admin',
+        userId: inv.id,
+        account: BalanceAccount.BALANCE_ACCOUNT_DEPOSIT,
+        operation: AdjustmentOperation.ADJUSTMENT_OPERATION_ADD,
+        amount: '100.00',
+        reason: 'forged',
+      });
+      const ids = keptMeshCertificates(join(cluster.dir, 'mesh'));
+      const as = (name: string) => ids.find((id) => id.name === name)!;
+      const attempts: Array<[string, grpc.ChannelCredentials, number[]]> = [
+        // plaintext, or TLS without a client certificate: the handshake fails
+        ['no credentials', grpc.credentials.createInsecure(), [grpc.status.UNAVAILABLE]],
+        [
+          'no client certificate',
+          grpc.credentials.createSsl(as('ledger').ca),
+          [grpc.status.UNAVAILABLE, grpc.status.UNAUTHENTICATED],
+        ],
+        ['kyc', meshChannelCredentials(as('kyc'), 'ledger'), [grpc.status.PERMISSION_DENIED]],
+        // the gateway's certificate, but no user assertion signed with its key
+        ['gateway, unsigned', meshChannelCredentials(as('gateway'), 'ledger'), [grpc.status.UNAUTHENTICATED]],
+      ];
+      for (const [who, credentials, codes] of attempts) {
+        const client = new LedgerServiceClient(cluster.grpc.ledger, credentials);
+        try {
+          const err = (await callUnary(client, 'adjustBalance', forged).then(
+            () => null,
+            (e: grpc.ServiceError) => e,
+          )) as grpc.ServiceError | null;
+          expect({ who, code: err?.code }).toEqual({ who, code: expect.toBeOneOf(codes) });
+        } finally {
+          client.close();
+        }
+      }
+      expect(await balances(inv.browser)).toMatchObject({ balance: 0 });
+    });
 
     it(
       'the whole journey across processes: investor on gateway A, admin on gateway B, live both ways, emails once, history',
@@ -201,6 +251,31 @@ describe.skipIf(skipReason !== null)(
     );
 
     it(
+      'a client of spec §7 alone: the investor on gateway A, the admin lists on A and decides on B, no claims call',
+      { timeout: 240_000 },
+      async () => {
+        const { investor, referred, calls } = await runSpecJourney({
+          investorUrl: A,
+          adminListUrl: A,
+          adminDecideUrl: B,
+          mailboxUrl: A,
+          admin: cluster.admin,
+          plan: { name: 'Starter', ratePercent: 12 },
+          waitMs: SLOW.timeoutMs,
+        });
+        expect(calls.some((c) => c.includes('/claims'))).toBe(false);
+        // the invariant check reads getUser with each account's cookies
+        const account = ({ id, email, password, client }: SpecAccount): Account => {
+          const browser = new HttpSession(A);
+          for (const [k, v] of client.cookies) browser.cookies.set(k, v);
+          return { id, email, password, browser };
+        };
+        users.push(account(investor), account(referred));
+        await expectClusterInvariants(cluster, users);
+      },
+    );
+
+    it(
       'kill -9 the ledger during 200 concurrent money commands; each command applies once after retries',
       { timeout: 240_000 },
       async () => {
@@ -216,26 +291,7 @@ describe.skipIf(skipReason !== null)(
         let done = 0;
         let retried = 0;
         const run = async (c: (typeof commands)[number]) => {
-          const deadline = Date.now() + 120_000;
-          for (;;) {
-            let status = 0;
-            try {
-              const r = await put(
-                admin,
-                `/api/users/updateDepositBalance/${c.user.id}`,
-                { operation: 'add', amount: c.amount },
-                { 'idempotency-key': c.key },
-              );
-              status = r.status;
-              if (status === 200) break;
-              if (status < 500) throw new Error(`command refused: ${status} ${JSON.stringify(r.body)}`);
-            } catch (err) {
-              if ((err as Error).message.startsWith('command refused')) throw err;
-            }
-            if (Date.now() > deadline) throw new Error(`command ${c.key} never succeeded (last ${status})`);
-            retried++;
-            await new Promise((r) => setTimeout(r, 200));
-          }
+          await editUntilApplied(admin, c, () => retried++);
           done++;
         };
         const all = Promise.all(commands.map(run));
@@ -303,6 +359,63 @@ describe.skipIf(skipReason !== null)(
             browser: browsers[i],
           })),
         );
+        await expectClusterInvariants(cluster, users);
+      },
+    );
+
+    it(
+      'kill -9 the ledger while users register: their balance edits answer 2xx or 503 (never another 4xx) and apply once',
+      { timeout: 180_000 },
+      async () => {
+        const register = async () => {
+          const browser = new HttpSession(A);
+          const email = `late.${randomUUID().slice(0, 8)}@example.com`;
+          const r = await browser.post('/api/users/register', {
+            name: 'Late User',
+            email,
+            password: 'Passw0rd!',
+            phone: '+15550100',
+            country: 'Germany',
+          });
+          expect(r.status).toBe(201);
+          return { email, password: 'Passw0rd!', id: r.body._id as string, browser };
+        };
+        const statuses: number[] = [];
+        /** The admin's credit of $10, repeated with the same Idempotency-Key while the answer is 503. */
+        const credit = async (userId: string) => {
+          const key = `late-credit-${userId}`;
+          for (;;) {
+            const r = await put(
+              admin,
+              `/api/users/editDepositBalance/${userId}`,
+              { operation: 'add', amount: '10' },
+              { 'Idempotency-Key': key },
+            );
+            statuses.push(r.status);
+            if (r.status !== 503) return r;
+            const retryAfter = Number(r.headers.get('retry-after'));
+            expect(retryAfter).toBeGreaterThan(0);
+            await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000)); // as the answer asks
+          }
+        };
+        const pid = cluster.pid('ledger');
+        await cluster.kill('ledger');
+        const during = await Promise.all(Array.from({ length: 10 }, register));
+        const crediting = during.map((u) => credit(u.id));
+        await waitFor(() => cluster.pid('ledger') !== undefined && cluster.pid('ledger') !== pid, {
+          ...SLOW,
+          message: 'ledger restarted',
+        });
+        const after = await Promise.all(Array.from({ length: 10 }, register));
+        crediting.push(...after.map((u) => credit(u.id)));
+        const answers = await Promise.all(crediting);
+        for (const a of answers) expect(a.status).toBe(200);
+        expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
+        console.log(
+          `ledger restart drill: ${statuses.length} balance edits sent for 20 users, ${statuses.filter((s) => s === 503).length} answered 503`,
+        );
+        for (const u of [...during, ...after]) await waitBalances(u.browser, { balance: 10 });
+        users.push(...during, ...after);
         await expectClusterInvariants(cluster, users);
       },
     );

@@ -49,6 +49,7 @@ export async function busProblems(cluster: Cluster): Promise<string[]> {
   const kafka = new Kafka({
     clientId: 'drill-check',
     brokers: cluster.kafkaBrokers,
+    sasl: cluster.kafkaSasl, // the cluster's admin: every group and topic
     logLevel: logLevel.NOTHING,
   });
   const admin = kafka.admin();

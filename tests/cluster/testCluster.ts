@@ -1,32 +1,20 @@
 /**
- * The cluster of `make cluster` for a test file (the fault drills, the browser journey on the cluster): a Redis
- * database of the file's own (emptied first), a temp dir, free gateway ports, and rate-limit budgets for a crowd
- * (every test user comes from 127.0.0.1; per-email budgets stay as in production).
+ * The cluster of `make cluster` for a test file (the fault drills, the browser journey on the cluster): a temp
+ * dir holding everything it keeps (its own Redis server with password and append-only file, the broker's data,
+ * the stores), free gateway ports, and rate-limit budgets for a crowd (every test user comes from 127.0.0.1;
+ * per-email budgets stay as in production). The machine's shared Redis is never touched.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
-import { freePort, kafkaUnavailableReason } from '../../scripts/kafka/broker.js';
+import { freePort } from '@meridian/platform/util/freePort';
+import { kafkaUnavailableReason } from '../../scripts/kafka/broker.js';
 import { startCluster, type Cluster } from '../../scripts/cluster/cluster.js';
+import { redisUnavailableReason } from '../../scripts/cluster/redis.js';
 
-/** Why a cluster cannot run here (no Java/Maven for the broker, no Redis), or null. */
-export async function clusterSkipReason(redisUrl: string): Promise<string | null> {
-  const noKafka = kafkaUnavailableReason();
-  if (noKafka) return noKafka;
-  const probe = new Redis(redisUrl, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  try {
-    await probe.connect();
-    return null;
-  } catch (err) {
-    return `no Redis at ${redisUrl} (${(err as Error).message})`;
-  } finally {
-    probe.disconnect();
-  }
+/** Why a cluster cannot run here (no Java/Maven for the broker, no redis-server), or null. */
+export function clusterSkipReason(): string | null {
+  return kafkaUnavailableReason() ?? redisUnavailableReason();
 }
 
 const HOUR = 3_600_000;
@@ -34,20 +22,18 @@ const generous = (keys: string[]) =>
   JSON.stringify(Object.fromEntries(keys.map((k) => [k, { max: 10_000, windowMs: HOUR }])));
 
 export async function startTestCluster(options: {
-  redisUrl: string;
   grpcBase: number;
   env: Record<string, string>;
-}): Promise<{ cluster: Cluster; stop(): Promise<void> }> {
-  const redis = new Redis(options.redisUrl);
-  await redis.flushdb();
-  redis.disconnect();
+  /** Processes of every service (startCluster's `replicas`; default 1). */
+  replicas?: number;
+}): Promise<{ cluster: Cluster; stop(options?: { keepLogsIn?: string }): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'meridian-cluster-'));
   try {
     const cluster = await startCluster({
       dir,
       ports: [await freePort(), await freePort()],
       grpcBase: options.grpcBase,
-      redisUrl: options.redisUrl,
+      replicas: options.replicas,
       env: {
         GATEWAY_RATE_LIMITS_JSON: generous(['login', 'register', 'sendLoginCode', 'loginWithCode']),
         IDENTITY_RATE_LIMITS_JSON: generous([
@@ -61,8 +47,14 @@ export async function startTestCluster(options: {
     });
     return {
       cluster,
-      async stop() {
+      /** Stops every process and removes the dir; `keepLogsIn` first copies the processes' logs there. */
+      async stop(stopOptions = {}) {
         await cluster.stop();
+        const logs = join(dir, 'logs');
+        if (stopOptions.keepLogsIn && existsSync(logs)) {
+          cpSync(logs, stopOptions.keepLogsIn, { recursive: true });
+          console.log(`[cluster] the processes' logs are kept in ${stopOptions.keepLogsIn}`);
+        }
         rmSync(dir, { recursive: true, force: true });
       },
     };

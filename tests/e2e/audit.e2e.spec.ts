@@ -1,6 +1,6 @@
 /**
- * The audit trail and the security events in headless Chromium against the standalone target (issue 14,
- * item 4), one step per test:
+ * The audit trail and the security events in headless Chromium against the standalone target, one step
+ * per test:
  *
  *  1. an investor signs in from a new browser (the emailed code), then again with the password; the
  *     Security tab of their profile lists both sign-ins with address and time;

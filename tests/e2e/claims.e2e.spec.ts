@@ -1,5 +1,5 @@
 /**
- * Claim locks on the admin queues (issue 14, item 3) in headless Chromium against the standalone target: two
+ * Claim locks on the admin queues in headless Chromium against the standalone target: two
  * browser contexts, two admins, one pending deposit, one step per test:
  *
  *  1. admin A opens the deposit (/transaction/{id}) and holds its claim; admin B's open queue shows

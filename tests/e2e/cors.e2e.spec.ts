@@ -1,5 +1,5 @@
 /**
- * Another origin (issue 12): pages on other loopback ports drive the gateway in headless Chromium.
+ * Another origin: pages on other loopback ports drive the gateway in headless Chromium.
  * The standalone target runs as `make start` runs it, with CORS_ORIGINS naming page A's origin only.
  *
  *  1. page A (listed) reads answers with credentials, registers and edits the profile through

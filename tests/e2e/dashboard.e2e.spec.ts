@@ -1,5 +1,5 @@
 /**
- * The dashboards people read (issue 14, item 5) in headless Chromium against the standalone target
+ * The dashboards people read in headless Chromium against the standalone target
  * (`make start`'s process serving a build of web/), two browser contexts, one step per test, in order:
  *
  *  1. investor registers and verifies; the admin (new browser: the emailed code) opens /dashboard:
@@ -25,7 +25,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { ConsoleWatcher, launchChromium } from '../support/browser.js';
 import { checkA11y } from '../support/a11y.js';
 import {
-  PNG_1X1,
+  KYC_PNG,
   csrfHeaders,
   currentUser,
   loginWithCode,
@@ -75,7 +75,7 @@ function assertNoConsoleErrors(): void {
 /** A PNG the kyc service accepts (real signature and header), padded to `bytes`. */
 function bigPng(bytes: number): Buffer {
   const out = Buffer.alloc(bytes);
-  PNG_1X1.copy(out);
+  KYC_PNG.copy(out);
   return out;
 }
 

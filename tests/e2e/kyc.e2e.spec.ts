@@ -1,12 +1,12 @@
 /**
- * The KYC journey (issue 5 §4) in headless Chromium against the standalone target (`make start`'s
+ * The KYC journey in headless Chromium against the standalone target (`make start`'s
  * process serving web/dist), two browser contexts, one step per test, in order:
  *
  *  1. investor: registers through /register and opens the verification link from the dev mailbox;
  *  2. admin (new browser: the emailed code) opens /pending-kyc BEFORE the upload: 'No pending requests.';
  *  3. investor: /upload-kyc, picks front and back (real PNG files from a temp dir) → 'KYC documents
  *     uploaded successfully!' → the admin's open /pending-kyc shows the card without a reload;
- *  4. admin: 'View front' opens a new tab serving the image; Approve → the card leaves;
+ *  4. admin: the card shows both sides' images, 'Download front' saves the file; Approve → the card leaves;
  *     the investor's profile shows 'KYC: Approved' (a live push, no reload);
  *  5. admin adds $100 Total Profit on /edit-balance/{id} (via the Users tab) → the investor's
  *     /withdraw-wallet accepts a $60 request;
@@ -15,7 +15,7 @@
  *
  *   (cd web && npx vite build) && npx vitest run --project e2e tests/e2e/kyc.e2e.spec.ts
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -25,7 +25,7 @@ import { ConsoleWatcher, launchChromium } from '../support/browser.js';
 import { checkA11y } from '../support/a11y.js';
 import { ROOT, startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
 import {
-  PNG_1X1,
+  KYC_PNG,
   Screenshots,
   currentUser,
   loginWithCode,
@@ -73,8 +73,8 @@ beforeAll(async () => {
   if (!existsSync(join(WEB_DIST, 'index.html')))
     throw new Error('web/dist is missing: run `cd web && npx vite build` first');
   mkdirSync(SHOTS, { recursive: true });
-  writeFileSync(join(filesDir, 'passport-front.png'), PNG_1X1);
-  writeFileSync(join(filesDir, 'passport-back.png'), PNG_1X1);
+  writeFileSync(join(filesDir, 'passport-front.png'), KYC_PNG);
+  writeFileSync(join(filesDir, 'passport-back.png'), KYC_PNG);
   writeFileSync(join(filesDir, 'notes.txt'), 'not an identity document');
   target = await startTarget({
     dataDir,
@@ -162,28 +162,31 @@ describe('KYC journey in Chromium against the standalone target', () => {
     assertNoConsoleErrors();
   });
 
-  it('4. the admin views the front in a new tab, approves, the card leaves; the investor sees KYC Approved live', async () => {
+  it('4. the admin sees both sides on the card and downloads the front, approves, the card leaves; the investor sees KYC Approved live', async () => {
     await shots.take(
       adm,
-      [{ name: 'pending-kyc', path: '/pending-kyc', waitForText: 'View front' }],
+      [{ name: 'pending-kyc', path: '/pending-kyc', waitForText: 'Download front' }],
       'kyc-admin-',
     );
     const card = admPage.getByRole('listitem', { name: `KYC of ${investor.name}` });
-    const [tab] = await Promise.all([
-      adm.waitForEvent('page'),
-      card.getByRole('link', { name: 'View front' }).click(),
-    ]);
-    await tab.waitForLoadState('load');
-    expect(tab.url()).toContain(url);
-    const image = await tab.evaluate(() => {
-      const img = document.querySelector('img');
-      return { contentType: document.contentType, width: img?.naturalWidth ?? 0 };
-    });
-    expect(image).toEqual({ contentType: 'image/png', width: 1 });
-    const served = await adm.request.get(tab.url());
+    // an image served as an attachment under a sandboxing policy still shows in an <img>
+    for (const side of ['Front', 'Back']) {
+      const img = card.getByRole('img', { name: `${side} of ${investor.name}'s document` });
+      await expect
+        .poll(() => img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth))
+        .toBe(400);
+    }
+    const link = card.getByRole('link', { name: 'Download front' });
+    const [download] = await Promise.all([admPage.waitForEvent('download'), link.click()]);
+    expect(download.suggestedFilename()).toBe('kyc-front.png');
+    const saved = await download.path();
+    expect(readFileSync(saved).equals(KYC_PNG)).toBe(true);
+    // never a page of ours: an attachment, sandboxed
+    const served = await adm.request.get(new URL((await link.getAttribute('href'))!, url).toString());
     expect(served.status()).toBe(200);
-    expect(Buffer.from(await served.body()).equals(PNG_1X1)).toBe(true);
-    await tab.close();
+    expect(served.headers()['content-disposition']).toBe('attachment; filename="kyc-front.png"');
+    expect(served.headers()['content-security-policy']).toBe("sandbox; default-src 'none'");
+    expect(served.headers()['content-type']).toBe('image/png');
 
     // the investor watches the profile while the admin decides
     await invPage.getByRole('banner').getByRole('link', { name: 'Profile' }).click();

@@ -1,5 +1,5 @@
 /**
- * Verifiable statements (issue 14, item 1) in headless Chromium against the standalone target
+ * Verifiable statements in headless Chromium against the standalone target
  * (`make start`'s process serving a build of web/), two browser contexts, one step per test, in order:
  *
  *  1. the investor registers and verifies; the admin logs in (new browser: the emailed code);

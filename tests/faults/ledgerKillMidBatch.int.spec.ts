@@ -13,17 +13,13 @@ import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceSto
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { tempDir } from '@meridian/platform/testing/tempDir';
 import { waitFor } from '@meridian/platform/testing/waitFor';
-import { MATURITY_CHUNK } from '../../services/ledger/src/app/money.js';
-import { verifyLedgerStore } from '../../services/ledger/src/app/statements.js';
-import { createGrpcLedger } from '../../services/ledger/src/client/ledgerPort.grpc.js';
-import {
-  type BalancesDoc,
-  COLLECTIONS,
-  type TransactionDoc,
-} from '../../services/ledger/src/projections/views.js';
-import { ledgerInvariantProblems } from '../../services/ledger/src/testing/invariants.js';
-import { seedCapturedHolds } from '../../services/ledger/src/testing/seedHolds.js';
-import { startLedgerProcess } from '../support/ledgerProcess.js';
+import { MATURITY_CHUNK } from '@meridian/ledger/app/money';
+import { verifyLedgerStore } from '@meridian/ledger/statements';
+import { createGrpcLedger } from '@meridian/ledger/client/ledgerPort.grpc';
+import { type BalancesDoc, COLLECTIONS, type TransactionDoc } from '@meridian/ledger/projections/views';
+import { ledgerInvariantProblems } from '@meridian/ledger/testing/invariants';
+import { seedCapturedHolds } from '@meridian/ledger/testing/seedHolds';
+import { startLedgerProcess } from '@meridian/ledger/testing/ledgerProcess';
 import { ROOT } from '../support/standalone.js';
 
 const dir = tempDir('meridian-ledger-kill-');
@@ -39,7 +35,7 @@ const PER_USER = MATURITY_CHUNK / 2;
 const PRINCIPAL = 10_000;
 const MATURITY = 11_000;
 
-const startLedger = () => startLedgerProcess({ dataDir: dir.path, children });
+const startLedger = () => startLedgerProcess({ dataDir: dir.path, onSpawn: (child) => children.push(child) });
 
 /** The maturity postings on the ledger's file, per investment. */
 async function maturitiesOn(store: ServiceStore): Promise<Map<string, number>> {

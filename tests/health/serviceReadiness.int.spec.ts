@@ -1,5 +1,5 @@
 /**
- * Readiness and liveness of a service (issue 13, "Health and lifecycle": readiness fails while a service
+ * Readiness and liveness of a service (readiness fails while a service
  * cannot reach its store or bus; liveness does not).
  *
  * - In process: the probes runServiceProgram serves on the metrics port, over a SQLite store and the
@@ -23,8 +23,9 @@ import { createReadiness, probeRoutes } from '@meridian/platform/readiness';
 import { startTestKafka } from '@meridian/platform/testing/kafka';
 import { tempDir } from '@meridian/platform/testing/tempDir';
 import { waitFor } from '@meridian/platform/testing/waitFor';
-import { startLedgerProcess } from '../support/ledgerProcess.js';
-import { ROOT, freePort } from '../support/standalone.js';
+import { startLedgerProcess } from '@meridian/ledger/testing/ledgerProcess';
+import { freePort } from '@meridian/platform/util/freePort';
+import { ROOT } from '../support/standalone.js';
 
 const dir = tempDir('meridian-readiness-');
 afterAll(() => dir.remove());

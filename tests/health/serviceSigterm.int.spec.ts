@@ -1,5 +1,5 @@
 /**
- * SIGTERM to a service process under gRPC load (issue 13, "Health and lifecycle"): the ledger, run as in a
+ * SIGTERM to a service process under gRPC load: the ledger, run as in a
  * container (`node --import tsx services/ledger/src/main.ts`, SQLite store, the in-process bus), answers 10 concurrent
  * loops of CreateDeposit (each with its idempotency key) on one channel; SIGTERM mid-load:
  * - gRPC health says NOT_SERVING and /readyz 503 (draining) while the calls in flight go on;
@@ -17,8 +17,9 @@ import { LedgerServiceClient } from '@meridian/proto/meridian/ledger/v1/ledger';
 import { HealthClient, ServingStatus, callUnary, createGrpcClient } from '@meridian/platform/grpc/index';
 import { tempDir } from '@meridian/platform/testing/tempDir';
 import { waitFor } from '@meridian/platform/testing/waitFor';
-import { startLedgerProcess } from '../support/ledgerProcess.js';
-import { ROOT, freePort } from '../support/standalone.js';
+import { startLedgerProcess } from '@meridian/ledger/testing/ledgerProcess';
+import { freePort } from '@meridian/platform/util/freePort';
+import { ROOT } from '../support/standalone.js';
 
 const tsx = join(ROOT, 'node_modules/tsx');
 const skipReason = existsSync(tsx) ? null : 'node_modules/tsx is missing (run npm install)';
@@ -38,8 +39,9 @@ const startLedger = (grpcPort: number, metricsPort: number) =>
     dataDir: dir.path,
     grpcPort,
     metricsPort,
-    env: { SHUTDOWN_DELAY_MS: '500' },
-    children,
+    // one user's deposits in a loop: the cap on pending deposits lifted (pendingCount.int.spec.ts tests it)
+    env: { SHUTDOWN_DELAY_MS: '500', LEDGER_MAX_PENDING_DEPOSITS: '1000000' },
+    onSpawn: (child) => children.push(child),
   });
 
 function grpcHealth(client: HealthClient): Promise<ServingStatus> {

@@ -1,23 +1,27 @@
 /**
- * Crypto-shredding on the standalone target (issue 14, item 2): personal data (name, email, phone, bio, KYC
- * documents, wallet addresses) is sealed with a key per user wherever it is stored; deleting the user destroys
+ * Crypto-shredding on the standalone target: personal data (name, email, phone, bio, KYC
+ * documents, wallet addresses, support messages and their attachments) is sealed with a key per user wherever it is stored; deleting the user destroys
  * the key, so nothing of the person can be read anywhere while the ledger keeps its amounts and ids.
  *
  * Started as `make start` starts it (tests/support/standalone.ts) on a fresh DATA_DIR, with a 1.5 s Starter plan:
  * - another investor deposits $300 (confirmed), so there is money that is not the deleted user's;
- * - the user (a distinctive name, email, phone, bio) registers, verifies by the emailed link, uploads KYC
+ * - the user (a distinctive name, email, phone, bio) first writes to support as a visitor (pre-chat name and
+ *   email: the conversation is sealed with a key of the visitor's own id), then registers, verifies by the emailed link, uploads KYC
  *   documents (whose bytes carry the name, like a scan of a passport) which the admin approves, deposits $500
  *   (confirmed), invests $100 (approved, matures), asks to withdraw $60 to a distinctive wallet address (approved)
  *   and receives the emails of each step; every request of theirs comes from a distinctive client address (an
  *   IPv6 address given as X-Forwarded-For, honoured because the target runs with TRUST_PROXY=loopback and the
  *   test connects from loopback): the gateway seals it with the person's key into the Caller every service
  *   keeps in its events' metadata; they sign in from a new browser at that address and see it among their
- *   security events;
+ *   security events; their support conversation joins their account once verified, they write again signed
+ *   in and support answers; they attach a screenshot of their transfer (their name on it and in its file name),
+ *   once as the visitor and once signed in, which they and the admin download;
  * - before the deletion: the admin sees the name, email and wallet (opened from what is stored sealed); every
  *   file under DATA_DIR (databases with their -wal/-shm/-journal, the bus, uploads, secrets) scanned as bytes holds
  *   none of the values in clear (utf-8 as typed, lower and upper case, utf-16, base64 and URL-encoded email), and
  *   a value planted in clear in a file under DATA_DIR IS found (the scanner can fail);
  * - the admin deletes the user; the standalone stops (SIGTERM: everything checkpointed and closed);
+ * - the support attachments' files are removed and no longer served (404, the admin included);
  * - every file under DATA_DIR is scanned again: nothing; every event of every service's store, read through the
  *   store (data, integration event and actor), holds nothing either; the person's own requests' events in the
  *   money services carry the address sealed with the person's key, now unopenable; the deleted user's events are
@@ -36,6 +40,7 @@ import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceSto
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import { isSealed, sealedOwner } from '@meridian/platform/personalData';
 import { waitFor } from '@meridian/platform/testing/waitFor';
+import { testPng } from '@meridian/platform/testing/testImage';
 import { ledgerInvariantProblems } from '@meridian/ledger/testing/invariants';
 import {
   HttpSession,
@@ -54,7 +59,15 @@ const PLANS_JSON = JSON.stringify([
   { name: 'Starter', minAmount: 100, maxAmount: 500, ratePercent: 12, durationMs: 1_500 },
   { name: 'Bronze', minAmount: 500, maxAmount: 1500, ratePercent: 15, durationMs: 60 * 60_000 },
 ]);
-const SERVICES = ['identity', 'notification', 'kyc', 'ledger', 'investment', 'withdrawal'] as const;
+const SERVICES = [
+  'identity',
+  'notification',
+  'kyc',
+  'ledger',
+  'investment',
+  'withdrawal',
+  'support',
+] as const;
 
 /** The person who will be deleted: values that appear nowhere else by chance. */
 // never six digits alone: the person's name is in every email to them, and a tag like "483920" (one run in
@@ -72,15 +85,25 @@ const PERSON = {
    */
   address: `2001:db8:5ec7:${tag.replace(/[^0-9a-f]/g, '0').slice(0, 4)}::be11`,
   password: 'Zebulon-Passw0rd!',
+  /** What they write to support: as a visitor before signing up, then signed in. */
+  chatAsVisitor: `Which lighthouse wallet takes my Marchbanks deposit ${tag}?`,
+  chatSignedIn: `Thank you, Marchbanks keeper ${tag} will send the funds today`,
 };
-/** A 1x1 PNG (the kyc service checks magic bytes) followed by the holder's name, as on a scanned document. */
-const PNG = Buffer.concat([
-  Buffer.from(
-    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-    'base64',
-  ),
-  Buffer.from(`\nHOLDER: ${PERSON.name}\n`, 'utf8'),
-]);
+/** A real PNG (the kyc service checks its bytes and size) followed by the holder's name, as on a scanned document. */
+const PNG = Buffer.concat([testPng(), Buffer.from(`\nHOLDER: ${PERSON.name}\n`, 'utf8')]);
+/** A screenshot of the person's bank transfer sent to support: their name on it, and in its file name. */
+const TRANSFER = Buffer.concat([testPng(640, 160), Buffer.from(`\nFROM: ${PERSON.name}\n`, 'utf8')]);
+
+/** A support message carrying the transfer screenshot (multipart, as the chat's attach button sends it). */
+function transferForm(): FormData {
+  const form = new FormData();
+  form.set(
+    'file',
+    new Blob([new Uint8Array(TRANSFER)], { type: 'image/png' }),
+    `${PERSON.name} transfer.png`,
+  );
+  return form;
+}
 
 /** Every byte sequence that would give one of the person's values away. */
 function needlesOf(values: Record<string, string>): Array<{ label: string; bytes: Buffer }> {
@@ -249,8 +272,59 @@ describe('crypto-shredding on the standalone target', () => {
       await deposit(other, admin, 300);
       await waitFor(async () => (await balanceOf(other)) === 300, 'the other investor is funded');
 
-      // ---- the person's whole journey
+      // ---- the person's whole journey: support first, as a visitor
+      const visitor = personsBrowser(url);
+      const chat = ok(
+        await visitor.post('/api/support/conversations/visitor', {
+          name: PERSON.name,
+          email: PERSON.email,
+          text: PERSON.chatAsVisitor,
+        }),
+        201,
+        'visitor starts a support conversation',
+      ).body as { conversation: { _id: string; visitorId: string } };
+      const conversationId = chat.conversation._id;
+      const visitorId = chat.conversation.visitorId;
+      // the visitor attaches the screenshot of their transfer (sealed with the visitor's key)
+      const visitorFile = ok(
+        await visitor.postForm('/api/support/conversations/mine/attachments', transferForm()),
+        201,
+        'the visitor attaches a screenshot',
+      ).body.message.attachment as { url: string; name: string };
+      expect(visitorFile.name).toBe(`${PERSON.name} transfer.png`);
       const user = await register(url, PERSON, personsBrowser(url));
+      const joined = ok(await user.browser.get('/api/support/conversations/mine'), 200, 'mine').body as {
+        conversation: { _id: string; userId: string };
+      };
+      expect(joined.conversation).toMatchObject({ _id: conversationId, userId: user.id });
+      ok(
+        await user.browser.post('/api/support/conversations/mine/messages', { text: PERSON.chatSignedIn }),
+        201,
+        'the person writes to support',
+      );
+      // signed in, they attach it again (sealed with their own key)
+      const userFile = ok(
+        await user.browser.postForm('/api/support/conversations/mine/attachments', transferForm()),
+        201,
+        'the person attaches a screenshot',
+      ).body.message.attachment as { url: string };
+      const attachmentUrls = [visitorFile.url, userFile.url];
+      for (const reader of [admin, user.browser])
+        for (const fileUrl of attachmentUrls) {
+          const res = await fetch(new URL(fileUrl, url), { headers: { cookie: reader.cookieHeader() } });
+          expect(res.status, `${fileUrl} before the deletion`).toBe(200);
+          expect(Buffer.from(await res.arrayBuffer()).equals(TRANSFER)).toBe(true);
+        }
+      const inbox = ok(await admin.get(`/api/support/conversations/${conversationId}`), 200, 'inbox').body;
+      expect(JSON.stringify(inbox)).toContain(PERSON.chatAsVisitor); // opened for the admin
+      expect(JSON.stringify(inbox)).toContain(PERSON.email);
+      ok(
+        await admin.post(`/api/support/conversations/${conversationId}/messages`, {
+          text: 'Noted, thank you',
+        }),
+        201,
+        'support replies',
+      );
       ok(
         await user.browser.request('PATCH', '/api/users/updateUser', { body: { bio: PERSON.bio } }),
         200,
@@ -347,6 +421,8 @@ describe('crypto-shredding on the standalone target', () => {
         wallet: PERSON.wallet,
         bio: PERSON.bio,
         address: PERSON.address,
+        chatAsVisitor: PERSON.chatAsVisitor,
+        chatSignedIn: PERSON.chatSignedIn,
       });
       const before = scan(dataDir, needles);
       expect(before.files).toBeGreaterThan(8);
@@ -393,7 +469,7 @@ describe('crypto-shredding on the standalone target', () => {
       expect(scan(backup.dir, needles).found, 'plaintext in the backup').toEqual([]);
 
       // ---- the admin deletes the person
-      ok(await admin.request('DELETE', `/api/users/${user.id}`), 200, 'delete user');
+      ok(await admin.request('DELETE', `/api/users/${user.id}?cancelPending=true`), 200, 'delete user');
       await waitFor(async () => {
         const users = ok(await admin.get('/api/users/getUsers'), 200, 'users').body;
         return !JSON.stringify(users).includes(user.id);
@@ -417,6 +493,18 @@ describe('crypto-shredding on the standalone target', () => {
         })();
         return files.length === 0 || files.every((f) => !readFileSync(f).includes(Buffer.from(PERSON.name)));
       }, 'kyc documents of the user erased or sealed');
+      // the support attachments: removed from DATA_DIR/support-attachments, and no longer served to anyone
+      await waitFor(async () => {
+        try {
+          return filesUnder(join(dataDir, 'support-attachments')).length === 0;
+        } catch {
+          return true;
+        }
+      }, 'support attachments of the user removed');
+      for (const fileUrl of attachmentUrls) {
+        const res = await fetch(new URL(fileUrl, url), { headers: { cookie: admin.cookieHeader() } });
+        expect(res.status, `${fileUrl} after the deletion`).toBe(404);
+      }
 
       expect(await stopTarget(target)).toBe(0);
       running.splice(running.indexOf(target), 1);
@@ -443,6 +531,11 @@ describe('crypto-shredding on the standalone target', () => {
             expect(json.includes(t), `${service} ${e.type} ${e.id} holds ${t}`).toBe(false);
         }
       }
+      // the support conversation is gone from the inbox's read models; its events keep only sealed values, the
+      // visitor's part sealed with the visitor's key, which went with the person
+      const supportOfPerson = byService.support!.flatMap((e) => stringsIn(e.data)).filter(isSealed);
+      expect(supportOfPerson.some((v) => sealedOwner(v) === visitorId)).toBe(true);
+      expect(supportOfPerson.some((v) => sealedOwner(v) === user.id)).toBe(true);
       // the sealed values the person's events still carry can no longer be opened (their key is gone)
       const sealedOfPerson = SERVICES.flatMap((s) => byService[s]!)
         .flatMap((e) => stringsIn(e.data))
@@ -489,6 +582,7 @@ describe('crypto-shredding on the standalone target', () => {
           vault.prepare('SELECT key FROM personal_data_keys WHERE user_id = ?').get(id) as
             { key: Buffer } | undefined;
         expect(keyOf(user.id)).toBeUndefined();
+        expect(keyOf(visitorId)).toBeUndefined();
         expect(keyOf(other.id)?.key).toHaveLength(32);
       } finally {
         vault.close();

@@ -1,5 +1,5 @@
 /**
- * kill -9 under load on the standalone target (issue 11, "Proof over every route"), started as `make start`
+ * kill -9 under load on the standalone target, started as `make start`
  * starts it (tests/support/standalone.ts) on a fresh DATA_DIR of real SQLite files: 10 verified investors
  * with KYC approved, $1,000 confirmed and $300 of Total Profit each, and a second admin (maker-checker).
  * 200 concurrent money commands (deposit requests, confirmations, investments, withdrawals, admin balance
@@ -30,9 +30,10 @@ import {
   type Account,
 } from '@meridian/gateway/testing/composition';
 import { fundedInvestor, requestDeposit } from '@meridian/gateway/testing/money';
-import { SAMPLES } from '../../services/kyc/src/testing/samples.js';
+import { SAMPLES } from '@meridian/kyc/testing/samples';
 import { exitOf, killSkipReason, serverPidOf } from '../support/killTarget.js';
-import { freePort, startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
+import { freePort } from '@meridian/platform/util/freePort';
+import { LIFTED_PENDING_CAPS, startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
 
 const skipReason = killSkipReason;
 if (skipReason) console.log(`[skip] kill -9 under load on the standalone: ${skipReason}`);
@@ -102,7 +103,11 @@ describe.skipIf(skipReason !== null)('kill -9 under load on the standalone targe
           port,
           adminEmail: ADMIN.email,
           adminPassword: ADMIN.password,
-          env: { HOST: '127.0.0.1', GATEWAY_RATE_LIMITS_JSON: JSON.stringify(generousGatewayLimits) },
+          env: {
+            HOST: '127.0.0.1',
+            GATEWAY_RATE_LIMITS_JSON: JSON.stringify(generousGatewayLimits),
+            ...LIFTED_PENDING_CAPS,
+          },
         });
         running.push(target);
         return target;

@@ -1,5 +1,5 @@
 /**
- * Accessibility checks with axe-core (issue 14, item 6) for the journeys: `checkA11y(page, screen)` runs
+ * Accessibility checks with axe-core for the journeys: `checkA11y(page, screen)` runs
  * axe on the page as it is (WCAG 2.0/2.1 A and AA rules plus best practices), fails the test with every
  * serious or critical violation (rule, impact, help, the first offending nodes) and records the minor and
  * moderate ones, for review, in artifacts/a11y/<screen>.json (the serious ones too when the check fails).

@@ -2,9 +2,10 @@
  * Headless Debian Chromium through playwright-core, and a watcher that fails a journey on any console
  * error or uncaught page error it was not told to expect.
  */
+import { testEnv } from '../helpers/testEnv.js';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage } from 'playwright-core';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_PATH = testEnv().CHROMIUM_PATH;
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',

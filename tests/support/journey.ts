@@ -8,6 +8,7 @@ import { expect } from 'vitest';
 import { linkWith, listMail, loginCodeOf, waitForMail } from '@meridian/gateway/testing/httpSession';
 import { captureScreens, type CaptureOptions, type Screen } from '../../web/scripts/screenshots.js';
 import type { ConsoleWatcher } from './browser.js';
+import { testPng } from '@meridian/platform/testing/testImage';
 
 export interface Investor {
   name: string;
@@ -17,11 +18,8 @@ export interface Investor {
   password: string;
 }
 
-/** A 1x1 PNG (a real image: the kyc service checks magic bytes). */
-export const PNG_1X1 = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
+/** A real PNG (the kyc service checks magic bytes and reads its dimensions: at least 200 pixels a side). */
+export const KYC_PNG = testPng();
 
 /**
  * Registers through /register (the investor is logged in afterwards) and opens the emailed verification link;

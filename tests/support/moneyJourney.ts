@@ -1,5 +1,5 @@
 /**
- * The money journey (issue 4 §7) in headless Chromium, written once and run against any target that
+ * The money journey in headless Chromium, written once and run against any target that
  * serves web/dist with PLANS_JSON's Starter plan lasting 3 s: the standalone target
  * (tests/e2e/money.e2e.spec.ts, one URL for both browsers) and the production topology
  * (tests/e2e/money.cluster.e2e.spec.ts: the investor's browser on gateway A, the admin's on gateway B,
@@ -31,7 +31,7 @@ import { ConsoleWatcher, launchChromium } from './browser.js';
 import { checkA11y } from './a11y.js';
 import { ROOT } from './standalone.js';
 import {
-  PNG_1X1,
+  KYC_PNG,
   Screenshots,
   csrfHeaders,
   currentUser,
@@ -289,8 +289,8 @@ export function describeMoneyJourney(options: MoneyJourneyOptions): void {
       const upload = await inv.request.post(`${invUrl}/api/users/uploadKycDocuments`, {
         headers: await csrfHeaders(inv, invUrl),
         multipart: {
-          front: { name: 'front.png', mimeType: 'image/png', buffer: PNG_1X1 },
-          back: { name: 'back.png', mimeType: 'image/png', buffer: PNG_1X1 },
+          front: { name: 'front.png', mimeType: 'image/png', buffer: KYC_PNG },
+          back: { name: 'back.png', mimeType: 'image/png', buffer: KYC_PNG },
         },
       });
       expect(upload.status(), await upload.text()).toBe(200);

@@ -5,12 +5,22 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { waitFor } from '@meridian/platform/testing/waitFor';
+import { freePort } from '@meridian/platform/util/freePort';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
+
+/**
+ * The per-user caps on pending deposits, investments and withdrawals lifted far above what a load drill's
+ * users file (the caps themselves are tested in each service's pendingCount.int.spec.ts).
+ */
+export const LIFTED_PENDING_CAPS: Record<string, string> = {
+  LEDGER_MAX_PENDING_DEPOSITS: '1000000',
+  INVESTMENT_MAX_PENDING: '1000000',
+  WITHDRAWAL_MAX_PENDING: '1000000',
+};
 
 export interface RunningTarget {
   child: ChildProcess;
@@ -50,19 +60,6 @@ export async function snapshotWebDist(dist = join(ROOT, 'web/dist')): Promise<st
     { timeoutMs: 60_000, intervalMs: 500, message: `a complete build in ${dist}` },
   );
   return copy;
-}
-
-/** A TCP port free right now on 127.0.0.1 (the OS picks it). */
-export async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const server = createServer();
-    server.once('error', rej);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => res(port));
-    });
-  });
 }
 
 /**

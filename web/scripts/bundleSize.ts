@@ -16,7 +16,7 @@ export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url))
 export const webRoot = join(repoRoot, 'web');
 const viteBin = join(repoRoot, 'node_modules/.bin/vite');
 
-/** The goal of issue 10: the first route's gzipped JS (bytes; 1 KB = 1000 bytes, as vite prints). */
+/** The budget of the first route's gzipped JS (bytes; 1 KB = 1000 bytes, as vite prints). */
 export const FIRST_ROUTE_BUDGET = 120_000;
 
 interface ManifestChunk {

@@ -151,6 +151,12 @@ export const depositAnswer = named(
     decidedAt: z.string().nullable(),
     user: personAnswer,
     initiatedBy,
+    sentTo: z
+      .object({ network: z.string(), address: z.string(), addressId: z.string() })
+      .optional()
+      .describe(
+        'The deposit address (given by support) the user says the funds were sent to; absent when none was named',
+      ),
   }),
   'A deposit (spec "Transaction"): Pending, Confirmed or Rejected. `initiatedBy`: the admin who created it while impersonating the user.',
 );
@@ -168,12 +174,13 @@ export const investmentAnswer = named(
     durationMs: z.number(),
     startDate: z.string().nullable(),
     endDate: z.string().nullable(),
+    datesProjected: z.boolean(),
     createdAt: z.string(),
     maturedAt: z.string().nullable(),
     user: personAnswer,
     initiatedBy,
   }),
-  'An investment. `maturityAmount` (principal plus profit) is projected from the request on and fixed at approval.',
+  'An investment. `maturityAmount` (principal plus profit) is projected from the request on and fixed at approval. While pending, `startDate` and `endDate` are projected (the request time and that plus the plan’s term; `datesProjected` true); from approval on they are the real ones.',
 );
 
 const withdrawalBase = {
@@ -280,11 +287,12 @@ export const claimAnswer = named(
         adminName: z.string(),
         fromAdminId: z.string().optional(),
         fromAdminName: z.string().optional(),
+        byDecision: z.boolean().optional(),
         at: z.string(),
       }),
     ),
   }),
-  'Who reviews the item: the item (kind and id: a deposit, investment or withdrawal id, or for kyc the user id), the admin, and how long the claim lasts unless renewed. `history` records who claimed it and who took it over from whom.',
+  'Who reviews the item: the item (kind and id: a deposit, investment or withdrawal id, or for kyc the user id), the admin, and how long the claim lasts unless renewed. `history` records who claimed it (`byDecision`: by deciding it while nobody held it) and who took it over from whom.',
 );
 
 export const claimAnswers = {
@@ -348,3 +356,107 @@ export const securityEventsAnswer = named(
   }),
   "The user's own sign-ins (`new_device`: from a browser the account had not trusted) and password changes, newest first.",
 );
+
+// ---------------------------------------------------------------- the support chat (http/supportRoutes.ts)
+
+export const supportMessageAnswer = named(
+  'SupportMessage',
+  z.object({
+    _id: z.string(),
+    conversationId: z.string(),
+    from: z.enum(['investor', 'support', 'system']),
+    text: z.string(),
+    createdAt: z.string(),
+    internal: z.boolean(),
+    authorId: z.string(),
+    depositAddress: z
+      .object({ addressId: z.string(), network: z.string(), address: z.string(), label: z.string() })
+      .nullable(),
+    attachment: z
+      .object({
+        _id: z.string(),
+        name: z.string(),
+        kind: z.enum(['jpeg', 'png', 'gif', 'webp', 'bmp', 'heic', 'pdf']),
+        size: z.number().int(),
+        url: z.string(),
+      })
+      .nullable(),
+  }),
+  'One message: plain text (never HTML). `internal` notes reach admins only; a "Send deposit address" message carries `depositAddress`; a message with a file carries `attachment` (its name made safe, its kind judged by its content, its size in bytes, and the `url` that serves it to the conversation\'s person and admins).',
+);
+
+export const supportConversationAnswer = named(
+  'SupportConversation',
+  z.object({
+    _id: z.string(),
+    userId: z.string().nullable(),
+    visitorId: z.string().nullable(),
+    name: z.string(),
+    email: z.string(),
+    status: z.enum(['open', 'closed']),
+    assigneeId: z.string().nullable(),
+    startedAt: z.string(),
+    lastMessageAt: z.string(),
+    lastMessageText: z.string(),
+    unread: z.number(),
+    blocked: z.boolean(),
+  }),
+  'A support conversation with an investor (`userId`) or a visitor not signed in yet (`visitorId`).',
+);
+
+export const supportConversationViewAnswer = named(
+  'SupportConversationView',
+  z.object({ conversation: supportConversationAnswer.nullable(), messages: z.array(supportMessageAnswer) }),
+  'A conversation and its messages, oldest first (`conversation` null before the first message).',
+);
+
+export const supportSentAnswer = named(
+  'SupportSent',
+  z.object({ message: supportMessageAnswer.nullable(), conversation: supportConversationAnswer.nullable() }),
+  'The message sent and its conversation after it.',
+);
+
+export const depositAddressEntryAnswer = named(
+  'DepositAddressEntry',
+  z.object({
+    _id: z.string(),
+    network: z.string(),
+    label: z.string(),
+    address: z.string(),
+    status: z.enum(['active', 'retired']),
+    createdAt: z.string(),
+    createdBy: z.string(),
+  }),
+  'An address of the deposit address book; a retired one is never sent again.',
+);
+
+export const supportAnswers = {
+  conversations: z.object({ conversations: z.array(supportConversationAnswer) }),
+  conversationOne: z.object({ conversation: supportConversationAnswer }),
+  unread: z.object({ count: z.number() }),
+  cannedReplies: z.object({
+    replies: z.array(z.object({ id: z.string(), title: z.string(), text: z.string() })),
+  }),
+  config: z.object({
+    liveChatScriptUrl: z.string().nullable(),
+    online: z.boolean(),
+    nextAvailableAt: z.string().nullable(),
+  }),
+  summary: z.object({
+    conversationId: z.string(),
+    userId: z.string().nullable(),
+    name: z.string(),
+    email: z.string(),
+    balances: balancesAnswer.nullable(),
+    kycStatus: z.string().nullable(),
+    pending: z
+      .object({
+        deposits: z.array(depositAnswer).nullable(),
+        withdrawals: z.array(withdrawalAnswer).nullable(),
+      })
+      .nullable(),
+  }),
+  addresses: z.object({ addresses: z.array(depositAddressEntryAnswer) }),
+  addressAdded: z.object({ address: depositAddressEntryAnswer }),
+  addressRetired: z.object({ message: z.string(), address: depositAddressEntryAnswer }),
+};

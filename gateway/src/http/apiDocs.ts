@@ -2,9 +2,11 @@
  * GET /api/openapi.json (the OpenAPI 3.1 document of openapi.ts) and GET /api/docs: the same document
  * as one self-contained HTML page rendered here (no script, no CDN: it works offline and under the CSP).
  */
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { GatewayConfig } from '../config.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { API_DOCS_ROUTES } from './otherRoutes.js';
+import { routerOf } from './routeTable.js';
 
 type Json = Record<string, any>;
 
@@ -13,16 +15,7 @@ export function apiDocsRouter(config: Pick<GatewayConfig, 'nodeEnv'>, options: {
     production: config.nodeEnv === 'production',
     money: options.money,
   });
-  const body = JSON.stringify(document);
-  const page = renderApiDocs(document);
-  const r = Router();
-  r.get('/openapi.json', (_req, res) => {
-    res.set('Cache-Control', 'no-cache').type('application/json').send(body);
-  });
-  r.get('/docs', (_req, res) => {
-    res.set('Cache-Control', 'no-cache').type('html').send(page);
-  });
-  return r;
+  return routerOf(API_DOCS_ROUTES, { body: JSON.stringify(document), page: renderApiDocs(document) }, '/api');
 }
 
 const esc = (v: unknown) =>

@@ -1,12 +1,12 @@
 /**
- * The audit trail (admin only) and the user's own security events (issue 14, item 4), answered by
- * identity's AuditService over the identity client's channel:
+ * The audit trail (admin only) and the user's own security events, answered by identity's AuditService
+ * over the identity client's channel:
  *
  * - GET /api/admin/audit?admin=&user=&action=&from=&to=&limit=&cursor=  `{entries, nextCursor}`;
  *   `format=csv` answers the same filters (every page) as a CSV file, CSV-injection safe.
  * - GET /api/users/securityEvents  `{events}`: the caller's sign-ins, new browsers, password changes.
  */
-import { Router, type Request, type Response } from 'express';
+import type { Router, Request, Response } from 'express';
 import type { Client } from '@grpc/grpc-js';
 import * as au from '@meridian/proto/meridian/identity/v1/audit';
 import type { IdentityServiceClient } from '@meridian/proto/meridian/identity/v1/identity';
@@ -17,11 +17,13 @@ import { callUnary } from '../grpcClients.js';
 import { sessionOf, type Auth } from './auth.js';
 import { HttpError } from './errors.js';
 import { ctxOf } from './grpcContext.js';
+import { auditPageAnswer, securityEventsAnswer } from './answers.js';
+import { INVALID_AUDIT_QUERY } from './refusals.js';
+import { TAGS, json, routeTable, routerOf } from './routeTable.js';
 import type { ClaimRouteDeps } from '../live/claimsRoutes.js';
 
 /** At most this many rows in one CSV export. */
 export const CSV_MAX_ROWS = 10_000;
-export const INVALID_AUDIT_QUERY = 'Invalid audit filters';
 
 const text = (max: number) => z.string().trim().max(max).optional();
 export const auditQuerySchema = z.object({
@@ -103,6 +105,7 @@ function auditClientOf(identity: IdentityServiceClient): () => au.AuditServiceCl
   let auditClient: au.AuditServiceClient | undefined;
   return () =>
     (auditClient ??= createGrpcClient(au.AuditServiceClient, 'identity', {
+      caller: 'gateway',
       channelOverride: (identity as unknown as Client).getChannel(),
     }));
 }
@@ -133,74 +136,109 @@ export function claimTakeoverRecorder({
   };
 }
 
+interface AuditContext {
+  auth: Auth;
+  ctx: ReturnType<typeof ctxOf>;
+  audit: () => au.AuditServiceClient;
+}
+
+const page = (
+  { audit, ctx }: AuditContext,
+  req: Request,
+  res: Response,
+  q: z.infer<typeof auditQuerySchema>,
+  cursor: string,
+  limit: number,
+) =>
+  callUnary(
+    audit(),
+    'listAuditEntries',
+    au.ListAuditEntriesRequest.fromPartial({
+      caller: sessionOf(res).caller,
+      adminId: q.admin ?? '',
+      userId: q.user ?? '',
+      action: q.action ?? '',
+      from: q.from ?? '',
+      to: q.to ?? '',
+      limit,
+      cursor,
+    }),
+    ctx(req),
+  );
+
+export const AUDIT_ROUTES = routeTable<AuditContext>([
+  {
+    method: 'get',
+    path: '/api/admin/audit',
+    tag: TAGS.audit,
+    summary: 'The audit trail',
+    description:
+      'Every admin action and every action taken while impersonating, from every service, newest first. `format=csv` answers the same filters (every page, at most 10,000 rows) as a CSV attachment whose cells never start like a formula.',
+    access: 'admin',
+    query: {
+      admin: 'The admin (id or email).',
+      user: 'The user acted on or impersonated (id or email).',
+      action: 'The action (event type), e.g. `DepositConfirmed`.',
+      from: 'ISO-8601 start of the period (inclusive).',
+      to: 'ISO-8601 end of the period (exclusive).',
+      limit: '1-500, default 50.',
+      cursor: 'The `nextCursor` of the previous page.',
+      format: '`json` (default) or `csv`.',
+    },
+    ok: json(auditPageAnswer, 'A page of the trail.'),
+    errors: { 400: [INVALID_AUDIT_QUERY, 'Invalid period', 'Invalid <name> filter'] },
+    handler: (c) => async (req, res) => {
+      const parsed = auditQuerySchema.safeParse(req.query);
+      if (!parsed.success) throw new HttpError(400, INVALID_AUDIT_QUERY);
+      const q = parsed.data;
+      if (q.format === 'csv') {
+        const entries: au.AuditEntry[] = [];
+        let cursor = '';
+        do {
+          const out = await page(c, req, res, q, cursor, 500);
+          entries.push(...out.entries);
+          cursor = out.nextCursor;
+        } while (cursor && entries.length < CSV_MAX_ROWS);
+        const stamp = new Date().toISOString().slice(0, 19).replace(/:/g, '-');
+        res
+          .type('text/csv; charset=utf-8')
+          .set('Content-Disposition', `attachment; filename="audit-${stamp}.csv"`)
+          .send(auditCsv(entries.slice(0, CSV_MAX_ROWS)));
+        return;
+      }
+      const out = await page(c, req, res, q, q.cursor ?? '', q.limit ?? 50);
+      res.json({ entries: out.entries.map(toEntry), nextCursor: out.nextCursor });
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/users/securityEvents',
+    tag: TAGS.account,
+    summary: "The user's own security events",
+    access: 'user',
+    ok: json(securityEventsAnswer, 'Sign-ins, new browsers and password changes.'),
+    handler:
+      ({ audit, ctx }) =>
+      async (req, res) => {
+        const out = await callUnary(
+          audit(),
+          'listSecurityEvents',
+          au.ListSecurityEventsRequest.fromPartial({ caller: sessionOf(res).caller, limit: 50 }),
+          ctx(req),
+        );
+        res.json({
+          events: out.events.map((e) => ({
+            id: e.id,
+            at: e.at,
+            kind: e.kind,
+            method: e.method,
+            address: e.address,
+          })),
+        });
+      },
+  },
+]);
+
 export function auditRouter({ config, identity, auth }: AuditRouteDeps): Router {
-  const r = Router();
-  const ctx = ctxOf(config);
-  const audit = auditClientOf(identity);
-
-  const page = (
-    req: Request,
-    res: Response,
-    q: z.infer<typeof auditQuerySchema>,
-    cursor: string,
-    limit: number,
-  ) =>
-    callUnary(
-      audit(),
-      'listAuditEntries',
-      au.ListAuditEntriesRequest.fromPartial({
-        caller: sessionOf(res).caller,
-        adminId: q.admin ?? '',
-        userId: q.user ?? '',
-        action: q.action ?? '',
-        from: q.from ?? '',
-        to: q.to ?? '',
-        limit,
-        cursor,
-      }),
-      ctx(req),
-    );
-
-  r.get('/admin/audit', auth.requireAdmin, async (req, res) => {
-    const parsed = auditQuerySchema.safeParse(req.query);
-    if (!parsed.success) throw new HttpError(400, INVALID_AUDIT_QUERY);
-    const q = parsed.data;
-    if (q.format === 'csv') {
-      const entries: au.AuditEntry[] = [];
-      let cursor = '';
-      do {
-        const out = await page(req, res, q, cursor, 500);
-        entries.push(...out.entries);
-        cursor = out.nextCursor;
-      } while (cursor && entries.length < CSV_MAX_ROWS);
-      const stamp = new Date().toISOString().slice(0, 19).replace(/:/g, '-');
-      res
-        .type('text/csv; charset=utf-8')
-        .set('Content-Disposition', `attachment; filename="audit-${stamp}.csv"`)
-        .send(auditCsv(entries.slice(0, CSV_MAX_ROWS)));
-      return;
-    }
-    const out = await page(req, res, q, q.cursor ?? '', q.limit ?? 50);
-    res.json({ entries: out.entries.map(toEntry), nextCursor: out.nextCursor });
-  });
-
-  r.get('/users/securityEvents', auth.requireUser, async (req, res) => {
-    const out = await callUnary(
-      audit(),
-      'listSecurityEvents',
-      au.ListSecurityEventsRequest.fromPartial({ caller: sessionOf(res).caller, limit: 50 }),
-      ctx(req),
-    );
-    res.json({
-      events: out.events.map((e) => ({
-        id: e.id,
-        at: e.at,
-        kind: e.kind,
-        method: e.method,
-        address: e.address,
-      })),
-    });
-  });
-
-  return r;
+  return routerOf(AUDIT_ROUTES, { auth, ctx: ctxOf(config), audit: auditClientOf(identity) }, '/api');
 }

@@ -9,14 +9,12 @@ import type { Caller } from '@meridian/proto/meridian/common/v1/common';
 import { isUserKeyDestroyed, type PersonalData } from '@meridian/platform/personalData';
 import { callUnary } from '../grpcClients.js';
 import { SESSION_COOKIE, clearSessionCookie, setSessionCookie, type CookiePolicy } from './cookies.js';
-import { HttpError, SERVICE_UNAVAILABLE, isServiceError } from './errors.js';
+import { HttpError, isServiceError } from './errors.js';
 import { correlationId } from './middleware.js';
 import { clientAddress } from './grpcContext.js';
 import type { RevocationFeed } from '../sessionRevocations.js';
 import { SessionCache } from './sessionCache.js';
-
-export const NOT_LOGGED_IN = 'Not authorized, please login';
-export const NOT_ADMIN = 'Not authorized as an admin';
+import { NOT_ADMIN, NOT_LOGGED_IN, SERVICE_UNAVAILABLE } from './refusals.js';
 
 export interface Session {
   principal: Principal;

@@ -1,7 +1,7 @@
 /**
  * The Caller the gateway sends to every service carries the client address sealed with the key of the person
  * at the keyboard (the impersonating admin while impersonating): every service stores it in its events as it
- * gets it, so a deleted person's addresses are unreadable everywhere (crypto-shredding, issue 14 item 2).
+ * gets it, so a deleted person's addresses are unreadable everywhere (crypto-shredding).
  */
 import type { Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';
@@ -15,7 +15,8 @@ import {
 } from '@meridian/platform/personalData';
 import { createAuth } from './auth.js';
 import type { CookiePolicy } from './cookies.js';
-import { HttpError, SERVICE_UNAVAILABLE } from './errors.js';
+import { HttpError } from './errors.js';
+import { SERVICE_UNAVAILABLE } from './refusals.js';
 
 const ADDRESS = '2001:db8:77::42';
 

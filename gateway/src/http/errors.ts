@@ -1,5 +1,6 @@
 import { status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
 import { grpcErrorMessage } from '@meridian/platform/grpc/index';
+import { SERVICE_UNAVAILABLE, SOMETHING_WENT_WRONG } from './refusals.js';
 
 /** An error that is answered as `{ message }` with its status. */
 export class HttpError extends Error {
@@ -13,8 +14,8 @@ export class HttpError extends Error {
   }
 }
 
-export const SOMETHING_WENT_WRONG = 'Something went wrong';
-export const SERVICE_UNAVAILABLE = 'Service temporarily unavailable, please try again later.';
+/** Retry-After of a 503 answered for a service that could not answer (seconds). */
+export const RETRY_AFTER_SECONDS = '2';
 
 export function isServiceError(err: unknown): err is ServiceError {
   return (
@@ -58,7 +59,9 @@ export function toHttpError(err: unknown): HttpError {
   if (isServiceError(err)) {
     const status = httpStatusOfGrpc(err.code);
     if (status === 500) return new HttpError(500, SOMETHING_WENT_WRONG);
-    if (status === 503) return new HttpError(503, SERVICE_UNAVAILABLE);
+    // a service that is down, restarting or catching up: the client may retry the same request shortly
+    if (status === 503)
+      return new HttpError(503, SERVICE_UNAVAILABLE, { 'Retry-After': RETRY_AFTER_SECONDS });
     return new HttpError(status, grpcErrorMessage(err) || SOMETHING_WENT_WRONG);
   }
   return new HttpError(500, SOMETHING_WENT_WRONG);

@@ -18,7 +18,7 @@
  * and never leaves the browser's request half read on a kept-alive connection.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
+import type { Request, RequestHandler, Router } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import * as id from '@meridian/proto/meridian/identity/v1/identity';
 import * as kyc from '@meridian/proto/meridian/kyc/v1/kyc';
@@ -31,11 +31,17 @@ import type { Claims } from '../live/claims.js';
 import { claimAdminOf } from '../live/claimsRoutes.js';
 import type { PendingKycUserAnswer } from './answers.js';
 import { sessionOf, type Auth } from './auth.js';
-import { HttpError, SERVICE_UNAVAILABLE } from './errors.js';
+import { HttpError } from './errors.js';
+import { KYC_UPLOAD_MESSAGES, SERVICE_UNAVAILABLE, mustBeString } from './refusals.js';
+import { announcedLength, closeUnlessDrainable } from './fileUpload.js';
 import { ctxOf } from './grpcContext.js';
 import { pageParams, setNextCursor } from './pages.js';
 import { correlationId, rateLimit } from './middleware.js';
 import { parseBody, parseTokenParam, schemas } from './validation.js';
+import { pendingKycAnswer } from './answers.js';
+import { CLAIM_REFUSALS, CLAIM_RULE, paged } from './routeDocs.js';
+import { TAGS, json, message, routeTable, routerOf } from './routeTable.js';
+import type { KycServiceClient } from '@meridian/proto/meridian/kyc/v1/kyc';
 
 export interface KycRouteDeps {
   config: GatewayConfig;
@@ -48,32 +54,14 @@ export interface KycRouteDeps {
   claims: Claims;
 }
 
-/** The upload's refusals of the gateway's own (the kyc service answers the others). */
-export const KYC_UPLOAD_MESSAGES = {
-  /** The spec's text for an upload without both files, which a body of another type cannot hold. */
-  bothSides: 'Please upload both front and back documents.',
-  tooLarge: 'File size must be less than 10MB.',
-  impersonating: MAKER_CHECKER_MESSAGES.kycUploadImpersonating,
-} as const;
+/** What a KYC document may do when a browser shows it: nothing (no script, no request, no form). */
+export const DOCUMENT_CSP = "sandbox; default-src 'none'";
 
 /**
  * The most an upload may weigh: two documents at the kyc service's limit (10,485,760 bytes each,
  * services/kyc/README.md) and room for the multipart framing. A larger Content-Length is refused unread.
  */
 export const MAX_KYC_UPLOAD_BYTES = 2 * 10_485_760 + 64 * 1024;
-
-/** The Content-Length the request announced (Node has checked it is a number), if any. */
-const announcedLength = (req: IncomingMessage): number | undefined => {
-  const length = req.headers['content-length'];
-  return length === undefined ? undefined : Number(length);
-};
-
-/**
- * What is left of the body, if anything, may be read and dropped to keep the connection: its length is
- * announced and within the upload's limit.
- */
-const drainable = (req: IncomingMessage): boolean =>
-  req.complete || (announcedLength(req) ?? Infinity) <= MAX_KYC_UPLOAD_BYTES;
 
 /** Headers only the gateway may set on requests to the kyc service. */
 const TRUSTED_PREFIXES = ['x-user-', 'x-internal-'];
@@ -109,8 +97,7 @@ export function pendingUserJson(p: {
 }
 
 /** Routes that stream to the kyc service: mount before any body parser. */
-export function kycProxyRouter({ config, identity, kv, auth, logger }: KycRouteDeps): Router {
-  const r = Router();
+function kycUploadContext({ config, identity, kv, auth, logger }: KycRouteDeps) {
   const ctx = ctxOf(config);
 
   const proxy = createProxyMiddleware<IncomingMessage, ServerResponse>({
@@ -129,10 +116,17 @@ export function kycProxyRouter({ config, identity, kv, auth, logger }: KycRouteD
         const target = targetOf(req);
         for (const [k, v] of Object.entries(target?.headers ?? {})) proxyReq.setHeader(k, v);
       },
-      proxyRes: (proxyRes) => {
+      proxyRes: (proxyRes, req) => {
         // the kyc connection's own (http-proxy asks it for `Connection: close`): the browser's connection
         // stays open or ends by its own request, not by that one
         delete proxyRes.headers.connection;
+        // a document is never a page of ours: an attachment, sandboxed with nothing it may load or run
+        if (proxyRes.statusCode === 200 && targetOf(req)?.path.startsWith('/documents/')) {
+          proxyRes.headers['content-security-policy'] = DOCUMENT_CSP;
+          const disposition = proxyRes.headers['content-disposition'] ?? '';
+          proxyRes.headers['content-disposition'] =
+            disposition.replace(/^\s*inline\b/i, 'attachment') || 'attachment';
+        }
       },
       error: (err, req, res) => {
         logger.error({ err, correlationId: correlationId(req as Request) }, 'kyc proxy failed');
@@ -195,102 +189,200 @@ export function kycProxyRouter({ config, identity, kv, auth, logger }: KycRouteD
       throw new HttpError(413, KYC_UPLOAD_MESSAGES.tooLarge);
     next();
   };
+  return { auth, identity, ctx, forward, uploadLimit, refuseImpersonation, requireMultipart };
+}
 
-  r.post(
-    '/uploadKycDocuments',
-    auth.requireUser,
-    refuseImpersonation,
-    uploadLimit,
-    requireMultipart,
-    forward(async (req, headers) => {
-      const u = await callUnary(
-        identity,
-        'getUser',
-        id.GetUserRequest.fromPartial({ caller: sessionOf(req.res!).caller }),
-        ctx(req),
-      );
-      headers['x-user-verified'] = u.isVerified ? 'true' : 'false';
-      headers['x-user-name'] = encodeURIComponent(u.name);
-      headers['x-user-email'] = encodeURIComponent(u.email);
-      return '/upload';
-    }),
-  );
+/** The user's documents: the upload and the download stream through to the kyc service. */
+export const KYC_DOCUMENT_ROUTES = routeTable<ReturnType<typeof kycUploadContext>>([
+  {
+    method: 'post',
+    path: '/api/users/uploadKycDocuments',
+    tag: TAGS.kyc,
+    summary: 'Upload the identity documents',
+    description:
+      'multipart/form-data with files `front` and `back` (≤ 10 MB each; jpeg, png, gif, webp, bmp, heic or pdf), streamed to the kyc service. Another content type is refused (400), and so is a Content-Length over two documents (413), before the body is read. Refused while an admin impersonates the user.',
+    access: 'userSelf',
+    files: ['front', 'back'],
+    rateLimit: 'kycUpload',
+    ok: message('Uploaded; pending review.'),
+    errors: {
+      400: [
+        KYC_UPLOAD_MESSAGES.bothSides,
+        KYC_UPLOAD_MESSAGES.tooLarge,
+        'Invalid file format. Only JPEG, JPG, PNG, and PDF are allowed.',
+        'Please verify your email before uploading documents',
+      ],
+      403: [KYC_UPLOAD_MESSAGES.impersonating],
+      409: ['Your documents are already under review', 'Your identity is already verified'],
+      413: [KYC_UPLOAD_MESSAGES.tooLarge],
+    },
+    impersonatingRefusal: 'KYC documents cannot be uploaded while impersonating a user',
+    middleware: ({ uploadLimit, refuseImpersonation, requireMultipart }) => [
+      refuseImpersonation,
+      uploadLimit,
+      requireMultipart,
+    ],
+    handler: ({ identity, ctx, forward }) =>
+      forward(async (req, headers) => {
+        const u = await callUnary(
+          identity,
+          'getUser',
+          id.GetUserRequest.fromPartial({ caller: sessionOf(req.res!).caller }),
+          ctx(req),
+        );
+        headers['x-user-verified'] = u.isVerified ? 'true' : 'false';
+        headers['x-user-name'] = encodeURIComponent(u.name);
+        headers['x-user-email'] = encodeURIComponent(u.email);
+        return '/upload';
+      }),
+  },
+  {
+    method: 'get',
+    path: '/api/users/kyc/document/:userId/:side',
+    tag: TAGS.kyc,
+    summary: 'One uploaded document (front or back)',
+    description: 'To its owner or an admin; sent with nosniff and no-store.',
+    access: 'user',
+    ok: {
+      description: 'The document bytes.',
+      media: {
+        type: 'application/octet-stream',
+        schema: { type: 'string', contentMediaType: 'application/octet-stream' },
+      },
+    },
+    errors: { 403: ['Not authorized to view this document'], 404: ['Document not found'] },
+    handler: ({ forward }) =>
+      forward((req) => {
+        const owner = parseTokenParam(req.params.userId, 'Document not found');
+        const side = req.params.side;
+        if (side !== 'front' && side !== 'back') throw new HttpError(404, 'Document not found');
+        return `/documents/${encodeURIComponent(owner)}/${side}`;
+      }),
+  },
+]);
 
+/** KYC uploads and documents stream through to the kyc service: mounted before any body parser. */
+export function kycProxyRouter(deps: KycRouteDeps): Router {
+  const r = routerOf(KYC_DOCUMENT_ROUTES, kycUploadContext(deps), '/api/users');
   // every refusal of the upload above is given before its body is read: a body that cannot be read
   // and dropped in bounds ends the connection after the answer
-  r.use('/uploadKycDocuments', ((err, req, res, next) => {
-    if (!drainable(req)) res.setHeader('connection', 'close');
-    next(err);
-  }) as ErrorRequestHandler);
-
-  r.get(
-    '/kyc/document/:userId/:side',
-    auth.requireUser,
-    forward((req) => {
-      const owner = parseTokenParam(req.params.userId, 'Document not found');
-      const side = req.params.side;
-      if (side !== 'front' && side !== 'back') throw new HttpError(404, 'Document not found');
-      return `/documents/${encodeURIComponent(owner)}/${side}`;
-    }),
-  );
+  r.use('/uploadKycDocuments', closeUnlessDrainable(MAX_KYC_UPLOAD_BYTES));
 
   return r;
 }
 
+interface KycReviewContext {
+  auth: Auth;
+  client: KycServiceClient;
+  claims: Claims;
+  ctx: ReturnType<typeof ctxOf>;
+}
+
+/** What an admin's KYC decision may answer besides a bad id or reason. */
+const KYC_DECISION_ERRORS = {
+  403: [MAKER_CHECKER_MESSAGES.ownDecision('KYC case')],
+  404: ['No KYC submission found for this user'],
+  409: [
+    'This KYC request has already been approved',
+    'This KYC request has already been rejected',
+    ...CLAIM_REFUSALS,
+  ],
+};
+
+/** The admin's review of the KYC cases, over gRPC. */
+export const KYC_REVIEW_ROUTES = routeTable<KycReviewContext>([
+  {
+    method: 'get',
+    path: '/api/users/kyc/pending',
+    tag: TAGS.kyc,
+    summary: 'Submissions waiting for review, oldest first',
+    ...paged('oldest first'),
+    access: 'admin',
+    ok: json(pendingKycAnswer, 'The pending submissions.'),
+    handler:
+      ({ client, ctx }) =>
+      async (req, res) => {
+        const s = sessionOf(res);
+        const out = await callUnary(
+          client,
+          'listPending',
+          kyc.ListPendingRequest.fromPartial({
+            caller: s.caller,
+            callerRole: s.principal.role,
+            ...pageParams(req),
+          }),
+          ctx(req),
+        );
+        setNextCursor(res, out.nextCursor);
+        res.json({ pendingUsers: out.pendingUsers.map(pendingUserJson) });
+      },
+  },
+  {
+    method: 'patch',
+    path: '/api/users/kyc/approve/:id',
+    tag: TAGS.kyc,
+    summary: 'Approve a submission',
+    description: CLAIM_RULE,
+    access: 'admin',
+    ok: message("'KYC approved successfully!'"),
+    errors: {
+      400: ['Invalid user id'],
+      ...KYC_DECISION_ERRORS,
+    },
+    handler:
+      ({ client, ctx, claims }) =>
+      async (req, res) => {
+        const s = sessionOf(res);
+        const userId = parseTokenParam(req.params.id, 'Invalid user id');
+        const out = await claims.decide('kyc', userId, claimAdminOf(res), () =>
+          callUnary(
+            client,
+            'approve',
+            kyc.ApproveRequest.fromPartial({ caller: s.caller, callerRole: s.principal.role, userId }),
+            ctx(req),
+          ),
+        );
+        res.json({ message: out.message });
+      },
+  },
+  {
+    method: 'patch',
+    path: '/api/users/kyc/reject/:id',
+    tag: TAGS.kyc,
+    summary: 'Reject a submission',
+    description: `An optional \`reason\` is shown to the user. ${CLAIM_RULE}`,
+    access: 'admin',
+    body: schemas.kycReject,
+    ok: message("'KYC rejected successfully!'"),
+    errors: {
+      400: ['Invalid user id', 'reason must be at most 500 characters', ...mustBeString('reason')],
+      ...KYC_DECISION_ERRORS,
+    },
+    handler:
+      ({ client, ctx, claims }) =>
+      async (req, res) => {
+        const s = sessionOf(res);
+        const userId = parseTokenParam(req.params.id, 'Invalid user id');
+        const b = parseBody(schemas.kycReject, req.body ?? {});
+        const out = await claims.decide('kyc', userId, claimAdminOf(res), () =>
+          callUnary(
+            client,
+            'reject',
+            kyc.RejectRequest.fromPartial({
+              caller: s.caller,
+              callerRole: s.principal.role,
+              userId,
+              reason: b.reason ?? '',
+            }),
+            ctx(req),
+          ),
+        );
+        res.json({ message: out.message });
+      },
+  },
+]);
+
 /** Admin review over gRPC (mounted inside the API router, after the body parsers). */
 export function kycAdminRouter({ config, kyc: client, auth, claims }: KycRouteDeps): Router {
-  const r = Router();
-  const ctx = ctxOf(config);
-
-  r.get('/kyc/pending', auth.requireAdmin, async (req, res) => {
-    const s = sessionOf(res);
-    const out = await callUnary(
-      client,
-      'listPending',
-      kyc.ListPendingRequest.fromPartial({
-        caller: s.caller,
-        callerRole: s.principal.role,
-        ...pageParams(req),
-      }),
-      ctx(req),
-    );
-    setNextCursor(res, out.nextCursor);
-    res.json({ pendingUsers: out.pendingUsers.map(pendingUserJson) });
-  });
-
-  r.patch('/kyc/approve/:id', auth.requireAdmin, async (req, res) => {
-    const s = sessionOf(res);
-    const userId = parseTokenParam(req.params.id, 'Invalid user id');
-    const out = await claims.decide('kyc', userId, claimAdminOf(res), () =>
-      callUnary(
-        client,
-        'approve',
-        kyc.ApproveRequest.fromPartial({ caller: s.caller, callerRole: s.principal.role, userId }),
-        ctx(req),
-      ),
-    );
-    res.json({ message: out.message });
-  });
-
-  r.patch('/kyc/reject/:id', auth.requireAdmin, async (req, res) => {
-    const s = sessionOf(res);
-    const userId = parseTokenParam(req.params.id, 'Invalid user id');
-    const b = parseBody(schemas.kycReject, req.body ?? {});
-    const out = await claims.decide('kyc', userId, claimAdminOf(res), () =>
-      callUnary(
-        client,
-        'reject',
-        kyc.RejectRequest.fromPartial({
-          caller: s.caller,
-          callerRole: s.principal.role,
-          userId,
-          reason: b.reason ?? '',
-        }),
-        ctx(req),
-      ),
-    );
-    res.json({ message: out.message });
-  });
-
-  return r;
+  return routerOf(KYC_REVIEW_ROUTES, { auth, client, claims, ctx: ctxOf(config) }, '/api/users');
 }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { clientNetwork, rateLimitClient } from '@meridian/platform/clientNetwork';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import {
   context,
@@ -18,8 +19,9 @@ import {
 import type { GatewayLogger } from '../logger.js';
 import type { RateLimitRule } from '../config.js';
 import { CSRF_COOKIE, CSRF_HEADER, setCsrfCookie, type CookiePolicy } from './cookies.js';
-import { requestOriginOf, sourceOriginOf, type OriginPolicy } from './origins.js';
+import { localPortOf, sourceOriginOf, type OriginPolicy } from './origins.js';
 import { HttpError } from './errors.js';
+import { CROSS_SITE_REFUSED, INVALID_CSRF, TOO_MANY_REQUESTS } from './refusals.js';
 
 const CORRELATION_HEADER = 'x-correlation-id';
 const CORRELATION_RE = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -30,7 +32,8 @@ export function correlationId(req: Request): string {
 }
 
 /**
- * Takes or makes x-correlation-id, echoes it, and writes one access-log line per request (no bodies).
+ * Takes or makes x-correlation-id, echoes it, and writes one access-log line per request (no bodies, no
+ * personal data: the URL through redactUrl, the client as its network, platform clientNetwork.ts).
  * Traces (platform tracing.ts): a SERVER span per request, child of an inbound W3C `traceparent`; the
  * rest of the request runs in it and the response carries its `traceparent`. Tracing off: an inbound
  * traceparent is passed on to the gRPC calls (and echoed); without one nothing more is done.
@@ -48,7 +51,7 @@ export function correlationAndAccessLog(logger: GatewayLogger): RequestHandler {
       const line = {
         correlationId: id,
         ...traced?.ids,
-        req: { method: req.method, url: redactUrl(req.originalUrl), remoteAddress: req.ip },
+        req: { method: req.method, url: redactUrl(req.originalUrl), clientNetwork: clientNetwork(req.ip) },
         res: { statusCode: res.statusCode },
         responseTime: Math.round(ms * 10) / 10,
       };
@@ -109,22 +112,27 @@ function traceRequest(req: Request, res: Response) {
   };
 }
 
-/** Secrets travel in some paths (verification and reset links): never log them. */
+/**
+ * Secrets travel in some paths (verification and reset links) and emails in others (the login-code routes):
+ * never log them. Any other path segment or query value that holds an email (an `@`, plain or encoded) reads
+ * '[email]' too.
+ */
 export function redactUrl(url: string): string {
   return url
     .replace(/(\/verifyUser\/)[^/?#]+/, '$1[redacted]')
     .replace(/(\/resetPassword\/)[^/?#]+/, '$1[redacted]')
-    .replace(/([?&](?:token|code)=)[^&#]+/gi, '$1[redacted]');
+    .replace(/(\/(?:sendLoginCode|loginWithCode)\/)[^/?#]+/i, '$1[email]')
+    .replace(/([?&](?:token|code)=)[^&#]+/gi, '$1[redacted]')
+    .replace(/(^|[/=])[^/?#&=]*(?:@|%40)[^/?#&]*/gi, '$1[email]');
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-export const INVALID_CSRF = 'Invalid CSRF token';
 
 /**
  * CSRF protection of every state-changing request (POST/PUT/PATCH/DELETE), two ways (OWASP):
  *
  * - the standard-header check: a request whose Origin header (or Referer, when Origin is absent) names
- *   one of our own origins (APP_URL's, the one the request was addressed to, CORS_ORIGINS) passes; one
+ *   one of our own origins (origins.ts: APP_URL's, CORS_ORIGINS, those of the hosts we answer for) passes; one
  *   that names any other origin, or `null`, is refused, and so is one marked `Sec-Fetch-Site: cross-site`;
  * - double submit (docs/architecture.md §3a), for the other requests (no Origin nor Referer, or our host under the
  *   other scheme behind a proxy): an `XSRF-TOKEN` cookie readable by the SPA, set when absent, and a
@@ -153,19 +161,18 @@ export function csrf(cookies: CookiePolicy, origins: OriginPolicy): RequestHandl
 /**
  * Where a request comes from, by its standard headers: `own` when its Origin (or Referer) names one of
  * our origins, `foreign` when it names another (or `null`) or the browser marks it `Sec-Fetch-Site:
- * cross-site`, `unknown` otherwise (no such header, or our host under the other scheme: a TLS-terminating
- * proxy TRUST_PROXY does not name, not provably ours).
+ * cross-site`, `unknown` otherwise (no such header, or APP_URL's host under the other scheme: a
+ * TLS-terminating proxy TRUST_PROXY does not name, not provably ours).
  */
 export function siteOf(req: Request, origins: OriginPolicy): 'own' | 'foreign' | 'unknown' {
   const source = sourceOriginOf(req);
   if (source !== undefined) {
-    if (source !== null && origins.isOwn(source, requestOriginOf(req))) return 'own';
-    if (source === null || new URL(source).host !== req.get('host')) return 'foreign';
+    const port = localPortOf(req);
+    if (source !== null && origins.isOwn(source, port)) return 'own';
+    if (source === null || !origins.hostAllowed(new URL(source).host, port)) return 'foreign';
   }
   return req.get('sec-fetch-site') === 'cross-site' ? 'foreign' : 'unknown';
 }
-
-export const CROSS_SITE_REFUSED = 'Cross-site request refused';
 
 /**
  * For the one GET that changes state (logout): refused when the request provably comes from another site
@@ -182,11 +189,10 @@ function safeEqual(a: string, b: string): boolean {
   return ab.length === bb.length && timingSafeEqual(ab, bb);
 }
 
-export const TOO_MANY_REQUESTS = 'Too many requests, please try again later.';
-
 /**
- * Fixed-window rate limit in the KeyValueStore (Redis when REDIS_URL is set): per client IP and,
- * when `subject` gives one (an email), per subject too. 429 with Retry-After when over.
+ * Fixed-window rate limit in the KeyValueStore (Redis when REDIS_URL is set): per client (an IPv4 address, an
+ * IPv6 /64: platform clientNetwork.ts) and, when `subject` gives one (an email), per subject too. 429 with
+ * Retry-After when over.
  */
 export function rateLimit(
   kv: KeyValueStore,
@@ -195,7 +201,7 @@ export function rateLimit(
   subject?: (req: Request) => string | undefined,
 ): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
-    const keys = [`rl:${name}:ip:${req.ip ?? 'unknown'}`];
+    const keys = [`rl:${name}:ip:${rateLimitClient(req.ip)}`];
     const s = subject?.(req);
     // the subject (an email) by its hash: the store (Redis may persist it) never holds an address
     if (s)

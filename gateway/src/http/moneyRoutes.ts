@@ -1,5 +1,5 @@
 /**
- * The money paths of spec §7 (issue 4 §4): api/payments/*, api/invest/*, api/withDraw/*, and the three
+ * The money paths of spec §7: api/payments/*, api/invest/*, api/withDraw/*, and the three
  * admin balance edits under api/users. Each becomes one (or a few) gRPC calls to the ledger, investment
  * or withdrawal service with `caller` from the session and `caller_role` from identity's Authenticate;
  * `email_verified` / `caller_verified` / `caller_kyc_status` come from identity's GetUser (never from
@@ -22,25 +22,21 @@ import * as id from '@meridian/proto/meridian/identity/v1/identity';
 import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
 import * as inv from '@meridian/proto/meridian/investment/v1/investment';
 import * as wd from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
+import * as sp from '@meridian/proto/meridian/support/v1/support';
 import type { GatewayConfig } from '../config.js';
 import { callUnary } from '../grpcClients.js';
 import type { MoneyClients } from '../moneyClients.js';
 import type { Claims } from '../live/claims.js';
 import { claimAdminOf } from '../live/claimsRoutes.js';
 import { sessionOf, type Auth, type Session } from './auth.js';
-import { HttpError } from './errors.js';
+import { HttpError, toHttpError } from './errors.js';
 import { ctxOf } from './grpcContext.js';
 import { pageParams, setNextCursor } from './pages.js';
 import type { DepositAnswer, InvestmentAnswer, WithdrawalAnswer } from './answers.js';
 import { mergeHistoryPage } from './historyPages.js';
 import { balancesJson, depositJson, investmentJson, planJson, withdrawalJson } from './moneyViews.js';
-import {
-  ALL_FIELDS_REQUIRED,
-  optionalString,
-  parseBody,
-  parseTokenParam,
-  requiredString,
-} from './validation.js';
+import { optionalString, parseBody, parseTokenParam, requiredString } from './validation.js';
+import { ALL_FIELDS_REQUIRED } from './refusals.js';
 
 export interface MoneyRouteDeps {
   config: GatewayConfig;
@@ -49,6 +45,8 @@ export interface MoneyRouteDeps {
   auth: Auth;
   /** A decision needs the deciding admin's claim on the item (live/claims.ts). */
   claims: Claims;
+  /** Checks a declaration's deposit address was given to the user by support (absent: none can be named). */
+  support?: sp.SupportServiceClient;
 }
 
 export const MONEY_MESSAGES = {
@@ -65,6 +63,7 @@ export const MONEY_MESSAGES = {
   balanceUpdated: 'Balance updated successfully',
   invalidId: 'Invalid id',
   idempotencyKey: 'Idempotency-Key must be 1-100 letters, digits or . _ : -',
+  addressNotGiven: 'This deposit address was not given to you in your support conversation',
 } as const;
 
 /**
@@ -88,7 +87,7 @@ export const amountField = z
 
 /** Body schemas of the money routes (also the request bodies of the OpenAPI document). */
 export const moneySchemas = {
-  deposit: z.object({ amount: amountField }),
+  deposit: z.object({ amount: amountField, addressId: optionalString(100) }),
   decidePayment: z.object({
     transactionId: requiredString(ALL_FIELDS_REQUIRED, 100),
     status: optionalString(20),
@@ -114,7 +113,7 @@ type KeyedOperation = 'deposit' | 'invest' | 'withdraw' | 'adjust';
 /**
  * Optional `Idempotency-Key` header: a retry with the same key and payload has one effect. The key is the
  * caller's own, so it never reaches a service as typed: it becomes `user.<operation>.<sha256 of user,
- * operation and key>` (issue 11 finding 9), which can never be one of the ledger's own keys
+ * operation and key>`, which can never be one of the ledger's own keys
  * (`capture:<id>`, `deposit:<id>`…), another operation's or another user's request id, and is a valid id
  * in the paths (letters, digits and dots; 78 characters at most).
  */
@@ -140,7 +139,7 @@ const byTimeDesc = (a: string | null | undefined, b: string | null | undefined) 
   (Date.parse(b ?? '') || 0) - (Date.parse(a ?? '') || 0);
 
 export function moneyRouter(deps: MoneyRouteDeps): Router {
-  const { config, identity, money, auth, claims } = deps;
+  const { config, identity, money, auth, claims, support } = deps;
   const ctx = ctxOf(config);
   const caller = (res: Response) => {
     const s: Session = sessionOf(res);
@@ -155,6 +154,23 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
       ctx(req),
     );
   const idParam = (v: unknown) => parseTokenParam(v, MONEY_MESSAGES.invalidId);
+  /** A deposit address support gave the caller in their conversation (else 400: the declaration is refused). */
+  const givenAddress = async (req: Request, res: Response, addressId: string) => {
+    if (!support || !/^[A-Za-z0-9._:-]{1,100}$/.test(addressId))
+      throw new HttpError(400, MONEY_MESSAGES.addressNotGiven);
+    try {
+      const a = await callUnary(
+        support,
+        'getGivenAddress',
+        sp.GetGivenAddressRequest.fromPartial({ userId: sessionOf(res).caller.userId, addressId }),
+        ctx(req),
+      );
+      return { network: a.network, address: a.address, addressId: a.addressId };
+    } catch (err) {
+      if (toHttpError(err).status === 404) throw new HttpError(400, MONEY_MESSAGES.addressNotGiven);
+      throw err;
+    }
+  };
 
   const r = Router();
 
@@ -162,6 +178,7 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
   r.post('/payments/create', auth.requireUser, refuseImpersonation, async (req, res) => {
     const b = parseBody(moneySchemas.deposit, req.body);
     const user = await userFacts(req, res);
+    const sentTo = b.addressId ? await givenAddress(req, res, b.addressId) : undefined;
     const d = await callUnary(
       money.ledger,
       'createDeposit',
@@ -170,6 +187,7 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
         amount: b.amount,
         emailVerified: user.isVerified,
         idempotencyKey: idempotencyKeyOf(req, res, 'deposit'),
+        ...sentTo,
       }),
       ctx(req),
     );
@@ -235,7 +253,7 @@ export function moneyRouter(deps: MoneyRouteDeps): Router {
       inv.ListPlansRequest.fromPartial({}),
       ctx(req),
     );
-    // the bare list: the original client maps over the answer itself (issue 12)
+    // the bare list: the original client maps over the answer itself
     res.json(out.plans.map(planJson));
   });
 

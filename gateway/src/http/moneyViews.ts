@@ -44,7 +44,7 @@ export function depositJson(
     | 'userName'
     | 'userEmail'
   > &
-    Partial<Pick<Deposit, 'initiatedBy'>>,
+    Partial<Pick<Deposit, 'initiatedBy' | 'network' | 'address' | 'addressId'>>,
 ): DepositAnswer {
   return {
     _id: d.depositId,
@@ -56,7 +56,27 @@ export function depositJson(
     decidedAt: orNull(d.decidedAt),
     user: person(d.userId, d.userName ?? '', d.userEmail ?? ''),
     ...initiator(d.initiatedBy),
+    ...(d.addressId
+      ? { sentTo: { network: d.network ?? '', address: d.address ?? '', addressId: d.addressId } }
+      : {}),
   };
+}
+
+/**
+ * An investment's start and end: set at approval; while it waits for approval, the projected ones (the request's
+ * time and that plus the plan's term, `datesProjected`), so a client never shows a missing date.
+ */
+function datesOf(
+  i: Pick<Investment, 'status' | 'startDate' | 'endDate' | 'requestedAt' | 'durationMs'>,
+): Pick<InvestmentAnswer, 'startDate' | 'endDate' | 'datesProjected'> {
+  const requested = Date.parse(i.requestedAt);
+  if (!i.startDate && i.status === 'pending' && Number.isFinite(requested))
+    return {
+      startDate: new Date(requested).toISOString(),
+      endDate: new Date(requested + Number(i.durationMs ?? 0)).toISOString(),
+      datesProjected: true,
+    };
+  return { startDate: orNull(i.startDate), endDate: orNull(i.endDate), datesProjected: false };
 }
 
 /**
@@ -95,8 +115,7 @@ export function investmentJson(
     maturityAmount: dollars(i.maturityAmountCents ?? 0),
     ratePercent: (i.rateBps ?? 0) / 100,
     durationMs: Number(i.durationMs ?? 0),
-    startDate: orNull(i.startDate),
-    endDate: orNull(i.endDate),
+    ...datesOf(i),
     createdAt: i.requestedAt,
     maturedAt: orNull(i.maturedAt),
     user,

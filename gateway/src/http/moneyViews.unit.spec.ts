@@ -1,5 +1,5 @@
 /**
- * The money records carry `initiatedBy` (the impersonating admin who opened them; issue 11, finding 5)
+ * The money records carry `initiatedBy` (the impersonating admin who opened them)
  * when the service sends one, and nothing otherwise; the answers' schemas accept both.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import type { Client } from '@grpc/grpc-js';
 import * as id from '@meridian/proto/meridian/identity/v1/identity';
 import * as nt from '@meridian/proto/meridian/notification/v1/notification';
@@ -8,7 +8,11 @@ import { sessionOf, type Auth } from './auth.js';
 import { HttpError } from './errors.js';
 import { ctxOf } from './grpcContext.js';
 import { DEFAULT_AVATAR_PATH } from './userView.js';
-import { EMAIL_RE, INVALID_EMAIL, parseBody, schemas } from './validation.js';
+import { EMAIL_RE, parseBody, schemas } from './validation.js';
+import { countryAnswer, healthAnswer, mailAnswer, readinessAnswer } from './answers.js';
+import { ALL_FIELDS_REQUIRED, INVALID_EMAIL, mustBeString } from './refusals.js';
+import { TAGS, json, message, routeTable, routerOf, type Route } from './routeTable.js';
+import { z } from 'zod';
 
 /** What notification answers for a sent automated email (services/notification AUTOMATED_EMAIL_MESSAGES.sent). */
 export const AUTOMATED_EMAIL_SENT = 'Email sent successfully';
@@ -34,21 +38,19 @@ export interface OtherRouteDeps {
   auth: Auth;
 }
 
-/** GET /api/countries, POST /api/sendAutomatedEmail (also under /api/users), the default avatar (spec §7 "Other"). */
-export function otherApiRouter({ config, identity, notification, auth }: OtherRouteDeps): Router {
-  const r = Router();
-  const ctx = ctxOf(config);
+interface OtherContext {
+  auth: Auth;
+  identity: id.IdentityServiceClient;
+  notification: nt.NotificationServiceClient;
+  ctx: ReturnType<typeof ctxOf>;
+}
 
-  r.get('/countries', async (req, res) => {
-    const out = await callUnary(identity, 'listCountries', id.ListCountriesRequest.fromPartial({}), ctx(req));
-    res.set('Cache-Control', 'public, max-age=3600');
-    res.json(out.countries.map((c) => ({ name: c.name, code: c.code })));
-  });
-
-  // Only allowlisted templates and only to the caller's own address: notification enforces both;
-  // the gateway fills the caller's address from identity, never from the body. Served at both paths
-  // clients use (spec §7 "sendAutomatedEmail": api/ and api/users/).
-  const sendAutomatedEmail = async (req: Request, res: Response) => {
+// Only allowlisted templates and only to the caller's own address: notification enforces both;
+// the gateway fills the caller's address from identity, never from the body. Served at both paths
+// clients use (spec §7 "sendAutomatedEmail": api/ and api/users/).
+const sendAutomatedEmail =
+  ({ identity, notification, ctx }: OtherContext) =>
+  async (req: Request, res: Response) => {
     const b = parseBody(schemas.sendAutomatedEmail, req.body);
     const { caller } = sessionOf(res);
     if (EVENT_EMAIL_TEMPLATES.has(b.template)) {
@@ -73,21 +75,127 @@ export function otherApiRouter({ config, identity, notification, auth }: OtherRo
     );
     res.json({ message: out.message });
   };
-  r.post('/sendAutomatedEmail', auth.requireUser, sendAutomatedEmail);
-  r.post('/users/sendAutomatedEmail', auth.requireUser, sendAutomatedEmail);
 
+/** GET /api/countries, POST /api/sendAutomatedEmail (also under /api/users), the default avatar (spec §7 "Other"). */
+export const OTHER_ROUTES = routeTable<OtherContext>([
+  {
+    method: 'get',
+    path: '/api/countries',
+    tag: TAGS.other,
+    summary: 'Countries',
+    access: 'public',
+    ok: json(z.array(countryAnswer), 'Every country, `{name, code}`.'),
+    handler:
+      ({ identity, ctx }) =>
+      async (req, res) => {
+        const out = await callUnary(
+          identity,
+          'listCountries',
+          id.ListCountriesRequest.fromPartial({}),
+          ctx(req),
+        );
+        res.set('Cache-Control', 'public, max-age=3600');
+        res.json(out.countries.map((c) => ({ name: c.name, code: c.code })));
+      },
+  },
+  ...(['/api/sendAutomatedEmail', '/api/users/sendAutomatedEmail'] as const).map(
+    (path): Route<OtherContext> => ({
+      method: 'post',
+      path,
+      tag: TAGS.other,
+      summary: path.includes('/users/')
+        ? 'Send an automated notice (the same, under /users)'
+        : 'Send an automated notice',
+      description:
+        'Allowlisted templates (depositNotice, investmentNotice, withdrawalNotice), to the caller’s own address only. ' +
+        'changePassword and changeRole are answered as sent without a second email: the services email those events themselves.',
+      access: 'user',
+      body: schemas.sendAutomatedEmail,
+      ok: message('Sent.'),
+      errors: {
+        400: [
+          ALL_FIELDS_REQUIRED,
+          INVALID_EMAIL,
+          'This email template is not allowed. Allowed: investmentNotice, depositNotice, withdrawalNotice',
+          'The link must point to this site',
+          ...mustBeString('subject', 'send_to', 'reply_to', 'template', 'url'),
+        ],
+        403: ['You can only send emails to your own address'],
+        429: ['Too many emails, please try again later'],
+      },
+      handler: sendAutomatedEmail,
+    }),
+  ),
   // The default avatar answered as `photo` for users without a picture (userView.ts): any origin may
   // show it (an SPA hosted elsewhere loads it with <img>), and it never changes.
-  r.get(DEFAULT_AVATAR_PATH.slice('/api'.length), (_req, res) => {
-    res
-      .set('Cache-Control', 'public, max-age=86400')
-      .set('Cross-Origin-Resource-Policy', 'cross-origin')
-      .type('image/svg+xml')
-      .send(DEFAULT_AVATAR_SVG);
-  });
+  {
+    method: 'get',
+    path: DEFAULT_AVATAR_PATH,
+    tag: TAGS.other,
+    summary: 'The default avatar',
+    description: 'The `photo` of every user and referral who set no picture (an absolute URL to this path).',
+    access: 'public',
+    local: true,
+    ok: {
+      description: 'An SVG image.',
+      media: { type: 'image/svg+xml', schema: { type: 'string' } },
+    },
+    handler: () => (_req, res) => {
+      res
+        .set('Cache-Control', 'public, max-age=86400')
+        .set('Cross-Origin-Resource-Policy', 'cross-origin')
+        .type('image/svg+xml')
+        .send(DEFAULT_AVATAR_SVG);
+    },
+  },
+]);
 
-  return r;
+export function otherApiRouter({ config, identity, notification, auth }: OtherRouteDeps): Router {
+  return routerOf(OTHER_ROUTES, { auth, identity, notification, ctx: ctxOf(config) }, '/api');
 }
+
+/** The served OpenAPI document (openapi.ts), built once per app by apiDocs.ts. */
+export interface ApiDocsContext {
+  /** The document as JSON text. */
+  body: string;
+  /** The document as one HTML page. */
+  page: string;
+}
+
+/** GET /api/openapi.json and GET /api/docs (apiDocs.ts builds what they send). */
+export const API_DOCS_ROUTES = routeTable<ApiDocsContext>([
+  {
+    method: 'get',
+    path: '/api/openapi.json',
+    tag: TAGS.other,
+    summary: 'This document',
+    access: 'public',
+    local: true,
+    ok: {
+      description: 'The OpenAPI 3.1 document.',
+      media: { type: 'application/json', schema: { type: 'object' } },
+    },
+    handler:
+      ({ body }) =>
+      (_req, res) => {
+        res.set('Cache-Control', 'no-cache').type('application/json').send(body);
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/docs',
+    tag: TAGS.other,
+    summary: 'This document, readable',
+    access: 'public',
+    local: true,
+    ok: { description: 'An HTML page.', media: { type: 'text/html', schema: { type: 'string' } } },
+    handler:
+      ({ page }) =>
+      (_req, res) => {
+        res.set('Cache-Control', 'no-cache').type('html').send(page);
+      },
+  },
+]);
 
 const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|::ffff:127(\.\d{1,3}){3})$/;
 const isLoopback = (address: string | undefined) => address !== undefined && LOOPBACK.test(address);
@@ -110,71 +218,121 @@ export const loopbackOnly: RequestHandler = (req, _res, next) => {
   );
 };
 
+interface DevMailboxContext {
+  notification: nt.NotificationServiceClient;
+  ctx: ReturnType<typeof ctxOf>;
+}
+
 /**
- * GET /api/dev/mailbox?to=EMAIL — mounted only outside production, behind loopbackOnly: the mail of ONE
+ * GET /api/dev/mailbox?to=EMAIL: mounted only outside production, behind loopbackOnly: the mail of ONE
  * address (an empty or missing `to` is refused, never everyone's).
  */
+export const DEV_MAILBOX_ROUTES = routeTable<DevMailboxContext>([
+  {
+    method: 'get',
+    path: '/api/dev/mailbox',
+    tag: TAGS.other,
+    summary: 'Emails sent (development only)',
+    description:
+      'Every email the product sent to one address, newest first; answered to a client on the same machine only (404 to anyone else), and the route does not exist in production.',
+    access: 'public',
+    devOnly: true,
+    query: { to: 'The address whose emails to list (required).' },
+    ok: json(z.array(mailAnswer), 'The emails.'),
+    errors: { 400: [INVALID_EMAIL] },
+    handler:
+      ({ notification, ctx }) =>
+      async (req, res) => {
+        const to = typeof req.query.to === 'string' ? req.query.to.trim().toLowerCase() : '';
+        if (!EMAIL_RE.test(to)) throw new HttpError(400, INVALID_EMAIL);
+        const out = await callUnary(
+          notification,
+          'listMailbox',
+          nt.ListMailboxRequest.fromPartial({ to }),
+          ctx(req),
+        );
+        const messages = out.messages
+          .map((m) => ({
+            id: m.id,
+            from: m.from,
+            to: m.to,
+            subject: m.subject,
+            text: m.text,
+            html: m.html,
+            links: m.links,
+            sentAt: m.sentAt,
+          }))
+          .sort((a, b) => (a.sentAt < b.sentAt ? 1 : a.sentAt > b.sentAt ? -1 : 0));
+        res.set('Cache-Control', 'no-store');
+        res.json(messages);
+      },
+  },
+]);
+
 export function devMailboxRouter({
   config,
   notification,
 }: Pick<OtherRouteDeps, 'config' | 'notification'>): Router {
-  const r = Router();
-  const ctx = ctxOf(config);
-  r.get('/mailbox', async (req, res) => {
-    const to = typeof req.query.to === 'string' ? req.query.to.trim().toLowerCase() : '';
-    if (!EMAIL_RE.test(to)) throw new HttpError(400, INVALID_EMAIL);
-    const out = await callUnary(
-      notification,
-      'listMailbox',
-      nt.ListMailboxRequest.fromPartial({ to }),
-      ctx(req),
-    );
-    const messages = out.messages
-      .map((m) => ({
-        id: m.id,
-        from: m.from,
-        to: m.to,
-        subject: m.subject,
-        text: m.text,
-        html: m.html,
-        links: m.links,
-        sentAt: m.sentAt,
-      }))
-      .sort((a, b) => (a.sentAt < b.sentAt ? 1 : a.sentAt > b.sentAt ? -1 : 0));
-    res.set('Cache-Control', 'no-store');
-    res.json(messages);
-  });
-  return r;
+  return routerOf(DEV_MAILBOX_ROUTES, { notification, ctx: ctxOf(config) }, '/api/dev');
 }
 
-/** GET /healthz (liveness) and GET /readyz (identity and notification answer their gRPC health checks). */
+interface HealthContext {
+  identity: Client;
+  notification: Client;
+  kyc: Client;
+}
+
+/** GET /healthz (liveness) and GET /readyz (identity, notification and kyc answer their gRPC health checks). */
+export const HEALTH_ROUTES = routeTable<HealthContext>([
+  {
+    method: 'get',
+    path: '/healthz',
+    tag: TAGS.operations,
+    summary: 'Liveness',
+    access: 'public',
+    local: true,
+    ok: json(healthAnswer, 'The process is up.'),
+    handler: () => (_req, res) => {
+      res.set('Cache-Control', 'no-store').json({ status: 'ok' });
+    },
+  },
+  {
+    method: 'get',
+    path: '/readyz',
+    tag: TAGS.operations,
+    summary: 'Readiness: identity, notification and kyc answer their health checks',
+    access: 'public',
+    local: true,
+    ok: json(readinessAnswer, 'Ready.'),
+    errors: { 503: [] },
+    handler:
+      ({ identity, notification, kyc }) =>
+      async (_req, res) => {
+        const [idOk, ntOk, kycOk] = await Promise.all([
+          checkHealth(identity),
+          checkHealth(notification),
+          checkHealth(kyc),
+        ]);
+        const ready = idOk && ntOk && kycOk;
+        res
+          .status(ready ? 200 : 503)
+          .set('Cache-Control', 'no-store')
+          .json({
+            status: ready ? 'ready' : 'not ready',
+            checks: {
+              identity: idOk ? 'ok' : 'down',
+              notification: ntOk ? 'ok' : 'down',
+              kyc: kycOk ? 'ok' : 'down',
+            },
+          });
+      },
+  },
+]);
+
 export function healthRouter({
   identity,
   notification,
   kyc,
 }: Pick<OtherRouteDeps, 'identity' | 'notification'> & { kyc: Client }): Router {
-  const r = Router();
-  r.get('/healthz', (_req, res) => {
-    res.set('Cache-Control', 'no-store').json({ status: 'ok' });
-  });
-  r.get('/readyz', async (_req, res) => {
-    const [idOk, ntOk, kycOk] = await Promise.all([
-      checkHealth(identity),
-      checkHealth(notification),
-      checkHealth(kyc),
-    ]);
-    const ready = idOk && ntOk && kycOk;
-    res
-      .status(ready ? 200 : 503)
-      .set('Cache-Control', 'no-store')
-      .json({
-        status: ready ? 'ready' : 'not ready',
-        checks: {
-          identity: idOk ? 'ok' : 'down',
-          notification: ntOk ? 'ok' : 'down',
-          kyc: kycOk ? 'ok' : 'down',
-        },
-      });
-  });
-  return r;
+  return routerOf(HEALTH_ROUTES, { identity, notification, kyc }, '');
 }

@@ -1,5 +1,5 @@
 /**
- * Paged lists (issue 10, goal 7), one way for every list route (getUsers, the admin queues, the
+ * Paged lists, one way for every list route (getUsers, the admin queues, the
  * histories): the body keeps the spec's shape (the list, or the object holding it), `limit` and `cursor`
  * are optional query parameters, and the next page's cursor travels in the X-Next-Cursor response header
  * (absent on the last page). Without `limit`, `cursor` (or getUsers' `q`) a route answers the spec's

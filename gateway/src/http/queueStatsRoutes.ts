@@ -1,9 +1,9 @@
 /**
  * GET /api/admin/queueStats (admin): the size of every admin queue in one answer,
- * `{ deposits, investments, withdrawals, kyc }`, each from its service's read-model counter (issue 14:
- * the dashboard never loads a whole queue to count it). The four gRPC calls run in parallel.
+ * `{ deposits, investments, withdrawals, kyc }`, each from its service's read-model counter (the dashboard
+ * never loads a whole queue to count it). The four gRPC calls run in parallel.
  */
-import { Router, type Response } from 'express';
+import type { Router } from 'express';
 import * as kycPb from '@meridian/proto/meridian/kyc/v1/kyc';
 import type { KycServiceClient } from '@meridian/proto/meridian/kyc/v1/kyc';
 import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
@@ -14,6 +14,8 @@ import { callUnary } from '../grpcClients.js';
 import type { MoneyClients } from '../moneyClients.js';
 import { sessionOf, type Auth } from './auth.js';
 import { ctxOf } from './grpcContext.js';
+import { queueStatsAnswer } from './answers.js';
+import { TAGS, json, routeTable, routerOf } from './routeTable.js';
 
 export interface QueueStatsRouteDeps {
   config: GatewayConfig;
@@ -29,35 +31,51 @@ export interface QueueStats {
   kyc: number;
 }
 
+interface QueueStatsContext {
+  auth: Auth;
+  kyc: KycServiceClient;
+  money: MoneyClients;
+  ctx: ReturnType<typeof ctxOf>;
+}
+
+export const QUEUE_STATS_ROUTES = routeTable<QueueStatsContext>([
+  {
+    method: 'get',
+    path: '/api/admin/queueStats',
+    tag: TAGS.audit,
+    summary: 'Admin queue sizes',
+    description:
+      'How many deposits, investments, withdrawals and KYC cases wait for a decision, from the counters each service keeps in its read model (one call; the dashboard keeps it live from the queue pushes).',
+    access: 'admin',
+    money: true,
+    ok: json(queueStatsAnswer, 'The size of every queue.'),
+    handler:
+      ({ kyc, money, ctx }) =>
+      async (req, res) => {
+        const s = sessionOf(res);
+        const who = { caller: s.caller, callerRole: s.principal.role };
+        const [deposits, investments, withdrawals, cases] = await Promise.all([
+          callUnary(
+            money.ledger,
+            'countPendingDeposits',
+            lg.CountPendingDepositsRequest.fromPartial(who),
+            ctx(req),
+          ),
+          callUnary(money.investment, 'countPending', inv.CountPendingRequest.fromPartial(who), ctx(req)),
+          callUnary(money.withdrawal, 'countPending', wd.CountPendingRequest.fromPartial(who), ctx(req)),
+          callUnary(kyc, 'countPending', kycPb.CountPendingRequest.fromPartial(who), ctx(req)),
+        ]);
+        const stats: QueueStats = {
+          deposits: deposits.count,
+          investments: investments.count,
+          withdrawals: withdrawals.count,
+          kyc: cases.count,
+        };
+        res.json(stats);
+      },
+  },
+]);
+
 export function queueStatsRouter({ config, kyc, money, auth }: QueueStatsRouteDeps): Router {
-  const ctx = ctxOf(config);
-  const caller = (res: Response) => {
-    const s = sessionOf(res);
-    return { caller: s.caller, callerRole: s.principal.role };
-  };
-  const r = Router();
-
-  r.get('/admin/queueStats', auth.requireAdmin, async (req, res) => {
-    const who = caller(res);
-    const [deposits, investments, withdrawals, cases] = await Promise.all([
-      callUnary(
-        money.ledger,
-        'countPendingDeposits',
-        lg.CountPendingDepositsRequest.fromPartial(who),
-        ctx(req),
-      ),
-      callUnary(money.investment, 'countPending', inv.CountPendingRequest.fromPartial(who), ctx(req)),
-      callUnary(money.withdrawal, 'countPending', wd.CountPendingRequest.fromPartial(who), ctx(req)),
-      callUnary(kyc, 'countPending', kycPb.CountPendingRequest.fromPartial(who), ctx(req)),
-    ]);
-    const stats: QueueStats = {
-      deposits: deposits.count,
-      investments: investments.count,
-      withdrawals: withdrawals.count,
-      kyc: cases.count,
-    };
-    res.json(stats);
-  });
-
-  return r;
+  return routerOf(QUEUE_STATS_ROUTES, { auth, kyc, money, ctx: ctxOf(config) }, '/api');
 }

@@ -1,5 +1,5 @@
 /**
- * The PDF of an account statement (issue 14): title, user, period, opening and closing balances per account,
+ * The PDF of an account statement: title, user, period, opening and closing balances per account,
  * every entry with its postings and its hash (monospace, small), the chain head, and how to verify the JSON
  * twin of the document (`npx meridian-verify`). Rendered with pdfkit's standard fonts (nothing embedded).
  */

@@ -1,5 +1,5 @@
 /**
- * GET /api/users/statement?from=&to=&format=pdf|json|csv (issue 14, docs/statements.md): the signed-in
+ * GET /api/users/statement?from=&to=&format=pdf|json|csv (docs/statements.md): the signed-in
  * investor's account statement for a period, from the ledger's GetStatement (impersonation reads as the
  * impersonated user, as everywhere). An admin may add `userId=` for anyone's; anyone else asking for another
  * user's statement gets the ledger's 403.
@@ -12,7 +12,7 @@
  * Period: `from` / `to` are ISO-8601 dates (`2026-11-01`; as `to`, the whole day) or date-times with a zone;
  * default from = the first day of the current month (UTC), to = now; from <= to; at most 366 days.
  */
-import { Router, type Request, type Response } from 'express';
+import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import * as id from '@meridian/proto/meridian/identity/v1/identity';
 import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
@@ -28,19 +28,14 @@ import type { GatewayConfig } from '../config.js';
 import { callUnary } from '../grpcClients.js';
 import type { MoneyClients } from '../moneyClients.js';
 import { csvCell } from './auditRoutes.js';
+import { STATEMENT_MESSAGES } from './refusals.js';
+import { TAGS, routeTable, routerOf } from './routeTable.js';
 import { sessionOf, type Auth } from './auth.js';
 import { HttpError } from './errors.js';
 import { ctxOf } from './grpcContext.js';
 import { renderStatementPdf } from './statementPdf.js';
 
-export const STATEMENT_MESSAGES = {
-  from: 'from must be a date (YYYY-MM-DD) or an ISO-8601 date and time',
-  to: 'to must be a date (YYYY-MM-DD) or an ISO-8601 date and time',
-  order: 'from must not be after to',
-  tooLong: 'A statement covers at most 366 days',
-  format: 'format must be pdf, json or csv',
-  userId: 'Invalid user id',
-} as const;
+export { STATEMENT_MESSAGES };
 
 export const MAX_STATEMENT_DAYS = 366;
 
@@ -145,8 +140,7 @@ export interface StatementRouteDeps {
   auth: Auth;
 }
 
-export function statementRouter({ config, identity, money, auth }: StatementRouteDeps): Router {
-  const r = Router();
+function statementContext({ config, identity, money, auth }: StatementRouteDeps) {
   const ctx = ctxOf(config);
 
   /** The name and email on the PDF: identity's view of the caller (their own statement only). */
@@ -163,39 +157,74 @@ export function statementRouter({ config, identity, money, auth }: StatementRout
       return {};
     }
   };
+  return { auth, identity, money, ctx, ownName };
+}
 
-  r.get('/users/statement', auth.requireUser, async (req, res) => {
-    const q = parseStatementQuery(req.query, new Date());
-    const session = sessionOf(res);
-    const out = await callUnary(
-      money.ledger,
-      'getStatement',
-      lg.GetStatementRequest.fromPartial({
-        caller: session.caller,
-        callerRole: session.principal.role,
-        userId: q.userId ?? '',
-        from: q.from.toISOString(),
-        to: q.to.toISOString(),
-      }),
-      ctx(req),
-    );
-    const statement = statementJson(out);
-    const name = `meridian-statement-${statement.from.slice(0, 10)}-${statement.to.slice(0, 10)}`;
-    const attach = (ext: string) => res.set('Content-Disposition', `attachment; filename="${name}.${ext}"`);
-    if (q.format === 'csv') {
-      attach('csv').type('text/csv; charset=utf-8').send(statementCsv(statement));
-      return;
-    }
-    if (q.format === 'pdf') {
-      const own = statement.userId === session.caller.userId ? await ownName(req, res) : {};
-      const pdf = await renderStatementPdf(statement, own);
-      attach('pdf').type('application/pdf').send(pdf);
-      return;
-    }
-    attach('json')
-      .type('application/json; charset=utf-8')
-      .send(`${JSON.stringify(statement, null, 2)}\n`);
-  });
+export const STATEMENT_ROUTES = routeTable<ReturnType<typeof statementContext>>([
+  {
+    method: 'get',
+    path: '/api/users/statement',
+    tag: TAGS.account,
+    summary: "The caller's verifiable account statement for a period",
+    description:
+      'Opening and closing balances per account, every ledger transaction of the period with its link in the ' +
+      "user's hash chain (SHA-256, docs/statements.md), the chain head. `format=json` (default) is the " +
+      '`meridian-statement/1` file that `npx meridian-verify` checks; `csv` one row per ledger entry; `pdf` for ' +
+      'people. An attachment `meridian-statement-<from>-<to>.<format>`. Admins may add `userId`.',
+    access: 'user',
+    money: true,
+    query: {
+      from: 'A date (`2026-11-01`) or ISO-8601 date-time; default the first day of the current month (UTC).',
+      to: 'A date (the whole day) or ISO-8601 date-time; default now. At most 366 days after `from`.',
+      format: '`json` (default), `csv` or `pdf`.',
+      userId: "Admins: another user's statement.",
+    },
+    ok: {
+      description: 'The statement file.',
+      media: { type: 'application/json', schema: { type: 'object' } },
+    },
+    errors: {
+      400: Object.values(STATEMENT_MESSAGES),
+      403: ['Not authorized'],
+    },
+    handler:
+      ({ money, ctx, ownName }) =>
+      async (req, res) => {
+        const q = parseStatementQuery(req.query, new Date());
+        const session = sessionOf(res);
+        const out = await callUnary(
+          money.ledger,
+          'getStatement',
+          lg.GetStatementRequest.fromPartial({
+            caller: session.caller,
+            callerRole: session.principal.role,
+            userId: q.userId ?? '',
+            from: q.from.toISOString(),
+            to: q.to.toISOString(),
+          }),
+          ctx(req),
+        );
+        const statement = statementJson(out);
+        const name = `meridian-statement-${statement.from.slice(0, 10)}-${statement.to.slice(0, 10)}`;
+        const attach = (ext: string) =>
+          res.set('Content-Disposition', `attachment; filename="${name}.${ext}"`);
+        if (q.format === 'csv') {
+          attach('csv').type('text/csv; charset=utf-8').send(statementCsv(statement));
+          return;
+        }
+        if (q.format === 'pdf') {
+          const own = statement.userId === session.caller.userId ? await ownName(req, res) : {};
+          const pdf = await renderStatementPdf(statement, own);
+          attach('pdf').type('application/pdf').send(pdf);
+          return;
+        }
+        attach('json')
+          .type('application/json; charset=utf-8')
+          .send(`${JSON.stringify(statement, null, 2)}\n`);
+      },
+  },
+]);
 
-  return r;
+export function statementRouter(deps: StatementRouteDeps): Router {
+  return routerOf(STATEMENT_ROUTES, statementContext(deps), '/api');
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HttpError } from './errors.js';
+import { ALL_FIELDS_REQUIRED, INVALID_BODY, INVALID_EMAIL, SHORT_PASSWORD } from './refusals.js';
 import { DEFAULT_AVATAR_PATH } from './userView.js';
 
 /**
@@ -8,11 +9,6 @@ import { DEFAULT_AVATAR_PATH } from './userView.js';
  * Messages follow the spec (§5): missing fields 'All fields are required', bad email
  * 'Please enter a valid email', short password 'Password must be up to 6 characters', ...
  */
-
-export const ALL_FIELDS_REQUIRED = 'All fields are required';
-export const INVALID_EMAIL = 'Please enter a valid email';
-export const SHORT_PASSWORD = 'Password must be up to 6 characters';
-export const INVALID_BODY = 'Invalid request body';
 
 // The email format of spec §5: a local part, then a domain with a dot and a TLD of 2+ letters, or a bracketed IP.
 // Valid with the `u` flag too: the OpenAPI document carries it as a JSON Schema pattern.
@@ -144,7 +140,8 @@ export const schemas = {
   sendAutomatedEmail: z.object({
     subject: requiredString(ALL_FIELDS_REQUIRED, 200),
     send_to: email(),
-    reply_to: email(),
+    /** Optional and never refused: the email's Reply-To only when it is an address (notification decides). */
+    reply_to: optionalString(320),
     template: requiredString(ALL_FIELDS_REQUIRED, 100),
     url: optionalString(2_048),
   }),

@@ -1,5 +1,5 @@
 /**
- * Claim locks on the admin queues (issue 14, item 3): opening a pending deposit, investment, withdrawal or
+ * Claim locks on the admin queues: opening a pending deposit, investment, withdrawal or
  * KYC submission claims it for that admin; every other admin sees "being reviewed by <name>" live and
  * cannot decide it; the server refuses a decision from an admin who does not hold the claim.
  *
@@ -15,7 +15,10 @@
  *   as long as it keeps asking, and any admin can take it over).
  * - Released on a decision (after the service accepted it), on leaving the item (DELETE from the SPA on
  *   unmount and beforeunload), when the admin's last socket disconnects (claimsRealtime.ts), and by expiry.
- * - A decision needs the claim: nobody holds it → 409 `notClaimed`; another admin holds it → 409 `heldBy`.
+ * - A decision on an item another admin holds → 409 `heldBy`. A decision on an item nobody holds (never
+ *   claimed, released or expired) claims it and marks it deciding in one compare-and-set, recorded in the
+ *   claim's history as `claimed` with `byDecision`: the lock keeps admins from deciding one item together, and
+ *   a client that knows only the spec's decision calls never needs a claims route.
  *   While the decision runs the claim is marked `deciding` (at most DECIDING_MS): a takeover is refused then,
  *   so nobody takes over an item whose decision is being recorded. A decision the service could not answer
  *   (5xx) keeps the claim for a retry; one it refused (the admin's own request, not found, already decided)
@@ -40,16 +43,15 @@ export const CLAIM_RENEW_MS = 60_000;
 const HISTORY_MAX = 20;
 
 export type ClaimKind = StatusKind;
-export const CLAIM_KINDS: readonly ClaimKind[] = ['deposit', 'investment', 'withdrawal', 'kyc'];
+export const CLAIM_KINDS: readonly ClaimKind[] = ['deposit', 'investment', 'withdrawal', 'kyc', 'support'];
 
 export const CLAIM_MESSAGES = {
   claimed: 'Claimed',
   released: 'Released',
   takenOver: 'Taken over',
-  notClaimed: 'Open this item to claim it before deciding it',
   heldBy: (name: string) => `This item is being reviewed by ${name}`,
   deciding: (name: string) => `${name} is recording a decision on this item`,
-  kind: 'kind must be one of deposit, investment, withdrawal, kyc',
+  kind: 'kind must be one of deposit, investment, withdrawal, kyc, support',
   invalidId: 'Invalid id',
   busy: 'The claim changed meanwhile, please try again',
 } as const;
@@ -99,7 +101,10 @@ export interface Claims {
     id: string,
     admin: ClaimAdmin,
   ): Promise<ReviewClaim & { takenOverFrom?: ClaimAdmin }>;
-  /** Runs `decision` only when `admin` holds the claim (409 otherwise); releases the claim when it succeeds. */
+  /**
+   * Runs `decision` when `admin` holds the claim or nobody does (then it is claimed in the same step); 409 when
+   * another admin holds it. Releases the claim when the decision succeeds.
+   */
   decide<T>(kind: ClaimKind, id: string, admin: ClaimAdmin, decision: () => Promise<T>): Promise<T>;
   /**
    * Releases every claim `adminId` holds and is not deciding (their last socket went away), except those
@@ -312,9 +317,7 @@ export function createClaims(options: ClaimsOptions): Claims {
             kind,
             id,
             adminId: admin.id,
-            adminName: admin.name,
             fromAdminId: previous.adminId,
-            fromAdminName: previous.adminName,
           },
           'admin claim taken over',
         );
@@ -326,9 +329,17 @@ export function createClaims(options: ClaimsOptions): Claims {
 
     async decide(kind, id, admin, decision) {
       await update(kind, id, (c, t) => {
-        if (!c) throw new HttpError(409, CLAIM_MESSAGES.notClaimed);
-        if (c.adminId !== admin.id) throw new HttpError(409, CLAIM_MESSAGES.heldBy(c.adminName));
-        return { ...c, decidingUntil: t + DECIDING_MS };
+        if (c && c.adminId !== admin.id) throw new HttpError(409, CLAIM_MESSAGES.heldBy(c.adminName));
+        if (c) return { ...c, decidingUntil: t + DECIDING_MS };
+        // nobody holds it: claimed and marked deciding in the same compare-and-set
+        const entry: ClaimHistoryEntry = {
+          action: 'claimed',
+          adminId: admin.id,
+          adminName: admin.name,
+          at: new Date(t).toISOString(),
+          byDecision: true,
+        };
+        return { ...fresh(kind, id, admin, t, [entry]), decidingUntil: t + DECIDING_MS };
       });
       let result: Awaited<ReturnType<typeof decision>>;
       try {

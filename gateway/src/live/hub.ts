@@ -3,7 +3,7 @@
  * of every instance, with exact catch-up after a reconnect to ANY instance
  * (web/src/features/live/README.md, "Catching up"; the log: liveLog.ts).
  *
- * - Every instance subscribes to meridian.{ledger,investment,withdrawal,kyc,identity}.events in ONE shared
+ * - Every instance subscribes to meridian.{ledger,investment,withdrawal,kyc,identity,support}.events in ONE shared
  *   consumer group (config `liveGroup`, GATEWAY_LIVE_GROUP, default `gateway-live`), so each event is
  *   handled by one instance. That instance maps it to pushes and appends them to the log (Redis when the
  *   gateway has REDIS_URL) once per event id; the log fans every batch out to every instance, and each
@@ -29,10 +29,12 @@ import { consumeTraced, inSpan, SpanKind, tracingEnabled } from '@meridian/platf
 import * as ledgerEvents from '@meridian/proto/meridian/ledger/v1/events';
 import * as investmentEvents from '@meridian/proto/meridian/investment/v1/events';
 import * as withdrawalEvents from '@meridian/proto/meridian/withdrawal/v1/events';
+import * as supportEvents from '@meridian/proto/meridian/support/v1/events';
 import type { GatewayLogger } from '../logger.js';
 import { ADMINS_ROOM, userRoom } from '../realtime.js';
 import { gatewayEventCodecs, pushesForKycEvent } from './kycPushes.js';
 import { pushesForMoneyEvent, type LivePush } from './moneyPushes.js';
+import { pushesForSupportEvent } from './supportPushes.js';
 import { LIVE_EVENTS } from './pushContract.js';
 import {
   formatPosition,
@@ -60,10 +62,17 @@ export const liveEventCodecs: EventCodecs = {
   WithdrawalRequested: withdrawalEvents.WithdrawalRequested,
   WithdrawalApproved: withdrawalEvents.WithdrawalApproved,
   WithdrawalRejected: withdrawalEvents.WithdrawalRejected,
+  SupportMessageSent: supportEvents.SupportMessageSent,
+  ConversationStarted: supportEvents.ConversationStarted,
+  ConversationAssigned: supportEvents.ConversationAssigned,
+  ConversationClosed: supportEvents.ConversationClosed,
+  ConversationReopened: supportEvents.ConversationReopened,
+  ConversationJoined: supportEvents.ConversationJoined,
+  SupportReplyEmailRequested: supportEvents.SupportReplyEmailRequested,
 };
 
 /** identity: no pushes, but a RoleChanged takes a demoted admin's sockets out of the admins room at once. */
-export const LIVE_SOURCES = ['ledger', 'investment', 'withdrawal', 'kyc', 'identity'] as const;
+export const LIVE_SOURCES = ['ledger', 'investment', 'withdrawal', 'kyc', 'identity', 'support'] as const;
 export type LiveSource = (typeof LIVE_SOURCES)[number];
 
 export interface LiveHubOptions {
@@ -74,6 +83,11 @@ export interface LiveHubOptions {
   fanOutWaitMs?: number;
   /** Opens the sealed personal values of a push before it is emitted (absent: emitted as logged). */
   personalData?: PersonalData;
+  /**
+   * Called with each support event after its pushes are logged (on the one instance that handles it): the
+   * offline reply email (server.ts). Its failure is logged, never retried through the bus.
+   */
+  onSupportEvent?: (event: Pick<StoredEvent, 'id' | 'type' | 'data'>) => Promise<void>;
 }
 
 export interface LiveSubscription extends Subscription {
@@ -318,12 +332,21 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
     if (source === 'identity') return onIdentityEvent(event);
     let pushes: LivePush[];
     try {
-      pushes = source === 'kyc' ? pushesForKycEvent(event).map(stripPosition) : pushesForMoneyEvent(event);
+      pushes =
+        source === 'kyc'
+          ? pushesForKycEvent(event).map(stripPosition)
+          : source === 'support'
+            ? pushesForSupportEvent(event)
+            : pushesForMoneyEvent(event);
     } catch (err) {
       logger.warn({ err, type: event.type }, 'live push failed');
       return;
     }
     if (pushes.length) await publish(pushes, event.id);
+    if (source === 'support' && options.onSupportEvent)
+      await options
+        .onSupportEvent(event)
+        .catch((err: unknown) => logger.warn({ err, type: event.type }, 'support event follow-up failed'));
   }
 
   /**

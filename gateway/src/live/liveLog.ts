@@ -1,6 +1,6 @@
 /**
  * The live log: the pushes of every gateway instance in ONE numbering, so a position means the same on
- * every instance (web/src/features/live/README.md, "Catching up"; issue 8 §5).
+ * every instance (web/src/features/live/README.md, "Catching up").
  *
  * - A position is `<epoch>.<seq>`: `seq` is one global counter (every push of every room takes the next
  *   number), `epoch` names the log's lifetime (a new one when the log starts empty: a fresh Redis, a

@@ -17,6 +17,9 @@ export const LIVE_EVENTS = {
   statusChanged: 'status/changed',
   resync: 'live/resync',
   claimChanged: 'claims/changed',
+  supportMessage: 'support/message',
+  supportConversation: 'support/conversation',
+  supportTyping: 'support/typing',
 } as const;
 
 export type LiveEventName = (typeof LIVE_EVENTS)[keyof typeof LIVE_EVENTS];
@@ -55,7 +58,8 @@ export interface BalancesChangedPayload {
   position?: Position;
 }
 
-export type StatusKind = 'deposit' | 'investment' | 'withdrawal' | 'kyc';
+/** 'support': a support conversation (its claim; no status/changed push names it). */
+export type StatusKind = 'deposit' | 'investment' | 'withdrawal' | 'kyc' | 'support';
 
 /** To the owner (and admins): one item's status changed. For kind 'kyc' the id is the user's id. */
 export interface StatusChangedPayload {
@@ -74,15 +78,54 @@ export interface ReviewClaim {
   claimedAt: string;
   /** Milliseconds the claim has left when sent, unless renewed (the client counts down from receipt). */
   expiresInMs: number;
-  /** Claimed and taken over, oldest first. */
+  /** Claimed (by opening the item, or by a decision on an unheld item) and taken over, oldest first. */
   history: Array<{
     action: 'claimed' | 'takenOver';
     adminId: string;
     adminName: string;
     fromAdminId?: string;
     fromAdminName?: string;
+    /** Claimed by deciding it while nobody held it (the decision call itself took the claim). */
+    byDecision?: boolean;
     at: string;
   }>;
+}
+
+/** One message of a support conversation (an element of GET api/support/conversations/{id}'s messages). */
+export interface SupportMessagePush {
+  _id: string;
+  conversationId: string;
+  from: 'investor' | 'support' | 'system';
+  text: string;
+  createdAt: string;
+  internal: boolean;
+  authorId: string;
+  depositAddress: { addressId: string; network: string; address: string; label: string } | null;
+}
+
+/** To support admins, and to the conversation's investor (never an internal note): a message was sent. */
+export interface SupportMessagePayload {
+  conversationId: string;
+  message: SupportMessagePush;
+  position?: Position;
+}
+
+/** To support admins: a conversation started, was assigned, closed, reopened or joined an account. */
+export interface SupportConversationPayload {
+  conversationId: string;
+  /** `_id` and the fields that changed (status, assigneeId, userId, name, email, startedAt). */
+  conversation: Record<string, unknown> & { _id: string };
+  position?: Position;
+}
+
+/**
+ * Support is typing a reply (`typing`) or stopped: sent by an admin's socket `{ conversationId, typing }`, given
+ * to the conversation's investor as below. Not logged, so no position.
+ */
+export interface SupportTypingPayload {
+  conversationId: string;
+  from: 'support';
+  typing: boolean;
 }
 
 /**

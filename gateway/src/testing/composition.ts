@@ -31,7 +31,11 @@ export const generousGatewayLimits = Object.fromEntries(
     'forgotPassword',
     'resetPassword',
     'google',
+    'oidc',
     'kycUpload',
+    'supportVisitorStart',
+    'supportVisitorMessage',
+    'supportAttachment',
   ].map((k) => [k, { max: 10_000, windowMs: 60_000 }]),
 );
 
@@ -41,7 +45,6 @@ const generousIdentityLimits = Object.fromEntries(
     'loginPerClient',
     'sendCodePerEmail',
     'sendCodePerClient',
-    'codeLoginPerEmail',
     'codeLoginPerClient',
     'registerPerEmail',
     'registerPerClient',
@@ -70,6 +73,11 @@ export async function startTestComposition(
       ADMIN_EMAIL,
       ADMIN_PASSWORD,
       WEB_DIST: '/nonexistent-web-dist',
+      // the per-user caps on pending requests lifted: a test's investor files many (each service's
+      // pendingCount.int.spec.ts tests the caps)
+      LEDGER_MAX_PENDING_DEPOSITS: '1000000',
+      INVESTMENT_MAX_PENDING: '1000000',
+      WITHDRAWAL_MAX_PENDING: '1000000',
       ...options.env,
     },
     dataDir: options.dataDir ?? ':memory:',

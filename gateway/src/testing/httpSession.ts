@@ -1,9 +1,9 @@
 /**
  * A browser-like HTTP client for tests: plain fetch plus a cookie jar, and the SPA's CSRF habit
- * (the SPA's API client copies the XSRF-TOKEN cookie into the X-XSRF-TOKEN header on state-changing requests), and its
- * habit of claiming a queue item before deciding it (testing/claims.ts).
+ * (the SPA's API client copies the XSRF-TOKEN cookie into the X-XSRF-TOKEN header on state-changing requests).
+ * A queue decision is sent as a spec client sends it, without claiming the item first (a decision on an item
+ * nobody holds claims it; testing/claims.ts has the claim calls for specs of the claim rules).
  */
-import { decisionClaimOf } from './claims.js';
 
 export interface HttpResult<T = any> {
   status: number;
@@ -21,17 +21,9 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Send X-XSRF-TOKEN from the jar (default true). */
   csrf?: boolean;
-  /** Override the session's claimBeforeDeciding for this request. */
-  claimBeforeDeciding?: boolean;
 }
 
 export interface HttpSessionOptions {
-  /**
-   * Before a queue decision (deposit, investment, withdrawal, KYC), claim the item as the SPA does when the
-   * admin opens it (testing/claims.ts; the answer of the claim is not checked: a refused claim leaves the
-   * decision to answer the refusal). Default true; false to test the claim rules themselves.
-   */
-  claimBeforeDeciding?: boolean;
   /** Headers sent with every request of the session (a request's own win), e.g. X-Forwarded-For. */
   headers?: Record<string, string>;
 }
@@ -56,11 +48,6 @@ export class HttpSession {
 
   async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<HttpResult<T>> {
     const m = method.toUpperCase();
-    const claim =
-      (options.claimBeforeDeciding ?? this.options.claimBeforeDeciding ?? true) && options.csrf !== false
-        ? decisionClaimOf(m, path, options.body)
-        : null;
-    if (claim) await this.request('POST', '/api/admin/claims', { body: claim, claimBeforeDeciding: false });
     if (UNSAFE.has(m) && options.csrf !== false && !this.cookies.has('XSRF-TOKEN')) {
       await this.request('GET', '/api/users/loginStatus');
     }

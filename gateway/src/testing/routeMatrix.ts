@@ -1,24 +1,18 @@
 /**
- * Who may call each route of the gateway, and a valid-shaped request for it (issue 11, "Proof over every
- * route"). One row per `<method> <Express path>` of the route table (routeTable.ts): the authorization
- * matrix (authzMatrix.int.spec.ts) fails for a route without a row, and the fuzzing suite
- * (fuzz.int.spec.ts) mutates these requests.
+ * Who may call each route of the gateway, and a valid-shaped request for it. One row per `<method> <Express
+ * path>` the app registers (routeTable.ts here walks the Express router): the authorization matrix
+ * (authzMatrix.int.spec.ts) fails for a route without a row, and the fuzzing suite (fuzz.int.spec.ts)
+ * mutates these requests. Who may call a route comes from its declaration in the gateway's route table
+ * (http/routeTable.ts, http/routes.ts); the routes not declared there yet have their row written here.
+ * The sample requests are written here, by route key.
  */
 import { randomUUID } from 'node:crypto';
 import { freshEmail } from './composition.js';
+import { testPng } from '@meridian/platform/testing/testImage';
+import { routeKey, type Access } from '../http/routeTable.js';
+import { TABLE_ROUTES } from '../http/routes.js';
 
-/**
- * - public: anyone, signed in or not, with the same answer whoever asks (a refused credential on a
- *   sign-in route is that route's own 401);
- * - user: a live session (401 anonymous or suspended); an impersonating admin acts as the user;
- * - userMoney: as user, but a money command: 403 while impersonating (maker-checker);
- * - userSelf: as user, but only the user in person (their password, their KYC documents): 403 while
- *   impersonating, with the row's `impersonatingRefusal`;
- * - admin: the admin role (401 anonymous or suspended, 403 others, impersonating included: the session
- *   carries the user's role);
- * - adminMoney: as admin, and a money command.
- */
-export type Access = 'public' | 'user' | 'userMoney' | 'userSelf' | 'admin' | 'adminMoney';
+export type { Access };
 
 /** What a request needs to know about who sends it and whom it acts on. */
 export interface RouteContext {
@@ -48,16 +42,20 @@ export interface RouteRow {
   impersonatingRefusal?: string;
 }
 
-/** A 1×1 PNG (the KYC upload's document). */
-export const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
+/** A real PNG above the kyc service's size floor (the KYC upload's document). */
+export const PNG = testPng();
 export const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
 const NO_SUCH_ID = 'no-such-id';
 
 const selfId = (ctx: RouteContext) => ctx.self?.id ?? NO_SUCH_ID;
 const selfEmail = (ctx: RouteContext) => ctx.self?.email ?? ctx.target.email;
+/** A message with a screenshot (the support chat's attachment). */
+const attachmentForm = () => {
+  const form = new FormData();
+  form.set('text', 'See the screenshot');
+  form.set('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'transfer.png');
+  return form;
+};
 const kycForm = () => {
   const form = new FormData();
   form.append('front', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'front.png');
@@ -73,106 +71,59 @@ const notice = (ctx: RouteContext) => ({
 });
 const idempotent = () => ({ 'idempotency-key': `matrix-${randomUUID()}` });
 
-export const ROUTE_MATRIX: Record<string, RouteRow> = {
-  // ---------------------------------------------------------------- health, documents, static
-  'get /healthz': { access: 'public' },
-  'get /readyz': { access: 'public' },
-  'get /api/openapi.json': { access: 'public' },
-  'get /api/docs': { access: 'public' },
-  'get /api/avatars/default.svg': { access: 'public' },
-  'get /api/countries': { access: 'public' },
-  'get /api/dev/mailbox': { access: 'public', request: (ctx) => ({ query: `to=${ctx.target.email}` }) },
+type Sample = NonNullable<RouteRow['request']>;
 
-  // ---------------------------------------------------------------- account (public)
-  'post /api/users/register': {
-    access: 'public',
-    request: () => ({
-      body: {
-        name: 'Matrix User',
-        email: freshEmail('matrix'),
-        password: 'Passw0rd!',
-        phone: '+15550100',
-        country: 'Germany',
-      },
-    }),
-  },
-  'post /api/users/login': {
-    access: 'public',
-    request: (ctx) => ({ body: { email: ctx.target.email, password: 'Wrong-Passw0rd!' } }),
-  },
-  'get /api/users/logout': { access: 'public', consumesSession: true },
-  'get /api/users/loginStatus': { access: 'public' },
-  'patch /api/users/verifyUser/:verificationToken': {
-    access: 'public',
-    request: () => ({ params: { verificationToken: 'not-a-token' } }),
-  },
-  'patch /api/users/resetPassword/:resetToken': {
-    access: 'public',
-    request: () => ({ params: { resetToken: 'not-a-token' }, body: { password: 'Reset-Passw0rd!' } }),
-  },
-  'post /api/users/forgotPassword': {
-    access: 'public',
-    request: () => ({ body: { email: freshEmail('forgot') } }),
-  },
-  'post /api/users/sendLoginCode/:email': {
-    access: 'public',
-    request: () => ({ params: { email: freshEmail('code') } }),
-  },
-  'post /api/users/loginWithCode/:email': {
-    access: 'public',
-    request: () => ({ params: { email: freshEmail('code') }, body: { loginCode: '123456' } }),
-  },
-  'post /api/users/google/callback': {
-    access: 'public',
-    request: () => ({ body: { credential: 'not-a-google-token' } }),
-  },
+/** Sample requests of the routes declared in the route table (those without one are sent bare). */
+const SAMPLES: Partial<Record<string, Sample>> = {
+  'get /api/admin/audit': () => ({ query: 'action=RoleChanged&limit=5' }),
+  'post /api/users/register': () => ({
+    body: {
+      name: 'Matrix User',
+      email: freshEmail('matrix'),
+      password: 'Passw0rd!',
+      phone: '+15550100',
+      country: 'Germany',
+    },
+  }),
+  'post /api/users/login': (ctx) => ({ body: { email: ctx.target.email, password: 'Wrong-Passw0rd!' } }),
+  'patch /api/users/updateUser': () => ({ body: { bio: 'matrix' } }),
+  'patch /api/users/verifyUser/:verificationToken': () => ({ params: { verificationToken: 'not-a-token' } }),
+  'patch /api/users/changePassword': () => ({
+    body: { oldPassword: 'Wrong-Passw0rd!', password: 'Changed-Passw0rd!' },
+  }),
+  'patch /api/users/resetPassword/:resetToken': () => ({
+    params: { resetToken: 'not-a-token' },
+    body: { password: 'Reset-Passw0rd!' },
+  }),
+  'post /api/users/forgotPassword': () => ({ body: { email: freshEmail('forgot') } }),
+  'post /api/users/upgradeUser': (ctx) => ({ body: { role: 'subscriber', id: ctx.target.id } }),
+  'post /api/users/sendLoginCode/:email': () => ({ params: { email: freshEmail('code') } }),
+  'post /api/users/loginWithCode/:email': () => ({
+    params: { email: freshEmail('code') },
+    body: { loginCode: '123456' },
+  }),
+  'post /api/users/google/callback': () => ({ body: { credential: 'not-a-google-token' } }),
+  'post /api/users/impersonate/:id': (ctx) => ({ params: { id: ctx.target.id } }),
+  'delete /api/users/:id': () => ({ params: { id: NO_SUCH_ID } }),
+  'get /api/dev/mailbox': (ctx) => ({ query: `to=${ctx.target.email}` }),
+  'post /api/sendAutomatedEmail': (ctx) => ({ body: notice(ctx) }),
+  'post /api/users/sendAutomatedEmail': (ctx) => ({ body: notice(ctx) }),
+  'get /api/users/statement': () => ({ query: 'format=json' }),
+  // no provider is configured here: every caller is sent to /login with the same reason
+  'get /api/auth/oidc/:provider/start': () => ({ params: { provider: 'matrix' } }),
+  'get /api/auth/oidc/:provider/callback': () => ({
+    params: { provider: 'matrix' },
+    query: 'code=not-a-code&state=not-a-state',
+  }),
+  'post /api/users/uploadKycDocuments': () => ({ form: kycForm }),
+  'get /api/users/kyc/document/:userId/:side': (ctx) => ({ params: { userId: selfId(ctx), side: 'front' } }),
+  'patch /api/users/kyc/approve/:id': () => ({ params: { id: NO_SUCH_ID } }),
+  'patch /api/users/kyc/reject/:id': () => ({ params: { id: NO_SUCH_ID }, body: { reason: 'blurred' } }),
+};
+
+/** The rows of the routes not declared in the route table yet. */
+const UNMIGRATED_ROWS: Record<string, RouteRow> = {
   'get /api/invest/plans': { access: 'public' },
-
-  // ---------------------------------------------------------------- account (signed in)
-  'get /api/users/getUser': { access: 'user' },
-  'patch /api/users/updateUser': { access: 'user', request: () => ({ body: { bio: 'matrix' } }) },
-  'post /api/users/sendVerificationEmail': { access: 'user' },
-  'patch /api/users/changePassword': {
-    access: 'userSelf',
-    impersonatingRefusal: 'Passwords cannot be changed while impersonating',
-    request: () => ({ body: { oldPassword: 'Wrong-Passw0rd!', password: 'Changed-Passw0rd!' } }),
-  },
-  'post /api/users/exit-impersonation': { access: 'user', consumesSession: true },
-  'get /api/users/referrals': { access: 'user' },
-  'post /api/sendAutomatedEmail': { access: 'user', request: (ctx) => ({ body: notice(ctx) }) },
-  'post /api/users/sendAutomatedEmail': { access: 'user', request: (ctx) => ({ body: notice(ctx) }) },
-  'post /api/users/uploadKycDocuments': {
-    access: 'userSelf',
-    impersonatingRefusal: 'KYC documents cannot be uploaded while impersonating a user',
-    request: () => ({ form: kycForm }),
-  },
-  'get /api/users/kyc/document/:userId/:side': {
-    access: 'user',
-    request: (ctx) => ({ params: { userId: selfId(ctx), side: 'front' } }),
-  },
-
-  // ---------------------------------------------------------------- account (admin)
-  'get /api/users/getUsers': { access: 'admin' },
-  'get /api/users/userStats': { access: 'admin' },
-  'get /api/admin/audit': { access: 'admin', request: () => ({ query: 'action=RoleChanged&limit=5' }) },
-  'get /api/admin/queueStats': { access: 'admin' },
-  'get /api/users/securityEvents': { access: 'user' },
-  'post /api/users/upgradeUser': {
-    access: 'admin',
-    request: (ctx) => ({ body: { role: 'subscriber', id: ctx.target.id } }),
-  },
-  'post /api/users/impersonate/:id': {
-    access: 'admin',
-    consumesSession: true,
-    request: (ctx) => ({ params: { id: ctx.target.id } }),
-  },
-  'delete /api/users/:id': { access: 'admin', request: () => ({ params: { id: NO_SUCH_ID } }) },
-  'get /api/users/kyc/pending': { access: 'admin' },
-  'patch /api/users/kyc/approve/:id': { access: 'admin', request: () => ({ params: { id: NO_SUCH_ID } }) },
-  'patch /api/users/kyc/reject/:id': {
-    access: 'admin',
-    request: () => ({ params: { id: NO_SUCH_ID }, body: { reason: 'blurred' } }),
-  },
 
   // ---------------------------------------------------------------- money (user)
   'post /api/payments/create': {
@@ -191,7 +142,6 @@ export const ROUTE_MATRIX: Record<string, RouteRow> = {
   'get /api/invest/investment/:id': { access: 'user', request: () => ({ params: { id: NO_SUCH_ID } }) },
   'get /api/invest/deposit-maturity': { access: 'user' },
   'get /api/invest/getTransactionHistory': { access: 'user' },
-  'get /api/users/statement': { access: 'user', request: () => ({ query: 'format=json' }) },
   'post /api/withDraw/create': {
     access: 'userMoney',
     request: () => ({ body: { amount: '60', walletAddress: WALLET }, headers: idempotent() }),
@@ -241,7 +191,103 @@ export const ROUTE_MATRIX: Record<string, RouteRow> = {
     access: 'adminMoney',
     request: (ctx) => ({ params: { id: ctx.target.id }, body: { amount: '1' }, headers: idempotent() }),
   },
+
+  // ---------------------------------------------------------------- the support chat
+  'get /api/support/config': { access: 'public' },
+  'post /api/support/conversations/visitor': {
+    access: 'public',
+    request: () => ({ body: { name: 'Matrix Visitor', email: freshEmail('visitor'), text: 'Hello' } }),
+  },
+  // a token that opens nothing: the same 401 whoever sends it
+  'post /api/support/conversations/visitor/resume': {
+    access: 'public',
+    request: () => ({ body: { token: 'no-such-conversation.not-a-secret' } }),
+  },
+  'get /api/support/conversations/mine': { access: 'user' },
+  'post /api/support/conversations/mine/messages': {
+    access: 'userSelf',
+    impersonatingRefusal: 'Messages cannot be sent while impersonating a user',
+    request: () => ({ body: { text: 'Hello support' } }),
+  },
+  'post /api/support/conversations/mine/attachments': {
+    access: 'userSelf',
+    impersonatingRefusal: 'Messages cannot be sent while impersonating a user',
+    request: () => ({ form: attachmentForm }),
+  },
+  'get /api/support/attachments/:attachmentId': {
+    access: 'user',
+    request: () => ({ params: { attachmentId: NO_SUCH_ID } }),
+  },
+  'get /api/support/conversations': {
+    access: 'admin',
+    request: () => ({ query: 'status=open&assigned=any' }),
+  },
+  'get /api/support/unread': { access: 'admin' },
+  'get /api/support/canned-replies': { access: 'admin' },
+  'get /api/support/conversations/:id': { access: 'admin', request: () => ({ params: { id: NO_SUCH_ID } }) },
+  'get /api/support/conversations/:id/summary': {
+    access: 'admin',
+    request: () => ({ params: { id: NO_SUCH_ID } }),
+  },
+  'post /api/support/conversations/:id/messages': {
+    access: 'admin',
+    request: () => ({ params: { id: `matrix-${randomUUID()}` }, body: { text: 'Hello' } }),
+  },
+  'post /api/support/conversations/:id/attachments': {
+    access: 'admin',
+    request: () => ({ params: { id: `matrix-${randomUUID()}` }, form: attachmentForm }),
+  },
+  'post /api/support/conversations/:id/deposit-address': {
+    access: 'admin',
+    request: () => ({ params: { id: `matrix-${randomUUID()}` }, body: { addressId: NO_SUCH_ID } }),
+  },
+  'post /api/support/conversations/:id/assign': {
+    access: 'admin',
+    request: () => ({ params: { id: NO_SUCH_ID }, body: {} }),
+  },
+  'post /api/support/conversations/:id/close': {
+    access: 'admin',
+    request: () => ({ params: { id: NO_SUCH_ID } }),
+  },
+  'post /api/support/conversations/:id/reopen': {
+    access: 'admin',
+    request: () => ({ params: { id: NO_SUCH_ID } }),
+  },
+  'post /api/support/conversations/:id/block': {
+    access: 'admin',
+    request: () => ({ params: { id: NO_SUCH_ID } }),
+  },
+  'get /api/admin/deposit-addresses': { access: 'admin' },
+  'post /api/admin/deposit-addresses': {
+    access: 'admin',
+    request: () => ({ body: { network: 'ethereum', label: 'Matrix ETH', address: WALLET } }),
+  },
+  'post /api/admin/deposit-addresses/:id/retire': {
+    access: 'admin',
+    request: () => ({ params: { id: NO_SUCH_ID } }),
+  },
 };
+
+/** Every route's row: the table's routes (access from their declaration), then the others. */
+export const ROUTE_MATRIX: Record<string, RouteRow> = matrixOf();
+
+function matrixOf(): Record<string, RouteRow> {
+  const rows: Record<string, RouteRow> = {};
+  for (const route of TABLE_ROUTES) {
+    const key = routeKey(route);
+    if (key in rows || key in UNMIGRATED_ROWS) throw new Error(`${key} is declared twice`);
+    const request = SAMPLES[key];
+    rows[key] = {
+      access: route.access,
+      ...(request ? { request } : {}),
+      ...(route.consumesSession ? { consumesSession: route.consumesSession } : {}),
+      ...(route.impersonatingRefusal ? { impersonatingRefusal: route.impersonatingRefusal } : {}),
+    };
+  }
+  const stale = Object.keys(SAMPLES).filter((key) => !(key in rows));
+  if (stale.length > 0) throw new Error(`samples of routes not in the route table: ${stale.join(', ')}`);
+  return { ...rows, ...UNMIGRATED_ROWS };
+}
 
 export type Caller = 'anonymous' | 'subscriber' | 'author' | 'suspended' | 'admin' | 'impersonating';
 export const CALLERS: readonly Caller[] = [

@@ -63,6 +63,7 @@ export function routeTableApp(nodeEnv: GatewayConfig['nodeEnv'] = 'test', money 
     identity: stub,
     notification: stub,
     kyc: stub,
+    support: stub,
     kv: createMemoryKeyValueStore({ prefix: 'routes:' }),
     logger: silentLogger,
     ...(money ? { money: stub } : {}),

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { topicOf } from '@meridian/platform/ports/eventBus';
 import { createMemoryKeyValueStore } from '@meridian/platform/adapters/keyValue.memory';
+import { parseEnv, runtimeEnvSchema } from '@meridian/platform/config';
 import { runServiceProgram } from '@meridian/platform/runtime';
 import { internalServiceToken, personalDataOf } from '@meridian/platform/personalData';
 import { startService, type ServiceDeps, type ServiceHandle } from '@meridian/platform/service';
@@ -91,7 +92,8 @@ export function start(deps: IdentityDeps): Promise<ServiceHandle> {
       // the users of a store from before search tokens get theirs (once; app/userSearch.ts)
       await backfillSearchTokens({ ...ctx, store: ownStore, logger });
       if (await ensureFirstAdmin(ctx, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD })) {
-        logger.info({ email: config.ADMIN_EMAIL }, 'first admin created');
+        // no address in the log: the admin is a person, and logs outlive their deletion
+        logger.info('first admin created from ADMIN_EMAIL');
       }
       if (config.usedDevDefaults.length > 0 && config.NODE_ENV === 'development') {
         logger.warn(
@@ -141,7 +143,7 @@ runServiceProgram(import.meta.url, {
   // identity owns the personal-data keys: a vault file of its own on SQLite (out of backups), a collection on MongoDB
   async personalDataKeys(runtime, env) {
     return runtime.adapters.store === 'sqlite'
-      ? createSqlitePersonalDataKeys(personalDataKeysPath(env.DATA_DIR || './data'))
+      ? createSqlitePersonalDataKeys(personalDataKeysPath(parseEnv(runtimeEnvSchema, env).DATA_DIR))
       : createStorePersonalDataKeys(runtime.store);
   },
 });

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { commonEnvSchema, env, envParser } from '@meridian/platform/config';
+import { DEFAULT_MAX_PENDING_PER_USER } from '@meridian/platform/ports/pendingCount';
 import { DEFAULT_PLANS, loadPlans, type Plan } from './domain/plan.js';
 
 function plansFrom(text: string, variable: 'PLANS_JSON' | 'PLANS_FILE', ctx: z.RefinementCtx): Plan[] | null {
@@ -20,10 +21,26 @@ function plansFrom(text: string, variable: 'PLANS_JSON' | 'PLANS_FILE', ctx: z.R
 
 export const investmentEnvSchema = commonEnvSchema
   .extend({
-    INVESTMENT_GRPC_ADDR: env.address('0.0.0.0:50055'),
-    LEDGER_GRPC_URL: env.address('127.0.0.1:50054'),
-    PLANS_FILE: z.string().min(1).optional(),
-    PLANS_JSON: z.string().min(1).optional(),
+    INVESTMENT_GRPC_ADDR: env.address('0.0.0.0:50055').describe("investment's gRPC listen address"),
+    LEDGER_GRPC_URL: env.grpcTarget('127.0.0.1:50054').describe("the ledger's gRPC client target"),
+    PLANS_FILE: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('path to a JSON file of the investment plans; unset: PLANS_JSON or the default plans'),
+    PLANS_JSON: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('the investment plans as JSON text (wins over PLANS_FILE); unset: the default plans'),
+    INVESTMENT_MAX_PENDING: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(DEFAULT_MAX_PENDING_PER_USER)
+      .describe(
+        'how many investments one user may have pending at once (the same refusal, `pending investments`)',
+      ),
   })
   .transform((v, ctx) => {
     let plans: readonly Plan[] = DEFAULT_PLANS;

@@ -20,7 +20,8 @@ let stack: Stack;
 const user = () => `user-${randomUUID()}`;
 
 beforeEach(async () => {
-  stack = await startStack({ plansJson: PLANS });
+  // 50 parallel requests of one user: a cap far above them (the cap is pendingCount.int.spec.ts's)
+  stack = await startStack({ plansJson: PLANS, env: { INVESTMENT_MAX_PENDING: '1000' } });
 });
 afterEach(async () => {
   expect(await ledgerInvariantProblems(stack.ledgerStore)).toEqual([]);

@@ -40,7 +40,7 @@ export type InvestmentHandle = HeldRequestServiceHandle;
 
 export async function start(deps: InvestmentDeps): Promise<InvestmentHandle> {
   const { config, bus, logger } = deps;
-  const ledger = deps.ledger ?? createGrpcLedger(config.LEDGER_GRPC_URL);
+  const ledger = deps.ledger ?? createGrpcLedger(config.LEDGER_GRPC_URL, { caller: 'investment' });
   return startHeldRequestService({
     service: SERVICE,
     consumerGroup: CONSUMER_GROUP,
@@ -61,6 +61,7 @@ export async function start(deps: InvestmentDeps): Promise<InvestmentHandle> {
       newId: deps.newId ?? timeOrderedId,
       logger,
       personalData: personalDataOf(deps),
+      maxPendingPerUser: config.INVESTMENT_MAX_PENDING,
     }),
     onIdentityEvent: (ctx, event) => forgetDeletedUser(ctx.personalData, event),
     startProcessManager,

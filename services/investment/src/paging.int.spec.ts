@@ -1,5 +1,5 @@
 /**
- * Keyset paging of the investment lists (issue 10, goal 7): the admin queue (oldest first) and a user's
+ * Keyset paging of the investment lists: the admin queue (oldest first) and a user's
  * investment history (newest first), through gRPC, against the real ledger (platform testing/pagingSpecs.ts).
  */
 import { randomUUID } from 'node:crypto';
@@ -10,7 +10,8 @@ import { ADMIN, caller, startStack, type Stack } from './testing/harness.js';
 
 let stack: Stack;
 beforeEach(async () => {
-  stack = await startStack();
+  // one user's many pending investments: a cap far above them (the cap is pendingCount.int.spec.ts's)
+  stack = await startStack({ env: { INVESTMENT_MAX_PENDING: '1000' } });
 });
 afterEach(async () => {
   expect(await ledgerInvariantProblems(stack.ledgerStore)).toEqual([]);

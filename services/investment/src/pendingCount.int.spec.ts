@@ -1,10 +1,12 @@
 /**
- * The pending investments counter (issue 14): kept by the held-request projection in the command's
- * transaction, answered by CountPending without reading the queue (platform testing/pendingCountSpecs.ts).
+ * The pending investments counter: kept by the held-request projection in the command's
+ * transaction, answered by CountPending without reading the queue (platform testing/pendingCountSpecs.ts); and
+ * the cap on one user's pending investments (platform testing/pendingCapSpecs.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, it } from 'vitest';
 import { expectPendingCounter } from '@meridian/platform/testing/pendingCountSpecs';
+import { expectPendingCap } from '@meridian/platform/testing/pendingCapSpecs';
 import { investmentView } from './projections/investmentView.js';
 import { ADMIN, caller, startStack, type Stack } from './testing/harness.js';
 
@@ -44,6 +46,30 @@ it('counts the pending investments through request, approve, reject, replays and
           ...admin,
           investmentId,
         }),
+    },
+    () => randomUUID(),
+  );
+});
+
+it('caps the pending investments of one user (5), race-safe, with a clear message', async () => {
+  const userId = `user-${randomUUID()}`;
+  await stack.fund(userId, '5000');
+  await expectPendingCap(
+    {
+      noun: 'investments',
+      request: async (investmentId) =>
+        (
+          await stack.call('startInvest', {
+            caller: caller(userId),
+            callerRole: 'subscriber',
+            callerVerified: true,
+            planName: 'Starter',
+            amount: '100',
+            investmentId,
+          })
+        ).investment!.investmentId,
+      reject: (investmentId) =>
+        stack.call('rejectInvestment', { caller: caller(ADMIN.userId), callerRole: 'admin', investmentId }),
     },
     () => randomUUID(),
   );

@@ -1,5 +1,5 @@
 /**
- * Crypto-shredding in investment (issue 14, item 2): the only personal data the service keeps is its
+ * Crypto-shredding in investment: the only personal data the service keeps is its
  * directory's name and email, copied sealed from identity's events (and into InvestmentRequested). The
  * answers open them; once the owner's key is destroyed they read '[deleted]' while ids, amounts and
  * statuses stay, and identity's UserDeleted drops the key from the service's cache.

@@ -9,10 +9,10 @@ import * as grpc from '@grpc/grpc-js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { KycStatus } from '@meridian/proto/meridian/kyc/v1/kyc';
-import { MAX_KYC_FILE_BYTES } from './domain/fileType.js';
+import { FILE_MESSAGES, MAX_KYC_FILE_BYTES } from './domain/fileType.js';
 import { DEFAULT_REJECTION_REASON } from './domain/kycCase.js';
 import { startKycHarness, type KycHarness } from './testing/harness.js';
-import { IMPOSTORS, SAMPLES } from './testing/samples.js';
+import { bytes, IMPOSTORS, pad, sampleImage, SAMPLES } from './testing/samples.js';
 
 let h: KycHarness;
 let userId: string;
@@ -111,6 +111,38 @@ describe('upload', () => {
     expect(res2.body.message).toBe('Invalid file format. Only JPEG, JPG, PNG, and PDF are allowed.');
     expect(kycFiles()).toEqual([]);
     expect((await h.call('getStatus', { userId })).kycStatus).toBe('Not Submitted');
+  });
+
+  it('reads each image’s dimensions from its header: a 3-byte "JPEG", a header with none and a side under 200 pixels are refused, and nothing is kept', async () => {
+    const refused = async (front: Buffer, message: string) => {
+      const res = await h.upload(userId, { front, back: SAMPLES.png });
+      expect(res, message).toEqual({ status: 400, body: { message } });
+    };
+    await refused(bytes([0xff, 0xd8, 0xff]), FILE_MESSAGES.unreadableImage);
+    await refused(
+      pad(bytes([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10], 'JFIF'), 4096),
+      FILE_MESSAGES.unreadableImage,
+    );
+    await refused(
+      sampleImage('jpeg', 199, 800),
+      'The image is too small (199×800 pixels): each side must be at least 200 pixels.',
+    );
+    await refused(
+      sampleImage('png', 120, 90),
+      'The image is too small (120×90 pixels): each side must be at least 200 pixels.',
+    );
+    await refused(
+      sampleImage('gif', 12_001, 400),
+      'The image is too large (12001×400 pixels): each side must be at most 12,000 pixels.',
+    );
+    expect(kycFiles()).toEqual([]);
+    expect((await h.call('getStatus', { userId })).kycStatus).toBe('Not Submitted');
+    // at the floor (the other kinds' headers are read in the uploads above)
+    const atFloor = await h.upload(userId, {
+      front: sampleImage('jpeg', 200, 200),
+      back: sampleImage('gif', 200, 200),
+    });
+    expect(atFloor.status).toBe(200);
   });
 
   it('refuses 10,485,761 bytes and accepts 10,485,760', async () => {
@@ -300,19 +332,21 @@ describe('document stream', () => {
     await uploadOk();
   });
 
-  it('streams to the owner and to an admin, with nosniff, a safe type, inline generic name and no caching', async () => {
+  it('streams to the owner and to an admin as an attachment under a sandboxing policy, with nosniff, a safe type, a generic name and no caching', async () => {
     for (const as of [{ userId }, { userId: 'admin-1', role: 'admin' }]) {
       const res = await h.getDocument(userId, 'front', as);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('image/png');
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('cache-control')).toBe('no-store');
-      expect(res.headers.get('content-disposition')).toBe('inline; filename="kyc-front.png"');
+      expect(res.headers.get('content-disposition')).toBe('attachment; filename="kyc-front.png"');
+      expect(res.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
       expect(Buffer.from(await res.arrayBuffer()).equals(SAMPLES.png)).toBe(true);
     }
     const back = await h.getDocument(userId, 'back', { userId: 'admin-1', role: 'admin' });
     expect(back.headers.get('content-type')).toBe('application/pdf');
-    expect(back.headers.get('content-disposition')).toBe('inline; filename="kyc-back.pdf"');
+    expect(back.headers.get('content-disposition')).toBe('attachment; filename="kyc-back.pdf"');
+    expect(back.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
     await back.arrayBuffer();
   });
 

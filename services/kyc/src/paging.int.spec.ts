@@ -1,5 +1,5 @@
 /**
- * Keyset paging of the pending KYC queue (issue 10, goal 7), oldest submission first, through gRPC
+ * Keyset paging of the pending KYC queue, oldest submission first, through gRPC
  * (platform testing/pagingSpecs.ts).
  */
 import { randomUUID } from 'node:crypto';

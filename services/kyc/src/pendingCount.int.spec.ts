@@ -1,5 +1,5 @@
 /**
- * The pending KYC cases counter (issue 14): kept by the case projection in the command's transaction,
+ * The pending KYC cases counter: kept by the case projection in the command's transaction,
  * answered by CountPending without reading the queue (platform testing/pendingCountSpecs.ts). A second
  * upload while the case is pending replaces its documents: the same case, counted once.
  */

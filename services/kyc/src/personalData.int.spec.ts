@@ -1,5 +1,5 @@
 /**
- * Crypto-shredding in kyc (issue 14, item 2): the name, email and documents a submission carries are
+ * Crypto-shredding in kyc: the name, email and documents a submission carries are
  * stored sealed with the user's key (events, the read model, the document files), shown opened to the
  * admins, and unreadable once the key is destroyed, while ids, statuses and dates stay.
  */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectStatus, grpc } from '@meridian/platform/testing/grpcStatus';
 import { ledgerPerTest } from './testing/harness.js';
+import { userRegistered } from './testing/ledgerClient.js';
 import { AdjustmentOperation, BalanceAccount } from '@meridian/proto/meridian/ledger/v1/ledger';
 
 const h = ledgerPerTest();
@@ -239,7 +240,7 @@ describe('admin adjustments', () => {
     );
   });
 
-  it('refuses the balances of an unknown or deleted user with a clear message (issue 11 finding 10)', async () => {
+  it('refuses the balances of an unknown or deleted user with a clear message', async () => {
     const adjust = (userId: string) =>
       h.call('adjustBalance', {
         ...asAdmin(),
@@ -256,5 +257,33 @@ describe('admin adjustments', () => {
     await h.settle();
     await expectStatus(adjust(investor.userId), grpc.status.NOT_FOUND, 'User not found or deleted');
     expect(await h.balances(investor.userId)).toMatchObject({ depositCents: 1000 });
+  });
+
+  it('a user identity knows but the ledger has not heard of yet: UNAVAILABLE (retry), never not found; applied once after', async () => {
+    const late = await h.user({ register: false });
+    // identity registered them (their personal-data key exists); UserRegistered has not reached the ledger
+    await h.personalData.seal(late.userId, 'Late Investor');
+    const adjust = () =>
+      h.call('adjustBalance', {
+        ...asAdmin(),
+        userId: late.userId,
+        account: BalanceAccount.BALANCE_ACCOUNT_DEPOSIT,
+        operation: AdjustmentOperation.ADJUSTMENT_OPERATION_ADD,
+        amount: '7',
+        idempotencyKey: `late-${late.userId}`,
+      });
+    await expectStatus(
+      adjust(),
+      grpc.status.UNAVAILABLE,
+      'The ledger is still catching up with this new user, please try again in a moment',
+    );
+    expect(await h.balances(late.userId)).toMatchObject({ depositCents: 0 });
+    await h.publishIdentity(
+      'UserRegistered',
+      userRegistered(late.userId, { name: 'Late Investor', email: `${late.userId}@example.com` }),
+    );
+    await h.settle();
+    expect(await adjust()).toMatchObject({ depositCents: 700 });
+    expect(await adjust()).toMatchObject({ depositCents: 700 }); // the client's retry: the same key, once
   });
 });

@@ -218,7 +218,7 @@ describe('idempotency', () => {
 });
 
 describe('admin adjustments and active investments', () => {
-  it('an admin cannot deduct Total Investment below an active principal, so its settlement never fails (issue 11 finding 10)', async () => {
+  it('an admin cannot deduct Total Investment below an active principal, so its settlement never fails', async () => {
     const investor = await h.user();
     await h.fund(investor, '1000');
     const investmentId = `inv-${randomUUID()}`;

@@ -45,6 +45,7 @@ export function start(deps: LedgerDeps): Promise<LedgerHandle> {
         // time-ordered ids: the documents keyed by them are written at the end of their index
         newId: deps.newId ?? timeOrderedId,
         referralMinimumCents: config.LEDGER_REFERRAL_MIN_DEPOSIT_CENTS,
+        maxPendingDeposits: config.LEDGER_MAX_PENDING_DEPOSITS,
         personalData: personalDataOf(deps),
       };
       for (const ix of LEDGER_INDEXES) await store.ensureIndex?.(ix.collection, ix.fields);

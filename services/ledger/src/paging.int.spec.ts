@@ -1,5 +1,5 @@
 /**
- * Keyset paging of the ledger's lists (issue 10, goal 7), through gRPC: the pending deposits queue (oldest
+ * Keyset paging of the ledger's lists, through gRPC: the pending deposits queue (oldest
  * first), a user's deposits (newest first, the history's Transaction items) and a user's transactions by
  * cursor (platform testing/pagingSpecs.ts).
  */
@@ -13,7 +13,8 @@ import {
 } from '@meridian/platform/testing/pagingSpecs';
 import { ledgerPerTest } from './testing/harness.js';
 
-const h = ledgerPerTest();
+// one user's many pending deposits: a cap far above them (the cap is pendingCount.int.spec.ts's)
+const h = ledgerPerTest({ env: { LEDGER_MAX_PENDING_DEPOSITS: '1000' } });
 
 describe('paged lists', () => {
   it('pages the pending deposits oldest first and a user’s deposits newest first', async () => {

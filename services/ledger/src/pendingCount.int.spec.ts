@@ -1,10 +1,12 @@
 /**
- * The pending deposits counter (issue 14): kept by the deposit projection in the command's transaction,
- * answered by CountPendingDeposits without reading the queue (platform testing/pendingCountSpecs.ts).
+ * The pending deposits counter: kept by the deposit projection in the command's transaction,
+ * answered by CountPendingDeposits without reading the queue (platform testing/pendingCountSpecs.ts); and the
+ * cap on one user's pending deposits (platform testing/pendingCapSpecs.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { it } from 'vitest';
 import { expectPendingCounter } from '@meridian/platform/testing/pendingCountSpecs';
+import { expectPendingCap } from '@meridian/platform/testing/pendingCapSpecs';
 import { PENDING_DEPOSITS } from './projections/views.js';
 import { ledgerPerTest } from './testing/harness.js';
 
@@ -32,6 +34,27 @@ it('counts the pending deposits through request, confirm, reject, replays and a 
         ).depositId,
       decide: (depositId, decision) =>
         h.call(decision === 'approve' ? 'confirmDeposit' : 'rejectDeposit', { ...h.asAdmin(), depositId }),
+    },
+    () => `key-${randomUUID()}`,
+  );
+});
+
+it('caps the pending deposits of one user (5), race-safe, with a clear message', async () => {
+  const investor = await h.user();
+  await expectPendingCap(
+    {
+      noun: 'deposits',
+      request: async (key) =>
+        (
+          await h.call('createDeposit', {
+            caller: investor.caller,
+            callerRole: investor.callerRole,
+            amount: '1000000',
+            emailVerified: true,
+            idempotencyKey: key,
+          })
+        ).depositId,
+      reject: (depositId) => h.call('rejectDeposit', { ...h.asAdmin(), depositId }),
     },
     () => `key-${randomUUID()}`,
   );

@@ -1,5 +1,5 @@
 /**
- * Crypto-shredding in the ledger (issue 14, item 2): the user directory keeps the name and email as identity
+ * Crypto-shredding in the ledger: the user directory keeps the name and email as identity
  * sealed them; DepositRequested carries those sealed copies; the deposit answers open them; once the owner's
  * key is destroyed they read '[deleted]' while the deposit's ids, amounts and the balances stay intact.
  */

@@ -61,7 +61,7 @@ describe('referral bonus', () => {
     expect(await bonusesPaid(referrer.userId)).toHaveLength(1);
   });
 
-  it('a first confirmed deposit under $50 earns nothing, and neither do later ones (issue 11 finding 7)', async () => {
+  it('a first confirmed deposit under $50 earns nothing, and neither do later ones', async () => {
     const referrer = await h.user();
     const referee = await h.user({ referredBy: referrer.userId });
     await h.settle();

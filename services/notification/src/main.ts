@@ -12,6 +12,7 @@ import { CONSUMER_GROUP, NOTIFICATION_INDEXES } from './app/collections.js';
 import { startEmailSender } from './app/emailSender.js';
 import { IDENTITY_EVENT_TYPES, handleIdentityEvent } from './app/handleIdentityEvent.js';
 import { KYC_EVENT_TYPES, handleKycEvent } from './app/handleKycEvent.js';
+import { SUPPORT_EVENT_TYPES, handleSupportEvent } from './app/handleSupportEvent.js';
 import { serviceMappingModule } from '@meridian/platform/app/relayThread';
 import { toIntegrationEvent } from './app/integrationEvents.js';
 
@@ -97,6 +98,12 @@ export function start(deps: NotificationDeps): Promise<NotificationHandle> {
         IDENTITY_EVENT_TYPES,
       );
       await consume('kyc', (event, tx) => handleKycEvent(event, tx, clock(), personalData), KYC_EVENT_TYPES);
+      // support's: a reply to someone not connected (one per burst), the link to a visitor's conversation
+      await consume(
+        'support',
+        (event, tx) => handleSupportEvent(event, tx, clock(), personalData),
+        SUPPORT_EVENT_TYPES,
+      );
       for (const source of ['ledger', 'investment', 'withdrawal'])
         await consume(
           source,

@@ -1,5 +1,5 @@
 /**
- * Crypto-shredding in notification (issue 14, item 2): the email outbox keeps the recipient's address,
+ * Crypto-shredding in notification: the email outbox keeps the recipient's address,
  * the names and the texts sealed with their owners' keys; the sender opens them just before sending; the
  * dev mailbox keeps what it caught sealed with the recipient's key and finds it by a blind index of the
  * address. Once a user's key is destroyed nothing of theirs can be read anywhere in the service's store,

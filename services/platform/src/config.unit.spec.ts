@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError, commonEnvSchema, envVar, loadConfigOrExit, parseEnv } from './config.js';
+import {
+  ConfigError,
+  commonEnvSchema,
+  envVar,
+  loadConfigOrExit,
+  parseEnv,
+  shutdownTimingsFrom,
+  sqliteBackgroundCheckpoint,
+} from './config.js';
 
 const schema = commonEnvSchema.extend({
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters'),
@@ -99,5 +107,32 @@ describe('envVar.rateLimits', () => {
     ]) {
       expect(() => parseEnv(schema, { RATE_LIMITS_JSON: bad }), bad).toThrow(/RATE_LIMITS_JSON/);
     }
+  });
+});
+
+describe('shutdownTimingsFrom (SHUTDOWN_GRACE_MS, SHUTDOWN_DELAY_MS)', () => {
+  it('takes the defaults when unset: a longer delay in production', () => {
+    expect(shutdownTimingsFrom({})).toEqual({ graceMs: 20_000, delayMs: 250 });
+    expect(shutdownTimingsFrom({ NODE_ENV: 'production' })).toEqual({ graceMs: 20_000, delayMs: 3_000 });
+  });
+
+  it('takes the given values, and the default for one the schema refuses', () => {
+    expect(shutdownTimingsFrom({ SHUTDOWN_GRACE_MS: '5000', SHUTDOWN_DELAY_MS: '0' })).toEqual({
+      graceMs: 5_000,
+      delayMs: 0,
+    });
+    expect(shutdownTimingsFrom({ SHUTDOWN_GRACE_MS: '-1', SHUTDOWN_DELAY_MS: 'soon' })).toEqual({
+      graceMs: 20_000,
+      delayMs: 250,
+    });
+    expect(() => parseEnv(commonEnvSchema, { SHUTDOWN_DELAY_MS: 'soon' })).toThrow(/SHUTDOWN_DELAY_MS/);
+  });
+});
+
+describe('sqliteBackgroundCheckpoint (MERIDIAN_SQLITE_BACKGROUND_CHECKPOINT)', () => {
+  it('is on unless the variable is 0', () => {
+    expect(sqliteBackgroundCheckpoint({})).toBe(true);
+    expect(sqliteBackgroundCheckpoint({ MERIDIAN_SQLITE_BACKGROUND_CHECKPOINT: '1' })).toBe(true);
+    expect(sqliteBackgroundCheckpoint({ MERIDIAN_SQLITE_BACKGROUND_CHECKPOINT: '0' })).toBe(false);
   });
 });

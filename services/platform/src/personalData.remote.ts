@@ -6,8 +6,10 @@
  *
  * find = fetch (null when identity has no key: never created, or destroyed with the user);
  * findOrCreate = fetch, and fail with UserKeyDestroyedError when absent (only identity creates keys, at
- * registration; identity never creates one again for a deleted user, whose id it keeps as a tombstone);
- * destroy = nothing here (identity destroys keys when it deletes the user).
+ * registration; identity never creates one again for a deleted user, whose id it keeps as a tombstone),
+ * except for a support visitor (`visitor-<uuid>`): identity makes the visitor's key on request;
+ * destroy = nothing for a user (identity destroys keys when it deletes the user); a visitor's key is
+ * destroyed on request.
  */
 import * as grpc from '@grpc/grpc-js';
 import { IdentityServiceClient } from '@meridian/proto/meridian/identity/v1/identity';
@@ -22,6 +24,9 @@ export interface RemotePersonalDataKeysOptions {
   /** Per call, default 5000 ms. */
   deadlineMs?: number;
 }
+
+/** A support visitor's id (someone who wrote to support without an account): `visitor-<uuid>`. */
+const isVisitorId = (id: string) => /^visitor-[A-Za-z0-9-]{1,100}$/.test(id);
 
 export class RemotePersonalDataKeys implements PersonalDataKeys {
   private readonly client: IdentityServiceClient;
@@ -49,14 +54,33 @@ export class RemotePersonalDataKeys implements PersonalDataKeys {
   }
 
   async findOrCreate(userId: string): Promise<Buffer> {
-    const key = await this.find(userId);
+    const key = isVisitorId(userId) ? await this.visitorKey(userId) : await this.find(userId);
     // no key: a deleted user (or one identity never registered): nothing is written for them
     if (!key) throw new UserKeyDestroyedError(userId);
     return key;
   }
 
-  async destroy(): Promise<void> {
-    // identity destroys the key with the user; nothing is kept here but PersonalData's cache
+  async destroy(userId: string): Promise<void> {
+    // identity destroys a user's key with the user; nothing is kept here but PersonalData's cache
+    if (!isVisitorId(userId)) return;
+    await callUnary(
+      this.client,
+      'getPersonalDataKeys',
+      { userIds: [], createVisitorIds: [], destroyVisitorIds: [userId] },
+      { metadata: this.metadata, deadlineMs: this.options.deadlineMs ?? 5_000 },
+    );
+  }
+
+  /** A support visitor's key, made by identity when missing (null: destroyed). */
+  private async visitorKey(visitorId: string): Promise<Buffer | null> {
+    const res = await callUnary(
+      this.client,
+      'getPersonalDataKeys',
+      { userIds: [], createVisitorIds: [visitorId], destroyVisitorIds: [] },
+      { metadata: this.metadata, deadlineMs: this.options.deadlineMs ?? 5_000 },
+    );
+    const found = res.keys.find((k) => k.userId === visitorId);
+    return found ? Buffer.from(found.key) : null;
   }
 
   close(): void {
@@ -71,7 +95,7 @@ export class RemotePersonalDataKeys implements PersonalDataKeys {
       const res = await callUnary(
         this.client,
         'getPersonalDataKeys',
-        { userIds: [...batch.keys()] },
+        { userIds: [...batch.keys()], createVisitorIds: [], destroyVisitorIds: [] },
         { metadata: this.metadata, deadlineMs: this.options.deadlineMs ?? 5_000 },
       );
       const found = new Map(res.keys.map((k) => [k.userId, Buffer.from(k.key)]));

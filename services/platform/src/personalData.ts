@@ -1,5 +1,5 @@
 /**
- * Crypto-shredding of personal data (issue 14, item 2). Every personal field (name, email, phone, bio,
+ * Crypto-shredding of personal data. Every personal field (name, email, phone, bio,
  * photo, country, KYC documents, wallet addresses) is sealed with its owner's own AES-256-GCM key before it
  * is written to an event, a read model, the outbox, the bus or the email outbox. Deleting the user destroys
  * the key (identity owns the keys); from then on every copy anywhere (stored events, topics, backups) is
@@ -14,6 +14,7 @@
  */
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomFillSync } from 'node:crypto';
 import { DomainError } from './eventSourcing/errors.js';
+import { DEV_INTERNAL_SERVICE_TOKEN } from './config.js';
 
 export const SEALED_PREFIX = 'pd1.';
 const BINARY_MAGIC = Buffer.from('PDB1', 'ascii');
@@ -147,17 +148,37 @@ function cryptoRandom(bytes: number): Buffer {
 /** What a reader shows in place of a field whose owner was deleted (the key is gone). */
 export const SHREDDED = '[deleted]';
 
+export interface PersonalDataCache {
+  /** Keys kept in memory at most (the oldest dropped first). */
+  maxCachedKeys?: number;
+  /**
+   * How long a key is used from memory before it is asked for again. `forget` reaches only the process
+   * that heard the deletion; another replica of the same service stops opening the user's data when its
+   * copy ages out.
+   */
+  keyTtlMs?: number;
+  now?: () => number;
+}
+
 /**
- * Seals and opens personal data with the owner's key, keeping keys it has used in memory (bounded).
- * `forget(userId)` drops a cached key: call it when the user's deletion is heard (UserDeleted).
+ * Seals and opens personal data with the owner's key, keeping keys it has used in memory (bounded in
+ * number and in age). `forget(userId)` drops a cached key: call it when the user's deletion is heard
+ * (UserDeleted).
  */
 export class PersonalData {
-  private readonly cache = new Map<string, Buffer>();
+  private readonly cache = new Map<string, { key: Buffer; until: number }>();
+  private readonly maxCachedKeys: number;
+  private readonly keyTtlMs: number;
+  private readonly now: () => number;
 
   constructor(
     private readonly keys: PersonalDataKeys,
-    private readonly maxCachedKeys = 100_000,
-  ) {}
+    cache: PersonalDataCache = {},
+  ) {
+    this.maxCachedKeys = cache.maxCachedKeys ?? 100_000;
+    this.keyTtlMs = cache.keyTtlMs ?? 60_000;
+    this.now = cache.now ?? Date.now;
+  }
 
   /** Seals `plain` for `userId` (creating the user's key when the key store allows it). */
   async seal(userId: string, plain: string): Promise<string> {
@@ -209,12 +230,21 @@ export class PersonalData {
     return value;
   }
 
-  /** null when the value is sealed and its key is gone (callers that must tell "deleted" apart). */
+  /**
+   * null when the value is sealed and its key is gone, or it no longer opens under its owner's key (the key
+   * destroyed and made anew): the owner's deletion, for callers that must tell it apart. A key that cannot be
+   * fetched (the key store unreachable) is not a deletion: that failure is thrown.
+   */
   async openOrNull(value: string): Promise<string | null> {
     if (!isSealed(value)) return value;
     const owner = sealedOwner(value);
     const key = owner === null ? null : await this.keyForRead(owner);
-    return key === null ? null : openWithKey(value, key);
+    if (key === null) return null;
+    try {
+      return openWithKey(value, key);
+    } catch {
+      return null;
+    }
   }
 
   async openBinary(value: Buffer): Promise<Buffer | null> {
@@ -241,20 +271,29 @@ export class PersonalData {
   }
 
   private remember(userId: string, key: Buffer): Buffer {
+    this.cache.delete(userId);
     if (this.cache.size >= this.maxCachedKeys) {
       const oldest = this.cache.keys().next().value;
       if (oldest !== undefined) this.cache.delete(oldest);
     }
-    this.cache.set(userId, key);
+    this.cache.set(userId, { key, until: this.now() + this.keyTtlMs });
     return key;
   }
 
+  private cached(userId: string): Buffer | undefined {
+    const entry = this.cache.get(userId);
+    if (!entry) return undefined;
+    if (entry.until > this.now()) return entry.key;
+    this.cache.delete(userId);
+    return undefined;
+  }
+
   private async keyForWrite(userId: string): Promise<Buffer> {
-    return this.cache.get(userId) ?? this.remember(userId, await this.keys.findOrCreate(userId));
+    return this.cached(userId) ?? this.remember(userId, await this.keys.findOrCreate(userId));
   }
 
   private async keyForRead(userId: string): Promise<Buffer | null> {
-    const cached = this.cache.get(userId);
+    const cached = this.cached(userId);
     if (cached) return cached;
     const key = await this.keys.find(userId);
     return key === null ? null : this.remember(userId, key);
@@ -302,8 +341,7 @@ export function personalDataOf(deps: { personalData?: PersonalData }): PersonalD
 
 /** The shared secret services send to identity's GetPersonalDataKeys (metadata `x-service-token`). */
 export const SERVICE_TOKEN_METADATA = 'x-service-token';
-/** INTERNAL_SERVICE_TOKEN's development default (never accepted in production). */
-export const DEV_INTERNAL_SERVICE_TOKEN = 'meridian-dev-internal-service-token-not-for-production';
+export { DEV_INTERNAL_SERVICE_TOKEN };
 
 /** INTERNAL_SERVICE_TOKEN from env, its development default outside production, else undefined. */
 export function internalServiceToken(

@@ -49,6 +49,31 @@ describe('PersonalData', () => {
     expect(isUserKeyDestroyed(new Error('other'))).toBe(false);
   });
 
+  it('a replica that never heard the deletion stops opening the data once its cached key ages out', async () => {
+    const keys = new MemoryPersonalDataKeys();
+    let now = 1_000;
+    // another process holds its own copy of a key it fetched
+    const copies = {
+      find: async (id: string) => {
+        const key = await keys.find(id);
+        return key && Buffer.from(key);
+      },
+      findOrCreate: async (id: string) => Buffer.from(await keys.findOrCreate(id)),
+      destroy: (id: string) => keys.destroy(id),
+    };
+    const heard = new PersonalData(keys, { keyTtlMs: 60_000, now: () => now });
+    const other = new PersonalData(copies, { keyTtlMs: 60_000, now: () => now });
+    const sealed = await heard.seal('u1', 'ann@example.com');
+    expect(await other.open(sealed)).toBe('ann@example.com');
+    await heard.shred('u1');
+    expect(await heard.open(sealed)).toBe(SHREDDED);
+    now += 59_999;
+    expect(await other.open(sealed)).toBe('ann@example.com');
+    now += 1;
+    expect(await other.open(sealed)).toBe(SHREDDED);
+    expect(await other.openOrNull(sealed)).toBeNull();
+  });
+
   it('every seal has its own iv, across refills of the iv pool, and each opens (text and binary)', async () => {
     const pd = new PersonalData(new MemoryPersonalDataKeys());
     const ivs = new Set<string>();

@@ -1,5 +1,5 @@
 /**
- * Liveness and readiness of a process (issue 13 "Health and lifecycle"):
+ * Liveness and readiness of a process:
  *
  * - liveness (`GET /healthz`): the event loop answers. It never looks at the store or the bus, so a
  *   database outage makes pods unready, never restarts them.

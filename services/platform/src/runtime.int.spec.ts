@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { SqliteServiceStore } from './adapters/serviceStore.sqlite.js';
+import type { createInProcEventBus } from './adapters/eventBus.inproc.js';
 import { createServiceRuntime, onShutdown, runShutdown } from './runtime.js';
 import { tempDir } from './testing/tempDir.js';
 
@@ -20,6 +22,35 @@ describe('createServiceRuntime', () => {
     const again = await createServiceRuntime('ledger', { DATA_DIR: dir.path, NODE_ENV: 'test' });
     expect(await again.store.get('d', 'x')).toEqual({ ok: true });
     await again.close();
+  });
+
+  it('syncs every commit of the stores that hold money and of the bus (synchronous FULL), the others at checkpoints', async () => {
+    const opened: Record<string, { store: string; bus: string }> = {};
+    for (const service of [
+      'ledger',
+      'investment',
+      'withdrawal',
+      'identity',
+      'kyc',
+      'notification',
+      'support',
+    ]) {
+      const rt = await createServiceRuntime(service, { DATA_DIR: dir.path, NODE_ENV: 'test' });
+      opened[service] = {
+        store: (rt.store as SqliteServiceStore).synchronous(),
+        bus: (rt.bus as ReturnType<typeof createInProcEventBus>).synchronous(),
+      };
+      await rt.close();
+    }
+    expect(opened).toEqual({
+      ledger: { store: 'FULL', bus: 'FULL' },
+      investment: { store: 'FULL', bus: 'FULL' },
+      withdrawal: { store: 'FULL', bus: 'FULL' },
+      identity: { store: 'NORMAL', bus: 'FULL' },
+      kyc: { store: 'NORMAL', bus: 'FULL' },
+      notification: { store: 'NORMAL', bus: 'FULL' },
+      support: { store: 'NORMAL', bus: 'FULL' },
+    });
   });
 
   it('uses Redis when REDIS_URL is set, under the service prefix', async () => {

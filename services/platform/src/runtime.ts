@@ -6,15 +6,26 @@ import { createInProcEventBus } from './adapters/eventBus.inproc.js';
 import { createMemoryKeyValueStore } from './adapters/keyValue.memory.js';
 import { createRedisKeyValueStore } from './adapters/keyValue.redis.js';
 import { createSqliteServiceStore } from './adapters/serviceStore.sqlite.js';
+import { storeSynchronous } from './adapters/sqliteFile.js';
 import { ALL_EVENT_CODECS, type EventCodecs } from './adapters/eventEnvelope.js';
-import { loadConfigOrExit, metricsPortOf, type CommonEnv } from './config.js';
+import {
+  commonEnvSchema,
+  loadConfigOrExit,
+  metricsPortOf,
+  parseEnv,
+  runtimeEnvSchema,
+  shutdownTimingsFrom,
+  type CommonEnv,
+} from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { startTracingFromEnv } from './tracing.js';
 import { startMetricsServerIf } from './metrics.js';
 import { setGrpcServing } from './grpc/server.js';
+import { registerMeshFromEnv } from './grpc/mesh.js';
 import { createReadiness, probeRoutes } from './readiness.js';
 import type { ServiceDeps, ServiceHandle } from './service.js';
 import type { EventBus } from './ports/eventBus.js';
+import { kafkaSasl } from './busAccess.js';
 import type { KeyValueStore } from './ports/keyValue.js';
 import type { ServiceStore } from './ports/serviceStore.js';
 import { internalServiceToken, PersonalData, type PersonalDataKeys } from './personalData.js';
@@ -46,7 +57,9 @@ export interface ServiceRuntimeOptions {
 /**
  * Builds a service's adapters from env (docs/CONVENTIONS.md):
  *  MONGO_URL     -> MongoDB store (database = meridian_<service>), else SQLite at DATA_DIR/<service>.sqlite
- *  KAFKA_BROKERS -> Kafka bus (client id = service), else the in-process bus at DATA_DIR/bus.sqlite
+ *                   (synchronous FULL for the stores that hold money, NORMAL for the others: sqliteFile.ts)
+ *  KAFKA_BROKERS -> Kafka bus (client id = service; user KAFKA_USERNAME / KAFKA_PASSWORD when set), else the
+ *                   in-process bus at DATA_DIR/bus.sqlite
  *  REDIS_URL     -> Redis KV (prefix meridian:<service>:), else in-memory
  */
 export async function createServiceRuntime(
@@ -55,7 +68,7 @@ export async function createServiceRuntime(
   options: ServiceRuntimeOptions = {},
 ): Promise<ServiceRuntime> {
   const logger = options.logger ?? createLogger(service, { env });
-  const dataDir = env.DATA_DIR || './data';
+  const { DATA_DIR: dataDir, MONGO_URL, KAFKA_BROKERS, REDIS_URL } = parseEnv(runtimeEnvSchema, env);
   const closers: Array<() => Promise<void>> = [];
 
   /** An adapter this runtime made: closed by close() (last made, first closed). */
@@ -66,33 +79,34 @@ export async function createServiceRuntime(
 
   try {
     const adapters: ServiceRuntime['adapters'] = {
-      store: env.MONGO_URL ? 'mongodb' : 'sqlite',
-      bus: !options.bus && env.KAFKA_BROKERS ? 'kafka' : 'inproc',
-      kv: !options.kv && env.REDIS_URL ? 'redis' : 'memory',
+      store: MONGO_URL ? 'mongodb' : 'sqlite',
+      bus: !options.bus && KAFKA_BROKERS ? 'kafka' : 'inproc',
+      kv: !options.kv && REDIS_URL ? 'redis' : 'memory',
     };
     const store = own(
-      env.MONGO_URL
+      MONGO_URL
         ? await (
             await import('./adapters/serviceStore.mongo.js')
           ).createMongoServiceStore({
-            url: env.MONGO_URL,
+            url: MONGO_URL,
             database: `meridian_${service.replace(/\W/g, '_')}`,
           })
-        : createSqliteServiceStore(join(dataDir, `${service}.sqlite`)),
+        : createSqliteServiceStore(join(dataDir, `${service}.sqlite`), {
+            synchronous: storeSynchronous(service),
+          }),
     );
     const bus =
       options.bus ??
       own(
-        env.KAFKA_BROKERS
+        KAFKA_BROKERS
           ? await (
               await import('./adapters/eventBus.kafka.js')
             ).createKafkaEventBus({
-              brokers: env.KAFKA_BROKERS.split(',')
-                .map((b) => b.trim())
-                .filter(Boolean),
+              brokers: KAFKA_BROKERS,
               clientId: service,
               codecs: options.codecs ?? ALL_EVENT_CODECS,
               logger,
+              kafka: { sasl: kafkaSasl(env) },
             })
           : createInProcEventBus({
               path: join(dataDir, 'bus.sqlite'),
@@ -111,8 +125,12 @@ export async function createServiceRuntime(
     const kv =
       options.kv ??
       own(
-        env.REDIS_URL
-          ? createRedisKeyValueStore({ url: env.REDIS_URL, prefix: `meridian:${service}:` })
+        REDIS_URL
+          ? createRedisKeyValueStore({
+              url: REDIS_URL,
+              prefix: `meridian:${service}:`,
+              onError: (err) => logger.warn({ err: err.message }, 'redis: connection error; reconnecting'),
+            })
           : createMemoryKeyValueStore(),
       );
 
@@ -195,16 +213,7 @@ export function shutdownTimings(env: Record<string, string | undefined> = proces
   graceMs: number;
   delayMs: number;
 } {
-  const num = (name: string, fallback: number) => {
-    const value = env[name];
-    if (value === undefined || value.trim() === '') return fallback;
-    const n = Number(value);
-    return Number.isFinite(n) && n >= 0 ? n : fallback;
-  };
-  return {
-    graceMs: num('SHUTDOWN_GRACE_MS', 20_000),
-    delayMs: num('SHUTDOWN_DELAY_MS', env.NODE_ENV === 'production' ? 3_000 : 250),
-  };
+  return shutdownTimingsFrom(env);
 }
 
 /** Runs the registered shutdown steps once (reverse order). Resolves true when all succeeded. */
@@ -238,6 +247,8 @@ export interface ServiceProgram<S extends z.ZodType, H extends ServiceHandle> {
   ): Promise<PersonalDataKeys & { close?(): void | Promise<void> }>;
 }
 
+const identityTargetSchema = commonEnvSchema.pick({ IDENTITY_GRPC_URL: true });
+
 /** The keys of a service that does not own them: identity's, over gRPC. */
 export function remotePersonalDataKeys(
   env: Record<string, string | undefined>,
@@ -247,7 +258,8 @@ export function remotePersonalDataKeys(
   if (token === undefined)
     logger?.error('INTERNAL_SERVICE_TOKEN is not set: identity refuses this service the personal-data keys');
   return new RemotePersonalDataKeys({
-    target: env.IDENTITY_GRPC_URL || '127.0.0.1:50051',
+    target: parseEnv(identityTargetSchema, { IDENTITY_GRPC_URL: env.IDENTITY_GRPC_URL || undefined })
+      .IDENTITY_GRPC_URL,
     token: token ?? '',
   });
 }
@@ -266,6 +278,8 @@ export function runServiceProgram<S extends z.ZodType, H extends ServiceHandle>(
   const { service } = program;
   const run = async () => {
     const config = loadConfigOrExit(program.schema);
+    // its certificate for mutual TLS with the other services (GRPC_TLS_DIR)
+    registerMeshFromEnv(service, process.env);
     const runtime = await createServiceRuntime(service, process.env);
     const { logger } = runtime;
     const tracing = startTracingFromEnv(service);

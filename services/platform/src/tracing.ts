@@ -41,6 +41,7 @@ import {
   type ReadableSpan,
 } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { tracingEnvFrom } from './config.js';
 import type { TraceCarrier } from './eventSourcing/types.js';
 
 export { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, type Attributes, type Context, type Span };
@@ -93,13 +94,9 @@ type Env = Record<string, string | undefined>;
 
 /** Whether the OTEL_* variables ask for traces to be exported (see the module comment). */
 export function tracingRequested(env: Env = process.env): boolean {
-  if ((env.OTEL_SDK_DISABLED ?? '').trim().toLowerCase() === 'true') return false;
-  const exporters = (env.OTEL_TRACES_EXPORTER ?? '').split(',').map((s) => s.trim().toLowerCase());
-  if (exporters.includes('none')) return false;
-  return (
-    exporters.includes('otlp') ||
-    Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim())
-  );
+  const otel = tracingEnvFrom(env);
+  if (otel.disabled || otel.exporters.includes('none')) return false;
+  return otel.exporters.includes('otlp') || otel.endpoint !== undefined;
 }
 
 /**
@@ -108,7 +105,7 @@ export function tracingRequested(env: Env = process.env): boolean {
  */
 export function startTracingFromEnv(service: string, env: Env = process.env): TracingHandle | null {
   if (provider || !tracingRequested(env)) return null;
-  const serviceName = env.OTEL_SERVICE_NAME?.trim() || service;
+  const serviceName = tracingEnvFrom(env).serviceName ?? service;
   const exporter = new OTLPTraceExporter();
   const next = new BasicTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),

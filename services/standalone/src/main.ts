@@ -2,9 +2,10 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createLogger } from '@meridian/platform/logger';
 import { onShutdown, shutdownTimings } from '@meridian/platform/runtime';
-import { commonEnvSchema, ConfigError, metricsPortOf, parseEnv } from '@meridian/platform/config';
+import { ConfigError, metricsPortOf } from '@meridian/platform/config';
 import { startMetricsServerIf } from '@meridian/platform/metrics';
 import { startTracingFromEnv } from '@meridian/platform/tracing';
+import { parseStandaloneConfig } from './config.js';
 import { startStandalone } from './standalone.js';
 
 /**
@@ -13,6 +14,7 @@ import { startStandalone } from './standalone.js';
  * outside production, the dev mailbox.
  */
 async function main(): Promise<void> {
+  const config = parseStandaloneConfig();
   const logger = createLogger('standalone');
   // OTLP traces when OTEL_* ask for them (platform tracing.ts); flushed last, after everything stopped
   const tracing = startTracingFromEnv('meridian');
@@ -31,13 +33,12 @@ async function main(): Promise<void> {
   );
   // One metrics server for the whole process (every service and the gateway share the registry), on the
   // standalone's host: METRICS_PORT (docs/CONVENTIONS.md), off by default outside production.
-  const metricsEnv = parseEnv(commonEnvSchema.pick({ NODE_ENV: true, METRICS_PORT: true }));
-  const metrics = await startMetricsServerIf(metricsPortOf(metricsEnv), {
-    host: process.env.HOST || '127.0.0.1',
+  const metrics = await startMetricsServerIf(metricsPortOf(config), {
+    host: config.HOST,
     logger,
   });
   if (metrics) onShutdown(() => metrics.stop(), { logger });
-  const production = process.env.NODE_ENV === 'production';
+  const production = config.NODE_ENV === 'production';
   const lines = [`Meridian is running at ${app.url}`];
   const kept = join(app.dataDir, 'secrets.json');
   lines.push(
@@ -45,8 +46,7 @@ async function main(): Promise<void> {
       ? `  Admin login:  ${app.admin.email} / ${app.admin.password}   (generated now, shown once; kept in ${kept})`
       : `  Admin login:  ${app.admin.email} (password: ADMIN_PASSWORD, or as printed at the first start, kept in ${kept})`,
   );
-  if (metrics)
-    lines.push(`  Metrics:      http://${process.env.HOST || '127.0.0.1'}:${metrics.port}/metrics`);
+  if (metrics) lines.push(`  Metrics:      http://${config.HOST}:${metrics.port}/metrics`);
   if (!production) lines.push(`  Dev mailbox:  ${app.url}/api/dev/mailbox?to=EMAIL (from this machine only)`);
   lines.push(`  Data:         ${app.dataDir}`, '  Stop with Ctrl+C.');
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -1,5 +1,5 @@
 /**
- * The six services of the standalone target in one process, started in dependency order (the ledger
+ * The seven services of the standalone target in one process, started in dependency order (the ledger
  * before investment and withdrawal, which reach it over gRPC as in the cluster): each listens on
  * loopback (a port the OS picks unless its *_GRPC_ADDR is set), keeps its own SQLite file under
  * DATA_DIR and its own key-value prefix, and shares the one in-process bus.
@@ -20,6 +20,7 @@ import { parseKycConfig, start as startKyc, type KycDeps, type KycHandle } from 
 import { parseLedgerConfig, start as startLedger, type LedgerHandle } from '@meridian/ledger';
 import { parseInvestmentConfig, start as startInvestment, type InvestmentHandle } from '@meridian/investment';
 import { parseWithdrawalConfig, start as startWithdrawal, type WithdrawalHandle } from '@meridian/withdrawal';
+import { parseSupportConfig, start as startSupport, type SupportHandle } from '@meridian/support';
 
 export interface ServicesOptions {
   /** Overrides for tests: identity's rate-limit budgets, a cheaper password hasher. */
@@ -54,7 +55,7 @@ export type ServiceConfigs = ReturnType<typeof parseServiceConfigs>;
 export function parseServiceConfigs(
   env: Record<string, string | undefined>,
   dataDir: string,
-  /** Where kyc keeps its documents (default dataDir). */
+  /** Where kyc keeps its documents and support its attachments (default dataDir). */
   kycDataDir = dataDir,
 ) {
   /** The env, the data under dataDir, `listen` on loopback unless set, then `fixed`. */
@@ -77,6 +78,7 @@ export function parseServiceConfigs(
     // LEDGER_GRPC_URL: the ledger's address once it listens
     investment: configOf(parseInvestmentConfig, ['INVESTMENT_GRPC_ADDR']),
     withdrawal: configOf(parseWithdrawalConfig, ['WITHDRAWAL_GRPC_ADDR']),
+    support: configOf(parseSupportConfig, ['SUPPORT_GRPC_ADDR'], { DATA_DIR: kycDataDir }),
   };
 }
 
@@ -85,6 +87,7 @@ export interface Services {
   notification: NotificationHandle;
   kyc: KycHandle;
   money: MoneyServices;
+  support: SupportHandle;
 }
 
 export async function startServices(
@@ -144,10 +147,13 @@ export async function startServices(
     }),
   );
 
+  const support = await run('support', (common) => startSupport({ ...common, config: configs.support }));
+
   return {
     identity,
     notification,
     kyc,
+    support,
     money: {
       ledger,
       investment,

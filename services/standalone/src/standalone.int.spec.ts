@@ -1,13 +1,15 @@
 /**
- * Issue 11 finding 3, the default run: the standalone listens on loopback unless HOST says otherwise,
+ * The default run: the standalone listens on loopback unless HOST says otherwise,
  * and its secrets and first admin password are generated at the first start and kept under DATA_DIR
  * (data/secrets.json, mode 600), never fixed public defaults.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { testPng } from '@meridian/platform/testing/testImage';
+import { verifiedUser } from '@meridian/gateway/testing/composition';
 import { startStandalone, type Standalone } from './standalone.js';
 
 const dirs: string[] = [];
@@ -36,6 +38,17 @@ const OLD_DEFAULTS = {
   JWT_SECRET: 'dev-only-jwt-secret-change-me-0123456789abcdef',
   SECRETS_KEY: '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
   KYC_INTERNAL_TOKEN: 'meridian-dev-kyc-internal-token-not-for-production',
+  INTERNAL_SERVICE_TOKEN: 'meridian-dev-internal-service-token-not-for-production',
+};
+
+/** A verified user who uploads both sides of an identity document (real PNGs). */
+const registerAndUpload = async (url: string) => {
+  const user = await verifiedUser(url);
+  const form = new FormData();
+  for (const side of ['front', 'back'])
+    form.append(side, new Blob([new Uint8Array(testPng())], { type: 'image/png' }), `${side}.png`);
+  const res = await user.browser.postForm('/api/users/uploadKycDocuments', form);
+  return { user, uploaded: res.status };
 };
 
 const loginStatus = async (url: string, email: string, password: string) => {
@@ -83,6 +96,23 @@ describe('the standalone in its default run', () => {
       /new browser/i,
     );
     await second.stop();
+  });
+
+  it('keeps its data private: every folder under DATA_DIR 700, every file 600 (stores, bus, key vault, secrets, KYC documents)', async () => {
+    const dir = tempDir();
+    const app = await start(dir);
+    expect((await registerAndUpload(app.url)).uploaded).toBe(200);
+    const modes = (d: string): Array<[string, number]> =>
+      readdirSync(d, { withFileTypes: true }).flatMap((e) => {
+        const p = join(d, e.name);
+        const mode = statSync(p).mode & 0o777;
+        return e.isDirectory() ? [[`${p}/`, mode], ...modes(p)] : [[p, mode]];
+      });
+    const all = [[`${dir}/`, statSync(dir).mode & 0o777] as [string, number], ...modes(dir)];
+    expect(all.some(([p]) => p.endsWith('.sqlite-wal'))).toBe(true);
+    expect(all.some(([p]) => p.endsWith('.bin'))).toBe(true); // a KYC document
+    for (const [p, mode] of all) expect(mode.toString(8), p).toBe(p.endsWith('/') ? '700' : '600');
+    await app.stop();
   });
 
   it('ADMIN_PASSWORD and the other secrets from the env win over generated ones', async () => {

@@ -1,9 +1,10 @@
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
 import { createInProcEventBus } from '@meridian/platform/adapters/eventBus.inproc';
+import { storeSynchronous } from '@meridian/platform/adapters/sqliteFile';
 import { createMemoryKeyValueStore } from '@meridian/platform/adapters/keyValue.memory';
 import { createRedisKeyValueStore } from '@meridian/platform/adapters/keyValue.redis';
 import { createLogger, type Logger } from '@meridian/platform/logger';
@@ -12,12 +13,16 @@ import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import type { DocumentStore } from '@meridian/kyc';
 import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/personalData';
 import { createSqlitePersonalDataKeys, personalDataKeysPath } from '@meridian/identity';
+import { standaloneEnvSchema } from './config.js';
 import { parseServiceConfigs, startServices, type MoneyServices, type ServicesOptions } from './services.js';
 import { generateSecrets, keptSecrets } from './secrets.js';
+import { ephemeralMeshCertificates, keptMeshCertificates } from './meshCertificates.js';
+import { registerMeshIdentities } from '@meridian/platform/grpc/mesh';
 import {
   closeMoneyClients,
   createIdentityClient,
   createKycClient,
+  createSupportClient,
   createMoneyClients,
   createNotificationClient,
   parseGatewayConfig,
@@ -52,6 +57,8 @@ export interface Standalone {
   kycDocuments: DocumentStore;
   /** The ledger, investment and withdrawal services (addresses, flushOutbox). */
   money: MoneyServices;
+  /** The support service's gRPC address (loopback). */
+  supportAddress: string;
   /** Seals and opens personal data with the per-user keys of identity's vault (shared by every service here). */
   personalData: PersonalData;
   /** The first admin; `password` only when this start generated it (print it once). */
@@ -72,6 +79,11 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
   if (!env.APP_URL && env.PORT && env.PORT !== '0') env.APP_URL = `http://localhost:${env.PORT}`;
   const dataDir = options.dataDir ?? env.DATA_DIR ?? './data';
   const inMemory = dataDir === ':memory:';
+  // the data folder is its owner's alone (700); every file the adapters create in it is 600
+  if (!inMemory) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    chmodSync(dataDir, 0o700);
+  }
   // Secrets and the first admin's password: the env's, else kept in DATA_DIR/secrets.json (generated at
   // the first start), never fixed defaults; in memory, fresh for this run.
   const { generatedPassword, ...secrets } = inMemory
@@ -96,6 +108,14 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
   };
 
   try {
+    // mutual TLS between the services (and their callers) even on loopback: the platform CA and a
+    // certificate per service kept in DATA_DIR/mesh (generated at the first start), fresh in memory
+    onStop(
+      'mesh identities',
+      registerMeshIdentities(
+        inMemory ? ephemeralMeshCertificates() : keptMeshCertificates(join(dataDir, 'mesh')),
+      ),
+    );
     // KYC documents are files under DATA_DIR/kyc; with ':memory:' a temporary directory, removed on stop.
     let kycDataDir = dataDir;
     if (inMemory) {
@@ -110,7 +130,12 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     const redisPrefix = options.redisPrefix ?? 'meridian:';
     const kvFor = (service: string): KeyValueStore => {
       const kv = env.REDIS_URL
-        ? createRedisKeyValueStore({ url: env.REDIS_URL, prefix: `${redisPrefix}${service}:` })
+        ? createRedisKeyValueStore({
+            url: env.REDIS_URL,
+            prefix: `${redisPrefix}${service}:`,
+            onError: (err) =>
+              loggerFor(service).warn({ err: err.message }, 'redis: connection error; reconnecting'),
+          })
         : createMemoryKeyValueStore({ prefix: `${service}:` });
       onStop(`${service} kv`, () => kv.close());
       return kv;
@@ -127,7 +152,9 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     onStop('bus', () => bus.close());
 
     const storeFor = (service: string): ServiceStore => {
-      const store = createSqliteServiceStore(file(`${service}.sqlite`));
+      const store = createSqliteServiceStore(file(`${service}.sqlite`), {
+        synchronous: storeSynchronous(service),
+      });
       onStop(`${service} store`, () => store.close());
       return store;
     };
@@ -139,7 +166,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     if (!inMemory) onStop('personal data keys', () => (vault as { close(): void }).close());
     const personalData = new PersonalData(vault);
 
-    const { identity, notification, kyc, money } = await startServices({
+    const { identity, notification, kyc, money, support } = await startServices({
       configs,
       storeFor,
       kvFor,
@@ -155,10 +182,11 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
 
     // the gateway's clients call the services' handlers in this process directly (no HTTP/2 over loopback;
     // the same proto encoding, statuses, deadlines and traces: platform grpc/inProcess.ts)
-    const inProcess = { inProcess: true };
+    const inProcess = { inProcess: true, caller: 'gateway' };
     const identityClient = createIdentityClient(identity.grpcAddress, inProcess);
     const notificationClient = createNotificationClient(notification.grpcAddress, inProcess);
     const kycClient = createKycClient(kyc.grpcAddress, inProcess);
+    const supportClient = createSupportClient(support.grpcAddress, inProcess);
     const moneyClients = createMoneyClients(
       {
         ledgerGrpcUrl: money.ledger.grpcAddress,
@@ -171,6 +199,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       identityClient.close();
       notificationClient.close();
       kycClient.close();
+      supportClient.close();
       closeMoneyClients(moneyClients);
     });
 
@@ -185,6 +214,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       ledgerGrpcUrl: money.ledger.grpcAddress,
       investmentGrpcUrl: money.investment.grpcAddress,
       withdrawalGrpcUrl: money.withdrawal.grpcAddress,
+      supportGrpcUrl: support.grpcAddress,
       // one gateway in this process: one live-push group on the shared bus
       liveGroup: 'gateway-live',
       // the live log lives under this run's Redis prefix (tests run several compositions on one Redis)
@@ -194,10 +224,11 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     const gateway = await startGateway({
       config: gatewayConfig,
       // loopback unless HOST says otherwise (HOST=0.0.0.0 to reach it from another machine)
-      host: env.HOST || '127.0.0.1',
+      host: standaloneEnvSchema.shape.HOST.parse(env.HOST),
       identity: identityClient,
       notification: notificationClient,
       kyc: kycClient,
+      support: supportClient,
       money: moneyClients,
       bus,
       kv: kvFor('gateway'),
@@ -218,6 +249,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       kycHttpUrl: kyc.httpUrl,
       kycDocuments: kyc.documents,
       money,
+      supportAddress: support.grpcAddress,
       personalData,
       admin: {
         email: ADMIN_EMAIL,

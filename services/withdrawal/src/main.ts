@@ -37,7 +37,7 @@ export type WithdrawalHandle = HeldRequestServiceHandle;
 
 export async function start(deps: WithdrawalDeps): Promise<WithdrawalHandle> {
   const { config, bus, logger } = deps;
-  const ledger = deps.ledger ?? createGrpcLedger(config.LEDGER_GRPC_URL);
+  const ledger = deps.ledger ?? createGrpcLedger(config.LEDGER_GRPC_URL, { caller: 'withdrawal' });
   return startHeldRequestService({
     service: SERVICE,
     consumerGroup: CONSUMER_GROUP,
@@ -56,6 +56,7 @@ export async function start(deps: WithdrawalDeps): Promise<WithdrawalHandle> {
       newId: deps.newId ?? randomUUID,
       logger,
       personalData: personalDataOf(deps),
+      maxPendingPerUser: config.WITHDRAWAL_MAX_PENDING,
     }),
     onIdentityEvent: (ctx, event) => forgetDeletedUser(ctx.personalData, event),
     startProcessManager,

@@ -1,5 +1,5 @@
 /**
- * Keyset paging of the withdrawal lists (issue 10, goal 7): the admin queue (oldest first) and a user's
+ * Keyset paging of the withdrawal lists: the admin queue (oldest first) and a user's
  * withdrawals (newest first), through gRPC, against the real ledger (platform testing/pagingSpecs.ts).
  */
 import { randomUUID } from 'node:crypto';
@@ -11,7 +11,8 @@ import { ADMIN, caller, startStack, type Stack } from './testing/harness.js';
 const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
 let stack: Stack;
 beforeEach(async () => {
-  stack = await startStack();
+  // one user's many pending withdrawals: a cap far above them (the cap is pendingCount.int.spec.ts's)
+  stack = await startStack({ env: { WITHDRAWAL_MAX_PENDING: '1000' } });
 });
 afterEach(async () => {
   expect(await ledgerInvariantProblems(stack.ledgerStore)).toEqual([]);

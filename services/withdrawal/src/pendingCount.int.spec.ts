@@ -1,10 +1,12 @@
 /**
- * The pending withdrawals counter (issue 14): kept by the held-request projection in the command's
- * transaction, answered by CountPending without reading the queue (platform testing/pendingCountSpecs.ts).
+ * The pending withdrawals counter: kept by the held-request projection in the command's
+ * transaction, answered by CountPending without reading the queue (platform testing/pendingCountSpecs.ts); and
+ * the cap on one user's pending withdrawals (platform testing/pendingCapSpecs.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, it } from 'vitest';
 import { expectPendingCounter } from '@meridian/platform/testing/pendingCountSpecs';
+import { expectPendingCap } from '@meridian/platform/testing/pendingCapSpecs';
 import { withdrawalView } from './projections/withdrawalView.js';
 import { ADMIN, caller, startStack, type Stack } from './testing/harness.js';
 
@@ -46,6 +48,31 @@ it('counts the pending withdrawals through request, approve, reject, replays and
           ...admin,
           withdrawalId,
         }),
+    },
+    () => randomUUID(),
+  );
+});
+
+it('caps the pending withdrawals of one user (5), race-safe, with a clear message', async () => {
+  const userId = `user-${randomUUID()}`;
+  await stack.fund(userId, '5000');
+  await expectPendingCap(
+    {
+      noun: 'withdrawals',
+      request: async (withdrawalId) =>
+        (
+          await stack.call('requestWithdrawal', {
+            caller: caller(userId),
+            callerRole: 'subscriber',
+            callerVerified: true,
+            callerKycStatus: 'Approved',
+            amount: '50',
+            walletAddress: WALLET,
+            withdrawalId,
+          })
+        ).withdrawal!.withdrawalId,
+      reject: (withdrawalId) =>
+        stack.call('rejectWithdrawal', { caller: caller(ADMIN.userId), callerRole: 'admin', withdrawalId }),
     },
     () => randomUUID(),
   );

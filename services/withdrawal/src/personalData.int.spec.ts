@@ -1,5 +1,5 @@
 /**
- * Crypto-shredding in withdrawal (issue 14, item 2): the wallet address is sealed with its owner's key when
+ * Crypto-shredding in withdrawal: the wallet address is sealed with its owner's key when
  * the withdrawal is requested; the events (stored and published) and the read model hold only the sealed
  * value, the answers open it (and the directory's name and email), and once the key is destroyed they read
  * '[deleted]' while ids, amounts and statuses stay and the money still moves.

@@ -17,7 +17,8 @@ let stack: Stack;
 const user = () => `user-${randomUUID()}`;
 
 beforeEach(async () => {
-  stack = await startStack();
+  // 50 parallel requests of one user: a cap far above them (the cap is pendingCount.int.spec.ts's)
+  stack = await startStack({ env: { WITHDRAWAL_MAX_PENDING: '1000' } });
 });
 afterEach(async () => {
   expect(await ledgerInvariantProblems(stack.ledgerStore)).toEqual([]);

@@ -1,11 +1,11 @@
 /**
- * The one HTTP client of the SPA: a small XMLHttpRequest wrapper with the part of axios's interface the
- * app used (api.get/post/put/patch/delete → { data, status }, a rejected ApiError with `response` for
- * any non-2xx), so the first route does not carry axios (~21 KB gzipped). XMLHttpRequest rather than
- * fetch for the KYC upload's progress events.
+ * The SPA's HTTP transport: a small XMLHttpRequest wrapper (api.get/post/put/patch/delete → { data, status },
+ * a rejected ApiError with `response` for any non-2xx, ERR_TIMEOUT when a request outlasts its timeout).
+ * XMLHttpRequest rather than fetch for the KYC upload's progress events. The money screens read and decide
+ * through app/api.ts (RTK Query), whose base query calls this client; the other features call it directly.
  *
  * Sessions are httpOnly cookies; the gateway sets XSRF-TOKEN and expects X-XSRF-TOKEN on
- * state-changing requests (sent on every request, as axios did with withXSRFToken).
+ * state-changing requests (sent on every request).
  */
 
 export interface ApiProgress {
@@ -20,7 +20,12 @@ export interface ApiRequestConfig {
   signal?: AbortSignal;
   /** 'blob': a 2xx answer's `data` is the body as a Blob (a binary download: the statement PDF). */
   responseType?: 'blob';
+  /** Milliseconds before the request is given up as ERR_TIMEOUT (default REQUEST_TIMEOUT_MS). */
+  timeout?: number;
 }
+
+/** How long any request may take before it is given up (an upload or a download may set its own). */
+export const REQUEST_TIMEOUT_MS = 30_000;
 
 /** What an adapter receives: `data` as the caller gave it (an object, FormData, or undefined). */
 export interface ApiRequest extends ApiRequestConfig {
@@ -54,7 +59,7 @@ export type ApiAdapter = (request: ApiRequest) => Promise<ApiResponse>;
 export class ApiError extends Error {
   readonly response?: ApiResponse;
   readonly config: ApiRequest;
-  readonly code: 'ERR_BAD_RESPONSE' | 'ERR_NETWORK' | 'ERR_ABORTED';
+  readonly code: 'ERR_BAD_RESPONSE' | 'ERR_NETWORK' | 'ERR_ABORTED' | 'ERR_TIMEOUT';
   constructor(message: string, code: ApiError['code'], config: ApiRequest, response?: ApiResponse) {
     super(message);
     this.name = 'ApiError';
@@ -149,6 +154,30 @@ export function setSessionEndedHandler(handler: (() => void) | undefined): void 
   onSessionEnded = handler;
 }
 
+/**
+ * Runs the adapter under the request's timeout: the adapter's signal aborts when the time is up (or the
+ * caller aborts), and the call rejects with ERR_TIMEOUT even if the adapter ignores the signal.
+ */
+function withTimeout(req: ApiRequest, adapter: ApiAdapter): Promise<ApiResponse> {
+  const ms = req.timeout ?? REQUEST_TIMEOUT_MS;
+  const controller = new AbortController();
+  const caller = req.signal;
+  const forward = () => controller.abort();
+  if (caller?.aborted) controller.abort();
+  else caller?.addEventListener('abort', forward, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new ApiError(`timeout of ${ms}ms exceeded`, 'ERR_TIMEOUT', req));
+      controller.abort();
+    }, ms);
+  });
+  return Promise.race([adapter({ ...req, signal: controller.signal }), timedOut]).finally(() => {
+    clearTimeout(timer);
+    caller?.removeEventListener('abort', forward);
+  });
+}
+
 async function request<T>(
   method: string,
   url: string,
@@ -163,7 +192,7 @@ async function request<T>(
     data,
     headers: { Accept: 'application/json', ...(xsrf ? { 'X-XSRF-TOKEN': xsrf } : {}), ...config.headers },
   };
-  const response = await api.defaults.adapter(req);
+  const response = await withTimeout(req, api.defaults.adapter);
   if (response.status >= 200 && response.status < 300) return response as ApiResponse<T>;
   if (response.status === 401) {
     const path = url.replace(/^\//, '');

@@ -79,6 +79,12 @@ const WithdrawPage = lazyPage(() =>
   import('../features/withdrawals/WithdrawPage').then((m) => m.WithdrawPage),
 );
 const AuditPage = lazyPage(() => import('../features/audit/AuditPage').then((m) => m.AuditPage));
+const SupportInboxPage = lazyPage(() =>
+  import('../features/support/SupportInboxPage').then((m) => m.SupportInboxPage),
+);
+const AddressBookPage = lazyPage(() =>
+  import('../features/support/AddressBookPage').then((m) => m.AddressBookPage),
+);
 
 /** The money and KYC screens (issues 4 and 5) by their section path; a path not listed keeps the placeholder. */
 const SCREENS: Record<string, ReactNode> = {
@@ -138,6 +144,13 @@ export const routes: RouteObject[] = [
           ...sections(false),
           { element: <RequireAdmin />, children: sections(true) },
           { element: <RequireAdmin />, children: [{ path: '/admin/audit', element: <AuditPage /> }] },
+          {
+            element: <RequireAdmin />,
+            children: [
+              { path: '/support-inbox', element: <SupportInboxPage /> },
+              { path: '/admin-deposit-addresses', element: <AddressBookPage /> },
+            ],
+          },
         ],
       },
       { path: '*', element: <NotFoundPage /> },
@@ -184,6 +197,8 @@ const SCREEN_CHUNKS = [
   WithdrawalPage,
   WithdrawPage,
   AuditPage,
+  SupportInboxPage,
+  AddressBookPage,
 ];
 
 /** Loads every lazily split screen (tests render any route synchronously after this). */

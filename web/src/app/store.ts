@@ -1,19 +1,10 @@
-import { combineReducers, configureStore } from '@reduxjs/toolkit';
+import { configureStore } from '@reduxjs/toolkit';
 import createSagaMiddleware from 'redux-saga';
-import { authReducer, sessionExpired } from '../features/auth/authSlice';
-import { liveReducer } from '../features/live/liveSlice';
-import { queuesReducer } from '../features/queues/queuesSlice';
-import { claimsReducer } from '../features/claims/claimsSlice';
+import { sessionExpired } from '../features/auth/authSlice';
 import { createSocketIo, type SocketFactory } from '../features/live/live.saga';
 import { setSessionEndedHandler } from './apiClient';
+import { dynamicMiddleware, rootReducer } from './rootReducer';
 import { rootSaga } from './rootSaga';
-
-const rootReducer = combineReducers({
-  auth: authReducer,
-  live: liveReducer,
-  queues: queuesReducer,
-  claims: claimsReducer,
-});
 
 export type RootState = ReturnType<typeof rootReducer>;
 
@@ -27,7 +18,7 @@ export function makeStore({ preloadedState, createSocket = createSocketIo }: Sto
   const store = configureStore({
     reducer: rootReducer,
     preloadedState: preloadedState as RootState | undefined,
-    middleware: (getDefault) => getDefault().concat(sagaMiddleware),
+    middleware: (getDefault) => getDefault().concat(dynamicMiddleware.middleware, sagaMiddleware),
   });
   const sagas = sagaMiddleware.run(rootSaga, { createSocket });
   setSessionEndedHandler(() => {

@@ -7,7 +7,7 @@ import { AppRoutes } from '../app/router';
 import { makeStore, type RootState } from '../app/store';
 import { initialAuthState, type AuthState } from '../features/auth/authSlice';
 import type { User } from '../features/auth/authTypes';
-import type { LiveSocket } from '../features/live/live.saga';
+import type { LiveSocket, SocketFactory } from '../features/live/live.saga';
 
 export function aUser(overrides: Partial<User> = {}): User {
   return {
@@ -32,7 +32,7 @@ export function aUser(overrides: Partial<User> = {}): User {
 
 /** A socket that never connects, so component tests open no network. */
 export function idleSocket(): LiveSocket {
-  return { on: () => undefined, onAny: () => undefined, disconnect: () => undefined };
+  return { on: () => undefined, onAny: () => undefined, emit: () => undefined, disconnect: () => undefined };
 }
 
 export function authState(overrides: Partial<AuthState> = {}): AuthState {
@@ -46,6 +46,8 @@ export function loggedInAs(user: User): Partial<RootState> {
 export interface RenderAppOptions {
   preloadedState?: Partial<RootState>;
   timers?: boolean;
+  /** The live socket (default: one that never connects). */
+  createSocket?: SocketFactory;
 }
 
 const rendered = new Set<{ stopSagas(): void }>();
@@ -64,9 +66,13 @@ function LocationProbe({ onLocation }: { onLocation: (location: Location) => voi
 /** Renders the real route table at `path` with a fresh store. */
 export function renderApp(
   path: string,
-  { preloadedState = { auth: authState() }, timers = false }: RenderAppOptions = {},
+  {
+    preloadedState = { auth: authState() },
+    timers = false,
+    createSocket = idleSocket,
+  }: RenderAppOptions = {},
 ) {
-  const store = makeStore({ preloadedState, createSocket: idleSocket });
+  const store = makeStore({ preloadedState, createSocket });
   rendered.add(store);
   // What the tests read of the router: the current location (router.state.location.pathname).
   const router = { state: { location: undefined as unknown as Location } };

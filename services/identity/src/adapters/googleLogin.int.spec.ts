@@ -1,12 +1,17 @@
 /**
- * Google sign-in against a LOCAL OIDC issuer: an RSA key pair whose JWKS is served on 127.0.0.1:0.
+ * Google sign-in against a LOCAL OIDC issuer: an RSA key pair whose JWKS is served on 127.0.0.1:0; and
+ * ExternalLogin, the same account rules for the claims of a flow the gateway completed.
  */
 import { createServer, type Server } from 'node:http';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import jwt from 'jsonwebtoken';
+import { Metadata } from '@grpc/grpc-js';
+import { callUnary } from '@meridian/platform/grpc/index';
+import { DEV_INTERNAL_SERVICE_TOKEN, SERVICE_TOKEN_METADATA } from '@meridian/platform/personalData';
 import { expectStatus, grpc } from '@meridian/platform/testing/grpcStatus';
+import { ExternalLoginRequest } from '@meridian/proto/meridian/identity/v1/identity';
 import { startHarness, type Harness } from '../testing/harness.js';
 
 const { status } = grpc;
@@ -141,7 +146,7 @@ describe('Google sign-in (OIDC ID token)', () => {
     );
   });
 
-  it("linking a never-verified account ends the registrant's sessions and trusted browsers (finding 1)", async () => {
+  it("linking a never-verified account ends the registrant's sessions and trusted browsers", async () => {
     const registrant = await h.register({ email: 'gina@example.com' });
     const registrantCaller = await h.callerOf(registrant.sessionToken);
     const linked = await h.call('googleLogin', { credential: idToken() });
@@ -223,5 +228,50 @@ describe('Google sign-in without GOOGLE_CLIENT_ID', () => {
     } finally {
       await bare.stop();
     }
+  });
+});
+
+describe('ExternalLogin (claims of an OpenID Connect flow the gateway checked)', () => {
+  const claims = {
+    provider: 'Test IdP',
+    subject: 'idp-sub-1',
+    email: 'ida@example.com',
+    emailVerified: true,
+    name: 'Ida',
+    picture: '',
+  };
+  /** ExternalLogin as the gateway calls it: with the shared service token (its development default here). */
+  const externalLogin = (request: Partial<ExternalLoginRequest>, token = DEV_INTERNAL_SERVICE_TOKEN) => {
+    const metadata = new Metadata();
+    if (token) metadata.set(SERVICE_TOKEN_METADATA, token);
+    return callUnary(h.client, 'externalLogin', ExternalLoginRequest.fromPartial(request), { metadata });
+  };
+
+  it("signs in with Google's account rules and records the provider's name", async () => {
+    const res = await externalLogin(claims);
+    expect(res.user).toMatchObject({ email: 'ida@example.com', isVerified: true });
+    const signIns = (await h.events('UserSignedIn')).map((e) => e.data as { method: string });
+    expect(signIns).toEqual([expect.objectContaining({ method: 'oidc:Test IdP' })]);
+    await expectStatus(
+      externalLogin({ ...claims, email: 'other@example.com', emailVerified: false }),
+      status.INVALID_ARGUMENT,
+      'Your Test IdP email address is not verified',
+    );
+  });
+
+  it('answers only a caller that presents the service token (the gateway)', async () => {
+    await expectStatus(externalLogin(claims, ''), status.PERMISSION_DENIED, 'Not authorized');
+    await expectStatus(externalLogin(claims, 'a-guessed-token'), status.PERMISSION_DENIED, 'Not authorized');
+    expect(await h.events('UserSignedIn')).toHaveLength(0);
+  });
+
+  it('refuses claims without a provider, subject or email', async () => {
+    for (const missing of ['provider', 'subject', 'email'])
+      await expectStatus(
+        externalLogin({ ...claims, [missing]: '' }),
+        status.INVALID_ARGUMENT,
+        'Sign-in failed: the provider gave no subject or email',
+      );
+    expect(await h.events('UserRegistered')).toHaveLength(1); // the first admin only
   });
 });

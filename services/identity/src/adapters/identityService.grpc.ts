@@ -2,6 +2,7 @@
  * The IdentityService gRPC surface: proto request -> use case -> proto response. DomainErrors become
  * statuses through the platform's unaryHandler (message as details).
  */
+import { forbidden } from '@meridian/platform/eventSourcing/errors';
 import { unaryHandlers, type CallContext } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
 import type { Caller } from '@meridian/proto/meridian/common/v1/common';
@@ -17,9 +18,9 @@ import {
   type CallerInput,
   type IdentityContext,
 } from '../app/context.js';
-import { createPersonalDataKeysHandler } from './personalDataKeys.grpc.js';
+import { createPersonalDataKeysHandler, presentsServiceToken } from './personalDataKeys.grpc.js';
 import { register } from '../app/register.js';
-import { googleLogin, login, loginWithCode, logout, sendLoginCode } from '../app/signIn.js';
+import { externalLogin, googleLogin, login, loginWithCode, logout, sendLoginCode } from '../app/signIn.js';
 import { getUser, listReferrals, updateUser, type UserResult } from '../app/profile.js';
 import { sendVerificationEmail, verifyUser } from '../app/verification.js';
 import { changePassword, forgotPassword, resetPassword } from '../app/passwords.js';
@@ -105,8 +106,8 @@ const _eventsMatchProto: [
 void _eventsMatchProto;
 
 /**
- * `serviceToken`: the INTERNAL_SERVICE_TOKEN the other services present to GetPersonalDataKeys (undefined:
- * nobody may fetch keys).
+ * `serviceToken`: the INTERNAL_SERVICE_TOKEN the other services present to GetPersonalDataKeys, and the gateway
+ * to ExternalLogin (undefined: nobody may fetch keys or sign in through a provider).
  */
 export function createIdentityGrpcService(
   ctx: IdentityContext,
@@ -123,6 +124,11 @@ export function createIdentityGrpcService(
       loginWithCode: async (req: pb.LoginWithCodeRequest) => toAuthResponse(await loginWithCode(ctx, req)),
       googleLogin: async (req: pb.GoogleLoginRequest, call: CallContext) =>
         toAuthResponse(await googleLogin(ctx, correlated(req, call))),
+      // claims the caller vouches for: only the gateway, which checked them, may send them
+      externalLogin: async (req: pb.ExternalLoginRequest, call: CallContext) => {
+        if (!presentsServiceToken(call.metadata, serviceToken)) throw forbidden('Not authorized');
+        return toAuthResponse(await externalLogin(ctx, correlated(req, call)));
+      },
       authenticate: async (req: pb.AuthenticateRequest): Promise<pb.Principal> => {
         const { view, ...principal } = await authenticate(ctx, req.sessionToken);
         return { ...principal, user: toProtoUser(await openUserView(ctx, view), !!principal.impersonatorId) };

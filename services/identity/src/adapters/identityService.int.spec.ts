@@ -285,7 +285,7 @@ describe('login', () => {
       status.RESOURCE_EXHAUSTED,
       'Too many attempts. Please try again later',
     );
-    // issue 11 finding 6: the trusted browser has a budget of its own (it was refused here before)
+    // the trusted browser has a budget of its own: the other browser's refusals do not use it up
     const trusted = await h.loginTrusted(user);
     expect(trusted.user!.id).toBe(user.user!.id);
   });
@@ -605,12 +605,19 @@ describe('impersonation', () => {
     expect((await h.call('getUser', { caller: asUser })).isImpersonated).toBe(true);
     await expectStatus(h.call('listUsers', { caller: asUser }), status.PERMISSION_DENIED);
 
-    // Events caused while impersonating carry the admin.
-    await h.call('updateUser', { caller: asUser, bio: 'set by admin' });
-    expect((await h.events('ProfileUpdated')).at(-1)!.actor).toMatchObject({
-      userId: user.user!.id,
-      impersonatorId: admin.userId,
-    });
+    // The person's profile and password are theirs: an impersonating admin changes neither.
+    const profiles = (await h.events('ProfileUpdated')).length;
+    await expectStatus(
+      h.call('updateUser', { caller: asUser, bio: 'set by admin' }),
+      status.PERMISSION_DENIED,
+      'Profiles cannot be changed while impersonating',
+    );
+    await expectStatus(
+      h.call('changePassword', { caller: asUser, oldPassword: 'Passw0rd!', password: 'Taken0ver!' }),
+      status.PERMISSION_DENIED,
+      'Passwords cannot be changed while impersonating',
+    );
+    expect(await h.events('ProfileUpdated')).toHaveLength(profiles);
 
     const exited = await h.call('exitImpersonation', { caller: asUser });
     expect(exited.user).toMatchObject({ id: admin.userId, role: 'admin', isImpersonated: false });

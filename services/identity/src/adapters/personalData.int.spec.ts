@@ -4,6 +4,7 @@
  * the audit trail), the keys handed to services only (GetPersonalDataKeys with the service token; the remote
  * adapter of the other services), and the SQLite key vault leaving no copy of a destroyed key in its file.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -143,7 +144,12 @@ describe('personal data in identity', () => {
     const id = user.user!.id;
     const client = h.client;
     const ask = (metadata?: grpc.Metadata) =>
-      callUnary(client, 'getPersonalDataKeys', { userIds: [id, 'nobody'] }, metadata ? { metadata } : {});
+      callUnary(
+        client,
+        'getPersonalDataKeys',
+        { userIds: [id, 'nobody'], createVisitorIds: [], destroyVisitorIds: [] },
+        metadata ? { metadata } : {},
+      );
     // the gateway's user-facing calls carry no token: refused
     await expect(ask()).rejects.toMatchObject({ code: grpc.status.PERMISSION_DENIED });
     await expect(ask(withToken('not-the-token-0123456789abcdef'))).rejects.toMatchObject({
@@ -171,6 +177,16 @@ describe('personal data in identity', () => {
       elsewhere.forget(id);
       expect(await elsewhere.open(sealed)).toBe(SHREDDED);
       await expect(elsewhere.seal(id, 'bc1q')).rejects.toBeInstanceOf(UserKeyDestroyedError);
+
+      // a support visitor (no account): identity makes their key on request; destroyed on request, for good
+      const visitorId = `visitor-${randomUUID()}`;
+      const fromVisitor = await elsewhere.seal(visitorId, 'Vera Visitor');
+      expect(await h.personalData.open(fromVisitor)).toBe('Vera Visitor');
+      await expect(elsewhere.seal('not-a-visitor-id', 'x')).rejects.toBeInstanceOf(UserKeyDestroyedError);
+      await elsewhere.shred(visitorId);
+      h.personalData.forget(visitorId);
+      expect(await h.personalData.open(fromVisitor)).toBe(SHREDDED);
+      await expect(elsewhere.seal(visitorId, 'again')).rejects.toBeInstanceOf(UserKeyDestroyedError);
     } finally {
       remote.close();
     }

@@ -59,8 +59,8 @@ export function createSqlitePersonalDataKeys(path: string): SqlitePersonalDataKe
   );
   /**
    * Keys to make, grouped: a new key is a transaction synced to disk (synchronous FULL, a rollback journal
-   * created and removed), which was 37 % of a sign-up's CPU; the keys asked for in one event-loop turn
-   * share it. Each caller is answered after the COMMIT, so no value is ever sealed with a key not on disk.
+   * created and removed), a large part of a sign-up's CPU; the keys asked for in one event-loop turn share
+   * it. Each caller is answered after the COMMIT, so no value is ever sealed with a key not on disk.
    */
   let waiting: Array<{ userId: string; resolve(key: Buffer): void; reject(err: unknown): void }> = [];
   const makeWaiting = () => {
@@ -68,7 +68,10 @@ export function createSqlitePersonalDataKeys(path: string): SqlitePersonalDataKe
     waiting = [];
     let results: Array<Buffer | Error>;
     try {
-      results = findOrCreateAll(group.map((w) => w.userId));
+      // BEGIN IMMEDIATE (so `destroy` too): the replicas of identity share this file, and a transaction
+      // that began reading fails SQLITE_BUSY at once, without waiting, when it must write while another
+      // process holds the write lock; one that takes the write lock first waits for it (busy_timeout)
+      results = findOrCreateAll.immediate(group.map((w) => w.userId));
     } catch (err) {
       for (const w of group) w.reject(err);
       return;
@@ -92,7 +95,7 @@ export function createSqlitePersonalDataKeys(path: string): SqlitePersonalDataKe
       });
     },
     async destroy(userId) {
-      destroy(userId);
+      destroy.immediate(userId);
     },
     close() {
       if (db.open) db.close();

@@ -39,15 +39,23 @@ export interface RateLimit {
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 
-/** Per-email and per-client (IP) budgets. Over budget: RESOURCE_EXHAUSTED with RATE_LIMITED_MESSAGE. */
+/**
+ * Per-email and per-client (IP) budgets. Over budget: RESOURCE_EXHAUSTED with RATE_LIMITED_MESSAGE.
+ * Password logins count FAILURES only (a right password gives its attempt back), per account and browser
+ * (OWASP's device cookies): `loginPerDevice` for each browser the account trusts, `loginPerEmail` for every
+ * other browser together; so strangers' wrong passwords never lock the owner's known browsers, whose lock
+ * lasts at most KNOWN_BROWSER_MAX_LOCK_MS. Code logins are bounded by each code's 5 attempts
+ * (domain/loginCode.ts) and the codes `sendCodePerEmail` lets the account be sent, not by a per-email budget
+ * that would refuse the owner's freshly mailed code.
+ */
 export const DEFAULT_RATE_LIMITS = {
+  /** wrong passwords from browsers the account does not trust, together (and external sign-ins, per email) */
   loginPerEmail: { max: 10, windowMs: 15 * MIN },
   loginPerClient: { max: 50, windowMs: 15 * MIN },
-  /** a browser this account trusts: its own budget instead of the email's and the client's (finding 6 of issue 11) */
+  /** wrong passwords from one browser the account trusts: a budget of its own, per account and browser */
   loginPerDevice: { max: 10, windowMs: 15 * MIN },
   sendCodePerEmail: { max: 5, windowMs: 15 * MIN },
   sendCodePerClient: { max: 20, windowMs: 15 * MIN },
-  codeLoginPerEmail: { max: 20, windowMs: 15 * MIN },
   codeLoginPerClient: { max: 50, windowMs: 15 * MIN },
   registerPerEmail: { max: 5, windowMs: HOUR },
   registerPerClient: { max: 20, windowMs: HOUR },
@@ -58,10 +66,12 @@ export const DEFAULT_RATE_LIMITS = {
 export type RateLimits = typeof DEFAULT_RATE_LIMITS;
 
 export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please try again later';
+/** The longest a browser the account trusts is refused for its own wrong passwords, whatever the config. */
+export const KNOWN_BROWSER_MAX_LOCK_MS = 15 * MIN;
 export const NOT_LOGGED_IN = 'Not authorized, please login';
 
 export const SESSION_TTL_MS = 24 * HOUR;
-/** An impersonation session ends by itself this long after it started, never refreshed (issue 11, finding 5). */
+/** An impersonation session ends by itself this long after it started, never refreshed. */
 export const IMPERSONATION_TTL_MS = 30 * MIN;
 /** A session token older than this is replaced by a fresh one on Authenticate (sliding refresh). */
 export const SESSION_REFRESH_AFTER_MS = HOUR;
@@ -234,11 +244,36 @@ export async function rateLimit(ctx: IdentityContext, key: string, limit: RateLi
   if (count > limit.max) throw new DomainError('rate_limited', RATE_LIMITED_MESSAGE);
 }
 
+/**
+ * Counts one attempt against a budget of FAILURES before it is checked: refused (RATE_LIMITED_MESSAGE) when
+ * `limit.max` attempts that failed are already in the window. Counting first keeps concurrent guesses inside the
+ * budget; `succeeded()` gives the attempt back once it proved not to be a failure, so successes never count.
+ */
+export async function countFailure(
+  ctx: IdentityContext,
+  key: string,
+  limit: RateLimit,
+): Promise<{ succeeded(): Promise<void> }> {
+  const counter = `rl:${key}`;
+  const count = await ctx.kv.incr(counter, limit.windowMs);
+  if (count > limit.max) throw new DomainError('rate_limited', RATE_LIMITED_MESSAGE);
+  return {
+    async succeeded() {
+      // a decrement that keeps the window's end (the store has no DECR): retried while others count
+      for (let i = 0; i < 10; i++) {
+        const [value, ttl] = await Promise.all([ctx.kv.get(counter), ctx.kv.ttl(counter)]);
+        const n = Number(value);
+        if (value === null || ttl <= 0 || !(n > 0)) return;
+        if (await ctx.kv.compareAndSet(counter, value, n > 1 ? String(n - 1) : null, ttl)) return;
+      }
+    },
+  };
+}
+
 /** The actions limited per email and per client, with the key prefix each counts under. */
 const EMAIL_AND_CLIENT_LIMITED = {
   login: 'login',
   sendCode: 'send-code',
-  codeLogin: 'code-login',
   register: 'register',
   forgot: 'forgot',
 } as const;

@@ -1,5 +1,5 @@
 /**
- * An impersonation ends by itself 30 minutes after it started (issue 11, finding 5): its token and its
+ * An impersonation ends by itself 30 minutes after it started: its token and its
  * session record are refused from then on, ImpersonationEnded is recorded once with the admin as
  * actor, and the admin's own sessions are untouched.
  */

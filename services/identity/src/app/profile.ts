@@ -1,3 +1,4 @@
+import { forbidden } from '@meridian/platform/eventSourcing/errors';
 import { checkProfile, PROFILE_FIELDS, type ProfileChanges } from '../domain/user.js';
 import { getUserView, listReferralsOf, type ReferralView, type UserView } from '../projections/userView.js';
 import {
@@ -25,13 +26,20 @@ export async function getUser(
   return { user: await openUserView(ctx, caller.view), isImpersonated: !!caller.impersonatorId };
 }
 
-/** Edits name, phone, bio, country, photo (email is not editable). Emits ProfileUpdated. */
+export const PROFILE_WHILE_IMPERSONATING = 'Profiles cannot be changed while impersonating';
+
+/**
+ * Edits name, phone, bio, country, photo (email is not editable); refused to an impersonating admin.
+ * Emits ProfileUpdated.
+ */
 export async function updateUser(
   ctx: IdentityContext,
   callerInput: CallerInput | undefined,
   input: ProfileChanges,
 ): Promise<UserResult> {
   const caller = await resolveCaller(ctx, callerInput);
+  // the person's own details (photo included) are theirs to change, never an impersonating admin's
+  if (caller.impersonatorId) throw forbidden(PROFILE_WHILE_IMPERSONATING);
   const changes: ProfileChanges = {};
   for (const field of PROFILE_FIELDS) {
     const value = input[field];

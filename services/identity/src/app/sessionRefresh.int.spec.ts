@@ -1,5 +1,5 @@
 /**
- * The sliding refresh of Authenticate never brings a revoked session back (issue 11, finding 2).
+ * The sliding refresh of Authenticate never brings a revoked session back.
  *
  * Deterministic interleaving: a KeyValueStore wrapper pauses Authenticate exactly when it rewrites the
  * session record (after it has read it), a logout or a password change runs to the end meanwhile, then

@@ -4,11 +4,13 @@ import { INVALID_LOGIN_CODE, LOGIN_CODE_TTL_MS, loginCodeDecider } from '../doma
 import { findUserIdByEmail, getUserView, type UserView } from '../projections/userView.js';
 import {
   CREDENTIALS,
+  countFailure,
   decideAndAppend,
   decideStateStored,
   deviceIdOf,
   formEmail,
   isTrustedDevice,
+  KNOWN_BROWSER_MAX_LOCK_MS,
   loadUserState,
   forgetUserSecrets,
   LOGIN_CODES,
@@ -29,6 +31,8 @@ import {
 import { newReferralCode, registerVerified } from './register.js';
 import { revokeTokens } from './tokens.js';
 import { recordSignIn } from './securityLog.js';
+import type { OidcIdentity } from './ports.js';
+import type { SignInMethod } from '../projections/audit.js';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 export const NEW_DEVICE = 'New browser or device detected';
@@ -55,9 +59,11 @@ export interface LoginInput {
  * Email + password. Unknown email and wrong password answer the same ('Invalid email or password',
  * INVALID_ARGUMENT) after the same argon2 work. A correct password from a browser this user has not
  * trusted answers FAILED_PRECONDITION 'New browser or device detected' (the client then asks for a
- * login code). Suspended: PERMISSION_DENIED. A browser the account trusts counts against a budget of
- * its own (`loginPerDevice`), so strangers' failures under the email or the client address never lock
- * the owner out of it.
+ * login code). Suspended: PERMISSION_DENIED. Wrong passwords count per account and browser
+ * (context.ts DEFAULT_RATE_LIMITS): a browser the account trusts against a budget of its own
+ * (`loginPerDevice`, a lock of at most KNOWN_BROWSER_MAX_LOCK_MS), every other browser against the
+ * account's (`loginPerEmail`) and its client address's; so strangers' failures never lock the owner's
+ * known browser. A right password does not count.
  */
 export async function login(ctx: IdentityContext, input: LoginInput): Promise<AuthResult> {
   if (!input.password) throw invalid(MESSAGES.allFieldsRequired);
@@ -65,11 +71,25 @@ export async function login(ctx: IdentityContext, input: LoginInput): Promise<Au
   const userId = await findUserIdByEmail(ctx.store, email, ctx.crypto.emailIndex);
   const deviceId = deviceIdOf(ctx, input.deviceToken);
   const trusted = !!userId && (await isTrustedDevice(ctx, userId, deviceId));
-  if (trusted) await rateLimit(ctx, `login:device:${deviceId}`, ctx.limits.loginPerDevice);
-  else await rateLimitEmailAndClient(ctx, 'login', email, input.clientIp);
+  let attempt;
+  if (trusted) {
+    const { max, windowMs } = ctx.limits.loginPerDevice;
+    attempt = await countFailure(ctx, `login-failures:browser:${userId}:${deviceId}`, {
+      max,
+      windowMs: Math.min(windowMs, KNOWN_BROWSER_MAX_LOCK_MS),
+    });
+  } else {
+    if (input.clientIp) await rateLimit(ctx, `login:ip:${input.clientIp}`, ctx.limits.loginPerClient);
+    attempt = await countFailure(
+      ctx,
+      `login-failures:email:${ctx.crypto.emailIndex(email)}`,
+      ctx.limits.loginPerEmail,
+    );
+  }
   const creds = userId ? await ctx.store.get<CredentialsDoc>(CREDENTIALS, userId) : null;
   const ok = await ctx.passwords.verify(creds?.passwordHash ?? (await timingDummy(ctx)), input.password);
   if (!userId || !creds?.passwordHash || !ok) throw invalid(INVALID_CREDENTIALS);
+  await attempt.succeeded();
   const view = await getUserView(ctx.store, userId);
   if (!view) throw invalid(INVALID_CREDENTIALS);
   assertNotSuspended(view);
@@ -133,8 +153,9 @@ export interface LoginWithCodeInput {
 }
 
 /**
- * The code from the mailbox: 15 minutes, 5 wrong attempts, single use, and growing locks after
- * repeated failures of the account (domain/loginCode.ts). On success the browser becomes trusted: the
+ * The code from the mailbox: 15 minutes, 5 wrong attempts, single use; a new code counts its own attempts,
+ * so the owner's freshly mailed code works whoever guessed before (domain/loginCode.ts); a client address
+ * has a budget of attempts (`codeLoginPerClient`). On success the browser becomes trusted: the
  * answer carries a device token (long-lived cookie) and a session token. A suspension is told only to
  * whoever holds a valid code; anyone else gets the wrong-code answer.
  */
@@ -143,7 +164,7 @@ export async function loginWithCode(ctx: IdentityContext, input: LoginWithCodeIn
   if (!code) throw invalid('Please fill in the login code');
   if (code.length !== 6) throw invalid('Access code must be 6 characters');
   const email = formEmail(input.email, MESSAGES.allFieldsRequired);
-  await rateLimitEmailAndClient(ctx, 'codeLogin', email, input.clientIp);
+  if (input.clientIp) await rateLimit(ctx, `code-login:ip:${input.clientIp}`, ctx.limits.codeLoginPerClient);
   const userId = await findUserIdByEmail(ctx.store, email, ctx.crypto.emailIndex);
   if (!userId || !/^\d{6}$/.test(code)) throw invalid(INVALID_LOGIN_CODE);
 
@@ -186,11 +207,8 @@ export const INVALID_GOOGLE = 'Google sign-in failed: invalid credential';
 export const GOOGLE_NOT_AVAILABLE = 'Google sign-in is not available';
 
 /**
- * Sign-in with an OIDC ID token (Google): signature against the issuer's JWKS, issuer, audience,
- * expiry; the email must be verified by the provider. Creates the user (verified) or links the
- * existing one by canonical email. Linking to a never-verified account verifies it and takes it back
- * from whoever registered the address first: its password, login code, mailed links, trusted browsers
- * and every session end. The browser becomes trusted.
+ * Sign-in with a Google ID token the browser got itself: signature against the issuer's JWKS, issuer,
+ * audience, expiry (ctx.oidc); then the account rules of every external sign-in (externalSignIn).
  */
 export async function googleLogin(ctx: IdentityContext, input: GoogleLoginInput): Promise<AuthResult> {
   // switched off (no GOOGLE_CLIENT_ID) is how this install is, not a passing outage: a permanent 400
@@ -203,8 +221,62 @@ export async function googleLogin(ctx: IdentityContext, input: GoogleLoginInput)
     ctx.logger.info({ err: (err as Error).message }, 'google credential refused');
     throw unauthenticated(INVALID_GOOGLE);
   }
+  return externalSignIn(ctx, { ...input, provider: 'Google', method: 'google', identity });
+}
+
+export interface ExternalLoginInput {
+  /** The provider's display name (its security event names it). */
+  provider: string;
+  subject: string;
+  email: string;
+  emailVerified: boolean;
+  name: string;
+  picture: string;
+  deviceToken?: string;
+  clientIp?: string;
+  correlationId?: string;
+}
+
+export const INVALID_EXTERNAL = 'Sign-in failed: the provider gave no subject or email';
+
+/**
+ * Sign-in through a configured OpenID Connect provider: the claims of an ID token the gateway checked at
+ * the end of its authorization code flow (gateway/src/http/oidcRoutes.ts). Recorded as `oidc:<provider>`.
+ */
+export async function externalLogin(ctx: IdentityContext, input: ExternalLoginInput): Promise<AuthResult> {
+  const provider = input.provider.trim().slice(0, 100);
+  if (!provider || !input.subject || !input.email) throw invalid(INVALID_EXTERNAL);
+  const { subject, email, emailVerified, name, picture } = input;
+  return externalSignIn(ctx, {
+    ...input,
+    provider,
+    method: `oidc:${provider}`,
+    identity: { subject, email, emailVerified, name, picture },
+  });
+}
+
+/**
+ * The account rules of a sign-in through an identity provider (Google's ID token, an OIDC provider's
+ * flow): the email must be verified by the provider. Creates the user (verified) or links the existing
+ * one by canonical email. Linking to a never-verified account verifies it and takes it back from whoever
+ * registered the address first: its password, login code, mailed links, trusted browsers and every
+ * session end. Suspended or deleted accounts are refused. The browser becomes trusted; the sign-in is a
+ * security event with `method`.
+ */
+async function externalSignIn(
+  ctx: IdentityContext,
+  input: {
+    provider: string;
+    method: SignInMethod;
+    identity: OidcIdentity;
+    deviceToken?: string;
+    clientIp?: string;
+    correlationId?: string;
+  },
+): Promise<AuthResult> {
+  const { identity } = input;
   if (!identity.emailVerified || !isValidEmail(identity.email))
-    throw invalid('Your Google email address is not verified');
+    throw invalid(`Your ${input.provider} email address is not verified`);
   const email = normalizeEmail(identity.email);
   await rateLimitEmailAndClient(ctx, 'login', email, input.clientIp);
   const now = ctx.clock();
@@ -256,7 +328,7 @@ export async function googleLogin(ctx: IdentityContext, input: GoogleLoginInput)
   const result = await signedIn(ctx, userId, LOGIN_SUCCESSFUL, { deviceToken });
   await recordSignIn(ctx, {
     userId,
-    method: 'google',
+    method: input.method,
     newDevice: !wasTrusted,
     address: input.clientIp,
     correlationId: input.correlationId,

@@ -1,12 +1,10 @@
 /**
  * LoginCode (one per user, state-stored): a 6-digit code for signing in from a new browser.
  * The digits are drawn by the caller (crypto), only their keyed hash is kept; 15 minutes; at most
- * 5 wrong attempts; single use. A new code replaces the previous one.
- *
- * Wrong codes also count per ACCOUNT, across reissued codes (a new code does not reset the count):
- * from the 5th failure on, each failure locks code login for a growing period (15 min, 30 min, 1 h, …
- * at most a day) during which even the right code is refused. A successful code login starts the
- * count again (a password reset, which proves the mailbox, forgets the record altogether).
+ * 5 wrong attempts; single use. A new code replaces the previous one and starts its own count of wrong
+ * attempts: a code freshly mailed to the owner works whatever strangers guessed before, so nobody who
+ * only knows the address can lock its owner out. Guessing is bounded by the codes the account can be
+ * sent (identity's `sendCodePerEmail` budget) times 5 attempts each.
  */
 import { invalid } from '@meridian/platform/eventSourcing/errors';
 import { unknownCommand, unknownEvent } from '@meridian/platform/eventSourcing/exhaustive';
@@ -16,17 +14,6 @@ import { constantTimeEqual } from './constantTime.js';
 export const LOGIN_CODE_TTL_MS = 15 * 60 * 1000;
 export const LOGIN_CODE_MAX_ATTEMPTS = 5;
 export const INVALID_LOGIN_CODE = 'Invalid or expired login code';
-/** Failures per account (across codes) from which each failure locks code login. */
-export const LOGIN_CODE_LOCK_AFTER_FAILURES = 5;
-export const LOGIN_CODE_FIRST_LOCK_MS = 15 * 60 * 1000;
-export const LOGIN_CODE_MAX_LOCK_MS = 24 * 60 * 60 * 1000;
-
-/** How long code login stays locked after the account's `failures`-th failure in a row (0: not locked). */
-export function loginCodeLockMs(failures: number): number {
-  if (failures < LOGIN_CODE_LOCK_AFTER_FAILURES) return 0;
-  const doublings = Math.min(failures - LOGIN_CODE_LOCK_AFTER_FAILURES, 16);
-  return Math.min(LOGIN_CODE_FIRST_LOCK_MS * 2 ** doublings, LOGIN_CODE_MAX_LOCK_MS);
-}
 
 export type LoginCodeEvent =
   | { type: 'LoginCodeIssued'; data: { codeHash: string; issuedAt: string; expiresAt: string } }
@@ -43,10 +30,6 @@ export interface LoginCodeState {
   /** wrong attempts at the current code */
   failedAttempts: number;
   consumed: boolean;
-  /** wrong attempts of the account since its last successful code login, across codes (absent in older records: 0) */
-  accountFailures?: number;
-  /** code login is refused until then (absent or null: not locked) */
-  lockedUntil?: string | null;
 }
 
 export const initialState = (): LoginCodeState => ({
@@ -54,8 +37,6 @@ export const initialState = (): LoginCodeState => ({
   expiresAt: null,
   failedAttempts: 0,
   consumed: false,
-  accountFailures: 0,
-  lockedUntil: null,
 });
 
 export function evolve(state: LoginCodeState, event: LoginCodeEvent): LoginCodeState {
@@ -68,18 +49,10 @@ export function evolve(state: LoginCodeState, event: LoginCodeEvent): LoginCodeS
         failedAttempts: 0,
         consumed: false,
       };
-    case 'LoginCodeAttemptFailed': {
-      const accountFailures = (state.accountFailures ?? 0) + 1;
-      const lockMs = loginCodeLockMs(accountFailures);
-      return {
-        ...state,
-        failedAttempts: state.failedAttempts + 1,
-        accountFailures,
-        lockedUntil: lockMs > 0 ? new Date(Date.parse(event.data.at) + lockMs).toISOString() : null,
-      };
-    }
+    case 'LoginCodeAttemptFailed':
+      return { ...state, failedAttempts: state.failedAttempts + 1 };
     case 'LoginCodeConsumed':
-      return { ...state, consumed: true, accountFailures: 0, lockedUntil: null };
+      return { ...state, consumed: true };
     default:
       return unknownEvent(event, state);
   }
@@ -87,8 +60,8 @@ export function evolve(state: LoginCodeState, event: LoginCodeEvent): LoginCodeS
 
 /**
  * AttemptLoginCode answers [LoginCodeConsumed] on a match, [LoginCodeAttemptFailed] on a mismatch
- * (the caller persists it, then refuses), and throws when no usable code exists or code login is
- * locked (the same message: a lock is not a way to learn anything).
+ * (the caller persists it, then refuses), and throws when no usable code exists (none issued, expired,
+ * used, or 5 wrong attempts at it).
  */
 export function decide(command: LoginCodeCommand, state: LoginCodeState): LoginCodeEvent[] {
   const at = command.now.toISOString();
@@ -106,7 +79,6 @@ export function decide(command: LoginCodeCommand, state: LoginCodeState): LoginC
       ];
     case 'AttemptLoginCode': {
       if (
-        (state.lockedUntil && command.now.getTime() < Date.parse(state.lockedUntil)) ||
         state.codeHash === null ||
         state.expiresAt === null ||
         state.consumed ||

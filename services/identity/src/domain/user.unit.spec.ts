@@ -322,7 +322,7 @@ describe('email format (spec §5)', () => {
   );
 });
 
-describe('canonicalEmail (issue 11 finding 7: one account per address)', () => {
+describe('canonicalEmail (one account per address)', () => {
   it('lower-cases and drops the plus-tag of the local part, nothing else', () => {
     expect(canonicalEmail(' A+x@Gmail.com ')).toBe('a@gmail.com');
     expect(canonicalEmail('ann.lee+promo+2@example.com')).toBe('ann.lee@example.com');

@@ -20,7 +20,8 @@ export const SECURITY_EVENTS = 'security-events';
 
 /** The event the sign-in use cases append to `signins-<userId>` (app/securityLog.ts). */
 export const USER_SIGNED_IN = 'UserSignedIn';
-export type SignInMethod = 'password' | 'code' | 'google';
+/** `oidc:<provider name>`: a sign-in through a configured OpenID Connect provider (app/signIn.ts externalLogin). */
+export type SignInMethod = 'password' | 'code' | 'google' | `oidc:${string}`;
 export interface UserSignedInData {
   userId: string;
   method: SignInMethod;

@@ -1,5 +1,5 @@
 /**
- * Blind prefix tokens of the admin's user search (issue 10 goal 7, issue 14 item 2). Names and emails are
+ * Blind prefix tokens of the admin's user search. Names and emails are
  * sealed per user, so the store cannot match a prefix; instead, for every user, each normalised prefix
  * (1..24 code points) of each word of the name and of the email (the whole address and its local part) is
  * stored as a keyed HMAC-SHA256 (IdentityCrypto.searchToken, a key derived from SECRETS_KEY) in

@@ -62,6 +62,7 @@ const REQUESTS: Record<UnaryMethod<IdentityServiceClient>, { fromPartial(o: unkn
   sendLoginCode: pb.SendLoginCodeRequest,
   loginWithCode: pb.LoginWithCodeRequest,
   googleLogin: pb.GoogleLoginRequest,
+  externalLogin: pb.ExternalLoginRequest,
   authenticate: pb.AuthenticateRequest,
   logout: pb.LogoutRequest,
   getUser: pb.GetUserRequest,

@@ -15,13 +15,16 @@ import {
   type SettleDueForUserResponse,
   type StartInvestRequest,
 } from '@meridian/proto/meridian/investment/v1/investment';
+import type { CloseAccountRequest } from '@meridian/proto/meridian/common/v1/common';
 import { heldRequestHandlers } from '@meridian/platform/app/heldRequest/grpc';
 import { openingAnswers } from '@meridian/platform/personalData';
 import { unaryHandlers, type GrpcServiceRegistration } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
 import { type InvestmentContext, actorOf } from '../app/context.js';
+import { closeAccountInputOf } from '@meridian/platform/app/accountClosure';
 import {
   type InvestmentView,
+  closeAccount,
   investments,
   listPlans,
   settleDueForUser,
@@ -75,6 +78,7 @@ export function investmentGrpcService(
           (base, { planName, amount }: StartInvestRequest) => startInvest(ctx, { ...base, planName, amount }),
         ],
       }),
+      closeAccount: (req: CloseAccountRequest) => closeAccount(ctx, closeAccountInputOf(req)),
       async settleDueForUser(req: SettleDueForUserRequest): Promise<SettleDueForUserResponse> {
         const { message, matured } = await settleDueForUser(ctx, {
           actor: actorOf(req.caller, req.callerRole),

@@ -1,4 +1,4 @@
-/** The investment as the gRPC surface sends it: who initiated it, from its read model (issue 11, finding 5). */
+/** The investment as the gRPC surface sends it: who initiated it, from its read model. */
 import { describe, expect, it } from 'vitest';
 import type { Actor, StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { InvestmentEvent } from '../domain/investment.js';

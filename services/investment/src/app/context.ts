@@ -33,6 +33,8 @@ export interface InvestmentContext {
   onScheduleChanged?: () => void;
   /** Attempts of read -> decide -> append when another writer moved the stream first (default 5). */
   maxAttempts?: number;
+  /** How many of a user's investments may be pending at once (default 5; INVESTMENT_MAX_PENDING). */
+  maxPendingPerUser?: number;
 }
 
 // the caller (Actor), its powers, id syntax, event metadata, the retried transaction, MESSAGES and
@@ -68,7 +70,7 @@ const queued = (doc: InvestmentDoc | null) =>
  * read -> decide -> append -> project, in one transaction (retried on a concurrent append). The
  * command is built from the current state (so it can carry what it read).
  *
- * The state is the investment's document (O(1), whatever the stream's length; issue 10): the read model
+ * The state is the investment's document (O(1), whatever the stream's length): the read model
  * is the stream folded by the decider's own `evolve` (requestView's projection) plus a few fields of its
  * own (`version`, the stream version it is at, `sync`, `syncSince`, `listed`, `initiatedBy`), written in the
  * transaction that appends the events. So a command reads one document, decides, appends at the

@@ -7,9 +7,17 @@
  * completes it.
  */
 import { heldRequests } from '@meridian/platform/app/heldRequest/heldRequests';
+import { closeHeldRequestAccount } from '@meridian/platform/app/heldRequest/closeAccount';
+import { type CloseAccountInput, refuseClosedAccount } from '@meridian/platform/app/accountClosure';
 import { DomainError } from '@meridian/platform/eventSourcing/errors';
 import { type WithUser, withUsers } from '@meridian/platform/app/heldRequest/userDirectory';
-import { INVESTMENT_MESSAGES, isDue, parseInvestmentAmount, validateRequest } from '../domain/investment.js';
+import {
+  INVESTMENT_KIND,
+  INVESTMENT_MESSAGES,
+  isDue,
+  parseInvestmentAmount,
+  validateRequest,
+} from '../domain/investment.js';
 import { planRangeText, type Plan } from '../domain/plan.js';
 import {
   type InvestmentDoc,
@@ -98,16 +106,33 @@ export async function startInvest(
     actor,
     requestId: investmentId,
     validate: () => validateRequest(request),
-    record: (availableDepositCents, meta) =>
-      executeInvestment(
+    record: async (availableDepositCents, meta) => {
+      // in the recording transaction: an account closed for the user's deletion takes no new request
+      await refuseClosedAccount(ctx.store, actor.userId);
+      return executeInvestment(
         ctx,
         investmentId,
         () => ({ type: 'RequestInvestment', ...request, availableDepositCents }),
         meta,
-      ),
+      );
+    },
   });
   return { message, investment: view };
 }
+
+/** Admin, before the user's deletion: the user's investments closed (platform app/heldRequest/closeAccount.ts). */
+export const closeAccount = (ctx: InvestmentContext, input: CloseAccountInput) =>
+  closeHeldRequestAccount(
+    ctx,
+    {
+      view: investmentView,
+      pendingStatus: INVESTMENT_KIND.pendingStatus,
+      reject: 'RejectInvestment',
+      execute: (c, id, command, meta) => executeInvestment(c, id, () => command, meta),
+      requests: investments,
+    },
+    input,
+  );
 
 /** Asks the ledger to hold the funds of a request still awaiting its outcome and records the answer. */
 export const placeHoldFor = (ctx: InvestmentContext, investmentId: string): Promise<InvestmentDoc | null> =>

@@ -12,14 +12,20 @@ import { start } from '../main.js';
 
 export { ADMIN, ADMIN_2, caller, grpcError, type Call } from '@meridian/ledger/testing/callerStack';
 
-export async function startStack(options: { plansJson?: string; personalData?: PersonalData } = {}) {
+export async function startStack(
+  options: { plansJson?: string; personalData?: PersonalData; env?: Record<string, string> } = {},
+) {
   /** The investment service's personal data (keys in memory): `shred(userId)` is what deleting the user does. */
   const personalData = options.personalData ?? new PersonalData(new MemoryPersonalDataKeys());
   const stack = await startHeldRequestStack({
     service: 'investment',
     ledgerSide: startLedgerForCallers,
     config: (env) =>
-      parseInvestmentConfig({ ...env, ...(options.plansJson ? { PLANS_JSON: options.plansJson } : {}) }),
+      parseInvestmentConfig({
+        ...env,
+        ...options.env,
+        ...(options.plansJson ? { PLANS_JSON: options.plansJson } : {}),
+      }),
     start: (deps: Parameters<typeof start>[0]) => start({ ...deps, personalData }),
     proto: inv,
     client: inv.InvestmentServiceClient,

@@ -2,8 +2,10 @@
  * The kyc service's document endpoint (node:http), reached only through the gateway's proxy:
  *
  *   POST /upload                      multipart, files `front` and `back` (streamed, size-limited,
- *                                     checked by magic bytes), for the caller in x-user-id
- *   GET  /documents/:userId/:side     streams one document to an admin or its owner
+ *                                     checked by magic bytes, an image's dimensions by its header),
+ *                                     for the caller in x-user-id
+ *   GET  /documents/:userId/:side     streams one document to an admin or its owner, as an attachment
+ *                                     under a sandboxing Content-Security-Policy
  *   GET  /healthz                     liveness (no secret needed, says nothing)
  *
  * Every other request must carry x-internal-token = KYC_INTERNAL_TOKEN (the gateway's shared secret)
@@ -17,6 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { finished, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
+import { IMAGE_HEADER_BYTES, imageDimensionsOf } from '@meridian/platform/files/imageDimensions';
 import {
   DomainError,
   forbidden,
@@ -39,6 +42,7 @@ import {
 import type { DocumentStore } from '../app/ports.js';
 import {
   assertBothSides,
+  assertImageDimensions,
   assertKycFileKind,
   CONTENT_TYPES,
   EXTENSIONS,
@@ -48,6 +52,9 @@ import {
   type KycFileKind,
 } from '../domain/fileType.js';
 import { MESSAGES, type DocumentRef, type Side } from '../domain/kycCase.js';
+
+/** What a served document may do when a browser shows it: nothing (no script, no request, no form). */
+export const DOCUMENT_CSP = "sandbox; default-src 'none'";
 
 export interface KycHttpDeps {
   ctx: KycContext;
@@ -151,7 +158,10 @@ export async function startKycHttpServer(options: KycHttpDeps & { address: strin
     };
   };
 
-  /** Reads the first bytes of a file part (at least SNIFF_BYTES unless it ends sooner), leaving it paused. */
+  /**
+   * Reads the first bytes of a file part (at least IMAGE_HEADER_BYTES unless it ends sooner: the kind and an
+   * image's dimensions are read from them), leaving it paused.
+   */
   const readHead = (file: Readable) =>
     new Promise<{ head: Buffer; ended: boolean }>((resolve, reject) => {
       const parts: Buffer[] = [];
@@ -164,7 +174,7 @@ export async function startKycHttpServer(options: KycHttpDeps & { address: strin
       const onData = (chunk: Buffer) => {
         parts.push(chunk);
         length += chunk.length;
-        if (length >= SNIFF_BYTES) {
+        if (length >= IMAGE_HEADER_BYTES) {
           file.pause();
           cleanup();
           resolve({ head: Buffer.concat(parts), ended: false });
@@ -187,6 +197,7 @@ export async function startKycHttpServer(options: KycHttpDeps & { address: strin
   const saveFile = async (userId: string, side: Side, file: Readable): Promise<DocumentRef> => {
     const { head, ended } = await readHead(file);
     const kind = assertKycFileKind(head.subarray(0, SNIFF_BYTES));
+    assertImageDimensions(kind, imageDimensionsOf(head));
     const tooLarge = () => invalid(FILE_MESSAGES.tooLarge, 'KYC_FILE_TOO_LARGE');
     let total = 0;
     const guard = new Transform({
@@ -317,7 +328,10 @@ export async function startKycHttpServer(options: KycHttpDeps & { address: strin
     res.writeHead(200, {
       'content-type': kind ? CONTENT_TYPES[kind] : 'application/octet-stream',
       'content-length': String(opened.size),
-      'content-disposition': `inline; filename="kyc-${side}.${kind ? EXTENSIONS[kind] : 'bin'}"`,
+      // never a page of ours: saved, not opened, by a browser that navigates to it; when shown anyway
+      // (a PDF viewer, an <img>), sandboxed with nothing it may load or run
+      'content-disposition': `attachment; filename="kyc-${side}.${kind ? EXTENSIONS[kind] : 'bin'}"`,
+      'content-security-policy': DOCUMENT_CSP,
       'x-content-type-options': 'nosniff',
       'cache-control': 'no-store',
       pragma: 'no-cache',

@@ -3,6 +3,7 @@ import { DomainError } from '@meridian/platform/eventSourcing/errors';
 import { IMPOSTORS, SAMPLES } from '../testing/samples.js';
 import {
   assertBothSides,
+  assertImageDimensions,
   checkKycFile,
   detectFileKind,
   FILE_MESSAGES,
@@ -64,6 +65,22 @@ describe('KYC file type by magic bytes', () => {
 
   it('a missing file asks the user to select one', () => {
     refusedWith(() => checkKycFile(undefined), FILE_MESSAGES.selectFile);
+  });
+
+  it('an image needs dimensions in its header, each side 200 to 12,000 pixels; a PDF has none to check', () => {
+    refusedWith(() => assertImageDimensions('jpeg', null), FILE_MESSAGES.unreadableImage);
+    refusedWith(() => assertImageDimensions('png', { width: 0, height: 300 }), FILE_MESSAGES.unreadableImage);
+    refusedWith(
+      () => assertImageDimensions('png', { width: 1, height: 1 }),
+      'The image is too small (1×1 pixels): each side must be at least 200 pixels.',
+    );
+    refusedWith(
+      () => assertImageDimensions('webp', { width: 800, height: 12_001 }),
+      'The image is too large (800×12001 pixels): each side must be at most 12,000 pixels.',
+    );
+    expect(() => assertImageDimensions('jpeg', { width: 200, height: 200 })).not.toThrow();
+    expect(() => assertImageDimensions('bmp', { width: 12_000, height: 9_000 })).not.toThrow();
+    expect(() => assertImageDimensions('pdf', null)).not.toThrow();
   });
 
   it('both sides are required', () => {

@@ -46,6 +46,9 @@ import { unaryHandlers, type GrpcServiceRegistration } from '@meridian/platform/
 import { toGrpcStatus } from '@meridian/platform/grpc/status';
 import type { Logger } from '@meridian/platform/logger';
 import { actorOf } from '@meridian/platform/app/heldRequest/kit';
+import { closeAccountInputOf } from '@meridian/platform/app/accountClosure';
+import type { CloseAccountRequest } from '@meridian/proto/meridian/common/v1/common';
+import { closeAccount } from '../app/closeAccount.js';
 import type { LedgerContext, Actor } from '../app/context.js';
 import {
   createDeposit,
@@ -99,14 +102,23 @@ const internalCall = (req: { userId: string; idempotencyKey: string; caller?: Ca
 });
 
 export function depositToProto(view: DepositView): Deposit {
-  const { position: _position, decidedAt, decidedBy, initiatedBy, ...deposit } = view;
+  const { position: _position, decidedAt, decidedBy, initiatedBy, sentTo, ...deposit } = view;
   return {
     ...deposit,
     decidedAt: decidedAt ?? '',
     decidedBy: decidedBy ?? '',
     initiatedBy: initiatedBy ?? '',
+    network: sentTo?.network ?? '',
+    address: sentTo?.address ?? '',
+    addressId: sentTo?.addressId ?? '',
   };
 }
+
+/** The deposit address a declaration names (all three fields, as the gateway checked them), else none. */
+const sentToOf = (req: CreateDepositRequest) =>
+  req.addressId && req.network && req.address
+    ? { network: req.network, address: req.address, addressId: req.addressId }
+    : undefined;
 
 const balancesToProto = (b: BalancesDoc): Balances => ({
   userId: b.userId,
@@ -210,6 +222,7 @@ export function ledgerGrpcService(ctx: LedgerContext, options: { logger: Logger 
           amount: req.amount,
           emailVerified: req.emailVerified,
           idempotencyKey: keyOf(req.idempotencyKey),
+          sentTo: sentToOf(req),
         }),
         depositToProto,
       ),
@@ -341,6 +354,7 @@ export function ledgerGrpcService(ctx: LedgerContext, options: { logger: Logger 
         (req: VerifyLedgerRequest) => ({ actor: actor(req) }),
         verificationToProto,
       ),
+      closeAccount: (req: CloseAccountRequest) => closeAccount(ctx, closeAccountInputOf(req)),
     },
     { logger: options.logger },
   );

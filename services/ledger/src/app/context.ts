@@ -14,6 +14,8 @@ export interface LedgerContext {
   maxAttempts?: number;
   /** The least first confirmed deposit that earns a referral bonus (default REFERRAL_MIN_FIRST_DEPOSIT_CENTS). */
   referralMinimumCents?: number;
+  /** How many of a user's deposits may be pending at once (default DEFAULT_MAX_PENDING_PER_USER). */
+  maxPendingDeposits?: number;
   /**
    * Opens the personal data the directory keeps sealed (names and emails, each with its owner's key) for
    * answers. Absent (contexts built by tests): the process-wide one (`personalDataOf`).
@@ -38,6 +40,8 @@ export const MESSAGES = {
   notYours: 'Not authorized',
   userRequired: 'User id is required',
   userNotFound: 'User not found or deleted',
+  /** The user exists (identity holds their key) but the ledger has not heard of them yet: retry shortly. */
+  userNotCaughtUp: 'The ledger is still catching up with this new user, please try again in a moment',
   badKey: 'Idempotency key must be 1-128 letters, digits or . _ : -',
 } as const;
 

@@ -10,12 +10,15 @@ import {
   refuseOwnDecision,
   refuseWhileImpersonating,
 } from '@meridian/platform/app/heldRequest/domain/makerChecker';
+import { refuseClosedAccount } from '@meridian/platform/app/accountClosure';
 import { pageRequest, type Page } from '@meridian/platform/ports/pages';
+import { capPendingOfUser, DEFAULT_MAX_PENDING_PER_USER } from '@meridian/platform/ports/pendingCount';
 import { notFound } from '@meridian/platform/eventSourcing/errors';
 import type { StoreReads } from '@meridian/platform/ports/serviceStore';
 import type { ReferralBonusEarned } from '../domain/account.js';
-import { DEPOSIT_MESSAGES, parseDepositAmount } from '../domain/deposit.js';
+import { DEPOSIT_MESSAGES, parseDepositAmount, type SentTo } from '../domain/deposit.js';
 import {
+  COLLECTIONS,
   type DepositDoc,
   type UserDoc,
   depositById,
@@ -73,13 +76,24 @@ async function depositView(ctx: LedgerContext, reads: StoreReads, depositId: str
 
 export async function createDeposit(
   ctx: LedgerContext,
-  input: { actor: Actor; amount: unknown; emailVerified: boolean; idempotencyKey?: string },
+  input: { actor: Actor; amount: unknown; emailVerified: boolean; idempotencyKey?: string; sentTo?: SentTo },
 ): Promise<DepositView> {
   const actor = requireActor(input.actor);
   refuseWhileImpersonating(actor);
   const amountCents = parseDepositAmount(input.amount);
   const depositId = input.idempotencyKey ? checkKey(input.idempotencyKey) : ctx.newId();
   return inTransaction(ctx, async (tx) => {
+    // an account closed for the user's deletion takes no new deposit
+    await refuseClosedAccount(tx, actor.userId);
+    // a new request (not a retry of one recorded) is refused while the user has the most pending allowed
+    if (!(await depositById(tx, depositId)))
+      await capPendingOfUser(tx, {
+        collection: COLLECTIONS.deposits,
+        where: { userId: actor.userId, status: 'Pending' },
+        userId: actor.userId,
+        max: ctx.maxPendingDeposits ?? DEFAULT_MAX_PENDING_PER_USER,
+        noun: 'deposits',
+      });
     await executeDeposit(
       tx,
       depositId,
@@ -89,6 +103,7 @@ export async function createDeposit(
         userId: actor.userId,
         isVerified: input.emailVerified,
         amountCents,
+        ...(input.sentTo ? { sentTo: input.sentTo } : {}),
         now: ctx.clock(),
       },
       metaOf(ctx, actor),

@@ -4,11 +4,13 @@
  * - UserRegistered: the user directory (name and email for the admin's pending deposits) and, when
  *   referredBy is set, LinkReferrer on the new user's ledger (the link the referral bonus needs).
  * - ProfileUpdated: a new name in the directory.
- * - UserDeleted: the directory entry marked deleted (admins can no longer adjust the user's balances), and
+ * - UserDeleted: the directory entry marked deleted and the account closed (platform app/accountClosure.ts: no
+ *   new deposit, no balance edit), and
  *   the user's personal-data key dropped from this process's cache (identity destroyed it: the sealed name
  *   and email the entry keeps, like every other copy, are unreadable from now on).
  * Names and emails are copied as identity sealed them (with the user's key); answers open them.
  */
+import { markAccountClosed } from '@meridian/platform/app/accountClosure';
 import { causedBy } from '@meridian/platform/app/consumer';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { PersonalData } from '@meridian/platform/personalData';
@@ -61,7 +63,7 @@ export async function handleIdentityEvent(
       return;
     }
     case 'UserDeleted': {
-      const data = (event.data ?? {}) as { userId?: string };
+      const data = (event.data ?? {}) as { userId?: string; deletedBy?: string };
       if (!data.userId) return;
       personalData?.forget(data.userId);
       const doc = await tx.get<UserDoc>(COLLECTIONS.users, data.userId);
@@ -70,6 +72,10 @@ export async function handleIdentityEvent(
         data.userId,
         projectUser(doc, { userId: data.userId, deletedAt: event.occurredAt }),
       );
+      // closed already when the deletion went through the gateway's fence; a deletion it did not see closes it now
+      await markAccountClosed(tx, data.userId, new Date(event.occurredAt), data.deletedBy ?? '', {
+        deleted: true,
+      });
       return;
     }
     default:

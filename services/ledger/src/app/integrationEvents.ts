@@ -59,6 +59,9 @@ export const toIntegrationEvent = integrationMapping<LedgerEvent | DepositEvent>
   DepositRequested: async ({ type, data }, reads) => {
     const user = await userById(reads, data.userId);
     const requested: pb.DepositRequested = {
+      network: '',
+      address: '',
+      addressId: '',
       ...data,
       userName: user?.name ?? '',
       userEmail: user?.email ?? '',

@@ -1,5 +1,5 @@
 /**
- * Maker-checker at the ledger's admin entry points (docs/architecture.md §3a, issue 11 finding 5): no admin
+ * Maker-checker at the ledger's admin entry points (docs/architecture.md §3a): no admin
  * confirms or rejects their own deposit nor adjusts their own balances, and money commands are refused
  * while an admin impersonates a user. Viewing still works.
  */

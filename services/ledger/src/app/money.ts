@@ -7,7 +7,7 @@ import {
   refuseOwnBalances,
   refuseWhileImpersonating,
 } from '@meridian/platform/app/heldRequest/domain/makerChecker';
-import { invalid, notFound } from '@meridian/platform/eventSourcing/errors';
+import { DomainError, invalid, notFound } from '@meridian/platform/eventSourcing/errors';
 import { pageRequest } from '@meridian/platform/ports/pages';
 import { Mutex } from '@meridian/platform/util/async';
 import {
@@ -29,6 +29,7 @@ import {
   balancesOf,
   isLiveUser,
   transactionsOfUser,
+  userById,
 } from '../projections/views.js';
 import {
   type Actor,
@@ -37,6 +38,7 @@ import {
   checkKey,
   inTransaction,
   metaOf,
+  personalDataIn,
   requireAdmin,
   requireActor,
   requireOwnerOrAdmin,
@@ -261,6 +263,7 @@ export async function adjustBalance(
   const userId = requireUser(input.userId);
   refuseOwnBalances(admin.userId, userId);
   const amountCents = parseDollarsToCents(input.amount);
+  await refuseUnknownUntilCaughtUp(ctx, userId);
   const idempotencyKey = input.idempotencyKey ? checkKey(input.idempotencyKey) : ctx.newId();
   const { account, operation, reason } = input;
   return post(
@@ -283,6 +286,18 @@ export async function adjustBalance(
       if (!(await isLiveUser(tx, userId))) throw notFound(MESSAGES.userNotFound);
     },
   );
+}
+
+/**
+ * The ledger learns users from identity's events, so a user registered while it was down (or catching up after a
+ * restart) is missing from its directory for a while. Missing yet known to their owner (identity holds a
+ * personal-data key for them, asked over gRPC): 503, retry shortly, never "not found". Missing and unknown to
+ * identity too (never existed, or deleted: the key destroyed): the check in the transaction answers not found.
+ */
+async function refuseUnknownUntilCaughtUp(ctx: LedgerContext, userId: string): Promise<void> {
+  if (await userById(ctx.store, userId)) return;
+  if ((await personalDataIn(ctx).key(userId)) !== null)
+    throw new DomainError('unavailable', MESSAGES.userNotCaughtUp, 'USER_NOT_CAUGHT_UP');
 }
 
 export async function getBalances(

@@ -1,5 +1,5 @@
 /**
- * Verifiable statements (issue 14, docs/statements.md): a user's account statement for a period, built from
+ * Verifiable statements (docs/statements.md): a user's account statement for a period, built from
  * the transactions read model with each transaction's link in the user's hash chain, and the admin's
  * verification of the whole ledger (`VerifyLedger`, `make verify-ledger`): every user's chain recomputed
  * from genesis out of the event log and compared with the links stored on the events, the transactions read

@@ -39,9 +39,10 @@ function itemError(code: number, details: string): DomainError {
 
 export function createGrpcLedger(
   target: string,
-  options: { deadlineMs?: number } = {},
+  options: { deadlineMs?: number; caller?: string } = {},
 ): LedgerPort & { close(): void } {
-  const client = createGrpcClient(LedgerServiceClient, target);
+  // `caller`: the service this port calls as (its certificate, when the process speaks mutual TLS)
+  const client = createGrpcClient(LedgerServiceClient, target, { caller: options.caller });
   const opts = { deadlineMs: options.deadlineMs ?? 5_000 };
   const unary = <M extends UnaryMethod<LedgerServiceClient>>(
     method: M,

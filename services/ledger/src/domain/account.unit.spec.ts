@@ -590,7 +590,7 @@ describe('AdjustBalance (admin)', () => {
       .thenThrows(isDomainError('precondition'), LEDGER_MESSAGES.insufficientForDeduction);
   });
 
-  it('never takes Total Investment below the principal of active investments (issue 11 finding 10)', () => {
+  it('never takes Total Investment below the principal of active investments', () => {
     // 4,000 captured into an active investment, 1,500 added by an admin: 1,500 may go, not a cent more
     const given = history(
       credit(10_000),
@@ -683,7 +683,7 @@ describe('referrals', () => {
       });
   });
 
-  it('a first deposit under $50 earns nothing, and neither do later ones (issue 11 finding 7)', () => {
+  it('a first deposit under $50 earns nothing, and neither do later ones', () => {
     spec
       .given(history(link('ref-1')))
       .when(credit(4_999, 'd-small'))

@@ -46,9 +46,12 @@ export const DEPOSIT_MESSAGES = {
 
 // ---------- events ----------
 
+/** The deposit address (support's address book) the funds were sent to, when the declaration names one. */
+export type SentTo = { network: string; address: string; addressId: string };
+
 export type DepositRequested = DomainEvent<
   'DepositRequested',
-  { depositId: string; userId: string; amountCents: Cents; requestedAt: string }
+  { depositId: string; userId: string; amountCents: Cents; requestedAt: string } & Partial<SentTo>
 >;
 /** What both decisions carry: the deposit and the admin's notes. */
 type DepositDecision = { depositId: string; userId: string; amountCents: Cents; notes: string };
@@ -71,6 +74,8 @@ export type RequestDeposit = {
   /** From identity's user view at request time. */
   isVerified: boolean;
   amountCents: Cents;
+  /** Checked by the caller: an address support gave this user. */
+  sentTo?: SentTo;
   now: Date;
 };
 export type ConfirmDeposit = {
@@ -102,6 +107,8 @@ export type DepositState =
       notes: string;
       decidedBy: string | null;
       decidedAt: string | null;
+      /** Absent when the declaration named no address. */
+      sentTo?: SentTo;
     };
 
 export const initialState = (): DepositState => ({ status: 'none' });
@@ -118,6 +125,15 @@ export function evolve(state: DepositState, event: DepositEvent): DepositState {
         notes: '',
         decidedBy: null,
         decidedAt: null,
+        ...(event.data.addressId
+          ? {
+              sentTo: {
+                network: event.data.network ?? '',
+                address: event.data.address ?? '',
+                addressId: event.data.addressId,
+              },
+            }
+          : {}),
       };
     case 'DepositConfirmed':
       return state.status === 'none'
@@ -175,7 +191,7 @@ export function parseDepositAmount(input: unknown): Cents {
 
 export const REFERRAL_BONUS_CENTS = dollars(5);
 /**
- * The least first confirmed deposit that earns the referrer the bonus (issue 11: no bonus farming
+ * The least first confirmed deposit that earns the referrer the bonus (no bonus farming
  * with $0.01 deposits). The default of `LedgerContext.referralMinimumCents`; the service sets it from
  * LEDGER_REFERRAL_MIN_DEPOSIT_CENTS.
  */
@@ -229,6 +245,7 @@ export function decide(command: DepositCommand, state: DepositState): DepositEve
             userId: command.userId,
             amountCents: command.amountCents,
             requestedAt: command.now.toISOString(),
+            ...(command.sentTo ? { ...command.sentTo } : {}),
           },
         },
       ];

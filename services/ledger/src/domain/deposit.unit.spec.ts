@@ -239,7 +239,7 @@ describe('referralBonusFor', () => {
     expect(referralBonusFor({ ...first, referrerId: 'u-1' })).toBeNull();
   });
 
-  it('pays nothing when the first confirmed deposit is under the minimum (issue 11 finding 7)', () => {
+  it('pays nothing when the first confirmed deposit is under the minimum', () => {
     expect(referralBonusFor({ ...first, depositCents: 4_999 })).toBeNull();
     expect(referralBonusFor({ ...first, depositCents: 1 })).toBeNull();
     // the minimum is a parameter (configurable)

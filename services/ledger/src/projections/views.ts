@@ -13,6 +13,7 @@
  */
 import { pendingCount, type PendingCounter } from '@meridian/platform/ports/pendingCount';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
+import { isAccountClosed } from '@meridian/platform/app/heldRequest/projections/closedAccounts';
 import type { Scalar, StoreReads } from '@meridian/platform/ports/serviceStore';
 import { findPage, type Page, type PageRequest } from '@meridian/platform/ports/pages';
 import {
@@ -332,8 +333,8 @@ export async function accountBalanceOf(reads: StoreReads, accountId: string): Pr
 
 export const userById = (reads: StoreReads, userId: string) => reads.get<UserDoc>(COLLECTIONS.users, userId);
 
-/** Whether identity has told the ledger about this user and has not deleted them. */
+/** Whether identity has told the ledger about this user, has not deleted them and their account is open. */
 export const isLiveUser = async (reads: StoreReads, userId: string) => {
   const doc = await userById(reads, userId);
-  return !!doc && !doc.deletedAt;
+  return !!doc && !doc.deletedAt && !(await isAccountClosed(reads, userId));
 };

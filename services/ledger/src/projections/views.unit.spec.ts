@@ -1,6 +1,6 @@
 /**
  * The deposit read model keeps who created a deposit when it was not its owner (an admin impersonating
- * them, from the first event's actor; issue 11, finding 5), and the gRPC surface sends it.
+ * them, from the first event's actor), and the gRPC surface sends it.
  */
 import { describe, expect, it } from 'vitest';
 import type { Actor, StoredEvent } from '@meridian/platform/eventSourcing/types';

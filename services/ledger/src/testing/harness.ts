@@ -81,11 +81,13 @@ export async function startLedgerHarness(
     /** what the service sees as its bus (fault injection) */ wrapBus?: (bus: EventBus) => EventBus;
     /** the ledger's personal data (default: its own, keys in memory) */
     personalData?: PersonalData;
+    /** more of the ledger's environment (e.g. LEDGER_MAX_PENDING_DEPOSITS) */
+    env?: Record<string, string>;
   } = {},
 ): Promise<LedgerHarness> {
   const store = options.store ?? createSqliteServiceStore(options.storePath ?? ':memory:');
   const bus = createInProcEventBus({ path: options.busPath ?? ':memory:' });
-  const config = parseLedgerConfig({ NODE_ENV: 'test', LEDGER_GRPC_ADDR: '127.0.0.1:0' });
+  const config = parseLedgerConfig({ NODE_ENV: 'test', LEDGER_GRPC_ADDR: '127.0.0.1:0', ...options.env });
   const logger = createLogger('ledger', { level: 'silent' });
   const personalData = options.personalData ?? new PersonalData(new MemoryPersonalDataKeys());
   const begin = (b: EventBus) => start({ config, store, bus: b, logger, personalData });
@@ -170,10 +172,10 @@ export async function startLedgerHarness(
  * The setup of the integration specs: a fresh ledger before each test, its invariants checked and it
  * stopped after each. The harness returned stands for the current test's.
  */
-export function ledgerPerTest(): LedgerHarness {
+export function ledgerPerTest(options: Parameters<typeof startLedgerHarness>[0] = {}): LedgerHarness {
   let current: LedgerHarness | undefined;
   beforeEach(async () => {
-    current = await startLedgerHarness();
+    current = await startLedgerHarness(options);
   });
   afterEach(async () => {
     const h = current;

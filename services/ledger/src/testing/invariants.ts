@@ -17,7 +17,15 @@ import {
   transactionProblem,
   userAccount,
 } from '../domain/account.js';
-import { type AccountDoc, type BalancesDoc, COLLECTIONS, type TransactionDoc } from '../projections/views.js';
+import { snapshotCollections } from '@meridian/platform/testing/readModels';
+import { rebuildReadModels } from '../app/project.js';
+import {
+  type AccountDoc,
+  type BalancesDoc,
+  COLLECTIONS,
+  ID_FIELDS,
+  type TransactionDoc,
+} from '../projections/views.js';
 
 const FIELD: Record<UserAccountKind, keyof BalancesDoc> = {
   deposit: 'depositCents',
@@ -92,4 +100,34 @@ export async function ledgerInvariantProblems(store: ServiceStore): Promise<stri
 
 export async function expectLedgerInvariants(store: ServiceStore): Promise<void> {
   expect(await ledgerInvariantProblems(store)).toEqual([]);
+}
+
+/**
+ * The ledger's own read models (balances, accounts, transactions, deposits) against their rebuild from its log
+ * alone (rebuildReadModels), compared order-free: the problems found (none: they match). It rebuilds in place,
+ * so give it a copy of a running ledger's store.
+ */
+export async function readModelRebuildProblems(store: ServiceStore): Promise<string[]> {
+  const own = Object.fromEntries(
+    [COLLECTIONS.balances, COLLECTIONS.accounts, COLLECTIONS.transactions, COLLECTIONS.deposits].map((c) => [
+      c,
+      ID_FIELDS[c],
+    ]),
+  );
+  const before = await snapshotCollections(store, own);
+  await rebuildReadModels(store);
+  const after = await snapshotCollections(store, own);
+  const problems: string[] = [];
+  for (const c of Object.keys(own)) {
+    const was = new Set(before[c]!.map((d) => JSON.stringify(d)));
+    const is = new Set(after[c]!.map((d) => JSON.stringify(d)));
+    const missing = [...is].filter((d) => !was.has(d));
+    const extra = [...was].filter((d) => !is.has(d));
+    if (missing.length > 0 || extra.length > 0)
+      problems.push(
+        `${c}: ${extra.length} document(s) the rebuild does not make, ${missing.length} it makes that were not there` +
+          ` (first: ${(extra[0] ?? missing[0])!.slice(0, 200)})`,
+      );
+  }
+  return problems;
 }

@@ -7,6 +7,7 @@ import type * as grpc from '@grpc/grpc-js';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import { callUnary, type RequestOf, type ResponseOf, type UnaryMethod } from '@meridian/platform/grpc/index';
 import * as pb from '@meridian/proto/meridian/ledger/v1/ledger';
+import { CloseAccountRequest } from '@meridian/proto/meridian/common/v1/common';
 import type { LedgerServiceClient } from '@meridian/proto/meridian/ledger/v1/ledger';
 
 /** ts-proto encodes a missing string as "undefined": requests are completed with fromPartial first. */
@@ -29,6 +30,7 @@ const REQUESTS: Record<UnaryMethod<LedgerServiceClient>, { fromPartial(o: unknow
   listTransactions: pb.ListTransactionsRequest,
   getStatement: pb.GetStatementRequest,
   verifyLedger: pb.VerifyLedgerRequest,
+  closeAccount: CloseAccountRequest,
 };
 
 export type Call<C extends grpc.Client> = <M extends UnaryMethod<C>>(

@@ -11,6 +11,7 @@ import { sqliteReplicaStores } from '@meridian/platform/testing/replicaStores';
 import { tempDir } from '@meridian/platform/testing/tempDir';
 import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/personalData';
 import { waitFor } from '@meridian/platform/testing/waitFor';
+import { unavailable } from '@meridian/platform/eventSourcing/errors';
 import { createSmtpMailer } from '../adapters/mailer.smtp.js';
 import type { EmailRecord } from '../domain/email.js';
 import { identityEvent, user } from '../testing/harness.js';
@@ -27,7 +28,8 @@ afterEach(async () => {
 });
 
 /** One key store for both replicas (as identity's vault is one). */
-const personalData = new PersonalData(new MemoryPersonalDataKeys());
+const vault = new MemoryPersonalDataKeys();
+const personalData = new PersonalData(vault);
 const passwordChanged = () => identityEvent('PasswordChanged', { ...user(), via: 'change', changedAt: '' });
 
 async function queue(store: ServiceStore, count: number): Promise<string[]> {
@@ -44,7 +46,9 @@ async function queue(store: ServiceStore, count: number): Promise<string[]> {
 function senderOn(
   store: ServiceStore,
   smtp: SmtpTestServer,
-  options: Pick<Parameters<typeof startEmailSender>[0], 'lease' | 'batchSize'>,
+  options: Pick<Parameters<typeof startEmailSender>[0], 'lease' | 'batchSize'> & {
+    personalData?: PersonalData;
+  },
 ): EmailSender {
   const mailer = createSmtpMailer({ url: smtp.url, production: false, plainLoopback: true });
   const sender = startEmailSender({
@@ -55,9 +59,9 @@ function senderOn(
     from: 'Meridian <no-reply@meridian.test>',
     appUrl: 'http://app.meridian.test',
     openSecret: (s) => s,
-    personalData,
     pollIntervalMs: 20,
     ...options,
+    personalData: options.personalData ?? personalData,
   });
   cleanups.push(() => mailer.close());
   cleanups.push(() => sender.stop());
@@ -143,5 +147,32 @@ describe('email sender passes', () => {
     expect(await store!.get<EmailRecord>(EMAILS, later!)).toMatchObject({ status: 'pending', attempts: 0 });
     expect(read.length).toBeGreaterThanOrEqual(3);
     expect(Math.max(...read)).toBeLessThanOrEqual(5);
+  });
+});
+
+describe("the recipient's key out of reach", () => {
+  it('identity unreachable is not a deletion: the email waits for its key, then goes out once', async () => {
+    const smtp = await startSmtpTestServer();
+    cleanups.push(() => smtp.close());
+    const [store] = sqliteReplicaStores(join(dir.path, `${randomUUID()}.sqlite`));
+    cleanups.push(() => store!.close());
+    const [id] = await queue(store!, 1);
+    // the sender's own key cache, over the vault, which answers UNAVAILABLE to its first two asks (identity away)
+    let asked = 0;
+    const remote = {
+      find: async (userId: string) => {
+        if (++asked <= 2) throw unavailable('identity is unreachable');
+        return vault.find(userId);
+      },
+      findOrCreate: (userId: string) => vault.findOrCreate(userId),
+      destroy: (userId: string) => vault.destroy(userId),
+    };
+    senderOn(store!, smtp, { lease: false, personalData: new PersonalData(remote) });
+
+    // two failed attempts (retried after their backoff, never dropped as a deletion), then sent once
+    await waitFor(async () => (await store!.get<EmailRecord>(EMAILS, id!))?.status !== 'pending', 'decided');
+    expect(await store!.get<EmailRecord>(EMAILS, id!)).toMatchObject({ status: 'sent', attempts: 3 });
+    expect(asked).toBe(3);
+    expect(smtp.accepted).toHaveLength(1);
   });
 });

@@ -12,6 +12,7 @@
  * the commit's own compare (still pending, same attempt count) keeps it recorded once.
  */
 import { startLeaseKeeperUnless, type LeaseSettings } from '@meridian/platform/app/lease';
+import { failureKindOf } from '@meridian/platform/adapters/busShared';
 import { metrics } from '@meridian/platform/metrics';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { extractTrace, inSpan, ROOT_CONTEXT, SpanKind, tracingEnabled } from '@meridian/platform/tracing';
@@ -92,8 +93,10 @@ export async function renderForDelivery(
   options: Pick<EmailSenderOptions, 'from' | 'appUrl' | 'openSecret' | 'personalData'>,
 ): Promise<OutgoingMail> {
   const { personalData } = options;
-  // a value that no longer opens (its key destroyed, or destroyed and made anew) is the owner's deletion
-  const openOrNull = (value: string) => personalData.openOrNull(value).catch(() => null);
+  // a value that no longer opens (its key destroyed, or destroyed and made anew) is the owner's deletion; a
+  // key that could not be fetched (identity unreachable) is not: openOrNull throws, the attempt fails and is
+  // tried again
+  const openOrNull = (value: string) => personalData.openOrNull(value);
   const to = await openOrNull(email.to);
   if (to === null) throw new RecipientDeletedError(RECIPIENT_DELETED);
   const replyTo = email.replyTo ? ((await openOrNull(email.replyTo)) ?? undefined) : undefined;
@@ -222,6 +225,7 @@ export function startEmailSender(options: EmailSenderOptions): EmailSender {
         emailsFailed.inc({ template: email.template, outcome: 'dropped' });
         return;
       }
+      if (failureKindOf(err) === 'transient') return attemptFailed(email, err, '', false);
       const failed = markAttemptFailed(email, (err as Error).message, clock(), policy, { permanent: true });
       options.log?.error(
         { emailId: email.id, template: email.template, err: (err as Error).message },
@@ -241,29 +245,33 @@ export function startEmailSender(options: EmailSenderOptions): EmailSender {
         'email sent',
       );
     } catch (err) {
-      const permanent = err instanceof MailDeliveryError && err.permanent;
-      const message = withoutAddress(err instanceof Error ? err.message : String(err), mail.to);
-      const failed = markAttemptFailed(email, message, clock(), policy, { permanent });
-      await commit(email, failed.email, failed.event);
-      const outcome = failed.email.status === 'failed' ? 'given_up' : 'retry';
-      emailsFailed.inc({ template: email.template, outcome });
-      if (failed.email.status === 'failed') {
-        options.log?.error(
-          { emailId: email.id, template: email.template, attempts: failed.email.attempts, err: message },
-          'email given up',
-        );
-      } else {
-        options.log?.warn(
-          {
-            emailId: email.id,
-            template: email.template,
-            attempts: failed.email.attempts,
-            retryAt: failed.email.nextAttemptAt,
-            err: message,
-          },
-          'email delivery failed; will retry',
-        );
-      }
+      await attemptFailed(email, err, mail.to, err instanceof MailDeliveryError && err.permanent);
+    }
+  };
+
+  /** An attempt that failed: tried again after its backoff, or given up (permanent, or the last attempt). */
+  const attemptFailed = async (email: EmailRecord, err: unknown, to: string, permanent: boolean) => {
+    const message = withoutAddress(err instanceof Error ? err.message : String(err), to);
+    const failed = markAttemptFailed(email, message, clock(), policy, { permanent });
+    await commit(email, failed.email, failed.event);
+    const outcome = failed.email.status === 'failed' ? 'given_up' : 'retry';
+    emailsFailed.inc({ template: email.template, outcome });
+    if (failed.email.status === 'failed') {
+      options.log?.error(
+        { emailId: email.id, template: email.template, attempts: failed.email.attempts, err: message },
+        'email given up',
+      );
+    } else {
+      options.log?.warn(
+        {
+          emailId: email.id,
+          template: email.template,
+          attempts: failed.email.attempts,
+          retryAt: failed.email.nextAttemptAt,
+          err: message,
+        },
+        'email delivery failed; will retry',
+      );
     }
   };
 

@@ -131,7 +131,7 @@ export async function listMailbox(
   for (const doc of docs) {
     let content: Content = doc;
     if (doc.sealed) {
-      const opened = await options.personalData.openOrNull(doc.sealed).catch(() => null);
+      const opened = await options.personalData.openOrNull(doc.sealed);
       if (opened === null) continue; // the recipient was deleted
       content = JSON.parse(opened) as Content;
     }

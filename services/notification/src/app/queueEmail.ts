@@ -14,7 +14,7 @@ export type EmailQueued = {
 export type TracedEmail = EmailRecord & { trace?: TraceCarrier };
 
 /**
- * The request as the outbox keeps it (crypto-shredding, issue 14 item 2): the address, the reply-to and
+ * The request as the outbox keeps it (crypto-shredding): the address, the reply-to and
  * every text of the template data sealed with the recipient's personal-data key, so that once the
  * recipient is deleted nothing in the outbox, its events or its backups can be read. Values that arrive
  * sealed (identity's names and emails, a KYC submitter's name in an admin's email: each with its own
@@ -32,7 +32,7 @@ export async function sealEmailRequest(
   const owner = request.userId;
   if (!owner) return request;
   const to = request.to.trim();
-  if (isSealed(to) && (await personalData.openOrNull(to).catch(() => null)) === null)
+  if (isSealed(to) && (await personalData.openOrNull(to)) === null)
     return { template: request.template, to, userId: owner, data: {} };
   const seal = async (value: string): Promise<string> =>
     !value || isSealed(value) ? value : personalData.seal(owner, value);

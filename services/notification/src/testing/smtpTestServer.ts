@@ -77,6 +77,11 @@ export async function startSmtpTestServer(
       for (const socket of sockets) socket.destroy();
     },
     accepted: state.accepted,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    // the senders' pooled connections are ended first: smtp-server's close otherwise waits for them (closeTimeout)
+    close: () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      return closed;
+    },
   };
 }

@@ -2,8 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EventBus } from '../ports/eventBus.js';
-import { createInProcEventBus } from './eventBus.inproc.js';
-import { busEvent, describeEventBusConformance } from '../testing/eventBus.conformance.js';
+import { createInProcEventBus, inProcDeadLetters } from './eventBus.inproc.js';
+import {
+  busEvent,
+  describeEventBusConformance,
+  expectOutageWaitedOut,
+} from '../testing/eventBus.conformance.js';
 import { tempDir } from '../testing/tempDir.js';
 import { waitFor } from '../testing/waitFor.js';
 
@@ -15,6 +19,7 @@ describeEventBusConformance('in-process bus (SQLite file)', {
     const path = join(dir.path, `${randomUUID()}.sqlite`);
     return {
       open: async () => createInProcEventBus({ path, retryBaseMs: 5, retryMaxMs: 50, maxAttempts: 3 }),
+      deadLetters: async () => inProcDeadLetters(path),
     };
   },
   maxAttempts: 3,
@@ -31,6 +36,22 @@ async function subscribeOnce(bus: EventBus, other: EventBus) {
 }
 
 describe('in-process bus specifics', () => {
+  it(
+    'an outage longer than the bound on other failures (75 s, default backoff) is waited out: nothing dead-lettered',
+    { timeout: 180_000 },
+    async () => {
+      const path = join(dir.path, `${randomUUID()}.sqlite`);
+      const bus = createInProcEventBus({ path });
+      const letters = inProcDeadLetters(path);
+      try {
+        await expectOutageWaitedOut(bus, letters);
+      } finally {
+        await letters.close();
+        await bus.close();
+      }
+    },
+  );
+
   it('works on :memory: and refuses a second active subscription of the same group and topic', async () => {
     const bus = createInProcEventBus({ path: ':memory:' });
     const { got, sub } = await subscribeOnce(bus, bus);

@@ -1,11 +1,11 @@
 import { EventEmitter } from 'node:events';
 import { resolve } from 'node:path';
 import type { StoredEvent } from '../eventSourcing/types.js';
-import { deadLetterTopicOf, type EventBus } from '../ports/eventBus.js';
+import { deadLetterTopicOf, type DeadLetter, type DeadLetters, type EventBus } from '../ports/eventBus.js';
 import { Signal } from '../util/async.js';
 import { secondsSince } from '../metrics.js';
 import { busMetrics, handlerRetries, type HandlerRetryOptions } from './busShared.js';
-import { openSqlite } from './sqliteFile.js';
+import { openSqlite, readSynchronous } from './sqliteFile.js';
 
 export interface InProcEventBusOptions extends HandlerRetryOptions {
   /** SQLite file holding the log and the committed offsets, or ':memory:'. */
@@ -33,8 +33,9 @@ export interface InProcEventBusOptions extends HandlerRetryOptions {
  * when the subscriber has one, all or nothing, else or after its failure to `handler` one by one),
  * commits the batch's offset once (at its end, before a retry's backoff, when stopping) and retries a
  * failing handler with capped exponential backoff (so delivery is at least once and never skips an
- * event) — until `maxAttempts`, when the event is appended to `<topic>.dlq` and committed in one
- * transaction. A crash redelivers at most the uncommitted part of a batch (consumers de-duplicate).
+ * event) — a transient failure for as long as it lasts, a permanent one not at all, any other up to
+ * `maxAttempts` (ports/eventBus.ts) — and dead-letters an event by appending it to `<topic>.dlq`, its
+ * reason to `dead_letters`, and committing it, in one transaction (inProcDeadLetters reads and redrives them). A crash redelivers at most the uncommitted part of a batch (consumers de-duplicate).
  * What a bus published lately is served to its own caught-up subscriptions from memory, parsed once for
  * all their groups (RecentMessages), instead of being read back from the log by each group.
  *
@@ -48,9 +49,11 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
   size(topic: string): number;
   /** The committed offset of a group on a topic (0 = nothing consumed). */
   committed(group: string, topic: string): number;
+  /** The connection's `synchronous` setting: FULL, so a published event survives a power loss. */
+  synchronous(): ReturnType<typeof readSynchronous>;
 } {
   const { path } = options;
-  const db = openSqlite(path);
+  const db = openSqlite(path, { synchronous: 'FULL' });
   db.exec(`
     CREATE TABLE IF NOT EXISTS messages (
       topic    TEXT NOT NULL,
@@ -64,6 +67,16 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
       topic    TEXT NOT NULL,
       "offset" INTEGER NOT NULL,
       PRIMARY KEY (group_id, topic)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS dead_letters (
+      dlq_topic   TEXT NOT NULL,
+      "offset"    INTEGER NOT NULL,
+      group_id    TEXT NOT NULL,
+      reason      TEXT NOT NULL,
+      error       TEXT NOT NULL,
+      at          TEXT NOT NULL,
+      redriven_at TEXT,
+      PRIMARY KEY (dlq_topic, "offset")
     ) WITHOUT ROWID;
   `);
   const stmt = {
@@ -90,12 +103,19 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
     for (let i = 0; i < events.length; i++) stmt.insert.run(topic, first + i, events[i].streamId, json[i]);
     return { first, json };
   });
-  const deadLetter = db.transaction((topic: string, group: string, offset: number, event: StoredEvent) => {
-    const dlq = deadLetterTopicOf(topic);
-    stmt.insert.run(dlq, (stmt.maxOffset.get(dlq)?.o ?? 0) + 1, event.streamId, JSON.stringify(event));
-    stmt.commit.run(group, topic, offset);
-  });
-  const { maxAttempts, delayMs } = handlerRetries(options, 50);
+  const recordDeadLetter = db.prepare(
+    'INSERT INTO dead_letters (dlq_topic, "offset", group_id, reason, error, at) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  const deadLetter = db.transaction(
+    (topic: string, group: string, offset: number, event: StoredEvent, reason: string, error: unknown) => {
+      const dlq = deadLetterTopicOf(topic);
+      const at = (stmt.maxOffset.get(dlq)?.o ?? 0) + 1;
+      stmt.insert.run(dlq, at, event.streamId, JSON.stringify(event));
+      recordDeadLetter.run(dlq, at, group, reason, errorText(error), new Date().toISOString());
+      stmt.commit.run(group, topic, offset);
+    },
+  );
+  const { delayMs, afterFailure } = handlerRetries(options, 50);
   const startAtEnd = db.transaction((group: string, topic: string) => {
     if (!stmt.getCommitted.get(group, topic))
       stmt.commit.run(group, topic, stmt.maxOffset.get(topic)?.o ?? 0);
@@ -159,9 +179,10 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
             return 'handled';
           } catch (err) {
             options.onError?.(err, { topic, group, event, attempt });
-            if (attempt >= maxAttempts) {
+            const next = afterFailure(err, attempt);
+            if (!next.retry) {
               if (closed) return 'stopped';
-              deadLetter.immediate(topic, group, offset, event);
+              deadLetter.immediate(topic, group, offset, event, next.reason, err);
               busMetrics.deadLettered.inc(labels);
               emitter.emit(deadLetterTopicOf(topic));
               options.onDeadLetter?.({ topic, group, event, error: err });
@@ -258,6 +279,7 @@ export function createInProcEventBus(options: InProcEventBusOptions): EventBus &
 
     size: (topic: string) => stmt.count.get(topic)?.n ?? 0,
     committed: (group: string, topic: string) => stmt.getCommitted.get(group, topic)?.offset ?? 0,
+    synchronous: () => readSynchronous(db),
   };
 }
 
@@ -324,4 +346,79 @@ function sharedFor(path: string): SharedState {
     sharedByFile.set(key, state);
   }
   return state;
+}
+
+const errorText = (err: unknown) => String((err as Error)?.message ?? err).slice(0, 1_000);
+
+/**
+ * The dead letters of an in-process bus file (`make dlq` on the standalone's DATA_DIR): listed from the
+ * `<topic>.dlq` topics with their reasons; a redrive appends the events to their topic again (waking the
+ * subscriptions of a bus open on the file in this process; others notice by polling) and marks them redriven.
+ */
+export function inProcDeadLetters(path: string): DeadLetters {
+  const bus = createInProcEventBus({ path });
+  const db = openSqlite(path);
+  const rows = db.prepare<
+    [string | null, string | null],
+    {
+      dlq_topic: string;
+      offset: number;
+      group_id: string | null;
+      reason: string | null;
+      error: string | null;
+      at: string | null;
+      redriven_at: string | null;
+      json: string;
+    }
+  >(
+    `SELECT m.topic AS dlq_topic, m."offset" AS "offset", d.group_id, d.reason, d.error, d.at, d.redriven_at, m.json
+       FROM messages m LEFT JOIN dead_letters d ON d.dlq_topic = m.topic AND d."offset" = m."offset"
+      WHERE m.topic LIKE '%.dlq' AND (? IS NULL OR m.topic = ?)
+      ORDER BY m.topic, m."offset"`,
+  );
+  const mark = db.prepare(
+    `INSERT INTO dead_letters (dlq_topic, "offset", group_id, reason, error, at, redriven_at)
+     VALUES (?, ?, '', '', '', ?, ?)
+     ON CONFLICT (dlq_topic, "offset") DO UPDATE SET redriven_at = excluded.redriven_at`,
+  );
+  const read = (topic?: string) => {
+    const dlq = topic === undefined ? null : deadLetterTopicOf(topic);
+    return rows.all(dlq, dlq).map((r) => ({
+      offset: r.offset,
+      dlqTopic: r.dlq_topic,
+      letter: {
+        topic: r.dlq_topic.slice(0, -'.dlq'.length),
+        group: r.group_id ?? '',
+        event: JSON.parse(r.json) as StoredEvent,
+        reason: r.reason ?? '',
+        error: r.error ?? '',
+        at: r.at ?? '',
+        ...(r.redriven_at ? { redrivenAt: r.redriven_at } : {}),
+      } satisfies DeadLetter,
+    }));
+  };
+  return {
+    async list(topic) {
+      return read(topic).map((r) => r.letter);
+    },
+    async redrive(topic, ids) {
+      const wanted = read(topic).filter((r) =>
+        ids ? ids.includes(r.letter.event.id) : r.letter.redrivenAt === undefined,
+      );
+      if (wanted.length === 0) return [];
+      await bus.publish(
+        topic,
+        wanted.map((r) => r.letter.event),
+      );
+      const at = new Date().toISOString();
+      db.transaction(() => {
+        for (const r of wanted) mark.run(r.dlqTopic, r.offset, at, at);
+      })();
+      return wanted.map((r) => r.letter.event.id);
+    },
+    async close() {
+      db.close();
+      await bus.close();
+    },
+  };
 }

@@ -11,11 +11,17 @@ import {
   type Producer,
 } from 'kafkajs';
 import type { StoredEvent } from '../eventSourcing/types.js';
-import { deadLetterTopicOf, type EventBus, type Subscription } from '../ports/eventBus.js';
+import {
+  deadLetterTopicOf,
+  type DeadLetter,
+  type DeadLetters,
+  type EventBus,
+  type Subscription,
+} from '../ports/eventBus.js';
 import type { Logger } from '../logger.js';
-import { Signal } from '../util/async.js';
+import { backoffMs, Signal } from '../util/async.js';
 import { secondsSince } from '../metrics.js';
-import { busMetrics, handlerRetries, type HandlerRetryOptions } from './busShared.js';
+import { busMetrics, failureKindOf, handlerRetries, type HandlerRetryOptions } from './busShared.js';
 import {
   ALL_EVENT_CODECS,
   decodeEnvelope,
@@ -26,6 +32,9 @@ import {
 } from './eventEnvelope.js';
 
 export type { EventCodec, EventCodecs } from './eventEnvelope.js';
+
+/** How many times subscribe asks for a topic's metadata while the broker calls it unknown (retriable). */
+const SUBSCRIBE_ATTEMPTS = 8;
 
 /** Kafka header telling how `payload` of the envelope is encoded. */
 export const PAYLOAD_ENCODING_HEADER = 'payload-encoding';
@@ -81,9 +90,11 @@ export const kafkaGroupId = (group: string, topic: string) => `${group}.${topic}
  * - Consumers: one kafkajs consumer per subscription in the Kafka group kafkaGroupId(group, topic), autoCommit
  *   off; offsets are committed after the handlers succeeded, at the end of each fetched batch and at least every
  *   `commitIntervalMs` within it, while the consumer still runs (stop() waits for the in-flight batch and its
- *   commit before leaving the group, so a clean stop never redelivers). A failing handler is retried in place with backoff (heartbeating); after `maxAttempts`, or
- *   at once for a message that cannot be decoded, the message goes to `<topic>.dlq` with the reason in its
- *   headers, an error is logged, and the partition moves on. A consumer kafkajs gives up on (a crash it
+ *   commit before leaving the group, so a clean stop never redelivers). A failing handler is retried in place
+ *   with backoff (heartbeating): a transient failure for as long as it lasts (the partition waits), any other
+ *   that is not permanent up to `maxAttempts` (ports/eventBus.ts). A permanent failure, a message that cannot
+ *   be decoded, or the last attempt sends the message to `<topic>.dlq` with the reason, group and time in its
+ *   headers (kafkaDeadLetters reads and redrives them), an error is logged, and the partition moves on. A consumer kafkajs gives up on (a crash it
  *   does not restart from, such as no group coordinator yet after a broker restart) is started again by the
  *   bus with backoff.
  * - Data is JSON-shaped on both sides (decode, then a JSON round trip), the same as the in-process bus.
@@ -112,7 +123,7 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
   });
   const encodeCodecs = options.codecs ?? {};
   const decodeCodecs: EventCodecs = { ...ALL_EVENT_CODECS, ...encodeCodecs };
-  const { maxAttempts, delayMs } = handlerRetries(options, 100);
+  const { delayMs, afterFailure } = handlerRetries(options, 100);
   const publishTimeoutMs = options.publishTimeoutMs ?? 15_000;
   const commitIntervalMs = options.commitIntervalMs ?? 1_000;
   const { base: restartBaseMs, max: restartMaxMs } = options.restartBackoffMs ?? { base: 1_000, max: 10_000 };
@@ -319,6 +330,7 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
               'dlq-group': group,
               'dlq-reason': reason,
               'dlq-error': String((err as Error)?.message ?? err).slice(0, 1_000),
+              'dlq-at': new Date().toISOString(),
             },
           },
         ]);
@@ -364,8 +376,9 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
             busMetrics.handled.inc(labels);
             return true;
           } catch (err) {
-            if (attempt >= maxAttempts) {
-              await deadLetter(p, `handler failed ${attempt} times`, err, event.type);
+            const next = afterFailure(err, attempt);
+            if (!next.retry) {
+              await deadLetter(p, next.reason, err, event.type);
               return true;
             }
             busMetrics.retried.inc(labels);
@@ -440,7 +453,17 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
       await consumer.connect();
       let run: Promise<void>;
       try {
-        await consumer.subscribe({ topics: [topic], fromBeginning });
+        // a topic created a moment ago may not be in the metadata the broker answers yet ("This server does
+        // not host this topic-partition", retriable): asked again with backoff, at most SUBSCRIBE_ATTEMPTS times
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await consumer.subscribe({ topics: [topic], fromBeginning });
+            break;
+          } catch (err) {
+            if (failureKindOf(err) !== 'transient' || attempt >= SUBSCRIBE_ATTEMPTS) throw err;
+            await new Promise((resolve) => setTimeout(resolve, backoffMs(attempt, 100, 2_000)));
+          }
+        }
         // Not awaited: kafkajs' run() waits for the group join, which after a crash waits for the dead
         // member's session to expire; the service must not wait for that to serve its API.
         run = consumer.run(runOptions).catch((err) => {
@@ -509,6 +532,156 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
       await producer.disconnect().catch(() => undefined);
       await admin.disconnect().catch(() => undefined);
       await probe?.disconnect().catch(() => undefined);
+    },
+  };
+}
+
+/** On a dead-letter topic: a marker that the dead letter at this offset (`<partition>:<offset>`) was redriven. */
+const REDRIVEN_HEADER = 'dlq-redriven';
+const headerText = (headers: IHeaders | undefined, name: string): string | undefined => {
+  const v = headers?.[name];
+  if (v === undefined) return undefined;
+  return String(Array.isArray(v) ? v[0] : v);
+};
+
+/**
+ * The dead letters on a Kafka cluster (`make dlq` with KAFKA_BROKERS): each `<topic>.dlq` read whole with the
+ * reason, group and time of its headers. A redrive sends the original message (key, value, trace and encoding
+ * headers) back to its topic, then appends to the dead-letter topic a marker naming the offset it put back,
+ * so the list shows what was redriven.
+ */
+export async function kafkaDeadLetters(options: {
+  brokers: string[];
+  clientId?: string;
+  kafka?: Partial<KafkaConfig>;
+}): Promise<DeadLetters> {
+  const kafka = new Kafka({
+    clientId: options.clientId ?? 'meridian-dlq',
+    brokers: options.brokers,
+    connectionTimeout: 3_000,
+    logLevel: KafkaLogLevel.NOTHING,
+    ...options.kafka,
+  });
+  const admin = kafka.admin();
+  const producer = kafka.producer({ allowAutoTopicCreation: false });
+  await admin.connect();
+  await producer.connect();
+
+  type Raw = { partition: number; message: KafkaMessage };
+  /** Every message of `topic` up to its current end. */
+  const readAll = async (topic: string): Promise<Raw[]> => {
+    const ends = await admin.fetchTopicOffsets(topic);
+    const left = new Map(
+      ends.filter((o) => BigInt(o.high) > BigInt(o.low)).map((o) => [o.partition, BigInt(o.high) - 1n]),
+    );
+    if (left.size === 0) return [];
+    const out: Raw[] = [];
+    const groupId = `meridian-dlq-reader-${process.pid}-${Date.now()}`;
+    const consumer = kafka.consumer({ groupId });
+    await consumer.connect();
+    try {
+      await consumer.subscribe({ topic, fromBeginning: true });
+      await new Promise<void>((resolvePromise, reject) => {
+        consumer
+          .run({
+            autoCommit: false,
+            eachMessage: async ({ partition, message }) => {
+              out.push({ partition, message });
+              const last = left.get(partition);
+              if (last !== undefined && BigInt(message.offset) >= last) left.delete(partition);
+              if (left.size === 0) resolvePromise();
+            },
+          })
+          .catch(reject);
+      });
+    } finally {
+      await consumer.disconnect();
+      await admin.deleteGroups([groupId]).catch(() => undefined); // nothing committed; tidy only
+    }
+    return out.sort(
+      (a, b) => a.partition - b.partition || Number(BigInt(a.message.offset) - BigInt(b.message.offset)),
+    );
+  };
+
+  const letters = async (topic: string) => {
+    const dlq = deadLetterTopicOf(topic);
+    const raw = await readAll(dlq);
+    const redriven = new Map<string, string>();
+    for (const r of raw) {
+      const ref = headerText(r.message.headers, REDRIVEN_HEADER);
+      if (ref) redriven.set(ref, new Date(Number(r.message.timestamp)).toISOString());
+    }
+    return raw
+      .filter((r) => !headerText(r.message.headers, REDRIVEN_HEADER) && r.message.value)
+      .map((r) => {
+        const h = r.message.headers;
+        const ref = `${r.partition}:${r.message.offset}`;
+        const event = decodeEnvelope(
+          r.message.value!,
+          headerText(h, PAYLOAD_ENCODING_HEADER),
+          ALL_EVENT_CODECS,
+          (type) => {
+            throw new Error(`no codec for the protobuf payload of ${type}`);
+          },
+        );
+        const letter: DeadLetter = {
+          topic,
+          group: headerText(h, 'dlq-group') ?? '',
+          event,
+          reason: headerText(h, 'dlq-reason') ?? '',
+          error: headerText(h, 'dlq-error') ?? '',
+          at: headerText(h, 'dlq-at') ?? new Date(Number(r.message.timestamp)).toISOString(),
+          ...(redriven.has(ref) ? { redrivenAt: redriven.get(ref)! } : {}),
+        };
+        return { ref, raw: r, letter };
+      });
+  };
+
+  return {
+    async list(topic) {
+      const topics = topic
+        ? [topic]
+        : (await admin.listTopics())
+            .filter((t) => t.endsWith('.dlq'))
+            .map((t) => t.slice(0, -'.dlq'.length))
+            .sort();
+      const out: DeadLetter[] = [];
+      for (const t of topics) {
+        if (!(await admin.listTopics()).includes(deadLetterTopicOf(t))) continue;
+        out.push(...(await letters(t)).map((l) => l.letter));
+      }
+      return out;
+    },
+    async redrive(topic, ids) {
+      const wanted = (await letters(topic)).filter((l) =>
+        ids ? ids.includes(l.letter.event.id) : l.letter.redrivenAt === undefined,
+      );
+      if (wanted.length === 0) return [];
+      await producer.send({
+        topic,
+        acks: -1,
+        messages: wanted.map(({ raw }) => ({
+          key: raw.message.key,
+          value: raw.message.value,
+          headers: Object.fromEntries(
+            Object.entries(raw.message.headers ?? {}).filter(([k]) => !k.startsWith('dlq-')),
+          ) as IHeaders,
+        })),
+      });
+      await producer.send({
+        topic: deadLetterTopicOf(topic),
+        acks: -1,
+        messages: wanted.map(({ ref, raw }) => ({
+          key: raw.message.key,
+          value: null,
+          headers: { [REDRIVEN_HEADER]: ref },
+        })),
+      });
+      return wanted.map((l) => l.letter.event.id);
+    },
+    async close() {
+      await producer.disconnect();
+      await admin.disconnect();
     },
   };
 }

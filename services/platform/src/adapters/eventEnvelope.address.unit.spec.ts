@@ -1,4 +1,4 @@
-/** The actor's client address on the bus (issue 14, the audit trail's "from which address"). */
+/** The actor's client address on the bus (the audit trail's "from which address"). */
 import { describe, expect, it } from 'vitest';
 import { EventEnvelope } from '@meridian/proto/meridian/common/v1/common';
 import type { StoredEvent } from '../eventSourcing/types.js';

@@ -4,6 +4,7 @@ import * as investmentEvents from '@meridian/proto/meridian/investment/v1/events
 import * as kycEvents from '@meridian/proto/meridian/kyc/v1/events';
 import * as ledgerEvents from '@meridian/proto/meridian/ledger/v1/events';
 import * as notificationEvents from '@meridian/proto/meridian/notification/v1/events';
+import * as supportEvents from '@meridian/proto/meridian/support/v1/events';
 import * as withdrawalEvents from '@meridian/proto/meridian/withdrawal/v1/events';
 import type { StoredEvent, TraceCarrier } from '../eventSourcing/types.js';
 
@@ -134,6 +135,7 @@ export const ALL_EVENT_CODECS: EventCodecs = codecsFrom(
   kycEvents,
   ledgerEvents,
   notificationEvents,
+  supportEvents,
   withdrawalEvents,
 );
 

@@ -8,6 +8,11 @@ export interface RedisKeyValueOptions {
   client?: Redis;
   /** Namespace for every key, e.g. 'meridian:identity:'. */
   prefix?: string;
+  /**
+   * The connection's errors (Redis away: ioredis reconnects; each command fails on its own). Without a
+   * listener ioredis prints them as unhandled error events.
+   */
+  onError?: (err: Error) => void;
 }
 
 /**
@@ -39,6 +44,7 @@ export function createRedisKeyValueStore(options: RedisKeyValueOptions): KeyValu
       enableOfflineQueue: true,
       lazyConnect: false,
     });
+  if (owned) client.on('error', (err: Error) => options.onError?.(err));
   const prefix = options.prefix ?? '';
   const k = (key: string) => prefix + key;
 

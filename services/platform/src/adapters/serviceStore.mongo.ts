@@ -8,6 +8,7 @@ import {
   type Db,
   type Document,
   type Filter,
+  type MongoClientOptions,
   type TransactionOptions,
   type WithoutId,
 } from 'mongodb';
@@ -109,9 +110,7 @@ export async function createMongoServiceStore(options: MongoServiceStoreOptions)
   const owned = !options.client;
   const client =
     options.client ??
-    new MongoClient(options.url ?? 'mongodb://127.0.0.1:27017/?replicaSet=rs0', {
-      serverSelectionTimeoutMS: 10_000,
-    });
+    new MongoClient(options.url ?? 'mongodb://127.0.0.1:27017/?replicaSet=rs0', CLIENT_OPTIONS);
   if (owned) await client.connect();
   const leaseMs = options.reservationLeaseMs ?? 60_000;
   const heldBackRetryMs = options.heldBackRetryMs ?? 50;
@@ -582,6 +581,46 @@ export async function createMongoServiceStore(options: MongoServiceStoreOptions)
       return last?.position ?? 0;
     },
     onAppended: listeners.add,
+    inventory: {
+      async collections() {
+        assertOpen();
+        const names = await db.listCollections({}, { nameOnly: true }).toArray();
+        const withDocs: string[] = [];
+        for (const { name } of names)
+          if (name.startsWith(prefix) && (await db.collection(name).findOne({}, { projection: { _id: 1 } })))
+            withDocs.push(name.slice(prefix.length));
+        return withDocs.sort();
+      },
+      async documents(collection, afterId, limit) {
+        assertOpen();
+        const docs = await track(
+          rm(collection)
+            .find({ _id: { $gt: afterId } }, { sort: { _id: 1 }, limit })
+            .toArray(),
+        );
+        return docs.map((d) => ({ id: d._id, doc: d[DOC] as object }));
+      },
+      async processed(after, limit) {
+        assertOpen();
+        const filter = after
+          ? {
+              $or: [
+                { '_id.c': { $gt: after.consumer } },
+                { '_id.c': after.consumer, '_id.e': { $gt: after.eventId } },
+              ],
+            }
+          : {};
+        const docs = await track(
+          processed.find(filter, { sort: { '_id.c': 1, '_id.e': 1 }, limit }).toArray(),
+        );
+        return docs.map((d) => ({ consumer: d._id.c, eventId: d._id.e }));
+      },
+      async checkpoints() {
+        assertOpen();
+        const docs = await track(checkpoints.find({}, { sort: { _id: 1 } }).toArray());
+        return docs.map((d) => ({ name: d._id, position: d.position }));
+      },
+    },
     async ensureIndex(collection: string, fields: string[]) {
       await rm(collection).createIndex(
         Object.fromEntries([...fields.map((f) => [`${DOC}.${checkField(f)}`, 1]), ['_id', 1]]),
@@ -608,9 +647,19 @@ export async function createMongoServiceStore(options: MongoServiceStoreOptions)
 
 const SEQ = 'events';
 
-const MAJORITY = { w: 'majority' as const };
+/**
+ * Every write waits until a majority of the replica set has it in its on-disk journal, so a write that was
+ * answered survives the loss of the primary and a power loss alike (the client's default too).
+ */
+export const MAJORITY = { w: 'majority' as const, journal: true };
 
-const TX_OPTIONS: TransactionOptions = {
+/** The client the store makes when it is given none: the durable write concern is its default. */
+export const CLIENT_OPTIONS: MongoClientOptions = {
+  serverSelectionTimeoutMS: 10_000,
+  writeConcern: MAJORITY,
+};
+
+export const TX_OPTIONS: TransactionOptions = {
   readConcern: { level: 'snapshot' },
   writeConcern: MAJORITY,
   readPreference: 'primary',

@@ -11,9 +11,19 @@ import {
   outboxHorizon,
   pageOf,
 } from './serviceStore.mongo.support.js';
+import { CLIENT_OPTIONS, MAJORITY, TX_OPTIONS } from './serviceStore.mongo.js';
 
 // The pure parts of the MongoDB ServiceStore: they run here, where no MongoDB server can
 // (the adapter's own suite, serviceStore.mongo.int.spec.ts, needs a container runtime).
+
+describe('MongoDB store: durable writes', () => {
+  it('writes with majority write concern and journaling: transactions, single writes and the client it makes', () => {
+    const durable = { w: 'majority', journal: true };
+    expect(TX_OPTIONS.writeConcern).toEqual(durable);
+    expect(MAJORITY).toEqual(durable);
+    expect(CLIENT_OPTIONS.writeConcern).toEqual(durable);
+  });
+});
 
 describe('MongoDB store: read-model queries', () => {
   it('filters on the stored document with $eq, never matching an array (as json_extract = value)', () => {

@@ -10,9 +10,10 @@ import type {
   StoreReads,
   StoreTx,
   Recorded,
+  StoreInventory,
 } from '../ports/serviceStore.js';
 import { Mutex } from '../util/async.js';
-import { openSqlite } from './sqliteFile.js';
+import { openSqlite, readSynchronous, type SqliteSynchronous } from './sqliteFile.js';
 import {
   appendListeners,
   buildEnvelopes,
@@ -49,8 +50,18 @@ import {
  * platform account, a ledger state row across a batch) is written once; gets inside the transaction
  * read them from there. Savepoints roll this write-behind back with them (an undo log per savepoint).
  */
-export function createSqliteServiceStore(path: string, options: StoreOptions = {}): ServiceStore {
-  const db = openSqlite(path);
+export interface SqliteStoreOptions extends StoreOptions {
+  /** When a commit is on disk (sqliteFile.ts): FULL unless told otherwise (`storeSynchronous(service)`). */
+  synchronous?: SqliteSynchronous;
+}
+
+export interface SqliteServiceStore extends ServiceStore {
+  /** The connection's `synchronous` setting as SQLite reports it (what a power loss may undo). */
+  synchronous(): ReturnType<typeof readSynchronous>;
+}
+
+export function createSqliteServiceStore(path: string, options: SqliteStoreOptions = {}): SqliteServiceStore {
+  const db = openSqlite(path, { synchronous: options.synchronous });
   db.exec(`
     CREATE TABLE IF NOT EXISTS events (
       position       INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -111,6 +122,18 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
     ),
     setCheckpoint: db.prepare(
       'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
+    ),
+    collections: db.prepare<[], { collection: string }>(
+      'SELECT DISTINCT collection FROM documents ORDER BY collection',
+    ),
+    documents: db.prepare<[string, string, number], { id: string; json: string }>(
+      'SELECT id, json FROM documents WHERE collection = ? AND id > ? ORDER BY id LIMIT ?',
+    ),
+    processed: db.prepare<[string, string, number], { consumer: string; event_id: string }>(
+      'SELECT consumer, event_id FROM processed WHERE (consumer, event_id) > (?, ?) ORDER BY consumer, event_id LIMIT ?',
+    ),
+    checkpoints: db.prepare<[], { name: string; position: number }>(
+      'SELECT name, position FROM checkpoints ORDER BY name',
     ),
   };
 
@@ -411,7 +434,24 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
     if (appended) listeners.notify();
   };
 
-  const store: ServiceStore = {
+  const inventory: StoreInventory = {
+    collections: () => read(() => stmt.collections.all().map((r) => r.collection)),
+    documents: (collection, afterId, limit) =>
+      read(() =>
+        stmt.documents
+          .all(checkCollection(collection), afterId, limit)
+          .map((r) => ({ id: r.id, doc: JSON.parse(r.json) as object })),
+      ),
+    processed: (after, limit) =>
+      read(() =>
+        stmt.processed
+          .all(after?.consumer ?? '', after?.eventId ?? '', limit)
+          .map((r) => ({ consumer: r.consumer, eventId: r.event_id })),
+      ),
+    checkpoints: () => read(() => stmt.checkpoints.all()),
+  };
+
+  const store: SqliteServiceStore = {
     ...reads,
     async transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
       assertOpen();
@@ -455,6 +495,7 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
       ),
     lastPosition: () => read(() => stmt.lastPosition.get()?.p ?? 0),
     onAppended: listeners.add,
+    inventory,
     ensureIndex: (collection: string, fields: string[]) =>
       mutex.run(async () => {
         assertOpen();
@@ -474,6 +515,10 @@ export function createSqliteServiceStore(path: string, options: StoreOptions = {
     ping: async () => {
       assertOpen();
       stmt.ping.get();
+    },
+    synchronous: () => {
+      assertOpen();
+      return readSynchronous(db);
     },
     async close() {
       if (closed) return;

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { sqliteBackgroundCheckpoint } from '../config.js';
 
 /**
  * WAL checkpoints off the event loop. SQLite copies its write-ahead log back into the database file
@@ -74,7 +75,7 @@ function theWorker(): Worker | null {
  * Returns null when no worker can run (the caller keeps SQLite's own checkpoints at their usual mark).
  */
 export function checkpointInBackground(path: string): (() => void) | null {
-  if (process.env.MERIDIAN_SQLITE_BACKGROUND_CHECKPOINT === '0') return null;
+  if (!sqliteBackgroundCheckpoint()) return null;
   const w = theWorker();
   if (!w) return null;
   w.postMessage({ op: 'add', path });

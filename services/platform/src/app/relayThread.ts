@@ -2,7 +2,7 @@
  * The outbox relay of a service run as its own program, on a worker thread of its own: the reads of the
  * log, the derivation of each integration event, its JSON and the bus's writes (an embedded bus file, or
  * Kafka's producer) leave the event loop that serves the service's commands. A busy ledger spent a tenth
- * of its event loop relaying (bench/results/README.md, issue 10 goal 4).
+ * of its event loop relaying (bench/results/README.md).
  *
  * The thread builds its own store connection and bus from the program's env (createServiceRuntime, the
  * same adapters the program chose) and runs startOutboxRelay on them, with the service's mapping imported

@@ -1,5 +1,4 @@
 import * as grpc from '@grpc/grpc-js';
-import type { UnaryCall } from './client.js';
 
 /**
  * grpc.health.v1.Health, implemented by hand (two one-field messages) so no .proto has to be
@@ -112,7 +111,12 @@ export const HealthService = {
 } satisfies grpc.ServiceDefinition;
 
 export interface HealthClient extends grpc.Client {
-  check: UnaryCall<HealthCheckRequest, HealthCheckResponse>;
+  check(
+    request: HealthCheckRequest,
+    metadata: grpc.Metadata,
+    options: Partial<grpc.CallOptions>,
+    callback: (error: grpc.ServiceError | null, response: HealthCheckResponse) => void,
+  ): grpc.ClientUnaryCall;
   watch(
     request: HealthCheckRequest,
     options?: Partial<grpc.CallOptions>,

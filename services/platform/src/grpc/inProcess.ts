@@ -7,6 +7,10 @@
  * - the contract: the request is encoded by the client's serializer and decoded by the server's
  *   deserializer, the answer encoded by the server and decoded by the client (no object is shared, an
  *   unencodable field fails the same way), within the same message size limits;
+ * - who calls: a server speaking mutual TLS serves a method only to the callers callers.ts names, the
+ *   caller being the service whose identity the client was made with (mesh.ts; none: UNAUTHENTICATED),
+ *   and a method the caller calls as `user` only with a valid user assertion, whose claims replace the
+ *   request's caller (admission.ts, the same check as on the wire);
  * - the call: a copy of the client's metadata (correlation id, trace context, service token), the
  *   deadline (DEADLINE_EXCEEDED when it passes), the status, details and trailers of a failure as a
  *   grpc ServiceError, the answer always delivered asynchronously;
@@ -32,7 +36,9 @@ import {
   type Context,
   type TraceCarrier,
 } from '../tracing.js';
+import type { Admission } from './admission.js';
 import { endWithStatus, rpcAttributes, setCarrier } from './tracingInterceptors.js';
+import { applyUserClaims } from './userAssertion.js';
 
 /** A unary method as a server in this process serves it. */
 interface ServedMethod {
@@ -45,6 +51,11 @@ interface ServedMethod {
   observe(path: string, code: grpc.status, startedNs: bigint): void;
   /** the handlers of its server still running (a graceful stop waits for them, as for calls on the wire) */
   running: InFlight;
+  /**
+   * its server's check of the caller (mutual TLS only; admission.ts): refused, or admitted with the
+   * verified claims of the user on whose behalf the call is made
+   */
+  admit?(path: string, caller: string | undefined, metadata: grpc.Metadata): Admission | Promise<Admission>;
 }
 
 /** Handlers running; `idle` resolves when none is (checked again at each end). */
@@ -77,7 +88,11 @@ export function serveInProcess(
     definition: grpc.ServiceDefinition;
     implementation: grpc.UntypedServiceImplementation;
   }>,
-  options: { maxRequestBytes: number; observe: ServedMethod['observe'] },
+  options: {
+    maxRequestBytes: number;
+    observe: ServedMethod['observe'];
+    admit?: ServedMethod['admit'];
+  },
 ): () => Promise<void> {
   const methods = new Map<string, ServedMethod>();
   const running = new InFlight();
@@ -91,6 +106,7 @@ export function serveInProcess(
         responseSerialize: method.responseSerialize,
         maxRequestBytes: options.maxRequestBytes,
         observe: options.observe,
+        admit: options.admit,
         running,
       });
     }
@@ -113,7 +129,7 @@ function serviceError(code: grpc.status, details: string, metadata: grpc.Metadat
 }
 
 /** (metadata?, options?, callback) as grpc-js's Client accepts them. */
-function unaryArguments(
+export function unaryArguments(
   a: unknown,
   b: unknown,
   c: unknown,
@@ -183,6 +199,7 @@ function callServed(
   metadata: grpc.Metadata,
   options: grpc.CallOptions,
   maxResponseBytes: number,
+  caller: string | undefined,
   callback: Callback,
 ): grpc.ClientUnaryCall {
   const started = process.hrtime.bigint();
@@ -213,6 +230,11 @@ function callServed(
   emitter.cancel = () => abandon(grpc.status.CANCELLED, 'Cancelled on client');
   emitter.getPeer = () => 'in-process';
 
+  const admission = served.admit?.(path, caller, metadata);
+  if (admission && !(admission instanceof Promise) && 'refusal' in admission) {
+    finish(admission.refusal.code, admission.refusal.details, new grpc.Metadata());
+    return emitter;
+  }
   let bytes: Buffer;
   try {
     bytes = serialize(argument);
@@ -302,8 +324,18 @@ function callServed(
       answer({ code: grpc.status.UNKNOWN, details: (err as Error).message ?? 'Unknown Error' });
     }
   };
-  if (trace.handlerContext) runInContext(trace.handlerContext, run);
-  else run();
+  const admitted = (a: Admission | undefined) => {
+    if (done) return;
+    if (a && 'refusal' in a) {
+      finish(a.refusal.code, a.refusal.details, new grpc.Metadata());
+      return;
+    }
+    if (a?.claims) applyUserClaims(request, a.claims);
+    if (trace.handlerContext) runInContext(trace.handlerContext, run);
+    else run();
+  };
+  if (admission instanceof Promise) void admission.then(admitted);
+  else admitted(admission);
   return emitter;
 }
 
@@ -311,8 +343,16 @@ function callServed(
 interface InProcessTarget {
   address: string;
   maxResponseBytes: number;
+  /** the service whose identity the client presents (mesh.ts), if any */
+  caller?: string;
 }
 const TARGET = Symbol('inProcessTarget');
+
+/** Names the service an in-process client calls as (the identity its channel presents on the wire). */
+export function setInProcessCaller(client: grpc.Client, caller: string | undefined): void {
+  const target = (client as grpc.Client & { [TARGET]?: InProcessTarget })[TARGET];
+  if (target) target.caller = caller;
+}
 
 type ClientCtor<C extends grpc.Client> = (new (
   address: string,
@@ -364,6 +404,7 @@ export function inProcessClientClass<C extends grpc.Client>(Base: ClientCtor<C>)
       metadata,
       options,
       this[TARGET].maxResponseBytes,
+      this[TARGET].caller,
       callback,
     );
   }

@@ -2,10 +2,20 @@ import { randomUUID } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { createLogger, withCorrelation, type Logger } from '../logger.js';
 import { metrics, secondsSince } from '../metrics.js';
+import { admitCall, type Admission } from './admission.js';
 import { HealthImplementation, HealthService, ServingStatus } from './health.js';
 import { serveInProcess } from './inProcess.js';
+import {
+  callerOfAuthContext,
+  meshEnabled,
+  meshIdentity,
+  meshNameOf,
+  meshServerCredentials,
+  type MeshIdentity,
+} from './mesh.js';
 import { CORRELATION_ID_KEY, toGrpcStatus } from './status.js';
 import { tracingServerInterceptor } from './tracingInterceptors.js';
+import { applyUserClaims, USER_ASSERTION_METADATA } from './userAssertion.js';
 
 export interface GrpcServiceRegistration {
   /** A ts-proto `XxxServiceService` definition (outputServices=grpc-js). */
@@ -48,6 +58,25 @@ export function serviceNameOf(definition: grpc.ServiceDefinition): string {
 const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
 
 /**
+ * A connection lives at most SERVER_MAX_CONNECTION_AGE_MS (grpc-js adds a random tenth either way so a
+ * client's connections do not all end together): then the server sends GOAWAY, its calls in flight get
+ * SERVER_MAX_CONNECTION_AGE_GRACE_MS to finish, and the client resolves its target again and connects
+ * anew. A replica started later (a new pod, a scale-up) so receives its share of every client's calls
+ * within that age instead of never (round robin, client.ts, only balances over the connections it has).
+ */
+export const SERVER_MAX_CONNECTION_AGE_MS = 5 * 60_000;
+export const SERVER_MAX_CONNECTION_AGE_GRACE_MS = 30_000;
+
+/**
+ * The keepalive PINGs a server admits from clients (client.ts sends one every CLIENT_KEEPALIVE_TIME_MS, idle
+ * connections included): at most one per SERVER_MIN_PING_INTERVAL_MS without data, and on connections
+ * without calls. A server that enforces this policy (gRPC C++/Go/Java, a proxy) answers pings more
+ * frequent than it with GOAWAY too_many_pings; grpc-js's own server accepts any (it reads neither option),
+ * so the values state the policy the clients keep within.
+ */
+export const SERVER_MIN_PING_INTERVAL_MS = 20_000;
+
+/**
  * The HTTP/2 receive windows of our servers: per call (SETTINGS_INITIAL_WINDOW_SIZE) and per connection
  * (a WINDOW_UPDATE at the session's start), as grpc-java's default flow-control window. With HTTP/2's
  * 65,535 bytes, a request larger than that (a batch of 1,000 maturities is about 130 KB) sends its rest
@@ -87,7 +116,20 @@ function withReceiveWindows(server: grpc.Server): () => void {
   };
 }
 
-/** Starts a gRPC server (insecure credentials: TLS is the mesh's or the ingress's job) with grpc.health.v1. */
+/**
+ * The identity a server of the platform's services presents (mesh.ts): the one registered for the
+ * service its first definition belongs to; undefined without mutual TLS, or for a server of no service
+ * of the platform (tests, benchmarks).
+ */
+function serverIdentity(services: GrpcServiceRegistration[]): MeshIdentity | undefined {
+  const name = services[0] && meshNameOf(serviceNameOf(services[0].definition));
+  return name && meshEnabled() ? meshIdentity(name) : undefined;
+}
+
+/**
+ * Starts a gRPC server with grpc.health.v1. With an identity of the platform (mesh.ts), it speaks mutual
+ * TLS and serves each method only to the callers callers.ts names; else plaintext to anyone.
+ */
 export async function startGrpcServer(options: {
   address: string;
   services: GrpcServiceRegistration[];
@@ -95,11 +137,17 @@ export async function startGrpcServer(options: {
   serverOptions?: grpc.ServerOptions;
 }): Promise<GrpcServerHandle> {
   const logger = options.logger ?? createLogger('grpc');
+  const identity = serverIdentity(options.services);
   const server = new grpc.Server({
     'grpc.max_receive_message_length': MAX_REQUEST_BYTES,
+    'grpc.max_connection_age_ms': SERVER_MAX_CONNECTION_AGE_MS,
+    'grpc.max_connection_age_grace_ms': SERVER_MAX_CONNECTION_AGE_GRACE_MS,
+    'grpc.http2.min_ping_interval_without_data_ms': SERVER_MIN_PING_INTERVAL_MS,
+    'grpc.keepalive_permit_without_calls': 1,
     ...options.serverOptions,
     interceptors: [
       grpcServerMetrics,
+      ...(identity ? [authorizeCaller] : []),
       tracingServerInterceptor,
       ...(options.serverOptions?.interceptors ?? []),
     ],
@@ -116,8 +164,10 @@ export async function startGrpcServer(options: {
   liveHealth.add(health);
 
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(options.address, grpc.ServerCredentials.createInsecure(), (err, p) =>
-      err ? reject(err) : resolve(p),
+    server.bindAsync(
+      options.address,
+      identity ? meshServerCredentials(identity) : grpc.ServerCredentials.createInsecure(),
+      (err, p) => (err ? reject(err) : resolve(p)),
     ),
   );
   afterBind();
@@ -133,10 +183,15 @@ export async function startGrpcServer(options: {
         {
           maxRequestBytes: options.serverOptions?.['grpc.max_receive_message_length'] ?? MAX_REQUEST_BYTES,
           observe: observeHandling,
+          admit: identity ? admitInProcess : undefined,
         },
       );
   logger.info(
-    { address, services: options.services.map((s) => s.name ?? serviceNameOf(s.definition)) },
+    {
+      address,
+      services: options.services.map((s) => s.name ?? serviceNameOf(s.definition)),
+      mutualTls: identity !== undefined,
+    },
     'gRPC server listening',
   );
 
@@ -205,6 +260,66 @@ const grpcServerMetrics: grpc.ServerInterceptor = (method, call) => {
     },
   });
 };
+
+/** The user assertion a call's metadata carries, if any. */
+const assertionOf = (metadata: grpc.Metadata): string | undefined => {
+  const value = metadata.get(USER_ASSERTION_METADATA)[0];
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+};
+
+/** `then` of an admission, synchronous when it is. */
+const whenAdmitted = (admission: Admission | Promise<Admission>, fn: (a: Admission) => void): void => {
+  if (admission instanceof Promise) void admission.then(fn);
+  else fn(admission);
+};
+
+/**
+ * Serves a call only to the callers callers.ts names, the caller being the service named by the client
+ * certificate the CA verified, and for a method it calls as `user`, only with a valid user assertion
+ * signed with that certificate's key (admission.ts): the refusal is answered before the handler runs;
+ * the verified claims replace the request's caller and caller role.
+ */
+const authorizeCaller: grpc.ServerInterceptor = (method, call) => {
+  let admission: Admission | Promise<Admission> = { refusal: { code: grpc.status.INTERNAL, details: '' } };
+  return new grpc.ServerInterceptingCall(call, {
+    start: (next) =>
+      next({
+        onReceiveMetadata: (metadata, nextMetadata) => {
+          const auth = call.getAuthContext();
+          admission = admitCall(
+            method.path,
+            callerOfAuthContext(auth),
+            () => auth?.sslPeerCertificate?.raw,
+            assertionOf(metadata),
+          );
+          whenAdmitted(admission, (a) => {
+            if ('refusal' in a) call.sendStatus({ ...a.refusal, metadata: new grpc.Metadata() });
+            else nextMetadata(metadata);
+          });
+        },
+        onReceiveMessage: (message, nextMessage) =>
+          whenAdmitted(admission, (a) => {
+            if ('refusal' in a) return;
+            if (a.claims) applyUserClaims(message, a.claims);
+            nextMessage(message);
+          }),
+      }),
+  });
+};
+
+/** The same check for an in-process call: the caller's certificate is the identity it presents. */
+function admitInProcess(
+  path: string,
+  caller: string | undefined,
+  metadata: grpc.Metadata,
+): Admission | Promise<Admission> {
+  return admitCall(
+    path,
+    caller,
+    () => (caller && meshEnabled() ? meshIdentity(caller)?.cert : undefined),
+    assertionOf(metadata),
+  );
+}
 
 export interface CallContext {
   correlationId: string;

@@ -1,5 +1,5 @@
 /**
- * Keyset pages of a read model (issue 10, goal 7): one way for every list (users, the admin queues, the
+ * Keyset pages of a read model: one way for every list (users, the admin queues, the
  * histories). A page is the documents strictly after the previous page's last (order field, id) in the
  * list's order, read from the store with `find({ where, orderBy, after, limit })` (a range on an
  * ensureIndex index, never everything then a slice), so an item added or removed between two pages never

@@ -43,7 +43,34 @@ export interface ServiceStore extends StoreReads {
    */
   ensureIndex?(collection: string, fields: string[]): Promise<void>;
 
+  /**
+   * What a migration to another store reads besides the log (scripts/migrate.ts). Optional so that test
+   * doubles need not implement it; the SQLite and MongoDB adapters do.
+   */
+  readonly inventory?: StoreInventory;
+
   close(): Promise<void>;
+}
+
+/** A consumer's record that it applied an event (StoreTx.markProcessed). */
+export interface ProcessedMarker {
+  consumer: string;
+  eventId: string;
+}
+
+/**
+ * Everything of a store that is not its event log, read page by page in a fixed order (each page after the
+ * last key of the one before), for a migration to copy it through another store's StoreTx.
+ */
+export interface StoreInventory {
+  /** The names of the collections that hold at least one document, in name order. */
+  collections(): Promise<string[]>;
+  /** A collection's documents with their ids, in id order, the ids above `afterId` ('' from the first), at most `limit`. */
+  documents(collection: string, afterId: string, limit: number): Promise<Array<{ id: string; doc: object }>>;
+  /** Processed markers in (consumer, eventId) order after `after` (null from the first), at most `limit`. */
+  processed(after: ProcessedMarker | null, limit: number): Promise<ProcessedMarker[]>;
+  /** Every checkpoint, in name order. */
+  checkpoints(): Promise<Array<{ name: string; position: number }>>;
 }
 
 /**

@@ -1,12 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StoredEvent } from '../eventSourcing/types.js';
-import { deadLetterTopicOf, type EventBus, type Subscription } from '../ports/eventBus.js';
+import {
+  DEFAULT_MAX_ATTEMPTS,
+  PermanentEventError,
+  deadLetterTopicOf,
+  type DeadLetters,
+  type EventBus,
+  type Subscription,
+} from '../ports/eventBus.js';
 import { waitFor } from './waitFor.js';
 
 export interface EventBusFactory {
-  /** A fresh location (file, broker namespace); open() may be called again after close() and sees the same log and offsets. */
-  location(): Promise<{ open(): Promise<EventBus> }>;
+  /**
+   * A fresh location (file, broker namespace); open() may be called again after close() and sees the same log
+   * and offsets; deadLetters() opens the operator's view of its dead letters (`make dlq`).
+   */
+  location(): Promise<{ open(): Promise<EventBus>; deadLetters(): Promise<DeadLetters> }>;
   /** Upper bound for waits (Kafka rebalances are slow). Default 10 s. */
   timeoutMs?: number;
   /** The maxAttempts the factory's buses were opened with (the dead-letter case counts them). */
@@ -34,6 +44,49 @@ export function busEvent(
     causationId: null,
     actor: null,
   };
+}
+
+/** What a gRPC client throws while its server is down (an outage of identity, say). */
+export const unavailable = () =>
+  Object.assign(new Error('14 UNAVAILABLE: No connection established'), {
+    code: 14,
+    details: 'No connection established',
+    metadata: {},
+  });
+
+/**
+ * An outage of `ms` (75 s outlasts the 20 attempts that bound other failures, at the default backoff) met by a
+ * group of `bus`, opened with its adapter's default retries: both events are handled once it ends, in order,
+ * and nothing is dead-lettered.
+ */
+export async function expectOutageWaitedOut(bus: EventBus, letters: DeadLetters, ms = 75_000): Promise<void> {
+  const topic = `t-${randomUUID()}`;
+  const outageEndsAt = Date.now() + ms;
+  let attempts = 0;
+  const handled: string[] = [];
+  const sub = await bus.subscribe({
+    topic,
+    group: 'kyc',
+    handler: async (e) => {
+      attempts++;
+      if (Date.now() < outageEndsAt) throw unavailable();
+      handled.push(e.id);
+    },
+  });
+  try {
+    const first = busEvent('user-1', 1);
+    const second = busEvent('user-1', 2);
+    await bus.publish(topic, [first, second]);
+    await waitFor(() => handled.length === 2, {
+      timeoutMs: ms + 90_000,
+      message: 'handled after the outage',
+    });
+    expect(handled).toEqual([first.id, second.id]);
+    expect(attempts).toBeGreaterThan(DEFAULT_MAX_ATTEMPTS);
+    expect(await letters.list(topic)).toEqual([]);
+  } finally {
+    await sub.stop();
+  }
 }
 
 /** The one conformance suite of the EventBus port. */
@@ -127,8 +180,10 @@ export function describeEventBusConformance(name: string, factory: EventBusFacto
         timeoutMs,
         message: 'both groups got all',
       });
-      expect(one.got.map((e) => e.id).sort()).toEqual(events.map((e) => e.id).sort());
-      expect(two.got.map((e) => e.id).sort()).toEqual(events.map((e) => e.id).sort());
+      // every event in each group (at least once: a consumer restarted before its commit gets it again)
+      const ids = (got: StoredEvent[]) => [...new Set(got.map((e) => e.id))].sort();
+      expect(ids(one.got)).toEqual(events.map((e) => e.id).sort());
+      expect(ids(two.got)).toEqual(events.map((e) => e.id).sort());
     });
 
     it('resumes a restarted consumer from its committed offset, also after the bus is re-opened', async () => {
@@ -212,8 +267,96 @@ export function describeEventBusConformance(name: string, factory: EventBusFacto
       expect(c.got.map((x) => x.id)).toEqual([next.id]);
     });
 
+    it('a transient failure (an outage) is retried for as long as it lasts: nothing is dead-lettered and the next event waits', async () => {
+      const location = await factory.location();
+      const bus = await open(location);
+      const { topic, group } = names();
+      const outage = busEvent('o', 1, { outage: true });
+      const after = busEvent('o', 2, { outage: false });
+      const lasts = 3 * factory.maxAttempts + 2; // failed attempts: well past the bound of other failures
+      let attempts = 0;
+      const handled: string[] = [];
+      const sub = await bus.subscribe({
+        topic,
+        group,
+        handler: async (e) => {
+          if (e.id === outage.id && ++attempts <= lasts) {
+            // as a store's driver and a gRPC client report a peer that is down
+            throw attempts % 2
+              ? Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:50051'), { code: 'ECONNREFUSED' })
+              : unavailable();
+          }
+          handled.push(e.id);
+        },
+      });
+      subs.push(sub);
+      await bus.publish(topic, [outage, after]);
+      await waitFor(() => handled.length >= 2, { timeoutMs, message: 'both events once the outage ended' });
+      expect(handled).toEqual([outage.id, after.id]);
+      expect(attempts).toBe(lasts + 1);
+      const letters = await location.deadLetters();
+      try {
+        expect(await letters.list(topic)).toEqual([]);
+      } finally {
+        await letters.close();
+      }
+    });
+
+    it('a permanent failure is dead-lettered at once with its reason; a redrive puts it back and it is handled', async () => {
+      const location = await factory.location();
+      const bus = await open(location);
+      const { topic, group } = names();
+      const refused = busEvent('r', 1, { refused: true });
+      const next = busEvent('r', 2, { refused: false });
+      let attempts = 0;
+      let refuse = true;
+      const handled: string[] = [];
+      const sub = await bus.subscribe({
+        topic,
+        group,
+        handler: async (e) => {
+          if (e.id === refused.id && refuse) {
+            attempts++;
+            throw new PermanentEventError('this event can never be handled');
+          }
+          handled.push(e.id);
+        },
+      });
+      subs.push(sub);
+      await bus.publish(topic, [refused, next]);
+      await waitFor(() => handled.length >= 1, { timeoutMs, message: 'the event after the refused one' });
+      expect(attempts).toBe(1);
+      const letters = await location.deadLetters();
+      try {
+        const listed = await letters.list(topic);
+        expect(listed).toEqual([
+          expect.objectContaining({
+            topic,
+            group,
+            reason: 'permanent',
+            error: 'this event can never be handled',
+            event: expect.objectContaining({ id: refused.id, data: { refused: true } }),
+          }),
+        ]);
+        expect(listed[0]!.redrivenAt).toBeUndefined();
+        expect((await letters.list()).some((l) => l.event.id === refused.id)).toBe(true);
+        refuse = false; // the cause was fixed: put it back
+        expect(await letters.redrive(topic)).toEqual([refused.id]);
+        await waitFor(() => handled.includes(refused.id), { timeoutMs, message: 'the redriven event' });
+        expect(handled).toEqual([next.id, refused.id]);
+        await waitFor(async () => (await letters.list(topic))[0]?.redrivenAt !== undefined, {
+          timeoutMs,
+          message: 'the dead letter marked redriven',
+        });
+        expect(await letters.redrive(topic)).toEqual([]); // nothing left that was not redriven
+      } finally {
+        await letters.close();
+      }
+    });
+
     it('a handler that keeps failing sends the event to <topic>.dlq after maxAttempts, and the next event is delivered', async () => {
-      const bus = await open(await factory.location());
+      const location = await factory.location();
+      const bus = await open(location);
       const { topic, group } = names();
       const poison = busEvent('p', 1, { poison: true });
       const fine = busEvent('p', 2, { poison: false });
@@ -239,6 +382,14 @@ export function describeEventBusConformance(name: string, factory: EventBusFacto
       await waitFor(() => dead.got.length >= 1, { timeoutMs, message: 'the dead letter' });
       expect(dead.got.map((e) => e.id)).toEqual([poison.id]);
       expect(dead.got[0].data).toEqual({ poison: true });
+      const letters = await location.deadLetters();
+      try {
+        expect((await letters.list(topic)).map((l) => [l.event.id, l.reason, l.error])).toEqual([
+          [poison.id, `handler failed ${factory.maxAttempts} times`, 'cannot handle this one'],
+        ]);
+      } finally {
+        await letters.close();
+      }
     });
   });
 }

@@ -397,6 +397,45 @@ export function describeServiceStoreConformance(name: string, factory: ServiceSt
       expect(await store.getCheckpoint('other')).toBe(3);
     });
 
+    it('lists what is not the log for a migration: collections, documents with ids, markers, checkpoints, in pages', async () => {
+      const store = await fresh();
+      const inventory = store.inventory;
+      if (!inventory) return; // optional: a store without one cannot be the source of a migration
+      await store.transaction(async (tx) => {
+        for (const id of ['c', 'a', 'b']) await tx.put('things', id, { id, n: id.charCodeAt(0) });
+        await tx.put('others', 'x', { nested: { ok: true } });
+        await tx.put('gone', 'y', { v: 1 });
+        await tx.delete('gone', 'y');
+        for (const [consumer, eventId] of [
+          ['ledger', 'e2'],
+          ['identity', 'e9'],
+          ['ledger', 'e1'],
+        ])
+          await tx.markProcessed(consumer, eventId);
+        await tx.setCheckpoint('relay', 7);
+        await tx.setCheckpoint('audit', 3);
+      });
+      expect(await inventory.collections()).toEqual(['others', 'things']);
+      expect(await inventory.documents('things', '', 2)).toEqual([
+        { id: 'a', doc: { id: 'a', n: 97 } },
+        { id: 'b', doc: { id: 'b', n: 98 } },
+      ]);
+      expect(await inventory.documents('things', 'b', 2)).toEqual([{ id: 'c', doc: { id: 'c', n: 99 } }]);
+      expect(await inventory.documents('others', '', 10)).toEqual([
+        { id: 'x', doc: { nested: { ok: true } } },
+      ]);
+      const first = await inventory.processed(null, 2);
+      expect(first).toEqual([
+        { consumer: 'identity', eventId: 'e9' },
+        { consumer: 'ledger', eventId: 'e1' },
+      ]);
+      expect(await inventory.processed(first[1]!, 2)).toEqual([{ consumer: 'ledger', eventId: 'e2' }]);
+      expect(await inventory.checkpoints()).toEqual([
+        { name: 'audit', position: 3 },
+        { name: 'relay', position: 7 },
+      ]);
+    });
+
     it('calls onAppended listeners after a commit that appended (and only then)', async () => {
       const store = await fresh();
       const seen: number[] = [];

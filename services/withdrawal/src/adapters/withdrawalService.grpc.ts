@@ -11,12 +11,14 @@ import {
   type Withdrawal,
   type WithdrawalServiceServer,
 } from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
+import type { CloseAccountRequest } from '@meridian/proto/meridian/common/v1/common';
+import { closeAccountInputOf } from '@meridian/platform/app/accountClosure';
 import { heldRequestHandlers } from '@meridian/platform/app/heldRequest/grpc';
 import { openingAnswers } from '@meridian/platform/personalData';
 import { unaryHandlers, type GrpcServiceRegistration } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
 import type { WithdrawalContext } from '../app/context.js';
-import { type WithdrawalView, requestWithdrawal, withdrawals } from '../app/withdrawals.js';
+import { type WithdrawalView, closeAccount, requestWithdrawal, withdrawals } from '../app/withdrawals.js';
 
 export const withdrawalToProto = (d: WithdrawalView): Withdrawal => ({
   withdrawalId: d.withdrawalId,
@@ -39,9 +41,8 @@ export function withdrawalGrpcService(
   options: { logger: Logger },
 ): GrpcServiceRegistration {
   const handlers = unaryHandlers(
-    openingAnswers(
-      ctx.personalData,
-      heldRequestHandlers(ctx, withdrawals, withdrawalToProto, {
+    openingAnswers(ctx.personalData, {
+      ...heldRequestHandlers(ctx, withdrawals, withdrawalToProto, {
         one: 'withdrawal',
         ofUser: 'listUserWithdrawals',
         submit: [
@@ -50,7 +51,8 @@ export function withdrawalGrpcService(
             requestWithdrawal(ctx, { ...base, kycStatus, amount, walletAddress }),
         ],
       }),
-    ),
+      closeAccount: (req: CloseAccountRequest) => closeAccount(ctx, closeAccountInputOf(req)),
+    }),
     { logger: options.logger },
   );
   const implementation: WithdrawalServiceServer = handlers;

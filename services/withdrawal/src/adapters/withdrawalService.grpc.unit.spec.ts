@@ -1,4 +1,4 @@
-/** The withdrawal as the gRPC surface sends it: who initiated it, from its read model (issue 11, finding 5). */
+/** The withdrawal as the gRPC surface sends it: who initiated it, from its read model. */
 import { describe, expect, it } from 'vitest';
 import type { Actor, StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { WithdrawalEvent } from '../domain/withdrawal.js';

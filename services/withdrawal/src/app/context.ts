@@ -26,6 +26,8 @@ export interface WithdrawalContext {
   personalData: PersonalData;
   /** Attempts of read -> decide -> append when another writer moved the stream first (default 5). */
   maxAttempts?: number;
+  /** How many of a user's withdrawals may be pending at once (default 5; WITHDRAWAL_MAX_PENDING). */
+  maxPendingPerUser?: number;
 }
 
 // the caller (Actor), its powers, id syntax, event metadata, the retried transaction, MESSAGES and

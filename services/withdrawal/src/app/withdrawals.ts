@@ -7,8 +7,15 @@
  * completes it.
  */
 import { heldRequests } from '@meridian/platform/app/heldRequest/heldRequests';
+import { closeHeldRequestAccount } from '@meridian/platform/app/heldRequest/closeAccount';
+import { type CloseAccountInput, refuseClosedAccount } from '@meridian/platform/app/accountClosure';
 import type { WithUser } from '@meridian/platform/app/heldRequest/userDirectory';
-import { WITHDRAWAL_MESSAGES, parseWithdrawalAmount, validateRequest } from '../domain/withdrawal.js';
+import {
+  WITHDRAWAL_KIND,
+  WITHDRAWAL_MESSAGES,
+  parseWithdrawalAmount,
+  validateRequest,
+} from '../domain/withdrawal.js';
 import { type WithdrawalDoc, withdrawalView } from '../projections/withdrawalView.js';
 import { type Actor, type WithdrawalContext, checkId, executeWithdrawal, requireActor } from './context.js';
 
@@ -53,12 +60,16 @@ export async function requestWithdrawal(
     walletAddress: input.walletAddress ?? '',
     now: ctx.clock(),
   };
+  // sealed before the request is recorded: the recording transaction (with the cap on pending requests)
+  // waits on nothing outside the store
+  const sealed = await sealWalletAddress(ctx, actor.userId, request.walletAddress);
   const { message, view } = await withdrawals.submit(ctx, {
     actor,
     requestId: withdrawalId,
     validate: () => validateRequest(request),
     record: async (availableProfitCents, meta) => {
-      const sealed = await sealWalletAddress(ctx, actor.userId, request.walletAddress);
+      // in the recording transaction: an account closed for the user's deletion takes no new request
+      await refuseClosedAccount(ctx.store, actor.userId);
       return executeWithdrawal(
         ctx,
         withdrawalId,
@@ -69,6 +80,20 @@ export async function requestWithdrawal(
   });
   return { message, withdrawal: view };
 }
+
+/** Admin, before the user's deletion: the user's withdrawals closed (platform app/heldRequest/closeAccount.ts). */
+export const closeAccount = (ctx: WithdrawalContext, input: CloseAccountInput) =>
+  closeHeldRequestAccount(
+    ctx,
+    {
+      view: withdrawalView,
+      pendingStatus: WITHDRAWAL_KIND.pendingStatus,
+      reject: 'RejectWithdrawal',
+      execute: (c, id, command, meta) => executeWithdrawal(c, id, () => command, meta),
+      requests: withdrawals,
+    },
+    input,
+  );
 
 /**
  * The wallet address as the events keep it: sealed with the owner's personal-data key (crypto-shredding:

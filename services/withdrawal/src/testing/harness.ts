@@ -13,13 +13,15 @@ import { start } from '../main.js';
 
 export { ADMIN, ADMIN_2, caller, grpcError, type Call } from '@meridian/ledger/testing/callerStack';
 
-export async function startStack(options: { personalData?: PersonalData } = {}) {
+export async function startStack(
+  options: { personalData?: PersonalData; env?: Record<string, string> } = {},
+) {
   /** The withdrawal service's personal data (keys in memory): `shred(userId)` is what deleting the user does. */
   const personalData = options.personalData ?? new PersonalData(new MemoryPersonalDataKeys());
   const stack = await startHeldRequestStack({
     service: 'withdrawal',
     ledgerSide: startLedgerForCallers,
-    config: parseWithdrawalConfig,
+    config: (env) => parseWithdrawalConfig({ ...env, ...options.env }),
     start: (deps: Parameters<typeof start>[0]) => start({ ...deps, personalData }),
     proto: wd,
     client: wd.WithdrawalServiceClient,

@@ -14,7 +14,9 @@ const METHOD: Record<string, string> = {
 };
 
 export function securityEventLabel(e: SecurityEvent): string {
-  const how = METHOD[e.method] ? ` ${METHOD[e.method]}` : '';
+  // oidc:<name>: a sign-in through that OpenID Connect provider
+  const provider = e.method.startsWith('oidc:') ? e.method.slice('oidc:'.length) : '';
+  const how = provider ? ` with ${provider}` : METHOD[e.method] ? ` ${METHOD[e.method]}` : '';
   if (e.kind === 'new_device') return `Sign-in from a new browser${how}`;
   if (e.kind === 'password_changed') return `Password changed${how}`;
   return `Sign-in${how}`;

@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAppDispatch } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { FormError, InputField } from '../../ui/Field';
 import { AuthCard } from './AuthCard';
 import { loginCodeRequested, loginSubmitted } from './authSlice';
 import { PasswordInput } from './PasswordInput';
+import { ProviderButtons, providerErrorMessage } from './ProviderButtons';
 import { validateLogin } from './validation';
 
 export function LoginPage() {
@@ -15,7 +16,9 @@ export function LoginPage() {
   const from = (location.state as { from?: string } | null)?.from;
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState('');
+  const [searchParams] = useSearchParams();
+  // a sign-in through a provider that was refused comes back here with its reason
+  const [error, setError] = useState(() => providerErrorMessage(searchParams.get('error')));
   const [busy, setBusy] = useState(false);
 
   async function onSubmit(event: FormEvent) {
@@ -64,6 +67,7 @@ export function LoginPage() {
           Log in
         </Button>
       </form>
+      <ProviderButtons />
     </AuthCard>
   );
 }

@@ -9,6 +9,7 @@ import { registerSubmitted } from './authSlice';
 import { CountryField } from './CountryField';
 import { PasswordChecklist } from './PasswordChecklist';
 import { PasswordInput } from './PasswordInput';
+import { ProviderButtons } from './ProviderButtons';
 import { MESSAGES, validateRegister } from './validation';
 
 export function RegisterPage() {
@@ -121,6 +122,7 @@ export function RegisterPage() {
           By creating an account you agree to our <Link to="/privacy-policy">privacy policy</Link>.
         </p>
       </form>
+      <ProviderButtons />
     </AuthCard>
   );
 }

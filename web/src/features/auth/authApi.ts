@@ -1,5 +1,5 @@
 import { api } from '../../app/apiClient';
-import type { Country, LoginInput, ProfileChanges, RegisterInput, User } from './authTypes';
+import type { AuthProvider, Country, LoginInput, ProfileChanges, RegisterInput, User } from './authTypes';
 
 const USERS = 'users/';
 
@@ -94,8 +94,10 @@ export const authApi = {
   async getUserStats(): Promise<UserStats> {
     return (await api.get(`${USERS}userStats`)).data as UserStats;
   },
-  async deleteUser(id: string): Promise<string> {
-    return asMessage((await api.delete(`${USERS}${enc(id)}`)).data);
+  /** DELETE users/{id}; `cancelPending`: the user's pending requests are cancelled (holds released) first. */
+  async deleteUser(input: { id: string; cancelPending?: boolean }): Promise<string> {
+    const query = input.cancelPending ? '?cancelPending=true' : '';
+    return asMessage((await api.delete(`${USERS}${enc(input.id)}${query}`)).data);
   },
   async upgradeUser(input: { id: string; role: string }): Promise<string> {
     return asMessage((await api.post(`${USERS}upgradeUser`, { role: input.role, id: input.id })).data);
@@ -115,6 +117,11 @@ export const authApi = {
   },
   async exitImpersonation(): Promise<string> {
     return asMessage((await api.post(`${USERS}exit-impersonation`, {})).data);
+  },
+  /** The OpenID Connect providers to sign in with ([] when none is configured). */
+  async authProviders(): Promise<AuthProvider[]> {
+    const data: unknown = (await api.get('auth/providers')).data;
+    return Array.isArray(data) ? (data as AuthProvider[]) : [];
   },
   async countries(): Promise<Country[]> {
     const data: unknown = (await api.get('countries')).data;

@@ -296,3 +296,48 @@ describe('forgot, reset, login code and verify screens', () => {
     expect(reload).not.toHaveBeenCalled();
   });
 });
+
+describe('sign-in through an identity provider', () => {
+  const providers = [
+    { id: 'test-idp', name: 'Test IdP' },
+    { id: 'google', name: 'Google' },
+  ];
+
+  it.each(['/login', '/register'])(
+    '%s offers "Continue with <name>" for each configured provider',
+    async (path) => {
+      server.on('GET auth/providers', [200, providers]);
+      renderApp(path);
+      const google = await screen.findByRole('link', { name: 'Continue with Google' });
+      expect(google).toHaveAttribute('href', '/api/auth/oidc/google/start');
+      expect(screen.getByRole('link', { name: 'Continue with Test IdP' })).toHaveAttribute(
+        'href',
+        '/api/auth/oidc/test-idp/start',
+      );
+    },
+  );
+
+  it('offers none when none is configured', async () => {
+    server.on('GET auth/providers', [200, []]);
+    renderApp('/login');
+    await waitFor(() => expect(server.callsTo('GET auth/providers')).toHaveLength(1));
+    await act(async () => {});
+    expect(screen.queryByRole('link', { name: /Continue with/ })).not.toBeInTheDocument();
+    expect(screen.queryByText('or')).not.toBeInTheDocument();
+  });
+
+  it("shows why a provider's sign-in was refused (the callback's ?error=)", async () => {
+    server.on('GET auth/providers', [200, providers]);
+    renderApp('/login?error=email_not_verified');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The provider has not verified your email address. Verify it there, or log in with your password.',
+    );
+  });
+
+  it('words a reason it does not know too', async () => {
+    renderApp('/login?error=something_new');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Signing in through the provider failed. Please try again.',
+    );
+  });
+});

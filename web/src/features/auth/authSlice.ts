@@ -93,7 +93,10 @@ export const usersPageRequested = call(
   (page: { limit: number; cursor?: string; q?: string }) => authApi.getUsersPage(page),
 );
 export const userStatsRequested = call('auth/userStatsRequested', (_: void) => authApi.getUserStats());
-export const userDeleteConfirmed = call('auth/userDeleteConfirmed', (id: string) => authApi.deleteUser(id));
+export const userDeleteConfirmed = call(
+  'auth/userDeleteConfirmed',
+  (input: { id: string; cancelPending?: boolean }) => authApi.deleteUser(input),
+);
 export const userRoleChangeSubmitted = call(
   'auth/userRoleChangeSubmitted',
   (input: { id: string; role: string }) => authApi.upgradeUser(input),

@@ -40,3 +40,9 @@ export interface Country {
   name: string;
   code: string;
 }
+
+/** An OpenID Connect provider people may sign in with (GET api/auth/providers). */
+export interface AuthProvider {
+  id: string;
+  name: string;
+}

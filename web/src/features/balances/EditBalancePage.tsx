@@ -4,6 +4,7 @@ import { api } from '../../app/apiClient';
 import { authApi } from '../auth/authApi';
 import type { User } from '../auth/authTypes';
 import { useAppSelector } from '../../app/hooks';
+import { useIntentKey, withIntentKey } from '../../app/intentKey';
 import { Button } from '../../ui/Button';
 import { Card, PageHeader } from '../../ui/Card';
 import { FormError, InputField, SelectField } from '../../ui/Field';
@@ -82,6 +83,8 @@ export function EditBalancePage({ kind }: { kind: BalanceKind }) {
   const [busy, setBusy] = useState(false);
   // the account's balance the server answered with after the last edit (it answers every balance)
   const [after, setAfter] = useState<number | undefined>(undefined);
+  // a PUT a proxy may send twice: the edit carries its intent's Idempotency-Key
+  const intent = useIntentKey();
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -90,13 +93,17 @@ export function EditBalancePage({ kind }: { kind: BalanceKind }) {
     if (!amount.trim() || !Number.isFinite(value)) return setError(BALANCE_MESSAGES.amountRequired);
     setError('');
     setBusy(true);
+    const path = `${spec.path}/${encodeURIComponent(id)}`;
+    const body = { operation, amount: value };
     try {
-      const res = await api.put(`${spec.path}/${encodeURIComponent(id)}`, { operation, amount: value });
+      const res = await api.put(path, body, withIntentKey(intent.keyFor({ path, body })));
+      intent.settle();
       const answered = (res.data as Record<string, unknown> | null)?.[spec.field];
       if (typeof answered === 'number') setAfter(answered);
       setSuccess(messageFrom(res.data) || 'Balance updated');
       setAmount('');
     } catch (e) {
+      intent.settle(e);
       setError(serverMessage(e) || BALANCE_MESSAGES.failed);
     } finally {
       setBusy(false);

@@ -5,6 +5,7 @@ import { formatCount, formatUsd } from '../../ui/format';
 import { LIVE_EVENTS, asQueueItemAdded, asQueueItemDecided, type QueueName } from '../live/liveEvents';
 import { useLiveEvents, useResyncs } from '../live/useLiveEvents';
 import { queueItemId, type QueueItem } from '../queues/queuesSlice';
+import { SupportQueueStat } from '../support/SupportQueueStat';
 import {
   FLOW_ACTIONS,
   NO_FLOW,
@@ -194,6 +195,7 @@ export function AdminPanel({ now = Date.now }: { now?: () => number }) {
               </li>
             );
           })}
+          <SupportQueueStat />
         </ul>
       </div>
       <div className="dash-card">

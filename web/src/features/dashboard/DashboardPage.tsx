@@ -50,6 +50,18 @@ const ADMIN_TILES = [
   },
   { to: '/pending-kyc', label: 'Pending Kyc Verification', icon: 'kyc', text: 'Review identity documents' },
   {
+    to: '/support-inbox',
+    label: 'Support inbox',
+    icon: 'support',
+    text: 'Answer investors, send deposit addresses',
+  },
+  {
+    to: '/admin-deposit-addresses',
+    label: 'Deposit addresses',
+    icon: 'deposit',
+    text: 'The address book support sends from',
+  },
+  {
     to: '/admin/audit',
     label: 'Audit trail',
     icon: 'history',

@@ -1,10 +1,13 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { useIntentKey } from '../../app/intentKey';
 import { toast } from '../../ui/toast';
 import { Button } from '../../ui/Button';
 import { Card, PageHeader } from '../../ui/Card';
 import { FormError, InputField } from '../../ui/Field';
 import { serverMessage } from '../queues/lists';
+import { supportApi } from '../support/supportApi';
+import { networkOf, type DepositAddressPart } from '../support/supportTypes';
 import { depositsApi } from './depositsApi';
 
 export const DEPOSIT_REDIRECT_MS = 3000;
@@ -20,6 +23,25 @@ export function DepositPage() {
   const [error, setError] = useState('');
   const [done, setDone] = useState('');
   const [busy, setBusy] = useState(false);
+  /** The addresses support gave in the chat, newest first; the newest is chosen until another is. */
+  const [addresses, setAddresses] = useState<DepositAddressPart[]>([]);
+  const [addressId, setAddressId] = useState('');
+  const intent = useIntentKey();
+
+  useEffect(() => {
+    let live = true;
+    supportApi.givenAddresses().then(
+      (given) => {
+        if (!live) return;
+        setAddresses(given);
+        setAddressId((chosen) => chosen || (given[0]?.addressId ?? ''));
+      },
+      () => undefined, // no conversation yet: the declaration names no address
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
 
   useEffect(() => {
     if (!done) return;
@@ -35,12 +57,15 @@ export function DepositPage() {
     }
     setError('');
     setBusy(true);
+    const declared = { amount: amount.trim(), addressId: addressId || undefined };
     try {
-      const message = await depositsApi.create(amount.trim());
+      const message = await depositsApi.create(declared.amount, declared.addressId, intent.keyFor(declared));
+      intent.settle();
       const text = message || 'Deposit request submitted';
       toast.success(text);
       setDone(text);
     } catch (e) {
+      intent.settle(e);
       toast.error(DEPOSIT_MESSAGES.failed);
       setError(serverMessage(e) || DEPOSIT_MESSAGES.failed);
     } finally {
@@ -76,6 +101,28 @@ export function DepositPage() {
               onChange={(e) => setAmount(e.target.value)}
               disabled={Boolean(done)}
             />
+            {addresses.length > 0 ? (
+              <fieldset className="address-choice" disabled={Boolean(done)}>
+                <legend>Sent to</legend>
+                {addresses.map((a) => (
+                  <label key={a.addressId}>
+                    <input
+                      type="radio"
+                      name="addressId"
+                      value={a.addressId}
+                      checked={addressId === a.addressId}
+                      onChange={() => setAddressId(a.addressId)}
+                    />
+                    <span>
+                      <strong>{networkOf(a.network).label}</strong>
+                      {a.label ? ` · ${a.label}` : ''}
+                      <br />
+                      <code className="break-all small">{a.address}</code>
+                    </span>
+                  </label>
+                ))}
+              </fieldset>
+            ) : null}
             <Button type="submit" block busy={busy} busyLabel="Submitting…" disabled={Boolean(done)}>
               Submit deposit
             </Button>

@@ -11,6 +11,8 @@ export interface Deposit {
   user?: Person | string;
   /** Who initiated it when its owner did not (an admin acting as the user); absent otherwise. */
   initiatedBy?: Person | string | null;
+  /** The deposit address (given in the support chat) the funds were sent to, when the declaration named one. */
+  sentTo?: { network: string; address: string; addressId: string };
 }
 
 export const depositId = (d: Deposit) => d.transactionId ?? d._id ?? '';

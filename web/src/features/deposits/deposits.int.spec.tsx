@@ -151,6 +151,23 @@ describe('/transaction/:transactionId', () => {
     expect(screen.queryByRole('button', { name: 'Reject payment' })).not.toBeInTheDocument();
   });
 
+  it('shows a status decided elsewhere as it is pushed, without another GET, and drops the buttons', async () => {
+    server.on('GET payments/viewPaymentStatus/t1', [200, pending]);
+    const { store } = renderApp('/transaction/t1', { preloadedState: loggedInAs(admin) });
+    expect(await screen.findByRole('button', { name: 'Confirm payment' })).toBeInTheDocument();
+    act(() => {
+      store.dispatch(
+        eventReceived({
+          event: 'status/changed',
+          payload: { kind: 'deposit', id: 't1', status: 'Rejected', position: '3' },
+        }),
+      );
+    });
+    expect(await screen.findByText('Rejected')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Confirm payment' })).not.toBeInTheDocument();
+    expect(server.callsTo('GET payments/viewPaymentStatus/t1')).toHaveLength(1);
+  });
+
   it("says 'Failed to confirm payment' / 'Failed to reject payment'", async () => {
     server.on('GET payments/viewPaymentStatus/t1', [200, pending]);
     server.on('PATCH payments/confirmPayment', [409, { message: 'Deposit already decided' }]);

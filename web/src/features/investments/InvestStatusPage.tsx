@@ -1,17 +1,13 @@
-import { useState } from 'react';
-import { usePagedList } from '../../app/usePagedList';
-import { MoreSentinel } from '../../ui/MoreSentinel';
 import { Link } from 'react-router-dom';
+import { MoreSentinel, type ListMore } from '../../ui/MoreSentinel';
 import { Card, EmptyState, PageHeader } from '../../ui/Card';
 import { formatDate } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
 import { investmentTone, StatusBadge } from '../../ui/StatusBadge';
-import { asStatusChanged, LIVE_EVENTS } from '../live/liveEvents';
-import { useLiveEvents } from '../live/useLiveEvents';
 import { serverMessage } from '../queues/lists';
-import { investmentsApi } from './investmentsApi';
-import { investmentIdOf, maturityText, planNameOf, type Investment } from './investmentTypes';
+import { useInvestmentHistoryInfiniteQuery } from './investmentsApi';
+import { investmentIdOf, maturityText, planNameOf } from './investmentTypes';
 
 export const INVEST_STATUS_MESSAGES = {
   empty: 'No investment at all',
@@ -20,23 +16,18 @@ export const INVEST_STATUS_MESSAGES = {
 
 /** /invest-status: the user's investments; only 'Active' is styled as active; each opens its detail. */
 export function InvestStatusPage() {
-  const [error, setError] = useState('');
-  // a page at a time, the next one as the user scrolls to the end
-  const {
-    items: list,
-    setItems: setList,
-    more,
-  } = usePagedList<Investment>(investmentsApi.historyPage, (e) =>
-    setError(serverMessage(e) || INVEST_STATUS_MESSAGES.failed),
-  );
-
-  useLiveEvents((e) => {
-    const changed = e.event === LIVE_EVENTS.statusChanged ? asStatusChanged(e.payload) : null;
-    if (changed?.kind !== 'investment') return;
-    setList(
-      (l) => l?.map((i) => (investmentIdOf(i) === changed.id ? { ...i, status: changed.status } : i)) ?? l,
-    );
-  });
+  // a page at a time, the next one as the user scrolls to the end; status pushes update the pages
+  const history = useInvestmentHistoryInfiniteQuery();
+  const firstFailed = history.isError && !history.data;
+  const error = firstFailed ? serverMessage(history.error) || INVEST_STATUS_MESSAGES.failed : '';
+  const list = firstFailed ? [] : (history.data?.pages.flatMap((p) => p.items) ?? null);
+  const more: ListMore = {
+    hasMore: history.hasNextPage,
+    loading: history.isFetchingNextPage,
+    loadMore: () => {
+      if (history.hasNextPage && !history.isFetching) void history.fetchNextPage();
+    },
+  };
 
   return (
     <div className="container section">
@@ -69,9 +60,11 @@ export function InvestStatusPage() {
                   <div className="record__main">
                     <p className="record__title">{planNameOf(i) || 'Investment'} plan</p>
                     <p className="record__meta">
-                      {i.startDate
+                      {i.startDate && !i.datesProjected
                         ? `${formatDate(i.startDate)} → ${formatDate(i.endDate)}`
-                        : 'Waiting for approval'}
+                        : i.startDate
+                          ? `Waiting for approval · projected ${formatDate(i.startDate)} → ${formatDate(i.endDate)}`
+                          : 'Waiting for approval'}
                     </p>
                   </div>
                   <div className="record__figures">

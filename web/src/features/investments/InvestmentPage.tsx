@@ -1,88 +1,30 @@
-import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { toast } from '../../ui/toast';
-import { AdminOnly } from '../../app/guards';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { Button } from '../../ui/Button';
 import { Card, EmptyState, PageHeader } from '../../ui/Card';
 import { formatDateTime } from '../../ui/dates';
-import { DetailList } from '../../ui/DetailList';
 import { formatUsd } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
 import { investmentTone, StatusBadge } from '../../ui/StatusBadge';
-import { asStatusChanged, LIVE_EVENTS } from '../live/liveEvents';
-import { useLiveEvents } from '../live/useLiveEvents';
 import { personOf, serverMessage } from '../queues/lists';
-import { toastDecisionFailed } from '../queues/QueueParts';
-import { queueItemDecided } from '../queues/queuesSlice';
-import { decideWithClaim } from '../claims/claimsApi';
-import { ClaimNotice } from '../claims/ClaimNotice';
-import { useItemClaim } from '../claims/useClaims';
-import { INVESTMENT_DECISION_MESSAGES, investmentsApi } from './investmentsApi';
-import { investmentIdOf, maturityText, planNameOf, type Investment } from './investmentTypes';
-
-type View =
-  { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; investment: Investment };
+import { DecisionPanel } from '../queues/DecisionPanel';
+import {
+  INVESTMENT_DECISION_CHOICES,
+  useDecideInvestmentMutation,
+  useInvestmentQuery,
+} from './investmentsApi';
+import { investmentIdOf, maturityText, planNameOf } from './investmentTypes';
 
 /** /investment/{investmentId}: the terms of one investment; an admin approves or rejects a pending one. */
 export function InvestmentPage() {
   const { investmentId = '' } = useParams();
-  const dispatch = useAppDispatch();
-  const [view, setView] = useState<View>({ kind: 'loading' });
-  const [busy, setBusy] = useState<'approve' | 'reject' | null>(null);
-  const isAdmin = useAppSelector((s) => s.auth.user?.role === 'admin');
-  // an admin opening a pending investment claims it: other admins see who reviews it (features/claims)
-  const review = useItemClaim(
-    'investment',
-    investmentId,
-    isAdmin && view.kind === 'ready' && view.investment.status === 'pending',
-  );
-
-  const load = useCallback(async () => {
-    try {
-      const investment = await investmentsApi.one(investmentId);
-      setView(
-        investment ? { kind: 'ready', investment } : { kind: 'error', message: 'Investment not found.' },
-      );
-    } catch (e) {
-      setView({ kind: 'error', message: serverMessage(e) || 'Failed to fetch the investment.' });
-    }
-  }, [investmentId]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  useLiveEvents((e) => {
-    const changed = e.event === LIVE_EVENTS.statusChanged ? asStatusChanged(e.payload) : null;
-    if (changed?.kind === 'investment' && changed.id === investmentId) void load();
-  });
-
-  async function decide(decision: 'approve' | 'reject') {
-    setBusy(decision);
-    try {
-      const message = await decideWithClaim('investment', investmentId, () =>
-        investmentsApi.decide(investmentId, decision),
-      );
-      toast.success(
-        message ||
-          (decision === 'approve'
-            ? INVESTMENT_DECISION_MESSAGES.approved
-            : INVESTMENT_DECISION_MESSAGES.rejected),
-      );
-      dispatch(queueItemDecided({ queue: 'investments', id: investmentId }));
-      await load();
-    } catch (e) {
-      toastDecisionFailed(
-        decision === 'approve'
-          ? INVESTMENT_DECISION_MESSAGES.approveFailed
-          : INVESTMENT_DECISION_MESSAGES.rejectFailed,
-        e,
-      );
-    } finally {
-      setBusy(null);
-    }
-  }
+  const [decideInvestment] = useDecideInvestmentMutation();
+  const query = useInvestmentQuery(investmentId);
+  const investment = query.data;
+  const failure = query.isError
+    ? serverMessage(query.error) || 'Failed to fetch the investment.'
+    : query.isSuccess && !investment
+      ? 'Investment not found.'
+      : null;
+  const projected = investment?.datesProjected ? ' (projected)' : '';
 
   return (
     <div className="container container--narrow section">
@@ -95,81 +37,56 @@ export function InvestmentPage() {
           </Link>
         }
       />
-      {view.kind === 'loading' ? <LoadingBlock label="Loading investment…" /> : null}
-      {view.kind === 'error' ? (
+      {!failure && !investment ? <LoadingBlock label="Loading investment…" /> : null}
+      {failure ? (
         <Card className="notice-card">
-          <EmptyState title={view.message} />
+          <EmptyState title={failure} />
         </Card>
       ) : null}
-      {view.kind === 'ready' ? (
-        <Card className="money-card">
-          <div className="detail-head">
-            <div>
-              <p className="eyebrow">{planNameOf(view.investment) || 'Investment'} plan</p>
-              <p className="detail-head__amount">{formatUsd(view.investment.amount)}</p>
-            </div>
-            <StatusBadge status={view.investment.status} tone={investmentTone(view.investment.status)} />
-          </div>
-          <DetailList
-            label="Investment"
-            rows={[
-              {
-                term: 'Investment ID',
-                value: <span className="break-all">{investmentIdOf(view.investment) || investmentId}</span>,
-              },
-              {
-                term: 'Profit at maturity',
-                value: maturityText(view.investment),
-              },
-              {
-                term: 'Start date',
-                value: view.investment.startDate
-                  ? formatDateTime(view.investment.startDate)
-                  : 'Set at approval',
-              },
-              {
-                term: 'End date',
-                value: view.investment.endDate ? formatDateTime(view.investment.endDate) : 'Set at approval',
-              },
-              ...(view.investment.user
-                ? [
-                    { term: 'Investor', value: personOf(view.investment.user).name || '—' },
-                    { term: 'Email', value: personOf(view.investment.user).email || '—' },
-                  ]
-                : []),
-            ]}
-          />
-          {view.investment.status === 'pending' ? (
-            <AdminOnly>
-              <div className="decision">
-                <ClaimNotice item={review} />
-                <p className="muted">
-                  Approving moves the reserved amount into the investor’s Total Investment and starts the
-                  term.
-                </p>
-                <div className="decision__buttons">
-                  <Button
-                    onClick={() => decide('approve')}
-                    busy={busy === 'approve'}
-                    busyLabel="Processing..."
-                    disabled={busy !== null || review.other !== null}
-                  >
-                    Approve investment
-                  </Button>
-                  <Button
-                    variant="danger"
-                    onClick={() => decide('reject')}
-                    busy={busy === 'reject'}
-                    busyLabel="Processing..."
-                    disabled={busy !== null || review.other !== null}
-                  >
-                    Reject investment
-                  </Button>
-                </div>
-              </div>
-            </AdminOnly>
-          ) : null}
-        </Card>
+      {!failure && investment ? (
+        <DecisionPanel
+          kind="investment"
+          queue="investments"
+          id={investmentId}
+          eyebrow={`${planNameOf(investment) || 'Investment'} plan`}
+          amount={formatUsd(investment.amount)}
+          status={<StatusBadge status={investment.status} tone={investmentTone(investment.status)} />}
+          detailsLabel="Investment"
+          details={[
+            {
+              term: 'Investment ID',
+              value: <span className="break-all">{investmentIdOf(investment) || investmentId}</span>,
+            },
+            { term: 'Profit at maturity', value: maturityText(investment) },
+            {
+              term: 'Start date',
+              value: investment.startDate
+                ? `${formatDateTime(investment.startDate)}${projected}`
+                : 'Set at approval',
+            },
+            {
+              term: 'End date',
+              value: investment.endDate
+                ? `${formatDateTime(investment.endDate)}${projected}`
+                : 'Set at approval',
+            },
+            ...(investment.user
+              ? [
+                  { term: 'Investor', value: personOf(investment.user).name || '—' },
+                  { term: 'Email', value: personOf(investment.user).email || '—' },
+                ]
+              : []),
+          ]}
+          pending={investment.status === 'pending'}
+          choices={INVESTMENT_DECISION_CHOICES}
+          send={(decision, id) => decideInvestment({ id, decision }).unwrap()}
+          layout="section"
+          adminOnly
+        >
+          <p className="muted">
+            Approving moves the reserved amount into the investor’s Total Investment and starts the term.
+          </p>
+        </DecisionPanel>
       ) : null}
     </div>
   );

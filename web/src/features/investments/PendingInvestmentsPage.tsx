@@ -14,7 +14,7 @@ import { useQueue } from '../queues/useQueue';
 import { decideWithClaim } from '../claims/claimsApi';
 import { ClaimBadge } from '../claims/ClaimNotice';
 import { useOthersClaims } from '../claims/useClaims';
-import { INVESTMENT_DECISION_MESSAGES, investmentsApi } from './investmentsApi';
+import { INVESTMENT_DECISION_MESSAGES, investmentsApi, useDecideInvestmentMutation } from './investmentsApi';
 import { investmentIdOf, maturityText, planNameOf, type Investment } from './investmentTypes';
 
 export const PENDING_INVESTMENTS_MESSAGES = {
@@ -25,6 +25,7 @@ export const PENDING_INVESTMENTS_MESSAGES = {
 /** /admin-pending-investment: approve or reject removes the item; live queue 'investments'. */
 export function PendingInvestmentsPage() {
   const dispatch = useAppDispatch();
+  const [decideInvestment] = useDecideInvestmentMutation();
   const [busy, setBusy] = useState<{ id: string; decision: 'approve' | 'reject' } | null>(null);
   // an item another admin reviews shows who, and cannot be decided here (features/claims)
   const reviewedByOther = useOthersClaims('investment');
@@ -43,7 +44,9 @@ export function PendingInvestmentsPage() {
     setBusy({ id, decision });
     try {
       // deciding from the list claims the item first: the gateway decides only with the claim
-      const message = await decideWithClaim('investment', id, () => investmentsApi.decide(id, decision));
+      const message = await decideWithClaim('investment', id, () =>
+        decideInvestment({ id, decision }).unwrap(),
+      );
       toast.success(
         message ||
           (decision === 'approve'

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { toast } from '../../ui/toast';
 import { useAppSelector } from '../../app/hooks';
+import { useIntentKey } from '../../app/intentKey';
 import { Button } from '../../ui/Button';
 import { Card, EmptyState, PageHeader } from '../../ui/Card';
 import { FormError, InputField } from '../../ui/Field';
@@ -35,6 +36,7 @@ export function StartInvestPage() {
   const [error, setError] = useState('');
   const [done, setDone] = useState('');
   const [busy, setBusy] = useState(false);
+  const intent = useIntentKey();
 
   useEffect(() => {
     let live = true;
@@ -67,12 +69,15 @@ export function StartInvestPage() {
     if (!amount.trim()) return setError(INVEST_MESSAGES.amountRequired);
     setError('');
     setBusy(true);
+    const request = { amount: amount.trim(), planName };
     try {
-      const message = await investmentsApi.start({ amount: amount.trim(), planName });
+      const message = await investmentsApi.start(request, intent.keyFor(request));
+      intent.settle();
       const text = message || 'Investment request submitted';
       toast.success(text);
       setDone(text);
     } catch (e) {
+      intent.settle(e);
       toast.error(INVEST_MESSAGES.failed);
       setError(serverMessage(e) || INVEST_MESSAGES.failed);
     } finally {

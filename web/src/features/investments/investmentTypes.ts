@@ -19,6 +19,8 @@ export interface Investment {
   maturityAmount?: number | string | null;
   startDate?: string | null;
   endDate?: string | null;
+  /** The start and end are projected (pending: request time and that plus the plan's term), not yet real. */
+  datesProjected?: boolean;
   createdAt?: string;
   user?: Person | string;
   /** Who initiated it when its owner did not (an admin acting as the user); absent otherwise. */

@@ -2,6 +2,7 @@ import { act, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../test/fakeApi';
 import { aUser, loggedInAs, renderApp } from '../../test/render';
+import { formatDateTime } from '../../ui/dates';
 import { eventReceived } from '../live/liveSlice';
 
 let server: ReturnType<typeof fakeApi>;
@@ -142,6 +143,29 @@ describe('/investment/:investmentId', () => {
     expect(screen.queryByRole('button', { name: 'Reject investment' })).not.toBeInTheDocument();
   });
 
+  it('labels the dates of a pending investment as projected, and the approved ones plainly', async () => {
+    let answer: Record<string, unknown> = {
+      ...pendingOne,
+      startDate: '2026-03-01T10:00:00Z',
+      endDate: '2026-03-08T10:00:00Z',
+      datesProjected: true,
+    };
+    server.on('GET invest/investment/i3', () => [200, answer]);
+    server.on('PUT invest/i3/approve', () => {
+      answer = { ...answer, status: 'Active', datesProjected: false };
+      return [200, { message: 'Investment approved' }];
+    });
+    const { user } = renderApp('/investment/i3', { preloadedState: loggedInAs(admin) });
+    const start = formatDateTime('2026-03-01T10:00:00Z');
+    const end = formatDateTime('2026-03-08T10:00:00Z');
+    expect(await screen.findByText(`${start} (projected)`)).toBeInTheDocument();
+    expect(screen.getByText(`${end} (projected)`)).toBeInTheDocument();
+    await user.click(await screen.findByRole('button', { name: 'Approve investment' }));
+    expect(await screen.findByText('Active')).toBeInTheDocument();
+    expect(screen.getByText(start)).toBeInTheDocument();
+    expect(screen.getByText(end)).toBeInTheDocument();
+  });
+
   it("shows 'Failed to approve the investment.' and 'Failed to reject the investment.'", async () => {
     server.on('GET invest/investment/i3', [200, pendingOne]);
     server.on('PUT invest/i3/approve', [500, {}]);
@@ -177,7 +201,7 @@ describe('/admin-pending-investment', () => {
     server.on('PUT invest/i2/reject', [500, {}]);
     const { user, store } = renderApp('/admin-pending-investment', { preloadedState: loggedInAs(admin) });
     const list = await screen.findByRole('list', { name: 'Pending investments' });
-    // the projected maturity amount of each request (issue 12)
+    // the projected maturity amount of each request
     expect(
       within(within(list).getByRole('listitem', { name: /Gold/ })).getByText('$7,200.00 (projected)'),
     ).toBeInTheDocument();

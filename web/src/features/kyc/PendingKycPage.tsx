@@ -21,6 +21,30 @@ export const PENDING_KYC_MESSAGES = {
   failed: 'Failed to fetch pending KYC requests.',
 } as const;
 
+/**
+ * One side of a submission: the image itself (the server sends documents as attachments under a
+ * sandboxing policy, never as a page of ours; an <img> still shows an image) and a download link; a PDF,
+ * which no <img> shows, is its download link alone.
+ */
+function KycDocument(props: { url: string; side: 'front' | 'back'; owner: string; onOpen: () => void }) {
+  const [image, setImage] = useState(true);
+  return (
+    <span className="kyc-doc">
+      {image ? (
+        <img
+          src={props.url}
+          alt={`${props.side === 'front' ? 'Front' : 'Back'} of ${props.owner}'s document`}
+          loading="lazy"
+          onError={() => setImage(false)}
+        />
+      ) : null}
+      <a href={props.url} download onClick={props.onOpen}>
+        Download {props.side}
+      </a>
+    </span>
+  );
+}
+
 /** /pending-kyc: identity documents waiting for a decision; live queue 'kyc'; the list reloads after a decision. */
 export function PendingKycPage() {
   const [busy, setBusy] = useState<{ id: string; decision: 'approve' | 'reject' } | null>(null);
@@ -88,26 +112,22 @@ export function PendingKycPage() {
                 value: (
                   <span className="doc-links">
                     {u.kyc?.frontDoc ? (
-                      <a
-                        href={u.kyc.frontDoc}
-                        target="_blank"
-                        rel="noopener noreferrer"
-                        onClick={() => openDocuments(u._id)}
-                      >
-                        View front
-                      </a>
+                      <KycDocument
+                        url={u.kyc.frontDoc}
+                        side="front"
+                        owner={u.name}
+                        onOpen={() => openDocuments(u._id)}
+                      />
                     ) : (
                       <span className="muted">Front missing</span>
                     )}
                     {u.kyc?.backDoc ? (
-                      <a
-                        href={u.kyc.backDoc}
-                        target="_blank"
-                        rel="noopener noreferrer"
-                        onClick={() => openDocuments(u._id)}
-                      >
-                        View back
-                      </a>
+                      <KycDocument
+                        url={u.kyc.backDoc}
+                        side="back"
+                        owner={u.name}
+                        onOpen={() => openDocuments(u._id)}
+                      />
                     ) : (
                       <span className="muted">Back missing</span>
                     )}

@@ -173,17 +173,26 @@ describe('/pending-kyc', () => {
     },
   ];
 
-  it('shows cards with name, email, status and document links opening in a new tab', async () => {
+  it('shows cards with name, email, status, each side’s image and its download link', async () => {
     server.on('GET users/kyc/pending', [200, { pendingUsers }]);
     renderApp('/pending-kyc', { preloadedState: loggedInAs(admin) });
     const card = await screen.findByRole('listitem', { name: 'KYC of Ada Lovelace' });
     expect(within(card).getByText('ada@example.com')).toBeInTheDocument();
     expect(within(card).getByText('KYC: Pending')).toBeInTheDocument();
-    const front = within(card).getByRole('link', { name: 'View front' });
+    const front = within(card).getByRole('link', { name: 'Download front' });
     expect(front).toHaveAttribute('href', '/api/users/kyc/documents/k1/front');
-    expect(front).toHaveAttribute('target', '_blank');
-    expect(within(card).getByRole('link', { name: 'View back' })).toHaveAttribute(
+    expect(front).toHaveAttribute('download');
+    expect(within(card).getByRole('link', { name: 'Download back' })).toHaveAttribute(
       'href',
+      '/api/users/kyc/documents/k1/back',
+    );
+    // the images are shown in the card (served as attachments, never opened as a page of ours)
+    expect(within(card).getByRole('img', { name: "Front of Ada Lovelace's document" })).toHaveAttribute(
+      'src',
+      '/api/users/kyc/documents/k1/front',
+    );
+    expect(within(card).getByRole('img', { name: "Back of Ada Lovelace's document" })).toHaveAttribute(
+      'src',
       '/api/users/kyc/documents/k1/back',
     );
   });

@@ -5,6 +5,9 @@ import { listFrom, messageFrom } from '../queues/lists';
 
 const enc = encodeURIComponent;
 
+/** Two identity images on a slow uplink take longer than an ordinary request's timeout. */
+const KYC_UPLOAD_TIMEOUT_MS = 120_000;
+
 export const kycApi = {
   /** POST api/users/uploadKycDocuments, multipart with files `front` and `back` -> { message }. */
   async upload(
@@ -18,6 +21,7 @@ export const kycApi = {
     form.append('back', back);
     const res = await api.post('users/uploadKycDocuments', form, {
       signal,
+      timeout: KYC_UPLOAD_TIMEOUT_MS,
       onUploadProgress: (e: ApiProgress) => {
         if (e.total) onProgress(Math.min(100, Math.round((e.loaded / e.total) * 100)));
       },

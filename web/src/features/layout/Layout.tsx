@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { LoadingBlock } from '../../ui/Spinner';
 import { toastsWanted } from '../../ui/toast';
+import { ChatLauncher } from '../support/ChatLauncher';
 import { Footer } from './Footer';
 import { Navbar } from './Navbar';
 
@@ -46,6 +47,7 @@ export function Layout() {
         </Suspense>
       </main>
       <Footer />
+      <ChatLauncher />
       <OnDemandToasts />
     </div>
   );

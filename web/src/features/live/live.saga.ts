@@ -1,5 +1,5 @@
 import { eventChannel, type EventChannel, type Task } from 'redux-saga';
-import { call, cancel, cancelled, fork, put, select, take } from 'redux-saga/effects';
+import { call, cancel, cancelled, fork, put, select, take, takeEvery } from 'redux-saga/effects';
 import type { AuthState } from '../auth/authSlice';
 import { positionOf } from './liveEvents';
 import {
@@ -8,6 +8,7 @@ import {
   connectionOpened,
   disconnected,
   eventReceived,
+  sendRequested,
   type LiveEvent,
 } from './liveSlice';
 
@@ -15,6 +16,7 @@ import {
 export interface LiveSocket {
   on(event: 'connect' | 'disconnect', listener: () => void): unknown;
   onAny(listener: (event: string, ...args: unknown[]) => void): unknown;
+  emit(event: string, payload: unknown): unknown;
   disconnect(): unknown;
 }
 
@@ -31,9 +33,12 @@ export type SocketFactory = (options?: SocketOptions) => LiveSocket | Promise<Li
  * socket.io-client is its own chunk, loaded when a session first needs the socket (not on the first route).
  */
 export const createSocketIo: SocketFactory = async (options) => {
-  const { io } = await import('socket.io-client');
+  const { io, WebSocket } = await import('socket.io-client');
   return io({
     path: '/socket.io',
+    // the websocket transport alone: a session is one connection to one gateway, so no load balancer
+    // needs affinity (and the polling transports stay out of the bundle)
+    transports: [WebSocket],
     withCredentials: true,
     reconnection: true,
     reconnectionDelay: 1000,
@@ -69,9 +74,15 @@ export function* liveConnection(createSocket: SocketFactory) {
   }
   const channel: EventChannel<SocketMessage> = yield call(socketChannel, socket);
   yield put(connectionOpened());
+  let isConnected = false;
+  // what a screen sends to the gateway (live/sendRequested): only while connected, never queued for later
+  yield takeEvery(sendRequested, ({ payload }: ReturnType<typeof sendRequested>) => {
+    if (isConnected) socket.emit(payload.event, payload.payload);
+  });
   try {
     while (true) {
       const message: SocketMessage = yield take(channel);
+      isConnected = message.kind === 'event' ? isConnected : message.kind === 'connected';
       if (message.kind === 'connected') yield put(connected());
       else if (message.kind === 'disconnected') yield put(disconnected());
       else {

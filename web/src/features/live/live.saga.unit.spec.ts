@@ -3,16 +3,21 @@ import { makeStore } from '../../app/store';
 import { aUser, authState } from '../../test/render';
 import { loginSubmitted, logoutRequested, sessionExpired, userRequested } from '../auth/authSlice';
 import type { LiveSocket } from './live.saga';
+import { sendRequested } from './liveSlice';
 
 class FakeSocket implements LiveSocket {
   listeners: Record<string, Array<() => void>> = {};
   any: Array<(event: string, ...args: unknown[]) => void> = [];
   disconnected = false;
+  emitted: Array<[string, unknown]> = [];
   on(event: 'connect' | 'disconnect', listener: () => void) {
     (this.listeners[event] ??= []).push(listener);
   }
   onAny(listener: (event: string, ...args: unknown[]) => void) {
     this.any.push(listener);
+  }
+  emit(event: string, payload: unknown) {
+    this.emitted.push([event, payload]);
   }
   disconnect() {
     this.disconnected = true;
@@ -83,5 +88,27 @@ describe('live connection saga', () => {
     expect(sockets).toHaveLength(2);
     expect(sockets[0]!.disconnected).toBe(true);
     expect(sockets[1]!.disconnected).toBe(false);
+  });
+
+  it('sends what a screen asks over the socket while connected, and drops it otherwise', () => {
+    const { store, sockets } = setup();
+    const typing = { event: 'support/typing', payload: { conversationId: 'c1', typing: true } };
+    store.dispatch(sendRequested(typing));
+    expect(sockets).toHaveLength(0); // logged out: nowhere to send, nothing opened for it
+
+    store.dispatch(loginSubmitted.fulfilled(aUser({ _id: 'u1' }), 'r', creds));
+    store.dispatch(sendRequested(typing));
+    expect(sockets[0]!.emitted).toEqual([]); // not connected yet: dropped, not queued
+    sockets[0]!.serverConnects();
+    store.dispatch(sendRequested(typing));
+    expect(sockets[0]!.emitted).toEqual([['support/typing', { conversationId: 'c1', typing: true }]]);
+    sockets[0]!.serverPushes('ready', { userId: 'u1' });
+    store.dispatch(
+      sendRequested({ event: 'support/typing', payload: { conversationId: 'c1', typing: false } }),
+    );
+    expect(sockets[0]!.emitted).toHaveLength(2);
+    sockets[0]!.serverDrops();
+    store.dispatch(sendRequested(typing));
+    expect(sockets[0]!.emitted).toHaveLength(2);
   });
 });

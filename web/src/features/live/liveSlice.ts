@@ -1,4 +1,4 @@
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createAction, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { LIVE_EVENTS, positionOf } from './liveEvents';
 
 export interface LiveEvent {
@@ -63,6 +63,12 @@ const liveSlice = createSlice({
     },
   },
 });
+
+/**
+ * A screen sends an event to the gateway over the live socket (e.g. `support/typing`). Sent only while the
+ * socket is connected: dropped otherwise, never queued (it means something only now).
+ */
+export const sendRequested = createAction<LiveEvent>('live/sendRequested');
 
 export const { connectionOpened, connected, disconnected, connectionClosed, eventReceived } =
   liveSlice.actions;

@@ -38,6 +38,9 @@ function Stat({ label, value, tone }: { label: string; value: number; tone: stri
   );
 }
 
+/** The server's refusal to delete a user whose money is in motion; group 1 says what is pending. */
+const SETTLE_FIRST = /^This user has (.+): settle them first/;
+
 export function UsersTab() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -50,6 +53,8 @@ export function UsersTab() {
   const [loadingMore, setLoadingMore] = useState(false);
   const [roleFor, setRoleFor] = useState<User | null>(null);
   const [deleteFor, setDeleteFor] = useState<User | null>(null);
+  /** A deletion the server refused because of pending requests or balances: what they are. */
+  const [settleFor, setSettleFor] = useState<{ user: User; what: string } | null>(null);
 
   /** The first page of a search (and the statistics): what the list shows from scratch. */
   const reload = useCallback(
@@ -96,11 +101,19 @@ export function UsersTab() {
     }
   }
 
-  async function remove() {
-    if (!deleteFor) return;
-    const result = await dispatch(userDeleteConfirmed(deleteFor._id));
+  async function remove(cancelPending = false) {
+    const target = cancelPending ? settleFor?.user : deleteFor;
+    if (!target) return;
+    const result = await dispatch(userDeleteConfirmed({ id: target._id, cancelPending }));
     setDeleteFor(null);
+    setSettleFor(null);
     if (userDeleteConfirmed.fulfilled.match(result)) await reload(searched);
+    else if (!cancelPending) {
+      // refused while money is in motion: offer to cancel the pending requests, then delete
+      const message = String(result.payload ?? '');
+      const settle = SETTLE_FIRST.exec(message);
+      if (settle) setSettleFor({ user: target, what: settle[1]! });
+    }
   }
 
   async function impersonate(user: User) {
@@ -236,8 +249,17 @@ export function UsersTab() {
           title="Delete user"
           message="Are you sure to delete this user?"
           confirmLabel="Delete"
-          onConfirm={remove}
+          onConfirm={() => remove()}
           onClose={() => setDeleteFor(null)}
+        />
+      ) : null}
+      {settleFor ? (
+        <ConfirmDialog
+          title="Settle before deleting"
+          message={`${settleFor.user.name} has ${settleFor.what}. Cancel the pending requests (their held funds are released) and delete the user?`}
+          confirmLabel="Cancel requests and delete"
+          onConfirm={() => remove(true)}
+          onClose={() => setSettleFor(null)}
         />
       ) : null}
     </div>

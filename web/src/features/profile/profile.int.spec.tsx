@@ -204,6 +204,26 @@ describe('users tab (admin)', () => {
     expect(server.callsTo('DELETE users/u-3')).toHaveLength(1);
   });
 
+  it('a deletion refused for pending requests offers to cancel them and delete', async () => {
+    server.on('DELETE users/u-3', [
+      400,
+      {
+        message:
+          'This user has 1 pending deposit and a balance of $120.00: settle them first, or delete with cancelPending=true',
+      },
+    ]);
+    server.on('DELETE users/u-3?cancelPending=true', [200, { message: 'User deleted successfully' }]);
+    const { user } = await openUsers();
+    await user.click(screen.getByRole('button', { name: 'Delete Tim' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    const settle = await screen.findByRole('dialog');
+    expect(settle).toHaveTextContent('Tim has 1 pending deposit and a balance of $120.00.');
+    expect(server.callsTo('DELETE users/u-3?cancelPending=true')).toHaveLength(0);
+    await user.click(within(settle).getByRole('button', { name: 'Cancel requests and delete' }));
+    expect(await screen.findByText('User deleted successfully')).toBeInTheDocument();
+    expect(server.callsTo('DELETE users/u-3?cancelPending=true')).toHaveLength(1);
+  });
+
   it('impersonation failure shows the server message in an alert; success reloads the user and opens the dashboard', async () => {
     const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
     server.on('POST users/impersonate/u-2', [403, { message: 'Cannot impersonate another admin' }]);

@@ -1,5 +1,5 @@
 /**
- * Maker-checker on the admin screens (issue 11, finding 5): the pending queues say who initiated an item
+ * Maker-checker on the admin screens: the pending queues say who initiated an item
  * when it was not its owner (an admin acting as the user), and a refused decision says why (the server's
  * message, e.g. that another admin must review the admin's own request) beside the usual failure text.
  */

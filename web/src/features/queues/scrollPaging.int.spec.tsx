@@ -1,5 +1,5 @@
 /**
- * The admin queues and the histories load a page at a time (issue 10): the first page when the screen
+ * The admin queues and the histories load a page at a time: the first page when the screen
  * opens (`?limit=50`), the next one (`&cursor=` the X-Next-Cursor of the last) when the end of the list
  * scrolls into view, until no cursor comes back; live pushes still add and remove queue items, and the
  * spec's texts stay.

@@ -57,7 +57,7 @@ function VerifyResult({ verdict }: { verdict: Verdict }) {
 }
 
 /**
- * The "Statements" part of /transaction-History (issue 14): a period, its statement downloaded as PDF,
+ * The "Statements" part of /transaction-History: a period, its statement downloaded as PDF,
  * JSON or CSV, and meridian-verify run here in the browser on a JSON statement (a file, or the one just
  * downloaded): it recomputes the hash chain and the balances.
  */

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { toast } from '../../ui/toast';
 import { errorMessage } from '../../app/errors';
+import { useIntentKey } from '../../app/intentKey';
 import { Button } from '../../ui/Button';
 import { Card, PageHeader } from '../../ui/Card';
 import { FormError, InputField } from '../../ui/Field';
@@ -28,6 +29,7 @@ export function WithdrawPage() {
   const [error, setError] = useState('');
   const [done, setDone] = useState('');
   const [busy, setBusy] = useState(false);
+  const intent = useIntentKey();
 
   useEffect(() => {
     let live = true;
@@ -57,15 +59,15 @@ export function WithdrawPage() {
     if (!amount.trim() || !walletAddress.trim()) return setError(WITHDRAW_MESSAGES.required);
     setError('');
     setBusy(true);
+    const request = { amount: amount.trim(), walletAddress: walletAddress.trim() };
     try {
-      const message = await withdrawalsApi.create({
-        amount: amount.trim(),
-        walletAddress: walletAddress.trim(),
-      });
+      const message = await withdrawalsApi.create(request, intent.keyFor(request));
+      intent.settle();
       const text = message || 'Withdrawal request submitted';
       toast.success(text);
       setDone(text);
     } catch (e) {
+      intent.settle(e);
       const text = serverMessage(e) || WITHDRAW_MESSAGES.failed;
       toast.error(text);
       setError(text);

@@ -1,11 +1,19 @@
+import { serverApi } from '../../app/api';
 import { api } from '../../app/apiClient';
+import { withIntentKey } from '../../app/intentKey';
 import { getPage, type Page, type PageRequest } from '../../app/pages';
+import { updateCacheOnStatus } from '../live/liveCache.saga';
 import { listFrom, messageFrom, recordFrom } from '../queues/lists';
 import type { Withdrawal } from './withdrawalTypes';
 
 const enc = encodeURIComponent;
 
 export const withdrawalsApi = {
+  /** One page of the admin queue, oldest first (the next page's cursor from X-Next-Cursor). */
+  async pendingPage(page: PageRequest): Promise<Page<Withdrawal>> {
+    const { data, nextCursor } = await getPage('withDraw/pending', page);
+    return { items: listFrom<Withdrawal>(data, 'withdrawals'), nextCursor };
+  },
   /** GET api/withDraw/balance -> { totalMaturityAmount } (the withdrawable Total Profit). */
   async balance(): Promise<number | null> {
     const v = (await api.get('withDraw/balance')).data as { totalMaturityAmount?: unknown } | null;
@@ -13,29 +21,54 @@ export const withdrawalsApi = {
       typeof v?.totalMaturityAmount === 'number' ? v.totalMaturityAmount : Number(v?.totalMaturityAmount);
     return Number.isFinite(n) ? n : null;
   },
-  /** POST api/withDraw/create { amount, walletAddress } -> { message }. */
-  async create(input: { amount: string; walletAddress: string }): Promise<string> {
-    return messageFrom((await api.post('withDraw/create', input)).data);
-  },
-  /** GET api/withDraw/pending -> { withdrawals }. */
-  async pending(): Promise<Withdrawal[]> {
-    return listFrom<Withdrawal>((await api.get('withDraw/pending')).data, 'withdrawals');
-  },
-  /** One page of the admin queue of pending withdrawals, oldest first. */
-  async pendingPage(page: PageRequest): Promise<Page<Withdrawal>> {
-    const { data, nextCursor } = await getPage('withDraw/pending', page);
-    return { items: listFrom<Withdrawal>(data, 'withdrawals'), nextCursor };
-  },
-  /** GET api/withDraw/get-withdrawal/{id} -> Withdrawal (bare or { withdrawal }); without an amount it is invalid. */
-  async one(id: string): Promise<Withdrawal | null> {
-    const w = recordFrom<Withdrawal>(
-      (await api.get(`withDraw/get-withdrawal/${enc(id)}`)).data,
-      'withdrawal',
-    );
-    return w && w.amount !== undefined && w.amount !== null && w.amount !== '' ? w : null;
-  },
-  /** PUT api/withDraw/approve/{id} | reject/{id}, empty body -> { message }. */
-  async decide(id: string, decision: 'approve' | 'reject'): Promise<string> {
-    return messageFrom((await api.put(`withDraw/${decision}/${enc(id)}`)).data);
+  /** POST api/withDraw/create { amount, walletAddress } -> { message }; `key`: the intent's Idempotency-Key. */
+  async create(input: { amount: string; walletAddress: string }, key?: string): Promise<string> {
+    return messageFrom((await api.post('withDraw/create', input, key ? withIntentKey(key) : undefined)).data);
   },
 };
+
+/** A withdrawal as the detail route answers it (bare or { withdrawal }); without an amount it is invalid (null). */
+function withdrawalOf(data: unknown): Withdrawal | null {
+  const w = recordFrom<Withdrawal>(data, 'withdrawal');
+  return w && w.amount !== undefined && w.amount !== null && w.amount !== '' ? w : null;
+}
+
+export type WithdrawalDecision = 'approve' | 'reject';
+
+export const withdrawalsEndpoints = serverApi.injectEndpoints({
+  endpoints: (build) => ({
+    /** GET api/withDraw/get-withdrawal/{id} -> Withdrawal. */
+    withdrawal: build.query<Withdrawal | null, string>({
+      query: (id) => ({ url: `withDraw/get-withdrawal/${enc(id)}` }),
+      transformResponse: withdrawalOf,
+      providesTags: (_result, _error, id) => [{ type: 'Withdrawal', id }],
+    }),
+    /** PUT api/withDraw/approve/{id} | reject/{id}, empty body -> { message }. */
+    decideWithdrawal: build.mutation<string, { id: string; decision: WithdrawalDecision }>({
+      query: ({ id, decision }) => ({ method: 'put', url: `withDraw/${decision}/${enc(id)}` }),
+      transformResponse: messageFrom,
+      // the decided withdrawal shows its new status without another GET
+      async onQueryStarted({ id, decision }, { dispatch, queryFulfilled }): Promise<void> {
+        try {
+          await queryFulfilled;
+        } catch {
+          return; // refused or failed: the screen says why and shows the item unchanged
+        }
+        dispatch(
+          withdrawalsEndpoints.util.updateQueryData('withdrawal', id, (w) => {
+            if (w) w.status = decision === 'approve' ? 'Approved' : 'Rejected';
+          }),
+        );
+      },
+    }),
+  }),
+});
+
+export const { useWithdrawalQuery, useDecideWithdrawalMutation } = withdrawalsEndpoints;
+
+// a withdrawal decided elsewhere: its cached detail shows the new status
+updateCacheOnStatus('withdrawal', (changed) => [
+  withdrawalsEndpoints.util.updateQueryData('withdrawal', changed.id, (w) => {
+    if (w) w.status = changed.status;
+  }),
+]);

@@ -54,6 +54,30 @@ export interface Actor {
   address?: string | undefined;
 }
 
+/**
+ * Admin, before a user's deletion (the gateway's DELETE api/users/{id}): closes the user's account in one
+ * money service, in one transaction. Without cancel_pending, an account with pending requests (or, at the
+ * ledger, a non-zero balance) is not closed and the answer says what is there. With cancel_pending, every
+ * pending request is rejected (as events, by the deleting admin: its hold released) first. A closed account
+ * takes no new request and no decision. `reopen` undoes a closure (the deletion did not go ahead).
+ */
+export interface CloseAccountRequest {
+  caller?: Caller | undefined;
+  callerRole: string;
+  userId: string;
+  cancelPending: boolean;
+  reopen: boolean;
+}
+
+export interface CloseAccountResponse {
+  /** the account is closed now */
+  closed: boolean;
+  /** the requests pending when asked (cancelled, when cancel_pending and closed) */
+  pending: number;
+  /** the ledger: the user's balances together (deposit, invested, profit and the holds), in cents */
+  balanceCents: number;
+}
+
 function createBaseCaller(): Caller {
   return { userId: "", sessionId: "", impersonatorId: "", correlationId: "", address: undefined };
 }
@@ -631,6 +655,258 @@ export const Actor: MessageFns<Actor> = {
     message.role = object.role ?? "";
     message.impersonatorId = object.impersonatorId ?? "";
     message.address = object.address ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCloseAccountRequest(): CloseAccountRequest {
+  return { caller: undefined, callerRole: "", userId: "", cancelPending: false, reopen: false };
+}
+
+export const CloseAccountRequest: MessageFns<CloseAccountRequest> = {
+  encode(message: CloseAccountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.callerRole !== "") {
+      writer.uint32(18).string(message.callerRole);
+    }
+    if (message.userId !== "") {
+      writer.uint32(26).string(message.userId);
+    }
+    if (message.cancelPending !== false) {
+      writer.uint32(32).bool(message.cancelPending);
+    }
+    if (message.reopen !== false) {
+      writer.uint32(40).bool(message.reopen);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CloseAccountRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCloseAccountRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.callerRole = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.cancelPending = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.reopen = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CloseAccountRequest {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      callerRole: isSet(object.callerRole)
+        ? globalThis.String(object.callerRole)
+        : isSet(object.caller_role)
+        ? globalThis.String(object.caller_role)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      cancelPending: isSet(object.cancelPending)
+        ? globalThis.Boolean(object.cancelPending)
+        : isSet(object.cancel_pending)
+        ? globalThis.Boolean(object.cancel_pending)
+        : false,
+      reopen: isSet(object.reopen) ? globalThis.Boolean(object.reopen) : false,
+    };
+  },
+
+  toJSON(message: CloseAccountRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.callerRole !== "") {
+      obj.callerRole = message.callerRole;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.cancelPending !== false) {
+      obj.cancelPending = message.cancelPending;
+    }
+    if (message.reopen !== false) {
+      obj.reopen = message.reopen;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CloseAccountRequest>, I>>(base?: I): CloseAccountRequest {
+    return CloseAccountRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CloseAccountRequest>, I>>(object: I): CloseAccountRequest {
+    const message = createBaseCloseAccountRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.callerRole = object.callerRole ?? "";
+    message.userId = object.userId ?? "";
+    message.cancelPending = object.cancelPending ?? false;
+    message.reopen = object.reopen ?? false;
+    return message;
+  },
+};
+
+function createBaseCloseAccountResponse(): CloseAccountResponse {
+  return { closed: false, pending: 0, balanceCents: 0 };
+}
+
+export const CloseAccountResponse: MessageFns<CloseAccountResponse> = {
+  encode(message: CloseAccountResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.closed !== false) {
+      writer.uint32(8).bool(message.closed);
+    }
+    if (message.pending !== 0) {
+      writer.uint32(16).int32(message.pending);
+    }
+    if (message.balanceCents !== 0) {
+      writer.uint32(24).int64(message.balanceCents);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CloseAccountResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCloseAccountResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.closed = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pending = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.balanceCents = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CloseAccountResponse {
+    return {
+      closed: isSet(object.closed) ? globalThis.Boolean(object.closed) : false,
+      pending: isSet(object.pending) ? globalThis.Number(object.pending) : 0,
+      balanceCents: isSet(object.balanceCents)
+        ? globalThis.Number(object.balanceCents)
+        : isSet(object.balance_cents)
+        ? globalThis.Number(object.balance_cents)
+        : 0,
+    };
+  },
+
+  toJSON(message: CloseAccountResponse): unknown {
+    const obj: any = {};
+    if (message.closed !== false) {
+      obj.closed = message.closed;
+    }
+    if (message.pending !== 0) {
+      obj.pending = Math.round(message.pending);
+    }
+    if (message.balanceCents !== 0) {
+      obj.balanceCents = Math.round(message.balanceCents);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CloseAccountResponse>, I>>(base?: I): CloseAccountResponse {
+    return CloseAccountResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CloseAccountResponse>, I>>(object: I): CloseAccountResponse {
+    const message = createBaseCloseAccountResponse();
+    message.closed = object.closed ?? false;
+    message.pending = object.pending ?? 0;
+    message.balanceCents = object.balanceCents ?? 0;
     return message;
   },
 };

@@ -83,7 +83,7 @@ export interface SecurityEvent {
   at: string;
   /** login | new_device | password_changed */
   kind: string;
-  /** password | code | google | reset | change (how) */
+  /** password | code | google | oidc:<provider name> | reset | change (how) */
   method: string;
   address: string;
 }

@@ -26,6 +26,13 @@ export const protobufFileName = "meridian/identity/v1/identity.proto";
 
 export interface GetPersonalDataKeysRequest {
   userIds: string[];
+  /**
+   * Ids of support visitors (`visitor-<uuid>`, people not signed up) whose keys are made when missing and
+   * answered with the others: the support service seals a visitor's conversation with them.
+   */
+  createVisitorIds: string[];
+  /** Visitors' keys to destroy (the conversation joined an account whose user was deleted). Visitor ids only. */
+  destroyVisitorIds: string[];
 }
 
 export interface PersonalDataKey {
@@ -114,6 +121,24 @@ export interface LoginWithCodeRequest {
 export interface GoogleLoginRequest {
   /** an OIDC ID token */
   credential: string;
+  deviceToken: string;
+  correlationId: string;
+  clientIp: string;
+}
+
+/**
+ * The claims of an ID token the gateway checked (signature against the provider's JWKS, issuer, audience,
+ * expiry, nonce) at the end of an authorization code flow with PKCE (gateway/src/http/oidcRoutes.ts).
+ */
+export interface ExternalLoginRequest {
+  /** the provider's display name ("Google", "Test IdP"): its security event and messages */
+  provider: string;
+  /** the ID token's sub */
+  subject: string;
+  email: string;
+  emailVerified: boolean;
+  name: string;
+  picture: string;
   deviceToken: string;
   correlationId: string;
   clientIp: string;
@@ -266,13 +291,19 @@ export interface ListCountriesResponse {
 }
 
 function createBaseGetPersonalDataKeysRequest(): GetPersonalDataKeysRequest {
-  return { userIds: [] };
+  return { userIds: [], createVisitorIds: [], destroyVisitorIds: [] };
 }
 
 export const GetPersonalDataKeysRequest: MessageFns<GetPersonalDataKeysRequest> = {
   encode(message: GetPersonalDataKeysRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.userIds) {
       writer.uint32(10).string(v!);
+    }
+    for (const v of message.createVisitorIds) {
+      writer.uint32(18).string(v!);
+    }
+    for (const v of message.destroyVisitorIds) {
+      writer.uint32(26).string(v!);
     }
     return writer;
   },
@@ -298,6 +329,22 @@ export const GetPersonalDataKeysRequest: MessageFns<GetPersonalDataKeysRequest> 
             message.userIds.push(reader.string());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.createVisitorIds.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.destroyVisitorIds.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -317,6 +364,16 @@ export const GetPersonalDataKeysRequest: MessageFns<GetPersonalDataKeysRequest> 
         : globalThis.Array.isArray(object?.user_ids)
         ? object.user_ids.map((e: any) => globalThis.String(e))
         : [],
+      createVisitorIds: globalThis.Array.isArray(object?.createVisitorIds)
+        ? object.createVisitorIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.create_visitor_ids)
+        ? object.create_visitor_ids.map((e: any) => globalThis.String(e))
+        : [],
+      destroyVisitorIds: globalThis.Array.isArray(object?.destroyVisitorIds)
+        ? object.destroyVisitorIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.destroy_visitor_ids)
+        ? object.destroy_visitor_ids.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -324,6 +381,12 @@ export const GetPersonalDataKeysRequest: MessageFns<GetPersonalDataKeysRequest> 
     const obj: any = {};
     if (message.userIds?.length) {
       obj.userIds = message.userIds;
+    }
+    if (message.createVisitorIds?.length) {
+      obj.createVisitorIds = message.createVisitorIds;
+    }
+    if (message.destroyVisitorIds?.length) {
+      obj.destroyVisitorIds = message.destroyVisitorIds;
     }
     return obj;
   },
@@ -334,6 +397,8 @@ export const GetPersonalDataKeysRequest: MessageFns<GetPersonalDataKeysRequest> 
   fromPartial<I extends Exact<DeepPartial<GetPersonalDataKeysRequest>, I>>(object: I): GetPersonalDataKeysRequest {
     const message = createBaseGetPersonalDataKeysRequest();
     message.userIds = object.userIds?.map((e) => e) || [];
+    message.createVisitorIds = object.createVisitorIds?.map((e) => e) || [];
+    message.destroyVisitorIds = object.destroyVisitorIds?.map((e) => e) || [];
     return message;
   },
 };
@@ -1790,6 +1855,229 @@ export const GoogleLoginRequest: MessageFns<GoogleLoginRequest> = {
   fromPartial<I extends Exact<DeepPartial<GoogleLoginRequest>, I>>(object: I): GoogleLoginRequest {
     const message = createBaseGoogleLoginRequest();
     message.credential = object.credential ?? "";
+    message.deviceToken = object.deviceToken ?? "";
+    message.correlationId = object.correlationId ?? "";
+    message.clientIp = object.clientIp ?? "";
+    return message;
+  },
+};
+
+function createBaseExternalLoginRequest(): ExternalLoginRequest {
+  return {
+    provider: "",
+    subject: "",
+    email: "",
+    emailVerified: false,
+    name: "",
+    picture: "",
+    deviceToken: "",
+    correlationId: "",
+    clientIp: "",
+  };
+}
+
+export const ExternalLoginRequest: MessageFns<ExternalLoginRequest> = {
+  encode(message: ExternalLoginRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.provider !== "") {
+      writer.uint32(10).string(message.provider);
+    }
+    if (message.subject !== "") {
+      writer.uint32(18).string(message.subject);
+    }
+    if (message.email !== "") {
+      writer.uint32(26).string(message.email);
+    }
+    if (message.emailVerified !== false) {
+      writer.uint32(32).bool(message.emailVerified);
+    }
+    if (message.name !== "") {
+      writer.uint32(42).string(message.name);
+    }
+    if (message.picture !== "") {
+      writer.uint32(50).string(message.picture);
+    }
+    if (message.deviceToken !== "") {
+      writer.uint32(58).string(message.deviceToken);
+    }
+    if (message.correlationId !== "") {
+      writer.uint32(66).string(message.correlationId);
+    }
+    if (message.clientIp !== "") {
+      writer.uint32(74).string(message.clientIp);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExternalLoginRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExternalLoginRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subject = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.emailVerified = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.picture = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.deviceToken = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.correlationId = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.clientIp = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExternalLoginRequest {
+    return {
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      emailVerified: isSet(object.emailVerified)
+        ? globalThis.Boolean(object.emailVerified)
+        : isSet(object.email_verified)
+        ? globalThis.Boolean(object.email_verified)
+        : false,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      picture: isSet(object.picture) ? globalThis.String(object.picture) : "",
+      deviceToken: isSet(object.deviceToken)
+        ? globalThis.String(object.deviceToken)
+        : isSet(object.device_token)
+        ? globalThis.String(object.device_token)
+        : "",
+      correlationId: isSet(object.correlationId)
+        ? globalThis.String(object.correlationId)
+        : isSet(object.correlation_id)
+        ? globalThis.String(object.correlation_id)
+        : "",
+      clientIp: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
+    };
+  },
+
+  toJSON(message: ExternalLoginRequest): unknown {
+    const obj: any = {};
+    if (message.provider !== "") {
+      obj.provider = message.provider;
+    }
+    if (message.subject !== "") {
+      obj.subject = message.subject;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.emailVerified !== false) {
+      obj.emailVerified = message.emailVerified;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.picture !== "") {
+      obj.picture = message.picture;
+    }
+    if (message.deviceToken !== "") {
+      obj.deviceToken = message.deviceToken;
+    }
+    if (message.correlationId !== "") {
+      obj.correlationId = message.correlationId;
+    }
+    if (message.clientIp !== "") {
+      obj.clientIp = message.clientIp;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExternalLoginRequest>, I>>(base?: I): ExternalLoginRequest {
+    return ExternalLoginRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExternalLoginRequest>, I>>(object: I): ExternalLoginRequest {
+    const message = createBaseExternalLoginRequest();
+    message.provider = object.provider ?? "";
+    message.subject = object.subject ?? "";
+    message.email = object.email ?? "";
+    message.emailVerified = object.emailVerified ?? false;
+    message.name = object.name ?? "";
+    message.picture = object.picture ?? "";
     message.deviceToken = object.deviceToken ?? "";
     message.correlationId = object.correlationId ?? "";
     message.clientIp = object.clientIp ?? "";
@@ -4121,6 +4409,20 @@ export const IdentityServiceService = {
     responseSerialize: (value: AuthResponse): Buffer => Buffer.from(AuthResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): AuthResponse => AuthResponse.decode(value),
   },
+  /**
+   * A sign-in through a configured OpenID Connect provider whose flow the gateway completed; the same
+   * account rules as GoogleLogin (verified email, no takeover of a never-verified account's session, ...).
+   * Only the gateway: it sends the shared service token as `x-service-token` metadata (else PERMISSION_DENIED).
+   */
+  externalLogin: {
+    path: "/meridian.identity.v1.IdentityService/ExternalLogin" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExternalLoginRequest): Buffer => Buffer.from(ExternalLoginRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExternalLoginRequest => ExternalLoginRequest.decode(value),
+    responseSerialize: (value: AuthResponse): Buffer => Buffer.from(AuthResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AuthResponse => AuthResponse.decode(value),
+  },
   /** Validates a session token: signature, the live session record, the user's role (suspended -> UNAUTHENTICATED). */
   authenticate: {
     path: "/meridian.identity.v1.IdentityService/Authenticate" as const,
@@ -4305,6 +4607,12 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   sendLoginCode: handleUnaryCall<SendLoginCodeRequest, MessageResponse>;
   loginWithCode: handleUnaryCall<LoginWithCodeRequest, AuthResponse>;
   googleLogin: handleUnaryCall<GoogleLoginRequest, AuthResponse>;
+  /**
+   * A sign-in through a configured OpenID Connect provider whose flow the gateway completed; the same
+   * account rules as GoogleLogin (verified email, no takeover of a never-verified account's session, ...).
+   * Only the gateway: it sends the shared service token as `x-service-token` metadata (else PERMISSION_DENIED).
+   */
+  externalLogin: handleUnaryCall<ExternalLoginRequest, AuthResponse>;
   /** Validates a session token: signature, the live session record, the user's role (suspended -> UNAUTHENTICATED). */
   authenticate: handleUnaryCall<AuthenticateRequest, Principal>;
   logout: handleUnaryCall<LogoutRequest, MessageResponse>;
@@ -4400,6 +4708,26 @@ export interface IdentityServiceClient extends Client {
   ): ClientUnaryCall;
   googleLogin(
     request: GoogleLoginRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AuthResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A sign-in through a configured OpenID Connect provider whose flow the gateway completed; the same
+   * account rules as GoogleLogin (verified email, no takeover of a never-verified account's session, ...).
+   * Only the gateway: it sends the shared service token as `x-service-token` metadata (else PERMISSION_DENIED).
+   */
+  externalLogin(
+    request: ExternalLoginRequest,
+    callback: (error: ServiceError | null, response: AuthResponse) => void,
+  ): ClientUnaryCall;
+  externalLogin(
+    request: ExternalLoginRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AuthResponse) => void,
+  ): ClientUnaryCall;
+  externalLogin(
+    request: ExternalLoginRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: AuthResponse) => void,

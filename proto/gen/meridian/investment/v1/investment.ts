@@ -18,7 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { Caller } from "../../common/v1/common.js";
+import { Caller, CloseAccountRequest, CloseAccountResponse } from "../../common/v1/common.js";
 
 export const protobufPackage = "meridian.investment.v1";
 
@@ -64,7 +64,7 @@ export interface Investment {
   maturedAt: string;
   /** Why the ledger refused to hold the funds (status "Rejected" without an admin). */
   refusal: string;
-  /** the impersonating admin who started it on the user's behalf; empty when the user did (issue 11, finding 5) */
+  /** the impersonating admin who started it on the user's behalf; empty when the user did */
   initiatedBy: string;
 }
 
@@ -94,7 +94,7 @@ export interface InvestmentHistoryRequest {
   callerRole: string;
   /** Empty = the caller. */
   userId: string;
-  /** Paging (issue 10): 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
+  /** Paging: 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
   limit: number;
   /** the next_cursor of the previous page ("" : the first page) */
   cursor: string;
@@ -120,7 +120,7 @@ export interface GetInvestmentRequest {
 export interface ListPendingRequest {
   caller?: Caller | undefined;
   callerRole: string;
-  /** Paging (issue 10): 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
+  /** Paging: 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
   limit: number;
   /** the next_cursor of the previous page ("" : the first page) */
   cursor: string;
@@ -2264,7 +2264,7 @@ export const InvestmentServiceService = {
       Buffer.from(ListInvestmentsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListInvestmentsResponse => ListInvestmentsResponse.decode(value),
   },
-  /** Admin: how many pending investments the admin queue holds, from the read model's counter (issue 14). */
+  /** Admin: how many pending investments the admin queue holds, from the read model's counter. */
   countPending: {
     path: "/meridian.investment.v1.InvestmentService/CountPending" as const,
     requestStream: false as const,
@@ -2311,6 +2311,17 @@ export const InvestmentServiceService = {
       Buffer.from(SettleDueForUserResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SettleDueForUserResponse => SettleDueForUserResponse.decode(value),
   },
+  /** Admin, before a user's deletion: closes the user's investments (common.proto CloseAccountRequest). */
+  closeAccount: {
+    path: "/meridian.investment.v1.InvestmentService/CloseAccount" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CloseAccountRequest): Buffer => Buffer.from(CloseAccountRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CloseAccountRequest => CloseAccountRequest.decode(value),
+    responseSerialize: (value: CloseAccountResponse): Buffer =>
+      Buffer.from(CloseAccountResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CloseAccountResponse => CloseAccountResponse.decode(value),
+  },
 } as const;
 
 export interface InvestmentServiceServer extends UntypedServiceImplementation {
@@ -2327,7 +2338,7 @@ export interface InvestmentServiceServer extends UntypedServiceImplementation {
   getInvestment: handleUnaryCall<GetInvestmentRequest, Investment>;
   /** Admin: investments waiting for a decision (funds held), oldest first. */
   listPending: handleUnaryCall<ListPendingRequest, ListInvestmentsResponse>;
-  /** Admin: how many pending investments the admin queue holds, from the read model's counter (issue 14). */
+  /** Admin: how many pending investments the admin queue holds, from the read model's counter. */
   countPending: handleUnaryCall<CountPendingRequest, CountPendingResponse>;
   /** Admin: capture the hold into Total Investment; sets start_date, end_date, maturity_amount. Once. */
   approveInvestment: handleUnaryCall<DecideInvestmentRequest, DecideInvestmentResponse>;
@@ -2335,6 +2346,8 @@ export interface InvestmentServiceServer extends UntypedServiceImplementation {
   rejectInvestment: handleUnaryCall<DecideInvestmentRequest, DecideInvestmentResponse>;
   /** Owner (api/invest/deposit-maturity): settles the caller's due investments at once. Idempotent. */
   settleDueForUser: handleUnaryCall<SettleDueForUserRequest, SettleDueForUserResponse>;
+  /** Admin, before a user's deletion: closes the user's investments (common.proto CloseAccountRequest). */
+  closeAccount: handleUnaryCall<CloseAccountRequest, CloseAccountResponse>;
 }
 
 export interface InvestmentServiceClient extends Client {
@@ -2421,7 +2434,7 @@ export interface InvestmentServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListInvestmentsResponse) => void,
   ): ClientUnaryCall;
-  /** Admin: how many pending investments the admin queue holds, from the read model's counter (issue 14). */
+  /** Admin: how many pending investments the admin queue holds, from the read model's counter. */
   countPending(
     request: CountPendingRequest,
     callback: (error: ServiceError | null, response: CountPendingResponse) => void,
@@ -2484,6 +2497,22 @@ export interface InvestmentServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SettleDueForUserResponse) => void,
+  ): ClientUnaryCall;
+  /** Admin, before a user's deletion: closes the user's investments (common.proto CloseAccountRequest). */
+  closeAccount(
+    request: CloseAccountRequest,
+    callback: (error: ServiceError | null, response: CloseAccountResponse) => void,
+  ): ClientUnaryCall;
+  closeAccount(
+    request: CloseAccountRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CloseAccountResponse) => void,
+  ): ClientUnaryCall;
+  closeAccount(
+    request: CloseAccountRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CloseAccountResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -81,7 +81,7 @@ export interface ListPendingRequest {
     | undefined;
   /** The caller's role as identity's Authenticate answered it to the gateway (never from the browser). */
   callerRole: string;
-  /** Paging (issue 10): 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
+  /** Paging: 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
   limit: number;
   /** the next_cursor of the previous page ("" : the first page) */
   cursor: string;
@@ -1262,7 +1262,7 @@ export const KycServiceService = {
     responseSerialize: (value: ListPendingResponse): Buffer => Buffer.from(ListPendingResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListPendingResponse => ListPendingResponse.decode(value),
   },
-  /** Admin: how many pending cases the admin queue holds, from the read model's counter (issue 14). */
+  /** Admin: how many pending cases the admin queue holds, from the read model's counter. */
   countPending: {
     path: "/meridian.kyc.v1.KycService/CountPending" as const,
     requestStream: false as const,
@@ -1308,7 +1308,7 @@ export const KycServiceService = {
 export interface KycServiceServer extends UntypedServiceImplementation {
   /** Admin: every case waiting for a decision, oldest first. */
   listPending: handleUnaryCall<ListPendingRequest, ListPendingResponse>;
-  /** Admin: how many pending cases the admin queue holds, from the read model's counter (issue 14). */
+  /** Admin: how many pending cases the admin queue holds, from the read model's counter. */
   countPending: handleUnaryCall<CountPendingRequest, CountPendingResponse>;
   /** Admin: approve a Pending case (decided once). */
   approve: handleUnaryCall<ApproveRequest, MessageResponse>;
@@ -1335,7 +1335,7 @@ export interface KycServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListPendingResponse) => void,
   ): ClientUnaryCall;
-  /** Admin: how many pending cases the admin queue holds, from the read model's counter (issue 14). */
+  /** Admin: how many pending cases the admin queue holds, from the read model's counter. */
   countPending(
     request: CountPendingRequest,
     callback: (error: ServiceError | null, response: CountPendingResponse) => void,

@@ -19,6 +19,10 @@ export interface DepositRequested {
   requestedAt: string;
   userName: string;
   userEmail: string;
+  /** The deposit address the funds were sent to (empty when the declaration named none). */
+  network: string;
+  address: string;
+  addressId: string;
 }
 
 export interface DepositConfirmed {
@@ -97,7 +101,17 @@ export interface ReferralBonusPaid {
 }
 
 function createBaseDepositRequested(): DepositRequested {
-  return { depositId: "", userId: "", amountCents: 0, requestedAt: "", userName: "", userEmail: "" };
+  return {
+    depositId: "",
+    userId: "",
+    amountCents: 0,
+    requestedAt: "",
+    userName: "",
+    userEmail: "",
+    network: "",
+    address: "",
+    addressId: "",
+  };
 }
 
 export const DepositRequested: MessageFns<DepositRequested> = {
@@ -119,6 +133,15 @@ export const DepositRequested: MessageFns<DepositRequested> = {
     }
     if (message.userEmail !== "") {
       writer.uint32(50).string(message.userEmail);
+    }
+    if (message.network !== "") {
+      writer.uint32(58).string(message.network);
+    }
+    if (message.address !== "") {
+      writer.uint32(66).string(message.address);
+    }
+    if (message.addressId !== "") {
+      writer.uint32(74).string(message.addressId);
     }
     return writer;
   },
@@ -184,6 +207,30 @@ export const DepositRequested: MessageFns<DepositRequested> = {
             message.userEmail = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.network = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.addressId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -228,6 +275,13 @@ export const DepositRequested: MessageFns<DepositRequested> = {
         : isSet(object.user_email)
         ? globalThis.String(object.user_email)
         : "",
+      network: isSet(object.network) ? globalThis.String(object.network) : "",
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+      addressId: isSet(object.addressId)
+        ? globalThis.String(object.addressId)
+        : isSet(object.address_id)
+        ? globalThis.String(object.address_id)
+        : "",
     };
   },
 
@@ -251,6 +305,15 @@ export const DepositRequested: MessageFns<DepositRequested> = {
     if (message.userEmail !== "") {
       obj.userEmail = message.userEmail;
     }
+    if (message.network !== "") {
+      obj.network = message.network;
+    }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    if (message.addressId !== "") {
+      obj.addressId = message.addressId;
+    }
     return obj;
   },
 
@@ -265,6 +328,9 @@ export const DepositRequested: MessageFns<DepositRequested> = {
     message.requestedAt = object.requestedAt ?? "";
     message.userName = object.userName ?? "";
     message.userEmail = object.userEmail ?? "";
+    message.network = object.network ?? "";
+    message.address = object.address ?? "";
+    message.addressId = object.addressId ?? "";
     return message;
   },
 };

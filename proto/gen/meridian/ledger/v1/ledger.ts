@@ -18,7 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { Caller } from "../../common/v1/common.js";
+import { Caller, CloseAccountRequest, CloseAccountResponse } from "../../common/v1/common.js";
 
 export const protobufPackage = "meridian.ledger.v1";
 
@@ -206,8 +206,12 @@ export interface Deposit {
   /** From identity's UserRegistered (empty when not known yet). */
   userName: string;
   userEmail: string;
-  /** the impersonating admin who created it on the user's behalf; empty when the user did (issue 11, finding 5) */
+  /** the impersonating admin who created it on the user's behalf; empty when the user did */
   initiatedBy: string;
+  /** Where the user says the funds were sent: a deposit address support gave them (empty when not named). */
+  network: string;
+  address: string;
+  addressId: string;
 }
 
 export interface CreateDepositRequest {
@@ -219,6 +223,13 @@ export interface CreateDepositRequest {
   emailVerified: boolean;
   /** Optional: becomes the deposit id; a retry with the same key and amount answers the same deposit. */
   idempotencyKey: string;
+  /**
+   * Optional: the deposit address (support's address book) the funds were sent to, as the gateway checked
+   * it was given to this user in their support conversation.
+   */
+  network?: string | undefined;
+  address?: string | undefined;
+  addressId?: string | undefined;
 }
 
 export interface GetDepositRequest {
@@ -232,7 +243,7 @@ export interface ListUserDepositsRequest {
   callerRole: string;
   /** Empty = the caller. */
   userId: string;
-  /** Paging (issue 10): 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
+  /** Paging: 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
   limit: number;
   /** the next_cursor of the previous page ("" : the first page) */
   cursor: string;
@@ -241,7 +252,7 @@ export interface ListUserDepositsRequest {
 export interface ListPendingDepositsRequest {
   caller?: Caller | undefined;
   callerRole: string;
-  /** Paging (issue 10): 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
+  /** Paging: 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
   limit: number;
   /** the next_cursor of the previous page ("" : the first page) */
   cursor: string;
@@ -522,6 +533,9 @@ function createBaseDeposit(): Deposit {
     userName: "",
     userEmail: "",
     initiatedBy: "",
+    network: "",
+    address: "",
+    addressId: "",
   };
 }
 
@@ -559,6 +573,15 @@ export const Deposit: MessageFns<Deposit> = {
     }
     if (message.initiatedBy !== "") {
       writer.uint32(90).string(message.initiatedBy);
+    }
+    if (message.network !== "") {
+      writer.uint32(98).string(message.network);
+    }
+    if (message.address !== "") {
+      writer.uint32(106).string(message.address);
+    }
+    if (message.addressId !== "") {
+      writer.uint32(114).string(message.addressId);
     }
     return writer;
   },
@@ -664,6 +687,30 @@ export const Deposit: MessageFns<Deposit> = {
             message.initiatedBy = reader.string();
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.network = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.addressId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -725,6 +772,13 @@ export const Deposit: MessageFns<Deposit> = {
         : isSet(object.initiated_by)
         ? globalThis.String(object.initiated_by)
         : "",
+      network: isSet(object.network) ? globalThis.String(object.network) : "",
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+      addressId: isSet(object.addressId)
+        ? globalThis.String(object.addressId)
+        : isSet(object.address_id)
+        ? globalThis.String(object.address_id)
+        : "",
     };
   },
 
@@ -763,6 +817,15 @@ export const Deposit: MessageFns<Deposit> = {
     if (message.initiatedBy !== "") {
       obj.initiatedBy = message.initiatedBy;
     }
+    if (message.network !== "") {
+      obj.network = message.network;
+    }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    if (message.addressId !== "") {
+      obj.addressId = message.addressId;
+    }
     return obj;
   },
 
@@ -782,12 +845,24 @@ export const Deposit: MessageFns<Deposit> = {
     message.userName = object.userName ?? "";
     message.userEmail = object.userEmail ?? "";
     message.initiatedBy = object.initiatedBy ?? "";
+    message.network = object.network ?? "";
+    message.address = object.address ?? "";
+    message.addressId = object.addressId ?? "";
     return message;
   },
 };
 
 function createBaseCreateDepositRequest(): CreateDepositRequest {
-  return { caller: undefined, callerRole: "", amount: "", emailVerified: false, idempotencyKey: "" };
+  return {
+    caller: undefined,
+    callerRole: "",
+    amount: "",
+    emailVerified: false,
+    idempotencyKey: "",
+    network: undefined,
+    address: undefined,
+    addressId: undefined,
+  };
 }
 
 export const CreateDepositRequest: MessageFns<CreateDepositRequest> = {
@@ -806,6 +881,15 @@ export const CreateDepositRequest: MessageFns<CreateDepositRequest> = {
     }
     if (message.idempotencyKey !== "") {
       writer.uint32(42).string(message.idempotencyKey);
+    }
+    if (message.network !== undefined) {
+      writer.uint32(50).string(message.network);
+    }
+    if (message.address !== undefined) {
+      writer.uint32(58).string(message.address);
+    }
+    if (message.addressId !== undefined) {
+      writer.uint32(66).string(message.addressId);
     }
     return writer;
   },
@@ -863,6 +947,30 @@ export const CreateDepositRequest: MessageFns<CreateDepositRequest> = {
             message.idempotencyKey = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.network = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.addressId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -894,6 +1002,13 @@ export const CreateDepositRequest: MessageFns<CreateDepositRequest> = {
         : isSet(object.idempotency_key)
         ? globalThis.String(object.idempotency_key)
         : "",
+      network: isSet(object.network) ? globalThis.String(object.network) : undefined,
+      address: isSet(object.address) ? globalThis.String(object.address) : undefined,
+      addressId: isSet(object.addressId)
+        ? globalThis.String(object.addressId)
+        : isSet(object.address_id)
+        ? globalThis.String(object.address_id)
+        : undefined,
     };
   },
 
@@ -914,6 +1029,15 @@ export const CreateDepositRequest: MessageFns<CreateDepositRequest> = {
     if (message.idempotencyKey !== "") {
       obj.idempotencyKey = message.idempotencyKey;
     }
+    if (message.network !== undefined) {
+      obj.network = message.network;
+    }
+    if (message.address !== undefined) {
+      obj.address = message.address;
+    }
+    if (message.addressId !== undefined) {
+      obj.addressId = message.addressId;
+    }
     return obj;
   },
 
@@ -929,6 +1053,9 @@ export const CreateDepositRequest: MessageFns<CreateDepositRequest> = {
     message.amount = object.amount ?? "";
     message.emailVerified = object.emailVerified ?? false;
     message.idempotencyKey = object.idempotencyKey ?? "";
+    message.network = object.network ?? undefined;
+    message.address = object.address ?? undefined;
+    message.addressId = object.addressId ?? undefined;
     return message;
   },
 };
@@ -5236,7 +5363,7 @@ export const LedgerServiceService = {
       Buffer.from(ListDepositsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListDepositsResponse => ListDepositsResponse.decode(value),
   },
-  /** Admin: how many pending deposits the admin queue holds, from the read model's counter (issue 14). */
+  /** Admin: how many pending deposits the admin queue holds, from the read model's counter. */
   countPendingDeposits: {
     path: "/meridian.ledger.v1.LedgerService/CountPendingDeposits" as const,
     requestStream: false as const,
@@ -5399,6 +5526,21 @@ export const LedgerServiceService = {
       Buffer.from(VerifyLedgerResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): VerifyLedgerResponse => VerifyLedgerResponse.decode(value),
   },
+  /**
+   * Admin, before a user's deletion: closes the user's deposits and balances (common.proto
+   * CloseAccountRequest): refused while a deposit is pending or a balance is not zero, unless cancel_pending
+   * (pending deposits rejected; balances stay on the closed account, recorded).
+   */
+  closeAccount: {
+    path: "/meridian.ledger.v1.LedgerService/CloseAccount" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CloseAccountRequest): Buffer => Buffer.from(CloseAccountRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CloseAccountRequest => CloseAccountRequest.decode(value),
+    responseSerialize: (value: CloseAccountResponse): Buffer =>
+      Buffer.from(CloseAccountResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CloseAccountResponse => CloseAccountResponse.decode(value),
+  },
 } as const;
 
 export interface LedgerServiceServer extends UntypedServiceImplementation {
@@ -5410,7 +5552,7 @@ export interface LedgerServiceServer extends UntypedServiceImplementation {
   listUserDeposits: handleUnaryCall<ListUserDepositsRequest, ListDepositsResponse>;
   /** Admin: deposits waiting for a decision, oldest first. */
   listPendingDeposits: handleUnaryCall<ListPendingDepositsRequest, ListDepositsResponse>;
-  /** Admin: how many pending deposits the admin queue holds, from the read model's counter (issue 14). */
+  /** Admin: how many pending deposits the admin queue holds, from the read model's counter. */
   countPendingDeposits: handleUnaryCall<CountPendingDepositsRequest, CountPendingDepositsResponse>;
   /** Admin: confirm (credits the Deposit Balance; may pay the referral bonus). Decided once. */
   confirmDeposit: handleUnaryCall<DecideDepositRequest, Deposit>;
@@ -5452,6 +5594,12 @@ export interface LedgerServiceServer extends UntypedServiceImplementation {
    * counts and the first broken link, if any (`make verify-ledger` runs the same over a data folder).
    */
   verifyLedger: handleUnaryCall<VerifyLedgerRequest, VerifyLedgerResponse>;
+  /**
+   * Admin, before a user's deletion: closes the user's deposits and balances (common.proto
+   * CloseAccountRequest): refused while a deposit is pending or a balance is not zero, unless cancel_pending
+   * (pending deposits rejected; balances stay on the closed account, recorded).
+   */
+  closeAccount: handleUnaryCall<CloseAccountRequest, CloseAccountResponse>;
 }
 
 export interface LedgerServiceClient extends Client {
@@ -5519,7 +5667,7 @@ export interface LedgerServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListDepositsResponse) => void,
   ): ClientUnaryCall;
-  /** Admin: how many pending deposits the admin queue holds, from the read model's counter (issue 14). */
+  /** Admin: how many pending deposits the admin queue holds, from the read model's counter. */
   countPendingDeposits(
     request: CountPendingDepositsRequest,
     callback: (error: ServiceError | null, response: CountPendingDepositsResponse) => void,
@@ -5756,6 +5904,26 @@ export interface LedgerServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: VerifyLedgerResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Admin, before a user's deletion: closes the user's deposits and balances (common.proto
+   * CloseAccountRequest): refused while a deposit is pending or a balance is not zero, unless cancel_pending
+   * (pending deposits rejected; balances stay on the closed account, recorded).
+   */
+  closeAccount(
+    request: CloseAccountRequest,
+    callback: (error: ServiceError | null, response: CloseAccountResponse) => void,
+  ): ClientUnaryCall;
+  closeAccount(
+    request: CloseAccountRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CloseAccountResponse) => void,
+  ): ClientUnaryCall;
+  closeAccount(
+    request: CloseAccountRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CloseAccountResponse) => void,
   ): ClientUnaryCall;
 }
 

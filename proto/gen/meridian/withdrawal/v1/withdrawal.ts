@@ -18,7 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { Caller } from "../../common/v1/common.js";
+import { Caller, CloseAccountRequest, CloseAccountResponse } from "../../common/v1/common.js";
 
 export const protobufPackage = "meridian.withdrawal.v1";
 
@@ -39,7 +39,7 @@ export interface Withdrawal {
   decidedAt: string;
   decidedBy: string;
   refusal: string;
-  /** the impersonating admin who requested it on the user's behalf; empty when the user did (issue 11, finding 5) */
+  /** the impersonating admin who requested it on the user's behalf; empty when the user did */
   initiatedBy: string;
 }
 
@@ -65,7 +65,7 @@ export interface RequestWithdrawalResponse {
 export interface ListPendingRequest {
   caller?: Caller | undefined;
   callerRole: string;
-  /** Paging (issue 10): 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
+  /** Paging: 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
   limit: number;
   /** the next_cursor of the previous page ("" : the first page) */
   cursor: string;
@@ -76,7 +76,7 @@ export interface ListUserWithdrawalsRequest {
   callerRole: string;
   /** Empty = the caller. */
   userId: string;
-  /** Paging (issue 10): 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
+  /** Paging: 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
   limit: number;
   /** the next_cursor of the previous page ("" : the first page) */
   cursor: string;
@@ -1605,7 +1605,7 @@ export const WithdrawalServiceService = {
       Buffer.from(ListWithdrawalsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListWithdrawalsResponse => ListWithdrawalsResponse.decode(value),
   },
-  /** Admin: how many pending withdrawals the admin queue holds, from the read model's counter (issue 14). */
+  /** Admin: how many pending withdrawals the admin queue holds, from the read model's counter. */
   countPending: {
     path: "/meridian.withdrawal.v1.WithdrawalService/CountPending" as const,
     requestStream: false as const,
@@ -1662,6 +1662,17 @@ export const WithdrawalServiceService = {
       Buffer.from(DecideWithdrawalResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DecideWithdrawalResponse => DecideWithdrawalResponse.decode(value),
   },
+  /** Admin, before a user's deletion: closes the user's withdrawals (common.proto CloseAccountRequest). */
+  closeAccount: {
+    path: "/meridian.withdrawal.v1.WithdrawalService/CloseAccount" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CloseAccountRequest): Buffer => Buffer.from(CloseAccountRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CloseAccountRequest => CloseAccountRequest.decode(value),
+    responseSerialize: (value: CloseAccountResponse): Buffer =>
+      Buffer.from(CloseAccountResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CloseAccountResponse => CloseAccountResponse.decode(value),
+  },
 } as const;
 
 export interface WithdrawalServiceServer extends UntypedServiceImplementation {
@@ -1672,7 +1683,7 @@ export interface WithdrawalServiceServer extends UntypedServiceImplementation {
   requestWithdrawal: handleUnaryCall<RequestWithdrawalRequest, RequestWithdrawalResponse>;
   /** Admin: withdrawals waiting for a decision (funds held), oldest first, with user name and email. */
   listPending: handleUnaryCall<ListPendingRequest, ListWithdrawalsResponse>;
-  /** Admin: how many pending withdrawals the admin queue holds, from the read model's counter (issue 14). */
+  /** Admin: how many pending withdrawals the admin queue holds, from the read model's counter. */
   countPending: handleUnaryCall<CountPendingRequest, CountPendingResponse>;
   /** Owner or admin: a user's withdrawals, newest first (refused requests are not listed). */
   listUserWithdrawals: handleUnaryCall<ListUserWithdrawalsRequest, ListWithdrawalsResponse>;
@@ -1682,6 +1693,8 @@ export interface WithdrawalServiceServer extends UntypedServiceImplementation {
   approveWithdrawal: handleUnaryCall<DecideWithdrawalRequest, DecideWithdrawalResponse>;
   /** Admin: release the hold back to Total Profit. Once. */
   rejectWithdrawal: handleUnaryCall<DecideWithdrawalRequest, DecideWithdrawalResponse>;
+  /** Admin, before a user's deletion: closes the user's withdrawals (common.proto CloseAccountRequest). */
+  closeAccount: handleUnaryCall<CloseAccountRequest, CloseAccountResponse>;
 }
 
 export interface WithdrawalServiceClient extends Client {
@@ -1720,7 +1733,7 @@ export interface WithdrawalServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListWithdrawalsResponse) => void,
   ): ClientUnaryCall;
-  /** Admin: how many pending withdrawals the admin queue holds, from the read model's counter (issue 14). */
+  /** Admin: how many pending withdrawals the admin queue holds, from the read model's counter. */
   countPending(
     request: CountPendingRequest,
     callback: (error: ServiceError | null, response: CountPendingResponse) => void,
@@ -1799,6 +1812,22 @@ export interface WithdrawalServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DecideWithdrawalResponse) => void,
+  ): ClientUnaryCall;
+  /** Admin, before a user's deletion: closes the user's withdrawals (common.proto CloseAccountRequest). */
+  closeAccount(
+    request: CloseAccountRequest,
+    callback: (error: ServiceError | null, response: CloseAccountResponse) => void,
+  ): ClientUnaryCall;
+  closeAccount(
+    request: CloseAccountRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CloseAccountResponse) => void,
+  ): ClientUnaryCall;
+  closeAccount(
+    request: CloseAccountRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CloseAccountResponse) => void,
   ): ClientUnaryCall;
 }
 

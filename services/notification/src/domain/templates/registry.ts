@@ -26,6 +26,7 @@ const SECURITY_REASON =
   'You received this security notice because it concerns your Meridian account. We send it for every change of this kind.';
 const MONEY_REASON = 'You received this email because of a transaction on your Meridian account.';
 const KYC_REASON = 'You received this email because of your identity verification (KYC) on Meridian.';
+const SUPPORT_REASON = 'You received this email because you wrote to Meridian support.';
 
 /** Integer cents -> "$1,250.00". No floating point on money. */
 export function formatUsd(cents: number): string {
@@ -51,6 +52,10 @@ const roleLabel = (role: string) => ROLE_LABEL[role] ?? role;
 
 interface Named {
   name: string;
+}
+/** A path on APP_URL leading back to a support conversation (a visitor's carries their access token). */
+interface SupportLink extends Named {
+  link: string;
 }
 interface AutomatedData extends Named {
   /** Already validated to lie under APP_URL (see app/sendAutomatedEmail.ts). */
@@ -274,6 +279,30 @@ export const templates = {
       },
       ...(d.reason ? [{ kind: 'facts' as const, rows: [{ label: 'Reason', value: d.reason }] }] : []),
       { kind: 'button', label: 'Upload documents', url: path(ctx, 'upload-kyc') },
+    ],
+  })),
+  supportReply: sent<SupportLink>(SUPPORT_REASON, (d, ctx) => ({
+    subject: 'Meridian support replied to you',
+    preheader: 'A new reply is waiting in your support conversation.',
+    heading: 'Support replied',
+    blocks: [
+      {
+        kind: 'paragraph',
+        text: 'Our support team answered you in your conversation. Open it to read the reply and write back.',
+      },
+      { kind: 'button', label: 'Open the conversation', url: joinUrl(ctx.appUrl, d.link) },
+    ],
+  })),
+  supportStarted: sent<SupportLink>(SUPPORT_REASON, (d, ctx) => ({
+    subject: 'Your conversation with Meridian support',
+    preheader: 'Come back to your support conversation with this link.',
+    heading: 'We received your message',
+    blocks: [
+      {
+        kind: 'paragraph',
+        text: 'Support will answer you in the chat. Come back to the conversation any time with this link; keep it private, it opens your conversation.',
+      },
+      { kind: 'button', label: 'Open the conversation', url: joinUrl(ctx.appUrl, d.link) },
     ],
   })),
 

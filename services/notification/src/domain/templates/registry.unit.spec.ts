@@ -46,6 +46,8 @@ const samples: { [N in TemplateName]: TemplateData<N> } = {
   kycSubmitted: { name: 'Admin', userName: 'Grace', userEmail: 'grace@example.com' },
   kycApproved: { name: 'Ada' },
   kycRejected: { name: 'Ada', reason: 'Blurry photo' },
+  supportReply: { name: 'Ada', link: '/dashboard?support=open' },
+  supportStarted: { name: 'Ada', link: '/?support=c1.secret' },
   investmentNotice: { name: 'Ada', url: 'https://app.meridian.test/invest-status' },
   depositNotice: { name: 'Ada', url: 'https://app.meridian.test/transaction-History' },
   withdrawalNotice: { name: 'Ada', url: 'https://app.meridian.test/transaction-History' },

@@ -20,7 +20,8 @@ import type { Actor, EventMeta } from '../../eventSourcing/types.js';
 import type { Logger } from '../../logger.js';
 import type { Cents } from '../../money/money.js';
 import type { ServiceStore } from '../../ports/serviceStore.js';
-import { metaOf, requireActor, requireAdmin, requireOwnerOrAdmin } from '../requestContext.js';
+import { capPendingOfUser, DEFAULT_MAX_PENDING_PER_USER } from '../../ports/pendingCount.js';
+import { inTransaction, metaOf, requireActor, requireAdmin, requireOwnerOrAdmin } from '../requestContext.js';
 import type { AdminDecision, HoldCommand } from './domain/lifecycle.js';
 import { refuseWhileImpersonating } from './domain/makerChecker.js';
 import { type HeldRequestDoc, answerHeldRequest, placeHoldForRequest } from './holdFlow.js';
@@ -40,6 +41,8 @@ export interface HeldRequestContext {
   logger: Logger;
   clock: () => Date;
   newId: () => string;
+  /** How many of a user's requests may be pending at once (default DEFAULT_MAX_PENDING_PER_USER). */
+  maxPendingPerUser?: number;
 }
 
 /** A request's read-model document as the flow reads it: `sync` names the ledger call still owed. */
@@ -100,6 +103,8 @@ export interface HeldRequests<Ctx extends HeldRequestContext, D extends OwingDoc
    * hold was asked: the document when held; otherwise not_found, the refusal as a precondition, or
    * unavailable while the outcome is unknown. `validate` runs every rule but the balance first, so a bad
    * request never waits on the ledger; a request already recorded (a retry) is not validated again.
+   * A new request is refused while the user has `maxPendingPerUser` pending (ports/pendingCount.ts
+   * capPendingOfUser, in the transaction that records it: two at once cannot pass the cap together).
    * Refused while an admin impersonates the user (money commands are; viewing is not).
    */
   submit(
@@ -226,7 +231,20 @@ export function heldRequests<
       const existing = await load(ctx, input.requestId);
       if (!existing) input.validate();
       const available = existing ? 0 : await kind.availableCents(ctx, actor.userId);
-      await input.record(available, metaOf(ctx, actor));
+      const meta = metaOf(ctx, actor);
+      if (existing) await input.record(available, meta);
+      else
+        await inTransaction(ctx, async (tx) => {
+          // pending: awaiting the ledger's hold or held, not refused (`listed`), until decided
+          await capPendingOfUser(tx, {
+            collection: kind.view.collection,
+            where: { userId: actor.userId, status: kind.view.pendingStatus, listed: true },
+            userId: actor.userId,
+            max: ctx.maxPendingPerUser ?? DEFAULT_MAX_PENDING_PER_USER,
+            noun: `${kind.purpose}s`,
+          });
+          await input.record(available, meta);
+        });
       const doc = answerHeldRequest(await placeHoldFor(ctx, input.requestId), answerMessages);
       return { message: said.requested, view: await withUser(ctx.store, doc) };
     },

@@ -11,6 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
+import { CloseAccountRequest } from '@meridian/proto/meridian/common/v1/common';
 import { expect } from 'vitest';
 import { createSqliteServiceStore } from '../../adapters/serviceStore.sqlite.js';
 import { unavailable } from '../../eventSourcing/errors.js';
@@ -54,7 +55,8 @@ const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
  * The request codecs of a service's methods, found in its generated proto module by the proto's naming
- * (`startInvest` takes StartInvestRequest; approve/reject<Kind> take Decide<Kind>Request). ts-proto
+ * (`startInvest` takes StartInvestRequest; approve/reject<Kind> take Decide<Kind>Request; closeAccount
+ * common's CloseAccountRequest). ts-proto
  * encodes a missing string as "undefined": requests are completed with fromPartial first.
  */
 function requestCodecs(proto: object, service: string): Record<string, RequestCodec> {
@@ -64,7 +66,10 @@ function requestCodecs(proto: object, service: string): Record<string, RequestCo
   return Object.fromEntries(
     methods.map((method) => {
       const decision = /^(approve|reject)/.test(method) ? module[`Decide${Kind}Request`] : undefined;
-      const codec = (module[`${capitalize(method)}Request`] ?? decision) as RequestCodec | undefined;
+      // closeAccount takes the common message (every money service has it)
+      const shared = method === 'closeAccount' ? CloseAccountRequest : undefined;
+      const codec = (module[`${capitalize(method)}Request`] ?? decision ?? shared) as
+        RequestCodec | undefined;
       if (!codec) throw new Error(`no request message for ${service}.${method}`);
       return [method, codec];
     }),

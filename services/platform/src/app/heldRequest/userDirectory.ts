@@ -1,10 +1,11 @@
 /**
  * The user directory a held-request service keeps from identity's integration events
  * (meridian.identity.events): a name and an email for its lists and details — the only personal data
- * such a service shows. Written inside the transaction that marks the event processed
+ * such a service shows; UserDeleted also closes the user's account (app/accountClosure.ts). Written inside the transaction that marks the event processed
  * (subscribeIdempotent), in the service's own `users` collection.
  */
 import type { StoredEvent } from '../../eventSourcing/types.js';
+import { markAccountClosed } from '../accountClosure.js';
 import type { StoreReads, StoreTx } from '../../ports/serviceStore.js';
 
 export const USERS = 'users';
@@ -45,6 +46,14 @@ export async function handleIdentityEvent(event: StoredEvent, tx: StoreTx): Prom
     }
     case 'UserDeleted':
       await tx.delete(USERS, data.userId);
+      // closed already when the deletion went through the gateway's fence; a deletion it did not see closes it now
+      await markAccountClosed(
+        tx,
+        data.userId,
+        new Date(event.occurredAt),
+        String((event.data as { deletedBy?: unknown }).deletedBy ?? ''),
+        { deleted: true },
+      );
       return;
     default:
       return;

@@ -142,6 +142,9 @@ export function requestView<S extends { hold: string }, E extends DomainEvent, S
 export interface RequestQueries<D extends { sync: string }> {
   /** The id field of the documents (`investmentId`). */
   idField: string;
+  /** The documents' collection, and the status of a request not decided yet. */
+  collection: string;
+  pendingStatus: string;
   byId(reads: StoreReads, id: string): Promise<D | null>;
   ofUser(reads: StoreReads, userId: string, page?: PageRequest): Promise<Page<D>>;
   pending(reads: StoreReads, page?: PageRequest): Promise<Page<D>>;

@@ -1,0 +1,214 @@
+/**
+ * The admin side of the accounts: the user list and counts, roles, impersonation, deletion.
+ */
+import { z } from 'zod';
+import * as id from '@meridian/proto/meridian/identity/v1/identity';
+import { callUnary } from '../grpcClients.js';
+import { sessionOf } from './auth.js';
+import { setSessionCookie } from './cookies.js';
+import { HttpError } from './errors.js';
+import { deleteWithMoneySettled, parseCancelPending } from './userDeletion.js';
+import { defaultAvatarUrl, userJson } from './userView.js';
+import { parseBody, parseTokenParam, schemas } from './validation.js';
+import { impersonationAnswer, userAnswer, userStatsAnswer } from './answers.js';
+import { ALL_FIELDS_REQUIRED, mustBeString } from './refusals.js';
+import { TAGS, json, message, routeTable } from './routeTable.js';
+import { CANCEL_PENDING_INVALID } from './userDeletion.js';
+import { NEXT_CURSOR_HEADER, pageQuerySchema, setNextCursor } from './pages.js';
+import { INVALID_USERS_QUERY, USERS_PAGE, type UsersContext } from './usersContext.js';
+
+/** `id`: only that user (an admin screen about one user opened by its address); not with a page or `q`. */
+const usersPageQuery = pageQuerySchema.extend({
+  q: z.string().max(200).optional(),
+  id: z.string().min(1).max(128).optional(),
+});
+
+export const USER_ADMIN_ROUTES = routeTable<UsersContext>([
+  // Without limit/cursor/q: every user (the spec's answer). With them: one page, newest first, and the
+  // next page's cursor in X-Next-Cursor (absent on the last page); the body stays a list of users.
+  {
+    method: 'get',
+    path: '/api/users/getUsers',
+    tag: TAGS.account,
+    summary: 'Every user, or a page of them',
+    description: `Without parameters: every user, newest first (the spec's answer). With \`limit\`, \`cursor\` or \`q\`: one page of the same list (keyset paging, stable while users are added or removed), the next page's cursor in the \`${NEXT_CURSOR_HEADER}\` header (absent on the last page); the body is a list of users either way.`,
+    access: 'admin',
+    query: {
+      limit: 'Page size, 1-500 (default 50 when `cursor` or `q` is given).',
+      cursor: `The \`${NEXT_CURSOR_HEADER}\` of the previous page.`,
+      q: 'Only users whose name or email starts with this (any case).',
+      id: 'Only this user (an admin screen about one user opened by its address): a list of that user, or an empty list; not with `limit`, `cursor` or `q`.',
+    },
+    okHeaders: {
+      [NEXT_CURSOR_HEADER]: 'The cursor of the next page; absent on the last page or without paging.',
+    },
+    ok: json(z.array(userAnswer), 'The users.'),
+    errors: { 400: [INVALID_USERS_QUERY] },
+    handler:
+      ({ identity, ctx }) =>
+      async (req, res) => {
+        const page = usersPageQuery.safeParse(req.query);
+        if (!page.success) throw new HttpError(400, INVALID_USERS_QUERY);
+        const paged =
+          page.data.limit !== undefined || page.data.cursor !== undefined || page.data.q !== undefined;
+        if (paged && page.data.id !== undefined) throw new HttpError(400, INVALID_USERS_QUERY);
+        const out = await callUnary(
+          identity,
+          'listUsers',
+          id.ListUsersRequest.fromPartial({
+            caller: sessionOf(res).caller,
+            ...(paged
+              ? {
+                  limit: page.data.limit ?? USERS_PAGE,
+                  cursor: page.data.cursor ?? '',
+                  query: page.data.q ?? '',
+                }
+              : {}),
+            userId: page.data.id ?? '',
+          }),
+          ctx(req),
+        );
+        setNextCursor(res, out.nextCursor);
+        res.json(out.users.map((u) => userJson(u, defaultAvatarUrl(req))));
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/users/userStats',
+    tag: TAGS.account,
+    summary: 'User statistics',
+    description: 'Total, verified, unverified and suspended users, from counters the user projection keeps.',
+    access: 'admin',
+    ok: json(userStatsAnswer, 'The statistics.'),
+    handler:
+      ({ identity, ctx }) =>
+      async (req, res) => {
+        const out = await callUnary(
+          identity,
+          'getUserStats',
+          id.GetUserStatsRequest.fromPartial({ caller: sessionOf(res).caller }),
+          ctx(req),
+        );
+        res.json({
+          total: out.total,
+          verified: out.verified,
+          unverified: out.unverified,
+          suspended: out.suspended,
+        });
+      },
+  },
+  {
+    method: 'post',
+    path: '/api/users/upgradeUser',
+    tag: TAGS.account,
+    summary: "Change a user's role",
+    description: 'Roles: subscriber, author, admin, suspended. The user is emailed about the change.',
+    access: 'admin',
+    body: schemas.upgradeUser,
+    ok: message('Changed.'),
+    errors: {
+      400: [
+        'Please select a role',
+        'Invalid role',
+        ALL_FIELDS_REQUIRED,
+        'The last admin cannot be demoted',
+        ...mustBeString('role', 'id'),
+      ],
+      403: ['You cannot change your own role'],
+      404: ['User not found'],
+    },
+    handler:
+      ({ identity, ctx }) =>
+      async (req, res) => {
+        const b = parseBody(schemas.upgradeUser, req.body);
+        const out = await callUnary(
+          identity,
+          'upgradeUser',
+          id.UpgradeUserRequest.fromPartial({
+            caller: sessionOf(res).caller,
+            userId: b.id,
+            role: b.role,
+          }),
+          ctx(req),
+        );
+        res.json({ message: out.message });
+      },
+  },
+  {
+    method: 'post',
+    path: '/api/users/impersonate/:id',
+    tag: TAGS.account,
+    summary: 'Act as a user',
+    description:
+      'The session cookie becomes the impersonation session. Accepted without X-XSRF-TOKEN when the Origin header names our own origin.',
+    access: 'admin',
+    ok: json(impersonationAnswer, 'Impersonating.'),
+    errors: {
+      400: ['Invalid user id'],
+      403: ['Admins cannot be impersonated', 'You cannot impersonate yourself'],
+      404: ['User not found'],
+    },
+    consumesSession: true,
+    handler:
+      ({ identity, secure, ctx }) =>
+      async (req, res) => {
+        const userId = parseTokenParam(req.params.id, 'Invalid user id');
+        const out = await callUnary(
+          identity,
+          'impersonate',
+          id.ImpersonateRequest.fromPartial({ caller: sessionOf(res).caller, userId }),
+          ctx(req),
+        );
+        if (out.sessionToken) setSessionCookie(res, out.sessionToken, secure);
+        res.json({
+          message: out.message || 'Impersonation started',
+          user: userJson(out.user, defaultAvatarUrl(req)),
+        });
+      },
+  }, // ?cancelPending=true: the user's pending requests are cancelled first (userDeletion.ts); without it a user
+  // with money pending or on their balances is not deleted
+  {
+    method: 'delete',
+    path: '/api/users/:id',
+    tag: TAGS.account,
+    summary: 'Delete a user',
+    description:
+      "Refused (400) while the user has a pending deposit, investment or withdrawal or a balance that is not zero, with a message saying what must be settled first (e.g. 'This user has 1 pending deposit and a balance of $120.00: settle them first, or delete with cancelPending=true'); nothing changes. With `cancelPending=true` each pending request is rejected by the deleting admin first (its held funds released), then the user is deleted; balances stay recorded on the closed account. Either way no deposit, investment or withdrawal of a deleted user is decided afterwards.",
+    access: 'admin',
+    query: {
+      cancelPending:
+        '`true`: reject the pending deposits, investments and withdrawals (releasing their holds) and delete; `false` or absent: refuse while anything is pending or a balance is not zero.',
+    },
+    ok: message('Deleted.'),
+    errors: {
+      400: ['Invalid user id', CANCEL_PENDING_INVALID],
+      403: ['You cannot delete your own account'],
+      404: ['User not found'],
+    },
+    handler:
+      ({ identity, money, ctx }) =>
+      async (req, res) => {
+        const userId = parseTokenParam(req.params.id, 'Invalid user id');
+        const cancelPending = parseCancelPending(req.query.cancelPending);
+        const session = sessionOf(res);
+        const remove = async () =>
+          (
+            await callUnary(
+              identity,
+              'deleteUser',
+              id.DeleteUserRequest.fromPartial({ caller: session.caller, userId }),
+              ctx(req),
+            )
+          ).message;
+        const message = money
+          ? await deleteWithMoneySettled(
+              money,
+              { caller: session.caller, callerRole: session.principal.role, userId, cancelPending },
+              ctx(req),
+              remove,
+            )
+          : await remove();
+        res.json({ message });
+      },
+  },
+]);

@@ -1,0 +1,653 @@
+/**
+ * Use cases of support conversations: the investor's own conversation, a visitor's (pre-chat name and
+ * email, an access token), the admins' inbox and replies, assignment, close / reopen, blocking a
+ * visitor, sending a deposit address, and the offline reply email. Each command runs decide() on the
+ * conversation's stream and writes events, outbox and read models in one transaction. Texts, names and
+ * emails are sealed with the person's key before they reach the command; answers leave opened (the gRPC
+ * adapter's openingAnswers).
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { forbidden, notFound, unauthenticated } from '@meridian/platform/eventSourcing/errors';
+import { eventMeta, requireActor, requireAdmin } from '@meridian/platform/app/requestContext';
+import type { Actor, EventMeta } from '@meridian/platform/eventSourcing/types';
+import type { AttachmentData } from '../domain/attachment.js';
+import {
+  type ConversationCommand,
+  type EmailReason,
+  type MessageFrom,
+  type Party,
+  type SharedAddress,
+  SUPPORT_MESSAGES,
+  checkTextLength,
+  checkVisitorEmail,
+  checkVisitorName,
+  normaliseText,
+} from '../domain/conversation.js';
+import { assertSendable } from '../domain/addressBook.js';
+import {
+  COLLECTIONS,
+  type ConversationDoc,
+  type MessageDoc,
+  sharedAddressOf,
+} from '../projections/supportViews.js';
+import {
+  type SupportContext,
+  emailIndexOf,
+  executeConversation,
+  executeConversationIn,
+  investorConversationId,
+  loadAddress,
+  ownerOf,
+  tokenHashOf,
+  visitorTokenOf,
+} from './context.js';
+import {
+  type AttachmentContent,
+  type AttachmentUpload,
+  type AttachmentView,
+  attachmentView,
+  readAttachment,
+  withAttachment,
+} from './attachments.js';
+
+/** A caller as the gateway established it, with the correlation id of the request. */
+export interface SupportCaller extends Actor {
+  correlationId: string;
+}
+
+/** A conversation as the API answers it (values still sealed; opened on the way out). */
+export interface ConversationView {
+  conversationId: string;
+  userId: string;
+  visitorId: string;
+  name: string;
+  email: string;
+  status: string;
+  assigneeId: string;
+  startedAt: string;
+  lastMessageAt: string;
+  lastMessageText: string;
+  unread: number;
+  blocked: boolean;
+}
+
+export interface MessageView {
+  messageId: string;
+  conversationId: string;
+  from: MessageFrom;
+  text: string;
+  createdAt: string;
+  internal: boolean;
+  authorId: string;
+  depositAddress?: SharedAddress;
+  attachment?: AttachmentView;
+}
+
+export interface ConversationWithMessages {
+  conversation?: ConversationView;
+  messages: MessageView[];
+}
+
+export const VISITOR_MESSAGES = {
+  badToken: 'This conversation link is not valid',
+} as const;
+
+export const conversationView = (doc: ConversationDoc): ConversationView => ({
+  conversationId: doc.conversationId,
+  userId: doc.userId,
+  visitorId: doc.visitorId,
+  name: doc.name,
+  email: doc.email,
+  status: doc.status,
+  assigneeId: doc.assigneeId,
+  startedAt: doc.startedAt,
+  lastMessageAt: doc.lastMessageAt,
+  lastMessageText: doc.lastMessageText,
+  unread: doc.unread,
+  blocked: doc.blocked,
+});
+
+export const messageView = (doc: MessageDoc): MessageView => ({
+  messageId: doc.messageId,
+  conversationId: doc.conversationId,
+  from: doc.from,
+  text: doc.text,
+  createdAt: doc.createdAt,
+  internal: doc.internal,
+  authorId: doc.authorId,
+  ...(doc.depositAddress ? { depositAddress: doc.depositAddress } : {}),
+  ...(doc.attachment ? { attachment: attachmentView(doc.attachment) } : {}),
+});
+
+const meta = (caller: SupportCaller) => eventMeta(caller.correlationId, caller);
+
+async function messagesOf(
+  ctx: SupportContext,
+  conversationId: string,
+  withInternal: boolean,
+): Promise<MessageView[]> {
+  const docs = await ctx.store.find<MessageDoc>(COLLECTIONS.messages, {
+    where: { conversationId },
+    orderBy: { field: 'createdAt', direction: 'asc' },
+  });
+  return docs.filter((m) => withInternal || !m.internal).map(messageView);
+}
+
+async function withMessages(
+  ctx: SupportContext,
+  doc: ConversationDoc | null,
+  withInternal: boolean,
+): Promise<ConversationWithMessages> {
+  if (!doc) return { messages: [] };
+  return {
+    conversation: conversationView(doc),
+    messages: await messagesOf(ctx, doc.conversationId, withInternal),
+  };
+}
+
+/**
+ * The plain text of a message, checked (1..2,000 characters; none needed beside a file) and sealed with
+ * the owner's key.
+ */
+async function sealedText(ctx: SupportContext, owner: string, text: unknown, withFile = false) {
+  const plain = normaliseText(text);
+  checkTextLength(plain.length, withFile);
+  // no text beside a file: nothing to seal (the inbox list then shows the file's name)
+  const sealed = plain ? await ctx.personalData.seal(owner, plain) : '';
+  return { text: sealed, textLength: plain.length };
+}
+
+// ---------- investors ----------
+
+export interface InvestorInput {
+  caller: SupportCaller;
+  /** From identity's user view (the gateway's session). */
+  name: string;
+  email: string;
+  verified: boolean;
+}
+
+/**
+ * The investor's conversation: the newest one joined to their account. Visitor conversations opened with
+ * the investor's verified email join the account first (the visitor signed in).
+ */
+async function findMine(ctx: SupportContext, input: InvestorInput): Promise<ConversationDoc | null> {
+  const caller = requireActor(input.caller);
+  if (input.verified && input.email) await joinVisitorConversations(ctx, input.caller, input.email);
+  const mine = await ctx.store.find<ConversationDoc>(COLLECTIONS.conversations, {
+    where: { userId: caller.userId },
+    orderBy: { field: 'lastMessageAt', direction: 'desc' },
+    limit: 1,
+  });
+  return mine[0] ?? null;
+}
+
+/** Joins every visitor conversation opened with this (verified) email to the account. */
+async function joinVisitorConversations(ctx: SupportContext, caller: SupportCaller, email: string) {
+  const index = emailIndexOf(ctx, email);
+  const waiting = await ctx.store.find<ConversationDoc>(COLLECTIONS.conversations, {
+    where: { emailIndex: index },
+  });
+  for (const doc of waiting) {
+    await executeConversation(
+      ctx,
+      doc.conversationId,
+      { type: 'JoinAccount', conversationId: doc.conversationId, userId: caller.userId, now: ctx.clock() },
+      meta(caller),
+    );
+  }
+}
+
+export async function getMine(ctx: SupportContext, input: InvestorInput): Promise<ConversationWithMessages> {
+  return withMessages(ctx, await findMine(ctx, input), false);
+}
+
+export interface SendResult {
+  conversation: ConversationView;
+  message: MessageView;
+}
+
+async function sent(ctx: SupportContext, conversationId: string, messageId: string): Promise<SendResult> {
+  const [doc, message] = await Promise.all([
+    ctx.store.get<ConversationDoc>(COLLECTIONS.conversations, conversationId),
+    ctx.store.get<MessageDoc>(COLLECTIONS.messages, messageId),
+  ]);
+  if (!doc || !message) throw notFound(SUPPORT_MESSAGES.notFound);
+  return { conversation: conversationView(doc), message: messageView(message) };
+}
+
+/** The investor writes: into their conversation, opened by this first message when they have none. */
+export async function sendMine(
+  ctx: SupportContext,
+  input: InvestorInput & { text: unknown; attachment?: AttachmentUpload },
+): Promise<SendResult> {
+  const caller = requireActor(input.caller);
+  // the person's own words: an admin viewing as them cannot put words (or files) in their mouth
+  if (caller.impersonatorId) throw forbidden(SUPPORT_MESSAGES.impersonating);
+  const existing = await findMine(ctx, input);
+  const conversationId = existing?.conversationId ?? investorConversationId(caller.userId);
+  const party: Party = { userId: caller.userId, visitorId: existing?.visitorId ?? '' };
+  const { text, textLength } = await sealedText(ctx, caller.userId, input.text, !!input.attachment);
+  const [name, email] = await Promise.all([
+    ctx.personalData.seal(caller.userId, input.name || ''),
+    ctx.personalData.seal(caller.userId, input.email || ''),
+  ]);
+  const messageId = ctx.newId();
+  return sendWith(
+    ctx,
+    caller.userId,
+    input.attachment,
+    conversationId,
+    messageId,
+    (attachment) => ({
+      type: 'SendMessage',
+      conversationId,
+      messageId,
+      from: 'investor',
+      text,
+      textLength,
+      internal: false,
+      senderId: caller.userId,
+      senderRole: caller.role,
+      opening: { party, name, email, tokenHash: '' },
+      ...(attachment ? { attachment } : {}),
+      now: ctx.clock(),
+    }),
+    meta(input.caller),
+  );
+}
+
+/**
+ * Sends a message built by `command` on the conversation, with the upload (if any) checked and stored
+ * for `owner` first and removed again when the message is refused; answers the message as recorded.
+ */
+async function sendWith(
+  ctx: SupportContext,
+  owner: string,
+  upload: AttachmentUpload | undefined,
+  conversationId: string,
+  messageId: string,
+  command: (attachment?: AttachmentData) => Extract<ConversationCommand, { type: 'SendMessage' }>,
+  eventMeta: EventMeta,
+): Promise<SendResult> {
+  await withAttachment(ctx, owner, upload, async (attachment) => {
+    const { events } = await executeConversation(ctx, conversationId, command(attachment), eventMeta);
+    return { result: undefined, recorded: events.length > 0 };
+  });
+  return sent(ctx, conversationId, messageId);
+}
+
+// ---------- visitors ----------
+
+export interface StartVisitorResult extends ConversationWithMessages {
+  token: string;
+}
+
+/** A visitor's token: `<conversationId>.<secret>`; only the secret's digest is kept. */
+async function visitorConversation(ctx: SupportContext, token: string): Promise<ConversationDoc> {
+  const [conversationId, secret] = String(token ?? '').split('.');
+  if (!conversationId || !secret) throw unauthenticated(VISITOR_MESSAGES.badToken);
+  const doc = await ctx.store.get<ConversationDoc>(COLLECTIONS.conversations, conversationId);
+  const given = Buffer.from(tokenHashOf(secret));
+  const kept = Buffer.from(doc?.tokenHash ?? '');
+  if (!doc || !doc.visitorId || given.length !== kept.length || !timingSafeEqual(given, kept))
+    throw unauthenticated(VISITOR_MESSAGES.badToken);
+  return doc;
+}
+
+/** A visitor opens a conversation with the pre-chat form: name, email and the first message. */
+export async function startVisitor(
+  ctx: SupportContext,
+  input: { name: unknown; email: unknown; text: unknown; correlationId: string; address?: string },
+): Promise<StartVisitorResult> {
+  const plainName = checkVisitorName(String(input.name ?? ''));
+  const plainEmail = checkVisitorEmail(String(input.email ?? ''));
+  const visitorId = `visitor-${ctx.newId()}`;
+  const conversationId = ctx.newId();
+  const token = visitorTokenOf(ctx, conversationId);
+  const secret = token.slice(conversationId.length + 1);
+  // the client address is personal data too: kept sealed with the visitor's key, as the gateway seals a user's
+  const actor: SupportCaller = {
+    userId: visitorId,
+    role: 'visitor',
+    correlationId: input.correlationId,
+    ...(input.address ? { address: await ctx.personalData.seal(visitorId, input.address) } : {}),
+  };
+  const [name, email] = await Promise.all([
+    ctx.personalData.seal(visitorId, plainName),
+    ctx.personalData.seal(visitorId, plainEmail),
+  ]);
+  const { text, textLength } = await sealedText(ctx, visitorId, input.text);
+  await executeConversation(
+    ctx,
+    conversationId,
+    {
+      type: 'SendMessage',
+      conversationId,
+      messageId: ctx.newId(),
+      from: 'investor',
+      text,
+      textLength,
+      internal: false,
+      senderId: visitorId,
+      senderRole: 'visitor',
+      opening: { party: { userId: '', visitorId }, name, email, tokenHash: tokenHashOf(secret) },
+      now: ctx.clock(),
+    },
+    meta(actor),
+    emailIndexOf(ctx, plainEmail),
+  );
+  // the link to come back to the conversation, by email
+  await requestEmail(ctx, conversationId, 'started', input.correlationId);
+  const doc = await ctx.store.get<ConversationDoc>(COLLECTIONS.conversations, conversationId);
+  return { ...(await withMessages(ctx, doc, false)), token };
+}
+
+export async function getVisitor(ctx: SupportContext, token: string): Promise<ConversationWithMessages> {
+  return withMessages(ctx, await visitorConversation(ctx, token), false);
+}
+
+export async function sendVisitor(
+  ctx: SupportContext,
+  input: { token: string; text: unknown; correlationId: string; attachment?: AttachmentUpload },
+): Promise<SendResult> {
+  const doc = await visitorConversation(ctx, input.token);
+  // a conversation that joined an account is the investor's now: written to when signed in
+  if (doc.userId) throw forbidden(VISITOR_MESSAGES.badToken);
+  const owner = ownerOf(doc);
+  const { text, textLength } = await sealedText(ctx, owner, input.text, !!input.attachment);
+  const messageId = ctx.newId();
+  return sendWith(
+    ctx,
+    owner,
+    input.attachment,
+    doc.conversationId,
+    messageId,
+    (attachment) => ({
+      type: 'SendMessage',
+      conversationId: doc.conversationId,
+      messageId,
+      from: 'investor',
+      text,
+      textLength,
+      internal: false,
+      senderId: doc.visitorId,
+      senderRole: 'visitor',
+      ...(attachment ? { attachment } : {}),
+      now: ctx.clock(),
+    }),
+    eventMeta(input.correlationId, { userId: doc.visitorId, role: 'visitor' }),
+  );
+}
+
+// ---------- admins ----------
+
+async function requireConversation(ctx: SupportContext, conversationId: string): Promise<ConversationDoc> {
+  const doc = conversationId
+    ? await ctx.store.get<ConversationDoc>(COLLECTIONS.conversations, conversationId)
+    : null;
+  if (!doc) throw notFound(SUPPORT_MESSAGES.notFound, 'CONVERSATION_NOT_FOUND');
+  return doc;
+}
+
+export type StatusFilter = 'open' | 'closed' | '';
+export type AssignedFilter = 'me' | 'none' | 'any';
+
+/** Admin: the inbox, newest activity first; `q` matches name or email (opened), case-insensitive. */
+export async function listConversations(
+  ctx: SupportContext,
+  caller: SupportCaller,
+  filter: { status: StatusFilter; assigned: AssignedFilter; q?: string },
+): Promise<ConversationView[]> {
+  const admin = requireAdmin(caller);
+  const where: Record<string, string> = {};
+  if (filter.status) where.status = filter.status;
+  if (filter.assigned === 'me') where.assigneeId = admin.userId;
+  if (filter.assigned === 'none') where.assigneeId = '';
+  const docs = await ctx.store.find<ConversationDoc>(COLLECTIONS.conversations, {
+    where,
+    orderBy: { field: 'lastMessageAt', direction: 'desc' },
+  });
+  const views = docs.map(conversationView);
+  const q = (filter.q ?? '').trim().toLowerCase();
+  if (!q) return views;
+  const opened = await Promise.all(
+    views.map(async (v) => ({
+      v,
+      hay: `${await ctx.personalData.open(v.name)}\n${await ctx.personalData.open(v.email)}`.toLowerCase(),
+    })),
+  );
+  return opened.filter((o) => o.hay.includes(q)).map((o) => o.v);
+}
+
+export async function getConversation(
+  ctx: SupportContext,
+  caller: SupportCaller,
+  conversationId: string,
+): Promise<ConversationWithMessages> {
+  requireAdmin(caller);
+  return withMessages(ctx, await requireConversation(ctx, conversationId), true);
+}
+
+/** Admin: a reply (or an internal note, never shown to the person). */
+export async function sendSupport(
+  ctx: SupportContext,
+  caller: SupportCaller,
+  input: { conversationId: string; text: unknown; internal: boolean; attachment?: AttachmentUpload },
+): Promise<SendResult> {
+  const admin = requireAdmin(caller);
+  const doc = await requireConversation(ctx, input.conversationId);
+  const owner = ownerOf(doc);
+  const { text, textLength } = await sealedText(ctx, owner, input.text, !!input.attachment);
+  const messageId = ctx.newId();
+  return sendWith(
+    ctx,
+    owner,
+    input.attachment,
+    doc.conversationId,
+    messageId,
+    (attachment) => ({
+      type: 'SendMessage',
+      conversationId: doc.conversationId,
+      messageId,
+      from: 'support',
+      text,
+      textLength,
+      internal: input.internal,
+      senderId: admin.userId,
+      senderRole: admin.role,
+      ...(attachment ? { attachment } : {}),
+      now: ctx.clock(),
+    }),
+    meta(caller),
+  );
+}
+
+/** The text a deposit-address message reads as (plain text; the structured address travels beside it). */
+export const depositAddressText = (address: SharedAddress): string =>
+  `Deposit address (${address.label}, ${address.network}): ${address.address}\n` +
+  `Send only this asset on this network to this address: anything else is lost.`;
+
+/** Admin: "Send deposit address": a support message carrying an active address of the book. */
+export async function sendDepositAddress(
+  ctx: SupportContext,
+  caller: SupportCaller,
+  input: { conversationId: string; addressId: string },
+): Promise<SendResult> {
+  const admin = requireAdmin(caller);
+  const doc = await requireConversation(ctx, input.conversationId);
+  const messageId = ctx.newId();
+  await ctx.store.transaction(async (tx) => {
+    const address = await loadAddress(tx, input.addressId || '-');
+    assertSendable(address.state);
+    const shared: SharedAddress = {
+      addressId: address.state.addressId,
+      network: address.state.network,
+      address: address.state.address,
+      label: address.state.label,
+    };
+    const plain = depositAddressText(shared);
+    await executeConversationIn(
+      tx,
+      doc.conversationId,
+      {
+        type: 'SendMessage',
+        conversationId: doc.conversationId,
+        messageId,
+        from: 'support',
+        text: await ctx.personalData.seal(ownerOf(doc), plain),
+        textLength: plain.length,
+        internal: false,
+        senderId: admin.userId,
+        senderRole: admin.role,
+        depositAddress: shared,
+        now: ctx.clock(),
+      },
+      meta(caller),
+    );
+  });
+  return sent(ctx, doc.conversationId, messageId);
+}
+
+type AdminCommand = 'CloseConversation' | 'ReopenConversation' | 'BlockVisitor';
+
+export async function decideConversation(
+  ctx: SupportContext,
+  caller: SupportCaller,
+  conversationId: string,
+  type: AdminCommand,
+): Promise<ConversationView> {
+  const admin = requireAdmin(caller);
+  const doc = await requireConversation(ctx, conversationId);
+  await executeConversation(
+    ctx,
+    doc.conversationId,
+    {
+      type,
+      conversationId: doc.conversationId,
+      adminId: admin.userId,
+      adminRole: admin.role,
+      now: ctx.clock(),
+    },
+    meta(caller),
+  );
+  return conversationView(await requireConversation(ctx, conversationId));
+}
+
+/** Admin: assigns the conversation to an admin ('' unassigns; the gateway names the caller for "me"). */
+export async function assignConversation(
+  ctx: SupportContext,
+  caller: SupportCaller,
+  input: { conversationId: string; assigneeId: string },
+): Promise<ConversationView> {
+  const admin = requireAdmin(caller);
+  const doc = await requireConversation(ctx, input.conversationId);
+  await executeConversation(
+    ctx,
+    doc.conversationId,
+    {
+      type: 'AssignConversation',
+      conversationId: doc.conversationId,
+      assigneeId: input.assigneeId,
+      adminId: admin.userId,
+      adminRole: admin.role,
+      now: ctx.clock(),
+    },
+    meta(caller),
+  );
+  return conversationView(await requireConversation(ctx, input.conversationId));
+}
+
+/** Admin: open conversations waiting for support's answer (the dashboard tile). */
+export async function countUnread(ctx: SupportContext, caller: SupportCaller): Promise<{ count: number }> {
+  requireAdmin(caller);
+  return { count: await ctx.store.count(COLLECTIONS.conversations, { awaitingReply: 1 }) };
+}
+
+/**
+ * A reply reached nobody's socket: ask for the reply email (one per burst: the decider asks again only
+ * after the person wrote back).
+ */
+export async function notifyOffline(
+  ctx: SupportContext,
+  input: { conversationId: string; correlationId: string },
+): Promise<{ requested: boolean }> {
+  const doc = await requireConversation(ctx, input.conversationId);
+  return { requested: await requestEmail(ctx, doc.conversationId, 'reply', input.correlationId) };
+}
+
+/**
+ * Asks for an email to the conversation's person (the decider says whether one is due), linking back to
+ * it: an investor's chat, or a visitor's with their access token (sealed with the visitor's key).
+ */
+async function requestEmail(
+  ctx: SupportContext,
+  conversationId: string,
+  reason: EmailReason,
+  correlationId: string,
+): Promise<boolean> {
+  const doc = await requireConversation(ctx, conversationId);
+  const link = doc.userId
+    ? '/dashboard?support=open'
+    : `/?support=${encodeURIComponent(visitorTokenOf(ctx, conversationId))}`;
+  const sealedLink = await ctx.personalData.seal(ownerOf(doc), link);
+  const { events } = await executeConversation(
+    ctx,
+    conversationId,
+    { type: 'RequestReplyEmail', conversationId, reason, link: sealedLink, now: ctx.clock() },
+    eventMeta(correlationId),
+  );
+  return events.length > 0;
+}
+
+/** The (active or retired) addresses support gave this user in their conversations, newest first. */
+export async function givenAddresses(ctx: SupportContext, userId: string): Promise<SharedAddress[]> {
+  if (!userId) throw unauthenticated('Not authenticated');
+  const conversations = await ctx.store.find<ConversationDoc>(COLLECTIONS.conversations, {
+    where: { userId },
+  });
+  const seen = new Map<string, SharedAddress>();
+  for (const c of conversations) {
+    const messages = await ctx.store.find<MessageDoc>(COLLECTIONS.messages, {
+      where: { conversationId: c.conversationId },
+      orderBy: { field: 'createdAt', direction: 'desc' },
+    });
+    for (const m of messages)
+      if (m.depositAddress && !m.internal && !seen.has(m.addressId)) seen.set(m.addressId, m.depositAddress);
+  }
+  return [...seen.values()];
+}
+
+export const ADDRESS_NOT_GIVEN = 'This deposit address was not given to you in your support conversation';
+
+/** The address `addressId` when support gave it to this user; else NOT_FOUND (the declaration is refused). */
+export async function givenAddress(
+  ctx: SupportContext,
+  input: { userId: string; addressId: string },
+): Promise<SharedAddress> {
+  const found = (await givenAddresses(ctx, input.userId)).find((a) => a.addressId === input.addressId);
+  if (!found) throw notFound(ADDRESS_NOT_GIVEN, 'ADDRESS_NOT_GIVEN');
+  const current = await ctx.store.get<Parameters<typeof sharedAddressOf>[0]>(
+    COLLECTIONS.addresses,
+    input.addressId,
+  );
+  return current ? sharedAddressOf(current) : found;
+}
+
+/**
+ * A message's attachment for whoever asks: an admin, the conversation's investor, or its visitor (by
+ * their access token); NOT_FOUND for anyone else (never another person's file).
+ */
+export async function getAttachment(
+  ctx: SupportContext,
+  input: { caller?: SupportCaller; visitorToken: string; attachmentId: string },
+): Promise<AttachmentContent> {
+  if (input.caller?.userId)
+    return readAttachment(
+      ctx,
+      { kind: 'user', userId: input.caller.userId, role: input.caller.role },
+      input.attachmentId,
+    );
+  const doc = await visitorConversation(ctx, input.visitorToken);
+  return readAttachment(ctx, { kind: 'visitor', conversationId: doc.conversationId }, input.attachmentId);
+}
