@@ -18,7 +18,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkA11y } from './a11y.js';
 import { ConsoleWatcher, launchChromium } from './browser.js';
@@ -98,6 +98,11 @@ export function describeSupportJourney(options: SupportJourneyOptions): void {
   const launcher = (page: Page) => page.getByRole('button', { name: /^Chat with support/ });
   const panel = (page: Page) => page.getByRole('dialog', { name: 'Support' });
   const thread = () => admPage.getByRole('region', { name: investor.name });
+  /**
+   * A conversation's message list: a message is looked for there, never in the whole panel, whose composer holds
+   * the same text until the send is answered (a push may show the message before that).
+   */
+  const messagesIn = (scope: Locator) => scope.getByRole('list', { name: 'Messages' });
 
   async function openPanel(page: Page): Promise<void> {
     if (await panel(page).isVisible()) return;
@@ -143,7 +148,7 @@ export function describeSupportJourney(options: SupportJourneyOptions): void {
       await form.getByLabel('Email').fill(investor.email);
       await form.getByLabel('Message').fill(first);
       await form.getByRole('button', { name: 'Start chat' }).click();
-      await panel(invPage).getByText(first).waitFor();
+      await messagesIn(panel(invPage)).getByText(first).waitFor();
       await shoot(invPage, 'panel', async () => {
         await openPanel(invPage);
         await panel(invPage).getByRole('textbox', { name: 'Message to support' }).waitFor();
@@ -159,7 +164,7 @@ export function describeSupportJourney(options: SupportJourneyOptions): void {
           async () => {
             await invPage.reload();
             await openPanel(invPage);
-            return panel(invPage).getByText(first).isVisible();
+            return messagesIn(panel(invPage)).getByText(first).isVisible();
           },
           { timeout: 30_000, interval: 1000 },
         )
@@ -184,13 +189,13 @@ export function describeSupportJourney(options: SupportJourneyOptions): void {
 
       await admPage.goto('/support-inbox');
       await admPage.getByRole('list', { name: 'Conversations' }).getByText(investor.name).click();
-      await thread().getByText(first).waitFor();
+      await messagesIn(thread()).getByText(first).waitFor();
 
       await openPanel(invPage);
       await panel(invPage).getByRole('textbox', { name: 'Message to support' }).fill(again);
       await panel(invPage).getByRole('textbox', { name: 'Message to support' }).press('Enter');
-      await panel(invPage).getByText(again).waitFor();
-      await thread().getByText(again).waitFor({ timeout: 10_000 }); // support/message, no reload
+      await messagesIn(panel(invPage)).getByText(again).waitFor();
+      await messagesIn(thread()).getByText(again).waitFor({ timeout: 10_000 }); // support/message, no reload
 
       await thread().getByRole('button', { name: 'Assign to me' }).click();
       await thread().getByText('Assigned to you').waitFor();
@@ -200,8 +205,8 @@ export function describeSupportJourney(options: SupportJourneyOptions): void {
       await thread().getByRole('textbox', { name: 'Reply' }).fill(answer);
       await panel(invPage).getByText('Support is typing…').waitFor({ timeout: 10_000 }); // support/typing
       await thread().getByRole('button', { name: 'Send reply' }).click();
-      await thread().getByText(answer).waitFor();
-      await panel(invPage).getByText(answer).waitFor({ timeout: 10_000 }); // support/message, no reload
+      await messagesIn(thread()).getByText(answer).waitFor();
+      await messagesIn(panel(invPage)).getByText(answer).waitFor({ timeout: 10_000 }); // support/message, no reload
       await expect.poll(() => panel(invPage).getByText('Support is typing…').count()).toBe(0);
 
       await thread().getByRole('button', { name: 'Send deposit address' }).click();
