@@ -396,6 +396,21 @@ export function sqliteBackgroundCheckpoint(
   return parseEnv(internalEnvSchema, source).MERIDIAN_SQLITE_BACKGROUND_CHECKPOINT !== '0';
 }
 
+type CommonEnvName = keyof typeof commonEnvSchema.shape;
+
+/**
+ * One common variable read through its schema, for the helpers that run before or outside a program's
+ * config (logger, mesh, tracing, shutdown): a value the schema refuses counts as unset here (a program
+ * refuses it at start, loadConfigOrExit).
+ */
+export function commonEnvValue<K extends CommonEnvName>(
+  source: Record<string, string | undefined>,
+  name: K,
+): z.output<(typeof commonEnvSchema.shape)[K]> | undefined {
+  const parsed = commonEnvSchema.shape[name].safeParse(source[name]);
+  return parsed.success ? (parsed.data as z.output<(typeof commonEnvSchema.shape)[K]>) : undefined;
+}
+
 /**
  * SIGTERM's timings (runtime.ts shutdownTimings) from SHUTDOWN_GRACE_MS and SHUTDOWN_DELAY_MS: unset, or a
  * value the schema refuses (a program refuses it at start; a shutdown never throws), takes the default.
@@ -404,14 +419,10 @@ export function shutdownTimingsFrom(source: Record<string, string | undefined> =
   graceMs: number;
   delayMs: number;
 } {
-  const ms = (name: 'SHUTDOWN_GRACE_MS' | 'SHUTDOWN_DELAY_MS') => {
-    const parsed = commonEnvSchema.shape[name].safeParse(source[name]);
-    return parsed.success ? parsed.data : undefined;
-  };
-  const production = commonEnvSchema.shape.NODE_ENV.safeParse(source.NODE_ENV).data === 'production';
+  const production = commonEnvValue(source, 'NODE_ENV') === 'production';
   return {
-    graceMs: ms('SHUTDOWN_GRACE_MS') ?? 20_000,
-    delayMs: ms('SHUTDOWN_DELAY_MS') ?? (production ? 3_000 : 250),
+    graceMs: commonEnvValue(source, 'SHUTDOWN_GRACE_MS') ?? 20_000,
+    delayMs: commonEnvValue(source, 'SHUTDOWN_DELAY_MS') ?? (production ? 3_000 : 250),
   };
 }
 
@@ -433,10 +444,7 @@ export function tracingEnvFrom(source: Record<string, string | undefined> = proc
       | 'OTEL_EXPORTER_OTLP_ENDPOINT'
       | 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'
       | 'OTEL_SERVICE_NAME',
-  ) => {
-    const parsed = commonEnvSchema.shape[name].safeParse(source[name]);
-    return (parsed.success ? parsed.data : undefined)?.trim() || undefined;
-  };
+  ) => commonEnvValue(source, name)?.trim() || undefined;
   return {
     disabled: text('OTEL_SDK_DISABLED')?.toLowerCase() === 'true',
     exporters: (text('OTEL_TRACES_EXPORTER') ?? '').split(',').map((s) => s.trim().toLowerCase()),

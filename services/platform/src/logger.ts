@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { pino, type DestinationStream, type Logger as PinoLogger, type LoggerOptions } from 'pino';
+import { commonEnvValue } from './config.js';
 import { activeTraceIds } from './tracing.js';
 
 export type Logger = PinoLogger;
@@ -36,7 +37,10 @@ export function createLogger(
   options: { level?: string; env?: Record<string, string | undefined>; destination?: DestinationStream } = {},
 ): Logger {
   const env = options.env ?? process.env;
-  const level = options.level ?? env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info');
+  const level =
+    options.level ??
+    commonEnvValue(env, 'LOG_LEVEL') ??
+    (commonEnvValue(env, 'NODE_ENV') === 'test' ? 'silent' : 'info');
   const config: LoggerOptions = {
     level,
     base: { service },

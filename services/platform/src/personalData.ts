@@ -14,7 +14,7 @@
  */
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomFillSync } from 'node:crypto';
 import { DomainError } from './eventSourcing/errors.js';
-import { DEV_INTERNAL_SERVICE_TOKEN } from './config.js';
+import { DEV_INTERNAL_SERVICE_TOKEN, commonEnvValue } from './config.js';
 
 export const SEALED_PREFIX = 'pd1.';
 const BINARY_MAGIC = Buffer.from('PDB1', 'ascii');
@@ -347,9 +347,9 @@ export { DEV_INTERNAL_SERVICE_TOKEN };
 export function internalServiceToken(
   env: Record<string, string | undefined> = process.env,
 ): string | undefined {
-  const token = env.INTERNAL_SERVICE_TOKEN?.trim();
+  const token = commonEnvValue(env, 'INTERNAL_SERVICE_TOKEN')?.trim();
   if (token) return token;
-  return env.NODE_ENV === 'production' ? undefined : DEV_INTERNAL_SERVICE_TOKEN;
+  return commonEnvValue(env, 'NODE_ENV') === 'production' ? undefined : DEV_INTERNAL_SERVICE_TOKEN;
 }
 
 /**

@@ -15,6 +15,7 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
+import { commonEnvValue } from '../config.js';
 
 export interface MeshIdentity {
   /** The service's name: the common name of its certificate. */
@@ -87,9 +88,9 @@ export function loadMeshIdentity(dir: string): MeshIdentity {
  * each service's certificate there).
  */
 export function registerMeshFromEnv(service: string, env: Record<string, string | undefined>): void {
-  const dir = env.GRPC_TLS_DIR?.trim();
+  const dir = commonEnvValue(env, 'GRPC_TLS_DIR');
   if (!dir) {
-    if (env.NODE_ENV === 'production')
+    if (commonEnvValue(env, 'NODE_ENV') === 'production')
       throw new Error(`${service}: GRPC_TLS_DIR is required in production (mutual TLS between the services)`);
     return;
   }
