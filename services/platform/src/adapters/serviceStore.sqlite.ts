@@ -14,18 +14,32 @@ import type {
 } from '../ports/serviceStore.js';
 import { Mutex } from '../util/async.js';
 import { openSqlite, readSynchronous, type SqliteSynchronous } from './sqliteFile.js';
+import { DocBuffer } from './sqliteDocBuffer.js';
+import {
+  collectionSql,
+  createSchema,
+  fieldSql,
+  findSql,
+  GET_MANY,
+  INSERT_MANY,
+  isUniqueViolation,
+  prepareStatements,
+  PUT_MANY,
+  rowToEvent,
+  whereSql,
+} from './sqliteStatements.js';
 import {
   appendListeners,
   buildEnvelopes,
   checkCollection,
   checkField,
-  checkScalar,
   type StoreOptions,
   withIntegration,
 } from './storeShared.js';
 
 /**
- * ServiceStore on SQLite (better-sqlite3). One file per service (WAL), or ':memory:' in tests.
+ * ServiceStore on SQLite (better-sqlite3). One file per service (WAL), or ':memory:' in tests. Its SQL is in
+ * sqliteStatements.ts, its transaction's document write-behind in sqliteDocBuffer.ts.
  *
  * - events: the event store AND the outbox; `position` is the global autoincrement order,
  *   unique(stream_id, version) backs the optimistic concurrency check.
@@ -62,80 +76,8 @@ export interface SqliteServiceStore extends ServiceStore {
 
 export function createSqliteServiceStore(path: string, options: SqliteStoreOptions = {}): SqliteServiceStore {
   const db = openSqlite(path, { synchronous: options.synchronous });
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS events (
-      position       INTEGER PRIMARY KEY AUTOINCREMENT,
-      id             TEXT NOT NULL UNIQUE,
-      stream_id      TEXT NOT NULL,
-      version        INTEGER NOT NULL,
-      type           TEXT NOT NULL,
-      data           TEXT NOT NULL,
-      occurred_at    TEXT NOT NULL,
-      correlation_id TEXT NOT NULL,
-      causation_id   TEXT,
-      actor          TEXT,
-      integration    TEXT,
-      UNIQUE (stream_id, version)
-    );
-    CREATE TABLE IF NOT EXISTS documents (
-      collection TEXT NOT NULL,
-      id         TEXT NOT NULL,
-      json       TEXT NOT NULL,
-      PRIMARY KEY (collection, id)
-    ) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS processed (
-      consumer TEXT NOT NULL,
-      event_id TEXT NOT NULL,
-      PRIMARY KEY (consumer, event_id)
-    ) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS checkpoints (
-      name     TEXT PRIMARY KEY,
-      position INTEGER NOT NULL
-    ) WITHOUT ROWID;
-  `);
-  addIntegrationColumn(db);
-
-  const stmt = {
-    streamVersion: db.prepare<[string], { v: number | null }>(
-      'SELECT MAX(version) AS v FROM events WHERE stream_id = ?',
-    ),
-    readStream: db.prepare<[string], EventRow>('SELECT * FROM events WHERE stream_id = ? ORDER BY version'),
-    readAll: db.prepare<[number, number], EventRow>(
-      'SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?',
-    ),
-    lastPosition: db.prepare<[], { p: number | null }>('SELECT MAX(position) AS p FROM events'),
-    ping: db.prepare('SELECT 1'),
-    recordIntegration: db.prepare('UPDATE events SET integration = ? WHERE id = ?'),
-    // the event's row found by its position (the rowid) when this transaction appended it
-    recordIntegrationAt: db.prepare('UPDATE events SET integration = ? WHERE position = ? AND id = ?'),
-    getDoc: db.prepare<[string, string], { json: string }>(
-      'SELECT json FROM documents WHERE collection = ? AND id = ?',
-    ),
-    // up to GET_MANY ids of one collection (a JSON array), in one statement
-    getDocs: db.prepare<[string, string], { id: string; json: string }>(
-      'SELECT id, json FROM documents WHERE collection = ? AND id IN (SELECT value FROM json_each(?))',
-    ),
-    deleteDoc: db.prepare('DELETE FROM documents WHERE collection = ? AND id = ?'),
-    markProcessed: db.prepare('INSERT OR IGNORE INTO processed (consumer, event_id) VALUES (?, ?)'),
-    getCheckpoint: db.prepare<[string], { position: number }>(
-      'SELECT position FROM checkpoints WHERE name = ?',
-    ),
-    setCheckpoint: db.prepare(
-      'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
-    ),
-    collections: db.prepare<[], { collection: string }>(
-      'SELECT DISTINCT collection FROM documents ORDER BY collection',
-    ),
-    documents: db.prepare<[string, string, number], { id: string; json: string }>(
-      'SELECT id, json FROM documents WHERE collection = ? AND id > ? ORDER BY id LIMIT ?',
-    ),
-    processed: db.prepare<[string, string, number], { consumer: string; event_id: string }>(
-      'SELECT consumer, event_id FROM processed WHERE (consumer, event_id) > (?, ?) ORDER BY consumer, event_id LIMIT ?',
-    ),
-    checkpoints: db.prepare<[], { name: string; position: number }>(
-      'SELECT name, position FROM checkpoints ORDER BY name',
-    ),
-  };
+  createSchema(db);
+  const stmt = prepareStatements(db);
 
   const mutex = new Mutex();
   const txContext = new AsyncLocalStorage<TxState>();
@@ -545,222 +487,6 @@ interface Job {
 
 /** Top-level transactions committed together at most (bounds the wait of the first for its COMMIT). */
 const GROUP_MAX = 64;
-/** Documents the write-behind holds before it writes them all and forgets them. */
-const BUFFER_MAX = 20_000;
 
-/** Ids per statement of getMany. */
-const GET_MANY = 500;
-/** Events per insert statement of an append. */
-const INSERT_MANY = 32;
-/** Documents per upsert statement when the write-behind writes (SQLite takes up to 32,766 parameters). */
-const PUT_MANY = 64;
-
-/** A document as the open transaction knows it: its JSON (null: none) and whether SQLite has it yet. */
-type DocEntry = { json: string | null; dirty: boolean };
-
-/**
- * The open transaction's documents (read or written in it), keyed `collection \0 id`. Writes stay here
- * until flush() (before COMMIT, a find or a count); every change inside a savepoint is logged with the
- * write it replaced, so a rollback to the savepoint restores exactly what it was. An entry SQLite already
- * has (clean) can be forgotten at any time (it is read again), and is logged as nothing: after a rollback
- * SQLite has it again.
- */
-class DocBuffer {
-  private readonly entries = new Map<string, DocEntry>();
-  private readonly dirty = new Set<string>();
-  private readonly undo: Array<Map<string, DocEntry | undefined>> = [];
-
-  constructor(
-    private readonly write: (writes: ReadonlyArray<readonly [key: string, json: string | null]>) => void,
-  ) {}
-
-  has(key: string): boolean {
-    return this.entries.has(key);
-  }
-
-  get(key: string, load: () => string | null): string | null {
-    const entry = this.entries.get(key);
-    if (entry) return entry.json;
-    const json = load();
-    this.change(key, { json, dirty: false });
-    this.bound();
-    return json;
-  }
-
-  set(key: string, json: string | null): void {
-    this.change(key, { json, dirty: true });
-    this.bound();
-  }
-
-  /** Past BUFFER_MAX entries: everything written to SQLite and forgotten (the undo logs stay valid). */
-  private bound(): void {
-    if (this.entries.size <= BUFFER_MAX) return;
-    this.flush();
-    this.entries.clear();
-  }
-
-  flush(): void {
-    if (this.dirty.size === 0) return;
-    const writes = [...this.dirty].map((key) => [key, (this.entries.get(key) as DocEntry).json] as const);
-    this.write(writes);
-    for (const [key, json] of writes) this.change(key, { json, dirty: false });
-  }
-
-  savepoint(): void {
-    this.undo.push(new Map());
-  }
-
-  release(): void {
-    const log = this.undo.pop();
-    const parent = this.undo[this.undo.length - 1];
-    if (!log || !parent) return;
-    for (const [key, before] of log) if (!parent.has(key)) parent.set(key, before);
-  }
-
-  rollbackTo(): void {
-    const log = this.undo.pop();
-    if (!log) return;
-    for (const [key, before] of log) this.restore(key, before);
-  }
-
-  clear(): void {
-    this.entries.clear();
-    this.dirty.clear();
-    this.undo.length = 0;
-  }
-
-  private change(key: string, next: DocEntry): void {
-    const log = this.undo[this.undo.length - 1];
-    if (log && !log.has(key)) {
-      const before = this.entries.get(key);
-      log.set(key, before?.dirty ? before : undefined);
-    }
-    this.restore(key, next);
-  }
-
-  private restore(key: string, entry: DocEntry | undefined): void {
-    if (entry) this.entries.set(key, entry);
-    else this.entries.delete(key);
-    if (entry?.dirty) this.dirty.add(key);
-    else this.dirty.delete(key);
-  }
-}
-
-interface EventRow {
-  position: number;
-  id: string;
-  stream_id: string;
-  version: number;
-  type: string;
-  data: string;
-  occurred_at: string;
-  correlation_id: string;
-  causation_id: string | null;
-  actor: string | null;
-  integration: string | null;
-}
-
-function rowToEvent(r: EventRow): StoredEvent {
-  return {
-    id: r.id,
-    type: r.type,
-    data: JSON.parse(r.data),
-    streamId: r.stream_id,
-    version: r.version,
-    position: r.position,
-    occurredAt: r.occurred_at,
-    correlationId: r.correlation_id,
-    causationId: r.causation_id,
-    actor: r.actor ? JSON.parse(r.actor) : null,
-  };
-}
-
-/**
- * Files of a version before integration events were recorded at append time get the column (NULL on
- * the rows already there: the relay's map decides for them). Replicas opening one file may race: the
- * loser's "duplicate column" is fine.
- */
-function addIntegrationColumn(db: Database.Database): void {
-  const columns = db.prepare<[], { name: string }>('PRAGMA table_info(events)').all();
-  if (columns.some((c) => c.name === 'integration')) return;
-  try {
-    db.exec('ALTER TABLE events ADD COLUMN integration TEXT');
-  } catch (err) {
-    if (!/duplicate column/i.test((err as Error).message)) throw err;
-  }
-}
-
-/**
- * `collection = '<name>'` with the name inline (checkCollection admits no quote): a query that names its
- * collection as a literal can use the collection's partial indexes (ensureIndex); a parameter could not.
- */
-const collectionSql = (collection: string) => `collection = '${checkCollection(collection)}'`;
-
-/** A document field as an SQL expression, its JSON path inline (checkField admits no quote). */
-const fieldSql = (field: string) => `json_extract(json, '$.${checkField(field)}')`;
-
-/** The SELECT of find(): its filter, prefix search, keyset page, order and limit (exported for the plan test). */
-export function findSql(collection: string, query: FindQuery = {}): { sql: string; params: unknown[] } {
-  const { sql, params } = whereSql(collection, query.where);
-  let full = `SELECT json FROM documents ${sql}`;
-  if (query.prefix && query.prefix.value !== '') {
-    const like = `${query.prefix.value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const any = query.prefix.fields.map((f) => `lower(${fieldSql(f)}) LIKE ? ESCAPE '\\'`);
-    full += ` AND (${any.join(' OR ')})`;
-    params.push(...query.prefix.fields.map(() => like));
-  }
-  if (query.after) {
-    if (!query.orderBy) throw new Error('find: `after` needs `orderBy`');
-    checkScalar(query.orderBy.field, query.after.value);
-    // `f <= v AND (f < v OR id < i)`: a range on an ensureIndex index (SQLite does not range-scan
-    // an expression index for the row value `(f, id) < (v, i)`: it would walk every newer row)
-    const [op, eq] = query.orderBy.direction === 'desc' ? ['<', '<='] : ['>', '>='];
-    const f = fieldSql(query.orderBy.field);
-    full += ` AND ${f} ${eq} ? AND (${f} ${op} ? OR id ${op} ?)`;
-    params.push(query.after.value, query.after.value, query.after.id);
-  }
-  if (query.orderBy) {
-    const dir = query.orderBy.direction === 'desc' ? 'DESC' : 'ASC';
-    // the path inline (checkField allows no quote): the expression an ensureIndex index is built on
-    full += ` ORDER BY ${fieldSql(query.orderBy.field)} ${dir}, id ${dir}`;
-  } else {
-    full += ' ORDER BY id';
-  }
-  if (query.limit !== undefined || query.offset !== undefined) {
-    full += ' LIMIT ? OFFSET ?';
-    params.push(query.limit ?? -1, query.offset ?? 0);
-  }
-  return { sql: full, params };
-}
-
-function whereSql(
-  collection: string,
-  where: Record<string, Scalar> | undefined,
-): { sql: string; params: unknown[] } {
-  const clauses = [collectionSql(collection)];
-  const params: unknown[] = [];
-  for (const [field, value] of Object.entries(where ?? {})) {
-    checkField(field);
-    checkScalar(field, value);
-    // the path inline (checkField allows no quote), as in fieldSql: an ensureIndex index on the field is
-    // then usable for the equality (SQLite matches an index expression only to the same literal path)
-    const f = fieldSql(field);
-    if (value === null) {
-      clauses.push(`${f} IS NULL`);
-    } else if (typeof value === 'boolean') {
-      // json_extract yields 1/0 for JSON true/false; require the JSON type too
-      clauses.push(`${f} = ?`, `json_type(json, '$.${field}') = ?`);
-      params.push(value ? 1 : 0, value ? 'true' : 'false');
-    } else {
-      clauses.push(`${f} = ?`);
-      params.push(value);
-      if (typeof value === 'string') clauses.push(`json_type(json, '$.${field}') = 'text'`);
-    }
-  }
-  return { sql: `WHERE ${clauses.join(' AND ')}`, params };
-}
-
-function isUniqueViolation(err: unknown, column: string): boolean {
-  const e = err as { code?: string; message?: string };
-  return e?.code === 'SQLITE_CONSTRAINT_UNIQUE' && (e.message ?? '').includes(column);
-}
+/** The SELECT of find() (the plan test reads it). */
+export { findSql };
