@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inProcDeadLetters } from '@meridian/platform/adapters/eventBus.inproc';
-import { kafkaDeadLetters } from '@meridian/platform/adapters/eventBus.kafka';
+import { kafkaDeadLetters } from '@meridian/platform/adapters/deadLetters.kafka';
 import { kafkaSasl } from '@meridian/platform/busAccess';
 import type { DeadLetter, DeadLetters } from '@meridian/platform/ports/eventBus';
 

@@ -1,5 +1,6 @@
 import { afterAll, describe, it } from 'vitest';
-import { createKafkaEventBus, kafkaDeadLetters } from './eventBus.kafka.js';
+import { kafkaDeadLetters } from './deadLetters.kafka.js';
+import { createKafkaEventBus } from './eventBus.kafka.js';
 import { describeEventBusConformance, expectOutageWaitedOut } from '../testing/eventBus.conformance.js';
 import { startTestKafka } from '../testing/kafka.js';
 
