@@ -11,7 +11,7 @@ import { MAKER_CHECKER_MESSAGES as MAKER_CHECKER } from '@meridian/platform/app/
 import { answerRegistry } from './answers.js';
 import { claimSchemas } from '../live/claimsRoutes.js';
 import { supportSchemas } from './supportRoutes.js';
-import { MONEY_MESSAGES, amountField, moneySchemas } from './moneyRoutes.js';
+import { MONEY_MESSAGES, amountField, moneySchemas } from './moneyRequests.js';
 import {
   BODY_TOO_LARGE,
   INVALID_BODY,
@@ -25,12 +25,11 @@ import {
 } from './refusals.js';
 import { docOf, type HttpMethod, type RouteDoc } from './routeTable.js';
 import { TABLE_ROUTES } from './routes.js';
-import { UNMIGRATED_ROUTE_DOCS } from './unmigratedRouteDocs.js';
 import { UNMIGRATED_SUPPORT_DOCS } from './unmigratedSupportDocs.js';
 import { schemas } from './validation.js';
 
-/** Every route the gateway registers: the tables', then those not in a table yet. */
-const ROUTES: RouteDoc[] = [...TABLE_ROUTES.map(docOf), ...UNMIGRATED_ROUTE_DOCS, ...UNMIGRATED_SUPPORT_DOCS];
+/** Every route the gateway registers, as the route table declares it. */
+const ROUTES: RouteDoc[] = [...TABLE_ROUTES.map(docOf), ...UNMIGRATED_SUPPORT_DOCS];
 
 const capitalized = (w: string) => w[0]!.toUpperCase() + w.slice(1);
 

@@ -3,6 +3,8 @@
  * OpenAPI document (openapi.ts) and the authorization matrix (testing/routeMatrix.ts) read them here.
  */
 import { AUDIT_ROUTES } from './auditRoutes.js';
+import { CLAIM_ROUTES } from '../live/claimsRoutes.js';
+import { MONEY_ROUTES } from './moneyRoutes.js';
 import { API_DOCS_ROUTES, DEV_MAILBOX_ROUTES, HEALTH_ROUTES, OTHER_ROUTES } from './otherRoutes.js';
 import { KYC_DOCUMENT_ROUTES, KYC_REVIEW_ROUTES } from './kycRoutes.js';
 import { OIDC_ROUTES } from './oidcRoutes.js';
@@ -19,6 +21,8 @@ export const TABLE_ROUTES: readonly Route<never>[] = [
   ...USERS_ROUTES,
   ...OIDC_ROUTES,
   ...DEV_MAILBOX_ROUTES,
+  ...CLAIM_ROUTES,
+  ...MONEY_ROUTES,
   ...STATEMENT_ROUTES,
   ...QUEUE_STATS_ROUTES,
   ...OTHER_ROUTES,

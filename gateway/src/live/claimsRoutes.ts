@@ -1,5 +1,5 @@
 /**
- * The claim routes (claims.ts), admin only:
+ * The claim routes (claims.ts), admin only, declared in the route table (http/routeTable.ts):
  *
  *   GET    api/admin/claims                      every live claim
  *   POST   api/admin/claims {kind, id}           claim the item, or renew the caller's own claim (409: held)
@@ -9,10 +9,13 @@
  *
  * An impersonating admin carries the user's role, so none of these answers them.
  */
-import { Router, type Request, type Response } from 'express';
+import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import { sessionOf, type Auth } from '../http/auth.js';
 import { HttpError } from '../http/errors.js';
+import { claimAnswers } from '../http/answers.js';
+import { mustBeString } from '../http/refusals.js';
+import { TAGS, json, routeTable, routerOf } from '../http/routeTable.js';
 import { parseBody, parseTokenParam, requiredString } from '../http/validation.js';
 import type { GatewayLogger } from '../logger.js';
 import { CLAIM_MESSAGES, isClaimKind, type ClaimAdmin, type ClaimKind, type Claims } from './claims.js';
@@ -55,40 +58,97 @@ const kindOf = (v: unknown): ClaimKind => {
 };
 const idOf = (v: unknown) => parseTokenParam(v, CLAIM_MESSAGES.invalidId);
 
-export function claimsRouter({ claims, auth, recordTakeover, logger }: ClaimRouteDeps): Router {
-  const r = Router();
+type ClaimContext = Pick<ClaimRouteDeps, 'claims' | 'auth' | 'recordTakeover' | 'logger'>;
 
-  r.get('/admin/claims', auth.requireAdmin, async (_req, res) => {
-    res.json({ claims: await claims.list() });
-  });
+export const CLAIM_ROUTES = routeTable<ClaimContext>([
+  {
+    method: 'get',
+    path: '/api/admin/claims',
+    tag: TAGS.claims,
+    summary: 'Every pending item an admin is reviewing now',
+    description:
+      'Changes are pushed to admin sockets as `claims/changed`; fetch this list after (re)connecting.',
+    access: 'admin',
+    ok: json(claimAnswers.list, 'The live claims.'),
+    handler:
+      ({ claims }) =>
+      async (_req, res) => {
+        res.json({ claims: await claims.list() });
+      },
+  },
+  {
+    method: 'post',
+    path: '/api/admin/claims',
+    tag: TAGS.claims,
+    summary: 'Claim a pending item (or renew your own claim)',
+    description:
+      'Opening an item claims it for 5 minutes; claiming it again renews that (the SPA does so every minute while the admin uses the open item). Other admins see who reviews it and cannot decide it.',
+    access: 'admin',
+    body: claimSchemas.claim,
+    ok: json(claimAnswers.outcome, "'Claimed'"),
+    errors: {
+      400: [CLAIM_MESSAGES.kind, CLAIM_MESSAGES.invalidId, ...mustBeString('kind', 'id')],
+      409: [CLAIM_MESSAGES.heldBy('<name>'), CLAIM_MESSAGES.busy],
+    },
+    handler:
+      ({ claims }) =>
+      async (req, res) => {
+        const b = parseBody(claimSchemas.claim, req.body);
+        const claim = await claims.claim(kindOf(b.kind), idOf(b.id), claimAdminOf(res));
+        res.json({ message: CLAIM_MESSAGES.claimed, claim });
+      },
+  },
+  {
+    method: 'delete',
+    path: '/api/admin/claims/:kind/:id',
+    tag: TAGS.claims,
+    summary: 'Release your claim (leaving the item)',
+    access: 'admin',
+    ok: json(claimAnswers.released, "'Released'"),
+    errors: { 400: [CLAIM_MESSAGES.kind, CLAIM_MESSAGES.invalidId], 409: [CLAIM_MESSAGES.busy] },
+    handler:
+      ({ claims }) =>
+      async (req, res) => {
+        const released = await claims.release(
+          kindOf(req.params.kind),
+          idOf(req.params.id),
+          claimAdminOf(res).id,
+        );
+        res.json({ message: CLAIM_MESSAGES.released, released });
+      },
+  },
+  {
+    method: 'post',
+    path: '/api/admin/claims/:kind/:id/takeover',
+    tag: TAGS.claims,
+    summary: "Take an item over from the admin reviewing it (recorded in the claim's history)",
+    access: 'admin',
+    ok: json(claimAnswers.outcome, "'Taken over'"),
+    errors: {
+      400: [CLAIM_MESSAGES.kind, CLAIM_MESSAGES.invalidId],
+      409: [CLAIM_MESSAGES.deciding('<name>'), CLAIM_MESSAGES.busy],
+    },
+    handler:
+      ({ claims, recordTakeover, logger }) =>
+      async (req, res) => {
+        const kind = kindOf(req.params.kind);
+        const id = idOf(req.params.id);
+        const { takenOverFrom, ...claim } = await claims.takeOver(kind, id, claimAdminOf(res));
+        if (takenOverFrom && recordTakeover) {
+          // the takeover has happened (the claim's history holds it): a trail that could not be written is
+          // reported loudly, never answered as a failed takeover
+          await recordTakeover(req, res, { kind, id, fromAdminId: takenOverFrom.id }).catch((err: unknown) =>
+            logger?.error(
+              { err, event: 'ClaimTakenOver', kind, id, fromAdminId: takenOverFrom.id },
+              'claim takeover not recorded in the audit trail',
+            ),
+          );
+        }
+        res.json({ message: CLAIM_MESSAGES.takenOver, claim });
+      },
+  },
+]);
 
-  r.post('/admin/claims', auth.requireAdmin, async (req, res) => {
-    const b = parseBody(claimSchemas.claim, req.body);
-    const claim = await claims.claim(kindOf(b.kind), idOf(b.id), claimAdminOf(res));
-    res.json({ message: CLAIM_MESSAGES.claimed, claim });
-  });
-
-  r.delete('/admin/claims/:kind/:id', auth.requireAdmin, async (req, res) => {
-    const released = await claims.release(kindOf(req.params.kind), idOf(req.params.id), claimAdminOf(res).id);
-    res.json({ message: CLAIM_MESSAGES.released, released });
-  });
-
-  r.post('/admin/claims/:kind/:id/takeover', auth.requireAdmin, async (req, res) => {
-    const kind = kindOf(req.params.kind);
-    const id = idOf(req.params.id);
-    const { takenOverFrom, ...claim } = await claims.takeOver(kind, id, claimAdminOf(res));
-    if (takenOverFrom && recordTakeover) {
-      // the takeover has happened (the claim's history holds it): a trail that could not be written is
-      // reported loudly, never answered as a failed takeover
-      await recordTakeover(req, res, { kind, id, fromAdminId: takenOverFrom.id }).catch((err: unknown) =>
-        logger?.error(
-          { err, event: 'ClaimTakenOver', kind, id, fromAdminId: takenOverFrom.id },
-          'claim takeover not recorded in the audit trail',
-        ),
-      );
-    }
-    res.json({ message: CLAIM_MESSAGES.takenOver, claim });
-  });
-
-  return r;
+export function claimsRouter(deps: ClaimRouteDeps): Router {
+  return routerOf(CLAIM_ROUTES, deps, '/api');
 }

@@ -70,6 +70,12 @@ const notice = (ctx: RouteContext) => ({
   url: '/dashboard',
 });
 const idempotent = () => ({ 'idempotency-key': `matrix-${randomUUID()}` });
+/** An admin balance edit of the target user. */
+const balanceEdit = (ctx: RouteContext) => ({
+  params: { id: ctx.target.id },
+  body: { amount: '1' },
+  headers: idempotent(),
+});
 
 type Sample = NonNullable<RouteRow['request']>;
 
@@ -119,79 +125,36 @@ const SAMPLES: Partial<Record<string, Sample>> = {
   'get /api/users/kyc/document/:userId/:side': (ctx) => ({ params: { userId: selfId(ctx), side: 'front' } }),
   'patch /api/users/kyc/approve/:id': () => ({ params: { id: NO_SUCH_ID } }),
   'patch /api/users/kyc/reject/:id': () => ({ params: { id: NO_SUCH_ID }, body: { reason: 'blurred' } }),
+  'post /api/payments/create': () => ({ body: { amount: '50' }, headers: idempotent() }),
+  'get /api/payments/viewPaymentStatus/:transactionId': () => ({ params: { transactionId: NO_SUCH_ID } }),
+  'post /api/invest/start-invest': () => ({
+    body: { amount: '100', planName: 'Starter' },
+    headers: idempotent(),
+  }),
+  'get /api/invest/investment/:id': () => ({ params: { id: NO_SUCH_ID } }),
+  'post /api/withDraw/create': () => ({
+    body: { amount: '60', walletAddress: WALLET },
+    headers: idempotent(),
+  }),
+  'get /api/withDraw/get-withdrawal/:id': () => ({ params: { id: NO_SUCH_ID } }),
+  'patch /api/payments/confirmPayment': () => ({ body: { transactionId: NO_SUCH_ID, status: 'Confirmed' } }),
+  'patch /api/payments/rejectPayment': () => ({ body: { transactionId: NO_SUCH_ID } }),
+  'put /api/invest/:id/approve': () => ({ params: { id: NO_SUCH_ID } }),
+  'put /api/invest/:id/reject': () => ({ params: { id: NO_SUCH_ID } }),
+  'put /api/withDraw/approve/:id': () => ({ params: { id: NO_SUCH_ID } }),
+  'put /api/withDraw/reject/:id': () => ({ params: { id: NO_SUCH_ID } }),
+  'post /api/admin/claims': () => ({ body: { kind: 'deposit', id: `matrix-${randomUUID()}` } }),
+  'delete /api/admin/claims/:kind/:id': () => ({ params: { kind: 'deposit', id: NO_SUCH_ID } }),
+  'post /api/admin/claims/:kind/:id/takeover': () => ({
+    params: { kind: 'deposit', id: `matrix-${randomUUID()}` },
+  }),
+  'put /api/users/updateDepositBalance/:id': (ctx) => balanceEdit(ctx),
+  'put /api/users/editDepositBalance/:id': (ctx) => balanceEdit(ctx),
+  'put /api/users/editinvestmentBalance/:id': (ctx) => balanceEdit(ctx),
 };
 
 /** The rows of the routes not declared in the route table yet. */
 const UNMIGRATED_ROWS: Record<string, RouteRow> = {
-  'get /api/invest/plans': { access: 'public' },
-
-  // ---------------------------------------------------------------- money (user)
-  'post /api/payments/create': {
-    access: 'userMoney',
-    request: () => ({ body: { amount: '50' }, headers: idempotent() }),
-  },
-  'get /api/payments/viewPaymentStatus/:transactionId': {
-    access: 'user',
-    request: () => ({ params: { transactionId: NO_SUCH_ID } }),
-  },
-  'post /api/invest/start-invest': {
-    access: 'userMoney',
-    request: () => ({ body: { amount: '100', planName: 'Starter' }, headers: idempotent() }),
-  },
-  'get /api/invest/investment-history': { access: 'user' },
-  'get /api/invest/investment/:id': { access: 'user', request: () => ({ params: { id: NO_SUCH_ID } }) },
-  'get /api/invest/deposit-maturity': { access: 'user' },
-  'get /api/invest/getTransactionHistory': { access: 'user' },
-  'post /api/withDraw/create': {
-    access: 'userMoney',
-    request: () => ({ body: { amount: '60', walletAddress: WALLET }, headers: idempotent() }),
-  },
-  'get /api/withDraw/balance': { access: 'user' },
-  'get /api/withDraw/get-withdrawal/:id': { access: 'user', request: () => ({ params: { id: NO_SUCH_ID } }) },
-
-  // ---------------------------------------------------------------- money (admin)
-  'get /api/payments/pending-deposit': { access: 'admin' },
-  'patch /api/payments/confirmPayment': {
-    access: 'admin',
-    request: () => ({ body: { transactionId: NO_SUCH_ID, status: 'Confirmed' } }),
-  },
-  'patch /api/payments/rejectPayment': {
-    access: 'admin',
-    request: () => ({ body: { transactionId: NO_SUCH_ID } }),
-  },
-  'get /api/invest/adminPendingInvestment': { access: 'admin' },
-  'put /api/invest/:id/approve': { access: 'admin', request: () => ({ params: { id: NO_SUCH_ID } }) },
-  'put /api/invest/:id/reject': { access: 'admin', request: () => ({ params: { id: NO_SUCH_ID } }) },
-  'get /api/withDraw/pending': { access: 'admin' },
-  'put /api/withDraw/approve/:id': { access: 'admin', request: () => ({ params: { id: NO_SUCH_ID } }) },
-  'put /api/withDraw/reject/:id': { access: 'admin', request: () => ({ params: { id: NO_SUCH_ID } }) },
-  // ---------------------------------------------------------------- review claims (admin)
-  'get /api/admin/claims': { access: 'admin' },
-  'post /api/admin/claims': {
-    access: 'admin',
-    request: () => ({ body: { kind: 'deposit', id: `matrix-${randomUUID()}` } }),
-  },
-  'delete /api/admin/claims/:kind/:id': {
-    access: 'admin',
-    request: () => ({ params: { kind: 'deposit', id: NO_SUCH_ID } }),
-  },
-  'post /api/admin/claims/:kind/:id/takeover': {
-    access: 'admin',
-    request: () => ({ params: { kind: 'deposit', id: `matrix-${randomUUID()}` } }),
-  },
-  'put /api/users/updateDepositBalance/:id': {
-    access: 'adminMoney',
-    request: (ctx) => ({ params: { id: ctx.target.id }, body: { amount: '1' }, headers: idempotent() }),
-  },
-  'put /api/users/editDepositBalance/:id': {
-    access: 'adminMoney',
-    request: (ctx) => ({ params: { id: ctx.target.id }, body: { amount: '1' }, headers: idempotent() }),
-  },
-  'put /api/users/editinvestmentBalance/:id': {
-    access: 'adminMoney',
-    request: (ctx) => ({ params: { id: ctx.target.id }, body: { amount: '1' }, headers: idempotent() }),
-  },
-
   // ---------------------------------------------------------------- the support chat
   'get /api/support/config': { access: 'public' },
   'post /api/support/conversations/visitor': {

@@ -1,0 +1,366 @@
+/**
+ * The investment paths of spec §7, api/invest/* (the investment service), declared in the route table
+ * (routeTable.ts): the plans, a user's investments and history, and the admins' pending list and decisions.
+ */
+import type { Request, Response } from 'express';
+import { MONEY_MESSAGES as AMOUNT_MESSAGES } from '@meridian/platform/money/money';
+import { z } from 'zod';
+import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
+import * as inv from '@meridian/proto/meridian/investment/v1/investment';
+import * as wd from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
+import { callUnary } from '../grpcClients.js';
+import { moneyAnswers, planAnswer } from './answers.js';
+import type { DepositAnswer, InvestmentAnswer, WithdrawalAnswer } from './answers.js';
+import { pageParams, setNextCursor } from './pages.js';
+import { mergeHistoryPage } from './historyPages.js';
+import { depositJson, investmentJson, planJson, withdrawalJson } from './moneyViews.js';
+import { parseBody } from './validation.js';
+import { TAGS, json, type Route } from './routeTable.js';
+import { paged } from './routeDocs.js';
+import {
+  MONEY_MESSAGES,
+  heldRequestDecisions,
+  idempotencyKeyOf,
+  moneySchemas,
+  type MoneyContext,
+} from './moneyRequests.js';
+
+const byTimeDesc = (a: string | null | undefined, b: string | null | undefined) =>
+  (Date.parse(b ?? '') || 0) - (Date.parse(a ?? '') || 0);
+
+/** The caller's Deposit Balance (for `user.balance` on their own investments); undefined when the ledger cannot say. */
+const ownBalanceCents = async (
+  { ownBalances }: MoneyContext,
+  req: Request,
+  res: Response,
+): Promise<number | undefined> => {
+  try {
+    return (await ownBalances(req, res)).depositCents;
+  } catch {
+    return undefined;
+  }
+};
+
+/** A history item of each kind: its type, its view, and the time it is listed by. */
+const depositItem = (d: lg.Deposit) => ({
+  type: 'Transaction' as const,
+  ...depositJson(d),
+  timestamp: d.requestedAt,
+});
+const investmentItem = (i: inv.Investment) => {
+  const j = investmentJson(i);
+  return { type: 'Investment' as const, ...j, timestamp: j.startDate ?? j.createdAt };
+};
+const withdrawalItem = (w: wd.Withdrawal) => ({
+  type: 'Withdrawal' as const,
+  ...withdrawalJson(w),
+  timestamp: w.requestDate,
+});
+
+/**
+ * Without limit/cursor: the spec's whole history. With them: a page of the three lists merged newest first
+ * (historyPages.ts), the next page's cursor in X-Next-Cursor; the body stays { history }.
+ */
+const transactionHistory =
+  ({ money, ctx, caller }: MoneyContext) =>
+  async (req: Request, res: Response) => {
+    const who = caller(res);
+    const paging = pageParams(req);
+    if (paging.limit !== undefined) {
+      const asItems = <T, J>(
+        list: { nextCursor: string; itemCursors: string[] },
+        items: T[],
+        view: (t: T) => J,
+      ) => ({
+        items: items.map(view),
+        nextCursor: list.nextCursor,
+        itemCursors: list.itemCursors,
+      });
+      type Item =
+        | (DepositAnswer & { type: 'Transaction'; timestamp: string })
+        | (InvestmentAnswer & { type: 'Investment'; timestamp: string | null })
+        | (WithdrawalAnswer & { type: 'Withdrawal'; timestamp: string });
+      const page = await mergeHistoryPage<Item>(
+        [
+          {
+            fetch: async (cursor, limit) => {
+              const out = await callUnary(
+                money.ledger,
+                'listUserDeposits',
+                lg.ListUserDepositsRequest.fromPartial({ ...who, limit, cursor }),
+                ctx(req),
+              );
+              return asItems(out, out.deposits, depositItem);
+            },
+            time: (i) => (i as { createdAt: string }).createdAt,
+          },
+          {
+            fetch: async (cursor, limit) => {
+              const out = await callUnary(
+                money.investment,
+                'investmentHistory',
+                inv.InvestmentHistoryRequest.fromPartial({ ...who, limit, cursor }),
+                ctx(req),
+              );
+              return asItems(out, out.investments, investmentItem);
+            },
+            time: (i) => (i as { createdAt: string }).createdAt,
+          },
+          {
+            fetch: async (cursor, limit) => {
+              const out = await callUnary(
+                money.withdrawal,
+                'listUserWithdrawals',
+                wd.ListUserWithdrawalsRequest.fromPartial({ ...who, limit, cursor }),
+                ctx(req),
+              );
+              return asItems(out, out.withdrawals, withdrawalItem);
+            },
+            time: (i) => (i as { requestDate: string }).requestDate,
+          },
+        ],
+        { limit: paging.limit, cursor: paging.cursor ?? '' },
+      );
+      setNextCursor(res, page.nextCursor);
+      res.json({ history: page.items.map((i) => i.item) });
+      return;
+    }
+    const [deposits, investments, withdrawals] = await Promise.all([
+      callUnary(money.ledger, 'listUserDeposits', lg.ListUserDepositsRequest.fromPartial(who), ctx(req)),
+      callUnary(
+        money.investment,
+        'investmentHistory',
+        inv.InvestmentHistoryRequest.fromPartial(who),
+        ctx(req),
+      ),
+      callUnary(
+        money.withdrawal,
+        'listUserWithdrawals',
+        wd.ListUserWithdrawalsRequest.fromPartial(who),
+        ctx(req),
+      ),
+    ]);
+    const items = [
+      ...deposits.deposits.map(depositItem),
+      ...investments.investments.map(investmentItem),
+      ...withdrawals.withdrawals.map(withdrawalItem),
+    ].sort((a, b) => byTimeDesc(a.timestamp, b.timestamp));
+    res.json({ history: items });
+  };
+
+export const INVEST_ROUTES: Route<MoneyContext>[] = [
+  {
+    method: 'get',
+    path: '/api/invest/plans',
+    tag: TAGS.investments,
+    summary: 'The investment plans in force',
+    description: 'The bare list (not wrapped in an object).',
+    access: 'public',
+    money: true,
+    ok: json(z.array(planAnswer), 'The plans.'),
+    handler:
+      ({ money, ctx }) =>
+      async (req, res) => {
+        const out = await callUnary(
+          money.investment,
+          'listPlans',
+          inv.ListPlansRequest.fromPartial({}),
+          ctx(req),
+        );
+        // the bare list: the original client maps over the answer itself
+        res.json(out.plans.map(planJson));
+      },
+  },
+  {
+    method: 'post',
+    path: '/api/invest/start-invest',
+    tag: TAGS.investments,
+    summary: 'Request an investment',
+    description: 'The amount is held from the Deposit Balance until an admin decides.',
+    access: 'userMoney',
+    money: true,
+    body: moneySchemas.startInvest,
+    idempotencyKey: true,
+    status: 201,
+    ok: json(moneyAnswers.investmentOutcome, 'Requested; pending approval.'),
+    errors: {
+      400: [
+        'Please select an investment plan.',
+        MONEY_MESSAGES.amountRequired,
+        MONEY_MESSAGES.amountType,
+        'The selected investment plan does not exist',
+        'The <plan> plan accepts amounts from <min> to <max>',
+        'Please verify your email before investing',
+        'Insufficient balance',
+        ...Object.values(AMOUNT_MESSAGES),
+      ],
+    },
+    handler:
+      ({ money, ctx, caller, userFacts }) =>
+      async (req, res) => {
+        const b = parseBody(moneySchemas.startInvest, req.body);
+        const user = await userFacts(req, res);
+        const out = await callUnary(
+          money.investment,
+          'startInvest',
+          inv.StartInvestRequest.fromPartial({
+            ...caller(res),
+            callerVerified: user.isVerified,
+            planName: b.planName,
+            amount: b.amount,
+            investmentId: idempotencyKeyOf(req, res, 'invest'),
+          }),
+          ctx(req),
+        );
+        res
+          .status(201)
+          .json({ message: out.message, investment: out.investment ? investmentJson(out.investment) : null });
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/invest/investment-history',
+    tag: TAGS.investments,
+    summary: "The caller's investments",
+    ...paged('newest first'),
+    access: 'user',
+    money: true,
+    ok: json(moneyAnswers.investmentHistory, 'The investments.'),
+    handler: (c) => async (req, res) => {
+      const [out, balance] = await Promise.all([
+        callUnary(
+          c.money.investment,
+          'investmentHistory',
+          inv.InvestmentHistoryRequest.fromPartial({ ...c.caller(res), ...pageParams(req) }),
+          c.ctx(req),
+        ),
+        ownBalanceCents(c, req, res),
+      ]);
+      setNextCursor(res, out.nextCursor);
+      res.json({ investments: out.investments.map((i) => investmentJson(i, balance)) });
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/invest/investment/:id',
+    tag: TAGS.investments,
+    summary: 'One investment',
+    description: 'To its owner or an admin.',
+    access: 'user',
+    money: true,
+    ok: json(moneyAnswers.investmentDetail, 'The investment.'),
+    errors: { 400: [MONEY_MESSAGES.invalidId], 404: ['Investment not found'] },
+    handler:
+      ({ money, ctx, caller, idParam }) =>
+      async (req, res) => {
+        const i = await callUnary(
+          money.investment,
+          'getInvestment',
+          inv.GetInvestmentRequest.fromPartial({ ...caller(res), investmentId: idParam(req.params.id) }),
+          ctx(req),
+        );
+        res.json({ investment: investmentJson(i) });
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/invest/adminPendingInvestment',
+    tag: TAGS.investments,
+    summary: 'Investments waiting for approval',
+    ...paged('oldest first'),
+    access: 'admin',
+    money: true,
+    ok: json(
+      moneyAnswers.pendingInvestments,
+      'The pending investments, each with its projected maturityAmount.',
+    ),
+    handler:
+      ({ money, ctx, caller }) =>
+      async (req, res) => {
+        const out = await callUnary(
+          money.investment,
+          'listPending',
+          inv.ListPendingRequest.fromPartial({ ...caller(res), ...pageParams(req) }),
+          ctx(req),
+        );
+        setNextCursor(res, out.nextCursor);
+        // user.balance (spec §3): each investor's Deposit Balance, the page's investors in one ledger call
+        const balances = new Map<string, number | undefined>();
+        const userIds = [...new Set(out.investments.map((i) => i.userId))];
+        if (userIds.length > 0)
+          try {
+            const b = await callUnary(
+              money.ledger,
+              'listBalances',
+              lg.ListBalancesRequest.fromPartial({ ...caller(res), userIds }),
+              ctx(req),
+            );
+            b.balances.forEach((one, i) => balances.set(userIds[i]!, one.depositCents));
+          } catch {
+            // the list answers without the balances rather than not at all
+          }
+        res.json({
+          pendingInvestments: out.investments.map((i) => investmentJson(i, balances.get(i.userId))),
+        });
+      },
+  },
+  ...heldRequestDecisions(
+    'investment',
+    (d) => `/api/invest/:id/${d}`,
+    TAGS.investments,
+    moneyAnswers.investmentOutcome,
+    (decision) =>
+      ({ money, ctx, caller, idParam, decide }) =>
+      async (req, res) => {
+        const request = inv.DecideInvestmentRequest.fromPartial({
+          ...caller(res),
+          investmentId: idParam(req.params.id),
+        });
+        const out = await decide(res, 'investment', request.investmentId, () =>
+          decision === 'approve'
+            ? callUnary(money.investment, 'approveInvestment', request, ctx(req))
+            : callUnary(money.investment, 'rejectInvestment', request, ctx(req)),
+        );
+        res.json({
+          message: out.message,
+          investment: out.investment ? investmentJson(out.investment) : null,
+        });
+      },
+  ),
+  {
+    method: 'get',
+    path: '/api/invest/deposit-maturity',
+    tag: TAGS.investments,
+    summary: "Settle the caller's matured investments",
+    description: 'Runs when the dashboard loads; idempotent.',
+    access: 'user',
+    money: true,
+    ok: json(moneyAnswers.depositMaturity, 'What was settled.'),
+    handler:
+      ({ money, ctx, caller }) =>
+      async (req, res) => {
+        const out = await callUnary(
+          money.investment,
+          'settleDueForUser',
+          inv.SettleDueForUserRequest.fromPartial(caller(res)),
+          ctx(req),
+        );
+        res.json({
+          message: out.message,
+          settledCount: out.settledCount,
+          matured: out.matured.map((i) => investmentJson(i)),
+        });
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/invest/getTransactionHistory',
+    tag: TAGS.investments,
+    summary: "The caller's deposits, investments and withdrawals, newest first",
+    ...paged('newest first (a page merges the three lists by request time)'),
+    access: 'user',
+    money: true,
+    ok: json(moneyAnswers.transactionHistory, 'The history.'),
+    handler: transactionHistory,
+  },
+];

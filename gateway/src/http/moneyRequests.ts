@@ -1,0 +1,201 @@
+/**
+ * What the money routes (paymentRoutes.ts, investRoutes.ts, withdrawRoutes.ts, gathered in moneyRoutes.ts)
+ * share: their refusal messages, body schemas, the Idempotency-Key of a money command, and the context their
+ * handlers run with (the caller as the services see it, identity's view of the user, a deposit address
+ * support gave them).
+ *
+ * Amounts: the browser's text or number goes to the owning service as text, which applies the money
+ * rules (> 0, at most 2 decimals, bounds); anything else (objects such as {"$gt": ""}, arrays, booleans)
+ * is a 400 here and never reaches a service. Answers speak dollars (cents / 100).
+ */
+import type { Request, Response } from 'express';
+import { MAKER_CHECKER_MESSAGES as MAKER_CHECKER } from '@meridian/platform/app/heldRequest/domain/makerChecker';
+import { sha256Hex } from '@meridian/platform/crypto';
+import { z } from 'zod';
+import * as id from '@meridian/proto/meridian/identity/v1/identity';
+import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
+import * as sp from '@meridian/proto/meridian/support/v1/support';
+import type { GatewayConfig } from '../config.js';
+import { callUnary } from '../grpcClients.js';
+import type { MoneyClients } from '../moneyClients.js';
+import type { ClaimKind, Claims } from '../live/claims.js';
+import { claimAdminOf } from '../live/claimsRoutes.js';
+import { sessionOf, type Auth, type Session } from './auth.js';
+import { HttpError, toHttpError } from './errors.js';
+import { ctxOf } from './grpcContext.js';
+import { optionalString, parseTokenParam, requiredString } from './validation.js';
+import { ALL_FIELDS_REQUIRED } from './refusals.js';
+import { json, type Route } from './routeTable.js';
+import { CLAIM_REFUSALS, CLAIM_RULE } from './routeDocs.js';
+
+export interface MoneyRouteDeps {
+  config: GatewayConfig;
+  identity: id.IdentityServiceClient;
+  money: MoneyClients;
+  auth: Auth;
+  /** A decision needs the deciding admin's claim on the item (live/claims.ts). */
+  claims: Claims;
+  /** Checks a declaration's deposit address was given to the user by support (absent: none can be named). */
+  support?: sp.SupportServiceClient;
+}
+
+export const MONEY_MESSAGES = {
+  amountRequired: 'Please enter an amount',
+  amountType: 'amount must be a number',
+  depositCreated:
+    'Deposit request submitted successfully. Your balance will be updated once it is confirmed.',
+  paymentConfirmed: 'Payment confirmed successfully',
+  paymentRejected: 'Payment rejected successfully',
+  pendingDeposits: 'Pending deposits fetched successfully!',
+  pendingWithdrawals: 'Pending withdrawals fetched successfully',
+  statusMismatch: 'The status does not match this action',
+  operation: 'Operation must be add or deduct',
+  balanceUpdated: 'Balance updated successfully',
+  invalidId: 'Invalid id',
+  idempotencyKey: 'Idempotency-Key must be 1-100 letters, digits or . _ : -',
+  addressNotGiven: 'This deposit address was not given to you in your support conversation',
+} as const;
+
+/**
+ * An amount as typed: a string, or a finite JSON number (sent on as its shortest decimal text, so 0.1
+ * stays "0.1" and 1.005 stays "1.005", which the service refuses for its 3 decimals).
+ */
+export const amountField = z
+  .unknown()
+  .refine((v) => v !== undefined && v !== null && v !== '', MONEY_MESSAGES.amountRequired)
+  .refine(
+    (v) =>
+      v === undefined ||
+      v === null ||
+      v === '' ||
+      typeof v === 'string' ||
+      (typeof v === 'number' && Number.isFinite(v)),
+    MONEY_MESSAGES.amountType,
+  )
+  .transform((v) => (typeof v === 'number' ? String(v) : String(v).trim()))
+  .refine((v) => v.length > 0 && v.length <= 32, MONEY_MESSAGES.amountRequired);
+
+/** Body schemas of the money routes (also the request bodies of the OpenAPI document). */
+export const moneySchemas = {
+  deposit: z.object({ amount: amountField, addressId: optionalString(100) }),
+  decidePayment: z.object({
+    transactionId: requiredString(ALL_FIELDS_REQUIRED, 100),
+    status: optionalString(20),
+    notes: optionalString(500),
+  }),
+  startInvest: z.object({
+    amount: amountField,
+    planName: requiredString('Please select an investment plan.', 100),
+  }),
+  withdraw: z.object({ amount: amountField, walletAddress: requiredString(ALL_FIELDS_REQUIRED, 200) }),
+  adjust: z.object({
+    operation: optionalString(10)
+      .transform((v) => (v === undefined || v === '' ? 'add' : v.toLowerCase()))
+      .refine((v) => v === 'add' || v === 'deduct', MONEY_MESSAGES.operation),
+    amount: amountField,
+    reason: optionalString(500),
+  }),
+};
+
+/** The money commands a user's Idempotency-Key is namespaced by. */
+type KeyedOperation = 'deposit' | 'invest' | 'withdraw' | 'adjust';
+
+/**
+ * Optional `Idempotency-Key` header: a retry with the same key and payload has one effect. The key is the
+ * caller's own, so it never reaches a service as typed: it becomes `user.<operation>.<sha256 of user,
+ * operation and key>`, which can never be one of the ledger's own keys
+ * (`capture:<id>`, `deposit:<id>`…), another operation's or another user's request id, and is a valid id
+ * in the paths (letters, digits and dots; 78 characters at most).
+ */
+export function idempotencyKeyOf(req: Request, res: Response, operation: KeyedOperation): string {
+  const key = req.get('idempotency-key');
+  if (key === undefined || key === '') return '';
+  if (!/^[A-Za-z0-9._:-]{1,100}$/.test(key)) throw new HttpError(400, MONEY_MESSAGES.idempotencyKey);
+  const userId = sessionOf(res).caller.userId;
+  return `user.${operation}.${sha256Hex(JSON.stringify([userId, operation, key]))}`;
+}
+
+/** What the money routes' handlers run with, prepared once per app. */
+export function moneyContext({ config, identity, money, auth, claims, support }: MoneyRouteDeps) {
+  const ctx = ctxOf(config);
+  const caller = (res: Response) => {
+    const s: Session = sessionOf(res);
+    return { caller: s.caller, callerRole: s.principal.role };
+  };
+  /** Verified email and KYC status for the money rules: identity's user view, never the request. */
+  const userFacts = async (req: Request, res: Response) =>
+    callUnary(
+      identity,
+      'getUser',
+      id.GetUserRequest.fromPartial({ caller: sessionOf(res).caller }),
+      ctx(req),
+    );
+  const idParam = (v: unknown) => parseTokenParam(v, MONEY_MESSAGES.invalidId);
+  /** A deposit address support gave the caller in their conversation (else 400: the declaration is refused). */
+  const givenAddress = async (req: Request, res: Response, addressId: string) => {
+    if (!support || !/^[A-Za-z0-9._:-]{1,100}$/.test(addressId))
+      throw new HttpError(400, MONEY_MESSAGES.addressNotGiven);
+    try {
+      const a = await callUnary(
+        support,
+        'getGivenAddress',
+        sp.GetGivenAddressRequest.fromPartial({ userId: sessionOf(res).caller.userId, addressId }),
+        ctx(req),
+      );
+      return { network: a.network, address: a.address, addressId: a.addressId };
+    } catch (err) {
+      if (toHttpError(err).status === 404) throw new HttpError(400, MONEY_MESSAGES.addressNotGiven);
+      throw err;
+    }
+  };
+  /** The caller's balances as the ledger answers them. */
+  const ownBalances = (req: Request, res: Response) =>
+    callUnary(
+      money.ledger,
+      'getBalances',
+      lg.GetBalancesRequest.fromPartial({ ...caller(res), userId: sessionOf(res).caller?.userId ?? '' }),
+      ctx(req),
+    );
+  /**
+   * An admin's decision on a held item: made under the deciding admin's claim on it (409 when another
+   * admin holds it), with the service call of the decision.
+   */
+  const decide = <T>(res: Response, kind: ClaimKind, itemId: string, call: () => Promise<T>) =>
+    claims.decide(kind, itemId, claimAdminOf(res), call);
+  return { auth, money, ctx, caller, userFacts, idParam, givenAddress, ownBalances, decide };
+}
+
+export type MoneyContext = ReturnType<typeof moneyContext>;
+
+const capitalized = (w: string) => w[0]!.toUpperCase() + w.slice(1);
+
+/** PUT approve / reject of a held-money request (an investment, a withdrawal): decided once. */
+export const heldRequestDecisions = (
+  record: 'investment' | 'withdrawal',
+  path: (decision: 'approve' | 'reject') => string,
+  tag: string,
+  answer: z.ZodType,
+  handler: (decision: 'approve' | 'reject') => Route<MoneyContext>['handler'],
+): Route<MoneyContext>[] =>
+  (['approve', 'reject'] as const).map((decision) => ({
+    method: 'put',
+    path: path(decision),
+    tag,
+    summary: `${capitalized(decision)} ${record === 'investment' ? 'an' : 'a'} ${record}`,
+    description: CLAIM_RULE,
+    access: 'admin',
+    money: true,
+    ok: json(answer, 'Decided.'),
+    errors: {
+      400: [MONEY_MESSAGES.invalidId],
+      403: [MAKER_CHECKER.ownDecision(record)],
+      404: [`${capitalized(record)} not found`],
+      409: [
+        `This ${record} has already been approved`,
+        `This ${record} has already been rejected`,
+        `The ${record} is ${decision}d but the ledger refused to ${decision === 'approve' ? 'capture' : 'release'} its funds: <reason>. It is not complete and will be retried`,
+        ...CLAIM_REFUSALS,
+      ],
+    },
+    handler: handler(decision),
+  }));

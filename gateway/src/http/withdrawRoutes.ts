@@ -1,0 +1,225 @@
+/**
+ * The withdrawal paths of spec §7, api/withDraw/* (the withdrawal service), and the three admin balance
+ * edits under api/users (the ledger's AdjustBalance), declared in the route table (routeTable.ts).
+ *
+ * Balance edits (agreed with web/src/features/balances/EditBalancePage.tsx, spec route order):
+ *   PUT users/updateDepositBalance/{id}  -> Total Profit     (totalMaturityAmount, ledger account profit)
+ *   PUT users/editDepositBalance/{id}    -> Deposit Balance  (balance,             ledger account deposit)
+ *   PUT users/editinvestmentBalance/{id} -> Total Investment (investmentBalance,   ledger account invested)
+ */
+import { MAKER_CHECKER_MESSAGES as MAKER_CHECKER } from '@meridian/platform/app/heldRequest/domain/makerChecker';
+import { MONEY_MESSAGES as AMOUNT_MESSAGES } from '@meridian/platform/money/money';
+import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
+import * as wd from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
+import { callUnary } from '../grpcClients.js';
+import { balancesAnswer, moneyAnswers, withdrawalDetailAnswer } from './answers.js';
+import { pageParams, setNextCursor } from './pages.js';
+import { balancesJson, withdrawalJson } from './moneyViews.js';
+import { parseBody, parseTokenParam } from './validation.js';
+import { ALL_FIELDS_REQUIRED } from './refusals.js';
+import { TAGS, json, type Route } from './routeTable.js';
+import { paged } from './routeDocs.js';
+import {
+  MONEY_MESSAGES,
+  heldRequestDecisions,
+  idempotencyKeyOf,
+  moneySchemas,
+  type MoneyContext,
+} from './moneyRequests.js';
+
+export const WITHDRAW_ROUTES: Route<MoneyContext>[] = [
+  {
+    method: 'post',
+    path: '/api/withDraw/create',
+    tag: TAGS.withdrawals,
+    summary: 'Request a withdrawal',
+    description: 'Needs a verified email and approved KYC; the amount is held until an admin decides.',
+    access: 'userMoney',
+    money: true,
+    body: moneySchemas.withdraw,
+    idempotencyKey: true,
+    status: 201,
+    ok: json(moneyAnswers.withdrawalOutcome, 'Requested; pending approval.'),
+    errors: {
+      400: [
+        ALL_FIELDS_REQUIRED,
+        MONEY_MESSAGES.amountRequired,
+        MONEY_MESSAGES.amountType,
+        'Please verify your email before requesting a withdrawal',
+        'Your KYC verification must be approved before you can withdraw',
+        'Minimum withdrawal amount is $50',
+        'Insufficient balance',
+        'Please enter a valid wallet address',
+        ...Object.values(AMOUNT_MESSAGES),
+      ],
+    },
+    handler:
+      ({ money, ctx, caller, userFacts }) =>
+      async (req, res) => {
+        const b = parseBody(moneySchemas.withdraw, req.body);
+        const user = await userFacts(req, res);
+        const out = await callUnary(
+          money.withdrawal,
+          'requestWithdrawal',
+          wd.RequestWithdrawalRequest.fromPartial({
+            ...caller(res),
+            callerVerified: user.isVerified,
+            callerKycStatus: user.kycStatus,
+            amount: b.amount,
+            walletAddress: b.walletAddress,
+            withdrawalId: idempotencyKeyOf(req, res, 'withdraw'),
+          }),
+          ctx(req),
+        );
+        res
+          .status(201)
+          .json({ message: out.message, withdrawal: out.withdrawal ? withdrawalJson(out.withdrawal) : null });
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/withDraw/balance',
+    tag: TAGS.withdrawals,
+    summary: "The caller's balances",
+    description: '`totalMaturityAmount` is what can be withdrawn.',
+    access: 'user',
+    money: true,
+    ok: json(balancesAnswer, 'The balances.'),
+    handler:
+      ({ ownBalances }) =>
+      async (req, res) => {
+        res.json(balancesJson(await ownBalances(req, res)));
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/withDraw/pending',
+    tag: TAGS.withdrawals,
+    summary: 'Withdrawals waiting for approval',
+    ...paged('oldest first'),
+    access: 'admin',
+    money: true,
+    ok: json(moneyAnswers.pendingWithdrawals, 'The pending withdrawals.'),
+    handler:
+      ({ money, ctx, caller }) =>
+      async (req, res) => {
+        const out = await callUnary(
+          money.withdrawal,
+          'listPending',
+          wd.ListPendingRequest.fromPartial({ ...caller(res), ...pageParams(req) }),
+          ctx(req),
+        );
+        setNextCursor(res, out.nextCursor);
+        res.json({
+          message: MONEY_MESSAGES.pendingWithdrawals,
+          withdrawals: out.withdrawals.map((w) => withdrawalJson(w)),
+        });
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/withDraw/get-withdrawal/:id',
+    tag: TAGS.withdrawals,
+    summary: 'One withdrawal',
+    description: 'To its owner or an admin.',
+    access: 'user',
+    money: true,
+    ok: json(withdrawalDetailAnswer, 'The withdrawal.'),
+    errors: { 400: [MONEY_MESSAGES.invalidId], 404: ['Withdrawal not found'] },
+    handler:
+      ({ money, ctx, caller, idParam }) =>
+      async (req, res) => {
+        const w = await callUnary(
+          money.withdrawal,
+          'getWithdrawal',
+          wd.GetWithdrawalRequest.fromPartial({ ...caller(res), withdrawalId: idParam(req.params.id) }),
+          ctx(req),
+        );
+        res.json(withdrawalJson(w, 'detail'));
+      },
+  },
+  ...heldRequestDecisions(
+    'withdrawal',
+    (d) => `/api/withDraw/${d}/:id`,
+    TAGS.withdrawals,
+    moneyAnswers.withdrawalOutcome,
+    (decision) =>
+      ({ money, ctx, caller, idParam, decide }) =>
+      async (req, res) => {
+        const request = wd.DecideWithdrawalRequest.fromPartial({
+          ...caller(res),
+          withdrawalId: idParam(req.params.id),
+        });
+        const out = await decide(res, 'withdrawal', request.withdrawalId, () =>
+          decision === 'approve'
+            ? callUnary(money.withdrawal, 'approveWithdrawal', request, ctx(req))
+            : callUnary(money.withdrawal, 'rejectWithdrawal', request, ctx(req)),
+        );
+        res.json({
+          message: out.message,
+          withdrawal: out.withdrawal ? withdrawalJson(out.withdrawal) : null,
+        });
+      },
+  ),
+];
+
+/** The admin balance edits: the path's name, the account as the spec names it, the ledger's account. */
+const BALANCE_EDITS = [
+  ['updateDepositBalance', 'Total Profit (totalMaturityAmount)', lg.BalanceAccount.BALANCE_ACCOUNT_PROFIT],
+  ['editDepositBalance', 'Deposit Balance (balance)', lg.BalanceAccount.BALANCE_ACCOUNT_DEPOSIT],
+  [
+    'editinvestmentBalance',
+    'Total Investment (investmentBalance)',
+    lg.BalanceAccount.BALANCE_ACCOUNT_INVESTED,
+  ],
+] as const;
+
+export const BALANCE_EDIT_ROUTES: Route<MoneyContext>[] = BALANCE_EDITS.map(
+  ([name, accountName, account]): Route<MoneyContext> => ({
+    method: 'put',
+    path: `/api/users/${name}/:id`,
+    tag: TAGS.balances,
+    summary: `Add to or deduct from a user's ${accountName}`,
+    access: 'adminMoney',
+    money: true,
+    body: moneySchemas.adjust,
+    idempotencyKey: true,
+    ok: json(moneyAnswers.balanceEdit, "The user's balances after the edit."),
+    errors: {
+      400: [
+        MONEY_MESSAGES.operation,
+        MONEY_MESSAGES.amountRequired,
+        MONEY_MESSAGES.amountType,
+        'Invalid user id',
+        'Insufficient balance for this deduction',
+        ...Object.values(AMOUNT_MESSAGES),
+      ],
+      403: [MAKER_CHECKER.ownBalances],
+      404: ['User not found'],
+    },
+    handler:
+      ({ money, ctx, caller }) =>
+      async (req, res) => {
+        const userId = parseTokenParam(req.params.id, 'Invalid user id');
+        const b = parseBody(moneySchemas.adjust, req.body);
+        const out = await callUnary(
+          money.ledger,
+          'adjustBalance',
+          lg.AdjustBalanceRequest.fromPartial({
+            ...caller(res),
+            userId,
+            account,
+            operation:
+              b.operation === 'add'
+                ? lg.AdjustmentOperation.ADJUSTMENT_OPERATION_ADD
+                : lg.AdjustmentOperation.ADJUSTMENT_OPERATION_DEDUCT,
+            amount: b.amount,
+            reason: b.reason ?? '',
+            idempotencyKey: idempotencyKeyOf(req, res, 'adjust'),
+          }),
+          ctx(req),
+        );
+        res.json({ message: MONEY_MESSAGES.balanceUpdated, userId, ...balancesJson(out) });
+      },
+  }),
+);
