@@ -5,8 +5,17 @@ import { BrowserRouter } from 'react-router-dom';
 import { AppRoutes } from './app/router';
 import { makeStore } from './app/store';
 import { appStarted } from './features/auth/authSlice';
-import './styles/index.css';
+import './styles/base.css';
+import './styles/components.css';
+import './styles/forms.css';
+import './styles/feedback.css';
+import './styles/shell.css';
+import './styles/marketing.css';
+import './styles/account.css';
+import './styles/responsive.css';
 import './styles/money.css';
+import './styles/money-admin.css';
+import './styles/money-responsive.css';
 
 const store = makeStore();
 void store.dispatch(appStarted());
