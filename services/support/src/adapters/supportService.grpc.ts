@@ -41,30 +41,32 @@ import { unaryHandlers, type CallContext, type GrpcServiceRegistration } from '@
 import type { Logger } from '@meridian/platform/logger';
 import type { SupportContext } from '../app/context.js';
 import {
-  type AssignedFilter,
   type ConversationView,
   type ConversationWithMessages,
   type MessageView,
   type SendResult,
-  type StatusFilter,
   type SupportCaller,
-  assignConversation,
-  countUnread,
-  decideConversation,
   getAttachment,
-  getConversation,
   getMine,
   getVisitor,
   givenAddress,
   givenAddresses,
-  listConversations,
-  notifyOffline,
-  sendDepositAddress,
   sendMine,
-  sendSupport,
   sendVisitor,
   startVisitor,
 } from '../app/conversations.js';
+import {
+  type AssignedFilter,
+  type StatusFilter,
+  assignConversation,
+  countUnread,
+  decideConversation,
+  getConversation,
+  listConversations,
+  notifyOffline,
+  sendDepositAddress,
+  sendSupport,
+} from '../app/inbox.js';
 import { type AddressView, addAddress, listAddresses, retireAddress } from '../app/addresses.js';
 
 const caller = (req: { caller?: Caller; callerRole: string }, call: CallContext): SupportCaller => ({

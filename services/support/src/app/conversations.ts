@@ -1,14 +1,13 @@
 /**
  * Use cases of support conversations: the investor's own conversation, a visitor's (pre-chat name and
- * email, an access token), the admins' inbox and replies, assignment, close / reopen, blocking a
- * visitor, sending a deposit address, and the offline reply email. Each command runs decide() on the
- * conversation's stream and writes events, outbox and read models in one transaction. Texts, names and
- * emails are sealed with the person's key before they reach the command; answers leave opened (the gRPC
- * adapter's openingAnswers).
+ * email, an access token), the addresses a person was given, and what support's side (inbox.ts) shares.
+ * Each command runs decide() on the conversation's stream and writes events, outbox and read models in one
+ * transaction. Texts, names and emails are sealed with the person's key before they reach the command;
+ * answers leave opened (the gRPC adapter's openingAnswers).
  */
 import { timingSafeEqual } from 'node:crypto';
 import { forbidden, notFound, unauthenticated } from '@meridian/platform/eventSourcing/errors';
-import { eventMeta, requireActor, requireAdmin } from '@meridian/platform/app/requestContext';
+import { eventMeta, requireActor } from '@meridian/platform/app/requestContext';
 import type { Actor, EventMeta } from '@meridian/platform/eventSourcing/types';
 import type { AttachmentData } from '../domain/attachment.js';
 import {
@@ -23,7 +22,6 @@ import {
   checkVisitorName,
   normaliseText,
 } from '../domain/conversation.js';
-import { assertSendable } from '../domain/addressBook.js';
 import {
   COLLECTIONS,
   type ConversationDoc,
@@ -34,9 +32,7 @@ import {
   type SupportContext,
   emailIndexOf,
   executeConversation,
-  executeConversationIn,
   investorConversationId,
-  loadAddress,
   ownerOf,
   tokenHashOf,
   visitorTokenOf,
@@ -119,9 +115,9 @@ export const messageView = (doc: MessageDoc): MessageView => ({
   ...(doc.attachment ? { attachment: attachmentView(doc.attachment) } : {}),
 });
 
-const meta = (caller: SupportCaller) => eventMeta(caller.correlationId, caller);
+export const meta = (caller: SupportCaller) => eventMeta(caller.correlationId, caller);
 
-async function messagesOf(
+export async function messagesOf(
   ctx: SupportContext,
   conversationId: string,
   withInternal: boolean,
@@ -133,7 +129,7 @@ async function messagesOf(
   return docs.filter((m) => withInternal || !m.internal).map(messageView);
 }
 
-async function withMessages(
+export async function withMessages(
   ctx: SupportContext,
   doc: ConversationDoc | null,
   withInternal: boolean,
@@ -149,7 +145,7 @@ async function withMessages(
  * The plain text of a message, checked (1..2,000 characters; none needed beside a file) and sealed with
  * the owner's key.
  */
-async function sealedText(ctx: SupportContext, owner: string, text: unknown, withFile = false) {
+export async function sealedText(ctx: SupportContext, owner: string, text: unknown, withFile = false) {
   const plain = normaliseText(text);
   checkTextLength(plain.length, withFile);
   // no text beside a file: nothing to seal (the inbox list then shows the file's name)
@@ -207,7 +203,11 @@ export interface SendResult {
   message: MessageView;
 }
 
-async function sent(ctx: SupportContext, conversationId: string, messageId: string): Promise<SendResult> {
+export async function sent(
+  ctx: SupportContext,
+  conversationId: string,
+  messageId: string,
+): Promise<SendResult> {
   const [doc, message] = await Promise.all([
     ctx.store.get<ConversationDoc>(COLLECTIONS.conversations, conversationId),
     ctx.store.get<MessageDoc>(COLLECTIONS.messages, messageId),
@@ -261,7 +261,7 @@ export async function sendMine(
  * Sends a message built by `command` on the conversation, with the upload (if any) checked and stored
  * for `owner` first and removed again when the message is refused; answers the message as recorded.
  */
-async function sendWith(
+export async function sendWith(
   ctx: SupportContext,
   owner: string,
   upload: AttachmentUpload | undefined,
@@ -380,9 +380,11 @@ export async function sendVisitor(
   );
 }
 
-// ---------- admins ----------
-
-async function requireConversation(ctx: SupportContext, conversationId: string): Promise<ConversationDoc> {
+/** A conversation by id, or NOT_FOUND. */
+export async function requireConversation(
+  ctx: SupportContext,
+  conversationId: string,
+): Promise<ConversationDoc> {
   const doc = conversationId
     ? await ctx.store.get<ConversationDoc>(COLLECTIONS.conversations, conversationId)
     : null;
@@ -390,197 +392,11 @@ async function requireConversation(ctx: SupportContext, conversationId: string):
   return doc;
 }
 
-export type StatusFilter = 'open' | 'closed' | '';
-export type AssignedFilter = 'me' | 'none' | 'any';
-
-/** Admin: the inbox, newest activity first; `q` matches name or email (opened), case-insensitive. */
-export async function listConversations(
-  ctx: SupportContext,
-  caller: SupportCaller,
-  filter: { status: StatusFilter; assigned: AssignedFilter; q?: string },
-): Promise<ConversationView[]> {
-  const admin = requireAdmin(caller);
-  const where: Record<string, string> = {};
-  if (filter.status) where.status = filter.status;
-  if (filter.assigned === 'me') where.assigneeId = admin.userId;
-  if (filter.assigned === 'none') where.assigneeId = '';
-  const docs = await ctx.store.find<ConversationDoc>(COLLECTIONS.conversations, {
-    where,
-    orderBy: { field: 'lastMessageAt', direction: 'desc' },
-  });
-  const views = docs.map(conversationView);
-  const q = (filter.q ?? '').trim().toLowerCase();
-  if (!q) return views;
-  const opened = await Promise.all(
-    views.map(async (v) => ({
-      v,
-      hay: `${await ctx.personalData.open(v.name)}\n${await ctx.personalData.open(v.email)}`.toLowerCase(),
-    })),
-  );
-  return opened.filter((o) => o.hay.includes(q)).map((o) => o.v);
-}
-
-export async function getConversation(
-  ctx: SupportContext,
-  caller: SupportCaller,
-  conversationId: string,
-): Promise<ConversationWithMessages> {
-  requireAdmin(caller);
-  return withMessages(ctx, await requireConversation(ctx, conversationId), true);
-}
-
-/** Admin: a reply (or an internal note, never shown to the person). */
-export async function sendSupport(
-  ctx: SupportContext,
-  caller: SupportCaller,
-  input: { conversationId: string; text: unknown; internal: boolean; attachment?: AttachmentUpload },
-): Promise<SendResult> {
-  const admin = requireAdmin(caller);
-  const doc = await requireConversation(ctx, input.conversationId);
-  const owner = ownerOf(doc);
-  const { text, textLength } = await sealedText(ctx, owner, input.text, !!input.attachment);
-  const messageId = ctx.newId();
-  return sendWith(
-    ctx,
-    owner,
-    input.attachment,
-    doc.conversationId,
-    messageId,
-    (attachment) => ({
-      type: 'SendMessage',
-      conversationId: doc.conversationId,
-      messageId,
-      from: 'support',
-      text,
-      textLength,
-      internal: input.internal,
-      senderId: admin.userId,
-      senderRole: admin.role,
-      ...(attachment ? { attachment } : {}),
-      now: ctx.clock(),
-    }),
-    meta(caller),
-  );
-}
-
-/** The text a deposit-address message reads as (plain text; the structured address travels beside it). */
-export const depositAddressText = (address: SharedAddress): string =>
-  `Deposit address (${address.label}, ${address.network}): ${address.address}\n` +
-  `Send only this asset on this network to this address: anything else is lost.`;
-
-/** Admin: "Send deposit address": a support message carrying an active address of the book. */
-export async function sendDepositAddress(
-  ctx: SupportContext,
-  caller: SupportCaller,
-  input: { conversationId: string; addressId: string },
-): Promise<SendResult> {
-  const admin = requireAdmin(caller);
-  const doc = await requireConversation(ctx, input.conversationId);
-  const messageId = ctx.newId();
-  await ctx.store.transaction(async (tx) => {
-    const address = await loadAddress(tx, input.addressId || '-');
-    assertSendable(address.state);
-    const shared: SharedAddress = {
-      addressId: address.state.addressId,
-      network: address.state.network,
-      address: address.state.address,
-      label: address.state.label,
-    };
-    const plain = depositAddressText(shared);
-    await executeConversationIn(
-      tx,
-      doc.conversationId,
-      {
-        type: 'SendMessage',
-        conversationId: doc.conversationId,
-        messageId,
-        from: 'support',
-        text: await ctx.personalData.seal(ownerOf(doc), plain),
-        textLength: plain.length,
-        internal: false,
-        senderId: admin.userId,
-        senderRole: admin.role,
-        depositAddress: shared,
-        now: ctx.clock(),
-      },
-      meta(caller),
-    );
-  });
-  return sent(ctx, doc.conversationId, messageId);
-}
-
-type AdminCommand = 'CloseConversation' | 'ReopenConversation' | 'BlockVisitor';
-
-export async function decideConversation(
-  ctx: SupportContext,
-  caller: SupportCaller,
-  conversationId: string,
-  type: AdminCommand,
-): Promise<ConversationView> {
-  const admin = requireAdmin(caller);
-  const doc = await requireConversation(ctx, conversationId);
-  await executeConversation(
-    ctx,
-    doc.conversationId,
-    {
-      type,
-      conversationId: doc.conversationId,
-      adminId: admin.userId,
-      adminRole: admin.role,
-      now: ctx.clock(),
-    },
-    meta(caller),
-  );
-  return conversationView(await requireConversation(ctx, conversationId));
-}
-
-/** Admin: assigns the conversation to an admin ('' unassigns; the gateway names the caller for "me"). */
-export async function assignConversation(
-  ctx: SupportContext,
-  caller: SupportCaller,
-  input: { conversationId: string; assigneeId: string },
-): Promise<ConversationView> {
-  const admin = requireAdmin(caller);
-  const doc = await requireConversation(ctx, input.conversationId);
-  await executeConversation(
-    ctx,
-    doc.conversationId,
-    {
-      type: 'AssignConversation',
-      conversationId: doc.conversationId,
-      assigneeId: input.assigneeId,
-      adminId: admin.userId,
-      adminRole: admin.role,
-      now: ctx.clock(),
-    },
-    meta(caller),
-  );
-  return conversationView(await requireConversation(ctx, input.conversationId));
-}
-
-/** Admin: open conversations waiting for support's answer (the dashboard tile). */
-export async function countUnread(ctx: SupportContext, caller: SupportCaller): Promise<{ count: number }> {
-  requireAdmin(caller);
-  return { count: await ctx.store.count(COLLECTIONS.conversations, { awaitingReply: 1 }) };
-}
-
-/**
- * A reply reached nobody's socket: ask for the reply email (one per burst: the decider asks again only
- * after the person wrote back).
- */
-export async function notifyOffline(
-  ctx: SupportContext,
-  input: { conversationId: string; correlationId: string },
-): Promise<{ requested: boolean }> {
-  const doc = await requireConversation(ctx, input.conversationId);
-  return { requested: await requestEmail(ctx, doc.conversationId, 'reply', input.correlationId) };
-}
-
 /**
  * Asks for an email to the conversation's person (the decider says whether one is due), linking back to
  * it: an investor's chat, or a visitor's with their access token (sealed with the visitor's key).
  */
-async function requestEmail(
+export async function requestEmail(
   ctx: SupportContext,
   conversationId: string,
   reason: EmailReason,
