@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { MAKER_CHECKER_MESSAGES as MAKER_CHECKER } from '@meridian/platform/app/heldRequest/domain/makerChecker';
 import { answerRegistry } from './answers.js';
 import { claimSchemas } from '../live/claimsRoutes.js';
-import { supportSchemas } from './supportRoutes.js';
+import { supportSchemas } from './supportViews.js';
 import { MONEY_MESSAGES, amountField, moneySchemas } from './moneyRequests.js';
 import {
   BODY_TOO_LARGE,
@@ -25,11 +25,10 @@ import {
 } from './refusals.js';
 import { docOf, type HttpMethod, type RouteDoc } from './routeTable.js';
 import { TABLE_ROUTES } from './routes.js';
-import { UNMIGRATED_SUPPORT_DOCS } from './unmigratedSupportDocs.js';
 import { schemas } from './validation.js';
 
 /** Every route the gateway registers, as the route table declares it. */
-const ROUTES: RouteDoc[] = [...TABLE_ROUTES.map(docOf), ...UNMIGRATED_SUPPORT_DOCS];
+const ROUTES: RouteDoc[] = TABLE_ROUTES.map(docOf);
 
 const capitalized = (w: string) => w[0]!.toUpperCase() + w.slice(1);
 

@@ -92,6 +92,11 @@ export interface Route<C> extends Omit<RouteDoc, 'access'> {
   impersonatingRefusal?: string;
   /** The request ends or replaces the caller's session (logout, impersonation). */
   consumesSession?: true;
+  /**
+   * The handler checks who calls (auth.optional: a support visitor, known by a cookie, is answered as well as
+   * a session), so no access guard is mounted; `access` is what it enforces on sessions.
+   */
+  guardedByHandler?: true;
   /** Run after the access guard, before the handler, in order (rate limits, metrics, request checks). */
   middleware?: (c: C) => RequestHandler[];
   handler: (c: C) => RequestHandler;
@@ -127,6 +132,7 @@ export function docOf(route: Route<never>): RouteDoc {
     access,
     impersonatingRefusal: _refusal,
     consumesSession: _consumes,
+    guardedByHandler: _guarded,
     middleware: _middleware,
     handler: _handler,
     ...doc
@@ -180,7 +186,7 @@ export function routerOf<C extends object>(routes: readonly Route<C>[], c: C, mo
       throw new Error(`${routeKey(route)} is not under the router's mount point ${mount}`);
     r[route.method](
       route.path.slice(mount.length),
-      ...guardsOf(route.access, auth),
+      ...(route.guardedByHandler ? [] : guardsOf(route.access, auth)),
       ...(route.middleware?.(c) ?? []),
       route.handler(c),
     );

@@ -10,6 +10,7 @@ import { KYC_DOCUMENT_ROUTES, KYC_REVIEW_ROUTES } from './kycRoutes.js';
 import { OIDC_ROUTES } from './oidcRoutes.js';
 import { QUEUE_STATS_ROUTES } from './queueStatsRoutes.js';
 import { STATEMENT_ROUTES } from './statementRoutes.js';
+import { SUPPORT_ROUTES } from './supportRoutes.js';
 import type { Route } from './routeTable.js';
 import { USERS_ROUTES } from './usersRoutes.js';
 
@@ -25,6 +26,7 @@ export const TABLE_ROUTES: readonly Route<never>[] = [
   ...MONEY_ROUTES,
   ...STATEMENT_ROUTES,
   ...QUEUE_STATS_ROUTES,
+  ...SUPPORT_ROUTES,
   ...OTHER_ROUTES,
   ...API_DOCS_ROUTES,
 ];

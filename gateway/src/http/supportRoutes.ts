@@ -1,5 +1,6 @@
 /**
- * The support chat's REST paths (the support service over gRPC: services/support/README.md):
+ * The support chat's REST paths (the support service over gRPC: services/support/README.md), declared in
+ * the route table (routeTable.ts); the admins' are in supportAdminRoutes.ts:
  *
  *   public    GET  support/config                              {liveChatScriptUrl, online, nextAvailableAt}
  *   investor  GET  support/conversations/mine                  {conversation|null, messages}
@@ -35,148 +36,41 @@
  * conversation nobody holds claims it for the admin (live/claims.ts, kind 'support'); one another admin
  * holds is refused (409). An investor only ever reaches their own conversation.
  */
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import { MAX_UPLOAD_BYTES } from '@meridian/platform/files/fileKind';
-import { z } from 'zod';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import * as sp from '@meridian/proto/meridian/support/v1/support';
-import type { SupportMessage } from '@meridian/proto/meridian/support/v1/events';
-import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
-import * as kycPb from '@meridian/proto/meridian/kyc/v1/kyc';
-import * as wd from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
 import type { KycServiceClient } from '@meridian/proto/meridian/kyc/v1/kyc';
 import { DEFAULT_RATE_LIMITS, type GatewayConfig } from '../config.js';
 import { callUnary } from '../grpcClients.js';
 import type { MoneyClients } from '../moneyClients.js';
 import type { Claims } from '../live/claims.js';
 import { claimAdminOf } from '../live/claimsRoutes.js';
+import { supportAnswers, supportConversationViewAnswer, supportSentAnswer } from './answers.js';
 import { sessionOf, type Auth } from './auth.js';
-import { NOT_LOGGED_IN } from './refusals.js';
+import { NOT_LOGGED_IN, TOO_MANY_REQUESTS, mustBeString } from './refusals.js';
 import type { CookiePolicy } from './cookies.js';
 import { HttpError } from './errors.js';
 import { clientAddress, ctxOf } from './grpcContext.js';
-import { closeUnlessDrainable, maxUploadBytes, readMultipart } from './fileUpload.js';
+import { closeUnlessDrainable, maxUploadBytes } from './fileUpload.js';
 import { DOCUMENT_CSP } from './kycRoutes.js';
 import { rateLimit } from './middleware.js';
-import { balancesJson, depositJson, withdrawalJson } from './moneyViews.js';
-import { optionalString, parseBody, parseTokenParam, requiredString } from './validation.js';
-
-export const SUPPORT_VISITOR_COOKIE = 'meridian_support_visitor';
-const VISITOR_COOKIE_MAX_AGE_MS = 180 * 24 * 60 * 60_000;
-
-export const SUPPORT_ROUTE_MESSAGES = {
-  invalidId: 'Invalid conversation id',
-  invalidAddressId: 'Invalid address id',
-  noVisitor: 'Start a conversation first',
-  textType: 'text must be a string',
-  filters: 'status must be open or closed; assigned must be me, none or any',
-  retired: 'Address retired',
-} as const;
-
-export const SUPPORT_ATTACHMENT_MESSAGES = {
-  notMultipart: 'Send the file as multipart/form-data in the field "file"',
-  noFile: 'Please choose a file to attach',
-  tooLarge: 'File size must be less than 10MB.',
-  notFound: 'Attachment not found',
-} as const;
-
-/** One file a message (the service's limit, 10,485,760 bytes) and the message's text fields. */
-const ATTACHMENT_UPLOAD = {
-  maxFileBytes: MAX_UPLOAD_BYTES,
-  fileField: 'file',
-  fields: ['text', 'internal'],
-  maxFieldBytes: 20_000,
-  messages: SUPPORT_ATTACHMENT_MESSAGES,
-} as const;
-
-/** The multipart form of a message with a file: {file, text?, internal?}. */
-async function attachmentForm(req: Request) {
-  const form = await readMultipart(req, ATTACHMENT_UPLOAD);
-  if (!form.file) throw new HttpError(400, SUPPORT_ATTACHMENT_MESSAGES.noFile);
-  return {
-    attachment: sp.AttachmentUpload.fromPartial(form.file),
-    text: form.fields.text ?? '',
-    internal: form.fields.internal === 'true',
-  };
-}
-
-/** Runs a middleware inside a handler (a limit that applies to one kind of caller only). */
-const apply = (mw: RequestHandler, req: Request, res: Response) =>
-  new Promise<void>((resolve, reject) => {
-    void Promise.resolve(mw(req, res, (err?: unknown) => (err ? reject(err) : resolve()))).catch(reject);
-  });
-
-/** `attachment; filename=…` with an ASCII fallback and the UTF-8 name (the service made it safe). */
-export const attachmentDisposition = (name: string): string =>
-  `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-
-/**
- * Support's business hours (SUPPORT_HOURS, e.g. "Mon-Fri 09:00-18:00", UTC): whether support is available
- * now and, when not, the next opening. No hours configured: always available.
- */
-export function availabilityOf(
-  hours: { days: number[]; from: number; to: number } | undefined,
-  now: Date,
-): { online: boolean; nextAvailableAt: string | null } {
-  if (!hours) return { online: true, nextAvailableAt: null };
-  const minutes = now.getUTCHours() * 60 + now.getUTCMinutes();
-  if (hours.days.includes(now.getUTCDay()) && minutes >= hours.from && minutes < hours.to)
-    return { online: true, nextAvailableAt: null };
-  for (let d = 0; d <= 7; d++) {
-    const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + d));
-    const opens = new Date(day.getTime() + hours.from * 60_000);
-    if (hours.days.includes(day.getUTCDay()) && opens > now)
-      return { online: false, nextAvailableAt: opens.toISOString() };
-  }
-  return { online: false, nextAvailableAt: null };
-}
-
-/** Canned replies admins pick from (SUPPORT_CANNED_REPLIES_JSON replaces them). */
-export const DEFAULT_CANNED_REPLIES: ReadonlyArray<{ id: string; title: string; text: string }> = [
-  {
-    id: 'greeting',
-    title: 'Greeting',
-    text: 'Hello, thank you for contacting Meridian support. How can we help you today?',
-  },
-  {
-    id: 'deposit-how',
-    title: 'How to deposit',
-    text: 'To deposit, send the funds to the address we share here, on the network it names only, then declare the amount on the Deposit screen choosing that address. An admin confirms it once the transfer arrives.',
-  },
-  {
-    id: 'deposit-received',
-    title: 'Deposit received',
-    text: 'We can see your transfer: your deposit will be confirmed shortly.',
-  },
-  {
-    id: 'verify-email',
-    title: 'Verify your email',
-    text: 'Please verify your email first: use the link we emailed you, or resend it from your dashboard.',
-  },
-  { id: 'closing', title: 'Closing', text: 'Is there anything else we can help you with?' },
-];
-
-/** Body schemas of the support routes (also the request bodies of the OpenAPI document). */
-export const supportSchemas = {
-  message: z.object({ text: optionalString(20_000) }),
-  supportMessage: z.object({
-    text: optionalString(20_000),
-    internal: z.boolean({ error: 'internal must be true or false' }).optional(),
-  }),
-  visitorStart: z.object({
-    name: requiredString('Please enter your name', 200),
-    email: requiredString('Please enter a valid email', 254),
-    text: optionalString(20_000),
-  }),
-  visitorResume: z.object({ token: requiredString('This conversation link is not valid', 600) }),
-  depositAddress: z.object({ addressId: requiredString('Please choose a deposit address', 100) }),
-  assign: z.object({ assigneeId: optionalString(100) }),
-  addAddress: z.object({
-    network: requiredString('Please choose a network', 20),
-    label: requiredString('Please enter a label', 200),
-    address: requiredString('Enter the deposit address.', 200),
-  }),
-};
+import { TAGS, json, routeTable, routerOf, type Route } from './routeTable.js';
+import { parseBody, parseTokenParam } from './validation.js';
+import {
+  ATTACHMENT_REFUSALS,
+  SUPPORT_ATTACHMENT_MESSAGES,
+  SUPPORT_ROUTE_MESSAGES,
+  SUPPORT_VISITOR_COOKIE,
+  VISITOR_COOKIE_MAX_AGE_MS,
+  attachmentDisposition,
+  attachmentForm,
+  availabilityOf,
+  sentJson,
+  supportSchemas,
+  withMessagesJson,
+} from './supportViews.js';
+import { SUPPORT_ADMIN_ROUTES } from './supportAdminRoutes.js';
 
 export interface SupportRouteDeps {
   config: GatewayConfig;
@@ -191,98 +85,25 @@ export interface SupportRouteDeps {
   cannedReplies?: ReadonlyArray<{ id: string; title: string; text: string }>;
 }
 
-// ---------------------------------------------------------------- answers
+/** Runs a middleware inside a handler (a limit that applies to one kind of caller only). */
+const apply = (mw: RequestHandler, req: Request, res: Response) =>
+  new Promise<void>((resolve, reject) => {
+    void Promise.resolve(mw(req, res, (err?: unknown) => (err ? reject(err) : resolve()))).catch(reject);
+  });
 
-export interface SupportAttachmentJson {
-  _id: string;
-  name: string;
-  kind: string;
-  size: number;
-  /** Where the file is served (GET, same origin, with the session or the visitor cookie). */
-  url: string;
-}
+/** The refusals of an investor's or visitor's message to their own conversation. */
+const OWN_MESSAGE_REFUSALS = {
+  401: [SUPPORT_ROUTE_MESSAGES.noVisitor, 'This conversation link is not valid'],
+  403: [
+    'This conversation is no longer available',
+    'This conversation link is not valid',
+    'Messages cannot be sent while impersonating a user',
+  ],
+  429: [TOO_MANY_REQUESTS],
+};
 
-export interface SupportMessageJson {
-  _id: string;
-  conversationId: string;
-  from: string;
-  text: string;
-  createdAt: string;
-  internal: boolean;
-  authorId: string;
-  depositAddress: { addressId: string; network: string; address: string; label: string } | null;
-  attachment: SupportAttachmentJson | null;
-}
-
-export function supportMessageJson(m: SupportMessage): SupportMessageJson {
-  return {
-    _id: m.messageId,
-    conversationId: m.conversationId,
-    from: m.from,
-    text: m.text,
-    createdAt: m.createdAt,
-    internal: m.internal,
-    authorId: m.authorId,
-    depositAddress: m.depositAddress
-      ? {
-          addressId: m.depositAddress.addressId,
-          network: m.depositAddress.network,
-          address: m.depositAddress.address,
-          label: m.depositAddress.label,
-        }
-      : null,
-    attachment: m.attachment
-      ? {
-          _id: m.attachment.attachmentId,
-          name: m.attachment.name,
-          kind: m.attachment.kind,
-          size: m.attachment.size,
-          url: `/api/support/attachments/${encodeURIComponent(m.attachment.attachmentId)}`,
-        }
-      : null,
-  };
-}
-
-export function conversationJson(c: sp.Conversation) {
-  return {
-    _id: c.conversationId,
-    userId: c.userId || null,
-    visitorId: c.visitorId || null,
-    name: c.name,
-    email: c.email,
-    status: c.status,
-    assigneeId: c.assigneeId || null,
-    startedAt: c.startedAt,
-    lastMessageAt: c.lastMessageAt,
-    lastMessageText: c.lastMessageText,
-    unread: c.unread,
-    blocked: c.blocked,
-  };
-}
-
-const withMessagesJson = (c: sp.ConversationWithMessages) => ({
-  conversation: c.conversation ? conversationJson(c.conversation) : null,
-  messages: c.messages.map(supportMessageJson),
-});
-
-const sentJson = (s: sp.SendResponse) => ({
-  message: s.message ? supportMessageJson(s.message) : null,
-  conversation: s.conversation ? conversationJson(s.conversation) : null,
-});
-
-const addressJson = (a: sp.DepositAddress) => ({
-  _id: a.addressId,
-  network: a.network,
-  label: a.label,
-  address: a.address,
-  status: a.status,
-  createdAt: a.createdAt,
-  createdBy: a.createdBy,
-});
-
-// ---------------------------------------------------------------- routes
-
-export function supportRouter(deps: SupportRouteDeps): Router {
+/** What the support routes' handlers run with, prepared once per app. */
+export function supportContext(deps: SupportRouteDeps) {
   const { config, support, auth, claims, kv, cookies } = deps;
   const ctx = ctxOf(config);
   const caller = (res: Response) => {
@@ -321,368 +142,313 @@ export function supportRouter(deps: SupportRouteDeps): Router {
       callerVerified: s.principal.user?.isVerified ?? false,
     };
   };
-
-  const r = Router();
-
-  // ---------------------------------------------------------------- the launcher
-  r.get('/support/config', (_req, res) => {
-    res.json({
-      liveChatScriptUrl: config.liveChatScriptUrl ?? null,
-      ...availabilityOf(config.supportHours, new Date()),
-    });
-  });
-
-  // ---------------------------------------------------------------- investors and visitors
-  /**
-   * `mine`: a signed-in investor's own conversation; without a session, the conversation of the visitor
-   * cookie (401 with neither).
-   */
-  r.get('/support/conversations/mine', async (req, res) => {
-    const session = await auth.optional(req, res);
-    const out = session
-      ? await callUnary(support, 'getMine', sp.GetMineRequest.fromPartial(investor(res)), ctx(req))
-      : await callUnary(
-          support,
-          'getVisitor',
-          sp.VisitorRequest.fromPartial({ token: visitorToken(req) }),
-          ctx(req),
-        );
-    res.json(withMessagesJson(out));
-  });
-
   const visitorMessages = limit(
     'supportVisitorMessage',
     (req) => String(req.cookies?.[SUPPORT_VISITOR_COOKIE] ?? '').split('.')[0],
   );
-  r.post('/support/conversations/mine/messages', async (req, res) => {
-    const session = await auth.optional(req, res);
-    const b = parseBody(supportSchemas.message, req.body);
-    if (!session) {
-      const token = visitorToken(req);
-      await new Promise<void>((resolve, reject) =>
-        visitorMessages(req, res, (err?: unknown) => (err ? reject(err) : resolve())),
-      );
-      const sent = await callUnary(
-        support,
-        'sendVisitor',
-        sp.SendVisitorRequest.fromPartial({ token, text: b.text ?? '' }),
-        ctx(req),
-      );
-      return void res.status(201).json(sentJson(sent));
-    }
-    const out = await callUnary(
-      support,
-      'sendMine',
-      sp.SendMineRequest.fromPartial({ ...investor(res), text: b.text ?? '' }),
-      ctx(req),
-    );
-    res.status(201).json(sentJson(out));
-  });
-
   const attachmentLimit = limit(
     'supportAttachment',
     (req) => signedIn(req.res) ?? String(req.cookies?.[SUPPORT_VISITOR_COOKIE] ?? '').split('.')[0],
   );
-  const uploadBounds = closeUnlessDrainable(maxUploadBytes(MAX_UPLOAD_BYTES));
+  const conversationRequest = (req: Request, res: Response) =>
+    sp.ConversationRequest.fromPartial({ ...caller(res), conversationId: idParam(req.params.id) });
+  /** A reply (or deposit address) claims the conversation for this admin; another admin's hold is a 409. */
+  const claimFor = async (res: Response, conversationId: string) =>
+    claims.claim('support', conversationId, claimAdminOf(res));
+  return {
+    deps,
+    config,
+    support,
+    auth,
+    ctx,
+    caller,
+    limit,
+    idParam,
+    visitorToken,
+    setVisitorCookie,
+    investor,
+    visitorMessages,
+    attachmentLimit,
+    conversationRequest,
+    claimFor,
+  };
+}
 
-  r.post('/support/conversations/mine/attachments', async (req, res) => {
-    const session = await auth.optional(req, res);
-    const token = session ? '' : visitorToken(req);
-    await apply(attachmentLimit, req, res);
-    if (!session) await apply(visitorMessages, req, res);
-    const form = await attachmentForm(req);
-    const out = session
-      ? await callUnary(
+export type SupportContext = ReturnType<typeof supportContext>;
+
+const SUPPORT_OWN_ROUTES: Route<SupportContext>[] = [
+  // ---------------------------------------------------------------- the launcher
+  {
+    method: 'get',
+    path: '/api/support/config',
+    tag: TAGS.support,
+    summary: 'What the chat launcher needs: a third-party widget, or when support is next available',
+    access: 'public',
+    local: true,
+    ok: json(supportAnswers.config, 'The launcher configuration.'),
+    handler:
+      ({ config }) =>
+      (_req, res) => {
+        res.json({
+          liveChatScriptUrl: config.liveChatScriptUrl ?? null,
+          ...availabilityOf(config.supportHours, new Date()),
+        });
+      },
+  },
+
+  // ---------------------------------------------------------------- investors and visitors
+  {
+    method: 'get',
+    path: '/api/support/conversations/mine',
+    tag: TAGS.support,
+    summary: 'The caller’s conversation and its messages',
+    description:
+      'A signed-in investor’s own conversation (null before their first message; a visitor conversation opened with their verified email joins it); without a session, the conversation of the visitor cookie. Internal notes are never included.',
+    access: 'user',
+    guardedByHandler: true,
+    ok: json(supportConversationViewAnswer, 'The conversation.'),
+    errors: { 401: [SUPPORT_ROUTE_MESSAGES.noVisitor, 'This conversation link is not valid'] },
+    handler:
+      ({ support, auth, ctx, investor, visitorToken }) =>
+      async (req, res) => {
+        const session = await auth.optional(req, res);
+        const out = session
+          ? await callUnary(support, 'getMine', sp.GetMineRequest.fromPartial(investor(res)), ctx(req))
+          : await callUnary(
+              support,
+              'getVisitor',
+              sp.VisitorRequest.fromPartial({ token: visitorToken(req) }),
+              ctx(req),
+            );
+        res.json(withMessagesJson(out));
+      },
+  },
+  {
+    method: 'post',
+    path: '/api/support/conversations/mine/messages',
+    tag: TAGS.support,
+    summary: 'Send a message to support (opens the conversation on the first)',
+    description: 'Plain text, 1 to 2,000 characters. A visitor (cookie) is limited in messages per minute.',
+    access: 'userSelf',
+    impersonatingRefusal: 'Messages cannot be sent while impersonating a user',
+    guardedByHandler: true,
+    body: supportSchemas.message,
+    status: 201,
+    ok: json(supportSentAnswer, 'Sent.'),
+    errors: {
+      400: ['Please write a message', 'A message must be at most 2,000 characters', ...mustBeString('text')],
+      ...OWN_MESSAGE_REFUSALS,
+    },
+    handler:
+      ({ support, auth, ctx, investor, visitorToken, visitorMessages }) =>
+      async (req, res) => {
+        const session = await auth.optional(req, res);
+        const b = parseBody(supportSchemas.message, req.body);
+        if (!session) {
+          const token = visitorToken(req);
+          await apply(visitorMessages, req, res);
+          const sent = await callUnary(
+            support,
+            'sendVisitor',
+            sp.SendVisitorRequest.fromPartial({ token, text: b.text ?? '' }),
+            ctx(req),
+          );
+          return void res.status(201).json(sentJson(sent));
+        }
+        const out = await callUnary(
           support,
           'sendMine',
-          sp.SendMineRequest.fromPartial({ ...investor(res), text: form.text, attachment: form.attachment }),
-          ctx(req),
-        )
-      : await callUnary(
-          support,
-          'sendVisitor',
-          sp.SendVisitorRequest.fromPartial({ token, text: form.text, attachment: form.attachment }),
+          sp.SendMineRequest.fromPartial({ ...investor(res), text: b.text ?? '' }),
           ctx(req),
         );
-    res.status(201).json(sentJson(out));
-  });
-  r.use('/support/conversations/mine/attachments', uploadBounds);
-
+        res.status(201).json(sentJson(out));
+      },
+  },
+  {
+    method: 'post',
+    path: '/api/support/conversations/mine/attachments',
+    tag: TAGS.support,
+    summary: 'Send a file (a screenshot or PDF of the transfer) to support, with an optional text',
+    description:
+      'multipart/form-data: `file` (one, ≤ 10 MB: jpeg, png, gif, webp, bmp, heic or pdf judged by its content, never by its name or declared type; an image 32 to 12,000 pixels a side) and `text` (0 to 2,000 characters). Kept private, sealed with the conversation owner’s personal-data key; a refused file leaves nothing stored. Opens the conversation on the first message, like a text. A visitor (cookie) is limited in messages per minute.',
+    access: 'userSelf',
+    impersonatingRefusal: 'Messages cannot be sent while impersonating a user',
+    guardedByHandler: true,
+    files: ['file'],
+    formFields: { text: 'The message beside the file (optional).' },
+    rateLimit: 'supportAttachment',
+    status: 201,
+    ok: json(supportSentAnswer, 'Sent.'),
+    errors: {
+      400: ATTACHMENT_REFUSALS,
+      ...OWN_MESSAGE_REFUSALS,
+      413: [SUPPORT_ATTACHMENT_MESSAGES.tooLarge],
+    },
+    handler:
+      ({ support, auth, ctx, investor, visitorToken, visitorMessages, attachmentLimit }) =>
+      async (req, res) => {
+        const session = await auth.optional(req, res);
+        const token = session ? '' : visitorToken(req);
+        await apply(attachmentLimit, req, res);
+        if (!session) await apply(visitorMessages, req, res);
+        const form = await attachmentForm(req);
+        const out = session
+          ? await callUnary(
+              support,
+              'sendMine',
+              sp.SendMineRequest.fromPartial({
+                ...investor(res),
+                text: form.text,
+                attachment: form.attachment,
+              }),
+              ctx(req),
+            )
+          : await callUnary(
+              support,
+              'sendVisitor',
+              sp.SendVisitorRequest.fromPartial({ token, text: form.text, attachment: form.attachment }),
+              ctx(req),
+            );
+        res.status(201).json(sentJson(out));
+      },
+  },
   /**
    * A message's file: for the conversation's investor (or its visitor, by the cookie) and admins; 404 for
    * anyone else. Saved, never shown as a page of ours: an attachment, sandboxed with nothing it may load
    * or run when a browser shows it anyway (an <img>, a PDF viewer).
    */
-  r.get('/support/attachments/:attachmentId', async (req, res) => {
-    const attachmentId = parseTokenParam(req.params.attachmentId, SUPPORT_ATTACHMENT_MESSAGES.notFound);
-    const session = await auth.optional(req, res);
-    const token: unknown = req.cookies?.[SUPPORT_VISITOR_COOKIE];
-    if (!session && (typeof token !== 'string' || !token)) throw new HttpError(401, NOT_LOGGED_IN);
-    const out = await callUnary(
-      support,
-      'getAttachment',
-      sp.GetAttachmentRequest.fromPartial(
-        session ? { ...caller(res), attachmentId } : { visitorToken: String(token), attachmentId },
-      ),
-      ctx(req),
-    );
-    const name = out.attachment?.name || 'attachment';
-    res.writeHead(200, {
-      'content-type': out.contentType,
-      'content-length': String(out.content.length),
-      'content-disposition': attachmentDisposition(name),
-      'content-security-policy': DOCUMENT_CSP,
-      'x-content-type-options': 'nosniff',
-      'cache-control': 'no-store',
-      pragma: 'no-cache',
-      'cross-origin-resource-policy': 'same-origin',
-    });
-    res.end(out.content);
-  });
-
-  r.post(
-    '/support/conversations/visitor',
-    limit('supportVisitorStart', (req) => String((req.body as { email?: unknown })?.email ?? '')),
-    async (req, res) => {
-      const b = parseBody(supportSchemas.visitorStart, req.body);
-      const out = await callUnary(
-        support,
-        'startVisitor',
-        sp.StartVisitorRequest.fromPartial({
-          name: b.name,
-          email: b.email,
-          text: b.text ?? '',
-          clientAddress: clientAddress(req),
-        }),
-        ctx(req),
-      );
-      setVisitorCookie(res, out.token);
-      res.status(201).json(withMessagesJson(out.conversation ?? { messages: [] }));
+  {
+    method: 'get',
+    path: '/api/support/attachments/:attachmentId',
+    tag: TAGS.support,
+    summary: 'A file attached to a message',
+    description:
+      "To the conversation’s investor (or its visitor, by the cookie) and to admins; 404 for anyone else, and for a file whose owner was deleted (shredded). An internal note’s file is for admins only. Served as an attachment (`Content-Disposition: attachment`) under `Content-Security-Policy: sandbox; default-src 'none'`, with nosniff and no-store, as KYC documents.",
+    access: 'user',
+    guardedByHandler: true,
+    ok: {
+      description: 'The file’s bytes, with the content type of its kind.',
+      media: {
+        type: 'application/octet-stream',
+        schema: { type: 'string', contentMediaType: 'application/octet-stream' },
+      },
     },
-  );
-
+    errors: {
+      400: [SUPPORT_ATTACHMENT_MESSAGES.notFound],
+      401: [NOT_LOGGED_IN],
+      404: [SUPPORT_ATTACHMENT_MESSAGES.notFound],
+    },
+    handler:
+      ({ support, auth, ctx, caller }) =>
+      async (req, res) => {
+        const attachmentId = parseTokenParam(req.params.attachmentId, SUPPORT_ATTACHMENT_MESSAGES.notFound);
+        const session = await auth.optional(req, res);
+        const token: unknown = req.cookies?.[SUPPORT_VISITOR_COOKIE];
+        if (!session && (typeof token !== 'string' || !token)) throw new HttpError(401, NOT_LOGGED_IN);
+        const out = await callUnary(
+          support,
+          'getAttachment',
+          sp.GetAttachmentRequest.fromPartial(
+            session ? { ...caller(res), attachmentId } : { visitorToken: String(token), attachmentId },
+          ),
+          ctx(req),
+        );
+        const name = out.attachment?.name || 'attachment';
+        res.writeHead(200, {
+          'content-type': out.contentType,
+          'content-length': String(out.content.length),
+          'content-disposition': attachmentDisposition(name),
+          'content-security-policy': DOCUMENT_CSP,
+          'x-content-type-options': 'nosniff',
+          'cache-control': 'no-store',
+          pragma: 'no-cache',
+          'cross-origin-resource-policy': 'same-origin',
+        });
+        res.end(out.content);
+      },
+  },
+  {
+    method: 'post',
+    path: '/api/support/conversations/visitor',
+    tag: TAGS.support,
+    summary: 'A visitor (not signed in) starts a conversation: name, email and the first message',
+    description:
+      'Sets the visitor cookie (httpOnly) and emails a link back to the conversation. Limited per client address and email.',
+    access: 'public',
+    body: supportSchemas.visitorStart,
+    rateLimit: 'supportVisitorStart',
+    status: 201,
+    ok: json(supportConversationViewAnswer, 'Started.'),
+    errors: {
+      400: [
+        'Please enter your name',
+        'Please enter a valid email',
+        'Your name must be at most 100 characters',
+        'Please write a message',
+        'A message must be at most 2,000 characters',
+        ...mustBeString('name', 'email', 'text'),
+      ],
+    },
+    middleware: ({ limit }) => [
+      limit('supportVisitorStart', (req) => String((req.body as { email?: unknown })?.email ?? '')),
+    ],
+    handler:
+      ({ support, ctx, setVisitorCookie }) =>
+      async (req, res) => {
+        const b = parseBody(supportSchemas.visitorStart, req.body);
+        const out = await callUnary(
+          support,
+          'startVisitor',
+          sp.StartVisitorRequest.fromPartial({
+            name: b.name,
+            email: b.email,
+            text: b.text ?? '',
+            clientAddress: clientAddress(req),
+          }),
+          ctx(req),
+        );
+        setVisitorCookie(res, out.token);
+        res.status(201).json(withMessagesJson(out.conversation ?? { messages: [] }));
+      },
+  },
   /** The emailed link's token (`/?support=<token>`) becomes the visitor cookie of this browser. */
-  r.post('/support/conversations/visitor/resume', limit('supportVisitorMessage'), async (req, res) => {
-    const b = parseBody(supportSchemas.visitorResume, req.body);
-    const out = await callUnary(
-      support,
-      'getVisitor',
-      sp.VisitorRequest.fromPartial({ token: b.token }),
-      ctx(req),
-    );
-    setVisitorCookie(res, b.token);
-    res.json(withMessagesJson(out));
-  });
+  {
+    method: 'post',
+    path: '/api/support/conversations/visitor/resume',
+    tag: TAGS.support,
+    summary: 'Come back to a visitor conversation with the emailed link’s token (sets the visitor cookie)',
+    access: 'public',
+    body: supportSchemas.visitorResume,
+    rateLimit: 'supportVisitorMessage',
+    ok: json(supportConversationViewAnswer, 'The conversation.'),
+    errors: { 400: ['This conversation link is not valid'], 401: ['This conversation link is not valid'] },
+    middleware: ({ limit }) => [limit('supportVisitorMessage')],
+    handler:
+      ({ support, ctx, setVisitorCookie }) =>
+      async (req, res) => {
+        const b = parseBody(supportSchemas.visitorResume, req.body);
+        const out = await callUnary(
+          support,
+          'getVisitor',
+          sp.VisitorRequest.fromPartial({ token: b.token }),
+          ctx(req),
+        );
+        setVisitorCookie(res, b.token);
+        res.json(withMessagesJson(out));
+      },
+  },
+];
 
-  // ---------------------------------------------------------------- admins
-  r.get('/support/conversations', auth.requireAdmin, async (req, res) => {
-    const status = typeof req.query.status === 'string' ? req.query.status : '';
-    const assigned = typeof req.query.assigned === 'string' ? req.query.assigned : 'any';
-    if (!['', 'open', 'closed'].includes(status) || !['me', 'none', 'any'].includes(assigned))
-      throw new HttpError(400, SUPPORT_ROUTE_MESSAGES.filters);
-    const q = typeof req.query.q === 'string' ? req.query.q.slice(0, 200) : '';
-    const out = await callUnary(
-      support,
-      'listConversations',
-      sp.ListConversationsRequest.fromPartial({ ...caller(res), status, assigned, q }),
-      ctx(req),
-    );
-    res.json({ conversations: out.conversations.map(conversationJson) });
-  });
-
-  r.get('/support/unread', auth.requireAdmin, async (req, res) => {
-    const out = await callUnary(
-      support,
-      'countUnread',
-      sp.CountUnreadRequest.fromPartial(caller(res)),
-      ctx(req),
-    );
-    res.json({ count: out.count });
-  });
-
-  r.get('/support/canned-replies', auth.requireAdmin, (_req, res) => {
-    res.json({ replies: deps.cannedReplies ?? DEFAULT_CANNED_REPLIES });
-  });
-
-  const conversationRequest = (req: Request, res: Response) =>
-    sp.ConversationRequest.fromPartial({ ...caller(res), conversationId: idParam(req.params.id) });
-
-  r.get('/support/conversations/:id', auth.requireAdmin, async (req, res) => {
-    const out = await callUnary(support, 'getConversation', conversationRequest(req, res), ctx(req));
-    res.json(withMessagesJson(out));
-  });
-
-  r.get('/support/conversations/:id/summary', auth.requireAdmin, async (req, res) => {
-    const out = await callUnary(support, 'getConversation', conversationRequest(req, res), ctx(req));
-    const c = out.conversation!;
-    res.json(await summaryOf(deps, req, res, c));
-  });
-
-  /** A reply (or deposit address) claims the conversation for this admin; another admin's hold is a 409. */
-  const claimFor = async (res: Response, conversationId: string) =>
-    claims.claim('support', conversationId, claimAdminOf(res));
-
-  /** Support writes in the conversation: a note changes nothing the person sees and needs no claim; a reply claims it. */
-  const sendAsSupport = async (
-    req: Request,
-    res: Response,
-    conversationId: string,
-    message: { text: string; internal: boolean; attachment?: sp.SendSupportRequest['attachment'] },
-  ) => {
-    if (!message.internal) await claimFor(res, conversationId);
-    const out = await callUnary(
-      support,
-      'sendSupport',
-      sp.SendSupportRequest.fromPartial({ ...caller(res), conversationId, ...message }),
-      ctx(req),
-    );
-    res.status(201).json(sentJson(out));
-  };
-
-  r.post('/support/conversations/:id/messages', auth.requireAdmin, async (req, res) => {
-    const b = parseBody(supportSchemas.supportMessage, req.body);
-    const conversationId = idParam(req.params.id);
-    await sendAsSupport(req, res, conversationId, { text: b.text ?? '', internal: b.internal ?? false });
-  });
-
-  r.post('/support/conversations/:id/attachments', auth.requireAdmin, attachmentLimit, async (req, res) => {
-    const conversationId = idParam(req.params.id);
-    await sendAsSupport(req, res, conversationId, await attachmentForm(req));
-  });
-  r.use('/support/conversations/:id/attachments', uploadBounds);
-
-  r.post('/support/conversations/:id/deposit-address', auth.requireAdmin, async (req, res) => {
-    const b = parseBody(supportSchemas.depositAddress, req.body);
-    const conversationId = idParam(req.params.id);
-    await claimFor(res, conversationId);
-    const out = await callUnary(
-      support,
-      'sendDepositAddress',
-      sp.SendDepositAddressRequest.fromPartial({
-        ...caller(res),
-        conversationId,
-        addressId: parseTokenParam(b.addressId, SUPPORT_ROUTE_MESSAGES.invalidAddressId),
-      }),
-      ctx(req),
-    );
-    res.status(201).json(sentJson(out));
-  });
-
-  r.post('/support/conversations/:id/assign', auth.requireAdmin, async (req, res) => {
-    const b = parseBody(supportSchemas.assign, req.body);
-    const assigneeId =
-      b.assigneeId === undefined || b.assigneeId === 'me' ? sessionOf(res).caller.userId : b.assigneeId;
-    const out = await callUnary(
-      support,
-      'assignConversation',
-      sp.AssignRequest.fromPartial({ ...caller(res), conversationId: idParam(req.params.id), assigneeId }),
-      ctx(req),
-    );
-    res.json({ conversation: conversationJson(out) });
-  });
-
-  const decision = (method: 'closeConversation' | 'reopenConversation' | 'blockVisitor') =>
-    async function decide(req: Request, res: Response) {
-      const out = await callUnary(support, method, conversationRequest(req, res), ctx(req));
-      res.json({ conversation: conversationJson(out) });
-    };
-  r.post('/support/conversations/:id/close', auth.requireAdmin, decision('closeConversation'));
-  r.post('/support/conversations/:id/reopen', auth.requireAdmin, decision('reopenConversation'));
-  r.post('/support/conversations/:id/block', auth.requireAdmin, decision('blockVisitor'));
-
-  // ---------------------------------------------------------------- the address book
-  r.get('/admin/deposit-addresses', auth.requireAdmin, async (req, res) => {
-    const out = await callUnary(
-      support,
-      'listAddresses',
-      sp.ListAddressesRequest.fromPartial(caller(res)),
-      ctx(req),
-    );
-    res.json({ addresses: out.addresses.map(addressJson) });
-  });
-
-  r.post('/admin/deposit-addresses', auth.requireAdmin, async (req, res) => {
-    const b = parseBody(supportSchemas.addAddress, req.body);
-    const out = await callUnary(
-      support,
-      'addAddress',
-      sp.AddAddressRequest.fromPartial({ ...caller(res), ...b }),
-      ctx(req),
-    );
-    res.status(201).json({ address: addressJson(out) });
-  });
-
-  r.post('/admin/deposit-addresses/:id/retire', auth.requireAdmin, async (req, res) => {
-    const out = await callUnary(
-      support,
-      'retireAddress',
-      sp.RetireAddressRequest.fromPartial({
-        ...caller(res),
-        addressId: parseTokenParam(req.params.id, SUPPORT_ROUTE_MESSAGES.invalidAddressId),
-      }),
-      ctx(req),
-    );
-    res.json({ message: SUPPORT_ROUTE_MESSAGES.retired, address: addressJson(out) });
-  });
-
-  return r;
-}
+export const SUPPORT_ROUTES = routeTable<SupportContext>([...SUPPORT_OWN_ROUTES, ...SUPPORT_ADMIN_ROUTES]);
 
 /**
- * The inbox's side panel for a conversation with an investor: their balances, KYC status and pending
- * deposits and withdrawals (each part null when its service cannot answer); a visitor has none.
+ * The support routes, then the upload bounds of the two attachment paths (fileUpload.ts): an upload refused
+ * before its body was read keeps its connection only when the rest can be drained in bounds.
  */
-async function summaryOf(deps: SupportRouteDeps, req: Request, res: Response, c: sp.Conversation) {
-  const userId = c.userId;
-  const base = { conversationId: c.conversationId, userId: userId || null, name: c.name, email: c.email };
-  if (!userId) return { ...base, balances: null, kycStatus: null, pending: null };
-  const ctx = ctxOf(deps.config)(req);
-  const s = sessionOf(res);
-  const asAdmin = { caller: s.caller, callerRole: s.principal.role };
-  const settle = async <T>(p: Promise<T>): Promise<T | null> => p.catch(() => null);
-  const money = deps.money;
-  const [balances, kyc, deposits, withdrawals] = await Promise.all([
-    money
-      ? settle(
-          callUnary(
-            money.ledger,
-            'getBalances',
-            lg.GetBalancesRequest.fromPartial({ ...asAdmin, userId }),
-            ctx,
-          ),
-        )
-      : null,
-    settle(callUnary(deps.kyc, 'getStatus', kycPb.GetStatusRequest.fromPartial({ userId }), ctx)),
-    money
-      ? settle(
-          callUnary(
-            money.ledger,
-            'listUserDeposits',
-            lg.ListUserDepositsRequest.fromPartial({ ...asAdmin, userId }),
-            ctx,
-          ),
-        )
-      : null,
-    money
-      ? settle(
-          callUnary(
-            money.withdrawal,
-            'listUserWithdrawals',
-            wd.ListUserWithdrawalsRequest.fromPartial({ ...asAdmin, userId }),
-            ctx,
-          ),
-        )
-      : null,
-  ]);
-  return {
-    ...base,
-    balances: balances ? balancesJson(balances) : null,
-    kycStatus: kyc?.kycStatus ?? null,
-    pending: {
-      deposits: deposits ? deposits.deposits.filter((d) => d.status === 'Pending').map(depositJson) : null,
-      withdrawals: withdrawals
-        ? withdrawals.withdrawals.filter((w) => w.status === 'Pending').map((w) => withdrawalJson(w))
-        : null,
-    },
-  };
+export function supportRouter(deps: SupportRouteDeps): Router {
+  const r = routerOf(SUPPORT_ROUTES, supportContext(deps), '/api');
+  const uploadBounds = closeUnlessDrainable(maxUploadBytes(MAX_UPLOAD_BYTES));
+  r.use('/support/conversations/mine/attachments', uploadBounds);
+  r.use('/support/conversations/:id/attachments', uploadBounds);
+  return r;
 }

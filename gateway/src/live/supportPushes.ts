@@ -13,7 +13,7 @@
  */
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { SupportMessage } from '@meridian/proto/meridian/support/v1/events';
-import { supportMessageJson } from '../http/supportRoutes.js';
+import { supportMessageJson } from '../http/supportViews.js';
 import type { LivePush } from './moneyPushes.js';
 import { LIVE_EVENTS } from './pushContract.js';
 

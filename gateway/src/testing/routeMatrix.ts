@@ -3,8 +3,7 @@
  * path>` the app registers (routeTable.ts here walks the Express router): the authorization matrix
  * (authzMatrix.int.spec.ts) fails for a route without a row, and the fuzzing suite (fuzz.int.spec.ts)
  * mutates these requests. Who may call a route comes from its declaration in the gateway's route table
- * (http/routeTable.ts, http/routes.ts); the routes not declared there yet have their row written here.
- * The sample requests are written here, by route key.
+ * (http/routeTable.ts, http/routes.ts); the sample requests are written here, by route key.
  */
 import { randomUUID } from 'node:crypto';
 import { freshEmail } from './composition.js';
@@ -151,94 +150,49 @@ const SAMPLES: Partial<Record<string, Sample>> = {
   'put /api/users/updateDepositBalance/:id': (ctx) => balanceEdit(ctx),
   'put /api/users/editDepositBalance/:id': (ctx) => balanceEdit(ctx),
   'put /api/users/editinvestmentBalance/:id': (ctx) => balanceEdit(ctx),
-};
-
-/** The rows of the routes not declared in the route table yet. */
-const UNMIGRATED_ROWS: Record<string, RouteRow> = {
-  // ---------------------------------------------------------------- the support chat
-  'get /api/support/config': { access: 'public' },
-  'post /api/support/conversations/visitor': {
-    access: 'public',
-    request: () => ({ body: { name: 'Matrix Visitor', email: freshEmail('visitor'), text: 'Hello' } }),
-  },
+  'post /api/support/conversations/visitor': () => ({
+    body: { name: 'Matrix Visitor', email: freshEmail('visitor'), text: 'Hello' },
+  }),
   // a token that opens nothing: the same 401 whoever sends it
-  'post /api/support/conversations/visitor/resume': {
-    access: 'public',
-    request: () => ({ body: { token: 'no-such-conversation.not-a-secret' } }),
-  },
-  'get /api/support/conversations/mine': { access: 'user' },
-  'post /api/support/conversations/mine/messages': {
-    access: 'userSelf',
-    impersonatingRefusal: 'Messages cannot be sent while impersonating a user',
-    request: () => ({ body: { text: 'Hello support' } }),
-  },
-  'post /api/support/conversations/mine/attachments': {
-    access: 'userSelf',
-    impersonatingRefusal: 'Messages cannot be sent while impersonating a user',
-    request: () => ({ form: attachmentForm }),
-  },
-  'get /api/support/attachments/:attachmentId': {
-    access: 'user',
-    request: () => ({ params: { attachmentId: NO_SUCH_ID } }),
-  },
-  'get /api/support/conversations': {
-    access: 'admin',
-    request: () => ({ query: 'status=open&assigned=any' }),
-  },
-  'get /api/support/unread': { access: 'admin' },
-  'get /api/support/canned-replies': { access: 'admin' },
-  'get /api/support/conversations/:id': { access: 'admin', request: () => ({ params: { id: NO_SUCH_ID } }) },
-  'get /api/support/conversations/:id/summary': {
-    access: 'admin',
-    request: () => ({ params: { id: NO_SUCH_ID } }),
-  },
-  'post /api/support/conversations/:id/messages': {
-    access: 'admin',
-    request: () => ({ params: { id: `matrix-${randomUUID()}` }, body: { text: 'Hello' } }),
-  },
-  'post /api/support/conversations/:id/attachments': {
-    access: 'admin',
-    request: () => ({ params: { id: `matrix-${randomUUID()}` }, form: attachmentForm }),
-  },
-  'post /api/support/conversations/:id/deposit-address': {
-    access: 'admin',
-    request: () => ({ params: { id: `matrix-${randomUUID()}` }, body: { addressId: NO_SUCH_ID } }),
-  },
-  'post /api/support/conversations/:id/assign': {
-    access: 'admin',
-    request: () => ({ params: { id: NO_SUCH_ID }, body: {} }),
-  },
-  'post /api/support/conversations/:id/close': {
-    access: 'admin',
-    request: () => ({ params: { id: NO_SUCH_ID } }),
-  },
-  'post /api/support/conversations/:id/reopen': {
-    access: 'admin',
-    request: () => ({ params: { id: NO_SUCH_ID } }),
-  },
-  'post /api/support/conversations/:id/block': {
-    access: 'admin',
-    request: () => ({ params: { id: NO_SUCH_ID } }),
-  },
-  'get /api/admin/deposit-addresses': { access: 'admin' },
-  'post /api/admin/deposit-addresses': {
-    access: 'admin',
-    request: () => ({ body: { network: 'ethereum', label: 'Matrix ETH', address: WALLET } }),
-  },
-  'post /api/admin/deposit-addresses/:id/retire': {
-    access: 'admin',
-    request: () => ({ params: { id: NO_SUCH_ID } }),
-  },
+  'post /api/support/conversations/visitor/resume': () => ({
+    body: { token: 'no-such-conversation.not-a-secret' },
+  }),
+  'post /api/support/conversations/mine/messages': () => ({ body: { text: 'Hello support' } }),
+  'post /api/support/conversations/mine/attachments': () => ({ form: attachmentForm }),
+  'get /api/support/attachments/:attachmentId': () => ({ params: { attachmentId: NO_SUCH_ID } }),
+  'get /api/support/conversations': () => ({ query: 'status=open&assigned=any' }),
+  'get /api/support/conversations/:id': () => ({ params: { id: NO_SUCH_ID } }),
+  'get /api/support/conversations/:id/summary': () => ({ params: { id: NO_SUCH_ID } }),
+  'post /api/support/conversations/:id/messages': () => ({
+    params: { id: `matrix-${randomUUID()}` },
+    body: { text: 'Hello' },
+  }),
+  'post /api/support/conversations/:id/attachments': () => ({
+    params: { id: `matrix-${randomUUID()}` },
+    form: attachmentForm,
+  }),
+  'post /api/support/conversations/:id/deposit-address': () => ({
+    params: { id: `matrix-${randomUUID()}` },
+    body: { addressId: NO_SUCH_ID },
+  }),
+  'post /api/support/conversations/:id/assign': () => ({ params: { id: NO_SUCH_ID }, body: {} }),
+  'post /api/support/conversations/:id/close': () => ({ params: { id: NO_SUCH_ID } }),
+  'post /api/support/conversations/:id/reopen': () => ({ params: { id: NO_SUCH_ID } }),
+  'post /api/support/conversations/:id/block': () => ({ params: { id: NO_SUCH_ID } }),
+  'post /api/admin/deposit-addresses': () => ({
+    body: { network: 'ethereum', label: 'Matrix ETH', address: WALLET },
+  }),
+  'post /api/admin/deposit-addresses/:id/retire': () => ({ params: { id: NO_SUCH_ID } }),
 };
 
-/** Every route's row: the table's routes (access from their declaration), then the others. */
+/** Every route's row: the table's routes, access from their declaration. */
 export const ROUTE_MATRIX: Record<string, RouteRow> = matrixOf();
 
 function matrixOf(): Record<string, RouteRow> {
   const rows: Record<string, RouteRow> = {};
   for (const route of TABLE_ROUTES) {
     const key = routeKey(route);
-    if (key in rows || key in UNMIGRATED_ROWS) throw new Error(`${key} is declared twice`);
+    if (key in rows) throw new Error(`${key} is declared twice`);
     const request = SAMPLES[key];
     rows[key] = {
       access: route.access,
@@ -249,7 +203,7 @@ function matrixOf(): Record<string, RouteRow> {
   }
   const stale = Object.keys(SAMPLES).filter((key) => !(key in rows));
   if (stale.length > 0) throw new Error(`samples of routes not in the route table: ${stale.join(', ')}`);
-  return { ...rows, ...UNMIGRATED_ROWS };
+  return rows;
 }
 
 export type Caller = 'anonymous' | 'subscriber' | 'author' | 'suspended' | 'admin' | 'impersonating';

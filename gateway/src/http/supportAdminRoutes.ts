@@ -1,0 +1,448 @@
+/**
+ * The support chat's admin paths (support/conversations/{id}…, the deposit address book under
+ * admin/deposit-addresses), declared in the route table (routeTable.ts); supportRoutes.ts gathers them with
+ * the investors' and visitors' and builds the router.
+ */
+import type { Request, Response } from 'express';
+import * as sp from '@meridian/proto/meridian/support/v1/support';
+import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
+import * as kycPb from '@meridian/proto/meridian/kyc/v1/kyc';
+import * as wd from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
+import { callUnary } from '../grpcClients.js';
+import { supportAnswers, supportConversationViewAnswer, supportSentAnswer } from './answers.js';
+import { sessionOf } from './auth.js';
+import { HttpError } from './errors.js';
+import { ctxOf } from './grpcContext.js';
+import { balancesJson, depositJson, withdrawalJson } from './moneyViews.js';
+import { TOO_MANY_REQUESTS, mustBeString } from './refusals.js';
+import { TAGS, json, type Route } from './routeTable.js';
+import { CLAIM_REFUSALS } from './routeDocs.js';
+import { parseBody, parseTokenParam } from './validation.js';
+import {
+  ATTACHMENT_REFUSALS,
+  DEFAULT_CANNED_REPLIES,
+  SUPPORT_ATTACHMENT_MESSAGES,
+  SUPPORT_ROUTE_MESSAGES,
+  addressJson,
+  attachmentForm,
+  conversationJson,
+  sentJson,
+  supportSchemas,
+  withMessagesJson,
+} from './supportViews.js';
+import type { SupportContext, SupportRouteDeps } from './supportRoutes.js';
+
+/** Support writes in the conversation: a note changes nothing the person sees and needs no claim; a reply claims it. */
+const sendAsSupport = async (
+  { support, ctx, caller, claimFor }: SupportContext,
+  req: Request,
+  res: Response,
+  conversationId: string,
+  message: { text: string; internal: boolean; attachment?: sp.SendSupportRequest['attachment'] },
+) => {
+  if (!message.internal) await claimFor(res, conversationId);
+  const out = await callUnary(
+    support,
+    'sendSupport',
+    sp.SendSupportRequest.fromPartial({ ...caller(res), conversationId, ...message }),
+    ctx(req),
+  );
+  res.status(201).json(sentJson(out));
+};
+
+/** What a conversation's decisions (close, reopen, block) refuse. */
+const CONVERSATION_REFUSALS = {
+  400: [SUPPORT_ROUTE_MESSAGES.invalidId],
+  404: ['Conversation not found'],
+};
+
+const CLOSED_REFUSAL = 'This conversation is closed: reopen it to reply';
+
+const CONVERSATION_DECISIONS = [
+  ['close', 'Close the conversation', 'closeConversation'],
+  ['reopen', 'Reopen the conversation', 'reopenConversation'],
+  ['block', 'Block the visitor of the conversation (they can no longer write)', 'blockVisitor'],
+] as const;
+
+export const SUPPORT_ADMIN_ROUTES: Route<SupportContext>[] = [
+  {
+    method: 'get',
+    path: '/api/support/conversations',
+    tag: TAGS.support,
+    summary: 'The support inbox, newest activity first',
+    query: {
+      status: '`open`, `closed` (absent: both).',
+      assigned: '`me`, `none` or `any` (default).',
+      q: 'Name or email contains (case-insensitive).',
+    },
+    access: 'admin',
+    ok: json(supportAnswers.conversations, 'The conversations.'),
+    errors: { 400: [SUPPORT_ROUTE_MESSAGES.filters] },
+    handler:
+      ({ support, ctx, caller }) =>
+      async (req, res) => {
+        const status = typeof req.query.status === 'string' ? req.query.status : '';
+        const assigned = typeof req.query.assigned === 'string' ? req.query.assigned : 'any';
+        if (!['', 'open', 'closed'].includes(status) || !['me', 'none', 'any'].includes(assigned))
+          throw new HttpError(400, SUPPORT_ROUTE_MESSAGES.filters);
+        const q = typeof req.query.q === 'string' ? req.query.q.slice(0, 200) : '';
+        const out = await callUnary(
+          support,
+          'listConversations',
+          sp.ListConversationsRequest.fromPartial({ ...caller(res), status, assigned, q }),
+          ctx(req),
+        );
+        res.json({ conversations: out.conversations.map(conversationJson) });
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/support/unread',
+    tag: TAGS.support,
+    summary: 'Open conversations waiting for support’s answer (the dashboard tile)',
+    access: 'admin',
+    ok: json(supportAnswers.unread, 'The count.'),
+    handler:
+      ({ support, ctx, caller }) =>
+      async (req, res) => {
+        const out = await callUnary(
+          support,
+          'countUnread',
+          sp.CountUnreadRequest.fromPartial(caller(res)),
+          ctx(req),
+        );
+        res.json({ count: out.count });
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/support/canned-replies',
+    tag: TAGS.support,
+    summary: 'Canned replies admins pick from',
+    access: 'admin',
+    local: true,
+    ok: json(supportAnswers.cannedReplies, 'The replies.'),
+    handler:
+      ({ deps }) =>
+      (_req, res) => {
+        res.json({ replies: deps.cannedReplies ?? DEFAULT_CANNED_REPLIES });
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/support/conversations/:id',
+    tag: TAGS.support,
+    summary: 'One conversation and all its messages (internal notes included)',
+    access: 'admin',
+    ok: json(supportConversationViewAnswer, 'The conversation.'),
+    errors: CONVERSATION_REFUSALS,
+    handler:
+      ({ support, ctx, conversationRequest }) =>
+      async (req, res) => {
+        const out = await callUnary(support, 'getConversation', conversationRequest(req, res), ctx(req));
+        res.json(withMessagesJson(out));
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/support/conversations/:id/summary',
+    tag: TAGS.support,
+    summary: 'The inbox side panel: the investor’s balances, KYC status and pending items',
+    description: 'Each part is null when its service cannot answer; a visitor has none.',
+    access: 'admin',
+    ok: json(supportAnswers.summary, 'The summary.'),
+    errors: CONVERSATION_REFUSALS,
+    handler:
+      ({ deps, support, ctx, conversationRequest }) =>
+      async (req, res) => {
+        const out = await callUnary(support, 'getConversation', conversationRequest(req, res), ctx(req));
+        const c = out.conversation!;
+        res.json(await summaryOf(deps, req, res, c));
+      },
+  },
+  {
+    method: 'post',
+    path: '/api/support/conversations/:id/messages',
+    tag: TAGS.support,
+    summary: 'Reply, or write an internal note (`internal: true`) the person never sees',
+    description:
+      'A reply claims a conversation nobody holds (review claims, kind `support`); one another admin holds is refused. A reply to someone not connected is emailed, once per burst.',
+    access: 'admin',
+    body: supportSchemas.supportMessage,
+    status: 201,
+    ok: json(supportSentAnswer, 'Sent.'),
+    errors: {
+      400: [
+        SUPPORT_ROUTE_MESSAGES.invalidId,
+        'Please write a message',
+        'A message must be at most 2,000 characters',
+        'internal must be true or false',
+        ...mustBeString('text'),
+      ],
+      404: ['Conversation not found'],
+      409: [CLOSED_REFUSAL, ...CLAIM_REFUSALS],
+    },
+    handler: (c) => async (req, res) => {
+      const b = parseBody(supportSchemas.supportMessage, req.body);
+      const conversationId = c.idParam(req.params.id);
+      await sendAsSupport(c, req, res, conversationId, { text: b.text ?? '', internal: b.internal ?? false });
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/support/conversations/:id/attachments',
+    tag: TAGS.support,
+    summary: 'Send a file to the person (or attach it to an internal note)',
+    description:
+      'multipart/form-data: `file` (as the investor’s: ≤ 10 MB, judged by its content), `text` (optional) and `internal` (`true` for a note the person never sees). A reply claims a conversation nobody holds, as a text reply.',
+    access: 'admin',
+    files: ['file'],
+    formFields: {
+      text: 'The message beside the file (optional).',
+      internal: '`true`: an internal note (admins only).',
+    },
+    rateLimit: 'supportAttachment',
+    status: 201,
+    ok: json(supportSentAnswer, 'Sent.'),
+    errors: {
+      400: [SUPPORT_ROUTE_MESSAGES.invalidId, ...ATTACHMENT_REFUSALS],
+      404: ['Conversation not found'],
+      409: [CLOSED_REFUSAL, ...CLAIM_REFUSALS],
+      413: [SUPPORT_ATTACHMENT_MESSAGES.tooLarge],
+      429: [TOO_MANY_REQUESTS],
+    },
+    middleware: ({ attachmentLimit }) => [attachmentLimit],
+    handler: (c) => async (req, res) => {
+      const conversationId = c.idParam(req.params.id);
+      await sendAsSupport(c, req, res, conversationId, await attachmentForm(req));
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/support/conversations/:id/deposit-address',
+    tag: TAGS.support,
+    summary: 'Send a deposit address of the address book (a structured support message)',
+    description: 'Claims the conversation as a reply does. A retired address is refused.',
+    access: 'admin',
+    body: supportSchemas.depositAddress,
+    status: 201,
+    ok: json(supportSentAnswer, 'Sent.'),
+    errors: {
+      400: [
+        SUPPORT_ROUTE_MESSAGES.invalidId,
+        SUPPORT_ROUTE_MESSAGES.invalidAddressId,
+        'Please choose a deposit address',
+      ],
+      404: ['Conversation not found', 'Deposit address not found'],
+      409: [CLOSED_REFUSAL, 'This address is retired: choose an active one', ...CLAIM_REFUSALS],
+    },
+    handler:
+      ({ support, ctx, caller, idParam, claimFor }) =>
+      async (req, res) => {
+        const b = parseBody(supportSchemas.depositAddress, req.body);
+        const conversationId = idParam(req.params.id);
+        await claimFor(res, conversationId);
+        const out = await callUnary(
+          support,
+          'sendDepositAddress',
+          sp.SendDepositAddressRequest.fromPartial({
+            ...caller(res),
+            conversationId,
+            addressId: parseTokenParam(b.addressId, SUPPORT_ROUTE_MESSAGES.invalidAddressId),
+          }),
+          ctx(req),
+        );
+        res.status(201).json(sentJson(out));
+      },
+  },
+  {
+    method: 'post',
+    path: '/api/support/conversations/:id/assign',
+    tag: TAGS.support,
+    summary: 'Assign the conversation to an admin (`me`, absent: the caller; empty: unassign)',
+    access: 'admin',
+    body: supportSchemas.assign,
+    ok: json(supportAnswers.conversationOne, 'Assigned.'),
+    errors: CONVERSATION_REFUSALS,
+    handler:
+      ({ support, ctx, caller, idParam }) =>
+      async (req, res) => {
+        const b = parseBody(supportSchemas.assign, req.body);
+        const assigneeId =
+          b.assigneeId === undefined || b.assigneeId === 'me' ? sessionOf(res).caller.userId : b.assigneeId;
+        const out = await callUnary(
+          support,
+          'assignConversation',
+          sp.AssignRequest.fromPartial({
+            ...caller(res),
+            conversationId: idParam(req.params.id),
+            assigneeId,
+          }),
+          ctx(req),
+        );
+        res.json({ conversation: conversationJson(out) });
+      },
+  },
+  ...CONVERSATION_DECISIONS.map(([action, summary, method]): Route<SupportContext> => ({
+    method: 'post',
+    path: `/api/support/conversations/:id/${action}`,
+    tag: TAGS.support,
+    summary,
+    access: 'admin',
+    ok: json(supportAnswers.conversationOne, 'Done.'),
+    errors: {
+      ...CONVERSATION_REFUSALS,
+      409: [
+        'This conversation is already closed',
+        'This conversation is already open',
+        'Only a visitor can be blocked',
+      ],
+    },
+    handler:
+      ({ support, ctx, conversationRequest }) =>
+      async (req, res) => {
+        const out = await callUnary(support, method, conversationRequest(req, res), ctx(req));
+        res.json({ conversation: conversationJson(out) });
+      },
+  })),
+
+  // ---------------------------------------------------------------- the address book
+  {
+    method: 'get',
+    path: '/api/admin/deposit-addresses',
+    tag: TAGS.support,
+    summary: 'The deposit address book, active first',
+    access: 'admin',
+    ok: json(supportAnswers.addresses, 'The addresses.'),
+    handler:
+      ({ support, ctx, caller }) =>
+      async (req, res) => {
+        const out = await callUnary(
+          support,
+          'listAddresses',
+          sp.ListAddressesRequest.fromPartial(caller(res)),
+          ctx(req),
+        );
+        res.json({ addresses: out.addresses.map(addressJson) });
+      },
+  },
+  {
+    method: 'post',
+    path: '/api/admin/deposit-addresses',
+    tag: TAGS.support,
+    summary: 'Add a deposit address (checked for its network’s format and checksum)',
+    description: '`network`: bitcoin, ethereum, erc20 or tron.',
+    access: 'admin',
+    body: supportSchemas.addAddress,
+    status: 201,
+    ok: json(supportAnswers.addressAdded, 'Added.'),
+    errors: {
+      400: [
+        'Please choose a network',
+        'Please enter a label',
+        'Enter the deposit address.',
+        'The label must be at most 80 characters',
+        '<the address check’s message>',
+        ...mustBeString('network', 'label', 'address'),
+      ],
+    },
+    handler:
+      ({ support, ctx, caller }) =>
+      async (req, res) => {
+        const b = parseBody(supportSchemas.addAddress, req.body);
+        const out = await callUnary(
+          support,
+          'addAddress',
+          sp.AddAddressRequest.fromPartial({ ...caller(res), ...b }),
+          ctx(req),
+        );
+        res.status(201).json({ address: addressJson(out) });
+      },
+  },
+  {
+    method: 'post',
+    path: '/api/admin/deposit-addresses/:id/retire',
+    tag: TAGS.support,
+    summary: 'Retire a deposit address: never sent again',
+    access: 'admin',
+    ok: json(supportAnswers.addressRetired, 'Retired.'),
+    errors: {
+      400: [SUPPORT_ROUTE_MESSAGES.invalidAddressId],
+      404: ['Deposit address not found'],
+      409: ['This address is already retired'],
+    },
+    handler:
+      ({ support, ctx, caller }) =>
+      async (req, res) => {
+        const out = await callUnary(
+          support,
+          'retireAddress',
+          sp.RetireAddressRequest.fromPartial({
+            ...caller(res),
+            addressId: parseTokenParam(req.params.id, SUPPORT_ROUTE_MESSAGES.invalidAddressId),
+          }),
+          ctx(req),
+        );
+        res.json({ message: SUPPORT_ROUTE_MESSAGES.retired, address: addressJson(out) });
+      },
+  },
+];
+
+/**
+ * The inbox's side panel for a conversation with an investor: their balances, KYC status and pending
+ * deposits and withdrawals (each part null when its service cannot answer); a visitor has none.
+ */
+async function summaryOf(deps: SupportRouteDeps, req: Request, res: Response, c: sp.Conversation) {
+  const userId = c.userId;
+  const base = { conversationId: c.conversationId, userId: userId || null, name: c.name, email: c.email };
+  if (!userId) return { ...base, balances: null, kycStatus: null, pending: null };
+  const ctx = ctxOf(deps.config)(req);
+  const s = sessionOf(res);
+  const asAdmin = { caller: s.caller, callerRole: s.principal.role };
+  const settle = async <T>(p: Promise<T>): Promise<T | null> => p.catch(() => null);
+  const money = deps.money;
+  const [balances, kyc, deposits, withdrawals] = await Promise.all([
+    money
+      ? settle(
+          callUnary(
+            money.ledger,
+            'getBalances',
+            lg.GetBalancesRequest.fromPartial({ ...asAdmin, userId }),
+            ctx,
+          ),
+        )
+      : null,
+    settle(callUnary(deps.kyc, 'getStatus', kycPb.GetStatusRequest.fromPartial({ userId }), ctx)),
+    money
+      ? settle(
+          callUnary(
+            money.ledger,
+            'listUserDeposits',
+            lg.ListUserDepositsRequest.fromPartial({ ...asAdmin, userId }),
+            ctx,
+          ),
+        )
+      : null,
+    money
+      ? settle(
+          callUnary(
+            money.withdrawal,
+            'listUserWithdrawals',
+            wd.ListUserWithdrawalsRequest.fromPartial({ ...asAdmin, userId }),
+            ctx,
+          ),
+        )
+      : null,
+  ]);
+  return {
+    ...base,
+    balances: balances ? balancesJson(balances) : null,
+    kycStatus: kyc?.kycStatus ?? null,
+    pending: {
+      deposits: deposits ? deposits.deposits.filter((d) => d.status === 'Pending').map(depositJson) : null,
+      withdrawals: withdrawals
+        ? withdrawals.withdrawals.filter((w) => w.status === 'Pending').map((w) => withdrawalJson(w))
+        : null,
+    },
+  };
+}
