@@ -92,6 +92,31 @@ export function TextAreaField({ label, hint, optional, className, ...area }: Tex
   );
 }
 
+/** The amount of a money form, in US dollars with cents. */
+export function UsdAmountField(input: Omit<InputFieldProps, 'label'>) {
+  return (
+    <InputField
+      label="Amount (USD)"
+      name="amount"
+      type="number"
+      inputMode="decimal"
+      min="0"
+      step="0.01"
+      {...input}
+    />
+  );
+}
+
+/** The form-level success message (nothing while it is empty); announced to screen readers. */
+export function FormSuccess({ message }: { message: string }) {
+  if (!message) return null;
+  return (
+    <div className="form-success" role="status">
+      {message}
+    </div>
+  );
+}
+
 /** The form-level validation message; announced to screen readers. */
 export function FormError({ message }: { message: string }) {
   if (!message) return null;

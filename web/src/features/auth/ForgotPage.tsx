@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useAppDispatch } from '../../app/hooks';
 import { Button } from '../../ui/Button';
-import { FormError, InputField } from '../../ui/Field';
+import { FormError, FormSuccess, InputField } from '../../ui/Field';
 import { AuthCard, MailIcon } from './AuthCard';
 import { passwordResetRequested } from './authSlice';
 import { validateForgot } from './validation';
@@ -41,11 +41,7 @@ export function ForgotPage() {
     >
       <form className="form" noValidate onSubmit={onSubmit} aria-label="Forgot password">
         <FormError message={error} />
-        {sent ? (
-          <div className="form-success" role="status">
-            {sent}
-          </div>
-        ) : null}
+        <FormSuccess message={sent} />
         <InputField
           label="Email"
           name="email"

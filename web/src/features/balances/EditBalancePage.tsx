@@ -7,7 +7,7 @@ import { useAppSelector } from '../../app/hooks';
 import { useIntentKey, withIntentKey } from '../../app/intentKey';
 import { Button } from '../../ui/Button';
 import { Card, PageHeader } from '../../ui/Card';
-import { FormError, InputField, SelectField } from '../../ui/Field';
+import { FormError, FormSuccess, SelectField, UsdAmountField } from '../../ui/Field';
 import { formatUsd } from '../../ui/format';
 import { messageFrom, serverMessage } from '../queues/lists';
 import { BALANCE_MESSAGES } from './messages';
@@ -136,18 +136,8 @@ export function EditBalancePage({ kind }: { kind: BalanceKind }) {
         ) : null}
         <form className="form" noValidate onSubmit={onSubmit} aria-label={spec.title}>
           <FormError message={error} />
-          {success ? (
-            <div className="form-success" role="status">
-              {success}
-            </div>
-          ) : null}
-          <InputField
-            label="Amount (USD)"
-            name="amount"
-            type="number"
-            inputMode="decimal"
-            min="0"
-            step="0.01"
+          <FormSuccess message={success} />
+          <UsdAmountField
             required
             disabled={own}
             value={amount}

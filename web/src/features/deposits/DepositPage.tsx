@@ -1,11 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
-import { useIntentKey } from '../../app/intentKey';
-import { toast } from '../../ui/toast';
 import { Button } from '../../ui/Button';
 import { Card, PageHeader } from '../../ui/Card';
-import { FormError, InputField } from '../../ui/Field';
-import { serverMessage } from '../queues/lists';
+import { FormError, FormSuccess, UsdAmountField } from '../../ui/Field';
+import { useMoneyRequest } from '../money/useMoneyRequest';
 import { supportApi } from '../support/supportApi';
 import { networkOf, type DepositAddressPart } from '../support/supportTypes';
 import { depositsApi } from './depositsApi';
@@ -18,15 +15,11 @@ export const DEPOSIT_MESSAGES = {
 
 /** /deposit-payment: declare the USD amount sent to the wallet arranged through the support chat. */
 export function DepositPage() {
-  const navigate = useNavigate();
   const [amount, setAmount] = useState('');
-  const [error, setError] = useState('');
-  const [done, setDone] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { error, setError, done, busy, submit } = useMoneyRequest(DEPOSIT_REDIRECT_MS);
   /** The addresses support gave in the chat, newest first; the newest is chosen until another is. */
   const [addresses, setAddresses] = useState<DepositAddressPart[]>([]);
   const [addressId, setAddressId] = useState('');
-  const intent = useIntentKey();
 
   useEffect(() => {
     let live = true;
@@ -43,34 +36,17 @@ export function DepositPage() {
     };
   }, []);
 
-  useEffect(() => {
-    if (!done) return;
-    const timer = setTimeout(() => navigate('/dashboard'), DEPOSIT_REDIRECT_MS);
-    return () => clearTimeout(timer);
-  }, [done, navigate]);
-
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (!amount.trim()) {
       setError(DEPOSIT_MESSAGES.amountRequired);
       return;
     }
-    setError('');
-    setBusy(true);
     const declared = { amount: amount.trim(), addressId: addressId || undefined };
-    try {
-      const message = await depositsApi.create(declared.amount, declared.addressId, intent.keyFor(declared));
-      intent.settle();
-      const text = message || 'Deposit request submitted';
-      toast.success(text);
-      setDone(text);
-    } catch (e) {
-      intent.settle(e);
-      toast.error(DEPOSIT_MESSAGES.failed);
-      setError(serverMessage(e) || DEPOSIT_MESSAGES.failed);
-    } finally {
-      setBusy(false);
-    }
+    await submit(declared, (d, key) => depositsApi.create(d.amount, d.addressId, key), {
+      submitted: 'Deposit request submitted',
+      failed: DEPOSIT_MESSAGES.failed,
+    });
   }
 
   return (
@@ -84,18 +60,8 @@ export function DepositPage() {
         <Card className="money-card">
           <form className="form" noValidate onSubmit={onSubmit} aria-label="Deposit">
             <FormError message={error} />
-            {done ? (
-              <div className="form-success" role="status">
-                {done} Taking you to your dashboard…
-              </div>
-            ) : null}
-            <InputField
-              label="Amount (USD)"
-              name="amount"
-              type="number"
-              inputMode="decimal"
-              min="0"
-              step="0.01"
+            <FormSuccess message={done && `${done} Taking you to your dashboard…`} />
+            <UsdAmountField
               placeholder="0.00"
               value={amount}
               onChange={(e) => setAmount(e.target.value)}

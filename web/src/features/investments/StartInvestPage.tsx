@@ -1,14 +1,13 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import { toast } from '../../ui/toast';
 import { useAppSelector } from '../../app/hooks';
-import { useIntentKey } from '../../app/intentKey';
 import { Button } from '../../ui/Button';
 import { Card, EmptyState, PageHeader } from '../../ui/Card';
-import { FormError, InputField } from '../../ui/Field';
+import { FormError, FormSuccess, InputField } from '../../ui/Field';
 import { formatUsd } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
-import { serverMessage } from '../queues/lists';
+import { useMoneyRequest } from '../money/useMoneyRequest';
 import { investmentsApi } from './investmentsApi';
 import type { Plan } from './investmentTypes';
 
@@ -27,16 +26,12 @@ const whole = (n: number) => formatUsd(n).replace(/\.00$/, '');
  * server). The confirmation email is sent by the server, not by this screen.
  */
 export function StartInvestPage() {
-  const navigate = useNavigate();
   const balance = useAppSelector((s) => s.auth.user?.balance);
   const [plans, setPlans] = useState<Plan[]>([]);
   const [plansState, setPlansState] = useState<'loading' | 'ready' | 'failed'>('loading');
   const [planName, setPlanName] = useState('');
   const [amount, setAmount] = useState('');
-  const [error, setError] = useState('');
-  const [done, setDone] = useState('');
-  const [busy, setBusy] = useState(false);
-  const intent = useIntentKey();
+  const { error, setError, done, busy, submit } = useMoneyRequest(INVEST_REDIRECT_MS);
 
   useEffect(() => {
     let live = true;
@@ -57,32 +52,15 @@ export function StartInvestPage() {
     };
   }, []);
 
-  useEffect(() => {
-    if (!done) return;
-    const timer = setTimeout(() => navigate('/dashboard'), INVEST_REDIRECT_MS);
-    return () => clearTimeout(timer);
-  }, [done, navigate]);
-
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (!planName) return setError(INVEST_MESSAGES.selectPlan);
     if (!amount.trim()) return setError(INVEST_MESSAGES.amountRequired);
-    setError('');
-    setBusy(true);
     const request = { amount: amount.trim(), planName };
-    try {
-      const message = await investmentsApi.start(request, intent.keyFor(request));
-      intent.settle();
-      const text = message || 'Investment request submitted';
-      toast.success(text);
-      setDone(text);
-    } catch (e) {
-      intent.settle(e);
-      toast.error(INVEST_MESSAGES.failed);
-      setError(serverMessage(e) || INVEST_MESSAGES.failed);
-    } finally {
-      setBusy(false);
-    }
+    await submit(request, investmentsApi.start, {
+      submitted: 'Investment request submitted',
+      failed: INVEST_MESSAGES.failed,
+    });
   }
 
   const chosen = plans.find((p) => p.name === planName);
@@ -132,11 +110,7 @@ export function StartInvestPage() {
         <Card className="money-card">
           <h2 className="h4">2. Enter the amount</h2>
           <FormError message={error} />
-          {done ? (
-            <div className="form-success" role="status">
-              {done} Taking you to your dashboard…
-            </div>
-          ) : null}
+          <FormSuccess message={done && `${done} Taking you to your dashboard…`} />
           <InputField
             label="Amount (USD)"
             name="amount"

@@ -5,7 +5,7 @@ import { browser } from '../../app/browser';
 import { useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { Card, PageHeader } from '../../ui/Card';
-import { FormError } from '../../ui/Field';
+import { FormError, FormSuccess } from '../../ui/Field';
 import { ProgressBar } from '../../ui/ProgressBar';
 import { kycApi } from './kycApi';
 import { KYC_MESSAGES, kycFileProblem } from './kycFile';
@@ -225,11 +225,7 @@ export function UploadKycPage() {
         <Card className="money-card">
           <form className="form" noValidate onSubmit={onSubmit} aria-label="Upload KYC documents">
             <FormError message={error} />
-            {done ? (
-              <div className="form-success" role="status">
-                {KYC_MESSAGES.uploaded} Taking you to your dashboard…
-              </div>
-            ) : null}
+            <FormSuccess message={done ? `${KYC_MESSAGES.uploaded} Taking you to your dashboard…` : ''} />
             <div className="file-grid">
               <FilePick side="front" file={files.front} error={fieldErrors.front} onPick={pick('front')} />
               <FilePick side="back" file={files.back} error={fieldErrors.back} onPick={pick('back')} />

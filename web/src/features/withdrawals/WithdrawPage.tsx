@@ -1,15 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
-import { toast } from '../../ui/toast';
 import { errorMessage } from '../../app/errors';
-import { useIntentKey } from '../../app/intentKey';
 import { Button } from '../../ui/Button';
 import { Card, PageHeader } from '../../ui/Card';
-import { FormError, InputField } from '../../ui/Field';
+import { FormError, FormSuccess, InputField, UsdAmountField } from '../../ui/Field';
 import { formatUsd } from '../../ui/format';
 import { asBalancesChanged, LIVE_EVENTS } from '../live/liveEvents';
 import { useLiveEvents } from '../live/useLiveEvents';
-import { serverMessage } from '../queues/lists';
+import { useMoneyRequest } from '../money/useMoneyRequest';
 import { withdrawalsApi } from './withdrawalsApi';
 
 export const WITHDRAW_REDIRECT_MS = 3000;
@@ -22,14 +19,10 @@ export const WITHDRAW_MESSAGES = {
 
 /** /withdraw-wallet: request a withdrawal of Total Profit to a wallet; an admin approves it. */
 export function WithdrawPage() {
-  const navigate = useNavigate();
   const [balance, setBalance] = useState<number | null>(null);
   const [amount, setAmount] = useState('');
   const [walletAddress, setWalletAddress] = useState('');
-  const [error, setError] = useState('');
-  const [done, setDone] = useState('');
-  const [busy, setBusy] = useState(false);
-  const intent = useIntentKey();
+  const { error, setError, done, busy, submit } = useMoneyRequest(WITHDRAW_REDIRECT_MS);
 
   useEffect(() => {
     let live = true;
@@ -48,32 +41,15 @@ export function WithdrawPage() {
       setBalance(changed.balances.totalMaturityAmount);
   });
 
-  useEffect(() => {
-    if (!done) return;
-    const timer = setTimeout(() => navigate('/dashboard'), WITHDRAW_REDIRECT_MS);
-    return () => clearTimeout(timer);
-  }, [done, navigate]);
-
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (!amount.trim() || !walletAddress.trim()) return setError(WITHDRAW_MESSAGES.required);
-    setError('');
-    setBusy(true);
     const request = { amount: amount.trim(), walletAddress: walletAddress.trim() };
-    try {
-      const message = await withdrawalsApi.create(request, intent.keyFor(request));
-      intent.settle();
-      const text = message || 'Withdrawal request submitted';
-      toast.success(text);
-      setDone(text);
-    } catch (e) {
-      intent.settle(e);
-      const text = serverMessage(e) || WITHDRAW_MESSAGES.failed;
-      toast.error(text);
-      setError(text);
-    } finally {
-      setBusy(false);
-    }
+    await submit(request, withdrawalsApi.create, {
+      submitted: 'Withdrawal request submitted',
+      failed: WITHDRAW_MESSAGES.failed,
+      toastReason: true,
+    });
   }
 
   return (
@@ -91,18 +67,8 @@ export function WithdrawPage() {
           </div>
           <form className="form" noValidate onSubmit={onSubmit} aria-label="Withdraw">
             <FormError message={error} />
-            {done ? (
-              <div className="form-success" role="status">
-                {done} Taking you to your dashboard…
-              </div>
-            ) : null}
-            <InputField
-              label="Amount (USD)"
-              name="amount"
-              type="number"
-              inputMode="decimal"
-              min="0"
-              step="0.01"
+            <FormSuccess message={done && `${done} Taking you to your dashboard…`} />
+            <UsdAmountField
               placeholder="0.00"
               value={amount}
               onChange={(e) => setAmount(e.target.value)}
