@@ -1,3 +1,4 @@
+import { afterEach, beforeEach, vi } from 'vitest';
 import { api, type ApiAdapter, type ApiRequest } from '../app/apiClient';
 
 export interface RecordedCall {
@@ -53,5 +54,34 @@ export function fakeApi(routes: Record<string, Handler | Reply> = {}) {
     restore() {
       api.defaults.adapter = original;
     },
+  };
+}
+
+export type FakeApi = ReturnType<typeof fakeApi>;
+
+/**
+ * A fresh fakeApi for each test of the file, answering the login status; restored after each test, with real
+ * timers back. The object returned stands for the current test's fakeApi.
+ */
+export function fakeApiEachTest(): FakeApi {
+  let current: FakeApi | undefined;
+  beforeEach(() => {
+    current = fakeApi({ 'GET users/loginStatus': [200, true] });
+  });
+  afterEach(() => {
+    current?.restore();
+    vi.useRealTimers();
+  });
+  const now = () => {
+    if (!current) throw new Error('fakeApiEachTest: used outside a test');
+    return current;
+  };
+  return {
+    get calls() {
+      return now().calls;
+    },
+    on: (route, reply) => now().on(route, reply),
+    callsTo: (route) => now().callsTo(route),
+    restore: () => now().restore(),
   };
 }

@@ -3,12 +3,17 @@ import { Link } from 'react-router-dom';
 import { toast } from '../../ui/toast';
 import { useAppDispatch } from '../../app/hooks';
 import { Button } from '../../ui/Button';
-import { PageHeader } from '../../ui/Card';
 import { formatDateTime } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';
 import { investmentTone, StatusBadge } from '../../ui/StatusBadge';
-import { personOf, serverMessage } from '../queues/lists';
-import { initiatedByFacts, LiveHint, QueueBody, QueueCard, toastDecisionFailed } from '../queues/QueueParts';
+import { personOf } from '../queues/lists';
+import {
+  fetchToasts,
+  initiatedByFacts,
+  QueueCard,
+  QueuePage,
+  toastDecisionFailed,
+} from '../queues/QueueParts';
 import { queueItemDecided } from '../queues/queuesSlice';
 import { useQueue } from '../queues/useQueue';
 import { decideWithClaim } from '../claims/claimsApi';
@@ -32,12 +37,7 @@ export function PendingInvestmentsPage() {
   const { items, load, more } = useQueue<Investment>(
     'investments',
     investmentsApi.pendingPage,
-    (ok, error) => {
-      if (!ok)
-        toast.error(serverMessage(error) || PENDING_INVESTMENTS_MESSAGES.failed, {
-          toastId: 'pending-investments-failed',
-        });
-    },
+    fetchToasts(PENDING_INVESTMENTS_MESSAGES, 'pending-investments'),
   );
 
   async function decide(id: string, decision: 'approve' | 'reject') {
@@ -67,68 +67,62 @@ export function PendingInvestmentsPage() {
   }
 
   return (
-    <div className="container section">
-      <PageHeader
-        eyebrow="Administration"
-        title="Pending Investment"
-        subtitle="Investments waiting for approval. The amount is already reserved from the investor’s Deposit Balance."
-      />
-      <LiveHint />
-      <QueueBody
-        more={more}
-        load={load}
-        count={items.length}
-        loadingText="Loading pending investments…"
-        emptyText={PENDING_INVESTMENTS_MESSAGES.empty}
-        failedText={PENDING_INVESTMENTS_MESSAGES.failed}
-        label="Pending investments"
-      >
-        {items.map((i) => {
-          const id = investmentIdOf(i);
-          const who = personOf(i.user);
-          const other = reviewedByOther(id);
-          return (
-            <QueueCard
-              key={id}
-              label={`${planNameOf(i)} investment of ${formatUsd(i.amount)} by ${who.name}`}
-              name={who.name}
-              email={who.email}
-              amount={formatUsd(i.amount)}
-              status={<StatusBadge status={i.status} tone={investmentTone(i.status)} />}
-              facts={[
-                { term: 'Plan', value: planNameOf(i) || '—' },
-                { term: 'At maturity', value: maturityText(i) },
-                { term: 'Requested', value: formatDateTime(i.createdAt ?? i.startDate) },
-                ...initiatedByFacts(i.initiatedBy),
-              ]}
+    <QueuePage
+      title="Pending Investment"
+      subtitle="Investments waiting for approval. The amount is already reserved from the investor’s Deposit Balance."
+      more={more}
+      load={load}
+      count={items.length}
+      loadingText="Loading pending investments…"
+      emptyText={PENDING_INVESTMENTS_MESSAGES.empty}
+      failedText={PENDING_INVESTMENTS_MESSAGES.failed}
+      label="Pending investments"
+    >
+      {items.map((i) => {
+        const id = investmentIdOf(i);
+        const who = personOf(i.user);
+        const other = reviewedByOther(id);
+        return (
+          <QueueCard
+            key={id}
+            label={`${planNameOf(i)} investment of ${formatUsd(i.amount)} by ${who.name}`}
+            name={who.name}
+            email={who.email}
+            amount={formatUsd(i.amount)}
+            status={<StatusBadge status={i.status} tone={investmentTone(i.status)} />}
+            facts={[
+              { term: 'Plan', value: planNameOf(i) || '—' },
+              { term: 'At maturity', value: maturityText(i) },
+              { term: 'Requested', value: formatDateTime(i.createdAt ?? i.startDate) },
+              ...initiatedByFacts(i.initiatedBy),
+            ]}
+          >
+            <ClaimBadge claim={other} />
+            <Button
+              size="sm"
+              onClick={() => decide(id, 'approve')}
+              busy={busy?.id === id && busy.decision === 'approve'}
+              busyLabel="Processing..."
+              disabled={busy !== null || other !== null}
             >
-              <ClaimBadge claim={other} />
-              <Button
-                size="sm"
-                onClick={() => decide(id, 'approve')}
-                busy={busy?.id === id && busy.decision === 'approve'}
-                busyLabel="Processing..."
-                disabled={busy !== null || other !== null}
-              >
-                Approve
-              </Button>
-              <Button
-                size="sm"
-                variant="danger"
-                onClick={() => decide(id, 'reject')}
-                busy={busy?.id === id && busy.decision === 'reject'}
-                busyLabel="Processing..."
-                disabled={busy !== null || other !== null}
-              >
-                Reject
-              </Button>
-              <Link className="btn btn--ghost btn--sm" to={`/investment/${id}`}>
-                Details
-              </Link>
-            </QueueCard>
-          );
-        })}
-      </QueueBody>
-    </div>
+              Approve
+            </Button>
+            <Button
+              size="sm"
+              variant="danger"
+              onClick={() => decide(id, 'reject')}
+              busy={busy?.id === id && busy.decision === 'reject'}
+              busyLabel="Processing..."
+              disabled={busy !== null || other !== null}
+            >
+              Reject
+            </Button>
+            <Link className="btn btn--ghost btn--sm" to={`/investment/${id}`}>
+              Details
+            </Link>
+          </QueueCard>
+        );
+      })}
+    </QueuePage>
   );
 }

@@ -1,11 +1,9 @@
 import { useState } from 'react';
 import { toast } from '../../ui/toast';
 import { Button } from '../../ui/Button';
-import { PageHeader } from '../../ui/Card';
 import { StatusBadge } from '../../ui/StatusBadge';
 import type { User } from '../auth/authTypes';
-import { serverMessage } from '../queues/lists';
-import { LiveHint, QueueBody, QueueCard, toastDecisionFailed } from '../queues/QueueParts';
+import { fetchToasts, QueueCard, QueuePage, toastDecisionFailed } from '../queues/QueueParts';
 import { useQueue } from '../queues/useQueue';
 import { claimsApi, decideWithClaim } from '../claims/claimsApi';
 import { ClaimBadge } from '../claims/ClaimNotice';
@@ -50,10 +48,11 @@ export function PendingKycPage() {
   const [busy, setBusy] = useState<{ id: string; decision: 'approve' | 'reject' } | null>(null);
   // a submission another admin reviews shows who, and cannot be decided here (features/claims)
   const reviewedByOther = useOthersClaims('kyc');
-  const { items, load, reload, more } = useQueue<User>('kyc', kycApi.pendingPage, (ok, error) => {
-    if (!ok)
-      toast.error(serverMessage(error) || PENDING_KYC_MESSAGES.failed, { toastId: 'pending-kyc-failed' });
-  });
+  const { items, load, reload, more } = useQueue<User>(
+    'kyc',
+    kycApi.pendingPage,
+    fetchToasts(PENDING_KYC_MESSAGES, 'pending-kyc'),
+  );
 
   /** Opening a submission's documents claims it: other admins see who reviews it (a failure changes nothing). */
   function openDocuments(id: string) {
@@ -77,86 +76,80 @@ export function PendingKycPage() {
   }
 
   return (
-    <div className="container section">
-      <PageHeader
-        eyebrow="Administration"
-        title="Pending Kyc Verification"
-        subtitle="Check that both sides are legible, valid and match the account holder before you approve."
-      />
-      <LiveHint />
-      <QueueBody
-        more={more}
-        load={load}
-        count={items.length}
-        loadingText="Loading pending requests…"
-        emptyText={PENDING_KYC_MESSAGES.empty}
-        failedText={PENDING_KYC_MESSAGES.failed}
-        label="Pending KYC requests"
-      >
-        {items.map((u) => (
-          <QueueCard
-            key={u._id}
-            label={`KYC of ${u.name}`}
-            name={u.name}
-            email={u.email}
-            status={
-              <StatusBadge
-                status={u.kycStatus ?? ''}
-                tone="warning"
-                label={`KYC: ${u.kycStatus ?? 'Unknown'}`}
-              />
-            }
-            facts={[
-              {
-                term: 'Documents',
-                value: (
-                  <span className="doc-links">
-                    {u.kyc?.frontDoc ? (
-                      <KycDocument
-                        url={u.kyc.frontDoc}
-                        side="front"
-                        owner={u.name}
-                        onOpen={() => openDocuments(u._id)}
-                      />
-                    ) : (
-                      <span className="muted">Front missing</span>
-                    )}
-                    {u.kyc?.backDoc ? (
-                      <KycDocument
-                        url={u.kyc.backDoc}
-                        side="back"
-                        owner={u.name}
-                        onOpen={() => openDocuments(u._id)}
-                      />
-                    ) : (
-                      <span className="muted">Back missing</span>
-                    )}
-                  </span>
-                ),
-              },
-            ]}
+    <QueuePage
+      title="Pending Kyc Verification"
+      subtitle="Check that both sides are legible, valid and match the account holder before you approve."
+      more={more}
+      load={load}
+      count={items.length}
+      loadingText="Loading pending requests…"
+      emptyText={PENDING_KYC_MESSAGES.empty}
+      failedText={PENDING_KYC_MESSAGES.failed}
+      label="Pending KYC requests"
+    >
+      {items.map((u) => (
+        <QueueCard
+          key={u._id}
+          label={`KYC of ${u.name}`}
+          name={u.name}
+          email={u.email}
+          status={
+            <StatusBadge
+              status={u.kycStatus ?? ''}
+              tone="warning"
+              label={`KYC: ${u.kycStatus ?? 'Unknown'}`}
+            />
+          }
+          facts={[
+            {
+              term: 'Documents',
+              value: (
+                <span className="doc-links">
+                  {u.kyc?.frontDoc ? (
+                    <KycDocument
+                      url={u.kyc.frontDoc}
+                      side="front"
+                      owner={u.name}
+                      onOpen={() => openDocuments(u._id)}
+                    />
+                  ) : (
+                    <span className="muted">Front missing</span>
+                  )}
+                  {u.kyc?.backDoc ? (
+                    <KycDocument
+                      url={u.kyc.backDoc}
+                      side="back"
+                      owner={u.name}
+                      onOpen={() => openDocuments(u._id)}
+                    />
+                  ) : (
+                    <span className="muted">Back missing</span>
+                  )}
+                </span>
+              ),
+            },
+          ]}
+        >
+          <ClaimBadge claim={reviewedByOther(u._id)} />
+          <Button
+            size="sm"
+            onClick={() => decide(u._id, 'approve')}
+            disabled={busy !== null || reviewedByOther(u._id) !== null}
+            aria-label={`Approve KYC of ${u.name}`}
           >
-            <ClaimBadge claim={reviewedByOther(u._id)} />
-            <Button
-              size="sm"
-              onClick={() => decide(u._id, 'approve')}
-              disabled={busy !== null || reviewedByOther(u._id) !== null}
-              aria-label={`Approve KYC of ${u.name}`}
-            >
-              {busy?.id === u._id && busy.decision === 'approve' ? 'Processing...' : 'Approve'}
-            </Button>
-            <Button
-              size="sm"
-              variant="danger"
-              onClick={() => decide(u._id, 'reject')}
-              disabled={busy !== null || reviewedByOther(u._id) !== null}
-              aria-label={`Reject KYC of ${u.name}`}
-            >
-              {busy?.id === u._id && busy.decision === 'reject' ? 'Processing...' : 'Reject'}
-            </Button>
-          </QueueCard>
-        ))}
-      </QueueBody>
-    </div>
+            {busy?.id === u._id && busy.decision === 'approve' ? 'Processing...' : 'Approve'}
+          </Button>
+          <Button
+            size="sm"
+            variant="danger"
+            onClick={() => decide(u._id, 'reject')}
+            disabled={busy !== null || reviewedByOther(u._id) !== null}
+            aria-label={`Reject KYC of ${u.name}`}
+          >
+            {busy?.id === u._id && busy.decision === 'reject' ? 'Processing...' : 'Reject'}
+          </Button>
+        </QueueCard>
+      ))}
+    </QueuePage>
   );
 }

@@ -1,19 +1,12 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { browser } from '../../app/browser';
-import { fakeApi } from '../../test/fakeApi';
+import { fakeApiEachTest } from '../../test/fakeApi';
 import { aUser, loggedInAs, renderApp } from '../../test/render';
 import { eventReceived } from '../live/liveSlice';
 import { KYC_MAX_BYTES, kycFileProblem } from './kycFile';
 
-let server: ReturnType<typeof fakeApi>;
-beforeEach(() => {
-  server = fakeApi({ 'GET users/loginStatus': [200, true] });
-});
-afterEach(() => {
-  server.restore();
-  vi.useRealTimers();
-});
+const server = fakeApiEachTest();
 
 const file = (name: string, type: string, size = 1000) => {
   const f = new File(['x'], name, { type });

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { toast } from '../../ui/toast';
-import { EmptyState } from '../../ui/Card';
+import { EmptyState, PageHeader } from '../../ui/Card';
 import { initials } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
 import { MoreSentinel } from '../../ui/MoreSentinel';
@@ -72,6 +72,33 @@ export function QueueCard({
       </dl>
       {children ? <div className="queue-card__actions">{children}</div> : null}
     </li>
+  );
+}
+
+/**
+ * The toasts of a queue's first-page fetch: `fetched` (when given) on success, the server's reason or `failed`
+ * on failure; `toastId` names them so a refetch does not stack them.
+ */
+export function fetchToasts(texts: { fetched?: string; failed: string }, toastId: string) {
+  return (ok: boolean, error?: unknown) => {
+    if (ok) {
+      if (texts.fetched) toast.success(texts.fetched, { toastId: `${toastId}-fetched` });
+    } else toast.error(serverMessage(error) || texts.failed, { toastId: `${toastId}-failed` });
+  };
+}
+
+/** An admin queue's screen: its header, the live hint and the queue's body (QueueBody). */
+export function QueuePage({
+  title,
+  subtitle,
+  ...body
+}: { title: string; subtitle: string } & Parameters<typeof QueueBody>[0]) {
+  return (
+    <div className="container section">
+      <PageHeader eyebrow="Administration" title={title} subtitle={subtitle} />
+      <LiveHint />
+      <QueueBody {...body} />
+    </div>
   );
 }
 

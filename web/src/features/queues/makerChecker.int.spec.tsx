@@ -4,17 +4,11 @@
  * message, e.g. that another admin must review the admin's own request) beside the usual failure text.
  */
 import { screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fakeApi } from '../../test/fakeApi';
+import { describe, expect, it } from 'vitest';
+import { fakeApiEachTest } from '../../test/fakeApi';
 import { aUser, loggedInAs, renderApp } from '../../test/render';
 
-let server: ReturnType<typeof fakeApi>;
-beforeEach(() => {
-  server = fakeApi({ 'GET users/loginStatus': [200, true] });
-});
-afterEach(() => {
-  server.restore();
-});
+const server = fakeApiEachTest();
 
 const admin = aUser({ _id: 'admin-1', role: 'admin' });
 const ada = { _id: 'u-2', name: 'Ada Lovelace', email: 'ada@example.com' };

@@ -1,11 +1,9 @@
 import { Link } from 'react-router-dom';
-import { toast } from '../../ui/toast';
-import { PageHeader } from '../../ui/Card';
 import { formatDateTime } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';
 import { StatusBadge, withdrawalStatus } from '../../ui/StatusBadge';
-import { personOf, serverMessage } from '../queues/lists';
-import { initiatedByFacts, LiveHint, QueueBody, QueueCard } from '../queues/QueueParts';
+import { personOf } from '../queues/lists';
+import { fetchToasts, initiatedByFacts, QueueCard, QueuePage } from '../queues/QueueParts';
 import { useQueue } from '../queues/useQueue';
 import { ClaimBadge } from '../claims/ClaimNotice';
 import { useOthersClaims } from '../claims/useClaims';
@@ -26,59 +24,47 @@ export function PendingWithdrawalsPage() {
   const { items, load, more } = useQueue<Withdrawal>(
     'withdrawals',
     withdrawalsApi.pendingPage,
-    (ok, error) => {
-      if (ok) toast.success(PENDING_WITHDRAWALS_MESSAGES.fetched, { toastId: 'pending-withdrawals-fetched' });
-      else
-        toast.error(serverMessage(error) || PENDING_WITHDRAWALS_MESSAGES.failed, {
-          toastId: 'pending-withdrawals-failed',
-        });
-    },
+    fetchToasts(PENDING_WITHDRAWALS_MESSAGES, 'pending-withdrawals'),
   );
   return (
-    <div className="container section">
-      <PageHeader
-        eyebrow="Administration"
-        title="Pending Withdrawal"
-        subtitle="Withdrawal requests waiting for approval. Open one to approve or reject it."
-      />
-      <LiveHint />
-      <QueueBody
-        more={more}
-        load={load}
-        count={items.length}
-        loadingText={PENDING_WITHDRAWALS_MESSAGES.loading}
-        emptyText={PENDING_WITHDRAWALS_MESSAGES.empty}
-        failedText={PENDING_WITHDRAWALS_MESSAGES.failed}
-        label="Pending withdrawals"
-      >
-        {items.map((w) => {
-          const who = personOf(w.user);
-          const shown = withdrawalStatus(w.status);
-          return (
-            <QueueCard
-              key={w._id}
-              label={`Withdrawal of ${formatUsd(w.amount)} by ${who.name}`}
-              name={who.name}
-              email={who.email}
-              amount={formatUsd(w.amount)}
-              status={<StatusBadge status={w.status} tone={shown.tone} label={shown.label} />}
-              facts={[
-                { term: 'Requested', value: formatDateTime(w.requestDate) },
-                {
-                  term: 'Wallet address',
-                  value: <span className="mono break-all">{w.walletAddress || 'N/A'}</span>,
-                },
-                ...initiatedByFacts(w.initiatedBy),
-              ]}
-            >
-              <ClaimBadge claim={reviewedByOther(w._id ?? '')} />
-              <Link className="btn btn--primary btn--sm" to={`/withdrawal/${w._id}`}>
-                Review withdrawal
-              </Link>
-            </QueueCard>
-          );
-        })}
-      </QueueBody>
-    </div>
+    <QueuePage
+      title="Pending Withdrawal"
+      subtitle="Withdrawal requests waiting for approval. Open one to approve or reject it."
+      more={more}
+      load={load}
+      count={items.length}
+      loadingText={PENDING_WITHDRAWALS_MESSAGES.loading}
+      emptyText={PENDING_WITHDRAWALS_MESSAGES.empty}
+      failedText={PENDING_WITHDRAWALS_MESSAGES.failed}
+      label="Pending withdrawals"
+    >
+      {items.map((w) => {
+        const who = personOf(w.user);
+        const shown = withdrawalStatus(w.status);
+        return (
+          <QueueCard
+            key={w._id}
+            label={`Withdrawal of ${formatUsd(w.amount)} by ${who.name}`}
+            name={who.name}
+            email={who.email}
+            amount={formatUsd(w.amount)}
+            status={<StatusBadge status={w.status} tone={shown.tone} label={shown.label} />}
+            facts={[
+              { term: 'Requested', value: formatDateTime(w.requestDate) },
+              {
+                term: 'Wallet address',
+                value: <span className="mono break-all">{w.walletAddress || 'N/A'}</span>,
+              },
+              ...initiatedByFacts(w.initiatedBy),
+            ]}
+          >
+            <ClaimBadge claim={reviewedByOther(w._id ?? '')} />
+            <Link className="btn btn--primary btn--sm" to={`/withdrawal/${w._id}`}>
+              Review withdrawal
+            </Link>
+          </QueueCard>
+        );
+      })}
+    </QueuePage>
   );
 }

@@ -1,17 +1,10 @@
 import { act, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi } from '../../test/fakeApi';
+import { describe, expect, it, vi } from 'vitest';
+import { fakeApiEachTest } from '../../test/fakeApi';
 import { aUser, loggedInAs, renderApp } from '../../test/render';
 import { eventReceived } from '../live/liveSlice';
 
-let server: ReturnType<typeof fakeApi>;
-beforeEach(() => {
-  server = fakeApi({ 'GET users/loginStatus': [200, true] });
-});
-afterEach(() => {
-  server.restore();
-  vi.useRealTimers();
-});
+const server = fakeApiEachTest();
 
 const admin = aUser({ _id: 'admin-1', role: 'admin' });
 const ada = { _id: 'u-2', name: 'Ada Lovelace', email: 'ada@example.com' };
