@@ -107,6 +107,23 @@ export function UsdAmountField(input: Omit<InputFieldProps, 'label'>) {
   );
 }
 
+/** The email address of a form; `onValue` gets the text typed. */
+export function EmailField({
+  onValue,
+  ...input
+}: Omit<InputFieldProps, 'label' | 'onChange'> & { onValue: (value: string) => void }) {
+  return (
+    <InputField
+      label="Email"
+      name="email"
+      type="email"
+      autoComplete="email"
+      onChange={(e) => onValue(e.target.value)}
+      {...input}
+    />
+  );
+}
+
 /** The form-level success message (nothing while it is empty); announced to screen readers. */
 export function FormSuccess({ message }: { message: string }) {
   if (!message) return null;

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useAppDispatch } from '../../app/hooks';
 import { Button } from '../../ui/Button';
-import { FormError, FormSuccess, InputField } from '../../ui/Field';
+import { EmailField, FormError, FormSuccess } from '../../ui/Field';
 import { AuthCard, MailIcon } from './AuthCard';
 import { passwordResetRequested } from './authSlice';
 import { validateForgot } from './validation';
@@ -42,14 +42,7 @@ export function ForgotPage() {
       <form className="form" noValidate onSubmit={onSubmit} aria-label="Forgot password">
         <FormError message={error} />
         <FormSuccess message={sent} />
-        <InputField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
+        <EmailField value={email} onValue={setEmail} />
         <Button type="submit" block busy={busy} busyLabel="Sending…">
           Get reset email
         </Button>

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAppDispatch } from '../../app/hooks';
 import { Button } from '../../ui/Button';
-import { FormError, InputField } from '../../ui/Field';
+import { EmailField, FormError } from '../../ui/Field';
 import { AuthCard } from './AuthCard';
 import { loginCodeRequested, loginSubmitted } from './authSlice';
 import { PasswordInput } from './PasswordInput';
@@ -49,14 +49,7 @@ export function LoginPage() {
     >
       <form className="form" noValidate onSubmit={onSubmit} aria-label="Login">
         <FormError message={error} />
-        <InputField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
+        <EmailField value={email} onValue={setEmail} />
         <PasswordInput label="Password" name="password" value={password} onChange={setPassword} />
         <div className="form__row form__row--end">
           <Link to="/forgot" className="small-link">

@@ -3,7 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from '../../ui/toast';
 import { useAppDispatch } from '../../app/hooks';
 import { Button } from '../../ui/Button';
-import { FormError, InputField } from '../../ui/Field';
+import { EmailField, FormError, InputField } from '../../ui/Field';
 import { AuthCard, UserPlusIcon } from './AuthCard';
 import { registerSubmitted } from './authSlice';
 import { CountryField } from './CountryField';
@@ -74,14 +74,7 @@ export function RegisterPage() {
           value={form.name}
           onChange={(e) => set('name')(e.target.value)}
         />
-        <InputField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          value={form.email}
-          onChange={(e) => set('email')(e.target.value)}
-        />
+        <EmailField value={form.email} onValue={set('email')} />
         <InputField
           label="Phone"
           name="phone"

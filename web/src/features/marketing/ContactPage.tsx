@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../ui/Button';
 import { Card, PageHeader } from '../../ui/Card';
-import { InputField, TextAreaField } from '../../ui/Field';
+import { EmailField, InputField, TextAreaField } from '../../ui/Field';
 
 /** Spec §2: a form with name, email and message, not wired to any call. */
 export function ContactPage() {
@@ -26,14 +26,7 @@ export function ContactPage() {
               value={form.name}
               onChange={(e) => setForm({ ...form, name: e.target.value })}
             />
-            <InputField
-              label="Email"
-              name="email"
-              type="email"
-              autoComplete="email"
-              value={form.email}
-              onChange={(e) => setForm({ ...form, email: e.target.value })}
-            />
+            <EmailField value={form.email} onValue={(email) => setForm({ ...form, email })} />
             <TextAreaField
               label="Message"
               name="message"

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useAppSelector } from '../../app/hooks';
-import { FormError, InputField, TextAreaField } from '../../ui/Field';
+import { EmailField, FormError, InputField, TextAreaField } from '../../ui/Field';
 import { LoadingBlock } from '../../ui/Spinner';
 import { isValidEmail } from '../auth/validation';
 import { useLiveEvents, useResyncs } from '../live/useLiveEvents';
@@ -94,14 +94,7 @@ function PreChatForm({ onStarted }: { onStarted: (c: Conversation | null, m: Sup
         value={name}
         onChange={(e) => setName(e.target.value)}
       />
-      <InputField
-        label="Email"
-        name="email"
-        type="email"
-        autoComplete="email"
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-      />
+      <EmailField value={email} onValue={setEmail} />
       <TextAreaField
         label="Message"
         name="text"
