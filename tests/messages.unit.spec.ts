@@ -3,7 +3,7 @@
  * balance edit screen's notice on an admin's own balances is the ledger's maker-checker refusal.
  */
 import { describe, expect, it } from 'vitest';
-import { MAKER_CHECKER_MESSAGES } from '@meridian/platform/app/heldRequest/domain/makerChecker';
+import { MAKER_CHECKER_MESSAGES } from '@meridian/platform/domain/makerChecker';
 import { BALANCE_MESSAGES } from '@meridian/web/features/balances/messages';
 
 describe("the SPA's copies of server messages", () => {

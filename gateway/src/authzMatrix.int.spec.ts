@@ -7,7 +7,7 @@
  */
 import { testEnv } from '../../tests/helpers/testEnv.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAKER_CHECKER_MESSAGES } from '@meridian/platform/app/heldRequest/domain/makerChecker';
+import { MAKER_CHECKER_MESSAGES } from '@meridian/platform/domain/makerChecker';
 import { NOT_ADMIN } from './http/refusals.js';
 import { registerUser, type TestComposition } from './testing/composition.js';
 import type { HttpSession } from './testing/httpSession.js';

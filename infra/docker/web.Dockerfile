@@ -8,6 +8,7 @@ COPY package.json package-lock.json .npmrc ./
 # every workspace's package.json, so the lockfile matches the workspaces npm sees (only web's are installed)
 COPY proto/package.json proto/
 COPY services/platform/package.json services/platform/
+COPY services/held-request/package.json services/held-request/
 COPY services/verify/package.json services/verify/
 COPY services/identity/package.json services/identity/
 COPY services/notification/package.json services/notification/

@@ -22,7 +22,7 @@ import type { Request, RequestHandler, Router } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import * as id from '@meridian/proto/meridian/identity/v1/identity';
 import * as kyc from '@meridian/proto/meridian/kyc/v1/kyc';
-import { MAKER_CHECKER_MESSAGES } from '@meridian/platform/app/heldRequest/domain/makerChecker';
+import { MAKER_CHECKER_MESSAGES } from '@meridian/platform/domain/makerChecker';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import { DEFAULT_RATE_LIMITS, type GatewayConfig } from '../config.js';
 import { callUnary } from '../grpcClients.js';

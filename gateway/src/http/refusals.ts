@@ -3,7 +3,7 @@
  * the route table's documented errors (routeTable.ts → openapi.ts) and the tests import them from here.
  * Messages the services send are theirs; those a route documents are written where the route is declared.
  */
-import { MAKER_CHECKER_MESSAGES } from '@meridian/platform/app/heldRequest/domain/makerChecker';
+import { MAKER_CHECKER_MESSAGES } from '@meridian/platform/domain/makerChecker';
 
 // ---------------------------------------------------------------- every route
 export const NOT_LOGGED_IN = 'Not authorized, please login';

@@ -3,10 +3,7 @@
  * `start` is what the standalone target and the tests call; run as a program
  * (`tsx services/investment/src/main.ts`) it builds its adapters from env (runServiceProgram).
  */
-import {
-  type HeldRequestServiceHandle,
-  startHeldRequestService,
-} from '@meridian/platform/app/heldRequest/service';
+import { type HeldRequestServiceHandle, startHeldRequestService } from '@meridian/held-request/app/service';
 import { timeOrderedId } from '@meridian/platform/eventSourcing/ids';
 import { personalDataOf } from '@meridian/platform/personalData';
 import { runServiceProgram } from '@meridian/platform/runtime';

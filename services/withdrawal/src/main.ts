@@ -4,10 +4,7 @@
  * (`tsx services/withdrawal/src/main.ts`) it builds its adapters from env (runServiceProgram).
  */
 import { randomUUID } from 'node:crypto';
-import {
-  type HeldRequestServiceHandle,
-  startHeldRequestService,
-} from '@meridian/platform/app/heldRequest/service';
+import { type HeldRequestServiceHandle, startHeldRequestService } from '@meridian/held-request/app/service';
 import { personalDataOf } from '@meridian/platform/personalData';
 import { runServiceProgram } from '@meridian/platform/runtime';
 import { type ServiceDeps } from '@meridian/platform/service';

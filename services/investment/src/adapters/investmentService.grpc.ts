@@ -7,7 +7,12 @@
  */
 import {
   InvestmentServiceService,
+  type CountPendingRequest,
+  type DecideInvestmentRequest,
+  type GetInvestmentRequest,
   type Investment,
+  type InvestmentHistoryRequest,
+  type ListPendingRequest,
   type InvestmentServiceServer,
   type ListPlansRequest,
   type ListPlansResponse,
@@ -16,7 +21,8 @@ import {
   type StartInvestRequest,
 } from '@meridian/proto/meridian/investment/v1/investment';
 import type { CloseAccountRequest } from '@meridian/proto/meridian/common/v1/common';
-import { heldRequestHandlers } from '@meridian/platform/app/heldRequest/grpc';
+import { heldRequestRpcs } from '@meridian/held-request/app/grpc';
+import type { Decision } from '@meridian/held-request/app/heldRequests';
 import { openingAnswers } from '@meridian/platform/personalData';
 import { unaryHandlers, type GrpcServiceRegistration } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
@@ -56,6 +62,11 @@ export function investmentGrpcService(
   ctx: InvestmentContext,
   options: { logger: Logger },
 ): GrpcServiceRegistration {
+  const held = heldRequestRpcs(ctx, investments, investmentToProto);
+  const decide = async (decision: Decision, req: DecideInvestmentRequest) => {
+    const { message, view } = await held.decide(decision, req, req.investmentId);
+    return { message, investment: view };
+  };
   const handlers = unaryHandlers(
     openingAnswers(ctx.personalData, {
       listPlans(_req: ListPlansRequest): ListPlansResponse {
@@ -70,14 +81,27 @@ export function investmentGrpcService(
           })),
         };
       },
-      ...heldRequestHandlers(ctx, investments, investmentToProto, {
-        one: 'investment',
-        ofUser: 'investmentHistory',
-        submit: [
-          'startInvest',
-          (base, { planName, amount }: StartInvestRequest) => startInvest(ctx, { ...base, planName, amount }),
-        ],
-      }),
+      startInvest: async (req: StartInvestRequest) => {
+        const { message, investment } = await startInvest(ctx, {
+          ...held.submitBase(req),
+          investmentId: req.investmentId || undefined,
+          planName: req.planName,
+          amount: req.amount,
+        });
+        return { message, investment: investmentToProto(investment) };
+      },
+      getInvestment: (req: GetInvestmentRequest) => held.get(req, req.investmentId),
+      investmentHistory: async (req: InvestmentHistoryRequest) => {
+        const { items, ...page } = await held.listOfUser(req);
+        return { investments: items, ...page };
+      },
+      listPending: async (req: ListPendingRequest) => {
+        const { items, ...page } = await held.listPending(req);
+        return { investments: items, ...page };
+      },
+      countPending: (req: CountPendingRequest) => held.countPending(req),
+      approveInvestment: (req: DecideInvestmentRequest) => decide('approve', req),
+      rejectInvestment: (req: DecideInvestmentRequest) => decide('reject', req),
       closeAccount: (req: CloseAccountRequest) => closeAccount(ctx, closeAccountInputOf(req)),
       async settleDueForUser(req: SettleDueForUserRequest): Promise<SettleDueForUserResponse> {
         const { message, matured } = await settleDueForUser(ctx, {

@@ -39,7 +39,7 @@ export interface InvestmentContext {
 
 // the caller (Actor), its powers, id syntax, event metadata, the retried transaction, MESSAGES and
 // isUnknownOutcome: the held-request kit, shared with withdrawal
-export * from '@meridian/platform/app/heldRequest/kit';
+export * from '@meridian/held-request/app/kit';
 
 /** The investment's stream and its read model (the command path's ProjectedStream). */
 export const INVESTMENT_STREAM = { decider: investmentDecider, ...investmentView };

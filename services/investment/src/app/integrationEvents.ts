@@ -11,7 +11,7 @@
  * confirmations (HoldCaptured, HoldReleased, MaturitySettled: the process manager's bookkeeping) stay
  * private too.
  */
-import { withUser } from '@meridian/platform/app/heldRequest/userDirectory';
+import { withUser } from '@meridian/held-request/app/userDirectory';
 import { asIs, fromOpeningEvent, integrationMapping } from '@meridian/platform/app/integrationEvents';
 import type * as pb from '@meridian/proto/meridian/investment/v1/events';
 import type { InvestmentEvent, InvestmentSubmitted } from '../domain/investment.js';

@@ -6,11 +6,11 @@
  * the read model's `sync`, projected from the events — and the process manager (processManager.ts)
  * completes it.
  */
-import { heldRequests } from '@meridian/platform/app/heldRequest/heldRequests';
-import { closeHeldRequestAccount } from '@meridian/platform/app/heldRequest/closeAccount';
+import { heldRequests } from '@meridian/held-request/app/heldRequests';
+import { closeHeldRequestAccount } from '@meridian/held-request/app/closeAccount';
 import { type CloseAccountInput, refuseClosedAccount } from '@meridian/platform/app/accountClosure';
 import { DomainError } from '@meridian/platform/eventSourcing/errors';
-import { type WithUser, withUsers } from '@meridian/platform/app/heldRequest/userDirectory';
+import { type WithUser, withUsers } from '@meridian/held-request/app/userDirectory';
 import {
   INVESTMENT_KIND,
   INVESTMENT_MESSAGES,

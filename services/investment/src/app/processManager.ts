@@ -1,8 +1,8 @@
 /**
- * The investment service's process manager: the held-request one (@meridian/platform app/heldRequest/
+ * The investment service's process manager: the held-request one (@meridian/held-request
  * processManager.ts) re-driving the ledger calls a investment still owes, one sweeper per investment store.
  */
-import { type ProcessManager, processManagerOf } from '@meridian/platform/app/heldRequest/processManager';
+import { type ProcessManager, processManagerOf } from '@meridian/held-request/app/processManager';
 import type { InvestmentContext } from './context.js';
 import { redriveOwed } from './investments.js';
 

@@ -1,6 +1,6 @@
 /**
  * An investment (stream `investment-<investmentId>`): pure decider — the held-money request lifecycle
- * (@meridian/platform app/heldRequest/domain/lifecycle.ts) with the investment's own rules and steps
+ * (@meridian/held-request domain/lifecycle.ts) with the investment's own rules and steps
  * (docs/architecture.md §3a, §4):
  *
  *   RequestInvestment -> InvestmentSubmitted (status 'pending'; the app then asks the ledger to hold the
@@ -26,7 +26,7 @@
  * InvestmentSubmitted is private; the published InvestmentRequested is built from HoldPlaced. Streams
  * written before that rename hold `InvestmentRequested` for InvestmentSubmitted: read as the new name.
  */
-import * as lc from '@meridian/platform/app/heldRequest/domain/lifecycle';
+import * as lc from '@meridian/held-request/domain/lifecycle';
 import { invalid, precondition } from '@meridian/platform/eventSourcing/errors';
 import type { Decider } from '@meridian/platform/eventSourcing/types';
 import {
@@ -39,7 +39,7 @@ import {
 } from '@meridian/platform/money/money';
 import { type Plan, findPlan, isWithinPlan, planRangeText } from './plan.js';
 
-export type { HoldOutcome } from '@meridian/platform/app/heldRequest/domain/lifecycle';
+export type { HoldOutcome } from '@meridian/held-request/domain/lifecycle';
 
 export const INVESTMENT_STATUSES = ['pending', 'Active', 'Rejected', 'Ended'] as const;
 export type InvestmentStatus = (typeof INVESTMENT_STATUSES)[number];

@@ -4,7 +4,7 @@ import {
   expectOwedCalls,
   isDomainError,
   lifecycleEvents,
-} from '@meridian/platform/app/heldRequest/testing/lifecycleSpecs';
+} from '@meridian/held-request/testing/lifecycleSpecs';
 import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,9 +1,9 @@
 /**
  * Every read model of the investment service can be dropped and rebuilt from events alone, the process
- * manager's to-do list (`sync`) included: the held-request rebuild scenario (@meridian/platform
- * app/heldRequest/testStack.ts), its first approved investment matured and settled two hours later.
+ * manager's to-do list (`sync`) included: the held-request rebuild scenario (@meridian/held-request
+ * testing/testStack.ts), its first approved investment matured and settled two hours later.
  */
-import { expectRebuildFromEvents } from '@meridian/platform/app/heldRequest/testStack';
+import { expectRebuildFromEvents } from '@meridian/held-request/testing/testStack';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { it } from 'vitest';
 import { caller, startStack } from '../testing/harness.js';

@@ -1,9 +1,9 @@
 /**
  * Test harness: the real ledger (services/ledger start()) and the investment service, each on its own
  * SQLite ':memory:' store, sharing one in-process bus, reached by real gRPC clients: the held-request
- * test stack (@meridian/platform app/heldRequest/testStack.ts) with the ledger's `startLedgerForCallers`.
+ * test stack (@meridian/held-request testing/testStack.ts) with the ledger's `startLedgerForCallers`.
  */
-import { startHeldRequestStack } from '@meridian/platform/app/heldRequest/testStack';
+import { startHeldRequestStack } from '@meridian/held-request/testing/testStack';
 import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/personalData';
 import * as inv from '@meridian/proto/meridian/investment/v1/investment';
 import { ADMIN, caller, startLedgerForCallers } from '@meridian/ledger/testing/callerStack';

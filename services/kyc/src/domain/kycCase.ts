@@ -17,10 +17,7 @@ import {
   precondition,
 } from '@meridian/platform/eventSourcing/errors';
 import type { Decider } from '@meridian/platform/eventSourcing/types';
-import {
-  MAKER_CHECKER_MESSAGES,
-  refuseOwnDecision,
-} from '@meridian/platform/app/heldRequest/domain/makerChecker';
+import { MAKER_CHECKER_MESSAGES, refuseOwnDecision } from '@meridian/platform/domain/makerChecker';
 
 export type KycStatus = 'Not Submitted' | 'Pending' | 'Approved' | 'Rejected';
 export type Side = 'front' | 'back';

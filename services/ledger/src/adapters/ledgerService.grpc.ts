@@ -45,7 +45,7 @@ import { invalid } from '@meridian/platform/eventSourcing/errors';
 import { unaryHandlers, type GrpcServiceRegistration } from '@meridian/platform/grpc/index';
 import { toGrpcStatus } from '@meridian/platform/grpc/status';
 import type { Logger } from '@meridian/platform/logger';
-import { actorOf } from '@meridian/platform/app/heldRequest/kit';
+import { actorOf } from '@meridian/platform/app/requestContext';
 import { closeAccountInputOf } from '@meridian/platform/app/accountClosure';
 import type { CloseAccountRequest } from '@meridian/proto/meridian/common/v1/common';
 import { closeAccount } from '../app/closeAccount.js';

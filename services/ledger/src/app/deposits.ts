@@ -9,7 +9,7 @@ import {
   MAKER_CHECKER_MESSAGES,
   refuseOwnDecision,
   refuseWhileImpersonating,
-} from '@meridian/platform/app/heldRequest/domain/makerChecker';
+} from '@meridian/platform/domain/makerChecker';
 import { refuseClosedAccount } from '@meridian/platform/app/accountClosure';
 import { pageRequest, type Page } from '@meridian/platform/ports/pages';
 import { capPendingOfUser, DEFAULT_MAX_PENDING_PER_USER } from '@meridian/platform/ports/pendingCount';

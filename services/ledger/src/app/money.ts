@@ -3,10 +3,7 @@
  * Holds and settlements are internal calls of the investment and withdrawal services: the request id
  * is the hold id and (by default) the idempotency key, so a re-driven request never holds twice.
  */
-import {
-  refuseOwnBalances,
-  refuseWhileImpersonating,
-} from '@meridian/platform/app/heldRequest/domain/makerChecker';
+import { refuseOwnBalances, refuseWhileImpersonating } from '@meridian/platform/domain/makerChecker';
 import { DomainError, invalid, notFound } from '@meridian/platform/eventSourcing/errors';
 import { pageRequest } from '@meridian/platform/ports/pages';
 import { Mutex } from '@meridian/platform/util/async';

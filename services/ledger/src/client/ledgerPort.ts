@@ -9,7 +9,7 @@
  * is unknown (ledger down, deadline) as a DomainError of kind 'unavailable' — the caller then leaves the
  * request for the process manager to re-drive.
  */
-import type { HoldLedger } from '@meridian/platform/app/heldRequest/holdLedger';
+import type { HoldLedger } from '@meridian/held-request/app/holdLedger';
 import type { DomainError } from '@meridian/platform/eventSourcing/errors';
 import type { Cents } from '@meridian/platform/money/money';
 
@@ -50,4 +50,4 @@ export interface LedgerPort extends HoldLedger {
 }
 
 /** A ledger answer whose outcome is unknown (down, deadline, transport): retry later, decide nothing. */
-export { isUnknownOutcome } from '@meridian/platform/app/heldRequest/holdLedger';
+export { isUnknownOutcome } from '@meridian/held-request/app/holdLedger';

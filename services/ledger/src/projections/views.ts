@@ -13,7 +13,7 @@
  */
 import { pendingCount, type PendingCounter } from '@meridian/platform/ports/pendingCount';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
-import { isAccountClosed } from '@meridian/platform/app/heldRequest/projections/closedAccounts';
+import { isAccountClosed } from '@meridian/platform/projections/closedAccounts';
 import type { Scalar, StoreReads } from '@meridian/platform/ports/serviceStore';
 import { findPage, type Page, type PageRequest } from '@meridian/platform/ports/pages';
 import {

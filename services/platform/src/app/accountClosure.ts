@@ -9,12 +9,8 @@
  */
 import type { CloseAccountRequest } from '@meridian/proto/meridian/common/v1/common';
 import { forbidden, notFound } from '../eventSourcing/errors.js';
-import { actorOf } from './heldRequest/kit.js';
-import {
-  CLOSED_ACCOUNTS,
-  type ClosedAccountDoc,
-  isAccountClosed,
-} from './heldRequest/projections/closedAccounts.js';
+import { actorOf } from './requestContext.js';
+import { CLOSED_ACCOUNTS, type ClosedAccountDoc, isAccountClosed } from '../projections/closedAccounts.js';
 
 export { isAccountClosed };
 import type { StoreReads, StoreTx } from '../ports/serviceStore.js';

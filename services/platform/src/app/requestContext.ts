@@ -5,6 +5,7 @@
  * event metadata, and the transaction retried on a concurrent append. The command path itself is
  * commandHandler.ts.
  */
+import type { Caller } from '@meridian/proto/meridian/common/v1/common';
 import { ConcurrencyError, forbidden, invalid, unauthenticated } from '../eventSourcing/errors.js';
 import type { Actor, Decider, DomainEvent, EventMeta, StoredEvent } from '../eventSourcing/types.js';
 import { currentCorrelationId } from '../logger.js';
@@ -137,4 +138,14 @@ export async function executeOnStream<Command, Event extends DomainEvent, State,
     if (decided.length === 0) doc = await tx.get<Doc>(stream.collection, id);
     return { events: decided, doc };
   });
+}
+
+/** The Actor of a gRPC request: `caller` and `caller_role` as the gateway filled them. */
+export function actorOf(caller: Caller | undefined, role: string): Actor {
+  return {
+    userId: caller?.userId ?? '',
+    role: role ?? '',
+    ...(caller?.impersonatorId ? { impersonatorId: caller.impersonatorId } : {}),
+    ...(caller?.address ? { address: caller.address } : {}),
+  };
 }

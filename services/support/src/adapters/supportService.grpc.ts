@@ -35,7 +35,7 @@ import {
   type VisitorRequest,
 } from '@meridian/proto/meridian/support/v1/support';
 import type { SupportMessage } from '@meridian/proto/meridian/support/v1/events';
-import { actorOf } from '@meridian/platform/app/heldRequest/kit';
+import { actorOf } from '@meridian/platform/app/requestContext';
 import { invalid } from '@meridian/platform/eventSourcing/errors';
 import { unaryHandlers, type CallContext, type GrpcServiceRegistration } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';

@@ -7,13 +7,19 @@
  */
 import {
   WithdrawalServiceService,
+  type CountPendingRequest,
+  type DecideWithdrawalRequest,
+  type GetWithdrawalRequest,
+  type ListPendingRequest,
+  type ListUserWithdrawalsRequest,
   type RequestWithdrawalRequest,
   type Withdrawal,
   type WithdrawalServiceServer,
 } from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
 import type { CloseAccountRequest } from '@meridian/proto/meridian/common/v1/common';
 import { closeAccountInputOf } from '@meridian/platform/app/accountClosure';
-import { heldRequestHandlers } from '@meridian/platform/app/heldRequest/grpc';
+import { heldRequestRpcs } from '@meridian/held-request/app/grpc';
+import type { Decision } from '@meridian/held-request/app/heldRequests';
 import { openingAnswers } from '@meridian/platform/personalData';
 import { unaryHandlers, type GrpcServiceRegistration } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
@@ -40,17 +46,35 @@ export function withdrawalGrpcService(
   ctx: WithdrawalContext,
   options: { logger: Logger },
 ): GrpcServiceRegistration {
+  const held = heldRequestRpcs(ctx, withdrawals, withdrawalToProto);
+  const decide = async (decision: Decision, req: DecideWithdrawalRequest) => {
+    const { message, view } = await held.decide(decision, req, req.withdrawalId);
+    return { message, withdrawal: view };
+  };
   const handlers = unaryHandlers(
     openingAnswers(ctx.personalData, {
-      ...heldRequestHandlers(ctx, withdrawals, withdrawalToProto, {
-        one: 'withdrawal',
-        ofUser: 'listUserWithdrawals',
-        submit: [
-          'requestWithdrawal',
-          (base, { callerKycStatus: kycStatus, amount, walletAddress }: RequestWithdrawalRequest) =>
-            requestWithdrawal(ctx, { ...base, kycStatus, amount, walletAddress }),
-        ],
-      }),
+      requestWithdrawal: async (req: RequestWithdrawalRequest) => {
+        const { message, withdrawal } = await requestWithdrawal(ctx, {
+          ...held.submitBase(req),
+          withdrawalId: req.withdrawalId || undefined,
+          kycStatus: req.callerKycStatus,
+          amount: req.amount,
+          walletAddress: req.walletAddress,
+        });
+        return { message, withdrawal: withdrawalToProto(withdrawal) };
+      },
+      getWithdrawal: (req: GetWithdrawalRequest) => held.get(req, req.withdrawalId),
+      listUserWithdrawals: async (req: ListUserWithdrawalsRequest) => {
+        const { items, ...page } = await held.listOfUser(req);
+        return { withdrawals: items, ...page };
+      },
+      listPending: async (req: ListPendingRequest) => {
+        const { items, ...page } = await held.listPending(req);
+        return { withdrawals: items, ...page };
+      },
+      countPending: (req: CountPendingRequest) => held.countPending(req),
+      approveWithdrawal: (req: DecideWithdrawalRequest) => decide('approve', req),
+      rejectWithdrawal: (req: DecideWithdrawalRequest) => decide('reject', req),
       closeAccount: (req: CloseAccountRequest) => closeAccount(ctx, closeAccountInputOf(req)),
     }),
     { logger: options.logger },

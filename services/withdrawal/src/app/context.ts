@@ -32,7 +32,7 @@ export interface WithdrawalContext {
 
 // the caller (Actor), its powers, id syntax, event metadata, the retried transaction, MESSAGES and
 // isUnknownOutcome: the held-request kit, shared with investment
-export * from '@meridian/platform/app/heldRequest/kit';
+export * from '@meridian/held-request/app/kit';
 
 /** The withdrawal's stream and its read model (the command path's ProjectedStream). */
 export const WITHDRAWAL_STREAM = { decider: withdrawalDecider, ...withdrawalView };

@@ -10,7 +10,7 @@
  * directory knew them then. HoldRefused and the ledger's confirmations (HoldCaptured, HoldReleased: the
  * process manager's bookkeeping) stay private too.
  */
-import { withUser } from '@meridian/platform/app/heldRequest/userDirectory';
+import { withUser } from '@meridian/held-request/app/userDirectory';
 import { asIs, fromOpeningEvent, integrationMapping } from '@meridian/platform/app/integrationEvents';
 import type * as pb from '@meridian/proto/meridian/withdrawal/v1/events';
 import type { WithdrawalEvent, WithdrawalSubmitted } from '../domain/withdrawal.js';

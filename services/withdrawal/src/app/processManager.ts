@@ -1,8 +1,8 @@
 /**
- * The withdrawal service's process manager: the held-request one (@meridian/platform app/heldRequest/
+ * The withdrawal service's process manager: the held-request one (@meridian/held-request
  * processManager.ts) re-driving the ledger calls a withdrawal still owes, one sweeper per withdrawal store.
  */
-import { type ProcessManager, processManagerOf } from '@meridian/platform/app/heldRequest/processManager';
+import { type ProcessManager, processManagerOf } from '@meridian/held-request/app/processManager';
 import type { WithdrawalContext } from './context.js';
 import { withdrawals } from './withdrawals.js';
 

@@ -1,15 +1,15 @@
 /**
- * Use cases of the withdrawal service: the held-money request (@meridian/platform
- * app/heldRequest/heldRequests.ts) of a withdrawal — Total Profit held with the withdrawal id as
+ * Use cases of the withdrawal service: the held-money request (@meridian/held-request
+ * heldRequests.ts) of a withdrawal — Total Profit held with the withdrawal id as
  * idempotency key, captured on approval (paid out to the outside world) or released back to Total
  * Profit on rejection. Money requests answer synchronously (docs/architecture.md §4); whatever the ledger did not
  * confirm stays owed — the read model's `sync`, projected from the events — and the process manager
  * completes it.
  */
-import { heldRequests } from '@meridian/platform/app/heldRequest/heldRequests';
-import { closeHeldRequestAccount } from '@meridian/platform/app/heldRequest/closeAccount';
+import { heldRequests } from '@meridian/held-request/app/heldRequests';
+import { closeHeldRequestAccount } from '@meridian/held-request/app/closeAccount';
 import { type CloseAccountInput, refuseClosedAccount } from '@meridian/platform/app/accountClosure';
-import type { WithUser } from '@meridian/platform/app/heldRequest/userDirectory';
+import type { WithUser } from '@meridian/held-request/app/userDirectory';
 import {
   WITHDRAWAL_KIND,
   WITHDRAWAL_MESSAGES,
@@ -81,7 +81,7 @@ export async function requestWithdrawal(
   return { message, withdrawal: view };
 }
 
-/** Admin, before the user's deletion: the user's withdrawals closed (platform app/heldRequest/closeAccount.ts). */
+/** Admin, before the user's deletion: the user's withdrawals closed (held-request closeAccount.ts). */
 export const closeAccount = (ctx: WithdrawalContext, input: CloseAccountInput) =>
   closeHeldRequestAccount(
     ctx,

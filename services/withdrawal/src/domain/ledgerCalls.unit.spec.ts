@@ -3,7 +3,7 @@ import {
   expectFormerNameRead,
   expectOwedCalls,
   lifecycleEvents,
-} from '@meridian/platform/app/heldRequest/testing/lifecycleSpecs';
+} from '@meridian/held-request/testing/lifecycleSpecs';
 import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
 import { describe, expect, it } from 'vitest';
 import {

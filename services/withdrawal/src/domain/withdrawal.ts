@@ -1,6 +1,6 @@
 /**
  * A withdrawal (stream `withdrawal-<withdrawalId>`): pure decider — the held-money request lifecycle
- * (@meridian/platform app/heldRequest/domain/lifecycle.ts) with the withdrawal's own rules (docs/architecture.md §3a, §4):
+ * (@meridian/held-request domain/lifecycle.ts) with the withdrawal's own rules (docs/architecture.md §3a, §4):
  *
  *   RequestWithdrawal -> WithdrawalSubmitted ('Pending'; the app then asks the ledger to hold the amount on
  *   Total Profit, with the withdrawal id as the idempotency key): a verified email, an approved KYC, at
@@ -15,13 +15,13 @@
  * WithdrawalSubmitted is private; the published WithdrawalRequested is built from HoldPlaced. Streams
  * written before that rename hold `WithdrawalRequested` for WithdrawalSubmitted: read as the new name.
  */
-import * as lc from '@meridian/platform/app/heldRequest/domain/lifecycle';
+import * as lc from '@meridian/held-request/domain/lifecycle';
 import { invalid, precondition } from '@meridian/platform/eventSourcing/errors';
 import type { Decider } from '@meridian/platform/eventSourcing/types';
 import { type Cents, dollars, isPositiveCents } from '@meridian/platform/money/money';
 import { type WalletNetwork, walletNetworkOf } from './walletAddress.js';
 
-export type { FundsOutcome, HoldOutcome } from '@meridian/platform/app/heldRequest/domain/lifecycle';
+export type { FundsOutcome, HoldOutcome } from '@meridian/held-request/domain/lifecycle';
 
 /** Spec §4: compared case-sensitively. */
 export const WITHDRAWAL_STATUSES = ['Pending', 'Approved', 'Rejected'] as const;

@@ -1,9 +1,9 @@
 /**
  * Every read model of the withdrawal service can be dropped and rebuilt from events alone, the process
- * manager's to-do list (`sync`) included: the held-request rebuild scenario (@meridian/platform
- * app/heldRequest/testStack.ts), its first approved withdrawal paid out at once.
+ * manager's to-do list (`sync`) included: the held-request rebuild scenario (@meridian/held-request
+ * testing/testStack.ts), its first approved withdrawal paid out at once.
  */
-import { expectRebuildFromEvents } from '@meridian/platform/app/heldRequest/testStack';
+import { expectRebuildFromEvents } from '@meridian/held-request/testing/testStack';
 import { it } from 'vitest';
 import { startStack } from '../testing/harness.js';
 import { withdrawalView } from './withdrawalView.js';

@@ -8,14 +8,14 @@
  * | withdrawals | withdrawalId | the withdrawal's own events (state + queue fields)     |
  * | users       | userId       | identity's UserRegistered / ProfileUpdated (directory) |
  *
- * A withdrawal's document is a held-request document (@meridian/platform
- * app/heldRequest/projections/requestView.ts): its state, and `sync`, the ledger call it still owes
+ * A withdrawal's document is a held-request document (@meridian/held-request
+ * projections/requestView.ts): its state, and `sync`, the ledger call it still owes
  * (hold, capture, release), a projection of the stream like every other field. The process manager
  * reads its to-do list here and writes nothing but events, so every collection can be dropped and
  * rebuilt from the events alone (the withdrawals from the service's own log, the users directory by
  * replaying identity's topic, which is kept forever): projections/rebuild.int.spec.ts does exactly that.
  */
-import { type RequestDoc, requestView } from '@meridian/platform/app/heldRequest/projections/requestView';
+import { type RequestDoc, requestView } from '@meridian/held-request/projections/requestView';
 import { type ExistingWithdrawal, type LedgerCallOwed, WITHDRAWAL_KIND } from '../domain/withdrawal.js';
 
 export const COLLECTIONS = { withdrawals: 'withdrawals', users: 'users' } as const;

@@ -6,7 +6,7 @@
  * points call it, each with the owner and the admin it knows. The services do not know how many admins
  * exist, so the message says what a single-admin install needs too.
  */
-import { forbidden } from '../../../eventSourcing/errors.js';
+import { forbidden } from '../eventSourcing/errors.js';
 
 const SECOND_ADMIN = '(if you are the only admin, a second admin is needed)';
 

@@ -5,9 +5,9 @@
  * their own steps (investment's maturity and settlement).
  */
 import { expect } from 'vitest';
-import { DomainError } from '../../../eventSourcing/errors.js';
-import type { Decider, DomainEvent } from '../../../eventSourcing/types.js';
-import { DeciderSpecification } from '../../../testing/deciderSpec.js';
+import { DomainError } from '@meridian/platform/eventSourcing/errors';
+import type { Decider, DomainEvent } from '@meridian/platform/eventSourcing/types';
+import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
 import type { HoldFacts, LifecycleMessages } from '../domain/lifecycle.js';
 
 export const isDomainError = (kind: DomainError['kind']) => (e: unknown) =>

@@ -3,8 +3,8 @@
  * (`@meridian/ledger/client`, its LedgerPort and gRPC adapter) satisfies it; this port only names the
  * part the held-request flow calls, so the flow lives here without the platform depending on the ledger.
  */
-import { DomainError } from '../../eventSourcing/errors.js';
-import type { Cents } from '../../money/money.js';
+import { DomainError } from '@meridian/platform/eventSourcing/errors';
+import type { Cents } from '@meridian/platform/money/money';
 
 export interface HoldLedger {
   placeHold(input: {

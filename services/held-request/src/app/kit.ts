@@ -5,18 +5,18 @@
  * re-checked against it), the power checks, id syntax, event metadata, the retried transaction, the
  * answers' wording, and what an unknown ledger outcome is.
  */
-import type { Caller } from '@meridian/proto/meridian/common/v1/common';
-import { type Actor, REQUEST_MESSAGES } from '../requestContext.js';
+import { REQUEST_MESSAGES } from '@meridian/platform/app/requestContext';
 
 export {
   type Actor,
+  actorOf,
   checkId,
   inTransaction,
   metaOf,
   requireActor,
   requireAdmin,
   requireOwnerOrAdmin,
-} from '../requestContext.js';
+} from '@meridian/platform/app/requestContext';
 export { isUnknownOutcome } from './holdLedger.js';
 
 export const MESSAGES = {
@@ -24,13 +24,3 @@ export const MESSAGES = {
   pendingOutcome:
     'Your request is recorded but its funds could not be confirmed yet; it will be completed shortly',
 } as const;
-
-/** The Actor of a gRPC request: `caller` and `caller_role` as the gateway filled them. */
-export function actorOf(caller: Caller | undefined, role: string): Actor {
-  return {
-    userId: caller?.userId ?? '',
-    role: role ?? '',
-    ...(caller?.impersonatorId ? { impersonatorId: caller.impersonatorId } : {}),
-    ...(caller?.address ? { address: caller.address } : {}),
-  };
-}

@@ -13,9 +13,9 @@ import { randomUUID } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
 import { CloseAccountRequest } from '@meridian/proto/meridian/common/v1/common';
 import { expect } from 'vitest';
-import { createSqliteServiceStore } from '../../adapters/serviceStore.sqlite.js';
-import { unavailable } from '../../eventSourcing/errors.js';
-import type { StoredEvent } from '../../eventSourcing/types.js';
+import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
+import { unavailable } from '@meridian/platform/eventSourcing/errors';
+import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type * as grpc from '@grpc/grpc-js';
 import {
   callUnary,
@@ -23,10 +23,10 @@ import {
   type RequestOf,
   type ResponseOf,
   type UnaryMethod,
-} from '../../grpc/index.js';
-import { type Logger, createLogger } from '../../logger.js';
-import { topicOf, type EventBus } from '../../ports/eventBus.js';
-import type { ServiceStore } from '../../ports/serviceStore.js';
+} from '@meridian/platform/grpc/index';
+import { type Logger, createLogger } from '@meridian/platform/logger';
+import { topicOf, type EventBus } from '@meridian/platform/ports/eventBus';
+import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import {
   type IdFields,
   type LogProjection,
@@ -34,11 +34,11 @@ import {
   rebuildFromLog,
   replayTopic,
   snapshotCollections,
-} from '../../testing/readModels.js';
-import { waitFor } from '../../testing/waitFor.js';
-import type { Decision } from './heldRequests.js';
-import type { HoldLedger } from './holdLedger.js';
-import { USERS, handleIdentityEvent } from './userDirectory.js';
+} from '@meridian/platform/testing/readModels';
+import { waitFor } from '@meridian/platform/testing/waitFor';
+import type { Decision } from '../app/heldRequests.js';
+import type { HoldLedger } from '../app/holdLedger.js';
+import { USERS, handleIdentityEvent } from '../app/userDirectory.js';
 
 /** What the stack uses of the ledger side (the rest of it is handed through). */
 export interface LedgerSideOf<Port> {

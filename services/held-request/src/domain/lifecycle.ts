@@ -17,9 +17,15 @@
  * the published integration event (built from HoldPlaced, once the funds are held). Streams written
  * before the rename still hold `<Kind>Requested`: `current(event)` reads a former name as the new one.
  */
-import { conflict, forbidden, invalid, notFound, precondition } from '../../../eventSourcing/errors.js';
-import { type Cents, parseDollarsToCents } from '../../../money/money.js';
-import { MAKER_CHECKER_MESSAGES, refuseOwnDecision } from './makerChecker.js';
+import {
+  conflict,
+  forbidden,
+  invalid,
+  notFound,
+  precondition,
+} from '@meridian/platform/eventSourcing/errors';
+import { type Cents, parseDollarsToCents } from '@meridian/platform/money/money';
+import { MAKER_CHECKER_MESSAGES, refuseOwnDecision } from '@meridian/platform/domain/makerChecker';
 
 export type HoldOutcome = 'awaiting' | 'placed' | 'refused';
 /** What the ledger confirmed it did with the held funds after the decision (null: nothing yet). */
@@ -367,7 +373,7 @@ export function heldRequestLifecycle<T extends RequestKind>(rules: LifecycleRule
   };
 }
 
-/** A kind of request as its read model sees it (app/heldRequest/projections/requestView.ts). */
+/** A kind of request as its read model sees it (held-request projections/requestView.ts). */
 export interface KindDescription<S, E, Sync extends string> {
   /** The id field of its state and events (`investmentId`), and its stream (`investment-<id>`). */
   idField: string;

@@ -10,9 +10,9 @@
  * stand by). The calls being idempotent, two sweepers would be safe; the lease avoids the double work.
  * A replica that becomes the holder sweeps everything owed at once, as a fresh start does.
  */
-import type { Logger } from '../../logger.js';
-import type { ServiceStore } from '../../ports/serviceStore.js';
-import { startLeaseKeeperUnless, type LeaseSettings } from '../lease.js';
+import type { Logger } from '@meridian/platform/logger';
+import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
+import { startLeaseKeeperUnless, type LeaseSettings } from '@meridian/platform/app/lease';
 
 export interface ProcessManager {
   /** One sweep now (tests, start); 0 without a sweep on a standby replica (another one holds the lease). */

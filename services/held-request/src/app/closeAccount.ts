@@ -5,18 +5,18 @@
  * the stream's version, so exactly one of them is recorded), then the account marked closed. The released
  * holds are told to the ledger after the commit (or by the process manager, as for any rejection).
  */
-import type { EventMeta } from '../../eventSourcing/types.js';
+import type { EventMeta } from '@meridian/platform/eventSourcing/types';
 import {
   type CloseAccountAnswer,
   type CloseAccountInput,
   markAccountClosed,
   reopenAccount,
   requireClosingAdmin,
-} from '../accountClosure.js';
-import { inTransaction, metaOf } from '../requestContext.js';
-import type { AdminDecision } from './domain/lifecycle.js';
+} from '@meridian/platform/app/accountClosure';
+import { inTransaction, metaOf } from '@meridian/platform/app/requestContext';
+import type { AdminDecision } from '../domain/lifecycle.js';
 import type { HeldRequestContext, HeldRequests, OwingDoc } from './heldRequests.js';
-import type { RequestQueries } from './projections/requestView.js';
+import type { RequestQueries } from '../projections/requestView.js';
 
 export interface ClosableKind<Ctx extends HeldRequestContext, D extends OwingDoc, Reject extends string> {
   view: Pick<RequestQueries<D>, 'idField' | 'ofUser'>;

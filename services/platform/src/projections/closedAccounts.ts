@@ -2,7 +2,7 @@
  * The accounts a money service has closed for their owner's deletion (app/accountClosure.ts writes them):
  * one document per user in `closedAccounts`, read by every check that refuses money for a deleted user.
  */
-import type { StoreReads } from '../../../ports/serviceStore.js';
+import type { StoreReads } from '../ports/serviceStore.js';
 
 export const CLOSED_ACCOUNTS = 'closedAccounts';
 

@@ -7,11 +7,11 @@
  * call it. An unknown outcome leaves the request awaiting. The caller supplies how to load and record
  * (its own stream, read model and event metadata); this module knows only the ledger side.
  */
-import { DomainError, notFound, precondition, unavailable } from '../../eventSourcing/errors.js';
-import type { EventMeta } from '../../eventSourcing/types.js';
-import type { Logger } from '../../logger.js';
-import type { Cents } from '../../money/money.js';
-import type { RecordHoldPlaced, RecordHoldRefused } from './domain/lifecycle.js';
+import { DomainError, notFound, precondition, unavailable } from '@meridian/platform/eventSourcing/errors';
+import type { EventMeta } from '@meridian/platform/eventSourcing/types';
+import type { Logger } from '@meridian/platform/logger';
+import type { Cents } from '@meridian/platform/money/money';
+import type { RecordHoldPlaced, RecordHoldRefused } from '../domain/lifecycle.js';
 import { isUnknownOutcome, type HoldLedger } from './holdLedger.js';
 
 /** What the flow reads of a request's read-model document. */

@@ -5,11 +5,11 @@
  * (investment's maturity scheduler) and the process manager re-driving owed ledger calls; 4. gRPC.
  * Each service's main.ts gives its context and rules and calls this.
  */
-import type { StoredEvent } from '../../eventSourcing/types.js';
-import type { GrpcServiceRegistration } from '../../grpc/index.js';
-import type { Logger } from '../../logger.js';
-import type { ServiceStore, StoreTx } from '../../ports/serviceStore.js';
-import { startService, type ServiceHandle, type ServiceSpec } from '../../service.js';
+import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
+import type { GrpcServiceRegistration } from '@meridian/platform/grpc/index';
+import type { Logger } from '@meridian/platform/logger';
+import type { ServiceStore, StoreTx } from '@meridian/platform/ports/serviceStore';
+import { startService, type ServiceHandle, type ServiceSpec } from '@meridian/platform/service';
 import { DIRECTORY_EVENT_TYPES, handleIdentityEvent } from './userDirectory.js';
 import type { ProcessManager, ProcessManagerOptions } from './processManager.js';
 

@@ -4,9 +4,9 @@
  * such a service shows; UserDeleted also closes the user's account (app/accountClosure.ts). Written inside the transaction that marks the event processed
  * (subscribeIdempotent), in the service's own `users` collection.
  */
-import type { StoredEvent } from '../../eventSourcing/types.js';
-import { markAccountClosed } from '../accountClosure.js';
-import type { StoreReads, StoreTx } from '../../ports/serviceStore.js';
+import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
+import { markAccountClosed } from '@meridian/platform/app/accountClosure';
+import type { StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore';
 
 export const USERS = 'users';
 
@@ -26,9 +26,16 @@ export const DIRECTORY_EVENT_TYPES = ['UserRegistered', 'ProfileUpdated', 'UserD
 
 /** Applies one of identity's events to the directory (others are ignored). */
 export async function handleIdentityEvent(event: StoredEvent, tx: StoreTx): Promise<void> {
-  const data = (event.data ?? {}) as { userId?: string; name?: string; email?: string; fields?: string[] };
-  if (!data.userId) return;
-  switch (event.type) {
+  const data = (event.data ?? {}) as {
+    userId?: string;
+    name?: string;
+    email?: string;
+    fields?: string[];
+    deletedBy?: unknown;
+  };
+  const type = DIRECTORY_EVENT_TYPES.find((t) => t === event.type);
+  if (!data.userId || !type) return;
+  switch (type) {
     case 'UserRegistered': {
       const doc = await tx.get<UserDoc>(USERS, data.userId);
       await tx.put(
@@ -47,16 +54,14 @@ export async function handleIdentityEvent(event: StoredEvent, tx: StoreTx): Prom
     case 'UserDeleted':
       await tx.delete(USERS, data.userId);
       // closed already when the deletion went through the gateway's fence; a deletion it did not see closes it now
-      await markAccountClosed(
-        tx,
-        data.userId,
-        new Date(event.occurredAt),
-        String((event.data as { deletedBy?: unknown }).deletedBy ?? ''),
-        { deleted: true },
-      );
+      await markAccountClosed(tx, data.userId, new Date(event.occurredAt), String(data.deletedBy ?? ''), {
+        deleted: true,
+      });
       return;
-    default:
-      return;
+    default: {
+      const _exhaustive: never = type;
+      return _exhaustive;
+    }
   }
 }
 

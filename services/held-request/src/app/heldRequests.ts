@@ -15,20 +15,26 @@
  * command names; `heldRequests(kind)` gives the use cases: submit, decide, the reads (one, the owner's,
  * the admin queue, each with the owner's name and email), and the ledger calls an event owes.
  */
-import { type DomainError, conflict, invalid, notFound } from '../../eventSourcing/errors.js';
-import type { Actor, EventMeta } from '../../eventSourcing/types.js';
-import type { Logger } from '../../logger.js';
-import type { Cents } from '../../money/money.js';
-import type { ServiceStore } from '../../ports/serviceStore.js';
-import { capPendingOfUser, DEFAULT_MAX_PENDING_PER_USER } from '../../ports/pendingCount.js';
-import { inTransaction, metaOf, requireActor, requireAdmin, requireOwnerOrAdmin } from '../requestContext.js';
-import type { AdminDecision, HoldCommand } from './domain/lifecycle.js';
-import { refuseWhileImpersonating } from './domain/makerChecker.js';
+import { type DomainError, conflict, invalid, notFound } from '@meridian/platform/eventSourcing/errors';
+import type { Actor, EventMeta } from '@meridian/platform/eventSourcing/types';
+import type { Logger } from '@meridian/platform/logger';
+import type { Cents } from '@meridian/platform/money/money';
+import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
+import { capPendingOfUser, DEFAULT_MAX_PENDING_PER_USER } from '@meridian/platform/ports/pendingCount';
+import {
+  inTransaction,
+  metaOf,
+  requireActor,
+  requireAdmin,
+  requireOwnerOrAdmin,
+} from '@meridian/platform/app/requestContext';
+import type { AdminDecision, HoldCommand } from '../domain/lifecycle.js';
+import { refuseWhileImpersonating } from '@meridian/platform/domain/makerChecker';
 import { type HeldRequestDoc, answerHeldRequest, placeHoldForRequest } from './holdFlow.js';
 import { type HoldLedger, isUnknownOutcome } from './holdLedger.js';
 import { MESSAGES } from './kit.js';
-import type { RequestQueries } from './projections/requestView.js';
-import { pageRequest, type Page } from '../../ports/pages.js';
+import type { RequestQueries } from '../projections/requestView.js';
+import { pageRequest, type Page } from '@meridian/platform/ports/pages';
 
 /** A list's paging as the proto carries it: limit 0 and cursor "" = every item (platform ports/pages.ts). */
 type PageInput = { limit?: number; cursor?: string };
@@ -81,7 +87,7 @@ export interface HeldRequestKind<
   ownCalls?: Record<string, OwnLedgerCall<Ctx, D, OwnCall>>;
   /** Called once a decision is recorded, before the ledger is told (investment: re-arm the maturity timer). */
   onDecided?(ctx: Ctx, decision: Decision): void;
-  /** The kind's read model (app/heldRequest/projections/requestView.ts). */
+  /** The kind's read model (held-request projections/requestView.ts). */
   view: RequestQueries<D>;
   /** The balance a new request of this kind is held from. */
   availableCents(ctx: Ctx, userId: string): Promise<Cents>;

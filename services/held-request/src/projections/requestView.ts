@@ -14,11 +14,11 @@
  *   opening event's actor), absent otherwise.
  * So every document can be dropped and rebuilt from the events alone.
  */
-import type { DomainEvent, StoredEvent } from '../../../eventSourcing/types.js';
-import type { StoreReads } from '../../../ports/serviceStore.js';
-import { findPage, type Page, type PageRequest } from '../../../ports/pages.js';
+import type { DomainEvent, StoredEvent } from '@meridian/platform/eventSourcing/types';
+import type { StoreReads } from '@meridian/platform/ports/serviceStore';
+import { findPage, type Page, type PageRequest } from '@meridian/platform/ports/pages';
 import type { KindDescription } from '../domain/lifecycle.js';
-import { pendingCount, type PendingCounter } from '../../../ports/pendingCount.js';
+import { pendingCount, type PendingCounter } from '@meridian/platform/ports/pendingCount';
 
 /** A request's document: its state and what the lists and the process manager read. */
 export type RequestDoc<S, Sync extends string = string> = S & {
