@@ -8,7 +8,7 @@ export interface RecordedCall {
   headers: Record<string, unknown>;
 }
 
-type Reply = [status: number, data?: unknown, headers?: Record<string, string>];
+export type Reply = [status: number, data?: unknown, headers?: Record<string, string>];
 type Handler = (call: RecordedCall) => Reply | Promise<Reply>;
 
 /**
@@ -58,6 +58,14 @@ export function fakeApi(routes: Record<string, Handler | Reply> = {}) {
 }
 
 export type FakeApi = ReturnType<typeof fakeApi>;
+
+/** A logged-in investor's dashboard with nothing on it yet: balances, investments and history all empty. */
+export const EMPTY_DASHBOARD: Record<string, Reply> = {
+  'GET users/loginStatus': [200, true],
+  'GET invest/deposit-maturity': [200, {}],
+  'GET invest/investment-history': [200, []],
+  'GET invest/getTransactionHistory': [200, []],
+};
 
 /**
  * A fresh fakeApi for each test of the file, answering the login status; restored after each test, with real

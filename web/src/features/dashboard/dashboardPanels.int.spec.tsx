@@ -1,7 +1,7 @@
 import { act, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api } from '../../app/apiClient';
-import { fakeApi } from '../../test/fakeApi';
+import { EMPTY_DASHBOARD, fakeApi } from '../../test/fakeApi';
 import { aUser, loggedInAs, renderApp } from '../../test/render';
 import { eventReceived } from '../live/liveSlice';
 import { LIVE_EVENTS } from '../live/liveEvents';
@@ -11,12 +11,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 let server: ReturnType<typeof fakeApi>;
 beforeEach(() => {
-  server = fakeApi({
-    'GET users/loginStatus': [200, true],
-    'GET invest/deposit-maturity': [200, {}],
-    'GET invest/investment-history': [200, []],
-    'GET invest/getTransactionHistory': [200, []],
-  });
+  server = fakeApi(EMPTY_DASHBOARD);
 });
 afterEach(() => server.restore());
 

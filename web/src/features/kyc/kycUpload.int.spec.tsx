@@ -1,7 +1,7 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { api, ApiError, type ApiRequest } from '../../app/apiClient';
-import { fakeApi } from '../../test/fakeApi';
+import { EMPTY_DASHBOARD, fakeApi } from '../../test/fakeApi';
 import { aUser, loggedInAs, renderApp } from '../../test/render';
 
 let server: ReturnType<typeof fakeApi>;
@@ -9,12 +9,7 @@ let server: ReturnType<typeof fakeApi>;
 let inFlight: { req: ApiRequest; finish: () => void } | null;
 
 beforeEach(() => {
-  server = fakeApi({
-    'GET users/loginStatus': [200, true],
-    'GET invest/deposit-maturity': [200, {}],
-    'GET invest/investment-history': [200, []],
-    'GET invest/getTransactionHistory': [200, []],
-  });
+  server = fakeApi(EMPTY_DASHBOARD);
   inFlight = null;
   const routes = api.defaults.adapter;
   api.defaults.adapter = (req) =>

@@ -224,10 +224,11 @@ export function ChatPanel({ config, onClose, onRead, onStarted }: ChatPanelProps
     return () => document.removeEventListener('keydown', onKey);
   }, [onClose]);
 
-  async function send(text: string): Promise<boolean> {
+  /** Sends one message (`post`): shown at once when the server answers with it, else the list reloads. */
+  async function deliver(post: () => ReturnType<typeof supportApi.send>): Promise<boolean> {
     setSendError('');
     try {
-      const message = await supportApi.send(text);
+      const message = await post();
       if (message) {
         setState((s) => (s.kind === 'ready' ? { ...s, messages: mergeMessages(s.messages, [message]) } : s));
         if (!conversationId) void load();
@@ -239,21 +240,9 @@ export function ChatPanel({ config, onClose, onRead, onStarted }: ChatPanelProps
     }
   }
 
+  const send = (text: string) => deliver(() => supportApi.send(text));
   /** A screenshot or PDF, with the text typed so far. */
-  async function sendFile(file: File, text: string): Promise<boolean> {
-    setSendError('');
-    try {
-      const message = await supportApi.sendFile(file, text);
-      if (message) {
-        setState((s) => (s.kind === 'ready' ? { ...s, messages: mergeMessages(s.messages, [message]) } : s));
-        if (!conversationId) void load();
-      } else void load();
-      return true;
-    } catch (e) {
-      setSendError(serverMessage(e) || CHAT_TEXT.sendFailed);
-      return false;
-    }
-  }
+  const sendFile = (file: File, text: string) => deliver(() => supportApi.sendFile(file, text));
 
   const availability = availabilityText(config);
   return (
