@@ -6,7 +6,7 @@
  * - a user's Idempotency-Key is namespaced per user and operation: it never reaches the ledger's own keys
  *   (`capture:<withdrawal id>`) nor another user's requests.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   signIn,
   userWithRole,
@@ -15,17 +15,9 @@ import {
   type TestComposition,
 } from './testing/composition.js';
 import type { HttpSession } from './testing/httpSession.js';
-import {
-  adminBrowser,
-  confirmDeposit,
-  expectInvariants,
-  fundedInvestor,
-  requestDeposit,
-  startMoneyComposition,
-  waitFor,
-  waitForBalances,
-} from './testing/money.js';
+import { confirmDeposit, fundedInvestor, requestDeposit, waitFor, waitForBalances } from './testing/money.js';
 import { testPng } from '@meridian/platform/testing/testImage';
+import { moneySpec } from './testing/specComposition.js';
 
 const PNG = testPng();
 const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
@@ -37,17 +29,7 @@ const IMPERSONATING = 'Money actions are not allowed while impersonating a user'
 
 let t: TestComposition;
 let admin: HttpSession;
-
-beforeAll(async () => {
-  t = await startMoneyComposition();
-  admin = await adminBrowser(t.url);
-});
-afterEach(async () => {
-  await expectInvariants(t);
-});
-afterAll(async () => {
-  await t?.stop();
-});
+moneySpec((s) => void ({ t, admin } = s));
 
 /** What the ledger holds for the user (its balances read model; the REST API does not show holds). */
 async function heldCents(userId: string): Promise<{ withdrawal: number; investment: number }> {

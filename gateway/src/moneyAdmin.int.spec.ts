@@ -2,7 +2,7 @@
  * Admin money paths: every one refused as anonymous (401), subscriber (403) and author (403) with
  * nothing moved; the three balance edits (add / deduct, a deduct past zero refused, bad amounts).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
 import * as inv from '@meridian/proto/meridian/investment/v1/investment';
@@ -11,31 +11,12 @@ import { callUnary } from './grpcClients.js';
 import { closeMoneyClients, createMoneyClients } from './moneyClients.js';
 import { HttpSession } from './testing/httpSession.js';
 import { userWithRole, type TestComposition } from './testing/composition.js';
-import {
-  adminBrowser,
-  balancesOf,
-  expectInvariants,
-  requestDeposit,
-  startMoneyComposition,
-  verifiedUser,
-  waitForBalances,
-} from './testing/money.js';
+import { balancesOf, requestDeposit, verifiedUser, waitForBalances } from './testing/money.js';
+import { moneySpec } from './testing/specComposition.js';
 
 let t: TestComposition;
 let admin: HttpSession;
-
-beforeAll(async () => {
-  t = await startMoneyComposition();
-  admin = await adminBrowser(t.url);
-});
-
-afterEach(async () => {
-  await expectInvariants(t);
-});
-
-afterAll(async () => {
-  await t?.stop();
-});
+moneySpec((s) => void ({ t, admin } = s));
 
 const put = (b: HttpSession, path: string, body?: unknown) => b.request('PUT', path, { body });
 

@@ -4,40 +4,26 @@
  * queue/itemAdded then queue/itemDecided; reject moves nothing; decided once (409); bad amounts; the
  * referral bonus; emails. After each test the ledger reconciliation check holds.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listMail, type TestComposition } from './testing/composition.js';
 import {
   adminBrowser,
   balancesOf,
   confirmDeposit,
-  expectInvariants,
   openSocket,
   requestDeposit,
-  startMoneyComposition,
   verifiedUser,
   waitFor,
   waitForBalances,
   type RecordingSocket,
 } from './testing/money.js';
 import type { HttpSession } from './testing/httpSession.js';
+import { moneySpec } from './testing/specComposition.js';
 
 let t: TestComposition;
 let admin: HttpSession;
 const sockets: RecordingSocket[] = [];
-
-beforeAll(async () => {
-  t = await startMoneyComposition();
-  admin = await adminBrowser(t.url);
-});
-
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.close();
-  await expectInvariants(t);
-});
-
-afterAll(async () => {
-  await t?.stop();
-});
+moneySpec((s) => void ({ t, admin } = s), sockets);
 
 /** The mails to `to` with that subject, once there is at least one. */
 const mailsWith = (to: string, subject: string) =>

@@ -3,21 +3,20 @@
  * withdraw → approve; getTransactionHistory shows all of it — through the gateway
  * and the real standalone composition with PLANS_JSON. After each test the ledger reconciliation check holds.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listMail, type Account, type TestComposition } from './testing/composition.js';
 import type { HttpSession } from './testing/httpSession.js';
 import {
   adminBrowser,
   balancesOf,
-  expectInvariants,
   fundedInvestor,
   openSocket,
-  startMoneyComposition,
   waitFor,
   waitForBalances,
   type RecordingSocket,
 } from './testing/money.js';
 import { testPng } from '@meridian/platform/testing/testImage';
+import { moneySpec } from './testing/specComposition.js';
 
 const PNG = testPng();
 const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
@@ -25,20 +24,7 @@ const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
 let t: TestComposition;
 let admin: HttpSession;
 const sockets: RecordingSocket[] = [];
-
-beforeAll(async () => {
-  t = await startMoneyComposition();
-  admin = await adminBrowser(t.url);
-});
-
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.close();
-  await expectInvariants(t);
-});
-
-afterAll(async () => {
-  await t?.stop();
-});
+moneySpec((s) => void ({ t, admin } = s), sockets);
 
 const put = (b: HttpSession, path: string, body?: unknown) => b.request('PUT', path, { body });
 

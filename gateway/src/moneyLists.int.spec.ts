@@ -4,20 +4,15 @@
  * the body in the spec's shape and the next page's cursor in X-Next-Cursor (absent on the last page); a bad
  * limit or cursor is a 400 'Invalid cursor or limit'. The history merges its three lists a page at a time.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestComposition } from './testing/composition.js';
-import { adminBrowser, fundedInvestor, requestDeposit, startMoneyComposition } from './testing/money.js';
+import { fundedInvestor, requestDeposit } from './testing/money.js';
 import type { HttpSession } from './testing/httpSession.js';
+import { sharedForSpec, startMoneyAdmin } from './testing/specComposition.js';
 
 let t: TestComposition;
 let admin: HttpSession;
-beforeAll(async () => {
-  t = await startMoneyComposition();
-  admin = await adminBrowser(t.url);
-});
-afterAll(async () => {
-  await t?.stop();
-});
+sharedForSpec(startMoneyAdmin, (s) => void ({ t, admin } = s));
 
 type Row = { _id: string };
 const withCursor = (path: string, limit: number, cursor: string) =>

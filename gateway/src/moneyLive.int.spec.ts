@@ -3,39 +3,25 @@
  * a socket that reconnects with its last position gets every push it missed, in order, then live ones;
  * a position the gateway cannot replay from gets 'live/resync'.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestComposition } from './testing/composition.js';
 import type { HttpSession } from './testing/httpSession.js';
 import {
   adminBrowser,
   confirmDeposit,
-  expectInvariants,
   openSocket,
   requestDeposit,
-  startMoneyComposition,
   verifiedUser,
   waitForBalances,
   type Push,
   type RecordingSocket,
 } from './testing/money.js';
+import { moneySpec } from './testing/specComposition.js';
 
 let t: TestComposition;
 let admin: HttpSession;
 const sockets: RecordingSocket[] = [];
-
-beforeAll(async () => {
-  t = await startMoneyComposition();
-  admin = await adminBrowser(t.url);
-});
-
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.close();
-  await expectInvariants(t);
-});
-
-afterAll(async () => {
-  await t?.stop();
-});
+moneySpec((s) => void ({ t, admin } = s), sockets);
 
 const seqOf = (p: Push) => Number(String(p.payload.position).split('.')[1]);
 

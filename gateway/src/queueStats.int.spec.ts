@@ -3,27 +3,15 @@
  * services keep in their read models; admin only (an investor 403, nobody 401). The counts move as items
  * are requested and decided.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifiedUser, type TestComposition } from './testing/composition.js';
 import type { HttpSession } from './testing/httpSession.js';
-import {
-  adminBrowser,
-  confirmDeposit,
-  fundedInvestor,
-  requestDeposit,
-  startMoneyComposition,
-  waitFor,
-} from './testing/money.js';
+import { confirmDeposit, fundedInvestor, requestDeposit, waitFor } from './testing/money.js';
+import { sharedForSpec, startMoneyAdmin } from './testing/specComposition.js';
 
 let t: TestComposition;
 let admin: HttpSession;
-beforeAll(async () => {
-  t = await startMoneyComposition();
-  admin = await adminBrowser(t.url);
-});
-afterAll(async () => {
-  await t?.stop();
-});
+sharedForSpec(startMoneyAdmin, (s) => void ({ t, admin } = s));
 
 type Stats = { deposits: number; investments: number; withdrawals: number; kyc: number };
 

@@ -5,29 +5,18 @@
  * impersonating admin gets the impersonated user's.
  */
 import { inflateSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyStatement, type Statement } from 'meridian-verify';
 import type { TestComposition } from './testing/composition.js';
 import { HttpSession } from './testing/httpSession.js';
-import { adminBrowser, expectInvariants, fundedInvestor, startMoneyComposition } from './testing/money.js';
+import { fundedInvestor } from './testing/money.js';
 import { promotedAdmin } from './testing/routeCallers.js';
 import { STATEMENT_MESSAGES } from './http/statementRoutes.js';
+import { moneySpec } from './testing/specComposition.js';
 
 let t: TestComposition;
 let admin: HttpSession;
-
-beforeAll(async () => {
-  t = await startMoneyComposition();
-  admin = await adminBrowser(t.url);
-});
-
-afterEach(async () => {
-  await expectInvariants(t);
-});
-
-afterAll(async () => {
-  await t?.stop();
-});
+moneySpec((s) => void ({ t, admin } = s));
 
 /** The raw answer (bytes and headers) of a GET with `browser`'s cookies. */
 async function download(browser: HttpSession, path: string) {

@@ -4,38 +4,19 @@
  * ?cancelPending=true every pending request is rejected (holds released) and then the user deleted, after
  * which no service decides any of their requests; an approval racing the deletion: exactly one happens.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testPng } from '@meridian/platform/testing/testImage';
 import type { TestComposition } from './testing/composition.js';
 import type { HttpSession } from './testing/httpSession.js';
-import {
-  adminBrowser,
-  expectInvariants,
-  fundedInvestor,
-  requestDeposit,
-  startMoneyComposition,
-  waitFor,
-  waitForBalances,
-} from './testing/money.js';
+import { fundedInvestor, requestDeposit, waitFor, waitForBalances } from './testing/money.js';
+import { moneySpec } from './testing/specComposition.js';
 
 const PNG = testPng(400, 300);
 const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 let t: TestComposition;
 let admin: HttpSession;
-
-beforeAll(async () => {
-  t = await startMoneyComposition();
-  admin = await adminBrowser(t.url);
-});
-
-afterEach(async () => {
-  await expectInvariants(t);
-});
-
-afterAll(async () => {
-  await t?.stop();
-});
+moneySpec((s) => void ({ t, admin } = s));
 
 const put = (b: HttpSession, path: string) => b.request('PUT', path);
 const del = (b: HttpSession, path: string) => b.request('DELETE', path);

@@ -6,27 +6,16 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { expect } from 'vitest';
 import { openApiPath } from '../http/openapi.js';
-import type { TestComposition } from './composition.js';
 import type { HttpResult, HttpSession, RequestOptions } from './httpSession.js';
 import { adminBrowser, startMoneyComposition } from './money.js';
+import { startedWith } from './specComposition.js';
 
 /** The money composition (PLANS_JSON), its admin, and the OpenAPI document it serves. */
-export async function startApiContract(): Promise<{
-  t: TestComposition;
-  admin: HttpSession;
-  doc: any;
-  stop: () => Promise<void>;
-}> {
-  const t = await startMoneyComposition();
-  try {
-    const admin = await adminBrowser(t.url);
-    const doc = await (await fetch(`${t.url}/api/openapi.json`)).json();
-    return { t, admin, doc, stop: () => t.stop() };
-  } catch (err) {
-    await t.stop();
-    throw err;
-  }
-}
+export const startApiContract = () =>
+  startedWith(startMoneyComposition, async (t) => ({
+    admin: await adminBrowser(t.url),
+    doc: (await (await fetch(`${t.url}/api/openapi.json`)).json()) as any,
+  }));
 
 // ---------------------------------------------------------------- the document as a validator
 export const DOC_ID = 'https://meridian.invalid/openapi.json';

@@ -2,9 +2,10 @@
  * What the tests of a spec file share: started before them (beforeAll), stopped after them (afterAll).
  * `set` hands it to the file's own variables.
  */
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { adminBrowser, startTestComposition, type TestComposition } from './composition.js';
 import type { HttpSession } from './httpSession.js';
+import { expectInvariants, startMoneyComposition } from './money.js';
 
 export function sharedForSpec<S extends { stop(): Promise<void> }>(
   start: () => Promise<S>,
@@ -20,20 +21,45 @@ export function sharedForSpec<S extends { stop(): Promise<void> }>(
   });
 }
 
-/** The REST contract specs' composition (restContract.*.int.spec.ts): the standalone one and its admin. */
-export async function startRestContract(): Promise<{
-  t: TestComposition;
-  url: string;
-  admin: HttpSession;
-  stop: () => Promise<void>;
-}> {
-  const t = await startTestComposition();
+/** What `start` starts (`t`) with `more` of it; `t` is stopped again when `more` fails. */
+export async function startedWith<T extends { stop(): Promise<void> }, M>(
+  start: () => Promise<T>,
+  more: (t: T) => Promise<M>,
+): Promise<M & { t: T; stop: () => Promise<void> }> {
+  const t = await start();
   try {
-    return { t, url: t.url, admin: await adminBrowser(t.url), stop: () => t.stop() };
+    return { ...(await more(t)), t, stop: () => t.stop() };
   } catch (err) {
     await t.stop();
     throw err;
   }
+}
+
+/** The REST contract specs' composition (restContract.*.int.spec.ts): the standalone one and its admin. */
+export const startRestContract = () =>
+  startedWith(startTestComposition, async (t) => ({ url: t.url, admin: await adminBrowser(t.url) }));
+
+/** The money composition and its admin. */
+export const startMoneyAdmin = () =>
+  startedWith(startMoneyComposition, async (t) => ({ admin: await adminBrowser(t.url) }));
+
+/**
+ * The money composition and its admin for a spec file's tests, the ledger's invariants checked after each
+ * test (expectInvariants), once the sockets the test left in `sockets` are closed.
+ */
+export function moneySpec(
+  set: (started: { t: TestComposition; admin: HttpSession }) => void,
+  sockets: { close(): void }[] = [],
+): void {
+  let t: TestComposition;
+  sharedForSpec(startMoneyAdmin, (started) => {
+    t = started.t;
+    set(started);
+  });
+  afterEach(async () => {
+    for (const s of sockets.splice(0)) s.close();
+    await expectInvariants(t);
+  });
 }
 
 const USER_KEYS = [
