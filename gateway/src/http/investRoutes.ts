@@ -3,7 +3,6 @@
  * (routeTable.ts): the plans, a user's investments and history, and the admins' pending list and decisions.
  */
 import type { Request, Response } from 'express';
-import { MONEY_MESSAGES as AMOUNT_MESSAGES } from '@meridian/platform/money/money';
 import { z } from 'zod';
 import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
 import * as inv from '@meridian/proto/meridian/investment/v1/investment';
@@ -19,6 +18,7 @@ import { TAGS, json, type Route } from './routeTable.js';
 import { paged } from './routeDocs.js';
 import {
   MONEY_MESSAGES,
+  amountRefusals,
   heldRequestDecisions,
   idempotencyKeyOf,
   moneySchemas,
@@ -184,16 +184,15 @@ export const INVEST_ROUTES: Route<MoneyContext>[] = [
     status: 201,
     ok: json(moneyAnswers.investmentOutcome, 'Requested; pending approval.'),
     errors: {
-      400: [
-        'Please select an investment plan.',
-        MONEY_MESSAGES.amountRequired,
-        MONEY_MESSAGES.amountType,
-        'The selected investment plan does not exist',
-        'The <plan> plan accepts amounts from <min> to <max>',
-        'Please verify your email before investing',
-        'Insufficient balance',
-        ...Object.values(AMOUNT_MESSAGES),
-      ],
+      400: amountRefusals(
+        ['Please select an investment plan.'],
+        [
+          'The selected investment plan does not exist',
+          'The <plan> plan accepts amounts from <min> to <max>',
+          'Please verify your email before investing',
+          'Insufficient balance',
+        ],
+      ),
     },
     handler:
       ({ money, ctx, caller, userFacts }) =>

@@ -9,7 +9,8 @@
  * is a 400 here and never reaches a service. Answers speak dollars (cents / 100).
  */
 import type { Request, Response } from 'express';
-import { MAKER_CHECKER_MESSAGES as MAKER_CHECKER } from '@meridian/platform/app/heldRequest/domain/makerChecker';
+import { MAKER_CHECKER_MESSAGES as MAKER_CHECKER } from '@meridian/platform/domain/makerChecker';
+import { MONEY_MESSAGES as AMOUNT_MESSAGES } from '@meridian/platform/money/money';
 import { sha256Hex } from '@meridian/platform/crypto';
 import { z } from 'zod';
 import * as id from '@meridian/proto/meridian/identity/v1/identity';
@@ -74,6 +75,18 @@ export const amountField = z
   )
   .transform((v) => (typeof v === 'number' ? String(v) : String(v).trim()))
   .refine((v) => v.length > 0 && v.length <= 32, MONEY_MESSAGES.amountRequired);
+
+/**
+ * The 400s of a money command with an amount, in the order the document lists them: the route's own
+ * `before` the amount's presence and type, then `after` them, then the money rules the service applies.
+ */
+export const amountRefusals = (before: string[], after: string[]): string[] => [
+  ...before,
+  MONEY_MESSAGES.amountRequired,
+  MONEY_MESSAGES.amountType,
+  ...after,
+  ...Object.values(AMOUNT_MESSAGES),
+];
 
 /** Body schemas of the money routes (also the request bodies of the OpenAPI document). */
 export const moneySchemas = {

@@ -2,12 +2,12 @@
  * The REST API as an OpenAPI 3.1 document, generated from the route table (routeTable.ts, routes.ts): the
  * zod schemas that validate the requests (validation.ts, the route modules) and type the answers
  * (answers.ts), with zod's own JSON Schema output (draft 2020-12, OpenAPI 3.1's dialect). Served at
- * GET /api/openapi.json and, readable, at /api/docs (apiDocs.ts). gateway/src/apiContract.int.spec.ts
+ * GET /api/openapi.json and, readable, at /api/docs (apiDocs.ts). gateway/src/apiContract.openapi.int.spec.ts
  * walks the Express router and holds the two to each other, and drives the real app to check that the
  * documented answers are what the routes send.
  */
 import { z } from 'zod';
-import { MAKER_CHECKER_MESSAGES as MAKER_CHECKER } from '@meridian/platform/app/heldRequest/domain/makerChecker';
+import { MAKER_CHECKER_MESSAGES as MAKER_CHECKER } from '@meridian/platform/domain/makerChecker';
 import { answerRegistry } from './answers.js';
 import { claimSchemas } from '../live/claimsRoutes.js';
 import { supportSchemas } from './supportViews.js';

@@ -3,8 +3,7 @@
  * (routeTable.ts): a user's deposit request and its status, and the admins' pending list and decisions.
  */
 import type { Request, Response } from 'express';
-import { MAKER_CHECKER_MESSAGES as MAKER_CHECKER } from '@meridian/platform/app/heldRequest/domain/makerChecker';
-import { MONEY_MESSAGES as AMOUNT_MESSAGES } from '@meridian/platform/money/money';
+import { MAKER_CHECKER_MESSAGES as MAKER_CHECKER } from '@meridian/platform/domain/makerChecker';
 import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
 import { callUnary } from '../grpcClients.js';
 import { moneyAnswers } from './answers.js';
@@ -15,7 +14,13 @@ import { parseBody, parseTokenParam } from './validation.js';
 import { ALL_FIELDS_REQUIRED } from './refusals.js';
 import { TAGS, json, type Route } from './routeTable.js';
 import { CLAIM_REFUSALS, CLAIM_RULE, paged } from './routeDocs.js';
-import { MONEY_MESSAGES, idempotencyKeyOf, moneySchemas, type MoneyContext } from './moneyRequests.js';
+import {
+  MONEY_MESSAGES,
+  amountRefusals,
+  idempotencyKeyOf,
+  moneySchemas,
+  type MoneyContext,
+} from './moneyRequests.js';
 
 const decidePayment =
   (decision: 'confirm' | 'reject') =>
@@ -53,14 +58,14 @@ export const PAYMENT_ROUTES: Route<MoneyContext>[] = [
     status: 201,
     ok: json(moneyAnswers.depositCreated, 'Requested; pending confirmation.'),
     errors: {
-      400: [
-        MONEY_MESSAGES.amountRequired,
-        MONEY_MESSAGES.amountType,
-        'Please verify your email before making a deposit',
-        'Deposit amount must be greater than zero',
-        'The maximum deposit is $1,000,000',
-        ...Object.values(AMOUNT_MESSAGES),
-      ],
+      400: amountRefusals(
+        [],
+        [
+          'Please verify your email before making a deposit',
+          'Deposit amount must be greater than zero',
+          'The maximum deposit is $1,000,000',
+        ],
+      ),
     },
     handler:
       ({ money, ctx, caller, userFacts, givenAddress }) =>

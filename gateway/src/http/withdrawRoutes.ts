@@ -7,8 +7,7 @@
  *   PUT users/editDepositBalance/{id}    -> Deposit Balance  (balance,             ledger account deposit)
  *   PUT users/editinvestmentBalance/{id} -> Total Investment (investmentBalance,   ledger account invested)
  */
-import { MAKER_CHECKER_MESSAGES as MAKER_CHECKER } from '@meridian/platform/app/heldRequest/domain/makerChecker';
-import { MONEY_MESSAGES as AMOUNT_MESSAGES } from '@meridian/platform/money/money';
+import { MAKER_CHECKER_MESSAGES as MAKER_CHECKER } from '@meridian/platform/domain/makerChecker';
 import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
 import * as wd from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
 import { callUnary } from '../grpcClients.js';
@@ -21,6 +20,7 @@ import { TAGS, json, type Route } from './routeTable.js';
 import { paged } from './routeDocs.js';
 import {
   MONEY_MESSAGES,
+  amountRefusals,
   heldRequestDecisions,
   idempotencyKeyOf,
   moneySchemas,
@@ -41,17 +41,16 @@ export const WITHDRAW_ROUTES: Route<MoneyContext>[] = [
     status: 201,
     ok: json(moneyAnswers.withdrawalOutcome, 'Requested; pending approval.'),
     errors: {
-      400: [
-        ALL_FIELDS_REQUIRED,
-        MONEY_MESSAGES.amountRequired,
-        MONEY_MESSAGES.amountType,
-        'Please verify your email before requesting a withdrawal',
-        'Your KYC verification must be approved before you can withdraw',
-        'Minimum withdrawal amount is $50',
-        'Insufficient balance',
-        'Please enter a valid wallet address',
-        ...Object.values(AMOUNT_MESSAGES),
-      ],
+      400: amountRefusals(
+        [ALL_FIELDS_REQUIRED],
+        [
+          'Please verify your email before requesting a withdrawal',
+          'Your KYC verification must be approved before you can withdraw',
+          'Minimum withdrawal amount is $50',
+          'Insufficient balance',
+          'Please enter a valid wallet address',
+        ],
+      ),
     },
     handler:
       ({ money, ctx, caller, userFacts }) =>
@@ -186,14 +185,10 @@ export const BALANCE_EDIT_ROUTES: Route<MoneyContext>[] = BALANCE_EDITS.map(
     idempotencyKey: true,
     ok: json(moneyAnswers.balanceEdit, "The user's balances after the edit."),
     errors: {
-      400: [
-        MONEY_MESSAGES.operation,
-        MONEY_MESSAGES.amountRequired,
-        MONEY_MESSAGES.amountType,
-        'Invalid user id',
-        'Insufficient balance for this deduction',
-        ...Object.values(AMOUNT_MESSAGES),
-      ],
+      400: amountRefusals(
+        [MONEY_MESSAGES.operation],
+        ['Invalid user id', 'Insufficient balance for this deduction'],
+      ),
       403: [MAKER_CHECKER.ownBalances],
       404: ['User not found'],
     },
