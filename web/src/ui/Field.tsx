@@ -124,6 +124,23 @@ export function EmailField({
   );
 }
 
+/** The phone number of a form; `onValue` gets the text typed. */
+export function PhoneField({
+  onValue,
+  ...input
+}: Omit<InputFieldProps, 'label' | 'onChange'> & { onValue: (value: string) => void }) {
+  return (
+    <InputField
+      label="Phone"
+      name="phone"
+      type="tel"
+      autoComplete="tel"
+      onChange={(e) => onValue(e.target.value)}
+      {...input}
+    />
+  );
+}
+
 /** The form-level success message (nothing while it is empty); announced to screen readers. */
 export function FormSuccess({ message }: { message: string }) {
   if (!message) return null;

@@ -3,7 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from '../../ui/toast';
 import { useAppDispatch } from '../../app/hooks';
 import { Button } from '../../ui/Button';
-import { EmailField, FormError, InputField } from '../../ui/Field';
+import { EmailField, FormError, InputField, PhoneField } from '../../ui/Field';
 import { AuthCard, UserPlusIcon } from './AuthCard';
 import { registerSubmitted } from './authSlice';
 import { CountryField } from './CountryField';
@@ -75,14 +75,7 @@ export function RegisterPage() {
           onChange={(e) => set('name')(e.target.value)}
         />
         <EmailField value={form.email} onValue={set('email')} />
-        <InputField
-          label="Phone"
-          name="phone"
-          type="tel"
-          autoComplete="tel"
-          value={form.phone}
-          onChange={(e) => set('phone')(e.target.value)}
-        />
+        <PhoneField value={form.phone} onValue={set('phone')} />
         <CountryField value={form.country} onChange={set('country')} />
         <PasswordInput
           label="Password"

@@ -1,7 +1,7 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useAppDispatch } from '../../app/hooks';
 import { Button } from '../../ui/Button';
-import { FormError, InputField, TextAreaField } from '../../ui/Field';
+import { FormError, InputField, PhoneField, TextAreaField } from '../../ui/Field';
 import { initials } from '../../ui/format';
 import { profileUpdateSubmitted } from '../auth/authSlice';
 import type { ProfileChanges, User } from '../auth/authTypes';
@@ -106,14 +106,7 @@ export function ProfileTab({
           aria-readonly="true"
           hint="Email cannot be changed."
         />
-        <InputField
-          label="Phone"
-          name="phone"
-          type="tel"
-          autoComplete="tel"
-          value={form.phone}
-          onChange={(e) => setForm({ ...form, phone: e.target.value })}
-        />
+        <PhoneField value={form.phone} onValue={(phone) => setForm({ ...form, phone })} />
         <CountryField value={form.country} onChange={(country) => setForm((f) => ({ ...f, country }))} />
       </div>
       <TextAreaField
