@@ -66,6 +66,29 @@ const transactionHistory =
   async (req: Request, res: Response) => {
     const who = caller(res);
     const paging = pageParams(req);
+    /** The caller's three lists: whole, or a page of each. */
+    type Page = { limit?: number; cursor?: string };
+    const deposits = (page: Page = {}) =>
+      callUnary(
+        money.ledger,
+        'listUserDeposits',
+        lg.ListUserDepositsRequest.fromPartial({ ...who, ...page }),
+        ctx(req),
+      );
+    const investments = (page: Page = {}) =>
+      callUnary(
+        money.investment,
+        'investmentHistory',
+        inv.InvestmentHistoryRequest.fromPartial({ ...who, ...page }),
+        ctx(req),
+      );
+    const withdrawals = (page: Page = {}) =>
+      callUnary(
+        money.withdrawal,
+        'listUserWithdrawals',
+        wd.ListUserWithdrawalsRequest.fromPartial({ ...who, ...page }),
+        ctx(req),
+      );
     if (paging.limit !== undefined) {
       const asItems = <T, J>(
         list: { nextCursor: string; itemCursors: string[] },
@@ -80,42 +103,22 @@ const transactionHistory =
         | (DepositAnswer & { type: 'Transaction'; timestamp: string })
         | (InvestmentAnswer & { type: 'Investment'; timestamp: string | null })
         | (WithdrawalAnswer & { type: 'Withdrawal'; timestamp: string });
+      const createdAt = (i: Item) => (i as { createdAt: string }).createdAt;
       const page = await mergeHistoryPage<Item>(
         [
           {
-            fetch: async (cursor, limit) => {
-              const out = await callUnary(
-                money.ledger,
-                'listUserDeposits',
-                lg.ListUserDepositsRequest.fromPartial({ ...who, limit, cursor }),
-                ctx(req),
-              );
-              return asItems(out, out.deposits, depositItem);
-            },
-            time: (i) => (i as { createdAt: string }).createdAt,
+            fetch: async (cursor, limit) =>
+              deposits({ limit, cursor }).then((out) => asItems(out, out.deposits, depositItem)),
+            time: createdAt,
           },
           {
-            fetch: async (cursor, limit) => {
-              const out = await callUnary(
-                money.investment,
-                'investmentHistory',
-                inv.InvestmentHistoryRequest.fromPartial({ ...who, limit, cursor }),
-                ctx(req),
-              );
-              return asItems(out, out.investments, investmentItem);
-            },
-            time: (i) => (i as { createdAt: string }).createdAt,
+            fetch: async (cursor, limit) =>
+              investments({ limit, cursor }).then((out) => asItems(out, out.investments, investmentItem)),
+            time: createdAt,
           },
           {
-            fetch: async (cursor, limit) => {
-              const out = await callUnary(
-                money.withdrawal,
-                'listUserWithdrawals',
-                wd.ListUserWithdrawalsRequest.fromPartial({ ...who, limit, cursor }),
-                ctx(req),
-              );
-              return asItems(out, out.withdrawals, withdrawalItem);
-            },
+            fetch: async (cursor, limit) =>
+              withdrawals({ limit, cursor }).then((out) => asItems(out, out.withdrawals, withdrawalItem)),
             time: (i) => (i as { requestDate: string }).requestDate,
           },
         ],
@@ -125,25 +128,11 @@ const transactionHistory =
       res.json({ history: page.items.map((i) => i.item) });
       return;
     }
-    const [deposits, investments, withdrawals] = await Promise.all([
-      callUnary(money.ledger, 'listUserDeposits', lg.ListUserDepositsRequest.fromPartial(who), ctx(req)),
-      callUnary(
-        money.investment,
-        'investmentHistory',
-        inv.InvestmentHistoryRequest.fromPartial(who),
-        ctx(req),
-      ),
-      callUnary(
-        money.withdrawal,
-        'listUserWithdrawals',
-        wd.ListUserWithdrawalsRequest.fromPartial(who),
-        ctx(req),
-      ),
-    ]);
+    const [d, i, w] = await Promise.all([deposits(), investments(), withdrawals()]);
     const items = [
-      ...deposits.deposits.map(depositItem),
-      ...investments.investments.map(investmentItem),
-      ...withdrawals.withdrawals.map(withdrawalItem),
+      ...d.deposits.map(depositItem),
+      ...i.investments.map(investmentItem),
+      ...w.withdrawals.map(withdrawalItem),
     ].sort((a, b) => byTimeDesc(a.timestamp, b.timestamp));
     res.json({ history: items });
   };
