@@ -7,7 +7,8 @@ import { COLLECTIONS } from '../projections/views.js';
 import { ledgerInvariantProblems } from '../testing/invariants.js';
 import { inTransaction, type LedgerContext } from './context.js';
 import { placeHold } from './money.js';
-import { executeLedger } from './streams.js';
+import { handleCommand } from '@meridian/platform/app/commandHandler';
+import { LEDGER_STREAM } from './streams.js';
 
 /** A store on which another writer appends to the stream first, `times` times. */
 function racedStore(store: ServiceStore, times: number): ServiceStore & { attempts: number } {
@@ -34,8 +35,10 @@ const addToUser1 = (
   transactionId: string,
 ) =>
   store.transaction((tx) =>
-    executeLedger(
+    handleCommand(
       tx,
+      LEDGER_STREAM,
+      'u1',
       {
         type: 'AdjustBalance',
         userId: 'u1',

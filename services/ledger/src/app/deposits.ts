@@ -38,7 +38,8 @@ import {
   requireAdmin,
   requireOwnerOrAdmin,
 } from './context.js';
-import { executeDeposit, executeLedger } from './streams.js';
+import { handleCommand } from '@meridian/platform/app/commandHandler';
+import { LEDGER_STREAM, executeDeposit } from './streams.js';
 
 export type DepositView = DepositDoc & { userName: string; userEmail: string };
 
@@ -179,8 +180,10 @@ export async function decideDeposit(
     const confirmed = decided.events.find((e) => e.type === 'DepositConfirmed');
     if (confirmed && decided.after.status !== 'none') {
       const { userId, amountCents, depositId } = decided.after;
-      const credit = await executeLedger(
+      const credit = await handleCommand(
         tx,
+        LEDGER_STREAM,
+        userId,
         {
           type: 'CreditDeposit',
           userId,
@@ -196,8 +199,10 @@ export async function decideDeposit(
       const earned = credit.events.find((e) => e.type === 'ReferralBonusEarned') as
         { id: string; data: ReferralBonusEarned['data'] } | undefined;
       if (earned) {
-        await executeLedger(
+        await handleCommand(
           tx,
+          LEDGER_STREAM,
+          earned.data.referrerId,
           {
             type: 'PayReferralBonus',
             userId: earned.data.referrerId,

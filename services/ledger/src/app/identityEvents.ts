@@ -16,7 +16,8 @@ import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { PersonalData } from '@meridian/platform/personalData';
 import type { StoreTx } from '@meridian/platform/ports/serviceStore';
 import { COLLECTIONS, type UserDoc, projectUser } from '../projections/views.js';
-import { executeLedger } from './streams.js';
+import { handleCommand } from '@meridian/platform/app/commandHandler';
+import { LEDGER_STREAM } from './streams.js';
 
 type UserRegisteredData = {
   userId: string;
@@ -42,8 +43,10 @@ export async function handleIdentityEvent(
       const doc = await tx.get<UserDoc>(COLLECTIONS.users, data.userId);
       await tx.put(COLLECTIONS.users, data.userId, projectUser(doc, data));
       if (data.referredBy && data.referredBy !== data.userId) {
-        await executeLedger(
+        await handleCommand(
           tx,
+          LEDGER_STREAM,
+          data.userId,
           { type: 'LinkReferrer', userId: data.userId, referrerId: data.referredBy, now },
           causedBy(event),
         );

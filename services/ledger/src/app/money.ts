@@ -40,7 +40,8 @@ import {
   requireActor,
   requireOwnerOrAdmin,
 } from './context.js';
-import { type BatchItem, executeLedger, executeLedgerBatch, ledgerStateFor } from './streams.js';
+import { handleCommand } from '@meridian/platform/app/commandHandler';
+import { type BatchItem, LEDGER_STREAM, executeLedgerBatch, ledgerStateFor } from './streams.js';
 
 export type HoldResult = { hold: Hold; balances: BalancesDoc };
 
@@ -73,7 +74,7 @@ function post<T>(
   return inTransaction(ctx, async (tx) => {
     await check?.(tx);
     const command = { ...posting, transactionId: ctx.newId(), now: ctx.clock() } as MoneyCommand;
-    const { after } = await executeLedger(tx, command, metaOf(ctx, actor));
+    const { after } = await handleCommand(tx, LEDGER_STREAM, command.userId, command, metaOf(ctx, actor));
     return answer(tx, after);
   });
 }

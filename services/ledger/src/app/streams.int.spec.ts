@@ -3,12 +3,13 @@
  * or behind: it heals them from the stream and decides on the whole truth.
  */
 import { describe, expect, it } from 'vitest';
+import { handleCommand } from '@meridian/platform/app/commandHandler';
 import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { type LedgerCommand, type MoneyCommand, factKeysOf, foldLedger } from '../domain/account.js';
 import {
   STATE_COLLECTIONS,
-  executeLedger,
+  LEDGER_STREAM,
   executeLedgerBatch,
   ledgerStateFor,
   loadLedger,
@@ -20,7 +21,8 @@ const at = { now: new Date('2026-03-01T12:00:00Z') };
 type WithoutAttempt<C> = C extends unknown ? Omit<C, 'transactionId' | 'now'> : never;
 const command = (c: WithoutAttempt<MoneyCommand>) =>
   ({ ...c, transactionId: `t-${++n}`, ...at }) as MoneyCommand;
-const run = (store: ServiceStore, c: LedgerCommand) => store.transaction((tx) => executeLedger(tx, c, meta));
+const run = (store: ServiceStore, c: LedgerCommand) =>
+  store.transaction((tx) => handleCommand(tx, LEDGER_STREAM, c.userId, c, meta));
 
 /** u1 funded 1,000.00 with two investments of 100.00 held and captured. */
 async function funded(store: ServiceStore): Promise<void> {

@@ -16,7 +16,7 @@
  * row keeps the new head. A row without a head (written before the chain) counts as no row: the stream is
  * folded once, which links its older postings from genesis.
  */
-import { type CommandStream, handleCommand } from '@meridian/platform/app/commandHandler';
+import { type CommandStream, type SnapshotHooks, handleCommand } from '@meridian/platform/app/commandHandler';
 import { ConcurrencyError } from '@meridian/platform/eventSourcing/errors';
 import type { EventMeta, StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore';
@@ -139,50 +139,28 @@ export async function ledgerStateFor(
 export const openHoldsCount = (reads: StoreReads): Promise<number> =>
   reads.count(STATE_COLLECTIONS.facts, { kind: 'holds', status: 'held' });
 
-export interface LedgerResult {
-  before: LedgerState;
-  after: LedgerState;
-  decided: LedgerEvent[];
-  events: StoredEvent<LedgerEvent>[];
-}
+/** Load (row + the command's facts), write the rows after the append, and link postings into the chain. */
+const LEDGER_SNAPSHOT: SnapshotHooks<LedgerCommand, LedgerState> = {
+  load: async (reads, userId, command) => {
+    const { rows, ...loaded } = await loadFor(reads, userId, command ? factKeysOf(command) : []);
+    return { ...loaded, fromSnapshot: rows === 'current' };
+  },
+  save: writeRows,
+};
 
 /**
- * load (row + the command's facts) -> decide -> append (expected version = the row's) -> project ->
- * rows, through `tx`.
+ * A user's ledger (`ledger-<userId>`, id = the user's id) for `handleCommand`: load (row + the command's
+ * facts) -> decide -> link the postings into the user's hash chain after the state's last link
+ * (domain/account/chain.ts) -> append (expected version = the row's) -> project -> rows.
  */
-export async function executeLedger(
-  tx: StoreTx,
-  command: LedgerCommand,
-  meta: EventMeta,
-): Promise<LedgerResult> {
-  const userId = command.userId;
-  const keys = factKeysOf(command);
-  let loaded = await loadFor(tx, userId, keys);
-  for (let healed = false; ; healed = true) {
-    const { version, state } = loaded;
-    // the postings linked into the user's hash chain after the state's last link (domain/account/chain.ts)
-    const decided = withChainLinks(accountDecider.decide(command, state), state.chain);
-    if (decided.length === 0) {
-      if (loaded.rows === 'none' && version > 0) await writeRows(tx, userId, version, initialState(), state);
-      return { before: state, after: state, decided, events: [] };
-    }
-    let appended: { nextVersion: number; events: StoredEvent<LedgerEvent>[] };
-    try {
-      appended = await tx.appendToStream<LedgerEvent>(toAccountStreamId(userId), version, decided, meta);
-    } catch (err) {
-      if (!(err instanceof ConcurrencyError) || healed || loaded.rows === 'none') throw err;
-      // a row behind its stream (events appended by a path that kept no rows): fold it whole, once
-      const full = await foldStream(tx, userId);
-      if (full.version === version) throw err; // a concurrent writer: the transaction runs again
-      loaded = { ...full, rows: 'none' };
-      continue;
-    }
-    await project(tx, appended.events);
-    const after = foldLedger(decided, state);
-    await writeRows(tx, userId, appended.nextVersion, loaded.rows === 'none' ? initialState() : state, after);
-    return { before: state, after, decided, events: appended.events };
-  }
-}
+export const LEDGER_STREAM: CommandStream<LedgerCommand, LedgerEvent, LedgerState> = {
+  decider: accountDecider,
+  streamIdOf: toAccountStreamId,
+  fold: foldLedger,
+  project: (tx, events) => project(tx, events),
+  link: (decided, state) => withChainLinks(decided, state.chain),
+  snapshot: LEDGER_SNAPSHOT,
+};
 
 /**
  * One item of a batch on one user's ledger (`executeLedgerBatch`): the fact keys its commands read, and its
@@ -205,7 +183,7 @@ export type BatchOutcome = { ok: true } | { ok: false; error: Error };
  * rows written once. An item that is refused (deciding throws) changes nothing and the next item is decided
  * as if it had not been: deciding is pure, so no savepoint is needed. A store failure fails the whole call
  * (the caller's transaction runs again). The events are those of the items' commands decided one at a time
- * (`executeLedger`), each posting with its own key and chain link, less each command's BalancesChanged: the
+ * (`handleCommand` on `LEDGER_STREAM`), each posting with its own key and chain link, less each command's BalancesChanged: the
  * one at the end says the balances after the last posting.
  */
 export async function executeLedgerBatch(

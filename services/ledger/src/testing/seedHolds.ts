@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import type { Cents } from '@meridian/platform/money/money';
-import { executeLedger } from '../app/streams.js';
+import { handleCommand } from '@meridian/platform/app/commandHandler';
+import { LEDGER_STREAM } from '../app/streams.js';
 
 const PER_TX = 1_000;
 
@@ -24,8 +25,10 @@ export async function seedCapturedHolds(
   for (let at = 0; at < users.length; at += PER_TX)
     await store.transaction(async (tx) => {
       for (const [userId, n] of users.slice(at, at + PER_TX))
-        await executeLedger(
+        await handleCommand(
           tx,
+          LEDGER_STREAM,
+          userId,
           {
             type: 'CreditDeposit',
             userId,
@@ -41,8 +44,10 @@ export async function seedCapturedHolds(
   for (let at = 0; at < holds.length; at += PER_TX)
     await store.transaction(async (tx) => {
       for (const { userId, holdId } of holds.slice(at, at + PER_TX)) {
-        await executeLedger(
+        await handleCommand(
           tx,
+          LEDGER_STREAM,
+          userId,
           {
             type: 'PlaceHold',
             userId,
@@ -55,8 +60,10 @@ export async function seedCapturedHolds(
           },
           meta,
         );
-        await executeLedger(
+        await handleCommand(
           tx,
+          LEDGER_STREAM,
+          userId,
           {
             type: 'CaptureHold',
             userId,

@@ -3,7 +3,13 @@
  * -> append with the version read (optimistic concurrency: a concurrent writer makes the append throw
  * ConcurrencyError, and inTransaction runs it all again) -> project the appended events in the same
  * transaction. Idempotency is the decider's (a command it has already seen decides no events).
+ *
+ * A stream may load from a snapshot (`snapshot`: a row kept beside the stream, written in the transaction
+ * that appends) instead of folding its events, and may rewrite the decided events before they are appended
+ * (`link`, such as the ledger's hash chain). A snapshot found behind its stream (the append's version check
+ * says so while the stream is further on than the snapshot) is replaced once by the stream folded whole.
  */
+import { ConcurrencyError } from '../eventSourcing/errors.js';
 import type { Decider, DomainEvent, EventMeta, StoredEvent } from '../eventSourcing/types.js';
 import type { StoreReads, StoreTx } from '../ports/serviceStore.js';
 
@@ -15,6 +21,24 @@ export interface CommandStream<Command, Event extends DomainEvent, State> {
   fold?(events: readonly Event[], from: State): State;
   /** Writes the read models of freshly appended events, inside their transaction (default: none). */
   project?(tx: StoreTx, events: readonly StoredEvent<Event>[], id: string): Promise<void>;
+  /** Rewrites the decided events before they are appended, given the state they were decided on. */
+  link?(decided: Event[], state: State): Event[];
+  /** A faster load than the stream folded whole, kept in the transaction that appends (default: none). */
+  snapshot?: SnapshotHooks<Command, State>;
+}
+
+/** The state a command needs and the version it is at; `fromSnapshot`: false when the stream was folded. */
+export interface Loaded<State> {
+  version: number;
+  state: State;
+  fromSnapshot: boolean;
+}
+
+export interface SnapshotHooks<Command, State> {
+  /** The snapshot's state for `command` (undefined: the command is built from the state), or the fold. */
+  load(reads: StoreReads, id: string, command: Command | undefined): Promise<Loaded<State>>;
+  /** Writes the snapshot at `version`: `after`, as changed from `before`. */
+  save(tx: StoreTx, id: string, version: number, before: State, after: State): Promise<void>;
 }
 
 export interface CommandResult<Event extends DomainEvent, State> {
@@ -56,13 +80,37 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
   command: Command | ((state: State) => Command),
   meta: EventMeta,
 ): Promise<CommandResult<Event, State>> {
-  const { version, state } = await loadStream(tx, stream, id);
-  const cmd = typeof command === 'function' ? (command as (state: State) => Command)(state) : command;
-  const decided = stream.decider.decide(cmd, state);
-  if (decided.length === 0) return { before: state, after: state, decided, events: [] };
-  const { events } = await tx.appendToStream<Event>(stream.streamIdOf(id), version, decided, meta);
-  if (stream.project) await stream.project(tx, events, id);
-  return { before: state, after: foldOf(stream, decided, state), decided, events };
+  const built = typeof command === 'function' ? (command as (state: State) => Command) : () => command;
+  const { snapshot } = stream;
+  let loaded: Loaded<State> = snapshot
+    ? await snapshot.load(tx, id, typeof command === 'function' ? undefined : command)
+    : { ...(await loadStream(tx, stream, id)), fromSnapshot: false };
+  for (let healed = false; ; healed = true) {
+    const { version, state } = loaded;
+    const raw = stream.decider.decide(built(state), state);
+    const decided = stream.link ? stream.link(raw, state) : raw;
+    // the state a snapshot is written from: none when the stream was folded (every fact is new to it)
+    const base = loaded.fromSnapshot ? state : stream.decider.initialState();
+    if (decided.length === 0) {
+      if (snapshot && !loaded.fromSnapshot && version > 0) await snapshot.save(tx, id, version, base, state);
+      return { before: state, after: state, decided, events: [] };
+    }
+    let appended: { nextVersion: number; events: StoredEvent<Event>[] };
+    try {
+      appended = await tx.appendToStream<Event>(stream.streamIdOf(id), version, decided, meta);
+    } catch (err) {
+      if (!(err instanceof ConcurrencyError) || healed || !loaded.fromSnapshot) throw err;
+      // a snapshot behind its stream (events appended by a path that kept none): fold it whole, once
+      const full = await loadStream(tx, stream, id);
+      if (full.version === version) throw err; // a concurrent writer: the transaction runs again
+      loaded = { ...full, fromSnapshot: false };
+      continue;
+    }
+    if (stream.project) await stream.project(tx, appended.events, id);
+    const after = foldOf(stream, decided, state);
+    if (snapshot) await snapshot.save(tx, id, appended.nextVersion, base, after);
+    return { before: state, after, decided, events: appended.events };
+  }
 }
 
 /**
