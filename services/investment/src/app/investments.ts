@@ -1,6 +1,6 @@
 /**
- * Use cases of the investment service: the held-money request (@meridian/platform
- * app/heldRequest/heldRequests.ts) of an investment — the Deposit Balance held, captured on approval —
+ * Use cases of the investment service: the held-money request (@meridian/held-request
+ * app/heldRequests.ts) of an investment — the Deposit Balance held, captured on approval —
  * and the investment's own maturity, settled through the ledger (principal + profit into Total Profit).
  * Money requests answer synchronously (docs/architecture.md §4); whatever the ledger did not confirm stays owed —
  * the read model's `sync`, projected from the events — and the process manager (processManager.ts)
@@ -120,7 +120,7 @@ export async function startInvest(
   return { message, investment: view };
 }
 
-/** Admin, before the user's deletion: the user's investments closed (platform app/heldRequest/closeAccount.ts). */
+/** Admin, before the user's deletion: the user's investments closed (@meridian/held-request app/closeAccount.ts). */
 export const closeAccount = (ctx: InvestmentContext, input: CloseAccountInput) =>
   closeHeldRequestAccount(
     ctx,
