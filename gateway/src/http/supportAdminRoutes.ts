@@ -30,7 +30,7 @@ import {
   supportSchemas,
   withMessagesJson,
 } from './supportViews.js';
-import type { SupportContext, SupportRouteDeps } from './supportRoutes.js';
+import type { SupportContext, SupportRouteDeps } from './supportContext.js';
 
 /** Support writes in the conversation: a note changes nothing the person sees and needs no claim; a reply claims it. */
 const sendAsSupport = async (

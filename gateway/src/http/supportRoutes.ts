@@ -36,25 +36,16 @@
  * conversation nobody holds claims it for the admin (live/claims.ts, kind 'support'); one another admin
  * holds is refused (409). An investor only ever reaches their own conversation.
  */
-import type { Request, RequestHandler, Response, Router } from 'express';
+import type { Router } from 'express';
 import { MAX_UPLOAD_BYTES } from '@meridian/platform/files/fileKind';
-import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import * as sp from '@meridian/proto/meridian/support/v1/support';
-import type { KycServiceClient } from '@meridian/proto/meridian/kyc/v1/kyc';
-import { DEFAULT_RATE_LIMITS, type GatewayConfig } from '../config.js';
 import { callUnary } from '../grpcClients.js';
-import type { MoneyClients } from '../moneyClients.js';
-import type { Claims } from '../live/claims.js';
-import { claimAdminOf } from '../live/claimsRoutes.js';
 import { supportAnswers, supportConversationViewAnswer, supportSentAnswer } from './answers.js';
-import { sessionOf, type Auth } from './auth.js';
-import { NOT_LOGGED_IN, TOO_MANY_REQUESTS, mustBeString } from './refusals.js';
-import type { CookiePolicy } from './cookies.js';
+import { NOT_LOGGED_IN, mustBeString } from './refusals.js';
 import { HttpError } from './errors.js';
-import { clientAddress, ctxOf } from './grpcContext.js';
+import { clientAddress } from './grpcContext.js';
 import { closeUnlessDrainable, maxUploadBytes } from './fileUpload.js';
 import { DOCUMENT_CSP } from './kycRoutes.js';
-import { rateLimit } from './middleware.js';
 import { TAGS, json, routeTable, routerOf, type Route } from './routeTable.js';
 import { parseBody, parseTokenParam } from './validation.js';
 import {
@@ -62,7 +53,6 @@ import {
   SUPPORT_ATTACHMENT_MESSAGES,
   SUPPORT_ROUTE_MESSAGES,
   SUPPORT_VISITOR_COOKIE,
-  VISITOR_COOKIE_MAX_AGE_MS,
   attachmentDisposition,
   attachmentForm,
   availabilityOf,
@@ -71,110 +61,13 @@ import {
   withMessagesJson,
 } from './supportViews.js';
 import { SUPPORT_ADMIN_ROUTES } from './supportAdminRoutes.js';
-
-export interface SupportRouteDeps {
-  config: GatewayConfig;
-  support: sp.SupportServiceClient;
-  kyc: KycServiceClient;
-  money?: MoneyClients;
-  kv: KeyValueStore;
-  auth: Auth;
-  claims: Claims;
-  cookies: CookiePolicy;
-  /** Canned replies (default DEFAULT_CANNED_REPLIES). */
-  cannedReplies?: ReadonlyArray<{ id: string; title: string; text: string }>;
-}
-
-/** Runs a middleware inside a handler (a limit that applies to one kind of caller only). */
-const apply = (mw: RequestHandler, req: Request, res: Response) =>
-  new Promise<void>((resolve, reject) => {
-    void Promise.resolve(mw(req, res, (err?: unknown) => (err ? reject(err) : resolve()))).catch(reject);
-  });
-
-/** The refusals of an investor's or visitor's message to their own conversation. */
-const OWN_MESSAGE_REFUSALS = {
-  401: [SUPPORT_ROUTE_MESSAGES.noVisitor, 'This conversation link is not valid'],
-  403: [
-    'This conversation is no longer available',
-    'This conversation link is not valid',
-    'Messages cannot be sent while impersonating a user',
-  ],
-  429: [TOO_MANY_REQUESTS],
-};
-
-/** What the support routes' handlers run with, prepared once per app. */
-export function supportContext(deps: SupportRouteDeps) {
-  const { config, support, auth, claims, kv, cookies } = deps;
-  const ctx = ctxOf(config);
-  const caller = (res: Response) => {
-    const s = sessionOf(res);
-    return { caller: s.caller, callerRole: s.principal.role };
-  };
-  /** The signed-in caller's id, if any (auth.optional or a require* ran before). */
-  const signedIn = (res: Response | undefined): string | undefined => {
-    const resolved = res?.locals.auth as object | undefined;
-    return resolved && 'session' in resolved ? sessionOf(res!).principal.userId : undefined;
-  };
-  const limit = (
-    name: 'supportVisitorStart' | 'supportVisitorMessage' | 'supportAttachment',
-    subject?: (req: Request) => string | undefined,
-  ) => rateLimit(kv, name, { ...DEFAULT_RATE_LIMITS[name], ...config.rateLimits?.[name] }, subject);
-  const idParam = (v: unknown) => parseTokenParam(v, SUPPORT_ROUTE_MESSAGES.invalidId);
-  const visitorToken = (req: Request): string => {
-    const token: unknown = req.cookies?.[SUPPORT_VISITOR_COOKIE];
-    if (typeof token !== 'string' || !token) throw new HttpError(401, SUPPORT_ROUTE_MESSAGES.noVisitor);
-    return token;
-  };
-  const setVisitorCookie = (res: Response, token: string) =>
-    res.cookie(SUPPORT_VISITOR_COOKIE, token, {
-      httpOnly: true,
-      sameSite: cookies.sameSite,
-      secure: cookies.secure,
-      path: '/api/support',
-      maxAge: VISITOR_COOKIE_MAX_AGE_MS,
-    });
-  const investor = (res: Response) => {
-    const s = sessionOf(res);
-    return {
-      ...caller(res),
-      callerName: s.principal.user?.name ?? '',
-      callerEmail: s.principal.user?.email ?? '',
-      callerVerified: s.principal.user?.isVerified ?? false,
-    };
-  };
-  const visitorMessages = limit(
-    'supportVisitorMessage',
-    (req) => String(req.cookies?.[SUPPORT_VISITOR_COOKIE] ?? '').split('.')[0],
-  );
-  const attachmentLimit = limit(
-    'supportAttachment',
-    (req) => signedIn(req.res) ?? String(req.cookies?.[SUPPORT_VISITOR_COOKIE] ?? '').split('.')[0],
-  );
-  const conversationRequest = (req: Request, res: Response) =>
-    sp.ConversationRequest.fromPartial({ ...caller(res), conversationId: idParam(req.params.id) });
-  /** A reply (or deposit address) claims the conversation for this admin; another admin's hold is a 409. */
-  const claimFor = async (res: Response, conversationId: string) =>
-    claims.claim('support', conversationId, claimAdminOf(res));
-  return {
-    deps,
-    config,
-    support,
-    auth,
-    ctx,
-    caller,
-    limit,
-    idParam,
-    visitorToken,
-    setVisitorCookie,
-    investor,
-    visitorMessages,
-    attachmentLimit,
-    conversationRequest,
-    claimFor,
-  };
-}
-
-export type SupportContext = ReturnType<typeof supportContext>;
+import {
+  OWN_MESSAGE_REFUSALS,
+  type SupportContext,
+  type SupportRouteDeps,
+  apply,
+  supportContext,
+} from './supportContext.js';
 
 const SUPPORT_OWN_ROUTES: Route<SupportContext>[] = [
   // ---------------------------------------------------------------- the launcher

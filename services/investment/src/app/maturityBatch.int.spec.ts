@@ -20,7 +20,7 @@ import { overdueMaturities } from './metrics.js';
 import type { LedgerPort } from './ports.js';
 
 const PLANS = JSON.stringify([
-  { name: 'Quick', minAmount: 100, maxAmount: 1000, ratePercent: 10, durationMs: 1_200 },
+  { name: 'Quick', minAmount: 100, maxAmount: 1000, ratePercent: 10, durationMs: 6_000 },
 ]);
 
 let stack: Stack;
@@ -80,7 +80,7 @@ async function dueInvestments(users: string[]): Promise<string[]> {
       Date.parse((await stack.store.get<InvestmentDoc>(COLLECTIONS.investments, id))!.endDate!),
     ),
   );
-  await waitFor(() => Date.now() >= Math.max(...endDates), { timeoutMs: 5_000, message: 'all due' });
+  await waitFor(() => Date.now() >= Math.max(...endDates), { timeoutMs: 15_000, message: 'all due' });
   return ids;
 }
 
