@@ -70,8 +70,8 @@ check('format', bin('prettier'), ['--check', '.', '--log-level', 'warn']);
 if (existsSync(join(root, 'web/vite.config.ts')))
   check('build: web', bin('vite'), ['build', '--logLevel', 'warn'], { cwd: join(root, 'web') });
 
-// 4. every vitest project: first server and web, with the browser journeys (e2e) beside them; then the cluster
-// project alone, on a machine no other suite is loading (each of its files starts a Kafka broker, eight service
+// 4. every vitest project, one after another: server and web, the browser journeys (e2e), then the cluster
+// project, on a machine no other suite is loading (each of its files starts a Kafka broker, eight service
 // processes and two gateways)
 mkdirSync(join(root, 'artifacts'), { recursive: true });
 /**
@@ -172,36 +172,8 @@ async function vitest(label, projects, report, workers, log) {
   count(label, report, ok, log);
 }
 
-/**
- * A vitest run in the background, its output kept in `log` and printed when it is awaited: the browser
- * journeys (one file at a time) run beside the server and web specs, which mostly wait on timers and sockets.
- */
-function vitestBeside(label, projects, report, log) {
-  rmSync(report, { force: true });
-  const started = Date.now();
-  const out = openSync(log, 'w');
-  const child = spawn(bin('vitest'), vitestArgs(projects, report), {
-    cwd: root,
-    stdio: ['ignore', out, out],
-  });
-  const exited = new Promise((resolve) => child.on('close', (code) => resolve(code === 0)));
-  return async () => {
-    const ok = await exited;
-    closeSync(out);
-    process.stdout.write(`\n=== ${label} (run beside the others)\n${readFileSync(log, 'utf8')}`);
-    console.log(`=== ${label}: ${ok ? 'ok' : 'FAILED'} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-    count(label, report, ok, log);
-  };
-}
-
 // the server and web specs with more workers than cores: most of their time is spent waiting (timers,
 // sockets, child processes), not computing
-const e2e = vitestBeside(
-  'vitest: e2e project',
-  ['e2e'],
-  join(root, 'artifacts/vitest-e2e.json'),
-  join(root, 'artifacts/e2e.log'),
-);
 await vitest(
   'vitest: server and web projects',
   ['server', 'web'],
@@ -209,7 +181,15 @@ await vitest(
   4,
   join(root, 'artifacts/server-web.log'),
 );
-await e2e();
+// the browser journeys after them, not beside: beside them, the kill drills, the migration and the
+// browser steps waited on a machine loaded far past its two cores
+await vitest(
+  'vitest: e2e project',
+  ['e2e'],
+  join(root, 'artifacts/vitest-e2e.json'),
+  undefined,
+  join(root, 'artifacts/e2e.log'),
+);
 await vitest(
   'vitest: cluster project',
   ['cluster'],
