@@ -12,10 +12,10 @@ import {
   type AdjustmentOperation,
   type Hold,
   type HoldPurpose,
+  type LedgerCommand,
   type LedgerState,
   type MoneyCommand,
   LEDGER_MESSAGES,
-  factKeysOf,
   holdOf,
 } from '../domain/account.js';
 import type { StoreTx } from '@meridian/platform/ports/serviceStore';
@@ -40,8 +40,8 @@ import {
   requireActor,
   requireOwnerOrAdmin,
 } from './context.js';
-import { handleCommand } from '@meridian/platform/app/commandHandler';
-import { type BatchItem, LEDGER_STREAM, executeLedgerBatch, ledgerStateFor } from './streams.js';
+import { type BatchItem, handleCommand, handleCommands } from '@meridian/platform/app/commandHandler';
+import { LEDGER_STREAM, ledgerStateFor } from './streams.js';
 
 export type HoldResult = { hold: Hold; balances: BalancesDoc };
 
@@ -114,20 +114,65 @@ export async function settleHold(
   return post(ctx, { type, userId, holdId, idempotencyKey }, input.actor, holdAnswer(userId, holdId));
 }
 
+/**
+ * An investment's maturity: its hold captured first when that is still owed (`capture:<investmentId>`: an
+ * approval whose capture was lost), then principal + profit into Total Profit (`maturity:<investmentId>` by
+ * default). One batch item, so the single call and the close-of-business batch settle the same way.
+ */
 export async function settleMaturity(
   ctx: LedgerContext,
   input: InternalCall & { investmentId: string; principalCents: Cents; maturityAmountCents: Cents },
 ): Promise<BalancesDoc> {
-  const userId = requireUser(input.userId);
-  const investmentId = checkKey(input.investmentId);
-  const idempotencyKey = checkKey(input.idempotencyKey || `maturity:${investmentId}`);
-  const { principalCents, maturityAmountCents } = input;
-  return post(
-    ctx,
-    { type: 'SettleMaturity', userId, investmentId, principalCents, maturityAmountCents, idempotencyKey },
-    input.actor,
-    (tx) => balancesOf(tx, userId),
-  );
+  const item = maturityItem(ctx, input);
+  return inTransaction(ctx, async (tx) => {
+    const { outcomes } = await handleCommands(
+      tx,
+      LEDGER_STREAM,
+      item.userId,
+      [item],
+      metaOf(ctx, input.actor),
+    );
+    const [outcome] = outcomes;
+    if (!outcome.ok) throw outcome.error;
+    return balancesOf(tx, item.userId);
+  });
+}
+
+/** A maturity as one batch item on its user's ledger: the capture when the hold is still held, then the settlement. */
+function maturityItem(
+  ctx: LedgerContext,
+  item: MaturityItem,
+): BatchItem<LedgerCommand, LedgerState> & { userId: string } {
+  const userId = requireUser(item.userId);
+  const investmentId = checkKey(item.investmentId);
+  const idempotencyKey = checkKey(item.idempotencyKey || `maturity:${investmentId}`);
+  const now = ctx.clock();
+  const capture: MoneyCommand = {
+    type: 'CaptureHold',
+    userId,
+    holdId: investmentId,
+    idempotencyKey: `capture:${investmentId}`,
+    transactionId: ctx.newId(),
+    now,
+  };
+  const settle: MoneyCommand = {
+    type: 'SettleMaturity',
+    userId,
+    investmentId,
+    principalCents: item.principalCents,
+    maturityAmountCents: item.maturityAmountCents,
+    idempotencyKey,
+    transactionId: ctx.newId(),
+    now,
+  };
+  return {
+    userId,
+    reads: [capture, settle],
+    commands: (state) => {
+      const hold = holdOf(state, investmentId);
+      return hold?.purpose === 'investment' && hold.status === 'held' ? [capture, settle] : [settle];
+    },
+  };
 }
 
 export type MaturityItem = {
@@ -154,7 +199,7 @@ export const MATURITY_CHUNK = 500;
  * idempotency key, `maturity:<investmentId>` by default), preceded by the capture of its investment's
  * hold when that is still owed (`capture:<investmentId>`, as the investment service's single call does).
  * Items are grouped MATURITY_CHUNK to a store transaction and, within it, by user: each user's items are
- * decided in memory in the order given and written as ONE append (executeLedgerBatch: the state row read
+ * decided in memory in the order given and written as ONE append (handleCommands: the state row read
  * once, one BalancesChanged with the balances after the user's last posting, one projection pass; each
  * posting is still its own TransactionPosted with its own key and chain link). An item's refusal undoes
  * that item only; a crash between chunks leaves the committed chunks settled and the rest for a retry
@@ -188,47 +233,20 @@ async function settleMaturitiesNow(
       const out: MaturityOutcome[] = new Array(chunk.length);
       const meta = metaOf(ctx, input.actor);
       /** per user, the chunk's items on their ledger (in the order given) and where their outcomes go */
-      const byUser = new Map<string, { items: BatchItem[]; at: number[] }>();
+      const byUser = new Map<string, { items: BatchItem<LedgerCommand, LedgerState>[]; at: number[] }>();
       chunk.forEach((item, i) => {
         try {
-          const userId = requireUser(item.userId);
-          const investmentId = checkKey(item.investmentId);
-          const idempotencyKey = checkKey(item.idempotencyKey || `maturity:${investmentId}`);
-          const now = ctx.clock();
-          const capture: MoneyCommand = {
-            type: 'CaptureHold',
-            userId,
-            holdId: investmentId,
-            idempotencyKey: `capture:${investmentId}`,
-            transactionId: ctx.newId(),
-            now,
-          };
-          const settle: MoneyCommand = {
-            type: 'SettleMaturity',
-            userId,
-            investmentId,
-            principalCents: item.principalCents,
-            maturityAmountCents: item.maturityAmountCents,
-            idempotencyKey,
-            transactionId: ctx.newId(),
-            now,
-          };
-          const group = byUser.get(userId) ?? { items: [], at: [] };
-          byUser.set(userId, group);
-          group.items.push({
-            keys: [...factKeysOf(capture), ...factKeysOf(settle)],
-            commands: (state) => {
-              const hold = holdOf(state, investmentId);
-              return hold?.purpose === 'investment' && hold.status === 'held' ? [capture, settle] : [settle];
-            },
-          });
+          const built = maturityItem(ctx, item);
+          const group = byUser.get(built.userId) ?? { items: [], at: [] };
+          byUser.set(built.userId, group);
+          group.items.push(built);
           group.at.push(i);
         } catch (err) {
           out[i] = { investmentId: item.investmentId, settled: false, error: err as Error };
         }
       });
       for (const [userId, group] of byUser) {
-        const results = await executeLedgerBatch(tx, userId, group.items, meta);
+        const { outcomes: results } = await handleCommands(tx, LEDGER_STREAM, userId, group.items, meta);
         results.forEach((r, j) => {
           const { investmentId } = chunk[group.at[j]];
           out[group.at[j]] = r.ok

@@ -1,19 +1,13 @@
 /**
- * The set-based path of a batch on one user's ledger (executeLedgerBatch) on streams whose rows are missing
+ * The set-based path of a batch on one user's ledger (handleCommands on LEDGER_STREAM) on streams whose rows are missing
  * or behind: it heals them from the stream and decides on the whole truth.
  */
 import { describe, expect, it } from 'vitest';
-import { handleCommand } from '@meridian/platform/app/commandHandler';
+import { handleCommand, handleCommands } from '@meridian/platform/app/commandHandler';
 import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { type LedgerCommand, type MoneyCommand, factKeysOf, foldLedger } from '../domain/account.js';
-import {
-  STATE_COLLECTIONS,
-  LEDGER_STREAM,
-  executeLedgerBatch,
-  ledgerStateFor,
-  loadLedger,
-} from './streams.js';
+import { STATE_COLLECTIONS, LEDGER_STREAM, ledgerStateFor, loadLedger } from './streams.js';
 
 const meta = { correlationId: 'c' };
 let n = 0;
@@ -64,7 +58,7 @@ const settle = (investmentId: string) => {
     maturityAmountCents: 11_000,
     idempotencyKey: `maturity:${investmentId}`,
   });
-  return { keys: factKeysOf(c), commands: () => [c] };
+  return { reads: [c], commands: () => [c] };
 };
 
 /** The state the rows give, against the stream folded whole. */
@@ -78,15 +72,15 @@ async function rowsAgreeWithStream(store: ServiceStore): Promise<void> {
   expect((await store.get<{ version: number }>(STATE_COLLECTIONS.state, 'u1'))?.version).toBe(version);
 }
 
-describe('executeLedgerBatch on a stream whose rows are missing or behind', () => {
+describe('a batch on a stream whose rows are missing or behind', () => {
   it('a stream without rows: written from the fold first, then the batch settles once', async () => {
     const store = createSqliteServiceStore(':memory:');
     await funded(store);
     await store.transaction(async (tx) => {
       await tx.delete(STATE_COLLECTIONS.state, 'u1');
     });
-    const outcomes = await store.transaction((tx) =>
-      executeLedgerBatch(tx, 'u1', [settle('i1'), settle('i2'), settle('i1')], meta),
+    const { outcomes } = await store.transaction((tx) =>
+      handleCommands(tx, LEDGER_STREAM, 'u1', [settle('i1'), settle('i2'), settle('i1')], meta),
     );
     expect(outcomes).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
     const { state } = await loadLedger(store, 'u1');
@@ -101,13 +95,13 @@ describe('executeLedgerBatch on a stream whose rows are missing or behind', () =
     // the row as it was before i2 settled, then i2 settled: the row is one posting behind
     const stale = await store.get<object>(STATE_COLLECTIONS.state, 'u1');
     const i2 = settle('i2');
-    await store.transaction((tx) => executeLedgerBatch(tx, 'u1', [i2], meta));
+    await store.transaction((tx) => handleCommands(tx, LEDGER_STREAM, 'u1', [i2], meta));
     await store.transaction(async (tx) => {
       await tx.put(STATE_COLLECTIONS.state, 'u1', stale!);
     });
     // i2 again (its settlement is in the stream, not in the stale row) and i1
-    const outcomes = await store.transaction((tx) =>
-      executeLedgerBatch(tx, 'u1', [settle('i2'), settle('i1')], meta),
+    const { outcomes } = await store.transaction((tx) =>
+      handleCommands(tx, LEDGER_STREAM, 'u1', [settle('i2'), settle('i1')], meta),
     );
     expect(outcomes).toEqual([{ ok: true }, { ok: true }]);
     const { state, version } = await loadLedger(store, 'u1');

@@ -17,12 +17,10 @@
  * folded once, which links its older postings from genesis.
  */
 import { type CommandStream, type SnapshotHooks, handleCommand } from '@meridian/platform/app/commandHandler';
-import { ConcurrencyError } from '@meridian/platform/eventSourcing/errors';
-import type { EventMeta, StoredEvent } from '@meridian/platform/eventSourcing/types';
+import type { EventMeta } from '@meridian/platform/eventSourcing/types';
 import type { StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore';
 import {
   type CoreState,
-  FACT_KINDS,
   type FactKey,
   type LedgerCommand,
   type LedgerEvent,
@@ -141,8 +139,8 @@ export const openHoldsCount = (reads: StoreReads): Promise<number> =>
 
 /** Load (row + the command's facts), write the rows after the append, and link postings into the chain. */
 const LEDGER_SNAPSHOT: SnapshotHooks<LedgerCommand, LedgerState> = {
-  load: async (reads, userId, command) => {
-    const { rows, ...loaded } = await loadFor(reads, userId, command ? factKeysOf(command) : []);
+  load: async (reads, userId, commands) => {
+    const { rows, ...loaded } = await loadFor(reads, userId, commands.flatMap(factKeysOf));
     return { ...loaded, fromSnapshot: rows === 'current' };
   },
   save: writeRows,
@@ -151,7 +149,9 @@ const LEDGER_SNAPSHOT: SnapshotHooks<LedgerCommand, LedgerState> = {
 /**
  * A user's ledger (`ledger-<userId>`, id = the user's id) for `handleCommand`: load (row + the command's
  * facts) -> decide -> link the postings into the user's hash chain after the state's last link
- * (domain/account/chain.ts) -> append (expected version = the row's) -> project -> rows.
+ * (domain/account/chain.ts) -> append (expected version = the row's) -> project -> rows. A batch
+ * (`handleCommands`, such as the close-of-business maturities) appends each posting with its own key and
+ * chain link, and ONE BalancesChanged at the end: the balances after its last posting.
  */
 export const LEDGER_STREAM: CommandStream<LedgerCommand, LedgerEvent, LedgerState> = {
   decider: accountDecider,
@@ -159,112 +159,13 @@ export const LEDGER_STREAM: CommandStream<LedgerCommand, LedgerEvent, LedgerStat
   fold: foldLedger,
   project: (tx, events) => project(tx, events),
   link: (decided, state) => withChainLinks(decided, state.chain),
+  coalesce: (decided, after) => {
+    const events = decided.filter((e) => e.type !== 'BalancesChanged');
+    const last = events.findLast((e) => e.type === 'TransactionPosted');
+    return last ? [...events, balancesChanged(after, last.data.transactionId)] : events;
+  },
   snapshot: LEDGER_SNAPSHOT,
 };
-
-/**
- * One item of a batch on one user's ledger (`executeLedgerBatch`): the fact keys its commands read, and its
- * commands given the state they are decided on (an item may choose, say, to capture a hold only when it is
- * still held).
- */
-export interface BatchItem {
-  keys: readonly FactKey[];
-  commands(state: LedgerState): LedgerCommand[];
-}
-/** An item's outcome: its postings made (or nothing owed: its keys were spent before), or its refusal. */
-export type BatchOutcome = { ok: true } | { ok: false; error: Error };
-
-/**
- * Many items on ONE user's ledger decided in memory and written as ONE append (the set-based path of a
- * batch, such as the close-of-business maturities): the state row and every item's facts are read once, each
- * item is decided on the state the items before it left (the core carried over, its own facts from those
- * read or written earlier in the batch), its postings linked into the chain in order; then one append of
- * every posting and ONE BalancesChanged (the balances after the last posting), one projection pass and the
- * rows written once. An item that is refused (deciding throws) changes nothing and the next item is decided
- * as if it had not been: deciding is pure, so no savepoint is needed. A store failure fails the whole call
- * (the caller's transaction runs again). The events are those of the items' commands decided one at a time
- * (`handleCommand` on `LEDGER_STREAM`), each posting with its own key and chain link, less each command's BalancesChanged: the
- * one at the end says the balances after the last posting.
- */
-export async function executeLedgerBatch(
-  tx: StoreTx,
-  userId: string,
-  items: readonly BatchItem[],
-  meta: EventMeta,
-): Promise<BatchOutcome[]> {
-  const allKeys = items.flatMap((item) => item.keys);
-  for (let healed = false; ; healed = true) {
-    let loaded = await loadFor(tx, userId, allKeys);
-    if (loaded.rows === 'none' && loaded.version > 0) {
-      // a stream without rows (or with rows from before the chain): its rows from the fold first
-      await writeRows(tx, userId, loaded.version, initialState(), loaded.state);
-      loaded = await loadFor(tx, userId, allKeys);
-    }
-    const { version } = loaded;
-    let core = coreOf(loaded.state);
-    /** the batch's view of the facts its keys name: as read, then as its items changed them */
-    const facts = new Map<string, FactKey & { value: unknown }>();
-    for (const kind of FACT_KINDS)
-      for (const [key, value] of Object.entries(loaded.state[kind] as Record<string, unknown>))
-        facts.set(factId(userId, { kind, key }), { kind, key, value });
-    const written = new Map<string, FactKey & { value: unknown }>();
-    const decided: LedgerEvent[] = [];
-    let lastTransaction: string | undefined;
-    const outcomes: BatchOutcome[] = [];
-    for (const item of items) {
-      const own = item.keys.flatMap((k) => facts.get(factId(userId, k)) ?? []);
-      const before = stateOf(core, own);
-      let state = before;
-      const events: LedgerEvent[] = [];
-      let last: string | undefined;
-      try {
-        for (const command of item.commands(state)) {
-          const linked = withChainLinks(
-            accountDecider.decide(command, state).filter((e) => e.type !== 'BalancesChanged'),
-            state.chain,
-          );
-          if (linked.length === 0) continue;
-          state = foldLedger(linked, state);
-          events.push(...linked);
-          const posted = linked.find((e) => e.type === 'TransactionPosted');
-          if (posted) last = posted.data.transactionId;
-        }
-      } catch (err) {
-        if (err instanceof ConcurrencyError) throw err;
-        outcomes.push({ ok: false, error: err as Error });
-        continue;
-      }
-      outcomes.push({ ok: true });
-      if (events.length === 0) continue;
-      decided.push(...events);
-      if (last) lastTransaction = last;
-      core = coreOf(state);
-      for (const f of changedFacts(before, state)) {
-        const id = factId(userId, f);
-        facts.set(id, f);
-        written.set(id, f);
-      }
-    }
-    if (decided.length === 0) return outcomes;
-    if (lastTransaction) decided.push(balancesChanged(stateOf(core, []), lastTransaction));
-    let appended: { nextVersion: number; events: StoredEvent<LedgerEvent>[] };
-    try {
-      appended = await tx.appendToStream<LedgerEvent>(toAccountStreamId(userId), version, decided, meta);
-    } catch (err) {
-      if (!(err instanceof ConcurrencyError) || healed) throw err;
-      // a row behind its stream (events appended by a path that kept no rows): its rows from the fold,
-      // and the batch decided again on them, once
-      const full = await foldStream(tx, userId);
-      if (full.version === version) throw err; // a concurrent writer: the transaction runs again
-      await writeRows(tx, userId, full.version, initialState(), full.state);
-      continue;
-    }
-    await project(tx, appended.events);
-    await tx.put<StateRow>(STATE_COLLECTIONS.state, userId, { userId, version: appended.nextVersion, core });
-    for (const [id, f] of written) await putFact(tx, id, userId, f);
-    return outcomes;
-  }
-}
 
 export const executeDeposit = (tx: StoreTx, depositId: string, command: DepositCommand, meta: EventMeta) =>
   handleCommand(tx, DEPOSIT_STREAM, depositId, command, meta);
