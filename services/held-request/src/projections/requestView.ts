@@ -94,6 +94,8 @@ export function requestView<S extends { hold: string }, E extends DomainEvent, S
     streamIdOf: spec.streamIdOf,
     pendingStatus: spec.pendingStatus,
     project: requestProjection(spec.evolve, spec.owed),
+    /** A document is its request's state at its `version`: the command path decides on it (O(1) load). */
+    snapshotOf: (doc: D) => ({ version: doc.version, state: doc }),
 
     byId: (reads: StoreReads, id: string) => reads.get<D>(collection, id),
 

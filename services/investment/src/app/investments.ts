@@ -55,12 +55,7 @@ export const investments = heldRequests({
     settle: {
       record: 'RecordMaturitySettled',
       async call(ctx: InvestmentContext, doc: InvestmentDoc, investmentId: string) {
-        // the capture may still be owed when the approval's ledger call was lost: it is idempotent
-        await ctx.ledger.captureHold({
-          userId: doc.userId,
-          holdId: investmentId,
-          idempotencyKey: `capture:${investmentId}`,
-        });
+        // the ledger captures the hold first when that is still owed (an approval whose ledger call was lost)
         await ctx.ledger.settleMaturity({
           userId: doc.userId,
           investmentId,

@@ -64,6 +64,13 @@ export function createFakeLedger() {
     async settleMaturity(i) {
       calls.push(`settleMaturity:${i.investmentId}`);
       if (settled.has(i.investmentId)) return;
+      // as the ledger does: the investment's hold captured first when it is still held
+      const hold = holds.get(i.investmentId);
+      if (hold?.purpose === 'investment' && hold.status === 'held') {
+        hold.status = 'captured';
+        acct(hold.userId).hold -= hold.amountCents;
+        acct(hold.userId).invested += hold.amountCents;
+      }
       const a = acct(i.userId);
       if (a.invested < i.principalCents) throw precondition('Insufficient invested balance');
       a.invested -= i.principalCents;

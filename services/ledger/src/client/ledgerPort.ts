@@ -31,6 +31,7 @@ export type MaturitySettlementResult =
 
 /** The hold calls (placeHold, captureHold, releaseHold) as the held-request flow names them, and the rest. */
 export interface LedgerPort extends HoldLedger {
+  /** An investment's maturity: its hold captured first when still held, then principal + profit, once. */
   settleMaturity(input: {
     userId: string;
     investmentId: string;

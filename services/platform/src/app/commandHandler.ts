@@ -63,6 +63,8 @@ export interface CommandResult<Event extends DomainEvent, State> {
   decided: Event[];
   /** The same events as stored, with their envelopes. */
   events: StoredEvent<Event>[];
+  /** Whether the state decided on was the snapshot's (false: the stream folded). */
+  fromSnapshot: boolean;
 }
 
 /**
@@ -211,7 +213,14 @@ async function run<Command, Event extends DomainEvent, State>(
     if (decided.length === 0) {
       if (snapshot?.save && !loaded.fromSnapshot && version > 0)
         await snapshot.save(tx, id, version, base, state);
-      return { before: state, after: state, decided, events: [], outcomes };
+      return {
+        before: state,
+        after: state,
+        decided,
+        events: [],
+        fromSnapshot: loaded.fromSnapshot,
+        outcomes,
+      };
     }
     let appended: { nextVersion: number; events: StoredEvent<Event>[] };
     try {
@@ -223,7 +232,14 @@ async function run<Command, Event extends DomainEvent, State>(
     }
     if (stream.project) await stream.project(tx, appended.events, id, loaded);
     if (snapshot?.save) await snapshot.save(tx, id, appended.nextVersion, base, after);
-    return { before: state, after, decided, events: appended.events, outcomes };
+    return {
+      before: state,
+      after,
+      decided,
+      events: appended.events,
+      fromSnapshot: loaded.fromSnapshot,
+      outcomes,
+    };
   }
 }
 

@@ -10,7 +10,7 @@ import { ConcurrencyError, forbidden, invalid, unauthenticated } from '../eventS
 import type { Actor, Decider, DomainEvent, EventMeta, StoredEvent } from '../eventSourcing/types.js';
 import { currentCorrelationId } from '../logger.js';
 import type { ServiceStore, StoreTx } from '../ports/serviceStore.js';
-import { handleCommand, projectDocument } from './commandHandler.js';
+import { type CommandStream, handleCommand, loadStream, projectDocument } from './commandHandler.js';
 import { countedWrite, type PendingCounter } from '../ports/pendingCount.js';
 
 export type { Actor };
@@ -97,12 +97,20 @@ export interface ProjectedStream<Command, Event extends DomainEvent, State, Doc 
   project(doc: Doc | null, event: StoredEvent<Event>): Doc | null;
   /** The admin queue's counter the documents move (ports/pendingCount.ts), when the kind has a queue. */
   counter?: PendingCounter;
+  /**
+   * The document as the state a command decides on, and the stream version it is at, when the document
+   * carries both (a load in O(1), whatever the stream's length); default: the stream folded.
+   */
+  snapshotOf?(doc: Doc): { version: number; state: State };
 }
 
 /**
  * read -> decide -> append -> project, in one transaction (retried on a concurrent append): the
  * command handler with a one-document-per-entity read model. The command is built from the current
- * state (so it can carry what it read).
+ * state (so it can carry what it read). With `snapshotOf`, a command reads one document, decides, appends
+ * at the document's version and puts the next document; a missing document (a new entity, a read model
+ * being rebuilt) or one behind its stream is the stream folded, and the document projected afresh from it.
+ * `options.read`: the document as the caller just read it (a batch's scan), saving the read.
  */
 export async function executeOnStream<Command, Event extends DomainEvent, State, Doc extends object>(
   ctx: TransactionContext,
@@ -110,15 +118,18 @@ export async function executeOnStream<Command, Event extends DomainEvent, State,
   id: string,
   command: (state: State) => Command,
   meta: EventMeta,
+  options: { read?: Doc } = {},
 ): Promise<{ events: Event[]; doc: Doc | null }> {
+  const { snapshotOf } = stream;
   return inTransaction(ctx, async (tx) => {
     let doc: Doc | null = null;
-    const { decided } = await handleCommand(
-      tx,
-      {
-        decider: stream.decider,
-        streamIdOf: (i) => stream.streamIdOf(i),
-        project: async (t, appended) => {
+    /** the document the snapshot loaded (snapshotOf only) */
+    let stored: Doc | null = null;
+    const commandStream: CommandStream<Command, Event, State> = {
+      decider: stream.decider,
+      streamIdOf: (i) => stream.streamIdOf(i),
+      project: async (t, appended, _id, loaded) => {
+        if (!snapshotOf) {
           const write = () =>
             projectDocument(
               t,
@@ -129,13 +140,43 @@ export async function executeOnStream<Command, Event extends DomainEvent, State,
               'keep',
             );
           doc = stream.counter ? await countedWrite(t, stream.counter, id, write) : await write();
-        },
+          return;
+        }
+        // from the document loaded, or (folded) afresh from the whole stream
+        const events =
+          loaded.fromSnapshot || loaded.version === 0
+            ? appended
+            : (await t.readStream<Event>(stream.streamIdOf(id))).events;
+        let next = loaded.fromSnapshot ? stored : null;
+        for (const e of events) next = stream.project(next, e);
+        const written = next;
+        const write = async () => {
+          if (written) await t.put(stream.collection, id, written);
+          return written;
+        };
+        const known = loaded.fromSnapshot ? { before: stored, after: written } : undefined;
+        doc = stream.counter ? await countedWrite(t, stream.counter, id, write, known) : await write();
       },
-      id,
-      command,
-      meta,
-    );
-    if (decided.length === 0) doc = await tx.get<Doc>(stream.collection, id);
+      ...(snapshotOf && {
+        snapshot: {
+          load: async (reads) => {
+            stored = options.read ?? (await reads.get<Doc>(stream.collection, id));
+            return stored
+              ? { ...snapshotOf(stored), fromSnapshot: true }
+              : {
+                  ...(await loadStream(
+                    reads,
+                    { decider: stream.decider, streamIdOf: stream.streamIdOf },
+                    id,
+                  )),
+                  fromSnapshot: false,
+                };
+          },
+        },
+      }),
+    };
+    const { decided, fromSnapshot } = await handleCommand(tx, commandStream, id, command, meta);
+    if (decided.length === 0) doc = fromSnapshot ? stored : await tx.get<Doc>(stream.collection, id);
     return { events: decided, doc };
   });
 }

@@ -32,14 +32,18 @@ const counts = (counter: PendingCounter, doc: object | null): number =>
 
 /**
  * Writes one document of the counter's collection through `write` (which answers the document as
- * written, null when deleted) and moves the counter by what the change did to the queue.
+ * written, null when deleted) and moves the counter by what the change did to the queue. `known`: the
+ * document as stored and as it will be written, when the caller has both in hand; a write that keeps it in
+ * (or out of) the queue then reads and touches no counter.
  */
 export async function countedWrite<D extends object>(
   tx: StoreTx,
   counter: PendingCounter,
   id: string,
   write: () => Promise<D | null>,
+  known?: { before: D | null; after: D | null },
 ): Promise<D | null> {
+  if (known && counts(counter, known.before) === counts(counter, known.after)) return write();
   const before = await tx.get<D>(counter.collection, id);
   const stored = await tx.get<CounterDoc>(COUNTERS, counter.id);
   const base = stored ? stored.count : await tx.count(counter.collection, counter.where);
