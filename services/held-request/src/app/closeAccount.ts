@@ -19,7 +19,7 @@ import type { HeldRequestContext, HeldRequests, OwingDoc } from './heldRequests.
 import type { RequestQueries } from '../projections/requestView.js';
 
 export interface ClosableKind<Ctx extends HeldRequestContext, D extends OwingDoc, Reject extends string> {
-  view: Pick<RequestQueries<D>, 'idField' | 'ofUser'>;
+  view: Pick<RequestQueries<D>, 'idOf' | 'ofUser'>;
   /** The status of a request not decided yet. */
   pendingStatus: string;
   reject: Reject;
@@ -37,10 +37,10 @@ export async function closeHeldRequestAccount<
     await inTransaction(ctx, (tx) => reopenAccount(tx, input.userId));
     return { closed: false, pending: 0, balanceCents: 0 };
   }
-  const idOf = (doc: D) => (doc as unknown as Record<string, string>)[kind.view.idField];
+  const idOf = (doc: D) => kind.view.idOf(doc);
   const answer = await inTransaction(ctx, async (tx) => {
     const { items } = await kind.view.ofUser(tx, input.userId);
-    const pending = items.filter((d) => (d as unknown as { status: string }).status === kind.pendingStatus);
+    const pending = items.filter((d) => d.status === kind.pendingStatus);
     if (pending.length > 0 && !input.cancelPending)
       return { closed: false, pending: pending.length, balanceCents: 0, cancelled: [] as string[] };
     const now = ctx.clock();

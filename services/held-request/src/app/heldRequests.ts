@@ -160,7 +160,7 @@ export function heldRequests<
   DecisionType extends string,
   OwnCall extends string = never,
 >(kind: HeldRequestKind<Ctx, D, DecisionType, OwnCall>): HeldRequests<Ctx, D> {
-  const idOf = (doc: D) => (doc as unknown as Record<string, string>)[kind.view.idField];
+  const idOf = (doc: D) => kind.view.idOf(doc);
   const load = (ctx: Ctx, requestId: string) => kind.view.byId(ctx.store, requestId);
   const noun = kind.purpose.charAt(0).toUpperCase() + kind.purpose.slice(1);
   const said = {

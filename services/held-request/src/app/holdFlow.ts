@@ -16,6 +16,7 @@ import { isUnknownOutcome, type HoldLedger } from './holdLedger.js';
 
 /** What the flow reads of a request's read-model document. */
 export interface HeldRequestDoc {
+  status: string;
   userId: string;
   amountCents: Cents;
   hold: string;

@@ -24,6 +24,7 @@ import {
   notFound,
   precondition,
 } from '@meridian/platform/eventSourcing/errors';
+import { unknownEvent } from '@meridian/platform/eventSourcing/exhaustive';
 import { type Cents, parseDollarsToCents } from '@meridian/platform/money/money';
 import { MAKER_CHECKER_MESSAGES, refuseOwnDecision } from '@meridian/platform/domain/makerChecker';
 
@@ -71,6 +72,18 @@ export type RecordHoldCaptured = { type: 'RecordHoldCaptured'; now: Date };
 export type RecordHoldReleased = { type: 'RecordHoldReleased'; now: Date };
 export type AdminDecision<T extends string> = { type: T; adminId: string; actorRole: string; now: Date };
 export type HoldCommand = RecordHoldPlaced | RecordHoldRefused | RecordHoldCaptured | RecordHoldReleased;
+const HOLD_COMMANDS: ReadonlySet<string> = new Set<HoldCommand['type']>([
+  'RecordHoldPlaced',
+  'RecordHoldRefused',
+  'RecordHoldCaptured',
+  'RecordHoldReleased',
+]);
+const HOLD_EVENTS: ReadonlySet<string> = new Set<HoldEvent<string>['type']>([
+  'HoldPlaced',
+  'HoldRefused',
+  'HoldCaptured',
+  'HoldReleased',
+]);
 
 // ---------- state ----------
 
@@ -104,6 +117,8 @@ export interface RequestKind {
   /** The admins' commands. */
   approve: string;
   reject: string;
+  /** The ledger calls the kind's own statuses may owe (never: none of its own). */
+  ownCall: string;
 }
 
 type None = { status: 'none' };
@@ -173,12 +188,14 @@ export interface LifecycleRules<T extends RequestKind> {
     approve: T['approve'];
     reject: T['reject'];
   };
-  /** The approval's data (`facts`: id, user, amount): the kind's terms, fixed by the admin at `now`. */
-  approve(state: T['state'], adminId: string, now: Date, facts: HoldFacts<T['id']>): T['approved']['data'];
+  /** What every event of the hold carries: the request's id (under `idField`), its user and amount. */
+  facts(state: T['state']): HoldFacts<T['id']>;
+  /** The approval event (`facts`: id, user, amount): the kind's terms, fixed by the admin at `now`. */
+  approve(state: T['state'], adminId: string, now: Date, facts: HoldFacts<T['id']>): T['approved'];
   /** The state after the approval (status approved, decided by and at, the kind's own terms). */
   approved(state: T['state'], data: T['approved']['data']): T['state'];
   /** A ledger call the kind's own statuses owe (investment's settlement of an ended investment). */
-  ownCallOwed?(state: T['state']): string;
+  ownCallOwed?(state: T['state']): T['ownCall'] | 'none';
   /** Former event type names still found in stored streams -> their current names. */
   formerNames?: Readonly<Record<string, string>>;
 }
@@ -197,9 +214,12 @@ export function heldRequestLifecycle<T extends RequestKind>(rules: LifecycleRule
   const m = rules.messages;
   const { pending, approved, rejected } = rules.statuses;
   const isNone = (state: StateOf<T>): state is None => state.status === 'none';
-  const idOf = (s: T['state']) => (s as unknown as Record<string, string>)[rules.idField];
-  const facts = (s: T['state']) =>
-    ({ [rules.idField]: idOf(s), userId: s.userId, amountCents: s.amountCents }) as HoldFacts<T['id']>;
+  const { facts } = rules;
+  const isHoldCommand = (c: LifecycleCommand<T>): c is HoldCommand => HOLD_COMMANDS.has(c.type);
+  const isHoldEvent = (e: LifecycleEvent<T>): e is HoldEvent<T['id']> => HOLD_EVENTS.has(e.type);
+  const isRejected = (e: LifecycleEvent<T>): e is RequestRejected<T['rejected'], T['id']> =>
+    e.type === rules.types.rejected;
+  const isApproved = (e: LifecycleEvent<T>): e is T['approved'] => e.type === rules.types.approved;
 
   function existing(state: StateOf<T>): T['state'] {
     if (isNone(state)) throw notFound(m.notFound);
@@ -232,15 +252,16 @@ export function heldRequestLifecycle<T extends RequestKind>(rules: LifecycleRule
     if (command.actorRole !== 'admin') throw forbidden(m.notAuthorized);
     const s = existing(state);
     refuseOwnDecision(command.adminId, s.userId, m.ownDecision);
-    const decided = (rules.alreadyDecided as Record<string, string | undefined>)[s.status];
+    const alreadyDecided: Partial<Record<string, string>> = rules.alreadyDecided;
+    const decided = alreadyDecided[s.status];
     if (s.status !== pending && decided) throw conflict(decided, 'ALREADY_DECIDED');
     if (s.hold !== 'placed') throw precondition(m.holdNotPlaced);
     if (command.type === rules.types.reject) {
       const data = { ...facts(s), rejectedBy: command.adminId, rejectedAt: command.now.toISOString() };
-      return [{ type: rules.types.rejected, data } as RequestRejected<T['rejected'], T['id']>];
+      const event: RequestRejected<T['rejected'], T['id']> = { type: rules.types.rejected, data };
+      return [event];
     }
-    const data = rules.approve(s, command.adminId, command.now, facts(s));
-    return [{ type: rules.types.approved, data } as T['approved']];
+    return [rules.approve(s, command.adminId, command.now, facts(s))];
   }
 
   function recordFunds(
@@ -294,56 +315,65 @@ export function heldRequestLifecycle<T extends RequestKind>(rules: LifecycleRule
       return [event];
     },
 
-    /** The lifecycle's part of a new request's state, from its submitted event. */
-    opened: (data: HoldFacts<T['id']>): RequestState<T['id'], Status<T>, null> =>
-      ({
-        status: pending,
-        [rules.idField]: (data as unknown as Record<string, string>)[rules.idField],
-        userId: data.userId,
-        amountCents: data.amountCents,
-        hold: 'awaiting',
-        funds: null,
-        refusal: null,
-        decidedBy: null,
-        decidedAt: null,
-      }) as RequestState<T['id'], Status<T>, null>,
+    /** The lifecycle's part of a new request's state (the kind adds its id), from its submitted event. */
+    opened: (data: HoldFacts<T['id']>) => ({
+      status: pending,
+      userId: data.userId,
+      amountCents: data.amountCents,
+      hold: 'awaiting' as const,
+      funds: null,
+      refusal: null,
+      decidedBy: null,
+      decidedAt: null,
+    }),
 
     decide(command: LifecycleCommand<T>, state: StateOf<T>): LifecycleEvent<T>[] {
-      const c = command as HoldCommand;
-      if (c.type === 'RecordHoldPlaced' || c.type === 'RecordHoldRefused') return recordHold(c, state);
-      if (c.type === 'RecordHoldCaptured' || c.type === 'RecordHoldReleased') return recordFunds(c, state);
-      return decideByAdmin(command as AdminDecision<T['approve'] | T['reject']>, state);
+      if (!isHoldCommand(command)) return decideByAdmin(command, state);
+      const c: HoldCommand = command;
+      switch (c.type) {
+        case 'RecordHoldPlaced':
+        case 'RecordHoldRefused':
+          return recordHold(c, state);
+        case 'RecordHoldCaptured':
+        case 'RecordHoldReleased':
+          return recordFunds(c, state);
+      }
     },
 
     evolve(state: StateOf<T>, event: LifecycleEvent<T>): StateOf<T> {
       if (isNone(state)) return state;
-      const e = event as { type: string; data: Record<string, string> };
-      switch (e.type) {
-        case 'HoldPlaced':
-          return { ...state, hold: 'placed' };
-        case 'HoldRefused':
-          return {
-            ...state,
-            hold: 'refused',
-            status: rejected,
-            refusal: e.data.reason,
-            decidedAt: e.data.refusedAt,
-          };
-        case 'HoldCaptured':
-          return { ...state, funds: 'captured' };
-        case 'HoldReleased':
-          return { ...state, funds: 'released' };
-        case rules.types.rejected:
-          return { ...state, status: rejected, decidedBy: e.data.rejectedBy, decidedAt: e.data.rejectedAt };
-        case rules.types.approved:
-          return rules.approved(state, (event as T['approved']).data);
-        default:
-          return state;
+      if (isHoldEvent(event)) {
+        const e: HoldEvent<T['id']> = event;
+        switch (e.type) {
+          case 'HoldPlaced':
+            return { ...state, hold: 'placed' };
+          case 'HoldRefused':
+            return {
+              ...state,
+              hold: 'refused',
+              status: rejected,
+              refusal: e.data.reason,
+              decidedAt: e.data.refusedAt,
+            };
+          case 'HoldCaptured':
+            return { ...state, funds: 'captured' };
+          case 'HoldReleased':
+            return { ...state, funds: 'released' };
+        }
       }
+      if (isRejected(event))
+        return {
+          ...state,
+          status: rejected,
+          decidedBy: event.data.rejectedBy,
+          decidedAt: event.data.rejectedAt,
+        };
+      if (isApproved(event)) return rules.approved(state, event.data);
+      return unknownEvent(event, state);
     },
 
     /** The ledger call a state still owes, 'none' when nothing is owed. */
-    owed(state: StateOf<T>): HeldCall | string {
+    owed(state: StateOf<T>): HeldCall | T['ownCall'] {
       if (isNone(state)) return 'none';
       if (state.hold === 'awaiting') return 'hold';
       if (state.status === pending) return 'none';
@@ -365,6 +395,7 @@ export function heldRequestLifecycle<T extends RequestKind>(rules: LifecycleRule
       owed: (state: StateOf<T>) => Sync,
     ): KindDescription<T['state'], E, Sync> => ({
       idField: rules.idField,
+      idOf: (state) => facts(state)[rules.idField],
       streamIdOf: rules.streamIdOf,
       pendingStatus: pending,
       evolve,
@@ -375,8 +406,9 @@ export function heldRequestLifecycle<T extends RequestKind>(rules: LifecycleRule
 
 /** A kind of request as its read model sees it (held-request projections/requestView.ts). */
 export interface KindDescription<S, E, Sync extends string> {
-  /** The id field of its state and events (`investmentId`), and its stream (`investment-<id>`). */
+  /** The id field of its state and events (`investmentId`), a state's id, and its stream (`investment-<id>`). */
   idField: string;
+  idOf(state: S): string;
   streamIdOf(id: string): string;
   /** The status of a request waiting for an admin's decision. */
   pendingStatus: string;

@@ -78,7 +78,7 @@ export function requestView<S extends { hold: string }, E extends DomainEvent, S
 ) {
   type D = RequestDoc<S, Sync>;
   const { collection, dateField } = spec;
-  const idOf = (doc: D) => (doc as unknown as Record<string, string>)[spec.idField];
+  const idOf = (doc: D) => spec.idOf(doc);
   /** The admin queue's size (what `pending` lists), moved by the command path in the projection's transaction. */
   const counter: PendingCounter = {
     id: `pending-${collection}`,
@@ -91,6 +91,7 @@ export function requestView<S extends { hold: string }, E extends DomainEvent, S
     pendingCount: (reads: StoreReads) => pendingCount(reads, counter),
     collection,
     idField: spec.idField,
+    idOf,
     streamIdOf: spec.streamIdOf,
     pendingStatus: spec.pendingStatus,
     project: requestProjection(spec.evolve, spec.owed),
@@ -142,8 +143,9 @@ export function requestView<S extends { hold: string }, E extends DomainEvent, S
 
 /** What the use cases read of a kind's documents `D`. */
 export interface RequestQueries<D extends { sync: string }> {
-  /** The id field of the documents (`investmentId`). */
+  /** The id field of the documents (`investmentId`), and a document's id. */
   idField: string;
+  idOf(doc: D): string;
   /** The documents' collection, and the status of a request not decided yet. */
   collection: string;
   pendingStatus: string;

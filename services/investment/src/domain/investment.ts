@@ -85,6 +85,7 @@ type InvestmentKind = {
   rejected: 'InvestmentRejected';
   approve: 'ApproveInvestment';
   reject: 'RejectInvestment';
+  ownCall: 'settle';
 };
 
 export type InvestmentEvent =
@@ -198,13 +199,17 @@ const lifecycle = lc.heldRequestLifecycle<InvestmentKind>({
     approve: 'ApproveInvestment',
     reject: 'RejectInvestment',
   },
+  facts: (s) => ({ investmentId: s.investmentId, userId: s.userId, amountCents: s.amountCents }),
   approve: (s, adminId, at, facts) => ({
-    ...facts,
-    planName: s.planName,
-    maturityAmountCents: maturityAmountOf(s.amountCents, s.rateBps),
-    startDate: at.toISOString(),
-    endDate: new Date(at.getTime() + s.durationMs).toISOString(),
-    approvedBy: adminId,
+    type: 'InvestmentApproved',
+    data: {
+      ...facts,
+      planName: s.planName,
+      maturityAmountCents: maturityAmountOf(s.amountCents, s.rateBps),
+      startDate: at.toISOString(),
+      endDate: new Date(at.getTime() + s.durationMs).toISOString(),
+      approvedBy: adminId,
+    },
   }),
   approved: (s, d) => ({
     ...s,
@@ -226,6 +231,7 @@ export function evolve(state: InvestmentState, event: InvestmentEvent): Investme
     const d = e.data;
     return {
       ...lifecycle.opened(d),
+      investmentId: d.investmentId,
       planName: d.planName,
       rateBps: d.rateBps,
       durationMs: d.durationMs,
@@ -250,7 +256,7 @@ export function evolve(state: InvestmentState, event: InvestmentEvent): Investme
 /** The ledger call a state still owes (the process manager's to-do list), 'none' when nothing is owed. */
 export type LedgerCallOwed = lc.HeldCall | 'settle';
 
-export const ledgerCallOwed = (state: InvestmentState) => lifecycle.owed(state) as LedgerCallOwed;
+export const ledgerCallOwed = (state: InvestmentState): LedgerCallOwed => lifecycle.owed(state);
 
 // ---------- decide ----------
 

@@ -72,6 +72,7 @@ type WithdrawalKind = {
   rejected: 'WithdrawalRejected';
   approve: 'ApproveWithdrawal';
   reject: 'RejectWithdrawal';
+  ownCall: never;
 };
 
 export type WithdrawalEvent = WithdrawalSubmitted | lc.LifecycleEvent<WithdrawalKind>;
@@ -133,11 +134,10 @@ const lifecycle = lc.heldRequestLifecycle<WithdrawalKind>({
     approve: 'ApproveWithdrawal',
     reject: 'RejectWithdrawal',
   },
+  facts: (s) => ({ withdrawalId: s.withdrawalId, userId: s.userId, amountCents: s.amountCents }),
   approve: (s, adminId, now, facts) => ({
-    ...facts,
-    walletAddress: s.walletAddress,
-    approvedBy: adminId,
-    approvedAt: now.toISOString(),
+    type: 'WithdrawalApproved',
+    data: { ...facts, walletAddress: s.walletAddress, approvedBy: adminId, approvedAt: now.toISOString() },
   }),
   approved: (s, d) => ({ ...s, status: 'Approved', decidedBy: d.approvedBy, decidedAt: d.approvedAt }),
   formerNames: { WithdrawalRequested: 'WithdrawalSubmitted' },
@@ -149,6 +149,7 @@ export function evolve(state: WithdrawalState, event: WithdrawalEvent): Withdraw
   const { walletAddress, walletAddressHash, network, requestDate } = e.data;
   return {
     ...lifecycle.opened(e.data),
+    withdrawalId: e.data.withdrawalId,
     walletAddress,
     ...(walletAddressHash ? { walletAddressHash } : {}),
     network,
@@ -164,7 +165,7 @@ export const parseWithdrawalAmount = lc.parseRequestAmount;
 /** The ledger call a state still owes (the process manager's to-do list), 'none' when nothing is owed. */
 export type LedgerCallOwed = lc.HeldCall;
 
-export const ledgerCallOwed = (state: WithdrawalState) => lifecycle.owed(state) as LedgerCallOwed;
+export const ledgerCallOwed = (state: WithdrawalState): LedgerCallOwed => lifecycle.owed(state);
 
 /**
  * Every rule of a new request that needs no state (no stream, no balance), with the decider's
