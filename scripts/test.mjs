@@ -34,6 +34,44 @@ function run(label, cmd, args, opts = {}) {
   return ok;
 }
 
+/**
+ * Checks run side by side (each is one process that mostly computes alone: two at once keep both cores busy);
+ * each one's output is shown whole when it ends, and counted as `check` counts it.
+ */
+async function checksTogether(list) {
+  const results = await Promise.all(
+    list.map(
+      ({ label, cmd, args, opts = {} }) =>
+        new Promise((resolve) => {
+          const started = Date.now();
+          const chunks = [];
+          const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+          child.stdout.on('data', (c) => chunks.push(c));
+          child.stderr.on('data', (c) => chunks.push(c));
+          child.on('error', (err) => chunks.push(Buffer.from(`${err.message}\n`)));
+          child.on('close', (code) =>
+            resolve({
+              label,
+              ok: code === 0,
+              output: Buffer.concat(chunks),
+              seconds: (Date.now() - started) / 1000,
+            }),
+          );
+        }),
+    ),
+  );
+  for (const { label, ok, output, seconds } of results) {
+    process.stdout.write(`\n=== ${label}\n`);
+    process.stdout.write(output);
+    console.log(`=== ${label}: ${ok ? 'ok' : 'FAILED'} (${seconds.toFixed(1)} s)`);
+    if (ok) passed += 1;
+    else {
+      failed += 1;
+      failures.push(label);
+    }
+  }
+}
+
 function check(label, cmd, args, opts) {
   if (run(label, cmd, args, opts)) passed += 1;
   else {
@@ -59,12 +97,17 @@ function check(label, cmd, args, opts) {
   rmSync(out, { recursive: true, force: true });
 }
 
-// 2. type-check and lint
-check('typecheck: servers', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
-if (existsSync(join(root, 'web/tsconfig.json')))
-  check('typecheck: web', bin('tsc'), ['-p', 'web/tsconfig.json', '--noEmit']);
-check('lint', bin('eslint'), ['.', '--max-warnings=0']);
-check('format', bin('prettier'), ['--check', '.', '--log-level', 'warn']);
+// 2. type-check and lint, two at a time
+await checksTogether([
+  { label: 'typecheck: servers', cmd: bin('tsc'), args: ['-p', 'tsconfig.json', '--noEmit'] },
+  ...(existsSync(join(root, 'web/tsconfig.json'))
+    ? [{ label: 'typecheck: web', cmd: bin('tsc'), args: ['-p', 'web/tsconfig.json', '--noEmit'] }]
+    : []),
+]);
+await checksTogether([
+  { label: 'lint', cmd: bin('eslint'), args: ['.', '--max-warnings=0'] },
+  { label: 'format', cmd: bin('prettier'), args: ['--check', '.', '--log-level', 'warn'] },
+]);
 
 // 3. the SPA build (served by the standalone target in the e2e suite)
 if (existsSync(join(root, 'web/vite.config.ts')))
