@@ -4,6 +4,8 @@ import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+/** The one live-push contract, the gateway's (gateway/src/live/pushContract.ts says why). */
+const pushContract = fileURLToPath(new URL('../gateway/src/live/pushContract.ts', import.meta.url));
 /** The libraries every route needs; any other dependency goes in the chunk of the screen that imports it. */
 const FIRST_ROUTE_VENDOR =
   /node_modules\/(react|react-dom|scheduler|react-router|react-router-dom|react-redux|redux|@reduxjs\/toolkit(?!\/dist\/query)|immer|reselect|redux-saga|@redux-saga\/[^/]+|use-sync-external-store|cookie|set-cookie-parser)\//;
@@ -11,6 +13,7 @@ const api = process.env.MERIDIAN_API_URL ?? 'http://localhost:8080';
 
 export default defineConfig({
   root,
+  resolve: { alias: { '#push-contract': pushContract } },
   plugins: [
     react(),
     // Every text file of the build also as <file>.br and <file>.gz (maximum quality, once at build time):

@@ -3,9 +3,12 @@ import { defineProject } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+/** The one live-push contract, the gateway's (gateway/src/live/pushContract.ts says why). */
+const pushContract = fileURLToPath(new URL('../gateway/src/live/pushContract.ts', import.meta.url));
 
 export default defineProject({
   root,
+  resolve: { alias: { '#push-contract': pushContract } },
   plugins: [react()],
   test: {
     name: 'web',

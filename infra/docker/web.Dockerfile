@@ -23,6 +23,8 @@ COPY web/package.json web/
 RUN npm ci --no-fund --no-audit -w @meridian/web --include-workspace-root=false
 # the statement verifier the SPA bundles (meridian-verify, docs/statements.md)
 COPY services/verify services/verify
+# the live-push contract, one file the gateway and the SPA share (web/tsconfig.json paths: #push-contract)
+COPY gateway/src/live/pushContract.ts gateway/src/live/
 COPY web web
 RUN cd web && npx vite build
 

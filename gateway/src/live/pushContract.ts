@@ -1,11 +1,10 @@
 /**
  * The live-push contract between the gateway (socket.io) and the SPA: web/src/features/live/README.md.
  *
- * ONE definition, in two places byte for byte: gateway/src/live/pushContract.ts is the source and
- * web/src/features/live/pushContract.ts its copy (the SPA talks HTTP only and its image builds from web/
- * alone, so it cannot import the gateway). pushContract.unit.spec.ts fails when they differ; after an
- * edit here run `cp gateway/src/live/pushContract.ts web/src/features/live/pushContract.ts`.
- * No imports, so the file means the same in both places.
+ * ONE definition: the SPA reads this file through the `#push-contract` alias (web/tsconfig.json paths,
+ * resolve.alias in web/vite.config.ts and web/vitest.config.ts), re-exported by
+ * web/src/features/live/pushContract.ts; the SPA's image copies this one file beside web/
+ * (infra/docker/web.Dockerfile). No imports, so the file means the same on both sides.
  *
  * Each push is a socket.io event whose NAME is one of LIVE_EVENTS and whose single argument is the
  * payload below.
