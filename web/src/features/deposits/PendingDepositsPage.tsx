@@ -3,10 +3,9 @@ import { formatDateTime } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';
 import { depositTone, StatusBadge } from '../../ui/StatusBadge';
 import { personOf } from '../queues/lists';
-import { fetchToasts, initiatedByFacts, QueueCard, QueuePage } from '../queues/QueueParts';
-import { useQueue } from '../queues/useQueue';
+import { initiatedByFacts, QueueCard, QueuePage } from '../queues/QueueParts';
+import { useAdminQueue } from '../queues/useAdminQueue';
 import { ClaimBadge } from '../claims/ClaimNotice';
-import { useOthersClaims } from '../claims/useClaims';
 import { depositsApi } from './depositsApi';
 import { depositId, type Deposit } from './depositTypes';
 
@@ -18,23 +17,18 @@ export const PENDING_DEPOSITS_MESSAGES = {
 
 /** /admin-pending-deposit: declared deposits waiting for confirmation; live queue 'deposits'. */
 export function PendingDepositsPage() {
-  // who reviews which deposit now (features/claims)
-  const reviewedByOther = useOthersClaims('deposit');
-  const { items, load, more } = useQueue<Deposit>(
-    'deposits',
-    depositsApi.pendingPage,
-    fetchToasts(PENDING_DEPOSITS_MESSAGES, 'pending-deposits'),
-  );
+  const { items, reviewedByOther, body } = useAdminQueue<Deposit>({
+    queue: 'deposits',
+    claim: 'deposit',
+    fetchPage: depositsApi.pendingPage,
+    texts: { ...PENDING_DEPOSITS_MESSAGES, loading: 'Loading pending deposits…' },
+    toastId: 'pending-deposits',
+  });
   return (
     <QueuePage
       title="Pending Deposits"
       subtitle="Declared deposits waiting for confirmation. Open one to confirm or reject it."
-      more={more}
-      load={load}
-      count={items.length}
-      loadingText="Loading pending deposits…"
-      emptyText={PENDING_DEPOSITS_MESSAGES.empty}
-      failedText={PENDING_DEPOSITS_MESSAGES.failed}
+      {...body}
       label="Pending deposits"
     >
       {items.map((d) => {

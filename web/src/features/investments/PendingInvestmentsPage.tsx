@@ -7,18 +7,11 @@ import { formatDateTime } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';
 import { investmentTone, StatusBadge } from '../../ui/StatusBadge';
 import { personOf } from '../queues/lists';
-import {
-  fetchToasts,
-  initiatedByFacts,
-  QueueCard,
-  QueuePage,
-  toastDecisionFailed,
-} from '../queues/QueueParts';
+import { initiatedByFacts, QueueCard, QueuePage, toastDecisionFailed } from '../queues/QueueParts';
 import { queueItemDecided } from '../queues/queuesSlice';
-import { useQueue } from '../queues/useQueue';
+import { useAdminQueue } from '../queues/useAdminQueue';
 import { decideWithClaim } from '../claims/claimsApi';
 import { ClaimBadge } from '../claims/ClaimNotice';
-import { useOthersClaims } from '../claims/useClaims';
 import { INVESTMENT_DECISION_MESSAGES, investmentsApi, useDecideInvestmentMutation } from './investmentsApi';
 import { investmentIdOf, maturityText, planNameOf, type Investment } from './investmentTypes';
 
@@ -33,12 +26,13 @@ export function PendingInvestmentsPage() {
   const [decideInvestment] = useDecideInvestmentMutation();
   const [busy, setBusy] = useState<{ id: string; decision: 'approve' | 'reject' } | null>(null);
   // an item another admin reviews shows who, and cannot be decided here (features/claims)
-  const reviewedByOther = useOthersClaims('investment');
-  const { items, load, more } = useQueue<Investment>(
-    'investments',
-    investmentsApi.pendingPage,
-    fetchToasts(PENDING_INVESTMENTS_MESSAGES, 'pending-investments'),
-  );
+  const { items, reviewedByOther, body } = useAdminQueue<Investment>({
+    queue: 'investments',
+    claim: 'investment',
+    fetchPage: investmentsApi.pendingPage,
+    texts: { ...PENDING_INVESTMENTS_MESSAGES, loading: 'Loading pending investments…' },
+    toastId: 'pending-investments',
+  });
 
   async function decide(id: string, decision: 'approve' | 'reject') {
     setBusy({ id, decision });
@@ -70,12 +64,7 @@ export function PendingInvestmentsPage() {
     <QueuePage
       title="Pending Investment"
       subtitle="Investments waiting for approval. The amount is already reserved from the investor’s Deposit Balance."
-      more={more}
-      load={load}
-      count={items.length}
-      loadingText="Loading pending investments…"
-      emptyText={PENDING_INVESTMENTS_MESSAGES.empty}
-      failedText={PENDING_INVESTMENTS_MESSAGES.failed}
+      {...body}
       label="Pending investments"
     >
       {items.map((i) => {

@@ -3,11 +3,10 @@ import { toast } from '../../ui/toast';
 import { Button } from '../../ui/Button';
 import { StatusBadge } from '../../ui/StatusBadge';
 import type { User } from '../auth/authTypes';
-import { fetchToasts, QueueCard, QueuePage, toastDecisionFailed } from '../queues/QueueParts';
-import { useQueue } from '../queues/useQueue';
+import { QueueCard, QueuePage, toastDecisionFailed } from '../queues/QueueParts';
+import { useAdminQueue } from '../queues/useAdminQueue';
 import { claimsApi, decideWithClaim } from '../claims/claimsApi';
 import { ClaimBadge } from '../claims/ClaimNotice';
-import { useOthersClaims } from '../claims/useClaims';
 import { kycApi } from './kycApi';
 
 export const PENDING_KYC_MESSAGES = {
@@ -47,12 +46,13 @@ function KycDocument(props: { url: string; side: 'front' | 'back'; owner: string
 export function PendingKycPage() {
   const [busy, setBusy] = useState<{ id: string; decision: 'approve' | 'reject' } | null>(null);
   // a submission another admin reviews shows who, and cannot be decided here (features/claims)
-  const reviewedByOther = useOthersClaims('kyc');
-  const { items, load, reload, more } = useQueue<User>(
-    'kyc',
-    kycApi.pendingPage,
-    fetchToasts(PENDING_KYC_MESSAGES, 'pending-kyc'),
-  );
+  const { items, reload, reviewedByOther, body } = useAdminQueue<User>({
+    queue: 'kyc',
+    claim: 'kyc',
+    fetchPage: kycApi.pendingPage,
+    texts: { ...PENDING_KYC_MESSAGES, loading: 'Loading pending requests…' },
+    toastId: 'pending-kyc',
+  });
 
   /** Opening a submission's documents claims it: other admins see who reviews it (a failure changes nothing). */
   function openDocuments(id: string) {
@@ -79,12 +79,7 @@ export function PendingKycPage() {
     <QueuePage
       title="Pending Kyc Verification"
       subtitle="Check that both sides are legible, valid and match the account holder before you approve."
-      more={more}
-      load={load}
-      count={items.length}
-      loadingText="Loading pending requests…"
-      emptyText={PENDING_KYC_MESSAGES.empty}
-      failedText={PENDING_KYC_MESSAGES.failed}
+      {...body}
       label="Pending KYC requests"
     >
       {items.map((u) => (

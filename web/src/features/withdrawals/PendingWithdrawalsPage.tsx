@@ -3,10 +3,9 @@ import { formatDateTime } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';
 import { StatusBadge, withdrawalStatus } from '../../ui/StatusBadge';
 import { personOf } from '../queues/lists';
-import { fetchToasts, initiatedByFacts, QueueCard, QueuePage } from '../queues/QueueParts';
-import { useQueue } from '../queues/useQueue';
+import { initiatedByFacts, QueueCard, QueuePage } from '../queues/QueueParts';
+import { useAdminQueue } from '../queues/useAdminQueue';
 import { ClaimBadge } from '../claims/ClaimNotice';
-import { useOthersClaims } from '../claims/useClaims';
 import { withdrawalsApi } from './withdrawalsApi';
 import type { Withdrawal } from './withdrawalTypes';
 
@@ -19,23 +18,18 @@ export const PENDING_WITHDRAWALS_MESSAGES = {
 
 /** /admin-pending-wallet: withdrawal requests waiting for approval; live queue 'withdrawals'. */
 export function PendingWithdrawalsPage() {
-  // who reviews which withdrawal now (features/claims)
-  const reviewedByOther = useOthersClaims('withdrawal');
-  const { items, load, more } = useQueue<Withdrawal>(
-    'withdrawals',
-    withdrawalsApi.pendingPage,
-    fetchToasts(PENDING_WITHDRAWALS_MESSAGES, 'pending-withdrawals'),
-  );
+  const { items, reviewedByOther, body } = useAdminQueue<Withdrawal>({
+    queue: 'withdrawals',
+    claim: 'withdrawal',
+    fetchPage: withdrawalsApi.pendingPage,
+    texts: PENDING_WITHDRAWALS_MESSAGES,
+    toastId: 'pending-withdrawals',
+  });
   return (
     <QueuePage
       title="Pending Withdrawal"
       subtitle="Withdrawal requests waiting for approval. Open one to approve or reject it."
-      more={more}
-      load={load}
-      count={items.length}
-      loadingText={PENDING_WITHDRAWALS_MESSAGES.loading}
-      emptyText={PENDING_WITHDRAWALS_MESSAGES.empty}
-      failedText={PENDING_WITHDRAWALS_MESSAGES.failed}
+      {...body}
       label="Pending withdrawals"
     >
       {items.map((w) => {
