@@ -132,10 +132,11 @@ function cause(message = '') {
   return named ? `${clip(first)}\n      ${clip(named.trim())}` : clip(first);
 }
 
-const vitestArgs = (projects, report, workers) => [
+const vitestArgs = (projects, report, workers, more) => [
   'run',
   ...projects.flatMap((p) => ['--project', p]),
   ...(workers ? [`--maxWorkers=${workers}`] : []),
+  ...more,
   '--passWithNoTests',
   '--reporter=default',
   '--reporter=json',
@@ -195,12 +196,12 @@ function unhandled(log) {
 }
 
 /** A vitest run in the foreground: its output shown as it comes and kept in `log` for the summary. */
-async function vitest(label, projects, report, workers, log) {
+async function vitest(label, projects, report, workers, log, more = []) {
   rmSync(report, { force: true });
   const started = Date.now();
   process.stdout.write(`\n=== ${label}\n`);
   const out = openSync(log, 'w');
-  const child = spawn(bin('vitest'), vitestArgs(projects, report, workers), {
+  const child = spawn(bin('vitest'), vitestArgs(projects, report, workers, more), {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -225,13 +226,15 @@ await vitest(
   join(root, 'artifacts/server-web.log'),
 );
 // the browser journeys after them, not beside: beside them, the kill drills, the migration and the
-// browser steps waited on a machine loaded far past its two cores
+// browser steps waited on a machine loaded far past its two cores. Two journey files at a time (each its own
+// target and Chromium): a journey spends most of its time waiting on its page
 await vitest(
   'vitest: e2e project',
   ['e2e'],
   join(root, 'artifacts/vitest-e2e.json'),
-  undefined,
+  2,
   join(root, 'artifacts/e2e.log'),
+  ['--fileParallelism'],
 );
 await vitest(
   'vitest: cluster project',
