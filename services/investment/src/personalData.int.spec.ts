@@ -6,8 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { identityAndServiceKeys, userDeletedEvent } from '@meridian/platform/testing/personalDataCache';
 import { topicOf } from '@meridian/platform/ports/eventBus';
-import { isSealed, MemoryPersonalDataKeys, PersonalData, SHREDDED } from '@meridian/platform/personalData';
+import { isSealed, SHREDDED } from '@meridian/platform/personalData';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { ledgerInvariantProblems } from '../../ledger/src/testing/invariants.js';
 import { COLLECTIONS } from './projections/investmentView.js';
@@ -82,15 +83,7 @@ it('keeps names sealed, answers them opened, and reads [deleted] after the key i
 });
 
 it("identity's UserDeleted drops the key from the service's cache", async () => {
-  // one key store (identity's vault), two processes' caches; a process gets its own copy of a key
-  const vault = new MemoryPersonalDataKeys();
-  const copy = (key: Buffer | null) => key && Buffer.from(key);
-  const investment = new PersonalData({
-    find: async (id) => copy(await vault.find(id)),
-    findOrCreate: async (id) => copy(await vault.findOrCreate(id))!,
-    destroy: (id) => vault.destroy(id),
-  });
-  const identity = new PersonalData(vault);
+  const { identity, service: investment } = identityAndServiceKeys();
   await stack.stop();
   stack = await startStack({ personalData: investment });
 
@@ -100,20 +93,7 @@ it("identity's UserDeleted drops the key from the service's cache", async () => 
   expect(await investment.open(sealedName)).toBe(NAME); // cached from now on
   await identity.shred(u); // identity destroys the key and announces the deletion
   expect(await investment.open(sealedName)).toBe(NAME);
-  await stack.bus.publish(topicOf('identity'), [
-    {
-      id: randomUUID(),
-      type: 'UserDeleted',
-      data: { userId: u, deletedBy: ADMIN.userId },
-      streamId: `user-${u}`,
-      version: 9,
-      position: 9,
-      occurredAt: new Date().toISOString(),
-      correlationId: randomUUID(),
-      causationId: null,
-      actor: null,
-    },
-  ]);
+  await stack.bus.publish(topicOf('identity'), [userDeletedEvent(u, ADMIN.userId)]);
   await waitFor(async () => (await investment.open(sealedName)) === SHREDDED, 'the key forgotten');
   await waitFor(
     async () => (await stack.store.get(COLLECTIONS.users, u)) === null,

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { identityAndServiceKeys } from '@meridian/platform/testing/personalDataCache';
 import { createFsDocumentStore } from './adapters/documentStore.fs.js';
 import { sealedDocumentStore } from './app/sealedDocuments.js';
 import { CASES } from './app/collections.js';
@@ -115,15 +116,7 @@ describe('kyc personal data', () => {
   });
 
   it("identity's UserDeleted drops the key this service had cached", async () => {
-    // one key store (identity's vault), two processes' caches; a process gets its own copy of a key
-    const vault = new MemoryPersonalDataKeys();
-    const copy = (key: Buffer | null) => key && Buffer.from(key);
-    const kyc = new PersonalData({
-      find: async (id) => copy(await vault.find(id)),
-      findOrCreate: async (id) => copy(await vault.findOrCreate(id))!,
-      destroy: (id) => vault.destroy(id),
-    });
-    const identity = new PersonalData(vault);
+    const { identity, service: kyc } = identityAndServiceKeys();
     h = await startKycHarness({ personalData: kyc });
     const userId = `user-${randomUUID()}`;
     expect((await h.upload(userId, { front: SAMPLES.png, back: SAMPLES.pdf }, { name: NAME })).status).toBe(

@@ -5,9 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { identityAndServiceKeys } from '@meridian/platform/testing/personalDataCache';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import { topicOf } from '@meridian/platform/ports/eventBus';
-import { isSealed, MemoryPersonalDataKeys, PersonalData, SHREDDED } from '@meridian/platform/personalData';
+import { isSealed, SHREDDED } from '@meridian/platform/personalData';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { COLLECTIONS, type UserDoc } from './projections/views.js';
 import { ledgerPerTest, startLedgerHarness } from './testing/harness.js';
@@ -88,15 +89,7 @@ describe('ledger personal data', () => {
   });
 
   it("identity's UserDeleted drops the key this service had cached", async () => {
-    // one key store (identity's vault), two processes' caches; a process gets its own copy of a key
-    const vault = new MemoryPersonalDataKeys();
-    const copy = (key: Buffer | null) => key && Buffer.from(key);
-    const ledger = new PersonalData({
-      find: async (id) => copy(await vault.find(id)),
-      findOrCreate: async (id) => copy(await vault.findOrCreate(id))!,
-      destroy: (id) => vault.destroy(id),
-    });
-    const identity = new PersonalData(vault);
+    const { identity, service: ledger } = identityAndServiceKeys();
     const l = await startLedgerHarness({ personalData: ledger });
     try {
       const investor = await l.user({ register: false });

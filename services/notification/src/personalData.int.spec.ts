@@ -8,17 +8,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { identityAndServiceKeys } from '@meridian/platform/testing/personalDataCache';
 import { callUnary } from '@meridian/platform/grpc/index';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import { topicOf } from '@meridian/platform/ports/eventBus';
 import * as grpc from '@grpc/grpc-js';
-import {
-  isSealed,
-  MemoryPersonalDataKeys,
-  PersonalData,
-  SHREDDED,
-  USER_DELETED_MESSAGE,
-} from '@meridian/platform/personalData';
+import { isSealed, type PersonalData, SHREDDED, USER_DELETED_MESSAGE } from '@meridian/platform/personalData';
 import { expectStatus } from '@meridian/platform/testing/grpcStatus';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { DIRECTORY, EMAILS, MAILBOX } from './app/collections.js';
@@ -211,15 +206,7 @@ describe('notification personal data', () => {
   });
 
   it("identity's UserDeleted drops the key this service had cached", async () => {
-    // one key store (identity's vault), two processes' caches; a process gets its own copy of a key
-    const vault = new MemoryPersonalDataKeys();
-    const copy = (key: Buffer | null) => key && Buffer.from(key);
-    const notification = new PersonalData({
-      find: async (id) => copy(await vault.find(id)),
-      findOrCreate: async (id) => copy(await vault.findOrCreate(id))!,
-      destroy: (id) => vault.destroy(id),
-    });
-    const identity = new PersonalData(vault);
+    const { identity, service: notification } = identityAndServiceKeys();
     const b = await boot(notification);
     const u = user();
     const name = await identity.seal(u.userId, u.name);

@@ -6,14 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { identityAndServiceKeys, userDeletedEvent } from '@meridian/platform/testing/personalDataCache';
 import { topicOf } from '@meridian/platform/ports/eventBus';
-import {
-  isSealed,
-  MemoryPersonalDataKeys,
-  PersonalData,
-  SHREDDED,
-  USER_DELETED_MESSAGE,
-} from '@meridian/platform/personalData';
+import { isSealed, SHREDDED, USER_DELETED_MESSAGE } from '@meridian/platform/personalData';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { ledgerInvariantProblems } from '../../ledger/src/testing/invariants.js';
 import { COLLECTIONS, type WithdrawalDoc } from './projections/withdrawalView.js';
@@ -187,15 +182,7 @@ it('a pending withdrawal of a shredded user stays decidable; the queue shows [de
 });
 
 it("identity's UserDeleted drops the key from the service's cache", async () => {
-  // one key store (identity's vault), two processes' caches; a process gets its own copy of a key
-  const vault = new MemoryPersonalDataKeys();
-  const copy = (key: Buffer | null) => key && Buffer.from(key);
-  const withdrawal = new PersonalData({
-    find: async (id) => copy(await vault.find(id)),
-    findOrCreate: async (id) => copy(await vault.findOrCreate(id))!,
-    destroy: (id) => vault.destroy(id),
-  });
-  const identity = new PersonalData(vault);
+  const { identity, service: withdrawal } = identityAndServiceKeys();
   await stack.stop();
   stack = await startStack({ personalData: withdrawal });
 
@@ -205,19 +192,6 @@ it("identity's UserDeleted drops the key from the service's cache", async () => 
   expect(await withdrawal.open(sealedName)).toBe(NAME); // cached from now on
   await identity.shred(u);
   expect(await withdrawal.open(sealedName)).toBe(NAME);
-  await stack.bus.publish(topicOf('identity'), [
-    {
-      id: randomUUID(),
-      type: 'UserDeleted',
-      data: { userId: u, deletedBy: ADMIN.userId },
-      streamId: `user-${u}`,
-      version: 9,
-      position: 9,
-      occurredAt: new Date().toISOString(),
-      correlationId: randomUUID(),
-      causationId: null,
-      actor: null,
-    },
-  ]);
+  await stack.bus.publish(topicOf('identity'), [userDeletedEvent(u, ADMIN.userId)]);
   await waitFor(async () => (await withdrawal.open(sealedName)) === SHREDDED, 'the key forgotten');
 });
