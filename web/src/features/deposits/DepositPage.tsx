@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Button } from '../../ui/Button';
 import { Card, PageHeader } from '../../ui/Card';
-import { FormError, FormSuccess, UsdAmountField } from '../../ui/Field';
+import { MoneyFormAmount } from '../money/AmountField';
 import { useMoneyRequest } from '../money/useMoneyRequest';
 import { supportApi } from '../support/supportApi';
 import { networkOf, type DepositAddressPart } from '../support/supportTypes';
@@ -59,14 +59,7 @@ export function DepositPage() {
       <div className="money-layout">
         <Card className="money-card">
           <form className="form" noValidate onSubmit={onSubmit} aria-label="Deposit">
-            <FormError message={error} />
-            <FormSuccess message={done && `${done} Taking you to your dashboard…`} />
-            <UsdAmountField
-              placeholder="0.00"
-              value={amount}
-              onChange={(e) => setAmount(e.target.value)}
-              disabled={Boolean(done)}
-            />
+            <MoneyFormAmount error={error} done={done} amount={amount} onAmount={setAmount} />
             {addresses.length > 0 ? (
               <fieldset className="address-choice" disabled={Boolean(done)}>
                 <legend>Sent to</legend>

@@ -2,10 +2,11 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../app/errors';
 import { Button } from '../../ui/Button';
 import { Card, PageHeader } from '../../ui/Card';
-import { FormError, FormSuccess, InputField, UsdAmountField } from '../../ui/Field';
+import { InputField } from '../../ui/Field';
 import { formatUsd } from '../../ui/format';
 import { asBalancesChanged, LIVE_EVENTS } from '../live/liveEvents';
 import { useLiveEvents } from '../live/useLiveEvents';
+import { MoneyFormAmount } from '../money/AmountField';
 import { useMoneyRequest } from '../money/useMoneyRequest';
 import { withdrawalsApi } from './withdrawalsApi';
 
@@ -66,14 +67,7 @@ export function WithdrawPage() {
             <span className="balance-strip__value">{balance === null ? '—' : formatUsd(balance)}</span>
           </div>
           <form className="form" noValidate onSubmit={onSubmit} aria-label="Withdraw">
-            <FormError message={error} />
-            <FormSuccess message={done && `${done} Taking you to your dashboard…`} />
-            <UsdAmountField
-              placeholder="0.00"
-              value={amount}
-              onChange={(e) => setAmount(e.target.value)}
-              disabled={Boolean(done)}
-            />
+            <MoneyFormAmount error={error} done={done} amount={amount} onAmount={setAmount} />
             <InputField
               label="Wallet address"
               name="walletAddress"
