@@ -1,4 +1,4 @@
-import { useState, type ClipboardEvent, type FormEvent } from 'react';
+import { useState, type ClipboardEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from '../../ui/toast';
 import { useAppDispatch } from '../../app/hooks';
@@ -10,6 +10,7 @@ import { CountryField } from './CountryField';
 import { PasswordChecklist } from './PasswordChecklist';
 import { PasswordInput } from './PasswordInput';
 import { ProviderButtons } from './ProviderButtons';
+import { useCheckedSubmit } from './useCheckedSubmit';
 import { MESSAGES, validateRegister } from './validation';
 
 export function RegisterPage() {
@@ -25,8 +26,6 @@ export function RegisterPage() {
     password2: '',
     referralCode: params.get('ref') ?? '',
   });
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
   const set = (key: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
   function blockPaste(event: ClipboardEvent<HTMLInputElement>) {
@@ -34,25 +33,24 @@ export function RegisterPage() {
     toast.error(MESSAGES.pasteBlocked, { toastId: 'paste-blocked' });
   }
 
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    const problem = validateRegister(form);
-    setError(problem ?? '');
-    if (problem) return;
-    setBusy(true);
-    const { password2: _confirm, referralCode, ...rest } = form;
-    const result = await dispatch(
-      registerSubmitted({
-        ...rest,
-        name: rest.name.trim(),
-        email: rest.email.trim(),
-        phone: rest.phone.trim(),
-        referralCode: referralCode.trim(),
-      }),
-    );
-    setBusy(false);
-    if (registerSubmitted.fulfilled.match(result)) navigate('/dashboard', { replace: true });
-  }
+  const { error, busy, onSubmit } = useCheckedSubmit(
+    () => validateRegister(form),
+    () => {
+      const { password2: _confirm, referralCode, ...rest } = form;
+      return dispatch(
+        registerSubmitted({
+          ...rest,
+          name: rest.name.trim(),
+          email: rest.email.trim(),
+          phone: rest.phone.trim(),
+          referralCode: referralCode.trim(),
+        }),
+      );
+    },
+    (result) => {
+      if (registerSubmitted.fulfilled.match(result)) navigate('/dashboard', { replace: true });
+    },
+  );
 
   return (
     <AuthCard
