@@ -13,23 +13,28 @@ import {
   reopenAccount,
   requireClosingAdmin,
 } from '@meridian/platform/app/accountClosure';
-import { inTransaction, metaOf } from '@meridian/platform/app/requestContext';
+import { type TransactionContext, inTransaction, metaOf } from '@meridian/platform/app/requestContext';
 import type { AdminDecision } from '../domain/lifecycle.js';
-import type { HeldRequestContext, HeldRequests, OwingDoc } from './heldRequests.js';
 import type { RequestQueries } from '../projections/requestView.js';
 
-export interface ClosableKind<Ctx extends HeldRequestContext, D extends OwingDoc, Reject extends string> {
-  view: Pick<RequestQueries<D>, 'idOf' | 'ofUser'>;
-  /** The status of a request not decided yet. */
-  pendingStatus: string;
+/** The context the closure runs in. */
+type ClosingContext = TransactionContext & { clock: () => Date; newId: () => string };
+
+/** What the closure needs of a kind (heldRequests' closeAccount gives it). */
+export interface ClosableKind<
+  Ctx extends ClosingContext,
+  D extends { status: string; sync: string },
+  Reject extends string,
+> {
+  view: Pick<RequestQueries<D>, 'idOf' | 'ofUser' | 'pendingStatus'>;
   reject: Reject;
   execute(ctx: Ctx, requestId: string, command: AdminDecision<Reject>, meta: EventMeta): Promise<unknown>;
-  requests: Pick<HeldRequests<Ctx, D>, 'syncLedger'>;
+  syncLedger(ctx: Ctx, requestId: string): Promise<unknown>;
 }
 
 export async function closeHeldRequestAccount<
-  Ctx extends HeldRequestContext,
-  D extends OwingDoc,
+  Ctx extends ClosingContext,
+  D extends { status: string; sync: string },
   Reject extends string,
 >(ctx: Ctx, kind: ClosableKind<Ctx, D, Reject>, input: CloseAccountInput): Promise<CloseAccountAnswer> {
   const actor = requireClosingAdmin(input);
@@ -40,7 +45,7 @@ export async function closeHeldRequestAccount<
   const idOf = (doc: D) => kind.view.idOf(doc);
   const answer = await inTransaction(ctx, async (tx) => {
     const { items } = await kind.view.ofUser(tx, input.userId);
-    const pending = items.filter((d) => d.status === kind.pendingStatus);
+    const pending = items.filter((d) => d.status === kind.view.pendingStatus);
     if (pending.length > 0 && !input.cancelPending)
       return { closed: false, pending: pending.length, balanceCents: 0, cancelled: [] as string[] };
     const now = ctx.clock();
@@ -55,6 +60,6 @@ export async function closeHeldRequestAccount<
     return { closed: true, pending: pending.length, balanceCents: 0, cancelled: pending.map(idOf) };
   });
   // the released holds, told to the ledger now (what is not confirmed stays owed for the process manager)
-  for (const id of answer.cancelled) await kind.requests.syncLedger(ctx, id);
+  for (const id of answer.cancelled) await kind.syncLedger(ctx, id);
   return { closed: answer.closed, pending: answer.pending, balanceCents: 0 };
 }

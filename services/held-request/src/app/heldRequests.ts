@@ -17,6 +17,7 @@
  */
 import { type DomainError, conflict, invalid, notFound } from '@meridian/platform/eventSourcing/errors';
 import type { Actor, EventMeta } from '@meridian/platform/eventSourcing/types';
+import type { PersonalData } from '@meridian/platform/personalData';
 import type { Logger } from '@meridian/platform/logger';
 import type { Cents } from '@meridian/platform/money/money';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
@@ -33,6 +34,12 @@ import { refuseWhileImpersonating } from '@meridian/platform/domain/makerChecker
 import { type HeldRequestDoc, answerHeldRequest, placeHoldForRequest } from './holdFlow.js';
 import { type HoldLedger, isUnknownOutcome } from './holdLedger.js';
 import { MESSAGES } from './kit.js';
+import { closeHeldRequestAccount } from './closeAccount.js';
+import {
+  type CloseAccountAnswer,
+  type CloseAccountInput,
+  refuseClosedAccount,
+} from '@meridian/platform/app/accountClosure';
 import type { RequestQueries } from '../projections/requestView.js';
 import { pageRequest, type Page } from '@meridian/platform/ports/pages';
 
@@ -41,13 +48,17 @@ type PageInput = { limit?: number; cursor?: string };
 import { type WithUser, withUser, withUsers } from './userDirectory.js';
 
 /** What the use cases need of a service's context. */
-export interface HeldRequestContext {
+export interface HeldRequestContext<Ledger extends HoldLedger = HoldLedger> {
   store: ServiceStore;
-  ledger: HoldLedger;
+  ledger: Ledger;
   logger: Logger;
   clock: () => Date;
   newId: () => string;
-  /** How many of a user's requests may be pending at once (default DEFAULT_MAX_PENDING_PER_USER). */
+  /** Opens the directory's names and emails, and what else the kind seals, with each owner's key. */
+  personalData: PersonalData;
+  /** Attempts of read -> decide -> append when another writer moved the stream first (default 5). */
+  maxAttempts?: number;
+  /** How many of a user's requests may be pending at once (default DEFAULT_MAX_PENDING_PER_USER; the kind's variable). */
   maxPendingPerUser?: number;
 }
 
@@ -152,6 +163,8 @@ export interface HeldRequests<Ctx extends HeldRequestContext, D extends OwingDoc
   syncLedger(ctx: Ctx, requestId: string): Promise<D | null>;
   /** The process manager's sweep: every ledger call owed for longer than `olderThanMs`. */
   redriveOwed(ctx: Ctx, olderThanMs: number): Promise<number>;
+  /** Admin, before the user's deletion: the user's requests closed (closeAccount.ts). */
+  closeAccount(ctx: Ctx, input: CloseAccountInput): Promise<CloseAccountAnswer>;
 }
 
 export function heldRequests<
@@ -238,7 +251,12 @@ export function heldRequests<
       if (!existing) input.validate();
       const available = existing ? 0 : await kind.availableCents(ctx, actor.userId);
       const meta = metaOf(ctx, actor);
-      if (existing) await input.record(available, meta);
+      const record = async () => {
+        // in the recording transaction: an account closed for the user's deletion takes no new request
+        await refuseClosedAccount(ctx.store, actor.userId);
+        await input.record(available, meta);
+      };
+      if (existing) await record();
       else
         await inTransaction(ctx, async (tx) => {
           // pending: awaiting the ledger's hold or held, not refused (`listed`), until decided
@@ -249,7 +267,7 @@ export function heldRequests<
             max: ctx.maxPendingPerUser ?? DEFAULT_MAX_PENDING_PER_USER,
             noun: `${kind.purpose}s`,
           });
-          await input.record(available, meta);
+          await record();
         });
       const doc = answerHeldRequest(await placeHoldFor(ctx, input.requestId), answerMessages);
       return { message: said.requested, view: await withUser(ctx.store, doc) };
@@ -313,5 +331,12 @@ export function heldRequests<
       }
       return driven;
     },
+
+    closeAccount: (ctx, input) =>
+      closeHeldRequestAccount(
+        ctx,
+        { view: kind.view, reject: kind.decisions.reject, execute: kind.execute, syncLedger },
+        input,
+      ),
   };
 }

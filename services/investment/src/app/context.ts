@@ -1,8 +1,6 @@
 import { executeOnStream } from '@meridian/platform/app/requestContext';
 import type { EventMeta } from '@meridian/platform/eventSourcing/types';
-import type { Logger } from '@meridian/platform/logger';
-import type { PersonalData } from '@meridian/platform/personalData';
-import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
+import type { HeldRequestContext } from '@meridian/held-request/app/heldRequests';
 import {
   type InvestmentCommand,
   type InvestmentEvent,
@@ -17,21 +15,11 @@ export const SERVICE = 'investment';
 /** Consumer group of the investment service on other services' topics (also its processed-markers set). */
 export const CONSUMER_GROUP = 'investment';
 
-export interface InvestmentContext {
-  store: ServiceStore;
-  ledger: LedgerPort;
+/** The held-request context (INVESTMENT_MAX_PENDING), the plans, and the scheduler's hook. */
+export interface InvestmentContext extends HeldRequestContext<LedgerPort> {
   plans: readonly Plan[];
-  clock: () => Date;
-  newId: () => string;
-  logger: Logger;
-  /** Opens the directory's names and emails (sealed with each owner's key) for answers. */
-  personalData: PersonalData;
   /** Called after an approval or a maturity: the scheduler re-arms its timer. */
   onScheduleChanged?: () => void;
-  /** Attempts of read -> decide -> append when another writer moved the stream first (default 5). */
-  maxAttempts?: number;
-  /** How many of a user's investments may be pending at once (default 5; INVESTMENT_MAX_PENDING). */
-  maxPendingPerUser?: number;
 }
 
 // the caller (Actor), its powers, id syntax, event metadata, the retried transaction, MESSAGES and

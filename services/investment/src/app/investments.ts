@@ -7,12 +7,10 @@
  * completes it.
  */
 import { heldRequests } from '@meridian/held-request/app/heldRequests';
-import { closeHeldRequestAccount } from '@meridian/held-request/app/closeAccount';
-import { type CloseAccountInput, refuseClosedAccount } from '@meridian/platform/app/accountClosure';
+import type { CloseAccountInput } from '@meridian/platform/app/accountClosure';
 import { DomainError } from '@meridian/platform/eventSourcing/errors';
 import { type WithUser, withUsers } from '@meridian/held-request/app/userDirectory';
 import {
-  INVESTMENT_KIND,
   INVESTMENT_MESSAGES,
   isDue,
   parseInvestmentAmount,
@@ -102,8 +100,6 @@ export async function startInvest(
     requestId: investmentId,
     validate: () => validateRequest(request),
     record: async (availableDepositCents, meta) => {
-      // in the recording transaction: an account closed for the user's deletion takes no new request
-      await refuseClosedAccount(ctx.store, actor.userId);
       return executeInvestment(
         ctx,
         investmentId,
@@ -117,17 +113,7 @@ export async function startInvest(
 
 /** Admin, before the user's deletion: the user's investments closed (@meridian/held-request app/closeAccount.ts). */
 export const closeAccount = (ctx: InvestmentContext, input: CloseAccountInput) =>
-  closeHeldRequestAccount(
-    ctx,
-    {
-      view: investmentView,
-      pendingStatus: INVESTMENT_KIND.pendingStatus,
-      reject: 'RejectInvestment',
-      execute: (c, id, command, meta) => executeInvestment(c, id, () => command, meta),
-      requests: investments,
-    },
-    input,
-  );
+  investments.closeAccount(ctx, input);
 
 /** Asks the ledger to hold the funds of a request still awaiting its outcome and records the answer. */
 export const placeHoldFor = (ctx: InvestmentContext, investmentId: string): Promise<InvestmentDoc | null> =>

@@ -1,8 +1,6 @@
 import { executeOnStream } from '@meridian/platform/app/requestContext';
 import type { EventMeta } from '@meridian/platform/eventSourcing/types';
-import type { Logger } from '@meridian/platform/logger';
-import type { PersonalData } from '@meridian/platform/personalData';
-import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
+import type { HeldRequestContext } from '@meridian/held-request/app/heldRequests';
 import {
   type WithdrawalCommand,
   type WithdrawalEvent,
@@ -16,19 +14,8 @@ export const SERVICE = 'withdrawal';
 /** Consumer group of the withdrawal service on other services' topics (also its processed-markers set). */
 export const CONSUMER_GROUP = 'withdrawal';
 
-export interface WithdrawalContext {
-  store: ServiceStore;
-  ledger: LedgerPort;
-  clock: () => Date;
-  newId: () => string;
-  logger: Logger;
-  /** Seals the wallet address with its owner's key and opens it (and the directory's names) for answers. */
-  personalData: PersonalData;
-  /** Attempts of read -> decide -> append when another writer moved the stream first (default 5). */
-  maxAttempts?: number;
-  /** How many of a user's withdrawals may be pending at once (default 5; WITHDRAWAL_MAX_PENDING). */
-  maxPendingPerUser?: number;
-}
+/** The held-request context (personalData also seals the wallet address; WITHDRAWAL_MAX_PENDING). */
+export type WithdrawalContext = HeldRequestContext<LedgerPort>;
 
 // the caller (Actor), its powers, id syntax, event metadata, the retried transaction, MESSAGES and
 // isUnknownOutcome: the held-request kit, shared with investment

@@ -7,11 +7,9 @@
  * completes it.
  */
 import { heldRequests } from '@meridian/held-request/app/heldRequests';
-import { closeHeldRequestAccount } from '@meridian/held-request/app/closeAccount';
-import { type CloseAccountInput, refuseClosedAccount } from '@meridian/platform/app/accountClosure';
+import type { CloseAccountInput } from '@meridian/platform/app/accountClosure';
 import type { WithUser } from '@meridian/held-request/app/userDirectory';
 import {
-  WITHDRAWAL_KIND,
   WITHDRAWAL_MESSAGES,
   parseWithdrawalAmount,
   validateRequest,
@@ -68,8 +66,6 @@ export async function requestWithdrawal(
     requestId: withdrawalId,
     validate: () => validateRequest(request),
     record: async (availableProfitCents, meta) => {
-      // in the recording transaction: an account closed for the user's deletion takes no new request
-      await refuseClosedAccount(ctx.store, actor.userId);
       return executeWithdrawal(
         ctx,
         withdrawalId,
@@ -83,17 +79,7 @@ export async function requestWithdrawal(
 
 /** Admin, before the user's deletion: the user's withdrawals closed (held-request closeAccount.ts). */
 export const closeAccount = (ctx: WithdrawalContext, input: CloseAccountInput) =>
-  closeHeldRequestAccount(
-    ctx,
-    {
-      view: withdrawalView,
-      pendingStatus: WITHDRAWAL_KIND.pendingStatus,
-      reject: 'RejectWithdrawal',
-      execute: (c, id, command, meta) => executeWithdrawal(c, id, () => command, meta),
-      requests: withdrawals,
-    },
-    input,
-  );
+  withdrawals.closeAccount(ctx, input);
 
 /**
  * The wallet address as the events keep it: sealed with the owner's personal-data key (crypto-shredding:
