@@ -1,22 +1,11 @@
 /** The AuditService gRPC surface (served by identity): proto request -> use case -> proto response. */
 import { unaryHandlers, type CallContext } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
-import type { Caller } from '@meridian/proto/meridian/common/v1/common';
 import type * as pb from '@meridian/proto/meridian/identity/v1/audit';
 import type { AuditServiceServer } from '@meridian/proto/meridian/identity/v1/audit';
 import { listAuditEntries, listSecurityEvents, recordClaimTakeover } from '../app/audit.js';
-import type { CallerInput, IdentityContext } from '../app/context.js';
-
-function callerOf(caller: Caller | undefined, call: CallContext): CallerInput | undefined {
-  if (!caller) return undefined;
-  return {
-    userId: caller.userId,
-    sessionId: caller.sessionId,
-    impersonatorId: caller.impersonatorId || undefined,
-    correlationId: caller.correlationId || call.correlationId,
-    ...(caller.address ? { address: caller.address } : {}),
-  };
-}
+import type { IdentityContext } from '../app/context.js';
+import { callerOf } from './identityService.grpc.js';
 
 export function createAuditGrpcService(ctx: IdentityContext, logger: Logger): AuditServiceServer {
   return unaryHandlers(

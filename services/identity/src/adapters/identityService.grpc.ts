@@ -67,7 +67,8 @@ const toReferral = (r: ReferralView): pb.Referral => ({
   createdAt: r.createdAt,
 });
 
-function callerOf(caller: Caller | undefined, call: CallContext): CallerInput | undefined {
+/** The caller a gateway passed, as the use cases take it (the call's correlation id when it has none). */
+export function callerOf(caller: Caller | undefined, call: CallContext): CallerInput | undefined {
   if (!caller) return undefined;
   return {
     userId: caller.userId,

@@ -257,6 +257,8 @@ export async function sendMine(
   );
 }
 
+type SendMessage = Extract<ConversationCommand, { type: 'SendMessage' }>;
+
 /**
  * Sends a message built by `command` on the conversation, with the upload (if any) checked and stored
  * for `owner` first and removed again when the message is refused; answers the message as recorded.
@@ -267,7 +269,7 @@ export async function sendWith(
   upload: AttachmentUpload | undefined,
   conversationId: string,
   messageId: string,
-  command: (attachment?: AttachmentData) => Extract<ConversationCommand, { type: 'SendMessage' }>,
+  command: (attachment?: AttachmentData) => SendMessage,
   eventMeta: EventMeta,
 ): Promise<SendResult> {
   await withAttachment(ctx, owner, upload, async (attachment) => {
@@ -275,6 +277,40 @@ export async function sendWith(
     return { result: undefined, recorded: events.length > 0 };
   });
   return sent(ctx, conversationId, messageId);
+}
+
+/**
+ * Sends `input`'s text (and upload) on an existing conversation as `sender`: sealed with the conversation
+ * owner's key, through sendWith.
+ */
+export async function sendOnConversation(
+  ctx: SupportContext,
+  doc: ConversationDoc,
+  input: { text: unknown; attachment?: AttachmentUpload },
+  sender: Pick<SendMessage, 'from' | 'internal' | 'senderId' | 'senderRole'>,
+  eventMeta: EventMeta,
+): Promise<SendResult> {
+  const owner = ownerOf(doc);
+  const { text, textLength } = await sealedText(ctx, owner, input.text, !!input.attachment);
+  const messageId = ctx.newId();
+  return sendWith(
+    ctx,
+    owner,
+    input.attachment,
+    doc.conversationId,
+    messageId,
+    (attachment) => ({
+      type: 'SendMessage',
+      conversationId: doc.conversationId,
+      messageId,
+      ...sender,
+      text,
+      textLength,
+      ...(attachment ? { attachment } : {}),
+      now: ctx.clock(),
+    }),
+    eventMeta,
+  );
 }
 
 // ---------- visitors ----------
@@ -354,28 +390,11 @@ export async function sendVisitor(
   const doc = await visitorConversation(ctx, input.token);
   // a conversation that joined an account is the investor's now: written to when signed in
   if (doc.userId) throw forbidden(VISITOR_MESSAGES.badToken);
-  const owner = ownerOf(doc);
-  const { text, textLength } = await sealedText(ctx, owner, input.text, !!input.attachment);
-  const messageId = ctx.newId();
-  return sendWith(
+  return sendOnConversation(
     ctx,
-    owner,
-    input.attachment,
-    doc.conversationId,
-    messageId,
-    (attachment) => ({
-      type: 'SendMessage',
-      conversationId: doc.conversationId,
-      messageId,
-      from: 'investor',
-      text,
-      textLength,
-      internal: false,
-      senderId: doc.visitorId,
-      senderRole: 'visitor',
-      ...(attachment ? { attachment } : {}),
-      now: ctx.clock(),
-    }),
+    doc,
+    input,
+    { from: 'investor', internal: false, senderId: doc.visitorId, senderRole: 'visitor' },
     eventMeta(input.correlationId, { userId: doc.visitorId, role: 'visitor' }),
   );
 }

@@ -18,8 +18,7 @@ import {
   meta,
   requestEmail,
   requireConversation,
-  sealedText,
-  sendWith,
+  sendOnConversation,
   sent,
   withMessages,
 } from './conversations.js';
@@ -78,28 +77,11 @@ export async function sendSupport(
 ): Promise<SendResult> {
   const admin = requireAdmin(caller);
   const doc = await requireConversation(ctx, input.conversationId);
-  const owner = ownerOf(doc);
-  const { text, textLength } = await sealedText(ctx, owner, input.text, !!input.attachment);
-  const messageId = ctx.newId();
-  return sendWith(
+  return sendOnConversation(
     ctx,
-    owner,
-    input.attachment,
-    doc.conversationId,
-    messageId,
-    (attachment) => ({
-      type: 'SendMessage',
-      conversationId: doc.conversationId,
-      messageId,
-      from: 'support',
-      text,
-      textLength,
-      internal: input.internal,
-      senderId: admin.userId,
-      senderRole: admin.role,
-      ...(attachment ? { attachment } : {}),
-      now: ctx.clock(),
-    }),
+    doc,
+    input,
+    { from: 'support', internal: input.internal, senderId: admin.userId, senderRole: admin.role },
     meta(caller),
   );
 }
