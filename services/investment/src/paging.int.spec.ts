@@ -18,17 +18,7 @@ afterEach(async () => {
   await stack.stop();
 });
 
-const invest = async (userId: string) => {
-  const out = await stack.call('startInvest', {
-    caller: caller(userId),
-    callerRole: 'subscriber',
-    callerVerified: true,
-    planName: 'Starter',
-    amount: '100',
-    investmentId: '',
-  });
-  return out.investment!.investmentId;
-};
+const invest = (userId: string) => stack.invest(userId);
 const admin = { caller: caller(ADMIN.userId), callerRole: 'admin' };
 
 it('pages the pending queue oldest first and the investment history newest first', async () => {

@@ -30,17 +30,7 @@ it('counts the pending investments through request, approve, reject, replays and
       countAsSubscriber: () =>
         stack.call('countPending', { caller: caller(userId), callerRole: 'subscriber' }),
       listed: async () => (await stack.call('listPending', admin)).investments.length,
-      request: async (investmentId) =>
-        (
-          await stack.call('startInvest', {
-            caller: caller(userId),
-            callerRole: 'subscriber',
-            callerVerified: true,
-            planName: 'Starter',
-            amount: '100',
-            investmentId,
-          })
-        ).investment!.investmentId,
+      request: (investmentId) => stack.invest(userId, investmentId),
       decide: (investmentId, decision) =>
         stack.call(decision === 'approve' ? 'approveInvestment' : 'rejectInvestment', {
           ...admin,
@@ -57,17 +47,7 @@ it('caps the pending investments of one user (5), race-safe, with a clear messag
   await expectPendingCap(
     {
       noun: 'investments',
-      request: async (investmentId) =>
-        (
-          await stack.call('startInvest', {
-            caller: caller(userId),
-            callerRole: 'subscriber',
-            callerVerified: true,
-            planName: 'Starter',
-            amount: '100',
-            investmentId,
-          })
-        ).investment!.investmentId,
+      request: (investmentId) => stack.invest(userId, investmentId),
       reject: (investmentId) =>
         stack.call('rejectInvestment', { caller: caller(ADMIN.userId), callerRole: 'admin', investmentId }),
     },

@@ -8,7 +8,6 @@ import { expectKeysetPaging, expectNoGapWhenItemsLeave } from '@meridian/platfor
 import { ledgerInvariantProblems } from '../../ledger/src/testing/invariants.js';
 import { ADMIN, caller, startStack, type Stack } from './testing/harness.js';
 
-const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
 let stack: Stack;
 beforeEach(async () => {
   // one user's many pending withdrawals: a cap far above them (the cap is pendingCount.int.spec.ts's)
@@ -19,18 +18,7 @@ afterEach(async () => {
   await stack.stop();
 });
 
-const request = async (userId: string) => {
-  const out = await stack.call('requestWithdrawal', {
-    caller: caller(userId),
-    callerRole: 'subscriber',
-    callerVerified: true,
-    callerKycStatus: 'Approved',
-    amount: '50',
-    walletAddress: WALLET,
-    withdrawalId: '',
-  });
-  return out.withdrawal!.withdrawalId;
-};
+const request = (userId: string) => stack.requestWithdrawal(userId);
 const admin = { caller: caller(ADMIN.userId), callerRole: 'admin' };
 
 it('pages the pending queue oldest first and a user’s withdrawals newest first', async () => {

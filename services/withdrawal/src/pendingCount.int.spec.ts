@@ -10,7 +10,6 @@ import { expectPendingCap } from '@meridian/platform/testing/pendingCapSpecs';
 import { withdrawalView } from './projections/withdrawalView.js';
 import { ADMIN, caller, startStack, type Stack } from './testing/harness.js';
 
-const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
 let stack: Stack;
 beforeEach(async () => {
   stack = await startStack();
@@ -31,18 +30,7 @@ it('counts the pending withdrawals through request, approve, reject, replays and
       countAsSubscriber: () =>
         stack.call('countPending', { caller: caller(userId), callerRole: 'subscriber' }),
       listed: async () => (await stack.call('listPending', admin)).withdrawals.length,
-      request: async (withdrawalId) =>
-        (
-          await stack.call('requestWithdrawal', {
-            caller: caller(userId),
-            callerRole: 'subscriber',
-            callerVerified: true,
-            callerKycStatus: 'Approved',
-            amount: '50',
-            walletAddress: WALLET,
-            withdrawalId,
-          })
-        ).withdrawal!.withdrawalId,
+      request: (withdrawalId) => stack.requestWithdrawal(userId, withdrawalId),
       decide: (withdrawalId, decision) =>
         stack.call(decision === 'approve' ? 'approveWithdrawal' : 'rejectWithdrawal', {
           ...admin,
@@ -59,18 +47,7 @@ it('caps the pending withdrawals of one user (5), race-safe, with a clear messag
   await expectPendingCap(
     {
       noun: 'withdrawals',
-      request: async (withdrawalId) =>
-        (
-          await stack.call('requestWithdrawal', {
-            caller: caller(userId),
-            callerRole: 'subscriber',
-            callerVerified: true,
-            callerKycStatus: 'Approved',
-            amount: '50',
-            walletAddress: WALLET,
-            withdrawalId,
-          })
-        ).withdrawal!.withdrawalId,
+      request: (withdrawalId) => stack.requestWithdrawal(userId, withdrawalId),
       reject: (withdrawalId) =>
         stack.call('rejectWithdrawal', { caller: caller(ADMIN.userId), callerRole: 'admin', withdrawalId }),
     },

@@ -47,6 +47,18 @@ export async function startStack(
         notes: '',
       });
     },
+    /** The user (verified) starts a $100 Starter investment; answers its id. */
+    async invest(userId: string, investmentId = '') {
+      const out = await stack.call('startInvest', {
+        caller: caller(userId),
+        callerRole: 'subscriber',
+        callerVerified: true,
+        planName: 'Starter',
+        amount: '100',
+        investmentId,
+      });
+      return out.investment!.investmentId;
+    },
   });
 }
 

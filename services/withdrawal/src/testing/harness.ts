@@ -13,6 +13,9 @@ import { start } from '../main.js';
 
 export { ADMIN, ADMIN_2, caller, grpcError, type Call } from '@meridian/ledger/testing/callerStack';
 
+/** A valid wallet address (Ethereum, checksummed). */
+export const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
+
 export async function startStack(
   options: { personalData?: PersonalData; env?: Record<string, string> } = {},
 ) {
@@ -39,6 +42,19 @@ export async function startStack(
         amount: dollars,
         reason: 'test',
       });
+    },
+    /** The user (verified, KYC approved) requests $50 to WALLET; answers the withdrawal's id. */
+    async requestWithdrawal(userId: string, withdrawalId = '') {
+      const out = await stack.call('requestWithdrawal', {
+        caller: caller(userId),
+        callerRole: 'subscriber',
+        callerVerified: true,
+        callerKycStatus: 'Approved',
+        amount: '50',
+        walletAddress: WALLET,
+        withdrawalId,
+      });
+      return out.withdrawal!.withdrawalId;
     },
   });
 }
