@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
 import { toast } from '../../ui/toast';
 import { Card, EmptyState, PageHeader } from '../../ui/Card';
 import { formatDateTime } from '../../ui/dates';
@@ -64,11 +64,7 @@ export function TransactionPage() {
         eyebrow="Administration"
         title="Payment detail"
         subtitle="Check the declared amount against the wallet before you confirm."
-        actions={
-          <Link className="btn btn--secondary btn--sm" to="/admin-pending-deposit">
-            Back to pending deposits
-          </Link>
-        }
+        link={{ to: '/admin-pending-deposit', label: 'Back to pending deposits' }}
       />
       {!failure && !deposit ? <LoadingBlock label="Loading payment…" /> : null}
       {failure ? (

@@ -35,11 +35,7 @@ export function InvestStatusPage() {
         eyebrow="Investments"
         title="Investment Status"
         subtitle="Every investment you started, with its projected profit at maturity."
-        actions={
-          <Link className="btn btn--primary btn--sm" to="/start-invest">
-            New investment
-          </Link>
-        }
+        link={{ to: '/start-invest', label: 'New investment', primary: true }}
       />
       {list === null ? <LoadingBlock label="Loading your investments…" /> : null}
       {list !== null && list.length === 0 ? (

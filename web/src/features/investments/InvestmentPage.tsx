@@ -1,4 +1,4 @@
-import { Link, useParams } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
 import { Card, EmptyState, PageHeader } from '../../ui/Card';
 import { formatDateTime } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';
@@ -31,11 +31,7 @@ export function InvestmentPage() {
       <PageHeader
         eyebrow="Investments"
         title="Investment detail"
-        actions={
-          <Link className="btn btn--secondary btn--sm" to="/invest-status">
-            All investments
-          </Link>
-        }
+        link={{ to: '/invest-status', label: 'All investments' }}
       />
       {!failure && !investment ? <LoadingBlock label="Loading investment…" /> : null}
       {failure ? (
