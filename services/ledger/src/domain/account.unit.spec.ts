@@ -15,19 +15,8 @@ import {
   transactionProblem,
   userAccount,
 } from './account.js';
-import {
-  U,
-  T0,
-  credit,
-  hold,
-  capture,
-  release,
-  adjust,
-  history,
-  stateOf,
-  isDomainError,
-  postedIn,
-} from './accountFixtures.js';
+import { U, T0, credit, hold, capture, release, adjust } from './accountFixtures.js';
+import { history, stateOf, isDomainError, postedIn } from './accountFixtures.js';
 
 const spec = DeciderSpecification.for(accountDecider);
 

@@ -16,21 +16,8 @@ import {
   userAccount,
   withChainLinks,
 } from './account.js';
-import {
-  U,
-  T0,
-  fresh,
-  credit,
-  hold,
-  capture,
-  release,
-  settle,
-  adjust,
-  history,
-  stateOf,
-  isDomainError,
-  postedIn,
-} from './accountFixtures.js';
+import { U, T0, fresh, credit, hold, capture, release, settle, adjust } from './accountFixtures.js';
+import { history, stateOf, isDomainError, postedIn } from './accountFixtures.js';
 
 const spec = DeciderSpecification.for(accountDecider);
 
