@@ -7,8 +7,7 @@ import { EmailField, FormError, InputField, PhoneField } from '../../ui/Field';
 import { AuthCard, UserPlusIcon } from './AuthCard';
 import { registerSubmitted } from './authSlice';
 import { CountryField } from './CountryField';
-import { PasswordChecklist } from './PasswordChecklist';
-import { PasswordInput } from './PasswordInput';
+import { NewPasswordFields } from './NewPasswordFields';
 import { ProviderButtons } from './ProviderButtons';
 import { useCheckedSubmit } from './useCheckedSubmit';
 import { MESSAGES, validateRegister } from './validation';
@@ -75,20 +74,13 @@ export function RegisterPage() {
         <EmailField value={form.email} onValue={set('email')} />
         <PhoneField value={form.phone} onValue={set('phone')} />
         <CountryField value={form.country} onChange={set('country')} />
-        <PasswordInput
+        <NewPasswordFields
           label="Password"
-          name="password"
-          autoComplete="new-password"
-          value={form.password}
-          onChange={set('password')}
-          hint={<PasswordChecklist password={form.password} />}
-        />
-        <PasswordInput
-          label="Confirm password"
-          name="password2"
-          autoComplete="new-password"
-          value={form.password2}
-          onChange={set('password2')}
+          confirmLabel="Confirm password"
+          password={form.password}
+          password2={form.password2}
+          onPassword={set('password')}
+          onPassword2={set('password2')}
           onPaste={blockPaste}
         />
         <InputField

@@ -5,8 +5,7 @@ import { Button } from '../../ui/Button';
 import { FormError } from '../../ui/Field';
 import { AuthCard } from './AuthCard';
 import { passwordResetSubmitted } from './authSlice';
-import { PasswordChecklist } from './PasswordChecklist';
-import { PasswordInput } from './PasswordInput';
+import { NewPasswordFields } from './NewPasswordFields';
 import { useCheckedSubmit } from './useCheckedSubmit';
 import { validateReset } from './validation';
 
@@ -36,20 +35,13 @@ export function ResetPasswordPage() {
     >
       <form className="form" noValidate onSubmit={onSubmit} aria-label="Reset password">
         <FormError message={error} />
-        <PasswordInput
+        <NewPasswordFields
           label="New password"
-          name="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={setPassword}
-          hint={<PasswordChecklist password={password} />}
-        />
-        <PasswordInput
-          label="Confirm new password"
-          name="password2"
-          autoComplete="new-password"
-          value={password2}
-          onChange={setPassword2}
+          confirmLabel="Confirm new password"
+          password={password}
+          password2={password2}
+          onPassword={setPassword}
+          onPassword2={setPassword2}
         />
         <Button type="submit" block busy={busy} busyLabel="Saving…">
           Reset password

@@ -3,7 +3,7 @@ import { useAppDispatch } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { FormError } from '../../ui/Field';
 import { passwordChangeSubmitted } from '../auth/authSlice';
-import { PasswordChecklist } from '../auth/PasswordChecklist';
+import { NewPasswordFields } from '../auth/NewPasswordFields';
 import { PasswordInput } from '../auth/PasswordInput';
 import { useCheckedSubmit } from '../auth/useCheckedSubmit';
 import { validateChangePassword } from '../auth/validation';
@@ -36,20 +36,13 @@ export function SecurityTab() {
           value={form.oldPassword}
           onChange={(oldPassword) => setForm((f) => ({ ...f, oldPassword }))}
         />
-        <PasswordInput
+        <NewPasswordFields
           label="New password"
-          name="password"
-          autoComplete="new-password"
-          value={form.password}
-          onChange={(password) => setForm((f) => ({ ...f, password }))}
-          hint={<PasswordChecklist password={form.password} />}
-        />
-        <PasswordInput
-          label="Confirm new password"
-          name="password2"
-          autoComplete="new-password"
-          value={form.password2}
-          onChange={(password2) => setForm((f) => ({ ...f, password2 }))}
+          confirmLabel="Confirm new password"
+          password={form.password}
+          password2={form.password2}
+          onPassword={(password) => setForm((f) => ({ ...f, password }))}
+          onPassword2={(password2) => setForm((f) => ({ ...f, password2 }))}
         />
         <div className="form__actions">
           <Button type="submit" busy={busy} busyLabel="Saving…">
