@@ -4,7 +4,7 @@
  * gRPC client. The clock is injectable (advance it for expiry tests).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { afterEach, beforeEach } from 'vitest';
+import { harnessPerTest } from '@meridian/platform/testing/perTest';
 import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
 import { createInProcEventBus } from '@meridian/platform/adapters/eventBus.inproc';
 import { createRedisKeyValueStore } from '@meridian/platform/adapters/keyValue.redis';
@@ -264,19 +264,9 @@ export async function startHarness(
  * harness returned stands for the current test's.
  */
 export function identityPerTest(options: Parameters<typeof startHarness>[0] = {}): Harness {
-  let current: Harness | undefined;
-  beforeEach(async () => {
-    current = await startHarness(options);
-  });
-  afterEach(async () => {
-    const h = current;
-    current = undefined;
-    await h?.stop();
-  });
-  return new Proxy({} as Harness, {
-    get(_, key) {
-      if (!current) throw new Error('the identity harness exists inside a test only');
-      return Reflect.get(current, key) as unknown;
-    },
-  });
+  return harnessPerTest(
+    'the identity harness',
+    () => startHarness(options),
+    (h) => h.stop(),
+  );
 }

@@ -5,7 +5,7 @@
  * identity topic consumed, so the invariant check sees a quiet ledger.
  */
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach } from 'vitest';
+import { harnessPerTest } from '@meridian/platform/testing/perTest';
 import { createInProcEventBus } from '@meridian/platform/adapters/eventBus.inproc';
 import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
@@ -173,23 +173,15 @@ export async function startLedgerHarness(
  * stopped after each. The harness returned stands for the current test's.
  */
 export function ledgerPerTest(options: Parameters<typeof startLedgerHarness>[0] = {}): LedgerHarness {
-  let current: LedgerHarness | undefined;
-  beforeEach(async () => {
-    current = await startLedgerHarness(options);
-  });
-  afterEach(async () => {
-    const h = current;
-    current = undefined;
-    try {
-      await h?.checkInvariants();
-    } finally {
-      await h?.stop();
-    }
-  });
-  return new Proxy({} as LedgerHarness, {
-    get(_, key) {
-      if (!current) throw new Error('the ledger harness exists inside a test only');
-      return Reflect.get(current, key) as unknown;
+  return harnessPerTest(
+    'the ledger harness',
+    () => startLedgerHarness(options),
+    async (h) => {
+      try {
+        await h.checkInvariants();
+      } finally {
+        await h.stop();
+      }
     },
-  });
+  );
 }
