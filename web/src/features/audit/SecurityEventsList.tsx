@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { errorMessage } from '../../app/errors';
 import { formatDateTime } from '../../ui/dates';
 import { LoadingBlock } from '../../ui/Spinner';
 import { fetchSecurityEvents, type SecurityEvent } from './auditApi';
 import './audit.css';
+import { useMountFetch } from '../../app/useMountFetch';
 
 const METHOD: Record<string, string> = {
   password: 'with your password',
@@ -27,16 +28,7 @@ export function SecurityEventsList() {
   const [events, setEvents] = useState<SecurityEvent[] | null>(null);
   const [error, setError] = useState('');
 
-  useEffect(() => {
-    let live = true;
-    fetchSecurityEvents().then(
-      (list) => live && setEvents(list),
-      (err: unknown) => live && setError(errorMessage(err)),
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
+  useMountFetch(fetchSecurityEvents, setEvents, (err) => setError(errorMessage(err)));
 
   return (
     <section className="security-events" aria-labelledby="security-events-title">

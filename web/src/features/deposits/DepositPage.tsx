@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button } from '../../ui/Button';
 import { Card, PageHeader } from '../../ui/Card';
 import { MoneyFormAmount } from '../money/AmountField';
@@ -6,6 +6,7 @@ import { useMoneyRequest } from '../money/useMoneyRequest';
 import { supportApi } from '../support/supportApi';
 import { networkOf, type DepositAddressPart } from '../support/supportTypes';
 import { depositsApi } from './depositsApi';
+import { useMountFetch } from '../../app/useMountFetch';
 
 export const DEPOSIT_REDIRECT_MS = 3000;
 export const DEPOSIT_MESSAGES = {
@@ -21,20 +22,14 @@ export function DepositPage() {
   const [addresses, setAddresses] = useState<DepositAddressPart[]>([]);
   const [addressId, setAddressId] = useState('');
 
-  useEffect(() => {
-    let live = true;
-    supportApi.givenAddresses().then(
-      (given) => {
-        if (!live) return;
-        setAddresses(given);
-        setAddressId((chosen) => chosen || (given[0]?.addressId ?? ''));
-      },
-      () => undefined, // no conversation yet: the declaration names no address
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
+  // no conversation yet (the fetch fails): the declaration names no address
+  useMountFetch(
+    () => supportApi.givenAddresses(),
+    (given) => {
+      setAddresses(given);
+      setAddressId((chosen) => chosen || (given[0]?.addressId ?? ''));
+    },
+  );
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from '../../ui/toast';
 import { useAppSelector } from '../../app/hooks';
@@ -10,6 +10,7 @@ import { LoadingBlock } from '../../ui/Spinner';
 import { useMoneyRequest } from '../money/useMoneyRequest';
 import { investmentsApi } from './investmentsApi';
 import type { Plan } from './investmentTypes';
+import { useMountFetch } from '../../app/useMountFetch';
 
 export const INVEST_REDIRECT_MS = 2000;
 export const INVEST_MESSAGES = {
@@ -33,24 +34,17 @@ export function StartInvestPage() {
   const [amount, setAmount] = useState('');
   const { error, setError, done, busy, submit } = useMoneyRequest(INVEST_REDIRECT_MS);
 
-  useEffect(() => {
-    let live = true;
-    investmentsApi.plans().then(
-      (list) => {
-        if (!live) return;
-        setPlans(list);
-        setPlansState('ready');
-      },
-      () => {
-        if (!live) return;
-        setPlansState('failed');
-        toast.error(INVEST_MESSAGES.plansFailed, { toastId: 'plans-failed' });
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
+  useMountFetch(
+    () => investmentsApi.plans(),
+    (list) => {
+      setPlans(list);
+      setPlansState('ready');
+    },
+    () => {
+      setPlansState('failed');
+      toast.error(INVEST_MESSAGES.plansFailed, { toastId: 'plans-failed' });
+    },
+  );
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
