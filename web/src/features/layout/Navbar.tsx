@@ -2,9 +2,10 @@ import { useEffect, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
 import { ShowOnLogin, ShowOnLogout } from '../../app/guards';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { initials, truncate } from '../../ui/format';
+import { truncate } from '../../ui/format';
 import { logoutRequested } from '../auth/authSlice';
 import { Logo } from './Logo';
+import { Avatar } from '../../ui/Avatar';
 
 const LINKS = [
   { to: '/dashboard', label: 'Dashboard' },
@@ -73,9 +74,7 @@ export function Navbar() {
             </ShowOnLogout>
             <ShowOnLogin>
               <Link to="/user-profile" className="navbar__user" title={user?.name}>
-                <span className="avatar avatar--sm" aria-hidden="true">
-                  {user?.photo ? <img src={user.photo} alt="" /> : initials(user?.name)}
-                </span>
+                <Avatar size="sm" name={user?.name} photo={user?.photo} />
                 <span className="navbar__username">{truncate(user?.name, 10)}</span>
               </Link>
               <button type="button" className="btn btn--secondary btn--sm" onClick={logout}>

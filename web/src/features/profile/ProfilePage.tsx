@@ -2,12 +2,13 @@ import { useRef, useState, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
-import { initials, truncate } from '../../ui/format';
+import { truncate } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
 import { impersonationExitRequested, logoutRequested, selectIsAdmin, userRequested } from '../auth/authSlice';
 import { ProfileTab } from './ProfileTab';
 import { SecurityTab } from './SecurityTab';
 import { UsersTab } from './UsersTab';
+import { Avatar } from '../../ui/Avatar';
 
 type TabId = 'profile' | 'security' | 'users';
 
@@ -61,9 +62,7 @@ export function ProfilePage() {
   return (
     <div className="container section profile">
       <div className="profile__header card">
-        <span className="avatar avatar--lg" aria-hidden="true">
-          {user.photo ? <img src={user.photo} alt="" /> : initials(user.name)}
-        </span>
+        <Avatar size="lg" name={user.name} photo={user.photo} />
         <div className="profile__who">
           <h1 className="h2" title={user.name}>
             {truncate(user.name, 10)}

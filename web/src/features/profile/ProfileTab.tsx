@@ -2,12 +2,12 @@ import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useAppDispatch } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { FormError, InputField, PhoneField, TextAreaField } from '../../ui/Field';
-import { initials } from '../../ui/format';
 import { profileUpdateSubmitted } from '../auth/authSlice';
 import type { ProfileChanges, User } from '../auth/authTypes';
 import { CountryField } from '../auth/CountryField';
 import { validatePhoto } from '../auth/validation';
 import { photoToDataUrl } from './imageResize';
+import { Avatar } from '../../ui/Avatar';
 
 export function ProfileTab({
   user,
@@ -71,9 +71,7 @@ export function ProfileTab({
     <form className="form" noValidate onSubmit={onSubmit} aria-label="Profile">
       <FormError message={error} />
       <div className="photo-picker">
-        <span className="avatar avatar--xl" aria-hidden="true">
-          {shown ? <img src={shown} alt="" /> : initials(user.name)}
-        </span>
+        <Avatar size="xl" name={user.name} photo={shown} />
         <div>
           <label className="btn btn--secondary btn--sm file-btn">
             Change photo

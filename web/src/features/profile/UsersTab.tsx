@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/Card';
-import { formatUsd, initials, truncate } from '../../ui/format';
+import { formatUsd, truncate } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
 import { useSentinel } from '../../ui/useSentinel';
 import {
@@ -18,6 +18,7 @@ import type { User } from '../auth/authTypes';
 import { ConfirmDialog } from './ConfirmDialog';
 import { RoleModal } from './RoleModal';
 import { outline } from '../../ui/outline';
+import { Avatar } from '../../ui/Avatar';
 
 /** Users loaded per request; the next page loads as the admin scrolls to the end of the list. */
 export const USERS_PAGE_SIZE = 50;
@@ -163,9 +164,7 @@ export function UsersTab() {
           {shown.map((u) => (
             <li key={u._id} className="user-card" aria-label={u.name}>
               <div className="user-card__head">
-                <span className="avatar avatar--md" aria-hidden="true">
-                  {u.photo ? <img src={u.photo} alt="" /> : initials(u.name)}
-                </span>
+                <Avatar size="md" name={u.name} photo={u.photo} />
                 <div className="user-card__id">
                   <p className="user-card__name" title={u.name}>
                     {truncate(u.name, 12)}

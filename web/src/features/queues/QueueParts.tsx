@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
 import { toast } from '../../ui/toast';
 import { EmptyState, PageHeader } from '../../ui/Card';
-import { initials } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
 import { MoreSentinel } from '../../ui/MoreSentinel';
 import { initiatorText, serverMessage } from './lists';
 import type { QueueLoad, QueueMore } from './useQueue';
+import { Avatar } from '../../ui/Avatar';
 
 /** The 'Initiated by' fact of a queue item that its owner did not initiate (none otherwise). */
 export function initiatedByFacts(initiatedBy: unknown): Array<{ term: string; value: ReactNode }> {
@@ -52,9 +52,7 @@ export function QueueCard({
   return (
     <li className="queue-card" aria-label={label}>
       <div className="queue-card__head">
-        <span className="avatar avatar--sm" aria-hidden="true">
-          {initials(name)}
-        </span>
+        <Avatar size="sm" name={name} />
         <div className="queue-card__who">
           <p className="queue-card__name">{name || 'Unknown user'}</p>
           <p className="queue-card__email">{email}</p>

@@ -4,9 +4,9 @@ import { api } from '../../app/apiClient';
 import { useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { Card, EmptyState, PageHeader } from '../../ui/Card';
-import { initials } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
 import { listFrom } from '../queues/lists';
+import { Avatar } from '../../ui/Avatar';
 
 export interface Referral {
   _id: string;
@@ -114,9 +114,7 @@ export function ReferralsPage() {
           <ul className="person-list" aria-label="Referrals">
             {list.map((r) => (
               <li key={r._id} className="person">
-                <span className="avatar avatar--md" aria-hidden="true">
-                  {r.photo ? <img src={r.photo} alt="" /> : initials(r.name)}
-                </span>
+                <Avatar size="md" name={r.name} photo={r.photo} />
                 <span>
                   <span className="person__name">{r.name}</span>
                   <span className="person__email">{r.email}</span>
