@@ -21,6 +21,7 @@ import type { EventMeta } from '@meridian/platform/eventSourcing/types';
 import type { StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore';
 import {
   type CoreState,
+  FACT_KINDS,
   type FactKey,
   type LedgerCommand,
   type LedgerEvent,
@@ -165,6 +166,25 @@ export const LEDGER_STREAM: CommandStream<LedgerCommand, LedgerEvent, LedgerStat
     return last ? [...events, balancesChanged(after, last.data.transactionId)] : events;
   },
   snapshot: LEDGER_SNAPSHOT,
+  // a batch item decided on the core and its own facts: a state as small as a single command's
+  batch: {
+    open: (state) => foldLedger([], state),
+    scope: (running, reads) =>
+      stateOf(
+        coreOf(running),
+        reads.flatMap(factKeysOf).flatMap((k) => {
+          const facts = running[k.kind] as Record<string, unknown>;
+          return Object.hasOwn(facts, k.key) ? [{ ...k, value: facts[k.key] }] : [];
+        }),
+      ),
+    absorb: (running, scoped, decided) => {
+      for (const f of changedFacts(scoped, decided))
+        (running[f.kind] as Record<string, unknown>)[f.key] = f.value;
+      const next = stateOf(coreOf(decided), []);
+      for (const kind of FACT_KINDS) Object.assign(next, { [kind]: running[kind] });
+      return next;
+    },
+  },
 };
 
 export const executeDeposit = (tx: StoreTx, depositId: string, command: DepositCommand, meta: EventMeta) =>

@@ -40,6 +40,19 @@ export interface CommandStream<Command, Event extends DomainEvent, State> {
   coalesce?(decided: Event[], after: State): Event[];
   /** A faster load than the stream folded whole, kept in the transaction that appends (default: none). */
   snapshot?: SnapshotHooks<Command, State>;
+  /** A batch's items each decided on the part of the state it reads (default: on the whole state). */
+  batch?: BatchHooks<Command, State>;
+}
+
+/**
+ * `open`: the batch's own copy of the loaded state (the running state, which `absorb` may change in place);
+ * `scope`: the part of the running state an item's reads name (what it is decided on); `absorb`: the running
+ * state with what the item changed (`scoped` became `decided`).
+ */
+export interface BatchHooks<Command, State> {
+  open(state: State): State;
+  scope(running: State, reads: readonly Command[]): State;
+  absorb(running: State, scoped: State, decided: State): State;
 }
 
 /** The state a command needs and the version it is at; `fromSnapshot`: false when the stream was folded. */
@@ -147,12 +160,14 @@ function decideItems<Command, Event extends DomainEvent, State>(
   stream: CommandStream<Command, Event, State>,
   items: readonly BatchItem<Command, State>[],
   from: State,
+  hooks: BatchHooks<Command, State> | undefined,
 ): { decided: Event[]; after: State; outcomes: BatchOutcome[] } {
   const decided: Event[] = [];
   const outcomes: BatchOutcome[] = [];
-  let after = from;
+  let after = hooks ? hooks.open(from) : from;
   for (const item of items) {
-    let state = after;
+    const scoped = hooks ? hooks.scope(after, item.reads) : after;
+    let state = scoped;
     const events: Event[] = [];
     try {
       for (const command of item.commands(state)) {
@@ -169,7 +184,7 @@ function decideItems<Command, Event extends DomainEvent, State>(
     }
     outcomes.push({ ok: true });
     decided.push(...events);
-    after = state;
+    after = hooks ? hooks.absorb(after, scoped, state) : state;
   }
   return { decided, after, outcomes };
 }
@@ -204,7 +219,8 @@ async function run<Command, Event extends DomainEvent, State>(
   };
   for (;;) {
     const { version, state } = loaded;
-    const { decided: raw, after, outcomes } = decideItems(stream, items, state);
+    const hooks = mode === 'batch' ? stream.batch : undefined;
+    const { decided: raw, after, outcomes } = decideItems(stream, items, state, hooks);
     // a refusal on a snapshot is a refusal for sure only when the snapshot is not behind its stream
     if (mode === 'single' && !outcomes[0].ok && (await healed())) continue;
     const decided = mode === 'batch' && stream.coalesce && raw.length > 0 ? stream.coalesce(raw, after) : raw;
