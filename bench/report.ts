@@ -12,7 +12,7 @@ import { root } from './children.js';
 import { isNotSelected, NOT_SELECTED, type BenchResult } from './results.js';
 import { SPA_HEADER, spaGoalLine, spaRows } from './spa.js';
 import { printLogins } from './logins.js';
-import { printLiveScale } from './liveScale.js';
+import { printLiveScale } from './liveScalePrint.js';
 import { printMaturity } from './maturity.js';
 import { printLists } from './lists.js';
 import { printSupport } from './support.js';

@@ -44,13 +44,8 @@ import { benchCluster } from './cluster.js';
 import { benchGrpc } from './grpc.js';
 import { startBenchLedger, type BenchLedger } from './children.js';
 import { benchKafkaBus } from './kafkaBus.js';
-import {
-  benchLiveScale,
-  liveScaleHeadline,
-  liveScaleSettings,
-  printLiveScale,
-  type LiveScaleResult,
-} from './liveScale.js';
+import { benchLiveScale, liveScaleSettings, type LiveScaleResult } from './liveScale.js';
+import { liveScaleHeadline, printLiveScale } from './liveScalePrint.js';
 import { benchLogins, loginsHeadline, printLogins, type LoginsBenchResult } from './logins.js';
 import { benchSpa, printSpa, spaHeadline, type SpaBenchResult } from './spa.js';
 import { benchPageLoad, pageLoadHeadline, printPageLoad, type PageLoadResult } from './pageLoad.js';
