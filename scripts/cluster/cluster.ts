@@ -28,7 +28,7 @@ import {
   type WriteStream,
 } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { connect } from 'node:net';
+import { portFree, portOpen } from './ports.js';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { SASLOptions } from 'kafkajs';
@@ -178,21 +178,6 @@ const GRPC_OFFSET: Record<ServiceName, number> = {
 const KYC_HTTP_OFFSET = 13;
 const REPLICA_STRIDE = 20;
 const METRICS_OFFSET = 60;
-
-function portOpen(host: string, port: number): Promise<boolean> {
-  return new Promise((res) => {
-    const s = connect({ host, port });
-    s.once('connect', () => {
-      s.destroy();
-      res(true);
-    });
-    s.once('error', () => res(false));
-  });
-}
-
-async function portFree(port: number): Promise<boolean> {
-  return !(await portOpen('127.0.0.1', port));
-}
 
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   const say = options.log ?? (() => undefined);
