@@ -38,7 +38,7 @@
  * Prints one line per step; the last is "migrate: done". Tested by tests/migrate.int.spec.ts.
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -51,12 +51,13 @@ import { createLogger } from '@meridian/platform/logger';
 import { createPrivateFileStore, type PrivateFileStore } from '@meridian/platform/files/privateFiles';
 import type { EventBus } from '@meridian/platform/ports/eventBus';
 import { topicOf } from '@meridian/platform/ports/eventBus';
-import type { OutboxEvent, ProcessedMarker, ServiceStore } from '@meridian/platform/ports/serviceStore';
+import type { ProcessedMarker, ServiceStore } from '@meridian/platform/ports/serviceStore';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import { ConcurrencyError } from '@meridian/platform/eventSourcing/errors';
 import { createSqlitePersonalDataKeys, PERSONAL_DATA_KEYS_FILE } from '@meridian/identity';
 import { createDocumentStore } from '@meridian/kyc';
 import { processesUsing } from './backup.js';
+import { allDocuments, readSecrets, runsOf } from './migrateReads.js';
 
 /** Every service with a store, in the order they are migrated. */
 export const MIGRATED_SERVICES = [...TOPIC_OWNERS] as const;
@@ -273,15 +274,6 @@ function sideOf(endpoint: Endpoint): Side {
   };
 }
 
-async function* allDocuments(store: ServiceStore, collection: string, page = 500) {
-  for (let after = ''; ;) {
-    const docs = await store.inventory!.documents(collection, after, page);
-    yield* docs;
-    if (docs.length < page) return;
-    after = docs[docs.length - 1].id;
-  }
-}
-
 export interface MigrateOptions {
   from: string;
   to: string;
@@ -296,24 +288,6 @@ export interface MigrateReport {
   keys: number;
   files: number;
   published: Record<string, number>;
-}
-
-/** Consecutive events of one stream appended together (one time and one metadata). */
-function runsOf(events: OutboxEvent[]): OutboxEvent[][] {
-  const runs: OutboxEvent[][] = [];
-  const same = (a: OutboxEvent, b: OutboxEvent) =>
-    a.streamId === b.streamId &&
-    a.occurredAt === b.occurredAt &&
-    a.correlationId === b.correlationId &&
-    a.causationId === b.causationId &&
-    JSON.stringify(a.actor) === JSON.stringify(b.actor) &&
-    b.version === a.version + 1;
-  for (const e of events) {
-    const run = runs[runs.length - 1];
-    if (run && same(run[run.length - 1], e)) run.push(e);
-    else runs.push([e]);
-  }
-  return runs;
 }
 
 /** Step 2: the log, page by page, the checkpoint in the append's transaction. Returns the events appended. */
@@ -401,10 +375,6 @@ async function migrateState(
     await tx.setCheckpoint(DOCUMENTS_CHECKPOINT, 1);
   });
   return copied;
-}
-
-function readSecrets(file: string | undefined): Record<string, string> {
-  return file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>) : {};
 }
 
 /** Step 1: the secrets the data depends on, into the target's secrets file (merged with what it keeps). */
