@@ -29,6 +29,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkA11y } from '../support/a11y.js';
+import { SHOTS, WIDTHS, checkScreens, expectNoFailures, openMobileMenu } from '../support/a11yScreens.js';
 import { ConsoleWatcher, launchChromium } from '../support/browser.js';
 import {
   KYC_PNG,
@@ -39,15 +40,10 @@ import {
   type Investor,
 } from '../support/journey.js';
 import { MONEY_PLANS_JSON, PLAN_MS } from '../support/moneyJourney.js';
-import { ROOT, snapshotWebDist, startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
+import { snapshotWebDist, startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
 
-const SHOTS = join(ROOT, 'artifacts/screenshots');
 const ADMIN_EMAIL = 'a11y-e2e-admin@example.com';
 const ADMIN_PASSWORD = 'A11y-E2e-Admin-Passw0rd!';
-const WIDTHS = [
-  { width: 1280, height: 900 },
-  { width: 390, height: 844 },
-];
 const WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 /** Steps that check ~20 screens twice each on a busy machine. */
 const STEP_TIMEOUT_MS = 600_000;
@@ -83,20 +79,6 @@ let pendingTransactionId = '';
 let pendingInvestmentId = '';
 let withdrawalId = '';
 
-/** One screen to check: where, what shows it is ready, and what to open before the check. */
-interface Screen {
-  name: string;
-  path: string;
-  /** Text on the screen once its data has loaded. */
-  ready?: string;
-  /** Opens a dialog or menu, fills a form...; `width` is the viewport's. */
-  prepare?: (page: Page, width: number) => Promise<void>;
-  /** Only at these widths (default both). */
-  widths?: number[];
-  /** Runs before navigating (e.g. a frozen clock). */
-  before?: (page: Page) => Promise<void>;
-}
-
 async function newContext(label: string): Promise<BrowserContext> {
   const context = await browser!.newContext({ viewport: WIDTHS[0]!, baseURL: url });
   return watcher.watch(context, label);
@@ -104,50 +86,6 @@ async function newContext(label: string): Promise<BrowserContext> {
 
 function assertNoConsoleErrors(): void {
   expect(watcher.unexpected(), 'console errors or page errors nobody expected').toEqual([]);
-}
-
-/**
- * Checks every screen at both widths and returns every failure (all of them, not only the first, so one run
- * lists everything to fix); a screen that does not come up is a failure too.
- */
-async function checkScreens(context: BrowserContext, screens: Screen[]): Promise<string[]> {
-  const failures: string[] = [];
-  for (const screen of screens) {
-    for (const viewport of WIDTHS) {
-      if (screen.widths && !screen.widths.includes(viewport.width)) continue;
-      const name = `${screen.name}-${viewport.width}`;
-      const page = await context.newPage();
-      try {
-        await page.setViewportSize(viewport);
-        await screen.before?.(page);
-        await page.goto(screen.path);
-        if (screen.ready) await page.getByText(screen.ready).first().waitFor({ timeout: 30_000 });
-        await screen.prepare?.(page, viewport.width);
-        await page.evaluate(() => document.fonts.ready.then(() => undefined));
-        try {
-          await checkA11y(page, name);
-        } finally {
-          await page.screenshot({ path: join(SHOTS, `a11y-${name}.png`), fullPage: true });
-        }
-      } catch (err) {
-        failures.push(`${name}: ${(err as Error).message}`);
-      } finally {
-        await page.close();
-      }
-    }
-  }
-  return failures;
-}
-
-function expectNoFailures(failures: string[]): void {
-  if (failures.length)
-    throw new Error(`${failures.length} screen(s) failed the accessibility check:\n${failures.join('\n')}`);
-}
-
-/** The phone menu (the toggle only shows below the desktop breakpoint). */
-async function openMobileMenu(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Open menu' }).click();
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Hierarchy' }).waitFor();
 }
 
 async function claim(kind: 'deposit' | 'investment' | 'withdrawal' | 'kyc', id: string): Promise<void> {
