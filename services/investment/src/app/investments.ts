@@ -10,12 +10,7 @@ import { heldRequests } from '@meridian/held-request/app/heldRequests';
 import type { CloseAccountInput } from '@meridian/platform/app/accountClosure';
 import { DomainError } from '@meridian/platform/eventSourcing/errors';
 import { type WithUser, withUsers } from '@meridian/held-request/app/userDirectory';
-import {
-  INVESTMENT_MESSAGES,
-  isDue,
-  parseInvestmentAmount,
-  validateRequest,
-} from '../domain/investment.js';
+import { INVESTMENT_MESSAGES, isDue, parseInvestmentAmount, validateRequest } from '../domain/investment.js';
 import { planRangeText, type Plan } from '../domain/plan.js';
 import {
   type InvestmentDoc,

@@ -9,11 +9,7 @@
 import { heldRequests } from '@meridian/held-request/app/heldRequests';
 import type { CloseAccountInput } from '@meridian/platform/app/accountClosure';
 import type { WithUser } from '@meridian/held-request/app/userDirectory';
-import {
-  WITHDRAWAL_MESSAGES,
-  parseWithdrawalAmount,
-  validateRequest,
-} from '../domain/withdrawal.js';
+import { WITHDRAWAL_MESSAGES, parseWithdrawalAmount, validateRequest } from '../domain/withdrawal.js';
 import { type WithdrawalDoc, withdrawalView } from '../projections/withdrawalView.js';
 import { type Actor, type WithdrawalContext, checkId, executeWithdrawal, requireActor } from './context.js';
 
