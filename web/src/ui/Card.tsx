@@ -1,6 +1,5 @@
 import { Link } from 'react-router-dom';
 import type { ReactNode } from 'react';
-import { outline } from './outline';
 
 export function Card({
   children,
@@ -56,7 +55,16 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
   return (
     <div className="empty-state">
       <svg viewBox="0 0 48 48" width="40" height="40" aria-hidden="true">
-        <rect x="8" y="12" width="32" height="26" rx="4" {...outline('2.5')} />
+        <rect
+          x="8"
+          y="12"
+          width="32"
+          height="26"
+          rx="4"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2.5"
+        />
         <path d="M8 20h32" stroke="currentColor" strokeWidth="2.5" />
       </svg>
       <p className="empty-state__title">{title}</p>

@@ -1,5 +1,4 @@
 import { passwordChecks } from './validation';
-import { outline } from '../../ui/outline';
 
 export function PasswordChecklist({ password }: { password: string }) {
   const checks = passwordChecks(password);
@@ -14,7 +13,14 @@ export function PasswordChecklist({ password }: { password: string }) {
           <span className="checklist__icon" aria-hidden="true">
             {check.ok ? (
               <svg viewBox="0 0 16 16" width="14" height="14">
-                <path d="M3 8.5l3 3 7-7" {...outline('2', 'round', 'round')} />
+                <path
+                  d="M3 8.5l3 3 7-7"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2"
+                  strokeLinecap="round"
+                  strokeLinejoin="round"
+                />
               </svg>
             ) : (
               <svg viewBox="0 0 16 16" width="14" height="14">

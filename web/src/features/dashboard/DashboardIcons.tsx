@@ -1,4 +1,3 @@
-import { outline } from '../../ui/outline';
 const paths: Record<string, string> = {
   deposit: 'M12 4v11m0 0l-4-4m4 4l4-4M5 19h14',
   invest: 'M4 17l5-5 4 4 7-7M15 9h5v5',
@@ -15,7 +14,14 @@ const paths: Record<string, string> = {
 export function TileIcon({ name }: { name: keyof typeof paths | string }) {
   return (
     <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
-      <path d={paths[name] ?? paths.pending} {...outline('1.8', 'round', 'round')} />
+      <path
+        d={paths[name] ?? paths.pending}
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
     </svg>
   );
 }

@@ -9,7 +9,6 @@ import { FormError, FormSuccess } from '../../ui/Field';
 import { ProgressBar } from '../../ui/ProgressBar';
 import { kycApi } from './kycApi';
 import { KYC_MESSAGES, kycFileProblem } from './kycFile';
-import { outline } from '../../ui/outline';
 
 export const KYC_REDIRECT_MS = 2000;
 
@@ -181,7 +180,14 @@ export function UploadKycPage() {
             <div key={d.name} className="doc-card">
               <span className="doc-card__icon" aria-hidden="true">
                 <svg viewBox="0 0 24 24" width="26" height="26">
-                  <path d={d.icon} {...outline('1.7', 'round', 'round')} />
+                  <path
+                    d={d.icon}
+                    fill="none"
+                    stroke="currentColor"
+                    strokeWidth="1.7"
+                    strokeLinecap="round"
+                    strokeLinejoin="round"
+                  />
                 </svg>
               </span>
               <h3 className="doc-card__name">{d.name}</h3>

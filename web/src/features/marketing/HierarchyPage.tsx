@@ -1,5 +1,4 @@
 import { PageHeader } from '../../ui/Card';
-import { outline } from '../../ui/outline';
 
 const BADGES = [
   { name: 'Member', tone: 'member', text: 'Every verified investor starts here.' },
@@ -22,8 +21,14 @@ export function HierarchyPage() {
             <span className="rank__medal" aria-hidden="true">
               <svg viewBox="0 0 48 48" width="56" height="56">
                 <circle cx="24" cy="20" r="14" fill="currentColor" opacity="0.15" />
-                <circle cx="24" cy="20" r="10" {...outline('2.5')} />
-                <path d="M17 32l-3 11 10-5 10 5-3-11" {...outline('2.5', undefined, 'round')} />
+                <circle cx="24" cy="20" r="10" fill="none" stroke="currentColor" strokeWidth="2.5" />
+                <path
+                  d="M17 32l-3 11 10-5 10 5-3-11"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2.5"
+                  strokeLinejoin="round"
+                />
                 <text x="24" y="25" textAnchor="middle" fontSize="13" fontWeight="700" fill="currentColor">
                   {i + 1}
                 </text>

@@ -17,7 +17,6 @@ import {
 import type { User } from '../auth/authTypes';
 import { ConfirmDialog } from './ConfirmDialog';
 import { RoleModal } from './RoleModal';
-import { outline } from '../../ui/outline';
 import { Avatar } from '../../ui/Avatar';
 
 /** Users loaded per request; the next page loads as the admin scrolls to the end of the list. */
@@ -144,7 +143,7 @@ export function UsersTab() {
           Search users
         </label>
         <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true" className="search__icon">
-          <circle cx="9" cy="9" r="5.5" {...outline('1.8')} />
+          <circle cx="9" cy="9" r="5.5" fill="none" stroke="currentColor" strokeWidth="1.8" />
           <path d="M13 13l4 4" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
         </svg>
         <input

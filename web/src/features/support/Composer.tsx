@@ -8,7 +8,6 @@ import {
   type ReactNode,
 } from 'react';
 import { ATTACHMENT_ACCEPT, MAX_ATTACHMENT_BYTES, MAX_MESSAGE_LENGTH } from './supportTypes';
-import { outline } from '../../ui/outline';
 
 export const COMPOSER_TEXT = {
   tooLong: `A message can be at most ${MAX_MESSAGE_LENGTH.toLocaleString('en-US')} characters.`,
@@ -172,7 +171,11 @@ export function Composer({
               >
                 <path
                   d="M21 11.5 12.5 20a5 5 0 0 1-7-7L14 4.5a3.5 3.5 0 0 1 5 5L10.5 18a2 2 0 0 1-3-3l8-8"
-                  {...outline('2', 'round', 'round')}
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2"
+                  strokeLinecap="round"
+                  strokeLinejoin="round"
                 />
               </svg>
               Attach
