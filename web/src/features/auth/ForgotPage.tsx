@@ -1,27 +1,32 @@
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useAppDispatch } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { EmailField, FormError, FormSuccess } from '../../ui/Field';
 import { AuthCard, MailIcon } from './AuthCard';
 import { passwordResetRequested } from './authSlice';
-import { useCheckedSubmit } from './useCheckedSubmit';
 import { validateForgot } from './validation';
 
 export function ForgotPage() {
   const dispatch = useAppDispatch();
   const [email, setEmail] = useState('');
+  const [error, setError] = useState('');
   const [sent, setSent] = useState('');
-  const { error, busy, onSubmit } = useCheckedSubmit(
-    () => validateForgot(email.trim()),
-    () => dispatch(passwordResetRequested(email.trim())),
-    (result) => {
-      if (passwordResetRequested.fulfilled.match(result)) {
-        setSent(result.payload || 'Check your inbox for a reset link.');
-        setEmail('');
-      }
-    },
-  );
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const problem = validateForgot(email.trim());
+    setError(problem ?? '');
+    if (problem) return;
+    setBusy(true);
+    const result = await dispatch(passwordResetRequested(email.trim()));
+    setBusy(false);
+    if (passwordResetRequested.fulfilled.match(result)) {
+      setSent(result.payload || 'Check your inbox for a reset link.');
+      setEmail('');
+    }
+  }
 
   return (
     <AuthCard

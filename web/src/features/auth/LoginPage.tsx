@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAppDispatch } from '../../app/hooks';
 import { Button } from '../../ui/Button';
@@ -7,7 +7,6 @@ import { AuthCard } from './AuthCard';
 import { loginCodeRequested, loginSubmitted } from './authSlice';
 import { PasswordInput } from './PasswordInput';
 import { ProviderButtons, providerErrorMessage } from './ProviderButtons';
-import { useCheckedSubmit } from './useCheckedSubmit';
 import { validateLogin } from './validation';
 
 export function LoginPage() {
@@ -18,20 +17,25 @@ export function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [searchParams] = useSearchParams();
-  const { error, busy, onSubmit } = useCheckedSubmit(
-    () => validateLogin({ email, password }),
-    () => dispatch(loginSubmitted({ email: email.trim(), password })),
-    (result) => {
-      if (loginSubmitted.fulfilled.match(result)) {
-        navigate(from && from !== '/login' ? from : '/dashboard', { replace: true });
-      } else if ((result.payload ?? '').includes('New browser')) {
-        void dispatch(loginCodeRequested(email.trim()));
-        navigate(`/loginWithCode/${encodeURIComponent(email.trim())}`);
-      }
-    },
-    // a sign-in through a provider that was refused comes back here with its reason
-    () => providerErrorMessage(searchParams.get('error')),
-  );
+  // a sign-in through a provider that was refused comes back here with its reason
+  const [error, setError] = useState(() => providerErrorMessage(searchParams.get('error')));
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const problem = validateLogin({ email, password });
+    setError(problem ?? '');
+    if (problem) return;
+    setBusy(true);
+    const result = await dispatch(loginSubmitted({ email: email.trim(), password }));
+    setBusy(false);
+    if (loginSubmitted.fulfilled.match(result)) {
+      navigate(from && from !== '/login' ? from : '/dashboard', { replace: true });
+    } else if ((result.payload ?? '').includes('New browser')) {
+      void dispatch(loginCodeRequested(email.trim()));
+      navigate(`/loginWithCode/${encodeURIComponent(email.trim())}`);
+    }
+  }
 
   return (
     <AuthCard

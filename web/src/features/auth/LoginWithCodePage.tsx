@@ -1,11 +1,10 @@
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { FormError, InputField } from '../../ui/Field';
 import { AuthCard, ShieldIcon } from './AuthCard';
 import { loginCodeRequested, loginCodeSubmitted } from './authSlice';
-import { useCheckedSubmit } from './useCheckedSubmit';
 import { LOGIN_CODE_LENGTH, validateLoginCode } from './validation';
 
 /** A server message as a sentence (its full stop added when it has none). */
@@ -16,19 +15,25 @@ export function LoginWithCodePage() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [loginCode, setLoginCode] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
   const [resending, setResending] = useState(false);
   // the code asked for this address, if any: on its way, or refused (then no code was emailed)
   const send = useAppSelector((s) =>
     s.auth.loginCodeSend?.email.toLowerCase() === email.toLowerCase() ? s.auth.loginCodeSend : null,
   );
 
-  const { error, busy, onSubmit } = useCheckedSubmit(
-    () => validateLoginCode(loginCode.trim()),
-    () => dispatch(loginCodeSubmitted({ email, loginCode: loginCode.trim() })),
-    (result) => {
-      if (loginCodeSubmitted.fulfilled.match(result)) navigate('/dashboard', { replace: true });
-    },
-  );
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const code = loginCode.trim();
+    const problem = validateLoginCode(code);
+    setError(problem ?? '');
+    if (problem) return;
+    setBusy(true);
+    const result = await dispatch(loginCodeSubmitted({ email, loginCode: code }));
+    setBusy(false);
+    if (loginCodeSubmitted.fulfilled.match(result)) navigate('/dashboard', { replace: true });
+  }
 
   async function resend() {
     setResending(true);

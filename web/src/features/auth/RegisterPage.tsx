@@ -1,4 +1,4 @@
-import { useState, type ClipboardEvent } from 'react';
+import { useState, type ClipboardEvent, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from '../../ui/toast';
 import { useAppDispatch } from '../../app/hooks';
@@ -9,7 +9,6 @@ import { registerSubmitted } from './authSlice';
 import { CountryField } from './CountryField';
 import { NewPasswordFields } from './NewPasswordFields';
 import { ProviderButtons } from './ProviderButtons';
-import { useCheckedSubmit } from './useCheckedSubmit';
 import { MESSAGES, validateRegister } from './validation';
 
 export function RegisterPage() {
@@ -25,6 +24,8 @@ export function RegisterPage() {
     password2: '',
     referralCode: params.get('ref') ?? '',
   });
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
   const set = (key: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
   function blockPaste(event: ClipboardEvent<HTMLInputElement>) {
@@ -32,24 +33,25 @@ export function RegisterPage() {
     toast.error(MESSAGES.pasteBlocked, { toastId: 'paste-blocked' });
   }
 
-  const { error, busy, onSubmit } = useCheckedSubmit(
-    () => validateRegister(form),
-    () => {
-      const { password2: _confirm, referralCode, ...rest } = form;
-      return dispatch(
-        registerSubmitted({
-          ...rest,
-          name: rest.name.trim(),
-          email: rest.email.trim(),
-          phone: rest.phone.trim(),
-          referralCode: referralCode.trim(),
-        }),
-      );
-    },
-    (result) => {
-      if (registerSubmitted.fulfilled.match(result)) navigate('/dashboard', { replace: true });
-    },
-  );
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const problem = validateRegister(form);
+    setError(problem ?? '');
+    if (problem) return;
+    setBusy(true);
+    const { password2: _confirm, referralCode, ...rest } = form;
+    const result = await dispatch(
+      registerSubmitted({
+        ...rest,
+        name: rest.name.trim(),
+        email: rest.email.trim(),
+        phone: rest.phone.trim(),
+        referralCode: referralCode.trim(),
+      }),
+    );
+    setBusy(false);
+    if (registerSubmitted.fulfilled.match(result)) navigate('/dashboard', { replace: true });
+  }
 
   return (
     <AuthCard

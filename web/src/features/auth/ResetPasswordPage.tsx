@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useAppDispatch } from '../../app/hooks';
 import { Button } from '../../ui/Button';
@@ -6,7 +6,6 @@ import { FormError } from '../../ui/Field';
 import { AuthCard } from './AuthCard';
 import { passwordResetSubmitted } from './authSlice';
 import { NewPasswordFields } from './NewPasswordFields';
-import { useCheckedSubmit } from './useCheckedSubmit';
 import { validateReset } from './validation';
 
 export function ResetPasswordPage() {
@@ -15,13 +14,19 @@ export function ResetPasswordPage() {
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const [password2, setPassword2] = useState('');
-  const { error, busy, onSubmit } = useCheckedSubmit(
-    () => validateReset({ password, password2 }),
-    () => dispatch(passwordResetSubmitted({ resetToken, password })),
-    (result) => {
-      if (passwordResetSubmitted.fulfilled.match(result)) navigate('/login', { replace: true });
-    },
-  );
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const problem = validateReset({ password, password2 });
+    setError(problem ?? '');
+    if (problem) return;
+    setBusy(true);
+    const result = await dispatch(passwordResetSubmitted({ resetToken, password }));
+    setBusy(false);
+    if (passwordResetSubmitted.fulfilled.match(result)) navigate('/login', { replace: true });
+  }
 
   return (
     <AuthCard

@@ -1,11 +1,10 @@
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useAppDispatch } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { FormError } from '../../ui/Field';
 import { passwordChangeSubmitted } from '../auth/authSlice';
 import { NewPasswordFields } from '../auth/NewPasswordFields';
 import { PasswordInput } from '../auth/PasswordInput';
-import { useCheckedSubmit } from '../auth/useCheckedSubmit';
 import { validateChangePassword } from '../auth/validation';
 import { SecurityEventsList } from '../audit/SecurityEventsList';
 
@@ -14,13 +13,21 @@ const EMPTY = { oldPassword: '', password: '', password2: '' };
 export function SecurityTab() {
   const dispatch = useAppDispatch();
   const [form, setForm] = useState(EMPTY);
-  const { error, busy, onSubmit } = useCheckedSubmit(
-    () => validateChangePassword(form),
-    () => dispatch(passwordChangeSubmitted({ oldPassword: form.oldPassword, password: form.password })),
-    (result) => {
-      if (passwordChangeSubmitted.fulfilled.match(result)) setForm(EMPTY);
-    },
-  );
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const problem = validateChangePassword(form);
+    setError(problem ?? '');
+    if (problem) return;
+    setBusy(true);
+    const result = await dispatch(
+      passwordChangeSubmitted({ oldPassword: form.oldPassword, password: form.password }),
+    );
+    setBusy(false);
+    if (passwordChangeSubmitted.fulfilled.match(result)) setForm(EMPTY);
+  }
 
   return (
     <>
