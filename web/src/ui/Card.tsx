@@ -1,4 +1,3 @@
-import { Link } from 'react-router-dom';
 import type { ReactNode } from 'react';
 
 export function Card({
@@ -24,21 +23,12 @@ export function PageHeader({
   subtitle,
   eyebrow,
   actions,
-  link,
 }: {
   title: string;
   subtitle?: ReactNode;
   eyebrow?: string;
   actions?: ReactNode;
-  /** A small button-styled link as the header's action (a secondary button unless `primary`). */
-  link?: { to: string; label: string; primary?: boolean };
 }) {
-  if (link)
-    actions = (
-      <Link className={`btn btn--${link.primary ? 'primary' : 'secondary'} btn--sm`} to={link.to}>
-        {link.label}
-      </Link>
-    );
   return (
     <header className="page-header">
       <div>

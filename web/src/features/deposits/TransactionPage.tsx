@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import { toast } from '../../ui/toast';
 import { Card, EmptyState, PageHeader } from '../../ui/Card';
 import { formatDateTime } from '../../ui/dates';
@@ -64,7 +64,11 @@ export function TransactionPage() {
         eyebrow="Administration"
         title="Payment detail"
         subtitle="Check the declared amount against the wallet before you confirm."
-        link={{ to: '/admin-pending-deposit', label: 'Back to pending deposits' }}
+        actions={
+          <Link className="btn btn--secondary btn--sm" to="/admin-pending-deposit">
+            Back to pending deposits
+          </Link>
+        }
       />
       {!failure && !deposit ? <LoadingBlock label="Loading payment…" /> : null}
       {failure ? (

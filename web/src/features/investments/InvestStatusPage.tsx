@@ -35,7 +35,11 @@ export function InvestStatusPage() {
         eyebrow="Investments"
         title="Investment Status"
         subtitle="Every investment you started, with its projected profit at maturity."
-        link={{ to: '/start-invest', label: 'New investment', primary: true }}
+        actions={
+          <Link className="btn btn--primary btn--sm" to="/start-invest">
+            New investment
+          </Link>
+        }
       />
       {list === null ? <LoadingBlock label="Loading your investments…" /> : null}
       {list !== null && list.length === 0 ? (

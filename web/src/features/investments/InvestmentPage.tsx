@@ -1,4 +1,4 @@
-import { useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import { Card, EmptyState, PageHeader } from '../../ui/Card';
 import { formatDateTime } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';
@@ -31,7 +31,11 @@ export function InvestmentPage() {
       <PageHeader
         eyebrow="Investments"
         title="Investment detail"
-        link={{ to: '/invest-status', label: 'All investments' }}
+        actions={
+          <Link className="btn btn--secondary btn--sm" to="/invest-status">
+            All investments
+          </Link>
+        }
       />
       {!failure && !investment ? <LoadingBlock label="Loading investment…" /> : null}
       {failure ? (

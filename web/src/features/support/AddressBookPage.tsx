@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
 import { Button } from '../../ui/Button';
 import { Card, EmptyState, PageHeader } from '../../ui/Card';
 import { formatDate } from '../../ui/dates';
@@ -84,7 +85,11 @@ export function AddressBookPage() {
         eyebrow="Administration"
         title="Deposit address book"
         subtitle="The wallet addresses support sends to investors. Each is checked for its network before it is saved."
-        link={{ to: '/support-inbox', label: 'Support inbox' }}
+        actions={
+          <Link className="btn btn--secondary btn--sm" to="/support-inbox">
+            Support inbox
+          </Link>
+        }
       />
       <Card aria-labelledby="add-address-title">
         <h2 className="h4" id="add-address-title">

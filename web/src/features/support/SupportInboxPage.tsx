@@ -471,7 +471,11 @@ export function SupportInboxPage() {
         eyebrow="Administration"
         title="Support inbox"
         subtitle="Answer investors and visitors, and send the deposit addresses they ask for."
-        link={{ to: '/admin-deposit-addresses', label: 'Deposit address book' }}
+        actions={
+          <Link className="btn btn--secondary btn--sm" to="/admin-deposit-addresses">
+            Deposit address book
+          </Link>
+        }
       />
       <div className={`inbox ${selected ? 'inbox--reading' : ''}`}>
         <Card className="inbox__list" aria-labelledby="inbox-list-title">
