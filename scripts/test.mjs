@@ -225,16 +225,14 @@ await vitest(
   4,
   join(root, 'artifacts/server-web.log'),
 );
-// the browser journeys after them, not beside: beside them, the kill drills, the migration and the
-// browser steps waited on a machine loaded far past its two cores. Two journey files at a time (each its own
-// target and Chromium): a journey spends most of its time waiting on its page
+// the browser journeys after them, one file at a time: beside the server specs, or two journeys at once, the
+// impersonation step of the account journey and the kill drills waited past their budgets on two cores
 await vitest(
   'vitest: e2e project',
   ['e2e'],
   join(root, 'artifacts/vitest-e2e.json'),
-  2,
+  undefined,
   join(root, 'artifacts/e2e.log'),
-  ['--fileParallelism'],
 );
 await vitest(
   'vitest: cluster project',
