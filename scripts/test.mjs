@@ -64,20 +64,21 @@ async function checksTogether(list) {
     process.stdout.write(`\n=== ${label}\n`);
     process.stdout.write(output);
     console.log(`=== ${label}: ${ok ? 'ok' : 'FAILED'} (${seconds.toFixed(1)} s)`);
-    if (ok) passed += 1;
-    else {
-      failed += 1;
-      failures.push(label);
-    }
+    tally(label, ok);
   }
 }
 
-function check(label, cmd, args, opts) {
-  if (run(label, cmd, args, opts)) passed += 1;
+/** A static check's verdict, counted in the final line. */
+function tally(label, ok) {
+  if (ok) passed += 1;
   else {
     failed += 1;
     failures.push(label);
   }
+}
+
+function check(label, cmd, args, opts) {
+  tally(label, run(label, cmd, args, opts));
 }
 
 // 1. generated protobuf code is up to date
@@ -89,11 +90,7 @@ function check(label, cmd, args, opts) {
   const same =
     gen &&
     run('proto: generated code matches proto/gen', 'diff', ['-r', join(out, 'gen'), join(root, 'proto/gen')]);
-  if (same) passed += 1;
-  else {
-    failed += 1;
-    failures.push('proto drift (run `make proto` and commit proto/gen)');
-  }
+  tally('proto drift (run `make proto` and commit proto/gen)', same);
   rmSync(out, { recursive: true, force: true });
 }
 
@@ -132,11 +129,10 @@ function cause(message = '') {
   return named ? `${clip(first)}\n      ${clip(named.trim())}` : clip(first);
 }
 
-const vitestArgs = (projects, report, workers, more) => [
+const vitestArgs = (projects, report, workers) => [
   'run',
   ...projects.flatMap((p) => ['--project', p]),
   ...(workers ? [`--maxWorkers=${workers}`] : []),
-  ...more,
   '--passWithNoTests',
   '--reporter=default',
   '--reporter=json',
@@ -196,12 +192,12 @@ function unhandled(log) {
 }
 
 /** A vitest run in the foreground: its output shown as it comes and kept in `log` for the summary. */
-async function vitest(label, projects, report, workers, log, more = []) {
+async function vitest(label, projects, report, workers, log) {
   rmSync(report, { force: true });
   const started = Date.now();
   process.stdout.write(`\n=== ${label}\n`);
   const out = openSync(log, 'w');
-  const child = spawn(bin('vitest'), vitestArgs(projects, report, workers, more), {
+  const child = spawn(bin('vitest'), vitestArgs(projects, report, workers), {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
