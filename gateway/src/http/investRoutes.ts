@@ -297,23 +297,13 @@ export const INVEST_ROUTES: Route<MoneyContext>[] = [
     (d) => `/api/invest/:id/${d}`,
     TAGS.investments,
     moneyAnswers.investmentOutcome,
-    (decision) =>
-      ({ money, ctx, caller, idParam, decide }) =>
-      async (req, res) => {
-        const request = inv.DecideInvestmentRequest.fromPartial({
-          ...caller(res),
-          investmentId: idParam(req.params.id),
-        });
-        const out = await decide(res, 'investment', request.investmentId, () =>
-          decision === 'approve'
-            ? callUnary(money.investment, 'approveInvestment', request, ctx(req))
-            : callUnary(money.investment, 'rejectInvestment', request, ctx(req)),
-        );
-        res.json({
-          message: out.message,
-          investment: out.investment ? investmentJson(out.investment) : null,
-        });
-      },
+    ({ money, ctx, caller }, decision, investmentId, req, res) => {
+      const request = inv.DecideInvestmentRequest.fromPartial({ ...caller(res), investmentId });
+      return decision === 'approve'
+        ? callUnary(money.investment, 'approveInvestment', request, ctx(req))
+        : callUnary(money.investment, 'rejectInvestment', request, ctx(req));
+    },
+    (out) => (out.investment ? investmentJson(out.investment) : null),
   ),
   {
     method: 'get',

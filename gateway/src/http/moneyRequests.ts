@@ -182,13 +182,24 @@ export type MoneyContext = ReturnType<typeof moneyContext>;
 
 const capitalized = (w: string) => w[0]!.toUpperCase() + w.slice(1);
 
-/** PUT approve / reject of a held-money request (an investment, a withdrawal): decided once. */
-export const heldRequestDecisions = (
+/**
+ * PUT approve / reject of a held-money request (an investment, a withdrawal): decided once, under the
+ * deciding admin's claim on it. `call` is the service's decision; the answer is its message and the record
+ * (`view`) under the record's name.
+ */
+export const heldRequestDecisions = <Out extends { message: string }>(
   record: 'investment' | 'withdrawal',
   path: (decision: 'approve' | 'reject') => string,
   tag: string,
   answer: z.ZodType,
-  handler: (decision: 'approve' | 'reject') => Route<MoneyContext>['handler'],
+  call: (
+    c: MoneyContext,
+    decision: 'approve' | 'reject',
+    itemId: string,
+    req: Request,
+    res: Response,
+  ) => Promise<Out>,
+  view: (out: Out) => unknown,
 ): Route<MoneyContext>[] =>
   (['approve', 'reject'] as const).map((decision) => ({
     method: 'put',
@@ -210,5 +221,9 @@ export const heldRequestDecisions = (
         ...CLAIM_REFUSALS,
       ],
     },
-    handler: handler(decision),
+    handler: (c) => async (req, res) => {
+      const itemId = c.idParam(req.params.id);
+      const out = await c.decide(res, record, itemId, () => call(c, decision, itemId, req, res));
+      res.json({ message: out.message, [record]: view(out) });
+    },
   }));

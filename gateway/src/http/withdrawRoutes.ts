@@ -142,23 +142,13 @@ export const WITHDRAW_ROUTES: Route<MoneyContext>[] = [
     (d) => `/api/withDraw/${d}/:id`,
     TAGS.withdrawals,
     moneyAnswers.withdrawalOutcome,
-    (decision) =>
-      ({ money, ctx, caller, idParam, decide }) =>
-      async (req, res) => {
-        const request = wd.DecideWithdrawalRequest.fromPartial({
-          ...caller(res),
-          withdrawalId: idParam(req.params.id),
-        });
-        const out = await decide(res, 'withdrawal', request.withdrawalId, () =>
-          decision === 'approve'
-            ? callUnary(money.withdrawal, 'approveWithdrawal', request, ctx(req))
-            : callUnary(money.withdrawal, 'rejectWithdrawal', request, ctx(req)),
-        );
-        res.json({
-          message: out.message,
-          withdrawal: out.withdrawal ? withdrawalJson(out.withdrawal) : null,
-        });
-      },
+    ({ money, ctx, caller }, decision, withdrawalId, req, res) => {
+      const request = wd.DecideWithdrawalRequest.fromPartial({ ...caller(res), withdrawalId });
+      return decision === 'approve'
+        ? callUnary(money.withdrawal, 'approveWithdrawal', request, ctx(req))
+        : callUnary(money.withdrawal, 'rejectWithdrawal', request, ctx(req));
+    },
+    (out) => (out.withdrawal ? withdrawalJson(out.withdrawal) : null),
   ),
 ];
 
