@@ -128,13 +128,19 @@ describe('live hub ordering', () => {
     expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
   });
 
-  it('a fan-out that skips pushes makes the sockets catch up from the log, in order', async () => {
+  /** A hub on a controlled log, and a user's socket that has had its first push ('one'). */
+  const socketPastOne = async () => {
     const c = controlledLog();
     const { hub, url } = await startHub(c.log);
     const user = randomUUID();
     const s = await openSocket(url, user);
     await hub.publish([status(user, 'one')]);
     await s.waitFor((p) => p.payload.id === 'one');
+    return { c, hub, user, s };
+  };
+
+  it('a fan-out that skips pushes makes the sockets catch up from the log, in order', async () => {
+    const { c, hub, user, s } = await socketPastOne();
     c.dropFanOut(2);
     await hub.publish([status(user, 'lost1')]);
     await hub.publish([status(randomUUID(), 'other'), status(user, 'lost2')]);
@@ -144,12 +150,7 @@ describe('live hub ordering', () => {
   });
 
   it('a fan-out that says it lost messages makes the sockets catch up at once', async () => {
-    const c = controlledLog();
-    const { hub, url } = await startHub(c.log);
-    const user = randomUUID();
-    const s = await openSocket(url, user);
-    await hub.publish([status(user, 'one')]);
-    await s.waitFor((p) => p.payload.id === 'one');
+    const { c, hub, user, s } = await socketPastOne();
     c.dropFanOut(1);
     await hub.publish([status(user, 'lost')]);
     c.lost();

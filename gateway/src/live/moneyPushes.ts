@@ -50,39 +50,76 @@ const decided = (queue: string, id: string, status: string): LivePush => ({
   payload: { queue, id, status },
 });
 
+/** A request enters its queue: the admins get the item, its owner its status. */
+const requested = (
+  queue: string,
+  kind: string,
+  userId: string,
+  id: string,
+  status: string,
+  item: unknown,
+): LivePush[] => [
+  { to: 'admins', event: LIVE_EVENTS.queueItemAdded, payload: { queue, item } },
+  { to: { userId }, event: LIVE_EVENTS.statusChanged, payload: { kind, id, status } },
+];
+
+/** A decision on a queued request: its queue, its kind, its id's field, and the status it leaves the request in. */
+const DECISIONS: Record<string, { queue: string; kind: string; idField: string; status: string }> = {
+  DepositConfirmed: { queue: 'deposits', kind: 'deposit', idField: 'depositId', status: 'Confirmed' },
+  DepositRejected: { queue: 'deposits', kind: 'deposit', idField: 'depositId', status: 'Rejected' },
+  InvestmentApproved: { queue: 'investments', kind: 'investment', idField: 'investmentId', status: 'Active' },
+  InvestmentRejected: {
+    queue: 'investments',
+    kind: 'investment',
+    idField: 'investmentId',
+    status: 'Rejected',
+  },
+  WithdrawalApproved: {
+    queue: 'withdrawals',
+    kind: 'withdrawal',
+    idField: 'withdrawalId',
+    status: 'Approved',
+  },
+  WithdrawalRejected: {
+    queue: 'withdrawals',
+    kind: 'withdrawal',
+    idField: 'withdrawalId',
+    status: 'Rejected',
+  },
+};
+
 export function pushesForMoneyEvent(event: Pick<StoredEvent, 'type' | 'data'>): LivePush[] {
   const d = (event.data ?? {}) as Data;
   const userId = str(d, 'userId');
   if (!userId) return [];
+  /** Who asked and how much: the same fields in each request's event. */
+  const request = {
+    userId,
+    userName: str(d, 'userName'),
+    userEmail: str(d, 'userEmail'),
+    amountCents: num(d, 'amountCents'),
+  };
+  const decision = Object.hasOwn(DECISIONS, event.type) ? DECISIONS[event.type] : undefined;
+  if (decision) {
+    const id = str(d, decision.idField);
+    return [
+      decided(decision.queue, id, decision.status),
+      ...statusBoth(userId, decision.kind, id, decision.status),
+    ];
+  }
   switch (event.type) {
     // ---- ledger
     case 'DepositRequested': {
       const id = str(d, 'depositId');
       const item = depositJson({
         depositId: id,
-        userId,
-        amountCents: num(d, 'amountCents'),
+        ...request,
         status: 'Pending',
         notes: '',
         requestedAt: str(d, 'requestedAt'),
         decidedAt: '',
-        userName: str(d, 'userName'),
-        userEmail: str(d, 'userEmail'),
       });
-      return [
-        { to: 'admins', event: LIVE_EVENTS.queueItemAdded, payload: { queue: 'deposits', item } },
-        {
-          to: { userId },
-          event: LIVE_EVENTS.statusChanged,
-          payload: { kind: 'deposit', id, status: 'Pending' },
-        },
-      ];
-    }
-    case 'DepositConfirmed':
-    case 'DepositRejected': {
-      const id = str(d, 'depositId');
-      const status = event.type === 'DepositConfirmed' ? 'Confirmed' : 'Rejected';
-      return [decided('deposits', id, status), ...statusBoth(userId, 'deposit', id, status)];
+      return requested('deposits', 'deposit', userId, id, 'Pending', item);
     }
     case 'BalancesChanged':
       return [
@@ -104,11 +141,8 @@ export function pushesForMoneyEvent(event: Pick<StoredEvent, 'type' | 'data'>): 
       const id = str(d, 'investmentId');
       const item = investmentJson({
         investmentId: id,
-        userId,
-        userName: str(d, 'userName'),
-        userEmail: str(d, 'userEmail'),
+        ...request,
         planName: str(d, 'planName'),
-        amountCents: num(d, 'amountCents'),
         rateBps: num(d, 'rateBps'),
         durationMs: num(d, 'durationMs'),
         status: 'pending',
@@ -122,20 +156,7 @@ export function pushesForMoneyEvent(event: Pick<StoredEvent, 'type' | 'data'>): 
         requestedAt: str(d, 'requestedAt'),
         maturedAt: '',
       });
-      return [
-        { to: 'admins', event: LIVE_EVENTS.queueItemAdded, payload: { queue: 'investments', item } },
-        {
-          to: { userId },
-          event: LIVE_EVENTS.statusChanged,
-          payload: { kind: 'investment', id, status: 'pending' },
-        },
-      ];
-    }
-    case 'InvestmentApproved':
-    case 'InvestmentRejected': {
-      const id = str(d, 'investmentId');
-      const status = event.type === 'InvestmentApproved' ? 'Active' : 'Rejected';
-      return [decided('investments', id, status), ...statusBoth(userId, 'investment', id, status)];
+      return requested('investments', 'investment', userId, id, 'pending', item);
     }
     case 'InvestmentMatured':
       return statusBoth(userId, 'investment', str(d, 'investmentId'), 'Ended');
@@ -144,30 +165,14 @@ export function pushesForMoneyEvent(event: Pick<StoredEvent, 'type' | 'data'>): 
       const id = str(d, 'withdrawalId');
       const item = withdrawalJson({
         withdrawalId: id,
-        userId,
-        userName: str(d, 'userName'),
-        userEmail: str(d, 'userEmail'),
-        amountCents: num(d, 'amountCents'),
+        ...request,
         walletAddress: str(d, 'walletAddress'),
         network: str(d, 'network'),
         status: 'Pending',
         requestDate: str(d, 'requestDate'),
         decidedAt: '',
       });
-      return [
-        { to: 'admins', event: LIVE_EVENTS.queueItemAdded, payload: { queue: 'withdrawals', item } },
-        {
-          to: { userId },
-          event: LIVE_EVENTS.statusChanged,
-          payload: { kind: 'withdrawal', id, status: 'Pending' },
-        },
-      ];
-    }
-    case 'WithdrawalApproved':
-    case 'WithdrawalRejected': {
-      const id = str(d, 'withdrawalId');
-      const status = event.type === 'WithdrawalApproved' ? 'Approved' : 'Rejected';
-      return [decided('withdrawals', id, status), ...statusBoth(userId, 'withdrawal', id, status)];
+      return requested('withdrawals', 'withdrawal', userId, id, 'Pending', item);
     }
     default:
       return [];
