@@ -15,9 +15,8 @@ import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import { createMemoryKeyValueStore } from '@meridian/platform/adapters/keyValue.memory';
 import { createRedisKeyValueStore } from '@meridian/platform/adapters/keyValue.redis';
 import { tempDir } from '@meridian/platform/testing/tempDir';
-import { parseGatewayConfig } from './config.js';
 import { silentLogger, type GatewayLogger } from './logger.js';
-import { startGateway, type RunningGateway } from './server.js';
+import type { RunningGateway } from './server.js';
 import { HttpError } from './http/errors.js';
 import { CLAIM_MESSAGES, CLAIM_TTL_MS, createClaims, type ClaimChange } from './live/claims.js';
 import { LIVE_EVENTS } from './live/pushContract.js';
@@ -25,8 +24,8 @@ import { claimItem, releaseItem, takeOverItem } from './testing/claims.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
-  generousGatewayLimits,
   signIn,
+  startGatewayInstance,
   startTestComposition,
   userWithRole,
   type TestComposition,
@@ -324,39 +323,9 @@ describe('claims through the gateway: two admins, two gateway instances on one R
       env: { PLANS_JSON: FAST_PLANS, REDIS_URL },
       dataDir: dir.path,
     });
-    // instance 2: same bus file, same Redis db and namespace (as liveInstances.int.spec.ts starts one)
-    const kv = createRedisKeyValueStore({ url: REDIS_URL, prefix: `${t.redisPrefix}gateway:` });
+    // instance 2: same bus file, same Redis db and namespace, its ledger calls through the relay
     ledgerRelay = await heldRelay(t.app.money.ledger.grpcAddress);
-    second = await startGateway({
-      config: {
-        ...parseGatewayConfig({
-          NODE_ENV: 'test',
-          PORT: '0',
-          REDIS_URL,
-          WEB_DIST: '/nonexistent-web-dist',
-          DATA_DIR: dir.path,
-        }),
-        identityGrpcUrl: t.app.identityAddress,
-        notificationGrpcUrl: t.app.notificationAddress,
-        kycGrpcUrl: t.app.kycAddress,
-        kycHttpUrl: t.app.kycHttpUrl,
-        ledgerGrpcUrl: ledgerRelay.address,
-        investmentGrpcUrl: t.app.money.investment.grpcAddress,
-        withdrawalGrpcUrl: t.app.money.withdrawal.grpcAddress,
-        rateLimits: generousGatewayLimits,
-        liveKeyPrefix: `${t.redisPrefix}gateway:live:`,
-        liveStandbyRetryMs: 50,
-      },
-      kv,
-      // the same keys as the composition's services (the cluster's gateways fetch them from identity)
-      personalData: t.app.personalData,
-      host: '127.0.0.1',
-    });
-    const stop = second.stop.bind(second);
-    second.stop = async () => {
-      await stop();
-      await kv.close();
-    };
+    second = await startGatewayInstance(t, dir.path, { ledgerGrpcUrl: ledgerRelay.address });
     adminA = new HttpSession(t.url);
     await signIn(adminA, ADMIN_EMAIL, ADMIN_PASSWORD);
     const b = await userWithRole(t.url, adminA, 'admin');

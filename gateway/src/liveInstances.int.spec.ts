@@ -8,15 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '@meridian/platform/testing/tempDir';
-import { createRedisKeyValueStore } from '@meridian/platform/adapters/keyValue.redis';
-import { parseGatewayConfig } from './config.js';
-import { startGateway, type RunningGateway } from './server.js';
-import {
-  generousGatewayLimits,
-  REDIS_URL,
-  startTestComposition,
-  type TestComposition,
-} from './testing/composition.js';
+import type { RunningGateway } from './server.js';
+import { startGatewayInstance, startTestComposition, type TestComposition } from './testing/composition.js';
 import { HttpSession } from './testing/httpSession.js';
 import {
   adminBrowser,
@@ -42,41 +35,7 @@ const sockets: RecordingSocket[] = [];
 
 /** Another gateway instance like the composition's own: same bus file, same Redis namespace, same services. */
 async function startInstance(): Promise<RunningGateway> {
-  const kv = createRedisKeyValueStore({ url: REDIS_URL, prefix: `${t.redisPrefix}gateway:` });
-  const gw = await startGateway({
-    config: {
-      ...parseGatewayConfig({
-        NODE_ENV: 'test',
-        PORT: '0',
-        REDIS_URL,
-        WEB_DIST: '/nonexistent-web-dist',
-        DATA_DIR: dir.path,
-      }),
-      identityGrpcUrl: t.app.identityAddress,
-      notificationGrpcUrl: t.app.notificationAddress,
-      kycGrpcUrl: t.app.kycAddress,
-      kycHttpUrl: t.app.kycHttpUrl,
-      ledgerGrpcUrl: t.app.money.ledger.grpcAddress,
-      investmentGrpcUrl: t.app.money.investment.grpcAddress,
-      withdrawalGrpcUrl: t.app.money.withdrawal.grpcAddress,
-      supportGrpcUrl: t.app.supportAddress,
-      rateLimits: generousGatewayLimits,
-      liveRingSize: RING,
-      liveKeyPrefix: `${t.redisPrefix}gateway:live:`,
-      liveStandbyRetryMs: 50,
-    },
-    kv,
-    // the same keys as the composition's services (the cluster's gateways fetch them from identity)
-    personalData: t.app.personalData,
-    host: '127.0.0.1',
-  });
-  const stop = gw.stop.bind(gw);
-  let stopped: Promise<void> | undefined;
-  gw.stop = () =>
-    (stopped ??= (async () => {
-      await stop();
-      await kv.close();
-    })());
+  const gw = await startGatewayInstance(t, dir.path, { liveRingSize: RING });
   extraGateways.push(gw);
   return gw;
 }

@@ -6,7 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { startStandalone, type Standalone, type StandaloneOptions } from '@meridian/standalone';
-import type { GatewayConfig } from '../config.js';
+import { createRedisKeyValueStore } from '@meridian/platform/adapters/keyValue.redis';
+import { parseGatewayConfig, type GatewayConfig } from '../config.js';
+import { startGateway, type RunningGateway } from '../server.js';
 import { HttpSession, linkWith, listMail, loginCodeOf, waitForMail } from './httpSession.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -16,6 +18,8 @@ export const ADMIN_PASSWORD = 'Admin-Passw0rd!';
 export interface TestComposition {
   app: Standalone;
   url: string;
+  /** The Redis the composition uses (options.env.REDIS_URL, else REDIS_URL) and its key prefix there. */
+  redisUrl: string;
   redisPrefix: string;
   browser(): HttpSession;
   stop(): Promise<void>;
@@ -64,6 +68,7 @@ export async function startTestComposition(
   } = {},
 ): Promise<TestComposition> {
   const redisPrefix = `test:${randomUUID()}:`;
+  const redisUrl = options.env?.REDIS_URL ?? REDIS_URL;
   const app = await startStandalone({
     env: {
       NODE_ENV: 'test',
@@ -91,11 +96,12 @@ export async function startTestComposition(
   return {
     app,
     url: app.url,
+    redisUrl,
     redisPrefix,
     browser: () => new HttpSession(app.url),
     async stop() {
       await app.stop();
-      const redis = new Redis(REDIS_URL);
+      const redis = new Redis(redisUrl);
       try {
         let cursor = '0';
         do {
@@ -111,6 +117,53 @@ export async function startTestComposition(
 }
 
 let seq = 0;
+/**
+ * Another gateway instance like the composition's own: the same bus file (`dataDir`), Redis namespace,
+ * services and personal-data keys (the cluster's gateways fetch those from identity). `config` overrides
+ * (a relay in front of a service, a live ring of its own). Its stop() runs once and closes its Redis.
+ */
+export async function startGatewayInstance(
+  t: TestComposition,
+  dataDir: string,
+  config: Partial<GatewayConfig> = {},
+): Promise<RunningGateway> {
+  const kv = createRedisKeyValueStore({ url: t.redisUrl, prefix: `${t.redisPrefix}gateway:` });
+  const gw = await startGateway({
+    config: {
+      ...parseGatewayConfig({
+        NODE_ENV: 'test',
+        PORT: '0',
+        REDIS_URL: t.redisUrl,
+        WEB_DIST: '/nonexistent-web-dist',
+        DATA_DIR: dataDir,
+      }),
+      identityGrpcUrl: t.app.identityAddress,
+      notificationGrpcUrl: t.app.notificationAddress,
+      kycGrpcUrl: t.app.kycAddress,
+      kycHttpUrl: t.app.kycHttpUrl,
+      ledgerGrpcUrl: t.app.money.ledger.grpcAddress,
+      investmentGrpcUrl: t.app.money.investment.grpcAddress,
+      withdrawalGrpcUrl: t.app.money.withdrawal.grpcAddress,
+      supportGrpcUrl: t.app.supportAddress,
+      rateLimits: generousGatewayLimits,
+      liveKeyPrefix: `${t.redisPrefix}gateway:live:`,
+      liveStandbyRetryMs: 50,
+      ...config,
+    },
+    kv,
+    personalData: t.app.personalData,
+    host: '127.0.0.1',
+  });
+  const stop = gw.stop.bind(gw);
+  let stopped: Promise<void> | undefined;
+  gw.stop = () =>
+    (stopped ??= (async () => {
+      await stop();
+      await kv.close();
+    })());
+  return gw;
+}
+
 export const freshEmail = (tag = 'user') =>
   `${tag}.${Date.now().toString(36)}.${(seq++).toString(36)}.${randomUUID().slice(0, 6)}@example.com`;
 
