@@ -6,10 +6,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryKeyValueStore } from '@meridian/platform/adapters/keyValue.memory';
-import { createGatewayApp } from '../app.js';
-import { DEV_KYC_INTERNAL_TOKEN } from '../config.js';
-import { silentLogger } from '../logger.js';
+import { routeTableApp } from '../testing/routeTable.js';
 import { COMPRESSION_THRESHOLD, jsonCompression } from './compression.js';
 
 interface Answer {
@@ -45,32 +42,6 @@ const vary = (a: Answer) =>
     .split(',')
     .map((v) => v.trim().toLowerCase());
 
-/** The gateway app (stub service clients: none of these paths calls one) serving a built SPA from `webDist`. */
-function gatewayApp(webDist: string) {
-  const stub = {} as never;
-  return createGatewayApp({
-    config: {
-      nodeEnv: 'test',
-      port: 0,
-      identityGrpcUrl: '127.0.0.1:1',
-      notificationGrpcUrl: '127.0.0.1:1',
-      webDist,
-      appUrl: 'http://localhost:8080',
-      cookieSecure: false,
-      trustProxy: 'loopback',
-      kycGrpcUrl: '127.0.0.1:1',
-      kycHttpUrl: 'http://127.0.0.1:1',
-      kycInternalToken: DEV_KYC_INTERNAL_TOKEN,
-      dataDir: ':memory:',
-    },
-    identity: stub,
-    notification: stub,
-    kyc: stub,
-    kv: createMemoryKeyValueStore({ prefix: 'compression:' }),
-    logger: silentLogger,
-  });
-}
-
 describe('the gateway: precompressed SPA files and compressed JSON', () => {
   let dist: string;
   let base: string;
@@ -96,7 +67,7 @@ describe('the gateway: precompressed SPA files and compressed JSON', () => {
     }
     // a file the build did not compress (too small to gain): always sent as it is
     writeFileSync(join(dist, 'assets/tiny-Zz9.js'), 'export{};\n');
-    ({ base, server } = await listen(gatewayApp(dist)));
+    ({ base, server } = await listen(routeTableApp('test', false, dist)));
   });
   afterAll(() => {
     server?.close();

@@ -42,8 +42,15 @@ export function registeredRoutes(app: Express): RegisteredRoute[] {
   return out;
 }
 
-/** The gateway app built on stub clients: route registration never calls one. */
-export function routeTableApp(nodeEnv: GatewayConfig['nodeEnv'] = 'test', money = true): Express {
+/**
+ * The gateway app built on stub clients: route registration never calls one, nor do the paths a test of it
+ * asks (the SPA's files from `webDist`, the answers the gateway gives alone).
+ */
+export function routeTableApp(
+  nodeEnv: GatewayConfig['nodeEnv'] = 'test',
+  money = true,
+  webDist = '/nonexistent-web-dist',
+): Express {
   const stub = {} as never;
   return createGatewayApp({
     config: {
@@ -51,7 +58,7 @@ export function routeTableApp(nodeEnv: GatewayConfig['nodeEnv'] = 'test', money 
       port: 0,
       identityGrpcUrl: '127.0.0.1:1',
       notificationGrpcUrl: '127.0.0.1:1',
-      webDist: '/nonexistent-web-dist',
+      webDist,
       appUrl: 'http://localhost:8080',
       cookieSecure: false,
       trustProxy: 'loopback',
