@@ -30,7 +30,7 @@ import type { GatewayLogger } from '../logger.js';
 import type { Claims } from '../live/claims.js';
 import { claimAdminOf } from '../live/claimsRoutes.js';
 import type { PendingKycUserAnswer } from './answers.js';
-import { sessionOf, type Auth } from './auth.js';
+import { sessionOf, type Auth, type Session } from './auth.js';
 import { HttpError } from './errors.js';
 import { KYC_UPLOAD_MESSAGES, SERVICE_UNAVAILABLE, mustBeString } from './refusals.js';
 import { announcedLength, closeUnlessDrainable } from './fileUpload.js';
@@ -278,6 +278,33 @@ interface KycReviewContext {
   ctx: ReturnType<typeof ctxOf>;
 }
 
+/**
+ * An admin's decision on a user's KYC case (`PATCH .../:id`, the user's id): made under the deciding admin's
+ * claim on it (409 when another admin holds it), its body parsed first (`bodyOf`); `call` is kyc's decision,
+ * the answer its message.
+ */
+const kycDecision =
+  <B = undefined>(
+    call: (
+      client: KycServiceClient,
+      caller: { caller: Session['caller']; callerRole: Session['principal']['role']; userId: string },
+      options: ReturnType<KycReviewContext['ctx']>,
+      body: NoInfer<B>,
+    ) => Promise<{ message: string }>,
+    bodyOf: (req: Request) => B = () => undefined as B,
+  ) =>
+  ({ client, ctx, claims }: KycReviewContext): RequestHandler =>
+  async (req, res) => {
+    const s = sessionOf(res);
+    const userId = parseTokenParam(req.params.id, 'Invalid user id');
+    const caller = { caller: s.caller, callerRole: s.principal.role, userId };
+    const body = bodyOf(req);
+    const out = await claims.decide('kyc', userId, claimAdminOf(res), () =>
+      call(client, caller, ctx(req), body),
+    );
+    res.json({ message: out.message });
+  };
+
 /** What an admin's KYC decision may answer besides a bad id or reason. */
 const KYC_DECISION_ERRORS = {
   403: [MAKER_CHECKER_MESSAGES.ownDecision('KYC case')],
@@ -329,21 +356,9 @@ export const KYC_REVIEW_ROUTES = routeTable<KycReviewContext>([
       400: ['Invalid user id'],
       ...KYC_DECISION_ERRORS,
     },
-    handler:
-      ({ client, ctx, claims }) =>
-      async (req, res) => {
-        const s = sessionOf(res);
-        const userId = parseTokenParam(req.params.id, 'Invalid user id');
-        const out = await claims.decide('kyc', userId, claimAdminOf(res), () =>
-          callUnary(
-            client,
-            'approve',
-            kyc.ApproveRequest.fromPartial({ caller: s.caller, callerRole: s.principal.role, userId }),
-            ctx(req),
-          ),
-        );
-        res.json({ message: out.message });
-      },
+    handler: kycDecision((client, caller, ctx) =>
+      callUnary(client, 'approve', kyc.ApproveRequest.fromPartial(caller), ctx),
+    ),
   },
   {
     method: 'patch',
@@ -358,27 +373,16 @@ export const KYC_REVIEW_ROUTES = routeTable<KycReviewContext>([
       400: ['Invalid user id', 'reason must be at most 500 characters', ...mustBeString('reason')],
       ...KYC_DECISION_ERRORS,
     },
-    handler:
-      ({ client, ctx, claims }) =>
-      async (req, res) => {
-        const s = sessionOf(res);
-        const userId = parseTokenParam(req.params.id, 'Invalid user id');
-        const b = parseBody(schemas.kycReject, req.body ?? {});
-        const out = await claims.decide('kyc', userId, claimAdminOf(res), () =>
-          callUnary(
-            client,
-            'reject',
-            kyc.RejectRequest.fromPartial({
-              caller: s.caller,
-              callerRole: s.principal.role,
-              userId,
-              reason: b.reason ?? '',
-            }),
-            ctx(req),
-          ),
-        );
-        res.json({ message: out.message });
-      },
+    handler: kycDecision(
+      (client, caller, ctx, b) =>
+        callUnary(
+          client,
+          'reject',
+          kyc.RejectRequest.fromPartial({ ...caller, reason: b.reason ?? '' }),
+          ctx,
+        ),
+      (req: Request) => parseBody(schemas.kycReject, req.body ?? {}),
+    ),
   },
 ]);
 
