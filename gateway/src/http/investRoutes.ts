@@ -13,14 +13,13 @@ import type { DepositAnswer, InvestmentAnswer, WithdrawalAnswer } from './answer
 import { pageParams, setNextCursor } from './pages.js';
 import { mergeHistoryPage } from './historyPages.js';
 import { depositJson, investmentJson, planJson, withdrawalJson } from './moneyViews.js';
-import { parseBody } from './validation.js';
 import { TAGS, json, type Route } from './routeTable.js';
 import { paged } from './routeDocs.js';
 import {
   MONEY_MESSAGES,
   amountRefusals,
+  heldRequestCreate,
   heldRequestDecisions,
-  idempotencyKeyOf,
   moneySchemas,
   type MoneyContext,
 } from './moneyRequests.js';
@@ -160,51 +159,42 @@ export const INVEST_ROUTES: Route<MoneyContext>[] = [
         res.json(out.plans.map(planJson));
       },
   },
-  {
-    method: 'post',
-    path: '/api/invest/start-invest',
-    tag: TAGS.investments,
-    summary: 'Request an investment',
-    description: 'The amount is held from the Deposit Balance until an admin decides.',
-    access: 'userMoney',
-    money: true,
-    body: moneySchemas.startInvest,
-    idempotencyKey: true,
-    status: 201,
-    ok: json(moneyAnswers.investmentOutcome, 'Requested; pending approval.'),
-    errors: {
-      400: amountRefusals(
-        ['Please select an investment plan.'],
-        [
-          'The selected investment plan does not exist',
-          'The <plan> plan accepts amounts from <min> to <max>',
-          'Please verify your email before investing',
-          'Insufficient balance',
-        ],
-      ),
-    },
-    handler:
-      ({ money, ctx, caller, userFacts }) =>
-      async (req, res) => {
-        const b = parseBody(moneySchemas.startInvest, req.body);
-        const user = await userFacts(req, res);
-        const out = await callUnary(
-          money.investment,
-          'startInvest',
-          inv.StartInvestRequest.fromPartial({
-            ...caller(res),
-            callerVerified: user.isVerified,
-            planName: b.planName,
-            amount: b.amount,
-            investmentId: idempotencyKeyOf(req, res, 'invest'),
-          }),
-          ctx(req),
-        );
-        res
-          .status(201)
-          .json({ message: out.message, investment: out.investment ? investmentJson(out.investment) : null });
+  heldRequestCreate(
+    'investment',
+    {
+      path: '/api/invest/start-invest',
+      tag: TAGS.investments,
+      summary: 'Request an investment',
+      description: 'The amount is held from the Deposit Balance until an admin decides.',
+      body: moneySchemas.startInvest,
+      ok: json(moneyAnswers.investmentOutcome, 'Requested; pending approval.'),
+      errors: {
+        400: amountRefusals(
+          ['Please select an investment plan.'],
+          [
+            'The selected investment plan does not exist',
+            'The <plan> plan accepts amounts from <min> to <max>',
+            'Please verify your email before investing',
+            'Insufficient balance',
+          ],
+        ),
       },
-  },
+    },
+    ({ money, ctx, caller }, b, user, investmentId, req, res) =>
+      callUnary(
+        money.investment,
+        'startInvest',
+        inv.StartInvestRequest.fromPartial({
+          ...caller(res),
+          callerVerified: user.isVerified,
+          planName: b.planName,
+          amount: b.amount,
+          investmentId,
+        }),
+        ctx(req),
+      ),
+    (out) => (out.investment ? investmentJson(out.investment) : null),
+  ),
   {
     method: 'get',
     path: '/api/invest/investment-history',

@@ -24,7 +24,7 @@ import { claimAdminOf } from '../live/claimsRoutes.js';
 import { sessionOf, type Auth, type Session } from './auth.js';
 import { HttpError, toHttpError } from './errors.js';
 import { ctxOf } from './grpcContext.js';
-import { optionalString, parseTokenParam, requiredString } from './validation.js';
+import { optionalString, parseBody, parseTokenParam, requiredString } from './validation.js';
 import { ALL_FIELDS_REQUIRED } from './refusals.js';
 import { json, type Route } from './routeTable.js';
 import { CLAIM_REFUSALS, CLAIM_RULE } from './routeDocs.js';
@@ -181,6 +181,41 @@ export function moneyContext({ config, identity, money, auth, claims, support }:
 export type MoneyContext = ReturnType<typeof moneyContext>;
 
 const capitalized = (w: string) => w[0]!.toUpperCase() + w.slice(1);
+
+/**
+ * POST of a held-money request (an investment, a withdrawal) by its user: the body parsed, identity's facts
+ * about the user (never the request's), the Idempotency-Key as the request's id; `call` is the service's
+ * command, the answer (201) its message and the record (`view`) under the record's name.
+ */
+export const heldRequestCreate = <S extends z.ZodType, Out extends { message: string }>(
+  record: 'investment' | 'withdrawal',
+  route: Pick<Route<MoneyContext>, 'path' | 'tag' | 'summary' | 'description' | 'ok' | 'errors'> & {
+    body: S;
+  },
+  call: (
+    c: MoneyContext,
+    body: z.infer<S>,
+    user: { isVerified: boolean; kycStatus: string },
+    requestId: string,
+    req: Request,
+    res: Response,
+  ) => Promise<Out>,
+  view: (out: Out) => unknown,
+): Route<MoneyContext> => ({
+  method: 'post',
+  ...route,
+  access: 'userMoney',
+  money: true,
+  idempotencyKey: true,
+  status: 201,
+  handler: (c) => async (req, res) => {
+    const body = parseBody(route.body, req.body);
+    const user = await c.userFacts(req, res);
+    const requestId = idempotencyKeyOf(req, res, record === 'investment' ? 'invest' : 'withdraw');
+    const out = await call(c, body, user, requestId, req, res);
+    res.status(201).json({ message: out.message, [record]: view(out) });
+  },
+});
 
 /**
  * PUT approve / reject of a held-money request (an investment, a withdrawal): decided once, under the

@@ -21,6 +21,7 @@ import { paged } from './routeDocs.js';
 import {
   MONEY_MESSAGES,
   amountRefusals,
+  heldRequestCreate,
   heldRequestDecisions,
   idempotencyKeyOf,
   moneySchemas,
@@ -28,53 +29,44 @@ import {
 } from './moneyRequests.js';
 
 export const WITHDRAW_ROUTES: Route<MoneyContext>[] = [
-  {
-    method: 'post',
-    path: '/api/withDraw/create',
-    tag: TAGS.withdrawals,
-    summary: 'Request a withdrawal',
-    description: 'Needs a verified email and approved KYC; the amount is held until an admin decides.',
-    access: 'userMoney',
-    money: true,
-    body: moneySchemas.withdraw,
-    idempotencyKey: true,
-    status: 201,
-    ok: json(moneyAnswers.withdrawalOutcome, 'Requested; pending approval.'),
-    errors: {
-      400: amountRefusals(
-        [ALL_FIELDS_REQUIRED],
-        [
-          'Please verify your email before requesting a withdrawal',
-          'Your KYC verification must be approved before you can withdraw',
-          'Minimum withdrawal amount is $50',
-          'Insufficient balance',
-          'Please enter a valid wallet address',
-        ],
-      ),
-    },
-    handler:
-      ({ money, ctx, caller, userFacts }) =>
-      async (req, res) => {
-        const b = parseBody(moneySchemas.withdraw, req.body);
-        const user = await userFacts(req, res);
-        const out = await callUnary(
-          money.withdrawal,
-          'requestWithdrawal',
-          wd.RequestWithdrawalRequest.fromPartial({
-            ...caller(res),
-            callerVerified: user.isVerified,
-            callerKycStatus: user.kycStatus,
-            amount: b.amount,
-            walletAddress: b.walletAddress,
-            withdrawalId: idempotencyKeyOf(req, res, 'withdraw'),
-          }),
-          ctx(req),
-        );
-        res
-          .status(201)
-          .json({ message: out.message, withdrawal: out.withdrawal ? withdrawalJson(out.withdrawal) : null });
+  heldRequestCreate(
+    'withdrawal',
+    {
+      path: '/api/withDraw/create',
+      tag: TAGS.withdrawals,
+      summary: 'Request a withdrawal',
+      description: 'Needs a verified email and approved KYC; the amount is held until an admin decides.',
+      body: moneySchemas.withdraw,
+      ok: json(moneyAnswers.withdrawalOutcome, 'Requested; pending approval.'),
+      errors: {
+        400: amountRefusals(
+          [ALL_FIELDS_REQUIRED],
+          [
+            'Please verify your email before requesting a withdrawal',
+            'Your KYC verification must be approved before you can withdraw',
+            'Minimum withdrawal amount is $50',
+            'Insufficient balance',
+            'Please enter a valid wallet address',
+          ],
+        ),
       },
-  },
+    },
+    ({ money, ctx, caller }, b, user, withdrawalId, req, res) =>
+      callUnary(
+        money.withdrawal,
+        'requestWithdrawal',
+        wd.RequestWithdrawalRequest.fromPartial({
+          ...caller(res),
+          callerVerified: user.isVerified,
+          callerKycStatus: user.kycStatus,
+          amount: b.amount,
+          walletAddress: b.walletAddress,
+          withdrawalId,
+        }),
+        ctx(req),
+      ),
+    (out) => (out.withdrawal ? withdrawalJson(out.withdrawal) : null),
+  ),
   {
     method: 'get',
     path: '/api/withDraw/balance',
