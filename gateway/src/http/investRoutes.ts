@@ -21,6 +21,7 @@ import {
   heldRequestCreate,
   heldRequestDecisions,
   moneySchemas,
+  pendingQueue,
   type MoneyContext,
 } from './moneyRequests.js';
 
@@ -240,48 +241,39 @@ export const INVEST_ROUTES: Route<MoneyContext>[] = [
         res.json({ investment: investmentJson(i) });
       },
   },
-  {
-    method: 'get',
-    path: '/api/invest/adminPendingInvestment',
-    tag: TAGS.investments,
-    summary: 'Investments waiting for approval',
-    ...paged('oldest first'),
-    access: 'admin',
-    money: true,
-    ok: json(
-      moneyAnswers.pendingInvestments,
-      'The pending investments, each with its projected maturityAmount.',
-    ),
-    handler:
-      ({ money, ctx, caller }) =>
-      async (req, res) => {
-        const out = await callUnary(
-          money.investment,
-          'listPending',
-          inv.ListPendingRequest.fromPartial({ ...caller(res), ...pageParams(req) }),
-          ctx(req),
-        );
-        setNextCursor(res, out.nextCursor);
-        // user.balance (spec §3): each investor's Deposit Balance, the page's investors in one ledger call
-        const balances = new Map<string, number | undefined>();
-        const userIds = [...new Set(out.investments.map((i) => i.userId))];
-        if (userIds.length > 0)
-          try {
-            const b = await callUnary(
-              money.ledger,
-              'listBalances',
-              lg.ListBalancesRequest.fromPartial({ ...caller(res), userIds }),
-              ctx(req),
-            );
-            b.balances.forEach((one, i) => balances.set(userIds[i]!, one.depositCents));
-          } catch {
-            // the list answers without the balances rather than not at all
-          }
-        res.json({
-          pendingInvestments: out.investments.map((i) => investmentJson(i, balances.get(i.userId))),
-        });
-      },
-  },
+  pendingQueue(
+    {
+      path: '/api/invest/adminPendingInvestment',
+      tag: TAGS.investments,
+      summary: 'Investments waiting for approval',
+      ok: json(
+        moneyAnswers.pendingInvestments,
+        'The pending investments, each with its projected maturityAmount.',
+      ),
+    },
+    ({ money, ctx }, page, req) =>
+      callUnary(money.investment, 'listPending', inv.ListPendingRequest.fromPartial(page), ctx(req)),
+    async (out, { money, ctx, caller }, req, res) => {
+      // user.balance (spec §3): each investor's Deposit Balance, the page's investors in one ledger call
+      const balances = new Map<string, number | undefined>();
+      const userIds = [...new Set(out.investments.map((i) => i.userId))];
+      if (userIds.length > 0)
+        try {
+          const b = await callUnary(
+            money.ledger,
+            'listBalances',
+            lg.ListBalancesRequest.fromPartial({ ...caller(res), userIds }),
+            ctx(req),
+          );
+          b.balances.forEach((one, i) => balances.set(userIds[i]!, one.depositCents));
+        } catch {
+          // the list answers without the balances rather than not at all
+        }
+      return {
+        pendingInvestments: out.investments.map((i) => investmentJson(i, balances.get(i.userId))),
+      };
+    },
+  ),
   ...heldRequestDecisions(
     'investment',
     (d) => `/api/invest/:id/${d}`,

@@ -27,7 +27,8 @@ import { ctxOf } from './grpcContext.js';
 import { optionalString, parseBody, parseTokenParam, requiredString } from './validation.js';
 import { ALL_FIELDS_REQUIRED } from './refusals.js';
 import { json, type Route } from './routeTable.js';
-import { CLAIM_REFUSALS, CLAIM_RULE } from './routeDocs.js';
+import { CLAIM_REFUSALS, CLAIM_RULE, paged } from './routeDocs.js';
+import { pageParams, setNextCursor } from './pages.js';
 
 export interface MoneyRouteDeps {
   config: GatewayConfig;
@@ -181,6 +182,32 @@ export function moneyContext({ config, identity, money, auth, claims, support }:
 export type MoneyContext = ReturnType<typeof moneyContext>;
 
 const capitalized = (w: string) => w[0]!.toUpperCase() + w.slice(1);
+
+/**
+ * GET of an admin queue (deposits, investments, withdrawals waiting for a decision), paged oldest first:
+ * `list` asks the owning service for a page as the admin (`page`: the caller and the page's limit and cursor),
+ * the next page's cursor goes in X-Next-Cursor, and `answer` is the body.
+ */
+export const pendingQueue = <Out extends { nextCursor: string }>(
+  route: Pick<Route<MoneyContext>, 'path' | 'tag' | 'summary' | 'ok'>,
+  list: (
+    c: MoneyContext,
+    page: ReturnType<MoneyContext['caller']> & ReturnType<typeof pageParams>,
+    req: Request,
+  ) => Promise<Out>,
+  answer: (out: Out, c: MoneyContext, req: Request, res: Response) => unknown,
+): Route<MoneyContext> => ({
+  method: 'get',
+  ...route,
+  ...paged('oldest first'),
+  access: 'admin',
+  money: true,
+  handler: (c) => async (req, res) => {
+    const out = await list(c, { ...c.caller(res), ...pageParams(req) }, req);
+    setNextCursor(res, out.nextCursor);
+    res.json(await answer(out, c, req, res));
+  },
+});
 
 /**
  * POST of a held-money request (an investment, a withdrawal) by its user: the body parsed, identity's facts

@@ -8,17 +8,17 @@ import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
 import { callUnary } from '../grpcClients.js';
 import { moneyAnswers } from './answers.js';
 import { HttpError } from './errors.js';
-import { pageParams, setNextCursor } from './pages.js';
 import { depositJson } from './moneyViews.js';
 import { parseBody, parseTokenParam } from './validation.js';
 import { ALL_FIELDS_REQUIRED } from './refusals.js';
 import { TAGS, json, type Route } from './routeTable.js';
-import { CLAIM_REFUSALS, CLAIM_RULE, paged } from './routeDocs.js';
+import { CLAIM_REFUSALS, CLAIM_RULE } from './routeDocs.js';
 import {
   MONEY_MESSAGES,
   amountRefusals,
   idempotencyKeyOf,
   moneySchemas,
+  pendingQueue,
   type MoneyContext,
 } from './moneyRequests.js';
 
@@ -117,28 +117,22 @@ export const PAYMENT_ROUTES: Route<MoneyContext>[] = [
         res.json({ transaction: depositJson(d) });
       },
   },
-  {
-    method: 'get',
-    path: '/api/payments/pending-deposit',
-    tag: TAGS.deposits,
-    summary: 'Deposits waiting for confirmation, oldest first',
-    ...paged('oldest first'),
-    access: 'admin',
-    money: true,
-    ok: json(moneyAnswers.pendingDeposits, 'The pending deposits.'),
-    handler:
-      ({ money, ctx, caller }) =>
-      async (req, res) => {
-        const out = await callUnary(
-          money.ledger,
-          'listPendingDeposits',
-          lg.ListPendingDepositsRequest.fromPartial({ ...caller(res), ...pageParams(req) }),
-          ctx(req),
-        );
-        setNextCursor(res, out.nextCursor);
-        res.json({ message: MONEY_MESSAGES.pendingDeposits, deposit: out.deposits.map(depositJson) });
-      },
-  },
+  pendingQueue(
+    {
+      path: '/api/payments/pending-deposit',
+      tag: TAGS.deposits,
+      summary: 'Deposits waiting for confirmation, oldest first',
+      ok: json(moneyAnswers.pendingDeposits, 'The pending deposits.'),
+    },
+    ({ money, ctx }, page, req) =>
+      callUnary(
+        money.ledger,
+        'listPendingDeposits',
+        lg.ListPendingDepositsRequest.fromPartial(page),
+        ctx(req),
+      ),
+    (out) => ({ message: MONEY_MESSAGES.pendingDeposits, deposit: out.deposits.map(depositJson) }),
+  ),
   ...(['confirm', 'reject'] as const).map((decision): Route<MoneyContext> => ({
     method: 'patch',
     path: `/api/payments/${decision}Payment`,

@@ -12,12 +12,10 @@ import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
 import * as wd from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
 import { callUnary } from '../grpcClients.js';
 import { balancesAnswer, moneyAnswers, withdrawalDetailAnswer } from './answers.js';
-import { pageParams, setNextCursor } from './pages.js';
 import { balancesJson, withdrawalJson } from './moneyViews.js';
 import { parseBody, parseTokenParam } from './validation.js';
 import { ALL_FIELDS_REQUIRED } from './refusals.js';
 import { TAGS, json, type Route } from './routeTable.js';
-import { paged } from './routeDocs.js';
 import {
   MONEY_MESSAGES,
   amountRefusals,
@@ -25,6 +23,7 @@ import {
   heldRequestDecisions,
   idempotencyKeyOf,
   moneySchemas,
+  pendingQueue,
   type MoneyContext,
 } from './moneyRequests.js';
 
@@ -82,31 +81,20 @@ export const WITHDRAW_ROUTES: Route<MoneyContext>[] = [
         res.json(balancesJson(await ownBalances(req, res)));
       },
   },
-  {
-    method: 'get',
-    path: '/api/withDraw/pending',
-    tag: TAGS.withdrawals,
-    summary: 'Withdrawals waiting for approval',
-    ...paged('oldest first'),
-    access: 'admin',
-    money: true,
-    ok: json(moneyAnswers.pendingWithdrawals, 'The pending withdrawals.'),
-    handler:
-      ({ money, ctx, caller }) =>
-      async (req, res) => {
-        const out = await callUnary(
-          money.withdrawal,
-          'listPending',
-          wd.ListPendingRequest.fromPartial({ ...caller(res), ...pageParams(req) }),
-          ctx(req),
-        );
-        setNextCursor(res, out.nextCursor);
-        res.json({
-          message: MONEY_MESSAGES.pendingWithdrawals,
-          withdrawals: out.withdrawals.map((w) => withdrawalJson(w)),
-        });
-      },
-  },
+  pendingQueue(
+    {
+      path: '/api/withDraw/pending',
+      tag: TAGS.withdrawals,
+      summary: 'Withdrawals waiting for approval',
+      ok: json(moneyAnswers.pendingWithdrawals, 'The pending withdrawals.'),
+    },
+    ({ money, ctx }, page, req) =>
+      callUnary(money.withdrawal, 'listPending', wd.ListPendingRequest.fromPartial(page), ctx(req)),
+    (out) => ({
+      message: MONEY_MESSAGES.pendingWithdrawals,
+      withdrawals: out.withdrawals.map((w) => withdrawalJson(w)),
+    }),
+  ),
   {
     method: 'get',
     path: '/api/withDraw/get-withdrawal/:id',
