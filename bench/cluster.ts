@@ -21,11 +21,11 @@ import { benchText } from './config.js';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { Socket } from 'socket.io-client';
 import { startCluster, type Cluster } from '../scripts/cluster/cluster.js';
+import { portOpen } from '../scripts/cluster/ports.js';
 import { sleep } from './children.js';
 import { brief, registerInvestor, signIn, type BrowserSession } from './http.js';
 import { latencyFigure, median, nowMs, round, type LatencyFigure } from './load.js';
@@ -94,18 +94,6 @@ async function emptyBenchRedis(): Promise<void> {
   }
 }
 
-function portOpen(address: string): Promise<boolean> {
-  const [host, port] = address.split(':');
-  return new Promise((resolve) => {
-    const s = connect({ host, port: Number(port) });
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-  });
-}
-
 async function adjust(admin: BrowserSession, userId: string, key: string) {
   return admin.put(
     `/api/users/updateDepositBalance/${encodeURIComponent(userId)}`,
@@ -149,8 +137,9 @@ async function measureRestart(
         if (pid !== undefined && pid !== oldPid) tPid = nowMs();
         else await sleep(5);
       }
+      const [ledgerHost, ledgerPort] = cluster.grpc.ledger.split(':');
       while (watching && tListen === undefined) {
-        if (await portOpen(cluster.grpc.ledger)) tListen = nowMs();
+        if (await portOpen(ledgerHost!, Number(ledgerPort))) tListen = nowMs();
         else await sleep(10);
       }
     })();
