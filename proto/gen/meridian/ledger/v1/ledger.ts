@@ -5425,7 +5425,11 @@ export const LedgerServiceService = {
     responseSerialize: (value: HoldResponse): Buffer => Buffer.from(HoldResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): HoldResponse => HoldResponse.decode(value),
   },
-  /** Internal (investment): principal + profit to Total Profit, once per investment. */
+  /**
+   * Internal (investment): principal + profit to Total Profit, once per investment (key default
+   * "maturity:<investment_id>"); first captures the investment's hold when that capture is still owed
+   * (key "capture:<investment_id>").
+   */
   settleMaturity: {
     path: "/meridian.ledger.v1.LedgerService/SettleMaturity" as const,
     requestStream: false as const,
@@ -5439,8 +5443,8 @@ export const LedgerServiceService = {
   /**
    * Internal (investment): many maturities in one call (the close-of-business batch). Each item is
    * idempotent on its own key (default "maturity:<investment_id>") and first captures its investment's
-   * hold when that capture is still owed (key "capture:<investment_id>"), as SettleMaturity's caller
-   * does; one item's refusal never undoes another's settlement. The answer has one result per item, in order.
+   * hold when that capture is still owed (key "capture:<investment_id>"), as SettleMaturity does;
+   * one item's refusal never undoes another's settlement. The answer has one result per item, in order.
    */
   settleMaturities: {
     path: "/meridian.ledger.v1.LedgerService/SettleMaturities" as const,
@@ -5564,13 +5568,17 @@ export interface LedgerServiceServer extends UntypedServiceImplementation {
   captureHold: handleUnaryCall<SettleHoldRequest, HoldResponse>;
   /** Internal: rejection gives the held funds back. */
   releaseHold: handleUnaryCall<SettleHoldRequest, HoldResponse>;
-  /** Internal (investment): principal + profit to Total Profit, once per investment. */
+  /**
+   * Internal (investment): principal + profit to Total Profit, once per investment (key default
+   * "maturity:<investment_id>"); first captures the investment's hold when that capture is still owed
+   * (key "capture:<investment_id>").
+   */
   settleMaturity: handleUnaryCall<SettleMaturityRequest, Balances>;
   /**
    * Internal (investment): many maturities in one call (the close-of-business batch). Each item is
    * idempotent on its own key (default "maturity:<investment_id>") and first captures its investment's
-   * hold when that capture is still owed (key "capture:<investment_id>"), as SettleMaturity's caller
-   * does; one item's refusal never undoes another's settlement. The answer has one result per item, in order.
+   * hold when that capture is still owed (key "capture:<investment_id>"), as SettleMaturity does;
+   * one item's refusal never undoes another's settlement. The answer has one result per item, in order.
    */
   settleMaturities: handleUnaryCall<SettleMaturitiesRequest, SettleMaturitiesResponse>;
   /** Admin: add to / deduct from Deposit Balance, Total Investment or Total Profit. */
@@ -5763,7 +5771,11 @@ export interface LedgerServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: HoldResponse) => void,
   ): ClientUnaryCall;
-  /** Internal (investment): principal + profit to Total Profit, once per investment. */
+  /**
+   * Internal (investment): principal + profit to Total Profit, once per investment (key default
+   * "maturity:<investment_id>"); first captures the investment's hold when that capture is still owed
+   * (key "capture:<investment_id>").
+   */
   settleMaturity(
     request: SettleMaturityRequest,
     callback: (error: ServiceError | null, response: Balances) => void,
@@ -5782,8 +5794,8 @@ export interface LedgerServiceClient extends Client {
   /**
    * Internal (investment): many maturities in one call (the close-of-business batch). Each item is
    * idempotent on its own key (default "maturity:<investment_id>") and first captures its investment's
-   * hold when that capture is still owed (key "capture:<investment_id>"), as SettleMaturity's caller
-   * does; one item's refusal never undoes another's settlement. The answer has one result per item, in order.
+   * hold when that capture is still owed (key "capture:<investment_id>"), as SettleMaturity does;
+   * one item's refusal never undoes another's settlement. The answer has one result per item, in order.
    */
   settleMaturities(
     request: SettleMaturitiesRequest,
