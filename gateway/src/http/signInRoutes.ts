@@ -45,7 +45,7 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
     },
     middleware: ({ limit }) => [limit('register')],
     handler:
-      ({ identity, ctx, deviceToken, signedIn }) =>
+      ({ identity, ctx, browser, signedIn }) =>
       async (req, res) => {
         const b = parseBody(schemas.register, req.body);
         const out = await callUnary(
@@ -58,9 +58,7 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
             phone: b.phone,
             country: b.country,
             referralCode: b.referralCode ?? '',
-            deviceToken: deviceToken(req),
-            correlationId: correlationId(req),
-            clientIp: req.ip ?? '',
+            ...browser(req),
           }),
           ctx(req),
         );
@@ -91,7 +89,7 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
     },
     middleware: ({ limit }) => [countLogins.password, limit('login')],
     handler:
-      ({ identity, ctx, deviceToken, signedIn }) =>
+      ({ identity, ctx, browser, signedIn }) =>
       async (req, res) => {
         const b = parseBody(schemas.login, req.body);
         const out = await callUnary(
@@ -100,9 +98,7 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
           id.LoginRequest.fromPartial({
             email: b.email,
             password: b.password,
-            deviceToken: deviceToken(req),
-            correlationId: correlationId(req),
-            clientIp: req.ip ?? '',
+            ...browser(req),
           }),
           ctx(req),
         );
@@ -228,7 +224,7 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
     errors: { 400: ['Please enter an email', INVALID_EMAIL, ...mustBeString('email')] },
     middleware: ({ limit, bodyEmail }) => [limit('forgotPassword', bodyEmail)],
     handler:
-      ({ identity, ctx }) =>
+      ({ identity, ctx, origin }) =>
       async (req, res) => {
         const b = parseBody(schemas.forgotPassword, req.body);
         const out = await callUnary(
@@ -236,8 +232,7 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
           'forgotPassword',
           id.ForgotPasswordRequest.fromPartial({
             email: b.email,
-            correlationId: correlationId(req),
-            clientIp: req.ip ?? '',
+            ...origin(req),
           }),
           ctx(req),
         );
@@ -256,7 +251,7 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
     errors: { 400: [INVALID_EMAIL, ALL_FIELDS_REQUIRED], 429: [IDENTITY_RATE_LIMITED] },
     middleware: ({ limit, paramEmail }) => [limit('sendLoginCode', paramEmail)],
     handler:
-      ({ identity, ctx }) =>
+      ({ identity, ctx, origin }) =>
       async (req, res) => {
         const email = parseEmailParam(req.params.email);
         const out = await callUnary(
@@ -264,8 +259,7 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
           'sendLoginCode',
           id.SendLoginCodeRequest.fromPartial({
             email,
-            correlationId: correlationId(req),
-            clientIp: req.ip ?? '',
+            ...origin(req),
           }),
           ctx(req),
         );
@@ -294,7 +288,7 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
     },
     middleware: ({ limit }) => [countLogins.code, limit('loginWithCode')],
     handler:
-      ({ identity, ctx, deviceToken, signedIn }) =>
+      ({ identity, ctx, browser, signedIn }) =>
       async (req, res) => {
         const email = parseEmailParam(req.params.email);
         const b = parseBody(schemas.loginWithCode, req.body);
@@ -304,9 +298,7 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
           id.LoginWithCodeRequest.fromPartial({
             email,
             loginCode: b.loginCode,
-            deviceToken: deviceToken(req),
-            correlationId: correlationId(req),
-            clientIp: req.ip ?? '',
+            ...browser(req),
           }),
           ctx(req),
         );
@@ -330,7 +322,7 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
     },
     middleware: ({ limit }) => [countLogins.google, limit('google')],
     handler:
-      ({ identity, ctx, deviceToken, signedIn }) =>
+      ({ identity, ctx, browser, signedIn }) =>
       async (req, res) => {
         const b = parseBody(schemas.google, req.body);
         const out = await callUnary(
@@ -338,9 +330,7 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
           'googleLogin',
           id.GoogleLoginRequest.fromPartial({
             credential: b.credential,
-            deviceToken: deviceToken(req),
-            correlationId: correlationId(req),
-            clientIp: req.ip ?? '',
+            ...browser(req),
           }),
           ctx(req),
         );

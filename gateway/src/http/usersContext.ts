@@ -9,7 +9,7 @@ import { DEFAULT_RATE_LIMITS, type GatewayConfig, type RateLimitedRoute } from '
 import { type Auth } from './auth.js';
 import { DEVICE_COOKIE, cookiePolicyOf, setDeviceCookie, setSessionCookie } from './cookies.js';
 import { ctxOf } from './grpcContext.js';
-import { rateLimit } from './middleware.js';
+import { correlationId, rateLimit } from './middleware.js';
 import type { MoneyClients } from '../moneyClients.js';
 import { defaultAvatarUrl, userJson } from './userView.js';
 import { DEFAULT_PAGE, INVALID_PAGE_QUERY, NEXT_CURSOR_HEADER } from './pages.js';
@@ -43,6 +43,10 @@ export function usersContext({ config, identity, kv, auth, money }: UsersRouteDe
     const v: unknown = req.cookies?.[DEVICE_COOKIE];
     return typeof v === 'string' ? v : '';
   };
+  /** Where a request comes from, as identity records and rate-limits it: its correlation id and IP. */
+  const origin = (req: Request) => ({ correlationId: correlationId(req), clientIp: req.ip ?? '' });
+  /** A sign-in's browser: where it comes from, and its trusted-device token (cookie) if it has one. */
+  const browser = (req: Request) => ({ deviceToken: deviceToken(req), ...origin(req) });
 
   /** A sign-in: session cookie, device cookie when the browser became trusted, the user as JSON. */
   const signedIn = (
@@ -56,7 +60,7 @@ export function usersContext({ config, identity, kv, auth, money }: UsersRouteDe
     if (auth.deviceToken) setDeviceCookie(res, auth.deviceToken, secure);
     res.status(status).json({ ...userJson(auth.user, defaultAvatarUrl(req)), ...extra });
   };
-  return { auth, identity, money, secure, ctx, limit, bodyEmail, paramEmail, deviceToken, signedIn };
+  return { auth, identity, money, secure, ctx, limit, bodyEmail, paramEmail, origin, browser, signedIn };
 }
 
 export type UsersContext = ReturnType<typeof usersContext>;
