@@ -5,9 +5,9 @@
  * A page on another origin driving the gateway in Chromium: tests/e2e/cors.e2e.spec.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_KYC_INTERNAL_TOKEN, type GatewayConfig } from './config.js';
+import type { GatewayConfig } from './config.js';
 import { startGateway, type RunningGateway } from './server.js';
-import { freshEmail, type TestComposition } from './testing/composition.js';
+import { freshEmail, gatewayConfigFor, type TestComposition } from './testing/composition.js';
 import { HttpSession, cookieAttributes } from './testing/httpSession.js';
 import { startApiContract } from './testing/apiDocument.js';
 import { sharedForSpec } from './testing/specComposition.js';
@@ -19,24 +19,7 @@ describe('CORS_ORIGINS', () => {
   const SPA = 'http://127.0.0.1:5999';
   let cors: RunningGateway;
   let secure: RunningGateway;
-  const configFor = (over: Partial<GatewayConfig>): GatewayConfig => ({
-    nodeEnv: 'test',
-    port: 0,
-    identityGrpcUrl: t.app.identityAddress,
-    notificationGrpcUrl: t.app.notificationAddress,
-    webDist: '/nonexistent-web-dist',
-    appUrl: 'http://localhost:8080',
-    cookieSecure: false,
-    trustProxy: 'loopback',
-    kycGrpcUrl: t.app.kycAddress,
-    kycHttpUrl: t.app.kycHttpUrl,
-    kycInternalToken: DEV_KYC_INTERNAL_TOKEN,
-    ledgerGrpcUrl: t.app.money.ledger.grpcAddress,
-    investmentGrpcUrl: t.app.money.investment.grpcAddress,
-    withdrawalGrpcUrl: t.app.money.withdrawal.grpcAddress,
-    dataDir: ':memory:',
-    ...over,
-  });
+  const configFor = (over: Partial<GatewayConfig>) => gatewayConfigFor(t, over, true);
   beforeAll(async () => {
     cors = await startGateway({ config: configFor({ corsOrigins: [SPA] }) });
     secure = await startGateway({ config: configFor({ corsOrigins: [SPA], cookieSecure: true }) });

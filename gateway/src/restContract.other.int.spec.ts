@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_EMAIL,
   freshEmail,
+  gatewayConfigFor,
   HttpSession,
   listMail,
   registerUser,
@@ -22,7 +23,6 @@ import { cookieAttributes } from './testing/httpSession.js';
 import { sharedForSpec, startRestContract } from './testing/specComposition.js';
 import { startGateway, type RunningGateway } from './server.js';
 import { createIdentityClient, createNotificationClient } from './grpcClients.js';
-import { DEV_KYC_INTERNAL_TOKEN } from './config.js';
 import { MISDIRECTED } from './http/origins.js';
 
 let t: TestComposition;
@@ -123,22 +123,14 @@ describe('the gateway in production', () => {
   let prod: RunningGateway;
   beforeAll(async () => {
     prod = await startGateway({
-      config: {
+      config: gatewayConfigFor(t, {
         nodeEnv: 'production',
-        port: 0,
-        identityGrpcUrl: t.app.identityAddress,
-        notificationGrpcUrl: t.app.notificationAddress,
-        webDist: '/nonexistent-web-dist',
         appUrl: 'https://meridian.example.com',
         // this spec reaches it as localhost (production answers only configured hosts)
         allowedHosts: ['localhost'],
         cookieSecure: true,
-        trustProxy: 'loopback',
-        kycGrpcUrl: t.app.kycAddress,
-        kycHttpUrl: t.app.kycHttpUrl,
-        kycInternalToken: DEV_KYC_INTERNAL_TOKEN,
-        dataDir: ':memory:',
-      },
+      }),
+
       identity: createIdentityClient(t.app.identityAddress),
       notification: createNotificationClient(t.app.notificationAddress),
     });
@@ -180,20 +172,7 @@ describe('SPA hosting from WEB_DIST', () => {
     );
     writeFileSync(join(dist, 'assets', 'app.js'), 'console.log("spa")');
     gw = await startGateway({
-      config: {
-        nodeEnv: 'test',
-        port: 0,
-        identityGrpcUrl: t.app.identityAddress,
-        notificationGrpcUrl: t.app.notificationAddress,
-        webDist: dist,
-        appUrl: 'http://localhost:8080',
-        cookieSecure: false,
-        trustProxy: 'loopback',
-        kycGrpcUrl: t.app.kycAddress,
-        kycHttpUrl: t.app.kycHttpUrl,
-        kycInternalToken: DEV_KYC_INTERNAL_TOKEN,
-        dataDir: ':memory:',
-      },
+      config: gatewayConfigFor(t, { webDist: dist }),
     });
   });
   afterAll(async () => {

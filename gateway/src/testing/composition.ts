@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { startStandalone, type Standalone, type StandaloneOptions } from '@meridian/standalone';
 import { createRedisKeyValueStore } from '@meridian/platform/adapters/keyValue.redis';
-import { parseGatewayConfig, type GatewayConfig } from '../config.js';
+import { DEV_KYC_INTERNAL_TOKEN, parseGatewayConfig, type GatewayConfig } from '../config.js';
 import { startGateway, type RunningGateway } from '../server.js';
 import { HttpSession, linkWith, listMail, loginCodeOf, waitForMail } from './httpSession.js';
 
@@ -117,6 +117,37 @@ export async function startTestComposition(
 }
 
 let seq = 0;
+/**
+ * A gateway's configuration on the composition's services (identity, notification, kyc; the money services
+ * with `money`), with the test defaults a gateway beside the composition runs with, and `over` on top.
+ */
+export const gatewayConfigFor = (
+  t: TestComposition,
+  over: Partial<GatewayConfig> = {},
+  money = false,
+): GatewayConfig => ({
+  nodeEnv: 'test',
+  port: 0,
+  identityGrpcUrl: t.app.identityAddress,
+  notificationGrpcUrl: t.app.notificationAddress,
+  webDist: '/nonexistent-web-dist',
+  appUrl: 'http://localhost:8080',
+  cookieSecure: false,
+  trustProxy: 'loopback',
+  kycGrpcUrl: t.app.kycAddress,
+  kycHttpUrl: t.app.kycHttpUrl,
+  kycInternalToken: DEV_KYC_INTERNAL_TOKEN,
+  dataDir: ':memory:',
+  ...(money
+    ? {
+        ledgerGrpcUrl: t.app.money.ledger.grpcAddress,
+        investmentGrpcUrl: t.app.money.investment.grpcAddress,
+        withdrawalGrpcUrl: t.app.money.withdrawal.grpcAddress,
+      }
+    : {}),
+  ...over,
+});
+
 /**
  * Another gateway instance like the composition's own: the same bus file (`dataDir`), Redis namespace,
  * services and personal-data keys (the cluster's gateways fetch those from identity). `config` overrides
