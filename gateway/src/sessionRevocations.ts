@@ -1,20 +1,22 @@
 /**
- * Session revocations in from identity (services/identity/src/adapters/sessionRevocations.pubsub.ts holds
- * the contract): Redis pub/sub when the gateway has REDIS_URL, and the process-wide in-memory channel an
+ * Session revocations in from identity (the contract: @meridian/platform/sessionRevocations): Redis pub/sub when the gateway has REDIS_URL, and the process-wide in-memory channel an
  * identity service in this process publishes on. The feed is `live` only while a revocation sent now is
  * certain to arrive: subscribed to Redis and connected, or an identity service running in this process.
  * The session cache (http/sessionCache.ts) caches nothing while the feed is not live and forgets
  * everything when it stops being live (messages may have been lost).
  */
 import { Redis } from 'ioredis';
+import {
+  inProcessRevocations,
+  parseRevocation,
+  SESSION_REVOCATIONS_CHANNEL,
+  type SessionRevocation,
+} from '@meridian/platform/sessionRevocations';
 import type { GatewayLogger } from './logger.js';
 
-export const SESSION_REVOCATIONS_CHANNEL = 'meridian:identity:session-revocations';
-const IN_PROCESS_KEY = 'meridian.identity.sessionRevocations.v1';
+export type { SessionRevocation };
 /** startGateway does not wait longer for Redis: the feed turns live when the subscription is confirmed. */
 const SUBSCRIBE_TIMEOUT_MS = 2_000;
-
-export type SessionRevocation = { sid: string } | { uid: string };
 
 export interface RevocationFeed {
   live(): boolean;
@@ -23,31 +25,12 @@ export interface RevocationFeed {
   close(): Promise<void>;
 }
 
-interface InProcessChannel {
-  publishers: number;
-  listeners: Set<(r: SessionRevocation) => void>;
-}
-
-function inProcessChannel(): InProcessChannel {
-  const g = globalThis as Record<symbol, InProcessChannel | undefined>;
-  const key = Symbol.for(IN_PROCESS_KEY);
-  return (g[key] ??= { publishers: 0, listeners: new Set() });
-}
-
-export function parseRevocation(raw: unknown): SessionRevocation | null {
-  if (typeof raw !== 'object' || raw === null) return null;
-  const r = raw as Record<string, unknown>;
-  if (typeof r.sid === 'string' && r.sid) return { sid: r.sid };
-  if (typeof r.uid === 'string' && r.uid) return { uid: r.uid };
-  return null;
-}
-
 /** The feed; resolves once subscribed to Redis (or at once without redisUrl). */
 export async function createRevocationFeed(options: {
   redisUrl?: string;
   logger: GatewayLogger;
 }): Promise<RevocationFeed> {
-  const channel = inProcessChannel();
+  const channel = inProcessRevocations();
   const handlers = new Set<{ revoked(r: SessionRevocation): void; lost(): void }>();
   const revoked = (r: SessionRevocation) => {
     for (const h of handlers) h.revoked(r);

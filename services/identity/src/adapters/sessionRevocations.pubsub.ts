@@ -1,39 +1,21 @@
 /**
  * Session revocations out to every gateway instance: Redis pub/sub (instances in other processes) and a
- * process-wide in-memory channel (a gateway in this process, as in the standalone target).
- *
- * The contract, mirrored by gateway/src/sessionRevocations.ts:
- * - Redis channel SESSION_REVOCATIONS_CHANNEL, message JSON `{"sid":"..."}` or `{"uid":"..."}`;
- * - in process: `globalThis[Symbol.for(IN_PROCESS_KEY)]` = { publishers: number, listeners: Set<fn> };
- *   `publishers` counts live identity services in the process (a gateway caches only while one is).
- * Pub/sub channels ignore Redis' database index: a message of another deployment on the same Redis only
- * drops a cache entry, never keeps one.
+ * process-wide in-memory channel (a gateway in this process, as in the standalone target). The contract:
+ * @meridian/platform/sessionRevocations.
  */
 import { Redis } from 'ioredis';
 import type { Logger } from '@meridian/platform/logger';
-import type { SessionRevocation, SessionRevocationPublisher } from '../app/ports.js';
+import { inProcessRevocations, SESSION_REVOCATIONS_CHANNEL } from '@meridian/platform/sessionRevocations';
+import type { SessionRevocationPublisher } from '../app/ports.js';
 
-export const SESSION_REVOCATIONS_CHANNEL = 'meridian:identity:session-revocations';
-const IN_PROCESS_KEY = 'meridian.identity.sessionRevocations.v1';
 /** How long a revocation waits for Redis before it is logged and left to the gateways' cache ttl. */
 const PUBLISH_TIMEOUT_MS = 1_000;
-
-interface InProcessChannel {
-  publishers: number;
-  listeners: Set<(r: SessionRevocation) => void>;
-}
-
-function inProcessChannel(): InProcessChannel {
-  const g = globalThis as Record<symbol, InProcessChannel | undefined>;
-  const key = Symbol.for(IN_PROCESS_KEY);
-  return (g[key] ??= { publishers: 0, listeners: new Set() });
-}
 
 export function createSessionRevocationPublisher(options: {
   redisUrl?: string;
   logger: Logger;
 }): SessionRevocationPublisher & { close(): Promise<void> } {
-  const channel = inProcessChannel();
+  const channel = inProcessRevocations();
   channel.publishers++;
   const redis = options.redisUrl
     ? new Redis(options.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1 })

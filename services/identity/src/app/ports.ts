@@ -2,6 +2,9 @@
  * What the use cases need from the outside world, implemented in adapters/ (argon2, jsonwebtoken,
  * node:crypto, the OIDC issuer's JWKS). Use cases never import those libraries themselves.
  */
+import type { SessionRevocation } from '@meridian/platform/sessionRevocations';
+
+export type { SessionRevocation };
 
 export interface PasswordHasher {
   /** argon2id */
@@ -68,12 +71,11 @@ export interface OidcVerifier {
 }
 
 /**
- * What ended: one session (`sid`), or every session a user holds or impersonates under (`uid`: suspension,
- * deletion, a role change, a password change). Gateways cache principals for a few seconds and drop them
- * on receipt, so a revocation reaches every instance at once (adapters/sessionRevocations.ts).
+ * What ended (SessionRevocation): one session (`sid`), or every session a user holds or impersonates under
+ * (`uid`: suspension, deletion, a role change, a password change). Gateways cache principals for a few
+ * seconds and drop them on receipt, so a revocation reaches every instance at once
+ * (adapters/sessionRevocations.pubsub.ts).
  */
-export type SessionRevocation = { sid: string } | { uid: string };
-
 export interface SessionRevocationPublisher {
   /** Sent to every gateway; resolves once handed to the channel (never throws: the KV revocation stands). */
   publish(revocation: SessionRevocation): Promise<void>;
