@@ -102,18 +102,8 @@ const oidcProviderSchema = z
   });
 
 /** OIDC_PROVIDERS: a JSON list of providers with distinct ids. */
-const oidcProvidersVar = z
-  .string()
-  .transform((text, ctx) => {
-    // empty (compose's unset optional variable): none
-    if (text.trim() === '') return [];
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'must be JSON' });
-      return z.NEVER;
-    }
-  })
+const oidcProvidersVar = env
+  .json([])
   .pipe(
     z
       .array(oidcProviderSchema, 'must be a JSON list of providers')

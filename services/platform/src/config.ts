@@ -145,6 +145,22 @@ export const GRPC_TARGET_PATTERN =
   /^(?:dns:(?:\/\/[^/\s]*\/)?)?(?:[^\s:/,[\]]+|\[[0-9a-fA-F:]+\]):\d{1,5}$|^ipv4:[\d.]+:\d{1,5}(?:,[\d.]+:\d{1,5})*$|^ipv6:\[[0-9a-fA-F:]+\]:\d{1,5}(?:,\[[0-9a-fA-F:]+\]:\d{1,5})*$|^unix:\S+$/;
 
 /** Building blocks for service config schemas (one name, one meaning: docs/CONVENTIONS.md). */
+/**
+ * A variable holding JSON, parsed ("must be JSON" when it is not); `empty` is what an empty or blank value
+ * stands for (compose passes an unset optional variable as empty), else it is refused as JSON. Pipe the
+ * result into the schema of what the JSON must be.
+ */
+const jsonText = (empty?: unknown) =>
+  z.string().transform((text, ctx) => {
+    if (empty !== undefined && text.trim() === '') return empty;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be JSON' });
+      return z.NEVER;
+    }
+  });
+
 export const env = {
   /** "true"/"1"/"yes" → true, "false"/"0"/"no"/"" → false; anything else is an error. */
   bool: (defaultValue: boolean) =>
@@ -185,6 +201,7 @@ export const env = {
       )
       .default(defaultValue),
   url: () => z.url('must be a URL'),
+  json: jsonText,
   /** Comma-separated list, trimmed, empties removed. */
   list: () =>
     z
@@ -201,25 +218,15 @@ export const env = {
    * each a positive whole `max` and `windowMs` (operators tune budgets without a release).
    */
   rateLimits: <K extends string>(keys: readonly K[]) =>
-    z
-      .string()
-      .transform((text, ctx) => {
-        try {
-          return JSON.parse(text) as unknown;
-        } catch {
-          ctx.addIssue({ code: 'custom', message: 'must be JSON' });
-          return z.NEVER;
-        }
-      })
-      .pipe(
-        z.partialRecord(
-          z.enum(keys as unknown as [K, ...K[]], `must name only ${keys.join(', ')}`),
-          z.strictObject(
-            { max: z.number().int().positive(), windowMs: z.number().int().positive() },
-            'must be {"max":N,"windowMs":MS}',
-          ),
+    jsonText().pipe(
+      z.partialRecord(
+        z.enum(keys as unknown as [K, ...K[]], `must name only ${keys.join(', ')}`),
+        z.strictObject(
+          { max: z.number().int().positive(), windowMs: z.number().int().positive() },
+          'must be {"max":N,"windowMs":MS}',
         ),
       ),
+    ),
   hexKey: (bytes: number) =>
     z.string().regex(new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`), `must be ${bytes * 2} hex characters`),
   /** A shared secret of at least 24 characters; unset takes the reader's development default outside production. */
