@@ -1,4 +1,4 @@
-import { render } from '@testing-library/react';
+import { act, render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { MemoryRouter, useLocation, type Location } from 'react-router-dom';
@@ -8,6 +8,7 @@ import { makeStore, type RootState } from '../app/store';
 import { initialAuthState, type AuthState } from '../features/auth/authSlice';
 import type { User } from '../features/auth/authTypes';
 import type { LiveSocket, SocketFactory } from '../features/live/live.saga';
+import { eventReceived, type LiveEvent } from '../features/live/liveSlice';
 
 export function aUser(overrides: Partial<User> = {}): User {
   return {
@@ -89,4 +90,11 @@ export function renderApp(
     </Provider>,
   );
   return { store, router, user, ...view };
+}
+
+/** Delivers live pushes to a rendered app's store, in one act, as the socket would. */
+export function pushLive(store: { dispatch(action: unknown): unknown }, ...events: LiveEvent[]): void {
+  act(() => {
+    for (const event of events) store.dispatch(eventReceived(event));
+  });
 }

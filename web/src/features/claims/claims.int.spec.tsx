@@ -1,9 +1,8 @@
 /** Review claims on the admin screens (features/claims; the gateway's live/claims.ts). */
-import { act, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi } from '../../test/fakeApi';
-import { aUser, loggedInAs, renderApp } from '../../test/render';
-import { eventReceived } from '../live/liveSlice';
+import { aUser, loggedInAs, pushLive, renderApp } from '../../test/render';
 import { LIVE_EVENTS, type ReviewClaim } from '../live/pushContract';
 
 let server: ReturnType<typeof fakeApi>;
@@ -67,13 +66,9 @@ describe('claims on /transaction/{id}', () => {
     expect(screen.getByRole('button', { name: 'Confirm payment' })).toBeEnabled();
 
     // Bob takes it back: pushed to every admin
-    act(() => {
-      store.dispatch(
-        eventReceived({
-          event: LIVE_EVENTS.claimChanged,
-          payload: { kind: 'deposit', id: 't1', claim: claimBy('admin-2', 'Bob Backup') },
-        }),
-      );
+    pushLive(store, {
+      event: LIVE_EVENTS.claimChanged,
+      payload: { kind: 'deposit', id: 't1', claim: claimBy('admin-2', 'Bob Backup') },
     });
     expect(await screen.findByText('Being reviewed by Bob Backup')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Confirm payment' })).toBeDisabled();
@@ -87,22 +82,14 @@ describe('claims on the queues', () => {
     const { store } = renderApp('/admin-pending-deposit', { preloadedState: loggedInAs(me) });
     const card = await screen.findByRole('listitem', { name: 'Deposit of $1,500.00 by Ada Lovelace' });
     expect(within(card).queryByText(/Being reviewed by/)).not.toBeInTheDocument();
-    act(() => {
-      store.dispatch(
-        eventReceived({
-          event: LIVE_EVENTS.claimChanged,
-          payload: { kind: 'deposit', id: 't1', claim: claimBy('admin-2', 'Bob Backup') },
-        }),
-      );
+    pushLive(store, {
+      event: LIVE_EVENTS.claimChanged,
+      payload: { kind: 'deposit', id: 't1', claim: claimBy('admin-2', 'Bob Backup') },
     });
     expect(await within(card).findByText('Being reviewed by Bob Backup')).toBeInTheDocument();
-    act(() => {
-      store.dispatch(
-        eventReceived({
-          event: LIVE_EVENTS.claimChanged,
-          payload: { kind: 'deposit', id: 't1', claim: null },
-        }),
-      );
+    pushLive(store, {
+      event: LIVE_EVENTS.claimChanged,
+      payload: { kind: 'deposit', id: 't1', claim: null },
     });
     expect(within(card).queryByText(/Being reviewed by/)).not.toBeInTheDocument();
   });

@@ -1,9 +1,8 @@
-import { act, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api } from '../../app/apiClient';
 import { EMPTY_DASHBOARD, fakeApi } from '../../test/fakeApi';
-import { aUser, loggedInAs, renderApp } from '../../test/render';
-import { eventReceived } from '../live/liveSlice';
+import { aUser, loggedInAs, pushLive, renderApp } from '../../test/render';
 import { LIVE_EVENTS } from '../live/liveEvents';
 
 const DAY = 86_400_000;
@@ -112,13 +111,9 @@ describe('investor dashboard: investments to maturity and growth over time', () 
         },
       ],
     ]);
-    act(() => {
-      store.dispatch(
-        eventReceived({
-          event: LIVE_EVENTS.statusChanged,
-          payload: { kind: 'investment', id: 'inv-9', status: 'Active' },
-        }),
-      );
+    pushLive(store, {
+      event: LIVE_EVENTS.statusChanged,
+      payload: { kind: 'investment', id: 'inv-9', status: 'Active' },
     });
     expect(
       await screen.findByRole('progressbar', { name: 'Bronze investment of $600.00 to maturity' }),
@@ -173,9 +168,7 @@ describe('admin dashboard: live queue sizes and money flow of today', () => {
   }
 
   const push = (store: { dispatch: (a: unknown) => unknown }, event: string, payload: unknown) =>
-    act(() => {
-      store.dispatch(eventReceived({ event, payload }));
-    });
+    pushLive(store, { event, payload });
   const QUEUE_LISTS = [
     'GET payments/pending-deposit',
     'GET invest/adminPendingInvestment',

@@ -1,8 +1,7 @@
 import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApiEachTest } from '../../test/fakeApi';
-import { aUser, loggedInAs, renderApp } from '../../test/render';
-import { eventReceived } from '../live/liveSlice';
+import { aUser, loggedInAs, pushLive, renderApp } from '../../test/render';
 
 const server = fakeApiEachTest();
 
@@ -80,26 +79,18 @@ describe('/admin-pending-deposit', () => {
     server.on('GET payments/pending-deposit', [200, { deposit: [] }]);
     const { store } = renderApp('/admin-pending-deposit', { preloadedState: loggedInAs(admin) });
     expect(await screen.findByText('No pending deposits found.')).toBeInTheDocument();
-    act(() => {
-      store.dispatch(
-        eventReceived({
-          event: 'queue/itemAdded',
-          payload: {
-            queue: 'deposits',
-            item: { transactionId: 't9', amount: 700, status: 'Pending', user: ada },
-            position: '1',
-          },
-        }),
-      );
+    pushLive(store, {
+      event: 'queue/itemAdded',
+      payload: {
+        queue: 'deposits',
+        item: { transactionId: 't9', amount: 700, status: 'Pending', user: ada },
+        position: '1',
+      },
     });
     expect(await screen.findByText('$700.00')).toBeInTheDocument();
-    act(() => {
-      store.dispatch(
-        eventReceived({
-          event: 'queue/itemDecided',
-          payload: { queue: 'deposits', id: 't9', status: 'Confirmed', position: '2' },
-        }),
-      );
+    pushLive(store, {
+      event: 'queue/itemDecided',
+      payload: { queue: 'deposits', id: 't9', status: 'Confirmed', position: '2' },
     });
     expect(await screen.findByText('No pending deposits found.')).toBeInTheDocument();
   });
@@ -148,13 +139,9 @@ describe('/transaction/:transactionId', () => {
     server.on('GET payments/viewPaymentStatus/t1', [200, pending]);
     const { store } = renderApp('/transaction/t1', { preloadedState: loggedInAs(admin) });
     expect(await screen.findByRole('button', { name: 'Confirm payment' })).toBeInTheDocument();
-    act(() => {
-      store.dispatch(
-        eventReceived({
-          event: 'status/changed',
-          payload: { kind: 'deposit', id: 't1', status: 'Rejected', position: '3' },
-        }),
-      );
+    pushLive(store, {
+      event: 'status/changed',
+      payload: { kind: 'deposit', id: 't1', status: 'Rejected', position: '3' },
     });
     expect(await screen.findByText('Rejected')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Confirm payment' })).not.toBeInTheDocument();

@@ -1,9 +1,8 @@
 import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApiEachTest } from '../../test/fakeApi';
-import { aUser, loggedInAs, renderApp } from '../../test/render';
+import { aUser, loggedInAs, pushLive, renderApp } from '../../test/render';
 import { formatDateTime } from '../../ui/dates';
-import { eventReceived } from '../live/liveSlice';
 
 const server = fakeApiEachTest();
 
@@ -99,13 +98,9 @@ describe('/invest-status', () => {
     expect(within(rows[0]!).getByText('$6,000.00')).toBeInTheDocument();
     expect(within(rows[0]!).getByText(/\$7,200\.00/)).toBeInTheDocument();
     expect(within(rows[2]!).getByRole('link')).toHaveAttribute('href', '/investment/i3');
-    act(() => {
-      store.dispatch(
-        eventReceived({
-          event: 'status/changed',
-          payload: { kind: 'investment', id: 'i3', status: 'Active' },
-        }),
-      );
+    pushLive(store, {
+      event: 'status/changed',
+      payload: { kind: 'investment', id: 'i3', status: 'Active' },
     });
     expect(within(list).getAllByRole('listitem')[2]).toHaveClass('record--active');
   });
@@ -208,25 +203,17 @@ describe('/admin-pending-investment', () => {
     );
     expect(await screen.findByText('Failed to reject the investment.')).toBeInTheDocument();
     expect(within(list).getByRole('listitem', { name: /Starter/ })).toBeInTheDocument();
-    act(() => {
-      store.dispatch(
-        eventReceived({
-          event: 'queue/itemAdded',
-          payload: {
-            queue: 'investments',
-            item: { _id: 'i9', plan: 'Diamond', status: 'pending', amount: 20000, user: ada },
-          },
-        }),
-      );
+    pushLive(store, {
+      event: 'queue/itemAdded',
+      payload: {
+        queue: 'investments',
+        item: { _id: 'i9', plan: 'Diamond', status: 'pending', amount: 20000, user: ada },
+      },
     });
     expect(await screen.findByText('$20,000.00')).toBeInTheDocument();
-    act(() => {
-      store.dispatch(
-        eventReceived({
-          event: 'queue/itemDecided',
-          payload: { queue: 'investments', id: 'i2', status: 'Rejected' },
-        }),
-      );
+    pushLive(store, {
+      event: 'queue/itemDecided',
+      payload: { queue: 'investments', id: 'i2', status: 'Rejected' },
     });
     expect(within(list).queryByRole('listitem', { name: /Starter/ })).not.toBeInTheDocument();
   });

@@ -2,8 +2,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { browser } from '../../app/browser';
 import { fakeApiEachTest } from '../../test/fakeApi';
-import { aUser, loggedInAs, renderApp } from '../../test/render';
-import { eventReceived } from '../live/liveSlice';
+import { aUser, loggedInAs, pushLive, renderApp } from '../../test/render';
 import { KYC_MAX_BYTES, kycFileProblem } from './kycFile';
 
 const server = fakeApiEachTest();
@@ -116,11 +115,7 @@ describe('/upload-kyc', () => {
     });
     await user.click(screen.getByRole('button', { name: 'Submit KYC' }));
     await screen.findByRole('status');
-    act(() => {
-      store.dispatch(
-        eventReceived({ event: 'status/changed', payload: { kind: 'kyc', id: self._id, status: 'Pending' } }),
-      );
-    });
+    pushLive(store, { event: 'status/changed', payload: { kind: 'kyc', id: self._id, status: 'Pending' } });
     expect(store.getState().auth.user?.kycStatus).toBe('Pending');
     expect(screen.getByRole('status')).toHaveTextContent('KYC documents uploaded successfully!');
     expect(screen.queryByText('Your documents are under review')).toBeNull();
@@ -236,19 +231,11 @@ describe('/pending-kyc', () => {
     server.on('GET users/kyc/pending', [200, { pendingUsers: [] }]);
     const { store } = renderApp('/pending-kyc', { preloadedState: loggedInAs(admin) });
     expect(await screen.findByText('No pending requests.')).toBeInTheDocument();
-    act(() => {
-      store.dispatch(
-        eventReceived({ event: 'queue/itemAdded', payload: { queue: 'kyc', item: pendingUsers[0] } }),
-      );
-    });
+    pushLive(store, { event: 'queue/itemAdded', payload: { queue: 'kyc', item: pendingUsers[0] } });
     expect(await screen.findByRole('listitem', { name: 'KYC of Ada Lovelace' })).toBeInTheDocument();
-    act(() => {
-      store.dispatch(
-        eventReceived({
-          event: 'queue/itemDecided',
-          payload: { queue: 'kyc', id: 'k1', status: 'Approved' },
-        }),
-      );
+    pushLive(store, {
+      event: 'queue/itemDecided',
+      payload: { queue: 'kyc', id: 'k1', status: 'Approved' },
     });
     expect(await screen.findByText('No pending requests.')).toBeInTheDocument();
   });

@@ -4,12 +4,11 @@
  * scrolls into view, until no cursor comes back; live pushes still add and remove queue items, and the
  * spec's texts stay.
  */
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../test/fakeApi';
 import { stubIntersectionObserver } from '../../test/intersection';
-import { aUser, loggedInAs, renderApp } from '../../test/render';
-import { eventReceived } from '../live/liveSlice';
+import { aUser, loggedInAs, pushLive, renderApp } from '../../test/render';
 
 let server: ReturnType<typeof fakeApi>;
 let scroll: ReturnType<typeof stubIntersectionObserver>;
@@ -46,13 +45,9 @@ describe('admin queues page on scroll', () => {
     expect(screen.getByTestId('queue-more')).toBeInTheDocument();
 
     // a deposit pushed live before its page was loaded is shown once
-    act(() => {
-      store.dispatch(
-        eventReceived({
-          event: 'queue/itemAdded',
-          payload: { queue: 'deposits', item: deposit('t9', 9), position: '1' },
-        }),
-      );
+    pushLive(store, {
+      event: 'queue/itemAdded',
+      payload: { queue: 'deposits', item: deposit('t9', 9), position: '1' },
     });
     expect(await within(list).findByText('$9.00')).toBeInTheDocument();
 
@@ -66,13 +61,9 @@ describe('admin queues page on scroll', () => {
     // the last page: no sentinel
     await waitFor(() => expect(screen.queryByTestId('queue-more')).not.toBeInTheDocument());
 
-    act(() => {
-      store.dispatch(
-        eventReceived({
-          event: 'queue/itemDecided',
-          payload: { queue: 'deposits', id: 't1', status: 'Confirmed', position: '2' },
-        }),
-      );
+    pushLive(store, {
+      event: 'queue/itemDecided',
+      payload: { queue: 'deposits', id: 't1', status: 'Confirmed', position: '2' },
     });
     await waitFor(() => expect(within(list).queryByText('$1.00')).not.toBeInTheDocument());
     expect(within(list).getAllByRole('listitem')).toHaveLength(3);

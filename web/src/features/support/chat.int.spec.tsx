@@ -1,8 +1,7 @@
-import { act, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../test/fakeApi';
-import { aUser, loggedInAs, renderApp } from '../../test/render';
-import { eventReceived } from '../live/liveSlice';
+import { aUser, loggedInAs, pushLive, renderApp } from '../../test/render';
 import { resetSupportConfig } from './ChatLauncher';
 import { COMPOSER_TEXT } from './Composer';
 import { ADDRESS_CARD_TEXT } from './DepositAddressCard';
@@ -73,16 +72,13 @@ describe('the chat launcher', () => {
     const { store } = renderApp('/', { preloadedState: loggedInAs(aUser()) });
     const button = await screen.findByRole('button', { name: 'Chat with support, 2 unread' });
     expect(within(button).getByTestId('chat-unread')).toHaveTextContent('2');
-    act(() => {
-      store.dispatch(eventReceived({ event: 'support/message', payload: { message: aMessage() } }));
+    pushLive(
+      store,
+      { event: 'support/message', payload: { message: aMessage() } },
       // the investor's own message and an internal note are not unread replies
-      store.dispatch(
-        eventReceived({ event: 'support/message', payload: { message: aMessage({ from: 'investor' }) } }),
-      );
-      store.dispatch(
-        eventReceived({ event: 'support/message', payload: { message: aMessage({ internal: true }) } }),
-      );
-    });
+      { event: 'support/message', payload: { message: aMessage({ from: 'investor' }) } },
+      { event: 'support/message', payload: { message: aMessage({ internal: true }) } },
+    );
     expect(await screen.findByRole('button', { name: 'Chat with support, 3 unread' })).toBeInTheDocument();
   });
 
@@ -330,32 +326,23 @@ describe('the chat panel', () => {
     const { user, store } = renderApp('/', { preloadedState: loggedInAs(aUser()) });
     const dialog = await openChat(user);
     await within(dialog).findByRole('textbox', { name: 'Message to support' });
-    act(() => {
-      store.dispatch(
-        eventReceived({
-          event: 'support/typing',
-          payload: { conversationId: 'c1', from: 'support', typing: true },
-        }),
-      );
+    pushLive(store, {
+      event: 'support/typing',
+      payload: { conversationId: 'c1', from: 'support', typing: true },
     });
     expect(await within(dialog).findByText(CHAT_TEXT.typing)).toBeInTheDocument();
-    act(() => {
-      store.dispatch(
-        eventReceived({
-          event: 'support/message',
-          payload: { message: aMessage({ text: 'Internal', internal: true }) },
-        }),
-      );
-      store.dispatch(
-        eventReceived({ event: 'support/message', payload: { message: aMessage({ text: 'Here now' }) } }),
-      );
-      store.dispatch(
-        eventReceived({
-          event: 'support/message',
-          payload: { message: aMessage({ conversationId: 'c2', text: 'Other' }) },
-        }),
-      );
-    });
+    pushLive(
+      store,
+      {
+        event: 'support/message',
+        payload: { message: aMessage({ text: 'Internal', internal: true }) },
+      },
+      { event: 'support/message', payload: { message: aMessage({ text: 'Here now' }) } },
+      {
+        event: 'support/message',
+        payload: { message: aMessage({ conversationId: 'c2', text: 'Other' }) },
+      },
+    );
     expect(await within(dialog).findByText('Here now')).toBeInTheDocument();
     expect(within(dialog).queryByText(CHAT_TEXT.typing)).not.toBeInTheDocument();
     expect(within(dialog).queryByText('Internal')).not.toBeInTheDocument();

@@ -1,9 +1,8 @@
-import { act, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, type RecordedCall } from '../../test/fakeApi';
-import { aUser, loggedInAs, renderApp } from '../../test/render';
+import { aUser, loggedInAs, pushLive, renderApp } from '../../test/render';
 import type { LiveSocket } from '../live/live.saga';
-import { eventReceived } from '../live/liveSlice';
 import { ADDRESS_BOOK_TEXT } from './AddressBookPage';
 
 const admin = aUser({ _id: 'admin-1', role: 'admin', name: 'Grace Admin' });
@@ -121,10 +120,7 @@ describe('/support-inbox', () => {
   it('keeps the list live: new messages, changed conversations, and ones it did not hold', async () => {
     const { store } = renderApp('/support-inbox', { preloadedState: loggedInAs(admin) });
     const list = await screen.findByRole('list', { name: 'Conversations' });
-    const push = (event: string, payload: unknown) =>
-      act(() => {
-        store.dispatch(eventReceived({ event, payload }));
-      });
+    const push = (event: string, payload: unknown) => pushLive(store, { event, payload });
     push('support/message', {
       conversationId: 'c1',
       message: {

@@ -1,8 +1,7 @@
 import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApiEachTest } from '../../test/fakeApi';
-import { aUser, loggedInAs, renderApp } from '../../test/render';
-import { eventReceived } from '../live/liveSlice';
+import { aUser, loggedInAs, pushLive, renderApp } from '../../test/render';
 
 const server = fakeApiEachTest();
 
@@ -106,13 +105,9 @@ describe('/withdrawal/:id', () => {
     server.on('GET withDraw/get-withdrawal/w1', [200, pending]);
     const { store } = renderApp('/withdrawal/w1', { preloadedState: loggedInAs(admin) });
     expect(await screen.findByRole('button', { name: 'Approve' })).toBeInTheDocument();
-    act(() => {
-      store.dispatch(
-        eventReceived({
-          event: 'status/changed',
-          payload: { kind: 'withdrawal', id: 'w1', status: 'Approved', position: '4' },
-        }),
-      );
+    pushLive(store, {
+      event: 'status/changed',
+      payload: { kind: 'withdrawal', id: 'w1', status: 'Approved', position: '4' },
     });
     expect((await screen.findAllByText('Approved')).length).toBeGreaterThan(0);
     expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
@@ -172,22 +167,14 @@ describe('/admin-pending-wallet', () => {
     server.on('GET withDraw/pending', [200, { withdrawals: [] }]);
     const { store } = renderApp('/admin-pending-wallet', { preloadedState: loggedInAs(admin) });
     expect(await screen.findByText('No pending withdrawals found.')).toBeInTheDocument();
-    act(() => {
-      store.dispatch(
-        eventReceived({
-          event: 'queue/itemAdded',
-          payload: { queue: 'withdrawals', item: { _id: 'w5', user: ada, amount: 75, status: 'Pending' } },
-        }),
-      );
+    pushLive(store, {
+      event: 'queue/itemAdded',
+      payload: { queue: 'withdrawals', item: { _id: 'w5', user: ada, amount: 75, status: 'Pending' } },
     });
     expect(await screen.findByText('$75.00')).toBeInTheDocument();
-    act(() => {
-      store.dispatch(
-        eventReceived({
-          event: 'queue/itemDecided',
-          payload: { queue: 'withdrawals', id: 'w5', status: 'Approved' },
-        }),
-      );
+    pushLive(store, {
+      event: 'queue/itemDecided',
+      payload: { queue: 'withdrawals', id: 'w5', status: 'Approved' },
     });
     expect(await screen.findByText('No pending withdrawals found.')).toBeInTheDocument();
   });
