@@ -109,6 +109,13 @@ export function attachRealtime(deps: RealtimeDeps): Realtime {
     io.adapter(createAdapter(pub, sub, { key: 'meridian:socket.io' }));
   }
 
+  /** Who a session token is, as identity answers it now (its own correlation id: no request carries one). */
+  const authenticate = (token: string) =>
+    callUnary(identity, 'authenticate', AuthenticateRequest.fromPartial({ sessionToken: token }), {
+      correlationId: randomUUID(),
+      deadlineMs: deps.deadlineMs,
+    });
+
   io.use(async (socket, next) => {
     const fromCookie = cookieValue(socket.request.headers.cookie, SESSION_COOKIE);
     const fromAuth =
@@ -116,15 +123,7 @@ export function attachRealtime(deps: RealtimeDeps): Realtime {
     const token = fromCookie || fromAuth;
     if (!token) return next(new Error('Not authorized, please login'));
     try {
-      const principal = await callUnary(
-        identity,
-        'authenticate',
-        AuthenticateRequest.fromPartial({ sessionToken: token }),
-        {
-          correlationId: randomUUID(),
-          deadlineMs: deps.deadlineMs,
-        },
-      );
+      const principal = await authenticate(token);
       socket.data.userId = principal.userId;
       socket.data.sessionId = principal.sessionId;
       socket.data.role = principal.role;
@@ -154,15 +153,7 @@ export function attachRealtime(deps: RealtimeDeps): Realtime {
   // once (below), else at the next check.
   const checkSession = async (token: string, sockets: Socket[]) => {
     try {
-      const p = await callUnary(
-        identity,
-        'authenticate',
-        AuthenticateRequest.fromPartial({ sessionToken: token }),
-        {
-          correlationId: randomUUID(),
-          deadlineMs: deps.deadlineMs,
-        },
-      );
+      const p = await authenticate(token);
       for (const socket of sockets) {
         if (p.refreshedSessionToken) socket.data.token = p.refreshedSessionToken;
         if (p.role !== socket.data.role) {
