@@ -1,9 +1,7 @@
-import { Link } from 'react-router-dom';
 import { formatDateTime } from '../../ui/dates';
-import { formatUsd } from '../../ui/format';
+import { LinkButton } from '../../ui/LinkButton';
 import { depositTone, StatusBadge } from '../../ui/StatusBadge';
-import { personOf } from '../queues/lists';
-import { initiatedByFacts, QueueCard, QueuePage } from '../queues/QueueParts';
+import { MoneyQueueCard, QueuePage } from '../queues/QueueParts';
 import { useAdminQueue } from '../queues/useAdminQueue';
 import { ClaimBadge } from '../claims/ClaimNotice';
 import { depositsApi } from './depositsApi';
@@ -32,26 +30,22 @@ export function PendingDepositsPage() {
       label="Pending deposits"
     >
       {items.map((d) => {
-        const who = personOf(d.user);
         const id = depositId(d);
         return (
-          <QueueCard
+          <MoneyQueueCard
             key={id}
-            label={`Deposit of ${formatUsd(d.amount)} by ${who.name}`}
-            name={who.name}
-            email={who.email}
-            amount={formatUsd(d.amount)}
+            subject="Deposit"
+            user={d.user}
+            amount={d.amount}
+            initiatedBy={d.initiatedBy}
             status={<StatusBadge status={d.status} tone={depositTone(d.status)} />}
-            facts={[
-              { term: 'Requested', value: formatDateTime(d.createdAt) },
-              ...initiatedByFacts(d.initiatedBy),
-            ]}
+            facts={[{ term: 'Requested', value: formatDateTime(d.createdAt) }]}
           >
             <ClaimBadge claim={reviewedByOther(id)} />
-            <Link className="btn btn--primary btn--sm" to={`/transaction/${id}`}>
+            <LinkButton to={`/transaction/${id}`} size="sm">
               Review deposit
-            </Link>
-          </QueueCard>
+            </LinkButton>
+          </MoneyQueueCard>
         );
       })}
     </QueuePage>

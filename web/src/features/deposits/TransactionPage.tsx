@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
 import { toast } from '../../ui/toast';
-import { Card, EmptyState, PageHeader } from '../../ui/Card';
+import { PageHeader } from '../../ui/Card';
+import { LinkButton } from '../../ui/LinkButton';
+import { NoticeCard } from '../../ui/NoticeCard';
 import { formatDateTime } from '../../ui/dates';
 import { TextAreaField } from '../../ui/Field';
 import { formatUsd } from '../../ui/format';
@@ -65,17 +67,13 @@ export function TransactionPage() {
         title="Payment detail"
         subtitle="Check the declared amount against the wallet before you confirm."
         actions={
-          <Link className="btn btn--secondary btn--sm" to="/admin-pending-deposit">
+          <LinkButton to="/admin-pending-deposit" variant="secondary" size="sm">
             Back to pending deposits
-          </Link>
+          </LinkButton>
         }
       />
       {!failure && !deposit ? <LoadingBlock label="Loading payment…" /> : null}
-      {failure ? (
-        <Card className="notice-card">
-          <EmptyState title={failure} />
-        </Card>
-      ) : null}
+      {failure ? <NoticeCard title={failure} /> : null}
       {!failure && deposit ? (
         <DecisionPanel
           kind="deposit"

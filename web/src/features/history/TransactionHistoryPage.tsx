@@ -2,7 +2,8 @@ import { useMemo, useState } from 'react';
 import { usePagedList } from '../../app/usePagedList';
 import { MoreSentinel } from '../../ui/MoreSentinel';
 import { toast } from '../../ui/toast';
-import { Card, EmptyState, PageHeader } from '../../ui/Card';
+import { PageHeader } from '../../ui/Card';
+import { NoticeCard } from '../../ui/NoticeCard';
 import { formatDateTime } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
@@ -61,9 +62,7 @@ export function TransactionHistoryPage() {
       />
       {items === null ? <LoadingBlock label="Loading your history…" /> : null}
       {items !== null && items.length === 0 ? (
-        <Card className="notice-card">
-          <EmptyState title={failed ? HISTORY_MESSAGES.failed : HISTORY_MESSAGES.empty} />
-        </Card>
+        <NoticeCard title={failed ? HISTORY_MESSAGES.failed : HISTORY_MESSAGES.empty} />
       ) : null}
       {items && items.length > 0 ? (
         <ul className="record-list" aria-label="Transaction history">

@@ -1,6 +1,8 @@
 import { Link } from 'react-router-dom';
 import { MoreSentinel, type ListMore } from '../../ui/MoreSentinel';
-import { Card, EmptyState, PageHeader } from '../../ui/Card';
+import { PageHeader } from '../../ui/Card';
+import { LinkButton } from '../../ui/LinkButton';
+import { NoticeCard } from '../../ui/NoticeCard';
 import { formatDate } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
@@ -36,18 +38,16 @@ export function InvestStatusPage() {
         title="Investment Status"
         subtitle="Every investment you started, with its projected profit at maturity."
         actions={
-          <Link className="btn btn--primary btn--sm" to="/start-invest">
+          <LinkButton to="/start-invest" size="sm">
             New investment
-          </Link>
+          </LinkButton>
         }
       />
       {list === null ? <LoadingBlock label="Loading your investments…" /> : null}
       {list !== null && list.length === 0 ? (
-        <Card className="notice-card">
-          <EmptyState title={error || INVEST_STATUS_MESSAGES.empty}>
-            {!error ? <Link to="/start-invest">Start your first investment</Link> : null}
-          </EmptyState>
-        </Card>
+        <NoticeCard title={error || INVEST_STATUS_MESSAGES.empty}>
+          {!error ? <Link to="/start-invest">Start your first investment</Link> : null}
+        </NoticeCard>
       ) : null}
       {list && list.length > 0 ? (
         <ul className="record-list" aria-label="Investments">

@@ -1,5 +1,7 @@
-import { Link, useParams } from 'react-router-dom';
-import { Card, EmptyState, PageHeader } from '../../ui/Card';
+import { useParams } from 'react-router-dom';
+import { PageHeader } from '../../ui/Card';
+import { LinkButton } from '../../ui/LinkButton';
+import { NoticeCard } from '../../ui/NoticeCard';
 import { formatDateTime } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
@@ -32,17 +34,13 @@ export function InvestmentPage() {
         eyebrow="Investments"
         title="Investment detail"
         actions={
-          <Link className="btn btn--secondary btn--sm" to="/invest-status">
+          <LinkButton to="/invest-status" variant="secondary" size="sm">
             All investments
-          </Link>
+          </LinkButton>
         }
       />
       {!failure && !investment ? <LoadingBlock label="Loading investment…" /> : null}
-      {failure ? (
-        <Card className="notice-card">
-          <EmptyState title={failure} />
-        </Card>
-      ) : null}
+      {failure ? <NoticeCard title={failure} /> : null}
       {!failure && investment ? (
         <DecisionPanel
           kind="investment"

@@ -1,13 +1,11 @@
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
 import { toast } from '../../ui/toast';
 import { useAppDispatch } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { formatDateTime } from '../../ui/dates';
-import { formatUsd } from '../../ui/format';
+import { LinkButton } from '../../ui/LinkButton';
 import { investmentTone, StatusBadge } from '../../ui/StatusBadge';
-import { personOf } from '../queues/lists';
-import { initiatedByFacts, QueueCard, QueuePage, toastDecisionFailed } from '../queues/QueueParts';
+import { MoneyQueueCard, QueuePage, toastDecisionFailed } from '../queues/QueueParts';
 import { queueItemDecided } from '../queues/queuesSlice';
 import { useAdminQueue } from '../queues/useAdminQueue';
 import { decideWithClaim } from '../claims/claimsApi';
@@ -19,6 +17,11 @@ export const PENDING_INVESTMENTS_MESSAGES = {
   empty: 'No pending investments found.',
   failed: 'Failed to fetch pending investments.',
 } as const;
+
+const DECISION_BUTTONS = [
+  { decision: 'approve', label: 'Approve', variant: 'primary' },
+  { decision: 'reject', label: 'Reject', variant: 'danger' },
+] as const;
 
 /** /admin-pending-investment: approve or reject removes the item; live queue 'investments'. */
 export function PendingInvestmentsPage() {
@@ -69,47 +72,39 @@ export function PendingInvestmentsPage() {
     >
       {items.map((i) => {
         const id = investmentIdOf(i);
-        const who = personOf(i.user);
         const other = reviewedByOther(id);
         return (
-          <QueueCard
+          <MoneyQueueCard
             key={id}
-            label={`${planNameOf(i)} investment of ${formatUsd(i.amount)} by ${who.name}`}
-            name={who.name}
-            email={who.email}
-            amount={formatUsd(i.amount)}
+            subject={`${planNameOf(i)} investment`}
+            user={i.user}
+            amount={i.amount}
+            initiatedBy={i.initiatedBy}
             status={<StatusBadge status={i.status} tone={investmentTone(i.status)} />}
             facts={[
               { term: 'Plan', value: planNameOf(i) || '—' },
               { term: 'At maturity', value: maturityText(i) },
               { term: 'Requested', value: formatDateTime(i.createdAt ?? i.startDate) },
-              ...initiatedByFacts(i.initiatedBy),
             ]}
           >
             <ClaimBadge claim={other} />
-            <Button
-              size="sm"
-              onClick={() => decide(id, 'approve')}
-              busy={busy?.id === id && busy.decision === 'approve'}
-              busyLabel="Processing..."
-              disabled={busy !== null || other !== null}
-            >
-              Approve
-            </Button>
-            <Button
-              size="sm"
-              variant="danger"
-              onClick={() => decide(id, 'reject')}
-              busy={busy?.id === id && busy.decision === 'reject'}
-              busyLabel="Processing..."
-              disabled={busy !== null || other !== null}
-            >
-              Reject
-            </Button>
-            <Link className="btn btn--ghost btn--sm" to={`/investment/${id}`}>
+            {DECISION_BUTTONS.map(({ decision, label, variant }) => (
+              <Button
+                key={decision}
+                size="sm"
+                variant={variant}
+                onClick={() => decide(id, decision)}
+                busy={busy?.id === id && busy.decision === decision}
+                busyLabel="Processing..."
+                disabled={busy !== null || other !== null}
+              >
+                {label}
+              </Button>
+            ))}
+            <LinkButton to={`/investment/${id}`} variant="ghost" size="sm">
               Details
-            </Link>
-          </QueueCard>
+            </LinkButton>
+          </MoneyQueueCard>
         );
       })}
     </QueuePage>

@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
-import { Link } from 'react-router-dom';
 import { toast } from '../../ui/toast';
 import { browser } from '../../app/browser';
 import { useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { Card, PageHeader } from '../../ui/Card';
+import { LinkButton } from '../../ui/LinkButton';
 import { FormError, FormSuccess } from '../../ui/Field';
 import { ProgressBar } from '../../ui/ProgressBar';
 import { kycApi } from './kycApi';
@@ -156,9 +156,9 @@ export function UploadKycPage() {
               Your account is not verified yet. Open the link we emailed you, then upload your documents here.
             </p>
           </div>
-          <Link className="btn btn--secondary btn--md" to="/dashboard">
+          <LinkButton to="/dashboard" variant="secondary">
             Go to dashboard
-          </Link>
+          </LinkButton>
         </div>
       ) : null}
 
@@ -217,9 +217,9 @@ export function UploadKycPage() {
               ? 'Nothing more to do here.'
               : 'We will email you as soon as an administrator has reviewed them.'}
           </p>
-          <Link className="btn btn--secondary btn--md" to="/dashboard">
+          <LinkButton to="/dashboard" variant="secondary">
             Back to dashboard
-          </Link>
+          </LinkButton>
         </Card>
       ) : (
         <Card className="money-card">

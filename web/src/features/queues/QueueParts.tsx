@@ -3,12 +3,13 @@ import { toast } from '../../ui/toast';
 import { EmptyState, PageHeader } from '../../ui/Card';
 import { LoadingBlock } from '../../ui/Spinner';
 import { MoreSentinel } from '../../ui/MoreSentinel';
-import { initiatorText, serverMessage } from './lists';
+import { formatUsd } from '../../ui/format';
+import { initiatorText, personOf, serverMessage } from './lists';
 import type { QueueLoad, QueueMore } from './useQueue';
 import { Avatar } from '../../ui/Avatar';
 
 /** The 'Initiated by' fact of a queue item that its owner did not initiate (none otherwise). */
-export function initiatedByFacts(initiatedBy: unknown): Array<{ term: string; value: ReactNode }> {
+function initiatedByFacts(initiatedBy: unknown): Array<{ term: string; value: ReactNode }> {
   const who = initiatorText(initiatedBy);
   return who ? [{ term: 'Initiated by', value: who }] : [];
 }
@@ -70,6 +71,39 @@ export function QueueCard({
       </dl>
       {children ? <div className="queue-card__actions">{children}</div> : null}
     </li>
+  );
+}
+
+/**
+ * A pending money request of an admin queue, labelled "`subject` of $amount by name": its user, amount, status
+ * and facts, then who initiated it when its user did not.
+ */
+export function MoneyQueueCard({
+  subject,
+  user,
+  amount,
+  initiatedBy,
+  facts,
+  ...rest
+}: {
+  subject: string;
+  user: unknown;
+  amount: number | string | null | undefined;
+  initiatedBy: unknown;
+  status: ReactNode;
+  facts: Array<{ term: string; value: ReactNode }>;
+  children?: ReactNode;
+}) {
+  const who = personOf(user);
+  return (
+    <QueueCard
+      label={`${subject} of ${formatUsd(amount)} by ${who.name}`}
+      name={who.name}
+      email={who.email}
+      amount={formatUsd(amount)}
+      facts={[...facts, ...initiatedByFacts(initiatedBy)]}
+      {...rest}
+    />
   );
 }
 

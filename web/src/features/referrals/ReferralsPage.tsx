@@ -3,7 +3,8 @@ import { toast } from '../../ui/toast';
 import { api } from '../../app/apiClient';
 import { useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
-import { Card, EmptyState, PageHeader } from '../../ui/Card';
+import { Card, PageHeader } from '../../ui/Card';
+import { NoticeCard } from '../../ui/NoticeCard';
 import { LoadingBlock } from '../../ui/Spinner';
 import { listFrom } from '../queues/lists';
 import { Avatar } from '../../ui/Avatar';
@@ -106,9 +107,7 @@ export function ReferralsPage() {
         </h2>
         {list === null ? <LoadingBlock label="Loading your referrals…" /> : null}
         {list !== null && list.length === 0 ? (
-          <Card className="notice-card">
-            <EmptyState title={failed ? 'Failed to fetch your referrals.' : REFERRAL_MESSAGES.empty} />
-          </Card>
+          <NoticeCard title={failed ? 'Failed to fetch your referrals.' : REFERRAL_MESSAGES.empty} />
         ) : null}
         {list && list.length > 0 ? (
           <ul className="person-list" aria-label="Referrals">

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { Link } from 'react-router-dom';
 import { Button } from '../../ui/Button';
 import { Card, EmptyState, PageHeader } from '../../ui/Card';
+import { LinkButton } from '../../ui/LinkButton';
 import { formatDate } from '../../ui/dates';
 import { FormError, InputField, SelectField } from '../../ui/Field';
 import { LoadingBlock } from '../../ui/Spinner';
@@ -86,9 +86,9 @@ export function AddressBookPage() {
         title="Deposit address book"
         subtitle="The wallet addresses support sends to investors. Each is checked for its network before it is saved."
         actions={
-          <Link className="btn btn--secondary btn--sm" to="/support-inbox">
+          <LinkButton to="/support-inbox" variant="secondary" size="sm">
             Support inbox
-          </Link>
+          </LinkButton>
         }
       />
       <Card aria-labelledby="add-address-title">

@@ -3,6 +3,8 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { Card, EmptyState, PageHeader } from '../../ui/Card';
+import { LinkButton } from '../../ui/LinkButton';
+import { NoticeCard } from '../../ui/NoticeCard';
 import { formatDateTime } from '../../ui/dates';
 import { FormError } from '../../ui/Field';
 import { Modal } from '../../ui/Modal';
@@ -249,11 +251,7 @@ function ConversationPane({
 
   if (state === 'loading') return <LoadingBlock label="Loading the conversation…" />;
   if (state === 'failed' || !conversation)
-    return (
-      <Card className="notice-card">
-        <EmptyState title="This conversation could not be loaded." />
-      </Card>
-    );
+    return <NoticeCard title="This conversation could not be loaded." />;
 
   const mine = conversation.assigneeId === meId;
   const closed = conversation.status === 'closed';
@@ -472,9 +470,9 @@ export function SupportInboxPage() {
         title="Support inbox"
         subtitle="Answer investors and visitors, and send the deposit addresses they ask for."
         actions={
-          <Link className="btn btn--secondary btn--sm" to="/admin-deposit-addresses">
+          <LinkButton to="/admin-deposit-addresses" variant="secondary" size="sm">
             Deposit address book
-          </Link>
+          </LinkButton>
         }
       />
       <div className={`inbox ${selected ? 'inbox--reading' : ''}`}>
@@ -552,9 +550,7 @@ export function SupportInboxPage() {
             <ConversationPane key={selected} id={selected} onChanged={upsert} />
           </>
         ) : (
-          <Card className="notice-card">
-            <EmptyState title="Choose a conversation to read and answer it." />
-          </Card>
+          <NoticeCard title="Choose a conversation to read and answer it." />
         )}
       </div>
     </div>

@@ -1,9 +1,7 @@
-import { Link } from 'react-router-dom';
 import { formatDateTime } from '../../ui/dates';
-import { formatUsd } from '../../ui/format';
+import { LinkButton } from '../../ui/LinkButton';
 import { StatusBadge, withdrawalStatus } from '../../ui/StatusBadge';
-import { personOf } from '../queues/lists';
-import { initiatedByFacts, QueueCard, QueuePage } from '../queues/QueueParts';
+import { MoneyQueueCard, QueuePage } from '../queues/QueueParts';
 import { useAdminQueue } from '../queues/useAdminQueue';
 import { ClaimBadge } from '../claims/ClaimNotice';
 import { withdrawalsApi } from './withdrawalsApi';
@@ -33,15 +31,14 @@ export function PendingWithdrawalsPage() {
       label="Pending withdrawals"
     >
       {items.map((w) => {
-        const who = personOf(w.user);
         const shown = withdrawalStatus(w.status);
         return (
-          <QueueCard
+          <MoneyQueueCard
             key={w._id}
-            label={`Withdrawal of ${formatUsd(w.amount)} by ${who.name}`}
-            name={who.name}
-            email={who.email}
-            amount={formatUsd(w.amount)}
+            subject="Withdrawal"
+            user={w.user}
+            amount={w.amount}
+            initiatedBy={w.initiatedBy}
             status={<StatusBadge status={w.status} tone={shown.tone} label={shown.label} />}
             facts={[
               { term: 'Requested', value: formatDateTime(w.requestDate) },
@@ -49,14 +46,13 @@ export function PendingWithdrawalsPage() {
                 term: 'Wallet address',
                 value: <span className="mono break-all">{w.walletAddress || 'N/A'}</span>,
               },
-              ...initiatedByFacts(w.initiatedBy),
             ]}
           >
             <ClaimBadge claim={reviewedByOther(w._id ?? '')} />
-            <Link className="btn btn--primary btn--sm" to={`/withdrawal/${w._id}`}>
+            <LinkButton to={`/withdrawal/${w._id}`} size="sm">
               Review withdrawal
-            </Link>
-          </QueueCard>
+            </LinkButton>
+          </MoneyQueueCard>
         );
       })}
     </QueuePage>

@@ -1,5 +1,7 @@
-import { Link, useParams } from 'react-router-dom';
-import { Card, EmptyState, PageHeader } from '../../ui/Card';
+import { useParams } from 'react-router-dom';
+import { PageHeader } from '../../ui/Card';
+import { LinkButton } from '../../ui/LinkButton';
+import { NoticeCard } from '../../ui/NoticeCard';
 import { formatDateTime } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
@@ -39,18 +41,15 @@ export function WithdrawalPage() {
   const w = query.data;
 
   const back = (
-    <Link className="btn btn--secondary btn--sm" to="/admin-pending-wallet">
+    <LinkButton to="/admin-pending-wallet" variant="secondary" size="sm">
       Back to pending withdrawals
-    </Link>
+    </LinkButton>
   );
 
   if (query.isError || (query.isSuccess && !w)) {
     return (
       <div className="container container--narrow section">
-        <Card className="notice-card">
-          <EmptyState title={WITHDRAWAL_MESSAGES.fetchFailed} />
-          {back}
-        </Card>
+        <NoticeCard title={WITHDRAWAL_MESSAGES.fetchFailed} footer={back} />
       </div>
     );
   }
