@@ -1,8 +1,8 @@
-import { act, render } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { MemoryRouter, useLocation, type Location } from 'react-router-dom';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import { AppRoutes } from '../app/router';
 import { makeStore, type RootState } from '../app/store';
 import { initialAuthState, type AuthState } from '../features/auth/authSlice';
@@ -97,4 +97,13 @@ export function pushLive(store: { dispatch(action: unknown): unknown }, ...event
   act(() => {
     for (const event of events) store.dispatch(eventReceived(event));
   });
+}
+
+/** Asserts that `scope` (default: the whole screen) has a link of each name, going to its href. */
+export function expectLinks(
+  links: Record<string, string>,
+  scope: Pick<typeof screen, 'getByRole'> = screen,
+): void {
+  for (const [name, href] of Object.entries(links))
+    expect(scope.getByRole('link', { name })).toHaveAttribute('href', href);
 }

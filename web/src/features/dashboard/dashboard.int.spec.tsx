@@ -1,7 +1,7 @@
 import { act, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../test/fakeApi';
-import { aUser, loggedInAs, renderApp } from '../../test/render';
+import { aUser, expectLinks, loggedInAs, renderApp } from '../../test/render';
 import { SAMPLE_NOTICES } from './Ticker';
 
 let server: ReturnType<typeof fakeApi>;
@@ -52,11 +52,7 @@ describe('dashboard', () => {
     server.on('GET users/getUser', [200, ada]);
     renderApp('/dashboard', { preloadedState: loggedInAs(ada) });
     for (const label of USER_TILES) expect(screen.getByRole('link', { name: label })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Deposit' })).toHaveAttribute('href', '/deposit-payment');
-    expect(screen.getByRole('link', { name: 'Transaction History' })).toHaveAttribute(
-      'href',
-      '/transaction-History',
-    );
+    expectLinks({ Deposit: '/deposit-payment', 'Transaction History': '/transaction-History' });
     for (const label of ADMIN_TILES)
       expect(screen.queryByRole('link', { name: label })).not.toBeInTheDocument();
   });
@@ -65,22 +61,12 @@ describe('dashboard', () => {
     const admin = aUser({ role: 'admin' });
     server.on('GET users/getUser', [200, admin]);
     renderApp('/dashboard', { preloadedState: loggedInAs(admin) });
-    expect(screen.getByRole('link', { name: 'Pending Withdrawal' })).toHaveAttribute(
-      'href',
-      '/admin-pending-wallet',
-    );
-    expect(screen.getByRole('link', { name: 'Pending Deposits' })).toHaveAttribute(
-      'href',
-      '/admin-pending-deposit',
-    );
-    expect(screen.getByRole('link', { name: 'Pending Investment' })).toHaveAttribute(
-      'href',
-      '/admin-pending-investment',
-    );
-    expect(screen.getByRole('link', { name: 'Pending Kyc Verification' })).toHaveAttribute(
-      'href',
-      '/pending-kyc',
-    );
+    expectLinks({
+      'Pending Withdrawal': '/admin-pending-wallet',
+      'Pending Deposits': '/admin-pending-deposit',
+      'Pending Investment': '/admin-pending-investment',
+      'Pending Kyc Verification': '/pending-kyc',
+    });
   });
 
   it('asks an unverified user to verify and resends the link', async () => {

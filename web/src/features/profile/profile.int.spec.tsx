@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../test/fakeApi';
 import { stubIntersectionObserver } from '../../test/intersection';
-import { aUser, loggedInAs, renderApp } from '../../test/render';
+import { aUser, expectLinks, loggedInAs, renderApp } from '../../test/render';
 import { filterUsers } from './UsersTab';
 
 let server: ReturnType<typeof fakeApi>;
@@ -109,14 +109,13 @@ describe('users tab (admin)', () => {
     expect(stats.getByText('Suspended users').previousSibling).toHaveTextContent('1');
     const card = within(screen.getByRole('listitem', { name: 'Alexandria Ocasio-Smithers' }));
     expect(card.getByText('Alexandria O...')).toBeInTheDocument();
-    expect(card.getByRole('link', { name: 'Edit profit' })).toHaveAttribute('href', '/edit-balance/u-2');
-    expect(card.getByRole('link', { name: 'Edit deposit' })).toHaveAttribute(
-      'href',
-      '/edit-user-balance/u-2',
-    );
-    expect(card.getByRole('link', { name: 'Edit investment' })).toHaveAttribute(
-      'href',
-      '/edit-investment-balance/u-2',
+    expectLinks(
+      {
+        'Edit profit': '/edit-balance/u-2',
+        'Edit deposit': '/edit-user-balance/u-2',
+        'Edit investment': '/edit-investment-balance/u-2',
+      },
+      card,
     );
     // maker-checker: the admin's own card offers no balance edit, it says who does it
     const own = within(screen.getByRole('listitem', { name: admin.name }));
