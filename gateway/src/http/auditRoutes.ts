@@ -77,20 +77,6 @@ export function auditCsv(entries: readonly au.AuditEntry[]): string {
   return [CSV_COLUMNS.join(','), ...rows].join('\r\n') + '\r\n';
 }
 
-const toEntry = (e: au.AuditEntry) => ({
-  id: e.id,
-  at: e.at,
-  adminId: e.adminId,
-  adminEmail: e.adminEmail,
-  userId: e.userId,
-  userEmail: e.userEmail,
-  action: e.action,
-  service: e.service,
-  address: e.address,
-  impersonating: e.impersonating,
-  details: e.details,
-});
-
 export interface AuditRouteDeps {
   config: GatewayConfig;
   identity: IdentityServiceClient;
@@ -207,7 +193,8 @@ export const AUDIT_ROUTES = routeTable<AuditContext>([
         return;
       }
       const out = await page(c, req, res, q, q.cursor ?? '', q.limit ?? 50);
-      res.json({ entries: out.entries.map(toEntry), nextCursor: out.nextCursor });
+      // the answer's schema keeps only the fields it names
+      res.json(auditPageAnswer.parse(out));
     },
   },
   {

@@ -1,7 +1,7 @@
 /** The AuditService gRPC surface (served by identity): proto request -> use case -> proto response. */
 import { unaryHandlers, type CallContext } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
-import type * as pb from '@meridian/proto/meridian/identity/v1/audit';
+import * as pb from '@meridian/proto/meridian/identity/v1/audit';
 import type { AuditServiceServer } from '@meridian/proto/meridian/identity/v1/audit';
 import { listAuditEntries, listSecurityEvents, recordClaimTakeover } from '../app/audit.js';
 import type { IdentityContext } from '../app/context.js';
@@ -24,19 +24,8 @@ export function createAuditGrpcService(ctx: IdentityContext, logger: Logger): Au
           cursor: req.cursor,
         });
         return {
-          entries: page.entries.map((e) => ({
-            id: e.id,
-            at: e.at,
-            adminId: e.adminId,
-            adminEmail: e.adminEmail,
-            userId: e.userId,
-            userEmail: e.userEmail,
-            action: e.action,
-            service: e.service,
-            address: e.address,
-            impersonating: e.impersonating,
-            details: e.details,
-          })),
+          // the message's fields only (the paging key travels as the cursor)
+          entries: page.entries.map(({ sortKey: _sortKey, ...entry }) => pb.AuditEntry.fromPartial(entry)),
           nextCursor: page.nextCursor,
         };
       },
