@@ -1,5 +1,5 @@
 import { act, render, screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { MemoryRouter, useLocation, type Location } from 'react-router-dom';
 import { expect, vi } from 'vitest';
@@ -106,4 +106,15 @@ export function expectLinks(
 ): void {
   for (const [name, href] of Object.entries(links))
     expect(scope.getByRole('link', { name })).toHaveAttribute('href', href);
+}
+
+/** Clicks each button in turn, once it is there, and asserts that the text then shows. */
+export async function clickThenSee(
+  user: UserEvent,
+  steps: Array<[button: string, text: string]>,
+): Promise<void> {
+  for (const [name, text] of steps) {
+    await user.click(await screen.findByRole('button', { name }));
+    expect(await screen.findByText(text)).toBeInTheDocument();
+  }
 }

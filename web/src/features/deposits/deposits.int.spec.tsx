@@ -1,7 +1,7 @@
 import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApiEachTest } from '../../test/fakeApi';
-import { aUser, loggedInAs, pushLive, renderApp } from '../../test/render';
+import { aUser, clickThenSee, loggedInAs, pushLive, renderApp } from '../../test/render';
 
 const server = fakeApiEachTest();
 
@@ -153,10 +153,10 @@ describe('/transaction/:transactionId', () => {
     server.on('PATCH payments/confirmPayment', [409, { message: 'Deposit already decided' }]);
     server.on('PATCH payments/rejectPayment', [500, {}]);
     const { user } = renderApp('/transaction/t1', { preloadedState: loggedInAs(admin) });
-    await user.click(await screen.findByRole('button', { name: 'Confirm payment' }));
-    expect(await screen.findByText('Failed to confirm payment')).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Reject payment' }));
-    expect(await screen.findByText('Failed to reject payment')).toBeInTheDocument();
+    await clickThenSee(user, [
+      ['Confirm payment', 'Failed to confirm payment'],
+      ['Reject payment', 'Failed to reject payment'],
+    ]);
     expect(server.callsTo('PATCH payments/rejectPayment')[0]!.body).toEqual({
       transactionId: 't1',
       status: 'Rejected',

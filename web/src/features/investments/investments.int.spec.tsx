@@ -1,7 +1,7 @@
 import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApiEachTest } from '../../test/fakeApi';
-import { aUser, loggedInAs, pushLive, renderApp } from '../../test/render';
+import { aUser, clickThenSee, loggedInAs, pushLive, renderApp } from '../../test/render';
 import { formatDateTime } from '../../ui/dates';
 
 const server = fakeApiEachTest();
@@ -159,10 +159,10 @@ describe('/investment/:investmentId', () => {
     server.on('PUT invest/i3/approve', [500, {}]);
     server.on('PUT invest/i3/reject', [500, {}]);
     const { user } = renderApp('/investment/i3', { preloadedState: loggedInAs(admin) });
-    await user.click(await screen.findByRole('button', { name: 'Approve investment' }));
-    expect(await screen.findByText('Failed to approve the investment.')).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Reject investment' }));
-    expect(await screen.findByText('Failed to reject the investment.')).toBeInTheDocument();
+    await clickThenSee(user, [
+      ['Approve investment', 'Failed to approve the investment.'],
+      ['Reject investment', 'Failed to reject the investment.'],
+    ]);
   });
 
   it('offers no decision to a subscriber', async () => {

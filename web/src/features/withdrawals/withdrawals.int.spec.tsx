@@ -1,7 +1,7 @@
 import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApiEachTest } from '../../test/fakeApi';
-import { aUser, loggedInAs, pushLive, renderApp } from '../../test/render';
+import { aUser, clickThenSee, loggedInAs, pushLive, renderApp } from '../../test/render';
 
 const server = fakeApiEachTest();
 
@@ -92,10 +92,10 @@ describe('/withdrawal/:id', () => {
     server.on('PUT withDraw/approve/w1', [500, {}]);
     server.on('PUT withDraw/reject/w1', [500, {}]);
     const { user } = renderApp('/withdrawal/w1', { preloadedState: loggedInAs(admin) });
-    await user.click(await screen.findByRole('button', { name: 'Approve' }));
-    expect(await screen.findByText('Failed to approve withdrawal.')).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Reject' }));
-    expect(await screen.findByText('Failed to reject withdrawal.')).toBeInTheDocument();
+    await clickThenSee(user, [
+      ['Approve', 'Failed to approve withdrawal.'],
+      ['Reject', 'Failed to reject withdrawal.'],
+    ]);
     server.on('PUT withDraw/reject/w1', [200, {}]);
     await user.click(screen.getByRole('button', { name: 'Reject' }));
     expect(await screen.findByText('Withdrawal rejected!')).toBeInTheDocument();
