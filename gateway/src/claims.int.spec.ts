@@ -39,6 +39,7 @@ import {
   waitFor,
   waitForBalances,
   type RecordingSocket,
+  decidePayment,
 } from './testing/money.js';
 
 /** A Redis database of these specs' own: the socket.io adapter's channel is not shared with other specs. */
@@ -389,10 +390,7 @@ describe('claims through the gateway: two admins, two gateway instances on one R
 
     const refused = await claimItem(adminB, 'deposit', depositId);
     expect([refused.status, refused.body.message]).toEqual([409, `This item is being reviewed by ${aName}`]);
-    const blind = await adminB.patch('/api/payments/confirmPayment', {
-      transactionId: depositId,
-      status: 'Confirmed',
-    });
+    const blind = await decidePayment(adminB, 'confirm', depositId);
     expect([blind.status, blind.body.message]).toEqual([409, `This item is being reviewed by ${aName}`]);
 
     const taken = await takeOverItem(adminB, 'deposit', depositId);
@@ -409,19 +407,13 @@ describe('claims through the gateway: two admins, two gateway instances on one R
         (p.payload.claim as { adminName?: string } | null)?.adminName === adminBName,
       'A sees the takeover live',
     );
-    const aDecides = await adminA.patch('/api/payments/rejectPayment', {
-      transactionId: depositId,
-      status: 'Rejected',
-    });
+    const aDecides = await decidePayment(adminA, 'reject', depositId);
     expect([aDecides.status, aDecides.body.message]).toEqual([
       409,
       `This item is being reviewed by ${adminBName}`,
     ]);
 
-    const confirmed = await adminB.patch('/api/payments/confirmPayment', {
-      transactionId: depositId,
-      status: 'Confirmed',
-    });
+    const confirmed = await decidePayment(adminB, 'confirm', depositId);
     expect(confirmed.status).toBe(200);
     await aSocket.waitFor(
       (p) => p.event === LIVE_EVENTS.claimChanged && p.payload.id === depositId && p.payload.claim === null,
@@ -436,10 +428,7 @@ describe('claims through the gateway: two admins, two gateway instances on one R
     const investor = await verifiedUser(t.url);
     const decidedId = await requestDeposit(investor.browser, 55);
     const aSocket = await socketOf(t.url, adminA);
-    const decided = await adminB.patch('/api/payments/confirmPayment', {
-      transactionId: decidedId,
-      status: 'Confirmed',
-    });
+    const decided = await decidePayment(adminB, 'confirm', decidedId);
     expect(decided.status).toBe(200);
     // announced on the other gateway: claimed by B's decision, then released by it
     await aSocket.waitFor(
@@ -476,11 +465,7 @@ describe('claims through the gateway: two admins, two gateway instances on one R
     const depositId = await requestDeposit(investor.browser, 85);
     // B's decision (instance 2) stays in flight while the relay holds its ledger call
     ledgerRelay.hold();
-    const bDecides = adminB.patch('/api/payments/confirmPayment', {
-      transactionId: depositId,
-      status: 'Confirmed',
-      notes: 'B was first',
-    });
+    const bDecides = decidePayment(adminB, 'confirm', depositId, 'B was first');
     try {
       await waitFor(
         async () =>
@@ -489,19 +474,12 @@ describe('claims through the gateway: two admins, two gateway instances on one R
           ),
         { timeoutMs: 10_000, message: 'B holds the item by deciding it' },
       );
-      const aConfirms = await adminA.patch('/api/payments/confirmPayment', {
-        transactionId: depositId,
-        status: 'Confirmed',
-        notes: 'A too',
-      });
+      const aConfirms = await decidePayment(adminA, 'confirm', depositId, 'A too');
       expect([aConfirms.status, aConfirms.body.message]).toEqual([
         409,
         `This item is being reviewed by ${adminBName}`,
       ]);
-      const aRejects = await adminA.patch('/api/payments/rejectPayment', {
-        transactionId: depositId,
-        status: 'Rejected',
-      });
+      const aRejects = await decidePayment(adminA, 'reject', depositId);
       expect([aRejects.status, aRejects.body.message]).toEqual([
         409,
         `This item is being reviewed by ${adminBName}`,

@@ -16,6 +16,7 @@ import {
   waitFor,
   waitForBalances,
   type RecordingSocket,
+  decidePayment,
 } from './testing/money.js';
 import type { HttpSession } from './testing/httpSession.js';
 import { moneySpec } from './testing/specComposition.js';
@@ -79,11 +80,7 @@ describe('deposits: api/payments/*', () => {
       notes: '',
     });
 
-    const confirmed = await admin.patch('/api/payments/confirmPayment', {
-      transactionId: id,
-      status: 'Confirmed',
-      notes: 'wire ok',
-    });
+    const confirmed = await decidePayment(admin, 'confirm', id, 'wire ok');
     expect(confirmed.status).toBe(200);
     expect(confirmed.body).toMatchObject({
       message: 'Payment confirmed successfully',
@@ -130,21 +127,14 @@ describe('deposits: api/payments/*', () => {
   it('reject moves nothing; a second decision is refused with 409 and a clear message', async () => {
     const investor = await verifiedUser(t.url);
     const id = await requestDeposit(investor.browser, 40);
-    const rejected = await admin.patch('/api/payments/rejectPayment', {
-      transactionId: id,
-      status: 'Rejected',
-      notes: 'no funds arrived',
-    });
+    const rejected = await decidePayment(admin, 'reject', id, 'no funds arrived');
     expect(rejected.status).toBe(200);
     expect(rejected.body).toMatchObject({
       message: 'Payment rejected successfully',
       transaction: { status: 'Rejected', notes: 'no funds arrived' },
     });
 
-    const again = await admin.patch('/api/payments/confirmPayment', {
-      transactionId: id,
-      status: 'Confirmed',
-    });
+    const again = await decidePayment(admin, 'confirm', id);
     expect(again.status).toBe(409);
     expect(again.body.message).toBe('This deposit has already been rejected');
     const twice = await admin.patch('/api/payments/rejectPayment', { transactionId: id, status: 'Rejected' });
@@ -162,10 +152,7 @@ describe('deposits: api/payments/*', () => {
     const other = await verifiedUser(t.url);
     const otherId = await requestDeposit(other.browser, 10);
     await confirmDeposit(admin, otherId);
-    const confirmTwice = await admin.patch('/api/payments/confirmPayment', {
-      transactionId: otherId,
-      status: 'Confirmed',
-    });
+    const confirmTwice = await decidePayment(admin, 'confirm', otherId);
     expect(confirmTwice.status).toBe(409);
     expect(confirmTwice.body.message).toBe('This deposit has already been confirmed');
     await waitForBalances(other.browser, { balance: 10 });

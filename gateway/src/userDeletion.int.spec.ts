@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { testPng } from '@meridian/platform/testing/testImage';
 import type { TestComposition } from './testing/composition.js';
 import type { HttpSession } from './testing/httpSession.js';
-import { fundedInvestor, requestDeposit, waitFor, waitForBalances } from './testing/money.js';
+import { decidePayment, fundedInvestor, requestDeposit, waitFor, waitForBalances } from './testing/money.js';
 import { moneySpec } from './testing/specComposition.js';
 
 const PNG = testPng(400, 300);
@@ -91,10 +91,7 @@ describe('DELETE api/users/{id} with money pending', () => {
       const b = await ledgerBalances(investor.id);
       return b?.investmentHoldCents === 0 && b.withdrawalHoldCents === 0 && b.depositCents === 50_000;
     }, 'the holds released at the ledger');
-    const confirm = await admin.patch('/api/payments/confirmPayment', {
-      transactionId: depositId,
-      status: 'Confirmed',
-    });
+    const confirm = await decidePayment(admin, 'confirm', depositId);
     expect(confirm.status).toBeGreaterThanOrEqual(400);
     expect(confirm.status).toBeLessThan(500);
     const approveInvestment = await put(admin, `/api/invest/${investmentId}/approve`);

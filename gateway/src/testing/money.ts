@@ -62,12 +62,21 @@ export async function requestDeposit(browser: HttpSession, amount: number | stri
   return res.body.transactionId as string;
 }
 
-export async function confirmDeposit(admin: HttpSession, transactionId: string, notes = ''): Promise<void> {
-  const res = await admin.patch('/api/payments/confirmPayment', {
+/** An admin's decision on a deposit as the SPA sends it (the status named, notes optional); the answer. */
+export const decidePayment = (
+  admin: HttpSession,
+  decision: 'confirm' | 'reject',
+  transactionId: string,
+  notes?: string,
+) =>
+  admin.patch(`/api/payments/${decision}Payment`, {
     transactionId,
-    status: 'Confirmed',
-    notes,
+    status: decision === 'confirm' ? 'Confirmed' : 'Rejected',
+    ...(notes === undefined ? {} : { notes }),
   });
+
+export async function confirmDeposit(admin: HttpSession, transactionId: string, notes = ''): Promise<void> {
+  const res = await decidePayment(admin, 'confirm', transactionId, notes);
   if (res.status !== 200) throw new Error(`confirm failed: ${res.status} ${JSON.stringify(res.body)}`);
 }
 
