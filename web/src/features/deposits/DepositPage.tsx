@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../ui/Button';
 import { Card, PageHeader } from '../../ui/Card';
-import { MoneyFormAmount } from '../money/AmountField';
+import { Radio } from '../../ui/Radio';
+import { MoneyFormAmount, MoneySteps } from '../money/AmountField';
 import { useMoneyRequest } from '../money/useMoneyRequest';
 import { supportApi } from '../support/supportApi';
 import { networkOf, type DepositAddressPart } from '../support/supportTypes';
@@ -60,13 +61,7 @@ export function DepositPage() {
                 <legend>Sent to</legend>
                 {addresses.map((a) => (
                   <label key={a.addressId}>
-                    <input
-                      type="radio"
-                      name="addressId"
-                      value={a.addressId}
-                      checked={addressId === a.addressId}
-                      onChange={() => setAddressId(a.addressId)}
-                    />
+                    <Radio name="addressId" value={a.addressId} chosen={addressId} onChoose={setAddressId} />
                     <span>
                       <strong>{networkOf(a.network).label}</strong>
                       {a.label ? ` · ${a.label}` : ''}
@@ -82,19 +77,20 @@ export function DepositPage() {
             </Button>
           </form>
         </Card>
-        <aside className="card money-aside" aria-label="How deposits work">
-          <h2 className="h4">How deposits work</h2>
-          <ol className="step-list">
-            <li>Open the support chat and ask for a deposit wallet address.</li>
-            <li>Send the crypto from your own wallet to that address.</li>
-            <li>Declare the amount in US dollars here.</li>
-            <li>Once an administrator confirms it, the amount appears in your Deposit Balance.</li>
-          </ol>
+        <MoneySteps
+          title="How deposits work"
+          steps={[
+            'Open the support chat and ask for a deposit wallet address.',
+            'Send the crypto from your own wallet to that address.',
+            'Declare the amount in US dollars here.',
+            'Once an administrator confirms it, the amount appears in your Deposit Balance.',
+          ]}
+        >
           <p className="fine-print">
             Only send funds to an address given to you in the support chat. Meridian staff never ask for your
             password or wallet keys.
           </p>
-        </aside>
+        </MoneySteps>
       </div>
     </div>
   );

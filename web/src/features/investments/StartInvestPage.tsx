@@ -4,6 +4,7 @@ import { toast } from '../../ui/toast';
 import { useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { Card, EmptyState, PageHeader } from '../../ui/Card';
+import { Radio } from '../../ui/Radio';
 import { FormError, FormSuccess, InputField } from '../../ui/Field';
 import { formatUsd } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
@@ -85,13 +86,7 @@ export function StartInvestPage() {
                   key={p._id ?? p.name}
                   className={`plan-option ${planName === p.name ? 'is-selected' : ''}`}
                 >
-                  <input
-                    type="radio"
-                    name="plan"
-                    value={p.name}
-                    checked={planName === p.name}
-                    onChange={() => setPlanName(p.name)}
-                  />
+                  <Radio name="plan" value={p.name} chosen={planName} onChoose={setPlanName} />
                   <span className="plan-option__name">{p.name}</span>
                   <span className="plan-option__range">
                     {whole(p.minAmount)} – {whole(p.maxAmount)}

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { FormError, FormSuccess, UsdAmountField } from '../../ui/Field';
 
 /**
@@ -21,5 +22,28 @@ export function MoneyFormAmount(props: {
         disabled={Boolean(props.done)}
       />
     </>
+  );
+}
+
+/** The side panel of a money request form: its title, the steps in order, and what else to know. */
+export function MoneySteps({
+  title,
+  steps,
+  children,
+}: {
+  title: string;
+  steps: string[];
+  children: ReactNode;
+}) {
+  return (
+    <aside className="card money-aside" aria-label={title}>
+      <h2 className="h4">{title}</h2>
+      <ol className="step-list">
+        {steps.map((step) => (
+          <li key={step}>{step}</li>
+        ))}
+      </ol>
+      {children}
+    </aside>
   );
 }

@@ -3,6 +3,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { Card, EmptyState, PageHeader } from '../../ui/Card';
+import { Radio } from '../../ui/Radio';
 import { LinkButton } from '../../ui/LinkButton';
 import { NoticeCard } from '../../ui/NoticeCard';
 import { formatDateTime } from '../../ui/dates';
@@ -133,13 +134,7 @@ function AddressPicker({
           {addresses.map((a) => (
             <li key={a._id}>
               <label>
-                <input
-                  type="radio"
-                  name="address"
-                  value={a._id}
-                  checked={chosen === a._id}
-                  onChange={() => setChosen(a._id)}
-                />
+                <Radio name="address" value={a._id} chosen={chosen} onChoose={setChosen} />
                 <span>
                   <strong>{a.label}</strong> · {networkOf(a.network).label}
                   <br />

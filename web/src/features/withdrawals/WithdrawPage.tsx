@@ -6,7 +6,7 @@ import { InputField } from '../../ui/Field';
 import { formatUsd } from '../../ui/format';
 import { asBalancesChanged, LIVE_EVENTS } from '../live/liveEvents';
 import { useLiveEvents } from '../live/useLiveEvents';
-import { MoneyFormAmount } from '../money/AmountField';
+import { MoneyFormAmount, MoneySteps } from '../money/AmountField';
 import { useMoneyRequest } from '../money/useMoneyRequest';
 import { withdrawalsApi } from './withdrawalsApi';
 
@@ -83,14 +83,15 @@ export function WithdrawPage() {
             </Button>
           </form>
         </Card>
-        <aside className="card money-aside" aria-label="How withdrawals work">
-          <h2 className="h4">How withdrawals work</h2>
-          <ol className="step-list">
-            <li>Check your wallet address carefully.</li>
-            <li>Enter the amount you want to withdraw.</li>
-            <li>Submit the request.</li>
-            <li>Wait for approval and an email confirmation.</li>
-          </ol>
+        <MoneySteps
+          title="How withdrawals work"
+          steps={[
+            'Check your wallet address carefully.',
+            'Enter the amount you want to withdraw.',
+            'Submit the request.',
+            'Wait for approval and an email confirmation.',
+          ]}
+        >
           <p className="muted">
             Your withdrawal is processed once it is approved, typically within 1-2 business days.
           </p>
@@ -98,7 +99,7 @@ export function WithdrawPage() {
             <strong>Important</strong>
             <p>{WITHDRAW_MESSAGES.warning}</p>
           </div>
-        </aside>
+        </MoneySteps>
       </div>
     </div>
   );
