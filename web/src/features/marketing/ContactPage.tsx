@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Button } from '../../ui/Button';
+import { SubmitRow } from '../../ui/SubmitRow';
 import { Card, PageHeader } from '../../ui/Card';
 import { EmailField, InputField, TextAreaField } from '../../ui/Field';
 
@@ -34,9 +34,7 @@ export function ContactPage() {
               value={form.message}
               onChange={(e) => setForm({ ...form, message: e.target.value })}
             />
-            <div className="form__actions">
-              <Button type="submit">Send message</Button>
-            </div>
+            <SubmitRow>Send message</SubmitRow>
           </form>
         </Card>
         <Card className="contact-aside">

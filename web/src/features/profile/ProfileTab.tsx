@@ -1,6 +1,6 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useAppDispatch } from '../../app/hooks';
-import { Button } from '../../ui/Button';
+import { SubmitRow } from '../../ui/SubmitRow';
 import { FormError, InputField, PhoneField, TextAreaField } from '../../ui/Field';
 import { profileUpdateSubmitted } from '../auth/authSlice';
 import type { ProfileChanges, User } from '../auth/authTypes';
@@ -114,11 +114,9 @@ export function ProfileTab({
         value={form.bio}
         onChange={(e) => setForm({ ...form, bio: e.target.value })}
       />
-      <div className="form__actions">
-        <Button type="submit" busy={busy} busyLabel="Saving…">
-          Update profile
-        </Button>
-      </div>
+      <SubmitRow busy={busy} busyLabel="Saving…">
+        Update profile
+      </SubmitRow>
     </form>
   );
 }

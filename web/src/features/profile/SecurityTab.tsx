@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useAppDispatch } from '../../app/hooks';
-import { Button } from '../../ui/Button';
+import { SubmitRow } from '../../ui/SubmitRow';
 import { FormError } from '../../ui/Field';
 import { passwordChangeSubmitted } from '../auth/authSlice';
 import { NewPasswordFields } from '../auth/NewPasswordFields';
@@ -51,11 +51,9 @@ export function SecurityTab() {
           onPassword={(password) => setForm((f) => ({ ...f, password }))}
           onPassword2={(password2) => setForm((f) => ({ ...f, password2 }))}
         />
-        <div className="form__actions">
-          <Button type="submit" busy={busy} busyLabel="Saving…">
-            Change password
-          </Button>
-        </div>
+        <SubmitRow busy={busy} busyLabel="Saving…">
+          Change password
+        </SubmitRow>
       </form>
       <SecurityEventsList />
     </>
