@@ -23,6 +23,11 @@ export const PENDING_KYC_MESSAGES = {
  * sandboxing policy, never as a page of ours; an <img> still shows an image) and a download link; a PDF,
  * which no <img> shows, is its download link alone.
  */
+const KYC_SIDES = [
+  { side: 'front', doc: 'frontDoc', missing: 'Front missing' },
+  { side: 'back', doc: 'backDoc', missing: 'Back missing' },
+] as const;
+
 function KycDocument(props: { url: string; side: 'front' | 'back'; owner: string; onOpen: () => void }) {
   const [image, setImage] = useState(true);
   return (
@@ -100,26 +105,22 @@ export function PendingKycPage() {
               term: 'Documents',
               value: (
                 <span className="doc-links">
-                  {u.kyc?.frontDoc ? (
-                    <KycDocument
-                      url={u.kyc.frontDoc}
-                      side="front"
-                      owner={u.name}
-                      onOpen={() => openDocuments(u._id)}
-                    />
-                  ) : (
-                    <span className="muted">Front missing</span>
-                  )}
-                  {u.kyc?.backDoc ? (
-                    <KycDocument
-                      url={u.kyc.backDoc}
-                      side="back"
-                      owner={u.name}
-                      onOpen={() => openDocuments(u._id)}
-                    />
-                  ) : (
-                    <span className="muted">Back missing</span>
-                  )}
+                  {KYC_SIDES.map(({ side, doc, missing }) => {
+                    const url = u.kyc?.[doc];
+                    return url ? (
+                      <KycDocument
+                        key={side}
+                        url={url}
+                        side={side}
+                        owner={u.name}
+                        onOpen={() => openDocuments(u._id)}
+                      />
+                    ) : (
+                      <span key={side} className="muted">
+                        {missing}
+                      </span>
+                    );
+                  })}
                 </span>
               ),
             },

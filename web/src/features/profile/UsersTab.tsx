@@ -204,33 +204,24 @@ export function UsersTab() {
                 </div>
               )}
               <div className="user-card__actions">
-                <Button
-                  size="sm"
-                  variant="secondary"
-                  onClick={() => setRoleFor(u)}
-                  disabled={u._id === me?._id}
-                  aria-label={`Change role of ${u.name}`}
-                >
-                  Change role
-                </Button>
-                <Button
-                  size="sm"
-                  variant="secondary"
-                  onClick={() => impersonate(u)}
-                  disabled={u._id === me?._id}
-                  aria-label={`Impersonate ${u.name}`}
-                >
-                  Impersonate
-                </Button>
-                <Button
-                  size="sm"
-                  variant="danger"
-                  onClick={() => setDeleteFor(u)}
-                  disabled={u._id === me?._id}
-                  aria-label={`Delete ${u.name}`}
-                >
-                  Delete
-                </Button>
+                {(
+                  [
+                    { label: 'Change role', aria: 'Change role of', variant: 'secondary', act: setRoleFor },
+                    { label: 'Impersonate', aria: 'Impersonate', variant: 'secondary', act: impersonate },
+                    { label: 'Delete', aria: 'Delete', variant: 'danger', act: setDeleteFor },
+                  ] as const
+                ).map((b) => (
+                  <Button
+                    key={b.label}
+                    size="sm"
+                    variant={b.variant}
+                    onClick={() => b.act(u)}
+                    disabled={u._id === me?._id}
+                    aria-label={`${b.aria} ${u.name}`}
+                  >
+                    {b.label}
+                  </Button>
+                ))}
               </div>
             </li>
           ))}
