@@ -11,6 +11,7 @@ import type { GatewayConfig } from './config.js';
 import type { GatewayLogger } from './logger.js';
 import { createAuth, type Auth } from './http/auth.js';
 import { HttpError, toHttpError } from './http/errors.js';
+import { BODY_TOO_LARGE } from './http/refusals.js';
 import { correlationAndAccessLog, correlationId, csrf, refuseCrossSite } from './http/middleware.js';
 import { cookiePolicyOf } from './http/cookies.js';
 import { cors, createOriginPolicy, requireAllowedHost } from './http/origins.js';
@@ -169,7 +170,7 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
     let httpErr: HttpError;
     const e = err as { type?: string; status?: number };
     if (e?.type === 'entity.parse.failed') httpErr = new HttpError(400, 'Malformed JSON body');
-    else if (e?.type === 'entity.too.large') httpErr = new HttpError(413, 'Request body too large');
+    else if (e?.type === 'entity.too.large') httpErr = new HttpError(413, BODY_TOO_LARGE);
     else if (typeof e?.status === 'number' && e.status === 404) httpErr = new HttpError(404, 'Not found');
     else if (
       typeof e?.status === 'number' &&

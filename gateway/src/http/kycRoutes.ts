@@ -32,7 +32,7 @@ import { claimAdminOf } from '../live/claimsRoutes.js';
 import type { PendingKycUserAnswer } from './answers.js';
 import { sessionOf, type Auth, type Session } from './auth.js';
 import { HttpError } from './errors.js';
-import { KYC_UPLOAD_MESSAGES, SERVICE_UNAVAILABLE, mustBeString } from './refusals.js';
+import { INVALID_USER_ID, KYC_UPLOAD_MESSAGES, SERVICE_UNAVAILABLE, mustBeString } from './refusals.js';
 import { announcedLength, closeUnlessDrainable } from './fileUpload.js';
 import { ctxOf } from './grpcContext.js';
 import { pageParams, setNextCursor } from './pages.js';
@@ -296,7 +296,7 @@ const kycDecision =
   ({ client, ctx, claims }: KycReviewContext): RequestHandler =>
   async (req, res) => {
     const s = sessionOf(res);
-    const userId = parseTokenParam(req.params.id, 'Invalid user id');
+    const userId = parseTokenParam(req.params.id, INVALID_USER_ID);
     const caller = { caller: s.caller, callerRole: s.principal.role, userId };
     const body = bodyOf(req);
     const out = await claims.decide('kyc', userId, claimAdminOf(res), () =>
@@ -353,7 +353,7 @@ export const KYC_REVIEW_ROUTES = routeTable<KycReviewContext>([
     access: 'admin',
     ok: message("'KYC approved successfully!'"),
     errors: {
-      400: ['Invalid user id'],
+      400: [INVALID_USER_ID],
       ...KYC_DECISION_ERRORS,
     },
     handler: kycDecision((client, caller, ctx) =>
@@ -370,7 +370,7 @@ export const KYC_REVIEW_ROUTES = routeTable<KycReviewContext>([
     body: schemas.kycReject,
     ok: message("'KYC rejected successfully!'"),
     errors: {
-      400: ['Invalid user id', 'reason must be at most 500 characters', ...mustBeString('reason')],
+      400: [INVALID_USER_ID, 'reason must be at most 500 characters', ...mustBeString('reason')],
       ...KYC_DECISION_ERRORS,
     },
     handler: kycDecision(

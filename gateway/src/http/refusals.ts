@@ -23,6 +23,10 @@ export const ALL_FIELDS_REQUIRED = 'All fields are required';
 export const INVALID_EMAIL = 'Please enter a valid email';
 export const SHORT_PASSWORD = 'Password must be up to 6 characters';
 export const INVALID_BODY = 'Invalid request body';
+export const EMAIL_REQUIRED = 'Please enter an email';
+export const ROLE_REQUIRED = 'Please select a role';
+export const LOGIN_CODE_REQUIRED = 'Please fill in the login code';
+export const INVALID_USER_ID = 'Invalid user id';
 /** `<field> must be a string`, for each field. */
 export const mustBeString = (...fields: string[]) => fields.map((f) => `${f} must be a string`);
 
@@ -46,7 +50,7 @@ export const STATEMENT_MESSAGES = {
   order: 'from must not be after to',
   tooLong: 'A statement covers at most 366 days',
   format: 'format must be pdf, json or csv',
-  userId: 'Invalid user id',
+  userId: INVALID_USER_ID,
 } as const;
 
 // ---------------------------------------------------------------- admin reads

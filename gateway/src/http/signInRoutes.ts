@@ -12,8 +12,10 @@ import { parseBody, parseEmailParam, parseTokenParam, schemas } from './validati
 import { userAnswer, userWithMessageAnswer } from './answers.js';
 import {
   ALL_FIELDS_REQUIRED,
+  EMAIL_REQUIRED,
   IDENTITY_RATE_LIMITED,
   INVALID_EMAIL,
+  LOGIN_CODE_REQUIRED,
   SHORT_PASSWORD,
   mustBeString,
 } from './refusals.js';
@@ -221,7 +223,7 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
     body: schemas.forgotPassword,
     rateLimit: 'forgotPassword',
     ok: message('Sent when registered.'),
-    errors: { 400: ['Please enter an email', INVALID_EMAIL, ...mustBeString('email')] },
+    errors: { 400: [EMAIL_REQUIRED, INVALID_EMAIL, ...mustBeString('email')] },
     middleware: ({ limit, bodyEmail }) => [limit('forgotPassword', bodyEmail)],
     handler:
       ({ identity, ctx, origin }) =>
@@ -278,7 +280,7 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
     ok: json(userWithMessageAnswer, 'Signed in.'),
     errors: {
       400: [
-        'Please fill in the login code',
+        LOGIN_CODE_REQUIRED,
         'Access code must be 6 characters',
         'Invalid or expired login code',
         INVALID_EMAIL,

@@ -174,8 +174,8 @@ export const SUPPORT_ADMIN_ROUTES: Route<SupportContext>[] = [
     errors: {
       400: [
         SUPPORT_ROUTE_MESSAGES.invalidId,
-        'Please write a message',
-        'A message must be at most 2,000 characters',
+        SUPPORT_ROUTE_MESSAGES.noText,
+        SUPPORT_ROUTE_MESSAGES.longText,
         'internal must be true or false',
         ...mustBeString('text'),
       ],
@@ -231,7 +231,7 @@ export const SUPPORT_ADMIN_ROUTES: Route<SupportContext>[] = [
       400: [
         SUPPORT_ROUTE_MESSAGES.invalidId,
         SUPPORT_ROUTE_MESSAGES.invalidAddressId,
-        'Please choose a deposit address',
+        SUPPORT_ROUTE_MESSAGES.chooseAddress,
       ],
       404: ['Conversation not found', 'Deposit address not found'],
       409: [CLOSED_REFUSAL, 'This address is retired: choose an active one', ...CLAIM_REFUSALS],
@@ -338,8 +338,8 @@ export const SUPPORT_ADMIN_ROUTES: Route<SupportContext>[] = [
     ok: json(supportAnswers.addressAdded, 'Added.'),
     errors: {
       400: [
-        'Please choose a network',
-        'Please enter a label',
+        SUPPORT_ROUTE_MESSAGES.chooseNetwork,
+        SUPPORT_ROUTE_MESSAGES.label,
         'Enter the deposit address.',
         'The label must be at most 80 characters',
         '<the address check’s message>',

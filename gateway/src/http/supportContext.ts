@@ -40,10 +40,10 @@ export const apply = (mw: RequestHandler, req: Request, res: Response) =>
 
 /** The refusals of an investor's or visitor's message to their own conversation. */
 export const OWN_MESSAGE_REFUSALS = {
-  401: [SUPPORT_ROUTE_MESSAGES.noVisitor, 'This conversation link is not valid'],
+  401: [SUPPORT_ROUTE_MESSAGES.noVisitor, SUPPORT_ROUTE_MESSAGES.badLink],
   403: [
     'This conversation is no longer available',
-    'This conversation link is not valid',
+    SUPPORT_ROUTE_MESSAGES.badLink,
     'Messages cannot be sent while impersonating a user',
   ],
   429: [TOO_MANY_REQUESTS],

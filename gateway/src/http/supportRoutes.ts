@@ -41,7 +41,7 @@ import { MAX_UPLOAD_BYTES } from '@meridian/platform/files/fileKind';
 import * as sp from '@meridian/proto/meridian/support/v1/support';
 import { callUnary } from '../grpcClients.js';
 import { supportAnswers, supportConversationViewAnswer, supportSentAnswer } from './answers.js';
-import { NOT_LOGGED_IN, mustBeString } from './refusals.js';
+import { INVALID_EMAIL, NOT_LOGGED_IN, mustBeString } from './refusals.js';
 import { HttpError } from './errors.js';
 import { clientAddress } from './grpcContext.js';
 import { closeUnlessDrainable, maxUploadBytes } from './fileUpload.js';
@@ -100,7 +100,7 @@ const SUPPORT_OWN_ROUTES: Route<SupportContext>[] = [
     access: 'user',
     guardedByHandler: true,
     ok: json(supportConversationViewAnswer, 'The conversation.'),
-    errors: { 401: [SUPPORT_ROUTE_MESSAGES.noVisitor, 'This conversation link is not valid'] },
+    errors: { 401: [SUPPORT_ROUTE_MESSAGES.noVisitor, SUPPORT_ROUTE_MESSAGES.badLink] },
     handler:
       ({ support, auth, ctx, investor, visitorToken }) =>
       async (req, res) => {
@@ -129,7 +129,7 @@ const SUPPORT_OWN_ROUTES: Route<SupportContext>[] = [
     status: 201,
     ok: json(supportSentAnswer, 'Sent.'),
     errors: {
-      400: ['Please write a message', 'A message must be at most 2,000 characters', ...mustBeString('text')],
+      400: [SUPPORT_ROUTE_MESSAGES.noText, SUPPORT_ROUTE_MESSAGES.longText, ...mustBeString('text')],
       ...OWN_MESSAGE_REFUSALS,
     },
     handler:
@@ -274,11 +274,11 @@ const SUPPORT_OWN_ROUTES: Route<SupportContext>[] = [
     ok: json(supportConversationViewAnswer, 'Started.'),
     errors: {
       400: [
-        'Please enter your name',
-        'Please enter a valid email',
+        SUPPORT_ROUTE_MESSAGES.name,
+        INVALID_EMAIL,
         'Your name must be at most 100 characters',
-        'Please write a message',
-        'A message must be at most 2,000 characters',
+        SUPPORT_ROUTE_MESSAGES.noText,
+        SUPPORT_ROUTE_MESSAGES.longText,
         ...mustBeString('name', 'email', 'text'),
       ],
     },
@@ -314,7 +314,7 @@ const SUPPORT_OWN_ROUTES: Route<SupportContext>[] = [
     body: supportSchemas.visitorResume,
     rateLimit: 'supportVisitorMessage',
     ok: json(supportConversationViewAnswer, 'The conversation.'),
-    errors: { 400: ['This conversation link is not valid'], 401: ['This conversation link is not valid'] },
+    errors: { 400: [SUPPORT_ROUTE_MESSAGES.badLink], 401: [SUPPORT_ROUTE_MESSAGES.badLink] },
     middleware: ({ limit }) => [limit('supportVisitorMessage')],
     handler:
       ({ support, ctx, setVisitorCookie }) =>

@@ -11,6 +11,7 @@ import type { SupportMessage } from '@meridian/proto/meridian/support/v1/events'
 import { HttpError } from './errors.js';
 import { readMultipart } from './fileUpload.js';
 import { optionalString, requiredString } from './validation.js';
+import { INVALID_EMAIL } from './refusals.js';
 
 export const SUPPORT_VISITOR_COOKIE = 'meridian_support_visitor';
 export const VISITOR_COOKIE_MAX_AGE_MS = 180 * 24 * 60 * 60_000;
@@ -22,6 +23,13 @@ export const SUPPORT_ROUTE_MESSAGES = {
   textType: 'text must be a string',
   filters: 'status must be open or closed; assigned must be me, none or any',
   retired: 'Address retired',
+  name: 'Please enter your name',
+  noText: 'Please write a message',
+  longText: 'A message must be at most 2,000 characters',
+  badLink: 'This conversation link is not valid',
+  chooseAddress: 'Please choose a deposit address',
+  chooseNetwork: 'Please choose a network',
+  label: 'Please enter a label',
 } as const;
 
 export const SUPPORT_ATTACHMENT_MESSAGES = {
@@ -109,16 +117,16 @@ export const supportSchemas = {
     internal: z.boolean({ error: 'internal must be true or false' }).optional(),
   }),
   visitorStart: z.object({
-    name: requiredString('Please enter your name', 200),
-    email: requiredString('Please enter a valid email', 254),
+    name: requiredString(SUPPORT_ROUTE_MESSAGES.name, 200),
+    email: requiredString(INVALID_EMAIL, 254),
     text: optionalString(20_000),
   }),
-  visitorResume: z.object({ token: requiredString('This conversation link is not valid', 600) }),
-  depositAddress: z.object({ addressId: requiredString('Please choose a deposit address', 100) }),
+  visitorResume: z.object({ token: requiredString(SUPPORT_ROUTE_MESSAGES.badLink, 600) }),
+  depositAddress: z.object({ addressId: requiredString(SUPPORT_ROUTE_MESSAGES.chooseAddress, 100) }),
   assign: z.object({ assigneeId: optionalString(100) }),
   addAddress: z.object({
-    network: requiredString('Please choose a network', 20),
-    label: requiredString('Please enter a label', 200),
+    network: requiredString(SUPPORT_ROUTE_MESSAGES.chooseNetwork, 20),
+    label: requiredString(SUPPORT_ROUTE_MESSAGES.label, 200),
     address: requiredString('Enter the deposit address.', 200),
   }),
 };
@@ -220,5 +228,5 @@ export const ATTACHMENT_REFUSALS = [
   'The image could not be read: attach a screenshot (JPEG, PNG, GIF, WebP, BMP, HEIC) or a PDF',
   'The image is too small (W×H pixels): each side must be at least 32 pixels.',
   'The image is too large (W×H pixels): each side must be at most 12,000 pixels.',
-  'A message must be at most 2,000 characters',
+  SUPPORT_ROUTE_MESSAGES.longText,
 ];

@@ -11,7 +11,7 @@ import { deleteWithMoneySettled, parseCancelPending } from './userDeletion.js';
 import { defaultAvatarUrl, userJson } from './userView.js';
 import { parseBody, parseTokenParam, schemas } from './validation.js';
 import { impersonationAnswer, userAnswer, userStatsAnswer } from './answers.js';
-import { ALL_FIELDS_REQUIRED, mustBeString } from './refusals.js';
+import { ALL_FIELDS_REQUIRED, INVALID_USER_ID, ROLE_REQUIRED, mustBeString } from './refusals.js';
 import { TAGS, json, message, routeTable } from './routeTable.js';
 import { CANCEL_PENDING_INVALID } from './userDeletion.js';
 import { NEXT_CURSOR_HEADER, pageQuerySchema, setNextCursor } from './pages.js';
@@ -108,7 +108,7 @@ export const USER_ADMIN_ROUTES = routeTable<UsersContext>([
     ok: message('Changed.'),
     errors: {
       400: [
-        'Please select a role',
+        ROLE_REQUIRED,
         'Invalid role',
         ALL_FIELDS_REQUIRED,
         'The last admin cannot be demoted',
@@ -144,7 +144,7 @@ export const USER_ADMIN_ROUTES = routeTable<UsersContext>([
     access: 'admin',
     ok: json(impersonationAnswer, 'Impersonating.'),
     errors: {
-      400: ['Invalid user id'],
+      400: [INVALID_USER_ID],
       403: ['Admins cannot be impersonated', 'You cannot impersonate yourself'],
       404: ['User not found'],
     },
@@ -152,7 +152,7 @@ export const USER_ADMIN_ROUTES = routeTable<UsersContext>([
     handler:
       ({ identity, secure, ctx }) =>
       async (req, res) => {
-        const userId = parseTokenParam(req.params.id, 'Invalid user id');
+        const userId = parseTokenParam(req.params.id, INVALID_USER_ID);
         const out = await callUnary(
           identity,
           'impersonate',
@@ -181,14 +181,14 @@ export const USER_ADMIN_ROUTES = routeTable<UsersContext>([
     },
     ok: message('Deleted.'),
     errors: {
-      400: ['Invalid user id', CANCEL_PENDING_INVALID],
+      400: [INVALID_USER_ID, CANCEL_PENDING_INVALID],
       403: ['You cannot delete your own account'],
       404: ['User not found'],
     },
     handler:
       ({ identity, money, ctx }) =>
       async (req, res) => {
-        const userId = parseTokenParam(req.params.id, 'Invalid user id');
+        const userId = parseTokenParam(req.params.id, INVALID_USER_ID);
         const cancelPending = parseCancelPending(req.query.cancelPending);
         const session = sessionOf(res);
         const remove = async () =>

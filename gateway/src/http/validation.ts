@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { HttpError } from './errors.js';
-import { ALL_FIELDS_REQUIRED, INVALID_BODY, INVALID_EMAIL, SHORT_PASSWORD } from './refusals.js';
+import {
+  ALL_FIELDS_REQUIRED,
+  EMAIL_REQUIRED,
+  INVALID_BODY,
+  INVALID_EMAIL,
+  LOGIN_CODE_REQUIRED,
+  ROLE_REQUIRED,
+  SHORT_PASSWORD,
+} from './refusals.js';
 import { DEFAULT_AVATAR_PATH } from './userView.js';
 
 /**
@@ -119,16 +127,16 @@ export const schemas = {
   }),
   changePassword: z.object({ oldPassword: anyPassword(), password: newPassword() }),
   resetPassword: z.object({ password: newPassword() }),
-  forgotPassword: z.object({ email: email('Please enter an email') }),
+  forgotPassword: z.object({ email: email(EMAIL_REQUIRED) }),
   upgradeUser: z.object({
-    role: requiredString('Please select a role', 20).refine(
+    role: requiredString(ROLE_REQUIRED, 20).refine(
       (r) => (ROLES as readonly string[]).includes(r),
       'Invalid role',
     ),
     id: requiredString(ALL_FIELDS_REQUIRED, 100),
   }),
   loginWithCode: z.object({
-    loginCode: requiredString('Please fill in the login code', 100).refine(
+    loginCode: requiredString(LOGIN_CODE_REQUIRED, 100).refine(
       (c) => c.length === 6,
       'Access code must be 6 characters',
     ),
@@ -149,12 +157,7 @@ export const schemas = {
   kycReject: z.object({ reason: optionalString(500) }),
 };
 
-const REQUIRED_MESSAGES = new Set([
-  ALL_FIELDS_REQUIRED,
-  'Please enter an email',
-  'Please select a role',
-  'Please fill in the login code',
-]);
+const REQUIRED_MESSAGES = new Set([ALL_FIELDS_REQUIRED, EMAIL_REQUIRED, ROLE_REQUIRED, LOGIN_CODE_REQUIRED]);
 
 /** Parses a JSON body with a schema; the first issue (wrong type, then missing, then format) becomes a 400. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {

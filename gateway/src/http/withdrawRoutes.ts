@@ -14,7 +14,7 @@ import { callUnary } from '../grpcClients.js';
 import { balancesAnswer, moneyAnswers, withdrawalDetailAnswer } from './answers.js';
 import { balancesJson, withdrawalJson } from './moneyViews.js';
 import { parseBody, parseTokenParam } from './validation.js';
-import { ALL_FIELDS_REQUIRED } from './refusals.js';
+import { ALL_FIELDS_REQUIRED, INVALID_USER_ID } from './refusals.js';
 import { TAGS, json, type Route } from './routeTable.js';
 import {
   MONEY_MESSAGES,
@@ -157,7 +157,7 @@ export const BALANCE_EDIT_ROUTES: Route<MoneyContext>[] = BALANCE_EDITS.map(
     errors: {
       400: amountRefusals(
         [MONEY_MESSAGES.operation],
-        ['Invalid user id', 'Insufficient balance for this deduction'],
+        [INVALID_USER_ID, 'Insufficient balance for this deduction'],
       ),
       403: [MAKER_CHECKER.ownBalances],
       404: ['User not found'],
@@ -165,7 +165,7 @@ export const BALANCE_EDIT_ROUTES: Route<MoneyContext>[] = BALANCE_EDITS.map(
     handler:
       ({ money, ctx, caller }) =>
       async (req, res) => {
-        const userId = parseTokenParam(req.params.id, 'Invalid user id');
+        const userId = parseTokenParam(req.params.id, INVALID_USER_ID);
         const b = parseBody(moneySchemas.adjust, req.body);
         const out = await callUnary(
           money.ledger,
