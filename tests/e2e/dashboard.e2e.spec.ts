@@ -17,26 +17,23 @@
  *
  *   (cd web && npx vite build) && npx vitest run --project e2e tests/e2e/dashboard.e2e.spec.ts
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConsoleWatcher, launchChromium } from '../support/browser.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkA11y } from '../support/a11y.js';
+import { SHOTS, stepsInOrder, useBrowserTarget } from '../support/browserTarget.js';
 import {
   KYC_PNG,
-  csrfHeaders,
   currentUser,
   loginWithCode,
+  money,
   registerAndVerify,
   type Investor,
 } from '../support/journey.js';
 import { MONEY_PLANS_JSON } from '../support/moneyJourney.js';
-import { ROOT, snapshotWebDist, startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
 
-const WEB_DIST = process.env.WEB_DIST ?? join(ROOT, 'web/dist');
-const SHOTS = join(ROOT, 'artifacts/screenshots');
 const ADMIN_EMAIL = 'dash-e2e-admin@example.com';
 const ADMIN_PASSWORD = 'Dash-E2e-Admin-Passw0rd!';
 const WIDTHS = [
@@ -52,25 +49,18 @@ const investor: Investor = {
   password: 'Dana-Passw0rd!',
 };
 
-const dataDir = mkdtempSync(join(tmpdir(), 'meridian-e2e-dash-'));
 const filesDir = mkdtempSync(join(tmpdir(), 'meridian-e2e-dash-files-'));
-const watcher = new ConsoleWatcher();
-let target: RunningTarget | undefined;
-let browser: Browser | undefined;
-let url = '';
+const e2e = useBrowserTarget({
+  name: 'dash',
+  admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+  env: { PLANS_JSON: MONEY_PLANS_JSON },
+  viewport: { width: 1280, height: 900 },
+});
+const { watcher, newContext, assertNoConsoleErrors } = e2e;
 let inv: BrowserContext;
 let adm: BrowserContext;
 let invPage: Page;
 let admPage: Page;
-
-async function newContext(label: string): Promise<BrowserContext> {
-  const context = await browser!.newContext({ viewport: { width: 1280, height: 900 }, baseURL: url });
-  return watcher.watch(context, label);
-}
-
-function assertNoConsoleErrors(): void {
-  expect(watcher.unexpected(), 'console errors or page errors nobody expected').toEqual([]);
-}
 
 /** A PNG the kyc service accepts (real signature and header), padded to `bytes`. */
 function bigPng(bytes: number): Buffer {
@@ -79,57 +69,26 @@ function bigPng(bytes: number): Buffer {
   return out;
 }
 
-/** Claims the item for the admin first (an admin decides only what they claimed: gateway/src/live/claims.ts). */
-async function claim(kind: 'deposit' | 'investment', id: string): Promise<void> {
-  const res = await adm.request.post(`${url}/api/admin/claims`, {
-    headers: await csrfHeaders(adm, url),
-    data: { kind, id },
-  });
-  expect(res.ok(), await res.text()).toBe(true);
-}
-
 const counter = (page: Page, queue: string) => page.getByTestId(`queue-${queue}`);
 const flow = (page: Page, kind: string) => page.getByTestId(`flow-${kind}`);
 
-beforeAll(async () => {
-  if (!existsSync(join(WEB_DIST, 'index.html')))
-    throw new Error(`${WEB_DIST} is missing: run \`cd web && npx vite build\` first`);
-  mkdirSync(SHOTS, { recursive: true });
+beforeAll(() => {
   writeFileSync(join(filesDir, 'id-front.png'), bigPng(3 * 1024 * 1024));
   writeFileSync(join(filesDir, 'id-back.png'), bigPng(3 * 1024 * 1024));
-  target = await startTarget({
-    dataDir,
-    adminEmail: ADMIN_EMAIL,
-    adminPassword: ADMIN_PASSWORD,
-    env: { WEB_DIST: await snapshotWebDist(WEB_DIST), PLANS_JSON: MONEY_PLANS_JSON },
-  });
-  url = target.url;
-  browser = await launchChromium();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  if (target) await stopTarget(target);
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(filesDir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(filesDir, { recursive: true, force: true }));
 
 describe('the investor and admin dashboards in Chromium against the standalone target', () => {
-  let brokenAt = '';
-  afterEach(({ task }) => {
-    if (task.result?.state === 'fail' && !brokenAt) brokenAt = task.name;
-  });
-  beforeEach(({ skip }) => {
-    if (brokenAt) skip(`an earlier step failed: ${brokenAt}`);
-  });
+  stepsInOrder();
 
   it('1. the investor registers; the admin opens /dashboard and every queue counter reads 0', async () => {
     inv = await newContext('investor');
     invPage = await inv.newPage();
-    await registerAndVerify(invPage, url, investor);
+    await registerAndVerify(invPage, e2e.url, investor);
     adm = await newContext('admin');
     admPage = await adm.newPage();
-    await loginWithCode(admPage, url, watcher, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await loginWithCode(admPage, e2e.url, watcher, ADMIN_EMAIL, ADMIN_PASSWORD);
     await admPage.getByRole('heading', { name: 'Administration' }).waitFor();
     for (const q of ['deposits', 'investments', 'withdrawals', 'kyc'])
       await expect.poll(() => counter(admPage, q).textContent(), { timeout: 15_000 }).toBe('0');
@@ -139,22 +98,13 @@ describe('the investor and admin dashboards in Chromium against the standalone t
   });
 
   it('2. a deposit request moves the admin counter live; its confirmation adds to today’s money flow', async () => {
-    const created = await inv.request.post(`${url}/api/payments/create`, {
-      headers: await csrfHeaders(inv, url),
-      data: { amount: '1000' },
-    });
-    expect(created.ok(), await created.text()).toBe(true);
+    await money.deposit(inv, e2e.url, '1000');
     await expect.poll(() => counter(admPage, 'deposits').textContent(), { timeout: 10_000 }).toBe('1');
 
-    const pending = await adm.request.get(`${url}/api/payments/pending-deposit`);
-    const [deposit] = ((await pending.json()) as { deposit: Array<Record<string, string>> }).deposit;
+    const [deposit] = await money.pendingDeposits(adm, e2e.url);
     const transactionId = deposit!.transactionId ?? deposit!._id!;
-    await claim('deposit', transactionId);
-    const confirmed = await adm.request.patch(`${url}/api/payments/confirmPayment`, {
-      headers: await csrfHeaders(adm, url),
-      data: { transactionId, status: 'Confirmed', notes: '' },
-    });
-    expect(confirmed.ok(), await confirmed.text()).toBe(true);
+    await e2e.claim(adm, 'deposit', transactionId);
+    await money.confirm(adm, e2e.url, transactionId);
     await expect.poll(() => counter(admPage, 'deposits').textContent(), { timeout: 10_000 }).toBe('0');
     await expect.poll(() => flow(admPage, 'deposits').textContent(), { timeout: 10_000 }).toBe('$1,000.00');
     // a fresh load reads the same figure from today's audit trail
@@ -164,21 +114,12 @@ describe('the investor and admin dashboards in Chromium against the standalone t
   });
 
   it('3. an approved investment shows its progress bar, the chart and the table on the investor dashboard', async () => {
-    const started = await inv.request.post(`${url}/api/invest/start-invest`, {
-      headers: await csrfHeaders(inv, url),
-      data: { amount: '600', planName: 'Bronze' },
-    });
-    expect(started.ok(), await started.text()).toBe(true);
+    await money.invest(inv, e2e.url, '600', 'Bronze');
     await expect.poll(() => counter(admPage, 'investments').textContent(), { timeout: 10_000 }).toBe('1');
-    const pending = await adm.request.get(`${url}/api/invest/adminPendingInvestment`);
-    const [investment] = ((await pending.json()) as { pendingInvestments: Array<Record<string, string>> })
-      .pendingInvestments;
+    const [investment] = await money.pendingInvestments(adm, e2e.url);
     const id = investment!.investmentId ?? investment!._id!;
-    await claim('investment', id);
-    const approved = await adm.request.put(`${url}/api/invest/${id}/approve`, {
-      headers: await csrfHeaders(adm, url),
-    });
-    expect(approved.ok(), await approved.text()).toBe(true);
+    await e2e.claim(adm, 'investment', id);
+    await money.approve(adm, e2e.url, id);
     await expect.poll(() => counter(admPage, 'investments').textContent(), { timeout: 10_000 }).toBe('0');
     await expect.poll(() => flow(admPage, 'investments').textContent(), { timeout: 10_000 }).toBe('$600.00');
 
@@ -207,7 +148,7 @@ describe('the investor and admin dashboards in Chromium against the standalone t
     await table.waitFor({ state: 'visible' });
     await invPage.getByRole('button', { name: 'Hide the table' }).click();
     await checkA11y(invPage, 'dashboard-investor');
-    const user = await currentUser(inv, url);
+    const user = await currentUser(inv, e2e.url);
     expect(user.investmentBalance).toBe(600);
     assertNoConsoleErrors();
   });

@@ -3,7 +3,7 @@
  * investor registered and verified through the UI, the admin's new-browser code login, calls made with
  * a browser context's own cookies (CSRF header included), screenshots with a sideways-scroll check.
  */
-import type { BrowserContext, Page } from 'playwright-core';
+import type { APIResponse, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { linkWith, listMail, loginCodeOf, waitForMail } from '@meridian/gateway/testing/httpSession';
 import { captureScreens, type CaptureOptions, type Screen } from '../../web/scripts/screenshots.js';
@@ -93,6 +93,52 @@ export async function csrfHeaders(context: BrowserContext, url: string): Promise
   if (!token) throw new Error('no XSRF-TOKEN cookie');
   return { 'x-xsrf-token': decodeURIComponent(token) };
 }
+
+/** A state-changing call with this context's cookies and CSRF header; the step fails unless it answers 2xx. */
+export async function send(
+  context: BrowserContext,
+  url: string,
+  method: 'post' | 'put' | 'patch' | 'delete',
+  path: string,
+  data?: unknown,
+): Promise<APIResponse> {
+  const res = await context.request[method](`${url}${path}`, {
+    headers: await csrfHeaders(context, url),
+    ...(data === undefined ? {} : { data }),
+  });
+  expect(res.ok(), await res.text()).toBe(true);
+  return res;
+}
+
+/** The money moves of the journeys through the API, each with the acting context's own cookies. */
+export const money = {
+  deposit: (inv: BrowserContext, url: string, amount: string) =>
+    send(inv, url, 'post', '/api/payments/create', { amount }),
+  invest: (inv: BrowserContext, url: string, amount: string, planName: string) =>
+    send(inv, url, 'post', '/api/invest/start-invest', { amount, planName }),
+  /** The admin confirms a deposit (claimed first). */
+  confirm: (adm: BrowserContext, url: string, transactionId: string) =>
+    send(adm, url, 'patch', '/api/payments/confirmPayment', {
+      transactionId,
+      status: 'Confirmed',
+      notes: '',
+    }),
+  /** The admin approves an investment (claimed first). */
+  approve: (adm: BrowserContext, url: string, investmentId: string) =>
+    send(adm, url, 'put', `/api/invest/${investmentId}/approve`),
+  /** The admin's queue of pending deposits. */
+  async pendingDeposits(adm: BrowserContext, url: string): Promise<Array<Record<string, string>>> {
+    const res = await adm.request.get(`${url}/api/payments/pending-deposit`);
+    return ((await res.json()) as { deposit?: Array<Record<string, string>> }).deposit ?? [];
+  },
+  /** The admin's queue of pending investments. */
+  async pendingInvestments(adm: BrowserContext, url: string): Promise<Array<Record<string, string>>> {
+    const res = await adm.request.get(`${url}/api/invest/adminPendingInvestment`);
+    return (
+      ((await res.json()) as { pendingInvestments?: Array<Record<string, string>> }).pendingInvestments ?? []
+    );
+  },
+};
 
 /** The logged-in user of a context (GET api/users/getUser with its cookies). */
 export async function currentUser(context: BrowserContext, url: string): Promise<Record<string, any>> {
