@@ -8,6 +8,7 @@ import type { UserEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi, type RecordedCall } from '../test/fakeApi';
 import { aUser, authState, loggedInAs, renderApp } from '../test/render';
+import { admin } from '../test/people';
 
 let server: ReturnType<typeof fakeApi>;
 beforeEach(() => {
@@ -18,7 +19,6 @@ afterEach(() => server.restore());
 const KEY = /^spa-[0-9a-f]{32}$/;
 const keyOf = (call: RecordedCall | undefined) => call?.headers['Idempotency-Key'];
 
-const admin = aUser({ _id: 'admin-1', role: 'admin' });
 const target = aUser({ _id: 'u-7', name: 'Ada Lovelace', balance: 300 });
 
 interface Screen {

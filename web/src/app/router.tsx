@@ -86,7 +86,7 @@ const AddressBookPage = lazyPage(() =>
   import('../features/support/AddressBookPage').then((m) => m.AddressBookPage),
 );
 
-/** The money and KYC screens (issues 4 and 5) by their section path; a path not listed keeps the placeholder. */
+/** The money and KYC screens by their section path; a path not listed keeps the placeholder. */
 const SCREENS: Record<string, ReactNode> = {
   '/deposit-payment': <DepositPage />,
   '/start-invest': <StartInvestPage />,

@@ -2,6 +2,7 @@ import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi } from '../../test/fakeApi';
 import { aUser, authState, renderApp } from '../../test/render';
+import { admin } from '../../test/people';
 
 let server: ReturnType<typeof fakeApi>;
 beforeEach(() => {
@@ -9,7 +10,6 @@ beforeEach(() => {
 });
 afterEach(() => server.restore());
 
-const admin = aUser({ _id: 'admin-1', role: 'admin' });
 const target = aUser({
   _id: 'u-7',
   name: 'Ada Lovelace',

@@ -3,6 +3,7 @@ import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi } from '../../test/fakeApi';
 import { aUser, loggedInAs, pushLive, renderApp } from '../../test/render';
+import { ada, pendingDeposit } from '../../test/people';
 import { LIVE_EVENTS, type ReviewClaim } from '../live/pushContract';
 
 let server: ReturnType<typeof fakeApi>;
@@ -12,16 +13,7 @@ beforeEach(() => {
 afterEach(() => server.restore());
 
 const me = aUser({ _id: 'admin-1', role: 'admin', name: 'Alice Admin' });
-const ada = { _id: 'u-2', name: 'Ada Lovelace', email: 'ada@example.com' };
-const pending = {
-  _id: 't1',
-  transactionId: 't1',
-  amount: 1500,
-  status: 'Pending',
-  notes: '',
-  createdAt: '2026-03-04T14:05:00Z',
-  user: ada,
-};
+const pending = { _id: 't1', ...pendingDeposit };
 const claimBy = (adminId: string, adminName: string, id = 't1'): ReviewClaim => ({
   kind: 'deposit',
   id,

@@ -2,11 +2,9 @@ import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApiEachTest } from '../../test/fakeApi';
 import { aUser, clickThenSee, loggedInAs, pushLive, renderApp } from '../../test/render';
+import { ada, admin, pendingDeposit } from '../../test/people';
 
 const server = fakeApiEachTest();
-
-const admin = aUser({ _id: 'admin-1', role: 'admin' });
-const ada = { _id: 'u-2', name: 'Ada Lovelace', email: 'ada@example.com' };
 
 describe('/deposit-payment', () => {
   it('requires an amount', async () => {
@@ -109,14 +107,7 @@ describe('/admin-pending-deposit', () => {
 });
 
 describe('/transaction/:transactionId', () => {
-  const pending = {
-    transactionId: 't1',
-    amount: 1500,
-    status: 'Pending',
-    notes: '',
-    createdAt: '2026-03-04T14:05:00Z',
-    user: ada,
-  };
+  const pending = pendingDeposit;
 
   it('confirms with notes and updates the status', async () => {
     server.on('GET payments/viewPaymentStatus/t1', [200, pending]);

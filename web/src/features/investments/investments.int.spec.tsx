@@ -2,16 +2,15 @@ import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApiEachTest } from '../../test/fakeApi';
 import { aUser, clickThenSee, loggedInAs, pushLive, renderApp } from '../../test/render';
+import { ada, admin } from '../../test/people';
 import { formatDateTime } from '../../ui/dates';
 
 const server = fakeApiEachTest();
 
-const admin = aUser({ _id: 'admin-1', role: 'admin' });
 const plans = [
   { _id: 'p1', name: 'Starter', minAmount: 100, maxAmount: 500 },
   { _id: 'p2', name: 'Gold', minAmount: 5000, maxAmount: 10000 },
 ];
-const ada = { _id: 'u-2', name: 'Ada Lovelace', email: 'ada@example.com' };
 
 describe('/start-invest', () => {
   it('loads plans with their ranges and asks for a plan first', async () => {

@@ -6,12 +6,11 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeApiEachTest } from '../../test/fakeApi';
-import { aUser, loggedInAs, renderApp } from '../../test/render';
+import { loggedInAs, renderApp } from '../../test/render';
+import { ada, admin } from '../../test/people';
 
 const server = fakeApiEachTest();
 
-const admin = aUser({ _id: 'admin-1', role: 'admin' });
-const ada = { _id: 'u-2', name: 'Ada Lovelace', email: 'ada@example.com' };
 const grace = { _id: 'admin-7', name: 'Grace Admin', email: 'grace@example.com' };
 const own = (noun: string) =>
   `You cannot decide your own ${noun}: another admin must review it (if you are the only admin, a second admin is needed)`;

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../test/fakeApi';
 import { stubIntersectionObserver } from '../../test/intersection';
 import { aUser, loggedInAs, pushLive, renderApp } from '../../test/render';
+import { ada, admin } from '../../test/people';
 
 let server: ReturnType<typeof fakeApi>;
 let scroll: ReturnType<typeof stubIntersectionObserver>;
@@ -21,8 +22,6 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const admin = aUser({ _id: 'admin-1', role: 'admin' });
-const ada = { _id: 'u-2', name: 'Ada Lovelace', email: 'ada@example.com' };
 const deposit = (id: string, amount: number) => ({
   _id: id,
   transactionId: id,

@@ -2,11 +2,9 @@ import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApiEachTest } from '../../test/fakeApi';
 import { aUser, clickThenSee, loggedInAs, pushLive, renderApp } from '../../test/render';
+import { ada, admin } from '../../test/people';
 
 const server = fakeApiEachTest();
-
-const admin = aUser({ _id: 'admin-1', role: 'admin' });
-const ada = { _id: 'u-2', name: 'Ada Lovelace', email: 'ada@example.com' };
 
 describe('/withdraw-wallet', () => {
   it('shows instructions, the irreversible warning and the current balance; both fields are required', async () => {
