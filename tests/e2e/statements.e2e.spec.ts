@@ -20,26 +20,18 @@
  *   (cd web && npx vite build) && npx vitest run --project e2e tests/e2e/statements.e2e.spec.ts
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { verifyStatement } from 'meridian-verify';
 import { checkA11y } from '../support/a11y.js';
-import { ConsoleWatcher, launchChromium } from '../support/browser.js';
-import {
-  csrfHeaders,
-  currentUser,
-  loginWithCode,
-  registerAndVerify,
-  type Investor,
-} from '../support/journey.js';
+import { SHOTS, stepsInOrder, useBrowserTarget } from '../support/browserTarget.js';
+import { currentUser, loginWithCode, money, registerAndVerify, type Investor } from '../support/journey.js';
 import { MONEY_PLANS_JSON } from '../support/moneyJourney.js';
-import { ROOT, snapshotWebDist, startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
+import { ROOT } from '../support/standalone.js';
 
-const WEB_DIST = process.env.WEB_DIST ?? join(ROOT, 'web/dist');
-const SHOTS = join(ROOT, 'artifacts/screenshots');
 const ADMIN_EMAIL = 'statements-e2e-admin@example.com';
 const ADMIN_PASSWORD = 'Statements-E2e-Admin-Passw0rd!';
 const WIDTHS = [
@@ -63,40 +55,21 @@ interface StatementJson {
   head: { seq: number; hash: string };
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'meridian-e2e-statements-'));
 const filesDir = mkdtempSync(join(tmpdir(), 'meridian-e2e-statements-files-'));
-const watcher = new ConsoleWatcher();
-let target: RunningTarget | undefined;
-let browser: Browser | undefined;
-let url = '';
+const e2e = useBrowserTarget({
+  name: 'statements',
+  admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+  env: { PLANS_JSON: MONEY_PLANS_JSON },
+  viewport: { width: 1280, height: 900 },
+  acceptDownloads: true,
+});
+const { watcher, newContext, assertNoConsoleErrors } = e2e;
 let inv: BrowserContext;
 let adm: BrowserContext;
 let invPage: Page;
 let statement: StatementJson;
 const jsonPath = join(filesDir, 'statement.json');
 const alteredPath = join(filesDir, 'statement-altered.json');
-
-async function newContext(label: string): Promise<BrowserContext> {
-  const context = await browser!.newContext({
-    viewport: { width: 1280, height: 900 },
-    baseURL: url,
-    acceptDownloads: true,
-  });
-  return watcher.watch(context, label);
-}
-
-function assertNoConsoleErrors(): void {
-  expect(watcher.unexpected(), 'console errors or page errors nobody expected').toEqual([]);
-}
-
-/** Claims the item for the admin first (an admin decides only what they claimed: gateway/src/live/claims.ts). */
-async function claim(kind: 'deposit' | 'investment', id: string): Promise<void> {
-  const res = await adm.request.post(`${url}/api/admin/claims`, {
-    headers: await csrfHeaders(adm, url),
-    data: { kind, id },
-  });
-  expect(res.ok(), await res.text()).toBe(true);
-}
 
 /** Clicks a download button of the Statements section (or acts); the file as the browser saved it. */
 async function download(
@@ -159,59 +132,29 @@ function runVerifier(file: string): Promise<{ code: number; output: string }> {
 
 const verdict = (page: Page) => page.locator('.statement-verdict');
 
-beforeAll(async () => {
-  if (!existsSync(join(WEB_DIST, 'index.html')))
-    throw new Error(`${WEB_DIST} is missing: run \`cd web && npx vite build\` first`);
-  mkdirSync(SHOTS, { recursive: true });
-  target = await startTarget({
-    dataDir,
-    adminEmail: ADMIN_EMAIL,
-    adminPassword: ADMIN_PASSWORD,
-    env: { WEB_DIST: await snapshotWebDist(WEB_DIST), PLANS_JSON: MONEY_PLANS_JSON },
-  });
-  url = target.url;
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  if (target) await stopTarget(target);
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(filesDir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(filesDir, { recursive: true, force: true }));
 
 describe('verifiable statements on /transaction-History in Chromium against the standalone target', () => {
-  let brokenAt = '';
-  afterEach(({ task }) => {
-    if (task.result?.state === 'fail' && !brokenAt) brokenAt = task.name;
-  });
-  beforeEach(({ skip }) => {
-    if (brokenAt) skip(`an earlier step failed: ${brokenAt}`);
-  });
+  stepsInOrder();
 
   it('1. the investor registers and verifies; the admin logs in', async () => {
     inv = await newContext('investor');
     invPage = await inv.newPage();
-    await registerAndVerify(invPage, url, investor);
+    await registerAndVerify(invPage, e2e.url, investor);
     adm = await newContext('admin');
     const admPage = await adm.newPage();
-    await loginWithCode(admPage, url, watcher, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await loginWithCode(admPage, e2e.url, watcher, ADMIN_EMAIL, ADMIN_PASSWORD);
     await admPage.close();
     assertNoConsoleErrors();
   });
 
   it('2. a confirmed $1,000 deposit and an approved $600 investment', async () => {
-    const created = await inv.request.post(`${url}/api/payments/create`, {
-      headers: await csrfHeaders(inv, url),
-      data: { amount: '1000' },
-    });
-    expect(created.ok(), await created.text()).toBe(true);
+    await money.deposit(inv, e2e.url, '1000');
     let transactionId = '';
     await expect
       .poll(
         async () => {
-          const pending = await adm.request.get(`${url}/api/payments/pending-deposit`);
-          const list = ((await pending.json()) as { deposit?: Array<Record<string, string>> }).deposit ?? [];
+          const list = await money.pendingDeposits(adm, e2e.url);
           const mine = list.find((d) => d.email === investor.email) ?? list[0];
           transactionId = mine ? (mine.transactionId ?? mine._id ?? '') : '';
           return transactionId;
@@ -219,40 +162,26 @@ describe('verifiable statements on /transaction-History in Chromium against the 
         { timeout: 15_000 },
       )
       .not.toBe('');
-    await claim('deposit', transactionId);
-    const confirmed = await adm.request.patch(`${url}/api/payments/confirmPayment`, {
-      headers: await csrfHeaders(adm, url),
-      data: { transactionId, status: 'Confirmed', notes: '' },
-    });
-    expect(confirmed.ok(), await confirmed.text()).toBe(true);
-    await expect.poll(async () => (await currentUser(inv, url)).balance, { timeout: 15_000 }).toBe(1000);
+    await e2e.claim(adm, 'deposit', transactionId);
+    await money.confirm(adm, e2e.url, transactionId);
+    await expect.poll(async () => (await currentUser(inv, e2e.url)).balance, { timeout: 15_000 }).toBe(1000);
 
-    const started = await inv.request.post(`${url}/api/invest/start-invest`, {
-      headers: await csrfHeaders(inv, url),
-      data: { amount: '600', planName: 'Bronze' },
-    });
-    expect(started.ok(), await started.text()).toBe(true);
+    await money.invest(inv, e2e.url, '600', 'Bronze');
     let investmentId = '';
     await expect
       .poll(
         async () => {
-          const pending = await adm.request.get(`${url}/api/invest/adminPendingInvestment`);
-          const [first] =
-            ((await pending.json()) as { pendingInvestments?: Array<Record<string, string>> })
-              .pendingInvestments ?? [];
+          const [first] = await money.pendingInvestments(adm, e2e.url);
           investmentId = first ? (first.investmentId ?? first._id ?? '') : '';
           return investmentId;
         },
         { timeout: 15_000 },
       )
       .not.toBe('');
-    await claim('investment', investmentId);
-    const approved = await adm.request.put(`${url}/api/invest/${investmentId}/approve`, {
-      headers: await csrfHeaders(adm, url),
-    });
-    expect(approved.ok(), await approved.text()).toBe(true);
+    await e2e.claim(adm, 'investment', investmentId);
+    await money.approve(adm, e2e.url, investmentId);
     await expect
-      .poll(async () => (await currentUser(inv, url)).investmentBalance, { timeout: 15_000 })
+      .poll(async () => (await currentUser(inv, e2e.url)).investmentBalance, { timeout: 15_000 })
       .toBe(600);
     assertNoConsoleErrors();
   });
