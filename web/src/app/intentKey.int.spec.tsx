@@ -34,6 +34,11 @@ interface Screen {
   button: string;
 }
 
+async function typeAmount(user: UserEvent, amount: string) {
+  await user.clear(screen.getByLabelText('Amount (USD)'));
+  await user.type(screen.getByLabelText('Amount (USD)'), amount);
+}
+
 const screens: Screen[] = [
   {
     name: 'deposit',
@@ -43,8 +48,7 @@ const screens: Screen[] = [
     state: () => loggedInAs(aUser()),
     button: 'Submit deposit',
     async submit(user, amount = '250') {
-      await user.clear(screen.getByLabelText('Amount (USD)'));
-      await user.type(screen.getByLabelText('Amount (USD)'), amount);
+      await typeAmount(user, amount);
       await user.click(screen.getByRole('button', { name: 'Submit deposit' }));
     },
   },
@@ -62,8 +66,7 @@ const screens: Screen[] = [
       ]),
     async submit(user, amount = '250') {
       await user.click(await screen.findByRole('radio', { name: /Starter/ }));
-      await user.clear(screen.getByLabelText('Amount (USD)'));
-      await user.type(screen.getByLabelText('Amount (USD)'), amount);
+      await typeAmount(user, amount);
       await user.click(screen.getByRole('button', { name: 'Invest in Starter' }));
     },
   },
@@ -76,8 +79,7 @@ const screens: Screen[] = [
     button: 'Request withdrawal',
     setUp: () => server.on('GET withDraw/balance', [200, { totalMaturityAmount: 500 }]),
     async submit(user, amount = '120') {
-      await user.clear(screen.getByLabelText('Amount (USD)'));
-      await user.type(screen.getByLabelText('Amount (USD)'), amount);
+      await typeAmount(user, amount);
       await user.clear(screen.getByLabelText('Wallet address'));
       await user.type(screen.getByLabelText('Wallet address'), 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh');
       await user.click(screen.getByRole('button', { name: 'Request withdrawal' }));
@@ -97,8 +99,7 @@ const screens: Screen[] = [
     state: () => ({ auth: authState({ isLoggedIn: true, user: admin, users: [admin, target] }) }),
     button: 'Submit',
     async submit(user, amount = '25.5') {
-      await user.clear(screen.getByLabelText('Amount (USD)'));
-      await user.type(screen.getByLabelText('Amount (USD)'), amount);
+      await typeAmount(user, amount);
       await user.click(screen.getByRole('button', { name: 'Submit' }));
     },
   })),

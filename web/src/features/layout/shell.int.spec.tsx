@@ -44,19 +44,23 @@ describe('guards', () => {
     expect(screen.getByRole('heading', { name: 'Log in to Meridian' })).toBeInTheDocument();
   });
 
-  it('re-checks the login status on navigation and lands on /login when the server says no', async () => {
-    const ada = aUser();
-    server.on('GET users/loginStatus', [200, false]);
-    server.on('GET users/getUser', [401, { message: 'Not authorized, please login' }]);
-    const { router } = renderApp('/user-profile', { preloadedState: loggedInAs(ada) });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
-  });
-
-  it('ends the session when any call answers 401', async () => {
-    const ada = aUser();
-    server.on('GET users/loginStatus', [200, true]);
-    server.on('GET users/getUser', [401, { message: 'Account suspended' }]);
-    const { router } = renderApp('/dashboard', { preloadedState: loggedInAs(ada) });
+  it.each([
+    {
+      what: 're-checks the login status on navigation and lands on /login when the server says no',
+      path: '/user-profile',
+      loggedIn: false,
+      getUser: 'Not authorized, please login',
+    },
+    {
+      what: 'ends the session when any call answers 401',
+      path: '/dashboard',
+      loggedIn: true,
+      getUser: 'Account suspended',
+    },
+  ])('$what', async ({ path, loggedIn, getUser }) => {
+    server.on('GET users/loginStatus', [200, loggedIn]);
+    server.on('GET users/getUser', [401, { message: getUser }]);
+    const { router } = renderApp(path, { preloadedState: loggedInAs(aUser()) });
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
   });
 
