@@ -7,8 +7,11 @@ import { startHeldRequestStack } from '@meridian/held-request/testing/testStack'
 import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/personalData';
 import * as inv from '@meridian/proto/meridian/investment/v1/investment';
 import { ADMIN, caller, startLedgerForCallers } from '@meridian/ledger/testing/callerStack';
+import type { QueueKind } from '@meridian/held-request/testing/queueSpecs';
+import { ledgerInvariantProblems } from '@meridian/ledger/testing/invariants';
 import { parseInvestmentConfig } from '../config.js';
 import { start } from '../main.js';
+import { investmentView } from '../projections/investmentView.js';
 
 export { ADMIN, ADMIN_2, caller, grpcError, type Call } from '@meridian/ledger/testing/callerStack';
 
@@ -48,7 +51,7 @@ export async function startStack(
       });
     },
     /** The user (verified) starts a $100 Starter investment; answers its id. */
-    async invest(userId: string, investmentId = '') {
+    async request(userId: string, investmentId = '') {
       const out = await stack.call('startInvest', {
         caller: caller(userId),
         callerRole: 'subscriber',
@@ -63,3 +66,13 @@ export async function startStack(
 }
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
+
+/** The investment kind as the held-request queue specs drive it. */
+export const QUEUE: QueueKind<Stack> = {
+  service: 'investment',
+  userList: 'investmentHistory',
+  counterId: investmentView.counter.id,
+  admin: ADMIN,
+  startStack,
+  ledgerProblems: ledgerInvariantProblems,
+};
