@@ -15,15 +15,14 @@
  *
  *   (cd web && npx vite build) && npx vitest run --project e2e tests/e2e/kyc.e2e.spec.ts
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForMail } from '@meridian/gateway/testing/httpSession';
-import { ConsoleWatcher, launchChromium } from '../support/browser.js';
 import { checkA11y } from '../support/a11y.js';
-import { ROOT, startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
+import { SHOTS, stepsInOrder, useBrowserTarget } from '../support/browserTarget.js';
 import {
   KYC_PNG,
   Screenshots,
@@ -33,8 +32,6 @@ import {
   type Investor,
 } from '../support/journey.js';
 
-const WEB_DIST = join(ROOT, 'web/dist');
-const SHOTS = join(ROOT, 'artifacts/screenshots');
 const ADMIN_EMAIL = 'kyc-e2e-admin@example.com';
 const ADMIN_PASSWORD = 'Kyc-E2e-Admin-Passw0rd!';
 const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
@@ -47,12 +44,9 @@ const investor: Investor = {
   password: 'Kira-Passw0rd!',
 };
 
-const dataDir = mkdtempSync(join(tmpdir(), 'meridian-e2e-kyc-'));
 const filesDir = mkdtempSync(join(tmpdir(), 'meridian-e2e-kyc-files-'));
-const watcher = new ConsoleWatcher();
-let target: RunningTarget | undefined;
-let browser: Browser | undefined;
-let url = '';
+const e2e = useBrowserTarget({ name: 'kyc', admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+const { watcher, newContext, assertNoConsoleErrors } = e2e;
 let shots: Screenshots;
 let inv: BrowserContext; // the investor
 let adm: BrowserContext; // the admin
@@ -60,57 +54,25 @@ let invPage: Page;
 let admPage: Page;
 let investorId = '';
 
-async function newContext(label: string): Promise<BrowserContext> {
-  const context = await browser!.newContext({ viewport: { width: 1280, height: 800 }, baseURL: url });
-  return watcher.watch(context, label);
-}
-
-function assertNoConsoleErrors(): void {
-  expect(watcher.unexpected(), 'console errors or page errors nobody expected').toEqual([]);
-}
-
-beforeAll(async () => {
-  if (!existsSync(join(WEB_DIST, 'index.html')))
-    throw new Error('web/dist is missing: run `cd web && npx vite build` first');
-  mkdirSync(SHOTS, { recursive: true });
+beforeAll(() => {
   writeFileSync(join(filesDir, 'passport-front.png'), KYC_PNG);
   writeFileSync(join(filesDir, 'passport-back.png'), KYC_PNG);
   writeFileSync(join(filesDir, 'notes.txt'), 'not an identity document');
-  target = await startTarget({
-    dataDir,
-    adminEmail: ADMIN_EMAIL,
-    adminPassword: ADMIN_PASSWORD,
-    env: { WEB_DIST },
-  });
-  url = target.url;
-  shots = new Screenshots(url, SHOTS);
-  browser = await launchChromium();
+  shots = new Screenshots(e2e.url, SHOTS);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  if (target) await stopTarget(target);
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(filesDir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(filesDir, { recursive: true, force: true }));
 
 describe('KYC journey in Chromium against the standalone target', () => {
-  // One journey in steps: after a failed step the later ones are skipped, not failed again.
-  let brokenAt = '';
-  afterEach(({ task }) => {
-    if (task.result?.state === 'fail' && !brokenAt) brokenAt = task.name;
-  });
-  beforeEach(({ skip }) => {
-    if (brokenAt) skip(`an earlier step failed: ${brokenAt}`);
-  });
+  stepsInOrder();
 
   it('1. the investor registers and verifies the email through the link from the mailbox', async () => {
     inv = await newContext('investor');
     invPage = await inv.newPage();
-    await registerAndVerify(invPage, url, investor);
+    await registerAndVerify(invPage, e2e.url, investor);
     await invPage.getByRole('heading', { name: 'Verify your identity' }).waitFor();
     await checkA11y(invPage, 'kyc-upload');
-    investorId = (await currentUser(inv, url))._id as string;
+    investorId = (await currentUser(inv, e2e.url))._id as string;
     expect(investorId).toBeTruthy();
     assertNoConsoleErrors();
   });
@@ -118,7 +80,7 @@ describe('KYC journey in Chromium against the standalone target', () => {
   it('2. the admin logs in from a new browser and opens /pending-kyc: nothing pending yet', async () => {
     adm = await newContext('admin');
     admPage = await adm.newPage();
-    await loginWithCode(admPage, url, watcher, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await loginWithCode(admPage, e2e.url, watcher, ADMIN_EMAIL, ADMIN_PASSWORD);
     await admPage.getByRole('link', { name: 'Pending Kyc Verification' }).click();
     await admPage.waitForURL('**/pending-kyc');
     await admPage.getByRole('heading', { name: 'Pending Kyc Verification' }).waitFor();
@@ -182,7 +144,7 @@ describe('KYC journey in Chromium against the standalone target', () => {
     const saved = await download.path();
     expect(readFileSync(saved).equals(KYC_PNG)).toBe(true);
     // never a page of ours: an attachment, sandboxed
-    const served = await adm.request.get(new URL((await link.getAttribute('href'))!, url).toString());
+    const served = await adm.request.get(new URL((await link.getAttribute('href'))!, e2e.url).toString());
     expect(served.status()).toBe(200);
     expect(served.headers()['content-disposition']).toBe('attachment; filename="kyc-front.png"');
     expect(served.headers()['content-security-policy']).toBe("sandbox; default-src 'none'");
@@ -201,7 +163,7 @@ describe('KYC journey in Chromium against the standalone target', () => {
     await invPage.getByText('KYC: Approved').waitFor({ timeout: 10_000 }); // status/changed kind 'kyc'
     await invPage.reload();
     await invPage.getByText('KYC: Approved').waitFor();
-    await waitForMail(url, investor.email, (m) => m.subject === 'Your identity is verified', 10_000);
+    await waitForMail(e2e.url, investor.email, (m) => m.subject === 'Your identity is verified', 10_000);
     assertNoConsoleErrors();
   });
 

@@ -21,8 +21,8 @@ export interface BrowserTargetOptions {
   admin: { email: string; password: string };
   /** Environment besides WEB_DIST. */
   env?: Record<string, string>;
-  /** A fixed port (default a free one). */
-  port?: number;
+  /** Runs before the target starts: a fixed port (default a free one) and more environment. */
+  setup?: () => Promise<{ port?: number; env?: Record<string, string> }>;
   /** Context options every newContext gets besides its viewport and baseURL. */
   acceptDownloads?: boolean;
   viewport?: { width: number; height: number };
@@ -63,12 +63,13 @@ export function useBrowserTarget(options: BrowserTargetOptions): BrowserTarget {
     mkdirSync(SHOTS, { recursive: true });
     // a private copy: another `vite build` may rewrite web/dist meanwhile
     webDist = await snapshotWebDist(process.env.WEB_DIST ?? join(ROOT, 'web/dist'));
+    const more = (await options.setup?.()) ?? {};
     target = await startTarget({
       dataDir,
       adminEmail: options.admin.email,
       adminPassword: options.admin.password,
-      port: options.port,
-      env: { WEB_DIST: webDist, ...options.env },
+      port: more.port,
+      env: { WEB_DIST: webDist, ...options.env, ...more.env },
     });
     url = target.url;
     browser = await launchChromium();

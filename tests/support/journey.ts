@@ -57,7 +57,7 @@ export async function registerAndVerify(
   await page.waitForURL('**/upload-kyc', { timeout: 10_000 });
 }
 
-/** Login from a browser the server does not know: 400 'New browser…', the code from the dev mailbox, the dashboard. */
+/** Login from a browser the server does not know: 400 'New browser…', the code step, the code from the dev mailbox, the dashboard. */
 export async function loginWithCode(
   page: Page,
   url: string,
@@ -77,8 +77,11 @@ export async function loginWithCode(
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.waitForURL(`**/loginWithCode/${encodeURIComponent(email)}`);
+  await page.getByRole('heading', { name: 'Enter your access code' }).waitFor();
   const mail = await waitForMail(url, email, (m) => !known.has(m.id) && /\b\d{6}\b/.test(m.text), 15_000);
-  await page.getByLabel('Access code', { exact: true }).fill(loginCodeOf(mail));
+  const code = loginCodeOf(mail);
+  expect(code).toHaveLength(6);
+  await page.getByLabel('Access code', { exact: true }).fill(code);
   await page.getByRole('button', { name: 'Proceed to login' }).click();
   await page.waitForURL('**/dashboard');
 }
