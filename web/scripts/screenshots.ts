@@ -106,10 +106,8 @@ export const ACCOUNT_SCREENS: Screen[] = [
       const tab = page.getByRole('tab', { name: 'Users' });
       if (!(await tab.count())) return;
       await tab.click();
-      await page
-        .getByRole('button', { name: /^Change role of/ })
-        .first()
-        .click();
+      // the first user whose role can be changed (an admin's own row is disabled)
+      await page.locator('button[aria-label^="Change role of"]:not([disabled])').first().click();
       await page.getByRole('button', { name: 'Update role' }).click();
       await page.getByRole('alert').waitFor();
     },
@@ -117,7 +115,7 @@ export const ACCOUNT_SCREENS: Screen[] = [
   { name: 'verify', path: '/verify/sample-token' },
 ];
 
-/** Money and KYC screens (issues 4 and 5); the --mock API answers them with the data below. */
+/** Money and KYC screens; the --mock API answers them with the data below. */
 export const MONEY_SCREENS: Screen[] = [
   { name: 'deposit', path: '/deposit-payment', waitForText: 'How deposits work' },
   {
@@ -155,7 +153,7 @@ export const MONEY_SCREENS: Screen[] = [
   { name: 'referrals', path: '/referrals', waitForText: 'People you referred' },
   { name: 'transaction-history', path: '/transaction-History', waitForText: 'Transaction History' },
   { name: 'upload-kyc', path: '/upload-kyc', waitForText: 'Important notice' },
-  { name: 'pending-kyc', path: '/pending-kyc', waitForText: 'View front' },
+  { name: 'pending-kyc', path: '/pending-kyc', waitForText: 'Ada Lovelace' },
 ];
 
 export const VIEWPORTS = [
