@@ -56,6 +56,12 @@ function VerifyResult({ verdict }: { verdict: Verdict }) {
   );
 }
 
+/** The two ends of a statement's period, each bounded by the other. */
+const PERIOD_ENDS = [
+  { field: 'from', label: 'From', bound: 'max', other: 'to' },
+  { field: 'to', label: 'To', bound: 'min', other: 'from' },
+] as const;
+
 /**
  * The "Statements" part of /transaction-History: a period, its statement downloaded as PDF,
  * JSON or CSV, and meridian-verify run here in the browser on a JSON statement (a file, or the one just
@@ -134,22 +140,17 @@ export function StatementsSection() {
         <div className="statements__panel">
           <h3 className="statements__subtitle">Download a statement</h3>
           <div className="statements__period" role="group" aria-label="Statement period">
-            <InputField
-              label="From"
-              type="date"
-              value={period.from}
-              max={period.to || undefined}
-              onChange={setDay('from')}
-              required
-            />
-            <InputField
-              label="To"
-              type="date"
-              value={period.to}
-              min={period.from || undefined}
-              onChange={setDay('to')}
-              required
-            />
+            {PERIOD_ENDS.map(({ field, label, bound, other }) => (
+              <InputField
+                key={field}
+                label={label}
+                type="date"
+                value={period[field]}
+                {...{ [bound]: period[other] || undefined }}
+                onChange={setDay(field)}
+                required
+              />
+            ))}
           </div>
           <div className="statements__actions">
             {FORMATS.map(({ format, label }) => (

@@ -216,33 +216,27 @@ function ConversationPane({
     }
   }
 
-  async function reply(text: string): Promise<boolean> {
+  /** Sends a reply (or an internal note) through `send`; on failure shows the server's reason, else `failed`. */
+  async function replyWith(
+    send: () => ReturnType<typeof supportApi.reply>,
+    failed: string,
+  ): Promise<boolean> {
     setError('');
     try {
-      const sent = await supportApi.reply(id, text, internal);
+      const sent = await send();
       if (sent.message) setMessages((list) => mergeMessages(list, [sent.message!]));
       if (sent.conversation) changed(sent.conversation);
       setInternal(false);
       return true;
     } catch (e) {
-      setError(serverMessage(e) || 'The message was not sent.');
+      setError(serverMessage(e) || failed);
       return false;
     }
   }
-
-  async function replyWithFile(file: File, text: string): Promise<boolean> {
-    setError('');
-    try {
-      const sent = await supportApi.replyWithFile(id, file, text, internal);
-      if (sent.message) setMessages((list) => mergeMessages(list, [sent.message!]));
-      if (sent.conversation) changed(sent.conversation);
-      setInternal(false);
-      return true;
-    } catch (e) {
-      setError(serverMessage(e) || 'The file was not sent.');
-      return false;
-    }
-  }
+  const reply = (text: string) =>
+    replyWith(() => supportApi.reply(id, text, internal), 'The message was not sent.');
+  const replyWithFile = (file: File, text: string) =>
+    replyWith(() => supportApi.replyWithFile(id, file, text, internal), 'The file was not sent.');
 
   if (state === 'loading') return <LoadingBlock label="Loading the conversation…" />;
   if (state === 'failed' || !conversation)
