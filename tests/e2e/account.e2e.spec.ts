@@ -13,25 +13,19 @@
  *
  *   cd web && npx vite build && cd .. && npx vitest run --project e2e
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { linkWith, listMail, loginCodeOf, waitForMail } from '@meridian/gateway/testing/httpSession';
-import { ConsoleWatcher, launchChromium } from '../support/browser.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkWith, waitForMail } from '@meridian/gateway/testing/httpSession';
 import { checkA11y } from '../support/a11y.js';
-import { ROOT, snapshotWebDist, startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
+import { SHOTS, stepsInOrder, useBrowserTarget } from '../support/browserTarget.js';
+import { Screenshots, loginWithCode } from '../support/journey.js';
 import {
   ACCOUNT_SCREENS,
   LOGGED_OUT_SCREENS,
   PUBLIC_SCREENS,
-  captureScreens,
-  type CaptureOptions,
   type Screen,
 } from '../../web/scripts/screenshots.js';
 
-const SHOTS = join(ROOT, 'artifacts/screenshots');
 const ADMIN_EMAIL = 'e2e-admin@example.com';
 /** Steps that take ~20 full-page shots: each waits for network idle, so allow for a busy machine. */
 const SHOTS_TIMEOUT_MS = 240_000;
@@ -45,51 +39,22 @@ const investor = {
   password: 'Ines-Passw0rd!',
 };
 
-const dataDir = mkdtempSync(join(tmpdir(), 'meridian-e2e-'));
-let webDist = ''; // a private copy of web/dist (see snapshotWebDist)
-const watcher = new ConsoleWatcher();
-let target: RunningTarget | undefined;
-let browser: Browser | undefined;
-let url = '';
+const e2e = useBrowserTarget({
+  name: 'account',
+  admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+  // the dashboard calls GET api/invest/deposit-maturity on load (spec §2) and ignores a failure by design
+  allowUnservedMaturity: true,
+});
+const { watcher, newContext, assertNoConsoleErrors } = e2e;
 let a: BrowserContext; // investor, first browser
 let b: BrowserContext; // investor, a new browser
 let c: BrowserContext; // admin
 let pageB: Page;
-const overflowing: string[] = [];
+let screenshots: Screenshots;
 
-/** Fails a shot whose page scrolls sideways (a 360 px phone must never need to). */
-const layoutCheck: CaptureOptions['check'] = async (page, shot) => {
-  const result = await page.evaluate(() => {
-    const root = document.documentElement;
-    const width = root.clientWidth;
-    const offenders = [...document.body.querySelectorAll<HTMLElement>('*')]
-      .filter((el) => {
-        const r = el.getBoundingClientRect();
-        return (
-          r.width > 0 && r.height > 0 && r.right > width + 1 && getComputedStyle(el).position !== 'fixed'
-        );
-      })
-      .slice(0, 5)
-      .map(
-        (el) =>
-          `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} right=${Math.round(el.getBoundingClientRect().right)}`,
-      );
-    return { scrollWidth: root.scrollWidth, width, offenders };
-  });
-  if (result.scrollWidth > result.width) {
-    overflowing.push(
-      `${shot.name}-${shot.viewport}: scrollWidth ${result.scrollWidth} > ${result.width} (${result.offenders.join(', ')})`,
-    );
-  }
-};
-
+/** Shots at 1280 and 360 px; one whose page scrolls sideways is listed in screenshots.overflowing. */
 function shots(context: BrowserContext, screens: Screen[], prefix = ''): Promise<string[]> {
-  return captureScreens(context, url, SHOTS, screens, { prefix, check: layoutCheck });
-}
-
-async function newContext(label: string): Promise<BrowserContext> {
-  const context = await browser!.newContext({ viewport: { width: 1280, height: 800 }, baseURL: url });
-  return watcher.watch(context, label);
+  return screenshots.take(context, screens, prefix);
 }
 
 /** The state of the five checklist items, in the spec's order: upper, lower, digit, special, >= 6. */
@@ -100,94 +65,24 @@ async function checklist(page: Page): Promise<boolean[]> {
   )) as boolean[];
 }
 
-/** Mail ids already in the mailbox, so a step waits for the NEW code. */
-async function mailIds(email: string): Promise<Set<string>> {
-  return new Set((await listMail(url, email)).map((m) => m.id));
-}
-
-async function newCode(email: string, known: Set<string>): Promise<string> {
-  const mail = await waitForMail(url, email, (m) => !known.has(m.id) && /\b\d{6}\b/.test(m.text), 15_000);
-  return loginCodeOf(mail);
-}
-
-/** Login from a browser the server does not know: 400 'New browser…', the code step, the code. */
-async function loginWithCode(page: Page, email: string, password: string): Promise<void> {
-  watcher.expect({
-    why: `login of ${email} from a new browser answers 400`,
-    text: /status of 400/,
-    url: /\/api\/users\/login$/,
-  });
-  const known = await mailIds(email);
-  await page.goto('/login');
-  await page.getByRole('heading', { name: 'Log in to Meridian' }).waitFor();
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL(`**/loginWithCode/${encodeURIComponent(email)}`);
-  await page.getByRole('heading', { name: 'Enter your access code' }).waitFor();
-  const code = await newCode(email, known);
-  expect(code).toHaveLength(6);
-  await page.getByLabel('Access code', { exact: true }).fill(code);
-  await page.getByRole('button', { name: 'Proceed to login' }).click();
-  await page.waitForURL('**/dashboard');
-}
-
-function assertNoConsoleErrors(): void {
-  expect(watcher.unexpected(), 'console errors or page errors nobody expected').toEqual([]);
-}
-
-beforeAll(async () => {
-  webDist = await snapshotWebDist();
-  // Shots overwrite their own files; the other journeys write into the same folder, so nothing is wiped here.
-  mkdirSync(SHOTS, { recursive: true });
-  target = await startTarget({
-    dataDir,
-    adminEmail: ADMIN_EMAIL,
-    adminPassword: ADMIN_PASSWORD,
-    env: { WEB_DIST: webDist },
-  });
-  url = target.url;
-  browser = await launchChromium();
-
-  // The dashboard calls GET api/invest/deposit-maturity on load (spec §2) and ignores a failure by
-  // design. The route belongs to the investment service (another issue): only while this gateway does
-  // not serve it at all (404 where a served route says 401) is its console error allowed, and reported.
-  const maturity = await fetch(`${url}/api/invest/deposit-maturity`);
-  if (maturity.status === 404) {
-    watcher.expect({
-      why: 'api/invest/deposit-maturity is not served by this build',
-      text: /status of 404/,
-      url: /\/api\/invest\/deposit-maturity$/,
-      times: Number.POSITIVE_INFINITY,
-    });
-  }
+beforeAll(() => {
+  screenshots = new Screenshots(e2e.url, SHOTS);
 });
 
-afterAll(async () => {
+afterAll(() => {
   const maturity = watcher.expectedSeen.filter((p) => p.url.endsWith('/api/invest/deposit-maturity'));
   if (maturity.length > 0)
     console.warn(
       `e2e: GET /api/invest/deposit-maturity failed ${maturity.length} times (${maturity[0]!.text}); allowed while the route is not served`,
     );
-  await browser?.close();
-  if (target) await stopTarget(target);
-  rmSync(dataDir, { recursive: true, force: true });
-  if (webDist) rmSync(webDist, { recursive: true, force: true });
 });
 
 describe('account journey in Chromium against the standalone target', () => {
-  // One journey in steps: after a failed step the later ones are skipped, not failed again.
-  let brokenAt = '';
-  afterEach(({ task }) => {
-    if (task.result?.state === 'fail' && !brokenAt) brokenAt = task.name;
-  });
-  beforeEach(({ skip }) => {
-    if (brokenAt) skip(`an earlier step failed: ${brokenAt}`);
-  });
+  stepsInOrder();
 
   it('1. registers with the live checklist and the paste block, then asks for verification', async () => {
     a = await newContext('investor A');
-    await a.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
+    await a.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.url });
     const page = await a.newPage();
     await page.goto('/register');
     await page.getByRole('heading', { name: 'Create your account' }).waitFor();
@@ -258,13 +153,13 @@ describe('account journey in Chromium against the standalone target', () => {
 
   it('2. opens the verification link from the dev mailbox, lands on /upload-kyc after 3 s, logs out', async () => {
     const mail = await waitForMail(
-      url,
+      e2e.url,
       investor.email,
       (m) => m.links.some((l) => l.includes('/verify/')),
       15_000,
     );
     const link = linkWith(mail, '/verify/').url;
-    expect(link.startsWith(`${url}/verify/`)).toBe(true);
+    expect(link.startsWith(`${e2e.url}/verify/`)).toBe(true);
 
     const page = await a.newPage();
     await page.goto(link);
@@ -291,7 +186,7 @@ describe('account journey in Chromium against the standalone target', () => {
   it('3. logs in from a new browser with the emailed code and sees the dashboard', async () => {
     b = await newContext('investor B');
     pageB = await b.newPage();
-    await loginWithCode(pageB, investor.email, investor.password);
+    await loginWithCode(pageB, e2e.url, watcher, investor.email, investor.password);
     await pageB.getByRole('heading', { name: `Welcome, ${investor.name}` }).waitFor();
     await pageB.getByRole('region', { name: 'Balances' }).getByText('Deposit Balance').waitFor();
     await checkA11y(pageB, 'account-dashboard');
@@ -311,7 +206,7 @@ describe('account journey in Chromium against the standalone target', () => {
     async () => {
       c = await newContext('admin C');
       const page = await c.newPage();
-      await loginWithCode(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await loginWithCode(page, e2e.url, watcher, ADMIN_EMAIL, ADMIN_PASSWORD);
       await page.getByRole('heading', { name: 'Administration' }).waitFor();
 
       await shots(
@@ -391,7 +286,7 @@ describe('account journey in Chromium against the standalone target', () => {
         PUBLIC_SCREENS.filter((s) => !AUTH_FORMS.includes(s.name)),
       );
       await d.close();
-      expect(overflowing, 'screens wider than their viewport').toEqual([]);
+      expect(screenshots.overflowing, 'screens wider than their viewport').toEqual([]);
       assertNoConsoleErrors();
     },
   );
@@ -414,7 +309,7 @@ describe('account journey in Chromium against the standalone target', () => {
         { ...verify, waitForText: 'Invalid or expired verification link' },
       ]);
       await e.close();
-      expect(overflowing, 'screens wider than their viewport').toEqual([]);
+      expect(screenshots.overflowing, 'screens wider than their viewport').toEqual([]);
       assertNoConsoleErrors();
     },
   );
