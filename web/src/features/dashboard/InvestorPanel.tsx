@@ -10,6 +10,7 @@ import type { Investment } from '../investments/investmentTypes';
 import { LIVE_EVENTS, asStatusChanged } from '../live/liveEvents';
 import { useLiveEvents, useResyncs } from '../live/useLiveEvents';
 import { activeProgress, growthSeries, GROWTH_SERIES } from './dashboardModel';
+import { Facts } from '../../ui/Facts';
 
 const SERIES: ChartSeries[] = [
   { label: GROWTH_SERIES[0], color: '#13315c' },
@@ -104,20 +105,14 @@ export function InvestorPanel({ now = Date.now }: { now?: () => number }) {
                         text={`${percent}%`}
                         valueText={`${percent}% of the term: worth ${cents(p.nowCents)} now, ${cents(p.maturityCents)} at maturity on ${formatDate(p.endDate)}`}
                       />
-                      <dl className="maturity__facts">
-                        <div>
-                          <dt>Value now</dt>
-                          <dd>{cents(p.nowCents)}</dd>
-                        </div>
-                        <div>
-                          <dt>Projected at maturity</dt>
-                          <dd>{cents(p.maturityCents)}</dd>
-                        </div>
-                        <div>
-                          <dt>Matures</dt>
-                          <dd>{formatDate(p.endDate)}</dd>
-                        </div>
-                      </dl>
+                      <Facts
+                        className="maturity__facts"
+                        rows={[
+                          { term: 'Value now', value: cents(p.nowCents) },
+                          { term: 'Projected at maturity', value: cents(p.maturityCents) },
+                          { term: 'Matures', value: formatDate(p.endDate) },
+                        ]}
+                      />
                     </li>
                   );
                 })}

@@ -9,6 +9,7 @@ import { ProfileTab } from './ProfileTab';
 import { SecurityTab } from './SecurityTab';
 import { UsersTab } from './UsersTab';
 import { Avatar } from '../../ui/Avatar';
+import { UserBadges } from './UserBadges';
 
 type TabId = 'profile' | 'security' | 'users';
 
@@ -68,13 +69,7 @@ export function ProfilePage() {
             {truncate(user.name, 10)}
           </h1>
           <p className="muted break-all">{user.email}</p>
-          <div className="user-card__badges">
-            <span className={`badge badge--role-${user.role}`}>{user.role}</span>
-            <span className={`badge ${user.isVerified ? 'badge--success' : 'badge--warning'}`}>
-              {user.isVerified ? 'Verified' : 'Unverified'}
-            </span>
-            {user.kycStatus ? <span className="badge badge--neutral">KYC: {user.kycStatus}</span> : null}
-          </div>
+          <UserBadges user={user} />
         </div>
         <div className="profile__session">
           {user.isImpersonated ? (

@@ -18,6 +18,8 @@ import type { User } from '../auth/authTypes';
 import { ConfirmDialog } from './ConfirmDialog';
 import { RoleModal } from './RoleModal';
 import { Avatar } from '../../ui/Avatar';
+import { UserBadges } from './UserBadges';
+import { Facts } from '../../ui/Facts';
 
 /** Users loaded per request; the next page loads as the admin scrolls to the end of the list. */
 export const USERS_PAGE_SIZE = 50;
@@ -173,27 +175,15 @@ export function UsersTab() {
                   </p>
                 </div>
               </div>
-              <div className="user-card__badges">
-                <span className={`badge badge--role-${u.role}`}>{u.role}</span>
-                <span className={`badge ${u.isVerified ? 'badge--success' : 'badge--warning'}`}>
-                  {u.isVerified ? 'Verified' : 'Unverified'}
-                </span>
-                {u.kycStatus ? <span className="badge badge--neutral">KYC: {u.kycStatus}</span> : null}
-              </div>
-              <dl className="user-card__money">
-                <div>
-                  <dt>Deposit</dt>
-                  <dd>{formatUsd(u.balance)}</dd>
-                </div>
-                <div>
-                  <dt>Invested</dt>
-                  <dd>{formatUsd(u.investmentBalance)}</dd>
-                </div>
-                <div>
-                  <dt>Profit</dt>
-                  <dd>{formatUsd(u.totalMaturityAmount)}</dd>
-                </div>
-              </dl>
+              <UserBadges user={u} />
+              <Facts
+                className="user-card__money"
+                rows={[
+                  { term: 'Deposit', value: formatUsd(u.balance) },
+                  { term: 'Invested', value: formatUsd(u.investmentBalance) },
+                  { term: 'Profit', value: formatUsd(u.totalMaturityAmount) },
+                ]}
+              />
               {u._id === me?._id ? (
                 <p className="user-card__note">Your own balances are edited by another admin.</p>
               ) : (

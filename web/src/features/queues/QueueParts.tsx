@@ -7,6 +7,7 @@ import { formatUsd } from '../../ui/format';
 import { initiatorText, personOf, serverMessage } from './lists';
 import type { QueueLoad, QueueMore } from './useQueue';
 import { Avatar } from '../../ui/Avatar';
+import { Facts } from '../../ui/Facts';
 
 /** The 'Initiated by' fact of a queue item that its owner did not initiate (none otherwise). */
 function initiatedByFacts(initiatedBy: unknown): Array<{ term: string; value: ReactNode }> {
@@ -61,14 +62,7 @@ export function QueueCard({
         {status}
       </div>
       {amount !== undefined ? <p className="queue-card__amount">{amount}</p> : null}
-      <dl className="queue-card__facts">
-        {facts.map((f) => (
-          <div key={f.term}>
-            <dt>{f.term}</dt>
-            <dd>{f.value}</dd>
-          </div>
-        ))}
-      </dl>
+      <Facts className="queue-card__facts" rows={facts} />
       {children ? <div className="queue-card__actions">{children}</div> : null}
     </li>
   );
