@@ -19,13 +19,16 @@ type Admin = { userId: string; role: string };
 /** What the queue specs use of a kind's test stack (its harness's startStack result). */
 export interface QueueStack {
   store: ServiceStore;
-  ledgerStore: ServiceStore;
   /** Credits the user enough for several requests. */
   fund(userId: string, dollars: string): Promise<void>;
   /** The user's request on the kind's harness's terms (`id`: the request's own, '' for a new one); its id. */
   request(userId: string, id?: string): Promise<string>;
   decide(decision: Decision, requestId: string, admin: Admin): Promise<unknown>;
   call(method: never, request: never): Promise<unknown>;
+  /** The admin the specs decide as (the ledger side's). */
+  admin: Admin;
+  /** What the ledger's invariants find wrong in its store (nothing, after each paging test). */
+  ledgerProblems(): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -37,11 +40,16 @@ export interface QueueKind<S extends QueueStack> {
   userList: string;
   /** The kind's pending counter (its view's `counter.id`). */
   counterId: string;
-  admin: Admin;
   startStack(options: { env?: Record<string, string> }): Promise<S>;
-  /** What the ledger's invariants find wrong in its store (nothing, after each paging test). */
-  ledgerProblems(store: ServiceStore): Promise<string[]>;
 }
+
+/** The kind of `service` listing a caller's own requests with `userList`, its view counting the pending ones. */
+export const queueKind = <S extends QueueStack>(
+  service: string,
+  userList: string,
+  view: { counter: { id: string } },
+  startStack: (options: { env?: Record<string, string> }) => Promise<S>,
+): QueueKind<S> => ({ service, userList, counterId: view.counter.id, startStack });
 
 type Answer = { count: number; nextCursor: string } & Record<string, unknown>;
 
@@ -50,7 +58,7 @@ function queueOf<S extends QueueStack>(kind: QueueKind<S>, stack: S) {
   const call = (method: string, request: object) =>
     (stack.call as unknown as (m: string, r: object) => Promise<Answer>)(method, request);
   const items = (out: Answer) => out[`${kind.service}s`] as Record<string, string>[];
-  const admin = { caller: { userId: kind.admin.userId }, callerRole: 'admin' };
+  const admin = { caller: { userId: stack.admin.userId }, callerRole: 'admin' };
   const asUser = (userId: string) => ({ caller: { userId }, callerRole: 'subscriber' });
   const page = async (out: Promise<Answer>) => {
     const answer = await out;
@@ -69,7 +77,7 @@ export function heldRequestPagingSpecs<S extends QueueStack>(kind: QueueKind<S>)
     // one user's many pending requests: a cap far above them (the cap is heldRequestPendingSpecs')
     () => kind.startStack({ env: { [`${kind.service.toUpperCase()}_MAX_PENDING`]: '1000' } }),
     async (s) => {
-      expect(await kind.ledgerProblems(s.ledgerStore)).toEqual([]);
+      expect(await s.ledgerProblems()).toEqual([]);
       await s.stop();
     },
   );
@@ -111,7 +119,7 @@ export function heldRequestPendingSpecs<S extends QueueStack>(kind: QueueKind<S>
         countAsSubscriber: () => call('countPending', asUser(userId)),
         listed: async () => items(await call('listPending', admin)).length,
         request: (id) => stack.request(userId, id),
-        decide: (id, decision) => stack.decide(decision, id, kind.admin),
+        decide: (id, decision) => stack.decide(decision, id, stack.admin),
       },
       () => randomUUID(),
     );
@@ -124,7 +132,7 @@ export function heldRequestPendingSpecs<S extends QueueStack>(kind: QueueKind<S>
       {
         noun: `${kind.service}s`,
         request: (id) => stack.request(userId, id),
-        reject: (id) => stack.decide('reject', id, kind.admin),
+        reject: (id) => stack.decide('reject', id, stack.admin),
       },
       () => randomUUID(),
     );

@@ -7,8 +7,7 @@ import { startHeldRequestStack } from '@meridian/held-request/testing/testStack'
 import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/personalData';
 import * as inv from '@meridian/proto/meridian/investment/v1/investment';
 import { ADMIN, caller, startLedgerForCallers } from '@meridian/ledger/testing/callerStack';
-import type { QueueKind } from '@meridian/held-request/testing/queueSpecs';
-import { ledgerInvariantProblems } from '@meridian/ledger/testing/invariants';
+import { queueKind } from '@meridian/held-request/testing/queueSpecs';
 import { parseInvestmentConfig } from '../config.js';
 import { start } from '../main.js';
 import { investmentView } from '../projections/investmentView.js';
@@ -51,28 +50,12 @@ export async function startStack(
       });
     },
     /** The user (verified) starts a $100 Starter investment; answers its id. */
-    async request(userId: string, investmentId = '') {
-      const out = await stack.call('startInvest', {
-        caller: caller(userId),
-        callerRole: 'subscriber',
-        callerVerified: true,
-        planName: 'Starter',
-        amount: '100',
-        investmentId,
-      });
-      return out.investment!.investmentId;
-    },
+    request: (userId: string, investmentId = '') =>
+      stack.submit('startInvest', userId, '100', { planName: 'Starter' }, investmentId),
   });
 }
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
 /** The investment kind as the held-request queue specs drive it. */
-export const QUEUE: QueueKind<Stack> = {
-  service: 'investment',
-  userList: 'investmentHistory',
-  counterId: investmentView.counter.id,
-  admin: ADMIN,
-  startStack,
-  ledgerProblems: ledgerInvariantProblems,
-};
+export const QUEUE = queueKind('investment', 'investmentHistory', investmentView, startStack);

@@ -17,6 +17,7 @@ import { parseLedgerConfig } from '../config.js';
 import { start as startLedger } from '../main.js';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { isLiveUser } from '../projections/views.js';
+import { ledgerInvariantProblems } from './invariants.js';
 import { type Call, identityEvent, ledgerCaller, userRegistered } from './ledgerClient.js';
 
 export type { Call } from './ledgerClient.js';
@@ -68,6 +69,10 @@ export async function startLedgerForCallers(logger: Logger) {
     registerUser,
     balances: (userId: string) =>
       ledgerCall('getBalances', { caller: caller(ADMIN.userId), callerRole: 'admin', userId }),
+    /** The admin the calling service's tests decide as. */
+    admin: ADMIN,
+    /** What the ledger's invariants find wrong in its store. */
+    ledgerProblems: () => ledgerInvariantProblems(ledgerStore),
     /** After the service under test stopped: its ledger ports, the ledger, the bus, the ledger's store. */
     async stop() {
       ledgerClient.close();

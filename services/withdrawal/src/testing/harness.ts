@@ -8,8 +8,7 @@ import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/persona
 import * as led from '@meridian/proto/meridian/ledger/v1/ledger';
 import * as wd from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
 import { ADMIN, caller, startLedgerForCallers } from '@meridian/ledger/testing/callerStack';
-import type { QueueKind } from '@meridian/held-request/testing/queueSpecs';
-import { ledgerInvariantProblems } from '@meridian/ledger/testing/invariants';
+import { queueKind } from '@meridian/held-request/testing/queueSpecs';
 import { parseWithdrawalConfig } from '../config.js';
 import { start } from '../main.js';
 import { withdrawalView } from '../projections/withdrawalView.js';
@@ -47,29 +46,18 @@ export async function startStack(
       });
     },
     /** The user (verified, KYC approved) requests $50 to WALLET; answers the withdrawal's id. */
-    async request(userId: string, withdrawalId = '') {
-      const out = await stack.call('requestWithdrawal', {
-        caller: caller(userId),
-        callerRole: 'subscriber',
-        callerVerified: true,
-        callerKycStatus: 'Approved',
-        amount: '50',
-        walletAddress: WALLET,
+    request: (userId: string, withdrawalId = '') =>
+      stack.submit(
+        'requestWithdrawal',
+        userId,
+        '50',
+        { callerKycStatus: 'Approved', walletAddress: WALLET },
         withdrawalId,
-      });
-      return out.withdrawal!.withdrawalId;
-    },
+      ),
   });
 }
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
 /** The withdrawal kind as the held-request queue specs drive it. */
-export const QUEUE: QueueKind<Stack> = {
-  service: 'withdrawal',
-  userList: 'listUserWithdrawals',
-  counterId: withdrawalView.counter.id,
-  admin: ADMIN,
-  startStack,
-  ledgerProblems: ledgerInvariantProblems,
-};
+export const QUEUE = queueKind('withdrawal', 'listUserWithdrawals', withdrawalView, startStack);
