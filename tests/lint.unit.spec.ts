@@ -48,114 +48,115 @@ async function ruleIdsFor(path: string, code: string): Promise<string[]> {
   return result!.messages.map((m) => m.ruleId ?? '');
 }
 
+interface Case {
+  name: string;
+  /** Where the snippet is linted as if it stood. */
+  path: string;
+  code: string;
+}
+
+const NO_RESTRICTED = 'no-restricted-imports';
+
+/** Snippets a rule fails, with that rule. */
+const FAILING: Array<Case & { rule: string }> = [
+  {
+    name: 'a service that imports another service',
+    path: 'services/ledger/src/app/lintProbe.ts',
+    code: "import { start } from '@meridian/identity';\nexport const probe = start;\n",
+    rule: NO_RESTRICTED,
+  },
+  {
+    name: 'a subpath of another service too, in any file of a package',
+    path: 'services/kyc/src/lintProbe.ts',
+    code: "import { parseLedgerConfig } from '@meridian/ledger/config';\nexport const probe = parseLedgerConfig;\n",
+    rule: NO_RESTRICTED,
+  },
+  {
+    name: 'a driver imported in app/ (drivers belong in adapters/)',
+    path: 'services/investment/src/app/lintProbe.ts',
+    code: "import { Kafka } from 'kafkajs';\nexport const probe = Kafka;\n",
+    rule: NO_RESTRICTED,
+  },
+  {
+    name: "the gateway importing another package's src by path",
+    path: 'gateway/src/lintProbe.ts',
+    code: "import { parseLedgerConfig } from '../../services/ledger/src/config.js';\nexport const probe = parseLedgerConfig;\n",
+    rule: NO_RESTRICTED,
+  },
+  {
+    name: "production code importing another package's test kit",
+    path: 'gateway/src/lintProbe.ts',
+    code: "import { expectLedgerInvariants } from '@meridian/ledger/testing/invariants';\nexport const probe = expectLedgerInvariants;\n",
+    rule: NO_RESTRICTED,
+  },
+  {
+    name: "the root folders' code importing a package's src by path (bench/, tests/, scripts/)",
+    path: 'bench/lintProbe.ts',
+    code: "import { parseLedgerConfig } from '../services/ledger/src/config.js';\nexport const probe = parseLedgerConfig;\n",
+    rule: NO_RESTRICTED,
+  },
+  {
+    name: 'a tool in scripts/ importing test code',
+    path: 'scripts/lintProbe.ts',
+    code: "import { expectLedgerInvariants } from '@meridian/ledger/testing/invariants';\nexport const probe = expectLedgerInvariants;\n",
+    rule: NO_RESTRICTED,
+  },
+  {
+    name: 'a switch over a union that misses a member',
+    path: 'services/ledger/src/domain/lintProbe.ts',
+    code: [
+      "type Shape = { kind: 'circle'; r: number } | { kind: 'square'; side: number };",
+      'export function area(shape: Shape): number {',
+      '  switch (shape.kind) {',
+      "    case 'circle':",
+      '      return shape.r * shape.r * 3;',
+      '  }',
+      '  return 0;',
+      '}',
+      '',
+    ].join('\n'),
+    rule: '@typescript-eslint/switch-exhaustiveness-check',
+  },
+  {
+    name: 'a value import used only as a type',
+    path: 'services/ledger/src/app/lintProbe.ts',
+    code: "import { Logger } from '@meridian/platform/logger';\nexport let probe: Logger | undefined;\n",
+    rule: '@typescript-eslint/consistent-type-imports',
+  },
+];
+
+/** Snippets no rule fails. */
+const PASSING: Case[] = [
+  {
+    name: "the allowed entry points: investment using the ledger's client kit",
+    path: 'services/investment/src/lintProbe.ts',
+    code: [
+      "import { createGrpcLedger } from '@meridian/ledger/client';",
+      "import type { LedgerPort } from '@meridian/ledger/client/ledgerPort';",
+      'export const probe: [typeof createGrpcLedger, LedgerPort | undefined] = [createGrpcLedger, undefined];',
+      '',
+    ].join('\n'),
+  },
+  {
+    name: 'a test importing a test kit of another package',
+    path: 'gateway/src/lintProbe.unit.spec.ts',
+    code: "import { expectLedgerInvariants } from '@meridian/ledger/testing/invariants';\nexport const probe = expectLedgerInvariants;\n",
+  },
+  {
+    name: 'a tool in scripts/ importing a published entry point',
+    path: 'scripts/lintProbe.ts',
+    code: "import { freePort } from '@meridian/platform/util/freePort';\nexport const probe = freePort;\n",
+  },
+];
+
 // The first lint builds the TypeScript program of the whole repository (tens of seconds on a busy two-core
 // machine); the cases after it reuse it.
 describe('eslint.config.js', { timeout: 120_000 }, () => {
-  it('fails a service that imports another service', async () => {
-    const ids = await ruleIdsFor(
-      'services/ledger/src/app/lintProbe.ts',
-      "import { start } from '@meridian/identity';\nexport const probe = start;\n",
-    );
-    expect(ids).toContain('no-restricted-imports');
+  it.each(FAILING)('fails $name', async ({ path, code, rule }) => {
+    expect(await ruleIdsFor(path, code)).toContain(rule);
   });
 
-  it('fails a subpath of another service too, in any file of a package', async () => {
-    const ids = await ruleIdsFor(
-      'services/kyc/src/lintProbe.ts',
-      "import { parseLedgerConfig } from '@meridian/ledger/config';\nexport const probe = parseLedgerConfig;\n",
-    );
-    expect(ids).toContain('no-restricted-imports');
-  });
-
-  it('fails a driver imported in app/ (drivers belong in adapters/)', async () => {
-    const ids = await ruleIdsFor(
-      'services/investment/src/app/lintProbe.ts',
-      "import { Kafka } from 'kafkajs';\nexport const probe = Kafka;\n",
-    );
-    expect(ids).toContain('no-restricted-imports');
-  });
-
-  it("fails the gateway importing another package's src by path", async () => {
-    const ids = await ruleIdsFor(
-      'gateway/src/lintProbe.ts',
-      "import { parseLedgerConfig } from '../../services/ledger/src/config.js';\nexport const probe = parseLedgerConfig;\n",
-    );
-    expect(ids).toContain('no-restricted-imports');
-  });
-
-  it("fails production code importing another package's test kit", async () => {
-    const ids = await ruleIdsFor(
-      'gateway/src/lintProbe.ts',
-      "import { expectLedgerInvariants } from '@meridian/ledger/testing/invariants';\nexport const probe = expectLedgerInvariants;\n",
-    );
-    expect(ids).toContain('no-restricted-imports');
-  });
-
-  it("passes the allowed entry points: investment using the ledger's client kit", async () => {
-    const ids = await ruleIdsFor(
-      'services/investment/src/lintProbe.ts',
-      [
-        "import { createGrpcLedger } from '@meridian/ledger/client';",
-        "import type { LedgerPort } from '@meridian/ledger/client/ledgerPort';",
-        'export const probe: [typeof createGrpcLedger, LedgerPort | undefined] = [createGrpcLedger, undefined];',
-        '',
-      ].join('\n'),
-    );
-    expect(ids).toEqual([]);
-  });
-
-  it('passes a test importing a test kit of another package', async () => {
-    const ids = await ruleIdsFor(
-      'gateway/src/lintProbe.unit.spec.ts',
-      "import { expectLedgerInvariants } from '@meridian/ledger/testing/invariants';\nexport const probe = expectLedgerInvariants;\n",
-    );
-    expect(ids).toEqual([]);
-  });
-
-  it("fails the root folders' code importing a package's src by path (bench/, tests/, scripts/)", async () => {
-    const ids = await ruleIdsFor(
-      'bench/lintProbe.ts',
-      "import { parseLedgerConfig } from '../services/ledger/src/config.js';\nexport const probe = parseLedgerConfig;\n",
-    );
-    expect(ids).toContain('no-restricted-imports');
-  });
-
-  it('fails a tool in scripts/ importing test code, and passes it a published entry point', async () => {
-    const testKit = await ruleIdsFor(
-      'scripts/lintProbe.ts',
-      "import { expectLedgerInvariants } from '@meridian/ledger/testing/invariants';\nexport const probe = expectLedgerInvariants;\n",
-    );
-    expect(testKit).toContain('no-restricted-imports');
-    const entryPoint = await ruleIdsFor(
-      'scripts/lintProbe.ts',
-      "import { freePort } from '@meridian/platform/util/freePort';\nexport const probe = freePort;\n",
-    );
-    expect(entryPoint).toEqual([]);
-  });
-
-  it('fails a switch over a union that misses a member', async () => {
-    const ids = await ruleIdsFor(
-      'services/ledger/src/domain/lintProbe.ts',
-      [
-        "type Shape = { kind: 'circle'; r: number } | { kind: 'square'; side: number };",
-        'export function area(shape: Shape): number {',
-        '  switch (shape.kind) {',
-        "    case 'circle':",
-        '      return shape.r * shape.r * 3;',
-        '  }',
-        '  return 0;',
-        '}',
-        '',
-      ].join('\n'),
-    );
-    expect(ids).toContain('@typescript-eslint/switch-exhaustiveness-check');
-  });
-
-  it('fails a value import used only as a type', async () => {
-    const ids = await ruleIdsFor(
-      'services/ledger/src/app/lintProbe.ts',
-      "import { Logger } from '@meridian/platform/logger';\nexport let probe: Logger | undefined;\n",
-    );
-    expect(ids).toContain('@typescript-eslint/consistent-type-imports');
+  it.each(PASSING)('passes $name', async ({ path, code }) => {
+    expect(await ruleIdsFor(path, code)).toEqual([]);
   });
 });
