@@ -10,18 +10,13 @@
  *
  *   cd web && npx vite build && cd .. && npx vitest run --project e2e tests/e2e/audit.e2e.spec.ts
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HttpSession, listMail, loginCodeOf, waitForMail } from '@meridian/gateway/testing/httpSession';
-import { ConsoleWatcher, launchChromium } from '../support/browser.js';
+import type { BrowserContext } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { HttpSession } from '@meridian/gateway/testing/httpSession';
 import { checkA11y } from '../support/a11y.js';
-import { ROOT, snapshotWebDist, startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
-import { captureScreens, type CaptureOptions } from '../../web/scripts/screenshots.js';
+import { SHOTS, stepsInOrder, useBrowserTarget } from '../support/browserTarget.js';
+import { Screenshots, loginWithCode } from '../support/journey.js';
 
-const SHOTS = join(ROOT, 'artifacts/screenshots');
 const ADMIN_EMAIL = 'e2e-audit-admin@example.com';
 const ADMIN_PASSWORD = 'E2e-Audit-Passw0rd!';
 const SHOTS_TIMEOUT_MS = 120_000;
@@ -30,33 +25,19 @@ const stamp = Date.now().toString(36);
 const investor = { name: 'Ivy Investor', email: `ivy.${stamp}@example.com`, password: 'Ivy-Passw0rd!' };
 const suspended = { name: 'Sam Suspended', email: `sam.${stamp}@example.com`, password: 'Sam-Passw0rd!' };
 
-const dataDir = mkdtempSync(join(tmpdir(), 'meridian-e2e-audit-'));
-let webDist = '';
-const watcher = new ConsoleWatcher();
-let target: RunningTarget | undefined;
-let browser: Browser | undefined;
-let url = '';
+const e2e = useBrowserTarget({
+  name: 'audit',
+  admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+  allowUnservedMaturity: true,
+});
+const { watcher, newContext } = e2e;
 let investorContext: BrowserContext;
 let adminContext: BrowserContext;
-const overflowing: string[] = [];
-
-const layoutCheck: CaptureOptions['check'] = async (page, shot) => {
-  const { scrollWidth, width } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    width: document.documentElement.clientWidth,
-  }));
-  if (scrollWidth > width)
-    overflowing.push(`${shot.name}-${shot.viewport}: scrollWidth ${scrollWidth} > ${width}`);
-};
-
-async function newContext(label: string): Promise<BrowserContext> {
-  const context = await browser!.newContext({ viewport: { width: 1280, height: 800 }, baseURL: url });
-  return watcher.watch(context, label);
-}
+let screenshots: Screenshots;
 
 /** Registers through the API (a browser of its own, which the account then trusts). */
 async function register(account: { name: string; email: string; password: string }): Promise<string> {
-  const http = new HttpSession(url);
+  const http = new HttpSession(e2e.url);
   const res = await http.post('/api/users/register', {
     name: account.name,
     email: account.email,
@@ -68,67 +49,18 @@ async function register(account: { name: string; email: string; password: string
   return res.body._id as string;
 }
 
-/** Login from a browser the server does not know: 400 'New browser…', then the emailed code. */
-async function loginWithCode(page: Page, email: string, password: string): Promise<void> {
-  watcher.expect({
-    why: `login of ${email} from a new browser answers 400`,
-    text: /status of 400/,
-    url: /\/api\/users\/login$/,
-  });
-  const known = new Set((await listMail(url, email)).map((m) => m.id));
-  await page.goto('/login');
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL(`**/loginWithCode/${encodeURIComponent(email)}`);
-  const mail = await waitForMail(url, email, (m) => !known.has(m.id) && /\b\d{6}\b/.test(m.text), 15_000);
-  await page.getByLabel('Access code', { exact: true }).fill(loginCodeOf(mail));
-  await page.getByRole('button', { name: 'Proceed to login' }).click();
-  await page.waitForURL('**/dashboard');
-}
-
-beforeAll(async () => {
-  webDist = await snapshotWebDist();
-  mkdirSync(SHOTS, { recursive: true });
-  target = await startTarget({
-    dataDir,
-    adminEmail: ADMIN_EMAIL,
-    adminPassword: ADMIN_PASSWORD,
-    env: { WEB_DIST: webDist },
-  });
-  url = target.url;
-  browser = await launchChromium();
-  // the dashboard's maturity call is ignored by design when the route is not served (see account.e2e.spec.ts)
-  if ((await fetch(`${url}/api/invest/deposit-maturity`)).status === 404)
-    watcher.expect({
-      why: 'api/invest/deposit-maturity is not served by this build',
-      text: /status of 404/,
-      url: /\/api\/invest\/deposit-maturity$/,
-      times: Number.POSITIVE_INFINITY,
-    });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  if (target) await stopTarget(target);
-  rmSync(dataDir, { recursive: true, force: true });
-  if (webDist) rmSync(webDist, { recursive: true, force: true });
+beforeAll(() => {
+  screenshots = new Screenshots(e2e.url, SHOTS);
 });
 
 describe('audit trail and security events in Chromium against the standalone target', () => {
-  let brokenAt = '';
-  afterEach(({ task }) => {
-    if (task.result?.state === 'fail' && !brokenAt) brokenAt = task.name;
-  });
-  beforeEach(({ skip }) => {
-    if (brokenAt) skip(`an earlier step failed: ${brokenAt}`);
-  });
+  stepsInOrder();
 
   it('1. the investor sees their sign-ins on the Security tab', async () => {
     await register(investor);
     investorContext = await newContext('investor');
     const page = await investorContext.newPage();
-    await loginWithCode(page, investor.email, investor.password);
+    await loginWithCode(page, e2e.url, watcher, investor.email, investor.password);
     // log out and in again: the browser is trusted now, the password alone signs in
     await page
       .getByRole('button', { name: /log ?out/i })
@@ -159,7 +91,7 @@ describe('audit trail and security events in Chromium against the standalone tar
     const samId = await register(suspended);
     adminContext = await newContext('admin');
     const page = await adminContext.newPage();
-    await loginWithCode(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await loginWithCode(page, e2e.url, watcher, ADMIN_EMAIL, ADMIN_PASSWORD);
     // the suspension, from the admin's own browser session (its cookies, its CSRF token)
     const xsrf = (await adminContext.cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
     const res = await page.request.post('/api/users/upgradeUser', {
@@ -202,10 +134,8 @@ describe('audit trail and security events in Chromium against the standalone tar
   it(
     '3. screenshots of the audit screen and the Security tab, desktop and phone',
     async () => {
-      await captureScreens(
+      await screenshots.take(
         adminContext,
-        url,
-        SHOTS,
         [
           {
             name: 'audit-trail',
@@ -220,15 +150,10 @@ describe('audit trail and security events in Chromium against the standalone tar
             },
           },
         ],
-        {
-          prefix: 'admin-',
-          check: layoutCheck,
-        },
+        'admin-',
       );
-      await captureScreens(
+      await screenshots.take(
         investorContext,
-        url,
-        SHOTS,
         [
           {
             name: 'security-events',
@@ -240,9 +165,9 @@ describe('audit trail and security events in Chromium against the standalone tar
             },
           },
         ],
-        { prefix: 'investor-', check: layoutCheck },
+        'investor-',
       );
-      expect(overflowing).toEqual([]);
+      expect(screenshots.overflowing).toEqual([]);
       expect(watcher.unexpected()).toEqual([]);
     },
     SHOTS_TIMEOUT_MS,
