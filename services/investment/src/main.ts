@@ -5,14 +5,11 @@
  */
 import { type HeldRequestServiceHandle, startHeldRequestService } from '@meridian/held-request/app/service';
 import { timeOrderedId } from '@meridian/platform/eventSourcing/ids';
-import { personalDataOf } from '@meridian/platform/personalData';
 import { runServiceProgram } from '@meridian/platform/runtime';
 import { type ServiceDeps } from '@meridian/platform/service';
 import { createGrpcLedger } from '@meridian/ledger/client';
-import { CONSUMER_GROUP, SERVICE, type InvestmentContext } from './app/context.js';
+import { SERVICE, type InvestmentContext } from './app/context.js';
 import { investmentView } from './projections/investmentView.js';
-import { forgetDeletedUser } from './app/identityEvents.js';
-import { serviceMappingModule } from '@meridian/platform/app/relayThread';
 import { toIntegrationEvent } from './app/integrationEvents.js';
 import { serveInvestmentMetrics } from './app/metrics.js';
 import { startMaturityScheduler } from './app/maturityScheduler.js';
@@ -36,33 +33,20 @@ export type InvestmentDeps = ServiceDeps<InvestmentConfig> & {
 export type InvestmentHandle = HeldRequestServiceHandle;
 
 export async function start(deps: InvestmentDeps): Promise<InvestmentHandle> {
-  const { config, bus, logger } = deps;
-  const ledger = deps.ledger ?? createGrpcLedger(config.LEDGER_GRPC_URL, { caller: 'investment' });
+  const { config } = deps;
   return startHeldRequestService({
+    ...deps,
     service: SERVICE,
-    consumerGroup: CONSUMER_GROUP,
-    store: deps.store,
-    bus,
-    logger,
-    // every append records its integration events (platform app/integrationEvents.ts)
+    // every append records its integration events (platform app/integrationEvents.ts); a relay thread
+    // imports the same mapping by its module, next to this main.ts (platform app/relayThread.ts)
     integrationEvents: toIntegrationEvent,
-    // the same mapping by its module: what a relay thread imports (platform app/relayThread.ts)
-    integrationEventsModule: serviceMappingModule(import.meta.url),
-    relayThread: deps.relayThread,
-    context: (store): InvestmentContext => ({
-      store,
-      ledger,
-      plans: config.plans,
-      clock: deps.clock ?? (() => new Date()),
-      // time-ordered ids: the documents keyed by them are written at the end of their index
-      newId: deps.newId ?? timeOrderedId,
-      logger,
-      personalData: personalDataOf(deps),
-      maxPendingPerUser: config.INVESTMENT_MAX_PENDING,
-    }),
-    onIdentityEvent: (ctx, event) => forgetDeletedUser(ctx.personalData, event),
+    mainUrl: import.meta.url,
+    openLedger: () => createGrpcLedger(config.LEDGER_GRPC_URL, { caller: SERVICE }),
+    // time-ordered ids: the documents keyed by them are written at the end of their index
+    newId: deps.newId ?? timeOrderedId,
+    maxPendingPerUser: config.INVESTMENT_MAX_PENDING,
+    context: (base): InvestmentContext => ({ ...base, plans: config.plans }),
     startProcessManager,
-    redriveIntervalMs: deps.redriveIntervalMs,
     // the durable maturity scheduler (armed from the store)
     startLoops(c, onStop) {
       const scheduler = startMaturityScheduler(c, { maxDelayMs: deps.maxTimerMs });
@@ -70,7 +54,6 @@ export async function start(deps: InvestmentDeps): Promise<InvestmentHandle> {
       c.onScheduleChanged = () => scheduler.poke();
       onStop(() => scheduler.stop());
     },
-    onStopped: deps.ledger ? undefined : async () => ledger.close?.(),
     grpcAddress: config.INVESTMENT_GRPC_ADDR,
     indexes: investmentView.indexes,
     grpcService: investmentGrpcService,

@@ -6,11 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { runServiceProgram } from '@meridian/platform/runtime';
-import { personalDataOf } from '@meridian/platform/personalData';
 import { startService, type ServiceDeps, type ServiceHandle } from '@meridian/platform/service';
-import { CONSUMER_GROUP, KYC_INDEXES } from './app/collections.js';
+import { KYC_INDEXES } from './app/collections.js';
 import { IDENTITY_EVENT_TYPES, handleIdentityEvent } from './app/handleIdentityEvent.js';
-import { serviceMappingModule } from '@meridian/platform/app/relayThread';
 import { toIntegrationEvent } from './app/integrationEvents.js';
 
 import type { KycContext } from './app/kycCases.js';
@@ -53,20 +51,17 @@ export async function createDocumentStore(
 /** KycSubmitted / KycApproved / KycRejected out on meridian.kyc.events (KycCaseErased stays private). */
 export function start(deps: KycDeps): Promise<KycHandle> {
   const { config, logger } = deps;
-  const clock = deps.clock ?? (() => new Date());
   return startService(
     {
-      service: SERVICE,
-      consumerGroup: CONSUMER_GROUP,
-      integrationEvents: toIntegrationEvent,
       ...deps,
-      integrationEventsModule: serviceMappingModule(import.meta.url),
+      service: SERVICE,
+      integrationEvents: toIntegrationEvent,
+      mainUrl: import.meta.url,
+      indexes: KYC_INDEXES,
     },
-    async ({ store, onStop, consume, serveGrpc }) => {
-      for (const ix of KYC_INDEXES) await store.ensureIndex?.(ix.collection, ix.fields);
+    async ({ store, onStop, consume, serveGrpc, clock, personalData }) => {
       const stored = deps.documents ?? (await createDocumentStore(config));
       if (!deps.documents) onStop(() => stored.close());
-      const personalData = personalDataOf(deps);
       // documents are kept sealed with their owner's key (unreadable everywhere once the user is deleted)
       const documents = sealedDocumentStore(stored, personalData);
       const ctx: KycContext = { store, clock, newId: randomUUID, personalData };

@@ -4,13 +4,11 @@
  * (`tsx services/ledger/src/main.ts`) it builds its adapters from env (runServiceProgram).
  */
 import { timeOrderedId } from '@meridian/platform/eventSourcing/ids';
-import { personalDataOf } from '@meridian/platform/personalData';
 import { runServiceProgram } from '@meridian/platform/runtime';
 import { startService, type ServiceDeps, type ServiceHandle } from '@meridian/platform/service';
-import { CONSUMER_GROUP, SERVICE, type LedgerContext } from './app/context.js';
+import { SERVICE, type LedgerContext } from './app/context.js';
 import { IDENTITY_EVENT_TYPES, handleIdentityEvent } from './app/identityEvents.js';
 import { serveLedgerMetrics } from './app/metrics.js';
-import { serviceMappingModule } from '@meridian/platform/app/relayThread';
 import { toIntegrationEvent } from './app/integrationEvents.js';
 import { LEDGER_INDEXES } from './projections/views.js';
 import { ledgerGrpcService } from './adapters/ledgerService.grpc.js';
@@ -28,17 +26,11 @@ export type LedgerHandle = ServiceHandle;
 
 export function start(deps: LedgerDeps): Promise<LedgerHandle> {
   const { config, logger } = deps;
-  const clock = deps.clock ?? (() => new Date());
+  // the same mapping by its module (mainUrl): what a relay thread imports (platform app/relayThread.ts)
+  const spec = { service: SERVICE, integrationEvents: toIntegrationEvent, mainUrl: import.meta.url };
   return startService(
-    {
-      service: SERVICE,
-      consumerGroup: CONSUMER_GROUP,
-      integrationEvents: toIntegrationEvent,
-      // the same mapping by its module: what a relay thread imports (platform app/relayThread.ts)
-      integrationEventsModule: serviceMappingModule(import.meta.url),
-      ...deps,
-    },
-    async ({ store, consume, serveGrpc, onStop }) => {
+    { ...spec, ...deps, indexes: LEDGER_INDEXES },
+    async ({ store, consume, serveGrpc, onStop, clock, personalData }) => {
       const ctx: LedgerContext = {
         store,
         clock,
@@ -46,9 +38,8 @@ export function start(deps: LedgerDeps): Promise<LedgerHandle> {
         newId: deps.newId ?? timeOrderedId,
         referralMinimumCents: config.LEDGER_REFERRAL_MIN_DEPOSIT_CENTS,
         maxPendingDeposits: config.LEDGER_MAX_PENDING_DEPOSITS,
-        personalData: personalDataOf(deps),
+        personalData,
       };
-      for (const ix of LEDGER_INDEXES) await store.ensureIndex?.(ix.collection, ix.fields);
       onStop(serveLedgerMetrics(store));
       // identity events -> user directory and referrer links, exactly once per event id
       await consume(

@@ -5,15 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { openSecret } from '@meridian/platform/crypto';
-import { personalDataOf } from '@meridian/platform/personalData';
 import { runServiceProgram } from '@meridian/platform/runtime';
 import { startService, type ServiceDeps, type ServiceHandle } from '@meridian/platform/service';
-import { CONSUMER_GROUP, NOTIFICATION_INDEXES } from './app/collections.js';
+import { NOTIFICATION_INDEXES } from './app/collections.js';
 import { startEmailSender } from './app/emailSender.js';
 import { IDENTITY_EVENT_TYPES, handleIdentityEvent } from './app/handleIdentityEvent.js';
 import { KYC_EVENT_TYPES, handleKycEvent } from './app/handleKycEvent.js';
 import { SUPPORT_EVENT_TYPES, handleSupportEvent } from './app/handleSupportEvent.js';
-import { serviceMappingModule } from '@meridian/platform/app/relayThread';
 import { toIntegrationEvent } from './app/integrationEvents.js';
 
 import { MONEY_EVENT_TYPES, handleMoneyEvent } from './app/moneyEmails.js';
@@ -38,20 +36,12 @@ export interface NotificationHandle extends ServiceHandle {
 /** EmailSent / EmailFailed out on meridian.notification.events (EmailQueued stays private). */
 export function start(deps: NotificationDeps): Promise<NotificationHandle> {
   const { config, logger } = deps;
-  const clock = deps.clock ?? (() => new Date());
   const production = config.NODE_ENV === 'production';
+  const spec = { service: SERVICE, integrationEvents: toIntegrationEvent, indexes: NOTIFICATION_INDEXES };
   return startService(
-    {
-      service: SERVICE,
-      consumerGroup: CONSUMER_GROUP,
-      integrationEvents: toIntegrationEvent,
-      ...deps,
-      integrationEventsModule: serviceMappingModule(import.meta.url),
-    },
-    async ({ store, onStop, consume, serveGrpc }) => {
-      for (const ix of NOTIFICATION_INDEXES) await store.ensureIndex?.(ix.collection, ix.fields);
-      // personal data (addresses, names) stays sealed with each owner's key in the outbox and the mailbox
-      const personalData = personalDataOf(deps);
+    { ...deps, ...spec, mainUrl: import.meta.url },
+    // personal data (addresses, names) stays sealed with each owner's key in the outbox and the mailbox
+    async ({ store, onStop, consume, serveGrpc, clock, personalData }) => {
       const mailboxDeps = { personalData, secretsKey: config.SECRETS_KEY };
       // 1. transport: SMTP_URL, or the embedded catcher reached through the same SMTP path
       let catcher: SmtpCatcher | null = null;

@@ -11,14 +11,14 @@
 import { subscribeIdempotent, type IdempotentSubscribeOptions } from './app/consumer.js';
 import { type IntegrationMapping, withIntegrationEvents } from './app/integrationEvents.js';
 import { startOutboxRelay, type OutboxRelayOptions } from './app/outboxRelay.js';
-import { startRelayThread, type MappingModule } from './app/relayThread.js';
+import { serviceMappingModule, startRelayThread, type MappingModule } from './app/relayThread.js';
 import { createStopList } from './app/stopList.js';
 import { startGrpcServer, type GrpcServiceRegistration } from './grpc/index.js';
 import type { Logger } from './logger.js';
 import { topicOf, type EventBus } from './ports/eventBus.js';
 import type { KeyValueStore } from './ports/keyValue.js';
 import type { ServiceStore } from './ports/serviceStore.js';
-import type { PersonalData } from './personalData.js';
+import { personalDataOf, type PersonalData } from './personalData.js';
 
 /** What every service's `start` is given (its own Deps extend this). */
 export interface ServiceDeps<Config> {
@@ -68,6 +68,10 @@ export interface ServiceParts {
   ): Promise<void>;
   /** The gRPC server of the service on `address`; resolves to the bound address. */
   serveGrpc(address: string, services: GrpcServiceRegistration[]): Promise<string>;
+  /** The spec's clock, else the system's. */
+  clock: () => Date;
+  /** The spec's personal data, else the process-wide one (personalDataOf). */
+  personalData: PersonalData;
 }
 
 export interface ServiceSpec {
@@ -78,12 +82,21 @@ export interface ServiceSpec {
   logger: Logger;
   /** The integration event each appended domain event publishes (null: none). */
   integrationEvents: IntegrationMapping;
-  /** The consumer group of `consume` (and the name of its processed markers). */
+  /** The consumer group of `consume` (and the name of its processed markers); default: the service's name. */
   consumerGroup?: string;
   /** Relay tuning (tests). */
   relay?: Pick<OutboxRelayOptions, 'lease' | 'pollIntervalMs'>;
   /** Where a relay thread imports `integrationEvents` from (the same mapping, by its module). */
   integrationEventsModule?: MappingModule;
+  /**
+   * The service's main.ts (its import.meta.url), when `integrationEventsModule` is not given: the mapping
+   * module is its app/integrationEvents (serviceMappingModule).
+   */
+  mainUrl?: string;
+  /** The indexes the service's lists page on, ensured on the store before `compose`. */
+  indexes?: ReadonlyArray<{ collection: string; fields: string[] }>;
+  clock?: () => Date;
+  personalData?: PersonalData;
   /** Given (ServiceDeps.relayThread) with `integrationEventsModule`: the relay runs on its own thread. */
   relayThread?: ServiceDeps<unknown>['relayThread'];
 }
@@ -100,13 +113,16 @@ export async function startService<Own extends { grpcAddress: string }>(
   const store = withIntegrationEvents(spec.store, integrationEvents);
   const stops = createStopList(logger, service);
   const onStop = (stop: () => Promise<void> | void) => stops.push(async () => stop());
+  const mapping =
+    spec.integrationEventsModule ?? (spec.mainUrl ? serviceMappingModule(spec.mainUrl) : undefined);
+  const consumerGroup = spec.consumerGroup ?? service;
   try {
     const relay =
-      spec.relayThread && spec.integrationEventsModule
+      spec.relayThread && mapping
         ? startRelayThread({
             service,
             topic: topicOf(service),
-            mapping: spec.integrationEventsModule,
+            mapping,
             env: spec.relayThread.env,
             store,
             logger,
@@ -123,16 +139,18 @@ export async function startService<Own extends { grpcAddress: string }>(
             ...spec.relay,
           });
     onStop(() => relay.stop());
+    for (const ix of spec.indexes ?? []) await store.ensureIndex?.(ix.collection, ix.fields);
     const own = await compose({
       store,
       onStop,
+      clock: spec.clock ?? (() => new Date()),
+      personalData: personalDataOf(spec),
       async consume(source, handle, types) {
-        if (!spec.consumerGroup) throw new Error(`${service}: consume needs a consumerGroup`);
         const subscription = await subscribeIdempotent({
           bus,
           store,
           topic: topicOf(source),
-          group: spec.consumerGroup,
+          group: consumerGroup,
           handle,
           types,
         });

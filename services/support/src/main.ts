@@ -4,12 +4,10 @@
  * (`tsx services/support/src/main.ts`) it builds its adapters from env (runServiceProgram).
  */
 import { randomUUID } from 'node:crypto';
-import { serviceMappingModule } from '@meridian/platform/app/relayThread';
 import { createPrivateFileStore, sealedFileStore } from '@meridian/platform/files/privateFiles';
-import { personalDataOf } from '@meridian/platform/personalData';
 import { runServiceProgram } from '@meridian/platform/runtime';
 import { startService, type ServiceDeps, type ServiceHandle } from '@meridian/platform/service';
-import { CONSUMER_GROUP, SERVICE, type AttachmentStore, type SupportContext } from './app/context.js';
+import { SERVICE, type AttachmentStore, type SupportContext } from './app/context.js';
 import { ATTACHMENT_STORE } from './app/attachments.js';
 import { IDENTITY_EVENT_TYPES, handleIdentityEvent } from './app/identityEvents.js';
 import { toIntegrationEvent } from './app/integrationEvents.js';
@@ -34,20 +32,18 @@ export function start(deps: SupportDeps): Promise<SupportHandle> {
   const { config, logger } = deps;
   return startService(
     {
-      service: SERVICE,
-      consumerGroup: CONSUMER_GROUP,
-      integrationEvents: toIntegrationEvent,
       ...deps,
-      integrationEventsModule: serviceMappingModule(import.meta.url),
+      service: SERVICE,
+      integrationEvents: toIntegrationEvent,
+      mainUrl: import.meta.url,
+      indexes: SUPPORT_INDEXES,
     },
-    async ({ store, onStop, consume, serveGrpc }) => {
-      for (const ix of SUPPORT_INDEXES) await store.ensureIndex?.(ix.collection, ix.fields);
+    async ({ store, onStop, consume, serveGrpc, clock, personalData }) => {
       const stored = deps.attachments ?? (await createPrivateFileStore(config, ATTACHMENT_STORE));
       if (!deps.attachments) onStop(() => stored.close());
-      const personalData = personalDataOf(deps);
       const ctx: SupportContext = {
         store,
-        clock: deps.clock ?? (() => new Date()),
+        clock,
         newId: deps.newId ?? randomUUID,
         logger,
         personalData,

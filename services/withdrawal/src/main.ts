@@ -3,16 +3,12 @@
  * `start` is what the standalone target and the tests call; run as a program
  * (`tsx services/withdrawal/src/main.ts`) it builds its adapters from env (runServiceProgram).
  */
-import { randomUUID } from 'node:crypto';
 import { type HeldRequestServiceHandle, startHeldRequestService } from '@meridian/held-request/app/service';
-import { personalDataOf } from '@meridian/platform/personalData';
 import { runServiceProgram } from '@meridian/platform/runtime';
 import { type ServiceDeps } from '@meridian/platform/service';
 import { createGrpcLedger } from '@meridian/ledger/client';
-import { CONSUMER_GROUP, SERVICE, type WithdrawalContext } from './app/context.js';
+import { SERVICE } from './app/context.js';
 import { withdrawalView } from './projections/withdrawalView.js';
-import { forgetDeletedUser } from './app/identityEvents.js';
-import { serviceMappingModule } from '@meridian/platform/app/relayThread';
 import { toIntegrationEvent } from './app/integrationEvents.js';
 import type { LedgerPort } from './app/ports.js';
 import { startProcessManager } from './app/processManager.js';
@@ -33,32 +29,16 @@ export type WithdrawalDeps = ServiceDeps<WithdrawalConfig> & {
 export type WithdrawalHandle = HeldRequestServiceHandle;
 
 export async function start(deps: WithdrawalDeps): Promise<WithdrawalHandle> {
-  const { config, bus, logger } = deps;
-  const ledger = deps.ledger ?? createGrpcLedger(config.LEDGER_GRPC_URL, { caller: 'withdrawal' });
+  const { config } = deps;
   return startHeldRequestService({
+    ...deps,
     service: SERVICE,
-    consumerGroup: CONSUMER_GROUP,
-    store: deps.store,
-    bus,
-    logger,
-    // every append records its integration events (platform app/integrationEvents.ts)
+    // what every append publishes, and (by this main.ts's module) what a relay thread imports
     integrationEvents: toIntegrationEvent,
-    // the same mapping by its module: what a relay thread imports (platform app/relayThread.ts)
-    integrationEventsModule: serviceMappingModule(import.meta.url),
-    relayThread: deps.relayThread,
-    context: (store): WithdrawalContext => ({
-      store,
-      ledger,
-      clock: deps.clock ?? (() => new Date()),
-      newId: deps.newId ?? randomUUID,
-      logger,
-      personalData: personalDataOf(deps),
-      maxPendingPerUser: config.WITHDRAWAL_MAX_PENDING,
-    }),
-    onIdentityEvent: (ctx, event) => forgetDeletedUser(ctx.personalData, event),
+    mainUrl: import.meta.url,
+    openLedger: () => createGrpcLedger(config.LEDGER_GRPC_URL, { caller: SERVICE }),
+    maxPendingPerUser: config.WITHDRAWAL_MAX_PENDING,
     startProcessManager,
-    redriveIntervalMs: deps.redriveIntervalMs,
-    onStopped: deps.ledger ? undefined : async () => ledger.close?.(),
     grpcAddress: config.WITHDRAWAL_GRPC_ADDR,
     indexes: withdrawalView.indexes,
     grpcService: withdrawalGrpcService,

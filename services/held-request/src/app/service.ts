@@ -1,15 +1,19 @@
 /**
  * The running parts of a held-request service (investment, withdrawal), started in order and stopped in
  * reverse: 1. its integration events out on meridian.<service>.events (transactional outbox); 2.
- * identity's events into the user directory, exactly once per event id; 3. the service's own loops
+ * identity's events into the user directory, exactly once per event id (UserDeleted also drops the user's
+ * personal-data key from this process's cache: identity destroyed it); 3. the service's own loops
  * (investment's maturity scheduler) and the process manager re-driving owed ledger calls; 4. gRPC.
- * Each service's main.ts gives its context and rules and calls this.
+ * Each service's main.ts gives its ledger, rules and own context and calls this.
  */
+import { randomUUID } from 'node:crypto';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { GrpcServiceRegistration } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
-import type { ServiceStore, StoreTx } from '@meridian/platform/ports/serviceStore';
+import type { PersonalData } from '@meridian/platform/personalData';
 import { startService, type ServiceHandle, type ServiceSpec } from '@meridian/platform/service';
+import type { HeldRequestContext } from './heldRequests.js';
+import type { HoldLedger } from './holdLedger.js';
 import { DIRECTORY_EVENT_TYPES, handleIdentityEvent } from './userDirectory.js';
 import type { ProcessManager, ProcessManagerOptions } from './processManager.js';
 
@@ -18,39 +22,55 @@ export interface HeldRequestServiceHandle extends ServiceHandle {
   redrive(): Promise<number>;
 }
 
+/** On identity's UserDeleted: the user's key leaves this process's cache (identity destroyed it). */
+export function forgetDeletedUser(personalData: PersonalData, event: StoredEvent): void {
+  const userId = (event.data as { userId?: unknown } | null)?.userId;
+  if (event.type === 'UserDeleted' && typeof userId === 'string' && userId) personalData.forget(userId);
+}
+
 /** On the platform's startService: its store, relay, idempotent consumers, gRPC server and ordered stop. */
-export async function startHeldRequestService<Ctx extends { store: ServiceStore; logger: Logger }>(
-  spec: Omit<ServiceSpec, 'consumerGroup'> & {
-    consumerGroup: string;
-    /** The service's context on the store startService gives (whose appends record their integration events). */
-    context(store: ServiceStore): Ctx;
+export async function startHeldRequestService<
+  Port extends HoldLedger,
+  Ctx extends HeldRequestContext<Port> = HeldRequestContext<Port>,
+>(
+  spec: ServiceSpec & {
+    /** The ledger port given (tests); absent: `openLedger()`'s, closed when stopping everything. */
+    ledger?: Port;
+    openLedger(): Port & { close?(): unknown };
+    /** Default: randomUUID. */
+    newId?: () => string;
+    maxPendingPerUser: number;
+    /** The kind's own context on the held-request one (default: that one). */
+    context?(base: HeldRequestContext<Port>): Ctx;
     startProcessManager(ctx: Ctx, options: ProcessManagerOptions): ProcessManager;
     redriveIntervalMs?: number;
     /** The service's own loops, started before the process manager (stopped after it). */
     startLoops?(ctx: Ctx, onStop: (stop: () => Promise<void> | void) => void): void;
-    /**
-     * The service's own reaction to one of identity's events, after the directory's (UserDeleted: forget the
-     * key); it sees the directory's types only (DIRECTORY_EVENT_TYPES).
-     */
-    onIdentityEvent?(ctx: Ctx, event: StoredEvent, tx: StoreTx): Promise<void> | void;
-    /** Called when stopping everything, after the loops and consumers (the ledger port the service opened). */
-    onStopped?(): Promise<void>;
     grpcAddress: string;
     grpcService(ctx: Ctx, options: { logger: Logger }): GrpcServiceRegistration;
-    /** The indexes the lists page on (the kind's requestView `indexes`), ensured at start. */
-    indexes?: ReadonlyArray<{ collection: string; fields: string[] }>;
   },
 ): Promise<HeldRequestServiceHandle> {
-  return startService(spec, async ({ store, onStop, consume, serveGrpc }) => {
-    for (const ix of spec.indexes ?? []) await store.ensureIndex?.(ix.collection, ix.fields);
-    const ctx = spec.context(store);
-    if (spec.onStopped) onStop(spec.onStopped);
+  return startService(spec, async ({ store, onStop, consume, serveGrpc, clock, personalData }) => {
+    const opened = spec.ledger ? undefined : spec.openLedger();
+    if (opened) onStop(async () => void (await opened.close?.()));
+    const ledger = spec.ledger ?? opened!;
+    const { logger, maxPendingPerUser } = spec;
+    const base = {
+      store,
+      ledger,
+      logger,
+      clock,
+      newId: spec.newId ?? randomUUID,
+      personalData,
+      maxPendingPerUser,
+    };
+    const ctx = spec.context ? spec.context(base) : (base as Ctx);
     // identity events -> the user directory (name and email), exactly once per event id
     await consume(
       'identity',
       async (event, tx) => {
         await handleIdentityEvent(event, tx);
-        await spec.onIdentityEvent?.(ctx, event, tx);
+        forgetDeletedUser(personalData, event);
       },
       DIRECTORY_EVENT_TYPES,
     );
@@ -58,7 +78,7 @@ export async function startHeldRequestService<Ctx extends { store: ServiceStore;
     spec.startLoops?.(ctx, onStop);
     const manager = spec.startProcessManager(ctx, { intervalMs: spec.redriveIntervalMs });
     onStop(() => manager.stop());
-    const grpcAddress = await serveGrpc(spec.grpcAddress, [spec.grpcService(ctx, { logger: spec.logger })]);
+    const grpcAddress = await serveGrpc(spec.grpcAddress, [spec.grpcService(ctx, { logger })]);
     return { grpcAddress, redrive: () => manager.sweep(0) };
   });
 }

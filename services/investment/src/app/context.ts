@@ -12,8 +12,6 @@ import { type InvestmentDoc, investmentView } from '../projections/investmentVie
 import type { LedgerPort } from './ports.js';
 
 export const SERVICE = 'investment';
-/** Consumer group of the investment service on other services' topics (also its processed-markers set). */
-export const CONSUMER_GROUP = 'investment';
 
 /** The held-request context (INVESTMENT_MAX_PENDING), the plans, and the scheduler's hook. */
 export interface InvestmentContext extends HeldRequestContext<LedgerPort> {

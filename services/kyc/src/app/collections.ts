@@ -7,6 +7,3 @@ export const USERS = 'users';
 export const KYC_INDEXES: ReadonlyArray<{ collection: string; fields: string[] }> = [
   { collection: CASES, fields: ['status', 'submittedAt'] },
 ];
-
-/** Consumer group (and processed-marker set) of this service on other services' topics. */
-export const CONSUMER_GROUP = 'kyc';

@@ -40,8 +40,6 @@ import {
 } from '../projections/supportViews.js';
 
 export const SERVICE = 'support';
-/** Consumer group of the support service on other services' topics (also its processed-markers set). */
-export const CONSUMER_GROUP = 'support';
 
 /** Where the service keeps attachments: private files, one folder or bucket (app/attachments.ts names it). */
 export type AttachmentStore = PrivateFileStore<StoredFileMeta>;

@@ -11,8 +11,6 @@ import { type WithdrawalDoc, withdrawalView } from '../projections/withdrawalVie
 import type { LedgerPort } from './ports.js';
 
 export const SERVICE = 'withdrawal';
-/** Consumer group of the withdrawal service on other services' topics (also its processed-markers set). */
-export const CONSUMER_GROUP = 'withdrawal';
 
 /** The held-request context (personalData also seals the wallet address; WITHDRAWAL_MAX_PENDING). */
 export type WithdrawalContext = HeldRequestContext<LedgerPort>;
