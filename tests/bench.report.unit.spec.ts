@@ -37,17 +37,15 @@ const figure = (name: string, p99: number) => ({
   errors: 0,
 });
 
+/** A README section between its markers, as markdownReport writes one. */
+const section = (name: string, heading: string) =>
+  [`<!-- bench:${name} -->`, heading, `<!-- /bench:${name} -->`].join('\n');
+const GRPC_SECTION = section('grpc', '## Ledger postings through gRPC (an earlier run)');
+const GOALS_SECTION = section('goals', '## Goals summary written by hand');
+
 describe('bench README report', () => {
   it("quotes the lists module's printed table, keeps other modules' old sections and hand-written ones", () => {
-    const previous = [
-      '<!-- bench:grpc -->',
-      '## Ledger postings through gRPC (an earlier run)',
-      '<!-- /bench:grpc -->',
-      '',
-      '<!-- bench:goals -->',
-      '## Goals summary written by hand',
-      '<!-- /bench:goals -->',
-    ].join('\n');
+    const previous = [GRPC_SECTION, GOALS_SECTION].join('\n\n');
     const r = {
       ...base,
       lists: {
@@ -69,19 +67,9 @@ describe('bench README report', () => {
   });
 
   it('keeps a section written by hand above the modules on top', () => {
-    const previous = [
-      '<!-- bench:summary -->',
-      '## Summary written by hand',
-      '<!-- /bench:summary -->',
-      '',
-      '<!-- bench:grpc -->',
-      '## Ledger postings through gRPC (an earlier run)',
-      '<!-- /bench:grpc -->',
-      '',
-      '<!-- bench:goals -->',
-      '## Goals summary written by hand',
-      '<!-- /bench:goals -->',
-    ].join('\n');
+    const previous = [section('summary', '## Summary written by hand'), GRPC_SECTION, GOALS_SECTION].join(
+      '\n\n',
+    );
     const r = { ...base, lists: { skipped: 'no store' } } as unknown as BenchResult;
     const md = markdownReport(r, previous);
     expect(md).toContain('## Summary written by hand');
@@ -91,12 +79,10 @@ describe('bench README report', () => {
   });
 
   it('a selected module that skipped keeps the section of the last run that measured it', () => {
-    const measured = [
-      '<!-- bench:lists -->',
-      '## List routes on a seeded store (a run with a seeded store)',
-      '| getUsers pages | 36.6 |',
-      '<!-- /bench:lists -->',
-    ].join('\n');
+    const measured = section(
+      'lists',
+      '## List routes on a seeded store (a run with a seeded store)\n| getUsers pages | 36.6 |',
+    );
     const noStore = { skipped: 'no seeded store in data (run `make seed`, or set LISTS_DATA_DIR)' };
     const r = { ...base, modules: ['lists'], lists: noStore } as unknown as BenchResult;
     expect(markdownReport(r, measured)).toContain(measured);

@@ -24,6 +24,17 @@ const DEVELOPMENT_SECRETS: Array<[string, string]> = [
 
 const production = { ...SECRET_SAMPLES, NODE_ENV: 'production' };
 
+/** The problems `schema` finds in `env` (none when it parses). */
+function problemsOfEnv(schema: Parameters<typeof parseEnv>[0], env: Record<string, string>) {
+  try {
+    parseEnv(schema, env);
+    return [];
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as ConfigError).problems;
+  }
+}
+
 describe.each(DEPLOYABLES)('%s in production', (_name, schema) => {
   const variables = Object.keys(shapeOf(schema));
   const held = DEVELOPMENT_SECRETS.filter(([variable]) => variables.includes(variable));
@@ -52,15 +63,7 @@ describe.each(DEPLOYABLES)('%s in production', (_name, schema) => {
 });
 
 describe.each(DEPLOYABLES)('%s in production: Redis', (_name, schema) => {
-  const problemsOf = (env: Record<string, string>) => {
-    try {
-      parseEnv(schema, env);
-      return [];
-    } catch (err) {
-      expect(err).toBeInstanceOf(ConfigError);
-      return (err as ConfigError).problems;
-    }
-  };
+  const problemsOf = (env: Record<string, string>) => problemsOfEnv(schema, env);
 
   it('refuses a REDIS_URL without a password, and never echoes the URL', () => {
     for (const url of [
@@ -83,15 +86,7 @@ describe.each(DEPLOYABLES)('%s in production: Redis', (_name, schema) => {
 });
 
 describe.each(DEPLOYABLES)('%s in production: Kafka', (_name, schema) => {
-  const problemsOf = (env: Record<string, string>) => {
-    try {
-      parseEnv(schema, env);
-      return [];
-    } catch (err) {
-      expect(err).toBeInstanceOf(ConfigError);
-      return (err as ConfigError).problems;
-    }
-  };
+  const problemsOf = (env: Record<string, string>) => problemsOfEnv(schema, env);
 
   it('refuses KAFKA_BROKERS without its own Kafka user; accepts it with one', () => {
     const withBroker = { ...production, KAFKA_BROKERS: 'kafka:9092' };
