@@ -11,95 +11,58 @@
  *
  *   cd web && npx vite build && cd .. && npx vitest run --project e2e tests/e2e/oidc.e2e.spec.ts
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startTestIdp, type TestIdp } from '@meridian/gateway/testing/oidcProvider';
 import { checkA11y } from '../support/a11y.js';
-import { ConsoleWatcher, launchChromium } from '../support/browser.js';
+import { SHOTS, stepsInOrder, useBrowserTarget } from '../support/browserTarget.js';
 import { freePort } from '@meridian/platform/util/freePort';
-import { ROOT, snapshotWebDist, startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
 
-const SHOTS = join(ROOT, 'artifacts/screenshots');
-const dataDir = mkdtempSync(join(tmpdir(), 'meridian-e2e-oidc-'));
-const watcher = new ConsoleWatcher();
-let webDist = '';
-let target: RunningTarget | undefined;
 let idp: TestIdp | undefined;
-let browser: Browser | undefined;
-let url = '';
 let callbackUrl = '';
 
 const person = { login: 'ida', email: `ida.${Date.now()}@example.com`, name: 'Ida Provider' };
 
-function assertNoConsoleErrors(): void {
-  expect(watcher.unexpected(), 'console errors or page errors nobody expected').toEqual([]);
-}
-
-async function newContext(label: string, width = 1280): Promise<BrowserContext> {
-  const context = await browser!.newContext({ viewport: { width, height: 800 }, baseURL: url });
-  return watcher.watch(context, label);
-}
+const e2e = useBrowserTarget({
+  name: 'oidc',
+  admin: { email: 'e2e-oidc-admin@example.com', password: 'E2e-Admin-Passw0rd!' },
+  // as the account journey: the dashboard's deposit-maturity call may not be served by this build
+  allowUnservedMaturity: true,
+  async setup() {
+    const port = await freePort();
+    const url = `http://localhost:${port}`;
+    idp = await startTestIdp({ redirectUris: [`${url}/api/auth/oidc/test-idp/callback`] });
+    idp.accounts.set(person.login, { email: person.email, email_verified: true, name: person.name });
+    return {
+      port,
+      env: {
+        APP_URL: url,
+        OIDC_PROVIDERS: JSON.stringify([
+          idp.entry('test-idp', 'Test IdP'),
+          { id: 'google', clientId: 'meridian-e2e.apps.googleusercontent.com' },
+        ]),
+      },
+    };
+  },
+});
+const { watcher, newContext, assertNoConsoleErrors } = e2e;
 
 /** The document scrolls sideways at this width (a phone must never need to). */
 async function overflows(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 }
 
-beforeAll(async () => {
-  webDist = await snapshotWebDist();
-  mkdirSync(SHOTS, { recursive: true });
-  const port = await freePort();
-  url = `http://localhost:${port}`;
-  idp = await startTestIdp({ redirectUris: [`${url}/api/auth/oidc/test-idp/callback`] });
-  idp.accounts.set(person.login, { email: person.email, email_verified: true, name: person.name });
-  target = await startTarget({
-    dataDir,
-    adminEmail: 'e2e-oidc-admin@example.com',
-    adminPassword: 'E2e-Admin-Passw0rd!',
-    port,
-    env: {
-      WEB_DIST: webDist,
-      APP_URL: url,
-      OIDC_PROVIDERS: JSON.stringify([
-        idp.entry('test-idp', 'Test IdP'),
-        { id: 'google', clientId: 'meridian-e2e.apps.googleusercontent.com' },
-      ]),
-    },
-  });
-  browser = await launchChromium();
-  // as the account journey: the dashboard's deposit-maturity call may not be served by this build
-  if ((await fetch(`${url}/api/invest/deposit-maturity`)).status === 404)
-    watcher.expect({
-      why: 'api/invest/deposit-maturity is not served by this build',
-      text: /status of 404/,
-      url: /\/api\/invest\/deposit-maturity$/,
-      times: Number.POSITIVE_INFINITY,
-    });
-});
-
 afterAll(async () => {
-  await browser?.close();
-  if (target) await stopTarget(target);
   await idp?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-  if (webDist) rmSync(webDist, { recursive: true, force: true });
 });
 
 describe('sign-in through an OpenID Connect provider in Chromium', () => {
-  let brokenAt = '';
-  afterEach(({ task }) => {
-    if (task.result?.state === 'fail' && !brokenAt) brokenAt = task.name;
-  });
-  beforeEach(({ skip }) => {
-    if (brokenAt) skip(`an earlier step failed: ${brokenAt}`);
-  });
+  stepsInOrder();
 
   it('1. /login offers both providers; shots at 1280 and 390 px', async () => {
     for (const width of [1280, 390]) {
-      const context = await newContext(`login ${width}`, width);
+      const context = await newContext(`login ${width}`, { width, height: 800 });
       const page = await context.newPage();
       await page.goto('/login', { waitUntil: 'networkidle' });
       const buttons = page.getByRole('link', { name: /^Continue with / });
@@ -134,7 +97,7 @@ describe('sign-in through an OpenID Connect provider in Chromium', () => {
     await page.locator('input[name="login"]').fill(person.login);
     await page.locator('input[name="password"]').fill('any password');
     await page.getByRole('button', { name: 'Sign-in' }).click();
-    await page.waitForURL(`${url}/dashboard`);
+    await page.waitForURL(`${e2e.url}/dashboard`);
     await page.getByRole('heading', { name: `Welcome, ${person.name}` }).waitFor();
     const me = await page.evaluate(async () => (await fetch('/api/users/getUser')).json());
     expect(me).toMatchObject({ email: person.email, name: person.name, isVerified: true });
@@ -152,7 +115,7 @@ describe('sign-in through an OpenID Connect provider in Chromium', () => {
       url: /\/api\/users\/getUser$/,
     });
     await page.goto(callbackUrl);
-    await page.waitForURL(`${url}/login?error=invalid_state`);
+    await page.waitForURL(`${e2e.url}/login?error=invalid_state`);
     await expect
       .poll(() => page.getByRole('alert').textContent())
       .toBe('That sign-in attempt expired or was already used. Please try again.');
