@@ -6,26 +6,26 @@ import { EmailField, FormError, FormSuccess } from '../../ui/Field';
 import { AuthCard, MailIcon } from './AuthCard';
 import { passwordResetRequested } from './authSlice';
 import { validateForgot } from './validation';
+import { useCheckedSubmit } from '../../app/useCheckedSubmit';
 
 export function ForgotPage() {
   const dispatch = useAppDispatch();
   const [email, setEmail] = useState('');
-  const [error, setError] = useState('');
   const [sent, setSent] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { error, busy, submit } = useCheckedSubmit();
 
   async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    const problem = validateForgot(email.trim());
-    setError(problem ?? '');
-    if (problem) return;
-    setBusy(true);
-    const result = await dispatch(passwordResetRequested(email.trim()));
-    setBusy(false);
-    if (passwordResetRequested.fulfilled.match(result)) {
-      setSent(result.payload || 'Check your inbox for a reset link.');
-      setEmail('');
-    }
+    await submit(
+      event,
+      validateForgot(email.trim()),
+      () => dispatch(passwordResetRequested(email.trim())),
+      (result) => {
+        if (passwordResetRequested.fulfilled.match(result)) {
+          setSent(result.payload || 'Check your inbox for a reset link.');
+          setEmail('');
+        }
+      },
+    );
   }
 
   return (

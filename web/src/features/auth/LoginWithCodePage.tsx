@@ -6,6 +6,7 @@ import { FormError, InputField } from '../../ui/Field';
 import { AuthCard, ShieldIcon } from './AuthCard';
 import { loginCodeRequested, loginCodeSubmitted } from './authSlice';
 import { LOGIN_CODE_LENGTH, validateLoginCode } from './validation';
+import { useCheckedSubmit } from '../../app/useCheckedSubmit';
 
 /** A server message as a sentence (its full stop added when it has none). */
 const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
@@ -15,8 +16,7 @@ export function LoginWithCodePage() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [loginCode, setLoginCode] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { error, busy, submit } = useCheckedSubmit();
   const [resending, setResending] = useState(false);
   // the code asked for this address, if any: on its way, or refused (then no code was emailed)
   const send = useAppSelector((s) =>
@@ -24,15 +24,15 @@ export function LoginWithCodePage() {
   );
 
   async function onSubmit(event: FormEvent) {
-    event.preventDefault();
     const code = loginCode.trim();
-    const problem = validateLoginCode(code);
-    setError(problem ?? '');
-    if (problem) return;
-    setBusy(true);
-    const result = await dispatch(loginCodeSubmitted({ email, loginCode: code }));
-    setBusy(false);
-    if (loginCodeSubmitted.fulfilled.match(result)) navigate('/dashboard', { replace: true });
+    await submit(
+      event,
+      validateLoginCode(code),
+      () => dispatch(loginCodeSubmitted({ email, loginCode: code })),
+      (result) => {
+        if (loginCodeSubmitted.fulfilled.match(result)) navigate('/dashboard', { replace: true });
+      },
+    );
   }
 
   async function resend() {

@@ -10,6 +10,7 @@ import { CountryField } from './CountryField';
 import { NewPasswordFields } from './NewPasswordFields';
 import { ProviderButtons } from './ProviderButtons';
 import { MESSAGES, validateRegister } from './validation';
+import { useCheckedSubmit } from '../../app/useCheckedSubmit';
 
 export function RegisterPage() {
   const dispatch = useAppDispatch();
@@ -24,8 +25,7 @@ export function RegisterPage() {
     password2: '',
     referralCode: params.get('ref') ?? '',
   });
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { error, busy, submit } = useCheckedSubmit();
   const set = (key: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
   function blockPaste(event: ClipboardEvent<HTMLInputElement>) {
@@ -34,23 +34,25 @@ export function RegisterPage() {
   }
 
   async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    const problem = validateRegister(form);
-    setError(problem ?? '');
-    if (problem) return;
-    setBusy(true);
-    const { password2: _confirm, referralCode, ...rest } = form;
-    const result = await dispatch(
-      registerSubmitted({
-        ...rest,
-        name: rest.name.trim(),
-        email: rest.email.trim(),
-        phone: rest.phone.trim(),
-        referralCode: referralCode.trim(),
-      }),
+    await submit(
+      event,
+      validateRegister(form),
+      async () => {
+        const { password2: _confirm, referralCode, ...rest } = form;
+        return dispatch(
+          registerSubmitted({
+            ...rest,
+            name: rest.name.trim(),
+            email: rest.email.trim(),
+            phone: rest.phone.trim(),
+            referralCode: referralCode.trim(),
+          }),
+        );
+      },
+      (result) => {
+        if (registerSubmitted.fulfilled.match(result)) navigate('/dashboard', { replace: true });
+      },
     );
-    setBusy(false);
-    if (registerSubmitted.fulfilled.match(result)) navigate('/dashboard', { replace: true });
   }
 
   return (

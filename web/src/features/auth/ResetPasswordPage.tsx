@@ -7,6 +7,7 @@ import { AuthCard } from './AuthCard';
 import { passwordResetSubmitted } from './authSlice';
 import { NewPasswordFields } from './NewPasswordFields';
 import { validateReset } from './validation';
+import { useCheckedSubmit } from '../../app/useCheckedSubmit';
 
 export function ResetPasswordPage() {
   const { resetToken = '' } = useParams();
@@ -14,18 +15,17 @@ export function ResetPasswordPage() {
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const [password2, setPassword2] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { error, busy, submit } = useCheckedSubmit();
 
   async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    const problem = validateReset({ password, password2 });
-    setError(problem ?? '');
-    if (problem) return;
-    setBusy(true);
-    const result = await dispatch(passwordResetSubmitted({ resetToken, password }));
-    setBusy(false);
-    if (passwordResetSubmitted.fulfilled.match(result)) navigate('/login', { replace: true });
+    await submit(
+      event,
+      validateReset({ password, password2 }),
+      () => dispatch(passwordResetSubmitted({ resetToken, password })),
+      (result) => {
+        if (passwordResetSubmitted.fulfilled.match(result)) navigate('/login', { replace: true });
+      },
+    );
   }
 
   return (

@@ -4,6 +4,7 @@ import { FormError, SelectField } from '../../ui/Field';
 import { Modal } from '../../ui/Modal';
 import { ROLES, type User } from '../auth/authTypes';
 import { validateRole } from '../auth/validation';
+import { useCheckedSubmit } from '../../app/useCheckedSubmit';
 
 export function RoleModal({
   user,
@@ -15,22 +16,15 @@ export function RoleModal({
   onSubmit: (role: string) => Promise<void>;
 }) {
   const [role, setRole] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { error, busy, submit } = useCheckedSubmit();
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const problem = validateRole(role);
-    setError(problem ?? '');
-    if (problem) return;
-    setBusy(true);
-    await onSubmit(role);
-    setBusy(false);
+  async function save(event: FormEvent) {
+    await submit(event, validateRole(role), () => onSubmit(role));
   }
 
   return (
     <Modal title="Change role" onClose={onClose}>
-      <form className="form" noValidate onSubmit={submit} aria-label="Change role">
+      <form className="form" noValidate onSubmit={save} aria-label="Change role">
         <p className="muted">
           Current role of <strong>{user.name}</strong>:{' '}
           <span className={`badge badge--role-${user.role}`}>{user.role}</span>

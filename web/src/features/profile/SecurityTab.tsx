@@ -7,26 +7,24 @@ import { NewPasswordFields } from '../auth/NewPasswordFields';
 import { PasswordInput } from '../auth/PasswordInput';
 import { validateChangePassword } from '../auth/validation';
 import { SecurityEventsList } from '../audit/SecurityEventsList';
+import { useCheckedSubmit } from '../../app/useCheckedSubmit';
 
 const EMPTY = { oldPassword: '', password: '', password2: '' };
 
 export function SecurityTab() {
   const dispatch = useAppDispatch();
   const [form, setForm] = useState(EMPTY);
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { error, busy, submit } = useCheckedSubmit();
 
   async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    const problem = validateChangePassword(form);
-    setError(problem ?? '');
-    if (problem) return;
-    setBusy(true);
-    const result = await dispatch(
-      passwordChangeSubmitted({ oldPassword: form.oldPassword, password: form.password }),
+    await submit(
+      event,
+      validateChangePassword(form),
+      () => dispatch(passwordChangeSubmitted({ oldPassword: form.oldPassword, password: form.password })),
+      (result) => {
+        if (passwordChangeSubmitted.fulfilled.match(result)) setForm(EMPTY);
+      },
     );
-    setBusy(false);
-    if (passwordChangeSubmitted.fulfilled.match(result)) setForm(EMPTY);
   }
 
   return (
