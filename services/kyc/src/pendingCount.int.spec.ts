@@ -4,11 +4,10 @@
  * upload while the case is pending replaces its documents: the same case, counted once.
  */
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, it } from 'vitest';
 import { expectPendingCounter } from '@meridian/platform/testing/pendingCountSpecs';
 import { PENDING_CASES } from './app/kycCases.js';
 import { startKycHarness, type KycHarness } from './testing/harness.js';
-import { SAMPLES } from './testing/samples.js';
 
 let h: KycHarness;
 beforeEach(async () => {
@@ -26,15 +25,7 @@ it('counts the pending cases through submit, approve, reject, replays and a back
       count: async () => (await h.call('countPending', h.asAdmin())).count,
       countAsSubscriber: () => h.call('countPending', { ...h.asAdmin(), callerRole: 'subscriber' }),
       listed: async () => (await h.call('listPending', h.asAdmin())).pendingUsers.length,
-      request: async (userId) => {
-        const res = await h.upload(
-          userId,
-          { front: SAMPLES.png, back: SAMPLES.pdf },
-          { name: 'Ada Lovelace', email: `${userId}@example.com` },
-        );
-        expect(res.status).toBe(200);
-        return userId;
-      },
+      request: (userId) => h.submitCase(userId),
       decide: (userId, decision) =>
         decision === 'approve'
           ? h.call('approve', { ...h.asAdmin(), userId })

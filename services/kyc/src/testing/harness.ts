@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type * as grpc from '@grpc/grpc-js';
+import { expect } from 'vitest';
 import { createInProcEventBus } from '@meridian/platform/adapters/eventBus.inproc';
 import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
@@ -25,6 +26,7 @@ import * as pb from '@meridian/proto/meridian/kyc/v1/kyc';
 import { KycServiceClient } from '@meridian/proto/meridian/kyc/v1/kyc';
 import { parseKycConfig } from '../config.js';
 import { start, type KycHandle } from '../main.js';
+import { SAMPLES } from './samples.js';
 
 export const INTERNAL_TOKEN = 'test-internal-token-0123456789abcdef';
 
@@ -68,6 +70,8 @@ export interface KycHarness {
     files: { front?: Uint8Array; back?: Uint8Array },
     options?: UploadOptions,
   ): Promise<{ status: number; body: { message: string } }>;
+  /** The user's case (default a new user's) submitted, a PNG front and a PDF back as Ada Lovelace, and accepted; resolves to the user's id. */
+  submitCase(userId?: string): Promise<string>;
   getDocument(
     ownerId: string,
     side: string,
@@ -157,6 +161,15 @@ export async function startKycHarness(
       if (opts.impersonatorId) headers['x-user-impersonator-id'] = opts.impersonatorId;
       const res = await fetch(`${handle.httpUrl}/upload`, { method: 'POST', body: form, headers });
       return { status: res.status, body: (await res.json()) as { message: string } };
+    },
+    async submitCase(userId = `user-${randomUUID()}`) {
+      const res = await harness.upload(
+        userId,
+        { front: SAMPLES.png, back: SAMPLES.pdf },
+        { name: 'Ada Lovelace', email: `${userId}@example.com` },
+      );
+      expect(res.status).toBe(200);
+      return userId;
     },
     getDocument(ownerId, side, as) {
       return fetch(`${handle.httpUrl}/documents/${encodeURIComponent(ownerId)}/${side}`, {
