@@ -12,30 +12,22 @@
  *
  *   (cd web && npx vite build) && npx vitest run --project e2e tests/e2e/claims.e2e.spec.ts
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { HttpSession } from '@meridian/gateway/testing/httpSession';
 import { signIn, verifiedUser } from '@meridian/gateway/testing/composition';
 import { requestDeposit } from '@meridian/gateway/testing/money';
-import { ConsoleWatcher, launchChromium } from '../support/browser.js';
+import { SHOTS, stepsInOrder, useBrowserTarget } from '../support/browserTarget.js';
 import { checkA11y } from '../support/a11y.js';
 import { loginWithCode } from '../support/journey.js';
-import { ROOT, snapshotWebDist, startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
 
-const SHOTS = join(ROOT, 'artifacts/screenshots');
 const ADMIN_A = { email: 'e2e-claims-admin@example.com', password: 'E2e-Claims-Passw0rd!' };
 const stamp = Date.now().toString(36);
 const ADMIN_B = { name: 'Bea Backup', email: `bea.${stamp}@example.com`, password: 'Bea-Backup-Passw0rd!' };
 
-const dataDir = mkdtempSync(join(tmpdir(), 'meridian-e2e-claims-'));
-let webDist = '';
-const watcher = new ConsoleWatcher();
-let target: RunningTarget | undefined;
-let browser: Browser | undefined;
-let url = '';
+const e2e = useBrowserTarget({ name: 'claims', admin: ADMIN_A });
+const { watcher, newContext, assertNoConsoleErrors } = e2e;
 let a: BrowserContext;
 let b: BrowserContext;
 let aPage: Page;
@@ -44,11 +36,6 @@ let aName = '';
 let depositId = '';
 let investorName = '';
 let api: HttpSession;
-
-async function newContext(label: string): Promise<BrowserContext> {
-  const context = await browser!.newContext({ viewport: { width: 1280, height: 800 }, baseURL: url });
-  return watcher.watch(context, label);
-}
 
 /** The page as it is now, at desktop and phone width (the page keeps its state: no reload). */
 async function shoot(page: Page, name: string): Promise<void> {
@@ -72,21 +59,8 @@ const decisionButtons = (page: Page) => [
   page.getByRole('button', { name: 'Reject payment' }),
 ];
 
-function assertNoConsoleErrors(): void {
-  expect(watcher.unexpected(), 'console errors or page errors nobody expected').toEqual([]);
-}
-
 beforeAll(async () => {
-  webDist = await snapshotWebDist();
-  mkdirSync(SHOTS, { recursive: true });
-  target = await startTarget({
-    dataDir,
-    adminEmail: ADMIN_A.email,
-    adminPassword: ADMIN_A.password,
-    env: { WEB_DIST: webDist },
-  });
-  url = target.url;
-  browser = await launchChromium();
+  const url = e2e.url;
   // the second admin: registered, promoted by the first (through the API)
   api = new HttpSession(url);
   await signIn(api, ADMIN_A.email, ADMIN_A.password);
@@ -107,31 +81,17 @@ beforeAll(async () => {
   depositId = await requestDeposit(investor.browser, 250);
 }, 180_000);
 
-afterAll(async () => {
-  await browser?.close();
-  if (target) await stopTarget(target);
-  rmSync(dataDir, { recursive: true, force: true });
-  if (webDist) rmSync(webDist, { recursive: true, force: true });
-});
-
 describe('claim locks on the admin queues: two admins in Chromium against the standalone target', () => {
-  let brokenAt = '';
-  afterEach(({ task }) => {
-    if (task.result?.state === 'fail' && !brokenAt) {
-      brokenAt = task.name;
-      console.log(
-        `[claims e2e] failed at "${brokenAt}":\n${target?.output().split('\n').slice(-30).join('\n')}`,
-      );
-    }
-  });
-  beforeEach(({ skip }) => {
-    if (brokenAt) skip(`an earlier step failed: ${brokenAt}`);
-  });
+  stepsInOrder((step) =>
+    console.log(
+      `[claims e2e] failed at "${step}":\n${e2e.target?.output().split('\n').slice(-30).join('\n')}`,
+    ),
+  );
 
   it('1. admin A opens the deposit and holds it; admin B’s open queue shows who reviews it, live', async () => {
     b = await newContext('admin B');
     bPage = await b.newPage();
-    await loginWithCode(bPage, url, watcher, ADMIN_B.email, ADMIN_B.password);
+    await loginWithCode(bPage, e2e.url, watcher, ADMIN_B.email, ADMIN_B.password);
     await bPage.goto('/admin-pending-deposit');
     const card = bPage.getByRole('listitem', { name: `Deposit of $250.00 by ${investorName}` });
     await card.waitFor();
@@ -139,7 +99,7 @@ describe('claim locks on the admin queues: two admins in Chromium against the st
 
     a = await newContext('admin A');
     aPage = await a.newPage();
-    await loginWithCode(aPage, url, watcher, ADMIN_A.email, ADMIN_A.password);
+    await loginWithCode(aPage, e2e.url, watcher, ADMIN_A.email, ADMIN_A.password);
     await aPage.goto(`/transaction/${depositId}`);
     await aPage.getByRole('heading', { name: 'Payment detail' }).waitFor();
     await aPage.getByText('You are reviewing this item').waitFor();
