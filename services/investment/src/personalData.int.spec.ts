@@ -5,26 +5,18 @@
  * statuses stay, and identity's UserDeleted drops the key from the service's cache.
  */
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { identityAndServiceKeys, userDeletedEvent } from '@meridian/platform/testing/personalDataCache';
-import { topicOf } from '@meridian/platform/ports/eventBus';
+import { expect, it } from 'vitest';
+import { forgetsDeletedUsersSpec } from '@meridian/held-request/testing/personalDataSpecs';
+import { stackPerTest } from '@meridian/held-request/testing/testStack';
 import { isSealed, SHREDDED } from '@meridian/platform/personalData';
 import { waitFor } from '@meridian/platform/testing/waitFor';
-import { ledgerInvariantProblems } from '../../ledger/src/testing/invariants.js';
 import { COLLECTIONS } from './projections/investmentView.js';
-import { ADMIN, caller, startStack, type Stack } from './testing/harness.js';
+import { ADMIN, caller, startStack } from './testing/harness.js';
 
 const NAME = 'Ivan Shredded-Investor';
 const EMAIL = 'ivan.shredded@example.com';
 
-let stack: Stack;
-beforeEach(async () => {
-  stack = await startStack();
-});
-afterEach(async () => {
-  expect(await ledgerInvariantProblems(stack.ledgerStore)).toEqual([]);
-  await stack.stop();
-});
+const stack = stackPerTest(startStack);
 
 const get = (investmentId: string) =>
   stack.call('getInvestment', { caller: caller(ADMIN.userId), callerRole: 'admin', investmentId });
@@ -82,21 +74,4 @@ it('keeps names sealed, answers them opened, and reads [deleted] after the key i
   expect(approved.investment).toMatchObject({ status: 'Active', amountCents: 15_000, userName: SHREDDED });
 });
 
-it("identity's UserDeleted drops the key from the service's cache", async () => {
-  const { identity, service: investment } = identityAndServiceKeys();
-  await stack.stop();
-  stack = await startStack({ personalData: investment });
-
-  const u = `user-${randomUUID()}`;
-  const sealedName = await identity.seal(u, NAME);
-  await stack.registerUser(u, sealedName, await identity.seal(u, EMAIL));
-  expect(await investment.open(sealedName)).toBe(NAME); // cached from now on
-  await identity.shred(u); // identity destroys the key and announces the deletion
-  expect(await investment.open(sealedName)).toBe(NAME);
-  await stack.bus.publish(topicOf('identity'), [userDeletedEvent(u, ADMIN.userId)]);
-  await waitFor(async () => (await investment.open(sealedName)) === SHREDDED, 'the key forgotten');
-  await waitFor(
-    async () => (await stack.store.get(COLLECTIONS.users, u)) === null,
-    'directory entry deleted',
-  );
-});
+forgetsDeletedUsersSpec(startStack, { name: NAME, email: EMAIL });

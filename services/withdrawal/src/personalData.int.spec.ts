@@ -5,28 +5,20 @@
  * '[deleted]' while ids, amounts and statuses stay and the money still moves.
  */
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { identityAndServiceKeys, userDeletedEvent } from '@meridian/platform/testing/personalDataCache';
-import { topicOf } from '@meridian/platform/ports/eventBus';
+import { expect, it } from 'vitest';
+import { forgetsDeletedUsersSpec } from '@meridian/held-request/testing/personalDataSpecs';
+import { stackPerTest } from '@meridian/held-request/testing/testStack';
 import { isSealed, SHREDDED, USER_DELETED_MESSAGE } from '@meridian/platform/personalData';
 import { waitFor } from '@meridian/platform/testing/waitFor';
-import { ledgerInvariantProblems } from '../../ledger/src/testing/invariants.js';
 import { COLLECTIONS, type WithdrawalDoc } from './projections/withdrawalView.js';
-import { ADMIN, caller, grpcError, startStack, type Stack } from './testing/harness.js';
+import { ADMIN, caller, grpcError, startStack } from './testing/harness.js';
 
 const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
 const OTHER_WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 const NAME = 'Wanda Shredded-Payout';
 const EMAIL = 'wanda.shredded@example.com';
 
-let stack: Stack;
-beforeEach(async () => {
-  stack = await startStack();
-});
-afterEach(async () => {
-  expect(await ledgerInvariantProblems(stack.ledgerStore)).toEqual([]);
-  await stack.stop();
-});
+const stack = stackPerTest(startStack);
 
 const request = (userId: string, amount: string, wallet: string, withdrawalId: string) =>
   stack.call('requestWithdrawal', {
@@ -181,17 +173,4 @@ it('a pending withdrawal of a shredded user stays decidable; the queue shows [de
   expect(await stack.balances(u)).toMatchObject({ profitCents: 10_000, withdrawalHoldCents: 0 });
 });
 
-it("identity's UserDeleted drops the key from the service's cache", async () => {
-  const { identity, service: withdrawal } = identityAndServiceKeys();
-  await stack.stop();
-  stack = await startStack({ personalData: withdrawal });
-
-  const u = `user-${randomUUID()}`;
-  const sealedName = await identity.seal(u, NAME);
-  await stack.registerUser(u, sealedName, await identity.seal(u, EMAIL));
-  expect(await withdrawal.open(sealedName)).toBe(NAME); // cached from now on
-  await identity.shred(u);
-  expect(await withdrawal.open(sealedName)).toBe(NAME);
-  await stack.bus.publish(topicOf('identity'), [userDeletedEvent(u, ADMIN.userId)]);
-  await waitFor(async () => (await withdrawal.open(sealedName)) === SHREDDED, 'the key forgotten');
-});
+forgetsDeletedUsersSpec(startStack, { name: NAME, email: EMAIL });

@@ -6,12 +6,13 @@
  * (platform testing/pendingCapSpecs.ts). Each kind's spec files call them with its harness's kind.
  */
 import { randomUUID } from 'node:crypto';
-import { expect, it } from 'vitest';
+import { it } from 'vitest';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { expectKeysetPaging } from '@meridian/platform/testing/pagingSpecs';
 import { expectPendingCap } from '@meridian/platform/testing/pendingCapSpecs';
 import { expectPendingCounter } from '@meridian/platform/testing/pendingCountSpecs';
 import { harnessPerTest } from '@meridian/platform/testing/perTest';
+import { stackPerTest } from './testStack.js';
 import type { Decision } from '../app/heldRequests.js';
 
 type Admin = { userId: string; role: string };
@@ -72,15 +73,9 @@ function queueOf<S extends QueueStack>(kind: QueueKind<S>, stack: S) {
  * invariants holding after each test. Answers the current test's stack (for a kind's own paging specs).
  */
 export function heldRequestPagingSpecs<S extends QueueStack>(kind: QueueKind<S>): S {
-  const stack = harnessPerTest(
-    `the ${kind.service} stack`,
-    // one user's many pending requests: a cap far above them (the cap is heldRequestPendingSpecs')
-    () => kind.startStack({ env: { [`${kind.service.toUpperCase()}_MAX_PENDING`]: '1000' } }),
-    async (s) => {
-      expect(await s.ledgerProblems()).toEqual([]);
-      await s.stop();
-    },
-  );
+  // one user's many pending requests: a cap far above them (the cap is heldRequestPendingSpecs')
+  const env = { [`${kind.service.toUpperCase()}_MAX_PENDING`]: '1000' };
+  const stack = stackPerTest(() => kind.startStack({ env }));
   it(`pages the pending queue oldest first and a user’s ${kind.service}s newest first`, async () => {
     const { call, admin, asUser, page } = queueOf(kind, stack);
     const users = [0, 1].map(() => `user-${randomUUID()}`);

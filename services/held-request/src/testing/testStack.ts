@@ -35,6 +35,7 @@ import {
   replayTopic,
   snapshotCollections,
 } from '@meridian/platform/testing/readModels';
+import { harnessPerTest } from '@meridian/platform/testing/perTest';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import type { Decision } from '../app/heldRequests.js';
 import type { HoldLedger } from '../app/holdLedger.js';
@@ -200,6 +201,16 @@ export async function startHeldRequestStack<
       await store.close();
     },
   };
+}
+
+/** A fresh stack from `start` for each test; after it, the ledger's invariants hold and the stack stops. */
+export function stackPerTest<S extends { ledgerProblems(): Promise<string[]>; stop(): Promise<void> }>(
+  start: () => Promise<S>,
+): S {
+  return harnessPerTest('the stack', start, async (s) => {
+    expect(await s.ledgerProblems()).toEqual([]);
+    await s.stop();
+  });
 }
 
 // ---------- the rebuild scenario ----------
