@@ -2,17 +2,11 @@
  * Keyset paging of the pending KYC queue, oldest submission first, through gRPC
  * (platform testing/pagingSpecs.ts).
  */
-import { afterEach, beforeEach, it } from 'vitest';
+import { it } from 'vitest';
 import { expectKeysetPaging } from '@meridian/platform/testing/pagingSpecs';
-import { startKycHarness, type KycHarness } from './testing/harness.js';
+import { kycHarnessPerTest } from './testing/harness.js';
 
-let h: KycHarness;
-beforeEach(async () => {
-  h = await startKycHarness();
-});
-afterEach(async () => {
-  await h.stop();
-});
+const h = kycHarnessPerTest();
 
 it('pages the pending KYC queue oldest first', async () => {
   for (let i = 0; i < 5; i++) await h.submitCase();

@@ -4,18 +4,12 @@
  * upload while the case is pending replaces its documents: the same case, counted once.
  */
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, it } from 'vitest';
+import { it } from 'vitest';
 import { expectPendingCounter } from '@meridian/platform/testing/pendingCountSpecs';
 import { PENDING_CASES } from './app/kycCases.js';
-import { startKycHarness, type KycHarness } from './testing/harness.js';
+import { kycHarnessPerTest } from './testing/harness.js';
 
-let h: KycHarness;
-beforeEach(async () => {
-  h = await startKycHarness();
-});
-afterEach(async () => {
-  await h.stop();
-});
+const h = kycHarnessPerTest();
 
 it('counts the pending cases through submit, approve, reject, replays and a backfill', async () => {
   await expectPendingCounter(

@@ -21,6 +21,7 @@ import { topicOf } from '@meridian/platform/ports/eventBus';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/personalData';
 import { busEvent } from '@meridian/platform/testing/eventBus.conformance';
+import { harnessPerTest } from '@meridian/platform/testing/perTest';
 import { tempDir } from '@meridian/platform/testing/tempDir';
 import * as pb from '@meridian/proto/meridian/kyc/v1/kyc';
 import { KycServiceClient } from '@meridian/proto/meridian/kyc/v1/kyc';
@@ -86,6 +87,14 @@ export interface KycHarness {
   kycEvents: StoredEvent[];
   stop(): Promise<void>;
 }
+
+/** A fresh harness (startKycHarness) for each test, stopped after it. */
+export const kycHarnessPerTest = () =>
+  harnessPerTest(
+    'the kyc harness',
+    () => startKycHarness(),
+    (h) => h.stop(),
+  );
 
 export async function startKycHarness(
   options: { maxFileBytes?: number; personalData?: PersonalData } = {},
