@@ -64,6 +64,9 @@ export type RequestRejected<T extends string, K extends string> = RequestEvent<
 >;
 export type HoldEvent<K extends string> = HoldPlaced<K> | HoldRefused<K> | HoldCaptured<K> | HoldReleased<K>;
 
+/** The hold events a kind keeps private (its integration mapping publishes none of them). */
+export const PRIVATE_HOLD_EVENTS = { HoldRefused: null, HoldCaptured: null, HoldReleased: null } as const;
+
 // ---------- commands ----------
 
 export type RecordHoldPlaced = { type: 'RecordHoldPlaced'; now: Date };

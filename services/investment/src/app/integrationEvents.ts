@@ -12,6 +12,7 @@
  * private too.
  */
 import { withUser } from '@meridian/held-request/app/userDirectory';
+import { PRIVATE_HOLD_EVENTS } from '@meridian/held-request/domain/lifecycle';
 import { asIs, fromOpeningEvent, integrationMapping } from '@meridian/platform/app/integrationEvents';
 import type * as pb from '@meridian/proto/meridian/investment/v1/events';
 import type { InvestmentEvent, InvestmentSubmitted } from '../domain/investment.js';
@@ -22,8 +23,6 @@ export const toIntegrationEvent = integrationMapping<InvestmentEvent>({
   InvestmentRejected: asIs<pb.InvestmentRejected>(),
   InvestmentMatured: asIs<pb.InvestmentMatured>(),
   InvestmentSubmitted: null,
-  HoldRefused: null,
-  HoldCaptured: null,
-  HoldReleased: null,
+  ...PRIVATE_HOLD_EVENTS,
   MaturitySettled: null,
 });

@@ -11,6 +11,7 @@
  * process manager's bookkeeping) stay private too.
  */
 import { withUser } from '@meridian/held-request/app/userDirectory';
+import { PRIVATE_HOLD_EVENTS } from '@meridian/held-request/domain/lifecycle';
 import { asIs, fromOpeningEvent, integrationMapping } from '@meridian/platform/app/integrationEvents';
 import type * as pb from '@meridian/proto/meridian/withdrawal/v1/events';
 import type { WithdrawalEvent, WithdrawalSubmitted } from '../domain/withdrawal.js';
@@ -24,7 +25,5 @@ export const toIntegrationEvent = integrationMapping<WithdrawalEvent>({
   WithdrawalApproved: asIs<pb.WithdrawalApproved>(),
   WithdrawalRejected: asIs<pb.WithdrawalRejected>(),
   WithdrawalSubmitted: null,
-  HoldRefused: null,
-  HoldCaptured: null,
-  HoldReleased: null,
+  ...PRIVATE_HOLD_EVENTS,
 });
