@@ -16,12 +16,8 @@ import { rmSync } from 'node:fs';
 import { afterAll } from 'vitest';
 import type { ProcessName } from '../../scripts/cluster/cluster.js';
 import { clusterSkipReason, startTestCluster } from '../cluster/testCluster.js';
-import {
-  MONEY_ADMIN,
-  MONEY_PLANS_JSON,
-  describeMoneyJourney,
-  type MoneyTarget,
-} from '../support/moneyJourney.js';
+import type { JourneyTarget } from '../support/browserTarget.js';
+import { MONEY_ADMIN, MONEY_PLANS_JSON, describeMoneyJourney } from '../support/moneyJourney.js';
 import { snapshotWebDist } from '../support/standalone.js';
 import { describeSupportJourney } from '../support/supportJourney.js';
 
@@ -32,7 +28,7 @@ const skipReason = clusterSkipReason();
 if (skipReason) console.log(`[skip] money and support journeys on the cluster: ${skipReason}`);
 
 /** The cluster both journeys run on: the investor's URL is gateway A, the admin's gateway B. */
-async function startJourneyCluster(): Promise<MoneyTarget> {
+async function startJourneyCluster(): Promise<JourneyTarget> {
   const webDist = await snapshotWebDist(); // a private copy: another `vite build` may rewrite web/dist meanwhile
   try {
     const { cluster, stop } = await startTestCluster({
@@ -76,8 +72,8 @@ async function startJourneyCluster(): Promise<MoneyTarget> {
 }
 
 // Started by the first journey that asks, stopped once after both (also when a filter runs only one).
-let running: Promise<MoneyTarget> | undefined;
-const shared = async (): Promise<MoneyTarget> => ({
+let running: Promise<JourneyTarget> | undefined;
+const shared = async (): Promise<JourneyTarget> => ({
   ...(await (running ??= startJourneyCluster())),
   stop: async () => undefined,
 });

@@ -8,11 +8,8 @@
  *
  *   (cd web && npx vite build) && npx vitest run --project e2e tests/e2e/support.e2e.spec.ts
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { startStandaloneJourney } from '../support/browserTarget.js';
 import { describeSupportJourney } from '../support/supportJourney.js';
-import { snapshotWebDist, startTarget, stopTarget } from '../support/standalone.js';
 
 const ADMIN = { email: 'support-e2e-admin@example.com', password: 'Support-E2e-Admin-Passw0rd!' };
 
@@ -21,33 +18,5 @@ describeSupportJourney({
   shotPrefix: 'support-',
   startTimeoutMs: 120_000,
   stopTimeoutMs: 60_000,
-  async start() {
-    const dataDir = mkdtempSync(join(tmpdir(), 'meridian-e2e-support-'));
-    const webDist = await snapshotWebDist(); // a private copy: another `vite build` may rewrite web/dist meanwhile
-    const cleanUp = () => {
-      rmSync(dataDir, { recursive: true, force: true });
-      rmSync(webDist, { recursive: true, force: true });
-    };
-    try {
-      const target = await startTarget({
-        dataDir,
-        adminEmail: ADMIN.email,
-        adminPassword: ADMIN.password,
-        env: { WEB_DIST: webDist },
-      });
-      return {
-        investorUrl: target.url,
-        adminUrl: target.url,
-        admin: ADMIN,
-        diagnose: () => target.output().slice(-4000),
-        async stop() {
-          await stopTarget(target);
-          cleanUp();
-        },
-      };
-    } catch (err) {
-      cleanUp();
-      throw err;
-    }
-  },
+  start: () => startStandaloneJourney('support', ADMIN),
 });

@@ -130,3 +130,114 @@ export function stepsInOrder(onFail?: (step: string) => void): void {
     if (brokenAt) skip(`an earlier step failed: ${brokenAt}`);
   });
 }
+
+/** A running target for a two-browser journey (tests/support/moneyJourney.ts, supportJourney.ts), serving web/dist. */
+export interface JourneyTarget {
+  /** The investor's browser context's baseURL (also where the emails' links point). */
+  investorUrl: string;
+  /** The admin's browser context's baseURL (the same as investorUrl on a single-process target). */
+  adminUrl: string;
+  admin: { email: string; password: string };
+  /** Printed after a failed step (log tails). */
+  diagnose?: () => string;
+  stop(): Promise<void>;
+}
+
+export interface JourneyOptions {
+  /** The describe block's title. */
+  title: string;
+  /** Starts the target (or hands over one already running); the journey calls its stop() afterwards. */
+  start: () => Promise<JourneyTarget>;
+  /** When set, the whole journey is skipped (the caller prints why). */
+  skipReason?: string | null;
+  startTimeoutMs?: number;
+  stopTimeoutMs?: number;
+}
+
+export interface JourneyBrowsers {
+  readonly watcher: ConsoleWatcher;
+  /** The started target, once beforeAll has run. */
+  readonly target: JourneyTarget;
+  newContext(label: string, baseURL: string): Promise<BrowserContext>;
+  assertNoConsoleErrors(): void;
+}
+
+/**
+ * Inside a two-browser journey's describe block: its steps in order, the target started and Chromium launched
+ * in beforeAll (after `prepare`), both stopped in afterAll, with the target's diagnose() printed after a failure.
+ */
+export function useJourneyBrowsers(
+  options: JourneyOptions,
+  prepare?: (target: JourneyTarget) => void,
+): JourneyBrowsers {
+  const watcher = new ConsoleWatcher();
+  let target: JourneyTarget | undefined;
+  let browser: Browser | undefined;
+  let brokenAt = '';
+  stepsInOrder((step) => {
+    brokenAt = step;
+  });
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    target = await options.start();
+    prepare?.(target);
+    browser = await launchChromium();
+  }, options.startTimeoutMs);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (brokenAt && target?.diagnose)
+      console.log(`[${options.title}] failed at "${brokenAt}":\n${target.diagnose()}`);
+    await target?.stop();
+  }, options.stopTimeoutMs);
+
+  return {
+    watcher,
+    get target() {
+      return target!;
+    },
+    async newContext(label, baseURL) {
+      const context = await browser!.newContext({ viewport: { width: 1280, height: 800 }, baseURL });
+      return watcher.watch(context, label);
+    },
+    assertNoConsoleErrors() {
+      expect(watcher.unexpected(), 'console errors or page errors nobody expected').toEqual([]);
+    },
+  };
+}
+
+/** A journey's start(): the standalone target on a private copy of web/dist, one URL for both browsers. */
+export async function startStandaloneJourney(
+  name: string,
+  admin: { email: string; password: string },
+  env: Record<string, string> = {},
+): Promise<JourneyTarget> {
+  const dataDir = mkdtempSync(join(tmpdir(), `meridian-e2e-${name}-`));
+  const webDist = await snapshotWebDist(); // a private copy: another `vite build` may rewrite web/dist meanwhile
+  const cleanUp = () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(webDist, { recursive: true, force: true });
+  };
+  try {
+    const target = await startTarget({
+      dataDir,
+      adminEmail: admin.email,
+      adminPassword: admin.password,
+      env: { WEB_DIST: webDist, ...env },
+    });
+    return {
+      investorUrl: target.url,
+      adminUrl: target.url,
+      admin,
+      diagnose: () => target.output().split('\n').slice(-40).join('\n'),
+      async stop() {
+        await stopTarget(target);
+        cleanUp();
+      },
+    };
+  } catch (err) {
+    cleanUp();
+    throw err;
+  }
+}

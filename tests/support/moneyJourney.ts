@@ -23,13 +23,10 @@
  *     and <shotPrefix>admin-…); none scrolls sideways;
  *  no console or page error anywhere unless a step expected it.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConsoleWatcher, launchChromium } from './browser.js';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { checkA11y } from './a11y.js';
-import { ROOT } from './standalone.js';
+import { SHOTS, useJourneyBrowsers, type JourneyOptions, type JourneyTarget } from './browserTarget.js';
 import {
   KYC_PNG,
   Screenshots,
@@ -40,7 +37,6 @@ import {
   type Investor,
 } from './journey.js';
 
-const SHOTS = join(ROOT, 'artifacts/screenshots');
 export const MONEY_ADMIN = { email: 'money-e2e-admin@example.com', password: 'Money-E2e-Admin-Passw0rd!' };
 export const PLAN_MS = 3_000;
 /** The plans every money-journey target runs with (PLANS_JSON): Starter lasts 3 s. */
@@ -50,29 +46,9 @@ export const MONEY_PLANS_JSON = JSON.stringify([
 ]);
 const WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 
-/** A running target for the journey, started with MONEY_PLANS_JSON and web/dist. */
-export interface MoneyTarget {
-  /** The investor's browser context's baseURL (also where the emails' links point). */
-  investorUrl: string;
-  /** The admin's browser context's baseURL (the same as investorUrl on a single-process target). */
-  adminUrl: string;
-  admin: { email: string; password: string };
-  /** Printed after a failed step (log tails). */
-  diagnose?: () => string;
-  stop(): Promise<void>;
-}
-
-export interface MoneyJourneyOptions {
-  /** The describe block's title. */
-  title: string;
-  /** Starts the target (and anything it needs); the journey stops it afterwards. */
-  start: () => Promise<MoneyTarget>;
+export interface MoneyJourneyOptions extends JourneyOptions {
   /** Screenshot file names start with `${shotPrefix}investor-` / `${shotPrefix}admin-`. */
   shotPrefix: string;
-  /** When set, the whole journey is skipped (the caller prints why). */
-  skipReason?: string | null;
-  startTimeoutMs?: number;
-  stopTimeoutMs?: number;
 }
 
 /** Declares the journey's describe block (its hooks start and stop the target). */
@@ -85,12 +61,9 @@ export function describeMoneyJourney(options: MoneyJourneyOptions): void {
     country: 'Germany',
     password: 'Mona-Passw0rd!',
   };
-  const watcher = new ConsoleWatcher();
-  let target: MoneyTarget | undefined;
-  let browser: Browser | undefined;
   let invUrl = '';
   let admUrl = '';
-  let admin: MoneyTarget['admin'];
+  let admin: JourneyTarget['admin'];
   let invShots: Screenshots;
   let admShots: Screenshots;
   let inv: BrowserContext; // the investor
@@ -101,15 +74,6 @@ export function describeMoneyJourney(options: MoneyJourneyOptions): void {
   let transactionId = '';
   let investmentId = '';
   let withdrawalId = '';
-
-  async function newContext(label: string, baseURL: string): Promise<BrowserContext> {
-    const context = await browser!.newContext({ viewport: { width: 1280, height: 800 }, baseURL });
-    return watcher.watch(context, label);
-  }
-
-  function assertNoConsoleErrors(): void {
-    expect(watcher.unexpected(), 'console errors or page errors nobody expected').toEqual([]);
-  }
 
   /** The value of one dashboard balance tile, exactly `value` (e.g. '$300.00'). */
   function tile(page: Page, label: string, value: string): Locator {
@@ -128,30 +92,11 @@ export function describeMoneyJourney(options: MoneyJourneyOptions): void {
   }
 
   describe.skipIf(!!options.skipReason)(options.title, () => {
-    // One journey in steps: after a failed step the later ones are skipped, not failed again.
-    let brokenAt = '';
-    afterEach(({ task }) => {
-      if (task.result?.state === 'fail' && !brokenAt) brokenAt = task.name;
-    });
-    beforeEach(({ skip }) => {
-      if (brokenAt) skip(`an earlier step failed: ${brokenAt}`);
-    });
-
-    beforeAll(async () => {
-      mkdirSync(SHOTS, { recursive: true });
-      target = await options.start();
+    const { watcher, newContext, assertNoConsoleErrors } = useJourneyBrowsers(options, (target) => {
       ({ investorUrl: invUrl, adminUrl: admUrl, admin } = target);
       invShots = new Screenshots(invUrl, SHOTS);
       admShots = new Screenshots(admUrl, SHOTS);
-      browser = await launchChromium();
-    }, options.startTimeoutMs);
-
-    afterAll(async () => {
-      await browser?.close();
-      if (brokenAt && target?.diagnose)
-        console.log(`[${options.title}] failed at "${brokenAt}":\n${target.diagnose()}`);
-      await target?.stop();
-    }, options.stopTimeoutMs);
+    });
 
     it('1. the investor registers and verifies; the admin opens the pending deposits', async () => {
       inv = await newContext('investor', invUrl);

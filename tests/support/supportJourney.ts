@@ -16,43 +16,19 @@
  * With `shots`, the launcher, the panel and the inbox are screenshot at 1280 and 390 px
  * (artifacts/screenshots/<shotPrefix>*.png), each checked with axe (no serious or critical violation).
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { checkA11y } from './a11y.js';
-import { ConsoleWatcher, launchChromium } from './browser.js';
+import { SHOTS, useJourneyBrowsers, type JourneyOptions } from './browserTarget.js';
 import { loginWithCode, registerAndVerify, type Investor } from './journey.js';
-import { ROOT } from './standalone.js';
-
-const SHOTS = join(ROOT, 'artifacts/screenshots');
 /** An Ethereum address with a valid EIP-55 checksum (the EIP's own example). */
 const ETH_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 const WIDTHS = [1280, 390] as const;
 
-/** A running target for the journey, serving web/dist. */
-export interface SupportTarget {
-  /** The investor's browser context's baseURL (also where the emails' links point). */
-  investorUrl: string;
-  /** The admin's browser context's baseURL (the same as investorUrl on a single-process target). */
-  adminUrl: string;
-  admin: { email: string; password: string };
-  /** Printed after a failed step (log tails). */
-  diagnose?: () => string;
-  stop(): Promise<void>;
-}
-
-export interface SupportJourneyOptions {
-  /** The describe block's title. */
-  title: string;
-  /** Starts the target (or hands over one already running); the journey calls its stop() afterwards. */
-  start: () => Promise<SupportTarget>;
+export interface SupportJourneyOptions extends JourneyOptions {
   /** When set, screenshots and axe checks at 1280 and 390 px, named `${shotPrefix}<screen>-<width>.png`. */
   shotPrefix?: string;
-  /** When set, the whole journey is skipped (the caller prints why). */
-  skipReason?: string | null;
-  startTimeoutMs?: number;
-  stopTimeoutMs?: number;
 }
 
 /** Declares the journey's describe block (its hooks start and stop the target). */
@@ -67,20 +43,12 @@ export function describeSupportJourney(options: SupportJourneyOptions): void {
   const first = 'Hello, where do I send my first deposit?';
   const again = 'I have an account now.';
   const answer = 'Hello Vera, here is your address.';
-  const watcher = new ConsoleWatcher();
-  let target: SupportTarget | undefined;
-  let browser: Browser | undefined;
   let invUrl = '';
   let admUrl = '';
   let inv: BrowserContext;
   let adm: BrowserContext;
   let invPage: Page;
   let admPage: Page;
-
-  async function newContext(label: string, baseURL: string): Promise<BrowserContext> {
-    const context = await browser!.newContext({ viewport: { width: 1280, height: 800 }, baseURL });
-    return watcher.watch(context, label);
-  }
 
   /** With shotPrefix: the page at each width, screenshot and axe-checked after `prepare` (run again at each width). */
   async function shoot(page: Page, name: string, prepare: () => Promise<void>): Promise<void> {
@@ -111,28 +79,10 @@ export function describeSupportJourney(options: SupportJourneyOptions): void {
   }
 
   describe.skipIf(!!options.skipReason)(options.title, () => {
-    // One journey in steps: after a failed step the later ones are skipped, not failed again.
-    let brokenAt = '';
-    afterEach(({ task }) => {
-      if (task.result?.state === 'fail' && !brokenAt) brokenAt = task.name;
-    });
-    beforeEach(({ skip }) => {
-      if (brokenAt) skip(`an earlier step failed: ${brokenAt}`);
-    });
-
-    beforeAll(async () => {
-      mkdirSync(SHOTS, { recursive: true });
-      target = await options.start();
+    const browsers = useJourneyBrowsers(options, (target) => {
       ({ investorUrl: invUrl, adminUrl: admUrl } = target);
-      browser = await launchChromium();
-    }, options.startTimeoutMs);
-
-    afterAll(async () => {
-      await browser?.close();
-      if (brokenAt && target?.diagnose)
-        console.log(`[${options.title}] failed at "${brokenAt}":\n${target.diagnose()}`);
-      await target?.stop();
-    }, options.stopTimeoutMs);
+    });
+    const { watcher, newContext } = browsers;
 
     it('1. a visitor asks on the home page through the pre-chat form', async () => {
       inv = await newContext('visitor', invUrl);
@@ -174,7 +124,13 @@ export function describeSupportJourney(options: SupportJourneyOptions): void {
     it("3. the admin opens the conversation; the investor's new message arrives in it live; the admin claims it", async () => {
       adm = await newContext('admin', admUrl);
       admPage = await adm.newPage();
-      await loginWithCode(admPage, admUrl, watcher, target!.admin.email, target!.admin.password);
+      await loginWithCode(
+        admPage,
+        admUrl,
+        watcher,
+        browsers.target.admin.email,
+        browsers.target.admin.password,
+      );
       // each browser on its own URL (on the cluster: its own gateway, so every live push below crosses instances)
       expect(new URL(invPage.url()).origin).toBe(new URL(invUrl).origin);
       expect(new URL(admPage.url()).origin).toBe(new URL(admUrl).origin);
