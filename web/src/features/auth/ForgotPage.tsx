@@ -6,7 +6,7 @@ import { EmailField, FormError, FormSuccess } from '../../ui/Field';
 import { AuthCard, MailIcon } from './AuthCard';
 import { passwordResetRequested } from './authSlice';
 import { validateForgot } from './validation';
-import { useCheckedSubmit } from '../../app/useCheckedSubmit';
+import { useCheckedSubmit } from '../../ui/ScreenParts';
 
 export function ForgotPage() {
   const dispatch = useAppDispatch();

@@ -6,7 +6,7 @@ import { FormError, InputField } from '../../ui/Field';
 import { AuthCard, ShieldIcon } from './AuthCard';
 import { loginCodeRequested, loginCodeSubmitted } from './authSlice';
 import { LOGIN_CODE_LENGTH, validateLoginCode } from './validation';
-import { useCheckedSubmit } from '../../app/useCheckedSubmit';
+import { useCheckedSubmit } from '../../ui/ScreenParts';
 
 /** A server message as a sentence (its full stop added when it has none). */
 const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);

@@ -10,7 +10,7 @@ import { CountryField } from './CountryField';
 import { NewPasswordFields } from './NewPasswordFields';
 import { ProviderButtons } from './ProviderButtons';
 import { MESSAGES, validateRegister } from './validation';
-import { useCheckedSubmit } from '../../app/useCheckedSubmit';
+import { useCheckedSubmit } from '../../ui/ScreenParts';
 
 export function RegisterPage() {
   const dispatch = useAppDispatch();

@@ -7,7 +7,7 @@ import { AuthCard } from './AuthCard';
 import { passwordResetSubmitted } from './authSlice';
 import { NewPasswordFields } from './NewPasswordFields';
 import { validateReset } from './validation';
-import { useCheckedSubmit } from '../../app/useCheckedSubmit';
+import { useCheckedSubmit } from '../../ui/ScreenParts';
 
 export function ResetPasswordPage() {
   const { resetToken = '' } = useParams();

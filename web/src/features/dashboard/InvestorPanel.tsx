@@ -10,7 +10,7 @@ import type { Investment } from '../investments/investmentTypes';
 import { LIVE_EVENTS, asStatusChanged } from '../live/liveEvents';
 import { useLiveEvents, useResyncs } from '../live/useLiveEvents';
 import { activeProgress, growthSeries, GROWTH_SERIES } from './dashboardModel';
-import { Facts } from '../../ui/Facts';
+import { Facts } from '../../ui/ScreenParts';
 
 const SERIES: ChartSeries[] = [
   { label: GROWTH_SERIES[0], color: '#13315c' },

@@ -1,11 +1,11 @@
 import { formatDateTime } from '../../ui/dates';
-import { LinkButton } from '../../ui/LinkButton';
 import { depositTone, StatusBadge } from '../../ui/StatusBadge';
 import { MoneyQueueCard, QueuePage } from '../queues/QueueParts';
 import { useAdminQueue } from '../queues/useAdminQueue';
 import { ClaimBadge } from '../claims/ClaimNotice';
 import { depositsApi } from './depositsApi';
 import { depositId, type Deposit } from './depositTypes';
+import { LinkButton } from '../../ui/ScreenParts';
 
 export const PENDING_DEPOSITS_MESSAGES = {
   fetched: 'Pending deposits fetched successfully!',

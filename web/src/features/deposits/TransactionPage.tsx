@@ -2,8 +2,6 @@ import { useEffect, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { toast } from '../../ui/toast';
 import { PageHeader } from '../../ui/Card';
-import { LinkButton } from '../../ui/LinkButton';
-import { NoticeCard } from '../../ui/NoticeCard';
 import { formatDateTime } from '../../ui/dates';
 import { TextAreaField } from '../../ui/Field';
 import { formatUsd } from '../../ui/format';
@@ -14,6 +12,7 @@ import { DecisionPanel } from '../queues/DecisionPanel';
 import { networkOf } from '../support/supportTypes';
 import { useDecideDepositMutation, useDepositQuery } from './depositsApi';
 import { depositId } from './depositTypes';
+import { LinkButton, NoticeCard } from '../../ui/ScreenParts';
 
 export const PAYMENT_MESSAGES = {
   missingId: 'Transaction ID is missing!',

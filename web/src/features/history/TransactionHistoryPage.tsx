@@ -3,13 +3,13 @@ import { usePagedList } from '../../app/usePagedList';
 import { MoreSentinel } from '../../ui/MoreSentinel';
 import { toast } from '../../ui/toast';
 import { PageHeader } from '../../ui/Card';
-import { NoticeCard } from '../../ui/NoticeCard';
 import { formatDateTime } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
 import { depositTone, investmentTone, StatusBadge, withdrawalStatus } from '../../ui/StatusBadge';
 import { StatementsSection } from '../statements/StatementsSection';
 import { fetchHistoryPage, orderHistory, timestampOf, type HistoryItem } from './history';
+import { NoticeCard } from '../../ui/ScreenParts';
 
 export const HISTORY_MESSAGES = { failed: 'Failed to fetch data.', empty: 'No records found.' } as const;
 

@@ -1,8 +1,6 @@
 import { Link } from 'react-router-dom';
 import { MoreSentinel, type ListMore } from '../../ui/MoreSentinel';
 import { PageHeader } from '../../ui/Card';
-import { LinkButton } from '../../ui/LinkButton';
-import { NoticeCard } from '../../ui/NoticeCard';
 import { formatDate } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
@@ -10,6 +8,7 @@ import { investmentTone, StatusBadge } from '../../ui/StatusBadge';
 import { serverMessage } from '../queues/lists';
 import { useInvestmentHistoryInfiniteQuery } from './investmentsApi';
 import { investmentIdOf, maturityText, planNameOf } from './investmentTypes';
+import { LinkButton, NoticeCard } from '../../ui/ScreenParts';
 
 export const INVEST_STATUS_MESSAGES = {
   empty: 'No investment at all',

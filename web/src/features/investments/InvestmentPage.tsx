@@ -1,7 +1,5 @@
 import { useParams } from 'react-router-dom';
 import { PageHeader } from '../../ui/Card';
-import { LinkButton } from '../../ui/LinkButton';
-import { NoticeCard } from '../../ui/NoticeCard';
 import { formatDateTime } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
@@ -14,6 +12,7 @@ import {
   useInvestmentQuery,
 } from './investmentsApi';
 import { investmentIdOf, maturityText, planNameOf } from './investmentTypes';
+import { LinkButton, NoticeCard } from '../../ui/ScreenParts';
 
 /** /investment/{investmentId}: the terms of one investment; an admin approves or rejects a pending one. */
 export function InvestmentPage() {

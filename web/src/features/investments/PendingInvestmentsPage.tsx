@@ -3,7 +3,6 @@ import { toast } from '../../ui/toast';
 import { useAppDispatch } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { formatDateTime } from '../../ui/dates';
-import { LinkButton } from '../../ui/LinkButton';
 import { investmentTone, StatusBadge } from '../../ui/StatusBadge';
 import { MoneyQueueCard, QueuePage, toastDecisionFailed } from '../queues/QueueParts';
 import { queueItemDecided } from '../queues/queuesSlice';
@@ -12,6 +11,7 @@ import { decideWithClaim } from '../claims/claimsApi';
 import { ClaimBadge } from '../claims/ClaimNotice';
 import { INVESTMENT_DECISION_MESSAGES, investmentsApi, useDecideInvestmentMutation } from './investmentsApi';
 import { investmentIdOf, maturityText, planNameOf, type Investment } from './investmentTypes';
+import { LinkButton } from '../../ui/ScreenParts';
 
 export const PENDING_INVESTMENTS_MESSAGES = {
   empty: 'No pending investments found.',

@@ -4,7 +4,6 @@ import { toast } from '../../ui/toast';
 import { useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { Card, EmptyState, PageHeader } from '../../ui/Card';
-import { Radio } from '../../ui/Radio';
 import { FormError, FormSuccess, InputField } from '../../ui/Field';
 import { formatUsd } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
@@ -12,6 +11,7 @@ import { useMoneyRequest } from '../money/useMoneyRequest';
 import { investmentsApi } from './investmentsApi';
 import type { Plan } from './investmentTypes';
 import { useMountFetch } from '../../app/useMountFetch';
+import { Radio } from '../../ui/ScreenParts';
 
 export const INVEST_REDIRECT_MS = 2000;
 export const INVEST_MESSAGES = {

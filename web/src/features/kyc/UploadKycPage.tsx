@@ -4,11 +4,11 @@ import { browser } from '../../app/browser';
 import { useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { Card, PageHeader } from '../../ui/Card';
-import { LinkButton } from '../../ui/LinkButton';
 import { FormError, FormSuccess } from '../../ui/Field';
 import { ProgressBar } from '../../ui/ProgressBar';
 import { kycApi } from './kycApi';
 import { KYC_MESSAGES, kycFileProblem } from './kycFile';
+import { LinkButton } from '../../ui/ScreenParts';
 
 export const KYC_REDIRECT_MS = 2000;
 

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { SubmitRow } from '../../ui/SubmitRow';
 import { Card, PageHeader } from '../../ui/Card';
 import { EmailField, InputField, TextAreaField } from '../../ui/Field';
+import { SubmitRow } from '../../ui/ScreenParts';
 
 /** Spec §2: a form with name, email and message, not wired to any call. */
 export function ContactPage() {

@@ -1,6 +1,5 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useAppDispatch } from '../../app/hooks';
-import { SubmitRow } from '../../ui/SubmitRow';
 import { FormError, InputField, PhoneField, TextAreaField } from '../../ui/Field';
 import { profileUpdateSubmitted } from '../auth/authSlice';
 import type { ProfileChanges, User } from '../auth/authTypes';
@@ -8,6 +7,7 @@ import { CountryField } from '../auth/CountryField';
 import { validatePhoto } from '../auth/validation';
 import { photoToDataUrl } from './imageResize';
 import { Avatar } from '../../ui/Avatar';
+import { SubmitRow } from '../../ui/ScreenParts';
 
 export function ProfileTab({
   user,

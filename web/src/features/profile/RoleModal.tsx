@@ -4,7 +4,7 @@ import { FormError, SelectField } from '../../ui/Field';
 import { Modal } from '../../ui/Modal';
 import { ROLES, type User } from '../auth/authTypes';
 import { validateRole } from '../auth/validation';
-import { useCheckedSubmit } from '../../app/useCheckedSubmit';
+import { useCheckedSubmit } from '../../ui/ScreenParts';
 
 export function RoleModal({
   user,

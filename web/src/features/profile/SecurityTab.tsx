@@ -1,13 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useAppDispatch } from '../../app/hooks';
-import { SubmitRow } from '../../ui/SubmitRow';
 import { FormError } from '../../ui/Field';
 import { passwordChangeSubmitted } from '../auth/authSlice';
 import { NewPasswordFields } from '../auth/NewPasswordFields';
 import { PasswordInput } from '../auth/PasswordInput';
 import { validateChangePassword } from '../auth/validation';
 import { SecurityEventsList } from '../audit/SecurityEventsList';
-import { useCheckedSubmit } from '../../app/useCheckedSubmit';
+import { SubmitRow, useCheckedSubmit } from '../../ui/ScreenParts';
 
 const EMPTY = { oldPassword: '', password: '', password2: '' };
 

@@ -19,7 +19,7 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { RoleModal } from './RoleModal';
 import { Avatar } from '../../ui/Avatar';
 import { UserBadges } from './UserBadges';
-import { Facts } from '../../ui/Facts';
+import { Facts } from '../../ui/ScreenParts';
 
 /** Users loaded per request; the next page loads as the admin scrolls to the end of the list. */
 export const USERS_PAGE_SIZE = 50;

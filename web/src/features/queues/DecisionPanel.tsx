@@ -3,7 +3,6 @@ import { AdminOnly } from '../../app/guards';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { Card } from '../../ui/Card';
-import { DetailList } from '../../ui/DetailList';
 import { toast } from '../../ui/toast';
 import { decideWithClaim, type ClaimKind } from '../claims/claimsApi';
 import { ClaimNotice } from '../claims/ClaimNotice';
@@ -11,6 +10,7 @@ import { useItemClaim } from '../claims/useClaims';
 import type { QueueName } from '../live/liveEvents';
 import { toastDecisionFailed } from './QueueParts';
 import { queueItemDecided } from './queuesSlice';
+import { DetailList } from '../../ui/ScreenParts';
 
 /** One of the two decisions on an item: the first is the primary button, the second the danger one. */
 export interface DecisionChoice<D extends string> {

@@ -7,7 +7,7 @@ import { formatUsd } from '../../ui/format';
 import { initiatorText, personOf, serverMessage } from './lists';
 import type { QueueLoad, QueueMore } from './useQueue';
 import { Avatar } from '../../ui/Avatar';
-import { Facts } from '../../ui/Facts';
+import { Facts } from '../../ui/ScreenParts';
 
 /** The 'Initiated by' fact of a queue item that its owner did not initiate (none otherwise). */
 function initiatedByFacts(initiatedBy: unknown): Array<{ term: string; value: ReactNode }> {

@@ -4,10 +4,10 @@ import { api } from '../../app/apiClient';
 import { useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { Card, PageHeader } from '../../ui/Card';
-import { NoticeCard } from '../../ui/NoticeCard';
 import { LoadingBlock } from '../../ui/Spinner';
 import { listFrom } from '../queues/lists';
 import { Avatar } from '../../ui/Avatar';
+import { NoticeCard } from '../../ui/ScreenParts';
 
 export interface Referral {
   _id: string;

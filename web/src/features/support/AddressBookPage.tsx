@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { Button } from '../../ui/Button';
 import { Card, EmptyState, PageHeader } from '../../ui/Card';
-import { LinkButton } from '../../ui/LinkButton';
 import { formatDate } from '../../ui/dates';
 import { FormError, InputField, SelectField } from '../../ui/Field';
 import { LoadingBlock } from '../../ui/Spinner';
@@ -11,6 +10,7 @@ import { serverMessage } from '../queues/lists';
 import { supportApi } from './supportApi';
 import { NETWORKS, networkOf, type DepositAddress } from './supportTypes';
 import './support.css';
+import { LinkButton } from '../../ui/ScreenParts';
 
 export const ADDRESS_BOOK_TEXT = {
   required: 'Choose a network and enter a label and an address.',

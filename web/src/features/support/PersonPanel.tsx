@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Card } from '../../ui/Card';
-import { DetailList } from '../../ui/DetailList';
 import { formatUsd } from '../../ui/format';
 import { supportApi, type PersonSummary } from './supportApi';
 import type { Conversation } from './supportTypes';
+import { DetailList } from '../../ui/ScreenParts';
 
 type Summary = { kind: 'loading' } | { kind: 'failed' } | { kind: 'ready'; summary: PersonSummary };
 

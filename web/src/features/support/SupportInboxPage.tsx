@@ -3,9 +3,6 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { Card, EmptyState, PageHeader } from '../../ui/Card';
-import { Radio } from '../../ui/Radio';
-import { LinkButton } from '../../ui/LinkButton';
-import { NoticeCard } from '../../ui/NoticeCard';
 import { formatDateTime } from '../../ui/dates';
 import { FormError } from '../../ui/Field';
 import { Modal } from '../../ui/Modal';
@@ -28,6 +25,7 @@ import {
   type SupportMessage,
 } from './supportTypes';
 import './support.css';
+import { LinkButton, NoticeCard, Radio } from '../../ui/ScreenParts';
 
 export const INBOX_FILTERS: Array<{ value: InboxFilter; label: string }> = [
   { value: 'unassigned', label: 'Unassigned' },

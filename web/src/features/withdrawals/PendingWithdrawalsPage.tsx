@@ -1,11 +1,11 @@
 import { formatDateTime } from '../../ui/dates';
-import { LinkButton } from '../../ui/LinkButton';
 import { StatusBadge, withdrawalStatus } from '../../ui/StatusBadge';
 import { MoneyQueueCard, QueuePage } from '../queues/QueueParts';
 import { useAdminQueue } from '../queues/useAdminQueue';
 import { ClaimBadge } from '../claims/ClaimNotice';
 import { withdrawalsApi } from './withdrawalsApi';
 import type { Withdrawal } from './withdrawalTypes';
+import { LinkButton } from '../../ui/ScreenParts';
 
 export const PENDING_WITHDRAWALS_MESSAGES = {
   fetched: 'Pending withdrawals fetched successfully',

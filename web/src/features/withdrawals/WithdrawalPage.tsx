@@ -1,7 +1,5 @@
 import { useParams } from 'react-router-dom';
 import { PageHeader } from '../../ui/Card';
-import { LinkButton } from '../../ui/LinkButton';
-import { NoticeCard } from '../../ui/NoticeCard';
 import { formatDateTime } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
@@ -9,6 +7,7 @@ import { StatusBadge, withdrawalStatus } from '../../ui/StatusBadge';
 import { personOf } from '../queues/lists';
 import { DecisionPanel } from '../queues/DecisionPanel';
 import { useDecideWithdrawalMutation, useWithdrawalQuery } from './withdrawalsApi';
+import { LinkButton, NoticeCard } from '../../ui/ScreenParts';
 
 export const WITHDRAWAL_MESSAGES = {
   fetchFailed: 'Failed to fetch withdrawal details.',
