@@ -25,6 +25,7 @@ import {
   type UnaryMethod,
 } from '@meridian/platform/grpc/index';
 import { type Logger, createLogger } from '@meridian/platform/logger';
+import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/personalData';
 import { topicOf, type EventBus } from '@meridian/platform/ports/eventBus';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import {
@@ -89,6 +90,7 @@ export type StackDeps<Port, Config> = {
   ledger?: Port;
   clock?: () => Date;
   redriveIntervalMs: number;
+  personalData: PersonalData;
 };
 
 export async function startHeldRequestStack<
@@ -100,6 +102,8 @@ export async function startHeldRequestStack<
 >(spec: {
   /** The service's name (its topic is `topicOf(service)`, its listen address `<SERVICE>_GRPC_ADDR`). */
   service: string;
+  /** The service's personal data; default: keys in memory (the stack's `personalData`). */
+  personalData?: PersonalData;
   /** Starts the ledger side (the ledger's `startLedgerForCallers`). */
   ledgerSide(logger: Logger): Promise<Side>;
   /** The service's config from env (the stack's test env given). */
@@ -123,6 +127,8 @@ export async function startHeldRequestStack<
     LEDGER_GRPC_URL: ledgerSide.ledgerAddress,
   });
   const store: ServiceStore = createSqliteServiceStore(':memory:');
+  /** `shred(userId)` is what deleting the user does. */
+  const personalData = spec.personalData ?? new PersonalData(new MemoryPersonalDataKeys());
 
   let service: Handle;
   let client: C;
@@ -136,6 +142,7 @@ export async function startHeldRequestStack<
       ledger,
       clock: o.clock,
       redriveIntervalMs: 60_000,
+      personalData,
     });
     client = createGrpcClient(spec.client, service.grpcAddress);
   };
@@ -181,6 +188,7 @@ export async function startHeldRequestStack<
   return {
     ...ledgerSide,
     store,
+    personalData,
     decide,
     submit,
     published,

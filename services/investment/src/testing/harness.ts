@@ -4,7 +4,7 @@
  * test stack (@meridian/held-request testing/testStack.ts) with the ledger's `startLedgerForCallers`.
  */
 import { startHeldRequestStack } from '@meridian/held-request/testing/testStack';
-import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/personalData';
+import type { PersonalData } from '@meridian/platform/personalData';
 import * as inv from '@meridian/proto/meridian/investment/v1/investment';
 import { ADMIN, caller, startLedgerForCallers } from '@meridian/ledger/testing/callerStack';
 import { queueKind } from '@meridian/held-request/testing/queueSpecs';
@@ -17,9 +17,8 @@ export { ADMIN, ADMIN_2, caller, grpcError, type Call } from '@meridian/ledger/t
 export async function startStack(
   options: { plansJson?: string; personalData?: PersonalData; env?: Record<string, string> } = {},
 ) {
-  /** The investment service's personal data (keys in memory): `shred(userId)` is what deleting the user does. */
-  const personalData = options.personalData ?? new PersonalData(new MemoryPersonalDataKeys());
   const stack = await startHeldRequestStack({
+    personalData: options.personalData,
     service: 'investment',
     ledgerSide: startLedgerForCallers,
     config: (env) =>
@@ -28,12 +27,11 @@ export async function startStack(
         ...options.env,
         ...(options.plansJson ? { PLANS_JSON: options.plansJson } : {}),
       }),
-    start: (deps: Parameters<typeof start>[0]) => start({ ...deps, personalData }),
+    start: (deps: Parameters<typeof start>[0]) => start(deps),
     proto: inv,
     client: inv.InvestmentServiceClient,
   });
   return Object.assign(stack, {
-    personalData,
     /** Credits the user's Deposit Balance through the ledger (deposit + admin confirmation). */
     async fund(userId: string, dollars: string) {
       const d = await stack.ledgerCall('createDeposit', {

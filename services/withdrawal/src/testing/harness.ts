@@ -4,7 +4,7 @@
  * test stack (@meridian/held-request testing/testStack.ts) with the ledger's `startLedgerForCallers`.
  */
 import { startHeldRequestStack } from '@meridian/held-request/testing/testStack';
-import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/personalData';
+import type { PersonalData } from '@meridian/platform/personalData';
 import * as led from '@meridian/proto/meridian/ledger/v1/ledger';
 import * as wd from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
 import { ADMIN, caller, startLedgerForCallers } from '@meridian/ledger/testing/callerStack';
@@ -21,18 +21,16 @@ export const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
 export async function startStack(
   options: { personalData?: PersonalData; env?: Record<string, string> } = {},
 ) {
-  /** The withdrawal service's personal data (keys in memory): `shred(userId)` is what deleting the user does. */
-  const personalData = options.personalData ?? new PersonalData(new MemoryPersonalDataKeys());
   const stack = await startHeldRequestStack({
+    personalData: options.personalData,
     service: 'withdrawal',
     ledgerSide: startLedgerForCallers,
     config: (env) => parseWithdrawalConfig({ ...env, ...options.env }),
-    start: (deps: Parameters<typeof start>[0]) => start({ ...deps, personalData }),
+    start: (deps: Parameters<typeof start>[0]) => start(deps),
     proto: wd,
     client: wd.WithdrawalServiceClient,
   });
   return Object.assign(stack, {
-    personalData,
     /** Credits the user's Total Profit through the ledger (an admin adjustment). */
     async fund(userId: string, dollars: string) {
       await stack.ledgerCall('adjustBalance', {
