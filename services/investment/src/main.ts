@@ -3,10 +3,13 @@
  * `start` is what the standalone target and the tests call; run as a program
  * (`tsx services/investment/src/main.ts`) it builds its adapters from env (runServiceProgram).
  */
-import { type HeldRequestServiceHandle, startHeldRequestService } from '@meridian/held-request/app/service';
+import {
+  type HeldRequestDeps,
+  type HeldRequestServiceHandle,
+  startHeldRequestService,
+} from '@meridian/held-request/app/service';
 import { timeOrderedId } from '@meridian/platform/eventSourcing/ids';
 import { runServiceProgram } from '@meridian/platform/runtime';
-import { type ServiceDeps } from '@meridian/platform/service';
 import { createGrpcLedger } from '@meridian/ledger/client';
 import { SERVICE, type InvestmentContext } from './app/context.js';
 import { investmentView } from './projections/investmentView.js';
@@ -20,16 +23,11 @@ import { investmentEnvSchema, type InvestmentConfig } from './config.js';
 
 export { investmentEnvSchema, parseInvestmentConfig, type InvestmentConfig } from './config.js';
 
-export type InvestmentDeps = ServiceDeps<InvestmentConfig> & {
-  newId?: () => string;
-  /** Default: the ledger over gRPC at config.LEDGER_GRPC_URL. */
-  ledger?: LedgerPort;
-  /** Process manager sweep interval (default 30 s); the scheduler's longest timer (default 60 s). */
-  redriveIntervalMs?: number;
+export type InvestmentDeps = HeldRequestDeps<InvestmentConfig, LedgerPort> & {
+  /** The maturity scheduler's longest timer (default 60 s). */
   maxTimerMs?: number;
 };
 
-/** gRPC address, outbox flush and a process-manager sweep (tests), stop. */
 export type InvestmentHandle = HeldRequestServiceHandle;
 
 export async function start(deps: InvestmentDeps): Promise<InvestmentHandle> {

@@ -3,9 +3,12 @@
  * `start` is what the standalone target and the tests call; run as a program
  * (`tsx services/withdrawal/src/main.ts`) it builds its adapters from env (runServiceProgram).
  */
-import { type HeldRequestServiceHandle, startHeldRequestService } from '@meridian/held-request/app/service';
+import {
+  type HeldRequestDeps,
+  type HeldRequestServiceHandle,
+  startHeldRequestService,
+} from '@meridian/held-request/app/service';
 import { runServiceProgram } from '@meridian/platform/runtime';
-import { type ServiceDeps } from '@meridian/platform/service';
 import { createGrpcLedger } from '@meridian/ledger/client';
 import { SERVICE } from './app/context.js';
 import { withdrawalView } from './projections/withdrawalView.js';
@@ -17,15 +20,8 @@ import { withdrawalEnvSchema, type WithdrawalConfig } from './config.js';
 
 export { withdrawalEnvSchema, parseWithdrawalConfig, type WithdrawalConfig } from './config.js';
 
-export type WithdrawalDeps = ServiceDeps<WithdrawalConfig> & {
-  newId?: () => string;
-  /** Default: the ledger over gRPC at config.LEDGER_GRPC_URL. */
-  ledger?: LedgerPort;
-  /** Process manager sweep interval (default 30 s). */
-  redriveIntervalMs?: number;
-};
+export type WithdrawalDeps = HeldRequestDeps<WithdrawalConfig, LedgerPort>;
 
-/** gRPC address, outbox flush and a process-manager sweep (tests), stop. */
 export type WithdrawalHandle = HeldRequestServiceHandle;
 
 export async function start(deps: WithdrawalDeps): Promise<WithdrawalHandle> {

@@ -11,12 +11,27 @@ import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { GrpcServiceRegistration } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
 import type { PersonalData } from '@meridian/platform/personalData';
-import { startService, type ServiceHandle, type ServiceSpec } from '@meridian/platform/service';
+import {
+  startService,
+  type ServiceDeps,
+  type ServiceHandle,
+  type ServiceSpec,
+} from '@meridian/platform/service';
 import type { HeldRequestContext } from './heldRequests.js';
 import type { HoldLedger } from './holdLedger.js';
 import { DIRECTORY_EVENT_TYPES, handleIdentityEvent } from './userDirectory.js';
 import type { ProcessManager, ProcessManagerOptions } from './processManager.js';
 
+/** What a held-request service's start takes (its own deps extend this). */
+export type HeldRequestDeps<Config, Port> = ServiceDeps<Config> & {
+  /** Default: the ledger over gRPC at config.LEDGER_GRPC_URL. */
+  ledger?: Port;
+  newId?: () => string;
+  /** Process manager sweep interval (default 30 s). */
+  redriveIntervalMs?: number;
+};
+
+/** gRPC address, outbox flush and a process-manager sweep (tests), stop. */
 export interface HeldRequestServiceHandle extends ServiceHandle {
   /** One process-manager sweep over everything owed (tests). */
   redrive(): Promise<number>;
