@@ -4,7 +4,7 @@ import { useAppDispatch } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { formatDateTime } from '../../ui/dates';
 import { investmentTone, StatusBadge } from '../../ui/StatusBadge';
-import { MoneyQueueCard, QueuePage, toastDecisionFailed } from '../queues/QueueParts';
+import { DECISION_BUTTONS, MoneyQueueCard, QueuePage, toastDecisionFailed } from '../queues/QueueParts';
 import { queueItemDecided } from '../queues/queuesSlice';
 import { useAdminQueue } from '../queues/useAdminQueue';
 import { decideWithClaim } from '../claims/claimsApi';
@@ -17,11 +17,6 @@ export const PENDING_INVESTMENTS_MESSAGES = {
   empty: 'No pending investments found.',
   failed: 'Failed to fetch pending investments.',
 } as const;
-
-const DECISION_BUTTONS = [
-  { decision: 'approve', label: 'Approve', variant: 'primary' },
-  { decision: 'reject', label: 'Reject', variant: 'danger' },
-] as const;
 
 /** /admin-pending-investment: approve or reject removes the item; live queue 'investments'. */
 export function PendingInvestmentsPage() {

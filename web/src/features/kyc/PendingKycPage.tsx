@@ -3,7 +3,7 @@ import { toast } from '../../ui/toast';
 import { Button } from '../../ui/Button';
 import { StatusBadge } from '../../ui/StatusBadge';
 import type { User } from '../auth/authTypes';
-import { QueueCard, QueuePage, toastDecisionFailed } from '../queues/QueueParts';
+import { DECISION_BUTTONS, QueueCard, QueuePage, toastDecisionFailed } from '../queues/QueueParts';
 import { useAdminQueue } from '../queues/useAdminQueue';
 import { claimsApi, decideWithClaim } from '../claims/claimsApi';
 import { ClaimBadge } from '../claims/ClaimNotice';
@@ -127,23 +127,18 @@ export function PendingKycPage() {
           ]}
         >
           <ClaimBadge claim={reviewedByOther(u._id)} />
-          <Button
-            size="sm"
-            onClick={() => decide(u._id, 'approve')}
-            disabled={busy !== null || reviewedByOther(u._id) !== null}
-            aria-label={`Approve KYC of ${u.name}`}
-          >
-            {busy?.id === u._id && busy.decision === 'approve' ? 'Processing...' : 'Approve'}
-          </Button>
-          <Button
-            size="sm"
-            variant="danger"
-            onClick={() => decide(u._id, 'reject')}
-            disabled={busy !== null || reviewedByOther(u._id) !== null}
-            aria-label={`Reject KYC of ${u.name}`}
-          >
-            {busy?.id === u._id && busy.decision === 'reject' ? 'Processing...' : 'Reject'}
-          </Button>
+          {DECISION_BUTTONS.map(({ decision, label, variant }) => (
+            <Button
+              key={decision}
+              size="sm"
+              variant={variant}
+              onClick={() => decide(u._id, decision)}
+              disabled={busy !== null || reviewedByOther(u._id) !== null}
+              aria-label={`${label} KYC of ${u.name}`}
+            >
+              {busy?.id === u._id && busy.decision === decision ? 'Processing...' : label}
+            </Button>
+          ))}
         </QueueCard>
       ))}
     </QueuePage>

@@ -33,6 +33,12 @@ export function toastDecisionFailed(text: string, error: unknown): void {
   );
 }
 
+/** The two decisions on a pending item, as the queue screens' buttons show them. */
+export const DECISION_BUTTONS = [
+  { decision: 'approve', label: 'Approve', variant: 'primary' },
+  { decision: 'reject', label: 'Reject', variant: 'danger' },
+] as const;
+
 /** A pending item of an admin queue: who, how much, the facts, and what the admin can do. */
 export function QueueCard({
   name,
