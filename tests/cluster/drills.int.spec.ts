@@ -28,9 +28,9 @@ import {
   type RecordingSocket,
 } from '@meridian/gateway/testing/money';
 import type { Cluster } from '../../scripts/cluster/cluster.js';
-import { runSpecJourney, type SpecAccount } from '../support/specJourney.js';
+import { runSpecJourney } from '../support/specJourney.js';
 import { editUntilApplied } from './balanceEdits.js';
-import { expectClusterInvariants } from './invariants.js';
+import { expectClusterInvariants, invariantAccount } from './invariants.js';
 import { clusterSkipReason, startTestCluster } from './testCluster.js';
 import { testPng } from '@meridian/platform/testing/testImage';
 
@@ -265,12 +265,7 @@ describe.skipIf(skipReason !== null)(
         });
         expect(calls.some((c) => c.includes('/claims'))).toBe(false);
         // the invariant check reads getUser with each account's cookies
-        const account = ({ id, email, password, client }: SpecAccount): Account => {
-          const browser = new HttpSession(A);
-          for (const [k, v] of client.cookies) browser.cookies.set(k, v);
-          return { id, email, password, browser };
-        };
-        users.push(account(investor), account(referred));
+        users.push(invariantAccount(A, investor), invariantAccount(A, referred));
         await expectClusterInvariants(cluster, users);
       },
     );

@@ -14,8 +14,10 @@ import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceSto
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { ledgerInvariantProblems } from '@meridian/ledger/testing/invariants';
-import type { HttpSession } from '@meridian/gateway/testing/httpSession';
+import { HttpSession } from '@meridian/gateway/testing/httpSession';
+import type { Account } from '@meridian/gateway/testing/composition';
 import { SERVICES, type Cluster, type ServiceName } from '../../scripts/cluster/cluster.js';
+import type { SpecAccount } from '../support/specJourney.js';
 
 /** Opens a service's SQLite store beside its running process (WAL: readers do not block it). */
 export async function withStore<T>(
@@ -137,6 +139,13 @@ export async function balanceProblems(
       problems.push(`user ${u.id} shown ${JSON.stringify(shown)}, ledger has ${JSON.stringify(want)}`);
   }
   return problems;
+}
+
+/** A spec-client account as the invariant check reads it: getUser with the account's cookies, on `url`. */
+export function invariantAccount(url: string, { id, email, password, client }: SpecAccount): Account {
+  const browser = new HttpSession(url);
+  for (const [k, v] of client.cookies) browser.cookies.set(k, v);
+  return { id, email, password, browser };
 }
 
 /** Waits (the system is eventually consistent) until every invariant holds, then asserts none is broken. */

@@ -14,9 +14,9 @@ import { HttpSession } from '@meridian/gateway/testing/httpSession';
 import { signIn, verifiedUser, type Account } from '@meridian/gateway/testing/composition';
 import { FAST_PLANS } from '@meridian/gateway/testing/money';
 import { SERVICES, type Cluster, type ProcessName, type ServiceName } from '../../scripts/cluster/cluster.js';
-import { runSpecJourney, type SpecAccount } from '../support/specJourney.js';
+import { runSpecJourney } from '../support/specJourney.js';
 import { editUntilApplied } from './balanceEdits.js';
-import { expectClusterInvariants } from './invariants.js';
+import { expectClusterInvariants, invariantAccount } from './invariants.js';
 import { clusterSkipReason, startTestCluster } from './testCluster.js';
 
 const skipReason = clusterSkipReason();
@@ -121,12 +121,7 @@ describe.skipIf(skipReason !== null)(
           for (const name of cluster.replicasOf(service))
             expect({ name, served: served[name] > 0 }).toEqual({ name, served: true });
 
-        const account = ({ id, email, password, client }: SpecAccount): Account => {
-          const browser = new HttpSession(A);
-          for (const [k, v] of client.cookies) browser.cookies.set(k, v);
-          return { id, email, password, browser };
-        };
-        users.push(account(investor), account(referred));
+        users.push(invariantAccount(A, investor), invariantAccount(A, referred));
         await expectClusterInvariants(cluster, users);
       },
     );

@@ -48,7 +48,8 @@ import {
   waitForMail,
 } from '@meridian/gateway/testing/composition';
 import { backupStore, KEY_VAULT, restoreStore } from '../../scripts/backup.js';
-import { startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
+import { restartableTarget } from '../support/apiJourney.js';
+import { stopTarget } from '../support/standalone.js';
 import {
   ADMIN,
   PLANS_JSON,
@@ -72,26 +73,14 @@ import {
   mailSubjects,
 } from '../support/shredding.js';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'meridian-shred-'));
-const backupsDir = mkdtempSync(join(tmpdir(), 'meridian-shred-backups-'));
-const running: RunningTarget[] = [];
-afterAll(async () => {
-  for (const r of running) await stopTarget(r);
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(backupsDir, { recursive: true, force: true });
+const { dataDir, start } = restartableTarget('shred', {
+  adminEmail: ADMIN.email,
+  adminPassword: ADMIN.password,
+  // X-Forwarded-For from the test's own loopback connection is the client address (a proxy in front)
+  env: { PLANS_JSON, TRUST_PROXY: 'loopback' },
 });
-
-async function start(): Promise<RunningTarget> {
-  const target = await startTarget({
-    dataDir,
-    adminEmail: ADMIN.email,
-    adminPassword: ADMIN.password,
-    // X-Forwarded-For from the test's own loopback connection is the client address (a proxy in front)
-    env: { PLANS_JSON, TRUST_PROXY: 'loopback' },
-  });
-  running.push(target);
-  return target;
-}
+const backupsDir = mkdtempSync(join(tmpdir(), 'meridian-shred-backups-'));
+afterAll(() => rmSync(backupsDir, { recursive: true, force: true }));
 
 describe('crypto-shredding on the standalone target', () => {
   it(
@@ -348,7 +337,6 @@ describe('crypto-shredding on the standalone target', () => {
       }
 
       expect(await stopTarget(target)).toBe(0);
-      running.splice(running.indexOf(target), 1);
 
       // ---- after the deletion: nothing, in any file
       const after = scan(dataDir, needles);
@@ -455,7 +443,6 @@ describe('crypto-shredding on the standalone target', () => {
         (ok(await olga.get('/api/users/getUser'), 200, 'getUser').body as { balance: number }).balance,
       ).toBe(300);
       expect(await stopTarget(target)).toBe(0);
-      running.splice(running.indexOf(target), 1);
 
       // ---- the backup from before the deletion, restored: the live vault stays, so the person stays unreadable
       restoreStore({ backupDir: backup.dir, dataDir });

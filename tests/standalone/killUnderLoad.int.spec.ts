@@ -14,26 +14,18 @@
  * The cluster's drill is tests/cluster/drills.int.spec.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { ledgerInvariantProblems } from '@meridian/ledger/testing/invariants';
 import { HttpSession, type HttpResult } from '@meridian/gateway/testing/httpSession';
-import {
-  generousGatewayLimits,
-  signIn,
-  verifiedUser,
-  type Account,
-} from '@meridian/gateway/testing/composition';
+import { signIn, verifiedUser, type Account } from '@meridian/gateway/testing/composition';
 import { fundedInvestor, requestDeposit } from '@meridian/gateway/testing/money';
 import { SAMPLES } from '@meridian/kyc/testing/samples';
-import { exitOf, killSkipReason, serverPidOf } from '../support/killTarget.js';
-import { freePort } from '@meridian/platform/util/freePort';
-import { LIFTED_PENDING_CAPS, startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
+import { exitOf, killSkipReason, loadDrillTarget, serverPidOf } from '../support/killTarget.js';
+import { stopTarget } from '../support/standalone.js';
 
 const skipReason = killSkipReason;
 if (skipReason) console.log(`[skip] kill -9 under load on the standalone: ${skipReason}`);
@@ -80,13 +72,7 @@ function shuffle<T>(items: T[], seed = 11): void {
   }
 }
 
-const running: RunningTarget[] = [];
-const dataDir = mkdtempSync(join(tmpdir(), 'meridian-kill-drill-'));
-
-afterAll(async () => {
-  for (const r of running) await stopTarget(r);
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const { dataDir, start } = loadDrillTarget('kill-drill', ADMIN);
 
 describe.skipIf(skipReason !== null)('kill -9 under load on the standalone target', () => {
   it(
@@ -96,22 +82,6 @@ describe.skipIf(skipReason !== null)('kill -9 under load on the standalone targe
       const t0 = Date.now();
       const timings: Record<string, number> = {};
       const lap = (name: string) => (timings[name] = Date.now() - t0);
-      const port = await freePort();
-      const start = async () => {
-        const target = await startTarget({
-          dataDir,
-          port,
-          adminEmail: ADMIN.email,
-          adminPassword: ADMIN.password,
-          env: {
-            HOST: '127.0.0.1',
-            GATEWAY_RATE_LIMITS_JSON: JSON.stringify(generousGatewayLimits),
-            ...LIFTED_PENDING_CAPS,
-          },
-        });
-        running.push(target);
-        return target;
-      };
       let target = await start();
       const url = target.url;
       lap('started');

@@ -14,22 +14,13 @@
  * - after a restart on the same DATA_DIR every deposit acknowledged (201) is there, with its amount.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { HttpSession } from '@meridian/gateway/testing/httpSession';
-import {
-  generousGatewayLimits,
-  signIn,
-  verifiedUser,
-  type Account,
-} from '@meridian/gateway/testing/composition';
-import { exitOf, killSkipReason, serverPidOf } from '../support/killTarget.js';
-import { freePort } from '@meridian/platform/util/freePort';
-import { LIFTED_PENDING_CAPS, startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
+import { signIn, verifiedUser, type Account } from '@meridian/gateway/testing/composition';
+import { exitOf, killSkipReason, loadDrillTarget, serverPidOf } from '../support/killTarget.js';
+import { stopTarget } from '../support/standalone.js';
 
 const skipReason = killSkipReason;
 if (skipReason) console.log(`[skip] SIGTERM under load on the standalone: ${skipReason}`);
@@ -93,11 +84,10 @@ function send(
 
 const errorCode = (err: unknown) => (err as NodeJS.ErrnoException).code ?? String((err as Error).message);
 
-const running: RunningTarget[] = [];
-const dataDir = mkdtempSync(join(tmpdir(), 'meridian-sigterm-drill-'));
-afterAll(async () => {
-  for (const r of running) await stopTarget(r);
-  rmSync(dataDir, { recursive: true, force: true });
+const { start } = loadDrillTarget('sigterm-drill', ADMIN, {
+  // what a load balancer takes to stop sending new connections (production's default, 3 s, is
+  // longer); the grace period is the default's
+  SHUTDOWN_DELAY_MS: '1500',
 });
 
 describe.skipIf(skipReason !== null)('SIGTERM under load on the standalone target', () => {
@@ -105,25 +95,6 @@ describe.skipIf(skipReason !== null)('SIGTERM under load on the standalone targe
     '20 loops of getUser and deposit requests (keep-alive and new connections), SIGTERM: no failed request, only ECONNREFUSED after the listener closed, exit 0 within the grace period, every acknowledged deposit kept',
     { timeout: 180_000 },
     async () => {
-      const port = await freePort();
-      const start = async () => {
-        const target = await startTarget({
-          dataDir,
-          port,
-          adminEmail: ADMIN.email,
-          adminPassword: ADMIN.password,
-          env: {
-            HOST: '127.0.0.1',
-            GATEWAY_RATE_LIMITS_JSON: JSON.stringify(generousGatewayLimits),
-            ...LIFTED_PENDING_CAPS,
-            // what a load balancer takes to stop sending new connections (production's default, 3 s, is
-            // longer); the grace period is the default's
-            SHUTDOWN_DELAY_MS: '1500',
-          },
-        });
-        running.push(target);
-        return target;
-      };
       const target = await start();
       const url = target.url;
 
