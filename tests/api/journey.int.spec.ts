@@ -5,50 +5,18 @@
  * cookie jar -> 400 'New browser or device detected' -> code from the mailbox -> logged in ->
  * (restart: data survives) -> an admin suspends the user -> the user's open session is refused at once.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import {
-  HttpSession,
-  linkWith,
-  listMail,
-  loginCodeOf,
-  waitForMail,
-} from '@meridian/gateway/testing/httpSession';
-import { startTarget as spawnTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
+import { describe, expect, it } from 'vitest';
+import { HttpSession, linkWith, waitForMail } from '@meridian/gateway/testing/httpSession';
+import { loginWithEmailedCode, restartableTarget } from '../support/apiJourney.js';
+import { stopTarget } from '../support/standalone.js';
 
 const ADMIN_EMAIL = 'journey-admin@example.com';
 const ADMIN_PASSWORD = 'Journey-Admin-1!';
-const dataDir = mkdtempSync(join(tmpdir(), 'meridian-journey-'));
-
-const running: RunningTarget[] = [];
-
-/** Spawns the standalone target like `make start` (same DATA_DIR on every start). */
-async function startTarget(): Promise<RunningTarget> {
-  const target = await spawnTarget({ dataDir, adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD });
-  running.push(target);
-  return target;
-}
-
-afterAll(async () => {
-  for (const r of running) await stopTarget(r);
-  rmSync(dataDir, { recursive: true, force: true });
+/** The standalone target like `make start` (same DATA_DIR on every start). */
+const { start: startTarget } = restartableTarget('journey', {
+  adminEmail: ADMIN_EMAIL,
+  adminPassword: ADMIN_PASSWORD,
 });
-
-/** The new-browser code flow: sendLoginCode, the code from the mailbox, loginWithCode. */
-async function loginWithEmailedCode(jar: HttpSession, email: string) {
-  const known = new Set((await listMail(jar.baseUrl, email)).map((m) => m.id));
-  const sent = await jar.post(`/api/users/sendLoginCode/${encodeURIComponent(email)}`);
-  expect(sent.status).toBe(200);
-  const mail = await waitForMail(
-    jar.baseUrl,
-    email,
-    (m) => !known.has(m.id) && /\b\d{6}\b/.test(m.text),
-    15_000,
-  );
-  return jar.post(`/api/users/loginWithCode/${encodeURIComponent(email)}`, { loginCode: loginCodeOf(mail) });
-}
 
 describe('API journey against `make start`', () => {
   it(

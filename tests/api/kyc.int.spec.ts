@@ -5,45 +5,23 @@
  * sees it in kyc/pending, views it, approves → getUser says Approved → the emails are in the mailbox.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '@meridian/platform/testing/waitFor';
-import {
-  HttpSession,
-  linkWith,
-  listMail,
-  loginCodeOf,
-  waitForMail,
-} from '@meridian/gateway/testing/httpSession';
-import { startTarget as spawnTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
+import { HttpSession, linkWith, listMail, waitForMail } from '@meridian/gateway/testing/httpSession';
 import { testPng } from '@meridian/platform/testing/testImage';
+import { loginWithEmailedCode, restartableTarget } from '../support/apiJourney.js';
+import { stopTarget } from '../support/standalone.js';
 
 const ADMIN_EMAIL = 'kyc-journey-admin@example.com';
 const ADMIN_PASSWORD = 'Kyc-Journey-Admin-1!';
-const dataDir = mkdtempSync(join(tmpdir(), 'meridian-kyc-journey-'));
-const running: RunningTarget[] = [];
-
-const PNG = testPng();
-
-async function startTarget(): Promise<RunningTarget> {
-  const target = await spawnTarget({ dataDir, adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD });
-  running.push(target);
-  return target;
-}
-
-afterAll(async () => {
-  for (const r of running) await stopTarget(r);
-  rmSync(dataDir, { recursive: true, force: true });
+const { dataDir, start: startTarget } = restartableTarget('kyc-journey', {
+  adminEmail: ADMIN_EMAIL,
+  adminPassword: ADMIN_PASSWORD,
 });
 
-async function loginWithEmailedCode(jar: HttpSession, email: string) {
-  const known = new Set((await listMail(jar.baseUrl, email)).map((m) => m.id));
-  expect((await jar.post(`/api/users/sendLoginCode/${encodeURIComponent(email)}`)).status).toBe(200);
-  const mail = await waitForMail(jar.baseUrl, email, (m) => !known.has(m.id) && /\b\d{6}\b/.test(m.text));
-  return jar.post(`/api/users/loginWithCode/${encodeURIComponent(email)}`, { loginCode: loginCodeOf(mail) });
-}
+const PNG = testPng();
 
 describe('KYC against `make start`', () => {
   it(
