@@ -77,16 +77,21 @@ export function expectConfirmationsOnce<C, E extends DomainEvent, S>(
 
 /**
  * Streams written before a rename still read: a stored event under its former type name folds into the
- * same state as under its current one.
+ * same state as under its current one; the request it opens owes its hold, recorded as `held`.
  */
-export function expectFormerNameRead<E extends DomainEvent, S>(
-  decider: Decider<unknown, E, S>,
+export function expectFormerNameRead<C, E extends DomainEvent, S>(
+  decider: Decider<C, E, S>,
   current: E,
   formerType: string,
-  then: E[] = [],
+  opened: { then: E[]; held: E; now: Date; owed(events: E[]): string },
 ): void {
   const fold = (events: E[]) => events.reduce((s, ev) => decider.evolve(s, ev), decider.initialState());
   const former = { ...current, type: formerType } as unknown as E;
-  expect(fold([former, ...then])).toEqual(fold([current, ...then]));
+  expect(fold([former, ...opened.then])).toEqual(fold([current, ...opened.then]));
   expect(fold([former])).not.toEqual(decider.initialState());
+  DeciderSpecification.for(decider)
+    .given([former])
+    .when({ type: 'RecordHoldPlaced', now: opened.now } as C)
+    .then([opened.held]);
+  expect(opened.owed([former])).toBe('hold');
 }

@@ -4,7 +4,6 @@ import {
   expectOwedCalls,
   lifecycleEvents,
 } from '@meridian/held-request/testing/lifecycleSpecs';
-import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
 import { describe, expect, it } from 'vitest';
 import {
   type WithdrawalEvent,
@@ -44,13 +43,12 @@ describe('the ledger calls a withdrawal owes, from its events alone', () => {
 describe('streams stored before the private request event was renamed', () => {
   it('WithdrawalRequested (now WithdrawalSubmitted) still opens the withdrawal', () => {
     const { held, rejected } = story;
-    expectFormerNameRead(withdrawalDecider, requested, 'WithdrawalRequested', [held, rejected]);
-    const former = { ...requested, type: 'WithdrawalRequested' } as unknown as WithdrawalEvent;
-    DeciderSpecification.for(withdrawalDecider)
-      .given([former])
-      .when({ type: 'RecordHoldPlaced', now: T })
-      .then([held]);
-    expect(owed([former])).toBe('hold');
+    expectFormerNameRead(withdrawalDecider, requested, 'WithdrawalRequested', {
+      then: [held, rejected],
+      held,
+      now: T,
+      owed,
+    });
   });
 });
 
