@@ -23,24 +23,22 @@
  *
  *   (cd web && npx vite build) && node_modules/.bin/vitest run --project e2e tests/e2e/a11y.e2e.spec.ts
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { checkA11y } from '../support/a11y.js';
-import { SHOTS, WIDTHS, checkScreens, expectNoFailures, openMobileMenu } from '../support/a11yScreens.js';
-import { ConsoleWatcher, launchChromium } from '../support/browser.js';
+import { WIDTHS, checkScreens, expectNoFailures, openMobileMenu } from '../support/a11yScreens.js';
+import { stepsInOrder, useBrowserTarget } from '../support/browserTarget.js';
 import {
   KYC_PNG,
   csrfHeaders,
   currentUser,
   loginWithCode,
+  newInvestor,
+  money,
   registerAndVerify,
-  type Investor,
+  send,
 } from '../support/journey.js';
 import { MONEY_PLANS_JSON, PLAN_MS } from '../support/moneyJourney.js';
-import { snapshotWebDist, startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
 
 const ADMIN_EMAIL = 'a11y-e2e-admin@example.com';
 const ADMIN_PASSWORD = 'A11y-E2e-Admin-Passw0rd!';
@@ -48,28 +46,16 @@ const WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 /** Steps that check ~20 screens twice each on a busy machine. */
 const STEP_TIMEOUT_MS = 600_000;
 
-const stamp = Date.now().toString(36);
-const investor: Investor = {
-  name: 'Alma Access',
-  email: `alma.${stamp}@example.com`,
-  phone: '+4915550199',
-  country: 'Germany',
-  password: 'Alma-Passw0rd!',
-};
-const friend = {
-  name: 'Fritz Friend',
-  email: `fritz.${stamp}@example.com`,
-  phone: '+4915550198',
-  country: 'Germany',
-  password: 'Fritz-Passw0rd!',
-};
+const investor = newInvestor('Alma Access', '+4915550199');
+const friend = newInvestor('Fritz Friend', '+4915550198');
 
-const dataDir = mkdtempSync(join(tmpdir(), 'meridian-e2e-a11y-'));
-let webDist = '';
-const watcher = new ConsoleWatcher();
-let target: RunningTarget | undefined;
-let browser: Browser | undefined;
-let url = '';
+const e2e = useBrowserTarget({
+  name: 'a11y',
+  admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+  env: { PLANS_JSON: MONEY_PLANS_JSON },
+  viewport: WIDTHS[0]!,
+});
+const { watcher, newContext, assertNoConsoleErrors } = e2e;
 let pub: BrowserContext; // logged out
 let inv: BrowserContext; // the investor
 let adm: BrowserContext; // the admin
@@ -79,58 +65,17 @@ let pendingTransactionId = '';
 let pendingInvestmentId = '';
 let withdrawalId = '';
 
-async function newContext(label: string): Promise<BrowserContext> {
-  const context = await browser!.newContext({ viewport: WIDTHS[0]!, baseURL: url });
-  return watcher.watch(context, label);
-}
-
-function assertNoConsoleErrors(): void {
-  expect(watcher.unexpected(), 'console errors or page errors nobody expected').toEqual([]);
-}
-
-async function claim(kind: 'deposit' | 'investment' | 'withdrawal' | 'kyc', id: string): Promise<void> {
-  const res = await adm.request.post(`${url}/api/admin/claims`, {
-    headers: await csrfHeaders(adm, url),
-    data: { kind, id },
-  });
-  expect(res.ok(), await res.text()).toBe(true);
-}
+const claim = (kind: 'deposit' | 'investment' | 'withdrawal' | 'kyc', id: string) => e2e.claim(adm, kind, id);
 
 /** The admin releases a claim (a detail page opened for the check claims its item). */
 async function release(kind: 'deposit' | 'investment' | 'withdrawal' | 'kyc', id: string): Promise<void> {
-  await adm.request.delete(`${url}/api/admin/claims/${kind}/${encodeURIComponent(id)}`, {
-    headers: await csrfHeaders(adm, url),
+  await adm.request.delete(`${e2e.url}/api/admin/claims/${kind}/${encodeURIComponent(id)}`, {
+    headers: await csrfHeaders(adm, e2e.url),
   });
 }
 
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  webDist = await snapshotWebDist(); // a private copy: another `vite build` may rewrite web/dist meanwhile
-  target = await startTarget({
-    dataDir,
-    adminEmail: ADMIN_EMAIL,
-    adminPassword: ADMIN_PASSWORD,
-    env: { WEB_DIST: webDist, PLANS_JSON: MONEY_PLANS_JSON },
-  });
-  url = target.url;
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  if (target) await stopTarget(target);
-  rmSync(dataDir, { recursive: true, force: true });
-  if (webDist) rmSync(webDist, { recursive: true, force: true });
-});
-
 describe('every screen passes axe-core (no serious or critical violation) at 1280 and 390 px', () => {
-  let brokenAt = '';
-  afterEach(({ task }) => {
-    if (task.result?.state === 'fail' && !brokenAt) brokenAt = task.name;
-  });
-  beforeEach(({ skip }) => {
-    if (brokenAt) skip(`an earlier step failed: ${brokenAt}`);
-  });
+  stepsInOrder();
 
   it('0. the check fails on a page with known serious violations and lists them', async () => {
     pub = await newContext('visitor');
@@ -227,10 +172,10 @@ describe('every screen passes axe-core (no serious or critical violation) at 128
     '2. the investor’s screens, every list with data in it',
     async () => {
       inv = await newContext('investor');
-      await inv.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
+      await inv.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.url });
       const page = await inv.newPage();
       const unverified: string[] = [];
-      await registerAndVerify(page, url, investor, async (p) => {
+      await registerAndVerify(page, e2e.url, investor, async (p) => {
         for (const viewport of WIDTHS) {
           await p.setViewportSize(viewport);
           await checkA11y(p, `dashboard-unverified-${viewport.width}`).catch((err: Error) =>
@@ -239,87 +184,56 @@ describe('every screen passes axe-core (no serious or critical violation) at 128
         }
         await p.setViewportSize(WIDTHS[0]!);
       });
-      const me = await currentUser(inv, url);
+      const me = await currentUser(inv, e2e.url);
       investorId = me._id as string;
 
       // a friend registers with the investor's code (the referrals list)
       const friendContext = await newContext('friend');
-      const registered = await friendContext.request.post(`${url}/api/users/register`, {
-        headers: await csrfHeaders(friendContext, url),
-        data: { ...friend, referralCode: me.referralCode },
+      await send(friendContext, e2e.url, 'post', '/api/users/register', {
+        ...friend,
+        referralCode: me.referralCode,
       });
-      expect(registered.ok(), await registered.text()).toBe(true);
       await friendContext.close();
 
       // the admin (API only here; the admin's screens come in step 3): money so that no list is empty
       adm = await newContext('admin');
       const admPage = await adm.newPage();
-      await loginWithCode(admPage, url, watcher, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await loginWithCode(admPage, e2e.url, watcher, ADMIN_EMAIL, ADMIN_PASSWORD);
       await admPage.close();
-      const headers = await csrfHeaders(inv, url);
-      const deposit = await inv.request.post(`${url}/api/payments/create`, {
-        headers,
-        data: { amount: '1000' },
-      });
-      expect(deposit.ok(), await deposit.text()).toBe(true);
-      const pendingDeposits = async () =>
-        (
-          (await (await adm.request.get(`${url}/api/payments/pending-deposit`)).json()) as {
-            deposit: Array<Record<string, string>>;
-          }
-        ).deposit;
+      await money.deposit(inv, e2e.url, '1000');
+      const pendingDeposits = () => money.pendingDeposits(adm, e2e.url);
       await expect.poll(async () => (await pendingDeposits()).length, { timeout: 10_000 }).toBe(1);
       const [first] = await pendingDeposits();
       const firstId = first!.transactionId ?? first!._id!;
       await claim('deposit', firstId);
-      const confirmed = await adm.request.patch(`${url}/api/payments/confirmPayment`, {
-        headers: await csrfHeaders(adm, url),
-        data: { transactionId: firstId, status: 'Confirmed', notes: '' },
-      });
-      expect(confirmed.ok(), await confirmed.text()).toBe(true);
+      await money.confirm(adm, e2e.url, firstId);
       await release('deposit', firstId);
-      await expect.poll(async () => (await currentUser(inv, url)).balance, { timeout: 10_000 }).toBe(1000);
+      await expect
+        .poll(async () => (await currentUser(inv, e2e.url)).balance, { timeout: 10_000 })
+        .toBe(1000);
 
       // Starter (3 s) approved and matured: profit to withdraw; Bronze stays pending for the admin's queue
-      const starter = await inv.request.post(`${url}/api/invest/start-invest`, {
-        headers,
-        data: { amount: '200', planName: 'Starter' },
-      });
-      expect(starter.ok(), await starter.text()).toBe(true);
-      const pendingInvestments = async () =>
-        (
-          (await (await adm.request.get(`${url}/api/invest/adminPendingInvestment`)).json()) as {
-            pendingInvestments: Array<Record<string, string>>;
-          }
-        ).pendingInvestments;
+      await money.invest(inv, e2e.url, '200', 'Starter');
+      const pendingInvestments = () => money.pendingInvestments(adm, e2e.url);
       await expect.poll(async () => (await pendingInvestments()).length, { timeout: 10_000 }).toBe(1);
       const [inv1] = await pendingInvestments();
       investmentId = inv1!.investmentId ?? inv1!._id!;
       await claim('investment', investmentId);
-      const approved = await adm.request.put(`${url}/api/invest/${investmentId}/approve`, {
-        headers: await csrfHeaders(adm, url),
-      });
-      expect(approved.ok(), await approved.text()).toBe(true);
+      await money.approve(adm, e2e.url, investmentId);
       await release('investment', investmentId);
       await expect
-        .poll(async () => (await currentUser(inv, url)).totalMaturityAmount, { timeout: PLAN_MS + 20_000 })
+        .poll(async () => (await currentUser(inv, e2e.url)).totalMaturityAmount, {
+          timeout: PLAN_MS + 20_000,
+        })
         .toBe(224);
 
-      const bronze = await inv.request.post(`${url}/api/invest/start-invest`, {
-        headers,
-        data: { amount: '500', planName: 'Bronze' },
-      });
-      expect(bronze.ok(), await bronze.text()).toBe(true);
+      await money.invest(inv, e2e.url, '500', 'Bronze');
       await expect.poll(async () => (await pendingInvestments()).length, { timeout: 10_000 }).toBe(1);
       const [inv2] = await pendingInvestments();
       pendingInvestmentId = inv2!.investmentId ?? inv2!._id!;
 
       // a second deposit stays pending
-      const second = await inv.request.post(`${url}/api/payments/create`, {
-        headers,
-        data: { amount: '250' },
-      });
-      expect(second.ok(), await second.text()).toBe(true);
+      await money.deposit(inv, e2e.url, '250');
       await expect.poll(async () => (await pendingDeposits()).length, { timeout: 10_000 }).toBe(1);
       const [dep2] = await pendingDeposits();
       pendingTransactionId = dep2!.transactionId ?? dep2!._id!;
@@ -388,8 +302,8 @@ describe('every screen passes axe-core (no serious or critical violation) at 128
     '3. the admin’s screens: dashboard, users, balances, every queue with an item, audit, impersonation',
     async () => {
       // the investor's KYC waits in the admin's queue
-      const upload = await inv.request.post(`${url}/api/users/uploadKycDocuments`, {
-        headers: await csrfHeaders(inv, url),
+      const upload = await inv.request.post(`${e2e.url}/api/users/uploadKycDocuments`, {
+        headers: await csrfHeaders(inv, e2e.url),
         multipart: {
           front: { name: 'front.png', mimeType: 'image/png', buffer: KYC_PNG },
           back: { name: 'back.png', mimeType: 'image/png', buffer: KYC_PNG },
@@ -490,8 +404,8 @@ describe('every screen passes axe-core (no serious or critical violation) at 128
 
       // KYC approved, then a withdrawal waits for the admin
       await claim('kyc', investorId);
-      const kycApproved = await adm.request.patch(`${url}/api/users/kyc/approve/${investorId}`, {
-        headers: await csrfHeaders(adm, url),
+      const kycApproved = await adm.request.patch(`${e2e.url}/api/users/kyc/approve/${investorId}`, {
+        headers: await csrfHeaders(adm, e2e.url),
       });
       expect(kycApproved.status(), await kycApproved.text()).toBe(200);
       await release('kyc', investorId);
@@ -505,7 +419,7 @@ describe('every screen passes axe-core (no serious or critical violation) at 128
       await invPage.close();
       const pendingWithdrawals = async () =>
         (
-          (await (await adm.request.get(`${url}/api/withDraw/pending`)).json()) as {
+          (await (await adm.request.get(`${e2e.url}/api/withDraw/pending`)).json()) as {
             withdrawals: Array<Record<string, string>>;
           }
         ).withdrawals;

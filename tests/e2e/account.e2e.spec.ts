@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkWith, waitForMail } from '@meridian/gateway/testing/httpSession';
 import { checkA11y } from '../support/a11y.js';
 import { SHOTS, stepsInOrder, useBrowserTarget } from '../support/browserTarget.js';
-import { Screenshots, loginWithCode } from '../support/journey.js';
+import { Screenshots, loginWithCode, newInvestor } from '../support/journey.js';
 import {
   ACCOUNT_SCREENS,
   LOGGED_OUT_SCREENS,
@@ -31,13 +31,7 @@ const ADMIN_EMAIL = 'e2e-admin@example.com';
 const SHOTS_TIMEOUT_MS = 240_000;
 const ADMIN_PASSWORD = 'E2e-Admin-Passw0rd!';
 
-const investor = {
-  name: 'Ines Investor',
-  email: `ines.${Date.now()}@example.com`,
-  phone: '+4915550123',
-  country: 'Germany',
-  password: 'Ines-Passw0rd!',
-};
+const investor = newInvestor('Ines Investor', '+4915550123');
 
 const e2e = useBrowserTarget({
   name: 'account',

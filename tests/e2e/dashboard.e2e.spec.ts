@@ -28,9 +28,9 @@ import {
   KYC_PNG,
   currentUser,
   loginWithCode,
+  newInvestor,
   money,
   registerAndVerify,
-  type Investor,
 } from '../support/journey.js';
 import { MONEY_PLANS_JSON } from '../support/moneyJourney.js';
 
@@ -41,13 +41,7 @@ const WIDTHS = [
   { label: 'phone', width: 390, height: 844 },
 ];
 
-const investor: Investor = {
-  name: 'Dana Dash',
-  email: `dana.${Date.now()}@example.com`,
-  phone: '+4915550123',
-  country: 'Germany',
-  password: 'Dana-Passw0rd!',
-};
+const investor = newInvestor('Dana Dash', '+4915550123');
 
 const filesDir = mkdtempSync(join(tmpdir(), 'meridian-e2e-dash-files-'));
 const e2e = useBrowserTarget({

@@ -28,21 +28,15 @@ import {
   Screenshots,
   currentUser,
   loginWithCode,
+  newInvestor,
   registerAndVerify,
-  type Investor,
 } from '../support/journey.js';
 
 const ADMIN_EMAIL = 'kyc-e2e-admin@example.com';
 const ADMIN_PASSWORD = 'Kyc-E2e-Admin-Passw0rd!';
 const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
 
-const investor: Investor = {
-  name: 'Kira Kyc',
-  email: `kira.${Date.now()}@example.com`,
-  phone: '+4915550199',
-  country: 'Germany',
-  password: 'Kira-Passw0rd!',
-};
+const investor = newInvestor('Kira Kyc', '+4915550199');
 
 const filesDir = mkdtempSync(join(tmpdir(), 'meridian-e2e-kyc-files-'));
 const e2e = useBrowserTarget({ name: 'kyc', admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });

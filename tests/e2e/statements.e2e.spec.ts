@@ -28,7 +28,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { verifyStatement } from 'meridian-verify';
 import { checkA11y } from '../support/a11y.js';
 import { SHOTS, stepsInOrder, useBrowserTarget } from '../support/browserTarget.js';
-import { currentUser, loginWithCode, money, registerAndVerify, type Investor } from '../support/journey.js';
+import { currentUser, loginWithCode, money, newInvestor, registerAndVerify } from '../support/journey.js';
 import { MONEY_PLANS_JSON } from '../support/moneyJourney.js';
 import { ROOT } from '../support/standalone.js';
 
@@ -39,13 +39,7 @@ const WIDTHS = [
   { label: 'phone', width: 390, height: 844 },
 ];
 
-const investor: Investor = {
-  name: 'Stella Statement',
-  email: `stella.${Date.now()}@example.com`,
-  phone: '+4915550144',
-  country: 'Germany',
-  password: 'Stella-Passw0rd!',
-};
+const investor = newInvestor('Stella Statement', '+4915550144');
 
 /** The part of a meridian-statement/1 document the journey reads. */
 interface StatementJson {

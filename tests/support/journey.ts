@@ -18,6 +18,21 @@ export interface Investor {
   password: string;
 }
 
+/**
+ * A new investor in Germany named `name`: the email `<first name>.<now>@example.com` (lower case), the
+ * password `<first name>-Passw0rd!`.
+ */
+export function newInvestor(name: string, phone: string): Investor {
+  const first = name.split(' ')[0]!;
+  return {
+    name,
+    email: `${first.toLowerCase()}.${Date.now()}@example.com`,
+    phone,
+    country: 'Germany',
+    password: `${first}-Passw0rd!`,
+  };
+}
+
 /** A real PNG (the kyc service checks magic bytes and reads its dimensions: at least 200 pixels a side). */
 export const KYC_PNG = testPng();
 

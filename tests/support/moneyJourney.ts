@@ -33,8 +33,8 @@ import {
   csrfHeaders,
   currentUser,
   loginWithCode,
+  newInvestor,
   registerAndVerify,
-  type Investor,
 } from './journey.js';
 
 export const MONEY_ADMIN = { email: 'money-e2e-admin@example.com', password: 'Money-E2e-Admin-Passw0rd!' };
@@ -54,13 +54,7 @@ export interface MoneyJourneyOptions extends JourneyOptions {
 /** Declares the journey's describe block (its hooks start and stop the target). */
 export function describeMoneyJourney(options: MoneyJourneyOptions): void {
   const { shotPrefix } = options;
-  const investor: Investor = {
-    name: 'Mona Money',
-    email: `mona.${Date.now()}@example.com`,
-    phone: '+4915550177',
-    country: 'Germany',
-    password: 'Mona-Passw0rd!',
-  };
+  const investor = newInvestor('Mona Money', '+4915550177');
   let invUrl = '';
   let admUrl = '';
   let admin: JourneyTarget['admin'];

@@ -21,7 +21,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { checkA11y } from './a11y.js';
 import { SHOTS, useJourneyBrowsers, type JourneyOptions } from './browserTarget.js';
-import { loginWithCode, registerAndVerify, type Investor } from './journey.js';
+import { loginWithCode, newInvestor, registerAndVerify } from './journey.js';
 /** An Ethereum address with a valid EIP-55 checksum (the EIP's own example). */
 const ETH_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 const WIDTHS = [1280, 390] as const;
@@ -33,13 +33,7 @@ export interface SupportJourneyOptions extends JourneyOptions {
 
 /** Declares the journey's describe block (its hooks start and stop the target). */
 export function describeSupportJourney(options: SupportJourneyOptions): void {
-  const investor: Investor = {
-    name: 'Vera Visitor',
-    email: `vera.${Date.now()}@example.com`,
-    phone: '+4915550123',
-    country: 'Germany',
-    password: 'Vera-Passw0rd!',
-  };
+  const investor = newInvestor('Vera Visitor', '+4915550123');
   const first = 'Hello, where do I send my first deposit?';
   const again = 'I have an account now.';
   const answer = 'Hello Vera, here is your address.';
