@@ -193,12 +193,7 @@ const lifecycle = lc.heldRequestLifecycle<InvestmentKind>({
     Ended: INVESTMENT_MESSAGES.alreadyEnded,
     Rejected: INVESTMENT_MESSAGES.alreadyRejected,
   },
-  types: {
-    approved: 'InvestmentApproved',
-    rejected: 'InvestmentRejected',
-    approve: 'ApproveInvestment',
-    reject: 'RejectInvestment',
-  },
+  types: lc.decisionTypes('Investment'),
   facts: (s) => ({ investmentId: s.investmentId, userId: s.userId, amountCents: s.amountCents }),
   approve: (s, adminId, at, facts) => ({
     type: 'InvestmentApproved',

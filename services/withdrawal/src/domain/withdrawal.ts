@@ -128,12 +128,7 @@ const lifecycle = lc.heldRequestLifecycle<WithdrawalKind>({
     Approved: WITHDRAWAL_MESSAGES.alreadyApproved,
     Rejected: WITHDRAWAL_MESSAGES.alreadyRejected,
   },
-  types: {
-    approved: 'WithdrawalApproved',
-    rejected: 'WithdrawalRejected',
-    approve: 'ApproveWithdrawal',
-    reject: 'RejectWithdrawal',
-  },
+  types: lc.decisionTypes('Withdrawal'),
   facts: (s) => ({ withdrawalId: s.withdrawalId, userId: s.userId, amountCents: s.amountCents }),
   approve: (s, adminId, now, facts) => ({
     type: 'WithdrawalApproved',
