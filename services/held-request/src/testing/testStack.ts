@@ -36,6 +36,7 @@ import {
   replayTopic,
   snapshotCollections,
 } from '@meridian/platform/testing/readModels';
+import { busEvent } from '@meridian/platform/testing/eventBus.conformance';
 import { harnessPerTest } from '@meridian/platform/testing/perTest';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import type { Decision } from '../app/heldRequests.js';
@@ -260,18 +261,9 @@ export interface RebuildKind<Doc> {
 
 const ADMIN = { userId: 'admin-1', role: 'admin' };
 
-const identityEvent = (type: string, userId: string, data: Record<string, unknown>): StoredEvent => ({
-  id: randomUUID(),
-  type,
-  data: { userId, ...data },
-  streamId: `user-${userId}`,
-  version: 2,
-  position: 2,
-  occurredAt: new Date().toISOString(),
-  correlationId: randomUUID(),
-  causationId: null,
-  actor: null,
-});
+/** An event of identity's topic (stream user-<userId>) as identity publishes it. */
+const identityEvent = (type: string, userId: string, data: Record<string, unknown>): StoredEvent =>
+  busEvent(`user-${userId}`, 2, { userId, ...data }, type);
 
 /**
  * Every read model of a held-request service dropped and rebuilt from the events alone, the process

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { StoredEvent } from '../eventSourcing/types.js';
 import { MemoryPersonalDataKeys, PersonalData } from '../personalData.js';
+import { busEvent } from './eventBus.conformance.js';
 
 /**
  * One key store (identity's vault) seen by two processes: `identity` seals and shreds through the vault itself,
@@ -20,16 +20,5 @@ export function identityAndServiceKeys(): { identity: PersonalData; service: Per
 
 /** Identity's UserDeleted as it stands on identity's topic. */
 export function userDeletedEvent(userId: string, deletedBy: string): StoredEvent {
-  return {
-    id: randomUUID(),
-    type: 'UserDeleted',
-    data: { userId, deletedBy },
-    streamId: `user-${userId}`,
-    version: 9,
-    position: 9,
-    occurredAt: new Date().toISOString(),
-    correlationId: randomUUID(),
-    causationId: null,
-    actor: null,
-  };
+  return busEvent(`user-${userId}`, 9, { userId, deletedBy }, 'UserDeleted');
 }
