@@ -1,5 +1,5 @@
+import { useEffect, useRef } from 'react';
 import { LoadingBlock } from './Spinner';
-import { useSentinel } from './useSentinel';
 
 /** A paged list's state for its sentinel: more pages exist, one is loading, and the call loading the next. */
 export interface ListMore {
@@ -10,7 +10,7 @@ export interface ListMore {
 
 /**
  * Put after a paged list's last item: while more pages exist, scrolling it into view loads the next one
- * (an IntersectionObserver sentinel, ui/useSentinel); `label` shows while it loads.
+ * (an IntersectionObserver sentinel, useSentinel); `label` shows while it loads.
  */
 export function MoreSentinel({ more, label, testId }: { more: ListMore; label: string; testId?: string }) {
   const ref = useSentinel(more.loadMore);
@@ -20,4 +20,25 @@ export function MoreSentinel({ more, label, testId }: { more: ListMore; label: s
       {more.loading ? <LoadingBlock label={label} /> : null}
     </div>
   );
+}
+
+/**
+ * Calls `onVisible` whenever the returned element scrolls into view (an IntersectionObserver sentinel):
+ * the lists that load their next page as the user scrolls (the Users tab, the admin queues, the
+ * histories) put it after their last item.
+ */
+export function useSentinel(onVisible: () => void) {
+  const ref = useRef<HTMLDivElement | null>(null);
+  const latest = useRef(onVisible);
+  latest.current = onVisible;
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) latest.current();
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  });
+  return ref;
 }

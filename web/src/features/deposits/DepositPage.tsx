@@ -1,13 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../ui/Button';
 import { Card, PageHeader } from '../../ui/Card';
-import { MoneyFormAmount, MoneySteps } from '../money/AmountField';
-import { useMoneyRequest } from '../money/useMoneyRequest';
 import { supportApi } from '../support/supportApi';
 import { networkOf, type DepositAddressPart } from '../support/supportTypes';
 import { depositsApi } from './depositsApi';
 import { useMountFetch } from '../../app/useMountFetch';
 import { Radio } from '../../ui/ScreenParts';
+import { MoneyFormAmount, MoneySteps, useMoneyRequest } from '../money/MoneyForm';
 
 export const DEPOSIT_REDIRECT_MS = 3000;
 export const DEPOSIT_MESSAGES = {

@@ -7,11 +7,11 @@ import { Card, EmptyState, PageHeader } from '../../ui/Card';
 import { FormError, FormSuccess, InputField } from '../../ui/Field';
 import { formatUsd } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
-import { useMoneyRequest } from '../money/useMoneyRequest';
 import { investmentsApi } from './investmentsApi';
 import type { Plan } from './investmentTypes';
 import { useMountFetch } from '../../app/useMountFetch';
 import { Radio } from '../../ui/ScreenParts';
+import { useMoneyRequest } from '../money/MoneyForm';
 
 export const INVEST_REDIRECT_MS = 2000;
 export const INVEST_MESSAGES = {

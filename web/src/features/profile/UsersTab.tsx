@@ -5,7 +5,7 @@ import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/Card';
 import { formatUsd, truncate } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
-import { useSentinel } from '../../ui/useSentinel';
+import { useSentinel } from '../../ui/MoreSentinel';
 import {
   impersonationRequested,
   userDeleteConfirmed,

@@ -6,9 +6,8 @@ import { InputField } from '../../ui/Field';
 import { formatUsd } from '../../ui/format';
 import { asBalancesChanged, LIVE_EVENTS } from '../live/liveEvents';
 import { useLiveEvents } from '../live/useLiveEvents';
-import { MoneyFormAmount, MoneySteps } from '../money/AmountField';
-import { useMoneyRequest } from '../money/useMoneyRequest';
 import { withdrawalsApi } from './withdrawalsApi';
+import { MoneyFormAmount, MoneySteps, useMoneyRequest } from '../money/MoneyForm';
 
 export const WITHDRAW_REDIRECT_MS = 3000;
 export const WITHDRAW_MESSAGES = {

@@ -1,8 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useIntentKey } from '../../app/intentKey';
+import { FormError, FormSuccess, UsdAmountField } from '../../ui/Field';
 import { toast } from '../../ui/toast';
 import { serverMessage } from '../queues/lists';
+
+/* A money request form (deposit, withdraw, invest): the hook that sends it, its amount, its steps panel. */
 
 export interface MoneyRequestTexts {
   /** Shown when the server answers without a message of its own. */
@@ -55,4 +58,51 @@ export function useMoneyRequest(redirectMs: number) {
   }
 
   return { error, setError, done, busy, submit };
+}
+
+/**
+ * The top of a money request form (deposit, withdraw): the refusal, the success line before the dashboard
+ * opens, and the amount in USD, locked once the request is taken.
+ */
+export function MoneyFormAmount(props: {
+  error: string;
+  done: string;
+  amount: string;
+  onAmount: (v: string) => void;
+}) {
+  return (
+    <>
+      <FormError message={props.error} />
+      <FormSuccess message={props.done && `${props.done} Taking you to your dashboard…`} />
+      <UsdAmountField
+        placeholder="0.00"
+        value={props.amount}
+        onChange={(e) => props.onAmount(e.target.value)}
+        disabled={Boolean(props.done)}
+      />
+    </>
+  );
+}
+
+/** The side panel of a money request form: its title, the steps in order, and what else to know. */
+export function MoneySteps({
+  title,
+  steps,
+  children,
+}: {
+  title: string;
+  steps: string[];
+  children: ReactNode;
+}) {
+  return (
+    <aside className="card money-aside" aria-label={title}>
+      <h2 className="h4">{title}</h2>
+      <ol className="step-list">
+        {steps.map((step) => (
+          <li key={step}>{step}</li>
+        ))}
+      </ol>
+      {children}
+    </aside>
+  );
 }
