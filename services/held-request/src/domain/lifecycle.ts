@@ -64,14 +64,6 @@ export type RequestRejected<T extends string, K extends string> = RequestEvent<
 >;
 export type HoldEvent<K extends string> = HoldPlaced<K> | HoldRefused<K> | HoldCaptured<K> | HoldReleased<K>;
 
-/** A kind's decision events and commands by its name (`Investment`: InvestmentApproved, ApproveInvestment…). */
-export const decisionTypes = <K extends string>(kind: K) => ({
-  approved: `${kind}Approved` as const,
-  rejected: `${kind}Rejected` as const,
-  approve: `Approve${kind}` as const,
-  reject: `Reject${kind}` as const,
-});
-
 /** The hold events a kind keeps private (its integration mapping publishes none of them). */
 export const PRIVATE_HOLD_EVENTS = { HoldRefused: null, HoldCaptured: null, HoldReleased: null } as const;
 

@@ -193,7 +193,12 @@ const lifecycle = lc.heldRequestLifecycle<InvestmentKind>({
     Ended: INVESTMENT_MESSAGES.alreadyEnded,
     Rejected: INVESTMENT_MESSAGES.alreadyRejected,
   },
-  types: lc.decisionTypes('Investment'),
+  types: {
+    approved: 'InvestmentApproved',
+    rejected: 'InvestmentRejected',
+    approve: 'ApproveInvestment',
+    reject: 'RejectInvestment',
+  },
   facts: (s) => ({ investmentId: s.investmentId, userId: s.userId, amountCents: s.amountCents }),
   approve: (s, adminId, at, facts) => ({
     type: 'InvestmentApproved',

@@ -128,7 +128,12 @@ const lifecycle = lc.heldRequestLifecycle<WithdrawalKind>({
     Approved: WITHDRAWAL_MESSAGES.alreadyApproved,
     Rejected: WITHDRAWAL_MESSAGES.alreadyRejected,
   },
-  types: lc.decisionTypes('Withdrawal'),
+  types: {
+    approved: 'WithdrawalApproved',
+    rejected: 'WithdrawalRejected',
+    approve: 'ApproveWithdrawal',
+    reject: 'RejectWithdrawal',
+  },
   facts: (s) => ({ withdrawalId: s.withdrawalId, userId: s.userId, amountCents: s.amountCents }),
   approve: (s, adminId, now, facts) => ({
     type: 'WithdrawalApproved',
