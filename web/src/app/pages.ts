@@ -3,7 +3,7 @@ import { api } from './apiClient';
 /**
  * Paged lists: every list route takes optional `limit` and `cursor` and answers the next page's
  * cursor in the X-Next-Cursor header (absent on the last page); the body keeps its spec shape. Screens load
- * the first page, then the next one as the user scrolls to the end (ui/useSentinel).
+ * the first page, then the next one as the user scrolls to the end (useSentinel in ui/MoreSentinel).
  */
 export const LIST_PAGE_SIZE = 50;
 

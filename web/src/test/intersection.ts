@@ -3,9 +3,9 @@ import { vi } from 'vitest';
 
 /**
  * jsdom has no layout: a stand-in IntersectionObserver the test scrolls by hand. `scrollToEnd()` waits
- * until a sentinel in the document is observed (ui/useSentinel observes in an effect, which React may run
- * after the list is already on screen, later still on a loaded machine), then tells every observed element
- * in the document that it came into view.
+ * until a sentinel in the document is observed (useSentinel in ui/MoreSentinel observes in an effect, which
+ * React may run after the list is already on screen, later still on a loaded machine), then tells every
+ * observed element in the document that it came into view.
  */
 export function stubIntersectionObserver(): { scrollToEnd(): Promise<void>; observed(): number } {
   const observed = new Set<{ cb: IntersectionObserverCallback; el: Element }>();
