@@ -24,14 +24,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkA11y } from '../support/a11y.js';
 import { SHOTS, stepsInOrder, useBrowserTarget } from '../support/browserTarget.js';
-import {
-  KYC_PNG,
-  currentUser,
-  loginWithCode,
-  newInvestor,
-  money,
-  registerAndVerify,
-} from '../support/journey.js';
+import { KYC_PNG, currentUser, newInvestor, money } from '../support/journey.js';
 import { MONEY_PLANS_JSON } from '../support/moneyJourney.js';
 
 const ADMIN_EMAIL = 'dash-e2e-admin@example.com';
@@ -50,7 +43,7 @@ const e2e = useBrowserTarget({
   env: { PLANS_JSON: MONEY_PLANS_JSON },
   viewport: { width: 1280, height: 900 },
 });
-const { watcher, newContext, assertNoConsoleErrors } = e2e;
+const { assertNoConsoleErrors } = e2e;
 let inv: BrowserContext;
 let adm: BrowserContext;
 let invPage: Page;
@@ -77,12 +70,7 @@ describe('the investor and admin dashboards in Chromium against the standalone t
   stepsInOrder();
 
   it('1. the investor registers; the admin opens /dashboard and every queue counter reads 0', async () => {
-    inv = await newContext('investor');
-    invPage = await inv.newPage();
-    await registerAndVerify(invPage, e2e.url, investor);
-    adm = await newContext('admin');
-    admPage = await adm.newPage();
-    await loginWithCode(admPage, e2e.url, watcher, ADMIN_EMAIL, ADMIN_PASSWORD);
+    ({ inv, invPage, adm, admPage } = await e2e.investorAndAdmin(investor));
     await admPage.getByRole('heading', { name: 'Administration' }).waitFor();
     for (const q of ['deposits', 'investments', 'withdrawals', 'kyc'])
       await expect.poll(() => counter(admPage, q).textContent(), { timeout: 15_000 }).toBe('0');

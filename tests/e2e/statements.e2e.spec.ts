@@ -28,7 +28,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { verifyStatement } from 'meridian-verify';
 import { checkA11y } from '../support/a11y.js';
 import { SHOTS, stepsInOrder, useBrowserTarget } from '../support/browserTarget.js';
-import { currentUser, loginWithCode, money, newInvestor, registerAndVerify } from '../support/journey.js';
+import { currentUser, money, newInvestor } from '../support/journey.js';
 import { MONEY_PLANS_JSON } from '../support/moneyJourney.js';
 import { ROOT } from '../support/standalone.js';
 
@@ -57,7 +57,7 @@ const e2e = useBrowserTarget({
   viewport: { width: 1280, height: 900 },
   acceptDownloads: true,
 });
-const { watcher, newContext, assertNoConsoleErrors } = e2e;
+const { assertNoConsoleErrors } = e2e;
 let inv: BrowserContext;
 let adm: BrowserContext;
 let invPage: Page;
@@ -132,12 +132,8 @@ describe('verifiable statements on /transaction-History in Chromium against the 
   stepsInOrder();
 
   it('1. the investor registers and verifies; the admin logs in', async () => {
-    inv = await newContext('investor');
-    invPage = await inv.newPage();
-    await registerAndVerify(invPage, e2e.url, investor);
-    adm = await newContext('admin');
-    const admPage = await adm.newPage();
-    await loginWithCode(admPage, e2e.url, watcher, ADMIN_EMAIL, ADMIN_PASSWORD);
+    let admPage: Page;
+    ({ inv, invPage, adm, admPage } = await e2e.investorAndAdmin(investor));
     await admPage.close();
     assertNoConsoleErrors();
   });

@@ -7,10 +7,10 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { ConsoleWatcher, launchChromium } from './browser.js';
-import { send } from './journey.js';
+import { loginWithCode, registerAndVerify, send, type Investor } from './journey.js';
 import { ROOT, snapshotWebDist, startTarget, stopTarget, type RunningTarget } from './standalone.js';
 
 export const SHOTS = join(ROOT, 'artifacts/screenshots');
@@ -41,6 +41,13 @@ export interface BrowserTarget {
   /** A browser context on the target (its baseURL), watched for console errors under `label`. */
   newContext(label: string, viewport?: { width: number; height: number }): Promise<BrowserContext>;
   assertNoConsoleErrors(): void;
+  /**
+   * The investor registers and verifies in a context of their own; then the admin logs in from another (a
+   * new browser: the emailed code). Both contexts and pages, the admin's on /dashboard.
+   */
+  investorAndAdmin(
+    investor: Investor,
+  ): Promise<{ inv: BrowserContext; invPage: Page; adm: BrowserContext; admPage: Page }>;
   /** The admin of `context` claims an item (an admin decides only what they claimed: gateway/src/live/claims.ts). */
   claim(
     context: BrowserContext,
@@ -89,6 +96,18 @@ export function useBrowserTarget(options: BrowserTargetOptions): BrowserTarget {
     if (webDist) rmSync(webDist, { recursive: true, force: true });
   });
 
+  async function newContext(
+    label: string,
+    size: { width: number; height: number } = viewport,
+  ): Promise<BrowserContext> {
+    const context = await browser!.newContext({
+      viewport: size,
+      baseURL: url,
+      ...(options.acceptDownloads ? { acceptDownloads: true } : {}),
+    });
+    return watcher.watch(context, label);
+  }
+
   return {
     watcher,
     get url() {
@@ -97,16 +116,18 @@ export function useBrowserTarget(options: BrowserTargetOptions): BrowserTarget {
     get target() {
       return target;
     },
-    async newContext(label, size = viewport) {
-      const context = await browser!.newContext({
-        viewport: size,
-        baseURL: url,
-        ...(options.acceptDownloads ? { acceptDownloads: true } : {}),
-      });
-      return watcher.watch(context, label);
-    },
+    newContext,
     assertNoConsoleErrors() {
       expect(watcher.unexpected(), 'console errors or page errors nobody expected').toEqual([]);
+    },
+    async investorAndAdmin(investor) {
+      const inv = await newContext('investor');
+      const invPage = await inv.newPage();
+      await registerAndVerify(invPage, url, investor);
+      const adm = await newContext('admin');
+      const admPage = await adm.newPage();
+      await loginWithCode(admPage, url, watcher, options.admin.email, options.admin.password);
+      return { inv, invPage, adm, admPage };
     },
     async claim(context, kind, id) {
       await send(context, url, 'post', '/api/admin/claims', { kind, id });
