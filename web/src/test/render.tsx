@@ -118,9 +118,3 @@ export async function clickThenSee(
     expect(await screen.findByText(text)).toBeInTheDocument();
   }
 }
-
-/** The live push of an item joining an admin queue (`payload`: queue, item, position). */
-export const itemAdded = (payload: object): LiveEvent => ({ event: 'queue/itemAdded', payload });
-
-/** The live push of an item leaving an admin queue once decided (`payload`: queue, id, status, position). */
-export const itemDecided = (payload: object): LiveEvent => ({ event: 'queue/itemDecided', payload });

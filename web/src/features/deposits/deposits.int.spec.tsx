@@ -1,15 +1,7 @@
 import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApiEachTest } from '../../test/fakeApi';
-import {
-  aUser,
-  clickThenSee,
-  itemAdded,
-  itemDecided,
-  loggedInAs,
-  pushLive,
-  renderApp,
-} from '../../test/render';
+import { aUser, clickThenSee, loggedInAs, pushLive, renderApp } from '../../test/render';
 import { ada, admin, pendingDeposit } from '../../test/people';
 
 const server = fakeApiEachTest();
@@ -85,16 +77,19 @@ describe('/admin-pending-deposit', () => {
     server.on('GET payments/pending-deposit', [200, { deposit: [] }]);
     const { store } = renderApp('/admin-pending-deposit', { preloadedState: loggedInAs(admin) });
     expect(await screen.findByText('No pending deposits found.')).toBeInTheDocument();
-    pushLive(
-      store,
-      itemAdded({
+    pushLive(store, {
+      event: 'queue/itemAdded',
+      payload: {
         queue: 'deposits',
         item: { transactionId: 't9', amount: 700, status: 'Pending', user: ada },
         position: '1',
-      }),
-    );
+      },
+    });
     expect(await screen.findByText('$700.00')).toBeInTheDocument();
-    pushLive(store, itemDecided({ queue: 'deposits', id: 't9', status: 'Confirmed', position: '2' }));
+    pushLive(store, {
+      event: 'queue/itemDecided',
+      payload: { queue: 'deposits', id: 't9', status: 'Confirmed', position: '2' },
+    });
     expect(await screen.findByText('No pending deposits found.')).toBeInTheDocument();
   });
 

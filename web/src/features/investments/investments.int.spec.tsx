@@ -1,15 +1,7 @@
 import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApiEachTest } from '../../test/fakeApi';
-import {
-  aUser,
-  clickThenSee,
-  itemAdded,
-  itemDecided,
-  loggedInAs,
-  pushLive,
-  renderApp,
-} from '../../test/render';
+import { aUser, clickThenSee, loggedInAs, pushLive, renderApp } from '../../test/render';
 import { ada, admin } from '../../test/people';
 import { formatDateTime } from '../../ui/dates';
 
@@ -210,15 +202,18 @@ describe('/admin-pending-investment', () => {
     );
     expect(await screen.findByText('Failed to reject the investment.')).toBeInTheDocument();
     expect(within(list).getByRole('listitem', { name: /Starter/ })).toBeInTheDocument();
-    pushLive(
-      store,
-      itemAdded({
+    pushLive(store, {
+      event: 'queue/itemAdded',
+      payload: {
         queue: 'investments',
         item: { _id: 'i9', plan: 'Diamond', status: 'pending', amount: 20000, user: ada },
-      }),
-    );
+      },
+    });
     expect(await screen.findByText('$20,000.00')).toBeInTheDocument();
-    pushLive(store, itemDecided({ queue: 'investments', id: 'i2', status: 'Rejected' }));
+    pushLive(store, {
+      event: 'queue/itemDecided',
+      payload: { queue: 'investments', id: 'i2', status: 'Rejected' },
+    });
     expect(within(list).queryByRole('listitem', { name: /Starter/ })).not.toBeInTheDocument();
   });
 

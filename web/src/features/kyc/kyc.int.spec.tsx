@@ -2,15 +2,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { browser } from '../../app/browser';
 import { fakeApiEachTest } from '../../test/fakeApi';
-import {
-  aUser,
-  clickThenSee,
-  itemAdded,
-  itemDecided,
-  loggedInAs,
-  pushLive,
-  renderApp,
-} from '../../test/render';
+import { aUser, clickThenSee, loggedInAs, pushLive, renderApp } from '../../test/render';
 import { KYC_MAX_BYTES, kycFileProblem } from './kycFile';
 
 const server = fakeApiEachTest();
@@ -239,9 +231,12 @@ describe('/pending-kyc', () => {
     server.on('GET users/kyc/pending', [200, { pendingUsers: [] }]);
     const { store } = renderApp('/pending-kyc', { preloadedState: loggedInAs(admin) });
     expect(await screen.findByText('No pending requests.')).toBeInTheDocument();
-    pushLive(store, itemAdded({ queue: 'kyc', item: pendingUsers[0] }));
+    pushLive(store, { event: 'queue/itemAdded', payload: { queue: 'kyc', item: pendingUsers[0] } });
     expect(await screen.findByRole('listitem', { name: 'KYC of Ada Lovelace' })).toBeInTheDocument();
-    pushLive(store, itemDecided({ queue: 'kyc', id: 'k1', status: 'Approved' }));
+    pushLive(store, {
+      event: 'queue/itemDecided',
+      payload: { queue: 'kyc', id: 'k1', status: 'Approved' },
+    });
     expect(await screen.findByText('No pending requests.')).toBeInTheDocument();
   });
 });

@@ -8,7 +8,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../test/fakeApi';
 import { stubIntersectionObserver } from '../../test/intersection';
-import { aUser, itemAdded, itemDecided, loggedInAs, pushLive, renderApp } from '../../test/render';
+import { aUser, loggedInAs, pushLive, renderApp } from '../../test/render';
 import { ada, admin } from '../../test/people';
 
 let server: ReturnType<typeof fakeApi>;
@@ -44,7 +44,10 @@ describe('admin queues page on scroll', () => {
     expect(screen.getByTestId('queue-more')).toBeInTheDocument();
 
     // a deposit pushed live before its page was loaded is shown once
-    pushLive(store, itemAdded({ queue: 'deposits', item: deposit('t9', 9), position: '1' }));
+    pushLive(store, {
+      event: 'queue/itemAdded',
+      payload: { queue: 'deposits', item: deposit('t9', 9), position: '1' },
+    });
     expect(await within(list).findByText('$9.00')).toBeInTheDocument();
 
     await scroll.scrollToEnd();
@@ -57,7 +60,10 @@ describe('admin queues page on scroll', () => {
     // the last page: no sentinel
     await waitFor(() => expect(screen.queryByTestId('queue-more')).not.toBeInTheDocument());
 
-    pushLive(store, itemDecided({ queue: 'deposits', id: 't1', status: 'Confirmed', position: '2' }));
+    pushLive(store, {
+      event: 'queue/itemDecided',
+      payload: { queue: 'deposits', id: 't1', status: 'Confirmed', position: '2' },
+    });
     await waitFor(() => expect(within(list).queryByText('$1.00')).not.toBeInTheDocument());
     expect(within(list).getAllByRole('listitem')).toHaveLength(3);
   });

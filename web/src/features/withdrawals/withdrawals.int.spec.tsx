@@ -1,15 +1,7 @@
 import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApiEachTest } from '../../test/fakeApi';
-import {
-  aUser,
-  clickThenSee,
-  itemAdded,
-  itemDecided,
-  loggedInAs,
-  pushLive,
-  renderApp,
-} from '../../test/render';
+import { aUser, clickThenSee, loggedInAs, pushLive, renderApp } from '../../test/render';
 import { ada, admin } from '../../test/people';
 
 const server = fakeApiEachTest();
@@ -173,12 +165,15 @@ describe('/admin-pending-wallet', () => {
     server.on('GET withDraw/pending', [200, { withdrawals: [] }]);
     const { store } = renderApp('/admin-pending-wallet', { preloadedState: loggedInAs(admin) });
     expect(await screen.findByText('No pending withdrawals found.')).toBeInTheDocument();
-    pushLive(
-      store,
-      itemAdded({ queue: 'withdrawals', item: { _id: 'w5', user: ada, amount: 75, status: 'Pending' } }),
-    );
+    pushLive(store, {
+      event: 'queue/itemAdded',
+      payload: { queue: 'withdrawals', item: { _id: 'w5', user: ada, amount: 75, status: 'Pending' } },
+    });
     expect(await screen.findByText('$75.00')).toBeInTheDocument();
-    pushLive(store, itemDecided({ queue: 'withdrawals', id: 'w5', status: 'Approved' }));
+    pushLive(store, {
+      event: 'queue/itemDecided',
+      payload: { queue: 'withdrawals', id: 'w5', status: 'Approved' },
+    });
     expect(await screen.findByText('No pending withdrawals found.')).toBeInTheDocument();
   });
 
