@@ -10,10 +10,15 @@
  * except for a support visitor (`visitor-<uuid>`): identity makes the visitor's key on request;
  * destroy = nothing for a user (identity destroys keys when it deletes the user); a visitor's key is
  * destroyed on request.
+ *
+ * identity out of reach (UNAVAILABLE, DEADLINE_EXCEEDED) is an `unavailable` DomainError: the call that needed
+ * the key answers UNAVAILABLE (503 at the gateway), an outcome its caller retries with its key, never INTERNAL.
  */
 import * as grpc from '@grpc/grpc-js';
 import { IdentityServiceClient } from '@meridian/proto/meridian/identity/v1/identity';
+import { unavailable } from './eventSourcing/errors.js';
 import { callUnary, createGrpcClient } from './grpc/client.js';
+import { UNAVAILABLE_MESSAGE } from './grpc/status.js';
 import { SERVICE_TOKEN_METADATA, UserKeyDestroyedError, type PersonalDataKeys } from './personalData.js';
 
 export interface RemotePersonalDataKeysOptions {
@@ -63,22 +68,12 @@ export class RemotePersonalDataKeys implements PersonalDataKeys {
   async destroy(userId: string): Promise<void> {
     // identity destroys a user's key with the user; nothing is kept here but PersonalData's cache
     if (!isVisitorId(userId)) return;
-    await callUnary(
-      this.client,
-      'getPersonalDataKeys',
-      { userIds: [], createVisitorIds: [], destroyVisitorIds: [userId] },
-      { metadata: this.metadata, deadlineMs: this.options.deadlineMs ?? 5_000 },
-    );
+    await this.keys({ userIds: [], createVisitorIds: [], destroyVisitorIds: [userId] });
   }
 
   /** A support visitor's key, made by identity when missing (null: destroyed). */
   private async visitorKey(visitorId: string): Promise<Buffer | null> {
-    const res = await callUnary(
-      this.client,
-      'getPersonalDataKeys',
-      { userIds: [], createVisitorIds: [visitorId], destroyVisitorIds: [] },
-      { metadata: this.metadata, deadlineMs: this.options.deadlineMs ?? 5_000 },
-    );
+    const res = await this.keys({ userIds: [], createVisitorIds: [visitorId], destroyVisitorIds: [] });
     const found = res.keys.find((k) => k.userId === visitorId);
     return found ? Buffer.from(found.key) : null;
   }
@@ -87,17 +82,35 @@ export class RemotePersonalDataKeys implements PersonalDataKeys {
     this.client.close();
   }
 
+  /** identity's GetPersonalDataKeys; identity out of reach is `unavailable`. */
+  private async keys(request: {
+    userIds: string[];
+    createVisitorIds: string[];
+    destroyVisitorIds: string[];
+  }) {
+    try {
+      return await callUnary(this.client, 'getPersonalDataKeys', request, {
+        metadata: this.metadata,
+        deadlineMs: this.options.deadlineMs ?? 5_000,
+      });
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (code === grpc.status.UNAVAILABLE || code === grpc.status.DEADLINE_EXCEEDED)
+        throw unavailable(UNAVAILABLE_MESSAGE);
+      throw err;
+    }
+  }
+
   private async flush(): Promise<void> {
     const batch = this.pending;
     this.pending = null;
     if (!batch) return;
     try {
-      const res = await callUnary(
-        this.client,
-        'getPersonalDataKeys',
-        { userIds: [...batch.keys()], createVisitorIds: [], destroyVisitorIds: [] },
-        { metadata: this.metadata, deadlineMs: this.options.deadlineMs ?? 5_000 },
-      );
+      const res = await this.keys({
+        userIds: [...batch.keys()],
+        createVisitorIds: [],
+        destroyVisitorIds: [],
+      });
       const found = new Map(res.keys.map((k) => [k.userId, Buffer.from(k.key)]));
       for (const [userId, waiters] of batch) {
         const key = found.get(userId) ?? null;
