@@ -264,6 +264,12 @@ export class PersonalData {
     this.cache.delete(userId);
   }
 
+  /** On identity's events: UserDeleted drops that user's cached key (identity destroyed it); others change nothing. */
+  forgetIfDeleted(event: { type: string; data?: unknown }): void {
+    const userId = (event.data as { userId?: unknown } | null | undefined)?.userId;
+    if (event.type === 'UserDeleted' && typeof userId === 'string' && userId) this.forget(userId);
+  }
+
   /** Destroys the user's key in the key store and here. */
   async shred(userId: string): Promise<void> {
     this.cache.delete(userId);

@@ -7,10 +7,8 @@
  * Each service's main.ts gives its ledger, rules and own context and calls this.
  */
 import { randomUUID } from 'node:crypto';
-import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { GrpcServiceRegistration } from '@meridian/platform/grpc/index';
 import type { Logger } from '@meridian/platform/logger';
-import type { PersonalData } from '@meridian/platform/personalData';
 import {
   startService,
   type ServiceDeps,
@@ -35,12 +33,6 @@ export type HeldRequestDeps<Config, Port> = ServiceDeps<Config> & {
 export interface HeldRequestServiceHandle extends ServiceHandle {
   /** One process-manager sweep over everything owed (tests). */
   redrive(): Promise<number>;
-}
-
-/** On identity's UserDeleted: the user's key leaves this process's cache (identity destroyed it). */
-export function forgetDeletedUser(personalData: PersonalData, event: StoredEvent): void {
-  const userId = (event.data as { userId?: unknown } | null)?.userId;
-  if (event.type === 'UserDeleted' && typeof userId === 'string' && userId) personalData.forget(userId);
 }
 
 /** On the platform's startService: its store, relay, idempotent consumers, gRPC server and ordered stop. */
@@ -85,7 +77,7 @@ export async function startHeldRequestService<
       'identity',
       async (event, tx) => {
         await handleIdentityEvent(event, tx);
-        forgetDeletedUser(personalData, event);
+        personalData.forgetIfDeleted(event);
       },
       DIRECTORY_EVENT_TYPES,
     );

@@ -1,6 +1,6 @@
 /**
  * The personal-data spec every held-request kind (investment, withdrawal) passes: identity's UserDeleted
- * drops the user's key from the service's cache (app/service.ts forgetDeletedUser) and the user from its
+ * drops the user's key from the service's cache (PersonalData.forgetIfDeleted, in app/service.ts) and the user from its
  * directory.
  */
 import { randomUUID } from 'node:crypto';

@@ -26,8 +26,7 @@ export async function handleIdentityEvent(
   personalData: PersonalData,
 ): Promise<void> {
   await updateDirectory(event, tx);
-  const userId = (event.data as { userId?: unknown } | null)?.userId;
-  if (event.type === 'UserDeleted' && typeof userId === 'string' && userId) personalData.forget(userId);
+  personalData.forgetIfDeleted(event);
   const candidate = { type: event.type, data: event.data };
   if (!isIdentityEmailEvent(candidate)) return;
   const request = emailForIdentityEvent(candidate);
