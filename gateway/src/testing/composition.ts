@@ -117,6 +117,21 @@ export async function startTestComposition(
 }
 
 let seq = 0;
+/** The addresses of the composition's services, as a gateway's configuration names them. */
+const serviceUrlsOf = (t: TestComposition, money: boolean) => ({
+  identityGrpcUrl: t.app.identityAddress,
+  notificationGrpcUrl: t.app.notificationAddress,
+  kycGrpcUrl: t.app.kycAddress,
+  kycHttpUrl: t.app.kycHttpUrl,
+  ...(money
+    ? {
+        ledgerGrpcUrl: t.app.money.ledger.grpcAddress,
+        investmentGrpcUrl: t.app.money.investment.grpcAddress,
+        withdrawalGrpcUrl: t.app.money.withdrawal.grpcAddress,
+      }
+    : {}),
+});
+
 /**
  * A gateway's configuration on the composition's services (identity, notification, kyc; the money services
  * with `money`), with the test defaults a gateway beside the composition runs with, and `over` on top.
@@ -128,23 +143,13 @@ export const gatewayConfigFor = (
 ): GatewayConfig => ({
   nodeEnv: 'test',
   port: 0,
-  identityGrpcUrl: t.app.identityAddress,
-  notificationGrpcUrl: t.app.notificationAddress,
   webDist: '/nonexistent-web-dist',
   appUrl: 'http://localhost:8080',
   cookieSecure: false,
   trustProxy: 'loopback',
-  kycGrpcUrl: t.app.kycAddress,
-  kycHttpUrl: t.app.kycHttpUrl,
   kycInternalToken: DEV_KYC_INTERNAL_TOKEN,
   dataDir: ':memory:',
-  ...(money
-    ? {
-        ledgerGrpcUrl: t.app.money.ledger.grpcAddress,
-        investmentGrpcUrl: t.app.money.investment.grpcAddress,
-        withdrawalGrpcUrl: t.app.money.withdrawal.grpcAddress,
-      }
-    : {}),
+  ...serviceUrlsOf(t, money),
   ...over,
 });
 
@@ -168,13 +173,7 @@ export async function startGatewayInstance(
         WEB_DIST: '/nonexistent-web-dist',
         DATA_DIR: dataDir,
       }),
-      identityGrpcUrl: t.app.identityAddress,
-      notificationGrpcUrl: t.app.notificationAddress,
-      kycGrpcUrl: t.app.kycAddress,
-      kycHttpUrl: t.app.kycHttpUrl,
-      ledgerGrpcUrl: t.app.money.ledger.grpcAddress,
-      investmentGrpcUrl: t.app.money.investment.grpcAddress,
-      withdrawalGrpcUrl: t.app.money.withdrawal.grpcAddress,
+      ...serviceUrlsOf(t, true),
       supportGrpcUrl: t.app.supportAddress,
       rateLimits: generousGatewayLimits,
       liveKeyPrefix: `${t.redisPrefix}gateway:live:`,
