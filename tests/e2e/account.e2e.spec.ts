@@ -14,7 +14,7 @@
  *   cd web && npx vite build && cd .. && npx vitest run --project e2e
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { linkWith, waitForMail } from '@meridian/gateway/testing/httpSession';
 import { checkA11y } from '../support/a11y.js';
 import { SHOTS, stepsInOrder, useBrowserTarget } from '../support/browserTarget.js';
@@ -36,8 +36,6 @@ const investor = newInvestor('Ines Investor', '+4915550123');
 const e2e = useBrowserTarget({
   name: 'account',
   admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
-  // the dashboard calls GET api/invest/deposit-maturity on load (spec §2) and ignores a failure by design
-  allowUnservedMaturity: true,
 });
 const { watcher, newContext, assertNoConsoleErrors } = e2e;
 let a: BrowserContext; // investor, first browser
@@ -61,14 +59,6 @@ async function checklist(page: Page): Promise<boolean[]> {
 
 beforeAll(() => {
   screenshots = new Screenshots(e2e.url, SHOTS);
-});
-
-afterAll(() => {
-  const maturity = watcher.expectedSeen.filter((p) => p.url.endsWith('/api/invest/deposit-maturity'));
-  if (maturity.length > 0)
-    console.warn(
-      `e2e: GET /api/invest/deposit-maturity failed ${maturity.length} times (${maturity[0]!.text}); allowed while the route is not served`,
-    );
 });
 
 describe('account journey in Chromium against the standalone target', () => {

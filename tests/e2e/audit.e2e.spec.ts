@@ -28,7 +28,6 @@ const suspended = { name: 'Sam Suspended', email: `sam.${stamp}@example.com`, pa
 const e2e = useBrowserTarget({
   name: 'audit',
   admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
-  allowUnservedMaturity: true,
 });
 const { watcher, newContext } = e2e;
 let investorContext: BrowserContext;

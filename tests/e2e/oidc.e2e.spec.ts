@@ -27,8 +27,6 @@ const person = { login: 'ida', email: `ida.${Date.now()}@example.com`, name: 'Id
 const e2e = useBrowserTarget({
   name: 'oidc',
   admin: { email: 'e2e-oidc-admin@example.com', password: 'E2e-Admin-Passw0rd!' },
-  // as the account journey: the dashboard's deposit-maturity call may not be served by this build
-  allowUnservedMaturity: true,
   async setup() {
     const port = await freePort();
     const url = `http://localhost:${port}`;

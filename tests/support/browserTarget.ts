@@ -26,11 +26,6 @@ export interface BrowserTargetOptions {
   /** Context options every newContext gets besides its viewport and baseURL. */
   acceptDownloads?: boolean;
   viewport?: { width: number; height: number };
-  /**
-   * Allows the console error of the dashboard's GET api/invest/deposit-maturity (ignored by the page by
-   * design) while this build does not serve the route at all (404 where a served route says 401).
-   */
-  allowUnservedMaturity?: boolean;
 }
 
 export interface BrowserTarget {
@@ -80,13 +75,6 @@ export function useBrowserTarget(options: BrowserTargetOptions): BrowserTarget {
     });
     url = target.url;
     browser = await launchChromium();
-    if (options.allowUnservedMaturity && (await fetch(`${url}/api/invest/deposit-maturity`)).status === 404)
-      watcher.expect({
-        why: 'api/invest/deposit-maturity is not served by this build',
-        text: /status of 404/,
-        url: /\/api\/invest\/deposit-maturity$/,
-        times: Number.POSITIVE_INFINITY,
-      });
   });
 
   afterAll(async () => {
