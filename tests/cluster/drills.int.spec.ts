@@ -29,7 +29,7 @@ import {
 } from '@meridian/gateway/testing/money';
 import type { Cluster } from '../../scripts/cluster/cluster.js';
 import { runSpecJourney } from '../support/specJourney.js';
-import { editUntilApplied } from './balanceEdits.js';
+import { balances, editsOver, editsThroughKill, waitBalances } from './balanceEdits.js';
 import { expectClusterInvariants, invariantAccount } from './invariants.js';
 import { clusterSkipReason, startTestCluster } from './testCluster.js';
 import { testPng } from '@meridian/platform/testing/testImage';
@@ -92,25 +92,17 @@ describe.skipIf(skipReason !== null)(
     };
     const mails = async (to: string, subject: string): Promise<MailJson[]> =>
       (await listMail(A, to)).filter((m) => m.subject === subject);
-    const balances = async (b: HttpSession) => {
-      const r = await b.get('/api/users/getUser');
-      return {
-        balance: r.body.balance,
-        investmentBalance: r.body.investmentBalance,
-        totalMaturityAmount: r.body.totalMaturityAmount,
-      };
-    };
-    const waitBalances = async (b: HttpSession, want: Record<string, number>) => {
-      let got: Awaited<ReturnType<typeof balances>> | undefined;
-      try {
-        return await waitFor(async () => {
-          got = await balances(b);
-          return Object.entries(want).every(([k, v]) => got![k as keyof typeof got] === v) ? got : null;
-        }, SLOW);
-      } catch {
-        throw new Error(`balances: wanted ${JSON.stringify(want)}, shown ${JSON.stringify(got)}`);
-      }
-    };
+    /** Waits for a balances/changed push on `live` that shows a Deposit Balance of `balance`. */
+    const balancePushed = (live: RecordingSocket, balance: number, message: string) =>
+      waitFor(
+        () =>
+          live.pushes.find(
+            (p) =>
+              p.event === 'balances/changed' &&
+              (p.payload.balances as { balance: number }).balance === balance,
+          ),
+        { ...SLOW, message },
+      );
 
     it("a process on this machine cannot forge a money call: no certificate, another service's, or the gateway's without a signed user", async () => {
       const inv = await investor();
@@ -181,14 +173,7 @@ describe.skipIf(skipReason !== null)(
           { ...SLOW, message: 'deposit queue push on B' },
         );
         await confirmDeposit(admin, depositId);
-        await waitFor(
-          () =>
-            invLive.pushes.find(
-              (p) =>
-                p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 600,
-            ),
-          { ...SLOW, message: 'balance push on A' },
-        );
+        await balancePushed(invLive, 600, 'balance push on A');
 
         // invest on A → approve on B → the 1.2 s plan matures (scheduler) → Total Profit
         const started = await inv.browser.post('/api/invest/start-invest', {
@@ -275,26 +260,14 @@ describe.skipIf(skipReason !== null)(
       { timeout: 240_000 },
       async () => {
         const investors = await Promise.all(Array.from({ length: 10 }, () => investor()));
-        const commands = Array.from({ length: 200 }, (_, i) => ({
-          user: investors[i % 10],
-          amount: (i % 5) + 1,
-          key: `drill-${randomUUID()}`,
-        }));
-        const expected = new Map<string, number>();
-        for (const c of commands) expected.set(c.user.id, (expected.get(c.user.id) ?? 0) + c.amount);
+        const { edits, expected } = editsOver(investors, 200, 'drill');
         const ledgerPid = cluster.pid('ledger');
-        let done = 0;
-        let retried = 0;
-        const run = async (c: (typeof commands)[number]) => {
-          await editUntilApplied(admin, c, () => retried++);
-          done++;
-        };
-        const all = Promise.all(commands.map(run));
-        await waitFor(() => done >= 20, { ...SLOW, message: 'some commands done' });
-        await cluster.kill('ledger'); // SIGKILL mid-flow
-        const doneAtKill = done;
+        const { doneAtKill, retried } = await editsThroughKill(
+          edits,
+          () => admin,
+          () => cluster.kill('ledger'),
+        );
         expect(doneAtKill).toBeLessThan(200);
-        await all;
         expect(cluster.pid('ledger')).not.toBe(ledgerPid); // the supervisor restarted it
         // how many attempts the client repeated depends on timing (calls waiting for the ledger's port may
         // get through once it is back without an error reaching the client); what must hold is below
@@ -423,14 +396,7 @@ describe.skipIf(skipReason !== null)(
         const live = await socket(A, inv.browser);
         const first = await requestDeposit(inv.browser, 100);
         await confirmDeposit(admin, first);
-        await waitFor(
-          () =>
-            live.pushes.find(
-              (p) =>
-                p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 100,
-            ),
-          { ...SLOW, message: 'first push' },
-        );
+        await balancePushed(live, 100, 'first push');
         const seen = live.lastPosition();
         expect(seen).not.toBeNull();
 
@@ -442,14 +408,7 @@ describe.skipIf(skipReason !== null)(
         await waitBalances(onB, { balance: 175 });
 
         const resumed = await socket(B, onB, seen);
-        await waitFor(
-          () =>
-            resumed.pushes.find(
-              (p) =>
-                p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 175,
-            ),
-          { ...SLOW, message: 'missed pushes replayed on B' },
-        );
+        await balancePushed(resumed, 175, 'missed pushes replayed on B');
         expect(resumed.pushes.some((p) => p.event === 'live/resync')).toBe(false);
         const replayed = resumed.pushes
           .filter((p) => p.event === 'balances/changed')
@@ -476,14 +435,7 @@ describe.skipIf(skipReason !== null)(
         for (const id of deposits) await confirmDeposit(admin, id);
         await cluster.broker!.start();
         await waitBalances(inv.browser, { balance: 250 });
-        await waitFor(
-          () =>
-            live.pushes.find(
-              (p) =>
-                p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 250,
-            ),
-          { ...SLOW, message: 'push after the outage' },
-        );
+        await balancePushed(live, 250, 'push after the outage');
         await waitFor(async () => (await mails(inv.email, 'Your deposit was confirmed')).length >= 2, {
           ...SLOW,
           message: 'deposit emails',

@@ -7,7 +7,6 @@
  * the reason printed, where Java/Maven (the broker) or Redis are missing.
  */
 import { testEnv } from '../helpers/testEnv.js';
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { HttpSession } from '@meridian/gateway/testing/httpSession';
@@ -15,7 +14,7 @@ import { signIn, verifiedUser, type Account } from '@meridian/gateway/testing/co
 import { FAST_PLANS } from '@meridian/gateway/testing/money';
 import { SERVICES, type Cluster, type ProcessName, type ServiceName } from '../../scripts/cluster/cluster.js';
 import { runSpecJourney } from '../support/specJourney.js';
-import { editUntilApplied } from './balanceEdits.js';
+import { editsOver, editsThroughKill, waitBalances } from './balanceEdits.js';
 import { expectClusterInvariants, invariantAccount } from './invariants.js';
 import { clusterSkipReason, startTestCluster } from './testCluster.js';
 
@@ -132,31 +131,24 @@ describe.skipIf(skipReason !== null)(
       async () => {
         const investors = await Promise.all(Array.from({ length: 10 }, () => verifiedUser(A)));
         users.push(...investors);
-        const commands = Array.from({ length: 200 }, (_, i) => ({
-          user: investors[i % 10],
-          amount: (i % 5) + 1,
-          key: `replica-drill-${randomUUID()}`,
-        }));
-        const expected = new Map<string, number>();
-        for (const c of commands) expected.set(c.user.id, (expected.get(c.user.id) ?? 0) + c.amount);
+        const { edits, expected } = editsOver(investors, 200, 'replica-drill');
         const [first, second] = cluster.replicasOf('ledger');
         const killedPid = cluster.pid(first);
-        let done = 0;
-        let retried = 0;
-        const run = async (c: (typeof commands)[number], i: number) => {
+        let secondAtKill = 0;
+        const { doneAtKill, retried } = await editsThroughKill(
+          edits,
           // the two gateways, half each
-          const session = new HttpSession(i % 2 ? A : B);
-          for (const [k, v] of admin.cookies) session.cookies.set(k, v);
-          await editUntilApplied(session, c, () => retried++);
-          done++;
-        };
-        const all = Promise.all(commands.map(run));
-        await waitFor(() => done >= 20, { ...SLOW, message: 'some commands done' });
-        await cluster.kill(first); // SIGKILL mid-flow
-        const doneAtKill = done;
-        const secondAtKill = await callsAnswered(cluster, second);
+          (i) => {
+            const session = new HttpSession(i % 2 ? A : B);
+            for (const [k, v] of admin.cookies) session.cookies.set(k, v);
+            return session;
+          },
+          async () => {
+            await cluster.kill(first);
+            secondAtKill = await callsAnswered(cluster, second);
+          },
+        );
         expect(doneAtKill).toBeLessThan(200);
-        await all;
         console.log(
           `replica kill drill: ${retried} client retries, ${200 - doneAtKill} commands after the kill of ${first}`,
         );
@@ -164,17 +156,8 @@ describe.skipIf(skipReason !== null)(
         // the surviving replica answered commands after the kill (its own counter, not the restarted one's)
         expect(await callsAnswered(cluster, second)).toBeGreaterThan(secondAtKill);
         // an admin edit adds to Total Profit (totalMaturityAmount): each command exactly once
-        for (const u of investors) {
-          let shown: unknown;
-          await waitFor(
-            async () => {
-              shown = (await u.browser.get('/api/users/getUser')).body;
-              const b = shown as { balance: number; totalMaturityAmount: number };
-              return b.balance === 0 && b.totalMaturityAmount === expected.get(u.id);
-            },
-            { ...SLOW, message: `balances of ${u.id}: wanted ${expected.get(u.id)}` },
-          );
-        }
+        for (const u of investors)
+          await waitBalances(u.browser, { balance: 0, totalMaturityAmount: expected.get(u.id)! });
         await expectClusterInvariants(cluster, users);
       },
     );

@@ -26,8 +26,8 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { checkA11y } from '../support/a11y.js';
-import { WIDTHS, checkScreens, expectNoFailures, openMobileMenu } from '../support/a11yScreens.js';
-import { stepsInOrder, useBrowserTarget } from '../support/browserTarget.js';
+import { checkScreens, expectNoFailures, openMobileMenu } from '../support/a11yScreens.js';
+import { WIDTHS, stepsInOrder, useBrowserTarget } from '../support/browserTarget.js';
 import {
   KYC_PNG,
   csrfHeaders,

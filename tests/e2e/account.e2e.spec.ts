@@ -18,7 +18,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { linkWith, waitForMail } from '@meridian/gateway/testing/httpSession';
 import { checkA11y } from '../support/a11y.js';
 import { SHOTS, stepsInOrder, useBrowserTarget } from '../support/browserTarget.js';
-import { Screenshots, loginWithCode, newInvestor } from '../support/journey.js';
+import { Screenshots, fillRegisterDetails, loginWithCode, newInvestor } from '../support/journey.js';
 import {
   ACCOUNT_SCREENS,
   LOGGED_OUT_SCREENS,
@@ -110,12 +110,7 @@ describe('account journey in Chromium against the standalone target', () => {
     expect(prevented).toBe(true);
     expect(await confirm.inputValue()).toBe('');
 
-    await page.getByLabel('Full name').fill(investor.name);
-    await page.getByLabel('Email', { exact: true }).fill(investor.email);
-    await page.getByLabel('Phone').fill(investor.phone);
-    const country = page.getByLabel('Country');
-    await expect.poll(() => country.isEnabled()).toBe(true); // the list from api/countries
-    await country.selectOption(investor.country);
+    await fillRegisterDetails(page, investor);
     await confirm.pressSequentially(investor.password);
     await page.getByRole('button', { name: 'Create account' }).click();
 

@@ -23,17 +23,12 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkA11y } from '../support/a11y.js';
-import { SHOTS, stepsInOrder, useBrowserTarget } from '../support/browserTarget.js';
+import { SHOTS, WIDTHS, stepsInOrder, useBrowserTarget } from '../support/browserTarget.js';
 import { KYC_PNG, currentUser, newInvestor, money } from '../support/journey.js';
 import { MONEY_PLANS_JSON } from '../support/moneyJourney.js';
 
 const ADMIN_EMAIL = 'dash-e2e-admin@example.com';
 const ADMIN_PASSWORD = 'Dash-E2e-Admin-Passw0rd!';
-const WIDTHS = [
-  { label: 'desktop', width: 1280, height: 900 },
-  { label: 'phone', width: 390, height: 844 },
-];
-
 const investor = newInvestor('Dana Dash', '+4915550123');
 
 const filesDir = mkdtempSync(join(tmpdir(), 'meridian-e2e-dash-files-'));
@@ -41,7 +36,7 @@ const e2e = useBrowserTarget({
   name: 'dash',
   admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
   env: { PLANS_JSON: MONEY_PLANS_JSON },
-  viewport: { width: 1280, height: 900 },
+  viewport: WIDTHS[0]!,
 });
 const { assertNoConsoleErrors } = e2e;
 let inv: BrowserContext;
@@ -162,11 +157,11 @@ describe('the investor and admin dashboards in Chromium against the standalone t
     await invPage.getByRole('progressbar', { name: 'Upload progress' }).waitFor();
     // the bar mid-upload at both widths (the upload is throttled to take ~6 s)
     for (const vp of WIDTHS) {
-      await invPage.setViewportSize({ width: vp.width, height: vp.height });
+      await invPage.setViewportSize(vp);
       await invPage.getByRole('progressbar', { name: 'Upload progress' }).scrollIntoViewIfNeeded();
       await invPage.screenshot({ path: join(SHOTS, `dashboard-kyc-upload-${vp.width}.png`) });
     }
-    await invPage.setViewportSize({ width: 1280, height: 900 });
+    await invPage.setViewportSize(WIDTHS[0]!);
     await invPage
       .getByRole('status')
       .getByText('KYC documents uploaded successfully!')
@@ -202,7 +197,7 @@ describe('the investor and admin dashboards in Chromium against the standalone t
       const page = await context.newPage();
       try {
         for (const vp of WIDTHS) {
-          await page.setViewportSize({ width: vp.width, height: vp.height });
+          await page.setViewportSize(vp);
           await page.goto(path);
           await page.getByText(ready).first().waitFor({ timeout: 30_000 });
           await loaded(page);
@@ -212,7 +207,7 @@ describe('the investor and admin dashboards in Chromium against the standalone t
             client: document.documentElement.clientWidth,
           }));
           if (widths.scroll > widths.client)
-            overflowing.push(`${name}-${vp.label}: ${widths.scroll} > ${widths.client}`);
+            overflowing.push(`${name}-${vp.width}: ${widths.scroll} > ${widths.client}`);
           await page.screenshot({ path: join(SHOTS, `dashboard-${name}-${vp.width}.png`), fullPage: true });
         }
       } finally {

@@ -27,18 +27,13 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { verifyStatement } from 'meridian-verify';
 import { checkA11y } from '../support/a11y.js';
-import { SHOTS, stepsInOrder, useBrowserTarget } from '../support/browserTarget.js';
+import { SHOTS, WIDTHS, stepsInOrder, useBrowserTarget } from '../support/browserTarget.js';
 import { currentUser, money, newInvestor } from '../support/journey.js';
 import { MONEY_PLANS_JSON } from '../support/moneyJourney.js';
 import { ROOT } from '../support/standalone.js';
 
 const ADMIN_EMAIL = 'statements-e2e-admin@example.com';
 const ADMIN_PASSWORD = 'Statements-E2e-Admin-Passw0rd!';
-const WIDTHS = [
-  { label: 'desktop', width: 1280, height: 900 },
-  { label: 'phone', width: 390, height: 844 },
-];
-
 const investor = newInvestor('Stella Statement', '+4915550144');
 
 /** The part of a meridian-statement/1 document the journey reads. */
@@ -54,7 +49,7 @@ const e2e = useBrowserTarget({
   name: 'statements',
   admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
   env: { PLANS_JSON: MONEY_PLANS_JSON },
-  viewport: { width: 1280, height: 900 },
+  viewport: WIDTHS[0]!,
   acceptDownloads: true,
 });
 const { assertNoConsoleErrors } = e2e;
@@ -273,7 +268,7 @@ describe('verifiable statements on /transaction-History in Chromium against the 
     const page = await inv.newPage();
     try {
       for (const vp of WIDTHS) {
-        await page.setViewportSize({ width: vp.width, height: vp.height });
+        await page.setViewportSize(vp);
         await page.goto('/transaction-History');
         await page.getByRole('list', { name: 'Transaction history' }).waitFor({ timeout: 30_000 });
         for (const [name, file, text] of [
@@ -288,7 +283,7 @@ describe('verifiable statements on /transaction-History in Chromium against the 
             client: document.documentElement.clientWidth,
           }));
           if (widths.scroll > widths.client)
-            overflowing.push(`${name}-${vp.label}: ${widths.scroll} > ${widths.client}`);
+            overflowing.push(`${name}-${vp.width}: ${widths.scroll} > ${widths.client}`);
           await page.screenshot({ path: join(SHOTS, `statements-${name}-${vp.width}.png`), fullPage: true });
           await checkA11y(page, `statements ${name} ${vp.width}`);
         }

@@ -2,13 +2,7 @@
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { checkA11y } from './a11y.js';
-import { ROOT } from './standalone.js';
-
-export const SHOTS = join(ROOT, 'artifacts/screenshots');
-export const WIDTHS = [
-  { width: 1280, height: 900 },
-  { width: 390, height: 844 },
-];
+import { SHOTS, WIDTHS } from './browserTarget.js';
 
 /** One screen to check: where, what shows it is ready, and what to open before the check. */
 export interface Screen {

@@ -15,6 +15,12 @@ import { ROOT, snapshotWebDist, startTarget, stopTarget, type RunningTarget } fr
 
 export const SHOTS = join(ROOT, 'artifacts/screenshots');
 
+/** The two widths the journeys look at a screen in: desktop, then phone. */
+export const WIDTHS = [
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+];
+
 export interface BrowserTargetOptions {
   /** The temp data dir is named `meridian-e2e-<name>-…`. */
   name: string;

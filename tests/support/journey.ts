@@ -36,6 +36,16 @@ export function newInvestor(name: string, phone: string): Investor {
 /** A real PNG (the kyc service checks magic bytes and reads its dimensions: at least 200 pixels a side). */
 export const KYC_PNG = testPng();
 
+/** Fills the register form's name, email, phone and country (once the countries have loaded). */
+export async function fillRegisterDetails(page: Page, investor: Investor): Promise<void> {
+  await page.getByLabel('Full name').fill(investor.name);
+  await page.getByLabel('Email', { exact: true }).fill(investor.email);
+  await page.getByLabel('Phone').fill(investor.phone);
+  const country = page.getByLabel('Country');
+  await expect.poll(() => country.isEnabled()).toBe(true); // the list from api/countries
+  await country.selectOption(investor.country);
+}
+
 /**
  * Registers through /register (the investor is logged in afterwards) and opens the emailed verification link;
  * `beforeVerify` runs on the unverified dashboard first (the a11y journey checks it there).
@@ -48,12 +58,7 @@ export async function registerAndVerify(
 ): Promise<void> {
   await page.goto('/register');
   await page.getByRole('heading', { name: 'Create your account' }).waitFor();
-  await page.getByLabel('Full name').fill(investor.name);
-  await page.getByLabel('Email', { exact: true }).fill(investor.email);
-  await page.getByLabel('Phone').fill(investor.phone);
-  const country = page.getByLabel('Country');
-  await expect.poll(() => country.isEnabled()).toBe(true); // the list from api/countries
-  await country.selectOption(investor.country);
+  await fillRegisterDetails(page, investor);
   await page.getByLabel('Password', { exact: true }).fill(investor.password);
   await page.getByLabel('Confirm password', { exact: true }).pressSequentially(investor.password);
   await page.getByRole('button', { name: 'Create account' }).click();
