@@ -24,6 +24,23 @@ export function createFakeLedger() {
     if (!a) accounts.set(userId, (a = { deposit: 0, invested: 0, profit: 0, hold: 0 }));
     return a;
   };
+  /**
+   * A held hold ends once, captured or released, its amount leaving `hold`: the same end again is
+   * nothing (undefined), the other end a conflict.
+   */
+  const endHold = (holdId: string, end: 'captured' | 'released'): Hold | undefined => {
+    const h = holds.get(holdId);
+    if (!h) throw notFound('Hold not found');
+    if (h.status === end) return undefined;
+    if (h.status !== 'held') throw conflict(`This hold has already been ${h.status}`);
+    h.status = end;
+    acct(h.userId).hold -= h.amountCents;
+    return h;
+  };
+  /** A captured investment hold is invested; a captured withdrawal hold is paid out. */
+  const captured = (h: Hold) => {
+    if (h.purpose === 'investment') acct(h.userId).invested += h.amountCents;
+  };
   const port: LedgerPort = {
     async placeHold(i) {
       calls.push(`placeHold:${i.holdId}`);
@@ -42,24 +59,13 @@ export function createFakeLedger() {
     },
     async captureHold(i) {
       calls.push(`captureHold:${i.holdId}`);
-      const h = holds.get(i.holdId);
-      if (!h) throw notFound('Hold not found');
-      if (h.status === 'captured') return;
-      if (h.status === 'released') throw conflict('This hold has already been released');
-      h.status = 'captured';
-      acct(h.userId).hold -= h.amountCents;
-      if (h.purpose === 'investment') acct(h.userId).invested += h.amountCents;
+      const h = endHold(i.holdId, 'captured');
+      if (h) captured(h);
     },
     async releaseHold(i) {
       calls.push(`releaseHold:${i.holdId}`);
-      const h = holds.get(i.holdId);
-      if (!h) throw notFound('Hold not found');
-      if (h.status === 'released') return;
-      if (h.status === 'captured') throw conflict('This hold has already been captured');
-      h.status = 'released';
-      const a = acct(h.userId);
-      a.hold -= h.amountCents;
-      a[h.purpose === 'investment' ? 'deposit' : 'profit'] += h.amountCents;
+      const h = endHold(i.holdId, 'released');
+      if (h) acct(h.userId)[h.purpose === 'investment' ? 'deposit' : 'profit'] += h.amountCents;
     },
     async settleMaturity(i) {
       calls.push(`settleMaturity:${i.investmentId}`);
@@ -67,9 +73,8 @@ export function createFakeLedger() {
       // as the ledger does: the investment's hold captured first when it is still held
       const hold = holds.get(i.investmentId);
       if (hold?.purpose === 'investment' && hold.status === 'held') {
-        hold.status = 'captured';
-        acct(hold.userId).hold -= hold.amountCents;
-        acct(hold.userId).invested += hold.amountCents;
+        endHold(i.investmentId, 'captured');
+        captured(hold);
       }
       const a = acct(i.userId);
       if (a.invested < i.principalCents) throw precondition('Insufficient invested balance');
