@@ -2,12 +2,12 @@
  * The audit trail and the security events: the consumer that keeps both read models from every
  * service's topic (group 'identity-audit', idempotent), and the two queries behind AuditService.
  */
-import { subscribeIdempotent } from '@meridian/platform/app/consumer';
+import { subscribeIdempotentToTopics, type TopicsDeps } from '@meridian/platform/app/consumer';
 import { invalid } from '@meridian/platform/eventSourcing/errors';
 import type { ClaimTakenOver } from '@meridian/proto/meridian/identity/v1/events';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
-import { topicOf, type EventBus, type Subscription } from '@meridian/platform/ports/eventBus';
-import type { ServiceStore, StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore';
+import { topicOf, type Subscription } from '@meridian/platform/ports/eventBus';
+import type { StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore';
 import {
   AUDIT_ENTRIES,
   auditEntryOf,
@@ -44,25 +44,15 @@ export const applyAuditEvent =
     }
   };
 
-export async function subscribeAudit(deps: {
-  bus: EventBus;
-  store: ServiceStore;
-  topics?: readonly string[];
-}): Promise<Subscription[]> {
-  const subs: Subscription[] = [];
-  for (const topic of deps.topics ?? AUDITED_TOPICS) {
-    subs.push(
-      await subscribeIdempotent({
-        bus: deps.bus,
-        store: deps.store,
-        topic,
-        group: AUDIT_GROUP,
-        fromBeginning: true,
-        handle: applyAuditEvent(topic),
-      }),
-    );
-  }
-  return subs;
+export function subscribeAudit(deps: TopicsDeps): Promise<Subscription[]> {
+  return subscribeIdempotentToTopics({
+    bus: deps.bus,
+    store: deps.store,
+    topics: deps.topics ?? AUDITED_TOPICS,
+    group: AUDIT_GROUP,
+    fromBeginning: true,
+    handleOf: applyAuditEvent,
+  });
 }
 
 export interface AuditQuery {

@@ -1,7 +1,7 @@
-import { subscribeIdempotent } from '@meridian/platform/app/consumer';
+import { subscribeIdempotentToTopics, type TopicsDeps } from '@meridian/platform/app/consumer';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
-import type { EventBus, Subscription } from '@meridian/platform/ports/eventBus';
-import type { ServiceStore, StoreTx } from '@meridian/platform/ports/serviceStore';
+import type { Subscription } from '@meridian/platform/ports/eventBus';
+import type { StoreTx } from '@meridian/platform/ports/serviceStore';
 import { projectExternalFact, WIRED_EXTERNAL_TOPICS } from '../projections/externalFacts.js';
 import { USERS, type UserView } from '../projections/userView.js';
 
@@ -22,23 +22,13 @@ export async function applyExternalFact(event: StoredEvent, tx: StoreTx): Promis
  * idempotently: the processed marker commits with the view update, so a redelivered event has no
  * second effect. Group 'identity' on each topic.
  */
-export async function subscribeExternalFacts(deps: {
-  bus: EventBus;
-  store: ServiceStore;
-  topics?: readonly string[];
-}): Promise<Subscription[]> {
-  const subs: Subscription[] = [];
-  for (const topic of deps.topics ?? WIRED_EXTERNAL_TOPICS) {
-    subs.push(
-      await subscribeIdempotent({
-        bus: deps.bus,
-        store: deps.store,
-        topic,
-        group: 'identity',
-        handle: applyExternalFact,
-        types: EXTERNAL_FACT_TYPES,
-      }),
-    );
-  }
-  return subs;
+export function subscribeExternalFacts(deps: TopicsDeps): Promise<Subscription[]> {
+  return subscribeIdempotentToTopics({
+    bus: deps.bus,
+    store: deps.store,
+    topics: deps.topics ?? WIRED_EXTERNAL_TOPICS,
+    group: 'identity',
+    handleOf: () => applyExternalFact,
+    types: EXTERNAL_FACT_TYPES,
+  });
 }

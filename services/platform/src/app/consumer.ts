@@ -71,6 +71,30 @@ export function subscribeIdempotent(options: IdempotentSubscribeOptions): Promis
   });
 }
 
+/** What subscribing one consumer group to several topics takes: the bus, the store and the topics. */
+export interface TopicsDeps {
+  bus: EventBus;
+  store: ServiceStore;
+  topics?: readonly string[];
+}
+
+/**
+ * subscribeIdempotent once per topic, one group on all of them; `handleOf(topic)` is the handler of
+ * that topic's events. The subscriptions in the order of the topics.
+ */
+export async function subscribeIdempotentToTopics(
+  options: Omit<IdempotentSubscribeOptions, 'topic' | 'handle'> & {
+    topics: readonly string[];
+    handleOf(topic: string): IdempotentSubscribeOptions['handle'];
+  },
+): Promise<Subscription[]> {
+  const { topics, handleOf, ...rest } = options;
+  const subs: Subscription[] = [];
+  for (const topic of topics)
+    subs.push(await subscribeIdempotent({ ...rest, topic, handle: handleOf(topic) }));
+  return subs;
+}
+
 /** Metadata for events caused by `event` (process managers): same correlation id, causation = event id. */
 export function causedBy(
   event: Pick<StoredEvent, 'id' | 'correlationId' | 'actor'>,
