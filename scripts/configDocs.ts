@@ -25,14 +25,12 @@ import { standaloneEnvSchema } from '../services/standalone/src/config.js';
 import { supportEnvSchema } from '../services/support/src/config.js';
 import { withdrawalEnvSchema } from '../services/withdrawal/src/config.js';
 /* eslint-enable no-restricted-imports */
+import { SERVICES } from '@meridian/platform/services';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const CONVENTIONS = 'docs/CONVENTIONS.md';
 export const BEGIN_MARKER = '<!-- config-docs:begin: written by scripts/configDocs.ts (make config-docs) -->';
 export const END_MARKER = '<!-- config-docs:end -->';
-
-/** The services (each a process of its own in production); with the gateway and the standalone: "all". */
-const SERVICES = ['identity', 'notification', 'kyc', 'ledger', 'investment', 'withdrawal', 'support'];
 
 /** Every config module's schema, in the table's order (the first to name a variable places its row). */
 export const CONFIG_SCHEMAS: ReadonlyArray<{ name: string; schema: z.ZodType }> = [
@@ -145,12 +143,14 @@ export function configVariables(schemas = CONFIG_SCHEMAS): ConfigVariable[] {
   return [...byName.values()];
 }
 
+/** "every service" when each service uses it; with the gateway and the standalone too: "all". */
 function usedByText(usedBy: string[]): string {
-  const all = [...SERVICES, 'gateway', 'standalone'];
+  const services: readonly string[] = SERVICES;
+  const all = [...services, 'gateway', 'standalone'];
   if (all.every((m) => usedBy.includes(m)))
     return ['all', ...usedBy.filter((m) => !all.includes(m))].join(', ');
-  if (SERVICES.every((m) => usedBy.includes(m)))
-    return ['every service', ...usedBy.filter((m) => !SERVICES.includes(m))].join(', ');
+  if (services.every((m) => usedBy.includes(m)))
+    return ['every service', ...usedBy.filter((m) => !services.includes(m))].join(', ');
   return usedBy.join(', ');
 }
 

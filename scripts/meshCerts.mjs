@@ -13,13 +13,13 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The processes that speak gRPC: the services and the gateway (platform grpc/callers.ts MESH_SERVICES). */
+/** The processes that speak gRPC: the services and the gateway (platform grpc/callers.ts MESH_SERVICES, in its order). */
 export const MESH_SERVICES = [
   'gateway',
   'identity',
   'notification',
-  'kyc',
   'ledger',
+  'kyc',
   'investment',
   'withdrawal',
   'support',

@@ -33,6 +33,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { SASLOptions } from 'kafkajs';
 import { BUS_PRINCIPALS, KAFKA_SASL_MECHANISM, type BusPrincipal } from '@meridian/platform/busAccess';
+import { SERVICES, type ServiceName } from '@meridian/platform/services';
 import { keptSecrets, type KeptSecrets } from '@meridian/standalone/secrets';
 import { keptMeshCertificates } from '@meridian/standalone/meshCertificates';
 import { applyBusAccess } from '../kafka/acls.js';
@@ -41,16 +42,7 @@ import { redactRedisUrl, redisUnavailableReason, startLocalRedis, type LocalRedi
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-export const SERVICES = [
-  'identity',
-  'notification',
-  'ledger',
-  'kyc',
-  'investment',
-  'withdrawal',
-  'support',
-] as const;
-export type ServiceName = (typeof SERVICES)[number];
+export { SERVICES, type ServiceName };
 /** A service's first replica is named as the service (`ledger`), the others `ledger-2`, `ledger-3`. */
 export type ReplicaName = ServiceName | `${ServiceName}-${number}`;
 export type ProcessName = ReplicaName | 'gateway-a' | 'gateway-b';

@@ -14,6 +14,7 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll } from 'vitest';
+import { SERVICES } from '@meridian/platform/services';
 import type { ProcessName } from '../../scripts/cluster/cluster.js';
 import { clusterSkipReason, startTestCluster } from '../cluster/testCluster.js';
 import type { JourneyTarget } from '../support/browserTarget.js';
@@ -41,17 +42,7 @@ async function startJourneyCluster(): Promise<JourneyTarget> {
       },
     });
     const [investorUrl, adminUrl] = cluster.urls; // gateway A, gateway B
-    const processes: ProcessName[] = [
-      'gateway-a',
-      'gateway-b',
-      'identity',
-      'notification',
-      'ledger',
-      'kyc',
-      'investment',
-      'withdrawal',
-      'support',
-    ];
+    const processes: ProcessName[] = ['gateway-a', 'gateway-b', ...SERVICES];
     return {
       investorUrl,
       adminUrl,

@@ -47,13 +47,13 @@ import {
   signIn,
   waitForMail,
 } from '@meridian/gateway/testing/composition';
+import { SERVICES } from '@meridian/platform/services';
 import { backupStore, KEY_VAULT, restoreStore } from '../../scripts/backup.js';
 import { restartableTarget } from '../support/apiJourney.js';
 import { stopTarget } from '../support/standalone.js';
 import {
   ADMIN,
   PLANS_JSON,
-  SERVICES,
   tag,
   PERSON,
   PNG,

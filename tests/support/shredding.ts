@@ -18,15 +18,6 @@ export const PLANS_JSON = JSON.stringify([
   { name: 'Starter', minAmount: 100, maxAmount: 500, ratePercent: 12, durationMs: 1_500 },
   { name: 'Bronze', minAmount: 500, maxAmount: 1500, ratePercent: 15, durationMs: 60 * 60_000 },
 ]);
-export const SERVICES = [
-  'identity',
-  'notification',
-  'kyc',
-  'ledger',
-  'investment',
-  'withdrawal',
-  'support',
-] as const;
 
 /** The person who will be deleted: values that appear nowhere else by chance. */
 // never six digits alone: the person's name is in every email to them, and a tag like "483920" (one run in

@@ -10,17 +10,10 @@
  */
 import type { SASLOptions } from 'kafkajs';
 import { deadLetterTopicOf, topicOf } from './ports/eventBus.js';
+import { SERVICES } from './services.js';
 
 /** Services that publish events, each on topicOf(service). */
-export const TOPIC_OWNERS = [
-  'identity',
-  'notification',
-  'ledger',
-  'kyc',
-  'investment',
-  'withdrawal',
-  'support',
-] as const;
+export const TOPIC_OWNERS = SERVICES;
 export type TopicOwner = (typeof TOPIC_OWNERS)[number];
 
 /** Every Kafka user of the platform: the topic owners and the gateway (live pushes: consumes only). */

@@ -13,17 +13,9 @@
  *   certificate is the whole credential, and what the request says of a user is the service's word.
  */
 import { status } from '@grpc/grpc-js';
+import { SERVICES } from '../services.js';
 
-export const MESH_SERVICES = [
-  'gateway',
-  'identity',
-  'notification',
-  'kyc',
-  'ledger',
-  'investment',
-  'withdrawal',
-  'support',
-] as const;
+export const MESH_SERVICES = ['gateway', ...SERVICES] as const;
 export type MeshService = (typeof MESH_SERVICES)[number];
 
 export type ActingAs = 'user' | 'public' | 'service';
