@@ -5,7 +5,7 @@
  * one), then ON with the in-memory exporter (spans, parents, log lines with trace_id).
  */
 import * as grpc from '@grpc/grpc-js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInProcEventBus } from './adapters/eventBus.inproc.js';
 import { createSqliteServiceStore } from './adapters/serviceStore.sqlite.js';
 import { subscribeIdempotent } from './app/consumer.js';
@@ -18,23 +18,14 @@ import { createLogger, withCorrelation } from './logger.js';
 import { jsonMethod, startTestGrpcServer } from './testing/jsonGrpc.js';
 import { captureLog } from './testing/logCapture.js';
 import { waitFor } from './testing/waitFor.js';
-import {
-  activeTraceIds,
-  extractTrace,
-  inSpan,
-  installTestTracing,
-  ROOT_CONTEXT,
-  runInContext,
-  SpanKind,
-  tracingEnabled,
-  type TestTracing,
-} from './tracing.js';
+import { expectCallSpans, remoteTrace, tracingPerTest, whoami, type Whoami } from './testing/traceProbe.js';
+import { activeTraceIds, inSpan, runInContext, SpanKind, tracingEnabled } from './tracing.js';
 
 const TestService = {
   whoami: jsonMethod('meridian.test.v1.TraceService', 'Whoami'),
 } satisfies grpc.ServiceDefinition;
 interface TestClient extends grpc.Client {
-  whoami: UnaryCall<object, { traceId?: string; traceparent?: string }>;
+  whoami: UnaryCall<object, Whoami>;
 }
 const TestClient = grpc.makeGenericClientConstructor(TestService, 'TraceService') as unknown as new (
   address: string,
@@ -47,13 +38,7 @@ let client: TestClient;
 
 beforeAll(async () => {
   server = await startTestGrpcServer(TestService, {
-    whoami: async (_req: object, ctx) => {
-      const tp = ctx.metadata.get('traceparent')[0];
-      return {
-        traceId: activeTraceIds()?.trace_id,
-        traceparent: typeof tp === 'string' ? tp : undefined,
-      };
-    },
+    whoami,
   });
   client = createGrpcClient(TestClient, server.address);
 });
@@ -62,14 +47,6 @@ afterAll(async () => {
   client?.close();
   await server?.stop();
 });
-
-const hex = (n: number) =>
-  Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join('');
-const remote = () => {
-  const traceId = hex(32);
-  const traceparent = `00-${traceId}-${hex(16)}-01`;
-  return { traceId, traceparent, ctx: extractTrace({ traceparent }, ROOT_CONTEXT) };
-};
 
 /** A store + in-process bus + relay + idempotent consumer: what each handled event carried. */
 async function outboxFlow() {
@@ -112,7 +89,7 @@ describe('tracing off (the default)', () => {
   });
 
   it('passes an inbound traceparent on through gRPC unchanged', async () => {
-    const { traceId, traceparent, ctx } = remote();
+    const { traceId, traceparent, ctx } = remoteTrace();
     const res = await runInContext(ctx, () => callUnary(client, 'whoami', {}));
     expect(res).toEqual({ traceId, traceparent });
   });
@@ -120,7 +97,7 @@ describe('tracing off (the default)', () => {
   it('passes it through the outbox and the bus to the consumer; without one nothing is recorded', async () => {
     const flow = await outboxFlow();
     try {
-      const { traceId, traceparent, ctx } = remote();
+      const { traceId, traceparent, ctx } = remoteTrace();
       await runInContext(ctx, () => flow.append('traced'));
       await flow.append('plain');
       const [recorded, plain] = await flow.store.readAll(0, 10);
@@ -143,24 +120,12 @@ describe('tracing off (the default)', () => {
 });
 
 describe('tracing on (in-memory exporter)', () => {
-  let tracing: TestTracing;
-  beforeAll(() => {
-    tracing = installTestTracing();
-  });
-  afterEach(() => tracing.reset());
-  afterAll(() => tracing.stop());
+  const tracing = tracingPerTest();
 
   it('a gRPC call is a CLIENT span and a SERVER span under it, the handler runs in the server span', async () => {
-    const { traceId, ctx } = remote();
-    const res = await runInContext(ctx, () => callUnary(client, 'whoami', {}));
-    expect(res.traceId).toBe(traceId);
-    const spans = await waitFor(() => (tracing.spans().length >= 2 ? tracing.spans() : null));
-    const clientSpan = spans.find((s) => s.kind === SpanKind.CLIENT)!;
-    const serverSpan = spans.find((s) => s.kind === SpanKind.SERVER)!;
-    expect(clientSpan.name).toBe('meridian.test.v1.TraceService/Whoami');
-    expect(clientSpan.spanContext().traceId).toBe(traceId);
-    expect(serverSpan.parentSpanContext?.spanId).toBe(clientSpan.spanContext().spanId);
-    expect(res.traceparent).toBe(`00-${traceId}-${clientSpan.spanContext().spanId}-01`);
+    await expectCallSpans(tracing, 'meridian.test.v1.TraceService/Whoami', () =>
+      callUnary(client, 'whoami', {}),
+    );
   });
 
   it('an append in a span is published in a PRODUCER span and consumed in a CONSUMER span under it', async () => {

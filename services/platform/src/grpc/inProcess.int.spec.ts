@@ -5,19 +5,12 @@
  * statuses, correlation ids, deadlines and health checks over both transports.
  */
 import * as grpc from '@grpc/grpc-js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metricsExposition } from '../metrics.js';
 import { waitFor } from '../testing/waitFor.js';
 import { jsonMethod } from '../testing/jsonGrpc.js';
-import {
-  activeTraceIds,
-  extractTrace,
-  installTestTracing,
-  ROOT_CONTEXT,
-  runInContext,
-  SpanKind,
-  type TestTracing,
-} from '../tracing.js';
+import { expectCallSpans, remoteTrace, tracingPerTest, whoami, type Whoami } from '../testing/traceProbe.js';
+import { runInContext } from '../tracing.js';
 import { callUnary, createGrpcClient, type UnaryCall } from './client.js';
 import { startGrpcServer, unaryHandlers, type GrpcServerHandle } from './server.js';
 
@@ -31,7 +24,7 @@ interface Echoed {
 }
 interface TestClient extends grpc.Client {
   echo: UnaryCall<Record<string, unknown>, Echoed>;
-  whoami: UnaryCall<object, { traceId?: string; traceparent?: string }>;
+  whoami: UnaryCall<object, Whoami>;
 }
 const TestClient = grpc.makeGenericClientConstructor(TestService, SERVICE) as unknown as new (
   address: string,
@@ -43,10 +36,7 @@ const TestClient = grpc.makeGenericClientConstructor(TestService, SERVICE) as un
 let answered: Echoed | undefined;
 const implementation = unaryHandlers({
   echo: async (req: Record<string, unknown>) => (answered = { got: req }),
-  whoami: async (_req: object, ctx) => {
-    const tp = ctx.metadata.get('traceparent')[0];
-    return { traceId: activeTraceIds()?.trace_id, traceparent: typeof tp === 'string' ? tp : undefined };
-  },
+  whoami,
 });
 
 let server: GrpcServerHandle;
@@ -68,12 +58,6 @@ afterAll(async () => {
   wire?.close();
   await server?.stop();
 });
-
-const remote = () => {
-  const traceId = 'ab'.repeat(16);
-  const traceparent = `00-${traceId}-${'cd'.repeat(8)}-01`;
-  return { traceId, traceparent, ctx: extractTrace({ traceparent }, ROOT_CONTEXT) };
-};
 
 describe('the in-process transport', () => {
   it('answers without opening a connection, through the codecs (no object shared)', async () => {
@@ -114,7 +98,7 @@ describe('the in-process transport', () => {
   });
 
   it('passes an inbound trace context on (metadata and the active trace), and none without one', async () => {
-    const { traceId, traceparent, ctx } = remote();
+    const { traceId, traceparent, ctx } = remoteTrace();
     expect(await runInContext(ctx, () => callUnary(local, 'whoami', {}))).toEqual({ traceId, traceparent });
     expect(await callUnary(local, 'whoami', {})).toEqual({});
   });
@@ -183,24 +167,9 @@ describe('the in-process transport', () => {
 });
 
 describe('the in-process transport, tracing on', () => {
-  let tracing: TestTracing;
-  beforeAll(() => {
-    tracing = installTestTracing();
-  });
-  afterEach(() => tracing.reset());
-  afterAll(() => tracing.stop());
+  const tracing = tracingPerTest();
 
   it('a call is a CLIENT span and a SERVER span under it, the handler runs in the server span', async () => {
-    const { traceId, ctx } = remote();
-    const res = await runInContext(ctx, () => callUnary(local, 'whoami', {}));
-    expect(res.traceId).toBe(traceId);
-    const spans = await waitFor(() => (tracing.spans().length >= 2 ? tracing.spans() : null));
-    const clientSpan = spans.find((s) => s.kind === SpanKind.CLIENT)!;
-    const serverSpan = spans.find((s) => s.kind === SpanKind.SERVER)!;
-    expect(clientSpan.name).toBe(`${SERVICE}/Whoami`);
-    expect(serverSpan.name).toBe(`${SERVICE}/Whoami`);
-    expect(clientSpan.spanContext().traceId).toBe(traceId);
-    expect(serverSpan.parentSpanContext?.spanId).toBe(clientSpan.spanContext().spanId);
-    expect(res.traceparent).toBe(`00-${traceId}-${clientSpan.spanContext().spanId}-01`);
+    await expectCallSpans(tracing, `${SERVICE}/Whoami`, () => callUnary(local, 'whoami', {}));
   });
 });
