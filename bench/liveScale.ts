@@ -257,6 +257,46 @@ async function loopCpuOver(pid: number, seconds: number): Promise<number> {
 }
 
 /**
+ * Spreads `count` sockets over up to `processes` client processes (startClients), each connecting with the
+ * sessions in `cookieFile`.
+ */
+export function startSocketClients(
+  url: string,
+  cookieFile: string,
+  count: number,
+  processes: number,
+): ClientProcess[] {
+  const clients: ClientProcess[] = [];
+  const share = Math.ceil(count / processes);
+  for (let p = 0; p < processes; p++) {
+    const n = Math.min(share, count - p * share);
+    if (n <= 0) break;
+    clients.push(
+      startClients({
+        LIVE_URL: url,
+        LIVE_COOKIES: cookieFile,
+        LIVE_COUNT: String(n),
+        LIVE_PARALLEL: String(Math.max(1, Math.floor(100 / processes))),
+      }),
+    );
+  }
+  return clients;
+}
+
+/** The client processes' 'connected' reports together: sockets connected, sockets failed, the first error. */
+export function connectedTotals(done: ReadonlyArray<Record<string, unknown>>): {
+  connected: number;
+  failed: number;
+  firstError: string | undefined;
+} {
+  return {
+    connected: done.reduce((a, m) => a + Number(m.connected ?? 0), 0),
+    failed: done.reduce((a, m) => a + Number(m.failed ?? 0), 0),
+    firstError: done.map((m) => m.firstError).find((e): e is string => typeof e === 'string' && e !== ''),
+  };
+}
+
+/**
  * The admin opens (claims: POST api/admin/claims) the deposits the next phase decides, before it starts:
  * a decision needs its admin's claim (gateway/src/live/claims.ts). Untimed; skipped where the gateway has
  * no claims (404).
@@ -459,25 +499,11 @@ export async function benchLiveScale(o: {
     const cookieFile = join(cookieDir, 'cookies.json');
     writeFileSync(cookieFile, JSON.stringify(cookies), { mode: 0o600 });
     const tc = now();
-    const share = Math.ceil(o.sockets / o.processes);
-    for (let p = 0; p < o.processes; p++) {
-      const count = Math.min(share, o.sockets - p * share);
-      if (count <= 0) break;
-      clients.push(
-        startClients({
-          LIVE_URL: target.url,
-          LIVE_COOKIES: cookieFile,
-          LIVE_COUNT: String(count),
-          LIVE_PARALLEL: String(Math.max(1, Math.floor(100 / o.processes))),
-        }),
-      );
-    }
+    clients.push(...startSocketClients(target.url, cookieFile, o.sockets, o.processes));
     const limits = await Promise.all(clients.map((c) => c.waitFor('limits', 30_000)));
     const done = await Promise.all(clients.map((c) => c.waitFor('connected', 300_000)));
-    const connected = done.reduce((a, m) => a + Number(m.connected ?? 0), 0);
-    const failed = done.reduce((a, m) => a + Number(m.failed ?? 0), 0);
+    const { connected, failed, firstError } = connectedTotals(done);
     const connectSeconds = round((now() - tc) / 1000, 1);
-    const firstError = done.map((m) => m.firstError).find(Boolean) as string | undefined;
     o.log(
       `  ${connected} sockets connected (${failed} failed) in ${connectSeconds} s by ${clients.length} processes ` +
         `(open files: target ${nofile}, clients ${limits.map((l) => String(l.nofile)).join(', ')})`,

@@ -31,7 +31,8 @@ import {
   inBatches,
   knob,
   sessionCookie,
-  startClients,
+  connectedTotals,
+  startSocketClients,
   untilQuiet,
   type ClientProcess,
 } from './liveScale.js';
@@ -189,23 +190,9 @@ export async function benchSupport(o: {
       ensureNofile(target.pid, o.sockets + 1_000);
       const cookieFile = join(cookieDir, 'cookies.json');
       writeFileSync(cookieFile, JSON.stringify(otherCookies), { mode: 0o600 });
-      const share = Math.ceil(many / o.processes);
-      for (let p = 0; p < o.processes; p++) {
-        const count = Math.min(share, many - p * share);
-        if (count <= 0) break;
-        clients.push(
-          startClients({
-            LIVE_URL: target.url,
-            LIVE_COOKIES: cookieFile,
-            LIVE_COUNT: String(count),
-            LIVE_PARALLEL: String(Math.max(1, Math.floor(100 / o.processes))),
-          }),
-        );
-      }
+      clients.push(...startSocketClients(target.url, cookieFile, many, o.processes));
       const done = await Promise.all(clients.map((c) => c.waitFor('connected', 300_000)));
-      connected = done.reduce((a, m) => a + Number(m.connected ?? 0), 0);
-      failed = done.reduce((a, m) => a + Number(m.failed ?? 0), 0);
-      firstError = done.map((m) => m.firstError).find(Boolean) as string | undefined;
+      ({ connected, failed, firstError } = connectedTotals(done));
     }
     const connectSeconds = round((now() - tc) / 1000, 1);
     o.log(
