@@ -23,21 +23,18 @@
 import { EventEmitter } from 'node:events';
 import * as grpc from '@grpc/grpc-js';
 import {
-  context,
   contextWithSpan,
   extractTrace,
   failSpan,
-  injectTrace,
   ROOT_CONTEXT,
   runInContext,
   SpanKind,
   tracer,
-  tracingEnabled,
   type Context,
   type TraceCarrier,
 } from '../tracing.js';
 import type { Admission } from './admission.js';
-import { endWithStatus, rpcAttributes, setCarrier } from './tracingInterceptors.js';
+import { endWithStatus, rpcAttributes, setCarrier, startClientSpan } from './tracingInterceptors.js';
 import { applyUserClaims } from './userAssertion.js';
 
 /** A unary method as a server in this process serves it. */
@@ -159,10 +156,9 @@ function traceCall(path: string): {
   handlerContext: Context | undefined;
   end(code: grpc.status, details: string): void;
 } {
-  const parent = context.active();
-  if (!tracingEnabled()) {
+  const { span: client, carrier } = startClientSpan(path);
+  if (!client) {
     // as over the wire: the handler sees the caller's trace context, if any, as a remote parent, nothing else
-    const carrier = injectTrace(parent);
     return {
       carrier,
       handlerContext: carrier ? extractTrace(carrier, ROOT_CONTEXT) : undefined,
@@ -170,8 +166,6 @@ function traceCall(path: string): {
     };
   }
   const { name, attributes } = rpcAttributes(path);
-  const client = tracer().startSpan(name, { kind: SpanKind.CLIENT, attributes }, parent);
-  const carrier = injectTrace(contextWithSpan(parent, client));
   const remote = extractTrace(carrier, ROOT_CONTEXT);
   const server = tracer().startSpan(name, { kind: SpanKind.SERVER, attributes }, remote);
   return {

@@ -45,25 +45,26 @@ export function endWithStatus(span: Span, code: grpc.status, details: string): v
   span.end();
 }
 
+/**
+ * A call's CLIENT span (child of the active context) and the trace context it sends; tracing off: no
+ * span, and the active context's, if any, passed on unchanged. Also the in-process transport's.
+ */
+export function startClientSpan(path: string): { span: Span | undefined; carrier: TraceCarrier | undefined } {
+  const parent = context.active();
+  if (!tracingEnabled()) return { span: undefined, carrier: injectTrace(parent) };
+  const { name, attributes } = rpcAttributes(path);
+  const span = tracer().startSpan(name, { kind: SpanKind.CLIENT, attributes }, parent);
+  return { span, carrier: injectTrace(contextWithSpan(parent, span)) };
+}
+
 /** Client side: a CLIENT span per call (child of the active context), its context in the metadata. */
 export const tracingClientInterceptor: grpc.Interceptor = (options, nextCall) => {
-  const parent = context.active();
-  if (!tracingEnabled()) {
-    const carrier = injectTrace(parent);
-    if (!carrier) return new grpc.InterceptingCall(nextCall(options));
-    return new grpc.InterceptingCall(nextCall(options), {
-      start(metadata, listener, next) {
-        setCarrier(metadata, carrier);
-        next(metadata, listener);
-      },
-    });
-  }
-  const { name, attributes } = rpcAttributes(options.method_definition.path);
-  const span = tracer().startSpan(name, { kind: SpanKind.CLIENT, attributes }, parent);
-  const carrier = injectTrace(contextWithSpan(parent, span));
+  const { span, carrier } = startClientSpan(options.method_definition.path);
+  if (!span && !carrier) return new grpc.InterceptingCall(nextCall(options));
   return new grpc.InterceptingCall(nextCall(options), {
     start(metadata, listener, next) {
       if (carrier) setCarrier(metadata, carrier);
+      if (!span) return next(metadata, listener);
       next(metadata, {
         onReceiveStatus(status, nextStatus) {
           endWithStatus(span, status.code, status.details);
