@@ -124,7 +124,7 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
 ): Promise<CommandResult<Event, State>> {
   const built = typeof command === 'function' ? (command as (state: State) => Command) : () => command;
   const reads = typeof command === 'function' ? [] : [command as Command];
-  const { outcomes, ...result } = await run(
+  const { outcomes, ...result } = await handleCommands(
     tx,
     stream,
     id,
@@ -135,24 +135,6 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
   const [outcome] = outcomes;
   if (!outcome.ok) throw outcome.error;
   return result;
-}
-
-/**
- * Many items on ONE stream decided in memory and written as ONE append (the set-based path of a batch):
- * the snapshot read once for every item's reads, each item decided on the state the items before it left
- * (its events linked in order), then the stream's `coalesce`, one append, one projection pass and the
- * snapshot written once. An item that is refused (deciding throws) changes nothing and the next item is
- * decided as if it had not been: deciding is pure, so no savepoint is needed. A store failure fails the
- * whole call (the caller's transaction runs again).
- */
-export function handleCommands<Command, Event extends DomainEvent, State>(
-  tx: StoreTx,
-  stream: CommandStream<Command, Event, State>,
-  id: string,
-  items: readonly BatchItem<Command, State>[],
-  meta: EventMeta,
-): Promise<CommandResult<Event, State> & { outcomes: BatchOutcome[] }> {
-  return run(tx, stream, id, items, meta, 'batch');
 }
 
 /** Each item's commands decided on the state before it, linked; a refused item leaves the state as it was. */
@@ -189,13 +171,23 @@ function decideItems<Command, Event extends DomainEvent, State>(
   return { decided, after, outcomes };
 }
 
-async function run<Command, Event extends DomainEvent, State>(
+/**
+ * Many items on ONE stream decided in memory and written as ONE append (the set-based path of a batch):
+ * the snapshot read once for every item's reads, each item decided on the state the items before it left
+ * (its events linked in order), then the stream's `coalesce`, one append, one projection pass and the
+ * snapshot written once. An item that is refused (deciding throws) changes nothing and the next item is
+ * decided as if it had not been: deciding is pure, so no savepoint is needed. A store failure fails the
+ * whole call (the caller's transaction runs again). Mode 'single' is handleCommand's path: one item, whose
+ * refusal on a snapshot counts only once the snapshot is known not to be behind its stream; no batch hooks,
+ * no coalescing.
+ */
+export async function handleCommands<Command, Event extends DomainEvent, State>(
   tx: StoreTx,
   stream: CommandStream<Command, Event, State>,
   id: string,
   items: readonly BatchItem<Command, State>[],
   meta: EventMeta,
-  mode: 'single' | 'batch',
+  mode: 'single' | 'batch' = 'batch',
 ): Promise<CommandResult<Event, State> & { outcomes: BatchOutcome[] }> {
   const { snapshot } = stream;
   const folded = async (): Promise<Loaded<State>> => ({
