@@ -2,7 +2,6 @@ import { combineSlices, createDynamicMiddleware } from '@reduxjs/toolkit';
 import { authReducer } from '../features/auth/authSlice';
 import { claimsReducer } from '../features/claims/claimsSlice';
 import { liveReducer } from '../features/live/liveSlice';
-import { queuesReducer } from '../features/queues/queuesSlice';
 import type { ServerApiSlice } from './serverApi';
 
 /**
@@ -12,7 +11,6 @@ import type { ServerApiSlice } from './serverApi';
 export const rootReducer = combineSlices({
   auth: authReducer,
   live: liveReducer,
-  queues: queuesReducer,
   claims: claimsReducer,
 }).withLazyLoadedSlices<ServerApiSlice>();
 

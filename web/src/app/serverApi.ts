@@ -2,7 +2,7 @@ import type { ThunkDispatch, UnknownAction, WithSlice } from '@reduxjs/toolkit';
 import { createApi, type BaseQueryFn } from '@reduxjs/toolkit/query/react';
 import { useDispatch } from 'react-redux';
 import { api as client, ApiError, REQUEST_TIMEOUT_MS, type ApiRequestConfig } from './apiClient';
-import type { Page } from './pages';
+import { LIST_PAGE_SIZE, pageUrl, type Page } from './pages';
 
 /** What an endpoint asks of the base query: a path under /api, and optionally a body, headers, a timeout. */
 export interface ApiArgs {
@@ -94,3 +94,20 @@ export const pageOf =
     items: listOf(data),
     nextCursor: meta?.headers['x-next-cursor'] ?? '',
   });
+
+/**
+ * An infinite query's definition for a paged list at `path` (app/pages.ts): the first page without a cursor,
+ * each next one with the X-Next-Cursor of the last, until none comes back.
+ */
+export function cursorPaged<T>(path: string, listOf: (data: unknown) => T[]) {
+  return {
+    infiniteQueryOptions: {
+      initialPageParam: '',
+      getNextPageParam: (last: Page<T>) => last.nextCursor || undefined,
+    },
+    query: ({ pageParam }: { pageParam: string }): ApiArgs => ({
+      url: pageUrl(path, { limit: LIST_PAGE_SIZE, cursor: pageParam || undefined }),
+    }),
+    transformResponse: pageOf(listOf),
+  };
+}

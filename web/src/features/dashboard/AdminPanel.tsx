@@ -4,7 +4,7 @@ import { api } from '../../app/apiClient';
 import { formatCount, formatUsd } from '../../ui/format';
 import { LIVE_EVENTS, asQueueItemAdded, asQueueItemDecided, type QueueName } from '../live/liveEvents';
 import { useLiveEvents, useResyncs } from '../live/useLiveEvents';
-import { queueItemId, type QueueItem } from '../queues/queuesSlice';
+import { queueItemIds } from '../queues/queueItems';
 import { SupportQueueStat } from '../support/SupportQueueStat';
 import {
   FLOW_ACTIONS,
@@ -28,13 +28,6 @@ const FLOWS: Array<{ kind: FlowKind; label: string }> = [
   { kind: 'withdrawals', label: 'Withdrawals approved' },
   { kind: 'investments', label: 'Investments approved' },
 ];
-
-/** Every id a queue element is known by (deposits: transactionId and _id; investments: investmentId and _id). */
-function idsOf(item: QueueItem): string[] {
-  return [queueItemId(item), item._id, item.transactionId, item.investmentId].filter(
-    (id): id is string => typeof id === 'string' && id !== '',
-  );
-}
 
 interface AuditPage {
   entries: Array<{ details: string }>;
@@ -153,7 +146,7 @@ export function AdminPanel({ now = Date.now }: { now?: () => number }) {
     if (event === LIVE_EVENTS.queueItemAdded) {
       const added = asQueueItemAdded(payload);
       if (!added) return;
-      const ids = idsOf(added.item as QueueItem);
+      const ids = queueItemIds(added.item);
       if (added.queue !== 'kyc')
         for (const id of ids) amounts.current.set(`${added.queue}:${id}`, toCents(added.item.amount));
       move(added.queue, 'added', ids, +1);

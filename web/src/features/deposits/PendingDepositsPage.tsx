@@ -1,9 +1,9 @@
 import { formatDateTime } from '../../ui/dates';
 import { depositTone, StatusBadge } from '../../ui/StatusBadge';
 import { MoneyQueueCard, QueuePage } from '../queues/QueueParts';
+import { usePendingDepositsInfiniteQuery } from '../queues/queueApi';
 import { useAdminQueue } from '../queues/useAdminQueue';
 import { ClaimBadge } from '../claims/ClaimNotice';
-import { depositsApi } from './depositsApi';
 import { depositId, type Deposit } from './depositTypes';
 import { LinkButton } from '../../ui/ScreenParts';
 
@@ -16,9 +16,8 @@ export const PENDING_DEPOSITS_MESSAGES = {
 /** /admin-pending-deposit: declared deposits waiting for confirmation; live queue 'deposits'. */
 export function PendingDepositsPage() {
   const { items, reviewedByOther, body } = useAdminQueue<Deposit>({
-    queue: 'deposits',
+    useQueue: usePendingDepositsInfiniteQuery,
     claim: 'deposit',
-    fetchPage: depositsApi.pendingPage,
     texts: { ...PENDING_DEPOSITS_MESSAGES, loading: 'Loading pending deposits…' },
     toastId: 'pending-deposits',
   });

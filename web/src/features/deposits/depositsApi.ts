@@ -1,19 +1,13 @@
 import { serverApi } from '../../app/api';
 import { api } from '../../app/apiClient';
 import { withIntentKey } from '../../app/intentKey';
-import { getPage, type Page, type PageRequest } from '../../app/pages';
 import { updateCacheOnStatus } from '../live/liveCache.saga';
-import { listFrom, messageFrom, recordFrom } from '../queues/lists';
+import { messageFrom, recordFrom } from '../queues/lists';
 import type { Deposit } from './depositTypes';
 
 const enc = encodeURIComponent;
 
 export const depositsApi = {
-  /** One page of the admin queue, oldest first (the next page's cursor from X-Next-Cursor). */
-  async pendingPage(page: PageRequest): Promise<Page<Deposit>> {
-    const { data, nextCursor } = await getPage('payments/pending-deposit', page);
-    return { items: listFrom<Deposit>(data, 'deposit'), nextCursor };
-  },
   /**
    * POST api/payments/create { amount, addressId? } -> { message }. The amount is the text typed, e.g. "250.50";
    * addressId names the deposit address support gave in the chat that the funds were sent to; `key` is the

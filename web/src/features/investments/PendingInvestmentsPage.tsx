@@ -1,15 +1,15 @@
 import { useState } from 'react';
 import { toast } from '../../ui/toast';
-import { useAppDispatch } from '../../app/hooks';
+import { useServerApiDispatch } from '../../app/api';
 import { Button } from '../../ui/Button';
 import { formatDateTime } from '../../ui/dates';
 import { investmentTone, StatusBadge } from '../../ui/StatusBadge';
 import { DECISION_BUTTONS, MoneyQueueCard, QueuePage, toastDecisionFailed } from '../queues/QueueParts';
-import { queueItemDecided } from '../queues/queuesSlice';
+import { queueItemDecided, usePendingInvestmentsInfiniteQuery } from '../queues/queueApi';
 import { useAdminQueue } from '../queues/useAdminQueue';
 import { decideWithClaim } from '../claims/claimsApi';
 import { ClaimBadge } from '../claims/ClaimNotice';
-import { INVESTMENT_DECISION_MESSAGES, investmentsApi, useDecideInvestmentMutation } from './investmentsApi';
+import { INVESTMENT_DECISION_MESSAGES, useDecideInvestmentMutation } from './investmentsApi';
 import { investmentIdOf, maturityText, planNameOf, type Investment } from './investmentTypes';
 import { LinkButton } from '../../ui/ScreenParts';
 
@@ -20,14 +20,13 @@ export const PENDING_INVESTMENTS_MESSAGES = {
 
 /** /admin-pending-investment: approve or reject removes the item; live queue 'investments'. */
 export function PendingInvestmentsPage() {
-  const dispatch = useAppDispatch();
+  const dispatch = useServerApiDispatch();
   const [decideInvestment] = useDecideInvestmentMutation();
   const [busy, setBusy] = useState<{ id: string; decision: 'approve' | 'reject' } | null>(null);
   // an item another admin reviews shows who, and cannot be decided here (features/claims)
   const { items, reviewedByOther, body } = useAdminQueue<Investment>({
-    queue: 'investments',
+    useQueue: usePendingInvestmentsInfiniteQuery,
     claim: 'investment',
-    fetchPage: investmentsApi.pendingPage,
     texts: { ...PENDING_INVESTMENTS_MESSAGES, loading: 'Loading pending investments…' },
     toastId: 'pending-investments',
   });
@@ -45,7 +44,7 @@ export function PendingInvestmentsPage() {
             ? INVESTMENT_DECISION_MESSAGES.approved
             : INVESTMENT_DECISION_MESSAGES.rejected),
       );
-      dispatch(queueItemDecided({ queue: 'investments', id }));
+      dispatch(queueItemDecided('investments', id));
     } catch (e) {
       toastDecisionFailed(
         decision === 'approve'

@@ -1,7 +1,7 @@
-import { pageOf, serverApi } from '../../app/api';
+import { cursorPaged, serverApi } from '../../app/api';
 import { api } from '../../app/apiClient';
 import { withIntentKey } from '../../app/intentKey';
-import { getPage, LIST_PAGE_SIZE, pageUrl, type Page, type PageRequest } from '../../app/pages';
+import type { Page } from '../../app/pages';
 import { updateCacheOnStatus } from '../live/liveCache.saga';
 import { listFrom, messageFrom, recordFrom } from '../queues/lists';
 import { investmentIdOf, type Investment, type Plan } from './investmentTypes';
@@ -9,11 +9,6 @@ import { investmentIdOf, type Investment, type Plan } from './investmentTypes';
 const enc = encodeURIComponent;
 
 export const investmentsApi = {
-  /** One page of the admin queue, oldest first (the next page's cursor from X-Next-Cursor). */
-  async pendingPage(page: PageRequest): Promise<Page<Investment>> {
-    const { data, nextCursor } = await getPage('invest/adminPendingInvestment', page);
-    return { items: listFrom<Investment>(data, 'pendingInvestments'), nextCursor };
-  },
   /** GET api/invest/plans -> Plan[] (the bare list). */
   async plans(): Promise<Plan[]> {
     return listFrom<Plan>((await api.get('invest/plans')).data, 'plans');
@@ -71,14 +66,9 @@ export const investmentsEndpoints = serverApi.injectEndpoints({
      * status pushes are written into the pages.
      */
     investmentHistory: build.infiniteQuery<Page<Investment>, void, string>({
-      infiniteQueryOptions: {
-        initialPageParam: '',
-        getNextPageParam: (last) => last.nextCursor || undefined,
-      },
-      query: ({ pageParam }) => ({
-        url: pageUrl('invest/investment-history', { limit: LIST_PAGE_SIZE, cursor: pageParam || undefined }),
-      }),
-      transformResponse: pageOf((data) => listFrom<Investment>(data, 'investments', 'history')),
+      ...cursorPaged('invest/investment-history', (data) =>
+        listFrom<Investment>(data, 'investments', 'history'),
+      ),
       providesTags: [{ type: 'Investment', id: 'LIST' }],
     }),
     /** GET api/invest/investment/{id} -> Investment; owner or admin. */

@@ -4,6 +4,7 @@ import { Button } from '../../ui/Button';
 import { StatusBadge } from '../../ui/StatusBadge';
 import type { User } from '../auth/authTypes';
 import { DECISION_BUTTONS, QueueCard, QueuePage, toastDecisionFailed } from '../queues/QueueParts';
+import { usePendingKycInfiniteQuery } from '../queues/queueApi';
 import { useAdminQueue } from '../queues/useAdminQueue';
 import { claimsApi, decideWithClaim } from '../claims/claimsApi';
 import { ClaimBadge } from '../claims/ClaimNotice';
@@ -52,9 +53,8 @@ export function PendingKycPage() {
   const [busy, setBusy] = useState<{ id: string; decision: 'approve' | 'reject' } | null>(null);
   // a submission another admin reviews shows who, and cannot be decided here (features/claims)
   const { items, reload, reviewedByOther, body } = useAdminQueue<User>({
-    queue: 'kyc',
+    useQueue: usePendingKycInfiniteQuery,
     claim: 'kyc',
-    fetchPage: kycApi.pendingPage,
     texts: { ...PENDING_KYC_MESSAGES, loading: 'Loading pending requests…' },
     toastId: 'pending-kyc',
   });

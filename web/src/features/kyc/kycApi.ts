@@ -1,7 +1,5 @@
 import { api, type ApiProgress } from '../../app/apiClient';
-import { getPage, type Page, type PageRequest } from '../../app/pages';
-import type { User } from '../auth/authTypes';
-import { listFrom, messageFrom } from '../queues/lists';
+import { messageFrom } from '../queues/lists';
 
 const enc = encodeURIComponent;
 
@@ -27,15 +25,6 @@ export const kycApi = {
       },
     });
     return messageFrom(res.data);
-  },
-  /** GET api/users/kyc/pending -> { pendingUsers: User[] } (each with kyc.frontDoc / kyc.backDoc links). */
-  async pending(): Promise<User[]> {
-    return listFrom<User>((await api.get('users/kyc/pending')).data, 'pendingUsers');
-  },
-  /** One page of the pending KYC queue, oldest first. */
-  async pendingPage(page: PageRequest): Promise<Page<User>> {
-    const { data, nextCursor } = await getPage('users/kyc/pending', page);
-    return { items: listFrom<User>(data, 'pendingUsers'), nextCursor };
   },
   /** PATCH api/users/kyc/approve/{id} | reject/{id}, no body -> { message }. */
   async decide(id: string, decision: 'approve' | 'reject'): Promise<string> {

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { AdminOnly } from '../../app/guards';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useServerApiDispatch } from '../../app/api';
+import { useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { Card } from '../../ui/Card';
 import { toast } from '../../ui/toast';
@@ -9,7 +10,7 @@ import { ClaimNotice } from '../claims/ClaimNotice';
 import { useItemClaim } from '../claims/useClaims';
 import type { QueueName } from '../live/liveEvents';
 import { toastDecisionFailed } from './QueueParts';
-import { queueItemDecided } from './queuesSlice';
+import { queueItemDecided } from './queueApi';
 import { DetailList } from '../../ui/ScreenParts';
 
 /** One of the two decisions on an item: the first is the primary button, the second the danger one. */
@@ -59,7 +60,7 @@ export interface DecisionPanelProps<D extends string> {
  */
 export function DecisionPanel<D extends string>(props: DecisionPanelProps<D>) {
   const { kind, queue, id, pending, choices, layout } = props;
-  const dispatch = useAppDispatch();
+  const dispatch = useServerApiDispatch();
   const [busy, setBusy] = useState<D | null>(null);
   const isAdmin = useAppSelector((s) => s.auth.user?.role === 'admin');
   // an admin opening a pending item claims it: other admins see who reviews it
@@ -72,7 +73,7 @@ export function DecisionPanel<D extends string>(props: DecisionPanelProps<D>) {
       const message = await decideWithClaim(kind, target, () => props.send(choice.decision, target));
       toast.success((!props.ignoreServerMessage && message) || choice.succeeded);
       props.onDecided?.(choice.decision);
-      dispatch(queueItemDecided({ queue, id }));
+      dispatch(queueItemDecided(queue, id));
     } catch (e) {
       toastDecisionFailed(choice.failed, e);
     } finally {

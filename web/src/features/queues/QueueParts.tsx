@@ -2,12 +2,16 @@ import type { ReactNode } from 'react';
 import { toast } from '../../ui/toast';
 import { EmptyState, PageHeader } from '../../ui/Card';
 import { LoadingBlock } from '../../ui/Spinner';
-import { MoreSentinel } from '../../ui/MoreSentinel';
+import { MoreSentinel, type ListMore } from '../../ui/MoreSentinel';
 import { formatUsd } from '../../ui/format';
 import { initiatorText, personOf, serverMessage } from './lists';
-import type { QueueLoad, QueueMore } from './useQueue';
 import { Avatar } from '../../ui/Avatar';
 import { Facts } from '../../ui/ScreenParts';
+
+export type QueueLoad = 'loading' | 'ready' | 'failed';
+
+/** The queue's paging for the screen: whether more pages exist, and the call that loads the next one. */
+export type QueueMore = ListMore;
 
 /** The 'Initiated by' fact of a queue item that its owner did not initiate (none otherwise). */
 function initiatedByFacts(initiatedBy: unknown): Array<{ term: string; value: ReactNode }> {
@@ -151,7 +155,7 @@ export function QueueBody({
   emptyText: string;
   failedText: string;
   label: string;
-  /** The queue's next pages (useQueue): loaded as the admin scrolls to the end of the list. */
+  /** The queue's next pages (useAdminQueue): loaded as the admin scrolls to the end of the list. */
   more?: QueueMore;
   children: ReactNode;
 }) {

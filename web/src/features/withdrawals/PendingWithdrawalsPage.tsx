@@ -1,9 +1,9 @@
 import { formatDateTime } from '../../ui/dates';
 import { StatusBadge, withdrawalStatus } from '../../ui/StatusBadge';
 import { MoneyQueueCard, QueuePage } from '../queues/QueueParts';
+import { usePendingWithdrawalsInfiniteQuery } from '../queues/queueApi';
 import { useAdminQueue } from '../queues/useAdminQueue';
 import { ClaimBadge } from '../claims/ClaimNotice';
-import { withdrawalsApi } from './withdrawalsApi';
 import type { Withdrawal } from './withdrawalTypes';
 import { LinkButton } from '../../ui/ScreenParts';
 
@@ -17,9 +17,8 @@ export const PENDING_WITHDRAWALS_MESSAGES = {
 /** /admin-pending-wallet: withdrawal requests waiting for approval; live queue 'withdrawals'. */
 export function PendingWithdrawalsPage() {
   const { items, reviewedByOther, body } = useAdminQueue<Withdrawal>({
-    queue: 'withdrawals',
+    useQueue: usePendingWithdrawalsInfiniteQuery,
     claim: 'withdrawal',
-    fetchPage: withdrawalsApi.pendingPage,
     texts: PENDING_WITHDRAWALS_MESSAGES,
     toastId: 'pending-withdrawals',
   });

@@ -1,19 +1,13 @@
 import { serverApi } from '../../app/api';
 import { api } from '../../app/apiClient';
 import { withIntentKey } from '../../app/intentKey';
-import { getPage, type Page, type PageRequest } from '../../app/pages';
 import { updateCacheOnStatus } from '../live/liveCache.saga';
-import { listFrom, messageFrom, recordFrom } from '../queues/lists';
+import { messageFrom, recordFrom } from '../queues/lists';
 import type { Withdrawal } from './withdrawalTypes';
 
 const enc = encodeURIComponent;
 
 export const withdrawalsApi = {
-  /** One page of the admin queue, oldest first (the next page's cursor from X-Next-Cursor). */
-  async pendingPage(page: PageRequest): Promise<Page<Withdrawal>> {
-    const { data, nextCursor } = await getPage('withDraw/pending', page);
-    return { items: listFrom<Withdrawal>(data, 'withdrawals'), nextCursor };
-  },
   /** GET api/withDraw/balance -> { totalMaturityAmount } (the withdrawable Total Profit). */
   async balance(): Promise<number | null> {
     const v = (await api.get('withDraw/balance')).data as { totalMaturityAmount?: unknown } | null;
