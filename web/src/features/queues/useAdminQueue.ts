@@ -25,6 +25,16 @@ export interface QueueQuery<T> {
   refetch(options: { refetchCachedPages: boolean }): PromiseLike<unknown>;
 }
 
+/** An admin queue screen's queue: its data, the claims on its items, what the screen says of it. */
+export interface AdminQueueSpec<T> {
+  /** The queue's infinite query hook (queueApi.ts). */
+  useQueue: () => QueueQuery<T>;
+  claim: ClaimKind;
+  texts: AdminQueueTexts;
+  /** Names the fetch toasts, so a refetch does not stack them. */
+  toastId: string;
+}
+
 /**
  * The setup every admin queue screen shares: the queue's first page when the screen opens, again (alone) when
  * the gateway asks for a resync or the screen for a `reload`, the next ones as the admin scrolls to the end
@@ -32,14 +42,7 @@ export interface QueueQuery<T> {
  * cached pages current in between (queueApi.ts). Also who reviews which item now (features/claims), and the
  * props of QueuePage's body but its label and children.
  */
-export function useAdminQueue<T extends object>(spec: {
-  /** The queue's infinite query hook (queueApi.ts). */
-  useQueue: () => QueueQuery<T>;
-  claim: ClaimKind;
-  texts: AdminQueueTexts;
-  /** Names the fetch toasts, so a refetch does not stack them. */
-  toastId: string;
-}) {
+export function useAdminQueue<T extends object>(spec: AdminQueueSpec<T>) {
   const reviewedByOther = useOthersClaims(spec.claim);
   const query = spec.useQueue();
   const notify = useRef(fetchToasts(spec.texts, spec.toastId));
