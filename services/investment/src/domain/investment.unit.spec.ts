@@ -1,4 +1,5 @@
-import { DomainError } from '@meridian/platform/eventSourcing/errors';
+import { decisionCommands, decisionSpecs } from '@meridian/held-request/testing/decisionSpecs';
+import { isDomainError } from '@meridian/held-request/testing/lifecycleSpecs';
 import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
 import { describe, expect, it } from 'vitest';
 import {
@@ -19,8 +20,6 @@ import { DEFAULT_PLANS, type Plan, loadPlans } from './plan.js';
 import { maturitySettled } from '../testing/events.js';
 
 const spec = DeciderSpecification.for(investmentDecider);
-const isDomainError = (kind: DomainError['kind']) => (e: unknown) =>
-  e instanceof DomainError && e.kind === kind;
 
 // Plans lasting seconds, as the tests of later layers will use.
 const FAST: Plan[] = loadPlans([
@@ -43,18 +42,7 @@ const request = (over: Partial<RequestInvestment> = {}): RequestInvestment => ({
   now: T0,
   ...over,
 });
-const approve = (now = T1, adminId = 'admin-1'): InvestmentCommand => ({
-  type: 'ApproveInvestment',
-  adminId,
-  actorRole: 'admin',
-  now,
-});
-const reject = (now = T1, adminId = 'admin-1'): InvestmentCommand => ({
-  type: 'RejectInvestment',
-  adminId,
-  actorRole: 'admin',
-  now,
-});
+const { approve, reject } = decisionCommands('ApproveInvestment', 'RejectInvestment', T1);
 const mature = (now: Date): InvestmentCommand => ({ type: 'MatureInvestment', now });
 
 const facts = { investmentId: 'inv-1', userId: 'u-1', amountCents: 20_000 };
@@ -80,6 +68,18 @@ const rejected: InvestmentEvent = {
   type: 'InvestmentRejected',
   data: { ...facts, rejectedBy: 'admin-1', rejectedAt: T1.toISOString() },
 };
+const rules = decisionSpecs({
+  decider: investmentDecider,
+  requested,
+  held: holdPlaced,
+  approved,
+  rejected,
+  approve,
+  reject,
+  recordHoldPlaced: (now: Date): InvestmentCommand => ({ type: 'RecordHoldPlaced', now }),
+  request,
+  messages: INVESTMENT_MESSAGES,
+});
 const matured: InvestmentEvent = {
   type: 'InvestmentMatured',
   data: {
@@ -105,12 +105,7 @@ describe('RequestInvestment', () => {
       .then((events) => expect(events[0].data).toMatchObject({ planName: 'Starter' }));
   });
 
-  it('needs a verified email', () => {
-    spec
-      .given([])
-      .when(request({ isVerified: false }))
-      .thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.verifyEmail);
-  });
+  rules.requestRules([0, -1, 100.5, NaN]);
 
   it.each(['', '   '])('needs a plan: %j', (planName) => {
     spec
@@ -158,37 +153,23 @@ describe('RequestInvestment', () => {
       .thenThrows(isDomainError('invalid'), 'The Diamond plan accepts amounts from $10,000 to $50,000');
   });
 
-  it.each([0, -1, 100.5, NaN])('refuses a non-amount: %s', (amountCents) => {
-    spec
-      .given([])
-      .when(request({ amountCents }))
-      .thenThrows(isDomainError('invalid'), INVESTMENT_MESSAGES.invalidAmount);
-  });
-
   it('refuses more than the Deposit Balance, and accepts exactly all of it', () => {
-    spec
-      .given([])
-      .when(request({ amountCents: 20_000, availableDepositCents: 19_999 }))
-      .thenThrows(isDomainError('precondition'), 'Insufficient balance');
-    spec
-      .given([])
-      .when(request({ amountCents: 20_000, availableDepositCents: 20_000 }))
-      .then((events) => expect(events).toHaveLength(1));
+    rules.expectBound(
+      request({ amountCents: 20_000, availableDepositCents: 19_999 }),
+      'precondition',
+      'Insufficient balance',
+      request({ amountCents: 20_000, availableDepositCents: 20_000 }),
+    );
   });
 
   it('answers a retry with nothing new; another request under the same id is a conflict', () => {
-    spec.given([requested]).when(request()).thenNothingHappens();
-    spec
-      .given([requested])
-      .when(request({ amountCents: 30_000 }))
-      .thenThrows(isDomainError('conflict'), INVESTMENT_MESSAGES.alreadyExists);
+    rules.expectRetryAnswered(30_000);
   });
 });
 
 describe('hold outcome', () => {
   it('HoldPlaced puts the request in the admin queue; recording it again is a no-op', () => {
-    spec.given([requested]).when({ type: 'RecordHoldPlaced', now: T0 }).then([holdPlaced]);
-    spec.given([requested, holdPlaced]).when({ type: 'RecordHoldPlaced', now: T1 }).thenNothingHappens();
+    rules.expectHoldPlacedOnce(T0, T1);
   });
 
   it("HoldRefused ends the request as 'Rejected' with the ledger's reason", () => {
@@ -292,33 +273,11 @@ describe('ApproveInvestment / RejectInvestment', () => {
   });
 
   it('waits for the funds to be held', () => {
-    spec
-      .given([requested])
-      .when(approve())
-      .thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.holdNotPlaced);
-    spec
-      .given([requested])
-      .when(reject())
-      .thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.holdNotPlaced);
+    rules.expectDecisionAwaitsHold();
   });
 
   it('is decided once', () => {
-    spec
-      .given([requested, holdPlaced, approved])
-      .when(approve())
-      .thenThrows(isDomainError('conflict'), 'This investment has already been approved');
-    spec
-      .given([requested, holdPlaced, approved])
-      .when(reject())
-      .thenThrows(isDomainError('conflict'), 'This investment has already been approved');
-    spec
-      .given([requested, holdPlaced, rejected])
-      .when(approve())
-      .thenThrows(isDomainError('conflict'), 'This investment has already been rejected');
-    spec
-      .given([requested, holdPlaced, rejected])
-      .when(reject())
-      .thenThrows(isDomainError('conflict'), 'This investment has already been rejected');
+    rules.expectDecidedOnce();
     spec
       .given([requested, holdPlaced, approved, matured])
       .when(reject())
@@ -326,11 +285,7 @@ describe('ApproveInvestment / RejectInvestment', () => {
   });
 
   it('is for admins only, and for existing investments', () => {
-    spec
-      .given([requested, holdPlaced])
-      .when({ type: 'ApproveInvestment', adminId: 'u-2', actorRole: 'author', now: T1 })
-      .thenThrows(isDomainError('forbidden'), INVESTMENT_MESSAGES.notAuthorized);
-    spec.given([]).when(approve()).thenThrows(isDomainError('not_found'), INVESTMENT_MESSAGES.notFound);
+    rules.expectAdminsOnly();
   });
 });
 

@@ -1,4 +1,5 @@
-import { DomainError } from '@meridian/platform/eventSourcing/errors';
+import { decisionCommands, decisionSpecs } from '@meridian/held-request/testing/decisionSpecs';
+import { isDomainError } from '@meridian/held-request/testing/lifecycleSpecs';
 import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
 import { describe, expect, it } from 'vitest';
 import {
@@ -16,8 +17,6 @@ import {
 } from './withdrawal.js';
 
 const spec = DeciderSpecification.for(withdrawalDecider);
-const isDomainError = (kind: DomainError['kind']) => (e: unknown) =>
-  e instanceof DomainError && e.kind === kind;
 
 const T0 = new Date('2025-06-01T10:00:00.000Z');
 const T1 = new Date('2025-06-02T10:00:00.000Z');
@@ -35,18 +34,7 @@ const request = (over: Partial<RequestWithdrawal> = {}): RequestWithdrawal => ({
   now: T0,
   ...over,
 });
-const approve = (adminId = 'admin-1'): WithdrawalCommand => ({
-  type: 'ApproveWithdrawal',
-  adminId,
-  actorRole: 'admin',
-  now: T1,
-});
-const reject = (adminId = 'admin-1'): WithdrawalCommand => ({
-  type: 'RejectWithdrawal',
-  adminId,
-  actorRole: 'admin',
-  now: T1,
-});
+const { approve, reject } = decisionCommands('ApproveWithdrawal', 'RejectWithdrawal', T1);
 
 const facts = { withdrawalId: 'w-1', userId: 'u-1', amountCents: 7_500 };
 const requested: WithdrawalEvent = {
@@ -62,6 +50,18 @@ const rejected: WithdrawalEvent = {
   type: 'WithdrawalRejected',
   data: { ...facts, rejectedBy: 'admin-2', rejectedAt: T1.toISOString() },
 };
+const rules = decisionSpecs({
+  decider: withdrawalDecider,
+  requested,
+  held,
+  approved,
+  rejected,
+  approve,
+  reject,
+  recordHoldPlaced: (now: Date): WithdrawalCommand => ({ type: 'RecordHoldPlaced', now }),
+  request,
+  messages: WITHDRAWAL_MESSAGES,
+});
 
 describe('RequestWithdrawal', () => {
   it("records a 'Pending' request with the network the address belongs to", () => {
@@ -81,12 +81,7 @@ describe('RequestWithdrawal', () => {
       .then((events) => expect(events[0].data).toMatchObject({ walletAddress: WALLET }));
   });
 
-  it('needs a verified email', () => {
-    spec
-      .given([])
-      .when(request({ isVerified: false }))
-      .thenThrows(isDomainError('precondition'), WITHDRAWAL_MESSAGES.verifyEmail);
-  });
+  rules.requestRules([0, -5_000, 5_000.5, NaN]);
 
   it.each(['Not Submitted', 'Pending', 'Rejected', '', 'approved'])(
     'needs KYC Approved (refuses %j)',
@@ -100,32 +95,21 @@ describe('RequestWithdrawal', () => {
 
   it('refuses less than $50 and accepts exactly $50', () => {
     expect(MIN_WITHDRAWAL_CENTS).toBe(5_000);
-    spec
-      .given([])
-      .when(request({ amountCents: 4_999 }))
-      .thenThrows(isDomainError('invalid'), 'Minimum withdrawal amount is $50');
-    spec
-      .given([])
-      .when(request({ amountCents: 5_000 }))
-      .then((events) => expect(events).toHaveLength(1));
+    rules.expectBound(
+      request({ amountCents: 4_999 }),
+      'invalid',
+      'Minimum withdrawal amount is $50',
+      request({ amountCents: 5_000 }),
+    );
   });
 
   it('refuses more than Total Profit and accepts exactly all of it', () => {
-    spec
-      .given([])
-      .when(request({ amountCents: 20_001 }))
-      .thenThrows(isDomainError('precondition'), WITHDRAWAL_MESSAGES.insufficientBalance);
-    spec
-      .given([])
-      .when(request({ amountCents: 20_000 }))
-      .then((events) => expect(events).toHaveLength(1));
-  });
-
-  it.each([0, -5_000, 5_000.5, NaN])('refuses a non-amount: %s', (amountCents) => {
-    spec
-      .given([])
-      .when(request({ amountCents }))
-      .thenThrows(isDomainError('invalid'), WITHDRAWAL_MESSAGES.invalidAmount);
+    rules.expectBound(
+      request({ amountCents: 20_001 }),
+      'precondition',
+      WITHDRAWAL_MESSAGES.insufficientBalance,
+      request({ amountCents: 20_000 }),
+    );
   });
 
   it('needs a wallet address of a plausible format', () => {
@@ -144,18 +128,13 @@ describe('RequestWithdrawal', () => {
   });
 
   it('answers a retry with nothing new; another request under the same id is a conflict', () => {
-    spec.given([requested]).when(request()).thenNothingHappens();
-    spec
-      .given([requested])
-      .when(request({ amountCents: 9_000 }))
-      .thenThrows(isDomainError('conflict'), WITHDRAWAL_MESSAGES.alreadyExists);
+    rules.expectRetryAnswered(9_000);
   });
 });
 
 describe('hold outcome', () => {
   it('HoldPlaced once', () => {
-    spec.given([requested]).when({ type: 'RecordHoldPlaced', now: T0 }).then([held]);
-    spec.given([requested, held]).when({ type: 'RecordHoldPlaced', now: T1 }).thenNothingHappens();
+    rules.expectHoldPlacedOnce(T0, T1);
     spec
       .given([requested, held])
       .when({ type: 'RecordHoldRefused', reason: 'x', now: T1 })
@@ -202,41 +181,15 @@ describe('ApproveWithdrawal / RejectWithdrawal', () => {
   });
 
   it('is decided once; the second admin gets a clear message', () => {
-    spec
-      .given([requested, held, approved])
-      .when(approve('admin-2'))
-      .thenThrows(isDomainError('conflict'), 'This withdrawal has already been approved');
-    spec
-      .given([requested, held, approved])
-      .when(reject('admin-2'))
-      .thenThrows(isDomainError('conflict'), 'This withdrawal has already been approved');
-    spec
-      .given([requested, held, rejected])
-      .when(approve())
-      .thenThrows(isDomainError('conflict'), 'This withdrawal has already been rejected');
-    spec
-      .given([requested, held, rejected])
-      .when(reject())
-      .thenThrows(isDomainError('conflict'), 'This withdrawal has already been rejected');
+    rules.expectDecidedOnce();
   });
 
   it('waits for the funds to be held', () => {
-    spec
-      .given([requested])
-      .when(approve())
-      .thenThrows(isDomainError('precondition'), WITHDRAWAL_MESSAGES.holdNotPlaced);
+    rules.expectDecisionAwaitsHold();
   });
 
   it('is for admins only, and for existing withdrawals', () => {
-    spec
-      .given([requested, held])
-      .when({ type: 'ApproveWithdrawal', adminId: 'u-1', actorRole: 'subscriber', now: T1 })
-      .thenThrows(isDomainError('forbidden'), WITHDRAWAL_MESSAGES.notAuthorized);
-    spec
-      .given([requested, held])
-      .when({ type: 'RejectWithdrawal', adminId: 'u-1', actorRole: 'author', now: T1 })
-      .thenThrows(isDomainError('forbidden'), WITHDRAWAL_MESSAGES.notAuthorized);
-    spec.given([]).when(reject()).thenThrows(isDomainError('not_found'), WITHDRAWAL_MESSAGES.notFound);
+    rules.expectAdminsOnly();
   });
 
   it("statuses are exactly 'Pending' | 'Approved' | 'Rejected'", () => {

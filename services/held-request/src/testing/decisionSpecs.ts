@@ -1,0 +1,137 @@
+/**
+ * The request and decision rules every held-request kind's decider meets (investment, withdrawal), as its
+ * unit specs check them: a request needs a verified email and an amount, a retry is answered with nothing
+ * new, the hold's outcome is recorded once, a decision waits for the hold, only admins decide, and a
+ * request is decided once. Each kind's spec gives its story's events and its commands; its own rules
+ * (plans and terms, maturity, the wallet) stay in its spec.
+ */
+import { expect, it } from 'vitest';
+import type { DomainError } from '@meridian/platform/eventSourcing/errors';
+import type { Decider, DomainEvent } from '@meridian/platform/eventSourcing/types';
+import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
+import type { LifecycleMessages } from '../domain/lifecycle.js';
+import { isDomainError } from './lifecycleSpecs.js';
+
+/** One request of a kind up to its decision, and the commands making and deciding it. */
+export interface DecisionStory<C, E extends DomainEvent, S> {
+  decider: Decider<C, E, S>;
+  requested: E;
+  held: E;
+  approved: E;
+  rejected: E;
+  /** The request `requested` records, with `over` changed. */
+  request(over?: { isVerified?: boolean; amountCents?: number }): C;
+  /** The approval by `adminId` (default the admin of `approved`) acting as `actorRole` (default 'admin'). */
+  approve(adminId?: string, actorRole?: string): C;
+  reject(adminId?: string, actorRole?: string): C;
+  /** The ledger's confirmation that the funds are held, recorded at `now`. */
+  recordHoldPlaced(now: Date): C;
+  messages: LifecycleMessages & { verifyEmail: string };
+}
+
+/**
+ * A kind's decisions at `now`, under the command types it names (`ApproveWithdrawal`, `RejectWithdrawal`):
+ * by `adminId` (default 'admin-1') acting as `actorRole` (default 'admin').
+ */
+export function decisionCommands<A extends string, R extends string>(
+  approveType: A,
+  rejectType: R,
+  now: Date,
+) {
+  const by =
+    <T extends string>(type: T) =>
+    (adminId = 'admin-1', actorRole = 'admin') => ({ type, adminId, actorRole, now });
+  return { approve: by(approveType), reject: by(rejectType) };
+}
+
+export function decisionSpecs<C, E extends DomainEvent, S>(s: DecisionStory<C, E, S>) {
+  const spec = DeciderSpecification.for(s.decider);
+  return {
+    /** Tests: the request needs a verified email; each of `nonAmounts` is refused as an invalid amount. */
+    requestRules(nonAmounts: readonly number[]): void {
+      it('needs a verified email', () => {
+        spec
+          .given([])
+          .when(s.request({ isVerified: false }))
+          .thenThrows(isDomainError('precondition'), s.messages.verifyEmail);
+      });
+      it.each(nonAmounts)('refuses a non-amount: %s', (amountCents) => {
+        spec
+          .given([])
+          .when(s.request({ amountCents }))
+          .thenThrows(isDomainError('invalid'), s.messages.invalidAmount);
+      });
+    },
+
+    /** A bound of the request: `past` (just past it) refused as `kind` with `message`, `on` (exactly on it) recorded. */
+    expectBound(past: C, kind: DomainError['kind'], message: string, on: C): void {
+      spec.given([]).when(past).thenThrows(isDomainError(kind), message);
+      spec
+        .given([])
+        .when(on)
+        .then((events) => expect(events).toHaveLength(1));
+    },
+
+    /** The same request again is answered with nothing new; one for `otherAmountCents` is a conflict. */
+    expectRetryAnswered(otherAmountCents: number): void {
+      spec.given([s.requested]).when(s.request()).thenNothingHappens();
+      spec
+        .given([s.requested])
+        .when(s.request({ amountCents: otherAmountCents }))
+        .thenThrows(isDomainError('conflict'), s.messages.alreadyExists);
+    },
+
+    /** The held funds are recorded as `held`; recorded again (at `later`), nothing happens. */
+    expectHoldPlacedOnce(now: Date, later: Date): void {
+      spec.given([s.requested]).when(s.recordHoldPlaced(now)).then([s.held]);
+      spec.given([s.requested, s.held]).when(s.recordHoldPlaced(later)).thenNothingHappens();
+    },
+
+    /** Neither decision is taken before the funds are held. */
+    expectDecisionAwaitsHold(): void {
+      for (const decide of [s.approve(), s.reject()]) {
+        spec
+          .given([s.requested])
+          .when(decide)
+          .thenThrows(isDomainError('precondition'), s.messages.holdNotPlaced);
+      }
+    },
+
+    /** A subscriber (the owner here) or an author deciding is forbidden; an unknown request is not found. */
+    expectAdminsOnly(): void {
+      for (const [adminId, role] of [
+        ['u-1', 'subscriber'],
+        ['u-2', 'author'],
+      ]) {
+        for (const decide of [s.approve(adminId, role), s.reject(adminId, role)]) {
+          spec
+            .given([s.requested, s.held])
+            .when(decide)
+            .thenThrows(isDomainError('forbidden'), s.messages.notAuthorized);
+        }
+      }
+      for (const decide of [s.approve(), s.reject()]) {
+        spec.given([]).when(decide).thenThrows(isDomainError('not_found'), s.messages.notFound);
+      }
+    },
+
+    /**
+     * Decided once: after the approval, and after the rejection, either decision (by the same admin or
+     * another) is a conflict naming the first.
+     */
+    expectDecidedOnce(): void {
+      const firsts = [
+        { decided: s.approved, message: s.messages.alreadyApproved },
+        { decided: s.rejected, message: s.messages.alreadyRejected },
+      ];
+      for (const { decided, message } of firsts) {
+        for (const decide of [s.approve(), s.reject(), s.approve('admin-2'), s.reject('admin-2')]) {
+          spec
+            .given([s.requested, s.held, decided])
+            .when(decide)
+            .thenThrows(isDomainError('conflict'), message);
+        }
+      }
+    },
+  };
+}
