@@ -1,18 +1,16 @@
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { toast } from '../../ui/toast';
-import { PageHeader } from '../../ui/Card';
 import { formatDateTime } from '../../ui/dates';
 import { TextAreaField } from '../../ui/Field';
 import { formatUsd } from '../../ui/format';
-import { LoadingBlock } from '../../ui/Spinner';
 import { depositTone, StatusBadge } from '../../ui/StatusBadge';
 import { personOf } from '../queues/lists';
 import { DecisionPanel } from '../queues/DecisionPanel';
+import { RecordDetailPage } from '../queues/RecordDetailPage';
 import { networkOf } from '../support/supportTypes';
 import { useDecideDepositMutation, useDepositQuery } from './depositsApi';
 import { depositId } from './depositTypes';
-import { LinkButton, NoticeCard } from '../../ui/ScreenParts';
 
 export const PAYMENT_MESSAGES = {
   missingId: 'Transaction ID is missing!',
@@ -60,20 +58,16 @@ export function TransactionPage() {
   }, [failure]);
 
   return (
-    <div className="container container--narrow section">
-      <PageHeader
-        eyebrow="Administration"
-        title="Payment detail"
-        subtitle="Check the declared amount against the wallet before you confirm."
-        actions={
-          <LinkButton to="/admin-pending-deposit" variant="secondary" size="sm">
-            Back to pending deposits
-          </LinkButton>
-        }
-      />
-      {!failure && !deposit ? <LoadingBlock label="Loading payment…" /> : null}
-      {failure ? <NoticeCard title={failure} /> : null}
-      {!failure && deposit ? (
+    <RecordDetailPage
+      eyebrow="Administration"
+      title="Payment detail"
+      subtitle="Check the declared amount against the wallet before you confirm."
+      back={{ to: '/admin-pending-deposit', label: 'Back to pending deposits' }}
+      loadingLabel="Loading payment…"
+      failure={failure}
+      record={deposit}
+    >
+      {(deposit) => (
         <DecisionPanel
           kind="deposit"
           queue="deposits"
@@ -121,7 +115,7 @@ export function TransactionPage() {
             placeholder="Reference, wallet checked, reason for a rejection…"
           />
         </DecisionPanel>
-      ) : null}
-    </div>
+      )}
+    </RecordDetailPage>
   );
 }

@@ -1,18 +1,16 @@
 import { useParams } from 'react-router-dom';
-import { PageHeader } from '../../ui/Card';
 import { formatDateTime } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';
-import { LoadingBlock } from '../../ui/Spinner';
 import { investmentTone, StatusBadge } from '../../ui/StatusBadge';
 import { personOf, serverMessage } from '../queues/lists';
 import { DecisionPanel } from '../queues/DecisionPanel';
+import { RecordDetailPage } from '../queues/RecordDetailPage';
 import {
   INVESTMENT_DECISION_CHOICES,
   useDecideInvestmentMutation,
   useInvestmentQuery,
 } from './investmentsApi';
 import { investmentIdOf, maturityText, planNameOf } from './investmentTypes';
-import { LinkButton, NoticeCard } from '../../ui/ScreenParts';
 
 /** /investment/{investmentId}: the terms of one investment; an admin approves or rejects a pending one. */
 export function InvestmentPage() {
@@ -28,19 +26,15 @@ export function InvestmentPage() {
   const projected = investment?.datesProjected ? ' (projected)' : '';
 
   return (
-    <div className="container container--narrow section">
-      <PageHeader
-        eyebrow="Investments"
-        title="Investment detail"
-        actions={
-          <LinkButton to="/invest-status" variant="secondary" size="sm">
-            All investments
-          </LinkButton>
-        }
-      />
-      {!failure && !investment ? <LoadingBlock label="Loading investment…" /> : null}
-      {failure ? <NoticeCard title={failure} /> : null}
-      {!failure && investment ? (
+    <RecordDetailPage
+      eyebrow="Investments"
+      title="Investment detail"
+      back={{ to: '/invest-status', label: 'All investments' }}
+      loadingLabel="Loading investment…"
+      failure={failure}
+      record={investment}
+    >
+      {(investment) => (
         <DecisionPanel
           kind="investment"
           queue="investments"
@@ -84,7 +78,7 @@ export function InvestmentPage() {
             Approving moves the reserved amount into the investor’s Total Investment and starts the term.
           </p>
         </DecisionPanel>
-      ) : null}
-    </div>
+      )}
+    </RecordDetailPage>
   );
 }
