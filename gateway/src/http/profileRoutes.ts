@@ -3,41 +3,31 @@
  * the way back from impersonation.
  */
 import * as id from '@meridian/proto/meridian/identity/v1/identity';
-import { callUnary } from '../grpcClients.js';
 import { sessionOf } from './auth.js';
-import { setSessionCookie } from './cookies.js';
 import { defaultAvatarUrl, referralJson, userJson } from './userView.js';
-import { parseBody, schemas } from './validation.js';
+import { schemas } from './validation.js';
 import { impersonationAnswer, referralsAnswer, userAnswer } from './answers.js';
 import { ALL_FIELDS_REQUIRED, IDENTITY_RATE_LIMITED, SHORT_PASSWORD, mustBeString } from './refusals.js';
-import { TAGS, json, message, routeTable } from './routeTable.js';
+import { TAGS, json, message, route, routeTable } from './routeTable.js';
 import { NO_REFERRALS, type UsersContext } from './usersContext.js';
 
 export const PROFILE_ROUTES = routeTable<UsersContext>([
-  {
+  route({
     method: 'get',
     path: '/api/users/getUser',
     tag: TAGS.account,
     summary: 'The signed-in user',
     access: 'user',
     ok: json(userAnswer, 'The user, balances in dollars.'),
-    handler:
-      ({ identity, ctx }) =>
-      async (req, res) => {
-        // identity's Authenticate answered the session's user with the principal (kept fresh: auth.ts)
-        const s = sessionOf(res);
-        const u =
-          s.principal.user ??
-          (await callUnary(
-            identity,
-            'getUser',
-            id.GetUserRequest.fromPartial({ caller: s.caller }),
-            ctx(req),
-          ));
-        res.json(userJson(u, defaultAvatarUrl(req)));
-      },
-  },
-  {
+    handler: async ({ identity, caller }, { call }, req, res) =>
+      // identity's Authenticate answered the session's user with the principal (kept fresh: auth.ts)
+      userJson(
+        sessionOf(res).principal.user ??
+          (await call(identity, 'getUser', id.GetUserRequest.fromPartial(caller(res)))),
+        defaultAvatarUrl(req),
+      ),
+  }),
+  route({
     method: 'patch',
     path: '/api/users/updateUser',
     tag: TAGS.account,
@@ -54,20 +44,13 @@ export const PROFILE_ROUTES = routeTable<UsersContext>([
       ],
     },
     impersonatingRefusal: 'Profiles cannot be changed while impersonating',
-    handler:
-      ({ identity, ctx }) =>
-      async (req, res) => {
-        const b = parseBody(schemas.updateUser, req.body);
-        const u = await callUnary(
-          identity,
-          'updateUser',
-          id.UpdateUserRequest.fromPartial({ caller: sessionOf(res).caller, ...b }),
-          ctx(req),
-        );
-        res.json(userJson(u, defaultAvatarUrl(req)));
-      },
-  },
-  {
+    handler: async ({ identity, caller }, { body, call }, req, res) =>
+      userJson(
+        await call(identity, 'updateUser', id.UpdateUserRequest.fromPartial({ ...caller(res), ...body })),
+        defaultAvatarUrl(req),
+      ),
+  }),
+  route({
     method: 'post',
     path: '/api/users/sendVerificationEmail',
     tag: TAGS.account,
@@ -75,19 +58,10 @@ export const PROFILE_ROUTES = routeTable<UsersContext>([
     access: 'user',
     ok: message('Sent.'),
     errors: { 400: ['Account already verified'], 429: [IDENTITY_RATE_LIMITED] },
-    handler:
-      ({ identity, ctx }) =>
-      async (req, res) => {
-        const out = await callUnary(
-          identity,
-          'sendVerificationEmail',
-          id.SendVerificationEmailRequest.fromPartial({ caller: sessionOf(res).caller }),
-          ctx(req),
-        );
-        res.json({ message: out.message });
-      },
-  },
-  {
+    handler: ({ identity, caller }, { call }, _req, res) =>
+      call(identity, 'sendVerificationEmail', id.SendVerificationEmailRequest.fromPartial(caller(res))),
+  }),
+  route({
     method: 'patch',
     path: '/api/users/changePassword',
     tag: TAGS.account,
@@ -105,24 +79,10 @@ export const PROFILE_ROUTES = routeTable<UsersContext>([
       ],
     },
     impersonatingRefusal: 'Passwords cannot be changed while impersonating',
-    handler:
-      ({ identity, ctx }) =>
-      async (req, res) => {
-        const b = parseBody(schemas.changePassword, req.body);
-        const out = await callUnary(
-          identity,
-          'changePassword',
-          id.ChangePasswordRequest.fromPartial({
-            caller: sessionOf(res).caller,
-            oldPassword: b.oldPassword,
-            password: b.password,
-          }),
-          ctx(req),
-        );
-        res.json({ message: out.message });
-      },
-  },
-  {
+    handler: ({ identity, caller }, { body, call }, _req, res) =>
+      call(identity, 'changePassword', id.ChangePasswordRequest.fromPartial({ ...caller(res), ...body })),
+  }),
+  route({
     method: 'post',
     path: '/api/users/exit-impersonation',
     tag: TAGS.account,
@@ -131,23 +91,15 @@ export const PROFILE_ROUTES = routeTable<UsersContext>([
     ok: json(impersonationAnswer, 'Back to the admin.'),
     errors: { 400: ['You are not impersonating anyone'] },
     consumesSession: true,
-    handler:
-      ({ identity, secure, ctx }) =>
-      async (req, res) => {
-        const out = await callUnary(
-          identity,
-          'exitImpersonation',
-          id.ExitImpersonationRequest.fromPartial({ caller: sessionOf(res).caller }),
-          ctx(req),
-        );
-        if (out.sessionToken) setSessionCookie(res, out.sessionToken, secure);
-        res.json({
-          message: out.message || 'Impersonation ended',
-          user: userJson(out.user, defaultAvatarUrl(req)),
-        });
-      },
-  },
-  {
+    handler: async ({ identity, caller, impersonating }, { call }, req, res) =>
+      impersonating(
+        req,
+        res,
+        await call(identity, 'exitImpersonation', id.ExitImpersonationRequest.fromPartial(caller(res))),
+        'Impersonation ended',
+      ),
+  }),
+  route({
     method: 'get',
     path: '/api/users/referrals',
     tag: TAGS.account,
@@ -155,21 +107,12 @@ export const PROFILE_ROUTES = routeTable<UsersContext>([
     description: `\`{referrals: [...]}\`, or \`{message: '${NO_REFERRALS}'}\` when there are none.`,
     access: 'user',
     ok: json(referralsAnswer, 'The referrals.'),
-    handler:
-      ({ identity, ctx }) =>
-      async (req, res) => {
-        const out = await callUnary(
-          identity,
-          'listReferrals',
-          id.ListReferralsRequest.fromPartial({ caller: sessionOf(res).caller }),
-          ctx(req),
-        );
-        if (out.referrals.length === 0) {
-          res.json({ message: NO_REFERRALS });
-          return;
-        }
-        const avatarUrl = defaultAvatarUrl(req);
-        res.json({ referrals: out.referrals.map((r) => referralJson(r, avatarUrl)) });
-      },
-  },
+    handler: async ({ identity, caller }, { call }, req, res) => {
+      const out = await call(identity, 'listReferrals', id.ListReferralsRequest.fromPartial(caller(res)));
+      const avatarUrl = defaultAvatarUrl(req);
+      return out.referrals.length === 0
+        ? { message: NO_REFERRALS }
+        : { referrals: out.referrals.map((r) => referralJson(r, avatarUrl)) };
+    },
+  }),
 ]);

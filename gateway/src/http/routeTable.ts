@@ -7,15 +7,21 @@
  * - the authorization matrix the tests walk (testing/routeMatrix.ts).
  *
  * Each *Routes.ts module exports its table (an array of Route) and a router built from it; routes.ts lists
- * the tables.
+ * the tables. A route declared with `route(...)` has its path parameters and JSON body parsed by the table
+ * before its handler runs, which gets them typed with the request's gRPC call, and may return its answer
+ * for the table to send through the route's answer schema.
  */
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
 import type { RateLimitedRoute } from '../config.js';
+import { callUnary, type RequestOf, type ResponseOf, type UnaryMethod } from '@meridian/platform/grpc/index';
+import type { Client } from '@grpc/grpc-js';
 import { sessionOf, type Auth } from './auth.js';
 import { HttpError } from './errors.js';
+import type { GrpcContext } from './grpcContext.js';
 import { IMPERSONATING_MONEY } from './refusals.js';
 import { messageAnswer } from './answers.js';
+import { parseBody } from './validation.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -99,6 +105,7 @@ export interface Route<C> extends Omit<RouteDoc, 'access'> {
   guardedByHandler?: true;
   /** Run after the access guard, before the handler, in order (rate limits, metrics, request checks). */
   middleware?: (c: C) => RequestHandler[];
+  /** The Express handler (route(...) builds it from a handler that gets the parsed input). */
   handler: (c: C) => RequestHandler;
 }
 
@@ -120,8 +127,8 @@ export const TAGS = {
 /** A table's routes, typed by what its router prepares. */
 export const routeTable = <C>(routes: Route<C>[]): readonly Route<C>[] => routes;
 
-export const json = (schema: z.ZodType, description: string): Answer => ({ schema, description });
-export const message = (description: string): Answer => json(messageAnswer, description);
+export const json = <S extends z.ZodType>(schema: S, description: string) => ({ schema, description });
+export const message = (description: string) => json(messageAnswer, description);
 
 export const docAccessOf = (access: Access): DocAccess =>
   access === 'public' ? 'public' : access === 'admin' || access === 'adminMoney' ? 'admin' : 'user';
@@ -192,4 +199,77 @@ export function routerOf<C extends object>(routes: readonly Route<C>[], c: C, mo
     );
   }
   return r;
+}
+
+/** What the table hands a route's handler besides the request: its input, parsed, and its gRPC call. */
+export interface RouteInput<B, P> {
+  /** The JSON body as the route's `body` schema parses it (parseBody); undefined without one. */
+  body: B;
+  /** The path parameters as the route's `params` parse them; undefined without them. */
+  params: P;
+  /** A unary call with this request's gRPC context (its correlation id, the gateway's deadline). */
+  call: <Cl extends Client, M extends UnaryMethod<Cl>>(
+    client: Cl,
+    method: M,
+    request: RequestOf<Cl, M>,
+  ) => Promise<ResponseOf<Cl, M>>;
+}
+
+/** What a parsed route's context carries: the request's gRPC context (grpcContext.ts). */
+export interface CallingContext {
+  ctx: (req: Request) => GrpcContext;
+}
+
+/** The JSON a handler may return for the table to send: the input of the route's answer schema. */
+type AnswerOf<O> = O extends { schema: infer A extends z.ZodType } ? z.input<A> : never;
+
+/**
+ * A route whose input the table parses before its handler runs: the path parameters (`params`, a parser of
+ * `req.params` that refuses with the route's 400s: validation.ts parseTokenParam, parseEmailParam), then
+ * the JSON body (`body`, a schema: parseBody). The handler gets them typed, with the request's gRPC call,
+ * and either answers itself or returns what the table sends: its `ok` answer, through that answer's schema
+ * (keys the schema does not name are left out), with the route's `status`.
+ */
+type ParsedRoute<C, B, P, O> = Omit<Route<C>, 'body' | 'handler' | 'ok'> & {
+  ok: O;
+  params?: (raw: Request['params']) => P;
+  handler: (c: C, input: RouteInput<B, P>, req: Request, res: Response) => Promise<AnswerOf<O> | void> | void;
+};
+
+/** A route of the table whose input the table parses (ParsedRoute); its handler gets it typed. */
+export function route<C extends CallingContext, S extends z.ZodType, P, O extends Answer>(
+  r: ParsedRoute<C, z.output<S>, P, O> & { body: S; params: (raw: Request['params']) => P },
+): Route<C>;
+export function route<C extends CallingContext, S extends z.ZodType, O extends Answer>(
+  r: ParsedRoute<C, z.output<S>, undefined, O> & { body: S; params?: undefined },
+): Route<C>;
+export function route<C extends CallingContext, P, O extends Answer>(
+  r: ParsedRoute<C, undefined, P, O> & { body?: undefined; params: (raw: Request['params']) => P },
+): Route<C>;
+export function route<C extends CallingContext, O extends Answer>(
+  r: ParsedRoute<C, undefined, undefined, O> & { body?: undefined; params?: undefined },
+): Route<C>;
+export function route<C extends CallingContext, S extends z.ZodType, P, O extends Answer>(
+  r: ParsedRoute<C, z.output<S> | undefined, P | undefined, O> & { body?: S },
+): Route<C> {
+  const { params, handler, ...rest } = r;
+  return {
+    ...rest,
+    handler: (c) => async (req, res) => {
+      const ctx = c.ctx(req);
+      const input = {
+        params: params?.(req.params),
+        body: r.body ? parseBody(r.body, req.body) : undefined,
+        call: <Cl extends Client, M extends UnaryMethod<Cl>>(
+          client: Cl,
+          method: M,
+          request: RequestOf<Cl, M>,
+        ) => callUnary(client, method, request, ctx),
+      };
+      const answer = await handler(c, input, req, res);
+      if (answer === undefined) return;
+      if (!r.ok.schema) throw new Error(`${routeKey(r)} answers ${r.ok.media?.type}, not JSON`);
+      res.status(r.status ?? 200).json(r.ok.schema.parse(answer));
+    },
+  };
 }

@@ -4,11 +4,10 @@
  */
 import { z } from 'zod';
 import * as id from '@meridian/proto/meridian/identity/v1/identity';
-import { callUnary } from '../grpcClients.js';
 import { clearSessionCookie } from './cookies.js';
 import { countLogins } from '../metrics.js';
 import { correlationId } from './middleware.js';
-import { parseBody, parseEmailParam, parseTokenParam, schemas } from './validation.js';
+import { parseEmailParam, parseTokenParam, schemas } from './validation.js';
 import { userAnswer, userWithMessageAnswer } from './answers.js';
 import {
   ALL_FIELDS_REQUIRED,
@@ -19,11 +18,11 @@ import {
   SHORT_PASSWORD,
   mustBeString,
 } from './refusals.js';
-import { TAGS, json, message, routeTable } from './routeTable.js';
+import { TAGS, json, message, route, routeTable } from './routeTable.js';
 import type { UsersContext } from './usersContext.js';
 
 export const SIGN_IN_ROUTES = routeTable<UsersContext>([
-  {
+  route({
     method: 'post',
     path: '/api/users/register',
     tag: TAGS.account,
@@ -46,29 +45,16 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
       409: ['Email is already registered'],
     },
     middleware: ({ limit }) => [limit('register')],
-    handler:
-      ({ identity, ctx, browser, signedIn }) =>
-      async (req, res) => {
-        const b = parseBody(schemas.register, req.body);
-        const out = await callUnary(
-          identity,
-          'register',
-          id.RegisterRequest.fromPartial({
-            name: b.name,
-            email: b.email,
-            password: b.password,
-            phone: b.phone,
-            country: b.country,
-            referralCode: b.referralCode ?? '',
-            ...browser(req),
-          }),
-          ctx(req),
-        );
-        signedIn(req, res, out, 201);
-      },
-  }, // login and loginWithCode: per client address only; identity counts failures per account and browser
+    handler: async ({ identity, browser, signedIn }, { body, call }, req, res) =>
+      signedIn(
+        req,
+        res,
+        await call(identity, 'register', id.RegisterRequest.fromPartial({ ...body, ...browser(req) })),
+        201,
+      ),
+  }), // login and loginWithCode: per client address only; identity counts failures per account and browser
   // (a per-email budget here would let anyone who knows an address lock its owner out)
-  {
+  route({
     method: 'post',
     path: '/api/users/login',
     tag: TAGS.account,
@@ -90,24 +76,14 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
       403: ['Your account has been suspended. Please contact support'],
     },
     middleware: ({ limit }) => [countLogins.password, limit('login')],
-    handler:
-      ({ identity, ctx, browser, signedIn }) =>
-      async (req, res) => {
-        const b = parseBody(schemas.login, req.body);
-        const out = await callUnary(
-          identity,
-          'login',
-          id.LoginRequest.fromPartial({
-            email: b.email,
-            password: b.password,
-            ...browser(req),
-          }),
-          ctx(req),
-        );
-        signedIn(req, res, out);
-      },
-  },
-  {
+    handler: async ({ identity, browser, signedIn }, { body, call }, req, res) =>
+      signedIn(
+        req,
+        res,
+        await call(identity, 'login', id.LoginRequest.fromPartial({ ...body, ...browser(req) })),
+      ),
+  }),
+  route({
     method: 'get',
     path: '/api/users/logout',
     tag: TAGS.account,
@@ -118,28 +94,21 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
     ok: message('Logged out.'),
     errors: { 403: ['Cross-site request refused'] },
     consumesSession: true,
-    handler:
-      ({ auth, identity, secure, ctx }) =>
-      async (req, res) => {
-        const s = await auth.optional(req, res);
-        let message = 'Logout successful';
-        if (s) {
-          try {
-            const out = await callUnary(
-              identity,
-              'logout',
-              id.LogoutRequest.fromPartial({ caller: s.caller }),
-              ctx(req),
-            );
-            message = out.message || message;
-          } catch {
-            // The cookie goes either way; a session identity cannot find is already gone.
-          }
+    handler: async ({ auth, identity, secure }, { call }, req, res) => {
+      const s = await auth.optional(req, res);
+      let message = 'Logout successful';
+      if (s) {
+        try {
+          const out = await call(identity, 'logout', id.LogoutRequest.fromPartial({ caller: s.caller }));
+          message = out.message || message;
+        } catch {
+          // The cookie goes either way; a session identity cannot find is already gone.
         }
-        clearSessionCookie(res, secure);
-        res.json({ message });
-      },
-  },
+      }
+      clearSessionCookie(res, secure);
+      res.json({ message });
+    },
+  }),
   {
     method: 'get',
     path: '/api/users/loginStatus',
@@ -154,7 +123,7 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
         res.json(s !== null);
       },
   },
-  {
+  route({
     method: 'patch',
     path: '/api/users/verifyUser/:verificationToken',
     tag: TAGS.account,
@@ -162,20 +131,15 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
     access: 'public',
     ok: message('Verified.'),
     errors: { 400: ['Invalid or expired token', 'Invalid or expired verification link'] },
-    handler:
-      ({ identity, ctx }) =>
-      async (req, res) => {
-        const token = parseTokenParam(req.params.verificationToken, 'Invalid or expired token');
-        const out = await callUnary(
-          identity,
-          'verifyUser',
-          id.VerifyUserRequest.fromPartial({ verificationToken: token, correlationId: correlationId(req) }),
-          ctx(req),
-        );
-        res.json({ message: out.message });
-      },
-  },
-  {
+    params: (p) => ({ verificationToken: parseTokenParam(p.verificationToken, 'Invalid or expired token') }),
+    handler: ({ identity }, { params, call }, req, _res) =>
+      call(
+        identity,
+        'verifyUser',
+        id.VerifyUserRequest.fromPartial({ ...params, correlationId: correlationId(req) }),
+      ),
+  }),
+  route({
     method: 'patch',
     path: '/api/users/resetPassword/:resetToken',
     tag: TAGS.account,
@@ -195,25 +159,15 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
       ],
     },
     middleware: ({ limit }) => [limit('resetPassword')],
-    handler:
-      ({ identity, ctx }) =>
-      async (req, res) => {
-        const token = parseTokenParam(req.params.resetToken, 'Invalid or expired token');
-        const b = parseBody(schemas.resetPassword, req.body);
-        const out = await callUnary(
-          identity,
-          'resetPassword',
-          id.ResetPasswordRequest.fromPartial({
-            resetToken: token,
-            password: b.password,
-            correlationId: correlationId(req),
-          }),
-          ctx(req),
-        );
-        res.json({ message: out.message });
-      },
-  },
-  {
+    params: (p) => ({ resetToken: parseTokenParam(p.resetToken, 'Invalid or expired token') }),
+    handler: ({ identity }, { params, body, call }, req, _res) =>
+      call(
+        identity,
+        'resetPassword',
+        id.ResetPasswordRequest.fromPartial({ ...params, ...body, correlationId: correlationId(req) }),
+      ),
+  }),
+  route({
     method: 'post',
     path: '/api/users/forgotPassword',
     tag: TAGS.account,
@@ -225,23 +179,10 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
     ok: message('Sent when registered.'),
     errors: { 400: [EMAIL_REQUIRED, INVALID_EMAIL, ...mustBeString('email')] },
     middleware: ({ limit, bodyEmail }) => [limit('forgotPassword', bodyEmail)],
-    handler:
-      ({ identity, ctx, origin }) =>
-      async (req, res) => {
-        const b = parseBody(schemas.forgotPassword, req.body);
-        const out = await callUnary(
-          identity,
-          'forgotPassword',
-          id.ForgotPasswordRequest.fromPartial({
-            email: b.email,
-            ...origin(req),
-          }),
-          ctx(req),
-        );
-        res.json({ message: out.message });
-      },
-  },
-  {
+    handler: ({ identity, origin }, { body, call }, req, _res) =>
+      call(identity, 'forgotPassword', id.ForgotPasswordRequest.fromPartial({ ...body, ...origin(req) })),
+  }),
+  route({
     method: 'post',
     path: '/api/users/sendLoginCode/:email',
     tag: TAGS.account,
@@ -252,23 +193,11 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
     ok: message('Sent when registered.'),
     errors: { 400: [INVALID_EMAIL, ALL_FIELDS_REQUIRED], 429: [IDENTITY_RATE_LIMITED] },
     middleware: ({ limit, paramEmail }) => [limit('sendLoginCode', paramEmail)],
-    handler:
-      ({ identity, ctx, origin }) =>
-      async (req, res) => {
-        const email = parseEmailParam(req.params.email);
-        const out = await callUnary(
-          identity,
-          'sendLoginCode',
-          id.SendLoginCodeRequest.fromPartial({
-            email,
-            ...origin(req),
-          }),
-          ctx(req),
-        );
-        res.json({ message: out.message });
-      },
-  },
-  {
+    params: (p) => ({ email: parseEmailParam(p.email) }),
+    handler: ({ identity, origin }, { params, call }, req, _res) =>
+      call(identity, 'sendLoginCode', id.SendLoginCodeRequest.fromPartial({ ...params, ...origin(req) })),
+  }),
+  route({
     method: 'post',
     path: '/api/users/loginWithCode/:email',
     tag: TAGS.account,
@@ -289,26 +218,18 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
       429: [IDENTITY_RATE_LIMITED],
     },
     middleware: ({ limit }) => [countLogins.code, limit('loginWithCode')],
-    handler:
-      ({ identity, ctx, browser, signedIn }) =>
-      async (req, res) => {
-        const email = parseEmailParam(req.params.email);
-        const b = parseBody(schemas.loginWithCode, req.body);
-        const out = await callUnary(
-          identity,
-          'loginWithCode',
-          id.LoginWithCodeRequest.fromPartial({
-            email,
-            loginCode: b.loginCode,
-            ...browser(req),
-          }),
-          ctx(req),
-        );
-        // Spec §4: login-with-code success "shows the server message".
-        signedIn(req, res, out, 200, out.message ? { message: out.message } : {});
-      },
-  },
-  {
+    params: (p) => ({ email: parseEmailParam(p.email) }),
+    handler: async ({ identity, browser, signedIn }, { params, body, call }, req, res) => {
+      const out = await call(
+        identity,
+        'loginWithCode',
+        id.LoginWithCodeRequest.fromPartial({ ...params, ...body, ...browser(req) }),
+      );
+      // Spec §4: login-with-code success "shows the server message".
+      signedIn(req, res, out, 200, out.message ? { message: out.message } : {});
+    },
+  }),
+  route({
     method: 'post',
     path: '/api/users/google/callback',
     tag: TAGS.account,
@@ -323,20 +244,11 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
       401: ['Google sign-in failed: invalid credential'],
     },
     middleware: ({ limit }) => [countLogins.google, limit('google')],
-    handler:
-      ({ identity, ctx, browser, signedIn }) =>
-      async (req, res) => {
-        const b = parseBody(schemas.google, req.body);
-        const out = await callUnary(
-          identity,
-          'googleLogin',
-          id.GoogleLoginRequest.fromPartial({
-            credential: b.credential,
-            ...browser(req),
-          }),
-          ctx(req),
-        );
-        signedIn(req, res, out);
-      },
-  },
+    handler: async ({ identity, browser, signedIn }, { body, call }, req, res) =>
+      signedIn(
+        req,
+        res,
+        await call(identity, 'googleLogin', id.GoogleLoginRequest.fromPartial({ ...body, ...browser(req) })),
+      ),
+  }),
 ]);

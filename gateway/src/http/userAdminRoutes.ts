@@ -3,16 +3,14 @@
  */
 import { z } from 'zod';
 import * as id from '@meridian/proto/meridian/identity/v1/identity';
-import { callUnary } from '../grpcClients.js';
 import { sessionOf } from './auth.js';
-import { setSessionCookie } from './cookies.js';
 import { HttpError } from './errors.js';
 import { deleteWithMoneySettled, parseCancelPending } from './userDeletion.js';
 import { defaultAvatarUrl, userJson } from './userView.js';
-import { parseBody, parseTokenParam, schemas } from './validation.js';
+import { parseTokenParam, schemas } from './validation.js';
 import { impersonationAnswer, userAnswer, userStatsAnswer } from './answers.js';
 import { ALL_FIELDS_REQUIRED, INVALID_USER_ID, ROLE_REQUIRED, mustBeString } from './refusals.js';
-import { TAGS, json, message, routeTable } from './routeTable.js';
+import { TAGS, json, message, route, routeTable } from './routeTable.js';
 import { CANCEL_PENDING_INVALID } from './userDeletion.js';
 import { NEXT_CURSOR_HEADER, pageQuerySchema, setNextCursor } from './pages.js';
 import { INVALID_USERS_QUERY, USERS_PAGE, type UsersContext } from './usersContext.js';
@@ -26,7 +24,7 @@ const usersPageQuery = pageQuerySchema.extend({
 export const USER_ADMIN_ROUTES = routeTable<UsersContext>([
   // Without limit/cursor/q: every user (the spec's answer). With them: one page, newest first, and the
   // next page's cursor in X-Next-Cursor (absent on the last page); the body stays a list of users.
-  {
+  route({
     method: 'get',
     path: '/api/users/getUsers',
     tag: TAGS.account,
@@ -44,35 +42,32 @@ export const USER_ADMIN_ROUTES = routeTable<UsersContext>([
     },
     ok: json(z.array(userAnswer), 'The users.'),
     errors: { 400: [INVALID_USERS_QUERY] },
-    handler:
-      ({ identity, ctx }) =>
-      async (req, res) => {
-        const page = usersPageQuery.safeParse(req.query);
-        if (!page.success) throw new HttpError(400, INVALID_USERS_QUERY);
-        const paged =
-          page.data.limit !== undefined || page.data.cursor !== undefined || page.data.q !== undefined;
-        if (paged && page.data.id !== undefined) throw new HttpError(400, INVALID_USERS_QUERY);
-        const out = await callUnary(
-          identity,
-          'listUsers',
-          id.ListUsersRequest.fromPartial({
-            caller: sessionOf(res).caller,
-            ...(paged
-              ? {
-                  limit: page.data.limit ?? USERS_PAGE,
-                  cursor: page.data.cursor ?? '',
-                  query: page.data.q ?? '',
-                }
-              : {}),
-            userId: page.data.id ?? '',
-          }),
-          ctx(req),
-        );
-        setNextCursor(res, out.nextCursor);
-        res.json(out.users.map((u) => userJson(u, defaultAvatarUrl(req))));
-      },
-  },
-  {
+    handler: async ({ identity, caller }, { call }, req, res) => {
+      const page = usersPageQuery.safeParse(req.query);
+      if (!page.success) throw new HttpError(400, INVALID_USERS_QUERY);
+      const paged =
+        page.data.limit !== undefined || page.data.cursor !== undefined || page.data.q !== undefined;
+      if (paged && page.data.id !== undefined) throw new HttpError(400, INVALID_USERS_QUERY);
+      const out = await call(
+        identity,
+        'listUsers',
+        id.ListUsersRequest.fromPartial({
+          ...caller(res),
+          ...(paged
+            ? {
+                limit: page.data.limit ?? USERS_PAGE,
+                cursor: page.data.cursor ?? '',
+                query: page.data.q ?? '',
+              }
+            : {}),
+          userId: page.data.id ?? '',
+        }),
+      );
+      setNextCursor(res, out.nextCursor);
+      return out.users.map((u) => userJson(u, defaultAvatarUrl(req)));
+    },
+  }),
+  route({
     method: 'get',
     path: '/api/users/userStats',
     tag: TAGS.account,
@@ -80,24 +75,11 @@ export const USER_ADMIN_ROUTES = routeTable<UsersContext>([
     description: 'Total, verified, unverified and suspended users, from counters the user projection keeps.',
     access: 'admin',
     ok: json(userStatsAnswer, 'The statistics.'),
-    handler:
-      ({ identity, ctx }) =>
-      async (req, res) => {
-        const out = await callUnary(
-          identity,
-          'getUserStats',
-          id.GetUserStatsRequest.fromPartial({ caller: sessionOf(res).caller }),
-          ctx(req),
-        );
-        res.json({
-          total: out.total,
-          verified: out.verified,
-          unverified: out.unverified,
-          suspended: out.suspended,
-        });
-      },
-  },
-  {
+    // the answer's schema keeps the four counts
+    handler: ({ identity, caller }, { call }, _req, res) =>
+      call(identity, 'getUserStats', id.GetUserStatsRequest.fromPartial(caller(res))),
+  }),
+  route({
     method: 'post',
     path: '/api/users/upgradeUser',
     tag: TAGS.account,
@@ -117,24 +99,14 @@ export const USER_ADMIN_ROUTES = routeTable<UsersContext>([
       403: ['You cannot change your own role'],
       404: ['User not found'],
     },
-    handler:
-      ({ identity, ctx }) =>
-      async (req, res) => {
-        const b = parseBody(schemas.upgradeUser, req.body);
-        const out = await callUnary(
-          identity,
-          'upgradeUser',
-          id.UpgradeUserRequest.fromPartial({
-            caller: sessionOf(res).caller,
-            userId: b.id,
-            role: b.role,
-          }),
-          ctx(req),
-        );
-        res.json({ message: out.message });
-      },
-  },
-  {
+    handler: ({ identity, caller }, { body, call }, _req, res) =>
+      call(
+        identity,
+        'upgradeUser',
+        id.UpgradeUserRequest.fromPartial({ ...caller(res), userId: body.id, role: body.role }),
+      ),
+  }),
+  route({
     method: 'post',
     path: '/api/users/impersonate/:id',
     tag: TAGS.account,
@@ -149,25 +121,17 @@ export const USER_ADMIN_ROUTES = routeTable<UsersContext>([
       404: ['User not found'],
     },
     consumesSession: true,
-    handler:
-      ({ identity, secure, ctx }) =>
-      async (req, res) => {
-        const userId = parseTokenParam(req.params.id, INVALID_USER_ID);
-        const out = await callUnary(
-          identity,
-          'impersonate',
-          id.ImpersonateRequest.fromPartial({ caller: sessionOf(res).caller, userId }),
-          ctx(req),
-        );
-        if (out.sessionToken) setSessionCookie(res, out.sessionToken, secure);
-        res.json({
-          message: out.message || 'Impersonation started',
-          user: userJson(out.user, defaultAvatarUrl(req)),
-        });
-      },
-  }, // ?cancelPending=true: the user's pending requests are cancelled first (userDeletion.ts); without it a user
+    params: (p) => ({ userId: parseTokenParam(p.id, INVALID_USER_ID) }),
+    handler: async ({ identity, caller, impersonating }, { params, call }, req, res) =>
+      impersonating(
+        req,
+        res,
+        await call(identity, 'impersonate', id.ImpersonateRequest.fromPartial({ ...caller(res), ...params })),
+        'Impersonation started',
+      ),
+  }), // ?cancelPending=true: the user's pending requests are cancelled first (userDeletion.ts); without it a user
   // with money pending or on their balances is not deleted
-  {
+  route({
     method: 'delete',
     path: '/api/users/:id',
     tag: TAGS.account,
@@ -185,30 +149,27 @@ export const USER_ADMIN_ROUTES = routeTable<UsersContext>([
       403: ['You cannot delete your own account'],
       404: ['User not found'],
     },
-    handler:
-      ({ identity, money, ctx }) =>
-      async (req, res) => {
-        const userId = parseTokenParam(req.params.id, INVALID_USER_ID);
-        const cancelPending = parseCancelPending(req.query.cancelPending);
-        const session = sessionOf(res);
-        const remove = async () =>
-          (
-            await callUnary(
-              identity,
-              'deleteUser',
-              id.DeleteUserRequest.fromPartial({ caller: session.caller, userId }),
-              ctx(req),
-            )
-          ).message;
-        const message = money
-          ? await deleteWithMoneySettled(
-              money,
-              { caller: session.caller, callerRole: session.principal.role, userId, cancelPending },
-              ctx(req),
-              remove,
-            )
-          : await remove();
-        res.json({ message });
-      },
-  },
+    params: (p) => parseTokenParam(p.id, INVALID_USER_ID),
+    handler: async ({ identity, money, ctx }, { params: userId, call }, req, res) => {
+      const cancelPending = parseCancelPending(req.query.cancelPending);
+      const session = sessionOf(res);
+      const remove = async () =>
+        (
+          await call(
+            identity,
+            'deleteUser',
+            id.DeleteUserRequest.fromPartial({ caller: session.caller, userId }),
+          )
+        ).message;
+      const message = money
+        ? await deleteWithMoneySettled(
+            money,
+            { caller: session.caller, callerRole: session.principal.role, userId, cancelPending },
+            ctx(req),
+            remove,
+          )
+        : await remove();
+      return { message };
+    },
+  }),
 ]);

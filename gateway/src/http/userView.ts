@@ -19,6 +19,8 @@ export function defaultAvatarUrl(req: Request): string {
 }
 
 /** The user as the SPA knows it (spec §3). Never a password hash or a token. */
+export function userJson(u: User, avatarUrl: string): UserAnswer;
+export function userJson(u: User | undefined, avatarUrl: string): UserAnswer | null;
 export function userJson(u: User | undefined, avatarUrl: string): UserAnswer | null {
   if (!u) return null;
   return {

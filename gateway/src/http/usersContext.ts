@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import type * as id from '@meridian/proto/meridian/identity/v1/identity';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import { DEFAULT_RATE_LIMITS, type GatewayConfig, type RateLimitedRoute } from '../config.js';
-import { type Auth } from './auth.js';
+import { sessionOf, type Auth } from './auth.js';
 import { DEVICE_COOKIE, cookiePolicyOf, setDeviceCookie, setSessionCookie } from './cookies.js';
 import { ctxOf } from './grpcContext.js';
 import { correlationId, rateLimit } from './middleware.js';
@@ -43,6 +43,8 @@ export function usersContext({ config, identity, kv, auth, money }: UsersRouteDe
     const v: unknown = req.cookies?.[DEVICE_COOKIE];
     return typeof v === 'string' ? v : '';
   };
+  /** The signed-in caller as identity's requests name them. */
+  const caller = (res: Response) => ({ caller: sessionOf(res).caller });
   /** Where a request comes from, as identity records and rate-limits it: its correlation id and IP. */
   const origin = (req: Request) => ({ correlationId: correlationId(req), clientIp: req.ip ?? '' });
   /** A sign-in's browser: where it comes from, and its trusted-device token (cookie) if it has one. */
@@ -60,7 +62,26 @@ export function usersContext({ config, identity, kv, auth, money }: UsersRouteDe
     if (auth.deviceToken) setDeviceCookie(res, auth.deviceToken, secure);
     res.status(status).json({ ...userJson(auth.user, defaultAvatarUrl(req)), ...extra });
   };
-  return { auth, identity, money, secure, ctx, limit, bodyEmail, paramEmail, origin, browser, signedIn };
+  /** An impersonation begun or ended: the answered session becomes the cookie's; its message and user. */
+  const impersonating = (req: Request, res: Response, out: id.AuthResponse, message: string) => {
+    if (out.sessionToken) setSessionCookie(res, out.sessionToken, secure);
+    res.json({ message: out.message || message, user: userJson(out.user, defaultAvatarUrl(req)) });
+  };
+  return {
+    auth,
+    identity,
+    money,
+    secure,
+    ctx,
+    caller,
+    impersonating,
+    limit,
+    bodyEmail,
+    paramEmail,
+    origin,
+    browser,
+    signedIn,
+  };
 }
 
 export type UsersContext = ReturnType<typeof usersContext>;
