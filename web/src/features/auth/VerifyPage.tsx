@@ -3,7 +3,8 @@ import { Link, useParams } from 'react-router-dom';
 import { browser } from '../../app/browser';
 import { useAppDispatch } from '../../app/hooks';
 import { Spinner } from '../../ui/Spinner';
-import { AuthCard, ShieldIcon } from './AuthCard';
+import { AuthCard } from './AuthCard';
+import { ShieldIcon } from './authIcons';
 import { verificationLinkOpened } from './authSlice';
 
 export const VERIFY_REDIRECT_MS = 3000;

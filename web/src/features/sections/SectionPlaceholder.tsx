@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { Card, PageHeader } from '../../ui/Card';
+import { OutlineIcon } from '../../ui/OutlineIcon';
 
 export function SectionPlaceholder({ title, summary }: { title: string; summary: string }) {
   return (
@@ -7,16 +8,10 @@ export function SectionPlaceholder({ title, summary }: { title: string; summary:
       <PageHeader title={title} subtitle={summary} />
       <Card className="notice-card">
         <div className="notice-card__icon" aria-hidden="true">
-          <svg viewBox="0 0 24 24" width="28" height="28">
-            <circle cx="12" cy="12" r="8.5" fill="none" stroke="currentColor" strokeWidth="1.8" />
-            <path
-              d="M12 7.5V12l3 2"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="1.8"
-              strokeLinecap="round"
-            />
-          </svg>
+          <OutlineIcon size={28}>
+            <circle cx="12" cy="12" r="8.5" />
+            <path d="M12 7.5V12l3 2" strokeLinecap="round" />
+          </OutlineIcon>{' '}
         </div>
         <h2 className="h3">This section opens soon.</h2>
         <p className="muted">
