@@ -73,26 +73,6 @@ describe('/admin-pending-deposit', () => {
     expect(await screen.findByText('Pending deposits fetched successfully!')).toBeInTheDocument();
   });
 
-  it("shows 'No pending deposits found.' and then a deposit that arrives live, which leaves when decided", async () => {
-    server.on('GET payments/pending-deposit', [200, { deposit: [] }]);
-    const { store } = renderApp('/admin-pending-deposit', { preloadedState: loggedInAs(admin) });
-    expect(await screen.findByText('No pending deposits found.')).toBeInTheDocument();
-    pushLive(store, {
-      event: 'queue/itemAdded',
-      payload: {
-        queue: 'deposits',
-        item: { transactionId: 't9', amount: 700, status: 'Pending', user: ada },
-        position: '1',
-      },
-    });
-    expect(await screen.findByText('$700.00')).toBeInTheDocument();
-    pushLive(store, {
-      event: 'queue/itemDecided',
-      payload: { queue: 'deposits', id: 't9', status: 'Confirmed', position: '2' },
-    });
-    expect(await screen.findByText('No pending deposits found.')).toBeInTheDocument();
-  });
-
   it('shows the server message, else the fallback, when the fetch fails', async () => {
     server.on('GET payments/pending-deposit', [500, { message: 'Ledger unavailable' }]);
     renderApp('/admin-pending-deposit', { preloadedState: loggedInAs(admin) });

@@ -226,17 +226,4 @@ describe('/pending-kyc', () => {
     await user.click(screen.getByRole('button', { name: 'Reject KYC of Tim Berners' }));
     expect(await screen.findByText('KYC rejected successfully!')).toBeInTheDocument();
   });
-
-  it("shows 'No pending requests.' and live arrivals", async () => {
-    server.on('GET users/kyc/pending', [200, { pendingUsers: [] }]);
-    const { store } = renderApp('/pending-kyc', { preloadedState: loggedInAs(admin) });
-    expect(await screen.findByText('No pending requests.')).toBeInTheDocument();
-    pushLive(store, { event: 'queue/itemAdded', payload: { queue: 'kyc', item: pendingUsers[0] } });
-    expect(await screen.findByRole('listitem', { name: 'KYC of Ada Lovelace' })).toBeInTheDocument();
-    pushLive(store, {
-      event: 'queue/itemDecided',
-      payload: { queue: 'kyc', id: 'k1', status: 'Approved' },
-    });
-    expect(await screen.findByText('No pending requests.')).toBeInTheDocument();
-  });
 });

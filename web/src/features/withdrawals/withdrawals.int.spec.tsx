@@ -161,22 +161,6 @@ describe('/admin-pending-wallet', () => {
     expect(await screen.findByText('Pending withdrawals fetched successfully')).toBeInTheDocument();
   });
 
-  it("shows 'No pending withdrawals found.', a live arrival, and its departure", async () => {
-    server.on('GET withDraw/pending', [200, { withdrawals: [] }]);
-    const { store } = renderApp('/admin-pending-wallet', { preloadedState: loggedInAs(admin) });
-    expect(await screen.findByText('No pending withdrawals found.')).toBeInTheDocument();
-    pushLive(store, {
-      event: 'queue/itemAdded',
-      payload: { queue: 'withdrawals', item: { _id: 'w5', user: ada, amount: 75, status: 'Pending' } },
-    });
-    expect(await screen.findByText('$75.00')).toBeInTheDocument();
-    pushLive(store, {
-      event: 'queue/itemDecided',
-      payload: { queue: 'withdrawals', id: 'w5', status: 'Approved' },
-    });
-    expect(await screen.findByText('No pending withdrawals found.')).toBeInTheDocument();
-  });
-
   it("shows the server message, else 'Failed to fetch pending withdrawals.'", async () => {
     server.on('GET withDraw/pending', [403, { message: 'Not authorized as an admin' }]);
     renderApp('/admin-pending-wallet', { preloadedState: loggedInAs(admin) });
