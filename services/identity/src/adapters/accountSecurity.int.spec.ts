@@ -121,7 +121,7 @@ describe('canonical emails', () => {
   });
 
   it('a deleted account frees its canonical address', async () => {
-    const admin = await h.callerOf((await h.signInWithCode(h.admin.email)).sessionToken);
+    const admin = await h.adminCaller();
     const user = await h.register({ email: 'zed+a@example.com' });
     await h.call('deleteUser', { caller: admin, userId: user.user!.id });
     const again = await h.register({ email: 'zed@example.com' });
@@ -164,7 +164,7 @@ describe('reset links and suspension', () => {
   });
 
   it('loginWithCode answers a suspended account as a wrong code unless the code is valid', async () => {
-    const admin = await h.callerOf((await h.signInWithCode(h.admin.email)).sessionToken);
+    const admin = await h.adminCaller();
     const user = await h.register();
     const code = await newCode(user.email);
     await h.call('upgradeUser', { caller: admin, userId: user.user!.id, role: 'suspended' });

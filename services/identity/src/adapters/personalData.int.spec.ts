@@ -54,11 +54,6 @@ async function auditOf(caller: Caller, userId: string, action: string) {
   }, `an audit entry ${action}`);
 }
 
-async function adminCaller() {
-  const res = await h.signInWithCode(h.admin.email);
-  return h.callerOf(res.sessionToken);
-}
-
 /** The service token as metadata (what another service sends). */
 function withToken(token: string): grpc.Metadata {
   const m = new grpc.Metadata();
@@ -95,7 +90,7 @@ describe('personal data in identity', () => {
     });
 
     // the admin's search finds a prefix of a word of the name or of the email (blind tokens, app/userSearch.ts)
-    const caller = await adminCaller();
+    const caller = await h.adminCaller();
     const byName = await h.call('listUsers', { caller, limit: 10, query: 'petra pr' });
     expect(byName.users.map((u) => u.id)).toEqual([id]);
     expect(byName.users[0]).toMatchObject({
@@ -113,7 +108,7 @@ describe('personal data in identity', () => {
   it('deleting the user destroys the key: every copy reads [deleted], the audit trail keeps the row', async () => {
     const user = await h.register({ name: 'Gone Soon', email: 'gone.soon@example.com' });
     const id = user.user!.id;
-    const caller = await adminCaller();
+    const caller = await h.adminCaller();
     await h.call('updateUser', { caller: await h.callerOf(user.sessionToken), bio: 'Secret bio' });
     const sealedName = ((await h.events('UserRegistered')).at(-1)!.data as { name: string }).name;
     expect(await h.personalData.open(sealedName)).toBe('Gone Soon');
@@ -173,7 +168,7 @@ describe('personal data in identity', () => {
       expect(b).toBeNull();
       await expect(elsewhere.seal('unknown-user', 'x')).rejects.toBeInstanceOf(UserKeyDestroyedError);
       // after the deletion the key is gone for the services too
-      await h.call('deleteUser', { caller: await adminCaller(), userId: id });
+      await h.call('deleteUser', { caller: await h.adminCaller(), userId: id });
       elsewhere.forget(id);
       expect(await elsewhere.open(sealed)).toBe(SHREDDED);
       await expect(elsewhere.seal(id, 'bc1q')).rejects.toBeInstanceOf(UserKeyDestroyedError);
@@ -231,7 +226,7 @@ describe('personal data in identity', () => {
     expect(own.events.map((e) => e.address).sort()).toEqual(['192.0.2.77', '198.51.100.23']);
 
     // deleted: every stored copy is unreadable
-    await h.call('deleteUser', { caller: await adminCaller(), userId: id });
+    await h.call('deleteUser', { caller: await h.adminCaller(), userId: id });
     for (const d of docs) expect(await h.personalData.open(d.address)).toBe(SHREDDED);
     expect(await h.personalData.open(signIn.actor!.address!)).toBe(SHREDDED);
   });
@@ -262,7 +257,7 @@ describe('personal data in identity', () => {
   it('the audit trail reads a deleted user as [deleted] and opens sealed details', async () => {
     const user = await h.register({ name: 'Audited Person', email: 'audited.person@example.com' });
     const id = user.user!.id;
-    const caller = await adminCaller();
+    const caller = await h.adminCaller();
     await h.call('upgradeUser', { caller, userId: id, role: 'author' });
     // stored sealed (RoleChanged carries the person's email and name), answered opened
     const [changed] = await auditOf(caller, id, 'RoleChanged');

@@ -22,7 +22,7 @@ afterEach(async () => {
 /** An admin with a session of their own, impersonating a new user from a second session. */
 async function impersonating() {
   const own = await h.signInWithCode(h.admin.email);
-  const admin = await h.callerOf((await h.signInWithCode(h.admin.email)).sessionToken);
+  const admin = await h.adminCaller();
   const user = await h.register({ name: 'Imp Target' });
   const started = await h.call('impersonate', { caller: admin, userId: user.user!.id });
   const asUser = await h.callerOf(started.sessionToken);

@@ -63,7 +63,7 @@ it('drops every read model and rebuilds it equal from the events alone', async (
       (EXTERNAL_TOPICS.every((t) => h.bus.committed('identity', t) === h.bus.size(t)) &&
         AUDITED_TOPICS.every((t) => h.bus.committed(AUDIT_GROUP, t) === h.bus.size(t))) ||
       null;
-    const admin = await h.callerOf((await h.signInWithCode(h.admin.email)).sessionToken);
+    const admin = await h.adminCaller();
     const ann = await h.register({ name: 'Ann', email: 'ann@example.com' });
     const annCaller = await h.callerOf(ann.sessionToken);
     const annId = ann.user!.id;

@@ -126,6 +126,8 @@ export interface Harness {
     deviceToken?: string,
   ): Promise<AuthResponse>;
   callerOf(sessionToken: string): Promise<Caller>;
+  /** The first admin (ADMIN_EMAIL) signed in from a new browser with an emailed code: their caller. */
+  adminCaller(): Promise<Caller>;
   /** Stops the service (gRPC, relay, consumers) and leaves the store and the bus open. */
   stopService(): Promise<void>;
   stop(): Promise<void>;
@@ -225,6 +227,7 @@ export async function startHarness(
     },
     loginTrusted: (account, deviceToken = account.deviceToken) =>
       h.call('login', { email: account.email, password: account.password, deviceToken }),
+    adminCaller: async () => h.callerOf((await h.signInWithCode(h.admin.email)).sessionToken),
     async callerOf(sessionToken) {
       const p = await h.call('authenticate', { sessionToken });
       return {
