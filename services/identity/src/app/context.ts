@@ -219,6 +219,38 @@ export const decideAndAppend = (
   meta: EventMeta,
 ) => handleCommand(tx, userStreamOf(ctx), userId, command, meta);
 
+/** decideAndAppend on the caller's own stream, the caller as actor under their correlation id. */
+export const appendAsCaller = (
+  ctx: IdentityContext,
+  tx: StoreTx,
+  caller: ResolvedCaller,
+  command: UserCommand | ((state: UserState) => UserCommand),
+) => decideAndAppend(ctx, tx, caller.userId, command, metaFor(caller.correlationId, actorOf(caller), ctx));
+
+/**
+ * Records the end of an admin's impersonation of `userId` (EndImpersonation in its own transaction), the
+ * admin as actor: by the caller's correlation id and address when a caller ends it.
+ */
+export const endImpersonation = (
+  ctx: IdentityContext,
+  userId: string,
+  adminId: string,
+  by: { correlationId?: string; address?: string } = {},
+) =>
+  ctx.store.transaction((tx) =>
+    decideAndAppend(
+      ctx,
+      tx,
+      userId,
+      { type: 'EndImpersonation', adminId },
+      metaFor(
+        by.correlationId,
+        { userId: adminId, role: 'admin', ...(by.address ? { address: by.address } : {}) },
+        ctx,
+      ),
+    ),
+  );
+
 // ---------- state-stored deciders (login codes, one-time tokens: never published) ----------
 
 export async function decideStateStored<C, E extends DomainEvent, S>(
@@ -418,17 +450,8 @@ async function endedImpersonation(
     onlyIfAbsent: true,
   });
   await revokeSession(ctx, sessionId);
-  if (first && (await getUserView(ctx.store, record.userId))) {
-    await ctx.store.transaction((tx) =>
-      decideAndAppend(
-        ctx,
-        tx,
-        record.userId,
-        { type: 'EndImpersonation', adminId },
-        metaFor(undefined, { userId: adminId, role: 'admin' }, ctx),
-      ),
-    );
-  }
+  if (first && (await getUserView(ctx.store, record.userId)))
+    await endImpersonation(ctx, record.userId, adminId);
   return true;
 }
 

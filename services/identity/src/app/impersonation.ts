@@ -1,6 +1,7 @@
 import { forbidden, precondition } from '@meridian/platform/eventSourcing/errors';
 import {
   decideAndAppend,
+  endImpersonation,
   metaFor,
   revokeSession,
   resolveCaller,
@@ -51,19 +52,7 @@ export async function exitImpersonation(
   const caller = await resolveCaller(ctx, callerInput);
   const adminId = caller.impersonatorId;
   if (!adminId) throw precondition('You are not impersonating anyone');
-  await ctx.store.transaction((tx) =>
-    decideAndAppend(
-      ctx,
-      tx,
-      caller.userId,
-      { type: 'EndImpersonation', adminId },
-      metaFor(
-        caller.correlationId,
-        { userId: adminId, role: 'admin', ...(caller.address ? { address: caller.address } : {}) },
-        ctx,
-      ),
-    ),
-  );
+  await endImpersonation(ctx, caller.userId, adminId, caller);
   await revokeSession(ctx, caller.sessionId);
   return signedIn(ctx, adminId, 'Impersonation ended');
 }

@@ -3,8 +3,8 @@ import { checkPassword, MESSAGES } from '../domain/user.js';
 import { expiryOf, INVALID_TOKEN_MESSAGE } from '../domain/oneTimeToken.js';
 import { findUserIdByEmail } from '../projections/userView.js';
 import {
-  actorOf,
   CREDENTIALS,
+  appendAsCaller,
   decideAndAppend,
   formEmail,
   loadUserState,
@@ -100,13 +100,7 @@ export async function changePassword(
   const passwordHash = oldPasswordMatches ? await ctx.passwords.hash(input.password) : '';
   const now = ctx.clock();
   await ctx.store.transaction(async (tx) => {
-    await decideAndAppend(
-      ctx,
-      tx,
-      caller.userId,
-      { type: 'ChangePassword', via: 'change', oldPasswordMatches, now },
-      metaFor(caller.correlationId, actorOf(caller), ctx),
-    );
+    await appendAsCaller(ctx, tx, caller, { type: 'ChangePassword', via: 'change', oldPasswordMatches, now });
     await setPassword(tx, caller.userId, passwordHash, now);
     await revokeTokens(tx, caller.userId, ['reset']);
   });

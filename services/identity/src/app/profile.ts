@@ -2,9 +2,7 @@ import { forbidden } from '@meridian/platform/eventSourcing/errors';
 import { checkProfile, PROFILE_FIELDS, type ProfileChanges } from '../domain/user.js';
 import { getUserView, listReferralsOf, type ReferralView, type UserView } from '../projections/userView.js';
 import {
-  actorOf,
-  decideAndAppend,
-  metaFor,
+  appendAsCaller,
   openUserView,
   resolveCaller,
   sealPersonal,
@@ -49,13 +47,7 @@ export async function updateUser(
   checkProfile(changes);
   const sealed = await sealPersonal(ctx, caller.userId, changes as Record<string, string>);
   await ctx.store.transaction((tx) =>
-    decideAndAppend(
-      ctx,
-      tx,
-      caller.userId,
-      { type: 'UpdateProfile', changes: sealed },
-      metaFor(caller.correlationId, actorOf(caller), ctx),
-    ),
+    appendAsCaller(ctx, tx, caller, { type: 'UpdateProfile', changes: sealed }),
   );
   return {
     user: await openUserView(ctx, (await getUserView(ctx.store, caller.userId))!),

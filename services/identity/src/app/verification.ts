@@ -1,7 +1,7 @@
 import { invalid } from '@meridian/platform/eventSourcing/errors';
 import { expiryOf, INVALID_TOKEN_MESSAGE } from '../domain/oneTimeToken.js';
 import {
-  actorOf,
+  appendAsCaller,
   decideAndAppend,
   metaFor,
   rateLimit,
@@ -21,17 +21,11 @@ export async function sendVerificationEmail(
   const token = ctx.crypto.randomToken();
   const now = ctx.clock();
   await ctx.store.transaction(async (tx) => {
-    await decideAndAppend(
-      ctx,
-      tx,
-      caller.userId,
-      {
-        type: 'RequestVerification',
-        sealedToken: ctx.crypto.seal(token),
-        expiresAt: expiryOf('verify', now),
-      },
-      metaFor(caller.correlationId, actorOf(caller), ctx),
-    );
+    await appendAsCaller(ctx, tx, caller, {
+      type: 'RequestVerification',
+      sealedToken: ctx.crypto.seal(token),
+      expiresAt: expiryOf('verify', now),
+    });
     await issueToken(ctx, tx, token, 'verify', caller.userId, now);
   });
   return 'Verification email sent';
