@@ -1,5 +1,3 @@
-import { api } from './apiClient';
-
 /**
  * Paged lists: every list route takes optional `limit` and `cursor` and answers the next page's
  * cursor in the X-Next-Cursor header (absent on the last page); the body keeps its spec shape. Screens load
@@ -23,13 +21,4 @@ export function pageUrl(path: string, page: PageRequest): string {
   const params = new URLSearchParams({ limit: String(page.limit) });
   if (page.cursor) params.set('cursor', page.cursor);
   return `${path}${path.includes('?') ? '&' : '?'}${params.toString()}`;
-}
-
-/** GET `path` for one page: the body (for the caller to pick its list from) and the next page's cursor. */
-export async function getPage(
-  path: string,
-  page: PageRequest,
-): Promise<{ data: unknown; nextCursor: string }> {
-  const res = await api.get(pageUrl(path, page));
-  return { data: res.data, nextCursor: res.headers?.['x-next-cursor'] ?? '' };
 }

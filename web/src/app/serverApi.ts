@@ -1,6 +1,7 @@
 import type { ThunkDispatch, UnknownAction, WithSlice } from '@reduxjs/toolkit';
 import { createApi, type BaseQueryFn } from '@reduxjs/toolkit/query/react';
 import { useDispatch } from 'react-redux';
+import type { ListMore } from '../ui/MoreSentinel';
 import { api as client, ApiError, REQUEST_TIMEOUT_MS, type ApiRequestConfig } from './apiClient';
 import { LIST_PAGE_SIZE, pageUrl, type Page } from './pages';
 
@@ -111,3 +112,23 @@ export function cursorPaged<T>(path: string, listOf: (data: unknown) => T[]) {
     transformResponse: pageOf(listOf),
   };
 }
+
+/** The part of an infinite query's hook result that pages it. */
+export interface InfinitePaging {
+  hasNextPage: boolean;
+  isFetching: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage(): unknown;
+}
+
+/**
+ * An infinite query's next pages for ui/MoreSentinel: loaded one at a time as the end of the list comes into
+ * view; a failed page leaves the sentinel there, so scrolling again retries.
+ */
+export const moreOf = (query: InfinitePaging): ListMore => ({
+  hasMore: query.hasNextPage,
+  loading: query.isFetchingNextPage,
+  loadMore: () => {
+    if (query.hasNextPage && !query.isFetching) void query.fetchNextPage();
+  },
+});

@@ -1,5 +1,5 @@
-import { useMemo, useState } from 'react';
-import { usePagedList } from '../../app/usePagedList';
+import { useEffect, useMemo } from 'react';
+import { moreOf } from '../../app/api';
 import { MoreSentinel } from '../../ui/MoreSentinel';
 import { toast } from '../../ui/toast';
 import { PageHeader } from '../../ui/Card';
@@ -8,7 +8,8 @@ import { formatUsd } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
 import { depositTone, investmentTone, StatusBadge, withdrawalStatus } from '../../ui/StatusBadge';
 import { StatementsSection } from '../statements/StatementsSection';
-import { fetchHistoryPage, orderHistory, timestampOf, type HistoryItem } from './history';
+import { orderHistory, timestampOf, type HistoryItem } from './history';
+import { useTransactionHistoryInfiniteQuery } from './historyApi';
 import { NoticeCard } from '../../ui/ScreenParts';
 
 export const HISTORY_MESSAGES = { failed: 'Failed to fetch data.', empty: 'No records found.' } as const;
@@ -43,15 +44,20 @@ function detail(item: HistoryItem): string {
 
 /**
  * /transaction-History: deposits, investments and withdrawals in one list, newest first; a page at a
- * time, the next one loaded as the user scrolls to the end.
+ * time (historyApi.ts), the next one loaded as the user scrolls to the end.
  */
 export function TransactionHistoryPage() {
-  const [failed, setFailed] = useState(false);
-  const { items: loaded, more } = usePagedList(fetchHistoryPage, () => {
-    toast.error(HISTORY_MESSAGES.failed, { toastId: 'history-failed' });
-    setFailed(true);
-  });
-  const items = useMemo(() => (loaded ? orderHistory(loaded) : null), [loaded]);
+  const history = useTransactionHistoryInfiniteQuery();
+  const failed = history.isError && !history.data;
+  useEffect(() => {
+    if (failed) toast.error(HISTORY_MESSAGES.failed, { toastId: 'history-failed' });
+  }, [failed]);
+  const { data } = history;
+  const items = useMemo(
+    () => (failed ? [] : data ? orderHistory(data.pages.flatMap((p) => p.items)) : null),
+    [failed, data],
+  );
+  const more = moreOf(history);
 
   return (
     <div className="container section">

@@ -1,5 +1,4 @@
 import { api } from '../../app/apiClient';
-import { getPage, type Page, type PageRequest } from '../../app/pages';
 import { timeOf } from '../../ui/dates';
 import { listFrom } from '../queues/lists';
 
@@ -31,12 +30,6 @@ export function timestampOf(item: HistoryItem): string | null | undefined {
 /** Newest first. */
 export function orderHistory(items: HistoryItem[]): HistoryItem[] {
   return [...items].sort((a, b) => timeOf(timestampOf(b)) - timeOf(timestampOf(a)));
-}
-
-/** One page of the history, newest first (the next page's cursor from X-Next-Cursor). */
-export async function fetchHistoryPage(page: PageRequest): Promise<Page<HistoryItem>> {
-  const { data, nextCursor } = await getPage('invest/getTransactionHistory', page);
-  return { items: listFrom<HistoryItem>(data, 'history', 'transactions'), nextCursor };
 }
 
 /** GET api/invest/getTransactionHistory -> HistoryItem[] (or { history }). */

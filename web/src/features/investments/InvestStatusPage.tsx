@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
-import { MoreSentinel, type ListMore } from '../../ui/MoreSentinel';
+import { moreOf } from '../../app/api';
+import { MoreSentinel } from '../../ui/MoreSentinel';
 import { PageHeader } from '../../ui/Card';
 import { formatDate } from '../../ui/dates';
 import { formatUsd } from '../../ui/format';
@@ -22,13 +23,7 @@ export function InvestStatusPage() {
   const firstFailed = history.isError && !history.data;
   const error = firstFailed ? serverMessage(history.error) || INVEST_STATUS_MESSAGES.failed : '';
   const list = firstFailed ? [] : (history.data?.pages.flatMap((p) => p.items) ?? null);
-  const more: ListMore = {
-    hasMore: history.hasNextPage,
-    loading: history.isFetchingNextPage,
-    loadMore: () => {
-      if (history.hasNextPage && !history.isFetching) void history.fetchNextPage();
-    },
-  };
+  const more = moreOf(history);
 
   return (
     <div className="container section">

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { moreOf, type InfinitePaging } from '../../app/api';
 import type { ClaimKind } from '../claims/claimsApi';
 import { useOthersClaims } from '../claims/useClaims';
 import { useResyncs } from '../live/useLiveEvents';
@@ -14,14 +15,10 @@ export interface AdminQueueTexts {
 }
 
 /** The part of a queue's infinite query (features/queues/queueApi.ts) the screen reads. */
-export interface QueueQuery<T> {
+export interface QueueQuery<T> extends InfinitePaging {
   data?: QueuePages<T>;
   error?: unknown;
   isError: boolean;
-  isFetching: boolean;
-  isFetchingNextPage: boolean;
-  hasNextPage: boolean;
-  fetchNextPage(): unknown;
   refetch(options: { refetchCachedPages: boolean }): PromiseLike<unknown>;
 }
 
@@ -70,14 +67,7 @@ export function useAdminQueue<T extends object>(spec: AdminQueueSpec<T>) {
 
   const items = queueItemsOf(query.data);
   const load: QueueLoad = query.data ? 'ready' : isError ? 'failed' : 'loading';
-  const more: QueueMore = {
-    hasMore: query.hasNextPage,
-    loading: query.isFetchingNextPage,
-    loadMore: () => {
-      // a failed page leaves the sentinel there: scrolling again retries
-      if (query.hasNextPage && !query.isFetching) void query.fetchNextPage();
-    },
-  };
+  const more: QueueMore = moreOf(query);
   const body = {
     more,
     load,
