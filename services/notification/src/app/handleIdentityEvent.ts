@@ -1,13 +1,11 @@
-import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
-import type { PersonalData } from '@meridian/platform/personalData';
-import type { StoreTx } from '@meridian/platform/ports/serviceStore';
+import { onlyEmail } from '../domain/email.js';
 import {
   emailForIdentityEvent,
   identityEmailEventTypes,
   isIdentityEmailEvent,
 } from '../domain/identityEmails.js';
 import { DIRECTORY_EVENT_TYPES, updateDirectory } from './directory.js';
-import { queueEmailFor } from './queueEmail.js';
+import { emailEventHandler, type EmailEventHandler } from './queueEmail.js';
 
 /**
  * Reacts to one identity integration event: queues the email it asks for. Runs inside the
@@ -19,16 +17,12 @@ import { queueEmailFor } from './queueEmail.js';
 /** The identity event types handleIdentityEvent acts on: the directory's and the emails' (the others are skipped). */
 export const IDENTITY_EVENT_TYPES: readonly string[] = [...DIRECTORY_EVENT_TYPES, ...identityEmailEventTypes];
 
-export async function handleIdentityEvent(
-  event: StoredEvent,
-  tx: StoreTx,
-  now: Date,
-  personalData: PersonalData,
-): Promise<void> {
+const queueIdentityEmails = emailEventHandler(isIdentityEmailEvent, (event) =>
+  onlyEmail(emailForIdentityEvent(event)),
+);
+
+export const handleIdentityEvent: EmailEventHandler = async (event, tx, now, personalData) => {
   await updateDirectory(event, tx);
   personalData.forgetIfDeleted(event);
-  const candidate = { type: event.type, data: event.data };
-  if (!isIdentityEmailEvent(candidate)) return;
-  const request = emailForIdentityEvent(candidate);
-  if (request) await queueEmailFor(tx, request, event, now, personalData);
-}
+  await queueIdentityEmails(event, tx, now, personalData);
+};

@@ -2,7 +2,13 @@ import type { EventMeta, StoredEvent, TraceCarrier } from '@meridian/platform/ev
 import { isSealed, isUserKeyDestroyed, type PersonalData } from '@meridian/platform/personalData';
 import { injectTrace } from '@meridian/platform/tracing';
 import type { StoreTx } from '@meridian/platform/ports/serviceStore';
-import { newEmail, toEmailStreamId, type EmailRecord, type EmailRequest } from '../domain/email.js';
+import {
+  newEmail,
+  toEmailStreamId,
+  type EmailRecord,
+  type EmailRequest,
+  type KeyedEmailRequest,
+} from '../domain/email.js';
 import { EMAILS } from './collections.js';
 
 export type EmailQueued = {
@@ -105,4 +111,31 @@ export function queueEmailFor(
     now,
     personalData,
   );
+}
+
+/** A consumer's handler of one event of another service, run in the transaction that marks it processed. */
+export type EmailEventHandler = (
+  event: StoredEvent,
+  tx: StoreTx,
+  now: Date,
+  personalData: PersonalData,
+) => Promise<void>;
+
+/**
+ * The handler queueing the emails an event of another service asks for: an event `isWanted` narrows
+ * (the others queue nothing) becomes `emailsOf` it (read through tx when they need the directory), each
+ * queued by queueEmailFor in the transaction that records the event as processed, so a redelivered event
+ * queues nothing again.
+ */
+export function emailEventHandler<E extends { type: string; data: unknown }>(
+  isWanted: (candidate: { type: string; data: unknown }) => candidate is E,
+  emailsOf: (event: E, tx: StoreTx) => Promise<readonly KeyedEmailRequest[]> | readonly KeyedEmailRequest[],
+): EmailEventHandler {
+  return async (event, tx, now, personalData) => {
+    const candidate = { type: event.type, data: event.data };
+    if (!isWanted(candidate)) return;
+    for (const { key, request } of await emailsOf(candidate, tx)) {
+      await queueEmailFor(tx, request, event, now, personalData, key);
+    }
+  };
 }

@@ -28,6 +28,16 @@ export interface EmailRequest {
   userId?: string;
 }
 
+/** An email plus the key that makes its id unique among the emails of one event ('' for the only one). */
+export interface KeyedEmailRequest {
+  key: string;
+  request: EmailRequest;
+}
+
+/** The only email of an event, if it asks for one. */
+export const onlyEmail = (request: EmailRequest | null): KeyedEmailRequest[] =>
+  request ? [{ key: '', request }] : [];
+
 export interface EmailRecord extends EmailRequest {
   /** = the causing event id (or the request id for SendAutomatedEmail): one email per cause; `<event id>:<recipient id>` when an event writes to several people. */
   id: string;

@@ -8,7 +8,7 @@
  *   KycRejected  → kycRejected to the user, with the reason
  */
 import type { KycApproved, KycRejected, KycSubmitted } from '@meridian/proto/meridian/kyc/v1/events';
-import { eventGuard, type EmailRequest } from './email.js';
+import { eventGuard, type KeyedEmailRequest } from './email.js';
 
 export type KycEmailEvent =
   | { type: 'KycSubmitted'; data: KycSubmitted }
@@ -29,12 +29,6 @@ export interface DirectoryEntry {
   email: string;
   name: string;
   role: string;
-}
-
-/** An email plus the key that makes its id unique among the emails of one event ('' for the only one). */
-export interface KeyedEmailRequest {
-  key: string;
-  request: EmailRequest;
 }
 
 export function emailsForKycEvent(
