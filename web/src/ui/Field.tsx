@@ -1,5 +1,7 @@
 import {
   useId,
+  type ChangeEvent,
+  type FormEvent,
   type InputHTMLAttributes,
   type ReactNode,
   type SelectHTMLAttributes,
@@ -32,29 +34,48 @@ function FieldShell({ label, hint, optional, children }: FieldShellProps) {
   );
 }
 
-type InputFieldProps = InputHTMLAttributes<HTMLInputElement> & {
+/**
+ * What every field takes besides its control's own attributes; `onValue` gets the text entered, for a
+ * caller that holds only the value (instead of `onChange`).
+ */
+interface FieldProps {
   label: string;
   hint?: ReactNode;
   optional?: boolean;
-};
+  onValue?: (value: string) => void;
+}
 
-export function InputField({ label, hint, optional, className, ...input }: InputFieldProps) {
+type InputFieldProps = InputHTMLAttributes<HTMLInputElement> & FieldProps;
+
+/** The change handler that hands `onValue` the control's text (none without `onValue`). */
+const valueHandler = (onValue: FieldProps['onValue']) =>
+  onValue && ((event: ChangeEvent<{ value: string }>) => onValue(event.target.value));
+
+export function InputField({ label, hint, optional, onValue, className, ...input }: InputFieldProps) {
   return (
     <FieldShell label={label} hint={hint} optional={optional}>
       {(id, describedBy) => (
-        <input id={id} aria-describedby={describedBy} className={`input ${className ?? ''}`} {...input} />
+        <input
+          id={id}
+          aria-describedby={describedBy}
+          className={`input ${className ?? ''}`}
+          onChange={valueHandler(onValue)}
+          {...input}
+        />
       )}
     </FieldShell>
   );
 }
 
-type SelectFieldProps = SelectHTMLAttributes<HTMLSelectElement> & {
-  label: string;
-  hint?: ReactNode;
-  optional?: boolean;
-};
-
-export function SelectField({ label, hint, optional, className, children, ...select }: SelectFieldProps) {
+export function SelectField({
+  label,
+  hint,
+  optional,
+  onValue,
+  className,
+  children,
+  ...select
+}: SelectHTMLAttributes<HTMLSelectElement> & FieldProps) {
   return (
     <FieldShell label={label} hint={hint} optional={optional}>
       {(id, describedBy) => (
@@ -62,6 +83,7 @@ export function SelectField({ label, hint, optional, className, children, ...sel
           id={id}
           aria-describedby={describedBy}
           className={`input select ${className ?? ''}`}
+          onChange={valueHandler(onValue)}
           {...select}
         >
           {children}
@@ -71,13 +93,14 @@ export function SelectField({ label, hint, optional, className, children, ...sel
   );
 }
 
-type TextAreaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
-  label: string;
-  hint?: ReactNode;
-  optional?: boolean;
-};
-
-export function TextAreaField({ label, hint, optional, className, ...area }: TextAreaFieldProps) {
+export function TextAreaField({
+  label,
+  hint,
+  optional,
+  onValue,
+  className,
+  ...area
+}: TextareaHTMLAttributes<HTMLTextAreaElement> & FieldProps) {
   return (
     <FieldShell label={label} hint={hint} optional={optional}>
       {(id, describedBy) => (
@@ -85,6 +108,7 @@ export function TextAreaField({ label, hint, optional, className, ...area }: Tex
           id={id}
           aria-describedby={describedBy}
           className={`input textarea ${className ?? ''}`}
+          onChange={valueHandler(onValue)}
           {...area}
         />
       )}
@@ -107,37 +131,38 @@ export function UsdAmountField(input: Omit<InputFieldProps, 'label'>) {
   );
 }
 
-/** The email address of a form; `onValue` gets the text typed. */
-export function EmailField({
-  onValue,
-  ...input
-}: Omit<InputFieldProps, 'label' | 'onChange'> & { onValue: (value: string) => void }) {
-  return (
-    <InputField
-      label="Email"
-      name="email"
-      type="email"
-      autoComplete="email"
-      onChange={(e) => onValue(e.target.value)}
-      {...input}
-    />
-  );
+/** A person's name (label "Name" unless given). */
+export function NameField(input: Omit<InputFieldProps, 'label'> & { label?: string }) {
+  return <InputField label="Name" name="name" autoComplete="name" {...input} />;
 }
 
-/** The phone number of a form; `onValue` gets the text typed. */
-export function PhoneField({
-  onValue,
-  ...input
-}: Omit<InputFieldProps, 'label' | 'onChange'> & { onValue: (value: string) => void }) {
+/** The email address of a form. */
+export function EmailField(input: Omit<InputFieldProps, 'label'>) {
+  return <InputField label="Email" name="email" type="email" autoComplete="email" {...input} />;
+}
+
+/** The phone number of a form. */
+export function PhoneField(input: Omit<InputFieldProps, 'label'>) {
+  return <InputField label="Phone" name="phone" type="tel" autoComplete="tel" {...input} />;
+}
+
+/** A form the screen checks itself (no browser validation), its error message first. */
+export function Form({
+  label,
+  error,
+  onSubmit,
+  children,
+}: {
+  label: string;
+  error: string;
+  onSubmit: (event: FormEvent) => void | Promise<void>;
+  children: ReactNode;
+}) {
   return (
-    <InputField
-      label="Phone"
-      name="phone"
-      type="tel"
-      autoComplete="tel"
-      onChange={(e) => onValue(e.target.value)}
-      {...input}
-    />
+    <form className="form" noValidate onSubmit={onSubmit} aria-label={label}>
+      <FormError message={error} />
+      {children}
+    </form>
   );
 }
 

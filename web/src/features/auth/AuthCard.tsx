@@ -1,5 +1,15 @@
-import type { ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { Button } from '../../ui/Button';
+import { Form } from '../../ui/Field';
 import { OutlineIcon } from '../../ui/OutlineIcon';
+
+/** An auth card's closing line: an optional prompt, then its link. */
+export interface AuthFooter {
+  prompt?: string;
+  to: string;
+  link: string;
+}
 
 export function AuthCard({
   title,
@@ -12,7 +22,7 @@ export function AuthCard({
   subtitle?: ReactNode;
   icon?: ReactNode;
   children: ReactNode;
-  footer?: ReactNode;
+  footer?: AuthFooter;
 }) {
   return (
     <div className="auth-page">
@@ -25,9 +35,36 @@ export function AuthCard({
         </h1>
         {subtitle ? <p className="auth-card__subtitle">{subtitle}</p> : null}
         {children}
-        {footer ? <div className="auth-card__footer">{footer}</div> : null}
+        {footer ? (
+          <div className="auth-card__footer">
+            <p>
+              {footer.prompt ? `${footer.prompt} ` : null}
+              <Link to={footer.to}>{footer.link}</Link>
+            </p>
+          </div>
+        ) : null}
       </section>
     </div>
+  );
+}
+
+/** An auth card's form: its error, its fields, a full-width submit busy with `busyLabel` while sent, then `after`. */
+export function AuthForm({
+  submit,
+  busy,
+  busyLabel,
+  after,
+  children,
+  ...form
+}: ComponentProps<typeof Form> & { submit: string; busy: boolean; busyLabel: string; after?: ReactNode }) {
+  return (
+    <Form {...form}>
+      {children}
+      <Button type="submit" block busy={busy} busyLabel={busyLabel}>
+        {submit}
+      </Button>
+      {after}
+    </Form>
   );
 }
 

@@ -11,7 +11,7 @@ export function CountryField({ value, onChange }: { value: string; onChange: (va
         name="country"
         autoComplete="country-name"
         value={value}
-        onChange={(e) => onChange(e.target.value)}
+        onValue={onChange}
         hint={MESSAGES.countriesFailed}
       />
     );
@@ -22,7 +22,7 @@ export function CountryField({ value, onChange }: { value: string; onChange: (va
       label="Country"
       name="country"
       value={value}
-      onChange={(e) => onChange(e.target.value)}
+      onValue={onChange}
       disabled={state === 'loading'}
       autoComplete="country-name"
     >

@@ -1,9 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router-dom';
 import { useAppDispatch } from '../../app/hooks';
-import { Button } from '../../ui/Button';
-import { EmailField, FormError, FormSuccess } from '../../ui/Field';
-import { AuthCard } from './AuthCard';
+import { EmailField, FormSuccess } from '../../ui/Field';
+import { AuthCard, AuthForm } from './AuthCard';
 import { MailIcon } from './authIcons';
 import { passwordResetRequested } from './authSlice';
 import { validateForgot } from './validation';
@@ -34,20 +32,19 @@ export function ForgotPage() {
       title="Forgot password"
       subtitle="Enter the email you registered with and we will send you a reset link."
       icon={<MailIcon />}
-      footer={
-        <p>
-          Remembered it? <Link to="/login">Back to login</Link>
-        </p>
-      }
+      footer={{ prompt: 'Remembered it?', to: '/login', link: 'Back to login' }}
     >
-      <form className="form" noValidate onSubmit={onSubmit} aria-label="Forgot password">
-        <FormError message={error} />
+      <AuthForm
+        label="Forgot password"
+        error={error}
+        onSubmit={onSubmit}
+        submit="Get reset email"
+        busy={busy}
+        busyLabel="Sending…"
+      >
         <FormSuccess message={sent} />
         <EmailField value={email} onValue={setEmail} />
-        <Button type="submit" block busy={busy} busyLabel="Sending…">
-          Get reset email
-        </Button>
-      </form>
+      </AuthForm>
     </AuthCard>
   );
 }

@@ -1,9 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAppDispatch } from '../../app/hooks';
-import { Button } from '../../ui/Button';
-import { EmailField, FormError } from '../../ui/Field';
-import { AuthCard } from './AuthCard';
+import { EmailField } from '../../ui/Field';
+import { AuthCard, AuthForm } from './AuthCard';
 import { loginCodeRequested, loginSubmitted } from './authSlice';
 import { PasswordInput } from './PasswordInput';
 import { ProviderButtons, providerErrorMessage } from './ProviderButtons';
@@ -41,14 +40,16 @@ export function LoginPage() {
     <AuthCard
       title="Log in to Meridian"
       subtitle="Welcome back. Your session is protected with device checks."
-      footer={
-        <p>
-          New to Meridian? <Link to="/register">Create an account</Link>
-        </p>
-      }
+      footer={{ prompt: 'New to Meridian?', to: '/register', link: 'Create an account' }}
     >
-      <form className="form" noValidate onSubmit={onSubmit} aria-label="Login">
-        <FormError message={error} />
+      <AuthForm
+        label="Login"
+        error={error}
+        onSubmit={onSubmit}
+        submit="Log in"
+        busy={busy}
+        busyLabel="Logging in…"
+      >
         <EmailField value={email} onValue={setEmail} />
         <PasswordInput label="Password" name="password" value={password} onChange={setPassword} />
         <div className="form__row form__row--end">
@@ -56,10 +57,7 @@ export function LoginPage() {
             Forgot password?
           </Link>
         </div>
-        <Button type="submit" block busy={busy} busyLabel="Logging in…">
-          Log in
-        </Button>
-      </form>
+      </AuthForm>
       <ProviderButtons />
     </AuthCard>
   );

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
-import { FormError, InputField } from '../../ui/Field';
-import { AuthCard } from './AuthCard';
+import { InputField } from '../../ui/Field';
+import { AuthCard, AuthForm } from './AuthCard';
 import { ShieldIcon } from './authIcons';
 import { loginCodeRequested, loginCodeSubmitted } from './authSlice';
 import { LOGIN_CODE_LENGTH, validateLoginCode } from './validation';
@@ -59,14 +59,23 @@ export function LoginWithCodePage() {
         )
       }
       icon={<ShieldIcon />}
-      footer={
-        <p>
-          Not you? <Link to="/login">Use another account</Link>
-        </p>
-      }
+      footer={{ prompt: 'Not you?', to: '/login', link: 'Use another account' }}
     >
-      <form className="form" noValidate onSubmit={onSubmit} aria-label="Login with code">
-        <FormError message={error} />
+      <AuthForm
+        label="Login with code"
+        error={error}
+        onSubmit={onSubmit}
+        submit="Proceed to login"
+        busy={busy}
+        busyLabel="Checking…"
+        after={
+          <div className="form__row form__row--center">
+            <Button variant="link" onClick={resend} busy={resending} busyLabel="Sending code…">
+              Resend code
+            </Button>
+          </div>
+        }
+      >
         <InputField
           label="Access code"
           name="loginCode"
@@ -75,17 +84,9 @@ export function LoginWithCodePage() {
           autoComplete="one-time-code"
           maxLength={LOGIN_CODE_LENGTH}
           value={loginCode}
-          onChange={(e) => setLoginCode(e.target.value)}
+          onValue={setLoginCode}
         />
-        <Button type="submit" block busy={busy} busyLabel="Checking…">
-          Proceed to login
-        </Button>
-        <div className="form__row form__row--center">
-          <Button variant="link" onClick={resend} busy={resending} busyLabel="Sending code…">
-            Resend code
-          </Button>
-        </div>
-      </form>
+      </AuthForm>
     </AuthCard>
   );
 }

@@ -2,9 +2,8 @@ import { useState, type ClipboardEvent, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from '../../ui/toast';
 import { useAppDispatch } from '../../app/hooks';
-import { Button } from '../../ui/Button';
-import { EmailField, FormError, InputField, PhoneField } from '../../ui/Field';
-import { AuthCard } from './AuthCard';
+import { EmailField, InputField, NameField, PhoneField } from '../../ui/Field';
+import { AuthCard, AuthForm } from './AuthCard';
 import { UserPlusIcon } from './authIcons';
 import { registerSubmitted } from './authSlice';
 import { CountryField } from './CountryField';
@@ -61,21 +60,22 @@ export function RegisterPage() {
       title="Create your account"
       subtitle="It takes two minutes. We will email you a link to verify your address."
       icon={<UserPlusIcon />}
-      footer={
-        <p>
-          Already have an account? <Link to="/login">Log in</Link>
-        </p>
-      }
+      footer={{ prompt: 'Already have an account?', to: '/login', link: 'Log in' }}
     >
-      <form className="form" noValidate onSubmit={onSubmit} aria-label="Register">
-        <FormError message={error} />
-        <InputField
-          label="Full name"
-          name="name"
-          autoComplete="name"
-          value={form.name}
-          onChange={(e) => set('name')(e.target.value)}
-        />
+      <AuthForm
+        label="Register"
+        error={error}
+        onSubmit={onSubmit}
+        submit="Create account"
+        busy={busy}
+        busyLabel="Creating account…"
+        after={
+          <p className="fine-print">
+            By creating an account you agree to our <Link to="/privacy-policy">privacy policy</Link>.
+          </p>
+        }
+      >
+        <NameField label="Full name" value={form.name} onValue={set('name')} />
         <EmailField value={form.email} onValue={set('email')} />
         <PhoneField value={form.phone} onValue={set('phone')} />
         <CountryField value={form.country} onChange={set('country')} />
@@ -94,15 +94,9 @@ export function RegisterPage() {
           name="referralCode"
           autoComplete="off"
           value={form.referralCode}
-          onChange={(e) => set('referralCode')(e.target.value)}
+          onValue={set('referralCode')}
         />
-        <Button type="submit" block busy={busy} busyLabel="Creating account…">
-          Create account
-        </Button>
-        <p className="fine-print">
-          By creating an account you agree to our <Link to="/privacy-policy">privacy policy</Link>.
-        </p>
-      </form>
+      </AuthForm>
       <ProviderButtons />
     </AuthCard>
   );

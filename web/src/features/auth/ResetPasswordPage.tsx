@@ -1,9 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams } from 'react-router-dom';
 import { useAppDispatch } from '../../app/hooks';
-import { Button } from '../../ui/Button';
-import { FormError } from '../../ui/Field';
-import { AuthCard } from './AuthCard';
+import { AuthCard, AuthForm } from './AuthCard';
 import { passwordResetSubmitted } from './authSlice';
 import { NewPasswordFields } from './NewPasswordFields';
 import { validateReset } from './validation';
@@ -32,14 +30,16 @@ export function ResetPasswordPage() {
     <AuthCard
       title="Set a new password"
       subtitle="Choose a strong password you do not use anywhere else."
-      footer={
-        <p>
-          <Link to="/login">Back to login</Link>
-        </p>
-      }
+      footer={{ to: '/login', link: 'Back to login' }}
     >
-      <form className="form" noValidate onSubmit={onSubmit} aria-label="Reset password">
-        <FormError message={error} />
+      <AuthForm
+        label="Reset password"
+        error={error}
+        onSubmit={onSubmit}
+        submit="Reset password"
+        busy={busy}
+        busyLabel="Saving…"
+      >
         <NewPasswordFields
           label="New password"
           confirmLabel="Confirm new password"
@@ -48,10 +48,7 @@ export function ResetPasswordPage() {
           onPassword={setPassword}
           onPassword2={setPassword2}
         />
-        <Button type="submit" block busy={busy} busyLabel="Saving…">
-          Reset password
-        </Button>
-      </form>
+      </AuthForm>
     </AuthCard>
   );
 }

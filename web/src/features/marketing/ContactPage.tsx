@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { Card, PageHeader } from '../../ui/Card';
-import { EmailField, InputField, TextAreaField } from '../../ui/Field';
+import { EmailField, NameField, TextAreaField } from '../../ui/Field';
 import { SubmitRow } from '../../ui/ScreenParts';
 
 /** Spec §2: a form with name, email and message, not wired to any call. */
 export function ContactPage() {
   const [form, setForm] = useState({ name: '', email: '', message: '' });
+  const set = (key: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
   function onSubmit(event: FormEvent) {
     event.preventDefault();
   }
@@ -19,20 +20,14 @@ export function ContactPage() {
       <div className="contact-grid">
         <Card>
           <form className="form" onSubmit={onSubmit} aria-label="Contact">
-            <InputField
-              label="Name"
-              name="name"
-              autoComplete="name"
-              value={form.name}
-              onChange={(e) => setForm({ ...form, name: e.target.value })}
-            />
-            <EmailField value={form.email} onValue={(email) => setForm({ ...form, email })} />
+            <NameField value={form.name} onValue={set('name')} />
+            <EmailField value={form.email} onValue={set('email')} />
             <TextAreaField
               label="Message"
               name="message"
               rows={5}
               value={form.message}
-              onChange={(e) => setForm({ ...form, message: e.target.value })}
+              onValue={set('message')}
             />
             <SubmitRow>Send message</SubmitRow>
           </form>

@@ -1,6 +1,6 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useAppDispatch } from '../../app/hooks';
-import { FormError, InputField, PhoneField, TextAreaField } from '../../ui/Field';
+import { Form, InputField, NameField, PhoneField, TextAreaField } from '../../ui/Field';
 import { profileUpdateSubmitted } from '../auth/authSlice';
 import type { ProfileChanges, User } from '../auth/authTypes';
 import { CountryField } from '../auth/CountryField';
@@ -23,6 +23,7 @@ export function ProfileTab({
     bio: user.bio ?? '',
     country: user.country ?? '',
   });
+  const set = (key: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
   const [photo, setPhoto] = useState<string | null>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -68,8 +69,7 @@ export function ProfileTab({
 
   const shown = photo ?? user.photo;
   return (
-    <form className="form" noValidate onSubmit={onSubmit} aria-label="Profile">
-      <FormError message={error} />
+    <Form label="Profile" error={error} onSubmit={onSubmit}>
       <div className="photo-picker">
         <Avatar size="xl" name={user.name} photo={shown} />
         <div>
@@ -88,13 +88,7 @@ export function ProfileTab({
         </div>
       </div>
       <div className="form__grid">
-        <InputField
-          label="Name"
-          name="name"
-          autoComplete="name"
-          value={form.name}
-          onChange={(e) => setForm({ ...form, name: e.target.value })}
-        />
+        <NameField value={form.name} onValue={set('name')} />
         <InputField
           label="Email"
           name="email"
@@ -104,19 +98,13 @@ export function ProfileTab({
           aria-readonly="true"
           hint="Email cannot be changed."
         />
-        <PhoneField value={form.phone} onValue={(phone) => setForm({ ...form, phone })} />
-        <CountryField value={form.country} onChange={(country) => setForm((f) => ({ ...f, country }))} />
+        <PhoneField value={form.phone} onValue={set('phone')} />
+        <CountryField value={form.country} onChange={set('country')} />
       </div>
-      <TextAreaField
-        label="Bio"
-        name="bio"
-        rows={4}
-        value={form.bio}
-        onChange={(e) => setForm({ ...form, bio: e.target.value })}
-      />
+      <TextAreaField label="Bio" name="bio" rows={4} value={form.bio} onValue={set('bio')} />
       <SubmitRow busy={busy} busyLabel="Saving…">
         Update profile
       </SubmitRow>
-    </form>
+    </Form>
   );
 }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { Button } from '../../ui/Button';
 import { Card, EmptyState, PageHeader } from '../../ui/Card';
 import { formatDate } from '../../ui/dates';
-import { FormError, InputField, SelectField } from '../../ui/Field';
+import { Form, FormError, InputField, SelectField } from '../../ui/Field';
 import { LoadingBlock } from '../../ui/Spinner';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { toast } from '../../ui/toast';
@@ -95,14 +95,8 @@ export function AddressBookPage() {
         <h2 className="h4" id="add-address-title">
           Add an address
         </h2>
-        <form className="form" noValidate onSubmit={onSubmit} aria-label="Add an address">
-          <FormError message={error} />
-          <SelectField
-            label="Network"
-            name="network"
-            value={network}
-            onChange={(e) => setNetwork(e.target.value)}
-          >
+        <Form label="Add an address" error={error} onSubmit={onSubmit}>
+          <SelectField label="Network" name="network" value={network} onValue={setNetwork}>
             <option value="">Choose a network</option>
             {NETWORKS.map((n) => (
               <option key={n.value} value={n.value}>
@@ -115,7 +109,7 @@ export function AddressBookPage() {
             name="label"
             placeholder="e.g. USDT (ERC-20) main"
             value={label}
-            onChange={(e) => setLabel(e.target.value)}
+            onValue={setLabel}
           />
           <InputField
             label="Address"
@@ -123,12 +117,12 @@ export function AddressBookPage() {
             autoComplete="off"
             spellCheck={false}
             value={address}
-            onChange={(e) => setAddress(e.target.value)}
+            onValue={setAddress}
           />
           <Button type="submit" busy={busy} busyLabel="Checking…">
             Add address
           </Button>
-        </form>
+        </Form>
       </Card>
       <Card aria-labelledby="addresses-title">
         <h2 className="h4" id="addresses-title">

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useAppSelector } from '../../app/hooks';
-import { EmailField, FormError, InputField, TextAreaField } from '../../ui/Field';
+import { EmailField, FormError, NameField, TextAreaField } from '../../ui/Field';
 import { LoadingBlock } from '../../ui/Spinner';
 import { isValidEmail } from '../auth/validation';
 import { useLiveEvents, useResyncs } from '../live/useLiveEvents';
@@ -87,13 +87,7 @@ function PreChatForm({ onStarted }: { onStarted: (c: Conversation | null, m: Sup
     <form className="form chat-prechat" noValidate onSubmit={onSubmit} aria-label="Start a chat">
       <p className="muted small">{CHAT_TEXT.preChat}</p>
       <FormError message={error} />
-      <InputField
-        label="Name"
-        name="name"
-        autoComplete="name"
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-      />
+      <NameField value={name} onValue={setName} />
       <EmailField value={email} onValue={setEmail} />
       <TextAreaField
         label="Message"
@@ -101,7 +95,7 @@ function PreChatForm({ onStarted }: { onStarted: (c: Conversation | null, m: Sup
         rows={3}
         maxLength={MAX_MESSAGE_LENGTH}
         value={text}
-        onChange={(e) => setText(e.target.value)}
+        onValue={setText}
       />
       <button type="submit" className="btn btn--primary btn--md btn--block" disabled={busy} aria-busy={busy}>
         {CHAT_TEXT.start}
