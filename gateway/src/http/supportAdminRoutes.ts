@@ -15,9 +15,9 @@ import { HttpError } from './errors.js';
 import { ctxOf } from './grpcContext.js';
 import { balancesJson, depositJson, withdrawalJson } from './moneyViews.js';
 import { TOO_MANY_REQUESTS, mustBeString } from './refusals.js';
-import { TAGS, json, type Route } from './routeTable.js';
+import { TAGS, json, route, type Route, type RouteInput } from './routeTable.js';
 import { CLAIM_REFUSALS } from './routeDocs.js';
-import { parseBody, parseTokenParam } from './validation.js';
+import { parseTokenParam } from './validation.js';
 import {
   ATTACHMENT_REFUSALS,
   DEFAULT_CANNED_REPLIES,
@@ -34,21 +34,25 @@ import type { SupportContext, SupportRouteDeps } from './supportContext.js';
 
 /** Support writes in the conversation: a note changes nothing the person sees and needs no claim; a reply claims it. */
 const sendAsSupport = async (
-  { support, ctx, caller, claimFor }: SupportContext,
-  req: Request,
+  { support, caller, claimFor }: SupportContext,
+  call: RouteInput<unknown, unknown>['call'],
   res: Response,
   conversationId: string,
-  message: { text: string; internal: boolean; attachment?: sp.SendSupportRequest['attachment'] },
+  message: { text?: string; internal?: boolean; attachment?: sp.SendSupportRequest['attachment'] },
 ) => {
   if (!message.internal) await claimFor(res, conversationId);
-  const out = await callUnary(
+  const out = await call(
     support,
     'sendSupport',
     sp.SendSupportRequest.fromPartial({ ...caller(res), conversationId, ...message }),
-    ctx(req),
   );
   res.status(201).json(sentJson(out));
 };
+
+/** The conversation of the path (`:id`). */
+const conversationParam = (p: Request['params']) => ({
+  conversationId: parseTokenParam(p.id, SUPPORT_ROUTE_MESSAGES.invalidId),
+});
 
 /** What a conversation's decisions (close, reopen, block) refuse. */
 const CONVERSATION_REFUSALS = {
@@ -65,7 +69,7 @@ const CONVERSATION_DECISIONS = [
 ] as const;
 
 export const SUPPORT_ADMIN_ROUTES: Route<SupportContext>[] = [
-  {
+  route({
     method: 'get',
     path: '/api/support/conversations',
     tag: TAGS.support,
@@ -78,42 +82,31 @@ export const SUPPORT_ADMIN_ROUTES: Route<SupportContext>[] = [
     access: 'admin',
     ok: json(supportAnswers.conversations, 'The conversations.'),
     errors: { 400: [SUPPORT_ROUTE_MESSAGES.filters] },
-    handler:
-      ({ support, ctx, caller }) =>
-      async (req, res) => {
-        const status = typeof req.query.status === 'string' ? req.query.status : '';
-        const assigned = typeof req.query.assigned === 'string' ? req.query.assigned : 'any';
-        if (!['', 'open', 'closed'].includes(status) || !['me', 'none', 'any'].includes(assigned))
-          throw new HttpError(400, SUPPORT_ROUTE_MESSAGES.filters);
-        const q = typeof req.query.q === 'string' ? req.query.q.slice(0, 200) : '';
-        const out = await callUnary(
-          support,
-          'listConversations',
-          sp.ListConversationsRequest.fromPartial({ ...caller(res), status, assigned, q }),
-          ctx(req),
-        );
-        res.json({ conversations: out.conversations.map(conversationJson) });
-      },
-  },
-  {
+    handler: async ({ support, caller }, { call }, req, res) => {
+      const status = typeof req.query.status === 'string' ? req.query.status : '';
+      const assigned = typeof req.query.assigned === 'string' ? req.query.assigned : 'any';
+      if (!['', 'open', 'closed'].includes(status) || !['me', 'none', 'any'].includes(assigned))
+        throw new HttpError(400, SUPPORT_ROUTE_MESSAGES.filters);
+      const q = typeof req.query.q === 'string' ? req.query.q.slice(0, 200) : '';
+      const out = await call(
+        support,
+        'listConversations',
+        sp.ListConversationsRequest.fromPartial({ ...caller(res), status, assigned, q }),
+      );
+      res.json({ conversations: out.conversations.map(conversationJson) });
+    },
+  }),
+  route({
     method: 'get',
     path: '/api/support/unread',
     tag: TAGS.support,
     summary: 'Open conversations waiting for support’s answer (the dashboard tile)',
     access: 'admin',
     ok: json(supportAnswers.unread, 'The count.'),
-    handler:
-      ({ support, ctx, caller }) =>
-      async (req, res) => {
-        const out = await callUnary(
-          support,
-          'countUnread',
-          sp.CountUnreadRequest.fromPartial(caller(res)),
-          ctx(req),
-        );
-        res.json({ count: out.count });
-      },
-  },
+    // the answer's schema keeps the count
+    handler: ({ support, caller }, { call }, _req, res) =>
+      call(support, 'countUnread', sp.CountUnreadRequest.fromPartial(caller(res))),
+  }),
   {
     method: 'get',
     path: '/api/support/canned-replies',
@@ -128,7 +121,7 @@ export const SUPPORT_ADMIN_ROUTES: Route<SupportContext>[] = [
         res.json({ replies: deps.cannedReplies ?? DEFAULT_CANNED_REPLIES });
       },
   },
-  {
+  route({
     method: 'get',
     path: '/api/support/conversations/:id',
     tag: TAGS.support,
@@ -136,14 +129,17 @@ export const SUPPORT_ADMIN_ROUTES: Route<SupportContext>[] = [
     access: 'admin',
     ok: json(supportConversationViewAnswer, 'The conversation.'),
     errors: CONVERSATION_REFUSALS,
-    handler:
-      ({ support, ctx, conversationRequest }) =>
-      async (req, res) => {
-        const out = await callUnary(support, 'getConversation', conversationRequest(req, res), ctx(req));
-        res.json(withMessagesJson(out));
-      },
-  },
-  {
+    params: conversationParam,
+    handler: async ({ support, caller }, { params, call }, _req, res) => {
+      const out = await call(
+        support,
+        'getConversation',
+        sp.ConversationRequest.fromPartial({ ...caller(res), ...params }),
+      );
+      res.json(withMessagesJson(out));
+    },
+  }),
+  route({
     method: 'get',
     path: '/api/support/conversations/:id/summary',
     tag: TAGS.support,
@@ -152,15 +148,17 @@ export const SUPPORT_ADMIN_ROUTES: Route<SupportContext>[] = [
     access: 'admin',
     ok: json(supportAnswers.summary, 'The summary.'),
     errors: CONVERSATION_REFUSALS,
-    handler:
-      ({ deps, support, ctx, conversationRequest }) =>
-      async (req, res) => {
-        const out = await callUnary(support, 'getConversation', conversationRequest(req, res), ctx(req));
-        const c = out.conversation!;
-        res.json(await summaryOf(deps, req, res, c));
-      },
-  },
-  {
+    params: conversationParam,
+    handler: async ({ deps, support, caller }, { params, call }, req, res) => {
+      const out = await call(
+        support,
+        'getConversation',
+        sp.ConversationRequest.fromPartial({ ...caller(res), ...params }),
+      );
+      res.json(await summaryOf(deps, req, res, out.conversation!));
+    },
+  }),
+  route({
     method: 'post',
     path: '/api/support/conversations/:id/messages',
     tag: TAGS.support,
@@ -182,13 +180,11 @@ export const SUPPORT_ADMIN_ROUTES: Route<SupportContext>[] = [
       404: ['Conversation not found'],
       409: [CLOSED_REFUSAL, ...CLAIM_REFUSALS],
     },
-    handler: (c) => async (req, res) => {
-      const b = parseBody(supportSchemas.supportMessage, req.body);
-      const conversationId = c.idParam(req.params.id);
-      await sendAsSupport(c, req, res, conversationId, { text: b.text ?? '', internal: b.internal ?? false });
-    },
-  },
-  {
+    params: conversationParam,
+    handler: (c, input, _req, res) =>
+      sendAsSupport(c, input.call, res, input.params.conversationId, input.body),
+  }),
+  route({
     method: 'post',
     path: '/api/support/conversations/:id/attachments',
     tag: TAGS.support,
@@ -212,12 +208,11 @@ export const SUPPORT_ADMIN_ROUTES: Route<SupportContext>[] = [
       429: [TOO_MANY_REQUESTS],
     },
     middleware: ({ attachmentLimit }) => [attachmentLimit],
-    handler: (c) => async (req, res) => {
-      const conversationId = c.idParam(req.params.id);
-      await sendAsSupport(c, req, res, conversationId, await attachmentForm(req));
-    },
-  },
-  {
+    params: conversationParam,
+    handler: async (c, input, req, res) =>
+      sendAsSupport(c, input.call, res, input.params.conversationId, await attachmentForm(req)),
+  }),
+  route({
     method: 'post',
     path: '/api/support/conversations/:id/deposit-address',
     tag: TAGS.support,
@@ -236,26 +231,19 @@ export const SUPPORT_ADMIN_ROUTES: Route<SupportContext>[] = [
       404: ['Conversation not found', 'Deposit address not found'],
       409: [CLOSED_REFUSAL, 'This address is retired: choose an active one', ...CLAIM_REFUSALS],
     },
-    handler:
-      ({ support, ctx, caller, idParam, claimFor }) =>
-      async (req, res) => {
-        const b = parseBody(supportSchemas.depositAddress, req.body);
-        const conversationId = idParam(req.params.id);
-        await claimFor(res, conversationId);
-        const out = await callUnary(
-          support,
-          'sendDepositAddress',
-          sp.SendDepositAddressRequest.fromPartial({
-            ...caller(res),
-            conversationId,
-            addressId: parseTokenParam(b.addressId, SUPPORT_ROUTE_MESSAGES.invalidAddressId),
-          }),
-          ctx(req),
-        );
-        res.status(201).json(sentJson(out));
-      },
-  },
-  {
+    params: conversationParam,
+    handler: async ({ support, caller, claimFor }, { params, body, call }, _req, res) => {
+      await claimFor(res, params.conversationId);
+      const addressId = parseTokenParam(body.addressId, SUPPORT_ROUTE_MESSAGES.invalidAddressId);
+      const out = await call(
+        support,
+        'sendDepositAddress',
+        sp.SendDepositAddressRequest.fromPartial({ ...caller(res), ...params, addressId }),
+      );
+      res.status(201).json(sentJson(out));
+    },
+  }),
+  route({
     method: 'post',
     path: '/api/support/conversations/:id/assign',
     tag: TAGS.support,
@@ -264,69 +252,61 @@ export const SUPPORT_ADMIN_ROUTES: Route<SupportContext>[] = [
     body: supportSchemas.assign,
     ok: json(supportAnswers.conversationOne, 'Assigned.'),
     errors: CONVERSATION_REFUSALS,
-    handler:
-      ({ support, ctx, caller, idParam }) =>
-      async (req, res) => {
-        const b = parseBody(supportSchemas.assign, req.body);
-        const assigneeId =
-          b.assigneeId === undefined || b.assigneeId === 'me' ? sessionOf(res).caller.userId : b.assigneeId;
-        const out = await callUnary(
+    params: conversationParam,
+    handler: async ({ support, caller }, { params, body, call }, _req, res) => {
+      const { assigneeId } = body;
+      const assignee =
+        assigneeId === undefined || assigneeId === 'me' ? sessionOf(res).caller.userId : assigneeId;
+      const out = await call(
+        support,
+        'assignConversation',
+        sp.AssignRequest.fromPartial({ ...caller(res), ...params, assigneeId: assignee }),
+      );
+      res.json({ conversation: conversationJson(out) });
+    },
+  }),
+  ...CONVERSATION_DECISIONS.map(([action, summary, method]): Route<SupportContext> =>
+    route({
+      method: 'post',
+      path: `/api/support/conversations/:id/${action}`,
+      tag: TAGS.support,
+      summary,
+      access: 'admin',
+      ok: json(supportAnswers.conversationOne, 'Done.'),
+      errors: {
+        ...CONVERSATION_REFUSALS,
+        409: [
+          'This conversation is already closed',
+          'This conversation is already open',
+          'Only a visitor can be blocked',
+        ],
+      },
+      params: conversationParam,
+      handler: async ({ support, caller }, { params, call }, _req, res) => {
+        const out = await call(
           support,
-          'assignConversation',
-          sp.AssignRequest.fromPartial({
-            ...caller(res),
-            conversationId: idParam(req.params.id),
-            assigneeId,
-          }),
-          ctx(req),
+          method,
+          sp.ConversationRequest.fromPartial({ ...caller(res), ...params }),
         );
         res.json({ conversation: conversationJson(out) });
       },
-  },
-  ...CONVERSATION_DECISIONS.map(([action, summary, method]): Route<SupportContext> => ({
-    method: 'post',
-    path: `/api/support/conversations/:id/${action}`,
-    tag: TAGS.support,
-    summary,
-    access: 'admin',
-    ok: json(supportAnswers.conversationOne, 'Done.'),
-    errors: {
-      ...CONVERSATION_REFUSALS,
-      409: [
-        'This conversation is already closed',
-        'This conversation is already open',
-        'Only a visitor can be blocked',
-      ],
-    },
-    handler:
-      ({ support, ctx, conversationRequest }) =>
-      async (req, res) => {
-        const out = await callUnary(support, method, conversationRequest(req, res), ctx(req));
-        res.json({ conversation: conversationJson(out) });
-      },
-  })),
+    }),
+  ),
 
   // ---------------------------------------------------------------- the address book
-  {
+  route({
     method: 'get',
     path: '/api/admin/deposit-addresses',
     tag: TAGS.support,
     summary: 'The deposit address book, active first',
     access: 'admin',
     ok: json(supportAnswers.addresses, 'The addresses.'),
-    handler:
-      ({ support, ctx, caller }) =>
-      async (req, res) => {
-        const out = await callUnary(
-          support,
-          'listAddresses',
-          sp.ListAddressesRequest.fromPartial(caller(res)),
-          ctx(req),
-        );
-        res.json({ addresses: out.addresses.map(addressJson) });
-      },
-  },
-  {
+    handler: async ({ support, caller }, { call }, _req, res) => {
+      const out = await call(support, 'listAddresses', sp.ListAddressesRequest.fromPartial(caller(res)));
+      res.json({ addresses: out.addresses.map(addressJson) });
+    },
+  }),
+  route({
     method: 'post',
     path: '/api/admin/deposit-addresses',
     tag: TAGS.support,
@@ -346,20 +326,16 @@ export const SUPPORT_ADMIN_ROUTES: Route<SupportContext>[] = [
         ...mustBeString('network', 'label', 'address'),
       ],
     },
-    handler:
-      ({ support, ctx, caller }) =>
-      async (req, res) => {
-        const b = parseBody(supportSchemas.addAddress, req.body);
-        const out = await callUnary(
-          support,
-          'addAddress',
-          sp.AddAddressRequest.fromPartial({ ...caller(res), ...b }),
-          ctx(req),
-        );
-        res.status(201).json({ address: addressJson(out) });
-      },
-  },
-  {
+    handler: async ({ support, caller }, { body, call }, _req, res) => {
+      const out = await call(
+        support,
+        'addAddress',
+        sp.AddAddressRequest.fromPartial({ ...caller(res), ...body }),
+      );
+      res.status(201).json({ address: addressJson(out) });
+    },
+  }),
+  route({
     method: 'post',
     path: '/api/admin/deposit-addresses/:id/retire',
     tag: TAGS.support,
@@ -371,21 +347,16 @@ export const SUPPORT_ADMIN_ROUTES: Route<SupportContext>[] = [
       404: ['Deposit address not found'],
       409: ['This address is already retired'],
     },
-    handler:
-      ({ support, ctx, caller }) =>
-      async (req, res) => {
-        const out = await callUnary(
-          support,
-          'retireAddress',
-          sp.RetireAddressRequest.fromPartial({
-            ...caller(res),
-            addressId: parseTokenParam(req.params.id, SUPPORT_ROUTE_MESSAGES.invalidAddressId),
-          }),
-          ctx(req),
-        );
-        res.json({ message: SUPPORT_ROUTE_MESSAGES.retired, address: addressJson(out) });
-      },
-  },
+    params: (p) => ({ addressId: parseTokenParam(p.id, SUPPORT_ROUTE_MESSAGES.invalidAddressId) }),
+    handler: async ({ support, caller }, { params, call }, _req, res) => {
+      const out = await call(
+        support,
+        'retireAddress',
+        sp.RetireAddressRequest.fromPartial({ ...caller(res), ...params }),
+      );
+      res.json({ message: SUPPORT_ROUTE_MESSAGES.retired, address: addressJson(out) });
+    },
+  }),
 ];
 
 /**

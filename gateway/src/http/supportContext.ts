@@ -4,7 +4,7 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
-import * as sp from '@meridian/proto/meridian/support/v1/support';
+import type * as sp from '@meridian/proto/meridian/support/v1/support';
 import type { KycServiceClient } from '@meridian/proto/meridian/kyc/v1/kyc';
 import { DEFAULT_RATE_LIMITS, type GatewayConfig } from '../config.js';
 import type { MoneyClients } from '../moneyClients.js';
@@ -16,7 +16,6 @@ import type { CookiePolicy } from './cookies.js';
 import { HttpError } from './errors.js';
 import { ctxOf } from './grpcContext.js';
 import { rateLimit } from './middleware.js';
-import { parseTokenParam } from './validation.js';
 import { SUPPORT_ROUTE_MESSAGES, SUPPORT_VISITOR_COOKIE, VISITOR_COOKIE_MAX_AGE_MS } from './supportViews.js';
 
 export interface SupportRouteDeps {
@@ -66,7 +65,6 @@ export function supportContext(deps: SupportRouteDeps) {
     name: 'supportVisitorStart' | 'supportVisitorMessage' | 'supportAttachment',
     subject?: (req: Request) => string | undefined,
   ) => rateLimit(kv, name, { ...DEFAULT_RATE_LIMITS[name], ...config.rateLimits?.[name] }, subject);
-  const idParam = (v: unknown) => parseTokenParam(v, SUPPORT_ROUTE_MESSAGES.invalidId);
   const visitorToken = (req: Request): string => {
     const token: unknown = req.cookies?.[SUPPORT_VISITOR_COOKIE];
     if (typeof token !== 'string' || !token) throw new HttpError(401, SUPPORT_ROUTE_MESSAGES.noVisitor);
@@ -97,8 +95,6 @@ export function supportContext(deps: SupportRouteDeps) {
     'supportAttachment',
     (req) => signedIn(req.res) ?? String(req.cookies?.[SUPPORT_VISITOR_COOKIE] ?? '').split('.')[0],
   );
-  const conversationRequest = (req: Request, res: Response) =>
-    sp.ConversationRequest.fromPartial({ ...caller(res), conversationId: idParam(req.params.id) });
   /** A reply (or deposit address) claims the conversation for this admin; another admin's hold is a 409. */
   const claimFor = async (res: Response, conversationId: string) =>
     claims.claim('support', conversationId, claimAdminOf(res));
@@ -110,13 +106,11 @@ export function supportContext(deps: SupportRouteDeps) {
     ctx,
     caller,
     limit,
-    idParam,
     visitorToken,
     setVisitorCookie,
     investor,
     visitorMessages,
     attachmentLimit,
-    conversationRequest,
     claimFor,
   };
 }

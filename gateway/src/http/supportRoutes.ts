@@ -39,15 +39,14 @@
 import type { Router } from 'express';
 import { MAX_UPLOAD_BYTES } from '@meridian/platform/files/fileKind';
 import * as sp from '@meridian/proto/meridian/support/v1/support';
-import { callUnary } from '../grpcClients.js';
 import { supportAnswers, supportConversationViewAnswer, supportSentAnswer } from './answers.js';
 import { INVALID_EMAIL, NOT_LOGGED_IN, mustBeString } from './refusals.js';
 import { HttpError } from './errors.js';
 import { clientAddress } from './grpcContext.js';
 import { closeUnlessDrainable, maxUploadBytes } from './fileUpload.js';
 import { DOCUMENT_CSP } from './kycRoutes.js';
-import { TAGS, json, routeTable, routerOf, type Route } from './routeTable.js';
-import { parseBody, parseTokenParam } from './validation.js';
+import { TAGS, json, route, routeTable, routerOf, type Route } from './routeTable.js';
+import { parseTokenParam } from './validation.js';
 import {
   ATTACHMENT_REFUSALS,
   SUPPORT_ATTACHMENT_MESSAGES,
@@ -90,7 +89,7 @@ const SUPPORT_OWN_ROUTES: Route<SupportContext>[] = [
   },
 
   // ---------------------------------------------------------------- investors and visitors
-  {
+  route({
     method: 'get',
     path: '/api/support/conversations/mine',
     tag: TAGS.support,
@@ -101,22 +100,14 @@ const SUPPORT_OWN_ROUTES: Route<SupportContext>[] = [
     guardedByHandler: true,
     ok: json(supportConversationViewAnswer, 'The conversation.'),
     errors: { 401: [SUPPORT_ROUTE_MESSAGES.noVisitor, SUPPORT_ROUTE_MESSAGES.badLink] },
-    handler:
-      ({ support, auth, ctx, investor, visitorToken }) =>
-      async (req, res) => {
-        const session = await auth.optional(req, res);
-        const out = session
-          ? await callUnary(support, 'getMine', sp.GetMineRequest.fromPartial(investor(res)), ctx(req))
-          : await callUnary(
-              support,
-              'getVisitor',
-              sp.VisitorRequest.fromPartial({ token: visitorToken(req) }),
-              ctx(req),
-            );
-        res.json(withMessagesJson(out));
-      },
-  },
-  {
+    handler: async ({ support, auth, investor, visitorToken }, { call }, req, res) => {
+      const out = (await auth.optional(req, res))
+        ? await call(support, 'getMine', sp.GetMineRequest.fromPartial(investor(res)))
+        : await call(support, 'getVisitor', sp.VisitorRequest.fromPartial({ token: visitorToken(req) }));
+      res.json(withMessagesJson(out));
+    },
+  }),
+  route({
     method: 'post',
     path: '/api/support/conversations/mine/messages',
     tag: TAGS.support,
@@ -132,32 +123,17 @@ const SUPPORT_OWN_ROUTES: Route<SupportContext>[] = [
       400: [SUPPORT_ROUTE_MESSAGES.noText, SUPPORT_ROUTE_MESSAGES.longText, ...mustBeString('text')],
       ...OWN_MESSAGE_REFUSALS,
     },
-    handler:
-      ({ support, auth, ctx, investor, visitorToken, visitorMessages }) =>
-      async (req, res) => {
-        const session = await auth.optional(req, res);
-        const b = parseBody(supportSchemas.message, req.body);
-        if (!session) {
-          const token = visitorToken(req);
-          await apply(visitorMessages, req, res);
-          const sent = await callUnary(
-            support,
-            'sendVisitor',
-            sp.SendVisitorRequest.fromPartial({ token, text: b.text ?? '' }),
-            ctx(req),
-          );
-          return void res.status(201).json(sentJson(sent));
-        }
-        const out = await callUnary(
-          support,
-          'sendMine',
-          sp.SendMineRequest.fromPartial({ ...investor(res), text: b.text ?? '' }),
-          ctx(req),
-        );
-        res.status(201).json(sentJson(out));
-      },
-  },
-  {
+    handler: async ({ support, auth, investor, visitorToken, visitorMessages }, { body, call }, req, res) => {
+      const session = await auth.optional(req, res);
+      const token = session ? '' : visitorToken(req);
+      if (!session) await apply(visitorMessages, req, res);
+      const out = session
+        ? await call(support, 'sendMine', sp.SendMineRequest.fromPartial({ ...investor(res), ...body }))
+        : await call(support, 'sendVisitor', sp.SendVisitorRequest.fromPartial({ token, ...body }));
+      res.status(201).json(sentJson(out));
+    },
+  }),
+  route({
     method: 'post',
     path: '/api/support/conversations/mine/attachments',
     tag: TAGS.support,
@@ -177,40 +153,33 @@ const SUPPORT_OWN_ROUTES: Route<SupportContext>[] = [
       ...OWN_MESSAGE_REFUSALS,
       413: [SUPPORT_ATTACHMENT_MESSAGES.tooLarge],
     },
-    handler:
-      ({ support, auth, ctx, investor, visitorToken, visitorMessages, attachmentLimit }) =>
-      async (req, res) => {
-        const session = await auth.optional(req, res);
-        const token = session ? '' : visitorToken(req);
-        await apply(attachmentLimit, req, res);
-        if (!session) await apply(visitorMessages, req, res);
-        const form = await attachmentForm(req);
-        const out = session
-          ? await callUnary(
-              support,
-              'sendMine',
-              sp.SendMineRequest.fromPartial({
-                ...investor(res),
-                text: form.text,
-                attachment: form.attachment,
-              }),
-              ctx(req),
-            )
-          : await callUnary(
-              support,
-              'sendVisitor',
-              sp.SendVisitorRequest.fromPartial({ token, text: form.text, attachment: form.attachment }),
-              ctx(req),
-            );
-        res.status(201).json(sentJson(out));
-      },
-  },
+    handler: async (
+      { support, auth, investor, visitorToken, visitorMessages, attachmentLimit },
+      { call },
+      req,
+      res,
+    ) => {
+      const session = await auth.optional(req, res);
+      const token = session ? '' : visitorToken(req);
+      await apply(attachmentLimit, req, res);
+      if (!session) await apply(visitorMessages, req, res);
+      const { text, attachment } = await attachmentForm(req);
+      const out = session
+        ? await call(
+            support,
+            'sendMine',
+            sp.SendMineRequest.fromPartial({ ...investor(res), text, attachment }),
+          )
+        : await call(support, 'sendVisitor', sp.SendVisitorRequest.fromPartial({ token, text, attachment }));
+      res.status(201).json(sentJson(out));
+    },
+  }),
   /**
    * A message's file: for the conversation's investor (or its visitor, by the cookie) and admins; 404 for
    * anyone else. Saved, never shown as a page of ours: an attachment, sandboxed with nothing it may load
    * or run when a browser shows it anyway (an <img>, a PDF viewer).
    */
-  {
+  route({
     method: 'get',
     path: '/api/support/attachments/:attachmentId',
     tag: TAGS.support,
@@ -231,36 +200,33 @@ const SUPPORT_OWN_ROUTES: Route<SupportContext>[] = [
       401: [NOT_LOGGED_IN],
       404: [SUPPORT_ATTACHMENT_MESSAGES.notFound],
     },
-    handler:
-      ({ support, auth, ctx, caller }) =>
-      async (req, res) => {
-        const attachmentId = parseTokenParam(req.params.attachmentId, SUPPORT_ATTACHMENT_MESSAGES.notFound);
-        const session = await auth.optional(req, res);
-        const token: unknown = req.cookies?.[SUPPORT_VISITOR_COOKIE];
-        if (!session && (typeof token !== 'string' || !token)) throw new HttpError(401, NOT_LOGGED_IN);
-        const out = await callUnary(
-          support,
-          'getAttachment',
-          sp.GetAttachmentRequest.fromPartial(
-            session ? { ...caller(res), attachmentId } : { visitorToken: String(token), attachmentId },
-          ),
-          ctx(req),
-        );
-        const name = out.attachment?.name || 'attachment';
-        res.writeHead(200, {
-          'content-type': out.contentType,
-          'content-length': String(out.content.length),
-          'content-disposition': attachmentDisposition(name),
-          'content-security-policy': DOCUMENT_CSP,
-          'x-content-type-options': 'nosniff',
-          'cache-control': 'no-store',
-          pragma: 'no-cache',
-          'cross-origin-resource-policy': 'same-origin',
-        });
-        res.end(out.content);
-      },
-  },
-  {
+    params: (p) => ({ attachmentId: parseTokenParam(p.attachmentId, SUPPORT_ATTACHMENT_MESSAGES.notFound) }),
+    handler: async ({ support, auth, caller }, { params, call }, req, res) => {
+      const session = await auth.optional(req, res);
+      const token: unknown = req.cookies?.[SUPPORT_VISITOR_COOKIE];
+      if (!session && (typeof token !== 'string' || !token)) throw new HttpError(401, NOT_LOGGED_IN);
+      const out = await call(
+        support,
+        'getAttachment',
+        sp.GetAttachmentRequest.fromPartial(
+          session ? { ...caller(res), ...params } : { visitorToken: String(token), ...params },
+        ),
+      );
+      const name = out.attachment?.name || 'attachment';
+      res.writeHead(200, {
+        'content-type': out.contentType,
+        'content-length': String(out.content.length),
+        'content-disposition': attachmentDisposition(name),
+        'content-security-policy': DOCUMENT_CSP,
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'no-store',
+        pragma: 'no-cache',
+        'cross-origin-resource-policy': 'same-origin',
+      });
+      res.end(out.content);
+    },
+  }),
+  route({
     method: 'post',
     path: '/api/support/conversations/visitor',
     tag: TAGS.support,
@@ -285,27 +251,18 @@ const SUPPORT_OWN_ROUTES: Route<SupportContext>[] = [
     middleware: ({ limit }) => [
       limit('supportVisitorStart', (req) => String((req.body as { email?: unknown })?.email ?? '')),
     ],
-    handler:
-      ({ support, ctx, setVisitorCookie }) =>
-      async (req, res) => {
-        const b = parseBody(supportSchemas.visitorStart, req.body);
-        const out = await callUnary(
-          support,
-          'startVisitor',
-          sp.StartVisitorRequest.fromPartial({
-            name: b.name,
-            email: b.email,
-            text: b.text ?? '',
-            clientAddress: clientAddress(req),
-          }),
-          ctx(req),
-        );
-        setVisitorCookie(res, out.token);
-        res.status(201).json(withMessagesJson(out.conversation ?? { messages: [] }));
-      },
-  },
+    handler: async ({ support, setVisitorCookie }, { body, call }, req, res) => {
+      const out = await call(
+        support,
+        'startVisitor',
+        sp.StartVisitorRequest.fromPartial({ ...body, clientAddress: clientAddress(req) }),
+      );
+      setVisitorCookie(res, out.token);
+      res.status(201).json(withMessagesJson(out.conversation ?? { messages: [] }));
+    },
+  }),
   /** The emailed link's token (`/?support=<token>`) becomes the visitor cookie of this browser. */
-  {
+  route({
     method: 'post',
     path: '/api/support/conversations/visitor/resume',
     tag: TAGS.support,
@@ -316,20 +273,12 @@ const SUPPORT_OWN_ROUTES: Route<SupportContext>[] = [
     ok: json(supportConversationViewAnswer, 'The conversation.'),
     errors: { 400: [SUPPORT_ROUTE_MESSAGES.badLink], 401: [SUPPORT_ROUTE_MESSAGES.badLink] },
     middleware: ({ limit }) => [limit('supportVisitorMessage')],
-    handler:
-      ({ support, ctx, setVisitorCookie }) =>
-      async (req, res) => {
-        const b = parseBody(supportSchemas.visitorResume, req.body);
-        const out = await callUnary(
-          support,
-          'getVisitor',
-          sp.VisitorRequest.fromPartial({ token: b.token }),
-          ctx(req),
-        );
-        setVisitorCookie(res, b.token);
-        res.json(withMessagesJson(out));
-      },
-  },
+    handler: async ({ support, setVisitorCookie }, { body, call }, _req, res) => {
+      const out = await call(support, 'getVisitor', sp.VisitorRequest.fromPartial(body));
+      setVisitorCookie(res, body.token);
+      res.json(withMessagesJson(out));
+    },
+  }),
 ];
 
 export const SUPPORT_ROUTES = routeTable<SupportContext>([...SUPPORT_OWN_ROUTES, ...SUPPORT_ADMIN_ROUTES]);
