@@ -1,18 +1,12 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { errorMessage } from '../../app/errors';
 import { Button } from '../../ui/Button';
 import { EmptyState, PageHeader } from '../../ui/Card';
 import { FormError, InputField, SelectField } from '../../ui/Field';
 import { formatDateTime } from '../../ui/dates';
 import { LoadingBlock } from '../../ui/Spinner';
-import {
-  AUDIT_ACTIONS,
-  auditCsvUrl,
-  fetchAuditPage,
-  NO_FILTERS,
-  type AuditEntry,
-  type AuditFilters,
-} from './auditApi';
+import { AUDIT_ACTIONS, auditCsvUrl, NO_FILTERS, type AuditFilters } from './auditApi';
+import { useAuditTrailInfiniteQuery } from './auditTrailApi';
 import './audit.css';
 
 /** "DepositConfirmed" -> "Deposit confirmed". */
@@ -32,28 +26,11 @@ function Who({ email, id }: { email: string; id: string }) {
 export function AuditPage() {
   const [form, setForm] = useState<AuditFilters>(NO_FILTERS);
   const [applied, setApplied] = useState<AuditFilters>(NO_FILTERS);
-  const [entries, setEntries] = useState<AuditEntry[]>([]);
-  const [cursor, setCursor] = useState('');
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState('');
-
-  const load = useCallback(async (filters: AuditFilters, after = '') => {
-    setLoading(true);
-    setError('');
-    try {
-      const page = await fetchAuditPage(filters, after);
-      setEntries((prev) => (after ? [...prev, ...page.entries] : page.entries));
-      setCursor(page.nextCursor);
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setLoading(false);
-    }
-  }, []);
-
-  useEffect(() => {
-    void load(applied);
-  }, [applied, load]);
+  // the entries of the filters last applied stay shown while those of new filters load
+  const trail = useAuditTrailInfiniteQuery(applied);
+  const entries = trail.data?.pages.flatMap((p) => p.entries) ?? [];
+  const loading = trail.isFetching;
+  const error = trail.isError ? errorMessage(trail.error) : '';
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -159,14 +136,14 @@ export function AuditPage() {
               ))}
             </tbody>
           </table>
-          {cursor ? (
+          {trail.hasNextPage ? (
             <div className="audit__more">
               <Button
                 size="sm"
                 variant="secondary"
                 busy={loading}
                 busyLabel="Loading…"
-                onClick={() => void load(applied, cursor)}
+                onClick={() => void trail.fetchNextPage()}
               >
                 Load more
               </Button>

@@ -65,16 +65,6 @@ export function auditQuery(filters: AuditFilters, extra: Record<string, string> 
   return q.toString();
 }
 
-export async function fetchAuditPage(
-  filters: AuditFilters,
-  cursor = '',
-): Promise<{ entries: AuditEntry[]; nextCursor: string }> {
-  const { data } = await api.get<{ entries: AuditEntry[]; nextCursor: string }>(
-    `admin/audit?${auditQuery(filters, { limit: '50', cursor })}`,
-  );
-  return data;
-}
-
 /** Where the browser downloads the CSV export of the same filters (a plain GET with the session cookie). */
 export const auditCsvUrl = (filters: AuditFilters) =>
   `/api/admin/audit?${auditQuery(filters, { format: 'csv' })}`;
