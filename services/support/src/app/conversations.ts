@@ -13,7 +13,7 @@ import type { AttachmentData } from '../domain/attachment.js';
 import {
   type ConversationCommand,
   type EmailReason,
-  type MessageFrom,
+  type MessageData,
   type Party,
   type SharedAddress,
   SUPPORT_MESSAGES,
@@ -67,14 +67,8 @@ export interface ConversationView {
   blocked: boolean;
 }
 
-export interface MessageView {
-  messageId: string;
-  conversationId: string;
-  from: MessageFrom;
-  text: string;
-  createdAt: string;
-  internal: boolean;
-  authorId: string;
+/** A message as answered: its text opened, the shared address and the attachment only when it has one. */
+export interface MessageView extends Omit<MessageData, 'depositAddress' | 'attachment'> {
   depositAddress?: SharedAddress;
   attachment?: AttachmentView;
 }

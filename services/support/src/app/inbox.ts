@@ -6,7 +6,7 @@
  */
 import { requireAdmin } from '@meridian/platform/app/requestContext';
 import { assertSendable } from '../domain/addressBook.js';
-import type { SharedAddress } from '../domain/conversation.js';
+import type { ConversationCommand, SharedAddress } from '../domain/conversation.js';
 import { COLLECTIONS, type ConversationDoc } from '../projections/supportViews.js';
 import type { AttachmentUpload } from './attachments.js';
 import {
@@ -29,6 +29,42 @@ import {
   loadAddress,
   ownerOf,
 } from './context.js';
+
+/** The admin calling, and the conversation they act on (not found: refused). */
+async function adminOn(ctx: SupportContext, caller: SupportCaller, conversationId: string) {
+  const admin = requireAdmin(caller);
+  return { admin, doc: await requireConversation(ctx, conversationId) };
+}
+
+/**
+ * An admin's command on a conversation (`command` given its id, the admin and now), then the
+ * conversation as it is after it.
+ */
+async function adminCommand(
+  ctx: SupportContext,
+  caller: SupportCaller,
+  conversationId: string,
+  command: (on: {
+    conversationId: string;
+    adminId: string;
+    adminRole: string;
+    now: Date;
+  }) => ConversationCommand,
+): Promise<ConversationView> {
+  const { admin, doc } = await adminOn(ctx, caller, conversationId);
+  await executeConversation(
+    ctx,
+    doc.conversationId,
+    command({
+      conversationId: doc.conversationId,
+      adminId: admin.userId,
+      adminRole: admin.role,
+      now: ctx.clock(),
+    }),
+    meta(caller),
+  );
+  return conversationView(await requireConversation(ctx, conversationId));
+}
 
 export type StatusFilter = 'open' | 'closed' | '';
 export type AssignedFilter = 'me' | 'none' | 'any';
@@ -65,8 +101,7 @@ export async function getConversation(
   caller: SupportCaller,
   conversationId: string,
 ): Promise<ConversationWithMessages> {
-  requireAdmin(caller);
-  return withMessages(ctx, await requireConversation(ctx, conversationId), true);
+  return withMessages(ctx, (await adminOn(ctx, caller, conversationId)).doc, true);
 }
 
 /** Admin: a reply (or an internal note, never shown to the person). */
@@ -75,8 +110,7 @@ export async function sendSupport(
   caller: SupportCaller,
   input: { conversationId: string; text: unknown; internal: boolean; attachment?: AttachmentUpload },
 ): Promise<SendResult> {
-  const admin = requireAdmin(caller);
-  const doc = await requireConversation(ctx, input.conversationId);
+  const { admin, doc } = await adminOn(ctx, caller, input.conversationId);
   return sendOnConversation(
     ctx,
     doc,
@@ -97,8 +131,7 @@ export async function sendDepositAddress(
   caller: SupportCaller,
   input: { conversationId: string; addressId: string },
 ): Promise<SendResult> {
-  const admin = requireAdmin(caller);
-  const doc = await requireConversation(ctx, input.conversationId);
+  const { admin, doc } = await adminOn(ctx, caller, input.conversationId);
   const messageId = ctx.newId();
   await ctx.store.transaction(async (tx) => {
     const address = await loadAddress(tx, input.addressId || '-');
@@ -140,21 +173,7 @@ export async function decideConversation(
   conversationId: string,
   type: AdminCommand,
 ): Promise<ConversationView> {
-  const admin = requireAdmin(caller);
-  const doc = await requireConversation(ctx, conversationId);
-  await executeConversation(
-    ctx,
-    doc.conversationId,
-    {
-      type,
-      conversationId: doc.conversationId,
-      adminId: admin.userId,
-      adminRole: admin.role,
-      now: ctx.clock(),
-    },
-    meta(caller),
-  );
-  return conversationView(await requireConversation(ctx, conversationId));
+  return adminCommand(ctx, caller, conversationId, (on) => ({ type, ...on }));
 }
 
 /** Admin: assigns the conversation to an admin ('' unassigns; the gateway names the caller for "me"). */
@@ -163,22 +182,11 @@ export async function assignConversation(
   caller: SupportCaller,
   input: { conversationId: string; assigneeId: string },
 ): Promise<ConversationView> {
-  const admin = requireAdmin(caller);
-  const doc = await requireConversation(ctx, input.conversationId);
-  await executeConversation(
-    ctx,
-    doc.conversationId,
-    {
-      type: 'AssignConversation',
-      conversationId: doc.conversationId,
-      assigneeId: input.assigneeId,
-      adminId: admin.userId,
-      adminRole: admin.role,
-      now: ctx.clock(),
-    },
-    meta(caller),
-  );
-  return conversationView(await requireConversation(ctx, input.conversationId));
+  return adminCommand(ctx, caller, input.conversationId, (on) => ({
+    type: 'AssignConversation',
+    ...on,
+    assigneeId: input.assigneeId,
+  }));
 }
 
 /** Admin: open conversations waiting for support's answer (the dashboard tile). */
