@@ -1,15 +1,10 @@
-import type { ComponentProps, ReactNode } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../ui/Button';
 import { Form } from '../../ui/Field';
 import { OutlineIcon } from '../../ui/OutlineIcon';
-
-/** An auth card's closing line: an optional prompt, then its link. */
-export interface AuthFooter {
-  prompt?: string;
-  to: string;
-  link: string;
-}
+import type { AuthFooter, AuthScreen } from './authScreens';
+import { ProviderButtons } from './ProviderButtons';
 
 export function AuthCard({
   title,
@@ -48,23 +43,38 @@ export function AuthCard({
   );
 }
 
-/** An auth card's form: its error, its fields, a full-width submit busy with `busyLabel` while sent, then `after`. */
-export function AuthForm({
-  submit,
-  busy,
-  busyLabel,
+/**
+ * An auth screen with a form: its card and copy (`screen`), the form's error and fields, a full-width submit
+ * busy while the form is sent, then `after` (inside the form) and the providers' buttons where it offers them.
+ */
+export function AuthFormCard({
+  screen,
+  subtitle = screen.subtitle,
+  icon,
+  state,
+  onSubmit,
   after,
   children,
-  ...form
-}: ComponentProps<typeof Form> & { submit: string; busy: boolean; busyLabel: string; after?: ReactNode }) {
+}: {
+  screen: AuthScreen;
+  subtitle?: ReactNode;
+  icon?: ReactNode;
+  state: { error: string; busy: boolean };
+  onSubmit: (event: FormEvent) => void | Promise<void>;
+  after?: ReactNode;
+  children: ReactNode;
+}) {
   return (
-    <Form {...form}>
-      {children}
-      <Button type="submit" block busy={busy} busyLabel={busyLabel}>
-        {submit}
-      </Button>
-      {after}
-    </Form>
+    <AuthCard title={screen.title} subtitle={subtitle} icon={icon} footer={screen.footer}>
+      <Form label={screen.form} error={state.error} onSubmit={onSubmit}>
+        {children}
+        <Button type="submit" block busy={state.busy} busyLabel={screen.busyLabel}>
+          {screen.submit}
+        </Button>
+        {after}
+      </Form>
+      {screen.providers ? <ProviderButtons /> : null}
+    </AuthCard>
   );
 }
 

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useAppDispatch } from '../../app/hooks';
 import { EmailField, FormSuccess } from '../../ui/Field';
-import { AuthCard, AuthForm } from './AuthCard';
+import { AuthFormCard } from './AuthCard';
+import { AUTH_SCREENS } from './authScreens';
 import { MailIcon } from './authIcons';
 import { passwordResetRequested } from './authSlice';
 import { validateForgot } from './validation';
@@ -11,10 +12,10 @@ export function ForgotPage() {
   const dispatch = useAppDispatch();
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState('');
-  const { error, busy, submit } = useCheckedSubmit();
+  const checked = useCheckedSubmit();
 
   async function onSubmit(event: FormEvent) {
-    await submit(
+    await checked.submit(
       event,
       validateForgot(email.trim()),
       () => dispatch(passwordResetRequested(email.trim())),
@@ -28,23 +29,9 @@ export function ForgotPage() {
   }
 
   return (
-    <AuthCard
-      title="Forgot password"
-      subtitle="Enter the email you registered with and we will send you a reset link."
-      icon={<MailIcon />}
-      footer={{ prompt: 'Remembered it?', to: '/login', link: 'Back to login' }}
-    >
-      <AuthForm
-        label="Forgot password"
-        error={error}
-        onSubmit={onSubmit}
-        submit="Get reset email"
-        busy={busy}
-        busyLabel="Sending…"
-      >
-        <FormSuccess message={sent} />
-        <EmailField value={email} onValue={setEmail} />
-      </AuthForm>
-    </AuthCard>
+    <AuthFormCard screen={AUTH_SCREENS.forgot} icon={<MailIcon />} state={checked} onSubmit={onSubmit}>
+      <FormSuccess message={sent} />
+      <EmailField value={email} onValue={setEmail} />
+    </AuthFormCard>
   );
 }

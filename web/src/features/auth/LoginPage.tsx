@@ -2,11 +2,22 @@ import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAppDispatch } from '../../app/hooks';
 import { EmailField } from '../../ui/Field';
-import { AuthCard, AuthForm } from './AuthCard';
+import { AuthFormCard } from './AuthCard';
+import type { AuthScreen } from './authScreens';
 import { loginCodeRequested, loginSubmitted } from './authSlice';
 import { PasswordInput } from './PasswordInput';
-import { ProviderButtons, providerErrorMessage } from './ProviderButtons';
+import { providerErrorMessage } from './ProviderButtons';
 import { validateLogin } from './validation';
+
+const LOGIN_SCREEN: AuthScreen = {
+  title: 'Log in to Meridian',
+  subtitle: 'Welcome back. Your session is protected with device checks.',
+  form: 'Login',
+  submit: 'Log in',
+  busyLabel: 'Logging in…',
+  footer: { prompt: 'New to Meridian?', to: '/register', link: 'Create an account' },
+  providers: true,
+};
 
 export function LoginPage() {
   const dispatch = useAppDispatch();
@@ -37,28 +48,14 @@ export function LoginPage() {
   }
 
   return (
-    <AuthCard
-      title="Log in to Meridian"
-      subtitle="Welcome back. Your session is protected with device checks."
-      footer={{ prompt: 'New to Meridian?', to: '/register', link: 'Create an account' }}
-    >
-      <AuthForm
-        label="Login"
-        error={error}
-        onSubmit={onSubmit}
-        submit="Log in"
-        busy={busy}
-        busyLabel="Logging in…"
-      >
-        <EmailField value={email} onValue={setEmail} />
-        <PasswordInput label="Password" name="password" value={password} onChange={setPassword} />
-        <div className="form__row form__row--end">
-          <Link to="/forgot" className="small-link">
-            Forgot password?
-          </Link>
-        </div>
-      </AuthForm>
-      <ProviderButtons />
-    </AuthCard>
+    <AuthFormCard screen={LOGIN_SCREEN} state={{ error, busy }} onSubmit={onSubmit}>
+      <EmailField value={email} onValue={setEmail} />
+      <PasswordInput label="Password" name="password" value={password} onChange={setPassword} />
+      <div className="form__row form__row--end">
+        <Link to="/forgot" className="small-link">
+          Forgot password?
+        </Link>
+      </div>
+    </AuthFormCard>
   );
 }

@@ -3,7 +3,8 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { InputField } from '../../ui/Field';
-import { AuthCard, AuthForm } from './AuthCard';
+import { AuthFormCard } from './AuthCard';
+import { AUTH_SCREENS } from './authScreens';
 import { ShieldIcon } from './authIcons';
 import { loginCodeRequested, loginCodeSubmitted } from './authSlice';
 import { LOGIN_CODE_LENGTH, validateLoginCode } from './validation';
@@ -17,7 +18,7 @@ export function LoginWithCodePage() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [loginCode, setLoginCode] = useState('');
-  const { error, busy, submit } = useCheckedSubmit();
+  const checked = useCheckedSubmit();
   const [resending, setResending] = useState(false);
   // the code asked for this address, if any: on its way, or refused (then no code was emailed)
   const send = useAppSelector((s) =>
@@ -26,7 +27,7 @@ export function LoginWithCodePage() {
 
   async function onSubmit(event: FormEvent) {
     const code = loginCode.trim();
-    await submit(
+    await checked.submit(
       event,
       validateLoginCode(code),
       () => dispatch(loginCodeSubmitted({ email, loginCode: code })),
@@ -43,8 +44,8 @@ export function LoginWithCodePage() {
   }
 
   return (
-    <AuthCard
-      title="Enter your access code"
+    <AuthFormCard
+      screen={AUTH_SCREENS.loginWithCode}
       subtitle={
         send?.status === 'failed' ? (
           <>
@@ -59,34 +60,26 @@ export function LoginWithCodePage() {
         )
       }
       icon={<ShieldIcon />}
-      footer={{ prompt: 'Not you?', to: '/login', link: 'Use another account' }}
+      state={checked}
+      onSubmit={onSubmit}
+      after={
+        <div className="form__row form__row--center">
+          <Button variant="link" onClick={resend} busy={resending} busyLabel="Sending code…">
+            Resend code
+          </Button>
+        </div>
+      }
     >
-      <AuthForm
-        label="Login with code"
-        error={error}
-        onSubmit={onSubmit}
-        submit="Proceed to login"
-        busy={busy}
-        busyLabel="Checking…"
-        after={
-          <div className="form__row form__row--center">
-            <Button variant="link" onClick={resend} busy={resending} busyLabel="Sending code…">
-              Resend code
-            </Button>
-          </div>
-        }
-      >
-        <InputField
-          label="Access code"
-          name="loginCode"
-          className="input--code"
-          inputMode="text"
-          autoComplete="one-time-code"
-          maxLength={LOGIN_CODE_LENGTH}
-          value={loginCode}
-          onValue={setLoginCode}
-        />
-      </AuthForm>
-    </AuthCard>
+      <InputField
+        label="Access code"
+        name="loginCode"
+        className="input--code"
+        inputMode="text"
+        autoComplete="one-time-code"
+        maxLength={LOGIN_CODE_LENGTH}
+        value={loginCode}
+        onValue={setLoginCode}
+      />
+    </AuthFormCard>
   );
 }

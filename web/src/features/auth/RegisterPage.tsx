@@ -3,12 +3,12 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from '../../ui/toast';
 import { useAppDispatch } from '../../app/hooks';
 import { EmailField, InputField, NameField, PhoneField } from '../../ui/Field';
-import { AuthCard, AuthForm } from './AuthCard';
+import { AuthFormCard } from './AuthCard';
+import { AUTH_SCREENS } from './authScreens';
 import { UserPlusIcon } from './authIcons';
 import { registerSubmitted } from './authSlice';
 import { CountryField } from './CountryField';
 import { NewPasswordFields } from './NewPasswordFields';
-import { ProviderButtons } from './ProviderButtons';
 import { MESSAGES, validateRegister } from './validation';
 import { useCheckedSubmit } from '../../ui/ScreenParts';
 
@@ -25,7 +25,7 @@ export function RegisterPage() {
     password2: '',
     referralCode: params.get('ref') ?? '',
   });
-  const { error, busy, submit } = useCheckedSubmit();
+  const checked = useCheckedSubmit();
   const set = (key: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
   function blockPaste(event: ClipboardEvent<HTMLInputElement>) {
@@ -34,7 +34,7 @@ export function RegisterPage() {
   }
 
   async function onSubmit(event: FormEvent) {
-    await submit(
+    await checked.submit(
       event,
       validateRegister(form),
       async () => {
@@ -56,48 +56,38 @@ export function RegisterPage() {
   }
 
   return (
-    <AuthCard
-      title="Create your account"
-      subtitle="It takes two minutes. We will email you a link to verify your address."
+    <AuthFormCard
+      screen={AUTH_SCREENS.register}
       icon={<UserPlusIcon />}
-      footer={{ prompt: 'Already have an account?', to: '/login', link: 'Log in' }}
+      state={checked}
+      onSubmit={onSubmit}
+      after={
+        <p className="fine-print">
+          By creating an account you agree to our <Link to="/privacy-policy">privacy policy</Link>.
+        </p>
+      }
     >
-      <AuthForm
-        label="Register"
-        error={error}
-        onSubmit={onSubmit}
-        submit="Create account"
-        busy={busy}
-        busyLabel="Creating account…"
-        after={
-          <p className="fine-print">
-            By creating an account you agree to our <Link to="/privacy-policy">privacy policy</Link>.
-          </p>
-        }
-      >
-        <NameField label="Full name" value={form.name} onValue={set('name')} />
-        <EmailField value={form.email} onValue={set('email')} />
-        <PhoneField value={form.phone} onValue={set('phone')} />
-        <CountryField value={form.country} onChange={set('country')} />
-        <NewPasswordFields
-          label="Password"
-          confirmLabel="Confirm password"
-          password={form.password}
-          password2={form.password2}
-          onPassword={set('password')}
-          onPassword2={set('password2')}
-          onPaste={blockPaste}
-        />
-        <InputField
-          label="Referral code"
-          optional
-          name="referralCode"
-          autoComplete="off"
-          value={form.referralCode}
-          onValue={set('referralCode')}
-        />
-      </AuthForm>
-      <ProviderButtons />
-    </AuthCard>
+      <NameField label="Full name" value={form.name} onValue={set('name')} />
+      <EmailField value={form.email} onValue={set('email')} />
+      <PhoneField value={form.phone} onValue={set('phone')} />
+      <CountryField value={form.country} onChange={set('country')} />
+      <NewPasswordFields
+        label="Password"
+        confirmLabel="Confirm password"
+        password={form.password}
+        password2={form.password2}
+        onPassword={set('password')}
+        onPassword2={set('password2')}
+        onPaste={blockPaste}
+      />
+      <InputField
+        label="Referral code"
+        optional
+        name="referralCode"
+        autoComplete="off"
+        value={form.referralCode}
+        onValue={set('referralCode')}
+      />
+    </AuthFormCard>
   );
 }

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { useAppDispatch } from '../../app/hooks';
-import { AuthCard, AuthForm } from './AuthCard';
+import { AuthFormCard } from './AuthCard';
+import { AUTH_SCREENS } from './authScreens';
 import { passwordResetSubmitted } from './authSlice';
 import { NewPasswordFields } from './NewPasswordFields';
 import { validateReset } from './validation';
@@ -13,10 +14,10 @@ export function ResetPasswordPage() {
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const [password2, setPassword2] = useState('');
-  const { error, busy, submit } = useCheckedSubmit();
+  const checked = useCheckedSubmit();
 
   async function onSubmit(event: FormEvent) {
-    await submit(
+    await checked.submit(
       event,
       validateReset({ password, password2 }),
       () => dispatch(passwordResetSubmitted({ resetToken, password })),
@@ -27,28 +28,15 @@ export function ResetPasswordPage() {
   }
 
   return (
-    <AuthCard
-      title="Set a new password"
-      subtitle="Choose a strong password you do not use anywhere else."
-      footer={{ to: '/login', link: 'Back to login' }}
-    >
-      <AuthForm
-        label="Reset password"
-        error={error}
-        onSubmit={onSubmit}
-        submit="Reset password"
-        busy={busy}
-        busyLabel="Saving…"
-      >
-        <NewPasswordFields
-          label="New password"
-          confirmLabel="Confirm new password"
-          password={password}
-          password2={password2}
-          onPassword={setPassword}
-          onPassword2={setPassword2}
-        />
-      </AuthForm>
-    </AuthCard>
+    <AuthFormCard screen={AUTH_SCREENS.resetPassword} state={checked} onSubmit={onSubmit}>
+      <NewPasswordFields
+        label="New password"
+        confirmLabel="Confirm new password"
+        password={password}
+        password2={password2}
+        onPassword={setPassword}
+        onPassword2={setPassword2}
+      />
+    </AuthFormCard>
   );
 }
