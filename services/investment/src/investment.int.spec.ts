@@ -8,7 +8,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { ledgerInvariantProblems } from '../../ledger/src/testing/invariants.js';
 import { DomainError, unavailable } from '@meridian/platform/eventSourcing/errors';
-import type { LedgerPort } from './app/ports.js';
 import { ADMIN, ADMIN_2, caller, grpcError, startStack, type Stack } from './testing/harness.js';
 
 const PLANS = JSON.stringify([
@@ -381,9 +380,7 @@ describe('faults', () => {
   it('a request left without a hold outcome is re-driven after a restart: held once, never leaked', async () => {
     const u = user();
     await stack.fund(u, '500');
-    const real = stack.realLedger();
-    const lost: LedgerPort = { ...real, placeHold: async () => Promise.reject(unavailable('ledger down')) };
-    await stack.restart({ ledger: lost });
+    await stack.restartWithLedger({ placeHold: async () => Promise.reject(unavailable('ledger down')) });
     const id = `inv-${randomUUID()}`;
     const answer = await grpcError(invest(u, '200', 'Starter', id));
     expect(answer.code).toBe(status.UNAVAILABLE);
@@ -409,10 +406,7 @@ describe('faults', () => {
     const u = user();
     await stack.fund(u, '500');
     const id = (await invest(u, '200')).investment!.investmentId;
-    const real = stack.realLedger();
-    await stack.restart({
-      ledger: { ...real, captureHold: async () => Promise.reject(unavailable('ledger down')) },
-    });
+    await stack.restartWithLedger({ captureHold: async () => Promise.reject(unavailable('ledger down')) });
     expect((await decide('approveInvestment', id)).investment!.status).toBe('Active');
     expect(await stack.balances(u)).toMatchObject({ investedCents: 0, investmentHoldCents: 20_000 });
     await stack.restart();
@@ -422,11 +416,10 @@ describe('faults', () => {
 
   it('a ledger refusal is answered as such and recorded once', async () => {
     const u = user();
-    const refusing: LedgerPort = {
-      ...stack.realLedger(),
+    // a stale balance: the service asks for the hold, the ledger refuses it
+    await stack.restartWithLedger({
       getBalances: async () => ({ depositCents: 1_000_000, investedCents: 0, profitCents: 0 }),
-    };
-    await stack.restart({ ledger: refusing });
+    });
     const res = await grpcError(invest(u, '100'));
     expect(res).toMatchObject({
       code: status.FAILED_PRECONDITION,

@@ -272,13 +272,9 @@ describe('faults', () => {
     const u = user();
     await stack.fund(u, '300');
     const id = (await request(u, '100')).withdrawal!.withdrawalId;
-    const real = stack.realLedger();
-    await stack.restart({
-      ledger: {
-        ...real,
-        captureHold: async () =>
-          Promise.reject(conflict('Idempotency key reused with a different request', 'IDEMPOTENCY_CONFLICT')),
-      },
+    await stack.restartWithLedger({
+      captureHold: async () =>
+        Promise.reject(conflict('Idempotency key reused with a different request', 'IDEMPOTENCY_CONFLICT')),
     });
     expect(await grpcError(decide('approveWithdrawal', id))).toMatchObject({
       code: status.ALREADY_EXISTS,
@@ -295,10 +291,7 @@ describe('faults', () => {
   it('a request left without a hold outcome is re-driven after a restart: held once', async () => {
     const u = user();
     await stack.fund(u, '300');
-    const real = stack.realLedger();
-    await stack.restart({
-      ledger: { ...real, placeHold: async () => Promise.reject(unavailable('ledger down')) },
-    });
+    await stack.restartWithLedger({ placeHold: async () => Promise.reject(unavailable('ledger down')) });
     const id = `wd-${randomUUID()}`;
     expect((await grpcError(request(u, '100', { id }))).code).toBe(status.UNAVAILABLE);
     expect((await stack.balances(u)).withdrawalHoldCents).toBe(0);
@@ -316,10 +309,7 @@ describe('faults', () => {
     const u = user();
     await stack.fund(u, '300');
     const id = (await request(u, '100')).withdrawal!.withdrawalId;
-    const real = stack.realLedger();
-    await stack.restart({
-      ledger: { ...real, releaseHold: async () => Promise.reject(unavailable('ledger down')) },
-    });
+    await stack.restartWithLedger({ releaseHold: async () => Promise.reject(unavailable('ledger down')) });
     expect((await decide('rejectWithdrawal', id)).withdrawal!.status).toBe('Rejected');
     expect((await stack.balances(u)).withdrawalHoldCents).toBe(10_000);
     await stack.restart();

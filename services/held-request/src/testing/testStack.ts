@@ -202,6 +202,12 @@ export async function startHeldRequestStack<
       await service.stop();
       await boot(o);
     },
+    /** Restarts the service on the real ledger with `calls` in place of its own (a ledger call lost or refused). */
+    async restartWithLedger(calls: Partial<Port>) {
+      client.close();
+      await service.stop();
+      await boot({ ledger: { ...ledgerSide.realLedger(), ...calls } });
+    },
     async stop() {
       await sub.stop();
       client.close();
