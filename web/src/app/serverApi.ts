@@ -132,3 +132,19 @@ export const moreOf = (query: InfinitePaging): ListMore => ({
     if (query.hasNextPage && !query.isFetching) void query.fetchNextPage();
   },
 });
+
+/**
+ * An infinite query's list as a screen shows it: the items of every page loaded (null until the first page
+ * answers, none when it failed), the first page's failure, and the next pages (moreOf).
+ */
+export function pagedList<T>(
+  query: InfinitePaging & { data?: { pages: Array<Page<T>> }; isError: boolean; error?: unknown },
+) {
+  const failed = query.isError && !query.data;
+  return {
+    items: failed ? [] : (query.data?.pages.flatMap((p) => p.items) ?? null),
+    failed,
+    error: failed ? query.error : undefined,
+    more: moreOf(query),
+  };
+}

@@ -1,5 +1,5 @@
-import { useEffect, useMemo } from 'react';
-import { moreOf } from '../../app/api';
+import { useEffect } from 'react';
+import { pagedList } from '../../app/api';
 import { MoreSentinel } from '../../ui/MoreSentinel';
 import { toast } from '../../ui/toast';
 import { PageHeader } from '../../ui/Card';
@@ -47,17 +47,11 @@ function detail(item: HistoryItem): string {
  * time (historyApi.ts), the next one loaded as the user scrolls to the end.
  */
 export function TransactionHistoryPage() {
-  const history = useTransactionHistoryInfiniteQuery();
-  const failed = history.isError && !history.data;
+  const { items: loaded, failed, more } = pagedList<HistoryItem>(useTransactionHistoryInfiniteQuery());
   useEffect(() => {
     if (failed) toast.error(HISTORY_MESSAGES.failed, { toastId: 'history-failed' });
   }, [failed]);
-  const { data } = history;
-  const items = useMemo(
-    () => (failed ? [] : data ? orderHistory(data.pages.flatMap((p) => p.items)) : null),
-    [failed, data],
-  );
-  const more = moreOf(history);
+  const items = loaded && orderHistory(loaded);
 
   return (
     <div className="container section">

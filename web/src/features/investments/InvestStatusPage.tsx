@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { moreOf } from '../../app/api';
+import { pagedList } from '../../app/api';
 import { MoreSentinel } from '../../ui/MoreSentinel';
 import { PageHeader } from '../../ui/Card';
 import { formatDate } from '../../ui/dates';
@@ -8,7 +8,7 @@ import { LoadingBlock } from '../../ui/Spinner';
 import { investmentTone, StatusBadge } from '../../ui/StatusBadge';
 import { serverMessage } from '../queues/lists';
 import { useInvestmentHistoryInfiniteQuery } from './investmentsApi';
-import { investmentIdOf, maturityText, planNameOf } from './investmentTypes';
+import { investmentIdOf, maturityText, planNameOf, type Investment } from './investmentTypes';
 import { LinkButton, NoticeCard } from '../../ui/ScreenParts';
 
 export const INVEST_STATUS_MESSAGES = {
@@ -19,11 +19,13 @@ export const INVEST_STATUS_MESSAGES = {
 /** /invest-status: the user's investments; only 'Active' is styled as active; each opens its detail. */
 export function InvestStatusPage() {
   // a page at a time, the next one as the user scrolls to the end; status pushes update the pages
-  const history = useInvestmentHistoryInfiniteQuery();
-  const firstFailed = history.isError && !history.data;
-  const error = firstFailed ? serverMessage(history.error) || INVEST_STATUS_MESSAGES.failed : '';
-  const list = firstFailed ? [] : (history.data?.pages.flatMap((p) => p.items) ?? null);
-  const more = moreOf(history);
+  const {
+    items: list,
+    failed,
+    error: failure,
+    more,
+  } = pagedList<Investment>(useInvestmentHistoryInfiniteQuery());
+  const error = failed ? serverMessage(failure) || INVEST_STATUS_MESSAGES.failed : '';
 
   return (
     <div className="container section">

@@ -40,28 +40,23 @@ const KYC: QueueRoute<User> = {
  * outlives it), so a queue opened again shows its loading state until the first page answers.
  */
 export const queueEndpoints = serverApi.injectEndpoints({
-  endpoints: (build) => ({
-    /** GET api/payments/pending-deposit -> { deposit: Deposit[] }. */
-    pendingDeposits: build.infiniteQuery<Page<Deposit>, void, string>({
-      ...cursorPaged(DEPOSITS.path, DEPOSITS.listOf),
-      keepUnusedDataFor: 0,
-    }),
-    /** GET api/invest/adminPendingInvestment -> { pendingInvestments: Investment[] }. */
-    pendingInvestments: build.infiniteQuery<Page<Investment>, void, string>({
-      ...cursorPaged(INVESTMENTS.path, INVESTMENTS.listOf),
-      keepUnusedDataFor: 0,
-    }),
-    /** GET api/withDraw/pending -> { withdrawals: Withdrawal[] }. */
-    pendingWithdrawals: build.infiniteQuery<Page<Withdrawal>, void, string>({
-      ...cursorPaged(WITHDRAWALS.path, WITHDRAWALS.listOf),
-      keepUnusedDataFor: 0,
-    }),
-    /** GET api/users/kyc/pending -> { pendingUsers: User[] }. */
-    pendingKyc: build.infiniteQuery<Page<User>, void, string>({
-      ...cursorPaged(KYC.path, KYC.listOf),
-      keepUnusedDataFor: 0,
-    }),
-  }),
+  endpoints: (build) => {
+    const queueQuery = <T>(route: QueueRoute<T>) =>
+      build.infiniteQuery<Page<T>, void, string>({
+        ...cursorPaged(route.path, route.listOf),
+        keepUnusedDataFor: 0,
+      });
+    return {
+      /** GET api/payments/pending-deposit -> { deposit: Deposit[] }. */
+      pendingDeposits: queueQuery(DEPOSITS),
+      /** GET api/invest/adminPendingInvestment -> { pendingInvestments: Investment[] }. */
+      pendingInvestments: queueQuery(INVESTMENTS),
+      /** GET api/withDraw/pending -> { withdrawals: Withdrawal[] }. */
+      pendingWithdrawals: queueQuery(WITHDRAWALS),
+      /** GET api/users/kyc/pending -> { pendingUsers: User[] }. */
+      pendingKyc: queueQuery(KYC),
+    };
+  },
 });
 
 export const {
