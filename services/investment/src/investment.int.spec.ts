@@ -8,6 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { ledgerInvariantProblems } from '../../ledger/src/testing/invariants.js';
 import { DomainError, unavailable } from '@meridian/platform/eventSourcing/errors';
+import { expectOneDecisionWins } from '@meridian/held-request/testing/raceSpecs';
+import { INVESTMENT_MESSAGES } from './domain/investment.js';
 import { ADMIN, ADMIN_2, caller, grpcError, startStack, type Stack } from './testing/harness.js';
 
 const PLANS = JSON.stringify([
@@ -176,26 +178,16 @@ describe('admin decisions', () => {
     await stack.fund(u, '1000');
     const a = (await invest(u, '200')).investment!.investmentId;
     const b = (await invest(u, '200')).investment!.investmentId;
-    const same = await Promise.allSettled([
-      decide('approveInvestment', a, ADMIN),
-      decide('approveInvestment', a, ADMIN_2),
-    ]);
-    expect(same.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    const lost = same.find((r): r is PromiseRejectedResult => r.status === 'rejected')!;
-    expect(lost.reason).toMatchObject({
-      code: status.ALREADY_EXISTS,
-      details: 'This investment has already been approved',
+    const won = await expectOneDecisionWins({
+      same: a,
+      raced: b,
+      admins: [ADMIN, ADMIN_2],
+      decide: (decision, id, admin) =>
+        decide(decision === 'approve' ? 'approveInvestment' : 'rejectInvestment', id, admin),
+      messages: INVESTMENT_MESSAGES,
     });
-
-    const mixed = await Promise.allSettled([
-      decide('approveInvestment', b, ADMIN),
-      decide('rejectInvestment', b, ADMIN_2),
-    ]);
-    expect(mixed.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    expect((mixed.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason.details).toMatch(
-      /^This investment has already been (approved|rejected)$/,
-    );
     const final = await get(b);
+    expect(final.status).toBe(won === 'approve' ? 'Active' : 'Rejected');
     const bal = await stack.balances(u);
     expect(bal.investmentHoldCents).toBe(0);
     expect(bal.investedCents).toBe(final.status === 'Active' ? 40_000 : 20_000);

@@ -8,6 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { conflict, unavailable } from '@meridian/platform/eventSourcing/errors';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { ledgerInvariantProblems } from '../../ledger/src/testing/invariants.js';
+import { expectOneDecisionWins } from '@meridian/held-request/testing/raceSpecs';
+import { WITHDRAWAL_MESSAGES } from './domain/withdrawal.js';
 import { ADMIN, ADMIN_2, caller, grpcError, startStack, type Stack } from './testing/harness.js';
 
 const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
@@ -49,6 +51,8 @@ const request = (
   });
 const decide = (method: 'approveWithdrawal' | 'rejectWithdrawal', withdrawalId: string, admin = ADMIN) =>
   stack.call(method, { caller: caller(admin.userId), callerRole: admin.role, withdrawalId });
+const get = (withdrawalId: string) =>
+  stack.call('getWithdrawal', { caller: caller(ADMIN.userId), callerRole: 'admin', withdrawalId });
 const pending = () => stack.call('listPending', { caller: caller(ADMIN.userId), callerRole: 'admin' });
 
 describe('request', () => {
@@ -202,28 +206,18 @@ describe('admin', () => {
     await stack.fund(u, '300');
     const a = (await request(u, '100')).withdrawal!.withdrawalId;
     const b = (await request(u, '100')).withdrawal!.withdrawalId;
-    const same = await Promise.allSettled([
-      decide('approveWithdrawal', a, ADMIN),
-      decide('approveWithdrawal', a, ADMIN_2),
-    ]);
-    expect(same.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    expect((same.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({
-      code: status.ALREADY_EXISTS,
-      details: 'This withdrawal has already been approved',
+    const won = await expectOneDecisionWins({
+      same: a,
+      raced: b,
+      admins: [ADMIN, ADMIN_2],
+      decide: (decision, id, admin) =>
+        decide(decision === 'approve' ? 'approveWithdrawal' : 'rejectWithdrawal', id, admin),
+      messages: WITHDRAWAL_MESSAGES,
     });
-    const mixed = await Promise.allSettled([
-      decide('approveWithdrawal', b, ADMIN),
-      decide('rejectWithdrawal', b, ADMIN_2),
-    ]);
-    expect(mixed.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    const won = (
-      mixed.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<{
-        withdrawal?: { status: string };
-      }>
-    ).value.withdrawal!.status;
+    expect((await get(b)).status).toBe(won === 'approve' ? 'Approved' : 'Rejected');
     expect(await stack.balances(u)).toMatchObject({
       withdrawalHoldCents: 0,
-      profitCents: won === 'Approved' ? 10_000 : 20_000,
+      profitCents: won === 'approve' ? 10_000 : 20_000,
     });
   });
 });
