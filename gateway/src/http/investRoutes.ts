@@ -7,19 +7,19 @@ import { z } from 'zod';
 import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
 import * as inv from '@meridian/proto/meridian/investment/v1/investment';
 import * as wd from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
-import { callUnary } from '../grpcClients.js';
 import { moneyAnswers, planAnswer } from './answers.js';
 import type { DepositAnswer, InvestmentAnswer, WithdrawalAnswer } from './answers.js';
 import { pageParams, setNextCursor } from './pages.js';
 import { mergeHistoryPage } from './historyPages.js';
 import { depositJson, investmentJson, planJson, withdrawalJson } from './moneyViews.js';
-import { TAGS, json, type Route } from './routeTable.js';
+import { TAGS, json, route, type Route, type RouteInput } from './routeTable.js';
 import { paged } from './routeDocs.js';
 import {
   MONEY_MESSAGES,
   amountRefusals,
   heldRequestCreate,
   heldRequestDecisions,
+  moneyId,
   moneySchemas,
   pendingQueue,
   type MoneyContext,
@@ -61,84 +61,80 @@ const withdrawalItem = (w: wd.Withdrawal) => ({
  * Without limit/cursor: the spec's whole history. With them: a page of the three lists merged newest first
  * (historyPages.ts), the next page's cursor in X-Next-Cursor; the body stays { history }.
  */
-const transactionHistory =
-  ({ money, ctx, caller }: MoneyContext) =>
-  async (req: Request, res: Response) => {
-    const who = caller(res);
-    const paging = pageParams(req);
-    /** The caller's three lists: whole, or a page of each. */
-    type Page = { limit?: number; cursor?: string };
-    const deposits = (page: Page = {}) =>
-      callUnary(
-        money.ledger,
-        'listUserDeposits',
-        lg.ListUserDepositsRequest.fromPartial({ ...who, ...page }),
-        ctx(req),
-      );
-    const investments = (page: Page = {}) =>
-      callUnary(
-        money.investment,
-        'investmentHistory',
-        inv.InvestmentHistoryRequest.fromPartial({ ...who, ...page }),
-        ctx(req),
-      );
-    const withdrawals = (page: Page = {}) =>
-      callUnary(
-        money.withdrawal,
-        'listUserWithdrawals',
-        wd.ListUserWithdrawalsRequest.fromPartial({ ...who, ...page }),
-        ctx(req),
-      );
-    if (paging.limit !== undefined) {
-      const asItems = <T, J>(
-        list: { nextCursor: string; itemCursors: string[] },
-        items: T[],
-        view: (t: T) => J,
-      ) => ({
-        items: items.map(view),
-        nextCursor: list.nextCursor,
-        itemCursors: list.itemCursors,
-      });
-      type Item =
-        | (DepositAnswer & { type: 'Transaction'; timestamp: string })
-        | (InvestmentAnswer & { type: 'Investment'; timestamp: string | null })
-        | (WithdrawalAnswer & { type: 'Withdrawal'; timestamp: string });
-      const createdAt = (i: Item) => (i as { createdAt: string }).createdAt;
-      const page = await mergeHistoryPage<Item>(
-        [
-          {
-            fetch: async (cursor, limit) =>
-              deposits({ limit, cursor }).then((out) => asItems(out, out.deposits, depositItem)),
-            time: createdAt,
-          },
-          {
-            fetch: async (cursor, limit) =>
-              investments({ limit, cursor }).then((out) => asItems(out, out.investments, investmentItem)),
-            time: createdAt,
-          },
-          {
-            fetch: async (cursor, limit) =>
-              withdrawals({ limit, cursor }).then((out) => asItems(out, out.withdrawals, withdrawalItem)),
-            time: (i) => (i as { requestDate: string }).requestDate,
-          },
-        ],
-        { limit: paging.limit, cursor: paging.cursor ?? '' },
-      );
-      setNextCursor(res, page.nextCursor);
-      res.json({ history: page.items.map((i) => i.item) });
-      return;
-    }
-    const [d, i, w] = await Promise.all([deposits(), investments(), withdrawals()]);
-    const items = [
-      ...d.deposits.map(depositItem),
-      ...i.investments.map(investmentItem),
-      ...w.withdrawals.map(withdrawalItem),
-    ].sort((a, b) => byTimeDesc(a.timestamp, b.timestamp));
-    res.json({ history: items });
-  };
+const transactionHistory = async (
+  { money, caller }: MoneyContext,
+  { call }: RouteInput<undefined, undefined>,
+  req: Request,
+  res: Response,
+) => {
+  const who = caller(res);
+  const paging = pageParams(req);
+  /** The caller's three lists: whole, or a page of each. */
+  type Page = { limit?: number; cursor?: string };
+  const deposits = (page: Page = {}) =>
+    call(money.ledger, 'listUserDeposits', lg.ListUserDepositsRequest.fromPartial({ ...who, ...page }));
+  const investments = (page: Page = {}) =>
+    call(
+      money.investment,
+      'investmentHistory',
+      inv.InvestmentHistoryRequest.fromPartial({ ...who, ...page }),
+    );
+  const withdrawals = (page: Page = {}) =>
+    call(
+      money.withdrawal,
+      'listUserWithdrawals',
+      wd.ListUserWithdrawalsRequest.fromPartial({ ...who, ...page }),
+    );
+  if (paging.limit !== undefined) {
+    const asItems = <T, J>(
+      list: { nextCursor: string; itemCursors: string[] },
+      items: T[],
+      view: (t: T) => J,
+    ) => ({
+      items: items.map(view),
+      nextCursor: list.nextCursor,
+      itemCursors: list.itemCursors,
+    });
+    type Item =
+      | (DepositAnswer & { type: 'Transaction'; timestamp: string })
+      | (InvestmentAnswer & { type: 'Investment'; timestamp: string | null })
+      | (WithdrawalAnswer & { type: 'Withdrawal'; timestamp: string });
+    const createdAt = (i: Item) => (i as { createdAt: string }).createdAt;
+    const page = await mergeHistoryPage<Item>(
+      [
+        {
+          fetch: async (cursor, limit) =>
+            deposits({ limit, cursor }).then((out) => asItems(out, out.deposits, depositItem)),
+          time: createdAt,
+        },
+        {
+          fetch: async (cursor, limit) =>
+            investments({ limit, cursor }).then((out) => asItems(out, out.investments, investmentItem)),
+          time: createdAt,
+        },
+        {
+          fetch: async (cursor, limit) =>
+            withdrawals({ limit, cursor }).then((out) => asItems(out, out.withdrawals, withdrawalItem)),
+          time: (i) => (i as { requestDate: string }).requestDate,
+        },
+      ],
+      { limit: paging.limit, cursor: paging.cursor ?? '' },
+    );
+    setNextCursor(res, page.nextCursor);
+    res.json({ history: page.items.map((i) => i.item) });
+    return;
+  }
+  const [d, i, w] = await Promise.all([deposits(), investments(), withdrawals()]);
+  const items = [
+    ...d.deposits.map(depositItem),
+    ...i.investments.map(investmentItem),
+    ...w.withdrawals.map(withdrawalItem),
+  ].sort((a, b) => byTimeDesc(a.timestamp, b.timestamp));
+  res.json({ history: items });
+};
 
 export const INVEST_ROUTES: Route<MoneyContext>[] = [
-  {
+  route({
     method: 'get',
     path: '/api/invest/plans',
     tag: TAGS.investments,
@@ -147,19 +143,10 @@ export const INVEST_ROUTES: Route<MoneyContext>[] = [
     access: 'public',
     money: true,
     ok: json(z.array(planAnswer), 'The plans.'),
-    handler:
-      ({ money, ctx }) =>
-      async (req, res) => {
-        const out = await callUnary(
-          money.investment,
-          'listPlans',
-          inv.ListPlansRequest.fromPartial({}),
-          ctx(req),
-        );
-        // the bare list: the original client maps over the answer itself
-        res.json(out.plans.map(planJson));
-      },
-  },
+    // the bare list: the original client maps over the answer itself
+    handler: async ({ money }, { call }) =>
+      (await call(money.investment, 'listPlans', inv.ListPlansRequest.fromPartial({}))).plans.map(planJson),
+  }),
   heldRequestCreate(
     'investment',
     {
@@ -181,22 +168,20 @@ export const INVEST_ROUTES: Route<MoneyContext>[] = [
         ),
       },
     },
-    ({ money, ctx, caller }, b, user, investmentId, req, res) =>
-      callUnary(
+    ({ money, caller }, body, user, investmentId, call, res) =>
+      call(
         money.investment,
         'startInvest',
         inv.StartInvestRequest.fromPartial({
           ...caller(res),
           callerVerified: user.isVerified,
-          planName: b.planName,
-          amount: b.amount,
+          ...body,
           investmentId,
         }),
-        ctx(req),
       ),
     (out) => (out.investment ? investmentJson(out.investment) : null),
   ),
-  {
+  route({
     method: 'get',
     path: '/api/invest/investment-history',
     tag: TAGS.investments,
@@ -205,21 +190,20 @@ export const INVEST_ROUTES: Route<MoneyContext>[] = [
     access: 'user',
     money: true,
     ok: json(moneyAnswers.investmentHistory, 'The investments.'),
-    handler: (c) => async (req, res) => {
+    handler: async (c, { call }, req, res) => {
       const [out, balance] = await Promise.all([
-        callUnary(
+        call(
           c.money.investment,
           'investmentHistory',
           inv.InvestmentHistoryRequest.fromPartial({ ...c.caller(res), ...pageParams(req) }),
-          c.ctx(req),
         ),
         ownBalanceCents(c, req, res),
       ]);
       setNextCursor(res, out.nextCursor);
-      res.json({ investments: out.investments.map((i) => investmentJson(i, balance)) });
+      return { investments: out.investments.map((i) => investmentJson(i, balance)) };
     },
-  },
-  {
+  }),
+  route({
     method: 'get',
     path: '/api/invest/investment/:id',
     tag: TAGS.investments,
@@ -229,18 +213,17 @@ export const INVEST_ROUTES: Route<MoneyContext>[] = [
     money: true,
     ok: json(moneyAnswers.investmentDetail, 'The investment.'),
     errors: { 400: [MONEY_MESSAGES.invalidId], 404: ['Investment not found'] },
-    handler:
-      ({ money, ctx, caller, idParam }) =>
-      async (req, res) => {
-        const i = await callUnary(
+    params: (p) => ({ investmentId: moneyId(p.id) }),
+    handler: async ({ money, caller }, { params, call }, _req, res) => ({
+      investment: investmentJson(
+        await call(
           money.investment,
           'getInvestment',
-          inv.GetInvestmentRequest.fromPartial({ ...caller(res), investmentId: idParam(req.params.id) }),
-          ctx(req),
-        );
-        res.json({ investment: investmentJson(i) });
-      },
-  },
+          inv.GetInvestmentRequest.fromPartial({ ...caller(res), ...params }),
+        ),
+      ),
+    }),
+  }),
   pendingQueue(
     {
       path: '/api/invest/adminPendingInvestment',
@@ -251,19 +234,18 @@ export const INVEST_ROUTES: Route<MoneyContext>[] = [
         'The pending investments, each with its projected maturityAmount.',
       ),
     },
-    ({ money, ctx }, page, req) =>
-      callUnary(money.investment, 'listPending', inv.ListPendingRequest.fromPartial(page), ctx(req)),
-    async (out, { money, ctx, caller }, req, res) => {
+    ({ money }, page, call) =>
+      call(money.investment, 'listPending', inv.ListPendingRequest.fromPartial(page)),
+    async (out, { money, caller }, call, res) => {
       // user.balance (spec §3): each investor's Deposit Balance, the page's investors in one ledger call
       const balances = new Map<string, number | undefined>();
       const userIds = [...new Set(out.investments.map((i) => i.userId))];
       if (userIds.length > 0)
         try {
-          const b = await callUnary(
+          const b = await call(
             money.ledger,
             'listBalances',
             lg.ListBalancesRequest.fromPartial({ ...caller(res), userIds }),
-            ctx(req),
           );
           b.balances.forEach((one, i) => balances.set(userIds[i]!, one.depositCents));
         } catch {
@@ -279,15 +261,15 @@ export const INVEST_ROUTES: Route<MoneyContext>[] = [
     (d) => `/api/invest/:id/${d}`,
     TAGS.investments,
     moneyAnswers.investmentOutcome,
-    ({ money, ctx, caller }, decision, investmentId, req, res) => {
+    ({ money, caller }, decision, investmentId, call, res) => {
       const request = inv.DecideInvestmentRequest.fromPartial({ ...caller(res), investmentId });
       return decision === 'approve'
-        ? callUnary(money.investment, 'approveInvestment', request, ctx(req))
-        : callUnary(money.investment, 'rejectInvestment', request, ctx(req));
+        ? call(money.investment, 'approveInvestment', request)
+        : call(money.investment, 'rejectInvestment', request);
     },
     (out) => (out.investment ? investmentJson(out.investment) : null),
   ),
-  {
+  route({
     method: 'get',
     path: '/api/invest/deposit-maturity',
     tag: TAGS.investments,
@@ -296,23 +278,20 @@ export const INVEST_ROUTES: Route<MoneyContext>[] = [
     access: 'user',
     money: true,
     ok: json(moneyAnswers.depositMaturity, 'What was settled.'),
-    handler:
-      ({ money, ctx, caller }) =>
-      async (req, res) => {
-        const out = await callUnary(
-          money.investment,
-          'settleDueForUser',
-          inv.SettleDueForUserRequest.fromPartial(caller(res)),
-          ctx(req),
-        );
-        res.json({
-          message: out.message,
-          settledCount: out.settledCount,
-          matured: out.matured.map((i) => investmentJson(i)),
-        });
-      },
-  },
-  {
+    handler: async ({ money, caller }, { call }, _req, res) => {
+      const out = await call(
+        money.investment,
+        'settleDueForUser',
+        inv.SettleDueForUserRequest.fromPartial(caller(res)),
+      );
+      return {
+        message: out.message,
+        settledCount: out.settledCount,
+        matured: out.matured.map((i) => investmentJson(i)),
+      };
+    },
+  }),
+  route({
     method: 'get',
     path: '/api/invest/getTransactionHistory',
     tag: TAGS.investments,
@@ -322,5 +301,5 @@ export const INVEST_ROUTES: Route<MoneyContext>[] = [
     money: true,
     ok: json(moneyAnswers.transactionHistory, 'The history.'),
     handler: transactionHistory,
-  },
+  }),
 ];

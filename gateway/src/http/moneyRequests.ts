@@ -24,9 +24,9 @@ import { claimAdminOf } from '../live/claimsRoutes.js';
 import { sessionOf, type Auth, type Session } from './auth.js';
 import { HttpError, toHttpError } from './errors.js';
 import { ctxOf } from './grpcContext.js';
-import { optionalString, parseBody, parseTokenParam, requiredString } from './validation.js';
+import { optionalString, parseTokenParam, requiredString } from './validation.js';
 import { ALL_FIELDS_REQUIRED } from './refusals.js';
-import { json, type Route } from './routeTable.js';
+import { json, route, type Route, type RouteInput } from './routeTable.js';
 import { CLAIM_REFUSALS, CLAIM_RULE, paged } from './routeDocs.js';
 import { pageParams, setNextCursor } from './pages.js';
 
@@ -111,6 +111,9 @@ export const moneySchemas = {
   }),
 };
 
+/** A money record's id (a path parameter, or a body field naming one): else 400 'Invalid id'. */
+export const moneyId = (v: unknown) => parseTokenParam(v, MONEY_MESSAGES.invalidId);
+
 /** The money commands a user's Idempotency-Key is namespaced by. */
 type KeyedOperation = 'deposit' | 'invest' | 'withdraw' | 'adjust';
 
@@ -144,7 +147,6 @@ export function moneyContext({ config, identity, money, auth, claims, support }:
       id.GetUserRequest.fromPartial({ caller: sessionOf(res).caller }),
       ctx(req),
     );
-  const idParam = (v: unknown) => parseTokenParam(v, MONEY_MESSAGES.invalidId);
   /** A deposit address support gave the caller in their conversation (else 400: the declaration is refused). */
   const givenAddress = async (req: Request, res: Response, addressId: string) => {
     if (!support || !/^[A-Za-z0-9._:-]{1,100}$/.test(addressId))
@@ -176,10 +178,13 @@ export function moneyContext({ config, identity, money, auth, claims, support }:
    */
   const decide = <T>(res: Response, kind: ClaimKind, itemId: string, call: () => Promise<T>) =>
     claims.decide(kind, itemId, claimAdminOf(res), call);
-  return { auth, money, ctx, caller, userFacts, idParam, givenAddress, ownBalances, decide };
+  return { auth, money, ctx, caller, userFacts, givenAddress, ownBalances, decide };
 }
 
 export type MoneyContext = ReturnType<typeof moneyContext>;
+
+/** A money route's gRPC call with its request's context (RouteInput). */
+type Call = RouteInput<unknown, unknown>['call'];
 
 const capitalized = (w: string) => w[0]!.toUpperCase() + w.slice(1);
 
@@ -189,25 +194,26 @@ const capitalized = (w: string) => w[0]!.toUpperCase() + w.slice(1);
  * the next page's cursor goes in X-Next-Cursor, and `answer` is the body.
  */
 export const pendingQueue = <Out extends { nextCursor: string }>(
-  route: Pick<Route<MoneyContext>, 'path' | 'tag' | 'summary' | 'ok'>,
+  doc: Pick<Route<MoneyContext>, 'path' | 'tag' | 'summary' | 'ok'>,
   list: (
     c: MoneyContext,
     page: ReturnType<MoneyContext['caller']> & ReturnType<typeof pageParams>,
-    req: Request,
+    call: Call,
   ) => Promise<Out>,
-  answer: (out: Out, c: MoneyContext, req: Request, res: Response) => unknown,
-): Route<MoneyContext> => ({
-  method: 'get',
-  ...route,
-  ...paged('oldest first'),
-  access: 'admin',
-  money: true,
-  handler: (c) => async (req, res) => {
-    const out = await list(c, { ...c.caller(res), ...pageParams(req) }, req);
-    setNextCursor(res, out.nextCursor);
-    res.json(await answer(out, c, req, res));
-  },
-});
+  answer: (out: Out, c: MoneyContext, call: Call, res: Response) => unknown,
+): Route<MoneyContext> =>
+  route({
+    method: 'get',
+    ...doc,
+    ...paged('oldest first'),
+    access: 'admin',
+    money: true,
+    handler: async (c, { call }, req, res) => {
+      const out = await list(c, { ...c.caller(res), ...pageParams(req) }, call);
+      setNextCursor(res, out.nextCursor);
+      res.json(await answer(out, c, call, res));
+    },
+  });
 
 /**
  * POST of a held-money request (an investment, a withdrawal) by its user: the body parsed, identity's facts
@@ -216,33 +222,33 @@ export const pendingQueue = <Out extends { nextCursor: string }>(
  */
 export const heldRequestCreate = <S extends z.ZodType, Out extends { message: string }>(
   record: 'investment' | 'withdrawal',
-  route: Pick<Route<MoneyContext>, 'path' | 'tag' | 'summary' | 'description' | 'ok' | 'errors'> & {
+  doc: Pick<Route<MoneyContext>, 'path' | 'tag' | 'summary' | 'description' | 'ok' | 'errors'> & {
     body: S;
   },
-  call: (
+  command: (
     c: MoneyContext,
-    body: z.infer<S>,
+    body: z.output<S>,
     user: { isVerified: boolean; kycStatus: string },
     requestId: string,
-    req: Request,
+    call: Call,
     res: Response,
   ) => Promise<Out>,
   view: (out: Out) => unknown,
-): Route<MoneyContext> => ({
-  method: 'post',
-  ...route,
-  access: 'userMoney',
-  money: true,
-  idempotencyKey: true,
-  status: 201,
-  handler: (c) => async (req, res) => {
-    const body = parseBody(route.body, req.body);
-    const user = await c.userFacts(req, res);
-    const requestId = idempotencyKeyOf(req, res, record === 'investment' ? 'invest' : 'withdraw');
-    const out = await call(c, body, user, requestId, req, res);
-    res.status(201).json({ message: out.message, [record]: view(out) });
-  },
-});
+): Route<MoneyContext> =>
+  route({
+    method: 'post',
+    ...doc,
+    access: 'userMoney',
+    money: true,
+    idempotencyKey: true,
+    status: 201,
+    handler: async (c, { body, call }, req, res) => {
+      const user = await c.userFacts(req, res);
+      const requestId = idempotencyKeyOf(req, res, record === 'investment' ? 'invest' : 'withdraw');
+      const out = await command(c, body, user, requestId, call, res);
+      res.status(201).json({ message: out.message, [record]: view(out) });
+    },
+  });
 
 /**
  * PUT approve / reject of a held-money request (an investment, a withdrawal): decided once, under the
@@ -254,38 +260,40 @@ export const heldRequestDecisions = <Out extends { message: string }>(
   path: (decision: 'approve' | 'reject') => string,
   tag: string,
   answer: z.ZodType,
-  call: (
+  command: (
     c: MoneyContext,
     decision: 'approve' | 'reject',
     itemId: string,
-    req: Request,
+    call: Call,
     res: Response,
   ) => Promise<Out>,
   view: (out: Out) => unknown,
 ): Route<MoneyContext>[] =>
-  (['approve', 'reject'] as const).map((decision) => ({
-    method: 'put',
-    path: path(decision),
-    tag,
-    summary: `${capitalized(decision)} ${record === 'investment' ? 'an' : 'a'} ${record}`,
-    description: CLAIM_RULE,
-    access: 'admin',
-    money: true,
-    ok: json(answer, 'Decided.'),
-    errors: {
-      400: [MONEY_MESSAGES.invalidId],
-      403: [MAKER_CHECKER.ownDecision(record)],
-      404: [`${capitalized(record)} not found`],
-      409: [
-        `This ${record} has already been approved`,
-        `This ${record} has already been rejected`,
-        `The ${record} is ${decision}d but the ledger refused to ${decision === 'approve' ? 'capture' : 'release'} its funds: <reason>. It is not complete and will be retried`,
-        ...CLAIM_REFUSALS,
-      ],
-    },
-    handler: (c) => async (req, res) => {
-      const itemId = c.idParam(req.params.id);
-      const out = await c.decide(res, record, itemId, () => call(c, decision, itemId, req, res));
-      res.json({ message: out.message, [record]: view(out) });
-    },
-  }));
+  (['approve', 'reject'] as const).map((decision) =>
+    route({
+      method: 'put',
+      path: path(decision),
+      tag,
+      summary: `${capitalized(decision)} ${record === 'investment' ? 'an' : 'a'} ${record}`,
+      description: CLAIM_RULE,
+      access: 'admin',
+      money: true,
+      ok: json(answer, 'Decided.'),
+      errors: {
+        400: [MONEY_MESSAGES.invalidId],
+        403: [MAKER_CHECKER.ownDecision(record)],
+        404: [`${capitalized(record)} not found`],
+        409: [
+          `This ${record} has already been approved`,
+          `This ${record} has already been rejected`,
+          `The ${record} is ${decision}d but the ledger refused to ${decision === 'approve' ? 'capture' : 'release'} its funds: <reason>. It is not complete and will be retried`,
+          ...CLAIM_REFUSALS,
+        ],
+      },
+      params: (p) => moneyId(p.id),
+      handler: async (c, { params: itemId, call }, _req, res) => {
+        const out = await c.decide(res, record, itemId, () => command(c, decision, itemId, call, res));
+        res.json({ message: out.message, [record]: view(out) });
+      },
+    }),
+  );

@@ -4,19 +4,20 @@
  */
 import type { Request, Response } from 'express';
 import { MAKER_CHECKER_MESSAGES as MAKER_CHECKER } from '@meridian/platform/domain/makerChecker';
+import type { z } from 'zod';
 import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
-import { callUnary } from '../grpcClients.js';
 import { moneyAnswers } from './answers.js';
 import { HttpError } from './errors.js';
 import { depositJson } from './moneyViews.js';
-import { parseBody, parseTokenParam } from './validation.js';
+import { parseTokenParam } from './validation.js';
 import { ALL_FIELDS_REQUIRED } from './refusals.js';
-import { TAGS, json, type Route } from './routeTable.js';
+import { TAGS, json, route, type Route, type RouteInput } from './routeTable.js';
 import { CLAIM_REFUSALS, CLAIM_RULE } from './routeDocs.js';
 import {
   MONEY_MESSAGES,
   amountRefusals,
   idempotencyKeyOf,
+  moneyId,
   moneySchemas,
   pendingQueue,
   type MoneyContext,
@@ -24,29 +25,32 @@ import {
 
 const decidePayment =
   (decision: 'confirm' | 'reject') =>
-  ({ money, ctx, caller, idParam, decide }: MoneyContext) =>
-    async function decidePaymentOf(req: Request, res: Response) {
-      const b = parseBody(moneySchemas.decidePayment, req.body);
-      const expected = decision === 'confirm' ? 'Confirmed' : 'Rejected';
-      if (b.status && b.status !== expected) throw new HttpError(400, MONEY_MESSAGES.statusMismatch);
-      const request = lg.DecideDepositRequest.fromPartial({
-        ...caller(res),
-        depositId: idParam(b.transactionId),
-        notes: b.notes ?? '',
-      });
-      const d = await decide(res, 'deposit', request.depositId, () =>
-        decision === 'confirm'
-          ? callUnary(money.ledger, 'confirmDeposit', request, ctx(req))
-          : callUnary(money.ledger, 'rejectDeposit', request, ctx(req)),
-      );
-      res.json({
-        message: decision === 'confirm' ? MONEY_MESSAGES.paymentConfirmed : MONEY_MESSAGES.paymentRejected,
-        transaction: depositJson(d),
-      });
-    };
+  async (
+    { money, caller, decide }: MoneyContext,
+    { body, call }: RouteInput<z.output<typeof moneySchemas.decidePayment>, undefined>,
+    _req: Request,
+    res: Response,
+  ) => {
+    const expected = decision === 'confirm' ? 'Confirmed' : 'Rejected';
+    if (body.status && body.status !== expected) throw new HttpError(400, MONEY_MESSAGES.statusMismatch);
+    const request = lg.DecideDepositRequest.fromPartial({
+      ...caller(res),
+      depositId: moneyId(body.transactionId),
+      notes: body.notes ?? '',
+    });
+    const d = await decide(res, 'deposit', request.depositId, () =>
+      decision === 'confirm'
+        ? call(money.ledger, 'confirmDeposit', request)
+        : call(money.ledger, 'rejectDeposit', request),
+    );
+    res.json({
+      message: decision === 'confirm' ? MONEY_MESSAGES.paymentConfirmed : MONEY_MESSAGES.paymentRejected,
+      transaction: depositJson(d),
+    });
+  };
 
 export const PAYMENT_ROUTES: Route<MoneyContext>[] = [
-  {
+  route({
     method: 'post',
     path: '/api/payments/create',
     tag: TAGS.deposits,
@@ -67,32 +71,28 @@ export const PAYMENT_ROUTES: Route<MoneyContext>[] = [
         ],
       ),
     },
-    handler:
-      ({ money, ctx, caller, userFacts, givenAddress }) =>
-      async (req, res) => {
-        const b = parseBody(moneySchemas.deposit, req.body);
-        const user = await userFacts(req, res);
-        const sentTo = b.addressId ? await givenAddress(req, res, b.addressId) : undefined;
-        const d = await callUnary(
-          money.ledger,
-          'createDeposit',
-          lg.CreateDepositRequest.fromPartial({
-            ...caller(res),
-            amount: b.amount,
-            emailVerified: user.isVerified,
-            idempotencyKey: idempotencyKeyOf(req, res, 'deposit'),
-            ...sentTo,
-          }),
-          ctx(req),
-        );
-        res.status(201).json({
-          message: MONEY_MESSAGES.depositCreated,
-          transactionId: d.depositId,
-          transaction: depositJson(d),
-        });
-      },
-  },
-  {
+    handler: async ({ money, caller, userFacts, givenAddress }, { body, call }, req, res) => {
+      const user = await userFacts(req, res);
+      const sentTo = body.addressId ? await givenAddress(req, res, body.addressId) : undefined;
+      const d = await call(
+        money.ledger,
+        'createDeposit',
+        lg.CreateDepositRequest.fromPartial({
+          ...caller(res),
+          amount: body.amount,
+          emailVerified: user.isVerified,
+          idempotencyKey: idempotencyKeyOf(req, res, 'deposit'),
+          ...sentTo,
+        }),
+      );
+      res.status(201).json({
+        message: MONEY_MESSAGES.depositCreated,
+        transactionId: d.depositId,
+        transaction: depositJson(d),
+      });
+    },
+  }),
+  route({
     method: 'get',
     path: '/api/payments/viewPaymentStatus/:transactionId',
     tag: TAGS.deposits,
@@ -102,21 +102,17 @@ export const PAYMENT_ROUTES: Route<MoneyContext>[] = [
     money: true,
     ok: json(moneyAnswers.paymentStatus, 'The deposit.'),
     errors: { 400: ['Transaction ID is missing!'], 404: ['Deposit not found'] },
-    handler:
-      ({ money, ctx, caller }) =>
-      async (req, res) => {
-        const d = await callUnary(
+    params: (p) => ({ depositId: parseTokenParam(p.transactionId, 'Transaction ID is missing!') }),
+    handler: async ({ money, caller }, { params, call }, _req, res) => ({
+      transaction: depositJson(
+        await call(
           money.ledger,
           'getDeposit',
-          lg.GetDepositRequest.fromPartial({
-            ...caller(res),
-            depositId: parseTokenParam(req.params.transactionId, 'Transaction ID is missing!'),
-          }),
-          ctx(req),
-        );
-        res.json({ transaction: depositJson(d) });
-      },
-  },
+          lg.GetDepositRequest.fromPartial({ ...caller(res), ...params }),
+        ),
+      ),
+    }),
+  }),
   pendingQueue(
     {
       path: '/api/payments/pending-deposit',
@@ -124,35 +120,32 @@ export const PAYMENT_ROUTES: Route<MoneyContext>[] = [
       summary: 'Deposits waiting for confirmation, oldest first',
       ok: json(moneyAnswers.pendingDeposits, 'The pending deposits.'),
     },
-    ({ money, ctx }, page, req) =>
-      callUnary(
-        money.ledger,
-        'listPendingDeposits',
-        lg.ListPendingDepositsRequest.fromPartial(page),
-        ctx(req),
-      ),
+    ({ money }, page, call) =>
+      call(money.ledger, 'listPendingDeposits', lg.ListPendingDepositsRequest.fromPartial(page)),
     (out) => ({ message: MONEY_MESSAGES.pendingDeposits, deposit: out.deposits.map(depositJson) }),
   ),
-  ...(['confirm', 'reject'] as const).map((decision): Route<MoneyContext> => ({
-    method: 'patch',
-    path: `/api/payments/${decision}Payment`,
-    tag: TAGS.deposits,
-    summary: decision === 'confirm' ? 'Confirm a deposit' : 'Reject a deposit',
-    description: `\`status\`, when sent, must name this decision (Confirmed / Rejected); \`notes\` are optional. ${CLAIM_RULE}`,
-    access: 'admin',
-    money: true,
-    body: moneySchemas.decidePayment,
-    ok: json(moneyAnswers.paymentDecision, 'Decided.'),
-    errors: {
-      400: [ALL_FIELDS_REQUIRED, MONEY_MESSAGES.statusMismatch, MONEY_MESSAGES.invalidId],
-      403: [MAKER_CHECKER.ownDecision('deposit')],
-      404: ['Deposit not found'],
-      409: [
-        'This deposit has already been confirmed',
-        'This deposit has already been rejected',
-        ...CLAIM_REFUSALS,
-      ],
-    },
-    handler: decidePayment(decision),
-  })),
+  ...(['confirm', 'reject'] as const).map((decision): Route<MoneyContext> =>
+    route({
+      method: 'patch',
+      path: `/api/payments/${decision}Payment`,
+      tag: TAGS.deposits,
+      summary: decision === 'confirm' ? 'Confirm a deposit' : 'Reject a deposit',
+      description: `\`status\`, when sent, must name this decision (Confirmed / Rejected); \`notes\` are optional. ${CLAIM_RULE}`,
+      access: 'admin',
+      money: true,
+      body: moneySchemas.decidePayment,
+      ok: json(moneyAnswers.paymentDecision, 'Decided.'),
+      errors: {
+        400: [ALL_FIELDS_REQUIRED, MONEY_MESSAGES.statusMismatch, MONEY_MESSAGES.invalidId],
+        403: [MAKER_CHECKER.ownDecision('deposit')],
+        404: ['Deposit not found'],
+        409: [
+          'This deposit has already been confirmed',
+          'This deposit has already been rejected',
+          ...CLAIM_REFUSALS,
+        ],
+      },
+      handler: decidePayment(decision),
+    }),
+  ),
 ];

@@ -10,18 +10,18 @@
 import { MAKER_CHECKER_MESSAGES as MAKER_CHECKER } from '@meridian/platform/domain/makerChecker';
 import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
 import * as wd from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
-import { callUnary } from '../grpcClients.js';
 import { balancesAnswer, moneyAnswers, withdrawalDetailAnswer } from './answers.js';
 import { balancesJson, withdrawalJson } from './moneyViews.js';
-import { parseBody, parseTokenParam } from './validation.js';
+import { parseTokenParam } from './validation.js';
 import { ALL_FIELDS_REQUIRED, INVALID_USER_ID } from './refusals.js';
-import { TAGS, json, type Route } from './routeTable.js';
+import { TAGS, json, route, type Route } from './routeTable.js';
 import {
   MONEY_MESSAGES,
   amountRefusals,
   heldRequestCreate,
   heldRequestDecisions,
   idempotencyKeyOf,
+  moneyId,
   moneySchemas,
   pendingQueue,
   type MoneyContext,
@@ -50,19 +50,17 @@ export const WITHDRAW_ROUTES: Route<MoneyContext>[] = [
         ),
       },
     },
-    ({ money, ctx, caller }, b, user, withdrawalId, req, res) =>
-      callUnary(
+    ({ money, caller }, body, user, withdrawalId, call, res) =>
+      call(
         money.withdrawal,
         'requestWithdrawal',
         wd.RequestWithdrawalRequest.fromPartial({
           ...caller(res),
           callerVerified: user.isVerified,
           callerKycStatus: user.kycStatus,
-          amount: b.amount,
-          walletAddress: b.walletAddress,
+          ...body,
           withdrawalId,
         }),
-        ctx(req),
       ),
     (out) => (out.withdrawal ? withdrawalJson(out.withdrawal) : null),
   ),
@@ -88,14 +86,13 @@ export const WITHDRAW_ROUTES: Route<MoneyContext>[] = [
       summary: 'Withdrawals waiting for approval',
       ok: json(moneyAnswers.pendingWithdrawals, 'The pending withdrawals.'),
     },
-    ({ money, ctx }, page, req) =>
-      callUnary(money.withdrawal, 'listPending', wd.ListPendingRequest.fromPartial(page), ctx(req)),
+    ({ money }, page, call) => call(money.withdrawal, 'listPending', wd.ListPendingRequest.fromPartial(page)),
     (out) => ({
       message: MONEY_MESSAGES.pendingWithdrawals,
       withdrawals: out.withdrawals.map((w) => withdrawalJson(w)),
     }),
   ),
-  {
+  route({
     method: 'get',
     path: '/api/withDraw/get-withdrawal/:id',
     tag: TAGS.withdrawals,
@@ -105,28 +102,27 @@ export const WITHDRAW_ROUTES: Route<MoneyContext>[] = [
     money: true,
     ok: json(withdrawalDetailAnswer, 'The withdrawal.'),
     errors: { 400: [MONEY_MESSAGES.invalidId], 404: ['Withdrawal not found'] },
-    handler:
-      ({ money, ctx, caller, idParam }) =>
-      async (req, res) => {
-        const w = await callUnary(
+    params: (p) => ({ withdrawalId: moneyId(p.id) }),
+    handler: async ({ money, caller }, { params, call }, _req, res) =>
+      withdrawalJson(
+        await call(
           money.withdrawal,
           'getWithdrawal',
-          wd.GetWithdrawalRequest.fromPartial({ ...caller(res), withdrawalId: idParam(req.params.id) }),
-          ctx(req),
-        );
-        res.json(withdrawalJson(w, 'detail'));
-      },
-  },
+          wd.GetWithdrawalRequest.fromPartial({ ...caller(res), ...params }),
+        ),
+        'detail',
+      ),
+  }),
   ...heldRequestDecisions(
     'withdrawal',
     (d) => `/api/withDraw/${d}/:id`,
     TAGS.withdrawals,
     moneyAnswers.withdrawalOutcome,
-    ({ money, ctx, caller }, decision, withdrawalId, req, res) => {
+    ({ money, caller }, decision, withdrawalId, call, res) => {
       const request = wd.DecideWithdrawalRequest.fromPartial({ ...caller(res), withdrawalId });
       return decision === 'approve'
-        ? callUnary(money.withdrawal, 'approveWithdrawal', request, ctx(req))
-        : callUnary(money.withdrawal, 'rejectWithdrawal', request, ctx(req));
+        ? call(money.withdrawal, 'approveWithdrawal', request)
+        : call(money.withdrawal, 'rejectWithdrawal', request);
     },
     (out) => (out.withdrawal ? withdrawalJson(out.withdrawal) : null),
   ),
@@ -144,30 +140,28 @@ const BALANCE_EDITS = [
 ] as const;
 
 export const BALANCE_EDIT_ROUTES: Route<MoneyContext>[] = BALANCE_EDITS.map(
-  ([name, accountName, account]): Route<MoneyContext> => ({
-    method: 'put',
-    path: `/api/users/${name}/:id`,
-    tag: TAGS.balances,
-    summary: `Add to or deduct from a user's ${accountName}`,
-    access: 'adminMoney',
-    money: true,
-    body: moneySchemas.adjust,
-    idempotencyKey: true,
-    ok: json(moneyAnswers.balanceEdit, "The user's balances after the edit."),
-    errors: {
-      400: amountRefusals(
-        [MONEY_MESSAGES.operation],
-        [INVALID_USER_ID, 'Insufficient balance for this deduction'],
-      ),
-      403: [MAKER_CHECKER.ownBalances],
-      404: ['User not found'],
-    },
-    handler:
-      ({ money, ctx, caller }) =>
-      async (req, res) => {
-        const userId = parseTokenParam(req.params.id, INVALID_USER_ID);
-        const b = parseBody(moneySchemas.adjust, req.body);
-        const out = await callUnary(
+  ([name, accountName, account]): Route<MoneyContext> =>
+    route({
+      method: 'put',
+      path: `/api/users/${name}/:id`,
+      tag: TAGS.balances,
+      summary: `Add to or deduct from a user's ${accountName}`,
+      access: 'adminMoney',
+      money: true,
+      body: moneySchemas.adjust,
+      idempotencyKey: true,
+      ok: json(moneyAnswers.balanceEdit, "The user's balances after the edit."),
+      errors: {
+        400: amountRefusals(
+          [MONEY_MESSAGES.operation],
+          [INVALID_USER_ID, 'Insufficient balance for this deduction'],
+        ),
+        403: [MAKER_CHECKER.ownBalances],
+        404: ['User not found'],
+      },
+      params: (p) => parseTokenParam(p.id, INVALID_USER_ID),
+      handler: async ({ money, caller }, { params: userId, body, call }, req, res) => {
+        const out = await call(
           money.ledger,
           'adjustBalance',
           lg.AdjustBalanceRequest.fromPartial({
@@ -175,16 +169,15 @@ export const BALANCE_EDIT_ROUTES: Route<MoneyContext>[] = BALANCE_EDITS.map(
             userId,
             account,
             operation:
-              b.operation === 'add'
+              body.operation === 'add'
                 ? lg.AdjustmentOperation.ADJUSTMENT_OPERATION_ADD
                 : lg.AdjustmentOperation.ADJUSTMENT_OPERATION_DEDUCT,
-            amount: b.amount,
-            reason: b.reason ?? '',
+            amount: body.amount,
+            reason: body.reason ?? '',
             idempotencyKey: idempotencyKeyOf(req, res, 'adjust'),
           }),
-          ctx(req),
         );
-        res.json({ message: MONEY_MESSAGES.balanceUpdated, userId, ...balancesJson(out) });
+        return { message: MONEY_MESSAGES.balanceUpdated, userId, ...balancesJson(out) };
       },
-  }),
+    }),
 );
