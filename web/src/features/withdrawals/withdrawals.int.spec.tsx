@@ -160,10 +160,4 @@ describe('/admin-pending-wallet', () => {
     );
     expect(await screen.findByText('Pending withdrawals fetched successfully')).toBeInTheDocument();
   });
-
-  it("shows the server message, else 'Failed to fetch pending withdrawals.'", async () => {
-    server.on('GET withDraw/pending', [403, { message: 'Not authorized as an admin' }]);
-    renderApp('/admin-pending-wallet', { preloadedState: loggedInAs(admin) });
-    expect(await screen.findByText('Not authorized as an admin')).toBeInTheDocument();
-  });
 });

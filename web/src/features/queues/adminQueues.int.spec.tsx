@@ -1,6 +1,7 @@
 /**
  * Every admin queue screen: an empty queue says so, an item pushed live (queue/itemAdded) appears, and it
- * leaves when any admin decides it (queue/itemDecided), so the queue is empty again.
+ * leaves when any admin decides it (queue/itemDecided), so the queue is empty again; a fetch that fails
+ * shows the server's message.
  */
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ describe.each([
     path: '/admin-pending-deposit',
     route: 'GET payments/pending-deposit',
     emptyAnswer: { deposit: [] },
+    failure: [500, 'Ledger unavailable'],
     emptyText: 'No pending deposits found.',
     added: {
       queue: 'deposits',
@@ -28,6 +30,7 @@ describe.each([
     path: '/admin-pending-wallet',
     route: 'GET withDraw/pending',
     emptyAnswer: { withdrawals: [] },
+    failure: [403, 'Not authorized as an admin'],
     emptyText: 'No pending withdrawals found.',
     added: { queue: 'withdrawals', item: { _id: 'w5', user: ada, amount: 75, status: 'Pending' } },
     decided: { queue: 'withdrawals', id: 'w5', status: 'Approved' },
@@ -37,6 +40,7 @@ describe.each([
     path: '/pending-kyc',
     route: 'GET users/kyc/pending',
     emptyAnswer: { pendingUsers: [] },
+    failure: [503, 'Identity unavailable'],
     emptyText: 'No pending requests.',
     added: {
       queue: 'kyc',
@@ -51,7 +55,7 @@ describe.each([
     decided: { queue: 'kyc', id: 'k1', status: 'Approved' },
     shown: () => screen.findByRole('listitem', { name: 'KYC of Ada Lovelace' }),
   },
-])('$path', ({ path, route, emptyAnswer, emptyText, added, decided, shown }) => {
+] as const)('$path', ({ path, route, emptyAnswer, failure, emptyText, added, decided, shown }) => {
   it(`shows '${emptyText}', then an item that arrives live, which leaves when decided`, async () => {
     server.on(route, [200, emptyAnswer]);
     const { store } = renderApp(path, { preloadedState: loggedInAs(admin) });
@@ -60,5 +64,12 @@ describe.each([
     expect(await shown()).toBeInTheDocument();
     pushLive(store, { event: 'queue/itemDecided', payload: decided });
     expect(await screen.findByText(emptyText)).toBeInTheDocument();
+  });
+
+  it('shows the server message when the fetch fails', async () => {
+    const [status, message] = failure;
+    server.on(route, [status, { message }]);
+    renderApp(path, { preloadedState: loggedInAs(admin) });
+    expect(await screen.findByText(message)).toBeInTheDocument();
   });
 });
