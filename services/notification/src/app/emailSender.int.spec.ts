@@ -42,6 +42,20 @@ async function queue(store: ServiceStore, count: number): Promise<string[]> {
   return ids;
 }
 
+/**
+ * An SMTP test server and `count` stores on one fresh SQLite file (replicas; `store` the first), all
+ * closed after the test.
+ */
+async function smtpAndStores(
+  count = 1,
+): Promise<{ smtp: SmtpTestServer; stores: ServiceStore[]; store: ServiceStore }> {
+  const smtp = await startSmtpTestServer();
+  cleanups.push(() => smtp.close());
+  const stores = sqliteReplicaStores(join(dir.path, `${randomUUID()}.sqlite`), count);
+  cleanups.push(() => Promise.all(stores.map((s) => s.close())));
+  return { smtp, stores, store: stores[0] };
+}
+
 /** An email sender on `store` sending to `smtp` (stopped, with its mailer, after the test). */
 function senderOn(
   store: ServiceStore,
@@ -77,10 +91,9 @@ describe('email sender on two replicas sharing one store', () => {
   const sentIds = () => smtp.accepted.map((m) => String(m.headers.get('x-meridian-email-id')));
 
   it('sends each pending email once, whichever replica queued it, and the standby takes over a stopped holder', async () => {
-    smtp = await startSmtpTestServer();
-    cleanups.push(() => smtp.close());
-    const stores = sqliteReplicaStores(join(dir.path, `${randomUUID()}.sqlite`));
-    cleanups.push(() => Promise.all(stores.map((s) => s.close())));
+    const started = await smtpAndStores(2);
+    smtp = started.smtp;
+    const { stores } = started;
     const senders = stores.map((s, i) => replica(s, `replica-${i}`));
 
     const first = [...(await queue(stores[0], 10)), ...(await queue(stores[1], 10))];
@@ -109,23 +122,20 @@ describe('email sender on two replicas sharing one store', () => {
 
 describe('email sender passes', () => {
   it('read one batch of the pending emails, the due ones first: a backlog is sent once, a retry waiting for later holds nothing back', async () => {
-    const smtp = await startSmtpTestServer();
-    cleanups.push(() => smtp.close());
-    const [store] = sqliteReplicaStores(join(dir.path, `${randomUUID()}.sqlite`));
-    cleanups.push(() => store!.close());
+    const { smtp, store } = await smtpAndStores();
     // queued first, but its next attempt is an hour away (a retry waiting for its backoff)
-    const [later] = await queue(store!, 1);
-    await store!.transaction(async (tx) => {
+    const [later] = await queue(store, 1);
+    await store.transaction(async (tx) => {
       const email = (await tx.get<EmailRecord>(EMAILS, later!))!;
       await tx.put(EMAILS, later!, {
         ...email,
         nextAttemptAt: new Date(Date.now() + 3_600_000).toISOString(),
       });
     });
-    const backlog = await queue(store!, 12);
+    const backlog = await queue(store, 12);
     // what each pass reads from the outbox
     const read: number[] = [];
-    const reads = new Proxy(store!, {
+    const reads = new Proxy(store, {
       get(target, prop, receiver) {
         if (prop === 'find')
           return async (...args: Parameters<ServiceStore['find']>) => {
@@ -139,12 +149,12 @@ describe('email sender passes', () => {
     });
     senderOn(reads, smtp, { lease: false, batchSize: 5 });
 
-    await waitFor(async () => (await store!.count(EMAILS, { status: 'sent' })) === 12, 'the backlog sent');
+    await waitFor(async () => (await store.count(EMAILS, { status: 'sent' })) === 12, 'the backlog sent');
     expect(smtp.accepted.map((m) => String(m.headers.get('x-meridian-email-id'))).sort()).toEqual(
       [...backlog].sort(),
     );
     expect(smtp.attempts).toBe(12);
-    expect(await store!.get<EmailRecord>(EMAILS, later!)).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(await store.get<EmailRecord>(EMAILS, later!)).toMatchObject({ status: 'pending', attempts: 0 });
     expect(read.length).toBeGreaterThanOrEqual(3);
     expect(Math.max(...read)).toBeLessThanOrEqual(5);
   });
@@ -152,11 +162,8 @@ describe('email sender passes', () => {
 
 describe("the recipient's key out of reach", () => {
   it('identity unreachable is not a deletion: the email waits for its key, then goes out once', async () => {
-    const smtp = await startSmtpTestServer();
-    cleanups.push(() => smtp.close());
-    const [store] = sqliteReplicaStores(join(dir.path, `${randomUUID()}.sqlite`));
-    cleanups.push(() => store!.close());
-    const [id] = await queue(store!, 1);
+    const { smtp, store } = await smtpAndStores();
+    const [id] = await queue(store, 1);
     // the sender's own key cache, over the vault, which answers UNAVAILABLE to its first two asks (identity away)
     let asked = 0;
     const remote = {
@@ -167,11 +174,11 @@ describe("the recipient's key out of reach", () => {
       findOrCreate: (userId: string) => vault.findOrCreate(userId),
       destroy: (userId: string) => vault.destroy(userId),
     };
-    senderOn(store!, smtp, { lease: false, personalData: new PersonalData(remote) });
+    senderOn(store, smtp, { lease: false, personalData: new PersonalData(remote) });
 
     // two failed attempts (retried after their backoff, never dropped as a deletion), then sent once
-    await waitFor(async () => (await store!.get<EmailRecord>(EMAILS, id!))?.status !== 'pending', 'decided');
-    expect(await store!.get<EmailRecord>(EMAILS, id!)).toMatchObject({ status: 'sent', attempts: 3 });
+    await waitFor(async () => (await store.get<EmailRecord>(EMAILS, id!))?.status !== 'pending', 'decided');
+    expect(await store.get<EmailRecord>(EMAILS, id!)).toMatchObject({ status: 'sent', attempts: 3 });
     expect(asked).toBe(3);
     expect(smtp.accepted).toHaveLength(1);
   });
