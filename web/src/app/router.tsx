@@ -4,7 +4,6 @@ import { LoginPage } from '../features/auth/LoginPage';
 import { Layout } from '../features/layout/Layout';
 import { HomePage } from '../features/marketing/HomePage';
 import { NotFoundPage } from '../features/marketing/NotFoundPage';
-import { SectionPlaceholder } from '../features/sections/SectionPlaceholder';
 import { SECTION_ROUTES } from '../features/sections/sections';
 import { RequireAdmin, RequireAuth, RequireLoggedOut } from './guards';
 import { lazyPage } from './lazyPage';
@@ -84,6 +83,9 @@ const SupportInboxPage = lazyPage(() =>
 );
 const AddressBookPage = lazyPage(() =>
   import('../features/support/AddressBookPage').then((m) => m.AddressBookPage),
+);
+const SectionPlaceholder = lazyPage(() =>
+  import('../features/sections/SectionPlaceholder').then((m) => m.SectionPlaceholder),
 );
 
 /** The money and KYC screens by their section path; a path not listed keeps the placeholder. */
@@ -199,6 +201,7 @@ const SCREEN_CHUNKS = [
   AuditPage,
   SupportInboxPage,
   AddressBookPage,
+  SectionPlaceholder,
 ];
 
 /** Loads every lazily split screen (tests render any route synchronously after this). */

@@ -1,5 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { Card, PageHeader } from '../../ui/Card';
+import { Card } from '../../ui/Card';
+import { MarketingPage } from './MarketingPage';
+import { PAGES } from './marketingCopy';
 import { EmailField, NameField, TextAreaField } from '../../ui/Field';
 import { SubmitRow } from '../../ui/ScreenParts';
 
@@ -11,12 +13,7 @@ export function ContactPage() {
     event.preventDefault();
   }
   return (
-    <div className="container section">
-      <PageHeader
-        eyebrow="Contact"
-        title="Contact us"
-        subtitle="Questions about a plan, a deposit or your account? Our team answers every message."
-      />
+    <MarketingPage page={PAGES.contact}>
       <div className="contact-grid">
         <Card>
           <form className="form" onSubmit={onSubmit} aria-label="Contact">
@@ -43,6 +40,6 @@ export function ContactPage() {
           </p>
         </Card>
       </div>
-    </div>
+    </MarketingPage>
   );
 }

@@ -1,20 +1,9 @@
-import { PageHeader } from '../../ui/Card';
-
-const BADGES = [
-  { name: 'Member', tone: 'member', text: 'Every verified investor starts here.' },
-  { name: 'Leader', tone: 'leader', text: 'Active investors who have referred friends to Meridian.' },
-  { name: 'Expert', tone: 'expert', text: 'Investors with several completed plans.' },
-  { name: 'Master', tone: 'master', text: 'Our most experienced investors across the higher plans.' },
-];
+import { MarketingPage } from './MarketingPage';
+import { BADGES, PAGES } from './marketingCopy';
 
 export function HierarchyPage() {
   return (
-    <div className="container section">
-      <PageHeader
-        eyebrow="Hierarchy"
-        title="Ranking badges"
-        subtitle="Badges recognise your journey with Meridian."
-      />
+    <MarketingPage page={PAGES.hierarchy}>
       <ol className="badge-grid">
         {BADGES.map((b, i) => (
           <li key={b.name} className={`card rank rank--${b.tone}`}>
@@ -39,6 +28,6 @@ export function HierarchyPage() {
           </li>
         ))}
       </ol>
-    </div>
+    </MarketingPage>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Spinner } from '../../ui/Spinner';
+import { Blurbs } from './Blurbs';
 import { Counter } from './Counter';
 
 export const HOME_LOADER_MS = 2000;
@@ -122,14 +123,7 @@ export function HomePage() {
         <h2 id="why-title" className="section-title">
           Why investors choose Meridian
         </h2>
-        <div className="blurb-grid">
-          {BLURBS.map((b) => (
-            <article key={b.title} className="card blurb">
-              <h3 className="h4">{b.title}</h3>
-              <p className="muted">{b.text}</p>
-            </article>
-          ))}
-        </div>
+        <Blurbs items={BLURBS} heading="h3" />
       </section>
 
       <section className="section section--tinted" aria-labelledby="tiers-title">

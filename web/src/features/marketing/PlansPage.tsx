@@ -1,15 +1,11 @@
 import { Link } from 'react-router-dom';
-import { PageHeader } from '../../ui/Card';
+import { MarketingPage } from './MarketingPage';
+import { PAGES } from './marketingCopy';
 import { formatRange, STATIC_PLANS } from './plans';
 
 export function PlansPage() {
   return (
-    <div className="container section">
-      <PageHeader
-        eyebrow="Plans"
-        title="Investment plans"
-        subtitle="Six plans, each with a published investment range. Pick the one that fits the amount you want to invest."
-      />
+    <MarketingPage page={PAGES.plans}>
       <div className="plan-grid">
         {STATIC_PLANS.map((plan) => (
           <article
@@ -39,6 +35,6 @@ export function PlansPage() {
       <p className="fine-print center">
         Investing involves risk. Projected profit is shown on each investment and settles at maturity.
       </p>
-    </div>
+    </MarketingPage>
   );
 }
