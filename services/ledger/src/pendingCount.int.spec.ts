@@ -12,6 +12,20 @@ import { ledgerPerTest } from './testing/harness.js';
 
 const h = ledgerPerTest();
 
+/** The investor's deposit request of `amount` dollars under an idempotency key: its id. */
+const depositOf =
+  (investor: Awaited<ReturnType<typeof h.user>>, amount: string) =>
+  async (key: string): Promise<string> =>
+    (
+      await h.call('createDeposit', {
+        caller: investor.caller,
+        callerRole: investor.callerRole,
+        amount,
+        emailVerified: true,
+        idempotencyKey: key,
+      })
+    ).depositId;
+
 it('counts the pending deposits through request, confirm, reject, replays and a backfill', async () => {
   const investor = await h.user();
   await expectPendingCounter(
@@ -22,16 +36,7 @@ it('counts the pending deposits through request, confirm, reject, replays and a 
       countAsSubscriber: () =>
         h.call('countPendingDeposits', { caller: investor.caller, callerRole: investor.callerRole }),
       listed: async () => (await h.call('listPendingDeposits', h.asAdmin())).deposits.length,
-      request: async (key) =>
-        (
-          await h.call('createDeposit', {
-            caller: investor.caller,
-            callerRole: investor.callerRole,
-            amount: '25',
-            emailVerified: true,
-            idempotencyKey: key,
-          })
-        ).depositId,
+      request: depositOf(investor, '25'),
       decide: (depositId, decision) =>
         h.call(decision === 'approve' ? 'confirmDeposit' : 'rejectDeposit', { ...h.asAdmin(), depositId }),
     },
@@ -44,16 +49,7 @@ it('caps the pending deposits of one user (5), race-safe, with a clear message',
   await expectPendingCap(
     {
       noun: 'deposits',
-      request: async (key) =>
-        (
-          await h.call('createDeposit', {
-            caller: investor.caller,
-            callerRole: investor.callerRole,
-            amount: '1000000',
-            emailVerified: true,
-            idempotencyKey: key,
-          })
-        ).depositId,
+      request: depositOf(investor, '1000000'),
       reject: (depositId) => h.call('rejectDeposit', { ...h.asAdmin(), depositId }),
     },
     () => `key-${randomUUID()}`,
