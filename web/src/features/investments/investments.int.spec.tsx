@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApiEachTest } from '../../test/fakeApi';
-import { aUser, clickThenSee, loggedInAs, pushLive, renderApp } from '../../test/render';
+import { aUser, loggedInAs, pushLive, renderApp } from '../../test/render';
 import { ada, admin } from '../../test/people';
 import { formatDateTime } from '../../ui/dates';
 
@@ -151,17 +151,6 @@ describe('/investment/:investmentId', () => {
     expect(await screen.findByText('Active')).toBeInTheDocument();
     expect(screen.getByText(start)).toBeInTheDocument();
     expect(screen.getByText(end)).toBeInTheDocument();
-  });
-
-  it("shows 'Failed to approve the investment.' and 'Failed to reject the investment.'", async () => {
-    server.on('GET invest/investment/i3', [200, pendingOne]);
-    server.on('PUT invest/i3/approve', [500, {}]);
-    server.on('PUT invest/i3/reject', [500, {}]);
-    const { user } = renderApp('/investment/i3', { preloadedState: loggedInAs(admin) });
-    await clickThenSee(user, [
-      ['Approve investment', 'Failed to approve the investment.'],
-      ['Reject investment', 'Failed to reject the investment.'],
-    ]);
   });
 
   it('offers no decision to a subscriber', async () => {
