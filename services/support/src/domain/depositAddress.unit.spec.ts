@@ -133,6 +133,53 @@ describe('any network', () => {
   });
 });
 
+/**
+ * The Base58Check rules of a network whose addresses are one version byte and a 20-byte hash: a changed
+ * character fails the checksum, every one-character change of `valid` is refused, and a right checksum
+ * over another version byte or over a payload of another length (or `alsoInvalid`) is an invalid address.
+ */
+function base58CheckRules(
+  network: DepositNetwork,
+  rules: {
+    version: number;
+    valid: string;
+    checksumBroken: readonly string[];
+    otherVersions: readonly string[];
+    alsoInvalid?: readonly string[];
+  },
+): void {
+  const check = (address: string) => checkDepositAddress(network, address);
+  const label = NETWORK_LABELS[network];
+
+  it('refuses one changed character with the checksum message', () => {
+    for (const address of rules.checksumBroken) {
+      expect(check(address), address).toEqual(refused(ADDRESS_MESSAGES.checksum(label)));
+    }
+  });
+
+  it(`refuses every one-character change of ${rules.valid}`, () => {
+    for (const changed of oneCharacterChanges(rules.valid, BASE58_ALPHABET)) {
+      expect(check(changed).ok, changed).toBe(false);
+    }
+  });
+
+  it('refuses other version bytes with a right checksum', () => {
+    for (const address of rules.otherVersions) {
+      expect(check(address), address).toEqual(refused(ADDRESS_MESSAGES.invalid(label)));
+    }
+  });
+
+  it('refuses a payload that is not a version byte and a 20-byte hash, even with a right checksum', () => {
+    for (const address of [
+      base58check.encode(Uint8Array.from([rules.version, ...GENESIS_HASH160.subarray(1)])),
+      base58check.encode(Uint8Array.from([rules.version, ...GENESIS_HASH160, 0x00])),
+      ...(rules.alsoInvalid ?? []),
+    ]) {
+      expect(check(address), address).toEqual(refused(ADDRESS_MESSAGES.invalid(label)));
+    }
+  });
+}
+
 describe('bitcoin', () => {
   const check = (address: string) => checkDepositAddress('bitcoin', address);
 
@@ -159,15 +206,20 @@ describe('bitcoin', () => {
   });
 
   describe('Base58Check', () => {
-    it('refuses one changed character with the checksum message', () => {
-      expect(check('1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNb')).toEqual(refused(ADDRESS_MESSAGES.checksum(BTC)));
-      expect(check('3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLz')).toEqual(refused(ADDRESS_MESSAGES.checksum(BTC)));
-    });
-
-    it('refuses every one-character change of a legacy address', () => {
-      for (const changed of oneCharacterChanges('1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', BASE58_ALPHABET)) {
-        expect(check(changed).ok, changed).toBe(false);
-      }
+    base58CheckRules('bitcoin', {
+      version: 0x00,
+      valid: '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa',
+      checksumBroken: ['1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNb', '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLz'],
+      // TRON, Litecoin L…, Dogecoin D…
+      otherVersions: [
+        'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+        withVersion(0x41),
+        withVersion(0x30),
+        withVersion(0x1e),
+        withVersion(0x01),
+      ],
+      // a base58 string too short to carry a checksum
+      alsoInvalid: [base58.encode(Uint8Array.from([0x05, 1, 2]))],
     });
 
     it.each([
@@ -178,31 +230,6 @@ describe('bitcoin', () => {
       ['a payment URI', 'bitcoin:1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa'],
     ])('refuses %s', (_what, address) => {
       expect(check(address)).toEqual(refused(ADDRESS_MESSAGES.invalid(BTC)));
-    });
-
-    it('refuses a payload that is not a version byte and a 20-byte hash, even with a right checksum', () => {
-      expect(check(base58check.encode(Uint8Array.from([0x00, ...GENESIS_HASH160.subarray(1)])))).toEqual(
-        refused(ADDRESS_MESSAGES.invalid(BTC)),
-      );
-      expect(check(base58check.encode(Uint8Array.from([0x00, ...GENESIS_HASH160, 0x00])))).toEqual(
-        refused(ADDRESS_MESSAGES.invalid(BTC)),
-      );
-      // A base58 string too short to carry a checksum.
-      expect(check(base58.encode(Uint8Array.from([0x05, 1, 2])))).toEqual(
-        refused(ADDRESS_MESSAGES.invalid(BTC)),
-      );
-    });
-
-    it('refuses other version bytes with a right checksum: TRON, Litecoin, Dogecoin', () => {
-      for (const address of [
-        'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
-        withVersion(0x41),
-        withVersion(0x30), // Litecoin L…
-        withVersion(0x1e), // Dogecoin D…
-        withVersion(0x01),
-      ]) {
-        expect(check(address), address).toEqual(refused(ADDRESS_MESSAGES.invalid(BTC)));
-      }
     });
 
     it('refuses testnet addresses (versions 0x6f and 0xc4) as test network addresses', () => {
@@ -410,29 +437,11 @@ describe('tron', () => {
     expect(check(address)).toEqual(accepted(address));
   });
 
-  it('refuses one changed character with the checksum message', () => {
-    expect(check('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u')).toEqual(refused(ADDRESS_MESSAGES.checksum(TRX)));
-  });
-
-  it('refuses every one-character change', () => {
-    for (const changed of oneCharacterChanges('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', BASE58_ALPHABET)) {
-      expect(check(changed).ok, changed).toBe(false);
-    }
-  });
-
-  it('refuses other version bytes with a right checksum', () => {
-    for (const address of ['1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', withVersion(0xa0), withVersion(0x42)]) {
-      expect(check(address), address).toEqual(refused(ADDRESS_MESSAGES.invalid(TRX)));
-    }
-  });
-
-  it('refuses a payload that is not a version byte and a 20-byte hash, even with a right checksum', () => {
-    expect(check(base58check.encode(Uint8Array.from([0x41, ...GENESIS_HASH160.subarray(1)])))).toEqual(
-      refused(ADDRESS_MESSAGES.invalid(TRX)),
-    );
-    expect(check(base58check.encode(Uint8Array.from([0x41, ...GENESIS_HASH160, 0x00])))).toEqual(
-      refused(ADDRESS_MESSAGES.invalid(TRX)),
-    );
+  base58CheckRules('tron', {
+    version: 0x41,
+    valid: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+    checksumBroken: ['TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u'],
+    otherVersions: ['1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', withVersion(0xa0), withVersion(0x42)],
   });
 
   it.each([
