@@ -167,7 +167,7 @@ export function ChatLauncher() {
           )}
         </svg>
         {unread > 0 ? (
-          <span className="chat-launcher__badge" data-testid="chat-unread" aria-hidden="true">
+          <span className="count-pill chat-launcher__badge" data-testid="chat-unread" aria-hidden="true">
             {unread > 99 ? '99+' : unread}
           </span>
         ) : null}

@@ -506,7 +506,7 @@ export function SupportInboxPage() {
                     <span className="inbox__item-head">
                       <span>{c.name || 'Unknown person'}</span>
                       {c.unread ? (
-                        <span className="inbox__unread" aria-label={`${c.unread} unread`}>
+                        <span className="count-pill" aria-label={`${c.unread} unread`}>
                           {c.unread}
                         </span>
                       ) : null}
