@@ -19,7 +19,7 @@ import { HttpError } from './errors.js';
 import { ctxOf } from './grpcContext.js';
 import { auditPageAnswer, securityEventsAnswer } from './answers.js';
 import { INVALID_AUDIT_QUERY } from './refusals.js';
-import { TAGS, json, routeTable, routerOf } from './routeTable.js';
+import { TAGS, json, route, routeTable, routerOf, type CallingContext } from './routeTable.js';
 import type { ClaimRouteDeps } from '../live/claimsRoutes.js';
 
 /** At most this many rows in one CSV export. */
@@ -122,9 +122,8 @@ export function claimTakeoverRecorder({
   };
 }
 
-interface AuditContext {
+interface AuditContext extends CallingContext {
   auth: Auth;
-  ctx: ReturnType<typeof ctxOf>;
   audit: () => au.AuditServiceClient;
 }
 
@@ -197,33 +196,30 @@ export const AUDIT_ROUTES = routeTable<AuditContext>([
       res.json(auditPageAnswer.parse(out));
     },
   },
-  {
+  route({
     method: 'get',
     path: '/api/users/securityEvents',
     tag: TAGS.account,
     summary: "The user's own security events",
     access: 'user',
     ok: json(securityEventsAnswer, 'Sign-ins, new browsers and password changes.'),
-    handler:
-      ({ audit, ctx }) =>
-      async (req, res) => {
-        const out = await callUnary(
-          audit(),
-          'listSecurityEvents',
-          au.ListSecurityEventsRequest.fromPartial({ caller: sessionOf(res).caller, limit: 50 }),
-          ctx(req),
-        );
-        res.json({
-          events: out.events.map((e) => ({
-            id: e.id,
-            at: e.at,
-            kind: e.kind,
-            method: e.method,
-            address: e.address,
-          })),
-        });
-      },
-  },
+    handler: async ({ audit }, { call }, _req, res) => {
+      const out = await call(
+        audit(),
+        'listSecurityEvents',
+        au.ListSecurityEventsRequest.fromPartial({ caller: sessionOf(res).caller, limit: 50 }),
+      );
+      res.json({
+        events: out.events.map((e) => ({
+          id: e.id,
+          at: e.at,
+          kind: e.kind,
+          method: e.method,
+          address: e.address,
+        })),
+      });
+    },
+  }),
 ]);
 
 export function auditRouter({ config, identity, auth }: AuditRouteDeps): Router {

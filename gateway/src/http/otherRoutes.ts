@@ -3,15 +3,25 @@ import type { Client } from '@grpc/grpc-js';
 import * as id from '@meridian/proto/meridian/identity/v1/identity';
 import * as nt from '@meridian/proto/meridian/notification/v1/notification';
 import type { GatewayConfig } from '../config.js';
-import { callUnary, checkHealth } from '../grpcClients.js';
+import { checkHealth } from '../grpcClients.js';
 import { sessionOf, type Auth } from './auth.js';
 import { HttpError } from './errors.js';
 import { ctxOf } from './grpcContext.js';
 import { DEFAULT_AVATAR_PATH } from './userView.js';
-import { EMAIL_RE, parseBody, schemas } from './validation.js';
+import { EMAIL_RE, schemas } from './validation.js';
 import { countryAnswer, healthAnswer, mailAnswer, readinessAnswer } from './answers.js';
 import { ALL_FIELDS_REQUIRED, INVALID_EMAIL, mustBeString } from './refusals.js';
-import { TAGS, json, message, routeTable, routerOf, type Route } from './routeTable.js';
+import {
+  TAGS,
+  json,
+  message,
+  route,
+  routeTable,
+  routerOf,
+  type CallingContext,
+  type Route,
+  type RouteInput,
+} from './routeTable.js';
 import { z } from 'zod';
 
 /** What notification answers for a sent automated email (services/notification AUTOMATED_EMAIL_MESSAGES.sent). */
@@ -38,93 +48,82 @@ export interface OtherRouteDeps {
   auth: Auth;
 }
 
-interface OtherContext {
+interface OtherContext extends CallingContext {
   auth: Auth;
   identity: id.IdentityServiceClient;
   notification: nt.NotificationServiceClient;
-  ctx: ReturnType<typeof ctxOf>;
 }
 
 // Only allowlisted templates and only to the caller's own address: notification enforces both;
 // the gateway fills the caller's address from identity, never from the body. Served at both paths
 // clients use (spec §7 "sendAutomatedEmail": api/ and api/users/).
-const sendAutomatedEmail =
-  ({ identity, notification, ctx }: OtherContext) =>
-  async (req: Request, res: Response) => {
-    const b = parseBody(schemas.sendAutomatedEmail, req.body);
-    const { caller } = sessionOf(res);
-    if (EVENT_EMAIL_TEMPLATES.has(b.template)) {
-      res.json({ message: AUTOMATED_EMAIL_SENT });
-      return;
-    }
-    const me = await callUnary(identity, 'getUser', id.GetUserRequest.fromPartial({ caller }), ctx(req));
-    const out = await callUnary(
-      notification,
-      'sendAutomatedEmail',
-      nt.SendAutomatedEmailRequest.fromPartial({
-        caller,
-        callerEmail: me.email,
-        callerName: me.name,
-        subject: b.subject,
-        sendTo: b.send_to,
-        replyTo: b.reply_to,
-        template: b.template,
-        url: b.url ?? '',
-      }),
-      ctx(req),
-    );
-    res.json({ message: out.message });
-  };
+const sendAutomatedEmail = async (
+  { identity, notification }: OtherContext,
+  { body, call }: RouteInput<z.output<typeof schemas.sendAutomatedEmail>, undefined>,
+  _req: Request,
+  res: Response,
+) => {
+  const { caller } = sessionOf(res);
+  if (EVENT_EMAIL_TEMPLATES.has(body.template)) return { message: AUTOMATED_EMAIL_SENT };
+  const me = await call(identity, 'getUser', id.GetUserRequest.fromPartial({ caller }));
+  const { send_to: sendTo, reply_to: replyTo, ...rest } = body;
+  return call(
+    notification,
+    'sendAutomatedEmail',
+    nt.SendAutomatedEmailRequest.fromPartial({
+      caller,
+      callerEmail: me.email,
+      callerName: me.name,
+      sendTo,
+      replyTo,
+      ...rest,
+    }),
+  );
+};
 
 /** GET /api/countries, POST /api/sendAutomatedEmail (also under /api/users), the default avatar (spec §7 "Other"). */
 export const OTHER_ROUTES = routeTable<OtherContext>([
-  {
+  route({
     method: 'get',
     path: '/api/countries',
     tag: TAGS.other,
     summary: 'Countries',
     access: 'public',
     ok: json(z.array(countryAnswer), 'Every country, `{name, code}`.'),
-    handler:
-      ({ identity, ctx }) =>
-      async (req, res) => {
-        const out = await callUnary(
-          identity,
-          'listCountries',
-          id.ListCountriesRequest.fromPartial({}),
-          ctx(req),
-        );
-        res.set('Cache-Control', 'public, max-age=3600');
-        res.json(out.countries.map((c) => ({ name: c.name, code: c.code })));
-      },
-  },
+    handler: async ({ identity }, { call }, _req, res) => {
+      const out = await call(identity, 'listCountries', id.ListCountriesRequest.fromPartial({}));
+      res.set('Cache-Control', 'public, max-age=3600');
+      return out.countries;
+    },
+  }),
   ...(['/api/sendAutomatedEmail', '/api/users/sendAutomatedEmail'] as const).map(
-    (path): Route<OtherContext> => ({
-      method: 'post',
-      path,
-      tag: TAGS.other,
-      summary: path.includes('/users/')
-        ? 'Send an automated notice (the same, under /users)'
-        : 'Send an automated notice',
-      description:
-        'Allowlisted templates (depositNotice, investmentNotice, withdrawalNotice), to the caller’s own address only. ' +
-        'changePassword and changeRole are answered as sent without a second email: the services email those events themselves.',
-      access: 'user',
-      body: schemas.sendAutomatedEmail,
-      ok: message('Sent.'),
-      errors: {
-        400: [
-          ALL_FIELDS_REQUIRED,
-          INVALID_EMAIL,
-          'This email template is not allowed. Allowed: investmentNotice, depositNotice, withdrawalNotice',
-          'The link must point to this site',
-          ...mustBeString('subject', 'send_to', 'reply_to', 'template', 'url'),
-        ],
-        403: ['You can only send emails to your own address'],
-        429: ['Too many emails, please try again later'],
-      },
-      handler: sendAutomatedEmail,
-    }),
+    (path): Route<OtherContext> =>
+      route({
+        method: 'post',
+        path,
+        tag: TAGS.other,
+        summary: path.includes('/users/')
+          ? 'Send an automated notice (the same, under /users)'
+          : 'Send an automated notice',
+        description:
+          'Allowlisted templates (depositNotice, investmentNotice, withdrawalNotice), to the caller’s own address only. ' +
+          'changePassword and changeRole are answered as sent without a second email: the services email those events themselves.',
+        access: 'user',
+        body: schemas.sendAutomatedEmail,
+        ok: message('Sent.'),
+        errors: {
+          400: [
+            ALL_FIELDS_REQUIRED,
+            INVALID_EMAIL,
+            'This email template is not allowed. Allowed: investmentNotice, depositNotice, withdrawalNotice',
+            'The link must point to this site',
+            ...mustBeString('subject', 'send_to', 'reply_to', 'template', 'url'),
+          ],
+          403: ['You can only send emails to your own address'],
+          429: ['Too many emails, please try again later'],
+        },
+        handler: sendAutomatedEmail,
+      }),
   ),
   // The default avatar answered as `photo` for users without a picture (userView.ts): any origin may
   // show it (an SPA hosted elsewhere loads it with <img>), and it never changes.
@@ -218,9 +217,8 @@ export const loopbackOnly: RequestHandler = (req, _res, next) => {
   );
 };
 
-interface DevMailboxContext {
+interface DevMailboxContext extends CallingContext {
   notification: nt.NotificationServiceClient;
-  ctx: ReturnType<typeof ctxOf>;
 }
 
 /**
@@ -228,7 +226,7 @@ interface DevMailboxContext {
  * address (an empty or missing `to` is refused, never everyone's).
  */
 export const DEV_MAILBOX_ROUTES = routeTable<DevMailboxContext>([
-  {
+  route({
     method: 'get',
     path: '/api/dev/mailbox',
     tag: TAGS.other,
@@ -240,33 +238,15 @@ export const DEV_MAILBOX_ROUTES = routeTable<DevMailboxContext>([
     query: { to: 'The address whose emails to list (required).' },
     ok: json(z.array(mailAnswer), 'The emails.'),
     errors: { 400: [INVALID_EMAIL] },
-    handler:
-      ({ notification, ctx }) =>
-      async (req, res) => {
-        const to = typeof req.query.to === 'string' ? req.query.to.trim().toLowerCase() : '';
-        if (!EMAIL_RE.test(to)) throw new HttpError(400, INVALID_EMAIL);
-        const out = await callUnary(
-          notification,
-          'listMailbox',
-          nt.ListMailboxRequest.fromPartial({ to }),
-          ctx(req),
-        );
-        const messages = out.messages
-          .map((m) => ({
-            id: m.id,
-            from: m.from,
-            to: m.to,
-            subject: m.subject,
-            text: m.text,
-            html: m.html,
-            links: m.links,
-            sentAt: m.sentAt,
-          }))
-          .sort((a, b) => (a.sentAt < b.sentAt ? 1 : a.sentAt > b.sentAt ? -1 : 0));
-        res.set('Cache-Control', 'no-store');
-        res.json(messages);
-      },
-  },
+    // the answer's schema keeps each email's fields
+    handler: async ({ notification }, { call }, req, res) => {
+      const to = typeof req.query.to === 'string' ? req.query.to.trim().toLowerCase() : '';
+      if (!EMAIL_RE.test(to)) throw new HttpError(400, INVALID_EMAIL);
+      const out = await call(notification, 'listMailbox', nt.ListMailboxRequest.fromPartial({ to }));
+      res.set('Cache-Control', 'no-store');
+      return out.messages.sort((a, b) => (a.sentAt < b.sentAt ? 1 : a.sentAt > b.sentAt ? -1 : 0));
+    },
+  }),
 ]);
 
 export function devMailboxRouter({

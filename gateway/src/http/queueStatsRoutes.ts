@@ -10,12 +10,11 @@ import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
 import * as inv from '@meridian/proto/meridian/investment/v1/investment';
 import * as wd from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
 import type { GatewayConfig } from '../config.js';
-import { callUnary } from '../grpcClients.js';
 import type { MoneyClients } from '../moneyClients.js';
 import { sessionOf, type Auth } from './auth.js';
 import { ctxOf } from './grpcContext.js';
 import { queueStatsAnswer } from './answers.js';
-import { TAGS, json, routeTable, routerOf } from './routeTable.js';
+import { TAGS, json, route, routeTable, routerOf, type CallingContext } from './routeTable.js';
 
 export interface QueueStatsRouteDeps {
   config: GatewayConfig;
@@ -31,15 +30,14 @@ export interface QueueStats {
   kyc: number;
 }
 
-interface QueueStatsContext {
+interface QueueStatsContext extends CallingContext {
   auth: Auth;
   kyc: KycServiceClient;
   money: MoneyClients;
-  ctx: ReturnType<typeof ctxOf>;
 }
 
 export const QUEUE_STATS_ROUTES = routeTable<QueueStatsContext>([
-  {
+  route({
     method: 'get',
     path: '/api/admin/queueStats',
     tag: TAGS.audit,
@@ -49,31 +47,23 @@ export const QUEUE_STATS_ROUTES = routeTable<QueueStatsContext>([
     access: 'admin',
     money: true,
     ok: json(queueStatsAnswer, 'The size of every queue.'),
-    handler:
-      ({ kyc, money, ctx }) =>
-      async (req, res) => {
-        const s = sessionOf(res);
-        const who = { caller: s.caller, callerRole: s.principal.role };
-        const [deposits, investments, withdrawals, cases] = await Promise.all([
-          callUnary(
-            money.ledger,
-            'countPendingDeposits',
-            lg.CountPendingDepositsRequest.fromPartial(who),
-            ctx(req),
-          ),
-          callUnary(money.investment, 'countPending', inv.CountPendingRequest.fromPartial(who), ctx(req)),
-          callUnary(money.withdrawal, 'countPending', wd.CountPendingRequest.fromPartial(who), ctx(req)),
-          callUnary(kyc, 'countPending', kycPb.CountPendingRequest.fromPartial(who), ctx(req)),
-        ]);
-        const stats: QueueStats = {
-          deposits: deposits.count,
-          investments: investments.count,
-          withdrawals: withdrawals.count,
-          kyc: cases.count,
-        };
-        res.json(stats);
-      },
-  },
+    handler: async ({ kyc, money }, { call }, _req, res): Promise<QueueStats> => {
+      const s = sessionOf(res);
+      const who = { caller: s.caller, callerRole: s.principal.role };
+      const [deposits, investments, withdrawals, cases] = await Promise.all([
+        call(money.ledger, 'countPendingDeposits', lg.CountPendingDepositsRequest.fromPartial(who)),
+        call(money.investment, 'countPending', inv.CountPendingRequest.fromPartial(who)),
+        call(money.withdrawal, 'countPending', wd.CountPendingRequest.fromPartial(who)),
+        call(kyc, 'countPending', kycPb.CountPendingRequest.fromPartial(who)),
+      ]);
+      return {
+        deposits: deposits.count,
+        investments: investments.count,
+        withdrawals: withdrawals.count,
+        kyc: cases.count,
+      };
+    },
+  }),
 ]);
 
 export function queueStatsRouter({ config, kyc, money, auth }: QueueStatsRouteDeps): Router {
