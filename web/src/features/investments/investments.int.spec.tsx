@@ -4,6 +4,7 @@ import { fakeApiEachTest } from '../../test/fakeApi';
 import { aUser, loggedInAs, pushLive, renderApp } from '../../test/render';
 import { ada, admin } from '../../test/people';
 import { formatDateTime } from '../../ui/dates';
+import { pendingInvestment } from '../queues/moneyFixtures';
 
 const server = fakeApiEachTest();
 
@@ -106,14 +107,7 @@ describe('/invest-status', () => {
 });
 
 describe('/investment/:investmentId', () => {
-  const pendingOne = {
-    _id: 'i3',
-    plan: 'Silver',
-    status: 'pending',
-    amount: 2000,
-    maturityAmount: 2400,
-    user: ada,
-  };
+  const pendingOne = pendingInvestment;
 
   it('lets an admin approve a pending investment', async () => {
     let status = 'pending';

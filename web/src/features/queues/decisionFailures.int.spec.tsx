@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { Reply } from '../../test/fakeApi';
 import { fakeApiEachTest } from '../../test/fakeApi';
 import { clickThenSee, loggedInAs, renderApp } from '../../test/render';
-import { ada, admin } from '../../test/people';
+import { admin } from '../../test/people';
+import { pendingInvestment, pendingWithdrawal } from './moneyFixtures';
 
 const server = fakeApiEachTest();
 
@@ -53,19 +54,7 @@ const CASES: Case[] = [
     screen: '/withdrawal/{id}',
     path: '/withdrawal/w1',
     mocks: {
-      'GET withDraw/get-withdrawal/w1': [
-        200,
-        {
-          withdrawal: {
-            _id: 'w1',
-            user: 'Ada Lovelace',
-            amount: 250,
-            walletAddress: '0xabc',
-            status: 'Pending',
-            requestDate: '2026-03-04T14:05:00Z',
-          },
-        },
-      ],
+      'GET withDraw/get-withdrawal/w1': [200, { withdrawal: pendingWithdrawal }],
       'PUT withDraw/approve/w1': [500, {}],
       'PUT withDraw/reject/w1': [500, {}],
     },
@@ -79,10 +68,7 @@ const CASES: Case[] = [
     screen: '/investment/{id}',
     path: '/investment/i3',
     mocks: {
-      'GET invest/investment/i3': [
-        200,
-        { _id: 'i3', plan: 'Silver', status: 'pending', amount: 2000, maturityAmount: 2400, user: ada },
-      ],
+      'GET invest/investment/i3': [200, pendingInvestment],
       'PUT invest/i3/approve': [500, {}],
       'PUT invest/i3/reject': [500, {}],
     },

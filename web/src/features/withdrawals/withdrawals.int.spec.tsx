@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fakeApiEachTest } from '../../test/fakeApi';
 import { aUser, loggedInAs, pushLive, renderApp } from '../../test/render';
 import { ada, admin } from '../../test/people';
+import { pendingWithdrawal } from '../queues/moneyFixtures';
 
 const server = fakeApiEachTest();
 
@@ -64,14 +65,7 @@ describe('/withdraw-wallet', () => {
 });
 
 describe('/withdrawal/:id', () => {
-  const pending = {
-    _id: 'w1',
-    user: 'Ada Lovelace',
-    amount: 250,
-    walletAddress: '0xabc',
-    status: 'Pending',
-    requestDate: '2026-03-04T14:05:00Z',
-  };
+  const pending = pendingWithdrawal;
 
   it('approves a Pending withdrawal and updates its status locally', async () => {
     server.on('GET withDraw/get-withdrawal/w1', [200, pending]);
