@@ -25,18 +25,24 @@ interface Screen {
   name: string;
   path: string;
   route: string;
-  ok: [number, unknown];
-  state: () => object;
+  ok: [number, { message: string }];
+  /** the store the screen opens with: an investor's unless given */
+  state?: () => object;
   setUp?: () => void;
-  /** Fills the form with the same values every time (`amount` may vary) and submits it. */
-  submit(user: UserEvent, amount?: string): Promise<void>;
-  /** Submits the form as it is (the user's retry). */
+  /** Fills the form's values other than the amount, the same every time. */
+  fill?: (user: UserEvent) => Promise<void>;
+  /** the amount typed unless a test gives another */
+  amount: string;
+  /** the submit button (clicked again as it is for the user's retry) */
   button: string;
 }
 
-async function typeAmount(user: UserEvent, amount: string) {
+/** Fills the screen's form (`amount` may vary) and submits it. */
+async function submit(s: Screen, user: UserEvent, amount = s.amount) {
+  await s.fill?.(user);
   await user.clear(screen.getByLabelText('Amount (USD)'));
   await user.type(screen.getByLabelText('Amount (USD)'), amount);
+  await user.click(screen.getByRole('button', { name: s.button }));
 }
 
 const screens: Screen[] = [
@@ -45,45 +51,35 @@ const screens: Screen[] = [
     path: '/deposit-payment',
     route: 'POST payments/create',
     ok: [201, { message: 'Deposit request submitted' }],
-    state: () => loggedInAs(aUser()),
+    amount: '250',
     button: 'Submit deposit',
-    async submit(user, amount = '250') {
-      await typeAmount(user, amount);
-      await user.click(screen.getByRole('button', { name: 'Submit deposit' }));
-    },
   },
   {
     name: 'start-invest',
     path: '/start-invest',
     route: 'POST invest/start-invest',
     ok: [201, { message: 'Investment request received' }],
-    state: () => loggedInAs(aUser()),
-    button: 'Invest in Starter',
     setUp: () =>
       server.on('GET invest/plans', [
         200,
         [{ name: 'Starter', min: 100, max: 500, rate: 12, durationDays: 1 }],
       ]),
-    async submit(user, amount = '250') {
-      await user.click(await screen.findByRole('radio', { name: /Starter/ }));
-      await typeAmount(user, amount);
-      await user.click(screen.getByRole('button', { name: 'Invest in Starter' }));
-    },
+    fill: async (user) => user.click(await screen.findByRole('radio', { name: /Starter/ })),
+    amount: '250',
+    button: 'Invest in Starter',
   },
   {
     name: 'withdrawal',
     path: '/withdraw-wallet',
     route: 'POST withDraw/create',
     ok: [201, { message: 'Withdrawal request submitted' }],
-    state: () => loggedInAs(aUser()),
-    button: 'Request withdrawal',
     setUp: () => server.on('GET withDraw/balance', [200, { totalMaturityAmount: 500 }]),
-    async submit(user, amount = '120') {
-      await typeAmount(user, amount);
+    fill: async (user) => {
       await user.clear(screen.getByLabelText('Wallet address'));
       await user.type(screen.getByLabelText('Wallet address'), 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh');
-      await user.click(screen.getByRole('button', { name: 'Request withdrawal' }));
     },
+    amount: '120',
+    button: 'Request withdrawal',
   },
   ...(
     [
@@ -97,13 +93,13 @@ const screens: Screen[] = [
     route,
     ok: [200, { message: 'Balance updated successfully' }],
     state: () => ({ auth: authState({ isLoggedIn: true, user: admin, users: [admin, target] }) }),
+    amount: '25.5',
     button: 'Submit',
-    async submit(user, amount = '25.5') {
-      await typeAmount(user, amount);
-      await user.click(screen.getByRole('button', { name: 'Submit' }));
-    },
   })),
 ];
+
+/** The store a screen opens with. */
+const stateOf = (s: Screen) => (s.state ? s.state() : loggedInAs(aUser()));
 
 /** Answers the route with `replies` in turn. */
 function answer(route: string, replies: Array<[number, unknown]>) {
@@ -114,11 +110,11 @@ describe('Idempotency-Key: one per user intent, kept across retries', () => {
   it.each(screens)('$name: a retry after a 503 sends the same key', async (s) => {
     s.setUp?.();
     answer(s.route, [[503, { message: 'Service unavailable' }], s.ok]);
-    const { user } = renderApp(s.path, { preloadedState: s.state() });
-    await s.submit(user);
+    const { user } = renderApp(s.path, { preloadedState: stateOf(s) });
+    await submit(s, user);
     await screen.findAllByText('Service unavailable');
     await user.click(screen.getByRole('button', { name: s.button }));
-    await screen.findAllByText(String((s.ok[1] as { message: string }).message));
+    await screen.findAllByText(s.ok[1].message);
     const [first, retry] = server.callsTo(s.route);
     expect(keyOf(first)).toMatch(KEY);
     expect(keyOf(retry)).toBe(keyOf(first));
@@ -127,13 +123,13 @@ describe('Idempotency-Key: one per user intent, kept across retries', () => {
   it('a new key once the server decided (a refusal, or a success) or the values changed', async () => {
     const s = screens.find((x) => x.name === 'PUT users/editDepositBalance/u-7')!;
     answer(s.route, [[400, { message: 'Insufficient balance for this deduction' }], s.ok, s.ok, s.ok]);
-    const { user } = renderApp(s.path, { preloadedState: s.state() });
-    await s.submit(user);
+    const { user } = renderApp(s.path, { preloadedState: stateOf(s) });
+    await submit(s, user);
     await screen.findAllByText('Insufficient balance for this deduction');
-    await s.submit(user); // the same values after a refusal: a new intent
+    await submit(s, user); // the same values after a refusal: a new intent
     await screen.findAllByText('Balance updated successfully');
-    await s.submit(user); // the same values after a success: another credit, another key
-    await s.submit(user, '30'); // other values
+    await submit(s, user); // the same values after a success: another credit, another key
+    await submit(s, user, '30'); // other values
     const keys = server.callsTo(s.route).map(keyOf);
     expect(keys).toHaveLength(4);
     for (const k of keys) expect(k).toMatch(KEY);
