@@ -2,6 +2,7 @@
  * Signing up, in and out, and getting back in: registration, the password, login codes, Google, email
  * verification and password reset (all public; their rate limits per client or per email).
  */
+import type { Request, Response } from 'express';
 import { z } from 'zod';
 import * as id from '@meridian/proto/meridian/identity/v1/identity';
 import { clearSessionCookie } from './cookies.js';
@@ -18,8 +19,20 @@ import {
   SHORT_PASSWORD,
   mustBeString,
 } from './refusals.js';
-import { TAGS, json, message, route, routeTable } from './routeTable.js';
+import { TAGS, json, message, route, routeTable, type RouteInput } from './routeTable.js';
 import type { UsersContext } from './usersContext.js';
+
+/**
+ * A sign-in route's handler: `command` asks identity to sign this browser in (browser(req): its device token
+ * and origin), and its answer signs it in (signedIn: the cookies, the user) with `status`.
+ */
+const signingIn =
+  <B, P>(
+    command: (c: UsersContext, input: RouteInput<B, P>, req: Request) => Promise<id.AuthResponse>,
+    status = 200,
+  ) =>
+  async (c: UsersContext, input: RouteInput<B, P>, req: Request, res: Response) =>
+    c.signedIn(req, res, await command(c, input, req), status);
 
 export const SIGN_IN_ROUTES = routeTable<UsersContext>([
   route({
@@ -45,13 +58,11 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
       409: ['Email is already registered'],
     },
     middleware: ({ limit }) => [limit('register')],
-    handler: async ({ identity, browser, signedIn }, { body, call }, req, res) =>
-      signedIn(
-        req,
-        res,
-        await call(identity, 'register', id.RegisterRequest.fromPartial({ ...body, ...browser(req) })),
-        201,
-      ),
+    handler: signingIn(
+      ({ identity, browser }, { body, call }, req) =>
+        call(identity, 'register', id.RegisterRequest.fromPartial({ ...body, ...browser(req) })),
+      201,
+    ),
   }), // login and loginWithCode: per client address only; identity counts failures per account and browser
   // (a per-email budget here would let anyone who knows an address lock its owner out)
   route({
@@ -76,12 +87,9 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
       403: ['Your account has been suspended. Please contact support'],
     },
     middleware: ({ limit }) => [countLogins.password, limit('login')],
-    handler: async ({ identity, browser, signedIn }, { body, call }, req, res) =>
-      signedIn(
-        req,
-        res,
-        await call(identity, 'login', id.LoginRequest.fromPartial({ ...body, ...browser(req) })),
-      ),
+    handler: signingIn(({ identity, browser }, { body, call }, req) =>
+      call(identity, 'login', id.LoginRequest.fromPartial({ ...body, ...browser(req) })),
+    ),
   }),
   route({
     method: 'get',
@@ -244,11 +252,8 @@ export const SIGN_IN_ROUTES = routeTable<UsersContext>([
       401: ['Google sign-in failed: invalid credential'],
     },
     middleware: ({ limit }) => [countLogins.google, limit('google')],
-    handler: async ({ identity, browser, signedIn }, { body, call }, req, res) =>
-      signedIn(
-        req,
-        res,
-        await call(identity, 'googleLogin', id.GoogleLoginRequest.fromPartial({ ...body, ...browser(req) })),
-      ),
+    handler: signingIn(({ identity, browser }, { body, call }, req) =>
+      call(identity, 'googleLogin', id.GoogleLoginRequest.fromPartial({ ...body, ...browser(req) })),
+    ),
   }),
 ]);
