@@ -1,16 +1,16 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { Button } from '../../ui/Button';
-import { Card, EmptyState, PageHeader } from '../../ui/Card';
+import { Card, EmptyState } from '../../ui/Card';
 import { formatDate } from '../../ui/dates';
 import { Form, FormError, InputField, SelectField } from '../../ui/Field';
 import { LoadingBlock } from '../../ui/Spinner';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { toast } from '../../ui/toast';
 import { serverMessage } from '../queues/lists';
+import { SupportAdminHeader } from './SupportAdminHeader';
 import { supportApi } from './supportApi';
 import { NETWORKS, networkOf, type DepositAddress } from './supportTypes';
 import './support.css';
-import { LinkButton } from '../../ui/ScreenParts';
 
 export const ADDRESS_BOOK_TEXT = {
   required: 'Choose a network and enter a label and an address.',
@@ -81,16 +81,7 @@ export function AddressBookPage() {
 
   return (
     <div className="container section address-book">
-      <PageHeader
-        eyebrow="Administration"
-        title="Deposit address book"
-        subtitle="The wallet addresses support sends to investors. Each is checked for its network before it is saved."
-        actions={
-          <LinkButton to="/support-inbox" variant="secondary" size="sm">
-            Support inbox
-          </LinkButton>
-        }
-      />
+      <SupportAdminHeader page="addresses" />
       <Card aria-labelledby="add-address-title">
         <h2 className="h4" id="add-address-title">
           Add an address

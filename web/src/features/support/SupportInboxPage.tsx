@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
-import { Card, EmptyState, PageHeader } from '../../ui/Card';
+import { Card, EmptyState } from '../../ui/Card';
 import { formatDateTime } from '../../ui/dates';
 import { FormError } from '../../ui/Field';
 import { Modal } from '../../ui/Modal';
@@ -14,6 +14,7 @@ import { serverMessage } from '../queues/lists';
 import { Composer } from './Composer';
 import { MessageList, mergeMessages } from './MessageList';
 import { PersonPanel } from './PersonPanel';
+import { SupportAdminHeader } from './SupportAdminHeader';
 import { conversationOf, messageOf, supportApi, type CannedReply } from './supportApi';
 import { useTypingSignal } from './useTypingSignal';
 import {
@@ -25,7 +26,7 @@ import {
   type SupportMessage,
 } from './supportTypes';
 import './support.css';
-import { LinkButton, NoticeCard, Radio } from '../../ui/ScreenParts';
+import { NoticeCard, Radio } from '../../ui/ScreenParts';
 
 export const INBOX_FILTERS: Array<{ value: InboxFilter; label: string }> = [
   { value: 'unassigned', label: 'Unassigned' },
@@ -452,16 +453,7 @@ export function SupportInboxPage() {
 
   return (
     <div className="container section">
-      <PageHeader
-        eyebrow="Administration"
-        title="Support inbox"
-        subtitle="Answer investors and visitors, and send the deposit addresses they ask for."
-        actions={
-          <LinkButton to="/admin-deposit-addresses" variant="secondary" size="sm">
-            Deposit address book
-          </LinkButton>
-        }
-      />
+      <SupportAdminHeader page="inbox" />
       <div className={`inbox ${selected ? 'inbox--reading' : ''}`}>
         <Card className="inbox__list" aria-labelledby="inbox-list-title">
           <h2 className="visually-hidden" id="inbox-list-title">
