@@ -4,9 +4,7 @@ import { Button } from '../../ui/Button';
 import { Card, PageHeader } from '../../ui/Card';
 import { InputField } from '../../ui/Field';
 import { formatUsd } from '../../ui/format';
-import { asBalancesChanged, LIVE_EVENTS } from '../live/liveEvents';
-import { useLiveEvents } from '../live/useLiveEvents';
-import { withdrawalsApi } from './withdrawalsApi';
+import { useWithdrawableBalanceQuery, withdrawalsApi } from './withdrawalsApi';
 import { MoneyFormAmount, MoneySteps, useMoneyRequest } from '../money/MoneyForm';
 
 export const WITHDRAW_REDIRECT_MS = 3000;
@@ -19,27 +17,17 @@ export const WITHDRAW_MESSAGES = {
 
 /** /withdraw-wallet: request a withdrawal of Total Profit to a wallet; an admin approves it. */
 export function WithdrawPage() {
-  const [balance, setBalance] = useState<number | null>(null);
+  // what can be withdrawn; balances/changed pushes update it (withdrawalsApi.ts)
+  const balanceQuery = useWithdrawableBalanceQuery();
+  const balance = balanceQuery.data ?? null;
   const [amount, setAmount] = useState('');
   const [walletAddress, setWalletAddress] = useState('');
   const { error, setError, done, busy, submit } = useMoneyRequest(WITHDRAW_REDIRECT_MS);
 
+  const { isError, error: balanceError } = balanceQuery;
   useEffect(() => {
-    let live = true;
-    withdrawalsApi.balance().then(
-      (b) => live && setBalance(b),
-      (e) => console.error(errorMessage(e)), // spec §8: the balance fetch failure is only logged
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-
-  useLiveEvents((e) => {
-    const changed = e.event === LIVE_EVENTS.balancesChanged ? asBalancesChanged(e.payload) : null;
-    if (typeof changed?.balances.totalMaturityAmount === 'number')
-      setBalance(changed.balances.totalMaturityAmount);
-  });
+    if (isError) console.error(errorMessage(balanceError)); // spec §8: the balance fetch failure is only logged
+  }, [isError, balanceError]);
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();

@@ -20,6 +20,22 @@ describe('/withdraw-wallet', () => {
     expect(server.callsTo('POST withDraw/create')).toHaveLength(0);
   });
 
+  it('shows the withdrawable balance a balances/changed push brings, without another GET', async () => {
+    server.on('GET withDraw/balance', [200, { totalMaturityAmount: 500 }]);
+    const user = aUser();
+    const { store } = renderApp('/withdraw-wallet', { preloadedState: loggedInAs(user) });
+    expect(await screen.findByText('$500.00')).toBeInTheDocument();
+    pushLive(store, {
+      event: 'balances/changed',
+      payload: {
+        userId: user._id,
+        balances: { balance: 1, investmentBalance: 0, totalMaturityAmount: 750.5 },
+      },
+    });
+    expect(await screen.findByText('$750.50')).toBeInTheDocument();
+    expect(server.callsTo('GET withDraw/balance')).toHaveLength(1);
+  });
+
   it('only logs a failing balance fetch', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     server.on('GET withDraw/balance', [500, { message: 'balance down' }]);

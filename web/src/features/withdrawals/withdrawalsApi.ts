@@ -1,25 +1,26 @@
 import { serverApi } from '../../app/api';
 import { api } from '../../app/apiClient';
 import { withIntentKey } from '../../app/intentKey';
-import { updateCacheOnStatus } from '../live/liveCache.saga';
+import { updateCacheOnPush, updateCacheOnStatus } from '../live/liveCache.saga';
+import { asBalancesChanged, LIVE_EVENTS } from '../live/liveEvents';
 import { messageFrom, recordFrom } from '../queues/lists';
 import type { Withdrawal } from './withdrawalTypes';
 
 const enc = encodeURIComponent;
 
 export const withdrawalsApi = {
-  /** GET api/withDraw/balance -> { totalMaturityAmount } (the withdrawable Total Profit). */
-  async balance(): Promise<number | null> {
-    const v = (await api.get('withDraw/balance')).data as { totalMaturityAmount?: unknown } | null;
-    const n =
-      typeof v?.totalMaturityAmount === 'number' ? v.totalMaturityAmount : Number(v?.totalMaturityAmount);
-    return Number.isFinite(n) ? n : null;
-  },
   /** POST api/withDraw/create { amount, walletAddress } -> { message }; `key`: the intent's Idempotency-Key. */
   async create(input: { amount: string; walletAddress: string }, key?: string): Promise<string> {
     return messageFrom((await api.post('withDraw/create', input, key ? withIntentKey(key) : undefined)).data);
   },
 };
+
+/** The withdrawable Total Profit of GET api/withDraw/balance's { totalMaturityAmount }; null when not a number. */
+function withdrawableOf(data: unknown): number | null {
+  const v = recordFrom<{ totalMaturityAmount?: unknown }>(data)?.totalMaturityAmount;
+  const n = typeof v === 'number' ? v : Number(v);
+  return Number.isFinite(n) ? n : null;
+}
 
 /** A withdrawal as the detail route answers it (bare or { withdrawal }); without an amount it is invalid (null). */
 function withdrawalOf(data: unknown): Withdrawal | null {
@@ -31,6 +32,16 @@ export type WithdrawalDecision = 'approve' | 'reject';
 
 export const withdrawalsEndpoints = serverApi.injectEndpoints({
   endpoints: (build) => ({
+    /**
+     * GET api/withDraw/balance -> { totalMaturityAmount }: what the caller can withdraw. A screen that closes
+     * drops it; balances/changed pushes write the new figure in.
+     */
+    withdrawableBalance: build.query<number | null, void>({
+      query: () => ({ url: 'withDraw/balance' }),
+      transformResponse: withdrawableOf,
+      providesTags: ['WithdrawableBalance'],
+      keepUnusedDataFor: 0,
+    }),
     /** GET api/withDraw/get-withdrawal/{id} -> Withdrawal. */
     withdrawal: build.query<Withdrawal | null, string>({
       query: (id) => ({ url: `withDraw/get-withdrawal/${enc(id)}` }),
@@ -58,7 +69,17 @@ export const withdrawalsEndpoints = serverApi.injectEndpoints({
   }),
 });
 
-export const { useWithdrawalQuery, useDecideWithdrawalMutation } = withdrawalsEndpoints;
+export const { useWithdrawalQuery, useDecideWithdrawalMutation, useWithdrawableBalanceQuery } =
+  withdrawalsEndpoints;
+
+// the caller's balances changed: the withdrawable figure shown is the pushed one
+updateCacheOnPush((event) => {
+  const changed = event.event === LIVE_EVENTS.balancesChanged ? asBalancesChanged(event.payload) : null;
+  const total = changed?.balances.totalMaturityAmount;
+  return typeof total === 'number'
+    ? [withdrawalsEndpoints.util.updateQueryData('withdrawableBalance', undefined, () => total)]
+    : [];
+});
 
 // a withdrawal decided elsewhere: its cached detail shows the new status
 updateCacheOnStatus('withdrawal', (changed) => [
