@@ -53,6 +53,18 @@ async function open(gw: RunningGateway, browser: HttpSession, lastPosition: stri
   return s;
 }
 
+/** A push `id` to the user on `gw`'s socket, seen: the position it was sent at (the socket then closed). */
+async function positionAfterOne(gw: RunningGateway, user: { id: string; browser: HttpSession }, id: string) {
+  const s = await open(gw, user.browser);
+  await gw.live.publish([
+    { to: { userId: user.id }, event: 'status/changed', payload: { kind: 'deposit', id, status: 'Pending' } },
+  ]);
+  await s.waitFor((p) => p.payload.id === id);
+  const last = s.lastPosition()!;
+  s.close();
+  return last;
+}
+
 const seqOf = (position: unknown) => Number(String(position).split('.')[1]);
 const positioned = (s: RecordingSocket) => s.pushes.filter((p) => typeof p.payload.position === 'string');
 const after = (s: RecordingSocket, last: string) =>
@@ -155,17 +167,7 @@ describe('live pushes across gateway instances', () => {
 
   it('a position the shared log no longer covers (or from another epoch, or malformed) → live/resync, on either instance', async () => {
     const investor = await verifiedUser(t.url);
-    const s = await open(a, investor.browser);
-    await a.live.publish([
-      {
-        to: { userId: investor.id },
-        event: 'status/changed',
-        payload: { kind: 'deposit', id: 'seen', status: 'Pending' },
-      },
-    ]);
-    await s.waitFor((p) => p.payload.id === 'seen');
-    const last = s.lastPosition()!;
-    s.close();
+    const last = await positionAfterOne(a, investor, 'seen');
     // more pushes to this user than a room keeps: the first missed one is gone
     await b.live.publish(
       Array.from({ length: RING + 1 }, (_, i) => ({
@@ -185,17 +187,7 @@ describe('live pushes across gateway instances', () => {
       await late.waitFor((p) => p.event === 'live/resync', `resync for ${bad}`);
     }
     // one push fewer than a room keeps is replayed in full
-    const s2 = await open(a, investor.browser);
-    await a.live.publish([
-      {
-        to: { userId: investor.id },
-        event: 'status/changed',
-        payload: { kind: 'deposit', id: 'seen2', status: 'Pending' },
-      },
-    ]);
-    await s2.waitFor((p) => p.payload.id === 'seen2');
-    const last2 = s2.lastPosition()!;
-    s2.close();
+    const last2 = await positionAfterOne(a, investor, 'seen2');
     const sent = await a.live.publish(
       Array.from({ length: RING }, (_, i) => ({
         to: { userId: investor.id },

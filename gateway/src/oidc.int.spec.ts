@@ -86,6 +86,15 @@ async function signedInAs(browser: HttpSession): Promise<string | null> {
   return res.status === 200 ? (res.body as { email: string }).email : null;
 }
 
+/** A new account signed in once in a new browser: the browser, the account's login and the callback URL used. */
+async function signedInOnce() {
+  const browser = new HttpSession(appUrl);
+  const { login } = account();
+  const url = await callbackUrl(browser, login);
+  expect((await finish(browser, url)).location).toBe('/dashboard');
+  return { browser, login, url };
+}
+
 const refused = (reason: string) => ({ location: `/login?error=${reason}`, session: false });
 
 describe('OpenID Connect sign-in', () => {
@@ -156,10 +165,7 @@ describe('OpenID Connect sign-in', () => {
   });
 
   it('refuses a replayed state (the whole callback URL again)', async () => {
-    const browser = new HttpSession(appUrl);
-    const { login } = account();
-    const url = await callbackUrl(browser, login);
-    expect((await finish(browser, url)).location).toBe('/dashboard');
+    const { browser, url } = await signedInOnce();
     const again = new HttpSession(appUrl);
     again.cookies.set(OIDC_BROWSER_COOKIE, browser.cookie(OIDC_BROWSER_COOKIE)!);
     expect(await finish(again, url)).toEqual(refused('invalid_state'));
@@ -167,10 +173,7 @@ describe('OpenID Connect sign-in', () => {
   });
 
   it('refuses a replayed code (an used code in a fresh flow)', async () => {
-    const browser = new HttpSession(appUrl);
-    const { login } = account();
-    const first = await callbackUrl(browser, login);
-    expect((await finish(browser, first)).location).toBe('/dashboard');
+    const { login, url: first } = await signedInOnce();
     const attacker = new HttpSession(appUrl);
     const second = await callbackUrl(attacker, login);
     second.searchParams.set('code', first.searchParams.get('code')!);
