@@ -267,67 +267,69 @@ export function describeEventBusConformance(name: string, factory: EventBusFacto
       expect(c.got.map((x) => x.id)).toEqual([next.id]);
     });
 
-    it('a transient failure (an outage) is retried for as long as it lasts: nothing is dead-lettered and the next event waits', async () => {
+    /**
+     * Two events on a fresh topic, published to a subscription whose handler throws `failure(attempt)` for
+     * the first (none: it is handled) and records the ids it handled; `attempts()` counts the first's.
+     */
+    const failingFirst = async (failure: (attempt: number) => Error | undefined) => {
       const location = await factory.location();
       const bus = await open(location);
       const { topic, group } = names();
-      const outage = busEvent('o', 1, { outage: true });
-      const after = busEvent('o', 2, { outage: false });
-      const lasts = 3 * factory.maxAttempts + 2; // failed attempts: well past the bound of other failures
-      let attempts = 0;
+      const first = busEvent('f', 1, { first: true });
+      const second = busEvent('f', 2, { first: false });
       const handled: string[] = [];
+      let attempts = 0;
       const sub = await bus.subscribe({
         topic,
         group,
         handler: async (e) => {
-          if (e.id === outage.id && ++attempts <= lasts) {
-            // as a store's driver and a gRPC client report a peer that is down
-            throw attempts % 2
-              ? Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:50051'), { code: 'ECONNREFUSED' })
-              : unavailable();
-          }
+          const error = e.id === first.id ? failure(++attempts) : undefined;
+          if (error) throw error;
           handled.push(e.id);
         },
       });
       subs.push(sub);
-      await bus.publish(topic, [outage, after]);
-      await waitFor(() => handled.length >= 2, { timeoutMs, message: 'both events once the outage ended' });
-      expect(handled).toEqual([outage.id, after.id]);
-      expect(attempts).toBe(lasts + 1);
+      await bus.publish(topic, [first, second]);
+      return { location, bus, topic, group, first, second, handled, attempts: () => attempts };
+    };
+    /** `check` on the operator's view of the dead letters at `location`, closed after. */
+    const withDeadLetters = async (
+      location: { deadLetters(): Promise<DeadLetters> },
+      check: (letters: DeadLetters) => Promise<void>,
+    ) => {
       const letters = await location.deadLetters();
       try {
-        expect(await letters.list(topic)).toEqual([]);
+        await check(letters);
       } finally {
         await letters.close();
       }
+    };
+
+    it('a transient failure (an outage) is retried for as long as it lasts: nothing is dead-lettered and the next event waits', async () => {
+      const lasts = 3 * factory.maxAttempts + 2; // failed attempts: well past the bound of other failures
+      const { location, topic, first, second, handled, attempts } = await failingFirst((attempt) => {
+        if (attempt > lasts) return undefined;
+        // as a store's driver and a gRPC client report a peer that is down
+        return attempt % 2
+          ? Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:50051'), { code: 'ECONNREFUSED' })
+          : unavailable();
+      });
+      await waitFor(() => handled.length >= 2, { timeoutMs, message: 'both events once the outage ended' });
+      expect(handled).toEqual([first.id, second.id]);
+      expect(attempts()).toBe(lasts + 1);
+      await withDeadLetters(location, async (letters) => {
+        expect(await letters.list(topic)).toEqual([]);
+      });
     });
 
     it('a permanent failure is dead-lettered at once with its reason; a redrive puts it back and it is handled', async () => {
-      const location = await factory.location();
-      const bus = await open(location);
-      const { topic, group } = names();
-      const refused = busEvent('r', 1, { refused: true });
-      const next = busEvent('r', 2, { refused: false });
-      let attempts = 0;
       let refuse = true;
-      const handled: string[] = [];
-      const sub = await bus.subscribe({
-        topic,
-        group,
-        handler: async (e) => {
-          if (e.id === refused.id && refuse) {
-            attempts++;
-            throw new PermanentEventError('this event can never be handled');
-          }
-          handled.push(e.id);
-        },
-      });
-      subs.push(sub);
-      await bus.publish(topic, [refused, next]);
+      const { location, topic, group, first, second, handled, attempts } = await failingFirst(() =>
+        refuse ? new PermanentEventError('this event can never be handled') : undefined,
+      );
       await waitFor(() => handled.length >= 1, { timeoutMs, message: 'the event after the refused one' });
-      expect(attempts).toBe(1);
-      const letters = await location.deadLetters();
-      try {
+      expect(attempts()).toBe(1);
+      await withDeadLetters(location, async (letters) => {
         const listed = await letters.list(topic);
         expect(listed).toEqual([
           expect.objectContaining({
@@ -335,61 +337,39 @@ export function describeEventBusConformance(name: string, factory: EventBusFacto
             group,
             reason: 'permanent',
             error: 'this event can never be handled',
-            event: expect.objectContaining({ id: refused.id, data: { refused: true } }),
+            event: expect.objectContaining({ id: first.id, data: { first: true } }),
           }),
         ]);
         expect(listed[0]!.redrivenAt).toBeUndefined();
-        expect((await letters.list()).some((l) => l.event.id === refused.id)).toBe(true);
+        expect((await letters.list()).some((l) => l.event.id === first.id)).toBe(true);
         refuse = false; // the cause was fixed: put it back
-        expect(await letters.redrive(topic)).toEqual([refused.id]);
-        await waitFor(() => handled.includes(refused.id), { timeoutMs, message: 'the redriven event' });
-        expect(handled).toEqual([next.id, refused.id]);
+        expect(await letters.redrive(topic)).toEqual([first.id]);
+        await waitFor(() => handled.includes(first.id), { timeoutMs, message: 'the redriven event' });
+        expect(handled).toEqual([second.id, first.id]);
         await waitFor(async () => (await letters.list(topic))[0]?.redrivenAt !== undefined, {
           timeoutMs,
           message: 'the dead letter marked redriven',
         });
         expect(await letters.redrive(topic)).toEqual([]); // nothing left that was not redriven
-      } finally {
-        await letters.close();
-      }
+      });
     });
 
     it('a handler that keeps failing sends the event to <topic>.dlq after maxAttempts, and the next event is delivered', async () => {
-      const location = await factory.location();
-      const bus = await open(location);
-      const { topic, group } = names();
-      const poison = busEvent('p', 1, { poison: true });
-      const fine = busEvent('p', 2, { poison: false });
-      let poisonAttempts = 0;
-      const handled: string[] = [];
-      const sub = await bus.subscribe({
-        topic,
-        group,
-        handler: async (e) => {
-          if (e.id === poison.id) {
-            poisonAttempts++;
-            throw new Error('cannot handle this one');
-          }
-          handled.push(e.id);
-        },
-      });
-      subs.push(sub);
-      await bus.publish(topic, [poison, fine]);
+      const { location, bus, topic, first, second, handled, attempts } = await failingFirst(
+        () => new Error('cannot handle this one'),
+      );
       await waitFor(() => handled.length >= 1, { timeoutMs, message: 'the event after the poison one' });
-      expect(handled).toEqual([fine.id]);
-      expect(poisonAttempts).toBe(factory.maxAttempts);
+      expect(handled).toEqual([second.id]);
+      expect(attempts()).toBe(factory.maxAttempts);
       const dead = await collect(bus, deadLetterTopicOf(topic), `dlq-reader-${randomUUID()}`);
       await waitFor(() => dead.got.length >= 1, { timeoutMs, message: 'the dead letter' });
-      expect(dead.got.map((e) => e.id)).toEqual([poison.id]);
-      expect(dead.got[0].data).toEqual({ poison: true });
-      const letters = await location.deadLetters();
-      try {
+      expect(dead.got.map((e) => e.id)).toEqual([first.id]);
+      expect(dead.got[0].data).toEqual({ first: true });
+      await withDeadLetters(location, async (letters) => {
         expect((await letters.list(topic)).map((l) => [l.event.id, l.reason, l.error])).toEqual([
-          [poison.id, `handler failed ${factory.maxAttempts} times`, 'cannot handle this one'],
+          [first.id, `handler failed ${factory.maxAttempts} times`, 'cannot handle this one'],
         ]);
-      } finally {
-        await letters.close();
-      }
+      });
     });
   });
 }
