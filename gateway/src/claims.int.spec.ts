@@ -38,6 +38,7 @@ import {
   verifiedUser,
   waitFor,
   waitForBalances,
+  type Push,
   type RecordingSocket,
   decidePayment,
 } from './testing/money.js';
@@ -98,6 +99,12 @@ async function heldRelay(target: string) {
       }),
   };
 }
+
+/** The claim a live claim change carries (null: released). */
+type PushedClaim = { adminName?: string; history?: Array<{ byDecision?: boolean }> } | null;
+/** A live claim change of item `id` whose claim is as `is` says. */
+const claimChange = (id: string, is: (claim: PushedClaim) => boolean) => (p: Push) =>
+  p.event === LIVE_EVENTS.claimChanged && p.payload.id === id && is(p.payload.claim as PushedClaim);
 
 const refusal = async (p: Promise<unknown>): Promise<HttpError> => {
   try {
@@ -379,10 +386,7 @@ describe('claims through the gateway: two admins, two gateway instances on one R
       redis.disconnect();
     }
     await bSocket.waitFor(
-      (p) =>
-        p.event === LIVE_EVENTS.claimChanged &&
-        p.payload.id === depositId &&
-        (p.payload.claim as { adminName?: string } | null)?.adminName === aName,
+      claimChange(depositId, (claim) => claim?.adminName === aName),
       'B sees A’s claim live on the other instance',
     );
     const list = await adminB.get('/api/admin/claims');
@@ -401,10 +405,7 @@ describe('claims through the gateway: two admins, two gateway instances on one R
       fromAdminName: aName,
     });
     await aSocket.waitFor(
-      (p) =>
-        p.event === LIVE_EVENTS.claimChanged &&
-        p.payload.id === depositId &&
-        (p.payload.claim as { adminName?: string } | null)?.adminName === adminBName,
+      claimChange(depositId, (claim) => claim?.adminName === adminBName),
       'A sees the takeover live',
     );
     const aDecides = await decidePayment(adminA, 'reject', depositId);
@@ -416,7 +417,7 @@ describe('claims through the gateway: two admins, two gateway instances on one R
     const confirmed = await decidePayment(adminB, 'confirm', depositId);
     expect(confirmed.status).toBe(200);
     await aSocket.waitFor(
-      (p) => p.event === LIVE_EVENTS.claimChanged && p.payload.id === depositId && p.payload.claim === null,
+      claimChange(depositId, (claim) => claim === null),
       'the decision released the claim',
     );
     expect(
@@ -432,15 +433,11 @@ describe('claims through the gateway: two admins, two gateway instances on one R
     expect(decided.status).toBe(200);
     // announced on the other gateway: claimed by B's decision, then released by it
     await aSocket.waitFor(
-      (p) =>
-        p.event === LIVE_EVENTS.claimChanged &&
-        p.payload.id === decidedId &&
-        (p.payload.claim as { history?: Array<{ byDecision?: boolean }> } | null)?.history?.[0]
-          ?.byDecision === true,
+      claimChange(decidedId, (claim) => claim?.history?.[0]?.byDecision === true),
       'the claim taken by the decision',
     );
     await aSocket.waitFor(
-      (p) => p.event === LIVE_EVENTS.claimChanged && p.payload.id === decidedId && p.payload.claim === null,
+      claimChange(decidedId, (claim) => claim === null),
       'released by the decision',
     );
     const again = await adminA.patch('/api/payments/confirmPayment', { transactionId: decidedId });
@@ -518,7 +515,7 @@ describe('claims through the gateway: two admins, two gateway instances on one R
     expect((await claimItem(adminB, 'deposit', depositId)).status).toBe(200);
     bSocket.close();
     await watcher.waitFor(
-      (p) => p.event === LIVE_EVENTS.claimChanged && p.payload.id === depositId && p.payload.claim === null,
+      claimChange(depositId, (claim) => claim === null),
       'released with the socket',
     );
     expect((await claimItem(adminA, 'deposit', depositId)).status).toBe(200);

@@ -34,6 +34,14 @@ const mailsWith = (to: string, subject: string) =>
     return found.length ? found : null;
   });
 
+/** An admin adds `amount` to the user's Total Profit (the balance edit answers 200). */
+async function addProfit(user: Account, amount: number): Promise<void> {
+  const res = await admin.request('PUT', `/api/users/updateDepositBalance/${user.id}`, {
+    body: { operation: 'add', amount },
+  });
+  expect(res.status).toBe(200);
+}
+
 async function approveKyc(user: Account): Promise<void> {
   const form = new FormData();
   form.append('front', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'front.png');
@@ -295,13 +303,7 @@ describe('the money journey', () => {
     expect(await mailsWith(investor.email, 'Your investment was rejected')).toHaveLength(1);
 
     // Total Profit by an admin edit, then a withdrawal that is rejected
-    expect(
-      (
-        await admin.request('PUT', `/api/users/updateDepositBalance/${investor.id}`, {
-          body: { operation: 'add', amount: 80 },
-        })
-      ).status,
-    ).toBe(200);
+    await addProfit(investor, 80);
     await approveKyc(investor);
     const requested = await investor.browser.post('/api/withDraw/create', {
       amount: 80,
@@ -318,13 +320,7 @@ describe('the money journey', () => {
 
   it('50 parallel withdrawals against one Total Profit never overdraw', async () => {
     const investor = await fundedInvestor(t.url, admin, 1);
-    expect(
-      (
-        await admin.request('PUT', `/api/users/updateDepositBalance/${investor.id}`, {
-          body: { operation: 'add', amount: 500 },
-        })
-      ).status,
-    ).toBe(200);
+    await addProfit(investor, 500);
     await approveKyc(investor);
     const results = await Promise.all(
       Array.from({ length: 50 }, () =>
