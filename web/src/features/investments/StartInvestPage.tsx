@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from '../../ui/toast';
 import { useAppSelector } from '../../app/hooks';
@@ -7,9 +7,7 @@ import { Card, EmptyState, PageHeader } from '../../ui/Card';
 import { FormError, FormSuccess, InputField } from '../../ui/Field';
 import { formatUsd } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
-import { investmentsApi } from './investmentsApi';
-import type { Plan } from './investmentTypes';
-import { useMountFetch } from '../../app/useMountFetch';
+import { investmentsApi, usePlansQuery } from './investmentsApi';
 import { Radio } from '../../ui/ScreenParts';
 import { useMoneyRequest } from '../money/MoneyForm';
 
@@ -29,23 +27,16 @@ const whole = (n: number) => formatUsd(n).replace(/\.00$/, '');
  */
 export function StartInvestPage() {
   const balance = useAppSelector((s) => s.auth.user?.balance);
-  const [plans, setPlans] = useState<Plan[]>([]);
-  const [plansState, setPlansState] = useState<'loading' | 'ready' | 'failed'>('loading');
+  const plansQuery = usePlansQuery();
+  const plans = plansQuery.data ?? [];
+  const plansState = plansQuery.isError ? 'failed' : plansQuery.data ? 'ready' : 'loading';
   const [planName, setPlanName] = useState('');
   const [amount, setAmount] = useState('');
   const { error, setError, done, busy, submit } = useMoneyRequest(INVEST_REDIRECT_MS);
 
-  useMountFetch(
-    () => investmentsApi.plans(),
-    (list) => {
-      setPlans(list);
-      setPlansState('ready');
-    },
-    () => {
-      setPlansState('failed');
-      toast.error(INVEST_MESSAGES.plansFailed, { toastId: 'plans-failed' });
-    },
-  );
+  useEffect(() => {
+    if (plansState === 'failed') toast.error(INVEST_MESSAGES.plansFailed, { toastId: 'plans-failed' });
+  }, [plansState]);
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();

@@ -9,10 +9,6 @@ import { investmentIdOf, type Investment, type Plan } from './investmentTypes';
 const enc = encodeURIComponent;
 
 export const investmentsApi = {
-  /** GET api/invest/plans -> Plan[] (the bare list). */
-  async plans(): Promise<Plan[]> {
-    return listFrom<Plan>((await api.get('invest/plans')).data, 'plans');
-  },
   /**
    * POST api/invest/start-invest { amount, planName } -> { message }. The amount is the free text typed; `key`
    * the intent's Idempotency-Key (app/intentKey.ts).
@@ -71,6 +67,13 @@ export const investmentsEndpoints = serverApi.injectEndpoints({
       ),
       providesTags: [{ type: 'Investment', id: 'LIST' }],
     }),
+    /** GET api/invest/plans -> Plan[] (the bare list, or { plans }); a screen that closes drops it. */
+    plans: build.query<Plan[], void>({
+      query: () => ({ url: 'invest/plans' }),
+      transformResponse: (data: unknown) => listFrom<Plan>(data, 'plans'),
+      providesTags: ['Plans'],
+      keepUnusedDataFor: 0,
+    }),
     /** GET api/invest/investment/{id} -> Investment; owner or admin. */
     investment: build.query<Investment | null, string>({
       query: (id) => ({ url: `invest/investment/${enc(id)}` }),
@@ -86,8 +89,12 @@ export const investmentsEndpoints = serverApi.injectEndpoints({
   }),
 });
 
-export const { useInvestmentQuery, useDecideInvestmentMutation, useInvestmentHistoryInfiniteQuery } =
-  investmentsEndpoints;
+export const {
+  useInvestmentQuery,
+  useDecideInvestmentMutation,
+  useInvestmentHistoryInfiniteQuery,
+  usePlansQuery,
+} = investmentsEndpoints;
 
 // an investment's new status: written into the investor's list; its detail is read again (its dates and
 // maturity amount change with its status)
