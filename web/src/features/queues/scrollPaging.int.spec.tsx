@@ -68,6 +68,28 @@ describe('admin queues page on scroll', () => {
     expect(within(list).getAllByRole('listitem')).toHaveLength(3);
   });
 
+  it('fetches the first page alone again when the gateway asks for a resync', async () => {
+    server.on('GET payments/pending-deposit', ({ url }) =>
+      url.includes('cursor=c1')
+        ? [200, { deposit: [deposit('t3', 3)] }]
+        : [200, { deposit: [deposit('t1', 1)] }, { 'x-next-cursor': 'c1' }],
+    );
+    const { store } = renderApp('/admin-pending-deposit', { preloadedState: loggedInAs(admin) });
+    const list = await screen.findByRole('list', { name: 'Pending deposits' });
+    await scroll.scrollToEnd();
+    expect(await within(list).findByText('$3.00')).toBeInTheDocument();
+
+    pushLive(store, { event: 'live/resync', payload: { reason: 'not-replayed' } });
+    await waitFor(() => expect(within(list).queryByText('$3.00')).not.toBeInTheDocument());
+    expect(within(list).getByText('$1.00')).toBeInTheDocument();
+    expect(screen.getByTestId('queue-more')).toBeInTheDocument();
+    expect(server.callsTo('GET payments/pending-deposit').map((c) => c.url)).toEqual([
+      'payments/pending-deposit?limit=50',
+      'payments/pending-deposit?limit=50&cursor=c1',
+      'payments/pending-deposit?limit=50',
+    ]);
+  });
+
   it('pages the pending withdrawals, investments and KYC queues the same way', async () => {
     const withdrawal = (id: string) => ({
       _id: id,
