@@ -112,7 +112,7 @@ const SCREENS: Record<string, ReactNode> = {
 const sections = (admin: boolean): RouteObject[] =>
   SECTION_ROUTES.filter((s) => Boolean(s.admin) === admin).map((s) => ({
     path: s.path,
-    element: SCREENS[s.path] ?? <SectionPlaceholder title={s.title} summary={s.summary} />,
+    element: SCREENS[s.path] ?? <SectionPlaceholder path={s.path} />,
   }));
 
 /** Every client route of spec §2. */

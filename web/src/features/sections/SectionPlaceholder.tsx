@@ -1,8 +1,12 @@
 import { Link } from 'react-router-dom';
 import { Card, PageHeader } from '../../ui/Card';
 import { OutlineIcon } from '../../ui/OutlineIcon';
+import { SECTION_COPY } from './sectionCopy';
+import type { SectionPath } from './sections';
 
-export function SectionPlaceholder({ title, summary }: { title: string; summary: string }) {
+/** The screen of a section route that has none of its own yet. */
+export function SectionPlaceholder({ path }: { path: SectionPath }) {
+  const { title, summary } = SECTION_COPY[path];
   return (
     <div className="container section">
       <PageHeader title={title} subtitle={summary} />
