@@ -1,3 +1,4 @@
+import { OutlineIcon } from '../../ui/OutlineIcon';
 import { passwordChecks } from './validation';
 
 export function PasswordChecklist({ password }: { password: string }) {
@@ -11,22 +12,13 @@ export function PasswordChecklist({ password }: { password: string }) {
           data-ok={check.ok}
         >
           <span className="checklist__icon" aria-hidden="true">
-            {check.ok ? (
-              <svg viewBox="0 0 16 16" width="14" height="14">
-                <path
-                  d="M3 8.5l3 3 7-7"
-                  fill="none"
-                  stroke="currentColor"
-                  strokeWidth="2"
-                  strokeLinecap="round"
-                  strokeLinejoin="round"
-                />
-              </svg>
-            ) : (
-              <svg viewBox="0 0 16 16" width="14" height="14">
-                <circle cx="8" cy="8" r="3" fill="currentColor" />
-              </svg>
-            )}
+            <OutlineIcon size={14} box="0 0 16 16" stroke={2} round>
+              {check.ok ? (
+                <path d="M3 8.5l3 3 7-7" />
+              ) : (
+                <circle cx="8" cy="8" r="3" fill="currentColor" stroke="none" />
+              )}
+            </OutlineIcon>
           </span>
           {check.label}
           <span className="visually-hidden">{check.ok ? ' (met)' : ' (not met)'}</span>

@@ -8,6 +8,7 @@ import {
   type ReactNode,
 } from 'react';
 import { ATTACHMENT_ACCEPT, MAX_ATTACHMENT_BYTES, MAX_MESSAGE_LENGTH } from './supportTypes';
+import { OutlineIcon } from '../../ui/OutlineIcon';
 
 export const COMPOSER_TEXT = {
   tooLong: `A message can be at most ${MAX_MESSAGE_LENGTH.toLocaleString('en-US')} characters.`,
@@ -161,23 +162,9 @@ export function Composer({
               disabled={busy || over || disabled}
               onClick={() => picker.current?.click()}
             >
-              <svg
-                className="composer__attach-icon"
-                viewBox="0 0 24 24"
-                width="16"
-                height="16"
-                aria-hidden="true"
-                focusable="false"
-              >
-                <path
-                  d="M21 11.5 12.5 20a5 5 0 0 1-7-7L14 4.5a3.5 3.5 0 0 1 5 5L10.5 18a2 2 0 0 1-3-3l8-8"
-                  fill="none"
-                  stroke="currentColor"
-                  strokeWidth="2"
-                  strokeLinecap="round"
-                  strokeLinejoin="round"
-                />
-              </svg>
+              <OutlineIcon className="composer__attach-icon" size={16} stroke={2} round>
+                <path d="M21 11.5 12.5 20a5 5 0 0 1-7-7L14 4.5a3.5 3.5 0 0 1 5 5L10.5 18a2 2 0 0 1-3-3l8-8" />
+              </OutlineIcon>
               Attach
             </button>
           </>
