@@ -9,7 +9,9 @@ import {
   normaliseText,
   type ConversationCommand,
   type ConversationEvent,
+  type EmailReason,
   type MessageData,
+  type Party,
 } from './conversation.js';
 import { ATTACHMENT_MESSAGES, MAX_ATTACHMENT_BYTES, type AttachmentData } from './attachment.js';
 
@@ -17,6 +19,24 @@ const spec = DeciderSpecification.for(conversationDecider);
 const t0 = new Date('2026-03-01T09:00:00.000Z');
 const t1 = new Date('2026-03-01T09:05:00.000Z');
 const kind = (k: DomainError['kind']) => (e: unknown) => e instanceof DomainError && e.kind === k;
+
+/** A reply email asked for on c1 (`reason`, `link`, at `now`), and the event recording it for `party`. */
+function replyEmail(party: Party, reason: EmailReason, link: string, now: Date) {
+  const command: ConversationCommand = { type: 'RequestReplyEmail', conversationId: 'c1', reason, link, now };
+  const requested: ConversationEvent = {
+    type: 'ReplyEmailRequested',
+    data: {
+      conversationId: 'c1',
+      party,
+      email: 'sealed-email',
+      name: 'sealed-name',
+      link,
+      requestedAt: now.toISOString(),
+      reason,
+    },
+  };
+  return { command, requested };
+}
 
 const investorParty = { userId: 'u1', visitorId: '' };
 const visitorParty = { userId: '', visitorId: 'visitor-1' };
@@ -317,25 +337,7 @@ describe('Conversation decider', () => {
   });
 
   it('one reply email per burst: asked again only after the person wrote back', () => {
-    const requestEmail: ConversationCommand = {
-      type: 'RequestReplyEmail',
-      conversationId: 'c1',
-      reason: 'reply',
-      link: '/x',
-      now: t1,
-    };
-    const emailed: ConversationEvent = {
-      type: 'ReplyEmailRequested',
-      data: {
-        conversationId: 'c1',
-        party: investorParty,
-        email: 'sealed-email',
-        name: 'sealed-name',
-        link: '/x',
-        requestedAt: t1.toISOString(),
-        reason: 'reply',
-      },
-    };
+    const { command: requestEmail, requested: emailed } = replyEmail(investorParty, 'reply', '/x', t1);
     // nothing to tell before a reply; an internal note is not a reply
     spec.given([started(), sent()]).when(requestEmail).thenNothingHappens();
     spec
@@ -354,25 +356,12 @@ describe('Conversation decider', () => {
   });
 
   it('a visitor is emailed the link to the conversation they opened, once', () => {
-    const welcome: ConversationCommand = {
-      type: 'RequestReplyEmail',
-      conversationId: 'c1',
-      reason: 'started',
-      link: '/?support=token',
-      now: t0,
-    };
-    const welcomed: ConversationEvent = {
-      type: 'ReplyEmailRequested',
-      data: {
-        conversationId: 'c1',
-        party: visitorParty,
-        email: 'sealed-email',
-        name: 'sealed-name',
-        link: '/?support=token',
-        requestedAt: t0.toISOString(),
-        reason: 'started',
-      },
-    };
+    const { command: welcome, requested: welcomed } = replyEmail(
+      visitorParty,
+      'started',
+      '/?support=token',
+      t0,
+    );
     spec
       .given([started(visitorParty)])
       .when(welcome)
