@@ -179,6 +179,22 @@ function statusOf(
 const codeOf = async (client: grpc.Client, path: string, request?: Buffer, metadata?: grpc.Metadata) =>
   (await statusOf(client, path, request, metadata)).code;
 
+/** An AdjustBalance request, encoded: $100.00 added to the user's deposit balance by `caller` saying "admin". */
+const adjustBalanceBytes = (userId: string, caller: { userId: string; sessionId: string }, reason: string) =>
+  Buffer.from(
+    AdjustBalanceRequest.encode(
+      AdjustBalanceRequest.fromPartial({
+        caller,
+        callerRole: 'admin',
+        userId,
+        account: BalanceAccount.BALANCE_ACCOUNT_DEPOSIT,
+        operation: AdjustmentOperation.ADJUSTMENT_OPERATION_ADD,
+        amount: '100.00',
+        reason,
+      }),
+    ).finish(),
+  );
+
 const allowed = (callers: object) => Object.keys(callers) as MeshService[];
 const notAllowed = (callers: object) => MESH_SERVICES.filter((s) => !(s in callers));
 
@@ -294,20 +310,8 @@ describe('every RPC of every service, from the table of callers', () => {
       ),
     );
     const userId = registered.user!.id;
-    const adjust = Buffer.from(
-      AdjustBalanceRequest.encode(
-        AdjustBalanceRequest.fromPartial({
-          // what the request says of its caller is never believed: the assertion says who calls
-          caller: { userId: 'admin-1', sessionId: 'admin-session' },
-          callerRole: 'admin',
-          userId,
-          account: BalanceAccount.BALANCE_ACCOUNT_DEPOSIT,
-          operation: AdjustmentOperation.ADJUSTMENT_OPERATION_ADD,
-          amount: '100.00',
-          reason: 'adjusted',
-        }),
-      ).finish(),
-    );
+    // what the request says of its caller is never believed: the assertion says who calls
+    const adjust = adjustBalanceBytes(userId, { userId: 'admin-1', sessionId: 'admin-session' }, 'adjusted');
     const path = '/meridian.ledger.v1.LedgerService/AdjustBalance';
     const admin: UserClaims = {
       userId: 'admin-1',
@@ -348,19 +352,7 @@ describe('every RPC of every service, from the table of callers', () => {
         }),
       ).finish(),
     );
-    const adjust = Buffer.from(
-      AdjustBalanceRequest.encode(
-        AdjustBalanceRequest.fromPartial({
-          caller: { userId: 'someone', sessionId: 's' },
-          callerRole: 'admin',
-          userId,
-          account: BalanceAccount.BALANCE_ACCOUNT_DEPOSIT,
-          operation: AdjustmentOperation.ADJUSTMENT_OPERATION_ADD,
-          amount: '100.00',
-          reason: 'forged',
-        }),
-      ).finish(),
-    );
+    const adjust = adjustBalanceBytes(userId, { userId: 'someone', sessionId: 's' }, 'forged');
     const ledger = '/meridian.ledger.v1.LedgerService/';
     for (const as of ['support', 'kyc', 'forged CA'] as const) {
       expect(await codeOf(wireClient('ledger', as), `${ledger}SettleMaturity`, settle)).not.toBe(0);
