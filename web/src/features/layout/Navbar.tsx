@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
-import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
+import { Link, NavLink, useLocation } from 'react-router-dom';
 import { ShowOnLogin, ShowOnLogout } from '../../app/guards';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useAppSelector } from '../../app/hooks';
 import { truncate } from '../../ui/format';
-import { logoutRequested } from '../auth/authSlice';
+import { useLogout } from '../auth/useLogout';
 import { Logo } from './Logo';
 import { Avatar } from '../../ui/Avatar';
 
@@ -18,18 +18,12 @@ const LINKS = [
 ];
 
 export function Navbar() {
-  const dispatch = useAppDispatch();
-  const navigate = useNavigate();
+  const logout = useLogout();
   const location = useLocation();
   const user = useAppSelector((s) => s.auth.user);
   const [open, setOpen] = useState(false);
 
   useEffect(() => setOpen(false), [location.pathname]);
-
-  async function logout() {
-    await dispatch(logoutRequested());
-    navigate('/login');
-  }
 
   return (
     <header className="navbar">

@@ -1,10 +1,10 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Button } from '../../ui/Button';
 import { truncate } from '../../ui/format';
 import { LoadingBlock } from '../../ui/Spinner';
-import { impersonationExitRequested, logoutRequested, selectIsAdmin, userRequested } from '../auth/authSlice';
+import { impersonationExitRequested, selectIsAdmin, userRequested } from '../auth/authSlice';
+import { useLogout } from '../auth/useLogout';
 import { ProfileTab } from './ProfileTab';
 import { SecurityTab } from './SecurityTab';
 import { UsersTab } from './UsersTab';
@@ -15,7 +15,7 @@ type TabId = 'profile' | 'security' | 'users';
 
 export function ProfilePage() {
   const dispatch = useAppDispatch();
-  const navigate = useNavigate();
+  const logout = useLogout();
   const user = useAppSelector((s) => s.auth.user);
   const isAdmin = useAppSelector(selectIsAdmin);
   const [tab, setTab] = useState<TabId>('profile');
@@ -53,11 +53,6 @@ export function ProfilePage() {
       setTab('users');
     }
     setExiting(false);
-  }
-
-  async function logout() {
-    await dispatch(logoutRequested());
-    navigate('/login');
   }
 
   return (
