@@ -18,7 +18,7 @@
  * and never leaves the browser's request half read on a kept-alive connection.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Request, RequestHandler, Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import * as id from '@meridian/proto/meridian/identity/v1/identity';
 import * as kyc from '@meridian/proto/meridian/kyc/v1/kyc';
@@ -37,10 +37,19 @@ import { announcedLength, closeUnlessDrainable } from './fileUpload.js';
 import { ctxOf } from './grpcContext.js';
 import { pageParams, setNextCursor } from './pages.js';
 import { correlationId, rateLimit } from './middleware.js';
-import { parseBody, parseTokenParam, schemas } from './validation.js';
+import { parseTokenParam, schemas } from './validation.js';
 import { pendingKycAnswer } from './answers.js';
 import { CLAIM_REFUSALS, CLAIM_RULE, paged } from './routeDocs.js';
-import { TAGS, json, message, routeTable, routerOf } from './routeTable.js';
+import {
+  TAGS,
+  json,
+  message,
+  route,
+  routeTable,
+  routerOf,
+  type CallingContext,
+  type RouteInput,
+} from './routeTable.js';
 import type { KycServiceClient } from '@meridian/proto/meridian/kyc/v1/kyc';
 
 export interface KycRouteDeps {
@@ -271,38 +280,35 @@ export function kycProxyRouter(deps: KycRouteDeps): Router {
   return r;
 }
 
-interface KycReviewContext {
+interface KycReviewContext extends CallingContext {
   auth: Auth;
   client: KycServiceClient;
   claims: Claims;
-  ctx: ReturnType<typeof ctxOf>;
 }
 
 /**
- * An admin's decision on a user's KYC case (`PATCH .../:id`, the user's id): made under the deciding admin's
- * claim on it (409 when another admin holds it), its body parsed first (`bodyOf`); `call` is kyc's decision,
- * the answer its message.
+ * An admin's decision on a user's KYC case (`PATCH .../:id`, the user's id, parsed by the route): made under
+ * the deciding admin's claim on it (409 when another admin holds it); `command` is kyc's decision, the answer
+ * its message.
  */
 const kycDecision =
-  <B = undefined>(
-    call: (
+  <B>(
+    command: (
       client: KycServiceClient,
       caller: { caller: Session['caller']; callerRole: Session['principal']['role']; userId: string },
-      options: ReturnType<KycReviewContext['ctx']>,
-      body: NoInfer<B>,
+      call: RouteInput<B, string>['call'],
+      body: B,
     ) => Promise<{ message: string }>,
-    bodyOf: (req: Request) => B = () => undefined as B,
   ) =>
-  ({ client, ctx, claims }: KycReviewContext): RequestHandler =>
-  async (req, res) => {
+  (
+    { client, claims }: KycReviewContext,
+    { params: userId, body, call }: RouteInput<B, string>,
+    _req: Request,
+    res: Response,
+  ) => {
     const s = sessionOf(res);
-    const userId = parseTokenParam(req.params.id, INVALID_USER_ID);
     const caller = { caller: s.caller, callerRole: s.principal.role, userId };
-    const body = bodyOf(req);
-    const out = await claims.decide('kyc', userId, claimAdminOf(res), () =>
-      call(client, caller, ctx(req), body),
-    );
-    res.json({ message: out.message });
+    return claims.decide('kyc', userId, claimAdminOf(res), () => command(client, caller, call, body));
   };
 
 /** What an admin's KYC decision may answer besides a bad id or reason. */
@@ -318,7 +324,7 @@ const KYC_DECISION_ERRORS = {
 
 /** The admin's review of the KYC cases, over gRPC. */
 export const KYC_REVIEW_ROUTES = routeTable<KycReviewContext>([
-  {
+  route({
     method: 'get',
     path: '/api/users/kyc/pending',
     tag: TAGS.kyc,
@@ -326,25 +332,22 @@ export const KYC_REVIEW_ROUTES = routeTable<KycReviewContext>([
     ...paged('oldest first'),
     access: 'admin',
     ok: json(pendingKycAnswer, 'The pending submissions.'),
-    handler:
-      ({ client, ctx }) =>
-      async (req, res) => {
-        const s = sessionOf(res);
-        const out = await callUnary(
-          client,
-          'listPending',
-          kyc.ListPendingRequest.fromPartial({
-            caller: s.caller,
-            callerRole: s.principal.role,
-            ...pageParams(req),
-          }),
-          ctx(req),
-        );
-        setNextCursor(res, out.nextCursor);
-        res.json({ pendingUsers: out.pendingUsers.map(pendingUserJson) });
-      },
-  },
-  {
+    handler: async ({ client }, { call }, req, res) => {
+      const s = sessionOf(res);
+      const out = await call(
+        client,
+        'listPending',
+        kyc.ListPendingRequest.fromPartial({
+          caller: s.caller,
+          callerRole: s.principal.role,
+          ...pageParams(req),
+        }),
+      );
+      setNextCursor(res, out.nextCursor);
+      return { pendingUsers: out.pendingUsers.map(pendingUserJson) };
+    },
+  }),
+  route({
     method: 'patch',
     path: '/api/users/kyc/approve/:id',
     tag: TAGS.kyc,
@@ -356,11 +359,12 @@ export const KYC_REVIEW_ROUTES = routeTable<KycReviewContext>([
       400: [INVALID_USER_ID],
       ...KYC_DECISION_ERRORS,
     },
-    handler: kycDecision((client, caller, ctx) =>
-      callUnary(client, 'approve', kyc.ApproveRequest.fromPartial(caller), ctx),
+    params: (p) => parseTokenParam(p.id, INVALID_USER_ID),
+    handler: kycDecision((client, caller, call) =>
+      call(client, 'approve', kyc.ApproveRequest.fromPartial(caller)),
     ),
-  },
-  {
+  }),
+  route({
     method: 'patch',
     path: '/api/users/kyc/reject/:id',
     tag: TAGS.kyc,
@@ -373,17 +377,11 @@ export const KYC_REVIEW_ROUTES = routeTable<KycReviewContext>([
       400: [INVALID_USER_ID, 'reason must be at most 500 characters', ...mustBeString('reason')],
       ...KYC_DECISION_ERRORS,
     },
-    handler: kycDecision(
-      (client, caller, ctx, b) =>
-        callUnary(
-          client,
-          'reject',
-          kyc.RejectRequest.fromPartial({ ...caller, reason: b.reason ?? '' }),
-          ctx,
-        ),
-      (req: Request) => parseBody(schemas.kycReject, req.body ?? {}),
+    params: (p) => parseTokenParam(p.id, INVALID_USER_ID),
+    handler: kycDecision((client, caller, call, body) =>
+      call(client, 'reject', kyc.RejectRequest.fromPartial({ ...caller, reason: body.reason ?? '' })),
     ),
-  },
+  }),
 ]);
 
 /** Admin review over gRPC (mounted inside the API router, after the body parsers). */
