@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApiEachTest } from '../../test/fakeApi';
 import { aUser, loggedInAs, pushLive, renderApp } from '../../test/render';
@@ -42,28 +42,6 @@ describe('/withdraw-wallet', () => {
     renderApp('/withdraw-wallet', { preloadedState: loggedInAs(aUser()) });
     await vi.waitFor(() => expect(log).toHaveBeenCalledWith('balance down'));
     expect(screen.queryByText('balance down')).not.toBeInTheDocument();
-  });
-
-  it('posts amount and walletAddress, shows the server message and goes to /dashboard after 3 seconds', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true });
-    server.on('GET withDraw/balance', [200, { totalMaturityAmount: 500 }]);
-    server.on('POST withDraw/create', [201, { message: 'Withdrawal request submitted' }]);
-    const { user, router } = renderApp('/withdraw-wallet', {
-      preloadedState: loggedInAs(aUser()),
-      timers: true,
-    });
-    await user.type(screen.getByLabelText('Amount (USD)'), '120');
-    await user.type(screen.getByLabelText('Wallet address'), 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh');
-    await user.click(screen.getByRole('button', { name: 'Request withdrawal' }));
-    expect((await screen.findAllByText(/Withdrawal request submitted/)).length).toBeGreaterThan(0);
-    expect(server.callsTo('POST withDraw/create')[0]!.body).toEqual({
-      amount: '120',
-      walletAddress: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh',
-    });
-    act(() => vi.advanceTimersByTime(2900));
-    expect(router.state.location.pathname).toBe('/withdraw-wallet');
-    act(() => vi.advanceTimersByTime(100));
-    expect(router.state.location.pathname).toBe('/dashboard');
   });
 
   it("shows the server message, else 'Error requesting withdrawal'", async () => {
