@@ -15,11 +15,7 @@ export const DEV_DEFAULTS = {
 
 const variables = commonEnvSchema.extend({
   IDENTITY_GRPC_ADDR: env.address('0.0.0.0:50051').describe("identity's gRPC listen address"),
-  JWT_SECRET: z
-    .string()
-    .min(32, 'must be at least 32 characters')
-    .optional()
-    .describe('signs session and device tokens (>= 32 chars)'),
+  JWT_SECRET: env.secret('signs session and device tokens (>= 32 chars)', 32),
   SECRETS_KEY: env
     .hexKey(32)
     .optional()

@@ -229,9 +229,12 @@ export const env = {
     ),
   hexKey: (bytes: number) =>
     z.string().regex(new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`), `must be ${bytes * 2} hex characters`),
-  /** A shared secret of at least 24 characters; unset takes the reader's development default outside production. */
-  secret: (description: string) =>
-    z.string().min(24, 'must be at least 24 characters').optional().describe(description),
+  /**
+   * A secret of at least `minLength` characters (default 24); unset takes the reader's development default
+   * outside production.
+   */
+  secret: (description: string, minLength = 24) =>
+    z.string().min(minLength, `must be at least ${minLength} characters`).optional().describe(description),
 };
 
 /** KYC_INTERNAL_TOKEN, the secret the gateway and kyc's document endpoint share: one definition for both. */

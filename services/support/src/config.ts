@@ -2,7 +2,7 @@
  * The support service's environment, parsed and typed once (docs/CONVENTIONS.md names). The secret key
  * has a development default only outside production.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { commonEnvSchema, env, envParser, withDevDefaults } from '@meridian/platform/config';
 
 export const DEV_DEFAULTS = {
@@ -11,13 +11,9 @@ export const DEV_DEFAULTS = {
 
 const variables = commonEnvSchema.extend({
   SUPPORT_GRPC_ADDR: env.address('0.0.0.0:50057').describe("support's gRPC listen address"),
-  SUPPORT_SECRET_KEY: z
-    .string()
-    .min(24, 'must be at least 24 characters')
-    .optional()
-    .describe(
-      "HMAC key (>= 24 chars) of visitors' access tokens (the emailed link carries one) and of the blind index finding a visitor's conversation by email",
-    ),
+  SUPPORT_SECRET_KEY: env.secret(
+    "HMAC key (>= 24 chars) of visitors' access tokens (the emailed link carries one) and of the blind index finding a visitor's conversation by email",
+  ),
 });
 
 export const supportEnvSchema = withDevDefaults(variables, DEV_DEFAULTS);
