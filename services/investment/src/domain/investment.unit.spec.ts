@@ -221,6 +221,18 @@ describe('hold outcome', () => {
 });
 
 describe('ApproveInvestment / RejectInvestment', () => {
+  /** A request recorded on `terms` (the request's own changed), held, approved at T1: what its approval fixes. */
+  const expectApprovedOn = (
+    terms: { planName?: string; rateBps?: number; durationMs?: number; amountCents?: number },
+    fixed: { maturityAmountCents: number; endDate: string },
+  ) => {
+    const on: InvestmentEvent = { ...requested, data: { ...requested.data, ...terms } };
+    spec
+      .given([on, holdPlaced])
+      .when(approve())
+      .then((events) => expect(events[0].data).toMatchObject(fixed));
+  };
+
   it('approval starts it now, ends it after the duration and fixes maturityAmount = amount x (1 + rate)', () => {
     spec.given([requested, holdPlaced]).when(approve()).then([approved]);
     expect([requested, holdPlaced, approved].reduce(evolve, initialState())).toMatchObject({
@@ -235,36 +247,18 @@ describe('ApproveInvestment / RejectInvestment', () => {
     expect(maturityAmountOf(12_345, 1500)).toBe(14_197); // 12345 + 1851.75
     expect(maturityAmountOf(333, 1500)).toBe(383); // 333 + 49.95
     expect(maturityAmountOf(10_000, 2700)).toBe(12_700);
-    const odd: InvestmentEvent = {
-      ...requested,
-      data: { ...requested.data, planName: 'Odd', rateBps: 1500, durationMs: 1_000, amountCents: 12_345 },
-    };
-    spec
-      .given([odd, holdPlaced])
-      .when(approve())
-      .then((events) =>
-        expect(events[0].data).toMatchObject({
-          maturityAmountCents: 14_197,
-          endDate: '2025-05-01T08:00:11.000Z',
-        }),
-      );
+    expectApprovedOn(
+      { planName: 'Odd', rateBps: 1500, durationMs: 1_000, amountCents: 12_345 },
+      { maturityAmountCents: 14_197, endDate: '2025-05-01T08:00:11.000Z' },
+    );
   });
 
   it('approves on the terms copied into the request, not on whatever plans are configured now', () => {
     // Requested while "Starter" paid 20 % over 5 s; the configured Starter pays 12 % over 3 s today.
-    const earlierTerms: InvestmentEvent = {
-      ...requested,
-      data: { ...requested.data, rateBps: 2000, durationMs: 5_000 },
-    };
-    spec
-      .given([earlierTerms, holdPlaced])
-      .when(approve())
-      .then((events) =>
-        expect(events[0].data).toMatchObject({
-          maturityAmountCents: 24_000,
-          endDate: '2025-05-01T08:00:15.000Z',
-        }),
-      );
+    expectApprovedOn(
+      { rateBps: 2000, durationMs: 5_000 },
+      { maturityAmountCents: 24_000, endDate: '2025-05-01T08:00:15.000Z' },
+    );
   });
 
   it("rejection ends it 'Rejected'", () => {
