@@ -146,7 +146,13 @@ export function createGatewayApp(deps: GatewayDeps): Express & { locals: { auth:
   if (config.nodeEnv !== 'production')
     api.use('/dev', loopbackOnly, devMailboxRouter({ config, notification }));
   api.use(
-    claimsRouter({ claims, auth, recordTakeover: claimTakeoverRecorder({ config, identity }), logger }),
+    claimsRouter({
+      config,
+      claims,
+      auth,
+      recordTakeover: claimTakeoverRecorder({ config, identity }),
+      logger,
+    }),
   );
   if (deps.money) {
     api.use(moneyRouter({ config, identity, money: deps.money, auth, claims, support: deps.support }));

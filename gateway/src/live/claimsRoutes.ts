@@ -15,8 +15,10 @@ import { sessionOf, type Auth } from '../http/auth.js';
 import { HttpError } from '../http/errors.js';
 import { claimAnswers } from '../http/answers.js';
 import { mustBeString } from '../http/refusals.js';
-import { TAGS, json, routeTable, routerOf } from '../http/routeTable.js';
-import { parseBody, parseTokenParam, requiredString } from '../http/validation.js';
+import type { GatewayConfig } from '../config.js';
+import { ctxOf } from '../http/grpcContext.js';
+import { TAGS, json, route, routeTable, routerOf, type CallingContext } from '../http/routeTable.js';
+import { parseTokenParam, requiredString } from '../http/validation.js';
 import type { GatewayLogger } from '../logger.js';
 import { CLAIM_MESSAGES, isClaimKind, type ClaimAdmin, type ClaimKind, type Claims } from './claims.js';
 
@@ -28,6 +30,7 @@ export interface ClaimTakeover {
 }
 
 export interface ClaimRouteDeps {
+  config: Pick<GatewayConfig, 'grpcDeadlineMs'>;
   claims: Claims;
   auth: Auth;
   /**
@@ -57,8 +60,10 @@ const kindOf = (v: unknown): ClaimKind => {
   return v;
 };
 const idOf = (v: unknown) => parseTokenParam(v, CLAIM_MESSAGES.invalidId);
+/** The item of the path (`:kind/:id`). */
+const itemParams = (p: Request['params']) => ({ kind: kindOf(p.kind), id: idOf(p.id) });
 
-type ClaimContext = Pick<ClaimRouteDeps, 'claims' | 'auth' | 'recordTakeover' | 'logger'>;
+type ClaimContext = Pick<ClaimRouteDeps, 'claims' | 'auth' | 'recordTakeover' | 'logger'> & CallingContext;
 
 export const CLAIM_ROUTES = routeTable<ClaimContext>([
   {
@@ -76,7 +81,7 @@ export const CLAIM_ROUTES = routeTable<ClaimContext>([
         res.json({ claims: await claims.list() });
       },
   },
-  {
+  route({
     method: 'post',
     path: '/api/admin/claims',
     tag: TAGS.claims,
@@ -90,15 +95,12 @@ export const CLAIM_ROUTES = routeTable<ClaimContext>([
       400: [CLAIM_MESSAGES.kind, CLAIM_MESSAGES.invalidId, ...mustBeString('kind', 'id')],
       409: [CLAIM_MESSAGES.heldBy('<name>'), CLAIM_MESSAGES.busy],
     },
-    handler:
-      ({ claims }) =>
-      async (req, res) => {
-        const b = parseBody(claimSchemas.claim, req.body);
-        const claim = await claims.claim(kindOf(b.kind), idOf(b.id), claimAdminOf(res));
-        res.json({ message: CLAIM_MESSAGES.claimed, claim });
-      },
-  },
-  {
+    handler: async ({ claims }, { body }, _req, res) => {
+      const claim = await claims.claim(kindOf(body.kind), idOf(body.id), claimAdminOf(res));
+      res.json({ message: CLAIM_MESSAGES.claimed, claim });
+    },
+  }),
+  route({
     method: 'delete',
     path: '/api/admin/claims/:kind/:id',
     tag: TAGS.claims,
@@ -106,18 +108,13 @@ export const CLAIM_ROUTES = routeTable<ClaimContext>([
     access: 'admin',
     ok: json(claimAnswers.released, "'Released'"),
     errors: { 400: [CLAIM_MESSAGES.kind, CLAIM_MESSAGES.invalidId], 409: [CLAIM_MESSAGES.busy] },
-    handler:
-      ({ claims }) =>
-      async (req, res) => {
-        const released = await claims.release(
-          kindOf(req.params.kind),
-          idOf(req.params.id),
-          claimAdminOf(res).id,
-        );
-        res.json({ message: CLAIM_MESSAGES.released, released });
-      },
-  },
-  {
+    params: itemParams,
+    handler: async ({ claims }, { params }, _req, res) => {
+      const released = await claims.release(params.kind, params.id, claimAdminOf(res).id);
+      res.json({ message: CLAIM_MESSAGES.released, released });
+    },
+  }),
+  route({
     method: 'post',
     path: '/api/admin/claims/:kind/:id/takeover',
     tag: TAGS.claims,
@@ -128,27 +125,24 @@ export const CLAIM_ROUTES = routeTable<ClaimContext>([
       400: [CLAIM_MESSAGES.kind, CLAIM_MESSAGES.invalidId],
       409: [CLAIM_MESSAGES.deciding('<name>'), CLAIM_MESSAGES.busy],
     },
-    handler:
-      ({ claims, recordTakeover, logger }) =>
-      async (req, res) => {
-        const kind = kindOf(req.params.kind);
-        const id = idOf(req.params.id);
-        const { takenOverFrom, ...claim } = await claims.takeOver(kind, id, claimAdminOf(res));
-        if (takenOverFrom && recordTakeover) {
-          // the takeover has happened (the claim's history holds it): a trail that could not be written is
-          // reported loudly, never answered as a failed takeover
-          await recordTakeover(req, res, { kind, id, fromAdminId: takenOverFrom.id }).catch((err: unknown) =>
-            logger?.error(
-              { err, event: 'ClaimTakenOver', kind, id, fromAdminId: takenOverFrom.id },
-              'claim takeover not recorded in the audit trail',
-            ),
-          );
-        }
-        res.json({ message: CLAIM_MESSAGES.takenOver, claim });
-      },
-  },
+    params: itemParams,
+    handler: async ({ claims, recordTakeover, logger }, { params: { kind, id } }, req, res) => {
+      const { takenOverFrom, ...claim } = await claims.takeOver(kind, id, claimAdminOf(res));
+      if (takenOverFrom && recordTakeover) {
+        // the takeover has happened (the claim's history holds it): a trail that could not be written is
+        // reported loudly, never answered as a failed takeover
+        await recordTakeover(req, res, { kind, id, fromAdminId: takenOverFrom.id }).catch((err: unknown) =>
+          logger?.error(
+            { err, event: 'ClaimTakenOver', kind, id, fromAdminId: takenOverFrom.id },
+            'claim takeover not recorded in the audit trail',
+          ),
+        );
+      }
+      res.json({ message: CLAIM_MESSAGES.takenOver, claim });
+    },
+  }),
 ]);
 
 export function claimsRouter(deps: ClaimRouteDeps): Router {
-  return routerOf(CLAIM_ROUTES, deps, '/api');
+  return routerOf(CLAIM_ROUTES, { ...deps, ctx: ctxOf(deps.config) }, '/api');
 }
