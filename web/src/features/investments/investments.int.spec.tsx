@@ -29,17 +29,6 @@ describe('/start-invest', () => {
     renderApp('/start-invest', { preloadedState: loggedInAs(aUser()) });
     expect((await screen.findAllByText('Failed to fetch investment plans.')).length).toBeGreaterThan(0);
   });
-
-  it("shows 'Error processing payment' on failure", async () => {
-    server.on('GET invest/plans', [200, plans]);
-    server.on('POST invest/start-invest', [400, { message: 'Insufficient balance' }]);
-    const { user } = renderApp('/start-invest', { preloadedState: loggedInAs(aUser()) });
-    await user.click(await screen.findByRole('radio', { name: /Gold/ }));
-    await user.type(screen.getByLabelText('Amount (USD)'), '6000');
-    await user.click(screen.getByRole('button', { name: 'Invest in Gold' }));
-    expect(await screen.findByText('Error processing payment')).toBeInTheDocument();
-    expect(screen.getByText('Insufficient balance')).toBeInTheDocument();
-  });
 });
 
 describe('/invest-status', () => {

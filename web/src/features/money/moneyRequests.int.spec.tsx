@@ -1,6 +1,7 @@
 /**
  * The money request forms (deposit, start-invest, withdrawal): a request the server accepts posts what was
- * typed, shows the server's message and goes to /dashboard once the form's delay has passed, not before.
+ * typed, shows the server's message and goes to /dashboard once the form's delay has passed, not before; one
+ * it refuses shows the form's failure text and the server's reason.
  */
 import { act, screen } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
@@ -21,6 +22,8 @@ interface Form {
   redirectMs: number;
   /** What else the form must (not) do. */
   also?: () => void;
+  /** A request the server refuses: the form's failure text with the server's reason under it. */
+  refused?: { reason: string; failed: string };
 }
 
 const FORMS: Form[] = [
@@ -34,6 +37,7 @@ const FORMS: Form[] = [
     },
     body: { amount: '2500.50' },
     redirectMs: 3000,
+    refused: { reason: 'Please verify your email before depositing', failed: 'Error processing payment' },
   },
   {
     path: '/start-invest',
@@ -58,6 +62,7 @@ const FORMS: Form[] = [
     redirectMs: 2000,
     // the server sends the confirmation email, not this screen
     also: () => expect(server.calls.some((c) => c.url.includes('sendAutomatedEmail'))).toBe(false),
+    refused: { reason: 'Insufficient balance', failed: 'Error processing payment' },
   },
   {
     path: '/withdraw-wallet',
@@ -88,5 +93,18 @@ describe.each(FORMS)('$path', (form) => {
     expect(router.state.location.pathname).toBe(form.path);
     act(() => vi.advanceTimersByTime(100));
     expect(router.state.location.pathname).toBe('/dashboard');
+  });
+});
+
+const REFUSABLE = FORMS.flatMap(({ refused, ...form }) => (refused ? [{ ...form, refused }] : []));
+
+describe.each(REFUSABLE)('$path, refused', ({ path, route, setUp, fill, refused }) => {
+  it(`shows '${refused.failed}' and the server's reason`, async () => {
+    server.on(route, [400, { message: refused.reason }]);
+    setUp?.();
+    const { user } = renderApp(path, { preloadedState: loggedInAs(aUser()) });
+    await fill(user);
+    expect(await screen.findByText(refused.failed)).toBeInTheDocument();
+    expect(screen.getByText(refused.reason)).toBeInTheDocument();
   });
 });
