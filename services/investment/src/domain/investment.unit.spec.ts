@@ -121,22 +121,10 @@ describe('RequestInvestment', () => {
       .thenThrows(isDomainError('invalid'), INVESTMENT_MESSAGES.unknownPlan);
   });
 
-  it('accepts both inclusive bounds', () => {
-    spec
-      .given([])
-      .when(request({ amountCents: 10_000 }))
-      .then((events) => expect(events).toHaveLength(1));
-    spec
-      .given([])
-      .when(request({ amountCents: 50_000 }))
-      .then((events) => expect(events).toHaveLength(1));
-  });
-
-  it.each([9_999, 50_001])("refuses %d cents with a message naming the plan's range", (amountCents) => {
-    spec
-      .given([])
-      .when(request({ amountCents }))
-      .thenThrows(isDomainError('invalid'), 'The Starter plan accepts amounts from $100 to $500');
+  it("accepts both inclusive bounds of the plan's range, and refuses a cent past either naming the range", () => {
+    const range = 'The Starter plan accepts amounts from $100 to $500';
+    rules.expectBound(request({ amountCents: 9_999 }), 'invalid', range, request({ amountCents: 10_000 }));
+    rules.expectBound(request({ amountCents: 50_001 }), 'invalid', range, request({ amountCents: 50_000 }));
   });
 
   it('names the range of the default plans too', () => {
