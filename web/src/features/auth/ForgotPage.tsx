@@ -1,31 +1,22 @@
 import { useState, type FormEvent } from 'react';
-import { useAppDispatch } from '../../app/hooks';
 import { EmailField, FormSuccess } from '../../ui/Field';
 import { AuthFormCard } from './AuthCard';
 import { AUTH_SCREENS } from './authScreens';
 import { MailIcon } from './authIcons';
 import { passwordResetRequested } from './authSlice';
+import { useAuthSubmit } from './useAuthSubmit';
 import { validateForgot } from './validation';
-import { useCheckedSubmit } from '../../ui/ScreenParts';
 
 export function ForgotPage() {
-  const dispatch = useAppDispatch();
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState('');
-  const checked = useCheckedSubmit();
+  const checked = useAuthSubmit(passwordResetRequested);
 
   async function onSubmit(event: FormEvent) {
-    await checked.submit(
-      event,
-      validateForgot(email.trim()),
-      () => dispatch(passwordResetRequested(email.trim())),
-      (result) => {
-        if (passwordResetRequested.fulfilled.match(result)) {
-          setSent(result.payload || 'Check your inbox for a reset link.');
-          setEmail('');
-        }
-      },
-    );
+    await checked.send(event, validateForgot(email.trim()), email.trim(), (message) => {
+      setSent(message || 'Check your inbox for a reset link.');
+      setEmail('');
+    });
   }
 
   return (

@@ -7,8 +7,8 @@ import { AuthFormCard } from './AuthCard';
 import { AUTH_SCREENS } from './authScreens';
 import { ShieldIcon } from './authIcons';
 import { loginCodeRequested, loginCodeSubmitted } from './authSlice';
+import { useAuthSubmit } from './useAuthSubmit';
 import { LOGIN_CODE_LENGTH, validateLoginCode } from './validation';
-import { useCheckedSubmit } from '../../ui/ScreenParts';
 
 /** A server message as a sentence (its full stop added when it has none). */
 const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
@@ -18,7 +18,7 @@ export function LoginWithCodePage() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [loginCode, setLoginCode] = useState('');
-  const checked = useCheckedSubmit();
+  const checked = useAuthSubmit(loginCodeSubmitted);
   const [resending, setResending] = useState(false);
   // the code asked for this address, if any: on its way, or refused (then no code was emailed)
   const send = useAppSelector((s) =>
@@ -27,13 +27,8 @@ export function LoginWithCodePage() {
 
   async function onSubmit(event: FormEvent) {
     const code = loginCode.trim();
-    await checked.submit(
-      event,
-      validateLoginCode(code),
-      () => dispatch(loginCodeSubmitted({ email, loginCode: code })),
-      (result) => {
-        if (loginCodeSubmitted.fulfilled.match(result)) navigate('/dashboard', { replace: true });
-      },
+    await checked.send(event, validateLoginCode(code), { email, loginCode: code }, () =>
+      navigate('/dashboard', { replace: true }),
     );
   }
 

@@ -1,7 +1,6 @@
 import { useState, type ClipboardEvent, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from '../../ui/toast';
-import { useAppDispatch } from '../../app/hooks';
 import { EmailField, InputField, NameField, PhoneField } from '../../ui/Field';
 import { AuthFormCard } from './AuthCard';
 import { AUTH_SCREENS } from './authScreens';
@@ -9,11 +8,10 @@ import { UserPlusIcon } from './authIcons';
 import { registerSubmitted } from './authSlice';
 import { CountryField } from './CountryField';
 import { NewPasswordFields } from './NewPasswordFields';
+import { useAuthSubmit } from './useAuthSubmit';
 import { MESSAGES, validateRegister } from './validation';
-import { useCheckedSubmit } from '../../ui/ScreenParts';
 
 export function RegisterPage() {
-  const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [form, setForm] = useState({
@@ -25,7 +23,7 @@ export function RegisterPage() {
     password2: '',
     referralCode: params.get('ref') ?? '',
   });
-  const checked = useCheckedSubmit();
+  const checked = useAuthSubmit(registerSubmitted);
   const set = (key: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
   function blockPaste(event: ClipboardEvent<HTMLInputElement>) {
@@ -34,25 +32,15 @@ export function RegisterPage() {
   }
 
   async function onSubmit(event: FormEvent) {
-    await checked.submit(
-      event,
-      validateRegister(form),
-      async () => {
-        const { password2: _confirm, referralCode, ...rest } = form;
-        return dispatch(
-          registerSubmitted({
-            ...rest,
-            name: rest.name.trim(),
-            email: rest.email.trim(),
-            phone: rest.phone.trim(),
-            referralCode: referralCode.trim(),
-          }),
-        );
-      },
-      (result) => {
-        if (registerSubmitted.fulfilled.match(result)) navigate('/dashboard', { replace: true });
-      },
-    );
+    const { password2: _confirm, referralCode, ...rest } = form;
+    const input = {
+      ...rest,
+      name: rest.name.trim(),
+      email: rest.email.trim(),
+      phone: rest.phone.trim(),
+      referralCode: referralCode.trim(),
+    };
+    await checked.send(event, validateRegister(form), input, () => navigate('/dashboard', { replace: true }));
   }
 
   return (
