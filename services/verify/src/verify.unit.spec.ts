@@ -20,39 +20,40 @@ import {
 const USER = 'u-1';
 const acct = (kind: string) => `user:${USER}:${kind}`;
 
+/** A transaction moving `cents` from one account to another, posted at 10:00 UTC on `day`. */
+const transfer = (
+  transactionId: string,
+  day: string,
+  reason: string,
+  from: string,
+  to: string,
+  cents: number,
+  memo = '',
+): Omit<ChainedEntry, 'seq' | 'prevHash'> => ({
+  transactionId,
+  postedAt: `${day}T10:00:00.000Z`,
+  reason,
+  memo,
+  postings: [
+    { accountId: from, amountCents: -cents },
+    { accountId: to, amountCents: cents },
+  ],
+});
+
 /** A statement of three transactions after two earlier ones (opening seq 2), built with the real hashes. */
 async function sample(): Promise<Statement> {
-  const bodies: Array<Omit<ChainedEntry, 'seq' | 'prevHash'>> = [
-    {
-      transactionId: 'tx-3',
-      postedAt: '2026-11-02T10:00:00.000Z',
-      reason: 'deposit_confirmed',
-      memo: '',
-      postings: [
-        { accountId: 'platform:cash', amountCents: -100_001 },
-        { accountId: acct('deposit'), amountCents: 100_001 },
-      ],
-    },
-    {
-      transactionId: 'tx-4',
-      postedAt: '2026-11-03T10:00:00.000Z',
-      reason: 'hold_placed',
-      memo: '',
-      postings: [
-        { accountId: acct('deposit'), amountCents: -50_000 },
-        { accountId: acct('investment_hold'), amountCents: 50_000 },
-      ],
-    },
-    {
-      transactionId: 'tx-5',
-      postedAt: '2026-11-04T10:00:00.000Z',
-      reason: 'admin_adjustment',
-      memo: 'Goodwill "credit", ünïcode ✓',
-      postings: [
-        { accountId: 'platform:adjustment', amountCents: -500 },
-        { accountId: acct('deposit'), amountCents: 500 },
-      ],
-    },
+  const bodies = [
+    transfer('tx-3', '2026-11-02', 'deposit_confirmed', 'platform:cash', acct('deposit'), 100_001),
+    transfer('tx-4', '2026-11-03', 'hold_placed', acct('deposit'), acct('investment_hold'), 50_000),
+    transfer(
+      'tx-5',
+      '2026-11-04',
+      'admin_adjustment',
+      'platform:adjustment',
+      acct('deposit'),
+      500,
+      'Goodwill "credit", ünïcode ✓',
+    ),
   ];
   const opening = { seq: 2, hash: createHash('sha256').update('earlier').digest('hex') };
   let prev = opening;
