@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { HoldPurpose } from '@meridian/proto/meridian/ledger/v1/ledger';
 import { toAccountStreamId } from './domain/account.js';
 import { MATURITY_CHUNK } from './app/money.js';
@@ -11,12 +11,21 @@ const INVEST = HoldPurpose.HOLD_PURPOSE_INVESTMENT;
 
 describe('SettleMaturities: balances announced once per user per batch', () => {
   const h = ledgerPerTest();
-
-  it('one BalancesChanged per user with the balances after their last posting; the chain and rows hold', async () => {
+  // after each test its hash chain holds too (ledgerPerTest checks the invariants)
+  afterEach(async () => {
+    expect((await verifyLedgerStore(h.store)).intact).toBe(true);
+  });
+  /** Two users with $1,000 each on their deposit balance. */
+  const fundedPair = async () => {
     const a = await h.user();
     const b = await h.user();
     await h.fund(a, '1000');
     await h.fund(b, '1000');
+    return { a, b };
+  };
+
+  it('one BalancesChanged per user with the balances after their last posting; the chain and rows hold', async () => {
+    const { a, b } = await fundedPair();
     const holds = async (userId: string, n: number) => {
       const ids: string[] = [];
       for (let i = 0; i < n; i++) {
@@ -76,15 +85,10 @@ describe('SettleMaturities: balances announced once per user per batch', () => {
     const [extra] = await holds(a.userId, 1);
     await h.call('captureHold', { userId: a.userId, holdId: extra });
     expect(Number((await h.balances(a.userId)).profitCents)).toBe(33_000);
-    expect((await verifyLedgerStore(h.store)).intact).toBe(true);
-    await h.checkInvariants();
   });
 
   it('decides each item on what the items before it left: a refusal undoes that item alone, a repeated key settles once, results keep the order asked', async () => {
-    const a = await h.user();
-    const b = await h.user();
-    await h.fund(a, '1000');
-    await h.fund(b, '1000');
+    const { a, b } = await fundedPair();
     const captured = async (userId: string) => {
       const id = `inv-${randomUUID()}`;
       await h.call('placeHold', { userId, holdId: id, purpose: INVEST, amountCents: 10_000 });
@@ -129,8 +133,6 @@ describe('SettleMaturities: balances announced once per user per batch', () => {
     expect(Number((await h.balances(a.userId)).profitCents)).toBe(22_000);
     expect(Number((await h.balances(a.userId)).investedCents)).toBe(0);
     expect(Number((await h.balances(b.userId)).profitCents)).toBe(11_000);
-    expect((await verifyLedgerStore(h.store)).intact).toBe(true);
-    await h.checkInvariants();
   });
 
   it('two batch calls at once run one after the other: every chunk of the first commits before any of the second', async () => {
@@ -175,6 +177,5 @@ describe('SettleMaturities: balances announced once per user per batch', () => {
     expect(at[b.userId]).toHaveLength(second.length);
     expect(Math.max(...at[a.userId]!)).toBeLessThan(Math.min(...at[b.userId]!));
     expect(Number((await h.balances(b.userId)).profitCents)).toBe(second.length * 110);
-    expect((await verifyLedgerStore(h.store)).intact).toBe(true);
   });
 });
