@@ -1,7 +1,7 @@
 /**
  * Every admin queue screen: an empty queue says so, an item pushed live (queue/itemAdded) appears, and it
  * leaves when any admin decides it (queue/itemDecided), so the queue is empty again; a fetch that fails
- * shows the server's message.
+ * shows the server's message, or the screen's own text when there is none.
  */
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ describe.each([
     route: 'GET payments/pending-deposit',
     emptyAnswer: { deposit: [] },
     failure: [500, 'Ledger unavailable'],
+    fallback: 'Failed to fetch pending deposits.',
     emptyText: 'No pending deposits found.',
     added: {
       queue: 'deposits',
@@ -31,6 +32,7 @@ describe.each([
     route: 'GET withDraw/pending',
     emptyAnswer: { withdrawals: [] },
     failure: [403, 'Not authorized as an admin'],
+    fallback: 'Failed to fetch pending withdrawals.',
     emptyText: 'No pending withdrawals found.',
     added: { queue: 'withdrawals', item: { _id: 'w5', user: ada, amount: 75, status: 'Pending' } },
     decided: { queue: 'withdrawals', id: 'w5', status: 'Approved' },
@@ -41,6 +43,7 @@ describe.each([
     route: 'GET users/kyc/pending',
     emptyAnswer: { pendingUsers: [] },
     failure: [503, 'Identity unavailable'],
+    fallback: 'Failed to fetch pending KYC requests.',
     emptyText: 'No pending requests.',
     added: {
       queue: 'kyc',
@@ -55,7 +58,7 @@ describe.each([
     decided: { queue: 'kyc', id: 'k1', status: 'Approved' },
     shown: () => screen.findByRole('listitem', { name: 'KYC of Ada Lovelace' }),
   },
-] as const)('$path', ({ path, route, emptyAnswer, failure, emptyText, added, decided, shown }) => {
+] as const)('$path', ({ path, route, emptyAnswer, failure, fallback, emptyText, added, decided, shown }) => {
   it(`shows '${emptyText}', then an item that arrives live, which leaves when decided`, async () => {
     server.on(route, [200, emptyAnswer]);
     const { store } = renderApp(path, { preloadedState: loggedInAs(admin) });
@@ -71,5 +74,11 @@ describe.each([
     server.on(route, [status, { message }]);
     renderApp(path, { preloadedState: loggedInAs(admin) });
     expect(await screen.findByText(message)).toBeInTheDocument();
+  });
+
+  it(`falls back to '${fallback}' when the server gives no message`, async () => {
+    server.on(route, [500, {}]);
+    renderApp(path, { preloadedState: loggedInAs(admin) });
+    expect((await screen.findAllByText(fallback)).length).toBeGreaterThan(0);
   });
 });

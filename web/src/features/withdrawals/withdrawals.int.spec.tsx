@@ -73,19 +73,6 @@ describe('/withdrawal/:id', () => {
     expect(server.callsTo('GET withDraw/get-withdrawal/w1')).toHaveLength(1);
   });
 
-  it('shows a status decided by another admin as it is pushed, without another GET', async () => {
-    server.on('GET withDraw/get-withdrawal/w1', [200, pending]);
-    const { store } = renderApp('/withdrawal/w1', { preloadedState: loggedInAs(admin) });
-    expect(await screen.findByRole('button', { name: 'Approve' })).toBeInTheDocument();
-    pushLive(store, {
-      event: 'status/changed',
-      payload: { kind: 'withdrawal', id: 'w1', status: 'Approved', position: '4' },
-    });
-    expect((await screen.findAllByText('Approved')).length).toBeGreaterThan(0);
-    expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
-    expect(server.callsTo('GET withDraw/get-withdrawal/w1')).toHaveLength(1);
-  });
-
   it('offers no actions unless the status is exactly Pending', async () => {
     server.on('GET withDraw/get-withdrawal/w1', [200, { ...pending, status: 'pending' }]);
     renderApp('/withdrawal/w1', { preloadedState: loggedInAs(admin) });
