@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { useRoutes, type RouteObject } from 'react-router-dom';
 import { LoginPage } from '../features/auth/LoginPage';
 import { Layout } from '../features/layout/Layout';
@@ -6,85 +6,93 @@ import { HomePage } from '../features/marketing/HomePage';
 import { NotFoundPage } from '../features/marketing/NotFoundPage';
 import { SECTION_ROUTES } from '../features/sections/sections';
 import { RequireAdmin, RequireAuth, RequireLoggedOut } from './guards';
-import { lazyPage } from './lazyPage';
+import { lazyPage, type LazyPage } from './lazyPage';
+
+/** Every lazily split screen, for preloadScreens. */
+const SCREEN_CHUNKS: Array<{ preload(): Promise<void> }> = [];
 
 /**
  * Route-level splitting: the landing page, /login and the shell are in the entry chunk; every other screen
- * (money, KYC, admin queues, profile, the other marketing pages) is its own chunk, loaded when its route
- * first renders (Layout's Suspense keeps the navbar and footer while it loads).
+ * (money, KYC, admin queues, profile, the other marketing pages) is its own chunk (lazyPage, listed in
+ * SCREEN_CHUNKS), loaded when its route first renders (Layout's Suspense keeps the navbar and footer while it
+ * loads).
  */
-const ForgotPage = lazyPage(() => import('../features/auth/ForgotPage').then((m) => m.ForgotPage));
-const LoginWithCodePage = lazyPage(() =>
+function screen<P extends object>(load: () => Promise<ComponentType<P>>): LazyPage<P> {
+  const page = lazyPage(load);
+  SCREEN_CHUNKS.push(page);
+  return page;
+}
+
+const ForgotPage = screen(() => import('../features/auth/ForgotPage').then((m) => m.ForgotPage));
+const LoginWithCodePage = screen(() =>
   import('../features/auth/LoginWithCodePage').then((m) => m.LoginWithCodePage),
 );
-const RegisterPage = lazyPage(() => import('../features/auth/RegisterPage').then((m) => m.RegisterPage));
-const ResetPasswordPage = lazyPage(() =>
+const RegisterPage = screen(() => import('../features/auth/RegisterPage').then((m) => m.RegisterPage));
+const ResetPasswordPage = screen(() =>
   import('../features/auth/ResetPasswordPage').then((m) => m.ResetPasswordPage),
 );
-const VerifyPage = lazyPage(() => import('../features/auth/VerifyPage').then((m) => m.VerifyPage));
-const DashboardPage = lazyPage(() =>
+const VerifyPage = screen(() => import('../features/auth/VerifyPage').then((m) => m.VerifyPage));
+const DashboardPage = screen(() =>
   import('../features/dashboard/DashboardPage').then((m) => m.DashboardPage),
 );
-const AboutPage = lazyPage(() => import('../features/marketing/AboutPage').then((m) => m.AboutPage));
-const ContactPage = lazyPage(() => import('../features/marketing/ContactPage').then((m) => m.ContactPage));
-const HierarchyPage = lazyPage(() =>
+const AboutPage = screen(() => import('../features/marketing/AboutPage').then((m) => m.AboutPage));
+const ContactPage = screen(() => import('../features/marketing/ContactPage').then((m) => m.ContactPage));
+const HierarchyPage = screen(() =>
   import('../features/marketing/HierarchyPage').then((m) => m.HierarchyPage),
 );
-const HowItWorksPage = lazyPage(() =>
+const HowItWorksPage = screen(() =>
   import('../features/marketing/HowItWorksPage').then((m) => m.HowItWorksPage),
 );
-const PlansPage = lazyPage(() => import('../features/marketing/PlansPage').then((m) => m.PlansPage));
-const PrivacyPolicyPage = lazyPage(() =>
+const PlansPage = screen(() => import('../features/marketing/PlansPage').then((m) => m.PlansPage));
+const PrivacyPolicyPage = screen(() =>
   import('../features/marketing/PrivacyPolicyPage').then((m) => m.PrivacyPolicyPage),
 );
-const ProfilePage = lazyPage(() => import('../features/profile/ProfilePage').then((m) => m.ProfilePage));
-const EditBalancePage = lazyPage(() =>
+const ProfilePage = screen(() => import('../features/profile/ProfilePage').then((m) => m.ProfilePage));
+const EditBalancePage = screen(() =>
   import('../features/balances/EditBalancePage').then((m) => m.EditBalancePage),
 );
-const DepositPage = lazyPage(() => import('../features/deposits/DepositPage').then((m) => m.DepositPage));
-const PendingDepositsPage = lazyPage(() =>
+const DepositPage = screen(() => import('../features/deposits/DepositPage').then((m) => m.DepositPage));
+const PendingDepositsPage = screen(() =>
   import('../features/deposits/PendingDepositsPage').then((m) => m.PendingDepositsPage),
 );
-const TransactionPage = lazyPage(() =>
+const TransactionPage = screen(() =>
   import('../features/deposits/TransactionPage').then((m) => m.TransactionPage),
 );
-const TransactionHistoryPage = lazyPage(() =>
+const TransactionHistoryPage = screen(() =>
   import('../features/history/TransactionHistoryPage').then((m) => m.TransactionHistoryPage),
 );
-const InvestmentPage = lazyPage(() =>
+const InvestmentPage = screen(() =>
   import('../features/investments/InvestmentPage').then((m) => m.InvestmentPage),
 );
-const InvestStatusPage = lazyPage(() =>
+const InvestStatusPage = screen(() =>
   import('../features/investments/InvestStatusPage').then((m) => m.InvestStatusPage),
 );
-const PendingInvestmentsPage = lazyPage(() =>
+const PendingInvestmentsPage = screen(() =>
   import('../features/investments/PendingInvestmentsPage').then((m) => m.PendingInvestmentsPage),
 );
-const StartInvestPage = lazyPage(() =>
+const StartInvestPage = screen(() =>
   import('../features/investments/StartInvestPage').then((m) => m.StartInvestPage),
 );
-const PendingKycPage = lazyPage(() => import('../features/kyc/PendingKycPage').then((m) => m.PendingKycPage));
-const UploadKycPage = lazyPage(() => import('../features/kyc/UploadKycPage').then((m) => m.UploadKycPage));
-const ReferralsPage = lazyPage(() =>
+const PendingKycPage = screen(() => import('../features/kyc/PendingKycPage').then((m) => m.PendingKycPage));
+const UploadKycPage = screen(() => import('../features/kyc/UploadKycPage').then((m) => m.UploadKycPage));
+const ReferralsPage = screen(() =>
   import('../features/referrals/ReferralsPage').then((m) => m.ReferralsPage),
 );
-const PendingWithdrawalsPage = lazyPage(() =>
+const PendingWithdrawalsPage = screen(() =>
   import('../features/withdrawals/PendingWithdrawalsPage').then((m) => m.PendingWithdrawalsPage),
 );
-const WithdrawalPage = lazyPage(() =>
+const WithdrawalPage = screen(() =>
   import('../features/withdrawals/WithdrawalPage').then((m) => m.WithdrawalPage),
 );
-const WithdrawPage = lazyPage(() =>
-  import('../features/withdrawals/WithdrawPage').then((m) => m.WithdrawPage),
-);
-const AuditPage = lazyPage(() => import('../features/audit/AuditPage').then((m) => m.AuditPage));
-const SupportInboxPage = lazyPage(() =>
+const WithdrawPage = screen(() => import('../features/withdrawals/WithdrawPage').then((m) => m.WithdrawPage));
+const AuditPage = screen(() => import('../features/audit/AuditPage').then((m) => m.AuditPage));
+const SupportInboxPage = screen(() =>
   import('../features/support/SupportInboxPage').then((m) => m.SupportInboxPage),
 );
-const AddressBookPage = lazyPage(() =>
+const AddressBookPage = screen(() =>
   import('../features/support/AddressBookPage').then((m) => m.AddressBookPage),
 );
-const SectionPlaceholder = lazyPage(() =>
+const SectionPlaceholder = screen(() =>
   import('../features/sections/SectionPlaceholder').then((m) => m.SectionPlaceholder),
 );
 
@@ -169,42 +177,7 @@ export function AppRoutes() {
   return useRoutes(routes);
 }
 
-const SCREEN_CHUNKS = [
-  ForgotPage,
-  LoginWithCodePage,
-  RegisterPage,
-  ResetPasswordPage,
-  VerifyPage,
-  DashboardPage,
-  AboutPage,
-  ContactPage,
-  HierarchyPage,
-  HowItWorksPage,
-  PlansPage,
-  PrivacyPolicyPage,
-  ProfilePage,
-  EditBalancePage,
-  DepositPage,
-  PendingDepositsPage,
-  TransactionPage,
-  TransactionHistoryPage,
-  InvestmentPage,
-  InvestStatusPage,
-  PendingInvestmentsPage,
-  StartInvestPage,
-  PendingKycPage,
-  UploadKycPage,
-  ReferralsPage,
-  PendingWithdrawalsPage,
-  WithdrawalPage,
-  WithdrawPage,
-  AuditPage,
-  SupportInboxPage,
-  AddressBookPage,
-  SectionPlaceholder,
-];
-
 /** Loads every lazily split screen (tests render any route synchronously after this). */
 export async function preloadScreens(): Promise<void> {
-  await Promise.all(SCREEN_CHUNKS.map((screen) => screen.preload()));
+  await Promise.all(SCREEN_CHUNKS.map((page) => page.preload()));
 }
