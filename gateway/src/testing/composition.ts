@@ -4,12 +4,12 @@
  * contract tests.
  */
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { startStandalone, type Standalone, type StandaloneOptions } from '@meridian/standalone';
 import { createRedisKeyValueStore } from '@meridian/platform/adapters/keyValue.redis';
 import { DEV_KYC_INTERNAL_TOKEN, parseGatewayConfig, type GatewayConfig } from '../config.js';
 import { startGateway, type RunningGateway } from '../server.js';
 import { HttpSession, linkWith, listMail, loginCodeOf, waitForMail } from './httpSession.js';
+import { deleteRedisKeys } from './redisKeys.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const ADMIN_EMAIL = 'admin@meridian.test';
@@ -101,17 +101,7 @@ export async function startTestComposition(
     browser: () => new HttpSession(app.url),
     async stop() {
       await app.stop();
-      const redis = new Redis(redisUrl);
-      try {
-        let cursor = '0';
-        do {
-          const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix}*`, 'COUNT', 500);
-          cursor = next;
-          if (keys.length) await redis.del(...keys);
-        } while (cursor !== '0');
-      } finally {
-        redis.disconnect();
-      }
+      await deleteRedisKeys(redisUrl, redisPrefix);
     },
   };
 }
