@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 
 import { useAppSelector } from '../../app/hooks';
 import { EmailField, FormError, NameField, TextAreaField } from '../../ui/Field';
 import { LoadingBlock } from '../../ui/Spinner';
-import { isValidEmail } from '../auth/validation';
+import { isValidEmail, MESSAGES } from '../auth/validation';
 import { useLiveEvents, useResyncs } from '../live/useLiveEvents';
 import { serverMessage } from '../queues/lists';
 import { Composer, COMPOSER_TEXT } from './Composer';
@@ -26,7 +26,6 @@ export const CHAT_TEXT = {
   preChat: 'Tell us who you are and what you need: we answer here, and by email when you are away.',
   nameRequired: 'Please enter your name.',
   messageRequired: 'Please write your question.',
-  invalidEmail: 'Please enter a valid email',
   start: 'Start chat',
   typing: 'Support is typing…',
   sendFailed: 'Your message was not sent. Please try again.',
@@ -65,7 +64,7 @@ function PreChatForm({ onStarted }: { onStarted: (c: Conversation | null, m: Sup
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (!name.trim()) return setError(CHAT_TEXT.nameRequired);
-    if (!isValidEmail(email)) return setError(CHAT_TEXT.invalidEmail);
+    if (!isValidEmail(email)) return setError(MESSAGES.invalidEmail);
     if (!text.trim()) return setError(CHAT_TEXT.messageRequired);
     if (text.length > MAX_MESSAGE_LENGTH) return setError(COMPOSER_TEXT.tooLong);
     setError('');

@@ -6,6 +6,7 @@ import { resetSupportConfig } from './ChatLauncher';
 import { COMPOSER_TEXT } from './Composer';
 import { ADDRESS_CARD_TEXT } from './DepositAddressCard';
 import { CHAT_TEXT } from './ChatPanel';
+import { MESSAGES } from '../auth/validation';
 import type { SupportMessage } from './supportTypes';
 
 let server: ReturnType<typeof fakeApi>;
@@ -139,7 +140,7 @@ describe('the chat panel', () => {
     await user.type(within(form).getByLabelText('Name'), 'Vera Visitor');
     await user.type(within(form).getByLabelText('Email'), 'vera@example');
     await user.click(within(form).getByRole('button', { name: CHAT_TEXT.start }));
-    expect(within(form).getByRole('alert')).toHaveTextContent(CHAT_TEXT.invalidEmail);
+    expect(within(form).getByRole('alert')).toHaveTextContent(MESSAGES.invalidEmail);
     expect(server.callsTo('POST support/conversations/visitor')).toHaveLength(0);
     await user.type(within(form).getByLabelText('Email'), '.com');
     await user.click(within(form).getByRole('button', { name: CHAT_TEXT.start }));
