@@ -1,4 +1,4 @@
-import type { Request, RequestHandler, Response, Router } from 'express';
+import type { RequestHandler, Router } from 'express';
 import type { Client } from '@grpc/grpc-js';
 import * as id from '@meridian/proto/meridian/identity/v1/identity';
 import * as nt from '@meridian/proto/meridian/notification/v1/notification';
@@ -20,7 +20,6 @@ import {
   routerOf,
   type CallingContext,
   type Route,
-  type RouteInput,
 } from './routeTable.js';
 import { z } from 'zod';
 
@@ -53,33 +52,6 @@ interface OtherContext extends CallingContext {
   identity: id.IdentityServiceClient;
   notification: nt.NotificationServiceClient;
 }
-
-// Only allowlisted templates and only to the caller's own address: notification enforces both;
-// the gateway fills the caller's address from identity, never from the body. Served at both paths
-// clients use (spec §7 "sendAutomatedEmail": api/ and api/users/).
-const sendAutomatedEmail = async (
-  { identity, notification }: OtherContext,
-  { body, call }: RouteInput<z.output<typeof schemas.sendAutomatedEmail>, undefined>,
-  _req: Request,
-  res: Response,
-) => {
-  const { caller } = sessionOf(res);
-  if (EVENT_EMAIL_TEMPLATES.has(body.template)) return { message: AUTOMATED_EMAIL_SENT };
-  const me = await call(identity, 'getUser', id.GetUserRequest.fromPartial({ caller }));
-  const { send_to: sendTo, reply_to: replyTo, ...rest } = body;
-  return call(
-    notification,
-    'sendAutomatedEmail',
-    nt.SendAutomatedEmailRequest.fromPartial({
-      caller,
-      callerEmail: me.email,
-      callerName: me.name,
-      sendTo,
-      replyTo,
-      ...rest,
-    }),
-  );
-};
 
 /** GET /api/countries, POST /api/sendAutomatedEmail (also under /api/users), the default avatar (spec §7 "Other"). */
 export const OTHER_ROUTES = routeTable<OtherContext>([
@@ -122,7 +94,27 @@ export const OTHER_ROUTES = routeTable<OtherContext>([
           403: ['You can only send emails to your own address'],
           429: ['Too many emails, please try again later'],
         },
-        handler: sendAutomatedEmail,
+        // Only allowlisted templates and only to the caller's own address: notification enforces both;
+        // the gateway fills the caller's address from identity, never from the body. Served at both paths
+        // clients use (spec §7 "sendAutomatedEmail": api/ and api/users/).
+        handler: async ({ identity, notification }, { body, call }, _req, res) => {
+          const { caller } = sessionOf(res);
+          if (EVENT_EMAIL_TEMPLATES.has(body.template)) return { message: AUTOMATED_EMAIL_SENT };
+          const me = await call(identity, 'getUser', id.GetUserRequest.fromPartial({ caller }));
+          const { send_to: sendTo, reply_to: replyTo, ...rest } = body;
+          return call(
+            notification,
+            'sendAutomatedEmail',
+            nt.SendAutomatedEmailRequest.fromPartial({
+              caller,
+              callerEmail: me.email,
+              callerName: me.name,
+              sendTo,
+              replyTo,
+              ...rest,
+            }),
+          );
+        },
       }),
   ),
   // The default avatar answered as `photo` for users without a picture (userView.ts): any origin may
