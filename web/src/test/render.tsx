@@ -118,3 +118,13 @@ export async function clickThenSee(
     expect(await screen.findByText(text)).toBeInTheDocument();
   }
 }
+
+/** Submits the form with its button `button` and expects the form's alert to say `text`. */
+export async function submitShowsAlert(
+  user: UserEvent,
+  button: string,
+  text: string | RegExp,
+): Promise<void> {
+  await user.click(screen.getByRole('button', { name: button }));
+  expect(screen.getByRole('alert')).toHaveTextContent(text);
+}

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser } from '../../app/browser';
 import { fakeApi } from '../../test/fakeApi';
-import { aUser, renderApp } from '../../test/render';
+import { aUser, renderApp, submitShowsAlert } from '../../test/render';
 
 let server: ReturnType<typeof fakeApi>;
 beforeEach(() => {
@@ -215,11 +215,9 @@ describe('forgot, reset, login code and verify screens', () => {
   it('forgot: empty, invalid, then sends the email and shows the server message', async () => {
     server.on('POST users/forgotPassword', [200, { message: 'Reset email sent' }]);
     const { user } = renderApp('/forgot');
-    await user.click(screen.getByRole('button', { name: 'Get reset email' }));
-    expect(screen.getByRole('alert')).toHaveTextContent('Please enter an email');
+    await submitShowsAlert(user, 'Get reset email', 'Please enter an email');
     await user.type(screen.getByLabelText('Email'), 'ada@');
-    await user.click(screen.getByRole('button', { name: 'Get reset email' }));
-    expect(screen.getByRole('alert')).toHaveTextContent('Please enter a valid email');
+    await submitShowsAlert(user, 'Get reset email', 'Please enter a valid email');
     await user.clear(screen.getByLabelText('Email'));
     await user.type(screen.getByLabelText('Email'), 'ada@example.com');
     await user.click(screen.getByRole('button', { name: 'Get reset email' }));
@@ -235,11 +233,9 @@ describe('forgot, reset, login code and verify screens', () => {
     const { user, router } = renderApp('/resetPassword/tok-1');
     await user.type(screen.getByLabelText('New password'), '12345');
     await user.type(screen.getByLabelText('Confirm new password'), '12345');
-    await user.click(screen.getByRole('button', { name: 'Reset password' }));
-    expect(screen.getByRole('alert')).toHaveTextContent('Password must be up to 6 characters');
+    await submitShowsAlert(user, 'Reset password', 'Password must be up to 6 characters');
     await user.type(screen.getByLabelText('New password'), '6');
-    await user.click(screen.getByRole('button', { name: 'Reset password' }));
-    expect(screen.getByRole('alert')).toHaveTextContent('Passwords do not match');
+    await submitShowsAlert(user, 'Reset password', 'Passwords do not match');
     await user.type(screen.getByLabelText('Confirm new password'), '6');
     await user.click(screen.getByRole('button', { name: 'Reset password' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
@@ -254,11 +250,9 @@ describe('forgot, reset, login code and verify screens', () => {
     server.on('GET users/getUser', [200, ada]);
     const { user, router, store } = renderApp('/loginWithCode/ada%40example.com');
     expect(screen.getByText('ada@example.com')).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Proceed to login' }));
-    expect(screen.getByRole('alert')).toHaveTextContent('Please fill in the login code');
+    await submitShowsAlert(user, 'Proceed to login', 'Please fill in the login code');
     await user.type(screen.getByLabelText('Access code'), '12345');
-    await user.click(screen.getByRole('button', { name: 'Proceed to login' }));
-    expect(screen.getByRole('alert')).toHaveTextContent('Access code must be 6 characters');
+    await submitShowsAlert(user, 'Proceed to login', 'Access code must be 6 characters');
     await user.click(screen.getByRole('button', { name: 'Resend code' }));
     expect(await screen.findByText('Access code sent')).toBeInTheDocument();
     await user.type(screen.getByLabelText('Access code'), '6');

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../test/fakeApi';
 import { stubIntersectionObserver } from '../../test/intersection';
-import { aUser, expectLinks, loggedInAs, renderApp } from '../../test/render';
+import { aUser, expectLinks, loggedInAs, renderApp, submitShowsAlert } from '../../test/render';
 import { filterUsers } from './UsersTab';
 
 let server: ReturnType<typeof fakeApi>;
@@ -75,13 +75,11 @@ describe('security tab', () => {
     server.on('PATCH users/changePassword', [200, { message: 'Password change successful' }]);
     const { user } = renderApp('/user-profile', { preloadedState: loggedInAs(aUser()) });
     await user.click(screen.getByRole('tab', { name: 'Security' }));
-    await user.click(screen.getByRole('button', { name: 'Change password' }));
-    expect(screen.getByRole('alert')).toHaveTextContent('All fields are required');
+    await submitShowsAlert(user, 'Change password', 'All fields are required');
     await user.type(screen.getByLabelText('Current password'), 'Old1!x');
     await user.type(screen.getByLabelText('New password'), 'New1!xy');
     await user.type(screen.getByLabelText('Confirm new password'), 'New1!xz');
-    await user.click(screen.getByRole('button', { name: 'Change password' }));
-    expect(screen.getByRole('alert')).toHaveTextContent('Passwords do not match');
+    await submitShowsAlert(user, 'Change password', 'Passwords do not match');
     await user.clear(screen.getByLabelText('Confirm new password'));
     await user.type(screen.getByLabelText('Confirm new password'), 'New1!xy');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
