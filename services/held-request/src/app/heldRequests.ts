@@ -86,6 +86,7 @@ export interface HeldRequestKind<
   D extends OwingDoc,
   DecisionType extends string,
   OwnCall extends string = never,
+  Req = never,
 > {
   /** The hold's purpose at the ledger, and the noun of the answers ('Investment approved successfully'). */
   purpose: 'investment' | 'withdrawal';
@@ -102,11 +103,14 @@ export interface HeldRequestKind<
   view: RequestQueries<D>;
   /** The balance a new request of this kind is held from. */
   availableCents(ctx: Ctx, userId: string): Promise<Cents>;
-  /** read → decide → append → project on the request's stream; resolves to the projected document. */
+  /**
+   * read → decide → append → project on the request's stream (the flow's commands, and `Req`, the kind's
+   * request); resolves to the projected document.
+   */
   execute(
     ctx: Ctx,
     requestId: string,
-    command: HeldRequestCommand<DecisionType, OwnCall>,
+    command: HeldRequestCommand<DecisionType, OwnCall> | Req,
     meta: EventMeta,
   ): Promise<{ events: readonly unknown[]; doc: D | null }>;
 }
@@ -114,7 +118,7 @@ export interface HeldRequestKind<
 /** An answer of a use case: the kind's message and the document with its owner's name and email. */
 export type Answer<D> = { message: string; view: WithUser<D> };
 
-export interface HeldRequests<Ctx extends HeldRequestContext, D extends OwingDoc> {
+export interface HeldRequests<Ctx extends HeldRequestContext, D extends OwingDoc, Req = never> {
   /**
    * Records a request (the kind's command, built with the available balance) and answers it once the
    * hold was asked: the document when held; otherwise not_found, the refusal as a precondition, or
@@ -130,7 +134,8 @@ export interface HeldRequests<Ctx extends HeldRequestContext, D extends OwingDoc
       actor: Actor;
       requestId: string;
       validate(): void;
-      record(availableCents: Cents, meta: EventMeta): Promise<unknown>;
+      /** The kind's request command, given the balance available for its hold. */
+      command(availableCents: Cents): Req;
     },
   ): Promise<Answer<D>>;
   /**
@@ -172,7 +177,8 @@ export function heldRequests<
   D extends OwingDoc,
   DecisionType extends string,
   OwnCall extends string = never,
->(kind: HeldRequestKind<Ctx, D, DecisionType, OwnCall>): HeldRequests<Ctx, D> {
+  Req = never,
+>(kind: HeldRequestKind<Ctx, D, DecisionType, OwnCall, Req>): HeldRequests<Ctx, D, Req> {
   const idOf = (doc: D) => kind.view.idOf(doc);
   const load = (ctx: Ctx, requestId: string) => kind.view.byId(ctx.store, requestId);
   const noun = kind.purpose.charAt(0).toUpperCase() + kind.purpose.slice(1);
@@ -254,7 +260,7 @@ export function heldRequests<
       const record = async () => {
         // in the recording transaction: an account closed for the user's deletion takes no new request
         await refuseClosedAccount(ctx.store, actor.userId);
-        await input.record(available, meta);
+        await kind.execute(ctx, input.requestId, input.command(available), meta);
       };
       if (existing) await record();
       else

@@ -10,7 +10,13 @@ import { heldRequests } from '@meridian/held-request/app/heldRequests';
 import type { CloseAccountInput } from '@meridian/platform/app/accountClosure';
 import { DomainError } from '@meridian/platform/eventSourcing/errors';
 import { type WithUser, withUsers } from '@meridian/held-request/app/userDirectory';
-import { INVESTMENT_MESSAGES, isDue, parseInvestmentAmount, validateRequest } from '../domain/investment.js';
+import {
+  type InvestmentCommand,
+  INVESTMENT_MESSAGES,
+  isDue,
+  parseInvestmentAmount,
+  validateRequest,
+} from '../domain/investment.js';
 import { planRangeText, type Plan } from '../domain/plan.js';
 import {
   type InvestmentDoc,
@@ -66,7 +72,7 @@ export const investments = heldRequests({
   },
   availableCents: async (ctx: InvestmentContext, userId) =>
     (await ctx.ledger.getBalances(userId)).depositCents,
-  execute: (ctx, id, command, meta) => executeInvestment(ctx, id, () => command, meta),
+  execute: (ctx, id, command: InvestmentCommand, meta) => executeInvestment(ctx, id, () => command, meta),
 });
 
 export const listPlans = (ctx: InvestmentContext): Array<Plan & { rangeText: string }> =>
@@ -94,14 +100,7 @@ export async function startInvest(
     actor,
     requestId: investmentId,
     validate: () => validateRequest(request),
-    record: async (availableDepositCents, meta) => {
-      return executeInvestment(
-        ctx,
-        investmentId,
-        () => ({ type: 'RequestInvestment', ...request, availableDepositCents }),
-        meta,
-      );
-    },
+    command: (availableDepositCents) => ({ type: 'RequestInvestment', ...request, availableDepositCents }),
   });
   return { message, investment: view };
 }

@@ -9,7 +9,12 @@
 import { heldRequests } from '@meridian/held-request/app/heldRequests';
 import type { CloseAccountInput } from '@meridian/platform/app/accountClosure';
 import type { WithUser } from '@meridian/held-request/app/userDirectory';
-import { WITHDRAWAL_MESSAGES, parseWithdrawalAmount, validateRequest } from '../domain/withdrawal.js';
+import {
+  type WithdrawalCommand,
+  WITHDRAWAL_MESSAGES,
+  parseWithdrawalAmount,
+  validateRequest,
+} from '../domain/withdrawal.js';
 import { type WithdrawalDoc, withdrawalView } from '../projections/withdrawalView.js';
 import { type Actor, type WithdrawalContext, checkId, executeWithdrawal, requireActor } from './context.js';
 
@@ -27,7 +32,7 @@ export const withdrawals = heldRequests({
   view: withdrawalView,
   availableCents: async (ctx: WithdrawalContext, userId) =>
     (await ctx.ledger.getBalances(userId)).profitCents,
-  execute: (ctx, id, command, meta) => executeWithdrawal(ctx, id, () => command, meta),
+  execute: (ctx, id, command: WithdrawalCommand, meta) => executeWithdrawal(ctx, id, () => command, meta),
 });
 
 // ---------- request ----------
@@ -61,14 +66,12 @@ export async function requestWithdrawal(
     actor,
     requestId: withdrawalId,
     validate: () => validateRequest(request),
-    record: async (availableProfitCents, meta) => {
-      return executeWithdrawal(
-        ctx,
-        withdrawalId,
-        () => ({ type: 'RequestWithdrawal', ...request, ...sealed, availableProfitCents }),
-        meta,
-      );
-    },
+    command: (availableProfitCents) => ({
+      type: 'RequestWithdrawal',
+      ...request,
+      ...sealed,
+      availableProfitCents,
+    }),
   });
   return { message, withdrawal: view };
 }
