@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser } from '../../app/browser';
 import { fakeApi } from '../../test/fakeApi';
-import { aUser, renderApp, submitShowsAlert } from '../../test/render';
+import { aUser, clickThenSee, renderApp, submitShowsAlert } from '../../test/render';
 
 let server: ReturnType<typeof fakeApi>;
 beforeEach(() => {
@@ -46,8 +46,7 @@ describe('login screen', () => {
     const { user, router } = renderApp('/login');
     await user.type(screen.getByLabelText('Email'), 'ada@example.com');
     await user.type(screen.getByLabelText('Password'), 'Secret1!');
-    await user.click(screen.getByRole('button', { name: 'Log in' }));
-    expect(await screen.findByText('Login Successful')).toBeInTheDocument();
+    await clickThenSee(user, [['Log in', 'Login Successful']]);
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
     expect(await screen.findByRole('heading', { name: 'Welcome, Ada' })).toBeInTheDocument();
     expect(server.callsTo('POST users/login')[0]!.body).toEqual({
@@ -101,8 +100,7 @@ describe('login screen', () => {
     const { user, router } = renderApp('/login');
     await user.type(screen.getByLabelText('Email'), 'ada@example.com');
     await user.type(screen.getByLabelText('Password'), 'wrong');
-    await user.click(screen.getByRole('button', { name: 'Log in' }));
-    expect(await screen.findByText('Invalid email or password')).toBeInTheDocument();
+    await clickThenSee(user, [['Log in', 'Invalid email or password']]);
     expect(router.state.location.pathname).toBe('/login');
   });
 });
@@ -253,8 +251,7 @@ describe('forgot, reset, login code and verify screens', () => {
     await submitShowsAlert(user, 'Proceed to login', 'Please fill in the login code');
     await user.type(screen.getByLabelText('Access code'), '12345');
     await submitShowsAlert(user, 'Proceed to login', 'Access code must be 6 characters');
-    await user.click(screen.getByRole('button', { name: 'Resend code' }));
-    expect(await screen.findByText('Access code sent')).toBeInTheDocument();
+    await clickThenSee(user, [['Resend code', 'Access code sent']]);
     await user.type(screen.getByLabelText('Access code'), '6');
     await user.click(screen.getByRole('button', { name: 'Proceed to login' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));

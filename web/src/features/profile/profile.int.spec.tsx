@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../test/fakeApi';
 import { stubIntersectionObserver } from '../../test/intersection';
-import { aUser, expectLinks, loggedInAs, renderApp, submitShowsAlert } from '../../test/render';
+import { aUser, clickThenSee, expectLinks, loggedInAs, renderApp, submitShowsAlert } from '../../test/render';
 import { filterUsers } from './UsersTab';
 
 let server: ReturnType<typeof fakeApi>;
@@ -51,8 +51,7 @@ describe('profile tab', () => {
     await user.type(screen.getByLabelText('Name'), 'Ada L');
     await user.type(screen.getByLabelText('Bio'), 'Investor');
     await user.selectOptions(await screen.findByLabelText('Country'), 'United Kingdom');
-    await user.click(screen.getByRole('button', { name: 'Update profile' }));
-    expect(await screen.findByText('User Updated')).toBeInTheDocument();
+    await clickThenSee(user, [['Update profile', 'User Updated']]);
     expect(server.callsTo('PATCH users/updateUser')[0]!.body).toEqual({
       name: 'Ada L',
       phone: '1',
@@ -82,8 +81,7 @@ describe('security tab', () => {
     await submitShowsAlert(user, 'Change password', 'Passwords do not match');
     await user.clear(screen.getByLabelText('Confirm new password'));
     await user.type(screen.getByLabelText('Confirm new password'), 'New1!xy');
-    await user.click(screen.getByRole('button', { name: 'Change password' }));
-    expect(await screen.findByText('Password change successful')).toBeInTheDocument();
+    await clickThenSee(user, [['Change password', 'Password change successful']]);
     expect(server.callsTo('PATCH users/changePassword')[0]!.body).toEqual({
       oldPassword: 'Old1!x',
       password: 'New1!xy',
@@ -245,8 +243,7 @@ describe('users tab (admin)', () => {
     server.on('GET users/getUsers', [200, people]);
     server.on('GET users/userStats', [200, stats]);
     const { user, store } = renderApp('/user-profile', { preloadedState: loggedInAs(impersonated) });
-    await user.click(screen.getByRole('button', { name: 'Exit Impersonation' }));
-    expect(await screen.findByText('Exited impersonation')).toBeInTheDocument();
+    await clickThenSee(user, [['Exit Impersonation', 'Exited impersonation']]);
     await waitFor(() => expect(store.getState().auth.user?._id).toBe('admin-1'));
     expect(screen.queryByRole('button', { name: 'Exit Impersonation' })).not.toBeInTheDocument();
     expect(await screen.findByRole('tab', { name: 'Users', selected: true })).toBeInTheDocument();

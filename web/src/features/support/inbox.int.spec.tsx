@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, type RecordedCall } from '../../test/fakeApi';
-import { aUser, loggedInAs, pushLive, renderApp } from '../../test/render';
+import { aUser, clickThenSee, loggedInAs, pushLive, renderApp } from '../../test/render';
 import type { LiveSocket } from '../live/live.saga';
 import { ADDRESS_BOOK_TEXT } from './AddressBookPage';
 
@@ -98,8 +98,7 @@ describe('/support-inbox', () => {
     await vi.waitFor(() => expect(names()).toEqual(['Ada Investor']));
     await user.click(screen.getByRole('button', { name: 'All open' }));
     await vi.waitFor(() => expect(names()).toEqual(['Vera Visitor', 'Ada Investor']));
-    await user.click(screen.getByRole('button', { name: 'Closed' }));
-    expect(await screen.findByText('No conversations here.')).toBeInTheDocument();
+    await clickThenSee(user, [['Closed', 'No conversations here.']]);
     const urls = server.callsTo('GET support/conversations').map((c) => c.url);
     expect(urls).toEqual([
       'support/conversations?status=open&assigned=none',
