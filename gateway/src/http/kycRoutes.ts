@@ -48,6 +48,7 @@ import {
   routeTable,
   routerOf,
   type CallingContext,
+  type RequestCall,
   type RouteInput,
 } from './routeTable.js';
 import type { KycServiceClient } from '@meridian/proto/meridian/kyc/v1/kyc';
@@ -296,7 +297,7 @@ const kycDecision =
     command: (
       client: KycServiceClient,
       caller: { caller: Session['caller']; callerRole: Session['principal']['role']; userId: string },
-      call: RouteInput<B, string>['call'],
+      call: RequestCall,
       body: B,
     ) => Promise<{ message: string }>,
   ) =>

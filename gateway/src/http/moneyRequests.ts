@@ -26,7 +26,7 @@ import { HttpError, toHttpError } from './errors.js';
 import { ctxOf } from './grpcContext.js';
 import { optionalString, parseTokenParam, requiredString } from './validation.js';
 import { ALL_FIELDS_REQUIRED } from './refusals.js';
-import { json, route, type Route, type RouteInput } from './routeTable.js';
+import { json, route, type RequestCall, type Route } from './routeTable.js';
 import { CLAIM_REFUSALS, CLAIM_RULE, paged } from './routeDocs.js';
 import { pageParams, setNextCursor } from './pages.js';
 
@@ -183,9 +183,6 @@ export function moneyContext({ config, identity, money, auth, claims, support }:
 
 export type MoneyContext = ReturnType<typeof moneyContext>;
 
-/** A money route's gRPC call with its request's context (RouteInput). */
-type Call = RouteInput<unknown, unknown>['call'];
-
 const capitalized = (w: string) => w[0]!.toUpperCase() + w.slice(1);
 
 /**
@@ -198,9 +195,9 @@ export const pendingQueue = <Out extends { nextCursor: string }>(
   list: (
     c: MoneyContext,
     page: ReturnType<MoneyContext['caller']> & ReturnType<typeof pageParams>,
-    call: Call,
+    call: RequestCall,
   ) => Promise<Out>,
-  answer: (out: Out, c: MoneyContext, call: Call, res: Response) => unknown,
+  answer: (out: Out, c: MoneyContext, call: RequestCall, res: Response) => unknown,
 ): Route<MoneyContext> =>
   route({
     method: 'get',
@@ -230,7 +227,7 @@ export const heldRequestCreate = <S extends z.ZodType, Out extends { message: st
     body: z.output<S>,
     user: { isVerified: boolean; kycStatus: string },
     requestId: string,
-    call: Call,
+    call: RequestCall,
     res: Response,
   ) => Promise<Out>,
   view: (out: Out) => unknown,
@@ -264,7 +261,7 @@ export const heldRequestDecisions = <Out extends { message: string }>(
     c: MoneyContext,
     decision: 'approve' | 'reject',
     itemId: string,
-    call: Call,
+    call: RequestCall,
     res: Response,
   ) => Promise<Out>,
   view: (out: Out) => unknown,

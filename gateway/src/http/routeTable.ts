@@ -201,18 +201,20 @@ export function routerOf<C extends object>(routes: readonly Route<C>[], c: C, mo
   return r;
 }
 
+/** A unary gRPC call with one request's gRPC context (its correlation id, the gateway's deadline). */
+export type RequestCall = <Cl extends Client, M extends UnaryMethod<Cl>>(
+  client: Cl,
+  method: M,
+  request: RequestOf<Cl, M>,
+) => Promise<ResponseOf<Cl, M>>;
+
 /** What the table hands a route's handler besides the request: its input, parsed, and its gRPC call. */
 export interface RouteInput<B, P> {
   /** The JSON body as the route's `body` schema parses it (parseBody); undefined without one. */
   body: B;
   /** The path parameters as the route's `params` parse them; undefined without them. */
   params: P;
-  /** A unary call with this request's gRPC context (its correlation id, the gateway's deadline). */
-  call: <Cl extends Client, M extends UnaryMethod<Cl>>(
-    client: Cl,
-    method: M,
-    request: RequestOf<Cl, M>,
-  ) => Promise<ResponseOf<Cl, M>>;
+  call: RequestCall;
 }
 
 /** What a parsed route's context carries: the request's gRPC context (grpcContext.ts). */
@@ -257,16 +259,16 @@ export function route<C extends CallingContext, S extends z.ZodType, P, O extend
     ...rest,
     handler: (c) => async (req, res) => {
       const ctx = c.ctx(req);
-      const input = {
-        params: params?.(req.params),
-        body: r.body ? parseBody(r.body, req.body) : undefined,
-        call: <Cl extends Client, M extends UnaryMethod<Cl>>(
-          client: Cl,
-          method: M,
-          request: RequestOf<Cl, M>,
-        ) => callUnary(client, method, request, ctx),
-      };
-      const answer = await handler(c, input, req, res);
+      const answer = await handler(
+        c,
+        {
+          params: params?.(req.params),
+          body: r.body ? parseBody(r.body, req.body) : undefined,
+          call: (client, method, request) => callUnary(client, method, request, ctx),
+        },
+        req,
+        res,
+      );
       if (answer === undefined) return;
       if (!r.ok.schema) throw new Error(`${routeKey(r)} answers ${r.ok.media?.type}, not JSON`);
       res.status(r.status ?? 200).json(r.ok.schema.parse(answer));

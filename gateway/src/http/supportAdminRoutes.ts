@@ -15,7 +15,7 @@ import { HttpError } from './errors.js';
 import { ctxOf } from './grpcContext.js';
 import { balancesJson, depositJson, withdrawalJson } from './moneyViews.js';
 import { TOO_MANY_REQUESTS, mustBeString } from './refusals.js';
-import { TAGS, json, route, type Route, type RouteInput } from './routeTable.js';
+import { TAGS, json, route, type Route, type RequestCall } from './routeTable.js';
 import { CLAIM_REFUSALS } from './routeDocs.js';
 import { parseTokenParam } from './validation.js';
 import {
@@ -35,7 +35,7 @@ import type { SupportContext, SupportRouteDeps } from './supportContext.js';
 /** Support writes in the conversation: a note changes nothing the person sees and needs no claim; a reply claims it. */
 const sendAsSupport = async (
   { support, caller, claimFor }: SupportContext,
-  call: RouteInput<unknown, unknown>['call'],
+  call: RequestCall,
   res: Response,
   conversationId: string,
   message: { text?: string; internal?: boolean; attachment?: sp.SendSupportRequest['attachment'] },
