@@ -60,9 +60,8 @@ export function start(deps: IdentityDeps): Promise<ServiceHandle> {
       ...deps,
       integrationEventsModule: serviceMappingModule(import.meta.url),
     },
-    async ({ store: ownStore, onStop, serveGrpc }) => {
-      const kv = deps.kv ?? createMemoryKeyValueStore();
-      if (!deps.kv) onStop(() => kv.close());
+    async ({ store: ownStore, onStop, givenOrOpened, serveGrpc }) => {
+      const kv = await givenOrOpened(deps.kv, createMemoryKeyValueStore);
       // revocations out to every gateway (Redis pub/sub when REDIS_URL is set; always to a gateway in this process)
       const revocations = createSessionRevocationPublisher({ redisUrl: config.REDIS_URL, logger });
       onStop(() => revocations.close());

@@ -59,9 +59,8 @@ export function start(deps: KycDeps): Promise<KycHandle> {
       mainUrl: import.meta.url,
       indexes: KYC_INDEXES,
     },
-    async ({ store, onStop, consume, serveGrpc, clock, personalData }) => {
-      const stored = deps.documents ?? (await createDocumentStore(config));
-      if (!deps.documents) onStop(() => stored.close());
+    async ({ store, onStop, givenOrOpened, consume, serveGrpc, clock, personalData }) => {
+      const stored = await givenOrOpened(deps.documents, () => createDocumentStore(config));
       // documents are kept sealed with their owner's key (unreadable everywhere once the user is deleted)
       const documents = sealedDocumentStore(stored, personalData);
       const ctx: KycContext = { store, clock, newId: randomUUID, personalData };

@@ -51,12 +51,20 @@ export interface ServiceHandle {
   stop(): Promise<void>;
 }
 
+/** Something a service may open and close at its stop. */
+type Closable = { close?(): unknown };
+
 /** What a service builds itself from, inside startService. */
 export interface ServiceParts {
   /** The service's store: build everything on it (its appends record their integration events). */
   store: ServiceStore;
   /** Runs `stop` when the service stops (in reverse order of registration). */
   onStop(stop: () => Promise<void> | void): void;
+  /**
+   * `given` when there is one (a test's: its owner closes it); else what `open` makes, closed when the
+   * service stops.
+   */
+  givenOrOpened<T>(given: T | undefined, open: () => Promise<T & Closable> | (T & Closable)): Promise<T>;
   /**
    * Applies `source`'s events (topicOf(source)) once per event id, in the service's consumer group.
    * `types`: the event types `handle` acts on (the others only advance the offset); absent: all.
@@ -143,6 +151,12 @@ export async function startService<Own extends { grpcAddress: string }>(
     const own = await compose({
       store,
       onStop,
+      async givenOrOpened(given, open) {
+        if (given !== undefined) return given;
+        const opened = await open();
+        onStop(async () => void (await opened.close?.()));
+        return opened;
+      },
       clock: spec.clock ?? (() => new Date()),
       personalData: personalDataOf(spec),
       async consume(source, handle, types) {

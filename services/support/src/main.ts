@@ -38,9 +38,10 @@ export function start(deps: SupportDeps): Promise<SupportHandle> {
       mainUrl: import.meta.url,
       indexes: SUPPORT_INDEXES,
     },
-    async ({ store, onStop, consume, serveGrpc, clock, personalData }) => {
-      const stored = deps.attachments ?? (await createPrivateFileStore(config, ATTACHMENT_STORE));
-      if (!deps.attachments) onStop(() => stored.close());
+    async ({ store, givenOrOpened, consume, serveGrpc, clock, personalData }) => {
+      const stored = await givenOrOpened(deps.attachments, () =>
+        createPrivateFileStore(config, ATTACHMENT_STORE),
+      );
       const ctx: SupportContext = {
         store,
         clock,

@@ -57,35 +57,36 @@ export async function startHeldRequestService<
     grpcService(ctx: Ctx, options: { logger: Logger }): GrpcServiceRegistration;
   },
 ): Promise<HeldRequestServiceHandle> {
-  return startService(spec, async ({ store, onStop, consume, serveGrpc, clock, personalData }) => {
-    const opened = spec.ledger ? undefined : spec.openLedger();
-    if (opened) onStop(async () => void (await opened.close?.()));
-    const ledger = spec.ledger ?? opened!;
-    const { logger, maxPendingPerUser } = spec;
-    const base = {
-      store,
-      ledger,
-      logger,
-      clock,
-      newId: spec.newId ?? randomUUID,
-      personalData,
-      maxPendingPerUser,
-    };
-    const ctx = spec.context ? spec.context(base) : (base as Ctx);
-    // identity events -> the user directory (name and email), exactly once per event id
-    await consume(
-      'identity',
-      async (event, tx) => {
-        await handleIdentityEvent(event, tx);
-        personalData.forgetIfDeleted(event);
-      },
-      DIRECTORY_EVENT_TYPES,
-    );
-    // the service's own loops, and the process manager (re-drives owed ledger calls)
-    spec.startLoops?.(ctx, onStop);
-    const manager = spec.startProcessManager(ctx, { intervalMs: spec.redriveIntervalMs });
-    onStop(() => manager.stop());
-    const grpcAddress = await serveGrpc(spec.grpcAddress, [spec.grpcService(ctx, { logger })]);
-    return { grpcAddress, redrive: () => manager.sweep(0) };
-  });
+  return startService(
+    spec,
+    async ({ store, onStop, givenOrOpened, consume, serveGrpc, clock, personalData }) => {
+      const ledger = await givenOrOpened(spec.ledger, () => spec.openLedger());
+      const { logger, maxPendingPerUser } = spec;
+      const base = {
+        store,
+        ledger,
+        logger,
+        clock,
+        newId: spec.newId ?? randomUUID,
+        personalData,
+        maxPendingPerUser,
+      };
+      const ctx = spec.context ? spec.context(base) : (base as Ctx);
+      // identity events -> the user directory (name and email), exactly once per event id
+      await consume(
+        'identity',
+        async (event, tx) => {
+          await handleIdentityEvent(event, tx);
+          personalData.forgetIfDeleted(event);
+        },
+        DIRECTORY_EVENT_TYPES,
+      );
+      // the service's own loops, and the process manager (re-drives owed ledger calls)
+      spec.startLoops?.(ctx, onStop);
+      const manager = spec.startProcessManager(ctx, { intervalMs: spec.redriveIntervalMs });
+      onStop(() => manager.stop());
+      const grpcAddress = await serveGrpc(spec.grpcAddress, [spec.grpcService(ctx, { logger })]);
+      return { grpcAddress, redrive: () => manager.sweep(0) };
+    },
+  );
 }
