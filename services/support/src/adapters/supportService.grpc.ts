@@ -118,12 +118,23 @@ export function supportGrpcService(
     async (req: Req, call: CallContext): Promise<Res> =>
       ctx.personalData.openAll(output(await useCase(ctx, input(req, call))));
 
+  /** A method whose use case takes its caller (from the request and the call) apart from its input. */
+  const byCaller = <Req extends { caller?: Caller; callerRole: string }, In, Out, Res>(
+    useCase: (c: SupportContext, who: SupportCaller, input: In) => Promise<Out>,
+    input: (req: Req) => In,
+    output: (out: Out) => Res,
+  ) =>
+    via(
+      (c, asked: { who: SupportCaller; input: In }) => useCase(c, asked.who, asked.input),
+      (req: Req, call) => ({ who: caller(req, call), input: input(req) }),
+      output,
+    );
+
   /** The admin decisions on a conversation that take only its id. */
   const decision = (type: Parameters<typeof decideConversation>[3]) =>
-    via(
-      (c, input: { caller: SupportCaller; conversationId: string }) =>
-        decideConversation(c, input.caller, input.conversationId, type),
-      (req: ConversationRequest, call) => ({ caller: caller(req, call), conversationId: req.conversationId }),
+    byCaller(
+      (c, who, conversationId: string) => decideConversation(c, who, conversationId, type),
+      (req: ConversationRequest) => req.conversationId,
       conversationToProto,
     );
 
@@ -168,31 +179,23 @@ export function supportGrpcService(
         }),
         sentToProto,
       ),
-      listConversations: via(
-        (c, input: { caller: SupportCaller; status: StatusFilter; assigned: AssignedFilter; q: string }) =>
-          listConversations(c, input.caller, input),
-        (req: ListConversationsRequest, call) => ({
-          caller: caller(req, call),
+      listConversations: byCaller(
+        listConversations,
+        (req: ListConversationsRequest) => ({
           status: statusFilter(req.status),
           assigned: assignedFilter(req.assigned),
           q: req.q,
         }),
         (conversations) => ({ conversations: conversations.map(conversationToProto) }),
       ),
-      getConversation: via(
-        (c, input: { caller: SupportCaller; conversationId: string }) =>
-          getConversation(c, input.caller, input.conversationId),
-        (req: ConversationRequest, call) => ({
-          caller: caller(req, call),
-          conversationId: req.conversationId,
-        }),
+      getConversation: byCaller(
+        getConversation,
+        (req: ConversationRequest) => req.conversationId,
         withMessagesToProto,
       ),
-      sendSupport: via(
-        (c, input: Parameters<typeof sendSupport>[2] & { caller: SupportCaller }) =>
-          sendSupport(c, input.caller, input),
-        (req: SendSupportRequest, call) => ({
-          caller: caller(req, call),
+      sendSupport: byCaller(
+        sendSupport,
+        (req: SendSupportRequest) => ({
           conversationId: req.conversationId,
           text: req.text,
           internal: req.internal,
@@ -200,21 +203,17 @@ export function supportGrpcService(
         }),
         sentToProto,
       ),
-      sendDepositAddress: via(
-        (c, input: { caller: SupportCaller; conversationId: string; addressId: string }) =>
-          sendDepositAddress(c, input.caller, input),
-        (req: SendDepositAddressRequest, call) => ({
-          caller: caller(req, call),
+      sendDepositAddress: byCaller(
+        sendDepositAddress,
+        (req: SendDepositAddressRequest) => ({
           conversationId: req.conversationId,
           addressId: req.addressId,
         }),
         sentToProto,
       ),
-      assignConversation: via(
-        (c, input: { caller: SupportCaller; conversationId: string; assigneeId: string }) =>
-          assignConversation(c, input.caller, input),
-        (req: AssignRequest, call) => ({
-          caller: caller(req, call),
+      assignConversation: byCaller(
+        assignConversation,
+        (req: AssignRequest) => ({
           conversationId: req.conversationId,
           assigneeId: req.assigneeId,
         }),
@@ -241,23 +240,16 @@ export function supportGrpcService(
         (req: ListAddressesRequest, call) => caller(req, call),
         (addresses) => ({ addresses: addresses.map(addressToProto) }),
       ),
-      addAddress: via(
-        (c, input: { caller: SupportCaller; network: string; label: string; address: string }) =>
-          addAddress(c, input.caller, input),
-        (req: AddAddressRequest, call) => ({
-          caller: caller(req, call),
+      addAddress: byCaller(
+        addAddress,
+        (req: AddAddressRequest) => ({
           network: req.network,
           label: req.label,
           address: req.address,
         }),
         addressToProto,
       ),
-      retireAddress: via(
-        (c, input: { caller: SupportCaller; addressId: string }) =>
-          retireAddress(c, input.caller, input.addressId),
-        (req: RetireAddressRequest, call) => ({ caller: caller(req, call), addressId: req.addressId }),
-        addressToProto,
-      ),
+      retireAddress: byCaller(retireAddress, (req: RetireAddressRequest) => req.addressId, addressToProto),
       getGivenAddress: via(
         givenAddress,
         (req: GetGivenAddressRequest) => ({ userId: req.userId, addressId: req.addressId }),
