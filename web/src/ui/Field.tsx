@@ -8,32 +8,6 @@ import {
   type TextareaHTMLAttributes,
 } from 'react';
 
-interface FieldShellProps {
-  label: string;
-  hint?: ReactNode;
-  optional?: boolean;
-  children: (id: string, describedBy: string | undefined) => ReactNode;
-}
-
-function FieldShell({ label, hint, optional, children }: FieldShellProps) {
-  const id = useId();
-  const hintId = hint ? `${id}-hint` : undefined;
-  return (
-    <div className="field">
-      <label className="field__label" htmlFor={id}>
-        {label}
-        {optional ? <span className="field__optional"> (optional)</span> : null}
-      </label>
-      {children(id, hintId)}
-      {hint ? (
-        <div className="field__hint" id={hintId}>
-          {hint}
-        </div>
-      ) : null}
-    </div>
-  );
-}
-
 /**
  * What every field takes besides its control's own attributes; `onValue` gets the text entered, for a
  * caller that holds only the value (instead of `onChange`).
@@ -43,76 +17,70 @@ interface FieldProps {
   hint?: ReactNode;
   optional?: boolean;
   onValue?: (value: string) => void;
+  className?: string;
+}
+
+/** The attributes a field gives its control: its id, its hint, its classes and the `onValue` handler. */
+interface ControlProps {
+  id: string;
+  'aria-describedby': string | undefined;
+  className: string;
+  onChange: ((event: ChangeEvent<{ value: string }>) => void) | undefined;
+}
+
+/**
+ * A labelled field: the label (marked optional where it is), the control `render` draws from the attributes
+ * the field gives it (classes `kind` and the caller's) and the caller's other props, then the hint.
+ */
+function FieldShell<T extends FieldProps>({
+  field,
+  kind,
+  render,
+}: {
+  field: T;
+  kind: string;
+  render: (control: ControlProps, rest: Omit<T, keyof FieldProps>) => ReactNode;
+}) {
+  const { label, hint, optional, onValue, className, ...rest } = field;
+  const id = useId();
+  const hintId = hint ? `${id}-hint` : undefined;
+  const control: ControlProps = {
+    id,
+    'aria-describedby': hintId,
+    className: `${kind} ${className ?? ''}`,
+    onChange: onValue && ((event) => onValue(event.target.value)),
+  };
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        {label}
+        {optional ? <span className="field__optional"> (optional)</span> : null}
+      </label>
+      {render(control, rest)}
+      {hint ? (
+        <div className="field__hint" id={hintId}>
+          {hint}
+        </div>
+      ) : null}
+    </div>
+  );
 }
 
 type InputFieldProps = InputHTMLAttributes<HTMLInputElement> & FieldProps;
 
-/** The change handler that hands `onValue` the control's text (none without `onValue`). */
-const valueHandler = (onValue: FieldProps['onValue']) =>
-  onValue && ((event: ChangeEvent<{ value: string }>) => onValue(event.target.value));
+export function InputField(props: InputFieldProps) {
+  return <FieldShell field={props} kind="input" render={(c, input) => <input {...c} {...input} />} />;
+}
 
-export function InputField({ label, hint, optional, onValue, className, ...input }: InputFieldProps) {
+export function SelectField(props: SelectHTMLAttributes<HTMLSelectElement> & FieldProps) {
   return (
-    <FieldShell label={label} hint={hint} optional={optional}>
-      {(id, describedBy) => (
-        <input
-          id={id}
-          aria-describedby={describedBy}
-          className={`input ${className ?? ''}`}
-          onChange={valueHandler(onValue)}
-          {...input}
-        />
-      )}
-    </FieldShell>
+    <FieldShell field={props} kind="input select" render={(c, select) => <select {...c} {...select} />} />
   );
 }
 
-export function SelectField({
-  label,
-  hint,
-  optional,
-  onValue,
-  className,
-  children,
-  ...select
-}: SelectHTMLAttributes<HTMLSelectElement> & FieldProps) {
+export function TextAreaField(props: TextareaHTMLAttributes<HTMLTextAreaElement> & FieldProps) {
   return (
-    <FieldShell label={label} hint={hint} optional={optional}>
-      {(id, describedBy) => (
-        <select
-          id={id}
-          aria-describedby={describedBy}
-          className={`input select ${className ?? ''}`}
-          onChange={valueHandler(onValue)}
-          {...select}
-        >
-          {children}
-        </select>
-      )}
-    </FieldShell>
-  );
-}
-
-export function TextAreaField({
-  label,
-  hint,
-  optional,
-  onValue,
-  className,
-  ...area
-}: TextareaHTMLAttributes<HTMLTextAreaElement> & FieldProps) {
-  return (
-    <FieldShell label={label} hint={hint} optional={optional}>
-      {(id, describedBy) => (
-        <textarea
-          id={id}
-          aria-describedby={describedBy}
-          className={`input textarea ${className ?? ''}`}
-          onChange={valueHandler(onValue)}
-          {...area}
-        />
-      )}
-    </FieldShell>
+    <FieldShell field={props} kind="input textarea" render={(c, area) => <textarea {...c} {...area} />} />
   );
 }
 
