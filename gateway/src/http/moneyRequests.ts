@@ -187,8 +187,8 @@ const capitalized = (w: string) => w[0]!.toUpperCase() + w.slice(1);
 
 /**
  * GET of an admin queue (deposits, investments, withdrawals waiting for a decision), paged oldest first:
- * `list` asks the owning service for a page as the admin (`page`: the caller and the page's limit and cursor),
- * the next page's cursor goes in X-Next-Cursor, and `answer` is the body.
+ * `list` asks the owning service for a page as the admin (`page`: the caller and the page's limit and cursor)
+ * with the request's `call`, the next page's cursor goes in X-Next-Cursor, and `answer` is the body.
  */
 export const pendingQueue = <Out extends { nextCursor: string }>(
   doc: Pick<Route<MoneyContext>, 'path' | 'tag' | 'summary' | 'ok'>,
@@ -213,9 +213,10 @@ export const pendingQueue = <Out extends { nextCursor: string }>(
   });
 
 /**
- * POST of a held-money request (an investment, a withdrawal) by its user: the body parsed, identity's facts
- * about the user (never the request's), the Idempotency-Key as the request's id; `call` is the service's
- * command, the answer (201) its message and the record (`view`) under the record's name.
+ * POST of a held-money request (an investment, a withdrawal) by its user: the body (parsed by the table),
+ * identity's facts about the user (never the request's), the Idempotency-Key as the request's id; `command`
+ * is the service's command (made with the request's `call`), the answer (201) its message and the record
+ * (`view`) under the record's name.
  */
 export const heldRequestCreate = <S extends z.ZodType, Out extends { message: string }>(
   record: 'investment' | 'withdrawal',
@@ -249,8 +250,8 @@ export const heldRequestCreate = <S extends z.ZodType, Out extends { message: st
 
 /**
  * PUT approve / reject of a held-money request (an investment, a withdrawal): decided once, under the
- * deciding admin's claim on it. `call` is the service's decision; the answer is its message and the record
- * (`view`) under the record's name.
+ * deciding admin's claim on it (the id in the path parsed by the table). `command` is the service's decision
+ * (made with the request's `call`); the answer is its message and the record (`view`) under the record's name.
  */
 export const heldRequestDecisions = <Out extends { message: string }>(
   record: 'investment' | 'withdrawal',
