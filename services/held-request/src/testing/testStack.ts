@@ -149,6 +149,12 @@ export async function startHeldRequestStack<
   };
   await boot();
 
+  const restart = async (o: BootOptions<Port> = {}) => {
+    client.close();
+    await service.stop();
+    await boot(o);
+  };
+
   const published: StoredEvent[] = [];
   const sub = await bus.subscribe({
     topic: topicOf(spec.service),
@@ -197,17 +203,10 @@ export async function startHeldRequestStack<
     get service() {
       return service;
     },
-    async restart(o: BootOptions<Port> = {}) {
-      client.close();
-      await service.stop();
-      await boot(o);
-    },
+    restart,
     /** Restarts the service on the real ledger with `calls` in place of its own (a ledger call lost or refused). */
-    async restartWithLedger(calls: Partial<Port>) {
-      client.close();
-      await service.stop();
-      await boot({ ledger: { ...ledgerSide.realLedger(), ...calls } });
-    },
+    restartWithLedger: (calls: Partial<Port>) =>
+      restart({ ledger: { ...ledgerSide.realLedger(), ...calls } }),
     async stop() {
       await sub.stop();
       client.close();
