@@ -66,6 +66,14 @@ async function addAddress(network: string, label: string, address: string): Prom
 }
 
 describe('an investor and support', () => {
+  it('a stranger (no session, no visitor cookie) is refused 401 before their message is read, whatever it holds', async () => {
+    const stranger = new HttpSession(t.url);
+    for (const body of [{ text: 'Hello?' }, { text: '   ' }, { text: 7 }, {}]) {
+      const res = await stranger.post('/api/support/conversations/mine/messages', body);
+      expect({ body, status: res.status }).toEqual({ body, status: 401 });
+    }
+  });
+
   it('mine is null before the first message; bad text is refused and stores nothing; the first message opens it', async () => {
     const investor = await verifiedUser(t.url);
     const b = investor.browser;

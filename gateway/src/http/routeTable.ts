@@ -210,8 +210,11 @@ export type RequestCall = <Cl extends Client, M extends UnaryMethod<Cl>>(
 
 /** What the table hands a route's handler besides the request: its input, parsed, and its gRPC call. */
 export interface RouteInput<B, P> {
-  /** The JSON body as the route's `body` schema parses it (parseBody); undefined without one. */
-  body: B;
+  /**
+   * The JSON body as the route's `body` schema parses it (parseBody), refused with its 400 where the handler
+   * first reads it; undefined without one.
+   */
+  readonly body: B;
   /** The path parameters as the route's `params` parse them; undefined without them. */
   params: P;
   call: RequestCall;
@@ -259,11 +262,15 @@ export function route<C extends CallingContext, S extends z.ZodType, P, O extend
     ...rest,
     handler: (c) => async (req, res) => {
       const ctx = c.ctx(req);
+      const schema = r.body;
       const answer = await handler(
         c,
         {
           params: params?.(req.params),
-          body: r.body ? parseBody(r.body, req.body) : undefined,
+          // parsed where the handler first reads it: one that checks the caller first reads it after
+          get body() {
+            return schema ? parseBody(schema, req.body) : undefined;
+          },
           call: (client, method, request) => callUnary(client, method, request, ctx),
         },
         req,

@@ -123,10 +123,12 @@ const SUPPORT_OWN_ROUTES: Route<SupportContext>[] = [
       400: [SUPPORT_ROUTE_MESSAGES.noText, SUPPORT_ROUTE_MESSAGES.longText, ...mustBeString('text')],
       ...OWN_MESSAGE_REFUSALS,
     },
-    handler: async ({ support, auth, investor, visitorToken, visitorMessages }, { body, call }, req, res) => {
+    handler: async ({ support, auth, investor, visitorToken, visitorMessages }, input, req, res) => {
+      // who sends (a session, else a visitor's cookie) is settled before the body is read
       const session = await auth.optional(req, res);
       const token = session ? '' : visitorToken(req);
       if (!session) await apply(visitorMessages, req, res);
+      const { body, call } = input;
       const out = session
         ? await call(support, 'sendMine', sp.SendMineRequest.fromPartial({ ...investor(res), ...body }))
         : await call(support, 'sendVisitor', sp.SendVisitorRequest.fromPartial({ token, ...body }));
