@@ -6,6 +6,8 @@
  * non-admins; each user sees only their own sign-ins, new browsers and password changes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import type { auditPageAnswer } from './http/answers.js';
 import {
   HttpSession,
   loginCodeOf,
@@ -27,20 +29,6 @@ import {
 let t: TestComposition;
 const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });
 
-interface Entry {
-  id: string;
-  at: string;
-  adminId: string;
-  adminEmail: string;
-  userId: string;
-  userEmail: string;
-  action: string;
-  service: string;
-  address: string;
-  impersonating: boolean;
-  details: string;
-}
-
 beforeAll(async () => {
   t = await startMoneyComposition({ TRUST_PROXY: 'loopback' });
 });
@@ -52,7 +40,7 @@ afterAll(async () => {
 const trail = async (admin: HttpSession, query = '') => {
   const res = await admin.get(`/api/admin/audit${query ? `?${query}` : ''}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { entries: Entry[]; nextCursor: string };
+  return res.body as z.output<typeof auditPageAnswer>;
 };
 
 describe('the audit trail', () => {
