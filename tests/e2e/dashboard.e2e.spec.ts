@@ -24,7 +24,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkA11y } from '../support/a11y.js';
 import { SHOTS, WIDTHS, stepsInOrder, useBrowserTarget } from '../support/browserTarget.js';
-import { KYC_PNG, currentUser, newInvestor, money } from '../support/journey.js';
+import { KYC_PNG, currentUser, newInvestor, money, sidewaysOverflow } from '../support/journey.js';
 import { MONEY_PLANS_JSON } from '../support/moneyJourney.js';
 
 const ADMIN_EMAIL = 'dash-e2e-admin@example.com';
@@ -202,12 +202,8 @@ describe('the investor and admin dashboards in Chromium against the standalone t
           await page.getByText(ready).first().waitFor({ timeout: 30_000 });
           await loaded(page);
           await page.evaluate(() => document.fonts.ready);
-          const widths = await page.evaluate(() => ({
-            scroll: document.documentElement.scrollWidth,
-            client: document.documentElement.clientWidth,
-          }));
-          if (widths.scroll > widths.client)
-            overflowing.push(`${name}-${vp.width}: ${widths.scroll} > ${widths.client}`);
+          const overflow = await sidewaysOverflow(page);
+          if (overflow) overflowing.push(`${name}-${vp.width}: ${overflow}`);
           await page.screenshot({ path: join(SHOTS, `dashboard-${name}-${vp.width}.png`), fullPage: true });
         }
       } finally {

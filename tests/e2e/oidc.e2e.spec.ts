@@ -12,12 +12,12 @@
  *   cd web && npx vite build && cd .. && npx vitest run --project e2e tests/e2e/oidc.e2e.spec.ts
  */
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestIdp, type TestIdp } from '@meridian/gateway/testing/oidcProvider';
 import { checkA11y } from '../support/a11y.js';
 import { SHOTS, stepsInOrder, useBrowserTarget } from '../support/browserTarget.js';
 import { freePort } from '@meridian/platform/util/freePort';
+import { sidewaysOverflow } from '../support/journey.js';
 
 let idp: TestIdp | undefined;
 let callbackUrl = '';
@@ -46,11 +46,6 @@ const e2e = useBrowserTarget({
 });
 const { watcher, newContext, assertNoConsoleErrors } = e2e;
 
-/** The document scrolls sideways at this width (a phone must never need to). */
-async function overflows(page: Page): Promise<boolean> {
-  return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
-}
-
 afterAll(async () => {
   await idp?.stop();
 });
@@ -66,7 +61,7 @@ describe('sign-in through an OpenID Connect provider in Chromium', () => {
       const buttons = page.getByRole('link', { name: /^Continue with / });
       await page.getByRole('link', { name: 'Continue with Google' }).waitFor();
       expect(await buttons.allTextContents()).toEqual(['Continue with Test IdP', 'Continue with Google']);
-      expect(await overflows(page), `/login scrolls sideways at ${width} px`).toBe(false);
+      expect(await sidewaysOverflow(page), `/login scrolls sideways at ${width} px`).toBeNull();
       await checkA11y(page, `login-providers-${width}`);
       await page.screenshot({ path: join(SHOTS, `login-providers-${width}.png`), fullPage: true });
       await context.close();

@@ -28,7 +28,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { verifyStatement } from 'meridian-verify';
 import { checkA11y } from '../support/a11y.js';
 import { SHOTS, WIDTHS, stepsInOrder, useBrowserTarget } from '../support/browserTarget.js';
-import { currentUser, money, newInvestor } from '../support/journey.js';
+import { currentUser, money, newInvestor, sidewaysOverflow } from '../support/journey.js';
 import { MONEY_PLANS_JSON } from '../support/moneyJourney.js';
 import { ROOT } from '../support/standalone.js';
 
@@ -278,12 +278,8 @@ describe('verifiable statements on /transaction-History in Chromium against the 
           await page.getByLabel('Statement file (JSON)').setInputFiles(file);
           await verdict(page).filter({ hasText: text }).waitFor({ timeout: 30_000 });
           await page.evaluate(() => document.fonts.ready);
-          const widths = await page.evaluate(() => ({
-            scroll: document.documentElement.scrollWidth,
-            client: document.documentElement.clientWidth,
-          }));
-          if (widths.scroll > widths.client)
-            overflowing.push(`${name}-${vp.width}: ${widths.scroll} > ${widths.client}`);
+          const overflow = await sidewaysOverflow(page);
+          if (overflow) overflowing.push(`${name}-${vp.width}: ${overflow}`);
           await page.screenshot({ path: join(SHOTS, `statements-${name}-${vp.width}.png`), fullPage: true });
           await checkA11y(page, `statements ${name} ${vp.width}`);
         }

@@ -170,6 +170,33 @@ export async function currentUser(context: BrowserContext, url: string): Promise
   return (await res.json()) as Record<string, any>;
 }
 
+/**
+ * Whether the page scrolls sideways (a phone must never need to): null when it does not, else its scroll
+ * width against its width and the first elements past the right edge.
+ */
+export async function sidewaysOverflow(page: Page): Promise<string | null> {
+  const result = await page.evaluate(() => {
+    const root = document.documentElement;
+    const width = root.clientWidth;
+    const offenders = [...document.body.querySelectorAll<HTMLElement>('*')]
+      .filter((el) => {
+        const r = el.getBoundingClientRect();
+        return (
+          r.width > 0 && r.height > 0 && r.right > width + 1 && getComputedStyle(el).position !== 'fixed'
+        );
+      })
+      .slice(0, 5)
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} right=${Math.round(el.getBoundingClientRect().right)}`,
+      );
+    return { scrollWidth: root.scrollWidth, width, offenders };
+  });
+  return result.scrollWidth > result.width
+    ? `scrollWidth ${result.scrollWidth} > ${result.width} (${result.offenders.join(', ')})`
+    : null;
+}
+
 /** Screenshots at 1280 and 360 px with a check that no element sticks out sideways; offenders collected in `overflowing`. */
 export class Screenshots {
   readonly overflowing: string[] = [];
@@ -180,27 +207,8 @@ export class Screenshots {
   ) {}
 
   private readonly check: CaptureOptions['check'] = async (page, shot) => {
-    const result = await page.evaluate(() => {
-      const root = document.documentElement;
-      const width = root.clientWidth;
-      const offenders = [...document.body.querySelectorAll<HTMLElement>('*')]
-        .filter((el) => {
-          const r = el.getBoundingClientRect();
-          return (
-            r.width > 0 && r.height > 0 && r.right > width + 1 && getComputedStyle(el).position !== 'fixed'
-          );
-        })
-        .slice(0, 5)
-        .map(
-          (el) =>
-            `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} right=${Math.round(el.getBoundingClientRect().right)}`,
-        );
-      return { scrollWidth: root.scrollWidth, width, offenders };
-    });
-    if (result.scrollWidth > result.width)
-      this.overflowing.push(
-        `${shot.name}-${shot.viewport}: scrollWidth ${result.scrollWidth} > ${result.width} (${result.offenders.join(', ')})`,
-      );
+    const overflow = await sidewaysOverflow(page);
+    if (overflow) this.overflowing.push(`${shot.name}-${shot.viewport}: ${overflow}`);
   };
 
   /** waitForText waits up to 30 s here (captureScreens allows 10 s: too little on a busy 2-core machine). */
