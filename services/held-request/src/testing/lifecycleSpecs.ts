@@ -51,16 +51,18 @@ export function expectOwedCalls<E>(owed: (events: E[]) => string, e: LifecycleSt
   expect(owed([e.requested, e.refused])).toBe('none');
 }
 
-/** Each of the ledger's confirmations of a decision is recorded once, and only where it is owed. */
+/**
+ * Each of the ledger's confirmations of a decision (`commands`: the kind's RecordHoldCaptured and
+ * RecordHoldReleased) is recorded once, and only where it is owed.
+ */
 export function expectConfirmationsOnce<C, E extends DomainEvent, S>(
   decider: Decider<C, E, S>,
   e: LifecycleStory<E>,
   messages: LifecycleMessages,
-  now: Date,
+  commands: { capture: C; release: C },
 ): void {
   const spec = DeciderSpecification.for(decider);
-  const capture = { type: 'RecordHoldCaptured', now } as C;
-  const release = { type: 'RecordHoldReleased', now } as C;
+  const { capture, release } = commands;
   spec.given([e.requested, e.held, e.approved]).when(capture).then([e.captured]);
   spec.given([e.requested, e.held, e.approved, e.captured]).when(capture).thenNothingHappens();
   spec.given([e.requested, e.held, e.rejected]).when(release).then([e.released]);
@@ -77,21 +79,20 @@ export function expectConfirmationsOnce<C, E extends DomainEvent, S>(
 
 /**
  * Streams written before a rename still read: a stored event under its former type name folds into the
- * same state as under its current one; the request it opens owes its hold, recorded as `held`.
+ * same state as under its current one; the request it opens owes its hold, recorded as `held` by
+ * `recordHoldPlaced` (the kind's RecordHoldPlaced). The stored event's former name is one the kind's
+ * event type no longer has: it reaches the decider as a stored event does, untyped.
  */
 export function expectFormerNameRead<C, E extends DomainEvent, S>(
   decider: Decider<C, E, S>,
   current: E,
   formerType: string,
-  opened: { then: E[]; held: E; now: Date; owed(events: E[]): string },
+  opened: { then: E[]; held: E; recordHoldPlaced: C; owed(events: E[]): string },
 ): void {
   const fold = (events: E[]) => events.reduce((s, ev) => decider.evolve(s, ev), decider.initialState());
   const former = { ...current, type: formerType } as unknown as E;
   expect(fold([former, ...opened.then])).toEqual(fold([current, ...opened.then]));
   expect(fold([former])).not.toEqual(decider.initialState());
-  DeciderSpecification.for(decider)
-    .given([former])
-    .when({ type: 'RecordHoldPlaced', now: opened.now } as C)
-    .then([opened.held]);
+  DeciderSpecification.for(decider).given([former]).when(opened.recordHoldPlaced).then([opened.held]);
   expect(opened.owed([former])).toBe('hold');
 }

@@ -12,6 +12,7 @@ import { expectKeysetPaging } from '@meridian/platform/testing/pagingSpecs';
 import { expectPendingCap } from '@meridian/platform/testing/pendingCapSpecs';
 import { expectPendingCounter } from '@meridian/platform/testing/pendingCountSpecs';
 import { harnessPerTest } from '@meridian/platform/testing/perTest';
+import { Caller } from '@meridian/proto/meridian/common/v1/common';
 import { stackPerTest } from './testStack.js';
 import type { Decision } from '../app/heldRequests.js';
 
@@ -25,7 +26,6 @@ export interface QueueStack {
   /** The user's request on the kind's harness's terms (`id`: the request's own, '' for a new one); its id. */
   request(userId: string, id?: string): Promise<string>;
   decide(decision: Decision, requestId: string, admin: Admin): Promise<unknown>;
-  call(method: never, request: never): Promise<unknown>;
   /** The admin the specs decide as (the ledger side's). */
   admin: Admin;
   /** What the ledger's invariants find wrong in its store (nothing, after each paging test). */
@@ -33,39 +33,37 @@ export interface QueueStack {
   stop(): Promise<void>;
 }
 
-/** A held-request kind as its queue specs drive it. */
+/** A caller's request of a list or a count. */
+export type QueueRequest = { caller: Caller; callerRole: string; limit?: number; cursor?: string };
+
+/** A page of a list: its requests' ids, in the list's order, and the cursor of the next page. */
+export type QueuePage = { ids: string[]; nextCursor: string };
+
+/** The page of a list's answer: `items` its requests, `idOf` a request's id. */
+export const pageOf = <T>(items: readonly T[], idOf: (item: T) => string, nextCursor: string): QueuePage => ({
+  ids: items.map(idOf),
+  nextCursor,
+});
+
+/** A held-request kind as its queue specs drive it, each of its calls named by its harness. */
 export interface QueueKind<S extends QueueStack> {
-  /** The service's name: its lists answer `<service>s`, each item with its `<service>Id`. */
+  /** The service's name (in the tests' names and its env's `<SERVICE>_MAX_PENDING`). */
   service: string;
-  /** The method listing a caller's own requests, newest first. */
-  userList: string;
   /** The kind's pending counter (its view's `counter.id`). */
   counterId: string;
   startStack(options: { env?: Record<string, string> }): Promise<S>;
+  /** The admin queue (listPending), oldest first. */
+  listPending(stack: S, request: QueueRequest): Promise<QueuePage>;
+  /** A user's own requests (`userId` '' for the caller's), newest first. */
+  listOwn(stack: S, request: QueueRequest & { userId: string }): Promise<QueuePage>;
+  countPending(stack: S, request: QueueRequest): Promise<{ count: number }>;
 }
 
-/** The kind of `service` listing a caller's own requests with `userList`, its view counting the pending ones. */
-export const queueKind = <S extends QueueStack>(
-  service: string,
-  userList: string,
-  view: { counter: { id: string } },
-  startStack: (options: { env?: Record<string, string> }) => Promise<S>,
-): QueueKind<S> => ({ service, userList, counterId: view.counter.id, startStack });
-
-type Answer = { count: number; nextCursor: string } & Record<string, unknown>;
-
-/** The kind's calls, by method name, and the ids of a list's answer. */
-function queueOf<S extends QueueStack>(kind: QueueKind<S>, stack: S) {
-  const call = (method: string, request: object) =>
-    (stack.call as unknown as (m: string, r: object) => Promise<Answer>)(method, request);
-  const items = (out: Answer) => out[`${kind.service}s`] as Record<string, string>[];
-  const admin = { caller: { userId: stack.admin.userId }, callerRole: 'admin' };
-  const asUser = (userId: string) => ({ caller: { userId }, callerRole: 'subscriber' });
-  const page = async (out: Promise<Answer>) => {
-    const answer = await out;
-    return { ids: items(answer).map((i) => i[`${kind.service}Id`]), nextCursor: answer.nextCursor };
-  };
-  return { call, items, admin, asUser, page };
+/** The requests the specs list and count as: the stack's admin, or the user `userId`. */
+function callersOf(stack: QueueStack) {
+  const admin = { caller: Caller.fromPartial({ userId: stack.admin.userId }), callerRole: 'admin' };
+  const asUser = (userId: string) => ({ caller: Caller.fromPartial({ userId }), callerRole: 'subscriber' });
+  return { admin, asUser };
 }
 
 /**
@@ -77,19 +75,19 @@ export function heldRequestPagingSpecs<S extends QueueStack>(kind: QueueKind<S>)
   const env = { [`${kind.service.toUpperCase()}_MAX_PENDING`]: '1000' };
   const stack = stackPerTest(() => kind.startStack({ env }));
   it(`pages the pending queue oldest first and a user’s ${kind.service}s newest first`, async () => {
-    const { call, admin, asUser, page } = queueOf(kind, stack);
+    const { admin, asUser } = callersOf(stack);
     const users = [0, 1].map(() => `user-${randomUUID()}`);
     for (const u of users) await stack.fund(u, '5000');
     for (let i = 0; i < 6; i++) await stack.request(users[i % 2]);
     await expectKeysetPaging({
       order: 'asc',
       add: () => stack.request(users[0]),
-      page: (limit, cursor) => page(call('listPending', { ...admin, limit, cursor })),
+      page: (limit, cursor) => kind.listPending(stack, { ...admin, limit, cursor }),
     });
     await expectKeysetPaging({
       order: 'desc',
       add: () => stack.request(users[1]),
-      page: (limit, cursor) => page(call(kind.userList, { ...asUser(users[1]), userId: '', limit, cursor })),
+      page: (limit, cursor) => kind.listOwn(stack, { ...asUser(users[1]), userId: '', limit, cursor }),
     });
   });
   return stack;
@@ -103,16 +101,16 @@ export function heldRequestPendingSpecs<S extends QueueStack>(kind: QueueKind<S>
     (s) => s.stop(),
   );
   it(`counts the pending ${kind.service}s through request, approve, reject, replays and a backfill`, async () => {
-    const { call, items, admin, asUser } = queueOf(kind, stack);
+    const { admin, asUser } = callersOf(stack);
     const userId = `user-${randomUUID()}`;
     await stack.fund(userId, '5000');
     await expectPendingCounter(
       {
         store: stack.store,
         counterId: kind.counterId,
-        count: async () => (await call('countPending', admin)).count,
-        countAsSubscriber: () => call('countPending', asUser(userId)),
-        listed: async () => items(await call('listPending', admin)).length,
+        count: async () => (await kind.countPending(stack, admin)).count,
+        countAsSubscriber: () => kind.countPending(stack, asUser(userId)),
+        listed: async () => (await kind.listPending(stack, admin)).ids.length,
         request: (id) => stack.request(userId, id),
         decide: (id, decision) => stack.decide(decision, id, stack.admin),
       },

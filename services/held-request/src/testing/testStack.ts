@@ -11,7 +11,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
-import { CloseAccountRequest } from '@meridian/proto/meridian/common/v1/common';
 import { expect } from 'vitest';
 import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
 import { unavailable } from '@meridian/platform/eventSourcing/errors';
@@ -53,31 +52,22 @@ export interface LedgerSideOf<Port> {
   stop(): Promise<void>;
 }
 
-type RequestCodec = { fromPartial(o: unknown): unknown };
-const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-
 /**
- * The request codecs of a service's methods, found in its generated proto module by the proto's naming
- * (`startInvest` takes StartInvestRequest; approve/reject<Kind> take Decide<Kind>Request; closeAccount
- * common's CloseAccountRequest). ts-proto
- * encodes a missing string as "undefined": requests are completed with fromPartial first.
+ * A service's request codec of each of its methods, named literally by its harness (`startInvest`:
+ * StartInvestRequest, both decisions: Decide<Kind>Request, closeAccount: common's CloseAccountRequest).
+ * ts-proto encodes a missing string as "undefined": requests are completed with fromPartial first.
  */
-function requestCodecs(proto: object, service: string): Record<string, RequestCodec> {
-  const module = proto as Record<string, unknown>;
-  const Kind = capitalize(service);
-  const methods = Object.keys(module[`${Kind}ServiceService`] as object);
-  return Object.fromEntries(
-    methods.map((method) => {
-      const decision = /^(approve|reject)/.test(method) ? module[`Decide${Kind}Request`] : undefined;
-      // closeAccount takes the common message (every money service has it)
-      const shared = method === 'closeAccount' ? CloseAccountRequest : undefined;
-      const codec = (module[`${capitalize(method)}Request`] ?? decision ?? shared) as
-        RequestCodec | undefined;
-      if (!codec) throw new Error(`no request message for ${service}.${method}`);
-      return [method, codec];
-    }),
-  );
-}
+export type RequestCodecs<C> = {
+  [M in UnaryMethod<C>]: { fromPartial(object: Partial<RequestOf<C, M>>): RequestOf<C, M> };
+};
+
+/** `call(method, partialRequest)` on a service's client, the request completed with its defaults. */
+export type Call<C> = <M extends UnaryMethod<C>>(
+  method: M,
+  request: Partial<RequestOf<C, M>>,
+) => Promise<ResponseOf<C, M>>;
+
+type Admin = { userId: string; role: string };
 
 export type BootOptions<Port> = { ledger?: Port; clock?: () => Date };
 
@@ -110,15 +100,16 @@ export async function startHeldRequestStack<
   /** The service's config from env (the stack's test env given). */
   config(env: Record<string, string>): Config;
   start(deps: StackDeps<Port, Config>): Promise<Handle>;
-  /** The service's generated proto module (its service definition and request messages). */
-  proto: object;
+  /** The request codec of each of the service's methods. */
+  requests: RequestCodecs<C>;
+  /** An admin's decision on `requestId` through the kind's approve<Kind> / reject<Kind> RPC. */
+  decide(call: Call<C>, decision: Decision, requestId: string, admin: Admin): Promise<unknown>;
   client: new (
     address: string,
     credentials: grpc.ChannelCredentials,
     options?: Partial<grpc.ClientOptions>,
   ) => C;
 }) {
-  const requests = requestCodecs(spec.proto, spec.service);
   const logger = createLogger(`${spec.service}-test`);
   const ledgerSide = await spec.ledgerSide(logger);
   const { bus } = ledgerSide;
@@ -162,42 +153,18 @@ export async function startHeldRequestStack<
     handler: async (e) => void published.push(e),
   });
 
-  const call = <M extends UnaryMethod<C>>(
-    method: M,
-    request: Partial<RequestOf<C, M>>,
-  ): Promise<ResponseOf<C, M>> =>
-    callUnary(client, method, requests[method as string].fromPartial(request) as never);
+  const call: Call<C> = (method, request) =>
+    callUnary(client, method, spec.requests[method].fromPartial(request));
 
-  /** An admin's decision through the kind's approve<Kind> / reject<Kind> (`<kind>Id`). */
-  const Kind = capitalize(spec.service);
-  const decide = (decision: Decision, requestId: string, admin: { userId: string; role: string }) =>
-    callUnary(
-      client,
-      `${decision}${Kind}` as UnaryMethod<C>,
-      requests[`${decision}${Kind}`].fromPartial({
-        caller: { userId: admin.userId },
-        callerRole: admin.role,
-        [`${spec.service}Id`]: requestId,
-      }) as never,
-    );
-
-  /** A user's request through the kind's request `method` (`fields`: the kind's own); resolves to its id. */
-  const submit = async (method: UnaryMethod<C>, userId: string, amount: string, fields: object, id = '') => {
-    const request = { caller: { userId }, callerRole: 'subscriber', callerVerified: true, amount, ...fields };
-    const answer = (await callUnary(
-      client,
-      method,
-      requests[method as string].fromPartial({ ...request, [`${spec.service}Id`]: id }) as never,
-    )) as Record<string, Record<string, string>>;
-    return answer[spec.service][`${spec.service}Id`];
-  };
+  /** An admin's decision through the kind's approve<Kind> / reject<Kind>. */
+  const decide = (decision: Decision, requestId: string, admin: Admin) =>
+    spec.decide(call, decision, requestId, admin);
 
   return {
     ...ledgerSide,
     store,
     personalData,
     decide,
-    submit,
     published,
     call,
     get service() {
@@ -239,20 +206,19 @@ export interface RebuildStack<Port extends RebuildPort> {
   registerUser(userId: string, name: string, email: string): Promise<void>;
   /** Credits the balance the kind's requests are held from (dollars). */
   fund(userId: string, dollars: string): Promise<void>;
-  decide(decision: Decision, requestId: string, admin: { userId: string; role: string }): Promise<unknown>;
-  submit(method: string, userId: string, amount: string, fields: object, requestId?: string): Promise<string>;
+  decide(decision: Decision, requestId: string, admin: Admin): Promise<unknown>;
+  /** The user's request of `amount` on the kind's harness's terms (`requestId`: its own); resolves to its id. */
+  submit(userId: string, amount: string, requestId?: string): Promise<string>;
 }
 type RebuildPort = HoldLedger & { getBalances(userId: string): Promise<object> };
 
-export interface RebuildKind<Doc> {
+export interface RebuildKind<Doc extends { sync: string }> {
   /** The kind's read model: its stream, collection, projection, id field, pending status, query by id. */
   view: LogProjection & {
     idField: string;
     pendingStatus: string;
     byId(reads: ServiceStore, id: string): Promise<Doc | null>;
   };
-  /** The kind's request method and its own fields of a valid request (the stack fills in the rest). */
-  request: { method: string; fields: object };
   /** The balance field of getBalances a request is held from (a stale one lets the ledger refuse). */
   balanceField: string;
   /** The status of an approved request. */
@@ -278,13 +244,13 @@ const identityEvent = (type: string, userId: string, data: Record<string, unknow
  * rebuilt — the requests from the service's own log through the kind's projection, the users directory
  * by replaying identity's topic (kept forever) through the live handler — and compared.
  */
-export async function expectRebuildFromEvents<Port extends RebuildPort, Doc>(
+export async function expectRebuildFromEvents<Port extends RebuildPort, Doc extends { sync: string }>(
   stack: RebuildStack<Port>,
   kind: RebuildKind<Doc>,
 ): Promise<void> {
   const { view, approvedStatus: approved } = kind;
   const request = (userId: string, amount: string, requestId?: string) =>
-    stack.submit(kind.request.method, userId, amount, kind.request.fields, requestId);
+    stack.submit(userId, amount, requestId);
   const pending = view.pendingStatus;
   const ID_OF: IdFields = { [view.collection]: view.idField, [USERS]: 'userId' };
   const [u1, u2, u3] = [1, 2, 3].map((n) => `user-${n}-${randomUUID()}`);
@@ -303,7 +269,11 @@ export async function expectRebuildFromEvents<Port extends RebuildPort, Doc>(
   const clock = () => new Date(Date.now() + offsetMs);
   const real = stack.realLedger();
   await stack.restart({ ledger: real, clock });
-  const doc = async (id: string) => (await view.byId(stack.store, id)) as Doc & { sync: string };
+  const doc = async (id: string) => {
+    const found = await view.byId(stack.store, id);
+    if (!found) throw new Error(`no request ${id} in ${view.collection}`);
+    return found;
+  };
 
   // approved, then the kind's own steps
   const first = await request(u1, '100');
@@ -354,9 +324,8 @@ export async function expectRebuildFromEvents<Port extends RebuildPort, Doc>(
   const before = await snapshotCollections(stack.store, ID_OF);
 
   // the run covers every state the rebuild must restore, the process manager's included
-  const byId = new Map(
-    (before[view.collection] as Record<string, string>[]).map((d) => [d[view.idField], d]),
-  );
+  const requests = await stack.store.find<Record<string, unknown>>(view.collection);
+  const byId = new Map(requests.map((d) => [d[view.idField], d]));
   expect(byId.get(first)).toMatchObject({ status: afterFirst.status, sync: 'none' });
   expect(byId.get(redriven)).toMatchObject({ status: approved, sync: 'none' });
   expect(byId.get(rejected)).toMatchObject({ status: 'Rejected', sync: 'none', funds: 'released' });

@@ -57,7 +57,10 @@ describe('the ledger calls an investment owes, from its events alone', () => {
 
   it('records each confirmation once, and only where it is owed', () => {
     const now = T;
-    expectConfirmationsOnce(investmentDecider, story, INVESTMENT_MESSAGES, now);
+    expectConfirmationsOnce(investmentDecider, story, INVESTMENT_MESSAGES, {
+      capture: { type: 'RecordHoldCaptured', now },
+      release: { type: 'RecordHoldReleased', now },
+    });
     spec
       .given([requested, held, approved, captured, matured])
       .when({ type: 'RecordMaturitySettled', now })
@@ -83,7 +86,7 @@ describe('streams stored before the private request event was renamed', () => {
     expectFormerNameRead(investmentDecider, requested, 'InvestmentRequested', {
       then: [held, approved, matured],
       held,
-      now: T,
+      recordHoldPlaced: { type: 'RecordHoldPlaced', now: T },
       owed,
     });
   });

@@ -19,7 +19,6 @@ it('drops every read model and rebuilds it equal from the events alone', async (
   try {
     await expectRebuildFromEvents(stack, {
       view: investmentView,
-      request: { method: 'startInvest', fields: { planName: 'Starter' } },
       balanceField: 'depositCents',
       approvedStatus: 'Active',
       // matured and settled two hours later

@@ -3,16 +3,31 @@
  * SQLite ':memory:' store, sharing one in-process bus, reached by real gRPC clients: the held-request
  * test stack (@meridian/held-request testing/testStack.ts) with the ledger's `startLedgerForCallers`.
  */
-import { startHeldRequestStack } from '@meridian/held-request/testing/testStack';
+import { type RequestCodecs, startHeldRequestStack } from '@meridian/held-request/testing/testStack';
+import { CloseAccountRequest } from '@meridian/proto/meridian/common/v1/common';
 import type { PersonalData } from '@meridian/platform/personalData';
 import * as inv from '@meridian/proto/meridian/investment/v1/investment';
 import { ADMIN, caller, startLedgerForCallers } from '@meridian/ledger/testing/callerStack';
-import { queueKind } from '@meridian/held-request/testing/queueSpecs';
+import { type QueueKind, pageOf } from '@meridian/held-request/testing/queueSpecs';
 import { parseInvestmentConfig } from '../config.js';
 import { start } from '../main.js';
 import { investmentView } from '../projections/investmentView.js';
 
 export { ADMIN, ADMIN_2, caller, grpcError, type Call } from '@meridian/ledger/testing/callerStack';
+
+/** The request codec of each of the investment service's methods. */
+const REQUESTS: RequestCodecs<inv.InvestmentServiceClient> = {
+  listPlans: inv.ListPlansRequest,
+  startInvest: inv.StartInvestRequest,
+  investmentHistory: inv.InvestmentHistoryRequest,
+  getInvestment: inv.GetInvestmentRequest,
+  listPending: inv.ListPendingRequest,
+  countPending: inv.CountPendingRequest,
+  approveInvestment: inv.DecideInvestmentRequest,
+  rejectInvestment: inv.DecideInvestmentRequest,
+  settleDueForUser: inv.SettleDueForUserRequest,
+  closeAccount: CloseAccountRequest,
+};
 
 export async function startStack(
   options: { plansJson?: string; personalData?: PersonalData; env?: Record<string, string> } = {},
@@ -28,9 +43,31 @@ export async function startStack(
         ...(options.plansJson ? { PLANS_JSON: options.plansJson } : {}),
       }),
     start: (deps: Parameters<typeof start>[0]) => start(deps),
-    proto: inv,
+    requests: REQUESTS,
     client: inv.InvestmentServiceClient,
+    decide: (call, decision, investmentId, admin) => {
+      const request = { caller: caller(admin.userId), callerRole: admin.role, investmentId };
+      switch (decision) {
+        case 'approve':
+          return call('approveInvestment', request);
+        case 'reject':
+          return call('rejectInvestment', request);
+      }
+    },
   });
+  /** The user (verified) starts a Starter investment of `amount` (`investmentId`: its own); answers its id. */
+  const submit = async (userId: string, amount: string, investmentId = '') => {
+    const { investment } = await stack.call('startInvest', {
+      caller: caller(userId),
+      callerRole: 'subscriber',
+      callerVerified: true,
+      amount,
+      planName: 'Starter',
+      investmentId,
+    });
+    if (!investment) throw new Error('startInvest answered no investment');
+    return investment.investmentId;
+  };
   return Object.assign(stack, {
     /** Credits the user's Deposit Balance through the ledger (deposit + admin confirmation). */
     async fund(userId: string, dollars: string) {
@@ -47,13 +84,26 @@ export async function startStack(
         notes: '',
       });
     },
+    submit,
     /** The user (verified) starts a $100 Starter investment; answers its id. */
-    request: (userId: string, investmentId = '') =>
-      stack.submit('startInvest', userId, '100', { planName: 'Starter' }, investmentId),
+    request: (userId: string, investmentId = '') => submit(userId, '100', investmentId),
   });
 }
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
 /** The investment kind as the held-request queue specs drive it. */
-export const QUEUE = queueKind('investment', 'investmentHistory', investmentView, startStack);
+export const QUEUE: QueueKind<Stack> = {
+  service: 'investment',
+  counterId: investmentView.counter.id,
+  startStack,
+  listPending: async (stack, request) => {
+    const out = await stack.call('listPending', request);
+    return pageOf(out.investments, (i) => i.investmentId, out.nextCursor);
+  },
+  listOwn: async (stack, request) => {
+    const out = await stack.call('investmentHistory', request);
+    return pageOf(out.investments, (i) => i.investmentId, out.nextCursor);
+  },
+  countPending: (stack, request) => stack.call('countPending', request),
+};

@@ -36,7 +36,10 @@ describe('the ledger calls a withdrawal owes, from its events alone', () => {
   });
 
   it('records each confirmation once, and only where it is owed', () => {
-    expectConfirmationsOnce(withdrawalDecider, story, WITHDRAWAL_MESSAGES, T);
+    expectConfirmationsOnce(withdrawalDecider, story, WITHDRAWAL_MESSAGES, {
+      capture: { type: 'RecordHoldCaptured', now: T },
+      release: { type: 'RecordHoldReleased', now: T },
+    });
   });
 });
 
@@ -46,7 +49,7 @@ describe('streams stored before the private request event was renamed', () => {
     expectFormerNameRead(withdrawalDecider, requested, 'WithdrawalRequested', {
       then: [held, rejected],
       held,
-      now: T,
+      recordHoldPlaced: { type: 'RecordHoldPlaced', now: T },
       owed,
     });
   });

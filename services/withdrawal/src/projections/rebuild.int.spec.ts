@@ -8,17 +8,11 @@ import { it } from 'vitest';
 import { startStack } from '../testing/harness.js';
 import { withdrawalView } from './withdrawalView.js';
 
-const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
-
 it('drops every read model and rebuilds it equal from the events alone', async () => {
   const stack = await startStack();
   try {
     await expectRebuildFromEvents(stack, {
       view: withdrawalView,
-      request: {
-        method: 'requestWithdrawal',
-        fields: { callerKycStatus: 'Approved', walletAddress: WALLET },
-      },
       balanceField: 'profitCents',
       approvedStatus: 'Approved',
       // approved: paid out

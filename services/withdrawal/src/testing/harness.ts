@@ -3,12 +3,13 @@
  * SQLite ':memory:' store, sharing one in-process bus, reached by real gRPC clients: the held-request
  * test stack (@meridian/held-request testing/testStack.ts) with the ledger's `startLedgerForCallers`.
  */
-import { startHeldRequestStack } from '@meridian/held-request/testing/testStack';
+import { type RequestCodecs, startHeldRequestStack } from '@meridian/held-request/testing/testStack';
+import { CloseAccountRequest } from '@meridian/proto/meridian/common/v1/common';
 import type { PersonalData } from '@meridian/platform/personalData';
 import * as led from '@meridian/proto/meridian/ledger/v1/ledger';
 import * as wd from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
 import { ADMIN, caller, startLedgerForCallers } from '@meridian/ledger/testing/callerStack';
-import { queueKind } from '@meridian/held-request/testing/queueSpecs';
+import { type QueueKind, pageOf } from '@meridian/held-request/testing/queueSpecs';
 import { parseWithdrawalConfig } from '../config.js';
 import { start } from '../main.js';
 import { withdrawalView } from '../projections/withdrawalView.js';
@@ -17,6 +18,18 @@ export { ADMIN, ADMIN_2, caller, grpcError, type Call } from '@meridian/ledger/t
 
 /** A valid wallet address (Ethereum, checksummed). */
 export const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
+
+/** The request codec of each of the withdrawal service's methods. */
+const REQUESTS: RequestCodecs<wd.WithdrawalServiceClient> = {
+  requestWithdrawal: wd.RequestWithdrawalRequest,
+  listPending: wd.ListPendingRequest,
+  countPending: wd.CountPendingRequest,
+  listUserWithdrawals: wd.ListUserWithdrawalsRequest,
+  getWithdrawal: wd.GetWithdrawalRequest,
+  approveWithdrawal: wd.DecideWithdrawalRequest,
+  rejectWithdrawal: wd.DecideWithdrawalRequest,
+  closeAccount: CloseAccountRequest,
+};
 
 export async function startStack(
   options: { personalData?: PersonalData; env?: Record<string, string> } = {},
@@ -27,9 +40,32 @@ export async function startStack(
     ledgerSide: startLedgerForCallers,
     config: (env) => parseWithdrawalConfig({ ...env, ...options.env }),
     start: (deps: Parameters<typeof start>[0]) => start(deps),
-    proto: wd,
+    requests: REQUESTS,
     client: wd.WithdrawalServiceClient,
+    decide: (call, decision, withdrawalId, admin) => {
+      const request = { caller: caller(admin.userId), callerRole: admin.role, withdrawalId };
+      switch (decision) {
+        case 'approve':
+          return call('approveWithdrawal', request);
+        case 'reject':
+          return call('rejectWithdrawal', request);
+      }
+    },
   });
+  /** The user (verified, KYC approved) requests `amount` to WALLET (`withdrawalId`: its own); answers its id. */
+  const submit = async (userId: string, amount: string, withdrawalId = '') => {
+    const { withdrawal } = await stack.call('requestWithdrawal', {
+      caller: caller(userId),
+      callerRole: 'subscriber',
+      callerVerified: true,
+      callerKycStatus: 'Approved',
+      amount,
+      walletAddress: WALLET,
+      withdrawalId,
+    });
+    if (!withdrawal) throw new Error('requestWithdrawal answered no withdrawal');
+    return withdrawal.withdrawalId;
+  };
   return Object.assign(stack, {
     /** Credits the user's Total Profit through the ledger (an admin adjustment). */
     async fund(userId: string, dollars: string) {
@@ -44,18 +80,25 @@ export async function startStack(
       });
     },
     /** The user (verified, KYC approved) requests $50 to WALLET; answers the withdrawal's id. */
-    request: (userId: string, withdrawalId = '') =>
-      stack.submit(
-        'requestWithdrawal',
-        userId,
-        '50',
-        { callerKycStatus: 'Approved', walletAddress: WALLET },
-        withdrawalId,
-      ),
+    submit,
+    request: (userId: string, withdrawalId = '') => submit(userId, '50', withdrawalId),
   });
 }
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
 /** The withdrawal kind as the held-request queue specs drive it. */
-export const QUEUE = queueKind('withdrawal', 'listUserWithdrawals', withdrawalView, startStack);
+export const QUEUE: QueueKind<Stack> = {
+  service: 'withdrawal',
+  counterId: withdrawalView.counter.id,
+  startStack,
+  listPending: async (stack, request) => {
+    const out = await stack.call('listPending', request);
+    return pageOf(out.withdrawals, (i) => i.withdrawalId, out.nextCursor);
+  },
+  listOwn: async (stack, request) => {
+    const out = await stack.call('listUserWithdrawals', request);
+    return pageOf(out.withdrawals, (i) => i.withdrawalId, out.nextCursor);
+  },
+  countPending: (stack, request) => stack.call('countPending', request),
+};
