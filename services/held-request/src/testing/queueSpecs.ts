@@ -47,8 +47,10 @@ export const pageOf = <T>(items: readonly T[], idOf: (item: T) => string, nextCu
 
 /** A held-request kind as its queue specs drive it, each of its calls named by its harness. */
 export interface QueueKind<S extends QueueStack> {
-  /** The service's name (in the tests' names and its env's `<SERVICE>_MAX_PENDING`). */
+  /** The service's name (in the tests' names). */
   service: string;
+  /** The env variable of the cap on one user's pending requests. */
+  maxPendingEnv: string;
   /** The kind's pending counter (its view's `counter.id`). */
   counterId: string;
   startStack(options: { env?: Record<string, string> }): Promise<S>;
@@ -72,7 +74,7 @@ function callersOf(stack: QueueStack) {
  */
 export function heldRequestPagingSpecs<S extends QueueStack>(kind: QueueKind<S>): S {
   // one user's many pending requests: a cap far above them (the cap is heldRequestPendingSpecs')
-  const env = { [`${kind.service.toUpperCase()}_MAX_PENDING`]: '1000' };
+  const env = { [kind.maxPendingEnv]: '1000' };
   const stack = stackPerTest(() => kind.startStack({ env }));
   it(`pages the pending queue oldest first and a user’s ${kind.service}s newest first`, async () => {
     const { admin, asUser } = callersOf(stack);

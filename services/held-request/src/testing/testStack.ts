@@ -91,13 +91,13 @@ export async function startHeldRequestStack<
   Handle extends { grpcAddress: string; stop(): Promise<void> },
   C extends Parameters<typeof callUnary>[0] & grpc.Client,
 >(spec: {
-  /** The service's name (its topic is `topicOf(service)`, its listen address `<SERVICE>_GRPC_ADDR`). */
+  /** The service's name (its topic is `topicOf(service)`). */
   service: string;
   /** The service's personal data; default: keys in memory (the stack's `personalData`). */
   personalData?: PersonalData;
   /** Starts the ledger side (the ledger's `startLedgerForCallers`). */
   ledgerSide(logger: Logger): Promise<Side>;
-  /** The service's config from env (the stack's test env given). */
+  /** The service's config from env (the stack's test env given; its listen address is the harness's). */
   config(env: Record<string, string>): Config;
   start(deps: StackDeps<Port, Config>): Promise<Handle>;
   /** The request codec of each of the service's methods. */
@@ -115,7 +115,6 @@ export async function startHeldRequestStack<
   const { bus } = ledgerSide;
   const config = spec.config({
     NODE_ENV: 'test',
-    [`${spec.service.toUpperCase()}_GRPC_ADDR`]: '127.0.0.1:0',
     LEDGER_GRPC_URL: ledgerSide.ledgerAddress,
   });
   const store: ServiceStore = createSqliteServiceStore(':memory:');

@@ -39,6 +39,7 @@ export async function startStack(
     config: (env) =>
       parseInvestmentConfig({
         ...env,
+        INVESTMENT_GRPC_ADDR: '127.0.0.1:0',
         ...options.env,
         ...(options.plansJson ? { PLANS_JSON: options.plansJson } : {}),
       }),
@@ -95,6 +96,7 @@ export type Stack = Awaited<ReturnType<typeof startStack>>;
 /** The investment kind as the held-request queue specs drive it. */
 export const QUEUE: QueueKind<Stack> = {
   service: 'investment',
+  maxPendingEnv: 'INVESTMENT_MAX_PENDING',
   counterId: investmentView.counter.id,
   startStack,
   listPending: async (stack, request) => {

@@ -38,7 +38,7 @@ export async function startStack(
     personalData: options.personalData,
     service: 'withdrawal',
     ledgerSide: startLedgerForCallers,
-    config: (env) => parseWithdrawalConfig({ ...env, ...options.env }),
+    config: (env) => parseWithdrawalConfig({ ...env, WITHDRAWAL_GRPC_ADDR: '127.0.0.1:0', ...options.env }),
     start: (deps: Parameters<typeof start>[0]) => start(deps),
     requests: REQUESTS,
     client: wd.WithdrawalServiceClient,
@@ -90,6 +90,7 @@ export type Stack = Awaited<ReturnType<typeof startStack>>;
 /** The withdrawal kind as the held-request queue specs drive it. */
 export const QUEUE: QueueKind<Stack> = {
   service: 'withdrawal',
+  maxPendingEnv: 'WITHDRAWAL_MAX_PENDING',
   counterId: withdrawalView.counter.id,
   startStack,
   listPending: async (stack, request) => {
