@@ -93,19 +93,17 @@ export async function startStack(
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
+/** A page of a list of investments: their ids. */
+const page = (out: inv.ListInvestmentsResponse) =>
+  pageOf(out.investments, (i) => i.investmentId, out.nextCursor);
+
 /** The investment kind as the held-request queue specs drive it. */
 export const QUEUE: QueueKind<Stack> = {
   service: 'investment',
   maxPendingEnv: 'INVESTMENT_MAX_PENDING',
   counterId: investmentView.counter.id,
   startStack,
-  listPending: async (stack, request) => {
-    const out = await stack.call('listPending', request);
-    return pageOf(out.investments, (i) => i.investmentId, out.nextCursor);
-  },
-  listOwn: async (stack, request) => {
-    const out = await stack.call('investmentHistory', request);
-    return pageOf(out.investments, (i) => i.investmentId, out.nextCursor);
-  },
+  listPending: async (stack, request) => page(await stack.call('listPending', request)),
+  listOwn: async (stack, request) => page(await stack.call('investmentHistory', request)),
   countPending: (stack, request) => stack.call('countPending', request),
 };

@@ -87,19 +87,17 @@ export async function startStack(
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
+/** A page of a list of withdrawals: their ids. */
+const page = (out: wd.ListWithdrawalsResponse) =>
+  pageOf(out.withdrawals, (i) => i.withdrawalId, out.nextCursor);
+
 /** The withdrawal kind as the held-request queue specs drive it. */
 export const QUEUE: QueueKind<Stack> = {
   service: 'withdrawal',
   maxPendingEnv: 'WITHDRAWAL_MAX_PENDING',
   counterId: withdrawalView.counter.id,
   startStack,
-  listPending: async (stack, request) => {
-    const out = await stack.call('listPending', request);
-    return pageOf(out.withdrawals, (i) => i.withdrawalId, out.nextCursor);
-  },
-  listOwn: async (stack, request) => {
-    const out = await stack.call('listUserWithdrawals', request);
-    return pageOf(out.withdrawals, (i) => i.withdrawalId, out.nextCursor);
-  },
+  listPending: async (stack, request) => page(await stack.call('listPending', request)),
+  listOwn: async (stack, request) => page(await stack.call('listUserWithdrawals', request)),
   countPending: (stack, request) => stack.call('countPending', request),
 };
