@@ -283,6 +283,19 @@ export function startSocketClients(
   return clients;
 }
 
+/** Asks each client process (SIGUSR2) for the pushes its sockets received, and waits for every report. */
+export function receivedByClients(
+  clients: readonly ClientProcess[],
+): Promise<Array<Record<string, unknown>>> {
+  return Promise.all(
+    clients.map((c) => {
+      const r = c.waitFor('received', 10_000);
+      c.child.process.kill('SIGUSR2');
+      return r;
+    }),
+  );
+}
+
 /** The client processes' 'connected' reports together: sockets connected, sockets failed, the first error. */
 export function connectedTotals(done: ReadonlyArray<Record<string, unknown>>): {
   connected: number;
@@ -529,13 +542,7 @@ export async function benchLiveScale(o: {
     o.log(
       `  at scale (${connected + sockets.length} sockets): ${atScale.decisions} decisions, status p50 ${atScale.toStatus.p50} / p99 ${atScale.toStatus.p99} ms`,
     );
-    const received = await Promise.all(
-      clients.map((c) => {
-        const r = c.waitFor('received', 10_000);
-        c.child.process.kill('SIGUSR2');
-        return r;
-      }),
-    );
+    const received = await receivedByClients(clients);
     return {
       rate: o.rate,
       baseline,

@@ -32,6 +32,7 @@ import {
   knob,
   sessionCookie,
   connectedTotals,
+  receivedByClients,
   startSocketClients,
   untilQuiet,
   type ClientProcess,
@@ -257,13 +258,7 @@ export async function benchSupport(o: {
     );
     const count = Math.min(o.maxMessages, Math.round(o.rate * o.seconds));
     const { out, achievedRate } = await run(count, true);
-    const received = await Promise.all(
-      clients.map((c) => {
-        const r = c.waitFor('received', 10_000);
-        c.child.process.kill('SIGUSR2');
-        return r;
-      }),
-    );
+    const received = await receivedByClients(clients);
     return {
       conversations: o.conversations,
       sockets: {
