@@ -11,13 +11,8 @@ import type * as pb from '@meridian/proto/meridian/identity/v1/identity';
 import type { IdentityServiceServer } from '@meridian/proto/meridian/identity/v1/identity';
 import type { UserEvent } from '../domain/user.js';
 import type { ReferralView, UserView } from '../projections/userView.js';
-import {
-  authenticate,
-  openUserView,
-  type AuthResult,
-  type CallerInput,
-  type IdentityContext,
-} from '../app/context.js';
+import { openUserView, type CallerInput, type IdentityContext } from '../app/context.js';
+import { authenticate, type AuthResult } from '../app/sessions.js';
 import { createPersonalDataKeysHandler, presentsServiceToken } from './personalDataKeys.grpc.js';
 import { register } from '../app/register.js';
 import { externalLogin, googleLogin, login, loginWithCode, logout, sendLoginCode } from '../app/signIn.js';

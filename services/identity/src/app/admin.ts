@@ -17,13 +17,11 @@ import {
   forgetUserSecrets,
   metaFor,
   openUserView,
-  resolveCaller,
-  announceRevocation,
-  revokeAllSessions,
   type CallerInput,
   type IdentityContext,
   type ResolvedCaller,
 } from './context.js';
+import { resolveCaller, announceRevocation, revokeAllSessions } from './sessions.js';
 
 /** The caller's role is the one in our store for the session's user, never one sent in a request. */
 export async function requireAdmin(

@@ -19,7 +19,8 @@ import {
 } from '../projections/audit.js';
 import { findUserIdByEmail, getUserView } from '../projections/userView.js';
 import { isSealed, SEALED_PREFIX, SHREDDED } from '@meridian/platform/personalData';
-import { actorOf, metaFor, resolveCaller, type CallerInput, type IdentityContext } from './context.js';
+import { actorOf, metaFor, type CallerInput, type IdentityContext } from './context.js';
+import { resolveCaller } from './sessions.js';
 import { requireAdmin } from './admin.js';
 
 export const AUDIT_GROUP = 'identity-audit';

@@ -3,13 +3,10 @@ import {
   decideAndAppend,
   endImpersonation,
   metaFor,
-  revokeSession,
-  resolveCaller,
-  signedIn,
-  type AuthResult,
   type CallerInput,
   type IdentityContext,
 } from './context.js';
+import { revokeSession, resolveCaller, signedIn, type AuthResult } from './sessions.js';
 import { requireAdmin } from './admin.js';
 
 /**

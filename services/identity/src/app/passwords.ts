@@ -11,13 +11,12 @@ import {
   LOGIN_CODES,
   metaFor,
   rateLimitEmailAndClient,
-  resolveCaller,
-  revokeAllSessions,
   setPassword,
   type CallerInput,
   type CredentialsDoc,
   type IdentityContext,
 } from './context.js';
+import { resolveCaller, revokeAllSessions } from './sessions.js';
 import { consumeToken, issueToken, revokeTokens } from './tokens.js';
 
 export const RESET_LINK_SENT = 'If the email is registered, a password reset link has been sent to it';

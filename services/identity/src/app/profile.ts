@@ -4,11 +4,11 @@ import { getUserView, listReferralsOf, type ReferralView, type UserView } from '
 import {
   appendAsCaller,
   openUserView,
-  resolveCaller,
   sealPersonal,
   type CallerInput,
   type IdentityContext,
 } from './context.js';
+import { resolveCaller } from './sessions.js';
 
 export interface UserResult {
   user: UserView;

@@ -15,11 +15,10 @@ import {
   rateLimitEmailAndClient,
   sealPersonal,
   setPassword,
-  signedIn,
   trustDevice,
-  type AuthResult,
   type IdentityContext,
 } from './context.js';
+import { signedIn, type AuthResult } from './sessions.js';
 import { issueToken } from './tokens.js';
 
 export interface RegisterInput {

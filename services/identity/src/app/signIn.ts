@@ -17,17 +17,13 @@ import {
   metaFor,
   rateLimit,
   rateLimitEmailAndClient,
-  readSession,
-  revokeAllSessions,
-  revokeSession,
   setPassword,
-  signedIn,
   trustDevice,
-  type AuthResult,
   type CallerInput,
   type CredentialsDoc,
   type IdentityContext,
 } from './context.js';
+import { readSession, revokeAllSessions, revokeSession, signedIn, type AuthResult } from './sessions.js';
 import { newReferralCode, registerVerified } from './register.js';
 import { revokeTokens } from './tokens.js';
 import { recordSignIn } from './securityLog.js';

@@ -5,10 +5,10 @@ import {
   decideAndAppend,
   metaFor,
   rateLimit,
-  resolveCaller,
   type CallerInput,
   type IdentityContext,
 } from './context.js';
+import { resolveCaller } from './sessions.js';
 import { consumeToken, issueToken } from './tokens.js';
 
 /** Mails a fresh verification link (24 h) to the caller; refused once verified. */
