@@ -84,29 +84,3 @@ export async function editsThroughKill(
   await all;
   return { doneAtKill, retried };
 }
-
-/** The three balances getUser shows. */
-export async function balances(b: HttpSession) {
-  const r = await b.get('/api/users/getUser');
-  return {
-    balance: r.body.balance,
-    investmentBalance: r.body.investmentBalance,
-    totalMaturityAmount: r.body.totalMaturityAmount,
-  };
-}
-
-/** Waits (up to a minute: balances reach identity through the broker) until getUser shows `want`. */
-export async function waitBalances(b: HttpSession, want: Record<string, number>) {
-  let got: Awaited<ReturnType<typeof balances>> | undefined;
-  try {
-    return await waitFor(
-      async () => {
-        got = await balances(b);
-        return Object.entries(want).every(([k, v]) => got![k as keyof typeof got] === v) ? got : null;
-      },
-      { timeoutMs: 60_000, intervalMs: 100 },
-    );
-  } catch {
-    throw new Error(`balances: wanted ${JSON.stringify(want)}, shown ${JSON.stringify(got)}`);
-  }
-}

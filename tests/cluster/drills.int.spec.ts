@@ -22,14 +22,16 @@ import { HttpSession, listMail, type MailJson } from '@meridian/gateway/testing/
 import { signIn, verifiedUser, type Account } from '@meridian/gateway/testing/composition';
 import {
   FAST_PLANS,
+  balancesOf,
   confirmDeposit,
   openSocket,
   requestDeposit,
+  waitForBalances,
   type RecordingSocket,
 } from '@meridian/gateway/testing/money';
 import type { Cluster } from '../../scripts/cluster/cluster.js';
 import { runSpecJourney } from '../support/specJourney.js';
-import { balances, editsOver, editsThroughKill, waitBalances } from './balanceEdits.js';
+import { editsOver, editsThroughKill } from './balanceEdits.js';
 import { expectClusterInvariants, invariantAccount } from './invariants.js';
 import { clusterSkipReason, startTestCluster } from './testCluster.js';
 import { testPng } from '@meridian/platform/testing/testImage';
@@ -141,7 +143,7 @@ describe.skipIf(skipReason !== null)(
           client.close();
         }
       }
-      expect(await balances(inv.browser)).toMatchObject({ balance: 0 });
+      expect(await balancesOf(inv.browser)).toMatchObject({ balance: 0 });
     });
 
     it(
@@ -196,7 +198,11 @@ describe.skipIf(skipReason !== null)(
             ),
           { ...SLOW, message: 'matured push on A' },
         );
-        await waitBalances(inv.browser, { balance: 400, investmentBalance: 0, totalMaturityAmount: 224 });
+        await waitForBalances(
+          inv.browser,
+          { balance: 400, investmentBalance: 0, totalMaturityAmount: 224 },
+          SLOW,
+        );
 
         // withdraw on A → approve on B
         const w = await inv.browser.post('/api/withDraw/create', { amount: '60', walletAddress: WALLET });
@@ -208,7 +214,11 @@ describe.skipIf(skipReason !== null)(
           { ...SLOW, message: 'withdrawal queue push on B' },
         );
         expect((await put(admin, `/api/withDraw/approve/${withdrawalId}`)).status).toBe(200);
-        await waitBalances(inv.browser, { balance: 400, investmentBalance: 0, totalMaturityAmount: 164 });
+        await waitForBalances(
+          inv.browser,
+          { balance: 400, investmentBalance: 0, totalMaturityAmount: 164 },
+          SLOW,
+        );
 
         // every email once
         for (const subject of [
@@ -276,7 +286,7 @@ describe.skipIf(skipReason !== null)(
         );
         // an admin edit adds to Total Profit (totalMaturityAmount)
         for (const u of investors)
-          await waitBalances(u.browser, { balance: 0, totalMaturityAmount: expected.get(u.id)! });
+          await waitForBalances(u.browser, { balance: 0, totalMaturityAmount: expected.get(u.id)! }, SLOW);
         await expectClusterInvariants(cluster, users);
       },
     );
@@ -382,7 +392,7 @@ describe.skipIf(skipReason !== null)(
         console.log(
           `ledger restart drill: ${statuses.length} balance edits sent for 20 users, ${statuses.filter((s) => s === 503).length} answered 503`,
         );
-        for (const u of [...during, ...after]) await waitBalances(u.browser, { balance: 10 });
+        for (const u of [...during, ...after]) await waitForBalances(u.browser, { balance: 10 }, SLOW);
         users.push(...during, ...after);
         await expectClusterInvariants(cluster, users);
       },
@@ -405,7 +415,7 @@ describe.skipIf(skipReason !== null)(
         // while the investor is away: two more deposits confirmed on B
         const onB = on(B, inv.browser);
         for (const amount of [50, 25]) await confirmDeposit(admin, await requestDeposit(onB, amount));
-        await waitBalances(onB, { balance: 175 });
+        await waitForBalances(onB, { balance: 175 }, SLOW);
 
         const resumed = await socket(B, onB, seen);
         await balancePushed(resumed, 175, 'missed pushes replayed on B');
@@ -434,7 +444,7 @@ describe.skipIf(skipReason !== null)(
         // the services keep answering: the decisions land in their stores and outboxes
         for (const id of deposits) await confirmDeposit(admin, id);
         await cluster.broker!.start();
-        await waitBalances(inv.browser, { balance: 250 });
+        await waitForBalances(inv.browser, { balance: 250 }, SLOW);
         await balancePushed(live, 250, 'push after the outage');
         await waitFor(async () => (await mails(inv.email, 'Your deposit was confirmed')).length >= 2, {
           ...SLOW,

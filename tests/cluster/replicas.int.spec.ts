@@ -11,10 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { HttpSession } from '@meridian/gateway/testing/httpSession';
 import { signIn, verifiedUser, type Account } from '@meridian/gateway/testing/composition';
-import { FAST_PLANS } from '@meridian/gateway/testing/money';
+import { FAST_PLANS, waitForBalances } from '@meridian/gateway/testing/money';
 import { SERVICES, type Cluster, type ProcessName, type ServiceName } from '../../scripts/cluster/cluster.js';
 import { runSpecJourney } from '../support/specJourney.js';
-import { editsOver, editsThroughKill, waitBalances } from './balanceEdits.js';
+import { editsOver, editsThroughKill } from './balanceEdits.js';
 import { expectClusterInvariants, invariantAccount } from './invariants.js';
 import { clusterSkipReason, startTestCluster } from './testCluster.js';
 
@@ -157,7 +157,7 @@ describe.skipIf(skipReason !== null)(
         expect(await callsAnswered(cluster, second)).toBeGreaterThan(secondAtKill);
         // an admin edit adds to Total Profit (totalMaturityAmount): each command exactly once
         for (const u of investors)
-          await waitBalances(u.browser, { balance: 0, totalMaturityAmount: expected.get(u.id)! });
+          await waitForBalances(u.browser, { balance: 0, totalMaturityAmount: expected.get(u.id)! }, SLOW);
         await expectClusterInvariants(cluster, users);
       },
     );

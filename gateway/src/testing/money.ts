@@ -44,14 +44,21 @@ export async function balancesOf(browser: HttpSession): Promise<Balances> {
   return { balance, investmentBalance, totalMaturityAmount };
 }
 
-/** Waits until getUser shows `expected` (balances reach identity through ledger events). */
-export async function waitForBalances(browser: HttpSession, expected: Partial<Balances>): Promise<Balances> {
+/**
+ * Waits until getUser shows `expected` (balances reach identity through ledger events): 10 s by default,
+ * `wait` for a slower topology (the cluster's broker).
+ */
+export async function waitForBalances(
+  browser: HttpSession,
+  expected: Partial<Balances>,
+  wait: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<Balances> {
   return waitFor(
     async () => {
       const b = await balancesOf(browser);
       return Object.entries(expected).every(([k, v]) => b[k as keyof Balances] === v) ? b : null;
     },
-    { timeoutMs: 10_000, message: `balances ${JSON.stringify(expected)}` },
+    { timeoutMs: 10_000, ...wait, message: `balances ${JSON.stringify(expected)}` },
   );
 }
 
