@@ -14,6 +14,7 @@ import { HttpSession } from './testing/httpSession.js';
 import {
   adminBrowser,
   confirmDeposit,
+  isBalancePush,
   openSocket,
   requestDeposit,
   verifiedUser,
@@ -69,8 +70,6 @@ const seqOf = (position: unknown) => Number(String(position).split('.')[1]);
 const positioned = (s: RecordingSocket) => s.pushes.filter((p) => typeof p.payload.position === 'string');
 const after = (s: RecordingSocket, last: string) =>
   positioned(s).filter((p) => seqOf(p.payload.position) > seqOf(last));
-const isBalance = (amount: number) => (p: Push) =>
-  p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === amount;
 const isStatus = (id: string, status: string) => (p: Push) =>
   p.event === 'status/changed' && p.payload.id === id && p.payload.status === status;
 
@@ -113,9 +112,9 @@ describe('live pushes across gateway instances', () => {
 
     const firstId = await requestDeposit(investor.browser, 10);
     await confirmDeposit(admin, firstId);
-    await onA.waitFor(isBalance(10), 'balance on A');
+    await onA.waitFor(isBalancePush(10), 'balance on A');
     await onA.waitFor(isStatus(firstId, 'Confirmed'), 'status on A');
-    await watcherOnB.waitFor(isBalance(10), 'balance on B');
+    await watcherOnB.waitFor(isBalancePush(10), 'balance on B');
     await watcherOnB.waitFor(isStatus(firstId, 'Confirmed'), 'status on B');
     await adminOnB.waitFor(
       (p) => p.event === 'queue/itemDecided' && p.payload.id === firstId,
@@ -129,7 +128,7 @@ describe('live pushes across gateway instances', () => {
     // while the socket is away: a deposit requested and confirmed (handled by A, logged for everyone)
     const missedId = await requestDeposit(investor.browser, 32.25);
     await confirmDeposit(admin, missedId);
-    await watcherOnB.waitFor(isBalance(42.25), 'missed balance on the watcher');
+    await watcherOnB.waitFor(isBalancePush(42.25), 'missed balance on the watcher');
     await watcherOnB.waitFor(isStatus(missedId, 'Confirmed'), 'missed status on the watcher');
     const missed = after(watcherOnB, last);
     expect(missed.map((p) => p.event).sort()).toEqual([
@@ -143,7 +142,7 @@ describe('live pushes across gateway instances', () => {
 
     // then live, on B, for an event A handles
     await confirmDeposit(admin, await requestDeposit(investor.browser, 1));
-    await back.waitFor(isBalance(43.25), 'live after the replay');
+    await back.waitFor(isBalancePush(43.25), 'live after the replay');
     const seqs = positioned(back).map((p) => seqOf(p.payload.position));
     expect(seqs).toEqual([...new Set(seqs)].sort((x, y) => x - y));
   });
@@ -161,8 +160,8 @@ describe('live pushes across gateway instances', () => {
     await b.live.ingest(event(id, 111), 'ledger');
     await a.live.ingest(event(id, 111), 'ledger');
     await a.live.ingest(event(randomUUID(), 222), 'ledger');
-    await socket.waitFor(isBalance(2.22), 'the next event');
-    expect(socket.pushes.filter(isBalance(1.11))).toHaveLength(1);
+    await socket.waitFor(isBalancePush(2.22), 'the next event');
+    expect(socket.pushes.filter(isBalancePush(1.11))).toHaveLength(1);
   });
 
   it('a position the shared log no longer covers (or from another epoch, or malformed) → live/resync, on either instance', async () => {
@@ -214,7 +213,7 @@ describe('live pushes across gateway instances', () => {
 
     const firstId = await requestDeposit(investorViaB, 7);
     await confirmDeposit(adminViaB, firstId);
-    await onB.waitFor(isBalance(7), 'balance, B consuming');
+    await onB.waitFor(isBalancePush(7), 'balance, B consuming');
     await onB.waitFor(isStatus(firstId, 'Confirmed'), 'status, B consuming');
     const last = onB.lastPosition()!;
     onB.close();
@@ -222,7 +221,7 @@ describe('live pushes across gateway instances', () => {
     // while the socket is away: B logs more, then B is restarted (stop + a new instance C)
     const missedId = await requestDeposit(investorViaB, 5);
     await confirmDeposit(adminViaB, missedId);
-    await watcherOnB.waitFor(isBalance(12), 'missed balance');
+    await watcherOnB.waitFor(isBalancePush(12), 'missed balance');
     await watcherOnB.waitFor(isStatus(missedId, 'Confirmed'), 'missed status');
     const missed = after(watcherOnB, last);
     await b.stop();
@@ -235,7 +234,7 @@ describe('live pushes across gateway instances', () => {
     // C consumes: live after the replay
     const liveId = await requestDeposit(via(investor.browser, c), 3);
     await confirmDeposit(via(admin, c), liveId);
-    await back.waitFor(isBalance(15), 'live on the restarted instance');
+    await back.waitFor(isBalancePush(15), 'live on the restarted instance');
   });
 });
 

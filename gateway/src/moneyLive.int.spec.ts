@@ -9,6 +9,7 @@ import type { HttpSession } from './testing/httpSession.js';
 import {
   adminBrowser,
   confirmDeposit,
+  isBalancePush,
   openSocket,
   requestDeposit,
   verifiedUser,
@@ -38,9 +39,7 @@ describe('catch-up after a reconnect', () => {
     // stays connected: once it has a push, the hub has published it (so the reconnecting socket can only get it by replay)
     const watcher = await open(investor.browser);
     await confirmDeposit(admin, await requestDeposit(investor.browser, 10));
-    await first.waitFor(
-      (p) => p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 10,
-    );
+    await first.waitFor(isBalancePush(10));
     await first.waitFor((p) => p.event === 'status/changed' && p.payload.status === 'Confirmed');
     const last = first.lastPosition();
     expect(last).toMatch(/^[A-Za-z0-9_-]+\.\d+$/);
@@ -50,19 +49,14 @@ describe('catch-up after a reconnect', () => {
     const missedId = await requestDeposit(investor.browser, 32.25);
     await confirmDeposit(admin, missedId);
     await waitForBalances(investor.browser, { balance: 42.25 });
-    await watcher.waitFor(
-      (p) => p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 42.25,
-    );
+    await watcher.waitFor(isBalancePush(42.25));
     await watcher.waitFor(
       (p) => p.event === 'status/changed' && p.payload.id === missedId && p.payload.status === 'Confirmed',
     );
     expect(await t.app.gateway.live.head()).not.toBe(last);
 
     const again = await open(investor.browser, last);
-    const replayedBalance = await again.waitFor(
-      (p) => p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 42.25,
-      'replayed balance',
-    );
+    const replayedBalance = await again.waitFor(isBalancePush(42.25), 'replayed balance');
     expect(replayedBalance.payload).toMatchObject({
       userId: investor.id,
       balances: { balance: 42.25, investmentBalance: 0, totalMaturityAmount: 0 },
@@ -81,10 +75,7 @@ describe('catch-up after a reconnect', () => {
 
     // and it continues live after the replay
     await confirmDeposit(admin, await requestDeposit(investor.browser, 1));
-    await again.waitFor(
-      (p) => p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 43.25,
-      'live after replay',
-    );
+    await again.waitFor(isBalancePush(43.25), 'live after replay');
   });
 
   it('an admin queue catches up: an item requested and decided while offline arrives as added then decided', async () => {

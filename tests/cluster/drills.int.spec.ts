@@ -24,6 +24,7 @@ import {
   FAST_PLANS,
   balancesOf,
   confirmDeposit,
+  isBalancePush,
   openSocket,
   requestDeposit,
   waitForBalances,
@@ -96,15 +97,7 @@ describe.skipIf(skipReason !== null)(
       (await listMail(A, to)).filter((m) => m.subject === subject);
     /** Waits for a balances/changed push on `live` that shows a Deposit Balance of `balance`. */
     const balancePushed = (live: RecordingSocket, balance: number, message: string) =>
-      waitFor(
-        () =>
-          live.pushes.find(
-            (p) =>
-              p.event === 'balances/changed' &&
-              (p.payload.balances as { balance: number }).balance === balance,
-          ),
-        { ...SLOW, message },
-      );
+      waitFor(() => live.pushes.find(isBalancePush(balance)), { ...SLOW, message });
 
     it("a process on this machine cannot forge a money call: no certificate, another service's, or the gateway's without a signed user", async () => {
       const inv = await investor();

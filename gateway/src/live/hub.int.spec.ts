@@ -14,7 +14,7 @@ import { topicOf } from '@meridian/platform/ports/eventBus';
 import { silentLogger } from '../logger.js';
 import { userRoom } from '../realtime.js';
 import { io as connect } from 'socket.io-client';
-import { RecordingSocket, waitFor } from '../testing/money.js';
+import { isBalancePush, RecordingSocket, waitFor } from '../testing/money.js';
 import { createLiveHub, type LiveHub } from './hub.js';
 import type { FanOutListener, LiveBatch, LiveLog } from './liveLog.js';
 import { createMemoryLiveLog } from './liveLog.memory.js';
@@ -190,10 +190,7 @@ describe('live hub ordering', () => {
           actor: null,
         },
       ]);
-      await s.waitFor(
-        (p) => p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === 5,
-        'push through the new member',
-      );
+      await s.waitFor(isBalancePush(5), 'push through the new member');
       await subB.stop();
     } finally {
       await bus.close();

@@ -100,6 +100,12 @@ export interface Push {
   payload: Record<string, unknown>;
 }
 
+/** Matches a balances/changed push that shows a Deposit Balance of `balance`. */
+export const isBalancePush =
+  (balance: number) =>
+  (p: Push): boolean =>
+    p.event === 'balances/changed' && (p.payload.balances as { balance: number }).balance === balance;
+
 /** A socket.io client that records every push it receives. */
 export class RecordingSocket {
   readonly pushes: Push[] = [];
