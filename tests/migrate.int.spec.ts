@@ -28,6 +28,24 @@ const SECRETS = {
   ADMIN_PASSWORD: 'Admin-Passw0rd!',
 };
 
+/** A target folder under the work dir whose `service` store holds one event of its own, with `secrets` beside it when given. */
+async function targetWithData(target: {
+  name: string;
+  service: string;
+  streamId: string;
+  secrets?: typeof SECRETS;
+}): Promise<string> {
+  const dir = join(work, target.name);
+  mkdirSync(dir);
+  if (target.secrets) writeFileSync(join(dir, 'secrets.json'), JSON.stringify(target.secrets));
+  const store = createSqliteServiceStore(join(dir, `${target.service}.sqlite`));
+  await store.transaction((tx) =>
+    tx.appendToStream(target.streamId, 0, [{ type: 'Foreign', data: {} }], { correlationId: 'c' }),
+  );
+  await store.close();
+  return dir;
+}
+
 /** A standalone folder written through the port: two streams interleaved per service, documents, a marker. */
 async function makeSource(dir: string): Promise<void> {
   mkdirSync(dir, { recursive: true });
@@ -160,31 +178,27 @@ describe('make migrate between two standalone folders (through the port)', () =>
     await bus.close();
   });
 
-  it('refuses a target whose log is another one', async () => {
-    const other = join(work, 'other');
-    mkdirSync(other);
-    const store = createSqliteServiceStore(join(other, 'identity.sqlite'));
-    await store.transaction((tx) =>
-      tx.appendToStream('identity-a', 0, [{ type: 'Foreign', data: {} }], { correlationId: 'c' }),
-    );
-    await store.close();
+  it.each([
+    {
+      title: 'refuses a target whose log is another one',
+      target: { name: 'other', service: 'identity', streamId: 'identity-a' },
+      refusal: /holds other data/,
+    },
+    {
+      title: 'refuses a target with other secrets and data of its own, and says which',
+      target: {
+        name: 'secrets-differ',
+        service: 'ledger',
+        streamId: 'x',
+        secrets: { ...SECRETS, JWT_SECRET: 'another' },
+      },
+      refusal: /JWT_SECRET differ from the source's and its ledger store has data/,
+    },
+  ])('$title', async ({ target, refusal }) => {
+    const other = await targetWithData(target);
     await expect(
       migrate({ from: `standalone:${source}`, to: `standalone:${other}`, log: quiet }),
-    ).rejects.toThrow(/holds other data/);
-  });
-
-  it('refuses a target with other secrets and data of its own, and says which', async () => {
-    const other = join(work, 'secrets-differ');
-    mkdirSync(other);
-    writeFileSync(join(other, 'secrets.json'), JSON.stringify({ ...SECRETS, JWT_SECRET: 'another' }));
-    const store = createSqliteServiceStore(join(other, 'ledger.sqlite'));
-    await store.transaction((tx) =>
-      tx.appendToStream('x', 0, [{ type: 'Foreign', data: {} }], { correlationId: 'c' }),
-    );
-    await store.close();
-    await expect(
-      migrate({ from: `standalone:${source}`, to: `standalone:${other}`, log: quiet }),
-    ).rejects.toThrow(/JWT_SECRET differ from the source's and its ledger store has data/);
+    ).rejects.toThrow(refusal);
   });
 
   it('names the endpoints it understands and the sources it reads', async () => {
