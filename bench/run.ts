@@ -44,26 +44,20 @@ import { benchCluster } from './cluster.js';
 import { benchGrpc } from './grpc.js';
 import { startBenchLedger, type BenchLedger } from './children.js';
 import { benchKafkaBus } from './kafkaBus.js';
-import { benchLiveScale, liveScaleSettings, type LiveScaleResult } from './liveScale.js';
+import { benchLiveScale, liveScaleSettings } from './liveScale.js';
 import { liveScaleHeadline, printLiveScale } from './liveScalePrint.js';
-import { benchLogins, loginsHeadline, printLogins, type LoginsBenchResult } from './logins.js';
-import { benchSpa, printSpa, spaHeadline, type SpaBenchResult } from './spa.js';
-import { benchPageLoad, pageLoadHeadline, printPageLoad, type PageLoadResult } from './pageLoad.js';
-import { benchMaturity, maturityHeadline, printMaturity, type MaturityBenchResult } from './maturity.js';
-import { benchLists, listsHeadline, printLists, type ListsBenchResult } from './lists.js';
+import { benchLogins, loginsHeadline, printLogins } from './logins.js';
+import { benchSpa, printSpa, spaHeadline } from './spa.js';
+import { benchPageLoad, pageLoadHeadline, printPageLoad } from './pageLoad.js';
+import { benchMaturity, maturityHeadline, printMaturity } from './maturity.js';
+import { benchLists, listsHeadline, printLists } from './lists.js';
 import { measureHttpInterleaved, registerInvestor } from './http.js';
 import type { LoadFigure } from './load.js';
 import { printTables } from './printTables.js';
 import { writeMarkdownReport } from './report.js';
 import { headlineOf, machine, notSelected, saveAndCompare, type BenchResult } from './results.js';
 import { benchSocket } from './socket.js';
-import {
-  benchSupport,
-  printSupport,
-  supportHeadline,
-  supportSettings,
-  type SupportBenchResult,
-} from './support.js';
+import { benchSupport, printSupport, supportHeadline, supportSettings } from './support.js';
 import { startBaselines, startStandaloneTarget } from './standalone.js';
 
 const num = (name: BenchNumberKnob, fallback: number) => benchNumber(name) ?? fallback;
@@ -113,7 +107,28 @@ function selectedModules(): Set<Module> {
   return chosen;
 }
 
-const errorText = (err: unknown) => (err as Error)?.message ?? String(err);
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/**
+ * One module of the run, when selected: its header, then what it measured. A module that cannot run answers
+ * `{ skipped }` (or throws, which is answered the same way), and the reason is printed.
+ */
+async function runModule<R extends object>(
+  selected: boolean,
+  header: string,
+  run: () => R | Promise<R>,
+): Promise<R | { skipped: string } | undefined> {
+  if (!selected) return undefined;
+  console.log(`\n${header}`);
+  let result: R | { skipped: string };
+  try {
+    result = await run();
+  } catch (err) {
+    result = { skipped: errorText(err) };
+  }
+  if ('skipped' in result) console.log(`  skipped: ${String(result.skipped)}`);
+  return result;
+}
 
 async function main(): Promise<void> {
   const only = selectedModules();
@@ -143,187 +158,158 @@ async function main(): Promise<void> {
   let brokerDir: string | undefined;
   try {
     if (needsStandalone && baselines) {
-      target = await startStandaloneTarget();
-      const { url } = target;
+      const standalone = await startStandaloneTarget();
+      target = standalone;
+      const { url } = standalone;
 
       // ---- 1. HTTP
-      if (only.has('http')) {
-        console.log('\n[1/5] HTTP requests per second (autocannon, runs interleaved)');
-        try {
-          const { browser } = await registerInvestor(url, { verify: false });
-          const cookie = browser.cookieHeader();
-          const figures = await measureHttpInterleaved(
-            [
-              { name: 'baseline: bare node http', url: `http://127.0.0.1:${baselines.bare}/` },
-              { name: 'baseline: express hello', url: `http://127.0.0.1:${baselines.express}/hello` },
-              { name: 'gateway: GET /healthz', url: `${url}/healthz` },
-              {
-                name: 'gateway: GET getUser (session)',
-                url: `${url}/api/users/getUser`,
-                headers: { cookie },
-              },
-            ],
-            { seconds: settings.seconds, connections: settings.connections, rounds: settings.rounds },
-          );
-          for (const f of figures) console.log(`  ${f.name.padEnd(32)} ${String(f.rps).padStart(7)} req/s`);
-          const [b, e] = figures;
-          const ratios = Object.fromEntries(
-            figures
-              .slice(2)
-              .map((f) => [
-                f.name,
-                { vsBare: +(f.rps / b.rps).toFixed(3), vsExpress: +(f.rps / e.rps).toFixed(3) },
-              ]),
-          );
-          http = { figures, ratios };
-        } catch (err) {
-          http = { skipped: errorText(err) };
-          console.log(`  skipped: ${http.skipped}`);
-        }
-      }
+      http =
+        (await runModule(
+          only.has('http'),
+          '[1/5] HTTP requests per second (autocannon, runs interleaved)',
+          async () => {
+            const { browser } = await registerInvestor(url, { verify: false });
+            const cookie = browser.cookieHeader();
+            const figures = await measureHttpInterleaved(
+              [
+                { name: 'baseline: bare node http', url: `http://127.0.0.1:${baselines.bare}/` },
+                { name: 'baseline: express hello', url: `http://127.0.0.1:${baselines.express}/hello` },
+                { name: 'gateway: GET /healthz', url: `${url}/healthz` },
+                {
+                  name: 'gateway: GET getUser (session)',
+                  url: `${url}/api/users/getUser`,
+                  headers: { cookie },
+                },
+              ],
+              { seconds: settings.seconds, connections: settings.connections, rounds: settings.rounds },
+            );
+            for (const f of figures) console.log(`  ${f.name.padEnd(32)} ${String(f.rps).padStart(7)} req/s`);
+            const [b, e] = figures;
+            const ratios = Object.fromEntries(
+              figures
+                .slice(2)
+                .map((f) => [
+                  f.name,
+                  { vsBare: +(f.rps / b.rps).toFixed(3), vsExpress: +(f.rps / e.rps).toFixed(3) },
+                ]),
+            );
+            return { figures, ratios };
+          },
+        )) ?? http;
 
       // ---- 2. decision → socket push (before the gRPC flood, so the target's event pipeline is quiet)
-      if (only.has('socket')) {
-        console.log('\n[2/5] admin decision → investor socket push');
-        socket = await benchSocket({
-          url,
-          baselineUrl: `http://127.0.0.1:${baselines.bare}`,
-          admin: target.admin,
-          seconds: settings.seconds,
-          maxCount: settings.maxDecisions,
-        });
-        if ('skipped' in socket) console.log(`  skipped: ${socket.skipped}`);
-        else console.log(`  ${socket.decisionToPush.count} decisions measured`);
-      }
+      socket =
+        (await runModule(only.has('socket'), '[2/5] admin decision → investor socket push', async () => {
+          const pushed = await benchSocket({
+            url,
+            baselineUrl: `http://127.0.0.1:${baselines.bare}`,
+            admin: standalone.admin,
+            seconds: settings.seconds,
+            maxCount: settings.maxDecisions,
+          });
+          if ('decisionToPush' in pushed) console.log(`  ${pushed.decisionToPush.count} decisions measured`);
+          return pushed;
+        })) ?? socket;
 
       // ---- 3. ledger postings through gRPC
-      if (only.has('grpc')) {
-        console.log('\n[3/5] ledger postings per second through gRPC');
-        let ownLedger: BenchLedger | undefined;
-        let ledgerDir: string | undefined;
-        try {
+      grpc =
+        (await runModule(only.has('grpc'), '[3/5] ledger postings per second through gRPC', async () => {
           // the ledger measured: its program as its own process, as deployed (startBenchLedger)
-          ledgerDir = mkdtempSync(join(tmpdir(), 'meridian-bench-ledger-'));
-          ownLedger = await startBenchLedger(ledgerDir, (line) => console.log(line));
-          grpc = await benchGrpc({
-            seconds: settings.seconds,
-            maxCount: settings.maxCalls,
-            concurrency: settings.grpcConcurrency,
-            spreadUsers: settings.spreadUsers,
-            hotEvents: settings.hotEvents,
-            rounds: settings.rounds,
-            echoAddress: `127.0.0.1:${baselines.grpc}`,
-            ledgers: [
-              {
-                name: 'own process',
-                address: ownLedger.address,
-                pid: ownLedger.pid,
-                meshDir: ownLedger.meshDir,
-              },
-              {
-                name: 'standalone target',
-                address: target.ledgerAddress,
-                pid: target.pid,
-                meshDir: target.meshDir,
-              },
-            ],
-            log: (f: LoadFigure, unit: string) =>
-              console.log(
-                `  ${f.name.padEnd(36)} ${String(f.perSecond).padStart(7)} ${unit}${f.errors ? `   (${f.errors} errors: ${f.firstError})` : ''}`,
-              ),
-          });
-        } catch (err) {
-          grpc = { skipped: errorText(err) };
-          console.log(`  skipped: ${grpc.skipped}`);
-        } finally {
-          await ownLedger?.stop();
-          if (ledgerDir) rmSync(ledgerDir, { recursive: true, force: true });
-        }
-      }
+          const ledgerDir = mkdtempSync(join(tmpdir(), 'meridian-bench-ledger-'));
+          let ownLedger: BenchLedger | undefined;
+          try {
+            ownLedger = await startBenchLedger(ledgerDir, (line) => console.log(line));
+            return await benchGrpc({
+              seconds: settings.seconds,
+              maxCount: settings.maxCalls,
+              concurrency: settings.grpcConcurrency,
+              spreadUsers: settings.spreadUsers,
+              hotEvents: settings.hotEvents,
+              rounds: settings.rounds,
+              echoAddress: `127.0.0.1:${baselines.grpc}`,
+              ledgers: [
+                {
+                  name: 'own process',
+                  address: ownLedger.address,
+                  pid: ownLedger.pid,
+                  meshDir: ownLedger.meshDir,
+                },
+                {
+                  name: 'standalone target',
+                  address: standalone.ledgerAddress,
+                  pid: standalone.pid,
+                  meshDir: standalone.meshDir,
+                },
+              ],
+              log: (f: LoadFigure, unit: string) =>
+                console.log(
+                  `  ${f.name.padEnd(36)} ${String(f.perSecond).padStart(7)} ${unit}${f.errors ? `   (${f.errors} errors: ${f.firstError})` : ''}`,
+                ),
+            });
+          } finally {
+            await ownLedger?.stop();
+            rmSync(ledgerDir, { recursive: true, force: true });
+          }
+        })) ?? grpc;
       // the standalone is done: its processes leave the cores to the broker and the cluster
-      await Promise.all([target.stop(), baselines.stop()]);
+      await Promise.all([standalone.stop(), baselines.stop()]);
       target = undefined;
     }
 
     // ---- password logins vs the bare argon2id verify (bench/logins.ts; a target of its own)
-    let logins: LoginsBenchResult | undefined;
-    if (only.has('logins')) {
-      console.log('\n[logins] password logins per second vs the bare argon2id verify');
-      logins = await benchLogins({
-        seconds: settings.seconds,
-        rounds: settings.rounds,
-        maxCount: 100_000,
-      }).catch((err: unknown) => ({ skipped: errorText(err) }));
-      if ('skipped' in logins) console.log(`  skipped: ${logins.skipped}`);
-    }
+    const logins = await runModule(
+      only.has('logins'),
+      '[logins] password logins per second vs the bare argon2id verify',
+      () => benchLogins({ seconds: settings.seconds, rounds: settings.rounds, maxCount: 100_000 }),
+    );
     // ---- decision → push with 10,000 sockets connected (bench/liveScale.ts; a target of its own)
-    let liveScale: LiveScaleResult | undefined;
-    if (only.has('livescale')) {
-      console.log('\n[livescale] admin decision → investor push with many sockets connected');
-      liveScale = await benchLiveScale({
-        seconds: settings.seconds,
-        ...liveScaleSettings(),
-        log: (line) => console.log(line),
-      }).catch((err: unknown) => ({ skipped: errorText(err) }));
-      if ('skipped' in liveScale) console.log(`  skipped: ${liveScale.skipped}`);
-    }
-
+    const liveScale = await runModule(
+      only.has('livescale'),
+      '[livescale] admin decision → investor push with many sockets connected',
+      () =>
+        benchLiveScale({
+          seconds: settings.seconds,
+          ...liveScaleSettings(),
+          log: (line) => console.log(line),
+        }),
+    );
     // ---- support chat: message → the other side's socket with many conversations and sockets (bench/support.ts)
-    let support: SupportBenchResult | undefined;
-    if (only.has('support')) {
-      console.log("\n[support] support chat message → the other side's socket with many sockets connected");
-      support = await benchSupport({
-        seconds: settings.seconds,
-        ...supportSettings(),
-        log: (line) => console.log(line),
-      }).catch((err: unknown) => ({ skipped: errorText(err) }));
-      if ('skipped' in support) console.log(`  skipped: ${support.skipped}`);
-    }
-
+    const support = await runModule(
+      only.has('support'),
+      "[support] support chat message → the other side's socket with many sockets connected",
+      () =>
+        benchSupport({ seconds: settings.seconds, ...supportSettings(), log: (line) => console.log(line) }),
+    );
     // ---- maturity: due investments settled in batches vs one at a time (bench/maturity.ts; in process)
-    let maturity: MaturityBenchResult | undefined;
-    if (only.has('maturity')) {
-      console.log('\n[maturity] due investments settled in batches through the ledger vs one at a time');
-      maturity = await benchMaturity({
-        count: num('BENCH_MATURITIES', 20_000),
-        baseline: num('BENCH_MATURITY_BASELINE', 1_000),
-        standalone: benchText('BENCH_MATURITY_STANDALONE') !== '0',
-        log: (line) => console.log(line),
-      }).catch((err: unknown) => ({ skipped: errorText(err) }));
-      if ('skipped' in maturity) console.log(`  skipped: ${maturity.skipped}`);
-    }
+    const maturity = await runModule(
+      only.has('maturity'),
+      '[maturity] due investments settled in batches through the ledger vs one at a time',
+      () =>
+        benchMaturity({
+          count: num('BENCH_MATURITIES', 20_000),
+          baseline: num('BENCH_MATURITY_BASELINE', 1_000),
+          standalone: benchText('BENCH_MATURITY_STANDALONE') !== '0',
+          log: (line) => console.log(line),
+        }),
+    );
     // ---- lists: list routes' p99 on a seeded store vs an empty one (bench/lists.ts; targets of its own)
-    let lists: ListsBenchResult | undefined;
-    if (only.has('lists')) {
-      console.log('\n[lists] getUsers pages, search and user statistics on a seeded store vs an empty one');
-      lists = await benchLists({ seconds: settings.seconds }).catch((err: unknown) => ({
-        skipped: errorText(err),
-      }));
-      if ('skipped' in lists) console.log(`  skipped: ${lists.skipped}`);
-    }
+    const lists = await runModule(
+      only.has('lists'),
+      '[lists] getUsers pages, search and user statistics on a seeded store vs an empty one',
+      () => benchLists({ seconds: settings.seconds }),
+    );
     // ---- spa: the SPA's first-route JS vs the whole app and a React hello (bench/spa.ts; no servers)
-    let spa: SpaBenchResult | undefined;
-    if (only.has('spa')) {
-      console.log("\n[spa] the SPA's gzipped JS by route (a production build)");
-      try {
-        spa = benchSpa();
-      } catch (err) {
-        spa = { skipped: errorText(err) };
-        console.log(`  skipped: ${spa.skipped}`);
-      }
-    }
-
+    const spa = await runModule(
+      only.has('spa'),
+      "[spa] the SPA's gzipped JS by route (a production build)",
+      () => benchSpa(),
+    );
     // ---- page load: bytes and LCP of three pages on a slow link, compressed vs not (bench/pageLoad.ts; a target of its own)
-    let pageLoad: PageLoadResult | undefined;
-    if (only.has('pageload')) {
-      console.log(
-        '\n[pageload] bytes and LCP of /, /login and /dashboard in Chromium on a slow link, compressed vs not',
-      );
-      pageLoad = await benchPageLoad({ log: (line) => console.log(line) }).catch((err: unknown) => ({
-        skipped: errorText(err),
-      }));
-      if ('skipped' in pageLoad) console.log(`  skipped: ${pageLoad.skipped}`);
-    }
+    const pageLoad = await runModule(
+      only.has('pageload'),
+      '[pageload] bytes and LCP of /, /login and /dashboard in Chromium on a slow link, compressed vs not',
+      () => benchPageLoad({ log: (line) => console.log(line) }),
+    );
 
     // ---- 4 and 5 need a Kafka broker (one for both)
     if (only.has('kafka') || only.has('cluster')) {
@@ -351,45 +337,46 @@ async function main(): Promise<void> {
       }
     }
 
-    // ---- 4. events through the Kafka bus vs the in-process bus
-    if (only.has('kafka') && broker) {
-      console.log(
-        '\n[4/5] events through the Kafka bus vs the in-process bus (publish → handled, one subscription)',
-      );
-      try {
-        kafkaBus = await benchKafkaBus({
-          brokers: broker.brokers,
-          seconds: settings.seconds,
-          maxEvents: settings.busEvents,
-          maxLatency: settings.busLatency,
-          rounds: settings.rounds,
-        });
-        if (!('skipped' in kafkaBus)) {
-          for (const f of kafkaBus.throughput)
-            console.log(
-              `  ${f.name.padEnd(36)} ${String(f.perSecond).padStart(7)} events/s (${f.events} of ${f.published} events handled in ${f.seconds} s)`,
-            );
-        }
-      } catch (err) {
-        kafkaBus = { skipped: errorText(err) };
-        console.log(`  skipped: ${kafkaBus.skipped}`);
-      }
-    }
+    if (broker) {
+      const { brokers } = broker;
+      // ---- 4. events through the Kafka bus vs the in-process bus
+      kafkaBus =
+        (await runModule(
+          only.has('kafka'),
+          '[4/5] events through the Kafka bus vs the in-process bus (publish → handled, one subscription)',
+          async () => {
+            const bus = await benchKafkaBus({
+              brokers,
+              seconds: settings.seconds,
+              maxEvents: settings.busEvents,
+              maxLatency: settings.busLatency,
+              rounds: settings.rounds,
+            });
+            if ('throughput' in bus)
+              for (const f of bus.throughput)
+                console.log(
+                  `  ${f.name.padEnd(36)} ${String(f.perSecond).padStart(7)} events/s (${f.events} of ${f.published} events handled in ${f.seconds} s)`,
+                );
+            return bus;
+          },
+        )) ?? kafkaBus;
 
-    // ---- 5. the cluster: decision → push across gateways, ledger kill -9 → first posting
-    if (only.has('cluster') && broker) {
-      console.log(
-        '\n[5/5] the cluster (every service its own process on Kafka, two gateways); starting it ...',
-      );
-      cluster = await benchCluster({
-        kafkaBrokers: broker.brokers,
-        seconds: settings.seconds,
-        maxDecisions: settings.maxDecisions,
-        restarts: settings.restarts,
-        standalone: 'decisionToPush' in socket ? socket.decisionToPush : undefined,
-        log: (line) => console.log(line),
-      });
-      if ('skipped' in cluster) console.log(`  skipped: ${cluster.skipped}`);
+      // ---- 5. the cluster: decision → push across gateways, ledger kill -9 → first posting
+      const standalonePush = 'decisionToPush' in socket ? socket.decisionToPush : undefined;
+      cluster =
+        (await runModule(
+          only.has('cluster'),
+          '[5/5] the cluster (every service its own process on Kafka, two gateways); starting it ...',
+          () =>
+            benchCluster({
+              kafkaBrokers: brokers,
+              seconds: settings.seconds,
+              maxDecisions: settings.maxDecisions,
+              restarts: settings.restarts,
+              standalone: standalonePush,
+              log: (line) => console.log(line),
+            }),
+        )) ?? cluster;
     }
 
     // ---- tables
