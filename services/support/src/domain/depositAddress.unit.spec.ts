@@ -12,7 +12,6 @@ import {
 } from './depositAddress.js';
 
 const BTC = NETWORK_LABELS.bitcoin;
-const TRX = NETWORK_LABELS.tron;
 
 const accepted = (address: string) => ({ ok: true, address });
 const refused = (message: string) => ({ ok: false, message });
@@ -138,6 +137,22 @@ describe('any network', () => {
  * character fails the checksum, every one-character change of `valid` is refused, and a right checksum
  * over another version byte or over a payload of another length (or `alsoInvalid`) is an invalid address.
  */
+/** `network` accepts each address of `rows` ([what it is, address]) as it is. */
+function acceptsEach(network: DepositNetwork, rows: ReadonlyArray<readonly [string, string]>): void {
+  it.each(rows)('accepts %s: %s', (_what, address) => {
+    expect(checkDepositAddress(network, address)).toEqual(accepted(address));
+  });
+}
+
+/** `network` refuses each address of `rows` ([what it is, address]) as no address of it. */
+function refusesEach(network: DepositNetwork, rows: ReadonlyArray<readonly [string, string]>): void {
+  it.each(rows)('refuses %s', (_what, address) => {
+    expect(checkDepositAddress(network, address)).toEqual(
+      refused(ADDRESS_MESSAGES.invalid(NETWORK_LABELS[network])),
+    );
+  });
+}
+
 function base58CheckRules(
   network: DepositNetwork,
   rules: {
@@ -182,17 +197,19 @@ function base58CheckRules(
 
 describe('bitcoin', () => {
   const check = (address: string) => checkDepositAddress('bitcoin', address);
+  /** Each of `addresses` is refused with `message`. */
+  const refusesAll = (addresses: readonly string[], message: string) => {
+    for (const address of addresses) expect(check(address), address).toEqual(refused(message));
+  };
 
-  it.each([
+  acceptsEach('bitcoin', [
     ['P2PKH, the genesis block address', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa'],
     ['P2PKH', '1BoatSLRHtKNngkdXEeobR76b53LETtpyT'],
     ['P2SH (BIP-13 example)', '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy'],
     ['P2WPKH (BIP-173)', 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4'],
     ['P2WSH (BIP-173)', 'bc1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3qccfmv3'],
     ['Taproot (BIP-350)', 'bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj0'],
-  ])('accepts %s: %s', (_what, address) => {
-    expect(check(address)).toEqual(accepted(address));
-  });
+  ]);
 
   it('accepts version 0x05 (P2SH) as well as 0x00 (P2PKH)', () => {
     expect(withVersion(0x00)).toBe('1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa');
@@ -222,32 +239,72 @@ describe('bitcoin', () => {
       alsoInvalid: [base58.encode(Uint8Array.from([0x05, 1, 2]))],
     });
 
-    it.each([
+    refusesEach('bitcoin', [
       ['a 0 (not in the alphabet)', '1A1zP1eP5QGefi2DMPTfTL5SLmv7Divf0a'],
       ['an O', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfOa'],
       ['an I', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfIa'],
       ['an l', '1A1zP1eP5QGefi2DMPTfTL5SLmv7Divfla'],
       ['a payment URI', 'bitcoin:1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa'],
-    ])('refuses %s', (_what, address) => {
-      expect(check(address)).toEqual(refused(ADDRESS_MESSAGES.invalid(BTC)));
-    });
+    ]);
 
     it('refuses testnet addresses (versions 0x6f and 0xc4) as test network addresses', () => {
-      expect(check('mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn')).toEqual(refused(ADDRESS_MESSAGES.testnet(BTC)));
-      expect(check('2MzQwSSnBHWHqSAqtTVQ6v47XtaisrJa1Vc')).toEqual(refused(ADDRESS_MESSAGES.testnet(BTC)));
-      expect(check(withVersion(0x6f))).toEqual(refused(ADDRESS_MESSAGES.testnet(BTC)));
-      expect(check(withVersion(0xc4))).toEqual(refused(ADDRESS_MESSAGES.testnet(BTC)));
+      refusesAll(
+        [
+          'mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn',
+          '2MzQwSSnBHWHqSAqtTVQ6v47XtaisrJa1Vc',
+          withVersion(0x6f),
+          withVersion(0xc4),
+        ],
+        ADDRESS_MESSAGES.testnet(BTC),
+      );
     });
   });
 
   describe('segwit (BIP-173, BIP-350)', () => {
-    it('refuses one changed character with the checksum message', () => {
-      expect(check('bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t5')).toEqual(
-        refused(ADDRESS_MESSAGES.checksum(BTC)),
-      );
-      expect(check('bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj2')).toEqual(
-        refused(ADDRESS_MESSAGES.checksum(BTC)),
-      );
+    it.each<[string, readonly string[], string]>([
+      [
+        'one changed character with the checksum message',
+        [
+          'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t5',
+          'bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj2',
+        ],
+        ADDRESS_MESSAGES.checksum(BTC),
+      ],
+      [
+        'mixed case',
+        ['bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kV8F3T4', 'Bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4'],
+        ADDRESS_MESSAGES.invalid(BTC),
+      ],
+      [
+        'bech32m on a witness v0 program and bech32 on a v1 (Taproot) program: v0 wants the bech32 checksum, v1 the bech32m one (BIP-350 vectors)',
+        [
+          'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kemeawh',
+          'bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqh2y7hd',
+          segwit(bech32m, 'bc', 0, P2WPKH_PROGRAM),
+          segwit(bech32, 'bc', 1, TAPROOT_PROGRAM),
+        ],
+        ADDRESS_MESSAGES.checksum(BTC),
+      ],
+      [
+        'other human-readable parts, with their checksum right',
+        [
+          'tc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vq5zuyut',
+          segwit(bech32, 'ltc', 0, P2WPKH_PROGRAM),
+          segwit(bech32, 'bcx', 0, P2WPKH_PROGRAM),
+        ],
+        ADDRESS_MESSAGES.invalid(BTC),
+      ],
+      [
+        'testnet and regtest addresses as test network addresses',
+        [
+          'tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k7',
+          'tb1pqqqqp399et2xygdj5xreqhjjvcmzhxw4aywxecjdzew6hylgvsesf3hn0c',
+          segwit(bech32, 'bcrt', 0, P2WPKH_PROGRAM),
+        ],
+        ADDRESS_MESSAGES.testnet(BTC),
+      ],
+    ])('refuses %s', (_what, addresses, message) => {
+      refusesAll(addresses, message);
     });
 
     it('refuses every one-character change after the witness version', () => {
@@ -261,32 +318,7 @@ describe('bitcoin', () => {
       }
     });
 
-    it('refuses mixed case', () => {
-      expect(check('bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kV8F3T4')).toEqual(
-        refused(ADDRESS_MESSAGES.invalid(BTC)),
-      );
-      expect(check('Bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4')).toEqual(
-        refused(ADDRESS_MESSAGES.invalid(BTC)),
-      );
-    });
-
-    it('wants the bech32 checksum for witness v0 and the bech32m checksum for v1 (BIP-350 vectors)', () => {
-      // Bech32m on a v0 program, bech32 on a v1 (Taproot) program.
-      expect(check('bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kemeawh')).toEqual(
-        refused(ADDRESS_MESSAGES.checksum(BTC)),
-      );
-      expect(check('bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqh2y7hd')).toEqual(
-        refused(ADDRESS_MESSAGES.checksum(BTC)),
-      );
-      expect(check(segwit(bech32m, 'bc', 0, P2WPKH_PROGRAM))).toEqual(
-        refused(ADDRESS_MESSAGES.checksum(BTC)),
-      );
-      expect(check(segwit(bech32, 'bc', 1, TAPROOT_PROGRAM))).toEqual(
-        refused(ADDRESS_MESSAGES.checksum(BTC)),
-      );
-    });
-
-    it.each([
+    refusesEach('bitcoin', [
       ['v0 with a 16-byte program (BIP-350)', 'BC1QR508D6QEJXTDG4Y5R3ZARVARYV98GJ9P'],
       ['v1 with a 1-byte program (BIP-350)', 'bc1pw5dgrnzv'],
       [
@@ -312,36 +344,10 @@ describe('bitcoin', () => {
         'bc1p38j9r5y49hruaue7wxjce0updqjuyyx0kh56v8s25huc6995vvpql3jow4',
       ],
       ['more than 90 characters', `bc1q${'q'.repeat(87)}`],
-    ])('refuses %s', (_what, address) => {
-      expect(check(address)).toEqual(refused(ADDRESS_MESSAGES.invalid(BTC)));
-    });
-
-    it('refuses other human-readable parts, with their checksum right', () => {
-      expect(check('tc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vq5zuyut')).toEqual(
-        refused(ADDRESS_MESSAGES.invalid(BTC)),
-      );
-      expect(check(segwit(bech32, 'ltc', 0, P2WPKH_PROGRAM))).toEqual(refused(ADDRESS_MESSAGES.invalid(BTC)));
-      expect(check(segwit(bech32, 'bcx', 0, P2WPKH_PROGRAM))).toEqual(refused(ADDRESS_MESSAGES.invalid(BTC)));
-    });
-
-    it('refuses testnet and regtest addresses as test network addresses', () => {
-      expect(check('tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k7')).toEqual(
-        refused(ADDRESS_MESSAGES.testnet(BTC)),
-      );
-      expect(check('tb1pqqqqp399et2xygdj5xreqhjjvcmzhxw4aywxecjdzew6hylgvsesf3hn0c')).toEqual(
-        refused(ADDRESS_MESSAGES.testnet(BTC)),
-      );
-      expect(check(segwit(bech32, 'bcrt', 0, P2WPKH_PROGRAM))).toEqual(
-        refused(ADDRESS_MESSAGES.testnet(BTC)),
-      );
-    });
+    ]);
   });
 
-  it('refuses an Ethereum address', () => {
-    expect(check('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed')).toEqual(
-      refused(ADDRESS_MESSAGES.invalid(BTC)),
-    );
-  });
+  refusesEach('bitcoin', [['an Ethereum address', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed']]);
 });
 
 describe.each(['ethereum', 'erc20'] as const)('%s', (network) => {
@@ -423,13 +429,11 @@ describe.each(['ethereum', 'erc20'] as const)('%s', (network) => {
 describe('tron', () => {
   const check = (address: string) => checkDepositAddress('tron', address);
 
-  it.each([
+  acceptsEach('tron', [
     ['the USDT (TRC-20) contract', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'],
     ['the USDC (TRC-20) contract', 'TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8'],
     ['an account', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7'],
-  ])('accepts %s: %s', (_what, address) => {
-    expect(check(address)).toEqual(accepted(address));
-  });
+  ]);
 
   it('accepts version 0x41 with any 20-byte hash (34 characters starting with T)', () => {
     const address = withVersion(0x41);
@@ -444,11 +448,9 @@ describe('tron', () => {
     otherVersions: ['1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', withVersion(0xa0), withVersion(0x42)],
   });
 
-  it.each([
+  refusesEach('tron', [
     ['an Ethereum address', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'],
     ['its hex form (41…)', '41a614f803b6fd780986a42c78ec9c7f77e6ded13c'],
     ['a Bitcoin segwit address', 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4'],
-  ])('refuses %s', (_what, address) => {
-    expect(check(address)).toEqual(refused(ADDRESS_MESSAGES.invalid(TRX)));
-  });
+  ]);
 });
