@@ -134,19 +134,19 @@ export function Form({
   );
 }
 
-/** The form-level success message (nothing while it is empty); announced to screen readers. */
-export function FormSuccess({ message }: { message: string }) {
+/**
+ * A form-level message, announced to screen readers (nothing while it is empty): a success is a status, an
+ * error an alert with its icon.
+ */
+function formMessage(tone: 'success' | 'error', message: string): ReactNode {
   if (!message) return null;
-  return (
-    <div className="form-success" role="status">
-      {message}
-    </div>
-  );
-}
-
-/** The form-level validation message; announced to screen readers. */
-export function FormError({ message }: { message: string }) {
-  if (!message) return null;
+  if (tone === 'success') {
+    return (
+      <div className="form-success" role="status">
+        {message}
+      </div>
+    );
+  }
   return (
     <div className="form-error" role="alert">
       <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
@@ -158,4 +158,14 @@ export function FormError({ message }: { message: string }) {
       <span>{message}</span>
     </div>
   );
+}
+
+/** The form-level success message (nothing while it is empty). */
+export function FormSuccess({ message }: { message: string }) {
+  return formMessage('success', message);
+}
+
+/** The form-level validation message (nothing while it is empty). */
+export function FormError({ message }: { message: string }) {
+  return formMessage('error', message);
 }

@@ -17,23 +17,16 @@ interface QueueRoute<T> {
   listOf(data: unknown): T[];
 }
 
-const DEPOSITS: QueueRoute<Deposit> = {
-  path: 'payments/pending-deposit',
-  listOf: (data) => listFrom<Deposit>(data, 'deposit'),
-};
-const INVESTMENTS: QueueRoute<Investment> = {
-  path: 'invest/adminPendingInvestment',
-  listOf: (data) => listFrom<Investment>(data, 'pendingInvestments'),
-};
-const WITHDRAWALS: QueueRoute<Withdrawal> = {
-  path: 'withDraw/pending',
-  listOf: (data) => listFrom<Withdrawal>(data, 'withdrawals'),
-};
+/** The queue at `path` whose answers hold its list under `key`. */
+function queueRoute<T>(path: string, key: string): QueueRoute<T> {
+  return { path, listOf: (data) => listFrom<T>(data, key) };
+}
+
+const DEPOSITS = queueRoute<Deposit>('payments/pending-deposit', 'deposit');
+const INVESTMENTS = queueRoute<Investment>('invest/adminPendingInvestment', 'pendingInvestments');
+const WITHDRAWALS = queueRoute<Withdrawal>('withDraw/pending', 'withdrawals');
 /** Each user with kyc.frontDoc / kyc.backDoc links. */
-const KYC: QueueRoute<User> = {
-  path: 'users/kyc/pending',
-  listOf: (data) => listFrom<User>(data, 'pendingUsers'),
-};
+const KYC = queueRoute<User>('users/kyc/pending', 'pendingUsers');
 
 /**
  * The admin queues, oldest first, a page at a time. A screen that closes drops its queue (no cached data
