@@ -233,6 +233,13 @@ export async function startKafkaBroker(options: KafkaBrokerOptions = {}): Promis
   if (!existsSync(idFile)) writeFileSync(idFile, newClusterId());
   const clusterId = readFileSync(idFile, 'utf8').trim();
   const classpath = `${libs}/*`;
+  /** One of Kafka's command-line tools (a class on the broker's classpath), run to its end. */
+  const kafkaTool = (tool: string, args: string[]) =>
+    spawnSync(
+      'java',
+      ['-cp', classpath, `-Dlog4j2.configurationFile=${join(here, 'log4j2.properties')}`, tool, ...args],
+      { encoding: 'utf8' },
+    );
   // the SCRAM users as they were last created, by a hash (never the passwords)
   const usersFile = join(dir, 'scram-users.sha256');
   const usersHash = security
@@ -241,26 +248,18 @@ export async function startKafkaBroker(options: KafkaBrokerOptions = {}): Promis
         .digest('hex')
     : '';
   const formattedBefore = existsSync(join(dir, 'logs', 'meta.properties'));
-  const format = spawnSync(
-    'java',
-    [
-      '-cp',
-      classpath,
-      `-Dlog4j2.configurationFile=${join(here, 'log4j2.properties')}`,
-      'kafka.tools.StorageTool',
-      'format',
-      '-t',
-      clusterId,
-      '-c',
-      config,
-      '--ignore-formatted',
-      ...Object.entries(security?.users ?? {}).flatMap(([name, password]) => [
-        '--add-scram',
-        `SCRAM-SHA-512=[name=${name},password=${password}]`,
-      ]),
-    ],
-    { encoding: 'utf8' },
-  );
+  const format = kafkaTool('kafka.tools.StorageTool', [
+    'format',
+    '-t',
+    clusterId,
+    '-c',
+    config,
+    '--ignore-formatted',
+    ...Object.entries(security?.users ?? {}).flatMap(([name, password]) => [
+      '--add-scram',
+      `SCRAM-SHA-512=[name=${name},password=${password}]`,
+    ]),
+  ]);
   if (format.status !== 0)
     throw new Error(`formatting the Kafka log dir failed: ${format.stdout}${format.stderr}`);
   if (security && !formattedBefore) writeFileSync(usersFile, usersHash);
@@ -363,19 +362,11 @@ export async function startKafkaBroker(options: KafkaBrokerOptions = {}): Promis
     );
     try {
       for (const [name, password] of Object.entries(security.users)) {
-        const r = spawnSync(
-          'java',
-          [
-            '-cp',
-            classpath,
-            `-Dlog4j2.configurationFile=${join(here, 'log4j2.properties')}`,
-            'kafka.admin.ConfigCommand',
-            ...['--bootstrap-server', brokers[0]!, '--command-config', commandConfig],
-            ...['--alter', '--entity-type', 'users', '--entity-name', name],
-            ...['--add-config', `SCRAM-SHA-512=[password=${password}]`],
-          ],
-          { encoding: 'utf8' },
-        );
+        const r = kafkaTool('kafka.admin.ConfigCommand', [
+          ...['--bootstrap-server', brokers[0]!, '--command-config', commandConfig],
+          ...['--alter', '--entity-type', 'users', '--entity-name', name],
+          ...['--add-config', `SCRAM-SHA-512=[password=${password}]`],
+        ]);
         if (r.status !== 0) {
           await broker.stop();
           throw new Error(`creating the Kafka user ${name} failed: ${r.stdout}${r.stderr}`);
