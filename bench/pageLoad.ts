@@ -55,20 +55,24 @@ interface RequestFigure {
   encoding: string;
 }
 
-interface LoadFigure {
+/** What a load of a page took (for one load, or the medians over the rounds). */
+interface PageLoad {
   bytes: number;
   requests: number;
   lcpMs: number;
   /** The Content-Encoding values seen (identity when none). */
   encodings: string[];
+}
+
+interface LoadFigure extends PageLoad {
   heaviest: RequestFigure[];
 }
 
 export interface PageLoadFigure {
   page: string;
   /** medians over the rounds */
-  baseline: { bytes: number; lcpMs: number; requests: number; encodings: string[] };
-  compressed: { bytes: number; lcpMs: number; requests: number; encodings: string[] };
+  baseline: PageLoad;
+  compressed: PageLoad;
   bytesRatio: number;
   lcpRatio: number;
   goalMet: boolean;
@@ -280,28 +284,22 @@ export function printPageLoad(r: PageLoadResult): void {
   );
   table(
     ['page', 'variant', 'KB', 'requests', 'LCP ms', 'encodings', 'KB ÷ baseline', 'LCP ÷ baseline'],
-    r.pages.flatMap((p) => [
-      [
+    r.pages.flatMap((p) => {
+      const row = (variant: string, load: PageLoad, bytesRatio: number, lcpRatio: number) => [
         p.page,
-        'baseline: no compression',
-        kb(p.baseline.bytes),
-        p.baseline.requests,
-        p.baseline.lcpMs,
-        p.baseline.encodings.join(' '),
-        1,
-        1,
-      ],
-      [
-        p.page,
-        'compressed',
-        kb(p.compressed.bytes),
-        p.compressed.requests,
-        p.compressed.lcpMs,
-        p.compressed.encodings.join(' '),
-        p.bytesRatio,
-        p.lcpRatio,
-      ],
-    ]),
+        variant,
+        kb(load.bytes),
+        load.requests,
+        load.lcpMs,
+        load.encodings.join(' '),
+        bytesRatio,
+        lcpRatio,
+      ];
+      return [
+        row('baseline: no compression', p.baseline, 1, 1),
+        row('compressed', p.compressed, p.bytesRatio, p.lcpRatio),
+      ];
+    }),
   );
   for (const p of r.pages)
     console.log(
