@@ -10,6 +10,7 @@ import { forgetsDeletedUsersSpec } from '@meridian/held-request/testing/personal
 import { stackPerTest } from '@meridian/held-request/testing/testStack';
 import { isSealed, SHREDDED } from '@meridian/platform/personalData';
 import { waitFor } from '@meridian/platform/testing/waitFor';
+import { USERS } from '@meridian/held-request/app/userDirectory';
 import { COLLECTIONS } from './projections/investmentView.js';
 import { ADMIN, caller, startStack } from './testing/harness.js';
 
@@ -25,7 +26,7 @@ it('keeps names sealed, answers them opened, and reads [deleted] after the key i
   const u = `user-${randomUUID()}`;
   const { personalData } = stack;
   await stack.registerUser(u, await personalData.seal(u, NAME), await personalData.seal(u, EMAIL));
-  await waitFor(async () => (await stack.store.get(COLLECTIONS.users, u)) !== null, 'directory');
+  await waitFor(async () => (await stack.store.get(USERS, u)) !== null, 'directory');
   await stack.fund(u, '300');
   const { investment } = await stack.call('startInvest', {
     caller: caller(u),
@@ -45,11 +46,11 @@ it('keeps names sealed, answers them opened, and reads [deleted] after the key i
     'InvestmentRequested published',
   );
   expect(isSealed((requested.data as { userEmail: string }).userEmail)).toBe(true);
-  const user = (await stack.store.get<{ name: string; email: string }>(COLLECTIONS.users, u))!;
+  const user = (await stack.store.get<{ name: string; email: string }>(USERS, u))!;
   expect(isSealed(user.name) && isSealed(user.email)).toBe(true);
   const raw = JSON.stringify([
     await stack.store.readAll(0, 100_000),
-    await stack.store.find(COLLECTIONS.users),
+    await stack.store.find(USERS),
     await stack.store.find(COLLECTIONS.investments),
     stack.published,
   ]);

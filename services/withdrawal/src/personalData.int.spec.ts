@@ -10,7 +10,8 @@ import { forgetsDeletedUsersSpec } from '@meridian/held-request/testing/personal
 import { stackPerTest } from '@meridian/held-request/testing/testStack';
 import { isSealed, SHREDDED, USER_DELETED_MESSAGE } from '@meridian/platform/personalData';
 import { waitFor } from '@meridian/platform/testing/waitFor';
-import { COLLECTIONS, type WithdrawalDoc } from './projections/withdrawalView.js';
+import { USERS } from '@meridian/held-request/app/userDirectory';
+import { type WithdrawalDoc, withdrawalView } from './projections/withdrawalView.js';
 import { ADMIN, caller, grpcError, startStack } from './testing/harness.js';
 
 const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
@@ -38,7 +39,7 @@ async function register(userId: string) {
     await personalData.seal(userId, NAME),
     await personalData.seal(userId, EMAIL),
   );
-  await waitFor(async () => (await stack.store.get(COLLECTIONS.users, userId)) !== null, 'directory');
+  await waitFor(async () => (await stack.store.get(USERS, userId)) !== null, 'directory');
 }
 const pending = async (id: string) =>
   (await stack.call('listPending', { caller: caller(ADMIN.userId), callerRole: 'admin' })).withdrawals.find(
@@ -60,7 +61,7 @@ it('keeps the wallet address sealed, answers it opened, and reads [deleted] afte
   });
 
   // stored sealed: the read model, every stored event, every published event
-  const doc = (await stack.store.get<WithdrawalDoc>(COLLECTIONS.withdrawals, id))!;
+  const doc = (await stack.store.get<WithdrawalDoc>(withdrawalView.collection, id))!;
   expect(isSealed(doc.walletAddress)).toBe(true);
   expect(await stack.decide('approve', id, ADMIN)).toBeDefined();
   await stack.service.flushOutbox();
@@ -69,8 +70,8 @@ it('keeps the wallet address sealed, answers it opened, and reads [deleted] afte
   expect(isSealed((requested.data as { walletAddress: string }).walletAddress)).toBe(true);
   const raw = JSON.stringify([
     await stack.store.readAll(0, 100_000),
-    await stack.store.find(COLLECTIONS.withdrawals),
-    await stack.store.find(COLLECTIONS.users),
+    await stack.store.find(withdrawalView.collection),
+    await stack.store.find(USERS),
     stack.published,
   ]);
   for (const plain of [WALLET, NAME, EMAIL]) expect(raw).not.toContain(plain);

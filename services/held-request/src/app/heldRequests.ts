@@ -22,18 +22,19 @@ import type { Logger } from '@meridian/platform/logger';
 import type { Cents } from '@meridian/platform/money/money';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { capPendingOfUser, DEFAULT_MAX_PENDING_PER_USER } from '@meridian/platform/ports/pendingCount';
+import type { AdminDecision, HoldCommand } from '../domain/lifecycle.js';
+import { refuseWhileImpersonating } from '@meridian/platform/domain/makerChecker';
+import { type HeldRequestDoc, answerHeldRequest, placeHoldForRequest } from './holdFlow.js';
+import type { HoldLedger } from './holdLedger.js';
 import {
+  MESSAGES,
   inTransaction,
+  isUnknownOutcome,
   metaOf,
   requireActor,
   requireAdmin,
   requireOwnerOrAdmin,
-} from '@meridian/platform/app/requestContext';
-import type { AdminDecision, HoldCommand } from '../domain/lifecycle.js';
-import { refuseWhileImpersonating } from '@meridian/platform/domain/makerChecker';
-import { type HeldRequestDoc, answerHeldRequest, placeHoldForRequest } from './holdFlow.js';
-import { type HoldLedger, isUnknownOutcome } from './holdLedger.js';
-import { MESSAGES } from './kit.js';
+} from './kit.js';
 import { closeHeldRequestAccount } from './closeAccount.js';
 import {
   type CloseAccountAnswer,

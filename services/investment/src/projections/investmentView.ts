@@ -19,7 +19,7 @@ import { type RequestDoc, requestView } from '@meridian/held-request/projections
 import type { StoreReads } from '@meridian/platform/ports/serviceStore';
 import { type ExistingInvestment, type LedgerCallOwed, INVESTMENT_KIND } from '../domain/investment.js';
 
-export const COLLECTIONS = { investments: 'investments', users: 'users' } as const;
+export const COLLECTIONS = { investments: 'investments' } as const;
 
 export type InvestmentDoc = RequestDoc<ExistingInvestment, LedgerCallOwed>;
 

@@ -1,11 +1,9 @@
 import type { DomainError } from '@meridian/platform/eventSourcing/errors';
-import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
 import { describe, expect, it } from 'vitest';
 import {
   type LedgerCommand,
   type LedgerEvent,
   LEDGER_MESSAGES,
-  accountDecider,
   earlierResult,
   fingerprintOf,
   holdOf,
@@ -15,10 +13,8 @@ import {
   transactionProblem,
   userAccount,
 } from './account.js';
-import { U, T0, credit, hold, capture, release, adjust } from './accountFixtures.js';
-import { history, stateOf, isDomainError, postedIn } from './accountFixtures.js';
-
-const spec = DeciderSpecification.for(accountDecider);
+import { U, T0, credit, hold, capture, release, adjust } from '../testing/accountFixtures.js';
+import { history, stateOf, isDomainError, postedIn, spec } from '../testing/accountFixtures.js';
 
 describe('accounts and transactions', () => {
   it('names accounts and streams, and parses account ids back (user ids may contain colons)', () => {

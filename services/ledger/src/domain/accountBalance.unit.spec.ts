@@ -1,12 +1,10 @@
 import { DomainError } from '@meridian/platform/eventSourcing/errors';
-import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
 import { describe, expect, it } from 'vitest';
 import {
   type AdjustBalance,
   type LedgerCommand,
   type LedgerEvent,
   LEDGER_MESSAGES,
-  accountDecider,
   decide,
   evolve,
   evolveUnlinked,
@@ -16,10 +14,8 @@ import {
   userAccount,
   withChainLinks,
 } from './account.js';
-import { U, T0, fresh, credit, hold, capture, release, settle, adjust } from './accountFixtures.js';
-import { history, stateOf, isDomainError, postedIn } from './accountFixtures.js';
-
-const spec = DeciderSpecification.for(accountDecider);
+import { U, T0, fresh, credit, hold, capture, release, settle, adjust } from '../testing/accountFixtures.js';
+import { history, stateOf, isDomainError, postedIn, spec } from '../testing/accountFixtures.js';
 
 describe('SettleMaturity', () => {
   const active = () => history(credit(10_000), hold('inv-1', 'investment', 10_000), capture('inv-1'));

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Actor, StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { WithdrawalEvent } from '../domain/withdrawal.js';
-import { projectWithdrawal } from '../projections/withdrawalView.js';
+import { withdrawalView } from '../projections/withdrawalView.js';
 import { withdrawalToProto } from './withdrawalService.grpc.js';
 
 const wallet = '0x' + 'a'.repeat(40);
@@ -23,7 +23,7 @@ describe('withdrawalToProto', () => {
       correlationId: 'c',
       actor,
     };
-    const doc = projectWithdrawal(null, event)!;
+    const doc = withdrawalView.project(null, event)!;
     const proto = withdrawalToProto({ ...doc, userName: 'Ada', userEmail: 'a@x.io' });
     expect(proto).toMatchObject({ withdrawalId: 'w1', userId: 'u1', initiatedBy });
   });

@@ -12,7 +12,7 @@ import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/persona
 import { sqliteReplicaStores } from '@meridian/platform/testing/replicaStores';
 import { tempDir } from '@meridian/platform/testing/tempDir';
 import { waitFor } from '@meridian/platform/testing/waitFor';
-import { COLLECTIONS } from '../projections/withdrawalView.js';
+import { withdrawalView } from '../projections/withdrawalView.js';
 import type { WithdrawalContext } from './context.js';
 import type { LedgerPort } from './ports.js';
 import { PROCESS_MANAGER_LEASE, startProcessManager } from './processManager.js';
@@ -65,7 +65,7 @@ it('two process managers on one store re-drive each lost hold once', async () =>
     }).catch(() => undefined);
     lost.push(withdrawalId);
   }
-  expect(await stores[0].count(COLLECTIONS.withdrawals, { sync: 'hold' })).toBe(10);
+  expect(await stores[0].count(withdrawalView.collection, { sync: 'hold' })).toBe(10);
 
   down = false;
   const managers = ctxs.map((ctx, i) =>
@@ -76,7 +76,7 @@ it('two process managers on one store re-drive each lost hold once', async () =>
   );
   cleanups.push(() => Promise.all(managers.map((m) => m.stop())));
   await waitFor(
-    async () => (await stores[1].count(COLLECTIONS.withdrawals, { sync: 'hold' })) === 0,
+    async () => (await stores[1].count(withdrawalView.collection, { sync: 'hold' })) === 0,
     'all holds re-driven',
   );
   expect(Object.fromEntries(holds)).toEqual(Object.fromEntries(lost.map((id) => [id, 1])));

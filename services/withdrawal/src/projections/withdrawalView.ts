@@ -1,6 +1,6 @@
 /**
  * Read models of the withdrawal service, written in the same transaction as the events they come
- * from. Pure: `projectWithdrawal(doc, event)` turns the current document and one stored event into the
+ * from. Pure: `withdrawalView.project(doc, event)` turns the current document and one stored event into the
  * next document; the queries below read them.
  *
  * | collection  | id           | from                                                   |
@@ -18,13 +18,10 @@
 import { type RequestDoc, requestView } from '@meridian/held-request/projections/requestView';
 import { type ExistingWithdrawal, type LedgerCallOwed, WITHDRAWAL_KIND } from '../domain/withdrawal.js';
 
-export const COLLECTIONS = { withdrawals: 'withdrawals', users: 'users' } as const;
-
 export type WithdrawalDoc = RequestDoc<ExistingWithdrawal, LedgerCallOwed>;
 
 export const withdrawalView = requestView({
   ...WITHDRAWAL_KIND,
-  collection: COLLECTIONS.withdrawals,
+  collection: 'withdrawals',
   dateField: 'requestDate',
 });
-export const { project: projectWithdrawal, byId: withdrawalById } = withdrawalView;

@@ -1,6 +1,7 @@
-// Commands and helpers the account decider's specs share: each command builder fills a valid command for user U
-// at T0 with fresh ids, each helper reads the events a spec produced.
+// Commands and helpers the account decider's specs share: `spec` runs the decider, each command builder fills a
+// valid command for user U at T0 with fresh ids, each helper reads the events a spec produced.
 import { DomainError } from '@meridian/platform/eventSourcing/errors';
+import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
 import {
   type AdjustBalance,
   type CaptureHold,
@@ -11,10 +12,13 @@ import {
   type LedgerCommand,
   type LedgerEvent,
   type LedgerState,
+  accountDecider,
   decide,
   evolve,
   initialState,
-} from './account.js';
+} from '../domain/account.js';
+
+export const spec = DeciderSpecification.for(accountDecider);
 
 export const U = 'u-1';
 export const T0 = new Date('2025-01-01T10:00:00.000Z');
