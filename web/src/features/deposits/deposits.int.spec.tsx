@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeApiEachTest } from '../../test/fakeApi';
 import { aUser, clickThenSee, loggedInAs, renderApp } from '../../test/render';
-import { ada, admin, pendingDeposit } from '../../test/people';
+import { admin, pendingDeposit } from '../../test/people';
 
 const server = fakeApiEachTest();
 
@@ -20,16 +20,7 @@ describe('/admin-pending-deposit', () => {
     server.on('GET payments/pending-deposit', [
       200,
       {
-        deposit: [
-          {
-            _id: 'd1',
-            transactionId: 't1',
-            amount: 12345.6,
-            status: 'Pending',
-            createdAt: '2026-03-04T14:05:00Z',
-            user: ada,
-          },
-        ],
+        deposit: [{ ...pendingDeposit, _id: 'd1', amount: 12345.6 }],
       },
     ]);
     renderApp('/admin-pending-deposit', { preloadedState: loggedInAs(admin) });

@@ -94,14 +94,7 @@ describe('/admin-pending-wallet', () => {
       200,
       {
         withdrawals: [
-          {
-            _id: 'w1',
-            user: ada,
-            amount: 1234.5,
-            walletAddress: '0xabc',
-            status: 'Pending',
-            requestDate: '2026-03-04T14:05:00Z',
-          },
+          { ...pendingWithdrawal, user: ada, amount: 1234.5 },
           { _id: 'w2', user: ada, amount: 60, status: 'Pending' },
         ],
       },
