@@ -63,11 +63,14 @@ up: ## docker compose: Kafka, MongoDB, Redis, Mailpit, every service, gateway (n
 	docker compose up --build -d
 	@echo "Meridian: http://localhost:8080   Mailpit: http://localhost:8025"
 
-up-observability: dotenv ## docker compose with Prometheus (127.0.0.1:9090), Grafana (:3000), Jaeger (:16686), an OTel collector and exporters
-	OTEL_EXPORTER_OTLP_ENDPOINT=http://otel-collector:4318 docker compose --profile observability up --build -d
+# docker-compose.yml with the observability containers of infra/compose.observability.yml laid over it
+COMPOSE_OBSERVABILITY = docker compose -f docker-compose.yml -f infra/compose.observability.yml --profile observability
 
-down: ## Stop docker compose (the observability profile too)
-	docker compose --profile observability down
+up-observability: dotenv ## docker compose with Prometheus (127.0.0.1:9090), Grafana (:3000), Jaeger (:16686), an OTel collector and exporters
+	OTEL_EXPORTER_OTLP_ENDPOINT=http://otel-collector:4318 $(COMPOSE_OBSERVABILITY) up --build -d
+
+down: ## Stop docker compose (the observability containers too)
+	$(COMPOSE_OBSERVABILITY) down
 
 clean: ## Remove build output and local data
 	rm -rf web/dist data artifacts

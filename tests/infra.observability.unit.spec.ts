@@ -1,6 +1,6 @@
 /**
  * What an operator watches Meridian with, read without a container engine or a cluster:
- * docker-compose's `observability` profile (Prometheus scraping every Node container on the metrics
+ * docker compose's `observability` profile, infra/compose.observability.yml laid over docker-compose.yml (Prometheus scraping every Node container on the metrics
  * port it serves on, with infra/grafana/alerts.yml as rules; Grafana provisioned with the Prometheus
  * datasource and infra/grafana/dashboards; an OpenTelemetry collector) and the ServiceMonitors of
  * infra/k8s/base (one per Node deployable, selecting its Service's `metrics` port).
@@ -20,8 +20,15 @@ interface ComposeService {
   ports?: string[];
   depends_on?: Record<string, unknown> | string[];
 }
-const compose = parse(readText('docker-compose.yml')) as { services: Record<string, ComposeService> };
-const services = compose.services;
+interface ComposeFile {
+  services: Record<string, ComposeService>;
+  volumes?: Record<string, unknown>;
+}
+const OBSERVABILITY_FILE = 'infra/compose.observability.yml';
+const main = parse(readText('docker-compose.yml')) as ComposeFile;
+const observability = parse(readText(OBSERVABILITY_FILE)) as ComposeFile;
+/** The services compose runs with both files: the second adds services and never redefines one of the first. */
+const services = { ...main.services, ...observability.services };
 /** The exporters of the data stores, and the port each serves /metrics on by default. */
 const EXPORTERS: Record<string, number> = {
   'kafka-exporter': 9308,
@@ -67,7 +74,30 @@ const scraped = prometheus.scrape_configs.flatMap((j) =>
   j.static_configs.flatMap((s) => s.targets.map((target) => ({ job: j.job_name, target }))),
 );
 
-describe('docker-compose.yml: the observability profile', () => {
+describe('docker compose: the observability profile', () => {
+  it('its containers, and only they, live in infra/compose.observability.yml, which make up-observability and make down lay over docker-compose.yml', () => {
+    expect(Object.keys(observability.services).sort()).toEqual([...OBSERVABILITY].sort());
+    expect(Object.keys(main.services).filter((name) => OBSERVABILITY.includes(name))).toEqual([]);
+    expect(Object.keys(observability.volumes ?? {})).toEqual(['prometheus-data']);
+    const make = readText('Makefile');
+    const command = /^COMPOSE_OBSERVABILITY = (.+)$/m.exec(make)?.[1];
+    expect(command).toBe(
+      `docker compose -f docker-compose.yml -f ${OBSERVABILITY_FILE} --profile observability`,
+    );
+    for (const target of ['up-observability', 'down'])
+      expect(new RegExp(`^${target}:.*\\n\\t.*\\$\\(COMPOSE_OBSERVABILITY\\)`, 'm').test(make), target).toBe(
+        true,
+      );
+  });
+
+  it('needs no secret of its own: every variable it requires is one docker-compose.yml requires (the .env make up writes has it)', () => {
+    const required = (text: string) => new Set([...text.matchAll(/\$\{([A-Z0-9_]+):?\?/g)].map((m) => m[1]));
+    const ownRequired = [...required(readText(OBSERVABILITY_FILE))];
+    expect(ownRequired.length).toBeGreaterThan(0);
+    const mainRequired = required(readText('docker-compose.yml'));
+    for (const name of ownRequired) expect(mainRequired.has(name), name).toBe(true);
+  });
+
   it('Prometheus, Grafana and the collector run only in it; the default profile neither has nor waits on them', () => {
     for (const name of OBSERVABILITY) expect(services[name]?.profiles, name).toEqual(['observability']);
     for (const [name, s] of Object.entries(services).filter(([n]) => !OBSERVABILITY.includes(n))) {
