@@ -241,32 +241,22 @@ export const templates = {
   })),
 
   // ---- KYC ----
-  kycSubmitted: sent<Named & { userName: string; userEmail: string }>(
+  kycSubmitted: prompt<Named & { userName: string; userEmail: string }>(
     'You received this email because you are a Meridian administrator.',
     (d, ctx) => ({
       subject: 'New KYC documents to review',
       preheader: `${d.userName} submitted identity documents.`,
       heading: 'KYC documents to review',
-      blocks: [
-        {
-          kind: 'paragraph',
-          text: `${d.userName} (${d.userEmail}) submitted identity documents for review.`,
-        },
-        { kind: 'button', label: 'Review pending KYC', url: path(ctx, 'pending-kyc') },
-      ],
+      text: `${d.userName} (${d.userEmail}) submitted identity documents for review.`,
+      button: { label: 'Review pending KYC', url: path(ctx, 'pending-kyc') },
     }),
   ),
-  kycApproved: sent<Named>(KYC_REASON, (d, ctx) => ({
+  kycApproved: prompt<Named>(KYC_REASON, (d, ctx) => ({
     subject: 'Your identity is verified',
     preheader: 'Your KYC documents were approved.',
     heading: 'Your identity is verified',
-    blocks: [
-      {
-        kind: 'paragraph',
-        text: 'Your KYC documents were approved. You can now withdraw from your Total Profit.',
-      },
-      { kind: 'button', label: 'Open your dashboard', url: path(ctx, 'dashboard') },
-    ],
+    text: 'Your KYC documents were approved. You can now withdraw from your Total Profit.',
+    button: { label: 'Open your dashboard', url: path(ctx, 'dashboard') },
   })),
   kycRejected: sent<Named & { reason?: string }>(KYC_REASON, (d, ctx) => ({
     subject: 'Your KYC documents were not accepted',
@@ -281,30 +271,18 @@ export const templates = {
       { kind: 'button', label: 'Upload documents', url: path(ctx, 'upload-kyc') },
     ],
   })),
-  supportReply: sent<SupportLink>(SUPPORT_REASON, (d, ctx) => ({
+  supportReply: toConversation({
     subject: 'Meridian support replied to you',
     preheader: 'A new reply is waiting in your support conversation.',
     heading: 'Support replied',
-    blocks: [
-      {
-        kind: 'paragraph',
-        text: 'Our support team answered you in your conversation. Open it to read the reply and write back.',
-      },
-      { kind: 'button', label: 'Open the conversation', url: joinUrl(ctx.appUrl, d.link) },
-    ],
-  })),
-  supportStarted: sent<SupportLink>(SUPPORT_REASON, (d, ctx) => ({
+    text: 'Our support team answered you in your conversation. Open it to read the reply and write back.',
+  }),
+  supportStarted: toConversation({
     subject: 'Your conversation with Meridian support',
     preheader: 'Come back to your support conversation with this link.',
     heading: 'We received your message',
-    blocks: [
-      {
-        kind: 'paragraph',
-        text: 'Support will answer you in the chat. Come back to the conversation any time with this link; keep it private, it opens your conversation.',
-      },
-      { kind: 'button', label: 'Open the conversation', url: joinUrl(ctx.appUrl, d.link) },
-    ],
-  })),
+    text: 'Support will answer you in the chat. Come back to the conversation any time with this link; keep it private, it opens your conversation.',
+  }),
 
   // ---- allowlisted for SendAutomatedEmail (the SPA's own notices, to the caller only) ----
   investmentNotice: notice(
@@ -399,6 +377,42 @@ function moneyBody({ heading, lead, rows, button }: MoneyEmail): EmailBody {
       { kind: 'button', label: button.label, url: button.url },
     ],
   };
+}
+
+/** What a call to action says: one paragraph and one button under the heading. */
+interface PromptEmail {
+  subject: string;
+  preheader: string;
+  heading: string;
+  text: string;
+  button: { label: string; url: string };
+}
+
+/** An email of one paragraph and one button, sent for `reason` (never on the SendAutomatedEmail allowlist). */
+function prompt<D extends Named>(
+  reason: string,
+  says: (d: D, ctx: TemplateContext) => PromptEmail,
+): EmailTemplate<D> {
+  return sent(reason, (d, ctx) => {
+    const { subject, preheader, heading, text, button } = says(d, ctx);
+    return {
+      subject,
+      preheader,
+      heading,
+      blocks: [
+        { kind: 'paragraph', text },
+        { kind: 'button', label: button.label, url: button.url },
+      ],
+    };
+  });
+}
+
+/** A support email: what it says, then the one button back to the conversation (its link). */
+function toConversation(says: Omit<PromptEmail, 'button'>): EmailTemplate<SupportLink> {
+  return prompt(SUPPORT_REASON, (d, ctx) => ({
+    ...says,
+    button: { label: 'Open the conversation', url: joinUrl(ctx.appUrl, d.link) },
+  }));
 }
 
 /** A notice SendAutomatedEmail may send (allowlisted): a heading, a lead line and a button to the checked link. */
