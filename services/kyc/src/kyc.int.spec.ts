@@ -9,7 +9,8 @@ import * as grpc from '@grpc/grpc-js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { KycStatus } from '@meridian/proto/meridian/kyc/v1/kyc';
-import { FILE_MESSAGES, MAX_KYC_FILE_BYTES } from './domain/fileType.js';
+import { MAX_UPLOAD_BYTES } from '@meridian/platform/files/fileKind';
+import { FILE_MESSAGES } from './domain/fileType.js';
 import { DEFAULT_REJECTION_REASON } from './domain/kycCase.js';
 import { startKycHarness, type KycHarness } from './testing/harness.js';
 import { bytes, IMPOSTORS, pad, sampleImage, SAMPLES } from './testing/samples.js';
@@ -146,17 +147,17 @@ describe('upload', () => {
   });
 
   it('refuses 10,485,761 bytes and accepts 10,485,760', async () => {
-    const over = Buffer.alloc(MAX_KYC_FILE_BYTES + 1);
+    const over = Buffer.alloc(MAX_UPLOAD_BYTES + 1);
     SAMPLES.jpeg.copy(over);
     const res = await h.upload(userId, { front: SAMPLES.png, back: over });
     expect(res).toEqual({ status: 400, body: { message: 'File size must be less than 10MB.' } });
     expect(kycFiles()).toEqual([]);
 
-    const atLimit = over.subarray(0, MAX_KYC_FILE_BYTES);
+    const atLimit = over.subarray(0, MAX_UPLOAD_BYTES);
     expect((await h.upload(userId, { front: atLimit, back: SAMPLES.png })).status).toBe(200);
     const doc = await h.getDocument(userId, 'front', { userId });
-    expect(doc.headers.get('content-length')).toBe(String(MAX_KYC_FILE_BYTES));
-    expect((await doc.arrayBuffer()).byteLength).toBe(MAX_KYC_FILE_BYTES);
+    expect(doc.headers.get('content-length')).toBe(String(MAX_UPLOAD_BYTES));
+    expect((await doc.arrayBuffer()).byteLength).toBe(MAX_UPLOAD_BYTES);
   });
 
   it('refuses a missing side (and a request that is not multipart)', async () => {

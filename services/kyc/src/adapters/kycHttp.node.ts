@@ -19,6 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { finished, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
+import { CONTENT_TYPES, EXTENSIONS, MAX_UPLOAD_BYTES } from '@meridian/platform/files/fileKind';
 import { IMAGE_HEADER_BYTES, imageDimensionsOf } from '@meridian/platform/files/imageDimensions';
 import {
   DomainError,
@@ -44,11 +45,7 @@ import {
   assertBothSides,
   assertImageDimensions,
   assertKycFileKind,
-  CONTENT_TYPES,
-  EXTENSIONS,
   FILE_MESSAGES,
-  MAX_KYC_FILE_BYTES,
-  SNIFF_BYTES,
   type KycFileKind,
 } from '../domain/fileType.js';
 import { MESSAGES, type DocumentRef, type Side } from '../domain/kycCase.js';
@@ -122,7 +119,7 @@ function sendJson(
 
 export async function startKycHttpServer(options: KycHttpDeps & { address: string }): Promise<KycHttpServer> {
   const { ctx, documents, logger } = options;
-  const maxBytes = options.maxFileBytes ?? MAX_KYC_FILE_BYTES;
+  const maxBytes = options.maxFileBytes ?? MAX_UPLOAD_BYTES;
   const expectedToken = digest(options.internalToken);
 
   /** A body this long is read and dropped before an early answer: two documents and their framing. */
@@ -196,7 +193,7 @@ export async function startKycHttpServer(options: KycHttpDeps & { address: strin
   /** Streams one file part into the document store after checking its kind; the size is checked on the way. */
   const saveFile = async (userId: string, side: Side, file: Readable): Promise<DocumentRef> => {
     const { head, ended } = await readHead(file);
-    const kind = assertKycFileKind(head.subarray(0, SNIFF_BYTES));
+    const kind = assertKycFileKind(head);
     assertImageDimensions(kind, imageDimensionsOf(head));
     const tooLarge = () => invalid(FILE_MESSAGES.tooLarge, 'KYC_FILE_TOO_LARGE');
     let total = 0;

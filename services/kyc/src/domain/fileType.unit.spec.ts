@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '@meridian/platform/eventSourcing/errors';
+import { detectFileKind, MAX_UPLOAD_BYTES } from '@meridian/platform/files/fileKind';
 import { IMPOSTORS, SAMPLES } from '../testing/samples.js';
-import {
-  assertBothSides,
-  assertImageDimensions,
-  checkKycFile,
-  detectFileKind,
-  FILE_MESSAGES,
-  MAX_KYC_FILE_BYTES,
-} from './fileType.js';
+import { assertBothSides, assertImageDimensions, checkKycFile, FILE_MESSAGES } from './fileType.js';
 
 const refusedWith = (fn: () => unknown, message: string) => {
   let thrown: unknown;
@@ -55,10 +49,10 @@ describe('KYC file type by magic bytes', () => {
   });
 
   it('accepts exactly 10,485,760 bytes and refuses one byte more', () => {
-    const atLimit = Buffer.alloc(MAX_KYC_FILE_BYTES);
+    const atLimit = Buffer.alloc(MAX_UPLOAD_BYTES);
     SAMPLES.png.copy(atLimit);
     expect(checkKycFile(atLimit)).toBe('png');
-    const over = Buffer.alloc(MAX_KYC_FILE_BYTES + 1);
+    const over = Buffer.alloc(MAX_UPLOAD_BYTES + 1);
     SAMPLES.png.copy(over);
     refusedWith(() => checkKycFile(over), 'File size must be less than 10MB.');
   });

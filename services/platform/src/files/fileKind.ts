@@ -7,6 +7,8 @@ import { invalid } from '../eventSourcing/errors.js';
 
 /** The most an uploaded file may weigh (10 MB). */
 export const MAX_UPLOAD_BYTES = 10_485_760;
+/** An image side longer than this is no photo, scan or screenshot (and would cost a reviewer's browser dearly). */
+export const MAX_IMAGE_SIDE = 12_000;
 /** How many leading bytes detection looks at. */
 export const SNIFF_BYTES = 32;
 
@@ -64,38 +66,56 @@ export interface ImageDimensions {
   height: number;
 }
 
-/** The sides an upload accepts of an image, and its texts when the header names none. */
-export interface ImageSideLimits {
-  /** A side shorter than this shows nothing legible. */
+/** What an upload accepts (the sides of an image, the kinds of file) and how it refuses the rest. */
+export interface UploadRules {
+  /** A side shorter than this shows nothing legible (a side longer than MAX_IMAGE_SIDE is refused by every upload). */
   minSide: number;
-  /** A side longer than this is no photo, scan or screenshot (and would cost a reviewer's browser dearly). */
-  maxSide: number;
-  /** The message when the header names no dimensions. */
-  unreadable: string;
-  /** Prefix of the error codes: `<prefix>_IMAGE_UNREADABLE | _TOO_SMALL | _TOO_LARGE`. */
-  codePrefix: string;
+  /** The kinds the upload takes (default: every FileKind). */
+  kinds?: readonly FileKind[];
+  /** The texts: a file over MAX_UPLOAD_BYTES, a file of no kind it takes, an image whose header names no dimensions. */
+  messages: { tooLarge: string; invalidFormat: string; unreadableImage: string };
+  /** The error codes of the first two, and the prefix of the image's: `<image>_IMAGE_UNREADABLE | _TOO_SMALL | _TOO_LARGE`. */
+  codes: { tooLarge: string; format: string; image: string };
+}
+
+/** Throws messages.tooLarge when a file of `size` bytes is over MAX_UPLOAD_BYTES. */
+export function assertUploadSize(size: number, rules: UploadRules): void {
+  if (size > MAX_UPLOAD_BYTES) throw invalid(rules.messages.tooLarge, rules.codes.tooLarge);
 }
 
 /**
- * Throws when an image's header names no dimensions, or a side outside limits.minSide..maxSide pixels
+ * The kind of a file judged by its first bytes (only the first SNIFF_BYTES of `head` are looked at), or
+ * throws messages.invalidFormat for anything the upload does not take (HTML named .png, empty files, ...).
+ */
+export function assertUploadKind(head: Uint8Array, rules: UploadRules): FileKind {
+  const kind = detectFileKind(head.subarray(0, SNIFF_BYTES));
+  if (!kind || (rules.kinds && !rules.kinds.includes(kind))) {
+    throw invalid(rules.messages.invalidFormat, rules.codes.format);
+  }
+  return kind;
+}
+
+/**
+ * Throws when an image's header names no dimensions, or a side outside rules.minSide..MAX_IMAGE_SIDE pixels
  * (a PDF has none to check).
  */
 export function assertImageSides(
   kind: FileKind,
   dimensions: ImageDimensions | null,
-  limits: ImageSideLimits,
+  rules: UploadRules,
 ): void {
   if (kind === 'pdf') return;
   const { width, height } = dimensions ?? { width: 0, height: 0 };
-  if (!(width > 0 && height > 0)) throw invalid(limits.unreadable, `${limits.codePrefix}_IMAGE_UNREADABLE`);
-  if (Math.min(width, height) < limits.minSide)
+  const prefix = rules.codes.image;
+  if (!(width > 0 && height > 0)) throw invalid(rules.messages.unreadableImage, `${prefix}_IMAGE_UNREADABLE`);
+  if (Math.min(width, height) < rules.minSide)
     throw invalid(
-      `The image is too small (${width}×${height} pixels): each side must be at least ${limits.minSide} pixels.`,
-      `${limits.codePrefix}_IMAGE_TOO_SMALL`,
+      `The image is too small (${width}×${height} pixels): each side must be at least ${rules.minSide} pixels.`,
+      `${prefix}_IMAGE_TOO_SMALL`,
     );
-  if (Math.max(width, height) > limits.maxSide)
+  if (Math.max(width, height) > MAX_IMAGE_SIDE)
     throw invalid(
-      `The image is too large (${width}×${height} pixels): each side must be at most ${limits.maxSide.toLocaleString('en-US')} pixels.`,
-      `${limits.codePrefix}_IMAGE_TOO_LARGE`,
+      `The image is too large (${width}×${height} pixels): each side must be at most ${MAX_IMAGE_SIDE.toLocaleString('en-US')} pixels.`,
+      `${prefix}_IMAGE_TOO_LARGE`,
     );
 }

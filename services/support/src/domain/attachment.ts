@@ -3,7 +3,7 @@
  * size limit of KYC documents (the platform's one sniffer, @meridian/platform/files/fileKind): at most
  * 10,485,760 bytes, a jpeg, png, gif, webp, bmp, heic or pdf judged by its first bytes, never by its name
  * or the browser's declared type. An image's header must name real dimensions, each side between
- * MIN_ATTACHMENT_SIDE and MAX_ATTACHMENT_SIDE pixels: the floor is lower than a KYC document's (200) since
+ * MIN_ATTACHMENT_SIDE and the platform's MAX_IMAGE_SIDE pixels: the floor is lower than a KYC document's (200) since
  * a cropped screenshot of one line of a banking app (a transaction id, an amount) is a fair attachment,
  * while an image under 32 pixels a side shows nothing legible. The name shown is the sent one reduced to
  * letters, digits, spaces and `._-()`, ending with the extension of the detected kind. Pure.
@@ -11,19 +11,16 @@
 import { invalid } from '@meridian/platform/eventSourcing/errors';
 import {
   assertImageSides,
-  detectFileKind,
+  assertUploadKind,
+  assertUploadSize,
   EXTENSIONS,
   type FileKind,
   type ImageDimensions,
-  MAX_UPLOAD_BYTES,
-  SNIFF_BYTES,
+  type UploadRules,
 } from '@meridian/platform/files/fileKind';
 
-export const MAX_ATTACHMENT_BYTES = MAX_UPLOAD_BYTES;
 /** An image side shorter than this shows nothing legible. */
 export const MIN_ATTACHMENT_SIDE = 32;
-/** An image side longer than this is no screenshot (the KYC document ceiling). */
-export const MAX_ATTACHMENT_SIDE = 12_000;
 /** The longest name shown for an attachment, extension included. */
 export const MAX_ATTACHMENT_NAME = 100;
 
@@ -52,10 +49,18 @@ export interface AttachmentData {
   ownerId: string;
 }
 
+/** An attachment's rules as an upload: the sides above, the kinds it takes, its texts and error codes. */
+const ATTACHMENT_UPLOAD: UploadRules = {
+  minSide: MIN_ATTACHMENT_SIDE,
+  kinds: ATTACHMENT_KINDS,
+  messages: ATTACHMENT_MESSAGES,
+  codes: { tooLarge: 'ATTACHMENT_TOO_LARGE', format: 'ATTACHMENT_FORMAT', image: 'ATTACHMENT' },
+};
+
 /** Throws when a file of `size` bytes is empty or over the limit. */
 export function assertAttachmentSize(size: number): void {
   if (!(size > 0)) throw invalid(ATTACHMENT_MESSAGES.empty, 'ATTACHMENT_EMPTY');
-  if (size > MAX_ATTACHMENT_BYTES) throw invalid(ATTACHMENT_MESSAGES.tooLarge, 'ATTACHMENT_TOO_LARGE');
+  assertUploadSize(size, ATTACHMENT_UPLOAD);
 }
 
 /**
@@ -65,15 +70,8 @@ export function assertAttachmentSize(size: number): void {
  */
 export function checkAttachmentFile(content: Uint8Array, dimensions: ImageDimensions | null): FileKind {
   assertAttachmentSize(content.length);
-  const kind = detectFileKind(content.subarray(0, SNIFF_BYTES));
-  if (!kind || !ATTACHMENT_KINDS.includes(kind))
-    throw invalid(ATTACHMENT_MESSAGES.invalidFormat, 'ATTACHMENT_FORMAT');
-  assertImageSides(kind, dimensions, {
-    minSide: MIN_ATTACHMENT_SIDE,
-    maxSide: MAX_ATTACHMENT_SIDE,
-    unreadable: ATTACHMENT_MESSAGES.unreadableImage,
-    codePrefix: 'ATTACHMENT',
-  });
+  const kind = assertUploadKind(content, ATTACHMENT_UPLOAD);
+  assertImageSides(kind, dimensions, ATTACHMENT_UPLOAD);
   return kind;
 }
 

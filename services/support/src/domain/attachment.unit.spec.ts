@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '@meridian/platform/eventSourcing/errors';
 import { testPng } from '@meridian/platform/testing/testImage';
+import { MAX_UPLOAD_BYTES } from '@meridian/platform/files/fileKind';
 import { imageDimensionsOf } from '@meridian/platform/files/imageDimensions';
 import {
   ATTACHMENT_MESSAGES,
-  MAX_ATTACHMENT_BYTES,
   MIN_ATTACHMENT_SIDE,
   attachmentName,
   checkAttachmentFile,
@@ -36,7 +36,7 @@ describe('support attachments: the content decides', () => {
   });
 
   it('refuses more than 10 MB, and an image whose header names no dimensions', () => {
-    const big = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(MAX_ATTACHMENT_BYTES)]);
+    const big = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(MAX_UPLOAD_BYTES)]);
     expect(refusal(() => check(big))).toBe(ATTACHMENT_MESSAGES.tooLarge);
     expect(refusal(() => check(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0])))).toBe(
       ATTACHMENT_MESSAGES.unreadableImage,

@@ -13,7 +13,8 @@ import {
   type MessageData,
   type Party,
 } from './conversation.js';
-import { ATTACHMENT_MESSAGES, MAX_ATTACHMENT_BYTES, type AttachmentData } from './attachment.js';
+import { MAX_UPLOAD_BYTES } from '@meridian/platform/files/fileKind';
+import { ATTACHMENT_MESSAGES, type AttachmentData } from './attachment.js';
 
 const spec = DeciderSpecification.for(conversationDecider);
 const t0 = new Date('2026-03-01T09:00:00.000Z');
@@ -189,7 +190,7 @@ describe('Conversation decider', () => {
         .thenThrows(kind('invalid'), ATTACHMENT_MESSAGES.empty);
       spec
         .given([started()])
-        .when(send({ attachment: { ...attachment, size: MAX_ATTACHMENT_BYTES + 1 } }))
+        .when(send({ attachment: { ...attachment, size: MAX_UPLOAD_BYTES + 1 } }))
         .thenThrows(kind('invalid'), ATTACHMENT_MESSAGES.tooLarge);
       spec
         .given([started()])
@@ -207,7 +208,7 @@ describe('Conversation decider', () => {
     });
 
     it('a file at exactly 10 MB is taken', () => {
-      const big = { ...attachment, size: MAX_ATTACHMENT_BYTES };
+      const big = { ...attachment, size: MAX_UPLOAD_BYTES };
       spec
         .given([started()])
         .when(send({ attachment: big }))
