@@ -169,7 +169,7 @@ export function AdminPanel({ now = Date.now }: { now?: () => number }) {
 
   return (
     <div className="admin-live" aria-label="Live figures" role="group">
-      <div className="dash-card">
+      <div className="card dash-card">
         <h3 className="dash-card__title">Queues</h3>
         <ul className="queue-stats" aria-live="polite">
           {QUEUES.map(({ queue, label, to }) => {
@@ -191,7 +191,7 @@ export function AdminPanel({ now = Date.now }: { now?: () => number }) {
           <SupportQueueStat />
         </ul>
       </div>
-      <div className="dash-card">
+      <div className="card dash-card">
         <h3 className="dash-card__title">Today&apos;s money flow</h3>
         <dl className="flow-list" aria-live="polite">
           {FLOWS.map(({ kind, label }) => (

@@ -81,7 +81,7 @@ export function InvestorPanel({ now = Date.now }: { now?: () => number }) {
         </p>
       ) : (
         <div className="dash-growth">
-          <div className="dash-card">
+          <div className="card dash-card">
             <h3 className="dash-card__title">Active investments</h3>
             {progress.length === 0 ? (
               <p className="muted">
@@ -119,7 +119,7 @@ export function InvestorPanel({ now = Date.now }: { now?: () => number }) {
               </ul>
             )}
           </div>
-          <div className="dash-card">
+          <div className="card dash-card">
             <TimeSeriesChart
               title="Total Investment and Total Profit over time"
               series={SERIES}
