@@ -14,18 +14,13 @@ import {
   waitForMail,
   type TestComposition,
 } from './testing/composition.js';
-import { HttpSession, type RequestOptions } from './testing/httpSession.js';
+import type { HttpSession, RequestOptions } from './testing/httpSession.js';
 import { fundedInvestor } from './testing/money.js';
-import { documentChecks, startApiContract } from './testing/apiDocument.js';
-import { sharedForSpec } from './testing/specComposition.js';
+import { apiContractSpec } from './testing/apiDocument.js';
 
 let t: TestComposition;
 let admin: HttpSession;
-let doc: any;
-sharedForSpec(startApiContract, (s) => void ({ t, admin, doc } = s));
-const { expectDocumented, call } = documentChecks(() => doc);
-
-const anonymous = () => new HttpSession(t.url);
+const { expectDocumented, call, anonymous } = apiContractSpec((s) => void ({ t, admin } = s));
 const put = (b: HttpSession, path: string, body?: unknown) => b.request('PUT', path, { body });
 
 // ---------------------------------------------------------------- items 1-7

@@ -7,19 +7,15 @@ import type { Express } from 'express';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument, openApiPath } from './http/openapi.js';
 import { ADMIN_EMAIL, freshEmail, type TestComposition } from './testing/composition.js';
-import { HttpSession } from './testing/httpSession.js';
+import type { HttpSession } from './testing/httpSession.js';
 import { verifiedUser, waitFor } from './testing/money.js';
 import { registeredRoutes, routeTableApp, SPA_FALLBACK_PATH } from './testing/routeTable.js';
-import { DOC_ID, documentChecks, pointer, startApiContract } from './testing/apiDocument.js';
-import { sharedForSpec } from './testing/specComposition.js';
+import { DOC_ID, apiContractSpec, pointer } from './testing/apiDocument.js';
 
 let t: TestComposition;
 let admin: HttpSession;
 let doc: any;
-sharedForSpec(startApiContract, (s) => void ({ t, admin, doc } = s));
-const { documentAjv, call } = documentChecks(() => doc);
-
-const anonymous = () => new HttpSession(t.url);
+const { documentAjv, call, anonymous } = apiContractSpec((s) => void ({ t, admin, doc } = s));
 
 // ---------------------------------------------------------------- the OpenAPI document
 type Route = `${string} ${string}`;

@@ -4,14 +4,12 @@
  * (SQLite ':memory:', in-process bus, real Redis under a random prefix).
  */
 import { describe, expect, it } from 'vitest';
-import { freshEmail, HttpSession, linkWith, registerUser, waitForMail } from './testing/composition.js';
-import { expectUserShape, sharedForSpec, startRestContract } from './testing/specComposition.js';
+import { freshEmail, linkWith, registerUser, waitForMail } from './testing/composition.js';
+import { expectUserShape, restContractSpec } from './testing/specComposition.js';
 
 let url: string;
-sharedForSpec(startRestContract, (s) => void ({ url } = s));
-
 /** A fresh browser that has the CSRF cookie but no session. */
-const anonymous = () => new HttpSession(url);
+const anonymous = restContractSpec((s) => void ({ url } = s));
 
 describe('PATCH /api/users/updateUser', () => {
   it('401 anonymous', async () => {
@@ -106,7 +104,7 @@ describe('passwords: PATCH changePassword, POST forgotPassword, PATCH resetPassw
     });
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ message: expect.any(String) });
-    const fresh = new HttpSession(url);
+    const fresh = anonymous();
     fresh.cookies.set('meridian_device', b.cookie('meridian_device')!);
     expect(
       (await fresh.post('/api/users/login', { email: account.email, password: 'NewPassw0rd!' })).status,

@@ -4,15 +4,19 @@
  * ':memory:', in-process bus, real Redis under a random prefix).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, HttpSession, registerUser, userWithRole, type Account } from './testing/composition.js';
-import { expectUserShape, sharedForSpec, startRestContract } from './testing/specComposition.js';
+import {
+  ADMIN_EMAIL,
+  type HttpSession,
+  registerUser,
+  userWithRole,
+  type Account,
+} from './testing/composition.js';
+import { expectUserShape, restContractSpec } from './testing/specComposition.js';
 
 let url: string;
 let admin: HttpSession;
-sharedForSpec(startRestContract, (s) => void ({ url, admin } = s));
-
 /** A fresh browser that has the CSRF cookie but no session. */
-const anonymous = () => new HttpSession(url);
+const anonymous = restContractSpec((s) => void ({ url, admin } = s));
 
 describe('admin calls: getUsers, DELETE {id}, upgradeUser, impersonate/{id}', () => {
   let subscriber: Account;

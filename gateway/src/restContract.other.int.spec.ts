@@ -20,17 +20,15 @@ import {
   type TestComposition,
 } from './testing/composition.js';
 import { cookieAttributes } from './testing/httpSession.js';
-import { sharedForSpec, startRestContract } from './testing/specComposition.js';
+import { restContractSpec } from './testing/specComposition.js';
 import { startGateway, type RunningGateway } from './server.js';
 import { createIdentityClient, createNotificationClient } from './grpcClients.js';
 import { MISDIRECTED } from './http/origins.js';
 
 let t: TestComposition;
 let url: string;
-sharedForSpec(startRestContract, (s) => void ({ t, url } = s));
-
 /** A fresh browser that has the CSRF cookie but no session. */
-const anonymous = () => new HttpSession(url);
+const anonymous = restContractSpec((s) => void ({ t, url } = s));
 
 describe('GET /api/countries', () => {
   it('answers the list of {name, code}', async () => {
@@ -255,7 +253,7 @@ describe('cross-cutting', () => {
 
 describe('sign-in helpers', () => {
   it('the admin passes the new-browser code flow (identity trusts no browser at creation)', async () => {
-    const b = new HttpSession(url);
+    const b = anonymous();
     const res = await b.post('/api/users/login', { email: ADMIN_EMAIL, password: 'Admin-Passw0rd!' });
     expect(res.status).toBe(400);
     expect(res.body.message).toContain('New browser or device detected');

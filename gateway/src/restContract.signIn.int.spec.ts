@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   freshEmail,
-  HttpSession,
+  type HttpSession,
   listMail,
   loginCodeOf,
   registerUser,
@@ -14,14 +14,12 @@ import {
   type Account,
 } from './testing/composition.js';
 import { cookieAttributes } from './testing/httpSession.js';
-import { expectUserShape, sharedForSpec, startRestContract } from './testing/specComposition.js';
+import { expectUserShape, restContractSpec } from './testing/specComposition.js';
 
 let url: string;
 let admin: HttpSession;
-sharedForSpec(startRestContract, (s) => void ({ url, admin } = s));
-
 /** A fresh browser that has the CSRF cookie but no session. */
-const anonymous = () => new HttpSession(url);
+const anonymous = restContractSpec((s) => void ({ url, admin } = s));
 
 describe('CSRF', () => {
   it('sets a JS-readable XSRF-TOKEN cookie (SameSite=Lax) on the first API response', async () => {

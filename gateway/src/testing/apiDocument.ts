@@ -6,9 +6,9 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { expect } from 'vitest';
 import { openApiPath } from '../http/openapi.js';
-import type { HttpResult, HttpSession, RequestOptions } from './httpSession.js';
+import { HttpSession, type HttpResult, type RequestOptions } from './httpSession.js';
 import { adminBrowser, startMoneyComposition } from './money.js';
-import { startedWith } from './specComposition.js';
+import { sharedForSpec, startedWith } from './specComposition.js';
 
 /** The money composition (PLANS_JSON), its admin, and the OpenAPI document it serves. */
 export const startApiContract = () =>
@@ -16,6 +16,21 @@ export const startApiContract = () =>
     admin: await adminBrowser(t.url),
     doc: (await (await fetch(`${t.url}/api/openapi.json`)).json()) as any,
   }));
+
+/**
+ * The API contract composition for a spec file's tests, handed to `set`; answers the checks against the
+ * document it serves (documentChecks) and a maker of fresh browsers that have no session.
+ */
+export function apiContractSpec(set: (started: Awaited<ReturnType<typeof startApiContract>>) => void) {
+  let url = '';
+  let doc: any;
+  sharedForSpec(startApiContract, (started) => {
+    url = started.t.url;
+    doc = started.doc;
+    set(started);
+  });
+  return { ...documentChecks(() => doc), anonymous: () => new HttpSession(url) };
+}
 
 // ---------------------------------------------------------------- the document as a validator
 export const DOC_ID = 'https://meridian.invalid/openapi.json';

@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { adminBrowser, startTestComposition, type TestComposition } from './composition.js';
-import type { HttpSession } from './httpSession.js';
+import { HttpSession } from './httpSession.js';
 import { expectInvariants, startMoneyComposition } from './money.js';
 
 export function sharedForSpec<S extends { stop(): Promise<void> }>(
@@ -38,6 +38,21 @@ export async function startedWith<T extends { stop(): Promise<void> }, M>(
 /** The REST contract specs' composition (restContract.*.int.spec.ts): the standalone one and its admin. */
 export const startRestContract = () =>
   startedWith(startTestComposition, async (t) => ({ url: t.url, admin: await adminBrowser(t.url) }));
+
+/**
+ * The REST contract specs' composition for a spec file's tests, handed to `set`; answers a maker of fresh
+ * browsers that have the CSRF cookie but no session.
+ */
+export function restContractSpec(
+  set: (started: Awaited<ReturnType<typeof startRestContract>>) => void,
+): () => HttpSession {
+  let url = '';
+  sharedForSpec(startRestContract, (started) => {
+    url = started.url;
+    set(started);
+  });
+  return () => new HttpSession(url);
+}
 
 /** The money composition and its admin. */
 export const startMoneyAdmin = () =>
