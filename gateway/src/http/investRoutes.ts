@@ -15,11 +15,10 @@ import { depositJson, investmentJson, planJson, withdrawalJson } from './moneyVi
 import { TAGS, json, route, type Route, type RouteInput } from './routeTable.js';
 import { paged } from './routeDocs.js';
 import {
-  MONEY_MESSAGES,
   amountRefusals,
+  heldRecord,
   heldRequestCreate,
   heldRequestDecisions,
-  moneyId,
   moneySchemas,
   pendingQueue,
   type MoneyContext,
@@ -203,27 +202,22 @@ export const INVEST_ROUTES: Route<MoneyContext>[] = [
       return { investments: out.investments.map((i) => investmentJson(i, balance)) };
     },
   }),
-  route({
-    method: 'get',
-    path: '/api/invest/investment/:id',
-    tag: TAGS.investments,
-    summary: 'One investment',
-    description: 'To its owner or an admin.',
-    access: 'user',
-    money: true,
-    ok: json(moneyAnswers.investmentDetail, 'The investment.'),
-    errors: { 400: [MONEY_MESSAGES.invalidId], 404: ['Investment not found'] },
-    params: (p) => ({ investmentId: moneyId(p.id) }),
-    handler: async ({ money, caller }, { params, call }, _req, res) => ({
-      investment: investmentJson(
-        await call(
-          money.investment,
-          'getInvestment',
-          inv.GetInvestmentRequest.fromPartial({ ...caller(res), ...params }),
-        ),
+  heldRecord(
+    'investment',
+    {
+      path: '/api/invest/investment/:id',
+      tag: TAGS.investments,
+      summary: 'One investment',
+      ok: json(moneyAnswers.investmentDetail, 'The investment.'),
+    },
+    ({ money }, caller, investmentId, call) =>
+      call(
+        money.investment,
+        'getInvestment',
+        inv.GetInvestmentRequest.fromPartial({ ...caller, investmentId }),
       ),
-    }),
-  }),
+    (i) => ({ investment: investmentJson(i) }),
+  ),
   pendingQueue(
     {
       path: '/api/invest/adminPendingInvestment',

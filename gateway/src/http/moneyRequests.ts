@@ -26,7 +26,7 @@ import { HttpError, toHttpError } from './errors.js';
 import { ctxOf } from './grpcContext.js';
 import { optionalString, parseTokenParam, requiredString } from './validation.js';
 import { ALL_FIELDS_REQUIRED } from './refusals.js';
-import { json, route, type RequestCall, type Route } from './routeTable.js';
+import { json, route, type Answer, type AnswerOf, type RequestCall, type Route } from './routeTable.js';
 import { CLAIM_REFUSALS, CLAIM_RULE, paged } from './routeDocs.js';
 import { pageParams, setNextCursor } from './pages.js';
 
@@ -211,6 +211,56 @@ export const pendingQueue = <Out extends { nextCursor: string }>(
       res.json(await answer(out, c, call, res));
     },
   });
+
+/** A record's read by the caller: what `caller` of the money context answers, the parsed path, the call. */
+type RecordRead<P, Out> = (
+  c: MoneyContext,
+  caller: ReturnType<MoneyContext['caller']>,
+  params: P,
+  call: RequestCall,
+) => Promise<Out>;
+
+/**
+ * GET of one money record (a deposit, an investment, a withdrawal) by the id in its path, to its owner or
+ * an admin: `params` parses the path, `read` asks the owning service for the record as the caller with the
+ * request's `call`, and `answer` is the body, sent through the route's `ok` schema.
+ */
+export const ownedRecord = <P, O extends Answer, Out>(
+  doc: Pick<Route<MoneyContext>, 'path' | 'tag' | 'summary' | 'errors'> & {
+    ok: O;
+    params: (raw: Request['params']) => P;
+  },
+  read: RecordRead<P, Out>,
+  answer: (out: Out) => AnswerOf<O>,
+): Route<MoneyContext> =>
+  route({
+    method: 'get',
+    ...doc,
+    description: 'To its owner or an admin.',
+    access: 'user',
+    money: true,
+    handler: async (c, { params, call }, _req, res) => answer(await read(c, c.caller(res), params, call)),
+  });
+
+/**
+ * GET of one held-money request (an investment, a withdrawal) by the id in its path (`:id`), to its owner or
+ * an admin (ownedRecord); `read` gets the id.
+ */
+export const heldRecord = <O extends Answer, Out>(
+  record: 'investment' | 'withdrawal',
+  doc: Pick<Route<MoneyContext>, 'path' | 'tag' | 'summary'> & { ok: O },
+  read: RecordRead<string, Out>,
+  answer: (out: Out) => AnswerOf<O>,
+): Route<MoneyContext> =>
+  ownedRecord(
+    {
+      ...doc,
+      errors: { 400: [MONEY_MESSAGES.invalidId], 404: [`${capitalized(record)} not found`] },
+      params: (p) => moneyId(p.id),
+    },
+    read,
+    answer,
+  );
 
 /**
  * POST of a held-money request (an investment, a withdrawal) by its user: the body (parsed by the table),

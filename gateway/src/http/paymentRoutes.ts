@@ -19,6 +19,7 @@ import {
   idempotencyKeyOf,
   moneyId,
   moneySchemas,
+  ownedRecord,
   pendingQueue,
   type MoneyContext,
 } from './moneyRequests.js';
@@ -92,27 +93,19 @@ export const PAYMENT_ROUTES: Route<MoneyContext>[] = [
       });
     },
   }),
-  route({
-    method: 'get',
-    path: '/api/payments/viewPaymentStatus/:transactionId',
-    tag: TAGS.deposits,
-    summary: 'One deposit',
-    description: 'To its owner or an admin.',
-    access: 'user',
-    money: true,
-    ok: json(moneyAnswers.paymentStatus, 'The deposit.'),
-    errors: { 400: ['Transaction ID is missing!'], 404: ['Deposit not found'] },
-    params: (p) => ({ depositId: parseTokenParam(p.transactionId, 'Transaction ID is missing!') }),
-    handler: async ({ money, caller }, { params, call }, _req, res) => ({
-      transaction: depositJson(
-        await call(
-          money.ledger,
-          'getDeposit',
-          lg.GetDepositRequest.fromPartial({ ...caller(res), ...params }),
-        ),
-      ),
-    }),
-  }),
+  ownedRecord(
+    {
+      path: '/api/payments/viewPaymentStatus/:transactionId',
+      tag: TAGS.deposits,
+      summary: 'One deposit',
+      ok: json(moneyAnswers.paymentStatus, 'The deposit.'),
+      errors: { 400: ['Transaction ID is missing!'], 404: ['Deposit not found'] },
+      params: (p) => ({ depositId: parseTokenParam(p.transactionId, 'Transaction ID is missing!') }),
+    },
+    ({ money }, caller, params, call) =>
+      call(money.ledger, 'getDeposit', lg.GetDepositRequest.fromPartial({ ...caller, ...params })),
+    (d) => ({ transaction: depositJson(d) }),
+  ),
   pendingQueue(
     {
       path: '/api/payments/pending-deposit',

@@ -226,7 +226,7 @@ export interface CallingContext {
 }
 
 /** The JSON a handler may return for the table to send: the input of the route's answer schema. */
-type AnswerOf<O> = O extends { schema: infer A extends z.ZodType } ? z.input<A> : never;
+export type AnswerOf<O> = O extends { schema: infer A extends z.ZodType } ? z.input<A> : never;
 
 /**
  * A route whose input the table parses before its handler runs: the path parameters (`params`, a parser of

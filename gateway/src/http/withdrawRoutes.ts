@@ -18,10 +18,10 @@ import { TAGS, json, route, type Route } from './routeTable.js';
 import {
   MONEY_MESSAGES,
   amountRefusals,
+  heldRecord,
   heldRequestCreate,
   heldRequestDecisions,
   idempotencyKeyOf,
-  moneyId,
   moneySchemas,
   pendingQueue,
   type MoneyContext,
@@ -92,27 +92,22 @@ export const WITHDRAW_ROUTES: Route<MoneyContext>[] = [
       withdrawals: out.withdrawals.map((w) => withdrawalJson(w)),
     }),
   ),
-  route({
-    method: 'get',
-    path: '/api/withDraw/get-withdrawal/:id',
-    tag: TAGS.withdrawals,
-    summary: 'One withdrawal',
-    description: 'To its owner or an admin.',
-    access: 'user',
-    money: true,
-    ok: json(withdrawalDetailAnswer, 'The withdrawal.'),
-    errors: { 400: [MONEY_MESSAGES.invalidId], 404: ['Withdrawal not found'] },
-    params: (p) => ({ withdrawalId: moneyId(p.id) }),
-    handler: async ({ money, caller }, { params, call }, _req, res) =>
-      withdrawalJson(
-        await call(
-          money.withdrawal,
-          'getWithdrawal',
-          wd.GetWithdrawalRequest.fromPartial({ ...caller(res), ...params }),
-        ),
-        'detail',
+  heldRecord(
+    'withdrawal',
+    {
+      path: '/api/withDraw/get-withdrawal/:id',
+      tag: TAGS.withdrawals,
+      summary: 'One withdrawal',
+      ok: json(withdrawalDetailAnswer, 'The withdrawal.'),
+    },
+    ({ money }, caller, withdrawalId, call) =>
+      call(
+        money.withdrawal,
+        'getWithdrawal',
+        wd.GetWithdrawalRequest.fromPartial({ ...caller, withdrawalId }),
       ),
-  }),
+    (w) => withdrawalJson(w, 'detail'),
+  ),
   ...heldRequestDecisions(
     'withdrawal',
     (d) => `/api/withDraw/${d}/:id`,
