@@ -28,7 +28,7 @@ const SECRETS = {
   ADMIN_PASSWORD: 'Admin-Passw0rd!',
 };
 
-/** A target folder under the work dir whose `service` store holds one event of its own, with `secrets` beside it when given. */
+/** A target folder under the work dir whose `service` store holds one event of its own (`secrets` beside it when given). */
 async function targetWithData(target: {
   name: string;
   service: string;

@@ -174,40 +174,50 @@ describe.skipIf(skipReason !== null)('kill -9 under load on the standalone targe
             kind: 'confirm',
           }),
         );
-        for (const dollars of [300, 290, 280, 270, 260]) {
-          const cents = dollars * 100 + i;
+        /**
+         * An order that holds `cents` of `from` until it is decided (400: `from` did not cover it when the
+         * hold was asked).
+         */
+        const hold = (
+          kind: 'invest' | 'withdraw',
+          path: string,
+          body: Record<string, unknown>,
+          from: Bucket,
+          into: Bucket,
+          cents: number,
+        ) =>
           add({
-            label: `invest ${i} $${dollarsOf(cents)}`,
+            label: `${kind} ${i} $${dollarsOf(cents)}`,
             by: me,
             method: 'POST',
-            path: '/api/invest/start-invest',
-            body: { amount: dollarsOf(cents), planName: 'Starter' },
-            key: key('invest'),
-            allowed: [201, 400], // 400: the Deposit Balance did not cover it when its hold was asked
-            effects: [
-              [inv.id, 'deposit', -cents],
-              [inv.id, 'investmentHold', cents],
-            ],
-            kind: 'invest',
-          });
-        }
-        for (const dollars of [120, 110, 100]) {
-          const cents = dollars * 100 + i;
-          add({
-            label: `withdraw ${i} $${dollarsOf(cents)}`,
-            by: me,
-            method: 'POST',
-            path: '/api/withDraw/create',
-            body: { amount: dollarsOf(cents), walletAddress: WALLET },
-            key: key('withdraw'),
+            path,
+            body: { amount: dollarsOf(cents), ...body },
+            key: key(kind),
             allowed: [201, 400],
             effects: [
-              [inv.id, 'profit', -cents],
-              [inv.id, 'withdrawalHold', cents],
+              [inv.id, from, -cents],
+              [inv.id, into, cents],
             ],
-            kind: 'withdraw',
+            kind,
           });
-        }
+        for (const dollars of [300, 290, 280, 270, 260])
+          hold(
+            'invest',
+            '/api/invest/start-invest',
+            { planName: 'Starter' },
+            'deposit',
+            'investmentHold',
+            dollars * 100 + i,
+          );
+        for (const dollars of [120, 110, 100])
+          hold(
+            'withdraw',
+            '/api/withDraw/create',
+            { walletAddress: WALLET },
+            'profit',
+            'withdrawalHold',
+            dollars * 100 + i,
+          );
         const edit = (
           by: HttpSession,
           route: string,

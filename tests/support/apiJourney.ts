@@ -1,12 +1,13 @@
 /**
  * Steps the API journeys against the standalone target share (tests/api/*.int.spec.ts,
  * tests/standalone/*.int.spec.ts): a target started, and started again on the same data, as often as a spec
- * needs; the new-browser code login through the dev mailbox.
+ * needs; a spec's one journey, declared with the target already started; the new-browser code login through
+ * the dev mailbox.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, expect } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { listMail, loginCodeOf, waitForMail, type HttpSession } from '@meridian/gateway/testing/httpSession';
 import { startTarget, stopTarget, type RunningTarget, type TargetOptions } from './standalone.js';
 
@@ -33,6 +34,27 @@ export function restartableTarget(name: string, options: Omit<TargetOptions, 'da
       return target;
     },
   };
+}
+
+export interface TargetJourney {
+  /** The describe block's title. */
+  title: string;
+  /** The one test's title: the journey's steps. */
+  journey: string;
+  timeout: number;
+  /** Why the journey cannot run here, or null. */
+  skipReason?: string | null;
+}
+
+/** Declares `describe(title)` with the one `it(journey)`, whose body gets the target's first start. */
+export function describeTargetJourney(
+  target: RestartableTarget,
+  spec: TargetJourney,
+  body: (started: RunningTarget) => Promise<void>,
+): void {
+  describe.skipIf(spec.skipReason != null)(spec.title, () => {
+    it(spec.journey, { timeout: spec.timeout }, async () => body(await target.start()));
+  });
 }
 
 /** The new-browser code flow: sendLoginCode (answers 200), the code from the mailbox, loginWithCode's answer. */
