@@ -1,14 +1,15 @@
 /**
  * Spec helpers of a held-request kind's decider (investment, withdrawal): the lifecycle's events built
  * from a request's facts, and the expectations every kind's decider meets — the ledger call each state
- * owes, and each ledger confirmation recorded once and only where it is owed. Each kind's specs add
+ * owes, each ledger confirmation recorded once and only where it is owed, and a stream opened under its
+ * former event name read as the new one (ledgerCallSpecs: the three as tests). Each kind's specs add
  * their own steps (investment's maturity and settlement).
  */
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
 import { DomainError } from '@meridian/platform/eventSourcing/errors';
 import type { Decider, DomainEvent } from '@meridian/platform/eventSourcing/types';
 import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
-import type { HoldFacts, LifecycleMessages } from '../domain/lifecycle.js';
+import type { HoldCommand, HoldFacts, LifecycleMessages } from '../domain/lifecycle.js';
 
 export const isDomainError = (kind: DomainError['kind']) => (e: unknown) =>
   e instanceof DomainError && e.kind === kind;
@@ -95,4 +96,47 @@ export function expectFormerNameRead<C, E extends DomainEvent, S>(
   expect(fold([former])).not.toEqual(decider.initialState());
   DeciderSpecification.for(decider).given([former]).when(opened.recordHoldPlaced).then([opened.held]);
   expect(opened.owed([former])).toBe('hold');
+}
+
+/**
+ * The ledger calls a kind's request owes, as tests (in the caller's describe): owed from the events alone
+ * (expectOwedCalls), each confirmation recorded once at `now` (expectConfirmationsOnce), and a stream whose
+ * `requested` is stored under `former.type` read as the new name (expectFormerNameRead, `then` folded after
+ * it). Answers `owed` (the ledger call after a list of events), for the kind's own steps.
+ */
+export function ledgerCallSpecs<C, E extends DomainEvent, S>(k: {
+  /** The kind's noun ('withdrawal'). */
+  noun: string;
+  decider: Decider<C | HoldCommand, E, S>;
+  /** The ledger call a state owes (the kind's ledgerCallOwed). */
+  ledgerCallOwed(state: S): string;
+  messages: LifecycleMessages;
+  /** One request's events (lifecycleEvents with the kind's requested and approved). */
+  story: LifecycleStory<E>;
+  /** When the ledger's confirmations are recorded. */
+  now: Date;
+  /** The former type name of `story.requested`, and the events folded after it. */
+  former: { type: string; then: E[] };
+}) {
+  const { decider, story, now } = k;
+  const owed = (list: E[]) =>
+    k.ledgerCallOwed(list.reduce((s, e) => decider.evolve(s, e), decider.initialState()));
+  it('hold until recorded, capture after the approval, release after a rejection', () => {
+    expectOwedCalls(owed, story);
+  });
+  it('records each confirmation once, and only where it is owed', () => {
+    const capture: HoldCommand = { type: 'RecordHoldCaptured', now };
+    const release: HoldCommand = { type: 'RecordHoldReleased', now };
+    expectConfirmationsOnce(decider, story, k.messages, { capture, release });
+  });
+  it(`${k.former.type} (now ${story.requested.type}) still opens the ${k.noun}`, () => {
+    const recordHoldPlaced: HoldCommand = { type: 'RecordHoldPlaced', now };
+    expectFormerNameRead(decider, story.requested, k.former.type, {
+      then: k.former.then,
+      held: story.held,
+      recordHoldPlaced,
+      owed,
+    });
+  });
+  return { owed };
 }

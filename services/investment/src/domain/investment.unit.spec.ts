@@ -1,5 +1,9 @@
 import { decisionCommands, decisionSpecs } from '@meridian/held-request/testing/decisionSpecs';
-import { isDomainError } from '@meridian/held-request/testing/lifecycleSpecs';
+import {
+  isDomainError,
+  ledgerCallSpecs,
+  lifecycleEvents,
+} from '@meridian/held-request/testing/lifecycleSpecs';
 import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
 import { describe, expect, it } from 'vitest';
 import {
@@ -12,12 +16,13 @@ import {
   initialState,
   investmentDecider,
   isDue,
+  ledgerCallOwed,
   maturityAmountOf,
   parseInvestmentAmount,
   toInvestmentStreamId,
+  validateRequest,
 } from './investment.js';
 import { DEFAULT_PLANS, type Plan, loadPlans } from './plan.js';
-import { maturitySettled } from '../testing/events.js';
 
 const spec = DeciderSpecification.for(investmentDecider);
 
@@ -90,6 +95,18 @@ const matured: InvestmentEvent = {
     maturedAt: ENDS.toISOString(),
   },
 };
+
+/** The ledger settled inv-1 of u-1: $200.00 principal paying $224.00 at maturity. */
+const maturitySettled = (settledAt: string): InvestmentEvent => ({
+  type: 'MaturitySettled',
+  data: {
+    investmentId: 'inv-1',
+    userId: 'u-1',
+    principalCents: 20_000,
+    maturityAmountCents: 22_400,
+    settledAt,
+  },
+});
 
 describe('RequestInvestment', () => {
   it("records a 'pending' request with the plan's terms copied in", () => {
@@ -385,5 +402,64 @@ describe('statuses and amounts', () => {
     expect(() => parseInvestmentAmount('0')).toThrow('Amount must be greater than zero');
     expect(() => parseInvestmentAmount('12.345')).toThrow('Amount can have at most 2 decimal places');
     expect(() => parseInvestmentAmount('ten')).toThrow('Please enter a valid amount');
+  });
+});
+
+describe('the ledger calls an investment owes, from its events alone', () => {
+  const now = T1;
+  const story = { requested, approved, ...lifecycleEvents(facts, now.toISOString(), 'InvestmentRejected') };
+  const { held, captured } = story;
+  const settled = maturitySettled(now.toISOString());
+  const { owed } = ledgerCallSpecs({
+    noun: 'investment',
+    decider: investmentDecider,
+    ledgerCallOwed,
+    messages: INVESTMENT_MESSAGES,
+    story,
+    now,
+    former: { type: 'InvestmentRequested', then: [held, approved, matured] },
+  });
+
+  it('settle after the maturity', () => {
+    expect(owed([requested, held, approved, matured])).toBe('settle');
+    expect(owed([requested, held, approved, captured, matured])).toBe('settle');
+    expect(owed([requested, held, approved, captured, matured, settled])).toBe('none');
+  });
+
+  it('records the settlement once, and only where it is owed', () => {
+    spec
+      .given([requested, held, approved, captured, matured])
+      .when({ type: 'RecordMaturitySettled', now })
+      .then([settled]);
+    // the approval's capture never confirmed: the settlement captured first, both are recorded
+    spec
+      .given([requested, held, approved, matured])
+      .when({ type: 'RecordMaturitySettled', now })
+      .then([captured, settled]);
+    spec
+      .given([requested, held, approved, captured, matured, settled])
+      .when({ type: 'RecordMaturitySettled', now })
+      .thenNothingHappens();
+    spec
+      .given([requested, held, approved])
+      .when({ type: 'RecordMaturitySettled', now })
+      .thenThrows(isDomainError('precondition'), INVESTMENT_MESSAGES.notEnded);
+  });
+});
+
+describe('validateRequest', () => {
+  const valid = request({ planName: 'starter', plans: DEFAULT_PLANS, amountCents: 50_000 });
+  it('returns the plan of a valid request, without any balance', () => {
+    expect(validateRequest(valid).name).toBe('Starter');
+  });
+  it('refuses with the decider’s messages', () => {
+    expect(() => validateRequest({ ...valid, isVerified: false })).toThrow(INVESTMENT_MESSAGES.verifyEmail);
+    expect(() => validateRequest({ ...valid, planName: ' ' })).toThrow(INVESTMENT_MESSAGES.selectPlan);
+    expect(() => validateRequest({ ...valid, planName: 'Nope' })).toThrow(INVESTMENT_MESSAGES.unknownPlan);
+    expect(() => validateRequest({ ...valid, amountCents: 0 })).toThrow(INVESTMENT_MESSAGES.invalidAmount);
+    expect(() => validateRequest({ ...valid, amountCents: 1 })).toThrow(
+      /The Starter plan accepts amounts from/,
+    );
+    expect(() => validateRequest({ ...valid, investmentId: '' })).toThrow(INVESTMENT_MESSAGES.missingId);
   });
 });

@@ -85,6 +85,11 @@ import type { Statement } from 'meridian-verify';
 
 /** The caller as the gateway established it (`caller`, `caller_role`). */
 const actor = (req: { caller?: Caller; callerRole: string }): Actor => actorOf(req.caller, req.callerRole);
+/** The caller, and the user a read is about (`userId` empty: the caller's own). */
+const aboutUser = (req: { caller?: Caller; callerRole: string; userId: string }) => ({
+  actor: actor(req),
+  userId: req.userId || undefined,
+});
 
 /** Internal callers may pass no caller at all; their events then carry no actor. */
 function optionalActor(caller: Caller | undefined): Actor | undefined {
@@ -233,12 +238,7 @@ export function ledgerGrpcService(ctx: LedgerContext, options: { logger: Logger 
       ),
       listUserDeposits: via(
         listUserDeposits,
-        (req: ListUserDepositsRequest) => ({
-          actor: actor(req),
-          userId: req.userId || undefined,
-          limit: req.limit,
-          cursor: req.cursor,
-        }),
+        (req: ListUserDepositsRequest) => ({ ...aboutUser(req), limit: req.limit, cursor: req.cursor }),
         depositsToProto,
       ),
       listPendingDeposits: via(
@@ -327,8 +327,7 @@ export function ledgerGrpcService(ctx: LedgerContext, options: { logger: Logger 
       listTransactions: via(
         listTransactions,
         (req: ListTransactionsRequest) => ({
-          actor: actor(req),
-          userId: req.userId || undefined,
+          ...aboutUser(req),
           limit: req.limit,
           offset: req.offset,
           cursor: req.cursor,
@@ -342,8 +341,7 @@ export function ledgerGrpcService(ctx: LedgerContext, options: { logger: Logger 
       getStatement: via(
         getStatement,
         (req: GetStatementRequest) => ({
-          actor: actor(req),
-          userId: req.userId || undefined,
+          ...aboutUser(req),
           from: req.from || undefined,
           to: req.to || undefined,
         }),

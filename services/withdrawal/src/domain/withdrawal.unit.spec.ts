@@ -1,5 +1,9 @@
 import { decisionCommands, decisionSpecs } from '@meridian/held-request/testing/decisionSpecs';
-import { isDomainError } from '@meridian/held-request/testing/lifecycleSpecs';
+import {
+  isDomainError,
+  ledgerCallSpecs,
+  lifecycleEvents,
+} from '@meridian/held-request/testing/lifecycleSpecs';
 import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,8 +15,10 @@ import {
   WITHDRAWAL_STATUSES,
   evolve,
   initialState,
+  ledgerCallOwed,
   parseWithdrawalAmount,
   toWithdrawalStreamId,
+  validateRequest,
   withdrawalDecider,
 } from './withdrawal.js';
 
@@ -206,5 +212,38 @@ describe('parseWithdrawalAmount', () => {
     expect(() => parseWithdrawalAmount(undefined)).toThrow(WITHDRAWAL_MESSAGES.amountRequired);
     expect(() => parseWithdrawalAmount('50.001')).toThrow('Amount can have at most 2 decimal places');
     expect(() => parseWithdrawalAmount('-50')).toThrow('Amount cannot be negative');
+  });
+});
+
+describe('the ledger calls a withdrawal owes, from its events alone', () => {
+  ledgerCallSpecs({
+    noun: 'withdrawal',
+    decider: withdrawalDecider,
+    ledgerCallOwed,
+    messages: WITHDRAWAL_MESSAGES,
+    story: { requested, approved, ...lifecycleEvents(facts, T1.toISOString(), 'WithdrawalRejected') },
+    now: T1,
+    former: { type: 'WithdrawalRequested', then: [held, rejected] },
+  });
+});
+
+describe('validateRequest', () => {
+  const valid = request({ walletAddress: ` ${WALLET} ` });
+  it('returns the trimmed address and its network, without any balance', () => {
+    expect(validateRequest(valid)).toEqual({ walletAddress: WALLET, network: 'evm' });
+  });
+  it('refuses with the decider’s messages', () => {
+    expect(() => validateRequest({ ...valid, isVerified: false })).toThrow(WITHDRAWAL_MESSAGES.verifyEmail);
+    expect(() => validateRequest({ ...valid, kycStatus: 'Pending' })).toThrow(
+      WITHDRAWAL_MESSAGES.kycRequired,
+    );
+    expect(() => validateRequest({ ...valid, amountCents: 0 })).toThrow(WITHDRAWAL_MESSAGES.invalidAmount);
+    expect(() => validateRequest({ ...valid, amountCents: 4_999 })).toThrow(WITHDRAWAL_MESSAGES.minimum);
+    expect(() => validateRequest({ ...valid, walletAddress: '' })).toThrow(
+      WITHDRAWAL_MESSAGES.walletRequired,
+    );
+    expect(() => validateRequest({ ...valid, walletAddress: 'nope' })).toThrow(
+      WITHDRAWAL_MESSAGES.invalidWallet,
+    );
   });
 });
