@@ -4,13 +4,8 @@
  * ':memory:', in-process bus, real Redis under a random prefix).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN_EMAIL,
-  type HttpSession,
-  registerUser,
-  userWithRole,
-  type Account,
-} from './testing/composition.js';
+import { ADMIN_EMAIL, registerUser, userWithRole, type Account } from './testing/composition.js';
+import type { HttpSession } from './testing/httpSession.js';
 import { expectUserShape, restContractSpec } from './testing/specComposition.js';
 
 let url: string;

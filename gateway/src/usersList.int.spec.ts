@@ -4,24 +4,18 @@
  * id that one user (an admin screen opened by its address) or none;
  * GET api/users/userStats from the identity projection's counters.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  adminBrowser,
-  registerUser,
-  startTestComposition,
-  type TestComposition,
-} from './testing/composition.js';
+import { expect, it } from 'vitest';
+import { registerUser } from './testing/composition.js';
+import type { HttpSession } from './testing/httpSession.js';
+import { sharedForSpec, startRestContract } from './testing/specComposition.js';
 
-let t: TestComposition;
-beforeAll(async () => {
-  t = await startTestComposition();
-});
-afterAll(() => t?.stop());
+let url: string;
+let admin: HttpSession;
+sharedForSpec(startRestContract, (s) => void ({ url, admin } = s));
 
 it('pages the users list by X-Next-Cursor, searches on the server and answers one user by id; the bare call answers every user', async () => {
-  const admin = await adminBrowser(t.url);
   const tag = `pg${Date.now().toString(36)}`;
-  for (let i = 0; i < 5; i++) await registerUser(t.url, { name: `${tag} ${i}` });
+  for (let i = 0; i < 5; i++) await registerUser(url, { name: `${tag} ${i}` });
   const all = await admin.get('/api/users/getUsers');
   expect(all.status).toBe(200);
   expect(Array.isArray(all.body)).toBe(true);
@@ -59,7 +53,7 @@ it('pages the users list by X-Next-Cursor, searches on the server and answers on
   expect((await admin.get(`/api/users/getUsers?id=${seen[0]}&limit=5`)).body).toEqual({
     message: 'Invalid cursor or limit',
   });
-  const investor = await registerUser(t.url);
+  const investor = await registerUser(url);
   expect((await investor.browser.get(`/api/users/getUsers?id=${investor.id}`)).status).toBe(403);
 
   const stats = await admin.get('/api/users/userStats');

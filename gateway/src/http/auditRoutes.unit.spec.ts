@@ -2,20 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { auditCsv, csvCell } from './auditRoutes.js';
 
 describe('csvCell', () => {
-  it('prefixes a cell that starts like a formula with a quote', () => {
-    expect(csvCell('=1+2')).toBe("'=1+2");
-    expect(csvCell('+44 20')).toBe("'+44 20");
-    expect(csvCell('-5')).toBe("'-5");
-    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
-    expect(csvCell('\t=1')).toBe("'\t=1");
+  it.each([
+    ['=1+2', "'=1+2"],
+    ['+44 20', "'+44 20"],
+    ['-5', "'-5"],
+    ['@SUM(A1)', "'@SUM(A1)"],
+    ['\t=1', "'\t=1"],
+  ])('prefixes a cell that starts like a formula with a quote: %j', (cell, written) => {
+    expect(csvCell(cell)).toBe(written);
   });
-  it('quotes separators, quotes and line breaks, and leaves plain text alone', () => {
-    expect(csvCell('a,b')).toBe('"a,b"');
-    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
-    expect(csvCell('two\nlines')).toBe('"two\nlines"');
-    expect(csvCell('=HYPERLINK("x","y")')).toBe(`"'=HYPERLINK(""x"",""y"")"`);
-    expect(csvCell('DepositConfirmed')).toBe('DepositConfirmed');
-    expect(csvCell(true)).toBe('true');
+  it.each([
+    ['a,b', '"a,b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['two\nlines', '"two\nlines"'],
+    ['=HYPERLINK("x","y")', `"'=HYPERLINK(""x"",""y"")"`],
+    ['DepositConfirmed', 'DepositConfirmed'],
+    [true, 'true'],
+  ])('quotes separators, quotes and line breaks, and leaves plain text alone: %j', (cell, written) => {
+    expect(csvCell(cell)).toBe(written);
   });
 });
 

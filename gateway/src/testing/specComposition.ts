@@ -35,7 +35,7 @@ export async function startedWith<T extends { stop(): Promise<void> }, M>(
   }
 }
 
-/** The REST contract specs' composition (restContract.*.int.spec.ts): the standalone one and its admin. */
+/** The standalone composition and its admin (the REST contract specs', restContract.*.int.spec.ts, and others). */
 export const startRestContract = () =>
   startedWith(startTestComposition, async (t) => ({ url: t.url, admin: await adminBrowser(t.url) }));
 
