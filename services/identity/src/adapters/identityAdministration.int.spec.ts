@@ -10,6 +10,13 @@ const { status } = grpc;
 
 const h = identityPerTest();
 
+/** Each call, made in turn, is refused with its status and message. */
+async function expectRefused(
+  refusals: ReadonlyArray<readonly [call: () => Promise<unknown>, code: grpc.status, details: string]>,
+): Promise<void> {
+  for (const [call, code, details] of refusals) await expectStatus(call(), code, details);
+}
+
 async function adminCaller() {
   const res = await h.signInWithCode(h.admin.email);
   return { res, caller: await h.callerOf(res.sessionToken) };
@@ -73,27 +80,29 @@ describe('administration', () => {
 
   it('an admin cannot change their own role or delete themselves; roles must be valid', async () => {
     const { caller: admin } = await adminCaller();
-    await expectStatus(
-      h.call('upgradeUser', { caller: admin, userId: admin.userId, role: 'subscriber' }),
-      status.PERMISSION_DENIED,
-      'You cannot change your own role',
-    );
-    await expectStatus(
-      h.call('deleteUser', { caller: admin, userId: admin.userId }),
-      status.PERMISSION_DENIED,
-      'You cannot delete your own account',
-    );
     const user = await h.register();
-    await expectStatus(
-      h.call('upgradeUser', { caller: admin, userId: user.user!.id, role: 'root' }),
-      status.INVALID_ARGUMENT,
-      'Invalid role',
-    );
-    await expectStatus(
-      h.call('upgradeUser', { caller: admin, userId: 'no-such-user', role: 'author' }),
-      status.NOT_FOUND,
-      'User not found',
-    );
+    await expectRefused([
+      [
+        () => h.call('upgradeUser', { caller: admin, userId: admin.userId, role: 'subscriber' }),
+        status.PERMISSION_DENIED,
+        'You cannot change your own role',
+      ],
+      [
+        () => h.call('deleteUser', { caller: admin, userId: admin.userId }),
+        status.PERMISSION_DENIED,
+        'You cannot delete your own account',
+      ],
+      [
+        () => h.call('upgradeUser', { caller: admin, userId: user.user!.id, role: 'root' }),
+        status.INVALID_ARGUMENT,
+        'Invalid role',
+      ],
+      [
+        () => h.call('upgradeUser', { caller: admin, userId: 'no-such-user', role: 'author' }),
+        status.NOT_FOUND,
+        'User not found',
+      ],
+    ]);
   });
 
   it('a second admin can be made and then demoted while another admin remains', async () => {
@@ -159,16 +168,18 @@ describe('impersonation', () => {
 
     // The person's profile and password are theirs: an impersonating admin changes neither.
     const profiles = (await h.events('ProfileUpdated')).length;
-    await expectStatus(
-      h.call('updateUser', { caller: asUser, bio: 'set by admin' }),
-      status.PERMISSION_DENIED,
-      'Profiles cannot be changed while impersonating',
-    );
-    await expectStatus(
-      h.call('changePassword', { caller: asUser, oldPassword: 'Passw0rd!', password: 'Taken0ver!' }),
-      status.PERMISSION_DENIED,
-      'Passwords cannot be changed while impersonating',
-    );
+    await expectRefused([
+      [
+        () => h.call('updateUser', { caller: asUser, bio: 'set by admin' }),
+        status.PERMISSION_DENIED,
+        'Profiles cannot be changed while impersonating',
+      ],
+      [
+        () => h.call('changePassword', { caller: asUser, oldPassword: 'Passw0rd!', password: 'Taken0ver!' }),
+        status.PERMISSION_DENIED,
+        'Passwords cannot be changed while impersonating',
+      ],
+    ]);
     expect(await h.events('ProfileUpdated')).toHaveLength(profiles);
 
     const exited = await h.call('exitImpersonation', { caller: asUser });
@@ -191,16 +202,18 @@ describe('impersonation', () => {
     const { caller: admin } = await adminCaller();
     const other = await h.register();
     await h.call('upgradeUser', { caller: admin, userId: other.user!.id, role: 'admin' });
-    await expectStatus(
-      h.call('impersonate', { caller: admin, userId: other.user!.id }),
-      status.PERMISSION_DENIED,
-      'Admins cannot be impersonated',
-    );
-    await expectStatus(
-      h.call('exitImpersonation', { caller: admin }),
-      status.FAILED_PRECONDITION,
-      'You are not impersonating anyone',
-    );
+    await expectRefused([
+      [
+        () => h.call('impersonate', { caller: admin, userId: other.user!.id }),
+        status.PERMISSION_DENIED,
+        'Admins cannot be impersonated',
+      ],
+      [
+        () => h.call('exitImpersonation', { caller: admin }),
+        status.FAILED_PRECONDITION,
+        'You are not impersonating anyone',
+      ],
+    ]);
   });
 
   it('suspending the impersonated user ends the impersonation session', async () => {
