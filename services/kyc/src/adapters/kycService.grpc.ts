@@ -60,17 +60,9 @@ export function kycGrpcService(deps: { ctx: KycContext; logger: Logger }): GrpcS
         return rejectKyc(ctx, callerOf(req.caller, req.callerRole, call), req.userId, req.reason);
       },
       async getStatus(req: GetStatusRequest): Promise<GetStatusResponse> {
+        // the view as it is, its status both as the enum and as the text the SPA shows
         const s = await getStatus(ctx.store, req.userId);
-        return {
-          userId: s.userId,
-          status: STATUS[s.status],
-          kycStatus: s.status,
-          rejectionReason: s.rejectionReason,
-          frontDoc: s.frontDoc,
-          backDoc: s.backDoc,
-          submittedAt: s.submittedAt,
-          decidedAt: s.decidedAt,
-        };
+        return { ...s, status: STATUS[s.status], kycStatus: s.status };
       },
     },
     { logger: deps.logger },
