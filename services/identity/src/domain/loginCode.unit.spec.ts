@@ -1,6 +1,5 @@
 import { describe, it } from 'vitest';
-import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
-import { DomainError } from '@meridian/platform/eventSourcing/errors';
+import { DeciderSpecification, domainError } from '@meridian/platform/testing/deciderSpec';
 import { INVALID_LOGIN_CODE, LOGIN_CODE_TTL_MS, loginCodeDecider, type LoginCodeEvent } from './loginCode.js';
 
 const spec = DeciderSpecification.for(loginCodeDecider);
@@ -11,8 +10,7 @@ const issued: LoginCodeEvent = {
   data: { codeHash: 'h-good', issuedAt: t0.toISOString(), expiresAt: later(LOGIN_CODE_TTL_MS).toISOString() },
 };
 const failed: LoginCodeEvent = { type: 'LoginCodeAttemptFailed', data: { at: t0.toISOString() } };
-const refused = (e: unknown) =>
-  e instanceof DomainError && e.kind === 'invalid' && e.message === INVALID_LOGIN_CODE;
+const refused = domainError('invalid', INVALID_LOGIN_CODE);
 
 describe('LoginCode decider', () => {
   it('issues a code valid for 15 minutes', () => {

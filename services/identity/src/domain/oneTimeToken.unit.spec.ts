@@ -1,6 +1,5 @@
 import { describe, it } from 'vitest';
-import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
-import { DomainError } from '@meridian/platform/eventSourcing/errors';
+import { DeciderSpecification, domainError } from '@meridian/platform/testing/deciderSpec';
 import {
   INVALID_TOKEN_MESSAGE,
   tokenDecider,
@@ -21,8 +20,7 @@ const issued = (purpose: TokenPurpose): TokenEvent => ({
     expiresAt: later(TOKEN_TTL_MS[purpose]).toISOString(),
   },
 });
-const refused = (purpose: TokenPurpose) => (e: unknown) =>
-  e instanceof DomainError && e.kind === 'invalid' && e.message === INVALID_TOKEN_MESSAGE[purpose];
+const refused = (purpose: TokenPurpose) => domainError('invalid', INVALID_TOKEN_MESSAGE[purpose]);
 
 describe('one-time token decider', () => {
   it('verification links last 24 hours, reset links 1 hour', () => {

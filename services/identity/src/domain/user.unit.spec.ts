@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
-import { DomainError } from '@meridian/platform/eventSourcing/errors';
+import { DeciderSpecification, domainError } from '@meridian/platform/testing/deciderSpec';
 import { canonicalEmail, isValidEmail, MESSAGES, userDecider, type UserEvent } from './user.js';
 
 const spec = DeciderSpecification.for(userDecider);
@@ -33,9 +32,6 @@ const roleChanged = (toRole: string, fromRole = 'subscriber'): UserEvent => ({
   data: { userId: 'u1', email: 'ann@example.com', name: 'Ann', fromRole, toRole, changedBy: 'admin' },
 });
 const deleted: UserEvent = { type: 'UserDeleted', data: { userId: 'u1', deletedBy: 'admin' } };
-
-const kind = (k: string, message?: string) => (e: unknown) =>
-  e instanceof DomainError && e.kind === k && (!message || e.message === message);
 
 describe('User decider', () => {
   describe('RegisterUser', () => {
@@ -83,7 +79,7 @@ describe('User decider', () => {
     });
 
     it('refuses to register the same stream twice', () => {
-      spec.given([registered()]).when(base).thenThrows(kind('conflict'));
+      spec.given([registered()]).when(base).thenThrows(domainError('conflict'));
     });
   });
 
@@ -97,11 +93,14 @@ describe('User decider', () => {
       spec
         .given([registered(), verified()])
         .when({ type: 'RequestVerification', sealedToken: 's', expiresAt: now })
-        .thenThrows(kind('precondition', MESSAGES.alreadyVerified));
+        .thenThrows(domainError('precondition', MESSAGES.alreadyVerified));
     });
 
     it('refuses commands on a deleted user', () => {
-      spec.given([registered(), deleted]).when({ type: 'VerifyEmail', now }).thenThrows(kind('not_found'));
+      spec
+        .given([registered(), deleted])
+        .when({ type: 'VerifyEmail', now })
+        .thenThrows(domainError('not_found'));
     });
   });
 
@@ -110,7 +109,7 @@ describe('User decider', () => {
       spec
         .given([registered(), roleChanged('suspended')])
         .when({ type: 'RequestLoginCode', sealedCode: 's', expiresAt: now })
-        .thenThrows(kind('forbidden', MESSAGES.suspended));
+        .thenThrows(domainError('forbidden', MESSAGES.suspended));
     });
 
     it('an active user gets LoginCodeRequested with the sealed code', () => {
@@ -137,7 +136,7 @@ describe('User decider', () => {
       spec
         .given([registered()])
         .when({ type: 'ChangePassword', via: 'change', oldPasswordMatches: false, now })
-        .thenThrows(kind('invalid', MESSAGES.incorrectOldPassword));
+        .thenThrows(domainError('invalid', MESSAGES.incorrectOldPassword));
     });
 
     it('records PasswordChanged via change or reset', () => {
@@ -182,11 +181,11 @@ describe('User decider', () => {
       spec
         .given([registered()])
         .when({ type: 'UpdateProfile', changes: { name: ' ' } })
-        .thenThrows(kind('invalid', MESSAGES.nameRequired));
+        .thenThrows(domainError('invalid', MESSAGES.nameRequired));
       spec
         .given([registered()])
         .when({ type: 'UpdateProfile', changes: { photo: 'javascript:alert(1)' } })
-        .thenThrows(kind('invalid', MESSAGES.invalidPhoto));
+        .thenThrows(domainError('invalid', MESSAGES.invalidPhoto));
     });
 
     it('takes an inline png or jpeg picture (spec §5), refuses any other inline type and a URL over 2,048 characters', () => {
@@ -204,7 +203,7 @@ describe('User decider', () => {
         spec
           .given([registered()])
           .when({ type: 'UpdateProfile', changes: { photo: bad } })
-          .thenThrows(kind('invalid', MESSAGES.invalidPhoto));
+          .thenThrows(domainError('invalid', MESSAGES.invalidPhoto));
     });
 
     it('does nothing without changes', () => {
@@ -237,22 +236,22 @@ describe('User decider', () => {
         'only an admin may change roles (an author is not an admin)',
         'subscriber',
         change('author', { actorRole: 'author' }),
-        kind('forbidden', MESSAGES.notAuthorized),
+        domainError('forbidden', MESSAGES.notAuthorized),
       ],
       [
         'an admin cannot change their own role',
         'admin',
         change('subscriber', { actorId: 'u1' }),
-        kind('forbidden', MESSAGES.ownRole),
+        domainError('forbidden', MESSAGES.ownRole),
       ],
       [
         'the last admin cannot be demoted',
         'admin',
         change('subscriber', { adminCount: 1 }),
-        kind('precondition', MESSAGES.lastAdmin),
+        domainError('precondition', MESSAGES.lastAdmin),
       ],
-      ['refuses an unknown role', 'subscriber', change('root'), kind('invalid', MESSAGES.invalidRole)],
-      ['refuses a missing role', 'subscriber', change(''), kind('invalid', MESSAGES.selectRole)],
+      ['refuses an unknown role', 'subscriber', change('root'), domainError('invalid', MESSAGES.invalidRole)],
+      ['refuses a missing role', 'subscriber', change(''), domainError('invalid', MESSAGES.selectRole)],
     ])('%s', (_, role, command, refusal) => {
       spec
         .given([registered('u1', role)])
@@ -277,12 +276,12 @@ describe('User decider', () => {
       spec
         .given([registered('u1', 'admin')])
         .when(deleteBy('u1'))
-        .thenThrows(kind('forbidden', MESSAGES.ownDelete));
-      spec.given([registered()]).when(deleteBy('x', 'subscriber')).thenThrows(kind('forbidden'));
+        .thenThrows(domainError('forbidden', MESSAGES.ownDelete));
+      spec.given([registered()]).when(deleteBy('x', 'subscriber')).thenThrows(domainError('forbidden'));
     });
 
     it('a deleted user cannot be deleted again', () => {
-      spec.given([registered(), deleted]).when(deleteBy('admin')).thenThrows(kind('not_found'));
+      spec.given([registered(), deleted]).when(deleteBy('admin')).thenThrows(domainError('not_found'));
     });
   });
 
@@ -298,11 +297,11 @@ describe('User decider', () => {
       spec
         .given([registered('u1', 'admin')])
         .when({ type: 'StartImpersonation', adminId: 'a2', adminRole: 'admin' })
-        .thenThrows(kind('forbidden', MESSAGES.impersonateAdmin));
+        .thenThrows(domainError('forbidden', MESSAGES.impersonateAdmin));
       spec
         .given([registered()])
         .when({ type: 'StartImpersonation', adminId: 'a2', adminRole: 'author' })
-        .thenThrows(kind('forbidden'));
+        .thenThrows(domainError('forbidden'));
     });
   });
 });

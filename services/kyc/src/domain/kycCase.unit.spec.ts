@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '@meridian/platform/eventSourcing/errors';
-import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
+import { DeciderSpecification, domainError } from '@meridian/platform/testing/deciderSpec';
 import {
   DEFAULT_REJECTION_REASON,
   kycCaseDecider,
@@ -81,8 +80,6 @@ const rejected = (reason = 'Blurry photo'): KycEvent => ({
     rejectedAt: t1.toISOString(),
   },
 });
-const refused = (kind: DomainError['kind'], message: string) => (e: unknown) =>
-  e instanceof DomainError && e.kind === kind && e.message === message;
 
 describe('KYC case decider', () => {
   describe('submit', () => {
@@ -94,21 +91,21 @@ describe('KYC case decider', () => {
       spec
         .given([])
         .when(submit({ isVerified: false }))
-        .thenThrows(refused('precondition', MESSAGES.verifyEmailFirst));
+        .thenThrows(domainError('precondition', MESSAGES.verifyEmailFirst));
     });
 
     it('is refused while Pending', () => {
       spec
         .given([submitted()])
         .when(submit({ submissionId: 's2' }))
-        .thenThrows(refused('conflict', 'Your documents are already under review'));
+        .thenThrows(domainError('conflict', 'Your documents are already under review'));
     });
 
     it('is refused once Approved', () => {
       spec
         .given([submitted(), approved])
         .when(submit({ submissionId: 's2' }))
-        .thenThrows(refused('conflict', 'Your identity is already verified'));
+        .thenThrows(domainError('conflict', 'Your identity is already verified'));
     });
 
     it('is allowed again after Rejected, and the case is Pending with the new documents', () => {
@@ -154,41 +151,41 @@ describe('KYC case decider', () => {
       spec
         .given([submitted()])
         .when(reject('x'.repeat(501)))
-        .thenThrows(refused('invalid', MESSAGES.reasonTooLong));
+        .thenThrows(domainError('invalid', MESSAGES.reasonTooLong));
     });
 
     it('a decided case cannot be decided again', () => {
       spec
         .given([submitted(), approved])
         .when(approve)
-        .thenThrows(refused('conflict', 'This KYC request has already been approved'));
+        .thenThrows(domainError('conflict', 'This KYC request has already been approved'));
       spec
         .given([submitted(), approved])
         .when(reject())
-        .thenThrows(refused('conflict', 'This KYC request has already been approved'));
+        .thenThrows(domainError('conflict', 'This KYC request has already been approved'));
       spec
         .given([submitted(), rejected()])
         .when(reject())
-        .thenThrows(refused('conflict', 'This KYC request has already been rejected'));
+        .thenThrows(domainError('conflict', 'This KYC request has already been rejected'));
       spec
         .given([submitted(), rejected()])
         .when(approve)
-        .thenThrows(refused('conflict', 'This KYC request has already been rejected'));
+        .thenThrows(domainError('conflict', 'This KYC request has already been rejected'));
     });
 
     it('there is nothing to decide before a submission', () => {
-      spec.given([]).when(approve).thenThrows(refused('not_found', MESSAGES.noSubmission));
+      spec.given([]).when(approve).thenThrows(domainError('not_found', MESSAGES.noSubmission));
     });
 
     it('only an admin decides', () => {
       spec
         .given([submitted()])
         .when({ ...approve, adminRole: 'author' } as KycCommand)
-        .thenThrows(refused('forbidden', 'Not authorized as an admin'));
+        .thenThrows(domainError('forbidden', 'Not authorized as an admin'));
       spec
         .given([submitted()])
         .when({ ...reject(), adminRole: 'subscriber' } as KycCommand)
-        .thenThrows(refused('forbidden', 'Not authorized as an admin'));
+        .thenThrows(domainError('forbidden', 'Not authorized as an admin'));
     });
   });
 
@@ -199,22 +196,22 @@ describe('KYC case decider', () => {
       spec
         .given([])
         .when(submit({ impersonatorId: 'admin-7' }))
-        .thenThrows(refused('forbidden', 'KYC documents cannot be uploaded while impersonating a user'));
+        .thenThrows(domainError('forbidden', 'KYC documents cannot be uploaded while impersonating a user'));
       spec
         .given([submitted(), rejected()])
         .when(submit({ submissionId: 's2', impersonatorId: 'admin-7' }))
-        .thenThrows(refused('forbidden', 'KYC documents cannot be uploaded while impersonating a user'));
+        .thenThrows(domainError('forbidden', 'KYC documents cannot be uploaded while impersonating a user'));
     });
 
     it('an admin cannot approve or reject their own case; another admin can', () => {
       spec
         .given([submitted()])
         .when({ ...approve, adminId: 'u1' } as KycCommand)
-        .thenThrows(refused('forbidden', OWN_CASE));
+        .thenThrows(domainError('forbidden', OWN_CASE));
       spec
         .given([submitted()])
         .when({ ...reject(), adminId: 'u1' } as KycCommand)
-        .thenThrows(refused('forbidden', OWN_CASE));
+        .thenThrows(domainError('forbidden', OWN_CASE));
       spec.given([submitted()]).when(approve).then([approved]);
     });
   });

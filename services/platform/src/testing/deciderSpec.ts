@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { DomainError } from '../eventSourcing/errors.js';
 import type { Decider, DomainEvent } from '../eventSourcing/types.js';
 
 type ErrorMatcher = (new (...args: any[]) => Error) | ((error: unknown) => boolean);
@@ -64,6 +65,12 @@ export const DeciderSpecification = {
     };
   },
 };
+
+/** A thenThrows matcher: a DomainError of `kind`, and with exactly `message` when one is given. */
+export const domainError =
+  (kind: DomainError['kind'], message?: string) =>
+  (e: unknown): boolean =>
+    e instanceof DomainError && e.kind === kind && (message === undefined || e.message === message);
 
 function isClass(m: ErrorMatcher): m is new (...args: any[]) => Error {
   return (typeof m === 'function' && m.prototype instanceof Error) || m === Error;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '@meridian/platform/eventSourcing/errors';
-import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
+import { DeciderSpecification, domainError } from '@meridian/platform/testing/deciderSpec';
 import {
   BOOK_MESSAGES,
   addressBookDecider,
@@ -13,7 +12,6 @@ import {
 
 const spec = DeciderSpecification.for(addressBookDecider);
 const t0 = new Date('2026-03-01T09:00:00.000Z');
-const kind = (k: DomainError['kind']) => (e: unknown) => e instanceof DomainError && e.kind === k;
 const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 
 const add = (over: Partial<Extract<AddressCommand, { type: 'AddDepositAddress' }>> = {}): AddressCommand => ({
@@ -59,39 +57,42 @@ describe('DepositAddress decider (the address book)', () => {
     spec
       .given([])
       .when(add({ address: TRON.slice(0, -1) + (TRON.endsWith('t') ? 'u' : 't') }))
-      .thenThrows(kind('invalid'), /TRON .* checksum/);
+      .thenThrows(domainError('invalid'), /TRON .* checksum/);
     spec
       .given([])
       .when(add({ network: 'dogecoin' }))
-      .thenThrows(kind('invalid'), /network/);
+      .thenThrows(domainError('invalid'), /network/);
     spec
       .given([])
       .when(add({ network: 'ethereum' }))
-      .thenThrows(kind('invalid'), /Ethereum|ERC/);
+      .thenThrows(domainError('invalid'), /Ethereum|ERC/);
   });
 
   it('refuses an empty or overlong label', () => {
     spec
       .given([])
       .when(add({ label: '  ' }))
-      .thenThrows(kind('invalid'), BOOK_MESSAGES.labelRequired);
+      .thenThrows(domainError('invalid'), BOOK_MESSAGES.labelRequired);
     spec
       .given([])
       .when(add({ label: 'x'.repeat(81) }))
-      .thenThrows(kind('invalid'), BOOK_MESSAGES.labelTooLong);
+      .thenThrows(domainError('invalid'), BOOK_MESSAGES.labelTooLong);
   });
 
   it('admins only', () => {
     spec
       .given([])
       .when(add({ adminRole: 'subscriber' }))
-      .thenThrows(kind('forbidden'), BOOK_MESSAGES.notAdmin);
+      .thenThrows(domainError('forbidden'), BOOK_MESSAGES.notAdmin);
   });
 
   it('retires once; an unknown address is not found', () => {
     spec.given([added]).when(retire).then([retired]);
-    spec.given([added, retired]).when(retire).thenThrows(kind('conflict'), BOOK_MESSAGES.alreadyRetired);
-    spec.given([]).when(retire).thenThrows(kind('not_found'), BOOK_MESSAGES.notFound);
+    spec
+      .given([added, retired])
+      .when(retire)
+      .thenThrows(domainError('conflict'), BOOK_MESSAGES.alreadyRetired);
+    spec.given([]).when(retire).thenThrows(domainError('not_found'), BOOK_MESSAGES.notFound);
   });
 
   it('a retired address cannot be sent', () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '@meridian/platform/eventSourcing/errors';
-import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
+import { DeciderSpecification, domainError } from '@meridian/platform/testing/deciderSpec';
 import {
   MAX_TEXT_LENGTH,
   SUPPORT_MESSAGES,
@@ -19,7 +18,6 @@ import { ATTACHMENT_MESSAGES, type AttachmentData } from './attachment.js';
 const spec = DeciderSpecification.for(conversationDecider);
 const t0 = new Date('2026-03-01T09:00:00.000Z');
 const t1 = new Date('2026-03-01T09:05:00.000Z');
-const kind = (k: DomainError['kind']) => (e: unknown) => e instanceof DomainError && e.kind === k;
 
 /** A reply email asked for on c1 (`reason`, `link`, at `now`), and the event recording it for `party`. */
 function replyEmail(party: Party, reason: EmailReason, link: string, now: Date) {
@@ -106,19 +104,19 @@ describe('Conversation decider', () => {
   });
 
   it('a message to a conversation that does not exist, without an opening, is not found', () => {
-    spec.given([]).when(send()).thenThrows(kind('not_found'), SUPPORT_MESSAGES.notFound);
-    spec.given([]).when(reply()).thenThrows(kind('not_found'), SUPPORT_MESSAGES.notFound);
+    spec.given([]).when(send()).thenThrows(domainError('not_found'), SUPPORT_MESSAGES.notFound);
+    spec.given([]).when(reply()).thenThrows(domainError('not_found'), SUPPORT_MESSAGES.notFound);
   });
 
   it('refuses an empty message and one over 2,000 characters', () => {
     spec
       .given([started()])
       .when(send({ textLength: 0 }))
-      .thenThrows(kind('invalid'), SUPPORT_MESSAGES.emptyText);
+      .thenThrows(domainError('invalid'), SUPPORT_MESSAGES.emptyText);
     spec
       .given([started()])
       .when(send({ textLength: MAX_TEXT_LENGTH + 1 }))
-      .thenThrows(kind('invalid'), SUPPORT_MESSAGES.textTooLong);
+      .thenThrows(domainError('invalid'), SUPPORT_MESSAGES.textTooLong);
     spec
       .given([started()])
       .when(send({ textLength: MAX_TEXT_LENGTH }))
@@ -141,11 +139,11 @@ describe('Conversation decider', () => {
     spec
       .given([started()])
       .when(reply({ senderRole: 'subscriber' }))
-      .thenThrows(kind('forbidden'), SUPPORT_MESSAGES.notAdmin);
+      .thenThrows(domainError('forbidden'), SUPPORT_MESSAGES.notAdmin);
     spec
       .given([started()])
       .when(send({ internal: true }))
-      .thenThrows(kind('forbidden'), SUPPORT_MESSAGES.internalBySupport);
+      .thenThrows(domainError('forbidden'), SUPPORT_MESSAGES.internalBySupport);
   });
 
   it('a deposit address travels on the message', () => {
@@ -180,22 +178,22 @@ describe('Conversation decider', () => {
       spec
         .given([started()])
         .when(send({ textLength: MAX_TEXT_LENGTH + 1, attachment }))
-        .thenThrows(kind('invalid'), SUPPORT_MESSAGES.textTooLong);
+        .thenThrows(domainError('invalid'), SUPPORT_MESSAGES.textTooLong);
     });
 
     it('refuses an empty file, one over 10 MB, an unknown kind, and a file beside a deposit address', () => {
       spec
         .given([started()])
         .when(send({ attachment: { ...attachment, size: 0 } }))
-        .thenThrows(kind('invalid'), ATTACHMENT_MESSAGES.empty);
+        .thenThrows(domainError('invalid'), ATTACHMENT_MESSAGES.empty);
       spec
         .given([started()])
         .when(send({ attachment: { ...attachment, size: MAX_UPLOAD_BYTES + 1 } }))
-        .thenThrows(kind('invalid'), ATTACHMENT_MESSAGES.tooLarge);
+        .thenThrows(domainError('invalid'), ATTACHMENT_MESSAGES.tooLarge);
       spec
         .given([started()])
         .when(send({ attachment: { ...attachment, kind: 'html' as never } }))
-        .thenThrows(kind('invalid'), ATTACHMENT_MESSAGES.invalidFormat);
+        .thenThrows(domainError('invalid'), ATTACHMENT_MESSAGES.invalidFormat);
       spec
         .given([started()])
         .when(
@@ -204,7 +202,7 @@ describe('Conversation decider', () => {
             depositAddress: { addressId: 'a1', network: 'tron', address: 'TXYZ', label: 'USDT' },
           }),
         )
-        .thenThrows(kind('invalid'), ATTACHMENT_MESSAGES.withAddress);
+        .thenThrows(domainError('invalid'), ATTACHMENT_MESSAGES.withAddress);
     });
 
     it('a file at exactly 10 MB is taken', () => {
@@ -228,8 +226,11 @@ describe('Conversation decider', () => {
     spec
       .given([started(), closed])
       .when({ type: 'CloseConversation', ...admin })
-      .thenThrows(kind('conflict'), SUPPORT_MESSAGES.alreadyClosed);
-    spec.given([started(), closed]).when(reply()).thenThrows(kind('conflict'), SUPPORT_MESSAGES.closed);
+      .thenThrows(domainError('conflict'), SUPPORT_MESSAGES.alreadyClosed);
+    spec
+      .given([started(), closed])
+      .when(reply())
+      .thenThrows(domainError('conflict'), SUPPORT_MESSAGES.closed);
     spec
       .given([started(), closed])
       .when({ type: 'ReopenConversation', ...admin })
@@ -283,7 +284,7 @@ describe('Conversation decider', () => {
     spec
       .given([started()])
       .when({ type: 'AssignConversation', assigneeId: 'admin2', ...admin, adminRole: 'author' })
-      .thenThrows(kind('forbidden'));
+      .thenThrows(domainError('forbidden'));
   });
 
   it('a blocked visitor cannot write; only visitors are blocked', () => {
@@ -298,11 +299,11 @@ describe('Conversation decider', () => {
     spec
       .given([started(visitorParty), blocked])
       .when(send({ senderId: 'visitor-1', senderRole: 'visitor' }))
-      .thenThrows(kind('forbidden'), SUPPORT_MESSAGES.blocked);
+      .thenThrows(domainError('forbidden'), SUPPORT_MESSAGES.blocked);
     spec
       .given([started()])
       .when({ type: 'BlockVisitor', ...admin })
-      .thenThrows(kind('conflict'), SUPPORT_MESSAGES.notVisitor);
+      .thenThrows(domainError('conflict'), SUPPORT_MESSAGES.notVisitor);
   });
 
   it("a visitor's conversation joins the account once; later messages carry the investor", () => {
