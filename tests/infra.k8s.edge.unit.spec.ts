@@ -129,30 +129,32 @@ describe('infra/k8s network policies: deny all, then the paths the system uses',
           : false,
     );
   const portOf = (p: any) => p.port;
+  /** Whether a policy of `type` that selects the pods labelled `labels` has a rule on `port` that `admits`. */
+  const policyAllows = (
+    type: 'Ingress' | 'Egress',
+    labels: Record<string, string>,
+    port: number | string,
+    admits: (rule: any) => boolean,
+  ) =>
+    policies
+      .filter((p) => p.spec.policyTypes.includes(type) && selects(p.spec.podSelector, labels))
+      .some((p) =>
+        ((type === 'Ingress' ? p.spec.ingress : p.spec.egress) ?? []).some(
+          (r: any) => (r.ports ?? []).map(portOf).includes(port) && admits(r),
+        ),
+      );
   /** Whether the policies let pod `from` reach pod `to` on `port` (both directions must allow it). */
   const allows = (from: string, to: string, port: number | string) => {
     const fromLabels = labelsOf(from);
     const toLabels = labelsOf(to);
-    const ingress = policies
-      .filter((p) => p.spec.policyTypes.includes('Ingress') && selects(p.spec.podSelector, toLabels))
-      .some((p) =>
-        (p.spec.ingress ?? []).some(
-          (r: any) =>
-            (r.ports ?? []).map(portOf).includes(port) &&
-            (r.from ?? []).some(
-              (f: any) => !f.namespaceSelector && f.podSelector && selects(f.podSelector, fromLabels),
-            ),
-        ),
-      );
-    const egress = policies
-      .filter((p) => p.spec.policyTypes.includes('Egress') && selects(p.spec.podSelector, fromLabels))
-      .some((p) =>
-        (p.spec.egress ?? []).some(
-          (r: any) =>
-            (r.ports ?? []).map(portOf).includes(port) &&
-            (r.to ?? []).some((t: any) => t.podSelector && selects(t.podSelector, toLabels)),
-        ),
-      );
+    const ingress = policyAllows('Ingress', toLabels, port, (r) =>
+      (r.from ?? []).some(
+        (f: any) => !f.namespaceSelector && f.podSelector && selects(f.podSelector, fromLabels),
+      ),
+    );
+    const egress = policyAllows('Egress', fromLabels, port, (r) =>
+      (r.to ?? []).some((t: any) => t.podSelector && selects(t.podSelector, toLabels)),
+    );
     return ingress && egress;
   };
   const grpcPort = (service: string) =>

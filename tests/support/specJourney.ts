@@ -224,15 +224,24 @@ export async function runSpecJourney(t: SpecJourneyTarget): Promise<SpecJourneyR
   });
 
   // ---------------------------------------------------------------- 3. deposits: one confirmed, one rejected
-  const transactionId = await step('deposit $300, the admin confirms without claiming', async () => {
-    expect(ok(await inv.createPayment('300'), 'payments/create').message).toEqual(expect.any(String));
-    const item = await waitForItem(
+  /** The investor's item (one `also` accepts) once the admin's list shows it. */
+  const investorsItem = <I extends { user: { email: string } }, T>(
+    list: () => Promise<SpecResult<T>>,
+    items: (body: T) => I[],
+    what: string,
+    also: (item: I) => boolean = () => true,
+  ) => waitForItem(list, items, (i) => i.user.email === email && also(i), what, wait);
+  /** The investor's deposit of `amount` once the admin's pending-deposit list shows it. */
+  const pendingDeposit = (amount: number) =>
+    investorsItem(
       () => admin.pendingDeposits(),
       (b) => b.deposit,
-      (d) => d.user.email === email && d.amount === 300,
-      'the $300 deposit in pending-deposit',
-      wait,
+      `the $${amount} deposit in pending-deposit`,
+      (d) => d.amount === amount,
     );
+  const transactionId = await step('deposit $300, the admin confirms without claiming', async () => {
+    expect(ok(await inv.createPayment('300'), 'payments/create').message).toEqual(expect.any(String));
+    const item = await pendingDeposit(300);
     expect(item).toMatchObject({ amount: 300, status: 'Pending', user: { name, email } });
     const id = (item.transactionId ?? item._id)!;
     expect(ok(await inv.viewPaymentStatus(id), 'viewPaymentStatus').transaction).toMatchObject({
@@ -254,13 +263,7 @@ export async function runSpecJourney(t: SpecJourneyTarget): Promise<SpecJourneyR
 
   await step('deposit $50, the admin rejects it', async () => {
     ok(await inv.createPayment('50'), 'payments/create');
-    const item = await waitForItem(
-      () => admin.pendingDeposits(),
-      (b) => b.deposit,
-      (d) => d.user.email === email && d.amount === 50,
-      'the $50 deposit in pending-deposit',
-      wait,
-    );
+    const item = await pendingDeposit(50);
     const id = (item.transactionId ?? item._id)!;
     ok(await decide.rejectPayment(id, 'Not received'), 'rejectPayment');
     expect(ok(await inv.viewPaymentStatus(id), 'viewPaymentStatus').transaction).toMatchObject({
@@ -276,12 +279,10 @@ export async function runSpecJourney(t: SpecJourneyTarget): Promise<SpecJourneyR
   await step(`invest $200 in ${t.plan.name}, the admin approves, it matures`, async () => {
     expect(ok(await inv.startInvest('200', t.plan.name), 'start-invest').message).toEqual(expect.any(String));
     await waitForUser(inv, { balance: 100 }, wait); // the $200 are held while pending
-    const item = await waitForItem(
+    const item = await investorsItem(
       () => admin.adminPendingInvestment(),
       (b) => b.pendingInvestments,
-      (i) => i.user.email === email,
       'the investment in adminPendingInvestment',
-      wait,
     );
     expect(item).toMatchObject({ plan: t.plan.name, status: 'pending', amount: 200, user: { name, email } });
     const id = (item.investmentId ?? item._id)!;
@@ -334,12 +335,10 @@ export async function runSpecJourney(t: SpecJourneyTarget): Promise<SpecJourneyR
       expect.any(String),
     );
     await waitForUser(inv, { totalMaturityAmount: matured - 100 }, wait); // held while pending
-    const item = await waitForItem(
+    const item = await investorsItem(
       () => admin.pendingWithdrawals(),
       (b) => b.withdrawals,
-      (w) => w.user.email === email,
       'the withdrawal in withDraw/pending',
-      wait,
     );
     expect(item).toMatchObject({
       amount: 100,
