@@ -85,9 +85,11 @@ const sentToProto = (s: SendResult): SendResponse => ({
   message: messageToProto(s.message),
 });
 const addressToProto = (a: AddressView): DepositAddress => a;
-/** A file sent with a message: absent when the request carries none. */
-const uploadOf = (a: AttachmentUpload | undefined) =>
-  a ? { attachment: { content: a.content, fileName: a.fileName } } : {};
+/** What a request sends as a message: its text, and its file (absent when the request carries none). */
+const messageOf = ({ text, attachment: a }: { text: string; attachment?: AttachmentUpload }) => ({
+  text,
+  ...(a ? { attachment: { content: a.content, fileName: a.fileName } } : {}),
+});
 
 const STATUS_FILTERS: readonly StatusFilter[] = ['open', 'closed', ''];
 const ASSIGNED_FILTERS: readonly AssignedFilter[] = ['me', 'none', 'any'];
@@ -152,8 +154,7 @@ export function supportGrpcService(
         sendMine,
         (req: SendMineRequest, call) => ({
           ...investor(req, call),
-          text: req.text,
-          ...uploadOf(req.attachment),
+          ...messageOf(req),
         }),
         sentToProto,
       ),
@@ -173,9 +174,8 @@ export function supportGrpcService(
         sendVisitor,
         (req: SendVisitorRequest, call) => ({
           token: req.token,
-          text: req.text,
           correlationId: call.correlationId,
-          ...uploadOf(req.attachment),
+          ...messageOf(req),
         }),
         sentToProto,
       ),
@@ -197,9 +197,8 @@ export function supportGrpcService(
         sendSupport,
         (req: SendSupportRequest) => ({
           conversationId: req.conversationId,
-          text: req.text,
           internal: req.internal,
-          ...uploadOf(req.attachment),
+          ...messageOf(req),
         }),
         sentToProto,
       ),
