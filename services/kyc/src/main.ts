@@ -4,7 +4,7 @@
  * (`tsx services/kyc/src/main.ts`) it builds its adapters from env (runServiceProgram).
  */
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
+import { createPrivateFileStore } from '@meridian/platform/files/privateFiles';
 import { runServiceProgram } from '@meridian/platform/runtime';
 import { startService, type ServiceDeps, type ServiceHandle } from '@meridian/platform/service';
 import { KYC_INDEXES } from './app/collections.js';
@@ -12,9 +12,8 @@ import { IDENTITY_EVENT_TYPES, handleIdentityEvent } from './app/handleIdentityE
 import { toIntegrationEvent } from './app/integrationEvents.js';
 
 import type { KycContext } from './app/kycCases.js';
-import type { DocumentStore } from './app/ports.js';
+import { DOCUMENT_STORE, type DocumentMeta, type DocumentStore } from './app/ports.js';
 import { sealedDocumentStore } from './app/sealedDocuments.js';
-import { createFsDocumentStore } from './adapters/documentStore.fs.js';
 import { kycGrpcService } from './adapters/kycService.grpc.js';
 import { startKycHttpServer } from './adapters/kycHttp.node.js';
 import { kycEnvSchema, type KycConfig } from './config.js';
@@ -38,15 +37,9 @@ export interface KycHandle extends ServiceHandle {
 }
 
 /** The document store chosen by env: GridFS when MONGO_URL is set, else files under DATA_DIR/kyc. */
-export async function createDocumentStore(
+export const createDocumentStore = (
   config: Pick<KycConfig, 'MONGO_URL' | 'DATA_DIR'>,
-): Promise<DocumentStore> {
-  if (config.MONGO_URL) {
-    const { createGridFsDocumentStore } = await import('./adapters/documentStore.gridfs.js');
-    return createGridFsDocumentStore({ url: config.MONGO_URL, database: 'meridian_kyc' });
-  }
-  return createFsDocumentStore({ root: join(config.DATA_DIR, 'kyc') });
-}
+): Promise<DocumentStore> => createPrivateFileStore<DocumentMeta>(config, DOCUMENT_STORE);
 
 /** KycSubmitted / KycApproved / KycRejected out on meridian.kyc.events (KycCaseErased stays private). */
 export function start(deps: KycDeps): Promise<KycHandle> {

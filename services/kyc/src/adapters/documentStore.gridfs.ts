@@ -4,7 +4,7 @@
  */
 import type { MongoClient } from 'mongodb';
 import { createGridFsFileStore } from '@meridian/platform/files/privateFiles.gridfs';
-import type { DocumentMeta, DocumentStore } from '../app/ports.js';
+import { DOCUMENT_STORE, type DocumentMeta, type DocumentStore } from '../app/ports.js';
 
 export interface GridFsDocumentStoreOptions {
   url: string;
@@ -17,6 +17,6 @@ export interface GridFsDocumentStoreOptions {
 export const createGridFsDocumentStore = (options: GridFsDocumentStoreOptions): Promise<DocumentStore> =>
   createGridFsFileStore<DocumentMeta>({
     ...options,
-    database: options.database ?? 'meridian_kyc',
-    bucketName: options.bucketName ?? 'kycDocuments',
+    database: options.database ?? DOCUMENT_STORE.database,
+    bucketName: options.bucketName ?? DOCUMENT_STORE.bucketName,
   });

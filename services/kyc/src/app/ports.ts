@@ -12,3 +12,10 @@ export interface DocumentMeta extends StoredFileMeta {
  * One conformance suite: testing/documentStore.conformance.ts.
  */
 export type DocumentStore = PrivateFileStore<DocumentMeta>;
+
+/** Where the documents live: files under DATA_DIR/kyc, or GridFS bucket `kycDocuments` of meridian_kyc. */
+export const DOCUMENT_STORE = {
+  folder: 'kyc',
+  database: 'meridian_kyc',
+  bucketName: 'kycDocuments',
+} as const;
