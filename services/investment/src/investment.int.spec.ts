@@ -4,30 +4,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '@meridian/platform/testing/waitFor';
-import { ledgerInvariantProblems } from '../../ledger/src/testing/invariants.js';
-import { unavailable } from '@meridian/platform/eventSourcing/errors';
-import { expectOneDecisionWins } from '@meridian/held-request/testing/raceSpecs';
-import { INVESTMENT_MESSAGES } from './domain/investment.js';
-import { ADMIN, ADMIN_2, caller, grpcError, startStack, type Stack } from './testing/harness.js';
+import { stackPerTest } from '@meridian/held-request/testing/testStack';
+import { ADMIN, ADMIN_2, caller, grpcError, startStack } from './testing/harness.js';
 
 const PLANS = JSON.stringify([
   { name: 'Starter', minAmount: 100, maxAmount: 500, ratePercent: 12, durationMs: 3_600_000 },
   { name: 'Quick', minAmount: 100, maxAmount: 1000, ratePercent: 10, durationMs: 1_200 },
 ]);
 
-let stack: Stack;
+const stack = stackPerTest(() => startStack({ plansJson: PLANS }));
 const user = () => `user-${randomUUID()}`;
-
-beforeEach(async () => {
-  // 50 parallel requests of one user: a cap far above them (the cap is pendingCount.int.spec.ts's)
-  stack = await startStack({ plansJson: PLANS, env: { INVESTMENT_MAX_PENDING: '1000' } });
-});
-afterEach(async () => {
-  expect(await ledgerInvariantProblems(stack.ledgerStore)).toEqual([]);
-  await stack.stop();
-});
 
 const invest = (userId: string, amount: string, planName = 'Starter', investmentId = '') =>
   stack.call('startInvest', {
@@ -102,37 +90,6 @@ describe('plans and start-invest', () => {
     });
     expect(investments.map((i) => i.investmentId)).toEqual([ok.investment!.investmentId]);
   });
-
-  it('50 parallel requests against one balance never overdraw', async () => {
-    const u = user();
-    await stack.fund(u, '1000');
-    const results = await Promise.allSettled(Array.from({ length: 50 }, () => invest(u, '100')));
-    const accepted = results.filter((r) => r.status === 'fulfilled');
-    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-    expect(accepted).toHaveLength(10);
-    expect(refused).toHaveLength(40);
-    for (const r of refused) expect(r.reason.details).toBe('Insufficient balance');
-    expect(await stack.balances(u)).toMatchObject({ depositCents: 0, investmentHoldCents: 100_000 });
-    const { investments } = await stack.call('listPending', {
-      caller: caller(ADMIN.userId),
-      callerRole: 'admin',
-    });
-    expect(investments.filter((i) => i.userId === u)).toHaveLength(10);
-  });
-
-  it('the same request id twice holds once', async () => {
-    const u = user();
-    await stack.fund(u, '500');
-    const id = `inv-${randomUUID()}`;
-    const [a, b] = await Promise.all([invest(u, '200', 'Starter', id), invest(u, '200', 'Starter', id)]);
-    const c = await invest(u, '200', 'Starter', id);
-    for (const r of [a, b, c]) expect(r.investment!.investmentId).toBe(id);
-    expect(await stack.balances(u)).toMatchObject({ depositCents: 30_000, investmentHoldCents: 20_000 });
-    expect(await grpcError(invest(u, '300', 'Starter', id))).toMatchObject({
-      code: status.ALREADY_EXISTS,
-      details: 'This investment already exists',
-    });
-  });
 });
 
 describe('admin decisions', () => {
@@ -171,26 +128,6 @@ describe('admin decisions', () => {
         await stack.call('listPending', { caller: caller(ADMIN.userId), callerRole: 'admin' })
       ).investments.filter((i) => i.userId === u),
     ).toEqual([]);
-  });
-
-  it('two admins deciding the same investment: one wins, the other gets a clear error', async () => {
-    const u = user();
-    await stack.fund(u, '1000');
-    const a = (await invest(u, '200')).investment!.investmentId;
-    const b = (await invest(u, '200')).investment!.investmentId;
-    const won = await expectOneDecisionWins({
-      same: a,
-      raced: b,
-      admins: [ADMIN, ADMIN_2],
-      decide: (decision, id, admin) =>
-        decide(decision === 'approve' ? 'approveInvestment' : 'rejectInvestment', id, admin),
-      messages: INVESTMENT_MESSAGES,
-    });
-    const final = await get(b);
-    expect(final.status).toBe(won === 'approve' ? 'Active' : 'Rejected');
-    const bal = await stack.balances(u);
-    expect(bal.investmentHoldCents).toBe(0);
-    expect(bal.investedCents).toBe(final.status === 'Active' ? 40_000 : 20_000);
   });
 
   it('detail: owner or admin only, with name and email from the user directory', async () => {
@@ -369,43 +306,6 @@ describe('maturity', () => {
 });
 
 describe('faults', () => {
-  it('a request left without a hold outcome is re-driven after a restart: held once, never leaked', async () => {
-    const u = user();
-    await stack.fund(u, '500');
-    await stack.restartWithLedger({ placeHold: async () => Promise.reject(unavailable('ledger down')) });
-    const id = `inv-${randomUUID()}`;
-    const answer = await grpcError(invest(u, '200', 'Starter', id));
-    expect(answer.code).toBe(status.UNAVAILABLE);
-    expect((await get(id)).status).toBe('pending');
-    expect((await stack.balances(u)).investmentHoldCents).toBe(0);
-
-    await stack.restart(); // the process manager sweeps at start
-    await waitFor(
-      async () =>
-        (
-          await stack.call('listPending', { caller: caller(ADMIN.userId), callerRole: 'admin' })
-        ).investments.some((i) => i.investmentId === id),
-      'in the queue',
-    );
-    expect(await stack.balances(u)).toMatchObject({ depositCents: 30_000, investmentHoldCents: 20_000 });
-    // the investor's retry answers the recorded outcome without a second hold
-    expect((await invest(u, '200', 'Starter', id)).message).toBe('Investment request submitted successfully');
-    expect(await stack.service.redrive()).toBe(0);
-    expect(await stack.balances(u)).toMatchObject({ depositCents: 30_000, investmentHoldCents: 20_000 });
-  });
-
-  it('an approval whose capture was lost is completed by the process manager', async () => {
-    const u = user();
-    await stack.fund(u, '500');
-    const id = (await invest(u, '200')).investment!.investmentId;
-    await stack.restartWithLedger({ captureHold: async () => Promise.reject(unavailable('ledger down')) });
-    expect((await decide('approveInvestment', id)).investment!.status).toBe('Active');
-    expect(await stack.balances(u)).toMatchObject({ investedCents: 0, investmentHoldCents: 20_000 });
-    await stack.restart();
-    await waitFor(async () => (await stack.balances(u)).investedCents === 20_000, 'captured');
-    expect(await stack.balances(u)).toMatchObject({ investmentHoldCents: 0, depositCents: 30_000 });
-  });
-
   it('a ledger refusal is answered as such and recorded once', async () => {
     const u = user();
     // a stale balance: the service asks for the hold, the ledger refuses it

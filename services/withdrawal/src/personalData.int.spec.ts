@@ -12,9 +12,8 @@ import { isSealed, SHREDDED, USER_DELETED_MESSAGE } from '@meridian/platform/per
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { USERS } from '@meridian/held-request/app/userDirectory';
 import { type WithdrawalDoc, withdrawalView } from './projections/withdrawalView.js';
-import { ADMIN, caller, grpcError, startStack } from './testing/harness.js';
+import { ADMIN, WALLET, caller, grpcError, startStack } from './testing/harness.js';
 
-const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
 const OTHER_WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 const NAME = 'Wanda Shredded-Payout';
 const EMAIL = 'wanda.shredded@example.com';
@@ -22,15 +21,7 @@ const EMAIL = 'wanda.shredded@example.com';
 const stack = stackPerTest(startStack);
 
 const request = (userId: string, amount: string, wallet: string, withdrawalId: string) =>
-  stack.call('requestWithdrawal', {
-    caller: caller(userId),
-    callerRole: 'subscriber',
-    callerVerified: true,
-    callerKycStatus: 'Approved',
-    amount,
-    walletAddress: wallet,
-    withdrawalId,
-  });
+  stack.answer(userId, amount, withdrawalId, wallet);
 /** Registers the user as identity would (name and email sealed with the user's key), once in the directory. */
 async function register(userId: string) {
   const { personalData } = stack;

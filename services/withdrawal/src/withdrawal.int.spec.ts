@@ -4,28 +4,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { conflict, unavailable } from '@meridian/platform/eventSourcing/errors';
+import { describe, expect, it } from 'vitest';
+import { conflict } from '@meridian/platform/eventSourcing/errors';
 import { waitFor } from '@meridian/platform/testing/waitFor';
-import { ledgerInvariantProblems } from '../../ledger/src/testing/invariants.js';
-import { expectOneDecisionWins } from '@meridian/held-request/testing/raceSpecs';
-import { WITHDRAWAL_MESSAGES } from './domain/withdrawal.js';
-import { ADMIN, ADMIN_2, caller, grpcError, startStack, type Stack } from './testing/harness.js';
+import { stackPerTest } from '@meridian/held-request/testing/testStack';
+import { ADMIN, ADMIN_2, WALLET, caller, grpcError, startStack } from './testing/harness.js';
 
-const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
 const BTC = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 
-let stack: Stack;
+const stack = stackPerTest(() => startStack());
 const user = () => `user-${randomUUID()}`;
-
-beforeEach(async () => {
-  // 50 parallel requests of one user: a cap far above them (the cap is pendingCount.int.spec.ts's)
-  stack = await startStack({ env: { WITHDRAWAL_MAX_PENDING: '1000' } });
-});
-afterEach(async () => {
-  expect(await ledgerInvariantProblems(stack.ledgerStore)).toEqual([]);
-  await stack.stop();
-});
 
 const request = (
   userId: string,
@@ -51,8 +39,6 @@ const request = (
   });
 const decide = (method: 'approveWithdrawal' | 'rejectWithdrawal', withdrawalId: string, admin = ADMIN) =>
   stack.call(method, { caller: caller(admin.userId), callerRole: admin.role, withdrawalId });
-const get = (withdrawalId: string) =>
-  stack.call('getWithdrawal', { caller: caller(ADMIN.userId), callerRole: 'admin', withdrawalId });
 const pending = () => stack.call('listPending', { caller: caller(ADMIN.userId), callerRole: 'admin' });
 
 describe('request', () => {
@@ -71,60 +57,29 @@ describe('request', () => {
   });
 
   it('refuses with clear messages', async () => {
+    const { FAILED_PRECONDITION, INVALID_ARGUMENT } = status;
     const u = user();
     await stack.fund(u, '100');
-    expect(await grpcError(request(u, '60', { verified: false }))).toMatchObject({
-      code: status.FAILED_PRECONDITION,
-      details: 'Please verify your email before requesting a withdrawal',
-    });
-    expect(await grpcError(request(u, '60', { kyc: 'Pending' }))).toMatchObject({
-      details: 'Your KYC verification must be approved before you can withdraw',
-    });
-    expect(await grpcError(request(u, '49.99'))).toMatchObject({
-      code: status.INVALID_ARGUMENT,
-      details: 'Minimum withdrawal amount is $50',
-    });
-    expect(await grpcError(request(u, '100.01'))).toMatchObject({
-      code: status.FAILED_PRECONDITION,
-      details: 'Insufficient balance',
-    });
-    expect(await grpcError(request(u, '60', { wallet: 'not-a-wallet' }))).toMatchObject({
-      details: 'Please enter a valid wallet address',
-    });
-    expect(await grpcError(request(u, '60', { wallet: '' }))).toMatchObject({
-      details: 'Please enter a wallet address',
-    });
-    expect(await grpcError(request(u, ''))).toMatchObject({ details: 'Please enter an amount' });
+    const refusals: ReadonlyArray<[amount: string, o: Parameters<typeof request>[2], answer: object]> = [
+      [
+        '60',
+        { verified: false },
+        { code: FAILED_PRECONDITION, details: 'Please verify your email before requesting a withdrawal' },
+      ],
+      [
+        '60',
+        { kyc: 'Pending' },
+        { details: 'Your KYC verification must be approved before you can withdraw' },
+      ],
+      ['49.99', {}, { code: INVALID_ARGUMENT, details: 'Minimum withdrawal amount is $50' }],
+      ['100.01', {}, { code: FAILED_PRECONDITION, details: 'Insufficient balance' }],
+      ['60', { wallet: 'not-a-wallet' }, { details: 'Please enter a valid wallet address' }],
+      ['60', { wallet: '' }, { details: 'Please enter a wallet address' }],
+      ['', {}, { details: 'Please enter an amount' }],
+    ];
+    for (const [amount, o, answer] of refusals)
+      expect(await grpcError(request(u, amount, o))).toMatchObject(answer);
     expect(await stack.balances(u)).toMatchObject({ profitCents: 10_000, withdrawalHoldCents: 0 });
-  });
-
-  it('50 parallel withdrawals against one balance never overdraw', async () => {
-    const u = user();
-    await stack.fund(u, '1000');
-    const results = await Promise.allSettled(Array.from({ length: 50 }, () => request(u, '60')));
-    const accepted = results.filter((r) => r.status === 'fulfilled');
-    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-    expect(accepted).toHaveLength(16); // 16 x $60 = $960 of $1,000
-    for (const r of refused) expect(r.reason.details).toBe('Insufficient balance');
-    expect(await stack.balances(u)).toMatchObject({ profitCents: 4_000, withdrawalHoldCents: 96_000 });
-    expect((await pending()).withdrawals.filter((w) => w.userId === u)).toHaveLength(16);
-  });
-
-  it('the same request id twice holds once', async () => {
-    const u = user();
-    await stack.fund(u, '500');
-    const id = `wd-${randomUUID()}`;
-    const all = await Promise.all([
-      request(u, '100', { id }),
-      request(u, '100', { id }),
-      request(u, '100', { id }),
-    ]);
-    for (const r of all) expect(r.withdrawal!.withdrawalId).toBe(id);
-    expect(await stack.balances(u)).toMatchObject({ profitCents: 40_000, withdrawalHoldCents: 10_000 });
-    expect(await grpcError(request(u, '150', { id }))).toMatchObject({
-      code: status.ALREADY_EXISTS,
-      details: 'This withdrawal already exists',
-    });
   });
 });
 
@@ -200,26 +155,6 @@ describe('admin', () => {
       'WithdrawalRejected',
     ]);
   });
-
-  it('two admins deciding the same withdrawal: one wins, the other gets a clear error', async () => {
-    const u = user();
-    await stack.fund(u, '300');
-    const a = (await request(u, '100')).withdrawal!.withdrawalId;
-    const b = (await request(u, '100')).withdrawal!.withdrawalId;
-    const won = await expectOneDecisionWins({
-      same: a,
-      raced: b,
-      admins: [ADMIN, ADMIN_2],
-      decide: (decision, id, admin) =>
-        decide(decision === 'approve' ? 'approveWithdrawal' : 'rejectWithdrawal', id, admin),
-      messages: WITHDRAWAL_MESSAGES,
-    });
-    expect((await get(b)).status).toBe(won === 'approve' ? 'Approved' : 'Rejected');
-    expect(await stack.balances(u)).toMatchObject({
-      withdrawalHoldCents: 0,
-      profitCents: won === 'approve' ? 10_000 : 20_000,
-    });
-  });
 });
 
 describe('maker-checker and impersonation', () => {
@@ -280,34 +215,5 @@ describe('faults', () => {
     await stack.restart();
     await waitFor(async () => (await stack.balances(u)).withdrawalHoldCents === 0, 'captured');
     expect(await stack.balances(u)).toMatchObject({ profitCents: 20_000 });
-  });
-
-  it('a request left without a hold outcome is re-driven after a restart: held once', async () => {
-    const u = user();
-    await stack.fund(u, '300');
-    await stack.restartWithLedger({ placeHold: async () => Promise.reject(unavailable('ledger down')) });
-    const id = `wd-${randomUUID()}`;
-    expect((await grpcError(request(u, '100', { id }))).code).toBe(status.UNAVAILABLE);
-    expect((await stack.balances(u)).withdrawalHoldCents).toBe(0);
-    await stack.restart();
-    await waitFor(
-      async () => (await pending()).withdrawals.some((w) => w.withdrawalId === id),
-      'in the queue',
-    );
-    expect((await request(u, '100', { id })).message).toBe('Withdrawal request submitted successfully');
-    expect(await stack.service.redrive()).toBe(0);
-    expect(await stack.balances(u)).toMatchObject({ profitCents: 20_000, withdrawalHoldCents: 10_000 });
-  });
-
-  it('a rejection whose release was lost is completed by the process manager', async () => {
-    const u = user();
-    await stack.fund(u, '300');
-    const id = (await request(u, '100')).withdrawal!.withdrawalId;
-    await stack.restartWithLedger({ releaseHold: async () => Promise.reject(unavailable('ledger down')) });
-    expect((await decide('rejectWithdrawal', id)).withdrawal!.status).toBe('Rejected');
-    expect((await stack.balances(u)).withdrawalHoldCents).toBe(10_000);
-    await stack.restart();
-    await waitFor(async () => (await stack.balances(u)).withdrawalHoldCents === 0, 'released');
-    expect((await stack.balances(u)).profitCents).toBe(30_000);
   });
 });

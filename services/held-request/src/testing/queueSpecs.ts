@@ -62,7 +62,7 @@ export interface QueueKind<S extends QueueStack> {
 }
 
 /** The requests the specs list and count as: the stack's admin, or the user `userId`. */
-function callersOf(stack: QueueStack) {
+export function callersOf(stack: QueueStack) {
   const admin = { caller: Caller.fromPartial({ userId: stack.admin.userId }), callerRole: 'admin' };
   const asUser = (userId: string) => ({ caller: Caller.fromPartial({ userId }), callerRole: 'subscriber' });
   return { admin, asUser };

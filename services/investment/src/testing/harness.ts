@@ -7,9 +7,11 @@ import { type RequestCodecs, startHeldRequestStack } from '@meridian/held-reques
 import { CloseAccountRequest } from '@meridian/proto/meridian/common/v1/common';
 import type { PersonalData } from '@meridian/platform/personalData';
 import * as inv from '@meridian/proto/meridian/investment/v1/investment';
-import { ADMIN, caller, startLedgerForCallers } from '@meridian/ledger/testing/callerStack';
+import { ADMIN, ADMIN_2, caller, startLedgerForCallers } from '@meridian/ledger/testing/callerStack';
 import { type QueueKind, pageOf } from '@meridian/held-request/testing/queueSpecs';
+import type { RaceKind } from '@meridian/held-request/testing/raceSpecs';
 import { parseInvestmentConfig } from '../config.js';
+import { INVESTMENT_MESSAGES } from '../domain/investment.js';
 import { start } from '../main.js';
 import { investmentView } from '../projections/investmentView.js';
 
@@ -56,9 +58,9 @@ export async function startStack(
       }
     },
   });
-  /** The user (verified) starts a Starter investment of `amount` (`investmentId`: its own); answers its id. */
-  const submit = async (userId: string, amount: string, investmentId = '') => {
-    const { investment } = await stack.call('startInvest', {
+  /** The user (verified) starts a Starter investment of `amount` (`investmentId`: its own); `submit`: its id. */
+  const answer = (userId: string, amount: string, investmentId = '') =>
+    stack.call('startInvest', {
       caller: caller(userId),
       callerRole: 'subscriber',
       callerVerified: true,
@@ -66,6 +68,8 @@ export async function startStack(
       planName: 'Starter',
       investmentId,
     });
+  const submit = async (userId: string, amount: string, investmentId = '') => {
+    const { investment } = await answer(userId, amount, investmentId);
     if (!investment) throw new Error('startInvest answered no investment');
     return investment.investmentId;
   };
@@ -85,6 +89,7 @@ export async function startStack(
         notes: '',
       });
     },
+    answer,
     submit,
     /** The user (verified) starts a $100 Starter investment; answers its id. */
     request: (userId: string, investmentId = '') => submit(userId, '100', investmentId),
@@ -106,4 +111,22 @@ export const QUEUE: QueueKind<Stack> = {
   listPending: async (stack, request) => page(await stack.call('listPending', request)),
   listOwn: async (stack, request) => page(await stack.call('investmentHistory', request)),
   countPending: (stack, request) => stack.call('countPending', request),
+};
+
+/** The investment kind as the held-request race specs drive it ($100 and $200 Starter investments). */
+export const RACE: RaceKind<Stack> = {
+  ...QUEUE,
+  messages: { ...INVESTMENT_MESSAGES, submitted: 'Investment request submitted successfully' },
+  admins: [ADMIN, ADMIN_2],
+  statusOf: async (stack, investmentId) =>
+    (await stack.call('getInvestment', { caller: caller(ADMIN.userId), callerRole: 'admin', investmentId }))
+      .status,
+  statuses: { pending: 'pending', approve: 'Active', reject: 'Rejected' },
+  balance: { available: 'depositCents', held: 'investmentHoldCents', capturedInto: 'investedCents' },
+  parallel: { amount: '100', accepted: 10 },
+  raced: {
+    fund: '1000',
+    amount: '200',
+    balances: (won) => ({ investedCents: won === 'approve' ? 40_000 : 20_000 }),
+  },
 };

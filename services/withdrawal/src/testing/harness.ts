@@ -8,9 +8,11 @@ import { CloseAccountRequest } from '@meridian/proto/meridian/common/v1/common';
 import type { PersonalData } from '@meridian/platform/personalData';
 import * as led from '@meridian/proto/meridian/ledger/v1/ledger';
 import * as wd from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
-import { ADMIN, caller, startLedgerForCallers } from '@meridian/ledger/testing/callerStack';
+import { ADMIN, ADMIN_2, caller, startLedgerForCallers } from '@meridian/ledger/testing/callerStack';
 import { type QueueKind, pageOf } from '@meridian/held-request/testing/queueSpecs';
+import type { RaceKind } from '@meridian/held-request/testing/raceSpecs';
 import { parseWithdrawalConfig } from '../config.js';
+import { WITHDRAWAL_MESSAGES } from '../domain/withdrawal.js';
 import { start } from '../main.js';
 import { withdrawalView } from '../projections/withdrawalView.js';
 
@@ -52,17 +54,22 @@ export async function startStack(
       }
     },
   });
-  /** The user (verified, KYC approved) requests `amount` to WALLET (`withdrawalId`: its own); answers its id. */
-  const submit = async (userId: string, amount: string, withdrawalId = '') => {
-    const { withdrawal } = await stack.call('requestWithdrawal', {
+  /**
+   * The user (verified, KYC approved) requests `amount` to `walletAddress` (`withdrawalId`: its own); `submit`:
+   * its id.
+   */
+  const answer = (userId: string, amount: string, withdrawalId = '', walletAddress = WALLET) =>
+    stack.call('requestWithdrawal', {
       caller: caller(userId),
       callerRole: 'subscriber',
       callerVerified: true,
       callerKycStatus: 'Approved',
       amount,
-      walletAddress: WALLET,
+      walletAddress,
       withdrawalId,
     });
+  const submit = async (userId: string, amount: string, withdrawalId = '') => {
+    const { withdrawal } = await answer(userId, amount, withdrawalId);
     if (!withdrawal) throw new Error('requestWithdrawal answered no withdrawal');
     return withdrawal.withdrawalId;
   };
@@ -80,6 +87,7 @@ export async function startStack(
       });
     },
     /** The user (verified, KYC approved) requests $50 to WALLET; answers the withdrawal's id. */
+    answer,
     submit,
     request: (userId: string, withdrawalId = '') => submit(userId, '50', withdrawalId),
   });
@@ -100,4 +108,23 @@ export const QUEUE: QueueKind<Stack> = {
   listPending: async (stack, request) => page(await stack.call('listPending', request)),
   listOwn: async (stack, request) => page(await stack.call('listUserWithdrawals', request)),
   countPending: (stack, request) => stack.call('countPending', request),
+};
+
+/** The withdrawal kind as the held-request race specs drive it ($60 and $100 withdrawals to WALLET). */
+export const RACE: RaceKind<Stack> = {
+  ...QUEUE,
+  messages: { ...WITHDRAWAL_MESSAGES, submitted: 'Withdrawal request submitted successfully' },
+  admins: [ADMIN, ADMIN_2],
+  statusOf: async (stack, withdrawalId) =>
+    (await stack.call('getWithdrawal', { caller: caller(ADMIN.userId), callerRole: 'admin', withdrawalId }))
+      .status,
+  statuses: { pending: 'Pending', approve: 'Approved', reject: 'Rejected' },
+  balance: { available: 'profitCents', held: 'withdrawalHoldCents' },
+  // 16 x $60 = $960 of $1,000
+  parallel: { amount: '60', accepted: 16 },
+  raced: {
+    fund: '300',
+    amount: '100',
+    balances: (won) => ({ profitCents: won === 'approve' ? 10_000 : 20_000 }),
+  },
 };
