@@ -58,7 +58,7 @@ export function SubmitRow({
   children: ReactNode;
 }) {
   return (
-    <div className="form__actions">
+    <div className="cluster cluster--wide form__actions">
       <Button type="submit" busy={busy} busyLabel={busyLabel}>
         {children}
       </Button>

@@ -55,7 +55,7 @@ export function ProviderButtons() {
       <p className="auth-providers__divider">
         <span>or</span>
       </p>
-      <ul className="auth-providers__list" aria-label="Sign in with another account">
+      <ul className="bare-list auth-providers__list" aria-label="Sign in with another account">
         {providers.map((p) => (
           <li key={p.id}>
             {/* a full navigation: the gateway redirects the browser to the provider */}

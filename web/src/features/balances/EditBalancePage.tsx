@@ -122,7 +122,7 @@ export function EditBalancePage({ kind }: { kind: BalanceKind }) {
       />
       <Card className="money-card">
         {current !== undefined ? (
-          <div className="balance-strip" aria-label="Current balance">
+          <div className="cluster cluster--wide balance-strip" aria-label="Current balance">
             <span className="balance-strip__label">
               {target?.name ?? 'This user'} · {spec.label}
             </span>
@@ -153,7 +153,7 @@ export function EditBalancePage({ kind }: { kind: BalanceKind }) {
             <option value="add">Add</option>
             <option value="deduct">Deduct</option>
           </SelectField>
-          <div className="form__actions">
+          <div className="cluster cluster--wide form__actions">
             <Button variant="secondary" onClick={() => navigate(-1)}>
               Back
             </Button>

@@ -171,7 +171,7 @@ export function AdminPanel({ now = Date.now }: { now?: () => number }) {
     <div className="admin-live" aria-label="Live figures" role="group">
       <div className="card dash-card">
         <h3 className="dash-card__title">Queues</h3>
-        <ul className="queue-stats" aria-live="polite">
+        <ul className="bare-list queue-stats" aria-live="polite">
           {QUEUES.map(({ queue, label, to }) => {
             const value = stats !== null ? formatCount(stats[queue]) : statsState === 'failed' ? '—' : '…';
             return (

@@ -88,13 +88,13 @@ export function InvestorPanel({ now = Date.now }: { now?: () => number }) {
                 No active investment yet. <Link to="/start-invest">Start a new plan</Link>.
               </p>
             ) : (
-              <ul className="maturity-list">
+              <ul className="bare-list maturity-list">
                 {progress.map((p) => {
                   const label = `${p.plan} investment of ${cents(p.amountCents)} to maturity`;
                   const percent = Math.floor(p.percent);
                   return (
                     <li key={p.id || `${p.plan}-${p.startDate}`} className="maturity">
-                      <div className="maturity__head">
+                      <div className="cluster maturity__head">
                         <span className="maturity__plan">{p.plan}</span>
                         <span className="maturity__amount">{cents(p.amountCents)} invested</span>
                       </div>

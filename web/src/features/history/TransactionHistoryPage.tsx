@@ -65,7 +65,7 @@ export function TransactionHistoryPage() {
         <NoticeCard title={failed ? HISTORY_MESSAGES.failed : HISTORY_MESSAGES.empty} />
       ) : null}
       {items && items.length > 0 ? (
-        <ul className="record-list" aria-label="Transaction history">
+        <ul className="bare-list record-list" aria-label="Transaction history">
           {items.map((item, index) => (
             <li key={`${item.type}-${item._id ?? index}`} className="record" data-type={item.type}>
               <div className="record__row">

@@ -46,7 +46,7 @@ export function InvestStatusPage() {
         </NoticeCard>
       ) : null}
       {list && list.length > 0 ? (
-        <ul className="record-list" aria-label="Investments">
+        <ul className="bare-list record-list" aria-label="Investments">
           {list.map((i) => {
             const id = investmentIdOf(i);
             const active = i.status === 'Active';

@@ -104,7 +104,7 @@ export function PendingKycPage() {
             {
               term: 'Documents',
               value: (
-                <span className="doc-links">
+                <span className="cluster cluster--wide doc-links">
                   {KYC_SIDES.map(({ side, doc, missing }) => {
                     const url = u.kyc?.[doc];
                     return url ? (

@@ -48,7 +48,7 @@ export function Navbar() {
           </svg>
         </button>
         <nav id="main-nav" className={`navbar__nav ${open ? 'is-open' : ''}`} aria-label="Main">
-          <ul className="navbar__links">
+          <ul className="bare-list navbar__links">
             {LINKS.map((link) => (
               <li key={link.to}>
                 <NavLink

@@ -4,7 +4,7 @@ import { BADGES, PAGES } from './marketingCopy';
 export function HierarchyPage() {
   return (
     <MarketingPage page={PAGES.hierarchy}>
-      <ol className="badge-grid">
+      <ol className="bare-list badge-grid">
         {BADGES.map((b, i) => (
           <li key={b.name} className={`card rank rank--${b.tone}`}>
             <span className="rank__medal" aria-hidden="true">

@@ -90,7 +90,7 @@ export function HomePage() {
               Choose a plan, watch your projected profit accrue to maturity, and withdraw to your own wallet —
               with every step confirmed by our team.
             </p>
-            <div className="hero__actions">
+            <div className="cluster cluster--wide hero__actions">
               <Link to="/dashboard" className="btn btn--accent btn--lg">
                 Dashboard
               </Link>
@@ -177,7 +177,7 @@ export function HomePage() {
         <p className="muted">
           Open an account in two minutes. Verify your email, confirm your identity, then choose a plan.
         </p>
-        <div className="hero__actions hero__actions--center">
+        <div className="cluster cluster--wide hero__actions hero__actions--center">
           <Link to="/register" className="btn btn--primary btn--lg">
             Open an account
           </Link>

@@ -18,7 +18,7 @@ export function HowItWorksPage() {
           </li>
         ))}
       </ol>
-      <div className="hero__actions">
+      <div className="cluster cluster--wide hero__actions">
         <Link to="/register" className="btn btn--primary btn--lg">
           Open an account
         </Link>

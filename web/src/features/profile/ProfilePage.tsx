@@ -66,7 +66,7 @@ export function ProfilePage() {
           <p className="muted break-all">{user.email}</p>
           <UserBadges user={user} />
         </div>
-        <div className="profile__session">
+        <div className="cluster profile__session">
           {user.isImpersonated ? (
             <Button variant="secondary" onClick={exitImpersonation} busy={exiting} busyLabel="Exiting…">
               Exit Impersonation

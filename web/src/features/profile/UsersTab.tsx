@@ -161,7 +161,7 @@ export function UsersTab() {
       {shown.length === 0 ? (
         <EmptyState title="No user found..." />
       ) : (
-        <ul className="user-grid" aria-label="Users">
+        <ul className="bare-list user-grid" aria-label="Users">
           {shown.map((u) => (
             <li key={u._id} className="user-card" aria-label={u.name}>
               <div className="user-card__head">
@@ -193,7 +193,7 @@ export function UsersTab() {
                   <Link to={`/edit-balance/${u._id}`}>Edit profit</Link>
                 </div>
               )}
-              <div className="user-card__actions">
+              <div className="cluster user-card__actions">
                 {(
                   [
                     { label: 'Change role', aria: 'Change role of', variant: 'secondary', act: setRoleFor },

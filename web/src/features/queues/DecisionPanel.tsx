@@ -82,7 +82,7 @@ export function DecisionPanel<D extends string>(props: DecisionPanelProps<D>) {
   }
 
   const buttons = (
-    <div className="decision__buttons">
+    <div className="cluster cluster--wide decision__buttons">
       {choices.map((choice, i) => (
         <Button
           key={choice.decision}
@@ -108,7 +108,7 @@ export function DecisionPanel<D extends string>(props: DecisionPanelProps<D>) {
 
   return (
     <Card className="money-card">
-      <div className="detail-head">
+      <div className="cluster cluster--wide detail-head">
         {props.eyebrow !== undefined ? (
           <div>
             <p className="eyebrow">{props.eyebrow}</p>

@@ -164,7 +164,7 @@ export function QueueBody({
   if (count === 0 && !more?.hasMore) return <EmptyState title={emptyText} />;
   return (
     <>
-      <ul className="queue-list" aria-label={label}>
+      <ul className="bare-list queue-list" aria-label={label}>
         {children}
       </ul>
       {more ? <MoreSentinel more={more} label={`${label}: loading more…`} testId="queue-more" /> : null}

@@ -110,7 +110,7 @@ export function ReferralsPage() {
           <NoticeCard title={failed ? 'Failed to fetch your referrals.' : REFERRAL_MESSAGES.empty} />
         ) : null}
         {list && list.length > 0 ? (
-          <ul className="person-list" aria-label="Referrals">
+          <ul className="bare-list person-list" aria-label="Referrals">
             {list.map((r) => (
               <li key={r._id} className="person">
                 <Avatar size="md" name={r.name} photo={r.photo} />

@@ -74,7 +74,7 @@ export function MessageList({
 
   if (messages.length === 0) return empty ? <p className="chat-empty muted">{empty}</p> : null;
   return (
-    <ol className="chat-messages" aria-label="Messages">
+    <ol className="bare-list chat-messages" aria-label="Messages">
       {messages.map((m) => {
         const mine = viewer === 'investor' ? m.from === 'investor' : m.from === 'support';
         const kind = m.internal ? 'note' : m.from;

@@ -129,7 +129,7 @@ function AddressPicker({
         </p>
       ) : null}
       {addresses && addresses.length > 0 ? (
-        <ul className="address-picker" aria-label="Active addresses">
+        <ul className="bare-list address-picker" aria-label="Active addresses">
           {addresses.map((a) => (
             <li key={a._id}>
               <label>
@@ -266,7 +266,7 @@ function ConversationPane({
               />
             </p>
           </div>
-          <div className="inbox__thread-actions">
+          <div className="cluster inbox__thread-actions">
             {mine ? (
               <Button
                 size="sm"
@@ -486,7 +486,7 @@ export function SupportInboxPage() {
           {list === null && !failed ? <LoadingBlock label="Loading conversations…" /> : null}
           {list?.length === 0 ? <EmptyState title="No conversations here." /> : null}
           {list && list.length > 0 ? (
-            <ul className="inbox__items" aria-label="Conversations">
+            <ul className="bare-list inbox__items" aria-label="Conversations">
               {list.map((c) => (
                 <li key={c._id}>
                   <button
