@@ -26,6 +26,7 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { checkA11y } from './a11y.js';
+import type { Screen } from '../../web/scripts/screenshots.js';
 import { SHOTS, useJourneyBrowsers, type JourneyOptions, type JourneyTarget } from './browserTarget.js';
 import {
   KYC_PNG,
@@ -76,6 +77,11 @@ export function describeMoneyJourney(options: MoneyJourneyOptions): void {
       .locator('.balance-card', { hasText: label })
       .locator('.balance-card__value', { hasText: new RegExp(`^${value.replace(/[$.]/g, '\\$&')}$`) });
   }
+
+  /** Screenshots of the investor's screens (`${shotPrefix}investor-…`). */
+  const invShot = (...screens: Screen[]) => invShots.take(inv, screens, `${shotPrefix}investor-`);
+  /** Screenshots of the admin's screens (`${shotPrefix}admin-…`). */
+  const admShot = (...screens: Screen[]) => admShots.take(adm, screens, `${shotPrefix}admin-`);
 
   /** An admin page opened on a queue screen, ready (its list fetched) before the investor acts. */
   async function openQueue(path: string, ready: string): Promise<Page> {
@@ -131,11 +137,11 @@ export function describeMoneyJourney(options: MoneyJourneyOptions): void {
       expect(Date.now() - submittedAt).toBeGreaterThanOrEqual(2_500);
       await tile(invPage, 'Deposit Balance', '$0.00').waitFor();
 
-      await admShots.take(
-        adm,
-        [{ name: 'pending-deposits', path: '/admin-pending-deposit', waitForText: 'Review deposit' }],
-        `${shotPrefix}admin-`,
-      );
+      await admShot({
+        name: 'pending-deposits',
+        path: '/admin-pending-deposit',
+        waitForText: 'Review deposit',
+      });
       assertNoConsoleErrors();
     });
 
@@ -146,17 +152,11 @@ export function describeMoneyJourney(options: MoneyJourneyOptions): void {
       transactionId = decodeURIComponent(new URL(admPage.url()).pathname.split('/').pop()!);
       await admPage.getByRole('heading', { name: 'Payment detail' }).waitFor();
       await admPage.getByText('$300.00').first().waitFor();
-      await admShots.take(
-        adm,
-        [
-          {
-            name: 'transaction-detail',
-            path: `/transaction/${transactionId}`,
-            waitForText: 'Confirm payment',
-          },
-        ],
-        `${shotPrefix}admin-`,
-      );
+      await admShot({
+        name: 'transaction-detail',
+        path: `/transaction/${transactionId}`,
+        waitForText: 'Confirm payment',
+      });
 
       await admPage.getByLabel('Notes').fill('Received on the BTC wallet');
       await admPage.getByRole('button', { name: 'Confirm payment' }).click();
@@ -194,22 +194,16 @@ export function describeMoneyJourney(options: MoneyJourneyOptions): void {
       expect(Date.now() - investedAt).toBeGreaterThanOrEqual(1_500);
       await tile(invPage, 'Deposit Balance', '$100.00').waitFor({ timeout: 10_000 }); // the $200 are held
 
-      await admShots.take(
-        adm,
-        [{ name: 'pending-investments', path: '/admin-pending-investment', waitForText: 'Starter' }],
-        `${shotPrefix}admin-`,
-      );
-      await admShots.take(
-        adm,
-        [
-          {
-            name: 'investment-detail',
-            path: `/investment/${investmentId}`,
-            waitForText: 'Approve investment',
-          },
-        ],
-        `${shotPrefix}admin-`,
-      );
+      await admShot({
+        name: 'pending-investments',
+        path: '/admin-pending-investment',
+        waitForText: 'Starter',
+      });
+      await admShot({
+        name: 'investment-detail',
+        path: `/investment/${investmentId}`,
+        waitForText: 'Approve investment',
+      });
 
       await card.getByRole('button', { name: 'Approve' }).click();
       await card.waitFor({ state: 'detached' });
@@ -254,11 +248,7 @@ export function describeMoneyJourney(options: MoneyJourneyOptions): void {
       await invPage.getByRole('link', { name: 'Withdraw', exact: true }).click();
       await invPage.waitForURL('**/withdraw-wallet');
       await invPage.getByLabel('Current balance').getByText('$224.00').waitFor();
-      await invShots.take(
-        inv,
-        [{ name: 'withdraw', path: '/withdraw-wallet', waitForText: '$224.00' }],
-        `${shotPrefix}investor-`,
-      );
+      await invShot({ name: 'withdraw', path: '/withdraw-wallet', waitForText: '$224.00' });
       await invPage.getByLabel('Amount (USD)').fill('100');
       await invPage.getByLabel('Wallet address').fill(WALLET);
       await invPage.getByRole('button', { name: 'Request withdrawal' }).click();
@@ -268,11 +258,11 @@ export function describeMoneyJourney(options: MoneyJourneyOptions): void {
       const card = queue.getByRole('listitem', { name: `Withdrawal of $100.00 by ${investor.name}` });
       await card.waitFor({ timeout: 10_000 }); // queue/itemAdded
       await card.getByText(WALLET).waitFor();
-      await admShots.take(
-        adm,
-        [{ name: 'pending-withdrawals', path: '/admin-pending-wallet', waitForText: 'Review withdrawal' }],
-        `${shotPrefix}admin-`,
-      );
+      await admShot({
+        name: 'pending-withdrawals',
+        path: '/admin-pending-wallet',
+        waitForText: 'Review withdrawal',
+      });
 
       await admPage.goto('/admin-pending-wallet');
       await admPage
@@ -282,11 +272,11 @@ export function describeMoneyJourney(options: MoneyJourneyOptions): void {
       await admPage.waitForURL('**/withdrawal/*');
       withdrawalId = decodeURIComponent(new URL(admPage.url()).pathname.split('/').pop()!);
       await admPage.getByText(WALLET).waitFor();
-      await admShots.take(
-        adm,
-        [{ name: 'withdrawal-detail', path: `/withdrawal/${withdrawalId}`, waitForText: 'Wallet address' }],
-        `${shotPrefix}admin-`,
-      );
+      await admShot({
+        name: 'withdrawal-detail',
+        path: `/withdrawal/${withdrawalId}`,
+        waitForText: 'Wallet address',
+      });
       await admPage.getByRole('button', { name: 'Approve' }).click();
       await admPage.getByText('Withdrawal approved!').waitFor();
       await admPage.locator('.detail-head').getByText('Approved').waitFor();
@@ -321,41 +311,33 @@ export function describeMoneyJourney(options: MoneyJourneyOptions): void {
     });
 
     it('8. the money screens fit 1280 px and 360 px without sideways scrolling', async () => {
-      await invShots.take(
-        inv,
-        [
-          { name: 'dashboard', path: '/dashboard', waitForText: 'Deposit Balance' },
-          { name: 'deposit', path: '/deposit-payment', waitForText: 'How deposits work' },
-          {
-            name: 'start-invest',
-            path: '/start-invest',
-            waitForText: 'Bronze',
-            prepare: async (page) => {
-              await page.getByRole('radio', { name: /Starter/ }).check();
-            },
+      await invShot(
+        { name: 'dashboard', path: '/dashboard', waitForText: 'Deposit Balance' },
+        { name: 'deposit', path: '/deposit-payment', waitForText: 'How deposits work' },
+        {
+          name: 'start-invest',
+          path: '/start-invest',
+          waitForText: 'Bronze',
+          prepare: async (page) => {
+            await page.getByRole('radio', { name: /Starter/ }).check();
           },
-          { name: 'invest-status', path: '/invest-status', waitForText: 'Starter plan' },
-          { name: 'transaction-history', path: '/transaction-History', waitForText: WALLET },
-          { name: 'referrals', path: '/referrals', waitForText: 'Refer a friend' },
-        ],
-        `${shotPrefix}investor-`,
+        },
+        { name: 'invest-status', path: '/invest-status', waitForText: 'Starter plan' },
+        { name: 'transaction-history', path: '/transaction-History', waitForText: WALLET },
+        { name: 'referrals', path: '/referrals', waitForText: 'Refer a friend' },
       );
-      await admShots.take(
-        adm,
-        [
-          { name: 'edit-user-balance', path: `/edit-user-balance/${investorId}`, waitForText: 'Operation' },
-          {
-            name: 'edit-investment-balance',
-            path: `/edit-investment-balance/${investorId}`,
-            waitForText: 'Operation',
-          },
-          {
-            name: 'pending-deposits-empty',
-            path: '/admin-pending-deposit',
-            waitForText: 'No pending deposits found.',
-          },
-        ],
-        `${shotPrefix}admin-`,
+      await admShot(
+        { name: 'edit-user-balance', path: `/edit-user-balance/${investorId}`, waitForText: 'Operation' },
+        {
+          name: 'edit-investment-balance',
+          path: `/edit-investment-balance/${investorId}`,
+          waitForText: 'Operation',
+        },
+        {
+          name: 'pending-deposits-empty',
+          path: '/admin-pending-deposit',
+          waitForText: 'No pending deposits found.',
+        },
       );
       expect([...invShots.overflowing, ...admShots.overflowing], 'screens wider than their viewport').toEqual(
         [],
