@@ -30,6 +30,7 @@ import {
   loginWithCode,
   newInvestor,
   registerAndVerify,
+  type Screen,
 } from '../support/journey.js';
 
 const ADMIN_EMAIL = 'kyc-e2e-admin@example.com';
@@ -57,6 +58,11 @@ beforeAll(() => {
 
 afterAll(() => rmSync(filesDir, { recursive: true, force: true }));
 
+/** Screenshots of the investor's screens (`kyc-investor-…`). */
+const invShot = (...screens: Screen[]) => shots.take(inv, screens, 'kyc-investor-');
+/** Screenshots of the admin's screens (`kyc-admin-…`). */
+const admShot = (...screens: Screen[]) => shots.take(adm, screens, 'kyc-admin-');
+
 describe('KYC journey in Chromium against the standalone target', () => {
   stepsInOrder();
 
@@ -83,11 +89,7 @@ describe('KYC journey in Chromium against the standalone target', () => {
   });
 
   it('3. the investor uploads front and back; the open admin queue shows the card without a reload', async () => {
-    await shots.take(
-      inv,
-      [{ name: 'upload-kyc', path: '/upload-kyc', waitForText: 'Important notice' }],
-      'kyc-investor-',
-    );
+    await invShot({ name: 'upload-kyc', path: '/upload-kyc', waitForText: 'Important notice' });
     const form = invPage.getByRole('form', { name: 'Upload KYC documents' });
     await invPage.getByRole('button', { name: 'Submit KYC' }).click();
     await form.getByText('Please upload both front and back documents.').waitFor();
@@ -119,11 +121,7 @@ describe('KYC journey in Chromium against the standalone target', () => {
   });
 
   it('4. the admin sees both sides on the card and downloads the front, approves, the card leaves; the investor sees KYC Approved live', async () => {
-    await shots.take(
-      adm,
-      [{ name: 'pending-kyc', path: '/pending-kyc', waitForText: 'Download front' }],
-      'kyc-admin-',
-    );
+    await admShot({ name: 'pending-kyc', path: '/pending-kyc', waitForText: 'Download front' });
     const card = admPage.getByRole('listitem', { name: `KYC of ${investor.name}` });
     // an image served as an attachment under a sandboxing policy still shows in an <img>
     for (const side of ['Front', 'Back']) {
@@ -180,11 +178,7 @@ describe('KYC journey in Chromium against the standalone target', () => {
     await admPage.getByLabel('Operation').selectOption('add');
     await admPage.getByRole('button', { name: 'Submit' }).click();
     await admPage.getByRole('status').waitFor();
-    await shots.take(
-      adm,
-      [{ name: 'edit-balance', path: `/edit-balance/${investorId}`, waitForText: 'Operation' }],
-      'kyc-admin-',
-    );
+    await admShot({ name: 'edit-balance', path: `/edit-balance/${investorId}`, waitForText: 'Operation' });
 
     // the investor: the dashboard's Total Profit, then the withdraw screen
     await invPage.goto('/dashboard');
@@ -195,11 +189,7 @@ describe('KYC journey in Chromium against the standalone target', () => {
     await invPage.getByRole('link', { name: 'Withdraw' }).click();
     await invPage.waitForURL('**/withdraw-wallet');
     await invPage.getByLabel('Current balance').getByText('$100.00').waitFor();
-    await shots.take(
-      inv,
-      [{ name: 'withdraw', path: '/withdraw-wallet', waitForText: '$100.00' }],
-      'kyc-investor-',
-    );
+    await invShot({ name: 'withdraw', path: '/withdraw-wallet', waitForText: '$100.00' });
 
     await invPage.getByLabel('Amount (USD)').fill('60');
     await invPage.getByLabel('Wallet address').fill(WALLET);
@@ -211,19 +201,11 @@ describe('KYC journey in Chromium against the standalone target', () => {
   });
 
   it('6. the KYC screens fit 1280 px and 360 px without sideways scrolling', async () => {
-    await shots.take(
-      inv,
-      [
-        { name: 'upload-kyc-approved', path: '/upload-kyc', waitForText: 'Your identity is verified' },
-        { name: 'profile', path: '/user-profile', waitForText: 'KYC: Approved' },
-      ],
-      'kyc-investor-',
+    await invShot(
+      { name: 'upload-kyc-approved', path: '/upload-kyc', waitForText: 'Your identity is verified' },
+      { name: 'profile', path: '/user-profile', waitForText: 'KYC: Approved' },
     );
-    await shots.take(
-      adm,
-      [{ name: 'pending-kyc-empty', path: '/pending-kyc', waitForText: 'No pending requests.' }],
-      'kyc-admin-',
-    );
+    await admShot({ name: 'pending-kyc-empty', path: '/pending-kyc', waitForText: 'No pending requests.' });
     expect(shots.overflowing, 'screens wider than their viewport').toEqual([]);
     assertNoConsoleErrors();
   });

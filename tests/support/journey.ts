@@ -10,6 +10,8 @@ import { captureScreens, type CaptureOptions, type Screen } from '../../web/scri
 import type { ConsoleWatcher } from './browser.js';
 import { testPng } from '@meridian/platform/testing/testImage';
 
+export type { Screen };
+
 export interface Investor {
   name: string;
   email: string;

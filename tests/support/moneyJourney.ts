@@ -26,7 +26,6 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { checkA11y } from './a11y.js';
-import type { Screen } from '../../web/scripts/screenshots.js';
 import { SHOTS, useJourneyBrowsers, type JourneyOptions, type JourneyTarget } from './browserTarget.js';
 import {
   KYC_PNG,
@@ -36,6 +35,7 @@ import {
   loginWithCode,
   newInvestor,
   registerAndVerify,
+  type Screen,
 } from './journey.js';
 
 export const MONEY_ADMIN = { email: 'money-e2e-admin@example.com', password: 'Money-E2e-Admin-Passw0rd!' };
