@@ -86,8 +86,8 @@ export interface HeldRequestKind<
   Ctx extends HeldRequestContext,
   D extends OwingDoc,
   DecisionType extends string,
-  OwnCall extends string = never,
-  Req = never,
+  OwnCall extends string,
+  Req,
 > {
   /** The hold's purpose at the ledger, and the noun of the answers ('Investment approved successfully'). */
   purpose: 'investment' | 'withdrawal';

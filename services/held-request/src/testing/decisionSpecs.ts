@@ -9,23 +9,24 @@ import { expect, it } from 'vitest';
 import type { DomainError } from '@meridian/platform/eventSourcing/errors';
 import type { Decider, DomainEvent } from '@meridian/platform/eventSourcing/types';
 import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
-import type { LifecycleMessages } from '../domain/lifecycle.js';
+import type { HoldCommand, LifecycleMessages } from '../domain/lifecycle.js';
 import { isDomainError } from './lifecycleSpecs.js';
 
 /** One request of a kind up to its decision, and the commands making and deciding it. */
 export interface DecisionStory<C, E extends DomainEvent, S> {
   decider: Decider<C, E, S>;
-  requested: E;
-  held: E;
-  approved: E;
-  rejected: E;
+  /** The request's events: submitted, its hold placed, approved, rejected. */
+  story: { requested: E; held: E; approved: E; rejected: E };
   /** The request `requested` records, with `over` changed. */
   request(over?: { isVerified?: boolean; amountCents?: number }): C;
-  /** The approval by `adminId` (default the admin of `approved`) acting as `actorRole` (default 'admin'). */
-  approve(adminId?: string, actorRole?: string): C;
-  reject(adminId?: string, actorRole?: string): C;
-  /** The ledger's confirmation that the funds are held, recorded at `now`. */
-  recordHoldPlaced(now: Date): C;
+  /**
+   * The approval and the rejection by `adminId` (default the admin of `approved`) acting as `actorRole`
+   * (default 'admin'): decisionCommands'.
+   */
+  decisions: {
+    approve(adminId?: string, actorRole?: string): C;
+    reject(adminId?: string, actorRole?: string): C;
+  };
   messages: LifecycleMessages & { verifyEmail: string };
 }
 
@@ -44,9 +45,17 @@ export function decisionCommands<A extends string, R extends string>(
   return { approve: by(approveType), reject: by(rejectType) };
 }
 
-export function decisionSpecs<C, E extends DomainEvent, S>(s: DecisionStory<C, E, S>) {
-  const spec = DeciderSpecification.for(s.decider);
+/**
+ * The shared rules as tests, and `spec`: the kind's decider specification (its commands and the lifecycle's
+ * RecordHold* commands).
+ */
+export function decisionSpecs<C, E extends DomainEvent, S>(d: DecisionStory<C, E, S>) {
+  const spec = DeciderSpecification.for<C | HoldCommand, E, S>(d.decider);
+  const s = { ...d, ...d.story, ...d.decisions };
+  /** The ledger's confirmation that the funds are held, recorded at `now`. */
+  const recordHoldPlaced = (now: Date): HoldCommand => ({ type: 'RecordHoldPlaced', now });
   return {
+    spec,
     /** Tests: the request needs a verified email; each of `nonAmounts` is refused as an invalid amount. */
     requestRules(nonAmounts: readonly number[]): void {
       it('needs a verified email', () => {
@@ -83,8 +92,8 @@ export function decisionSpecs<C, E extends DomainEvent, S>(s: DecisionStory<C, E
 
     /** The held funds are recorded as `held`; recorded again (at `later`), nothing happens. */
     expectHoldPlacedOnce(now: Date, later: Date): void {
-      spec.given([s.requested]).when(s.recordHoldPlaced(now)).then([s.held]);
-      spec.given([s.requested, s.held]).when(s.recordHoldPlaced(later)).thenNothingHappens();
+      spec.given([s.requested]).when(recordHoldPlaced(now)).then([s.held]);
+      spec.given([s.requested, s.held]).when(recordHoldPlaced(later)).thenNothingHappens();
     },
 
     /** Neither decision is taken before the funds are held. */

@@ -12,6 +12,7 @@ import { DomainError } from '@meridian/platform/eventSourcing/errors';
 import { type WithUser, withUsers } from '@meridian/held-request/app/userDirectory';
 import {
   type InvestmentCommand,
+  INVESTMENT_DECISIONS,
   INVESTMENT_MESSAGES,
   isDue,
   parseInvestmentAmount,
@@ -49,7 +50,7 @@ export const investments = heldRequests({
   purpose: 'investment',
   messages: INVESTMENT_MESSAGES,
   owedCalls: ['hold', 'capture', 'release', 'settle'],
-  decisions: { approve: 'ApproveInvestment', reject: 'RejectInvestment' },
+  decisions: INVESTMENT_DECISIONS,
   ownCalls: {
     settle: {
       record: 'RecordMaturitySettled',

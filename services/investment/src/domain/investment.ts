@@ -182,6 +182,9 @@ export function validateRequest(request: InvestmentRequest): Plan {
   return plan;
 }
 
+/** The admins' decision commands, as the held-request flow names them (approve, reject). */
+export const INVESTMENT_DECISIONS = { approve: 'ApproveInvestment', reject: 'RejectInvestment' } as const;
+
 const lifecycle = lc.heldRequestLifecycle<InvestmentKind>({
   idField: 'investmentId',
   streamIdOf: toInvestmentStreamId,
@@ -196,8 +199,7 @@ const lifecycle = lc.heldRequestLifecycle<InvestmentKind>({
   types: {
     approved: 'InvestmentApproved',
     rejected: 'InvestmentRejected',
-    approve: 'ApproveInvestment',
-    reject: 'RejectInvestment',
+    ...INVESTMENT_DECISIONS,
   },
   facts: (s) => ({ investmentId: s.investmentId, userId: s.userId, amountCents: s.amountCents }),
   approve: (s, adminId, at, facts) => ({

@@ -4,7 +4,6 @@ import {
   ledgerCallSpecs,
   lifecycleEvents,
 } from '@meridian/held-request/testing/lifecycleSpecs';
-import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
 import { describe, expect, it } from 'vitest';
 import {
   type InvestmentCommand,
@@ -23,8 +22,6 @@ import {
   validateRequest,
 } from './investment.js';
 import { DEFAULT_PLANS, type Plan, loadPlans } from './plan.js';
-
-const spec = DeciderSpecification.for(investmentDecider);
 
 // Plans lasting seconds, as the tests of later layers will use.
 const FAST: Plan[] = loadPlans([
@@ -75,16 +72,12 @@ const rejected: InvestmentEvent = {
 };
 const rules = decisionSpecs({
   decider: investmentDecider,
-  requested,
-  held: holdPlaced,
-  approved,
-  rejected,
-  approve,
-  reject,
-  recordHoldPlaced: (now: Date): InvestmentCommand => ({ type: 'RecordHoldPlaced', now }),
+  story: { requested, held: holdPlaced, approved, rejected },
+  decisions: { approve, reject },
   request,
   messages: INVESTMENT_MESSAGES,
 });
+const { spec } = rules;
 const matured: InvestmentEvent = {
   type: 'InvestmentMatured',
   data: {

@@ -11,6 +11,7 @@ import type { CloseAccountInput } from '@meridian/platform/app/accountClosure';
 import type { WithUser } from '@meridian/held-request/app/userDirectory';
 import {
   type WithdrawalCommand,
+  WITHDRAWAL_DECISIONS,
   WITHDRAWAL_MESSAGES,
   parseWithdrawalAmount,
   validateRequest,
@@ -28,7 +29,7 @@ export const withdrawals = heldRequests({
   purpose: 'withdrawal',
   messages: WITHDRAWAL_MESSAGES,
   owedCalls: ['hold', 'capture', 'release'],
-  decisions: { approve: 'ApproveWithdrawal', reject: 'RejectWithdrawal' },
+  decisions: WITHDRAWAL_DECISIONS,
   view: withdrawalView,
   availableCents: async (ctx: WithdrawalContext, userId) =>
     (await ctx.ledger.getBalances(userId)).profitCents,

@@ -118,6 +118,9 @@ export type WithdrawalState = { status: 'none' } | ExistingWithdrawal;
 
 export const initialState = (): WithdrawalState => ({ status: 'none' });
 
+/** The admins' decision commands, as the held-request flow names them (approve, reject). */
+export const WITHDRAWAL_DECISIONS = { approve: 'ApproveWithdrawal', reject: 'RejectWithdrawal' } as const;
+
 const lifecycle = lc.heldRequestLifecycle<WithdrawalKind>({
   idField: 'withdrawalId',
   streamIdOf: toWithdrawalStreamId,
@@ -131,8 +134,7 @@ const lifecycle = lc.heldRequestLifecycle<WithdrawalKind>({
   types: {
     approved: 'WithdrawalApproved',
     rejected: 'WithdrawalRejected',
-    approve: 'ApproveWithdrawal',
-    reject: 'RejectWithdrawal',
+    ...WITHDRAWAL_DECISIONS,
   },
   facts: (s) => ({ withdrawalId: s.withdrawalId, userId: s.userId, amountCents: s.amountCents }),
   approve: (s, adminId, now, facts) => ({

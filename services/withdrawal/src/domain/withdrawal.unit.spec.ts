@@ -4,11 +4,9 @@ import {
   ledgerCallSpecs,
   lifecycleEvents,
 } from '@meridian/held-request/testing/lifecycleSpecs';
-import { DeciderSpecification } from '@meridian/platform/testing/deciderSpec';
 import { describe, expect, it } from 'vitest';
 import {
   type RequestWithdrawal,
-  type WithdrawalCommand,
   type WithdrawalEvent,
   MIN_WITHDRAWAL_CENTS,
   WITHDRAWAL_MESSAGES,
@@ -21,8 +19,6 @@ import {
   validateRequest,
   withdrawalDecider,
 } from './withdrawal.js';
-
-const spec = DeciderSpecification.for(withdrawalDecider);
 
 const T0 = new Date('2025-06-01T10:00:00.000Z');
 const T1 = new Date('2025-06-02T10:00:00.000Z');
@@ -58,16 +54,12 @@ const rejected: WithdrawalEvent = {
 };
 const rules = decisionSpecs({
   decider: withdrawalDecider,
-  requested,
-  held,
-  approved,
-  rejected,
-  approve,
-  reject,
-  recordHoldPlaced: (now: Date): WithdrawalCommand => ({ type: 'RecordHoldPlaced', now }),
+  story: { requested, held, approved, rejected },
+  decisions: { approve, reject },
   request,
   messages: WITHDRAWAL_MESSAGES,
 });
+const { spec } = rules;
 
 describe('RequestWithdrawal', () => {
   it("records a 'Pending' request with the network the address belongs to", () => {
