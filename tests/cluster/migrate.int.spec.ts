@@ -33,6 +33,7 @@ import {
   FAST_PLANS,
   balancesOf,
   confirmDeposit,
+  fundedInvestor,
   requestDeposit,
   waitForBalances,
   type Balances,
@@ -278,9 +279,7 @@ describe.skipIf(skipReason)('make migrate: a standalone moved to the cluster top
         await confirmDeposit(admin, await requestDeposit(pendingKyc.browser, 75.5));
         await waitForBalances(pendingKyc.browser, { balance: 75.5 });
         await requestDeposit(pendingKyc.browser, 20);
-        const holder = await verifiedUser(t.url);
-        await confirmDeposit(admin, await requestDeposit(holder.browser, 1250));
-        await waitForBalances(holder.browser, { balance: 1250 });
+        const holder = await fundedInvestor(t.url, admin, 1250);
         const held = await holder.browser.post('/api/invest/start-invest', {
           amount: '600',
           planName: 'Bronze',
