@@ -109,7 +109,7 @@ export function TimeSeriesChart({
 
   return (
     <figure className="chart" aria-labelledby={`${tableId}-title`}>
-      <figcaption className="cluster chart__head">
+      <figcaption className="cluster cluster--spread chart__head">
         <span className="chart__title" id={`${tableId}-title`}>
           {title}
         </span>

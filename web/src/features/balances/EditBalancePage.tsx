@@ -122,7 +122,7 @@ export function EditBalancePage({ kind }: { kind: BalanceKind }) {
       />
       <Card className="money-card">
         {current !== undefined ? (
-          <div className="cluster cluster--wide balance-strip" aria-label="Current balance">
+          <div className="cluster cluster--wide cluster--spread balance-strip" aria-label="Current balance">
             <span className="balance-strip__label">
               {target?.name ?? 'This user'} · {spec.label}
             </span>

@@ -94,7 +94,7 @@ export function InvestorPanel({ now = Date.now }: { now?: () => number }) {
                   const percent = Math.floor(p.percent);
                   return (
                     <li key={p.id || `${p.plan}-${p.startDate}`} className="maturity">
-                      <div className="cluster maturity__head">
+                      <div className="cluster cluster--spread maturity__head">
                         <span className="maturity__plan">{p.plan}</span>
                         <span className="maturity__amount">{cents(p.amountCents)} invested</span>
                       </div>

@@ -108,7 +108,7 @@ export function DecisionPanel<D extends string>(props: DecisionPanelProps<D>) {
 
   return (
     <Card className="money-card">
-      <div className="cluster cluster--wide detail-head">
+      <div className="cluster cluster--wide cluster--spread detail-head">
         {props.eyebrow !== undefined ? (
           <div>
             <p className="eyebrow">{props.eyebrow}</p>

@@ -49,7 +49,7 @@ export function WithdrawPage() {
       />
       <div className="money-layout">
         <Card className="money-card">
-          <div className="cluster cluster--wide balance-strip" aria-label="Current balance">
+          <div className="cluster cluster--wide cluster--spread balance-strip" aria-label="Current balance">
             <span className="balance-strip__label">Current balance</span>
             <span className="balance-strip__value">{balance === null ? '—' : formatUsd(balance)}</span>
           </div>
