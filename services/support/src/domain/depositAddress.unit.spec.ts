@@ -132,11 +132,6 @@ describe('any network', () => {
   });
 });
 
-/**
- * The Base58Check rules of a network whose addresses are one version byte and a 20-byte hash: a changed
- * character fails the checksum, every one-character change of `valid` is refused, and a right checksum
- * over another version byte or over a payload of another length (or `alsoInvalid`) is an invalid address.
- */
 /** `network` accepts each address of `rows` ([what it is, address]) as it is. */
 function acceptsEach(network: DepositNetwork, rows: ReadonlyArray<readonly [string, string]>): void {
   it.each(rows)('accepts %s: %s', (_what, address) => {
@@ -153,6 +148,11 @@ function refusesEach(network: DepositNetwork, rows: ReadonlyArray<readonly [stri
   });
 }
 
+/**
+ * The Base58Check rules of a network whose addresses are one version byte and a 20-byte hash: a changed
+ * character fails the checksum, every one-character change of `valid` is refused, and a right checksum
+ * over another version byte or over a payload of another length (or `alsoInvalid`) is an invalid address.
+ */
 function base58CheckRules(
   network: DepositNetwork,
   rules: {
