@@ -51,7 +51,8 @@ export function decisionCommands<A extends string, R extends string>(
  */
 export function decisionSpecs<C, E extends DomainEvent, S>(d: DecisionStory<C, E, S>) {
   const spec = DeciderSpecification.for<C | HoldCommand, E, S>(d.decider);
-  const s = { ...d, ...d.story, ...d.decisions };
+  const { requested, held, approved, rejected } = d.story;
+  const { approve, reject } = d.decisions;
   /** The ledger's confirmation that the funds are held, recorded at `now`. */
   const recordHoldPlaced = (now: Date): HoldCommand => ({ type: 'RecordHoldPlaced', now });
   return {
@@ -61,14 +62,14 @@ export function decisionSpecs<C, E extends DomainEvent, S>(d: DecisionStory<C, E
       it('needs a verified email', () => {
         spec
           .given([])
-          .when(s.request({ isVerified: false }))
-          .thenThrows(isDomainError('precondition'), s.messages.verifyEmail);
+          .when(d.request({ isVerified: false }))
+          .thenThrows(isDomainError('precondition'), d.messages.verifyEmail);
       });
       it.each(nonAmounts)('refuses a non-amount: %s', (amountCents) => {
         spec
           .given([])
-          .when(s.request({ amountCents }))
-          .thenThrows(isDomainError('invalid'), s.messages.invalidAmount);
+          .when(d.request({ amountCents }))
+          .thenThrows(isDomainError('invalid'), d.messages.invalidAmount);
       });
     },
 
@@ -83,26 +84,26 @@ export function decisionSpecs<C, E extends DomainEvent, S>(d: DecisionStory<C, E
 
     /** The same request again is answered with nothing new; one for `otherAmountCents` is a conflict. */
     expectRetryAnswered(otherAmountCents: number): void {
-      spec.given([s.requested]).when(s.request()).thenNothingHappens();
+      spec.given([requested]).when(d.request()).thenNothingHappens();
       spec
-        .given([s.requested])
-        .when(s.request({ amountCents: otherAmountCents }))
-        .thenThrows(isDomainError('conflict'), s.messages.alreadyExists);
+        .given([requested])
+        .when(d.request({ amountCents: otherAmountCents }))
+        .thenThrows(isDomainError('conflict'), d.messages.alreadyExists);
     },
 
     /** The held funds are recorded as `held`; recorded again (at `later`), nothing happens. */
     expectHoldPlacedOnce(now: Date, later: Date): void {
-      spec.given([s.requested]).when(recordHoldPlaced(now)).then([s.held]);
-      spec.given([s.requested, s.held]).when(recordHoldPlaced(later)).thenNothingHappens();
+      spec.given([requested]).when(recordHoldPlaced(now)).then([held]);
+      spec.given([requested, held]).when(recordHoldPlaced(later)).thenNothingHappens();
     },
 
     /** Neither decision is taken before the funds are held. */
     expectDecisionAwaitsHold(): void {
-      for (const decide of [s.approve(), s.reject()]) {
+      for (const decide of [approve(), reject()]) {
         spec
-          .given([s.requested])
+          .given([requested])
           .when(decide)
-          .thenThrows(isDomainError('precondition'), s.messages.holdNotPlaced);
+          .thenThrows(isDomainError('precondition'), d.messages.holdNotPlaced);
       }
     },
 
@@ -112,15 +113,15 @@ export function decisionSpecs<C, E extends DomainEvent, S>(d: DecisionStory<C, E
         ['u-1', 'subscriber'],
         ['u-2', 'author'],
       ]) {
-        for (const decide of [s.approve(adminId, role), s.reject(adminId, role)]) {
+        for (const decide of [approve(adminId, role), reject(adminId, role)]) {
           spec
-            .given([s.requested, s.held])
+            .given([requested, held])
             .when(decide)
-            .thenThrows(isDomainError('forbidden'), s.messages.notAuthorized);
+            .thenThrows(isDomainError('forbidden'), d.messages.notAuthorized);
         }
       }
-      for (const decide of [s.approve(), s.reject()]) {
-        spec.given([]).when(decide).thenThrows(isDomainError('not_found'), s.messages.notFound);
+      for (const decide of [approve(), reject()]) {
+        spec.given([]).when(decide).thenThrows(isDomainError('not_found'), d.messages.notFound);
       }
     },
 
@@ -130,15 +131,12 @@ export function decisionSpecs<C, E extends DomainEvent, S>(d: DecisionStory<C, E
      */
     expectDecidedOnce(): void {
       const firsts = [
-        { decided: s.approved, message: s.messages.alreadyApproved },
-        { decided: s.rejected, message: s.messages.alreadyRejected },
+        { decided: approved, message: d.messages.alreadyApproved },
+        { decided: rejected, message: d.messages.alreadyRejected },
       ];
       for (const { decided, message } of firsts) {
-        for (const decide of [s.approve(), s.reject(), s.approve('admin-2'), s.reject('admin-2')]) {
-          spec
-            .given([s.requested, s.held, decided])
-            .when(decide)
-            .thenThrows(isDomainError('conflict'), message);
+        for (const decide of [approve(), reject(), approve('admin-2'), reject('admin-2')]) {
+          spec.given([requested, held, decided]).when(decide).thenThrows(isDomainError('conflict'), message);
         }
       }
     },
