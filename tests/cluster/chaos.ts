@@ -232,15 +232,10 @@ export async function runChaos(options: {
     while (!over()) {
       // deposit → confirm
       const amount = between(200, 600);
-      const depositKey = randomKey('d');
       const created = await command(
         'deposit',
         user.browser,
-        (s) =>
-          s.request('POST', '/api/payments/create', {
-            body: { amount },
-            headers: { 'Idempotency-Key': depositKey },
-          }),
+        keyedRequest('d', 'POST', '/api/payments/create', { amount }),
         (r) => r.status === 201,
       );
       if (answered(created)) {
@@ -257,15 +252,13 @@ export async function runChaos(options: {
       // invest → approve (the Starter plan matures in 1.2 s)
       const invest = Math.min(500, Math.floor(money.balance / 100));
       if (invest >= 100) {
-        const investKey = randomKey('i');
         const started = await command(
           'invest',
           user.browser,
-          (s) =>
-            s.request('POST', '/api/invest/start-invest', {
-              body: { amount: String(invest), planName: 'Starter' },
-              headers: { 'Idempotency-Key': investKey },
-            }),
+          keyedRequest('i', 'POST', '/api/invest/start-invest', {
+            amount: String(invest),
+            planName: 'Starter',
+          }),
           (r) => r.status === 201,
         );
         if (answered(started)) {
@@ -309,15 +302,13 @@ export async function runChaos(options: {
       // withdraw → approve, from what has matured
       const withdraw = Math.floor(money.profit / 200);
       if (kyc && withdraw >= 10) {
-        const withdrawKey = randomKey('w');
         const requested = await command(
           'withdraw',
           user.browser,
-          (s) =>
-            s.request('POST', '/api/withDraw/create', {
-              body: { amount: String(withdraw), walletAddress: WALLET },
-              headers: { 'Idempotency-Key': withdrawKey },
-            }),
+          keyedRequest('w', 'POST', '/api/withDraw/create', {
+            amount: String(withdraw),
+            walletAddress: WALLET,
+          }),
           (r) => r.status === 201,
           // refused, nothing moved: the maturity has not reached Total Profit yet, or the KYC approval has not
           // reached the withdrawal service yet (both arrive as events)
@@ -338,15 +329,13 @@ export async function runChaos(options: {
         }
       }
       // an admin's balance edit: $1 on the Deposit Balance
-      const editKey = randomKey('e');
       const edited = await command(
         'balance edit',
         admin(),
-        (s) =>
-          s.request('PUT', `/api/users/editDepositBalance/${user.id}`, {
-            body: { operation: 'add', amount: '1' },
-            headers: { 'Idempotency-Key': editKey },
-          }),
+        keyedRequest('e', 'PUT', `/api/users/editDepositBalance/${user.id}`, {
+          operation: 'add',
+          amount: '1',
+        }),
         (r) => r.status === 200,
       );
       if (edited !== null) money.balance += 100;
@@ -364,7 +353,11 @@ export async function runChaos(options: {
   return report;
 }
 
-/** A key per user intent, made once before its command: every retry of that intent sends the same one. */
-function randomKey(prefix: string): string {
-  return `${prefix}-${randomUUID()}`;
+/**
+ * A command's send for one user intent: its Idempotency-Key (`prefix`-…) is made once, here, so every retry of
+ * that intent sends the same one.
+ */
+function keyedRequest(prefix: string, method: 'POST' | 'PUT', path: string, body: Record<string, unknown>) {
+  const key = `${prefix}-${randomUUID()}`;
+  return (s: HttpSession) => s.request(method, path, { body, headers: { 'Idempotency-Key': key } });
 }
