@@ -9,11 +9,9 @@ import type { EventMeta } from '@meridian/platform/eventSourcing/types';
 import {
   type CloseAccountAnswer,
   type CloseAccountInput,
-  markAccountClosed,
-  reopenAccount,
-  requireClosingAdmin,
+  closeAccountWith,
 } from '@meridian/platform/app/accountClosure';
-import { type TransactionContext, inTransaction, metaOf } from '@meridian/platform/app/requestContext';
+import { type TransactionContext, metaOf } from '@meridian/platform/app/requestContext';
 import type { AdminDecision } from '../domain/lifecycle.js';
 import type { RequestQueries } from '../projections/requestView.js';
 
@@ -37,29 +35,22 @@ export async function closeHeldRequestAccount<
   D extends { status: string; sync: string },
   Reject extends string,
 >(ctx: Ctx, kind: ClosableKind<Ctx, D, Reject>, input: CloseAccountInput): Promise<CloseAccountAnswer> {
-  const actor = requireClosingAdmin(input);
-  if (input.reopen) {
-    await inTransaction(ctx, (tx) => reopenAccount(tx, input.userId));
-    return { closed: false, pending: 0, balanceCents: 0 };
-  }
-  const idOf = (doc: D) => kind.view.idOf(doc);
-  const answer = await inTransaction(ctx, async (tx) => {
-    const { items } = await kind.view.ofUser(tx, input.userId);
-    const pending = items.filter((d) => d.status === kind.view.pendingStatus);
-    if (pending.length > 0 && !input.cancelPending)
-      return { closed: false, pending: pending.length, balanceCents: 0, cancelled: [] as string[] };
-    const now = ctx.clock();
-    for (const doc of pending)
-      await kind.execute(
+  const { closed, pending, cancelled } = await closeAccountWith(ctx, input, {
+    holdings: async (tx) => ({
+      pending: (await kind.view.ofUser(tx, input.userId)).items.filter(
+        (d) => d.status === kind.view.pendingStatus,
+      ),
+      balanceCents: 0,
+    }),
+    cancel: (_tx, doc, { actor, now }) =>
+      kind.execute(
         ctx,
-        idOf(doc),
+        kind.view.idOf(doc),
         { type: kind.reject, adminId: actor.userId, actorRole: actor.role, now },
         metaOf(ctx, actor),
-      );
-    await markAccountClosed(tx, input.userId, now, actor.userId);
-    return { closed: true, pending: pending.length, balanceCents: 0, cancelled: pending.map(idOf) };
+      ),
   });
   // the released holds, told to the ledger now (what is not confirmed stays owed for the process manager)
-  for (const id of answer.cancelled) await kind.syncLedger(ctx, id);
-  return { closed: answer.closed, pending: answer.pending, balanceCents: 0 };
+  for (const doc of cancelled) await kind.syncLedger(ctx, kind.view.idOf(doc));
+  return { closed, pending, balanceCents: 0 };
 }

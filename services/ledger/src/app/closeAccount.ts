@@ -9,12 +9,10 @@
 import {
   type CloseAccountAnswer,
   type CloseAccountInput,
-  markAccountClosed,
-  reopenAccount,
-  requireClosingAdmin,
+  closeAccountWith,
 } from '@meridian/platform/app/accountClosure';
 import { balancesOf, depositsOfUser } from '../projections/views.js';
-import { type LedgerContext, inTransaction, metaOf } from './context.js';
+import { type LedgerContext, metaOf } from './context.js';
 import { executeDeposit } from './streams.js';
 
 export const CANCELLED_FOR_DELETION = 'Cancelled: the user was deleted';
@@ -23,22 +21,17 @@ export async function closeAccount(
   ctx: LedgerContext,
   input: CloseAccountInput,
 ): Promise<CloseAccountAnswer> {
-  const actor = requireClosingAdmin(input);
-  const { userId } = input;
-  return inTransaction(ctx, async (tx) => {
-    if (input.reopen) {
-      await reopenAccount(tx, userId);
-      return { closed: false, pending: 0, balanceCents: 0 };
-    }
-    const pending = (await depositsOfUser(tx, userId)).items.filter((d) => d.status === 'Pending');
-    const b = await balancesOf(tx, userId);
-    const balanceCents =
-      b.depositCents + b.investedCents + b.profitCents + b.withdrawalHoldCents + b.investmentHoldCents;
-    if ((pending.length > 0 || balanceCents !== 0) && !input.cancelPending)
-      return { closed: false, pending: pending.length, balanceCents };
-    const now = ctx.clock();
-    for (const deposit of pending)
-      await executeDeposit(
+  const { closed, pending, balanceCents } = await closeAccountWith(ctx, input, {
+    holdings: async (tx) => {
+      const b = await balancesOf(tx, input.userId);
+      return {
+        pending: (await depositsOfUser(tx, input.userId)).items.filter((d) => d.status === 'Pending'),
+        balanceCents:
+          b.depositCents + b.investedCents + b.profitCents + b.withdrawalHoldCents + b.investmentHoldCents,
+      };
+    },
+    cancel: (tx, deposit, { actor, now }) =>
+      executeDeposit(
         tx,
         deposit.depositId,
         {
@@ -49,8 +42,7 @@ export async function closeAccount(
           now,
         },
         metaOf(ctx, actor),
-      );
-    await markAccountClosed(tx, userId, now, actor.userId);
-    return { closed: true, pending: pending.length, balanceCents };
+      ),
   });
+  return { closed, pending, balanceCents };
 }

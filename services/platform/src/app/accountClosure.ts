@@ -9,12 +9,17 @@
  */
 import type { CloseAccountRequest } from '@meridian/proto/meridian/common/v1/common';
 import { forbidden, notFound } from '../eventSourcing/errors.js';
-import { actorOf } from './requestContext.js';
 import { CLOSED_ACCOUNTS, type ClosedAccountDoc, isAccountClosed } from '../projections/closedAccounts.js';
+import type { StoreReads, StoreTx } from '../ports/serviceStore.js';
+import {
+  actorOf,
+  inTransaction,
+  requireAdmin,
+  type Actor,
+  type TransactionContext,
+} from './requestContext.js';
 
 export { isAccountClosed };
-import type { StoreReads, StoreTx } from '../ports/serviceStore.js';
-import { requireAdmin, type Actor } from './requestContext.js';
 
 export const ACCOUNT_CLOSURE_MESSAGES = {
   closed: 'User not found or deleted',
@@ -68,4 +73,42 @@ export function requireClosingAdmin(input: CloseAccountInput): Actor {
   if (actor.userId === input.userId) throw forbidden(ACCOUNT_CLOSURE_MESSAGES.self);
   if (!input.userId) throw notFound(ACCOUNT_CLOSURE_MESSAGES.closed);
   return actor;
+}
+
+/** What a money service holds for a user when the account closes: its pending requests, and the balance it keeps (0 where it keeps none). */
+export interface Holdings<P> {
+  pending: P[];
+  balanceCents: number;
+}
+
+/**
+ * CloseAccount as every money service runs it: the closing admin checked (requireClosingAdmin); with
+ * `reopen`, the account reopened; else, in one transaction, the user's holdings read and, when the user holds
+ * nothing or the call says cancelPending, each pending request cancelled in the closing admin's name (its
+ * stream decides: a decision racing the closure on the same request is refused by the stream's version) and
+ * the account closed. The answer carries the cancelled requests, for what the service tells others after the
+ * commit.
+ */
+export async function closeAccountWith<P>(
+  ctx: TransactionContext & { clock: () => Date },
+  input: CloseAccountInput,
+  steps: {
+    holdings(tx: StoreTx): Promise<Holdings<P>>;
+    cancel(tx: StoreTx, pending: P, closing: { actor: Actor; now: Date }): Promise<unknown>;
+  },
+): Promise<CloseAccountAnswer & { cancelled: P[] }> {
+  const actor = requireClosingAdmin(input);
+  return inTransaction(ctx, async (tx) => {
+    if (input.reopen) {
+      await reopenAccount(tx, input.userId);
+      return { closed: false, pending: 0, balanceCents: 0, cancelled: [] };
+    }
+    const { pending, balanceCents } = await steps.holdings(tx);
+    if ((pending.length > 0 || balanceCents !== 0) && !input.cancelPending)
+      return { closed: false, pending: pending.length, balanceCents, cancelled: [] };
+    const now = ctx.clock();
+    for (const item of pending) await steps.cancel(tx, item, { actor, now });
+    await markAccountClosed(tx, input.userId, now, actor.userId);
+    return { closed: true, pending: pending.length, balanceCents, cancelled: pending };
+  });
 }
