@@ -1,7 +1,8 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { personalDataOf, type PersonalData } from '@meridian/platform/personalData';
+import { listenOn } from '@meridian/platform/util/freePort';
 import { join } from 'node:path';
-import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
+import { Server as NetServer, type Socket } from 'node:net';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import type { EventBus } from '@meridian/platform/ports/eventBus';
 import { createMemoryKeyValueStore } from '@meridian/platform/adapters/keyValue.memory';
@@ -295,14 +296,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     },
   };
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenOn(server, config.port, options.host);
   const url = `http://localhost:${port}`;
   logger.info({ url }, 'gateway listening');
 

@@ -10,9 +10,9 @@
  * `_total`), bounded label values only (route patterns, method names, groups, topics — never ids or URLs).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import client from 'prom-client';
 import type { Logger } from './logger.js';
+import { listenOn } from './util/freePort.js';
 
 export const metricsRegistry = new client.Registry();
 
@@ -159,14 +159,7 @@ export async function startMetricsServer(options: {
       },
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenOn(server, options.port, options.host);
   const url = `http://localhost:${port}/metrics`;
   options.logger?.info({ url }, 'metrics listening');
   let stopped: Promise<void> | undefined;

@@ -15,7 +15,6 @@
  */
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { finished, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
@@ -30,6 +29,7 @@ import {
 } from '@meridian/platform/eventSourcing/errors';
 import type { Logger } from '@meridian/platform/logger';
 import { withCorrelation } from '@meridian/platform/logger';
+import { listenOn } from '@meridian/platform/util/freePort';
 import {
   checkCanSubmit,
   DOCUMENT_FORBIDDEN,
@@ -374,14 +374,7 @@ export async function startKycHttpServer(options: KycHttpDeps & { address: strin
   server.headersTimeout = 30_000;
 
   const [host, portText] = splitAddress(options.address);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(Number(portText), host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenOn(server, Number(portText), host);
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
   logger.info({ url }, 'kyc document HTTP endpoint listening');
