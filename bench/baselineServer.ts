@@ -10,14 +10,10 @@
  */
 import { createServer } from 'node:http';
 import * as grpc from '@grpc/grpc-js';
+import { listenOn } from '@meridian/platform/util/freePort';
 import express from 'express';
 import { Server as SocketServer } from 'socket.io';
 import { echoServiceDefinition } from './echoService.js';
-
-const listen = (server: ReturnType<typeof createServer>): Promise<number> =>
-  new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
-  );
 
 const bare = createServer((req, res) => {
   if (req.method === 'POST' && req.url?.startsWith('/emit')) {
@@ -51,7 +47,11 @@ const grpcPort = await new Promise<number>((resolve, reject) =>
   ),
 );
 
-const ports = { bare: await listen(bare), express: await listen(hello), grpc: grpcPort };
+const ports = {
+  bare: await listenOn(bare, 0, '127.0.0.1'),
+  express: await listenOn(hello, 0, '127.0.0.1'),
+  grpc: grpcPort,
+};
 process.stdout.write(`${JSON.stringify(ports)}\n`);
 
 const stop = () => {

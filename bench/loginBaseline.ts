@@ -10,6 +10,7 @@
  */
 import { createServer } from 'node:http';
 import { createArgon2PasswordHasher } from '@meridian/identity/adapters/passwordHasher.argon2';
+import { listenOn } from '@meridian/platform/util/freePort';
 
 const PASSWORD = process.env.LOGIN_BASELINE_PASSWORD ?? 'Bench!Pass1';
 
@@ -37,11 +38,9 @@ async function main(): Promise<void> {
       });
     });
   });
-  server.listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as { port: number };
-    process.stdout.write(`${JSON.stringify({ port, hashConcurrency: hasher.concurrency })}\n`);
-  });
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
+  const port = await listenOn(server, 0, '127.0.0.1');
+  process.stdout.write(`${JSON.stringify({ port, hashConcurrency: hasher.concurrency })}\n`);
 }
 
 main().catch((err: unknown) => {

@@ -4,10 +4,10 @@
  * and admins, the admin review over gRPC, live pushes, kycStatus on getUser, emails, erasure.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import { waitFor } from '@meridian/platform/testing/waitFor';
+import { listenOn } from '@meridian/platform/util/freePort';
 import {
   ADMIN_EMAIL,
   adminBrowser,
@@ -403,8 +403,7 @@ describe('KYC upload: a refusal or a failure never leaves the connection half re
         seen++;
         req.once('data', () => req.socket.destroy());
       });
-      await new Promise<void>((resolve) => kyc.listen(0, '127.0.0.1', resolve));
-      const { port } = kyc.address() as AddressInfo;
+      const port = await listenOn(kyc, 0, '127.0.0.1');
       broken = await startTestComposition({ gateway: { kycHttpUrl: `http://127.0.0.1:${port}` } });
     });
     afterAll(async () => {

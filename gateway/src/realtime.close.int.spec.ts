@@ -1,7 +1,7 @@
 /** socket.io's Redis adapter on a closing gateway: pushes during and after close() publish nothing. */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
+import { listenOn } from '@meridian/platform/util/freePort';
 import type { IdentityServiceClient } from '@meridian/proto/meridian/identity/v1/identity';
 import { silentLogger } from './logger.js';
 import { attachRealtime } from './realtime.js';
@@ -19,8 +19,7 @@ const settled = () => new Promise((resolve) => setImmediate(() => setImmediate(r
 it('a push while the gateway closes, or after, leaves no unhandled rejection (the adapter does not catch a publish)', async () => {
   process.on('unhandledRejection', onRejection);
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOn(server, 0, '127.0.0.1');
   const realtime = attachRealtime({
     server,
     identity: {} as IdentityServiceClient,

@@ -15,12 +15,12 @@
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpSession, listMail, loginCodeOf, waitForMail } from '@meridian/gateway/testing/httpSession';
+import { listenOn } from '@meridian/platform/util/freePort';
 import { CHROMIUM_PATH, launchChromium } from '../support/browser.js';
 import { startTarget, stopTarget, type RunningTarget } from '../support/standalone.js';
 
@@ -37,8 +37,8 @@ async function pageServer(): Promise<{ server: Server; origin: string }> {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end('<!doctype html><html><head><title>elsewhere</title></head><body>another origin</body></html>');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  const port = await listenOn(server, 0, '127.0.0.1');
+  return { server, origin: `http://127.0.0.1:${port}` };
 }
 
 interface Answer {

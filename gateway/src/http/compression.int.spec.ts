@@ -1,11 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenOn } from '@meridian/platform/util/freePort';
 import { routeTableApp } from '../testing/routeTable.js';
 import { COMPRESSION_THRESHOLD, jsonCompression } from './compression.js';
 
@@ -32,9 +32,9 @@ function get(url: string, headers: Record<string, string> = {}): Promise<Answer>
 }
 
 async function listen(app: express.Express): Promise<{ base: string; server: Server }> {
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  const server = createServer(app);
+  const port = await listenOn(server, 0, '127.0.0.1');
+  return { base: `http://127.0.0.1:${port}`, server };
 }
 
 const vary = (a: Answer) =>

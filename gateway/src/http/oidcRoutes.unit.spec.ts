@@ -2,11 +2,12 @@
  * OIDC_PROVIDERS as the config schema reads it, and the OpenID Connect routes' per-client budget (the flow
  * itself runs against a real provider in oidc.int.spec.ts).
  */
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import cookieParser from 'cookie-parser';
 import express from 'express';
 import { describe, expect, it } from 'vitest';
 import { createMemoryKeyValueStore } from '@meridian/platform/adapters/keyValue.memory';
+import { listenOn } from '@meridian/platform/util/freePort';
 import { parseGatewayConfig, type GatewayConfig } from '../config.js';
 import { silentLogger } from '../logger.js';
 import { oidcRouter } from './oidcRoutes.js';
@@ -109,9 +110,9 @@ describe('the OpenID Connect routes', () => {
       '/api',
       oidcRouter({ config, identity: {} as never, kv: createMemoryKeyValueStore(), logger: silentLogger }),
     );
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/auth/oidc/nobody`;
+    const server = createServer(app);
+    const port = await listenOn(server, 0, '127.0.0.1');
+    const base = `http://127.0.0.1:${port}/api/auth/oidc/nobody`;
     try {
       const where = async (path: string) =>
         (await fetch(`${base}${path}`, { redirect: 'manual' })).headers.get('location');

@@ -2,11 +2,12 @@
  * No personal data in the gateway's logs: the access-log line of a login-code request holds no email, no line
  * holds the client's address (only its /24 or /64); the rate limiter counts an IPv6 client by its /64.
  */
-import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryKeyValueStore } from '@meridian/platform/adapters/keyValue.memory';
 import { clientNetwork, rateLimitClient } from '@meridian/platform/clientNetwork';
+import { listenOn } from '@meridian/platform/util/freePort';
 import type { GatewayLogger } from '../logger.js';
 import { HttpError } from './errors.js';
 import { correlationAndAccessLog, rateLimit, redactUrl } from './middleware.js';
@@ -21,7 +22,7 @@ const logger: GatewayLogger = {
   child: () => logger,
 };
 
-let server: ReturnType<express.Express['listen']>;
+let server: Server;
 let base: string;
 
 beforeAll(async () => {
@@ -36,10 +37,9 @@ beforeAll(async () => {
   app.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
     res.status(err instanceof HttpError ? err.status : 500).json({ message: (err as Error).message });
   });
-  await new Promise<void>((resolve) => {
-    server = app.listen(0, '127.0.0.1', () => resolve());
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = createServer(app);
+  const port = await listenOn(server, 0, '127.0.0.1');
+  base = `http://127.0.0.1:${port}`;
 });
 
 afterAll(async () => {

@@ -1,9 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenOn } from '@meridian/platform/util/freePort';
 import { spaRouter } from './spa.js';
 
 /** The SPA as the gateway serves it: source maps and vite's build metadata are not public. */
@@ -23,9 +24,9 @@ describe('spaRouter', () => {
     writeFileSync(join(dist, 'favicon.svg.map'), '{}');
     writeFileSync(join(dist, '.vite/manifest.json'), '{"index.html":{"file":"assets/index-abc.js"}}');
     const app = express().use(spaRouter(dist));
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const server = createServer(app);
+    const port = await listenOn(server, 0, '127.0.0.1');
+    base = `http://127.0.0.1:${port}`;
     close = () => server.close();
   });
   afterAll(() => {

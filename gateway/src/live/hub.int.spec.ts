@@ -5,12 +5,12 @@
  * group waits on standby and takes over.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Server as SocketServer } from 'socket.io';
 import { createInProcEventBus } from '@meridian/platform/adapters/eventBus.inproc';
 import { topicOf } from '@meridian/platform/ports/eventBus';
+import { listenOn } from '@meridian/platform/util/freePort';
 import { silentLogger } from '../logger.js';
 import { userRoom } from '../realtime.js';
 import { io as connect } from 'socket.io-client';
@@ -76,9 +76,9 @@ async function startHub(log: LiveLog) {
   const io = new SocketServer(http);
   io.on('connection', (s) => void s.join(userRoom(String(s.handshake.auth.userId))));
   const hub = createLiveHub({ io, logger: silentLogger, log, fanOutWaitMs: 50 });
-  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  const port = await listenOn(http, 0, '127.0.0.1');
   servers.push({ io, http, hub });
-  return { hub, url: `http://127.0.0.1:${(http.address() as AddressInfo).port}` };
+  return { hub, url: `http://127.0.0.1:${port}` };
 }
 
 function openSocket(

@@ -8,9 +8,9 @@
  * issuer, expiry, signature) on an otherwise genuine flow.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { decodeJwt, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
 import Provider from 'oidc-provider';
+import { listenOn } from '@meridian/platform/util/freePort';
 import { HttpSession } from './httpSession.js';
 
 export interface TestAccount {
@@ -50,8 +50,8 @@ export async function startTestIdp(options: {
 }): Promise<TestIdp> {
   let handle: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end();
   const server: Server = createServer((req, res) => handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = await listenOn(server, 0, '127.0.0.1');
+  const issuer = `http://127.0.0.1:${port}`;
   const clientId = options.clientId ?? 'meridian-test-client';
   const clientSecret = options.clientSecret ?? 'meridian-test-client-secret-0123456789';
 

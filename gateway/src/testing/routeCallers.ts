@@ -4,7 +4,7 @@
  * cookie the answer sets never changes the caller).
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOn } from '@meridian/platform/util/freePort';
 import {
   ADMIN_EMAIL,
   adminBrowser,
@@ -35,8 +35,8 @@ export async function startRouteComposition(): Promise<TestComposition> {
   const jwks = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"keys":[]}');
   });
-  await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
-  const jwksUrl = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks`;
+  const port = await listenOn(jwks, 0, '127.0.0.1');
+  const jwksUrl = `http://127.0.0.1:${port}/jwks`;
   try {
     const t = await startMoneyComposition({
       GOOGLE_CLIENT_ID: 'routes.apps.googleusercontent.com',

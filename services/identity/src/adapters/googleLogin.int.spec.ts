@@ -4,13 +4,13 @@
  */
 import { createServer, type Server } from 'node:http';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import jwt from 'jsonwebtoken';
 import { Metadata } from '@grpc/grpc-js';
 import { callUnary } from '@meridian/platform/grpc/index';
 import { DEV_INTERNAL_SERVICE_TOKEN, SERVICE_TOKEN_METADATA } from '@meridian/platform/personalData';
 import { expectStatus, grpc } from '@meridian/platform/testing/grpcStatus';
+import { listenOn } from '@meridian/platform/util/freePort';
 import { ExternalLoginRequest } from '@meridian/proto/meridian/identity/v1/identity';
 import { startHarness, type Harness } from '../testing/harness.js';
 
@@ -32,8 +32,8 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ keys: [jwk] }));
   });
-  await new Promise<void>((resolve) => jwksServer.listen(0, '127.0.0.1', resolve));
-  jwksUrl = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/jwks`;
+  const port = await listenOn(jwksServer, 0, '127.0.0.1');
+  jwksUrl = `http://127.0.0.1:${port}/jwks`;
 });
 afterAll(async () => {
   await new Promise<void>((resolve) => jwksServer.close(() => resolve()));

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { createMemoryKeyValueStore } from './keyValue.memory.js';
 import { createRedisKeyValueStore } from './keyValue.redis.js';
 import { describeKeyValueConformance } from '../testing/keyValue.conformance.js';
 import { waitFor } from '../testing/waitFor.js';
+import { freePort } from '../util/freePort.js';
 
 describeKeyValueConformance('memory', async () =>
   createMemoryKeyValueStore({ prefix: `test:${randomUUID()}:` }),
@@ -33,10 +32,7 @@ describeKeyValueConformance(`redis (${url})`, async () => {
 describe('redis away', () => {
   it("reports the connection's errors to onError (never an unhandled error event) and fails each command", async () => {
     // a port that was free a moment ago: nothing listens there
-    const probe = createServer().listen(0, '127.0.0.1');
-    await once(probe, 'listening');
-    const { port } = probe.address() as AddressInfo;
-    probe.close();
+    const port = await freePort();
     const errors: Error[] = [];
     const kv = createRedisKeyValueStore({ url: `redis://127.0.0.1:${port}`, onError: (e) => errors.push(e) });
     try {

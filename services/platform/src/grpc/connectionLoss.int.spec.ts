@@ -3,11 +3,10 @@
  * never INTERNAL (which the gateway answers 500): a raw HTTP/2 server answers a call's headers, then ends the
  * stream without a gRPC status, as a server killed mid-call leaves it.
  */
-import { once } from 'node:events';
 import { createServer, constants, type Http2Server } from 'node:http2';
-import type { AddressInfo } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenOn } from '../util/freePort.js';
 import { callUnary } from './client.js';
 
 const Echo = grpc.makeGenericClientConstructor(
@@ -38,9 +37,7 @@ beforeAll(async () => {
     stream.close(constants.NGHTTP2_NO_ERROR);
     ended++;
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOn(server, 0, '127.0.0.1');
   client = new Echo(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) as unknown as EchoClient;
 });
 
