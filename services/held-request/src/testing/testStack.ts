@@ -16,13 +16,8 @@ import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceSto
 import { unavailable } from '@meridian/platform/eventSourcing/errors';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type * as grpc from '@grpc/grpc-js';
-import {
-  callUnary,
-  createGrpcClient,
-  type RequestOf,
-  type ResponseOf,
-  type UnaryMethod,
-} from '@meridian/platform/grpc/index';
+import { createGrpcClient } from '@meridian/platform/grpc/index';
+import { type Call, type RequestCodecs, codecCaller } from '@meridian/platform/testing/grpcCall';
 import { type Logger, createLogger } from '@meridian/platform/logger';
 import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/personalData';
 import { topicOf, type EventBus } from '@meridian/platform/ports/eventBus';
@@ -52,21 +47,6 @@ export interface LedgerSideOf<Port> {
   stop(): Promise<void>;
 }
 
-/**
- * A service's request codec of each of its methods, named literally by its harness (`startInvest`:
- * StartInvestRequest, both decisions: Decide<Kind>Request, closeAccount: common's CloseAccountRequest).
- * ts-proto encodes a missing string as "undefined": requests are completed with fromPartial first.
- */
-export type RequestCodecs<C> = {
-  [M in UnaryMethod<C>]: { fromPartial(object: Partial<RequestOf<C, M>>): RequestOf<C, M> };
-};
-
-/** `call(method, partialRequest)` on a service's client, the request completed with its defaults. */
-export type Call<C> = <M extends UnaryMethod<C>>(
-  method: M,
-  request: Partial<RequestOf<C, M>>,
-) => Promise<ResponseOf<C, M>>;
-
 type Admin = { userId: string; role: string };
 
 export type BootOptions<Port> = { ledger?: Port; clock?: () => Date };
@@ -89,7 +69,7 @@ export async function startHeldRequestStack<
   Side extends LedgerSideOf<Port>,
   Config,
   Handle extends { grpcAddress: string; stop(): Promise<void> },
-  C extends Parameters<typeof callUnary>[0] & grpc.Client,
+  C extends grpc.Client,
 >(spec: {
   /** The service's name (its topic is `topicOf(service)`). */
   service: string;
@@ -152,8 +132,8 @@ export async function startHeldRequestStack<
     handler: async (e) => void published.push(e),
   });
 
-  const call: Call<C> = (method, request) =>
-    callUnary(client, method, spec.requests[method].fromPartial(request));
+  // the client of the service as it runs now (a restart opens a new one)
+  const call: Call<C> = (method, request) => codecCaller(client, spec.requests)(method, request);
 
   /** An admin's decision through the kind's approve<Kind> / reject<Kind>. */
   const decide = (decision: Decision, requestId: string, admin: Admin) =>

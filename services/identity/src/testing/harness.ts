@@ -12,13 +12,8 @@ import { createMemoryKeyValueStore } from '@meridian/platform/adapters/keyValue.
 import { createLogger } from '@meridian/platform/logger';
 import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/personalData';
 import { openSecret, generateSecretsKey } from '@meridian/platform/crypto';
-import {
-  callUnary,
-  createGrpcClient,
-  type UnaryMethod,
-  type RequestOf,
-  type ResponseOf,
-} from '@meridian/platform/grpc/index';
+import { createGrpcClient } from '@meridian/platform/grpc/index';
+import { type Call, type RequestCodecs, codecCaller } from '@meridian/platform/testing/grpcCall';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
@@ -56,7 +51,7 @@ export function probeRedis(url: string = REDIS_URL): Promise<boolean> {
   return probe;
 }
 
-const REQUESTS: Record<UnaryMethod<IdentityServiceClient>, { fromPartial(o: unknown): unknown }> = {
+const REQUESTS: RequestCodecs<IdentityServiceClient> = {
   register: pb.RegisterRequest,
   login: pb.LoginRequest,
   sendLoginCode: pb.SendLoginCodeRequest,
@@ -86,10 +81,7 @@ const REQUESTS: Record<UnaryMethod<IdentityServiceClient>, { fromPartial(o: unkn
 export interface Harness {
   client: IdentityServiceClient;
   /** Calls an RPC; missing request fields take their proto defaults. */
-  call<M extends UnaryMethod<IdentityServiceClient>>(
-    method: M,
-    request: Partial<RequestOf<IdentityServiceClient, M>>,
-  ): Promise<ResponseOf<IdentityServiceClient, M>>;
+  call: Call<IdentityServiceClient>;
   store: ServiceStore;
   bus: ReturnType<typeof createInProcEventBus>;
   kv: KeyValueStore;
@@ -175,8 +167,8 @@ export async function startHarness(
     get client() {
       return client;
     },
-    call: (method, request) =>
-      callUnary(client, method, REQUESTS[method].fromPartial(request as never) as never),
+    // the client of the service as it runs now (a restart opens a new one)
+    call: (method, request) => codecCaller(client, REQUESTS)(method, request),
     store,
     bus,
     kv,

@@ -9,13 +9,8 @@ import { expect } from 'vitest';
 import { createInProcEventBus } from '@meridian/platform/adapters/eventBus.inproc';
 import { createSqliteServiceStore } from '@meridian/platform/adapters/serviceStore.sqlite';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
-import {
-  callUnary,
-  createGrpcClient,
-  type RequestOf,
-  type ResponseOf,
-  type UnaryMethod,
-} from '@meridian/platform/grpc/index';
+import { createGrpcClient } from '@meridian/platform/grpc/index';
+import { type Call, type RequestCodecs, codecCaller } from '@meridian/platform/testing/grpcCall';
 import { createLogger } from '@meridian/platform/logger';
 import { topicOf } from '@meridian/platform/ports/eventBus';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
@@ -31,7 +26,7 @@ import { SAMPLES } from './samples.js';
 
 export const INTERNAL_TOKEN = 'test-internal-token-0123456789abcdef';
 
-const REQUESTS: Record<UnaryMethod<KycServiceClient>, { fromPartial(o: unknown): unknown }> = {
+const REQUESTS: RequestCodecs<KycServiceClient> = {
   listPending: pb.ListPendingRequest,
   countPending: pb.CountPendingRequest,
   approve: pb.ApproveRequest,
@@ -57,10 +52,7 @@ export interface KycHarness {
   dataDir: string;
   /** The service's personal data (keys in memory): `shred(userId)` is what deleting the user does to the key. */
   personalData: PersonalData;
-  call<M extends UnaryMethod<KycServiceClient>>(
-    method: M,
-    request: Partial<RequestOf<KycServiceClient, M>>,
-  ): Promise<ResponseOf<KycServiceClient, M>>;
+  call: Call<KycServiceClient>;
   /** Admin-side call shape: the gateway's caller + role. */
   asAdmin(adminId?: string): {
     caller: { userId: string; sessionId: string; impersonatorId: string; correlationId: string };
@@ -149,10 +141,7 @@ export async function startKycHarness(
     dataDir: dir.path,
     personalData,
     kycEvents,
-    call(method, request) {
-      const message = REQUESTS[method].fromPartial(request) as RequestOf<KycServiceClient, typeof method>;
-      return callUnary(client, method, message) as never;
-    },
+    call: codecCaller(client, REQUESTS),
     asAdmin(adminId = 'admin-1') {
       return {
         caller: { userId: adminId, sessionId: 's', impersonatorId: '', correlationId: randomUUID() },

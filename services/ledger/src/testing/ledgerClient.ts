@@ -3,15 +3,13 @@
  * `call(method, partialRequest)` over a real client, and identity's events as identity publishes them.
  */
 import { randomUUID } from 'node:crypto';
-import type * as grpc from '@grpc/grpc-js';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
-import { callUnary, type RequestOf, type ResponseOf, type UnaryMethod } from '@meridian/platform/grpc/index';
+import { type Call, type RequestCodecs, codecCaller } from '@meridian/platform/testing/grpcCall';
 import * as pb from '@meridian/proto/meridian/ledger/v1/ledger';
 import { CloseAccountRequest } from '@meridian/proto/meridian/common/v1/common';
 import type { LedgerServiceClient } from '@meridian/proto/meridian/ledger/v1/ledger';
 
-/** ts-proto encodes a missing string as "undefined": requests are completed with fromPartial first. */
-const REQUESTS: Record<UnaryMethod<LedgerServiceClient>, { fromPartial(o: unknown): unknown }> = {
+const REQUESTS: RequestCodecs<LedgerServiceClient> = {
   createDeposit: pb.CreateDepositRequest,
   getDeposit: pb.GetDepositRequest,
   listUserDeposits: pb.ListUserDepositsRequest,
@@ -33,16 +31,11 @@ const REQUESTS: Record<UnaryMethod<LedgerServiceClient>, { fromPartial(o: unknow
   closeAccount: CloseAccountRequest,
 };
 
-export type Call<C extends grpc.Client> = <M extends UnaryMethod<C>>(
-  method: M,
-  request: Partial<RequestOf<C, M>>,
-) => Promise<ResponseOf<C, M>>;
+export type { Call };
 
 /** `call(method, partialRequest)` on a ledger client, the request completed with its defaults. */
-export const ledgerCaller =
-  (client: LedgerServiceClient): Call<LedgerServiceClient> =>
-  (method, request) =>
-    callUnary(client, method, REQUESTS[method].fromPartial(request) as never);
+export const ledgerCaller = (client: LedgerServiceClient): Call<LedgerServiceClient> =>
+  codecCaller(client, REQUESTS);
 
 /** An event of identity's topic as identity stores and publishes it. */
 export function identityEvent(

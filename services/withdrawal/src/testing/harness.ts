@@ -3,7 +3,8 @@
  * SQLite ':memory:' store, sharing one in-process bus, reached by real gRPC clients: the held-request
  * test stack (@meridian/held-request testing/testStack.ts) with the ledger's `startLedgerForCallers`.
  */
-import { type RequestCodecs, startHeldRequestStack } from '@meridian/held-request/testing/testStack';
+import { startHeldRequestStack } from '@meridian/held-request/testing/testStack';
+import type { RequestCodecs } from '@meridian/platform/testing/grpcCall';
 import { CloseAccountRequest } from '@meridian/proto/meridian/common/v1/common';
 import type { PersonalData } from '@meridian/platform/personalData';
 import * as led from '@meridian/proto/meridian/ledger/v1/ledger';
