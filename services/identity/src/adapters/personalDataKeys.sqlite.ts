@@ -10,7 +10,6 @@
  * (UserKeyDestroyedError), so no writer can ever make a new key for a deleted user.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync } from 'node:fs';
 import { openSqlite } from '@meridian/platform/adapters/sqliteFile';
 import { UserKeyDestroyedError, type PersonalDataKeys } from '@meridian/platform/personalData';
 
@@ -19,14 +18,9 @@ export interface SqlitePersonalDataKeys extends PersonalDataKeys {
 }
 
 export function createSqlitePersonalDataKeys(path: string): SqlitePersonalDataKeys {
-  const db = openSqlite(path);
-  if (path !== ':memory:') {
-    chmodSync(path, 0o600); // the keys: readable by this user only (SQLite gives its journal the same mode)
-    // a rollback journal removed after each commit, not a WAL whose frames keep a page's old content
-    db.pragma('journal_mode = DELETE');
-    db.pragma('synchronous = FULL');
-  }
-  db.pragma('secure_delete = ON');
+  // the keys: readable by this user only; a rollback journal removed after each commit, not a WAL whose
+  // frames keep a page's old content (openSqlite sets secure_delete: a freed page is zeroed)
+  const db = openSqlite(path, { journal: 'delete' });
   db.exec(`CREATE TABLE IF NOT EXISTS personal_data_keys (
     user_id TEXT PRIMARY KEY,
     key     BLOB NOT NULL

@@ -32,18 +32,27 @@ export function readSynchronous(db: Database.Database): 'OFF' | 'NORMAL' | 'FULL
 }
 
 /**
- * Opens the SQLite database of an embedded adapter (service store, in-process bus): a file (its folder
- * made; WAL, so several processes can share it) or ':memory:'. Writers wait up to 5 s for each other.
- * `synchronous` (a file only): FULL unless told otherwise. The file is readable by its owner only (600,
- * a folder it makes 700); SQLite gives its -wal and -shm files the database file's mode.
+ * Opens the SQLite database of an embedded adapter (service store, in-process bus, key vault): a file (its
+ * folder made) or ':memory:'. Writers wait up to 5 s for each other. The file is readable by its owner only
+ * (600, a folder it makes 700); SQLite gives its journal, -wal and -shm files the database file's mode.
+ * - `journal` (a file only): 'wal' (the default: several processes share it, its checkpoints run in the
+ *   background), or 'delete': a rollback journal removed after each commit, synced at every COMMIT, for a
+ *   file whose old page contents must not outlive a commit in a WAL's frames (the key vault).
+ * - `synchronous` (WAL only): FULL unless told otherwise.
  */
 export function openSqlite(
   path: string,
-  options: { synchronous?: SqliteSynchronous } = {},
+  options: { synchronous?: SqliteSynchronous; journal?: 'wal' | 'delete' } = {},
 ): Database.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const db = new Database(path);
-  if (path !== ':memory:') {
+  if (path !== ':memory:' && options.journal === 'delete') {
+    chmodSync(path, 0o600);
+    // leaving WAL (a file an older connection left in it) waits for the other connections like a write
+    db.pragma('busy_timeout = 5000');
+    db.pragma('journal_mode = DELETE');
+    db.pragma('synchronous = FULL');
+  } else if (path !== ':memory:') {
     for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
