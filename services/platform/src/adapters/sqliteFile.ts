@@ -46,10 +46,11 @@ export function openSqlite(
 ): Database.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const db = new Database(path);
+  // set first: changing the journal mode (into WAL, or out of a WAL an older connection left) waits for
+  // the other connections like a write
+  db.pragma('busy_timeout = 5000');
   if (path !== ':memory:' && options.journal === 'delete') {
     chmodSync(path, 0o600);
-    // leaving WAL (a file an older connection left in it) waits for the other connections like a write
-    db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = DELETE');
     db.pragma('synchronous = FULL');
   } else if (path !== ':memory:') {
@@ -72,7 +73,6 @@ export function openSqlite(
   }
   // what a delete or an update frees is overwritten with zeros, never left readable in free pages
   db.pragma('secure_delete = ON');
-  db.pragma('busy_timeout = 5000');
   // up to 32 MiB of pages cached (SQLite's default is 2 MiB): a store of 100,000s of documents reads its
   // hot index pages from memory instead of the file (filled as pages are read; the seeded standalone's
   // RSS is measured in bench/lists.ts)
