@@ -23,6 +23,38 @@ export interface Realtime {
   close(): Promise<void>;
 }
 
+/** The commands socket.io's Redis adapter sends without awaiting their answer. */
+const UNAWAITED_COMMANDS: ReadonlySet<string> = new Set([
+  'publish',
+  'subscribe',
+  'psubscribe',
+  'unsubscribe',
+  'punsubscribe',
+]);
+
+/**
+ * The Redis client of socket.io's adapter. A command the adapter does not await that fails (Redis away past its
+ * retries, or a quit that reaches the server before the commands queued while connecting) would be a rejection
+ * nobody handles, which ends the process. Such a failure is handed to `onFailure` instead; a caller that awaits
+ * the command still gets it.
+ */
+class AdapterRedis extends Redis {
+  private readonly onFailure: (err: unknown, command: string) => void;
+
+  constructor(url: string, onFailure: (err: unknown, command: string) => void) {
+    super(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
+    this.onFailure = onFailure;
+  }
+
+  override sendCommand(...args: Parameters<Redis['sendCommand']>): unknown {
+    const [command] = args;
+    if (UNAWAITED_COMMANDS.has(command.name)) {
+      command.promise.catch((err: unknown) => this.onFailure(err, command.name));
+    }
+    return super.sendCommand(...args);
+  }
+}
+
 export const userRoom = (userId: string) => `user:${userId}`;
 /** Session checks of open sockets in flight at once (see revalidateAll). */
 const REVALIDATE_IN_FLIGHT = 16;
@@ -102,8 +134,10 @@ export function attachRealtime(deps: RealtimeDeps): Realtime {
   let pub: Redis | undefined;
   let sub: Redis | undefined;
   if (deps.redisUrl) {
-    pub = new Redis(deps.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
-    sub = pub.duplicate();
+    const failed = (role: string) => (err: unknown, command: string) =>
+      logger.warn({ err, command }, `socket.io redis ${role} command failed`);
+    pub = new AdapterRedis(deps.redisUrl, failed('publisher'));
+    sub = new AdapterRedis(deps.redisUrl, failed('subscriber'));
     pub.on('error', (err) => logger.warn({ err }, 'socket.io redis publisher error'));
     sub.on('error', (err) => logger.warn({ err }, 'socket.io redis subscriber error'));
     io.adapter(createAdapter(pub, sub, { key: 'meridian:socket.io' }));
@@ -258,8 +292,7 @@ export function attachRealtime(deps: RealtimeDeps): Realtime {
 
   return {
     io,
-    // after close, a push would publish on a Redis connection that is quitting, and the adapter does not
-    // catch a publish's rejection
+    // after close, a push would publish on a Redis connection that is quitting
     pushToUser: (userId, event, payload) => {
       if (!closed) io.to(userRoom(userId)).emit(event, payload);
     },
