@@ -571,5 +571,3 @@ export async function createMongoServiceStore(options: MongoServiceStoreOptions)
   };
   return store;
 }
-
-export { CLIENT_OPTIONS, MAJORITY, TX_OPTIONS };

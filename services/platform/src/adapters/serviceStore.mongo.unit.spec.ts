@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MongoBulkWriteError, MongoServerError, type BulkWriteResult } from 'mongodb';
 import { DomainError } from '../eventSourcing/errors.js';
-import {
-  SavepointScope,
-  docFilter,
-  docSort,
-  docPage,
-  isHeldBack,
-  isStreamVersionConflict,
-  outboxHorizon,
-  pageOf,
-} from './serviceStore.mongo.support.js';
-import { CLIENT_OPTIONS, MAJORITY, TX_OPTIONS } from './serviceStore.mongo.js';
+import * as queries from './serviceStore.mongo.support.js';
+import { CLIENT_OPTIONS, MAJORITY, TX_OPTIONS } from './serviceStore.mongo.collections.js';
 
 // The pure parts of the MongoDB ServiceStore: they run here, where no MongoDB server can
 // (the adapter's own suite, serviceStore.mongo.int.spec.ts, needs a container runtime).
@@ -27,39 +18,39 @@ describe('MongoDB store: durable writes', () => {
 
 describe('MongoDB store: read-model queries', () => {
   it('filters on the stored document with $eq, never matching an array (as json_extract = value)', () => {
-    expect(docFilter({ role: 'admin', age: 31, ok: true, team: null, 'a.b': 'x' })).toEqual({
+    expect(queries.docFilter({ role: 'admin', age: 31, ok: true, team: null, 'a.b': 'x' })).toEqual({
       'd.role': { $eq: 'admin', $not: { $type: 'array' } },
       'd.age': { $eq: 31, $not: { $type: 'array' } },
       'd.ok': { $eq: true, $not: { $type: 'array' } },
       'd.team': { $eq: null, $not: { $type: 'array' } },
       'd.a.b': { $eq: 'x', $not: { $type: 'array' } },
     });
-    expect(docFilter(undefined)).toEqual({});
+    expect(queries.docFilter(undefined)).toEqual({});
   });
 
   it('refuses operator-like field names and non-scalar values', () => {
-    expect(() => docFilter({ $where: 'x' })).toThrow(DomainError);
-    expect(() => docFilter({ 'a.$b': 1 })).toThrow(DomainError);
-    expect(() => docFilter({ email: { $gt: '' } } as never)).toThrow(DomainError);
-    expect(() => docSort({ field: "a') --", direction: 'asc' })).toThrow(DomainError);
+    expect(() => queries.docFilter({ $where: 'x' })).toThrow(DomainError);
+    expect(() => queries.docFilter({ 'a.$b': 1 })).toThrow(DomainError);
+    expect(() => queries.docFilter({ email: { $gt: '' } } as never)).toThrow(DomainError);
+    expect(() => queries.docSort({ field: "a') --", direction: 'asc' })).toThrow(DomainError);
   });
 
   it('sorts by the field then by id in the same direction, else by id', () => {
-    expect(docSort({ field: 'age', direction: 'desc' })).toEqual({ 'd.age': -1, _id: -1 });
-    expect(docSort({ field: 'age', direction: 'asc' })).toEqual({ 'd.age': 1, _id: 1 });
-    expect(docSort(undefined)).toEqual({ _id: 1 });
+    expect(queries.docSort({ field: 'age', direction: 'desc' })).toEqual({ 'd.age': -1, _id: -1 });
+    expect(queries.docSort({ field: 'age', direction: 'asc' })).toEqual({ 'd.age': 1, _id: 1 });
+    expect(queries.docSort(undefined)).toEqual({ _id: 1 });
   });
 
   it("pages with SQLite's LIMIT/OFFSET semantics", () => {
-    expect(pageOf(undefined, undefined)).toEqual({ none: false, skip: 0, limit: undefined });
-    expect(pageOf(2, 1)).toEqual({ none: false, skip: 1, limit: 2 });
+    expect(queries.pageOf(undefined, undefined)).toEqual({ none: false, skip: 0, limit: undefined });
+    expect(queries.pageOf(2, 1)).toEqual({ none: false, skip: 1, limit: 2 });
     // limit 0 is nothing (MongoDB's limit(0) would be "no limit")
-    expect(pageOf(0, undefined).none).toBe(true);
+    expect(queries.pageOf(0, undefined).none).toBe(true);
     // a negative limit is no limit; a negative offset is 0
-    expect(pageOf(-1, -3)).toEqual({ none: false, skip: 0, limit: undefined });
+    expect(queries.pageOf(-1, -3)).toEqual({ none: false, skip: 0, limit: undefined });
     for (const bad of [2.5, Number.NaN, Number.POSITIVE_INFINITY, '2' as unknown as number]) {
-      expect(() => pageOf(bad, undefined)).toThrow(/limit must be an integer/);
-      expect(() => pageOf(undefined, bad)).toThrow(/offset must be an integer/);
+      expect(() => queries.pageOf(bad, undefined)).toThrow(/limit must be an integer/);
+      expect(() => queries.pageOf(undefined, bad)).toThrow(/offset must be an integer/);
     }
   });
 });
@@ -73,14 +64,14 @@ describe('MongoDB store: duplicate key on (streamId, version) is a ConcurrencyEr
 
   it('recognises it from insertMany (bulk write error) and from a single write (keyPattern)', () => {
     expect(
-      isStreamVersionConflict(
+      queries.isStreamVersionConflict(
         bulk(
           'E11000 duplicate key error collection: t.events index: streamId_1_version_1 dup key: { streamId: "s", version: 2 }',
         ),
       ),
     ).toBe(true);
     expect(
-      isStreamVersionConflict(
+      queries.isStreamVersionConflict(
         new MongoServerError({ code: 11000, errmsg: 'E11000', keyPattern: { streamId: 1, version: 1 } }),
       ),
     ).toBe(true);
@@ -89,32 +80,32 @@ describe('MongoDB store: duplicate key on (streamId, version) is a ConcurrencyEr
   it('does not take a duplicate event id, another error or a non-error for one', () => {
     // the stream id inside the duplicate _id value must not fool it
     expect(
-      isStreamVersionConflict(
+      queries.isStreamVersionConflict(
         bulk(
           'E11000 duplicate key error collection: t.events index: _id_ dup key: { _id: "streamId_1_version_1" }',
         ),
       ),
     ).toBe(false);
     expect(
-      isStreamVersionConflict(
+      queries.isStreamVersionConflict(
         new MongoServerError({ code: 11000, errmsg: 'E11000', keyPattern: { _id: 1 } }),
       ),
     ).toBe(false);
     expect(
-      isStreamVersionConflict(
+      queries.isStreamVersionConflict(
         new MongoServerError({ code: 112, errmsg: 'WriteConflict index: streamId_1_version_1' }),
       ),
     ).toBe(false);
-    expect(isStreamVersionConflict(new Error('index: streamId_1_version_1'))).toBe(false);
-    expect(isStreamVersionConflict(null)).toBe(false);
-    expect(isStreamVersionConflict('E11000')).toBe(false);
+    expect(queries.isStreamVersionConflict(new Error('index: streamId_1_version_1'))).toBe(false);
+    expect(queries.isStreamVersionConflict(null)).toBe(false);
+    expect(queries.isStreamVersionConflict('E11000')).toBe(false);
   });
 });
 
 describe('MongoDB store: savepoints (nested store.transaction)', () => {
   it('undoes a failed savepoint newest first, and hands a released one to its parent', async () => {
     const log: string[] = [];
-    const root = SavepointScope.root();
+    const root = queries.SavepointScope.root();
     root.record(async () => void log.push('root write'));
     expect(root.recording).toBe(false);
 
@@ -211,13 +202,13 @@ describe('MongoDB store: the outbox horizon never skips an event that commits la
         }
         read = { stage: 2, seq: read.seq, floor };
       } else {
-        const horizon = useHorizon ? outboxHorizon(read.seq, read.floor) : read.seq;
+        const horizon = useHorizon ? queries.outboxHorizon(read.seq, read.floor) : read.seq;
         const page = [...committed].filter((p) => p > checkpoint && p <= horizon).sort((a, b) => a - b);
         for (const p of page) {
           seen.push(p);
           checkpoint = p;
         }
-        if (isHeldBack(read.seq, read.floor, checkpoint)) wakeups++;
+        if (queries.isHeldBack(read.seq, read.floor, checkpoint)) wakeups++;
         read = { stage: 0, seq: 0, floor: undefined };
       }
     };
@@ -281,18 +272,21 @@ describe('MongoDB store: the outbox horizon never skips an event that commits la
 describe('docPage (keyset and prefix, as the SQLite twin)', () => {
   it('pages strictly after (field, id) in the order and matches a prefix in any case, literally', () => {
     expect(
-      docPage({ orderBy: { field: 'createdAt', direction: 'desc' }, after: { value: 't1', id: 'u1' } }),
+      queries.docPage({
+        orderBy: { field: 'createdAt', direction: 'desc' },
+        after: { value: 't1', id: 'u1' },
+      }),
     ).toEqual({
       $and: [
         { $or: [{ 'd.createdAt': { $lt: 't1' } }, { 'd.createdAt': { $eq: 't1' }, _id: { $lt: 'u1' } }] },
       ],
     });
-    const page = docPage({ prefix: { fields: ['name', 'email'], value: 'a.b' } }) as {
+    const page = queries.docPage({ prefix: { fields: ['name', 'email'], value: 'a.b' } }) as {
       $and: Array<{ $or: Array<Record<string, RegExp>> }>;
     };
     const re = page.$and[0]!.$or[0]!['d.name']!;
     expect([re.test('A.Bc'), re.test('axb')]).toEqual([true, false]);
-    expect(docPage({})).toEqual({});
-    expect(() => docPage({ after: { value: 1, id: 'x' } })).toThrow(/needs `orderBy`/);
+    expect(queries.docPage({})).toEqual({});
+    expect(() => queries.docPage({ after: { value: 1, id: 'x' } })).toThrow(/needs `orderBy`/);
   });
 });
