@@ -8,8 +8,8 @@
  * with the environment's value instead of a generated one (compose would use the environment's anyway).
  *
  * It also makes the platform CA and each service's certificate for mutual TLS between the containers
- * (scripts/meshCerts.mjs, with the openssl command-line tool) in `.mesh/` beside the compose file, kept
- * like the .env.
+ * (services/platform/src/grpc/meshCertificates.mjs, with the openssl command-line tool) in `.mesh/`
+ * beside the compose file, kept like the .env.
  *
  * Plain Node (no dependencies), so `make up` needs neither `npm ci` nor tsx.
  *   node scripts/dotenv.mjs [--env-file PATH] [--compose PATH]
@@ -19,7 +19,9 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureMeshCertificates } from './meshCerts.mjs';
+// by its path, not @meridian/platform: `make up` runs before any install, when no workspace is linked
+// eslint-disable-next-line no-restricted-imports
+import { ensureMeshCertificates } from '../services/platform/src/grpc/meshCertificates.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -16,7 +16,7 @@ import { REDIS_PERMISSIONS, REDIS_USER } from '../scripts/cluster/redis.js';
 import { BUS_PRINCIPALS } from '@meridian/platform/busAccess';
 import { MESH_SERVICES } from '@meridian/platform/grpc/callers';
 import { registerMeshFromEnv } from '@meridian/platform/grpc/mesh';
-import { MESH_SERVICES as MESH_CERT_NAMES } from '../scripts/meshCerts.mjs';
+import { MESH_SERVICES as MESH_CERT_NAMES } from '@meridian/platform/grpc/meshCertificates';
 import {
   DEPLOYABLES,
   compiledEntry,

@@ -1,6 +1,7 @@
-/** Types of scripts/meshCerts.mjs (plain Node, run by `make up` without tsx). */
+/** Types of meshCertificates.mjs (plain Node: `make up` runs it before anything is installed). */
 export declare const MESH_SERVICES: string[];
 export declare function ensureMeshCertificates(
   dir: string,
   names?: readonly string[],
+  options?: { loopback?: boolean },
 ): { dir: string; made: string[] };

@@ -1,12 +1,12 @@
 /**
- * The platform CA and a certificate per service for docker compose (mutual TLS between the processes:
- * services/platform/src/grpc/mesh.ts), made with the openssl command-line tool by `make up`
- * (scripts/dotenv.mjs) beside the .env, git-ignored and left out of the images: `.mesh/ca.{crt,key}`
- * and `.mesh/<service>/{ca.crt,tls.crt,tls.key}` (a cert-manager Secret's keys; compose's mesh-certs
- * copies each folder into that service's own volume). Each certificate's CN and DNS name is the
- * service's name, ECDSA P-256, for server and client authentication; folders 700, files 600. Kept files
- * are used as they are; a missing one is made again (a new CA makes every certificate again).
- * The same layout as the standalone's services/standalone/src/meshCertificates.ts, in plain Node.
+ * The platform CA and a certificate per process (mutual TLS between the processes: grpc/mesh.ts), made with
+ * the openssl command-line tool. Plain Node with no dependency, so `make up` (scripts/dotenv.mjs) runs it
+ * before anything is installed; the standalone and `make cluster` (standalone/meshCertificates.ts) run it
+ * too. Layout: `<dir>/ca.{crt,key}` (the CA) and `<dir>/<service>/{ca.crt,tls.crt,tls.key}` (a cert-manager
+ * Secret's keys, what GRPC_TLS_DIR points at; compose's mesh-certs copies each folder into that service's
+ * own volume). Each certificate's CN and DNS name is the service's name, ECDSA P-256, for server and client
+ * authentication; folders 700, files 600. Kept files are used as they are; a missing one is made again (a
+ * new CA makes every certificate again).
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -27,7 +27,7 @@ export const MESH_SERVICES = [
 
 const openssl = (args) => execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
 
-function issue(dir, keyFile, certFile, name, ca) {
+function issue(dir, keyFile, certFile, name, ca, loopback) {
   openssl([
     'req',
     '-x509',
@@ -62,7 +62,7 @@ function issue(dir, keyFile, certFile, name, ca) {
           '-CAkey',
           join(dir, 'ca.key'),
           '-addext',
-          `subjectAltName=DNS:${name}`,
+          `subjectAltName=DNS:${name}${loopback ? ',DNS:localhost,IP:127.0.0.1' : ''}`,
           '-addext',
           'basicConstraints=critical,CA:FALSE',
           '-addext',
@@ -76,10 +76,11 @@ function issue(dir, keyFile, certFile, name, ca) {
 }
 
 /**
- * The CA of `dir` and the certificate of each of `names`, made when missing.
+ * The CA of `dir` and the certificate of each of `names`, made when missing. With `loopback`, each
+ * certificate also names localhost and 127.0.0.1 (the processes of one machine listen on loopback).
  * @returns {{ dir: string, made: string[] }} the names whose certificate was made now ('ca' for the CA)
  */
-export function ensureMeshCertificates(dir, names = MESH_SERVICES) {
+export function ensureMeshCertificates(dir, names = MESH_SERVICES, { loopback = false } = {}) {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
   const made = [];
@@ -87,7 +88,7 @@ export function ensureMeshCertificates(dir, names = MESH_SERVICES) {
   const caCert = join(dir, 'ca.crt');
   const freshCa = !existsSync(caKey) || !existsSync(caCert);
   if (freshCa) {
-    issue(dir, caKey, caCert, 'meridian-platform-ca', true);
+    issue(dir, caKey, caCert, 'meridian-platform-ca', true, false);
     made.push('ca');
   }
   for (const name of names) {
@@ -97,7 +98,7 @@ export function ensureMeshCertificates(dir, names = MESH_SERVICES) {
     const key = join(own, 'tls.key');
     const cert = join(own, 'tls.crt');
     if (freshCa || !existsSync(key) || !existsSync(cert)) {
-      issue(dir, key, cert, name, false);
+      issue(dir, key, cert, name, false, loopback);
       made.push(name);
     }
     copyFileSync(caCert, join(own, 'ca.crt'));
