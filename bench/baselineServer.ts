@@ -3,13 +3,19 @@
  * the load generator in the bench process competes with neither:
  *   - a bare Node HTTP server                     GET /           → {"ok":true}
  *   - an Express app                              GET /hello      → {"ok":true}
- *   - a raw @grpc/grpc-js unary echo              bench.Echo/Echo (bytes in → the same bytes out)
+ *   - a raw @grpc/grpc-js unary echo              bench.Echo/Echo (bytes in → the same bytes out), on two
+ *     ports: plaintext, and over mutual TLS as the services' calls are (platform grpc/mesh.ts): its
+ *     certificate from GRPC_TLS_DIR (ca.crt, tls.crt, tls.key, the services' layout), a client
+ *     certificate signed by that CA required
  *   - a bare socket.io server on the bare HTTP server: POST /emit?to=<socket id> emits 'pong' to that
  *     socket and answers 204 (the baseline of "HTTP decision → socket push")
- * Listens on 127.0.0.1 only, on ports the OS picks; prints one JSON line with them on stdout.
+ * Listens on 127.0.0.1 only, on ports the OS picks; prints one JSON line with them on stdout
+ * ({ bare, express, grpc, grpcTls }).
  */
 import { createServer } from 'node:http';
 import * as grpc from '@grpc/grpc-js';
+import { commonEnvValue } from '@meridian/platform/config';
+import { loadMeshIdentity } from '@meridian/platform/grpc/mesh';
 import { listenOn } from '@meridian/platform/util/freePort';
 import express from 'express';
 import { Server as SocketServer } from 'socket.io';
@@ -41,16 +47,23 @@ grpcServer.addService(echoServiceDefinition, {
   echo: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) =>
     callback(null, call.request),
 });
-const grpcPort = await new Promise<number>((resolve, reject) =>
-  grpcServer.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, port) =>
-    err ? reject(err) : resolve(port),
-  ),
+const bindGrpc = (credentials: grpc.ServerCredentials) =>
+  new Promise<number>((resolve, reject) =>
+    grpcServer.bindAsync('127.0.0.1:0', credentials, (err, port) => (err ? reject(err) : resolve(port))),
+  );
+const tlsDir = commonEnvValue(process.env, 'GRPC_TLS_DIR');
+if (!tlsDir) throw new Error('baselineServer: GRPC_TLS_DIR (the TLS echo certificate folder) is not set');
+const tls = loadMeshIdentity(tlsDir);
+const grpcPort = await bindGrpc(grpc.ServerCredentials.createInsecure());
+const grpcTlsPort = await bindGrpc(
+  grpc.ServerCredentials.createSsl(tls.ca, [{ cert_chain: tls.cert, private_key: tls.key }], true),
 );
 
 const ports = {
   bare: await listenOn(bare, 0, '127.0.0.1'),
   express: await listenOn(hello, 0, '127.0.0.1'),
   grpc: grpcPort,
+  grpcTls: grpcTlsPort,
 };
 process.stdout.write(`${JSON.stringify(ports)}\n`);
 

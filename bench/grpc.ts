@@ -1,6 +1,8 @@
 /**
  * Ledger postings per second through gRPC, against a raw grpc-js unary echo measured the same way in the
- * same run. The goal's figures are on the ledger as deployed: its program as its
+ * same run (bench/echoService.ts, served by bench/baselineServer.ts) twice: over a plaintext channel, the
+ * goal's baseline ("÷ echo"), and over mutual TLS as the ledger's calls are ("÷ TLS echo": what the
+ * ledger costs beyond the transport). The goal's figures are on the ledger as deployed: its program as its
  * own process (ledgerProcess.ts; docker-compose, Kubernetes and `make cluster` run it so), where its
  * outbox relay has a thread of its own and the services that consume its events run elsewhere. The
  * standalone target's ledger (one process for the whole product: every consumer of the postings' events
@@ -26,7 +28,8 @@
  * layer), and the command path alone in this process (ledgerCommandPath.ts). A last one runs that command
  * path on a store with synchronous NORMAL instead of the ledger's FULL (sqliteFile.ts): what syncing the
  * WAL at every COMMIT costs a posting.
- * The runs (echo, spread, hot 100, hot 100k, the breakdown's) are interleaved in BENCH_ROUNDS slices (A B C D, D C B A, …)
+ * The runs (echo, TLS echo, spread, hot 100, hot 100k, the other ledgers' spread, the breakdown's) are
+ * interleaved in BENCH_ROUNDS slices (A B C D, D C B A, …)
  * so a machine whose load drifts during the run, and the target's event backlog after a run, weigh on all
  * of them alike; each figure is its slices' calls over their summed wall time.
  */
@@ -38,6 +41,7 @@ import {
   createGrpcClient,
   waitForClientReady,
 } from '@meridian/platform/grpc/index';
+import type { MeshIdentity } from '@meridian/platform/grpc/mesh';
 import {
   CreateDepositRequest,
   DecideDepositRequest,
@@ -50,7 +54,7 @@ import {
   SettleMaturityRequest,
 } from '@meridian/proto/meridian/ledger/v1/ledger';
 import { withMeshIdentities } from './children.js';
-import { echo, echoClient } from './echoService.js';
+import { echo, echoClient, echoTlsClient } from './echoService.js';
 import { openLedgerCommandPath } from './ledgerCommandPath.js';
 import { threadCpuMs } from './logins.js';
 import { figure, runSlice, type LoadFigure, type LoadSlice } from './load.js';
@@ -64,7 +68,10 @@ export interface GrpcBenchOptions {
   hotEvents?: number;
   /** The time and count of each run are split into this many slices, run interleaved (A B C, C B A, …). */
   rounds: number;
+  /** The plaintext echo's address. */
   echoAddress: string;
+  /** The mutual-TLS echo's address, and the certificate of its CA the bench presents to it. */
+  echoTls: { address: string; caller: MeshIdentity };
   /** The ledgers measured: the first on every run (the goal's figures), the others on the spread run only. */
   ledgers: LedgerUnderTest[];
   log(figure: LoadFigure, unit: string): void;
@@ -96,11 +103,46 @@ function ledgerClients(l: LedgerUnderTest): LedgerClients {
   }));
 }
 
+/** The runs' figures by what each measures (grpcFigureRows: in the tables' order, the runs'). */
+export interface GrpcFigures {
+  /** baseline: grpc-js unary echo over a plaintext channel (the goal's baseline) */
+  echo: LoadFigure;
+  /** baseline: the same echo over mutual TLS (the ledger's calls' transport) */
+  echoTls: LoadFigure;
+  /** the goal's ledger: postings round-robin over the spread users */
+  spread: LoadFigure;
+  /** the goal's ledger: postings on one user's short stream */
+  hot: LoadFigure;
+  /** the goal's ledger: postings on one user's long stream */
+  hotLong: LoadFigure;
+  /** the other ledgers' spread runs, in the order of `ledgers` after the first */
+  otherSpreads: LoadFigure[];
+  /** the breakdown (BREAKDOWN): GetBalances calls, the command path, the command path with NORMAL */
+  read: LoadFigure;
+  path: LoadFigure;
+  pathNormal: LoadFigure;
+}
+
+/** The figures in the order the tables list them (the runs' order). */
+export const grpcFigureRows = (f: GrpcFigures): LoadFigure[] => [
+  f.echo,
+  f.echoTls,
+  f.spread,
+  f.hot,
+  f.hotLong,
+  ...f.otherSpreads,
+  f.read,
+  f.path,
+  f.pathNormal,
+];
+
 export interface GrpcBenchResult {
-  figures: LoadFigure[];
+  figures: GrpcFigures;
   ratios: {
-    /** ledger postings/s (spread) ÷ bare gRPC echo calls/s */
+    /** ledger postings/s (spread) ÷ bare gRPC echo calls/s (plaintext) */
     spreadVsEcho: number;
+    /** ledger postings/s (spread) ÷ gRPC echo calls/s over mutual TLS */
+    spreadVsEchoTls: number;
     /** ledger postings/s (hot account, short stream) ÷ bare gRPC echo calls/s */
     hotVsEcho: number;
     /** hot (short stream) ÷ spread */
@@ -109,7 +151,7 @@ export interface GrpcBenchResult {
     hotLongVsSpread?: number;
     /** hot (long stream) ÷ hot (short stream): 1 when a command's cost does not grow with its stream */
     hotLongVsHotShort?: number;
-    /** The other ledgers' spread postings/s ÷ echo calls/s, by their name */
+    /** The other ledgers' spread postings/s ÷ (plaintext) echo calls/s, by their name */
     others?: Record<string, number>;
   };
   /** The ledgers measured, the goal's first */
@@ -125,10 +167,10 @@ export interface GrpcBenchResult {
    * (the call layer) and its command path alone in the bench's process, each with its CPU.
    */
   breakdown?: {
-    /** GetBalances calls/s ÷ echo calls/s, and the ledger event loop's CPU per such call (ms) */
+    /** GetBalances calls/s ÷ (plaintext) echo calls/s, and the ledger event loop's CPU per such call (ms) */
     readVsEcho: number;
     readMainMsPerCall: number;
-    /** the command path's postings/s ÷ echo calls/s, and this process's CPU per posting on it (ms) */
+    /** the command path's postings/s ÷ (plaintext) echo calls/s, and this process's CPU per posting on it (ms) */
     pathVsEcho: number;
     pathCpuMsPerPosting: number;
     /** the command path's postings/s with the ledger's synchronous FULL ÷ with NORMAL (the cost of durability) */
@@ -150,6 +192,19 @@ const BREAKDOWN_READ = 'GetBalances (one document read, no write)';
 const BREAKDOWN_PATH = 'command path in the bench process (no gRPC, no relay)';
 const BREAKDOWN_PATH_NORMAL = `${BREAKDOWN_PATH}, synchronous NORMAL`;
 
+/** What a run measures: a field of GrpcFigures ('otherSpread': one of its otherSpreads). */
+type RunRole = Exclude<keyof GrpcFigures, 'otherSpreads'> | 'otherSpread';
+
+/** One of the interleaved runs: its slices, and the ledger whose postings it makes (index in `ledgers`; -1: none). */
+interface GrpcRun {
+  role: RunRole;
+  name: string;
+  unit: string;
+  call: (i: number) => Promise<unknown>;
+  slices: LoadSlice[];
+  on: number;
+}
+
 const WARMUP_CALLS = 200;
 /** Each SettleMaturity posting appends two events (TransactionPosted, BalancesChanged). */
 const EVENTS_PER_POSTING = 2;
@@ -167,17 +222,21 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
 
   if (o.ledgers.length === 0) throw new Error('benchGrpc: no ledger to measure');
   const ec = echoClient(o.echoAddress);
+  const tlsEc = echoTlsClient(o.echoTls.address, o.echoTls.caller);
   const clients = o.ledgers.map(ledgerClients);
   const [ledger] = clients as [LedgerClients, ...LedgerClients[]];
   let closePath = async () => {};
   try {
     await waitForClientReady(ec, 5_000);
+    await waitForClientReady(tlsEc, 5_000);
     for (const c of clients)
       for (const client of [c.user, c.service]) await waitForClientReady(client, 10_000);
 
-    // baseline: raw grpc-js unary echo of a 64-byte payload (about the size of a small request)
+    // the baselines: raw grpc-js unary echo of a 64-byte payload (about the size of a small request),
+    // over plaintext and over mutual TLS
     const payload = Buffer.alloc(64, 1);
     const callEcho = () => echo(ec, payload);
+    const callEchoTls = () => echo(tlsEc, payload);
 
     const tag = randomUUID().slice(0, 8);
     const admin = { userId: `bench-admin-${tag}`, sessionId: 'bench', impersonatorId: '', correlationId: '' };
@@ -305,6 +364,7 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
     const callLong = () => post(longUser);
 
     await slice(callEcho, WARMUP_CALLS);
+    await slice(callEchoTls, WARMUP_CALLS);
     await slice(callRead, WARMUP_CALLS);
     await slice(callPath, WARMUP_CALLS);
     await slice(callPathNormal, WARMUP_CALLS);
@@ -317,64 +377,63 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
 
     const [goal, ...others] = o.ledgers;
     const named = (l: LedgerUnderTest, what: string) => `ledger (${l.name}): ${what}`;
-    const runs = [
-      {
-        name: 'baseline: grpc-js unary echo',
-        unit: 'calls/s',
-        call: callEcho,
-        slices: [] as LoadSlice[],
-        on: -1,
-      },
-      {
-        name: named(goal!, `postings, ${o.spreadUsers} users`),
-        unit: 'postings/s',
-        call: callSpread(0),
-        slices: [] as LoadSlice[],
-        on: 0,
-      },
-      {
-        name: named(goal!, `hot account, ${hotStreamEvents.short} events`),
-        unit: 'postings/s',
-        call: callHot,
-        slices: [] as LoadSlice[],
-        on: 0,
-      },
-      {
-        name: named(goal!, `hot account, ${hotStreamEvents.long} events`),
-        unit: 'postings/s',
-        call: callLong,
-        slices: [] as LoadSlice[],
-        on: 0,
-      },
-      ...others.map((l, i) => ({
-        name: named(l, `postings, ${o.spreadUsers} users`),
-        unit: 'postings/s',
-        call: callSpread(i + 1),
-        slices: [] as LoadSlice[],
-        on: i + 1,
-      })),
+    const defineRun = (
+      role: RunRole,
+      name: string,
+      unit: string,
+      call: GrpcRun['call'],
+      on: number,
+    ): GrpcRun => ({
+      role,
+      name,
+      unit,
+      call,
+      slices: [],
+      on,
+    });
+    const runs: GrpcRun[] = [
+      defineRun('echo', 'baseline: grpc-js unary echo', 'calls/s', callEcho, -1),
+      defineRun('echoTls', 'baseline: grpc-js unary echo, mutual TLS', 'calls/s', callEchoTls, -1),
+      defineRun('spread', named(goal!, `postings, ${o.spreadUsers} users`), 'postings/s', callSpread(0), 0),
+      defineRun(
+        'hot',
+        named(goal!, `hot account, ${hotStreamEvents.short} events`),
+        'postings/s',
+        callHot,
+        0,
+      ),
+      defineRun(
+        'hotLong',
+        named(goal!, `hot account, ${hotStreamEvents.long} events`),
+        'postings/s',
+        callLong,
+        0,
+      ),
+      ...others.map((l, i) =>
+        defineRun(
+          'otherSpread',
+          named(l, `postings, ${o.spreadUsers} users`),
+          'postings/s',
+          callSpread(i + 1),
+          i + 1,
+        ),
+      ),
       // the breakdown (BREAKDOWN): not postings of a ledger process (`on` -1)
-      {
-        name: named(goal!, BREAKDOWN_READ),
-        unit: 'calls/s',
-        call: callRead,
-        slices: [] as LoadSlice[],
-        on: -1,
-      },
-      {
-        name: `ledger ${BREAKDOWN_PATH}: postings, ${o.spreadUsers} users`,
-        unit: 'postings/s',
-        call: callPath,
-        slices: [] as LoadSlice[],
-        on: -1,
-      },
-      {
-        name: `ledger ${BREAKDOWN_PATH_NORMAL}: postings, ${o.spreadUsers} users`,
-        unit: 'postings/s',
-        call: callPathNormal,
-        slices: [] as LoadSlice[],
-        on: -1,
-      },
+      defineRun('read', named(goal!, BREAKDOWN_READ), 'calls/s', callRead, -1),
+      defineRun(
+        'path',
+        `ledger ${BREAKDOWN_PATH}: postings, ${o.spreadUsers} users`,
+        'postings/s',
+        callPath,
+        -1,
+      ),
+      defineRun(
+        'pathNormal',
+        `ledger ${BREAKDOWN_PATH_NORMAL}: postings, ${o.spreadUsers} users`,
+        'postings/s',
+        callPathNormal,
+        -1,
+      ),
     ];
     // the CPU of the breakdown's runs, slice by slice: the goal ledger's event loop on the reads (taken
     // out of its postings' CPU below), this process's on the command path
@@ -424,22 +483,36 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
         `  ledger (${l.name}) CPU per posting (until its process went quiet): event loop ${c.mainMsPerPosting} ms, other threads ${c.threadsMsPerPosting} ms (${postings} postings)`,
       );
     }
-    const figures = runs.map((run) => {
-      const f = figure(run.name, run.slices);
-      o.log(f, run.unit);
-      return f;
+    const measured = runs.map((r) => {
+      const f = figure(r.name, r.slices);
+      o.log(f, r.unit);
+      return { role: r.role, f };
     });
-    const [echoFig, spread, hot, long, ...rest] = figures;
-    const [read, pathFig, pathNormalFig] = rest.slice(-3);
-    const otherSpreads = rest.slice(0, -3);
-    const readCalls = read!.count;
-    const pathPostings = pathFig!.count;
+    const one = (role: Exclude<RunRole, 'otherSpread'>): LoadFigure => {
+      const m = measured.find((x) => x.role === role);
+      if (!m) throw new Error(`benchGrpc: no ${role} run`);
+      return m.f;
+    };
+    const figures: GrpcFigures = {
+      echo: one('echo'),
+      echoTls: one('echoTls'),
+      spread: one('spread'),
+      hot: one('hot'),
+      hotLong: one('hotLong'),
+      otherSpreads: measured.filter((x) => x.role === 'otherSpread').map((x) => x.f),
+      read: one('read'),
+      path: one('path'),
+      pathNormal: one('pathNormal'),
+    };
+    const { echo: echoFig, echoTls: echoTlsFig, spread, hot, hotLong: long, read, path: pathFig } = figures;
+    const readCalls = read.count;
+    const pathPostings = pathFig.count;
     console.log(
       `  where a posting's time goes: the ledger's event loop spends ${(readCpu.main / Math.max(1, readCalls)).toFixed(3)} ms on a GetBalances call; ` +
         `its command path alone costs ${(pathCpuMs / Math.max(1, pathPostings)).toFixed(3)} ms of CPU per posting (this process)`,
     );
     const ratio = (a: number, b: number) => (b > 0 ? +(a / b).toFixed(3) : NaN);
-    const pathFullVsNormal = ratio(pathFig!.perSecond, pathNormalFig!.perSecond);
+    const pathFullVsNormal = ratio(pathFig.perSecond, figures.pathNormal.perSecond);
     console.log(
       `  durability: the command path posts ${pathFullVsNormal} × as fast with synchronous FULL (the ledger's) as with NORMAL`,
     );
@@ -447,6 +520,7 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
       figures,
       ratios: {
         spreadVsEcho: ratio(spread.perSecond, echoFig.perSecond),
+        spreadVsEchoTls: ratio(spread.perSecond, echoTlsFig.perSecond),
         hotVsEcho: ratio(hot.perSecond, echoFig.perSecond),
         hotVsSpread: ratio(hot.perSecond, spread.perSecond),
         hotLongVsSpread: ratio(long.perSecond, spread.perSecond),
@@ -454,7 +528,10 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
         ...(others.length
           ? {
               others: Object.fromEntries(
-                others.map((l, i) => [l.name, ratio(otherSpreads[i]!.perSecond, echoFig.perSecond)]),
+                others.map((l, i) => [
+                  l.name,
+                  ratio(figures.otherSpreads[i]?.perSecond ?? NaN, echoFig.perSecond),
+                ]),
               ),
             }
           : {}),
@@ -464,9 +541,9 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
       hotStreamEvents,
       ...(cpu.length ? { cpu } : {}),
       breakdown: {
-        readVsEcho: ratio(read!.perSecond, echoFig.perSecond),
+        readVsEcho: ratio(read.perSecond, echoFig.perSecond),
         readMainMsPerCall: +(readCpu.main / Math.max(1, readCalls)).toFixed(3),
-        pathVsEcho: ratio(pathFig!.perSecond, echoFig.perSecond),
+        pathVsEcho: ratio(pathFig.perSecond, echoFig.perSecond),
         pathCpuMsPerPosting: +(pathCpuMs / Math.max(1, pathPostings)).toFixed(3),
         pathFullVsNormal,
       },
@@ -474,6 +551,7 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
   } finally {
     await closePath();
     ec.close();
+    tlsEc.close();
     for (const c of clients) {
       c.user.close();
       c.service.close();

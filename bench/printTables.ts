@@ -1,4 +1,6 @@
 /** The bench run's results as tables on the console (bench/run.ts prints them after the run). */
+import { grpcFigureRows } from './grpc.js';
+import type { LoadFigure } from './load.js';
 import type { BenchResult } from './results.js';
 import { table } from './table.js';
 
@@ -26,10 +28,11 @@ export function printTables(r: BenchResult): void {
 
   if ('figures' in r.grpc) {
     console.log('\ngRPC unary (calls/s; latency per call ms)');
-    const [echoFig, spread] = r.grpc.figures;
+    const { echo: echoFig, echoTls, spread } = r.grpc.figures;
+    const isEcho = (f: LoadFigure) => f === echoFig || f === echoTls;
     table(
-      ['run', 'calls/s', 'p50', 'p99', 'calls', 'errors', '÷ echo', '÷ spread'],
-      r.grpc.figures.map((f) => [
+      ['run', 'calls/s', 'p50', 'p99', 'calls', 'errors', '÷ echo', '÷ TLS echo', '÷ spread'],
+      grpcFigureRows(r.grpc.figures).map((f) => [
         f.name,
         f.perSecond,
         f.p50,
@@ -37,8 +40,12 @@ export function printTables(r: BenchResult): void {
         f.count,
         f.errors,
         +(f.perSecond / echoFig.perSecond).toFixed(3),
-        f === echoFig ? '–' : +(f.perSecond / spread.perSecond).toFixed(3),
+        +(f.perSecond / echoTls.perSecond).toFixed(3),
+        isEcho(f) ? '–' : +(f.perSecond / spread.perSecond).toFixed(3),
       ]),
+    );
+    console.log(
+      `  ÷ echo: against the plaintext echo (the goal's baseline); ÷ TLS echo: against the same echo over mutual TLS, the ledger's transport (spread ÷ TLS echo ${r.grpc.ratios.spreadVsEchoTls})`,
     );
     console.log(
       `  hot account: ${r.grpc.hotPostings} postings on one user's ledger stream by the end; the long hot stream held ${r.grpc.hotStreamEvents?.long ?? '?'} events at its start (a command reads its state row, not its stream)`,

@@ -9,6 +9,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from './children.js';
+import { grpcFigureRows } from './grpc.js';
+import type { LoadFigure } from './load.js';
 import { isNotSelected, NOT_SELECTED, type BenchResult } from './results.js';
 import { SPA_HEADER, spaGoalLine, spaRows } from './spa.js';
 import { printLogins } from './logins.js';
@@ -62,7 +64,8 @@ function httpSection(r: BenchResult): string[] {
 
 function grpcSection(r: BenchResult): string[] {
   if (!('figures' in r.grpc)) return ['## Ledger postings through gRPC', '', `skipped: ${r.grpc.skipped}`];
-  const [echoFig, spread] = r.grpc.figures;
+  const { echo: echoFig, echoTls, spread } = r.grpc.figures;
+  const isEcho = (f: LoadFigure) => f === echoFig || f === echoTls;
   const out = [
     `## Ledger postings through gRPC (${r.grpc.ledgers ? `the goal's: ${r.grpc.ledgers[0]}` : 'standalone target'})`,
     '',
@@ -78,13 +81,15 @@ function grpcSection(r: BenchResult): string[] {
     `One posting per call (SettleMaturity of a fresh investment: a three-entry transaction), ${r.settings.grpcConcurrency} calls in flight,`,
     `the runs interleaved in ${r.settings.rounds} slices. Hot account: ${r.grpc.hotPostings} postings on one user's stream by the end;`,
     `"hot 100k" starts with the stream already holding that many events (no command folds its stream).`,
+    `÷ grpc echo is against the plaintext echo (the goal's baseline); ÷ TLS echo against the same echo over mutual TLS,`,
+    `the transport of the ledger's calls: spread ÷ TLS echo ${n(r.grpc.ratios.spreadVsEchoTls)}.`,
     '',
-    '| run | calls/s | p50 ms | p99 ms | calls | errors | ÷ grpc echo | ÷ spread |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| run | calls/s | p50 ms | p99 ms | calls | errors | ÷ grpc echo | ÷ TLS echo | ÷ spread |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
-  for (const f of r.grpc.figures)
+  for (const f of grpcFigureRows(r.grpc.figures))
     out.push(
-      `| ${f.name} | ${f.perSecond} | ${f.p50} | ${f.p99} | ${f.count} | ${f.errors} | ${(f.perSecond / echoFig.perSecond).toFixed(3)} | ${f === echoFig ? '–' : (f.perSecond / spread.perSecond).toFixed(3)} |`,
+      `| ${f.name} | ${f.perSecond} | ${f.p50} | ${f.p99} | ${f.count} | ${f.errors} | ${(f.perSecond / echoFig.perSecond).toFixed(3)} | ${(f.perSecond / echoTls.perSecond).toFixed(3)} | ${isEcho(f) ? '–' : (f.perSecond / spread.perSecond).toFixed(3)} |`,
     );
   const goalCpu = r.grpc.cpu?.[0];
   const b = r.grpc.breakdown;

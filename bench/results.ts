@@ -87,6 +87,7 @@ export function headlineOf(r: Omit<BenchResult, 'headline'>): Record<string, num
   }
   if ('ratios' in r.grpc) {
     h['ledger spread ÷ grpc echo (calls/s)'] = r.grpc.ratios.spreadVsEcho;
+    h['ledger spread ÷ grpc echo over mutual TLS (calls/s)'] = r.grpc.ratios.spreadVsEchoTls;
     h['ledger hot ÷ grpc echo (calls/s)'] = r.grpc.ratios.hotVsEcho;
     h['ledger hot ÷ spread (postings/s)'] = r.grpc.ratios.hotVsSpread;
     for (const [name, q] of Object.entries(r.grpc.ratios.others ?? {}))

@@ -6,7 +6,8 @@
  *   1. HTTP (http.ts): bare Node HTTP and an Express hello route (baselines) vs the gateway's /healthz
  *      and an authenticated GET api/users/getUser, with autocannon.
  *   2. Admin decision → investor socket push latency p50/p99 (socket.ts) vs a bare socket.io emit.
- *   3. Ledger postings/s through gRPC (grpc.ts), many accounts vs one hot account, vs a raw grpc-js echo.
+ *   3. Ledger postings/s through gRPC (grpc.ts), many accounts vs one hot account, vs a raw grpc-js echo
+ *      over plaintext and over mutual TLS.
  *   4. Events/s and publish → handled latency through the Kafka bus on a real broker (kafkaBus.ts) vs the
  *      in-process bus on a SQLite file.
  *   5. The cluster (cluster.ts: every service its own process on that broker, two gateways): admin decision
@@ -227,6 +228,7 @@ async function main(): Promise<void> {
               hotEvents: settings.hotEvents,
               rounds: settings.rounds,
               echoAddress: `127.0.0.1:${baselines.grpc}`,
+              echoTls: { address: `127.0.0.1:${baselines.grpcTls}`, caller: baselines.echoCaller },
               ledgers: [
                 {
                   name: 'own process',

@@ -2,14 +2,18 @@
  * The standalone target as a child process for the bench: fresh DATA_DIR, ports chosen here (HTTP and
  * the ledger's LEDGER_GRPC_ADDR, both on 127.0.0.1), the admin from ADMIN_EMAIL / ADMIN_PASSWORD (the
  * bench's env, or generated), in-memory key-value (REDIS_URL removed, so rate-limit counters do not
- * carry over between runs). Its stdout/stderr go to bench/results/standalone.log.
+ * carry over between runs). Its stdout/stderr go to bench/results/standalone.log. The baseline servers'
+ * child process too (startBaselines).
  */
 import { benchText } from './config.js';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { z } from 'zod';
+import type { MeshIdentity } from '@meridian/platform/grpc/mesh';
 import { freePort } from '@meridian/platform/util/freePort';
+import { keptMeshCertificates } from '@meridian/standalone/meshCertificates';
 import { root, sleep, startChild } from './children.js';
 
 export interface StandaloneTarget {
@@ -99,43 +103,66 @@ export async function startStandaloneTarget(
   };
 }
 
-/** The baseline servers (bench/baselineServer.ts) as a child process; resolves with their ports. */
-export async function startBaselines(): Promise<{
-  bare: number;
-  express: number;
-  grpc: number;
-  stop(): Promise<void>;
-}> {
-  const child = startChild(
-    'bench/baselineServer.ts',
-    { ...process.env },
-    { stdout: 'pipe', stderr: 'inherit' },
-  );
+/** The ports bench/baselineServer.ts prints (its header says what serves each). */
+const baselinePorts = z.object({
+  bare: z.number().int(),
+  express: z.number().int(),
+  grpc: z.number().int(),
+  grpcTls: z.number().int(),
+});
+type BaselinePorts = z.infer<typeof baselinePorts>;
+
+/** Names of the TLS echo's two certificates, of one CA made for the run. */
+const ECHO_SERVER = 'bench-echo';
+const ECHO_CALLER = 'bench-echo-caller';
+
+/**
+ * The baseline servers (bench/baselineServer.ts) as a child process; resolves with their ports and the
+ * identity to call the TLS echo with (`echoCaller`: a certificate of the echo's CA, for
+ * echoService.ts echoTlsClient). The CA and the two certificates are made (keptMeshCertificates) in a
+ * temporary folder whose `bench-echo` folder is the child's GRPC_TLS_DIR; the folder is removed once
+ * the child has read it (it is up) or has failed.
+ */
+export async function startBaselines(): Promise<
+  BaselinePorts & { echoCaller: MeshIdentity; stop(): Promise<void> }
+> {
+  const meshDir = mkdtempSync(join(tmpdir(), 'meridian-bench-echo-'));
+  let child: ReturnType<typeof startChild> | undefined;
   try {
-    const ports = await new Promise<{ bare: number; express: number; grpc: number }>((resolve, reject) => {
+    const [, echoCaller] = keptMeshCertificates(meshDir, [ECHO_SERVER, ECHO_CALLER]);
+    if (!echoCaller) throw new Error('the TLS echo caller certificate was not made');
+    const started = startChild(
+      'bench/baselineServer.ts',
+      { ...process.env, GRPC_TLS_DIR: join(meshDir, ECHO_SERVER) },
+      { stdout: 'pipe', stderr: 'inherit' },
+    );
+    child = started;
+    const ports = await new Promise<BaselinePorts>((resolve, reject) => {
       let buf = '';
       const timer = setTimeout(() => reject(new Error('baseline servers not ready in 30 s')), 30_000);
-      child.process.stdout?.on('data', (d: Buffer) => {
+      started.process.stdout?.on('data', (d: Buffer) => {
         buf += d.toString();
         const nl = buf.indexOf('\n');
         if (nl >= 0) {
           clearTimeout(timer);
           try {
-            resolve(JSON.parse(buf.slice(0, nl)) as { bare: number; express: number; grpc: number });
+            resolve(baselinePorts.parse(JSON.parse(buf.slice(0, nl))));
           } catch (err) {
-            reject(err as Error);
+            reject(err);
           }
         }
       });
-      child.process.once('exit', (code) => {
+      started.process.once('exit', (code) => {
         clearTimeout(timer);
         reject(new Error(`baseline servers exited with ${code}`));
       });
     });
-    child.process.stdout?.resume();
-    return { ...ports, stop: () => child.stop(3_000) };
+    started.process.stdout?.resume();
+    return { ...ports, echoCaller, stop: () => started.stop(3_000) };
   } catch (err) {
-    await child.stop(3_000);
+    await child?.stop(3_000);
     throw err;
+  } finally {
+    rmSync(meshDir, { recursive: true, force: true });
   }
 }
