@@ -108,8 +108,10 @@ export const ACCOUNT_SCREENS: Screen[] = [
       await tab.click();
       // the first user whose role can be changed (an admin's own row is disabled)
       await page.locator('button[aria-label^="Change role of"]:not([disabled])').first().click();
-      await page.getByRole('button', { name: 'Update role' }).click();
-      await page.getByRole('alert').waitFor();
+      const dialog = page.getByRole('dialog', { name: 'Change role' });
+      await dialog.getByRole('button', { name: 'Update role' }).click();
+      // the dialog's own alert: a toast (also an alert) may show beside it
+      await dialog.getByRole('alert').waitFor();
     },
   },
   { name: 'verify', path: '/verify/sample-token' },
@@ -378,6 +380,11 @@ export async function mockApi(context: BrowserContext, loggedIn: boolean): Promi
     if (path === 'users/getUser')
       return loggedIn ? json(200, admin) : json(401, { message: 'Not authorized, please login' });
     if (path === 'users/getUsers') return json(200, users);
+    if (path === 'users/userStats') {
+      const verified = users.filter((u) => u.isVerified).length;
+      const suspended = users.filter((u) => u.role === 'suspended').length;
+      return json(200, { total: users.length, verified, unverified: users.length - verified, suspended });
+    }
     if (path === 'countries')
       return json(200, [
         { name: 'Canada', code: 'CA' },
