@@ -70,7 +70,6 @@ export function TransactionPage() {
       {(deposit) => (
         <DecisionPanel
           kind="deposit"
-          queue="deposits"
           id={transactionId}
           decisionId={depositId(deposit)}
           amount={formatUsd(deposit.amount)}

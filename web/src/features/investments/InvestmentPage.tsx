@@ -37,7 +37,6 @@ export function InvestmentPage() {
       {(investment) => (
         <DecisionPanel
           kind="investment"
-          queue="investments"
           id={investmentId}
           eyebrow={`${planNameOf(investment) || 'Investment'} plan`}
           amount={formatUsd(investment.amount)}

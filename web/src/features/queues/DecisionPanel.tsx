@@ -22,10 +22,18 @@ export interface DecisionChoice<D extends string> {
   failed: string;
 }
 
+/** The admin queue of each kind of money record decided here (the kind is also the record's claim kind). */
+const QUEUE_OF = {
+  deposit: 'deposits',
+  investment: 'investments',
+  withdrawal: 'withdrawals',
+} as const satisfies Partial<Record<ClaimKind, QueueName>>;
+
+type DecisionKind = keyof typeof QUEUE_OF;
+
 export interface DecisionPanelProps<D extends string> {
-  /** The item's claim kind and admin queue; `id` is the item's id in the route, the claim and the queue. */
-  kind: ClaimKind;
-  queue: QueueName;
+  /** The item's claim kind, which names its queue (QUEUE_OF); `id`: its id in the route, claim and queue. */
+  kind: DecisionKind;
   id: string;
   /** The id the decision is sent for (default `id`). */
   decisionId?: string;
@@ -59,7 +67,8 @@ export interface DecisionPanelProps<D extends string> {
  * (features/claims), toasts the outcome and takes the item off the admin queue.
  */
 export function DecisionPanel<D extends string>(props: DecisionPanelProps<D>) {
-  const { kind, queue, id, pending, choices, layout } = props;
+  const { kind, id, pending, choices, layout } = props;
+  const queue = QUEUE_OF[kind];
   const dispatch = useServerApiDispatch();
   const [busy, setBusy] = useState<D | null>(null);
   const isAdmin = useAppSelector((s) => s.auth.user?.role === 'admin');

@@ -67,7 +67,6 @@ export function WithdrawalPage() {
       {w && shown && who ? (
         <DecisionPanel
           kind="withdrawal"
-          queue="withdrawals"
           id={id}
           amount={formatUsd(w.amount)}
           status={<StatusBadge status={w.status} tone={shown.tone} label={shown.label} />}
