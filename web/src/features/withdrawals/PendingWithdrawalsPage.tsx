@@ -9,7 +9,6 @@ export const PENDING_WITHDRAWALS_MESSAGES = {
   fetched: 'Pending withdrawals fetched successfully',
   failed: 'Failed to fetch pending withdrawals.',
   empty: 'No pending withdrawals found.',
-  loading: 'Loading pending withdrawals...',
 } as const;
 
 /** /admin-pending-wallet: withdrawal requests waiting for approval; live queue 'withdrawals'. */
@@ -22,7 +21,7 @@ export function PendingWithdrawalsPage() {
       queue={{
         useQueue: usePendingWithdrawalsInfiniteQuery,
         claim: 'withdrawal',
-        texts: PENDING_WITHDRAWALS_MESSAGES,
+        texts: { ...PENDING_WITHDRAWALS_MESSAGES, loading: 'Loading pending withdrawals...' },
         toastId: 'pending-withdrawals',
       }}
       cardOf={(w) => {
