@@ -103,28 +103,31 @@ function ledgerClients(l: LedgerUnderTest): LedgerClients {
   }));
 }
 
-/** The runs' figures by what each measures (grpcFigureRows: in the tables' order, the runs'). */
-export interface GrpcFigures {
+/** One `T` per run, by what the run measures (grpcFigureRows lists them in the runs' and tables' order). */
+export interface ByRun<T> {
   /** baseline: grpc-js unary echo over a plaintext channel (the goal's baseline) */
-  echo: LoadFigure;
+  echo: T;
   /** baseline: the same echo over mutual TLS (the ledger's calls' transport) */
-  echoTls: LoadFigure;
+  echoTls: T;
   /** the goal's ledger: postings round-robin over the spread users */
-  spread: LoadFigure;
+  spread: T;
   /** the goal's ledger: postings on one user's short stream */
-  hot: LoadFigure;
+  hot: T;
   /** the goal's ledger: postings on one user's long stream */
-  hotLong: LoadFigure;
+  hotLong: T;
   /** the other ledgers' spread runs, in the order of `ledgers` after the first */
-  otherSpreads: LoadFigure[];
+  otherSpreads: T[];
   /** the breakdown (BREAKDOWN): GetBalances calls, the command path, the command path with NORMAL */
-  read: LoadFigure;
-  path: LoadFigure;
-  pathNormal: LoadFigure;
+  read: T;
+  path: T;
+  pathNormal: T;
 }
 
-/** The figures in the order the tables list them (the runs' order). */
-export const grpcFigureRows = (f: GrpcFigures): LoadFigure[] => [
+/** The runs' figures by what each measures. */
+export type GrpcFigures = ByRun<LoadFigure>;
+
+/** The runs (or their figures) in the order they run and the tables list them. */
+export const grpcFigureRows = <T>(f: ByRun<T>): T[] => [
   f.echo,
   f.echoTls,
   f.spread,
@@ -192,12 +195,8 @@ const BREAKDOWN_READ = 'GetBalances (one document read, no write)';
 const BREAKDOWN_PATH = 'command path in the bench process (no gRPC, no relay)';
 const BREAKDOWN_PATH_NORMAL = `${BREAKDOWN_PATH}, synchronous NORMAL`;
 
-/** What a run measures: a field of GrpcFigures ('otherSpread': one of its otherSpreads). */
-type RunRole = Exclude<keyof GrpcFigures, 'otherSpreads'> | 'otherSpread';
-
 /** One of the interleaved runs: its slices, and the ledger whose postings it makes (index in `ledgers`; -1: none). */
 interface GrpcRun {
-  role: RunRole;
   name: string;
   unit: string;
   call: (i: number) => Promise<unknown>;
@@ -377,64 +376,32 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
 
     const [goal, ...others] = o.ledgers;
     const named = (l: LedgerUnderTest, what: string) => `ledger (${l.name}): ${what}`;
-    const defineRun = (
-      role: RunRole,
-      name: string,
-      unit: string,
-      call: GrpcRun['call'],
-      on: number,
-    ): GrpcRun => ({
-      role,
+    const run = (name: string, unit: string, call: GrpcRun['call'], on = -1): GrpcRun => ({
       name,
       unit,
       call,
       slices: [],
       on,
     });
-    const runs: GrpcRun[] = [
-      defineRun('echo', 'baseline: grpc-js unary echo', 'calls/s', callEcho, -1),
-      defineRun('echoTls', 'baseline: grpc-js unary echo, mutual TLS', 'calls/s', callEchoTls, -1),
-      defineRun('spread', named(goal!, `postings, ${o.spreadUsers} users`), 'postings/s', callSpread(0), 0),
-      defineRun(
-        'hot',
-        named(goal!, `hot account, ${hotStreamEvents.short} events`),
-        'postings/s',
-        callHot,
-        0,
-      ),
-      defineRun(
-        'hotLong',
-        named(goal!, `hot account, ${hotStreamEvents.long} events`),
-        'postings/s',
-        callLong,
-        0,
-      ),
-      ...others.map((l, i) =>
-        defineRun(
-          'otherSpread',
-          named(l, `postings, ${o.spreadUsers} users`),
-          'postings/s',
-          callSpread(i + 1),
-          i + 1,
-        ),
+    const byRun: ByRun<GrpcRun> = {
+      echo: run('baseline: grpc-js unary echo', 'calls/s', callEcho),
+      echoTls: run('baseline: grpc-js unary echo, mutual TLS', 'calls/s', callEchoTls),
+      spread: run(named(goal!, `postings, ${o.spreadUsers} users`), 'postings/s', callSpread(0), 0),
+      hot: run(named(goal!, `hot account, ${hotStreamEvents.short} events`), 'postings/s', callHot, 0),
+      hotLong: run(named(goal!, `hot account, ${hotStreamEvents.long} events`), 'postings/s', callLong, 0),
+      otherSpreads: others.map((l, i) =>
+        run(named(l, `postings, ${o.spreadUsers} users`), 'postings/s', callSpread(i + 1), i + 1),
       ),
       // the breakdown (BREAKDOWN): not postings of a ledger process (`on` -1)
-      defineRun('read', named(goal!, BREAKDOWN_READ), 'calls/s', callRead, -1),
-      defineRun(
-        'path',
-        `ledger ${BREAKDOWN_PATH}: postings, ${o.spreadUsers} users`,
-        'postings/s',
-        callPath,
-        -1,
-      ),
-      defineRun(
-        'pathNormal',
+      read: run(named(goal!, BREAKDOWN_READ), 'calls/s', callRead),
+      path: run(`ledger ${BREAKDOWN_PATH}: postings, ${o.spreadUsers} users`, 'postings/s', callPath),
+      pathNormal: run(
         `ledger ${BREAKDOWN_PATH_NORMAL}: postings, ${o.spreadUsers} users`,
         'postings/s',
         callPathNormal,
-        -1,
       ),
-    ];
+    };
+    const runs = grpcFigureRows(byRun);
     // the CPU of the breakdown's runs, slice by slice: the goal ledger's event loop on the reads (taken
     // out of its postings' CPU below), this process's on the command path
     const readCpu = { main: 0, threads: 0 };
@@ -483,27 +450,20 @@ export async function benchGrpc(o: GrpcBenchOptions): Promise<GrpcBenchResult> {
         `  ledger (${l.name}) CPU per posting (until its process went quiet): event loop ${c.mainMsPerPosting} ms, other threads ${c.threadsMsPerPosting} ms (${postings} postings)`,
       );
     }
-    const measured = runs.map((r) => {
-      const f = figure(r.name, r.slices);
-      o.log(f, r.unit);
-      return { role: r.role, f };
-    });
-    const one = (role: Exclude<RunRole, 'otherSpread'>): LoadFigure => {
-      const m = measured.find((x) => x.role === role);
-      if (!m) throw new Error(`benchGrpc: no ${role} run`);
-      return m.f;
-    };
+    const fig = (r: GrpcRun): LoadFigure => figure(r.name, r.slices);
     const figures: GrpcFigures = {
-      echo: one('echo'),
-      echoTls: one('echoTls'),
-      spread: one('spread'),
-      hot: one('hot'),
-      hotLong: one('hotLong'),
-      otherSpreads: measured.filter((x) => x.role === 'otherSpread').map((x) => x.f),
-      read: one('read'),
-      path: one('path'),
-      pathNormal: one('pathNormal'),
+      echo: fig(byRun.echo),
+      echoTls: fig(byRun.echoTls),
+      spread: fig(byRun.spread),
+      hot: fig(byRun.hot),
+      hotLong: fig(byRun.hotLong),
+      otherSpreads: byRun.otherSpreads.map(fig),
+      read: fig(byRun.read),
+      path: fig(byRun.path),
+      pathNormal: fig(byRun.pathNormal),
     };
+    // grpcFigureRows orders the runs and their figures alike
+    grpcFigureRows(figures).forEach((f, i) => o.log(f, runs[i].unit));
     const { echo: echoFig, echoTls: echoTlsFig, spread, hot, hotLong: long, read, path: pathFig } = figures;
     const readCalls = read.count;
     const pathPostings = pathFig.count;
