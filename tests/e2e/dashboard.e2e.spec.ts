@@ -54,17 +54,32 @@ function bigPng(bytes: number): Buffer {
 const counter = (page: Page, queue: string) => page.getByTestId(`queue-${queue}`);
 const flow = (page: Page, kind: string) => page.getByTestId(`flow-${kind}`);
 
+/** Per kind of request the admin decides here: its queue, the pending item's id, and the decision. */
+const DECISIONS = {
+  deposit: {
+    queue: 'deposits',
+    pendingId: async () => {
+      const [deposit] = await money.pendingDeposits(adm, e2e.url);
+      return deposit!.transactionId ?? deposit!._id!;
+    },
+    decide: (transactionId: string) => money.confirm(adm, e2e.url, transactionId),
+  },
+  investment: {
+    queue: 'investments',
+    pendingId: async () => {
+      const [investment] = await money.pendingInvestments(adm, e2e.url);
+      return investment!.investmentId ?? investment!._id!;
+    },
+    decide: (id: string) => money.approve(adm, e2e.url, id),
+  },
+} as const;
+
 /**
- * The admin's counter for `queue` reads 1 (the investor's request is in); the admin claims the pending item
- * `pendingId` names and `decide`s it; the counter reads 0 again and today's money flow reads `flowAfter`.
+ * The admin's counter for the kind's queue reads 1 (the investor's request is in); the admin claims the
+ * pending item and decides it; the counter reads 0 again and today's money flow reads `flowAfter`.
  */
-async function decidedLive(
-  queue: 'deposits' | 'investments',
-  kind: 'deposit' | 'investment',
-  pendingId: () => Promise<string>,
-  decide: (id: string) => Promise<unknown>,
-  flowAfter: string,
-): Promise<void> {
+async function decidedLive(kind: keyof typeof DECISIONS, flowAfter: string): Promise<void> {
+  const { queue, pendingId, decide } = DECISIONS[kind];
   await expect.poll(() => counter(admPage, queue).textContent(), { timeout: 10_000 }).toBe('1');
   const id = await pendingId();
   await e2e.claim(adm, kind, id);
@@ -95,16 +110,7 @@ describe('the investor and admin dashboards in Chromium against the standalone t
 
   it('2. a deposit request moves the admin counter live; its confirmation adds to today’s money flow', async () => {
     await money.deposit(inv, e2e.url, '1000');
-    await decidedLive(
-      'deposits',
-      'deposit',
-      async () => {
-        const [deposit] = await money.pendingDeposits(adm, e2e.url);
-        return deposit!.transactionId ?? deposit!._id!;
-      },
-      (transactionId) => money.confirm(adm, e2e.url, transactionId),
-      '$1,000.00',
-    );
+    await decidedLive('deposit', '$1,000.00');
     // a fresh load reads the same figure from today's audit trail
     await admPage.reload();
     await expect.poll(() => flow(admPage, 'deposits').textContent(), { timeout: 15_000 }).toBe('$1,000.00');
@@ -113,16 +119,7 @@ describe('the investor and admin dashboards in Chromium against the standalone t
 
   it('3. an approved investment shows its progress bar, the chart and the table on the investor dashboard', async () => {
     await money.invest(inv, e2e.url, '600', 'Bronze');
-    await decidedLive(
-      'investments',
-      'investment',
-      async () => {
-        const [investment] = await money.pendingInvestments(adm, e2e.url);
-        return investment!.investmentId ?? investment!._id!;
-      },
-      (id) => money.approve(adm, e2e.url, id),
-      '$600.00',
-    );
+    await decidedLive('investment', '$600.00');
 
     await invPage.goto('/dashboard');
     const bar = invPage.getByRole('progressbar', { name: 'Bronze investment of $600.00 to maturity' });
