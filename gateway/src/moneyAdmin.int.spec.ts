@@ -4,9 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { status as GrpcStatus } from '@grpc/grpc-js';
+import { QueuePageRequest } from '@meridian/proto/meridian/common/v1/common';
 import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
-import * as inv from '@meridian/proto/meridian/investment/v1/investment';
-import * as wd from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
 import { callUnary } from './grpcClients.js';
 import { closeMoneyClients, createMoneyClients } from './moneyClients.js';
 import { HttpSession } from './testing/httpSession.js';
@@ -89,9 +88,8 @@ describe('the services check the role again (behind the gateway)', () => {
             (e: { code: number }) => e.code,
           ),
         ).toBe(GrpcStatus.PERMISSION_DENIED);
-      await refused(
-        callUnary(c.ledger, 'listPendingDeposits', lg.ListPendingDepositsRequest.fromPartial(who)),
-      );
+      const page = QueuePageRequest.fromPartial(who);
+      await refused(callUnary(c.ledger, 'listPendingDeposits', page));
       await refused(
         callUnary(
           c.ledger,
@@ -105,8 +103,8 @@ describe('the services check the role again (behind the gateway)', () => {
           }),
         ),
       );
-      await refused(callUnary(c.investment, 'listPending', inv.ListPendingRequest.fromPartial(who)));
-      await refused(callUnary(c.withdrawal, 'listPending', wd.ListPendingRequest.fromPartial(who)));
+      await refused(callUnary(c.investment, 'listPending', page));
+      await refused(callUnary(c.withdrawal, 'listPending', page));
       expect(await balancesOf(investor.browser)).toEqual({
         balance: 0,
         investmentBalance: 0,

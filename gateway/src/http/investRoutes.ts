@@ -228,8 +228,7 @@ export const INVEST_ROUTES: Route<MoneyContext>[] = [
         'The pending investments, each with its projected maturityAmount.',
       ),
     },
-    ({ money }, page, call) =>
-      call(money.investment, 'listPending', inv.ListPendingRequest.fromPartial(page)),
+    ({ money }, page, call) => call(money.investment, 'listPending', page),
     async (out, { money, caller }, call, res) => {
       // user.balance (spec §3): each investor's Deposit Balance, the page's investors in one ledger call
       const balances = new Map<string, number | undefined>();

@@ -20,6 +20,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
+import { QueuePageRequest } from '@meridian/proto/meridian/common/v1/common';
 import * as id from '@meridian/proto/meridian/identity/v1/identity';
 import * as kyc from '@meridian/proto/meridian/kyc/v1/kyc';
 import { MAKER_CHECKER_MESSAGES } from '@meridian/platform/domain/makerChecker';
@@ -338,7 +339,7 @@ export const KYC_REVIEW_ROUTES = routeTable<KycReviewContext>([
       const out = await call(
         client,
         'listPending',
-        kyc.ListPendingRequest.fromPartial({
+        QueuePageRequest.fromPartial({
           caller: s.caller,
           callerRole: s.principal.role,
           ...pageParams(req),

@@ -13,6 +13,7 @@ import { MAKER_CHECKER_MESSAGES as MAKER_CHECKER } from '@meridian/platform/doma
 import { MONEY_MESSAGES as AMOUNT_MESSAGES } from '@meridian/platform/money/money';
 import { sha256Hex } from '@meridian/platform/crypto';
 import { z } from 'zod';
+import { QueuePageRequest } from '@meridian/proto/meridian/common/v1/common';
 import * as id from '@meridian/proto/meridian/identity/v1/identity';
 import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
 import * as sp from '@meridian/proto/meridian/support/v1/support';
@@ -187,16 +188,13 @@ const capitalized = (w: string) => w[0]!.toUpperCase() + w.slice(1);
 
 /**
  * GET of an admin queue (deposits, investments, withdrawals waiting for a decision), paged oldest first:
- * `list` asks the owning service for a page as the admin (`page`: the caller and the page's limit and cursor)
- * with the request's `call`, the next page's cursor goes in X-Next-Cursor, and `answer` is the body.
+ * `list` asks the owning service for `page` (the request every admin queue takes: the admin as the caller,
+ * the page's limit and cursor) with the request's `call`, the next page's cursor goes in X-Next-Cursor, and
+ * `answer` is the body.
  */
 export const pendingQueue = <Out extends { nextCursor: string }>(
   doc: Pick<Route<MoneyContext>, 'path' | 'tag' | 'summary' | 'ok'>,
-  list: (
-    c: MoneyContext,
-    page: ReturnType<MoneyContext['caller']> & ReturnType<typeof pageParams>,
-    call: RequestCall,
-  ) => Promise<Out>,
+  list: (c: MoneyContext, page: QueuePageRequest, call: RequestCall) => Promise<Out>,
   answer: (out: Out, c: MoneyContext, call: RequestCall, res: Response) => unknown,
 ): Route<MoneyContext> =>
   route({
@@ -206,7 +204,7 @@ export const pendingQueue = <Out extends { nextCursor: string }>(
     access: 'admin',
     money: true,
     handler: async (c, { call }, req, res) => {
-      const out = await list(c, { ...c.caller(res), ...pageParams(req) }, call);
+      const out = await list(c, QueuePageRequest.fromPartial({ ...c.caller(res), ...pageParams(req) }), call);
       setNextCursor(res, out.nextCursor);
       res.json(await answer(out, c, call, res));
     },

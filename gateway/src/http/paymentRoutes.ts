@@ -113,8 +113,7 @@ export const PAYMENT_ROUTES: Route<MoneyContext>[] = [
       summary: 'Deposits waiting for confirmation, oldest first',
       ok: json(moneyAnswers.pendingDeposits, 'The pending deposits.'),
     },
-    ({ money }, page, call) =>
-      call(money.ledger, 'listPendingDeposits', lg.ListPendingDepositsRequest.fromPartial(page)),
+    ({ money }, page, call) => call(money.ledger, 'listPendingDeposits', page),
     (out) => ({ message: MONEY_MESSAGES.pendingDeposits, deposit: out.deposits.map(depositJson) }),
   ),
   ...(['confirm', 'reject'] as const).map((decision): Route<MoneyContext> =>

@@ -4,11 +4,8 @@
  * never loads a whole queue to count it). The four gRPC calls run in parallel.
  */
 import type { Router } from 'express';
-import * as kycPb from '@meridian/proto/meridian/kyc/v1/kyc';
+import { QueueCountRequest } from '@meridian/proto/meridian/common/v1/common';
 import type { KycServiceClient } from '@meridian/proto/meridian/kyc/v1/kyc';
-import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
-import * as inv from '@meridian/proto/meridian/investment/v1/investment';
-import * as wd from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
 import type { GatewayConfig } from '../config.js';
 import type { MoneyClients } from '../moneyClients.js';
 import { sessionOf, type Auth } from './auth.js';
@@ -49,12 +46,12 @@ export const QUEUE_STATS_ROUTES = routeTable<QueueStatsContext>([
     ok: json(queueStatsAnswer, 'The size of every queue.'),
     handler: async ({ kyc, money }, { call }, _req, res): Promise<QueueStats> => {
       const s = sessionOf(res);
-      const who = { caller: s.caller, callerRole: s.principal.role };
+      const count = QueueCountRequest.fromPartial({ caller: s.caller, callerRole: s.principal.role });
       const [deposits, investments, withdrawals, cases] = await Promise.all([
-        call(money.ledger, 'countPendingDeposits', lg.CountPendingDepositsRequest.fromPartial(who)),
-        call(money.investment, 'countPending', inv.CountPendingRequest.fromPartial(who)),
-        call(money.withdrawal, 'countPending', wd.CountPendingRequest.fromPartial(who)),
-        call(kyc, 'countPending', kycPb.CountPendingRequest.fromPartial(who)),
+        call(money.ledger, 'countPendingDeposits', count),
+        call(money.investment, 'countPending', count),
+        call(money.withdrawal, 'countPending', count),
+        call(kyc, 'countPending', count),
       ]);
       return {
         deposits: deposits.count,

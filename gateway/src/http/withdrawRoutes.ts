@@ -86,7 +86,7 @@ export const WITHDRAW_ROUTES: Route<MoneyContext>[] = [
       summary: 'Withdrawals waiting for approval',
       ok: json(moneyAnswers.pendingWithdrawals, 'The pending withdrawals.'),
     },
-    ({ money }, page, call) => call(money.withdrawal, 'listPending', wd.ListPendingRequest.fromPartial(page)),
+    ({ money }, page, call) => call(money.withdrawal, 'listPending', page),
     (out) => ({
       message: MONEY_MESSAGES.pendingWithdrawals,
       withdrawals: out.withdrawals.map((w) => withdrawalJson(w)),

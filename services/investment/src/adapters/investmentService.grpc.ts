@@ -7,12 +7,10 @@
  */
 import {
   InvestmentServiceService,
-  type CountPendingRequest,
   type DecideInvestmentRequest,
   type GetInvestmentRequest,
   type Investment,
   type InvestmentHistoryRequest,
-  type ListPendingRequest,
   type InvestmentServiceServer,
   type ListPlansRequest,
   type ListPlansResponse,
@@ -20,7 +18,11 @@ import {
   type SettleDueForUserResponse,
   type StartInvestRequest,
 } from '@meridian/proto/meridian/investment/v1/investment';
-import type { CloseAccountRequest } from '@meridian/proto/meridian/common/v1/common';
+import type {
+  CloseAccountRequest,
+  QueueCountRequest,
+  QueuePageRequest,
+} from '@meridian/proto/meridian/common/v1/common';
 import { heldRequestRpcs } from '@meridian/held-request/app/grpc';
 import type { Decision } from '@meridian/held-request/app/heldRequests';
 import { openingAnswers } from '@meridian/platform/personalData';
@@ -95,11 +97,11 @@ export function investmentGrpcService(
         const { items, ...page } = await held.listOfUser(req);
         return { investments: items, ...page };
       },
-      listPending: async (req: ListPendingRequest) => {
+      listPending: async (req: QueuePageRequest) => {
         const { items, ...page } = await held.listPending(req);
         return { investments: items, ...page };
       },
-      countPending: (req: CountPendingRequest) => held.countPending(req),
+      countPending: (req: QueueCountRequest) => held.countPending(req),
       approveInvestment: (req: DecideInvestmentRequest) => decide('approve', req),
       rejectInvestment: (req: DecideInvestmentRequest) => decide('reject', req),
       closeAccount: (req: CloseAccountRequest) => closeAccount(ctx, closeAccountInputOf(req)),

@@ -5,7 +5,11 @@
  */
 import { startHeldRequestStack } from '@meridian/held-request/testing/testStack';
 import type { RequestCodecs } from '@meridian/platform/testing/grpcCall';
-import { CloseAccountRequest } from '@meridian/proto/meridian/common/v1/common';
+import {
+  CloseAccountRequest,
+  QueueCountRequest,
+  QueuePageRequest,
+} from '@meridian/proto/meridian/common/v1/common';
 import type { PersonalData } from '@meridian/platform/personalData';
 import * as inv from '@meridian/proto/meridian/investment/v1/investment';
 import { ADMIN, ADMIN_2, caller, startLedgerForCallers } from '@meridian/ledger/testing/callerStack';
@@ -24,8 +28,8 @@ const REQUESTS: RequestCodecs<inv.InvestmentServiceClient> = {
   startInvest: inv.StartInvestRequest,
   investmentHistory: inv.InvestmentHistoryRequest,
   getInvestment: inv.GetInvestmentRequest,
-  listPending: inv.ListPendingRequest,
-  countPending: inv.CountPendingRequest,
+  listPending: QueuePageRequest,
+  countPending: QueueCountRequest,
   approveInvestment: inv.DecideInvestmentRequest,
   rejectInvestment: inv.DecideInvestmentRequest,
   settleDueForUser: inv.SettleDueForUserRequest,

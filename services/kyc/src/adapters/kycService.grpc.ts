@@ -1,15 +1,18 @@
 /** gRPC surface of the kyc service: proto request -> use case -> proto response. Thin. */
-import type { Caller, MessageResponse } from '@meridian/proto/meridian/common/v1/common';
+import type {
+  Caller,
+  MessageResponse,
+  QueueCountRequest,
+  QueueCountResponse,
+  QueuePageRequest,
+} from '@meridian/proto/meridian/common/v1/common';
 import {
   KycServiceService,
   KycStatus,
   type ApproveRequest,
-  type CountPendingRequest,
-  type CountPendingResponse,
   type GetStatusRequest,
   type GetStatusResponse,
   type KycServiceServer,
-  type ListPendingRequest,
   type ListPendingResponse,
   type RejectRequest,
 } from '@meridian/proto/meridian/kyc/v1/kyc';
@@ -46,11 +49,11 @@ export function kycGrpcService(deps: { ctx: KycContext; logger: Logger }): GrpcS
   const { ctx } = deps;
   const handlers = unaryHandlers(
     {
-      async listPending(req: ListPendingRequest, call: CallContext): Promise<ListPendingResponse> {
+      async listPending(req: QueuePageRequest, call: CallContext): Promise<ListPendingResponse> {
         const page = await listPending(ctx, callerOf(req.caller, req.callerRole, call), req);
         return { pendingUsers: page.items, nextCursor: page.nextCursor };
       },
-      async countPending(req: CountPendingRequest, call: CallContext): Promise<CountPendingResponse> {
+      async countPending(req: QueueCountRequest, call: CallContext): Promise<QueueCountResponse> {
         return countPending(ctx, callerOf(req.caller, req.callerRole, call));
       },
       async approve(req: ApproveRequest, call: CallContext): Promise<MessageResponse> {

@@ -18,6 +18,7 @@ import { MemoryPersonalDataKeys, PersonalData } from '@meridian/platform/persona
 import { busEvent } from '@meridian/platform/testing/eventBus.conformance';
 import { harnessPerTest } from '@meridian/platform/testing/perTest';
 import { tempDir } from '@meridian/platform/testing/tempDir';
+import { QueueCountRequest, QueuePageRequest } from '@meridian/proto/meridian/common/v1/common';
 import * as pb from '@meridian/proto/meridian/kyc/v1/kyc';
 import { KycServiceClient } from '@meridian/proto/meridian/kyc/v1/kyc';
 import { parseKycConfig } from '../config.js';
@@ -27,8 +28,8 @@ import { SAMPLES } from './samples.js';
 export const INTERNAL_TOKEN = 'test-internal-token-0123456789abcdef';
 
 const REQUESTS: RequestCodecs<KycServiceClient> = {
-  listPending: pb.ListPendingRequest,
-  countPending: pb.CountPendingRequest,
+  listPending: QueuePageRequest,
+  countPending: QueueCountRequest,
   approve: pb.ApproveRequest,
   reject: pb.RejectRequest,
   getStatus: pb.GetStatusRequest,

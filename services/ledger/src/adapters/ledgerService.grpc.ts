@@ -7,7 +7,7 @@
  * ReleaseHold, SettleMaturity and GetBalances(internal) are for the investment and withdrawal services
  * inside the cluster only; the gateway never exposes them.
  */
-import type { Caller } from '@meridian/proto/meridian/common/v1/common';
+import type { Caller, QueueCountRequest, QueuePageRequest } from '@meridian/proto/meridian/common/v1/common';
 import {
   AdjustmentOperation,
   BalanceAccount,
@@ -27,8 +27,6 @@ import {
   type HoldResponse,
   type LedgerServiceServer,
   type ListDepositsResponse,
-  type CountPendingDepositsRequest,
-  type ListPendingDepositsRequest,
   type ListTransactionsRequest,
   type ListTransactionsResponse,
   type ListUserDepositsRequest,
@@ -243,12 +241,12 @@ export function ledgerGrpcService(ctx: LedgerContext, options: { logger: Logger 
       ),
       listPendingDeposits: via(
         listPendingDeposits,
-        (req: ListPendingDepositsRequest) => ({ actor: actor(req), limit: req.limit, cursor: req.cursor }),
+        (req: QueuePageRequest) => ({ actor: actor(req), limit: req.limit, cursor: req.cursor }),
         depositsToProto,
       ),
       countPendingDeposits: via(
         countPendingDeposits,
-        (req: CountPendingDepositsRequest) => ({ actor: actor(req) }),
+        (req: QueueCountRequest) => ({ actor: actor(req) }),
         (answer) => answer,
       ),
       confirmDeposit: via(decideDeposit, decision('confirm'), depositToProto),

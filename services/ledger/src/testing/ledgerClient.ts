@@ -6,15 +6,19 @@ import { randomUUID } from 'node:crypto';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import { type Call, type RequestCodecs, codecCaller } from '@meridian/platform/testing/grpcCall';
 import * as pb from '@meridian/proto/meridian/ledger/v1/ledger';
-import { CloseAccountRequest } from '@meridian/proto/meridian/common/v1/common';
+import {
+  CloseAccountRequest,
+  QueueCountRequest,
+  QueuePageRequest,
+} from '@meridian/proto/meridian/common/v1/common';
 import type { LedgerServiceClient } from '@meridian/proto/meridian/ledger/v1/ledger';
 
 const REQUESTS: RequestCodecs<LedgerServiceClient> = {
   createDeposit: pb.CreateDepositRequest,
   getDeposit: pb.GetDepositRequest,
   listUserDeposits: pb.ListUserDepositsRequest,
-  listPendingDeposits: pb.ListPendingDepositsRequest,
-  countPendingDeposits: pb.CountPendingDepositsRequest,
+  listPendingDeposits: QueuePageRequest,
+  countPendingDeposits: QueueCountRequest,
   confirmDeposit: pb.DecideDepositRequest,
   rejectDeposit: pb.DecideDepositRequest,
   placeHold: pb.PlaceHoldRequest,

@@ -7,16 +7,18 @@
  */
 import {
   WithdrawalServiceService,
-  type CountPendingRequest,
   type DecideWithdrawalRequest,
   type GetWithdrawalRequest,
-  type ListPendingRequest,
   type ListUserWithdrawalsRequest,
   type RequestWithdrawalRequest,
   type Withdrawal,
   type WithdrawalServiceServer,
 } from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
-import type { CloseAccountRequest } from '@meridian/proto/meridian/common/v1/common';
+import type {
+  CloseAccountRequest,
+  QueueCountRequest,
+  QueuePageRequest,
+} from '@meridian/proto/meridian/common/v1/common';
 import { closeAccountInputOf } from '@meridian/platform/app/accountClosure';
 import { heldRequestRpcs } from '@meridian/held-request/app/grpc';
 import type { Decision } from '@meridian/held-request/app/heldRequests';
@@ -68,11 +70,11 @@ export function withdrawalGrpcService(
         const { items, ...page } = await held.listOfUser(req);
         return { withdrawals: items, ...page };
       },
-      listPending: async (req: ListPendingRequest) => {
+      listPending: async (req: QueuePageRequest) => {
         const { items, ...page } = await held.listPending(req);
         return { withdrawals: items, ...page };
       },
-      countPending: (req: CountPendingRequest) => held.countPending(req),
+      countPending: (req: QueueCountRequest) => held.countPending(req),
       approveWithdrawal: (req: DecideWithdrawalRequest) => decide('approve', req),
       rejectWithdrawal: (req: DecideWithdrawalRequest) => decide('reject', req),
       closeAccount: (req: CloseAccountRequest) => closeAccount(ctx, closeAccountInputOf(req)),

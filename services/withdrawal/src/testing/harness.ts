@@ -5,7 +5,11 @@
  */
 import { startHeldRequestStack } from '@meridian/held-request/testing/testStack';
 import type { RequestCodecs } from '@meridian/platform/testing/grpcCall';
-import { CloseAccountRequest } from '@meridian/proto/meridian/common/v1/common';
+import {
+  CloseAccountRequest,
+  QueueCountRequest,
+  QueuePageRequest,
+} from '@meridian/proto/meridian/common/v1/common';
 import type { PersonalData } from '@meridian/platform/personalData';
 import * as led from '@meridian/proto/meridian/ledger/v1/ledger';
 import * as wd from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
@@ -25,8 +29,8 @@ export const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
 /** The request codec of each of the withdrawal service's methods. */
 const REQUESTS: RequestCodecs<wd.WithdrawalServiceClient> = {
   requestWithdrawal: wd.RequestWithdrawalRequest,
-  listPending: wd.ListPendingRequest,
-  countPending: wd.CountPendingRequest,
+  listPending: QueuePageRequest,
+  countPending: QueueCountRequest,
   listUserWithdrawals: wd.ListUserWithdrawalsRequest,
   getWithdrawal: wd.GetWithdrawalRequest,
   approveWithdrawal: wd.DecideWithdrawalRequest,

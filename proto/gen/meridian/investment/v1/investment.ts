@@ -18,7 +18,14 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { Caller, CloseAccountRequest, CloseAccountResponse } from "../../common/v1/common.js";
+import {
+  Caller,
+  CloseAccountRequest,
+  CloseAccountResponse,
+  QueueCountRequest,
+  QueueCountResponse,
+  QueuePageRequest,
+} from "../../common/v1/common.js";
 
 export const protobufPackage = "meridian.investment.v1";
 
@@ -117,15 +124,6 @@ export interface GetInvestmentRequest {
   investmentId: string;
 }
 
-export interface ListPendingRequest {
-  caller?: Caller | undefined;
-  callerRole: string;
-  /** Paging: 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
-  limit: number;
-  /** the next_cursor of the previous page ("" : the first page) */
-  cursor: string;
-}
-
 export interface DecideInvestmentRequest {
   caller?: Caller | undefined;
   callerRole: string;
@@ -150,19 +148,6 @@ export interface SettleDueForUserResponse {
   /** The investments this call settled (empty when nothing was due). */
   matured: Investment[];
   settledCount: number;
-}
-
-export interface CountPendingRequest {
-  caller?:
-    | Caller
-    | undefined;
-  /** The caller's role as identity's Authenticate answered it to the gateway (never from the browser). */
-  callerRole: string;
-}
-
-export interface CountPendingResponse {
-  /** pending investments (the admin queue's size) */
-  count: number;
 }
 
 function createBasePlan(): Plan {
@@ -1496,129 +1481,6 @@ export const GetInvestmentRequest: MessageFns<GetInvestmentRequest> = {
   },
 };
 
-function createBaseListPendingRequest(): ListPendingRequest {
-  return { caller: undefined, callerRole: "", limit: 0, cursor: "" };
-}
-
-export const ListPendingRequest: MessageFns<ListPendingRequest> = {
-  encode(message: ListPendingRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.caller !== undefined) {
-      Caller.encode(message.caller, writer.uint32(10).fork()).join();
-    }
-    if (message.callerRole !== "") {
-      writer.uint32(18).string(message.callerRole);
-    }
-    if (message.limit !== 0) {
-      writer.uint32(24).int32(message.limit);
-    }
-    if (message.cursor !== "") {
-      writer.uint32(34).string(message.cursor);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): ListPendingRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseListPendingRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.caller = Caller.decode(reader, reader.uint32());
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.callerRole = reader.string();
-            continue;
-          }
-          case 3: {
-            if (tag !== 24) {
-              break;
-            }
-
-            message.limit = reader.int32();
-            continue;
-          }
-          case 4: {
-            if (tag !== 34) {
-              break;
-            }
-
-            message.cursor = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): ListPendingRequest {
-    return {
-      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
-      callerRole: isSet(object.callerRole)
-        ? globalThis.String(object.callerRole)
-        : isSet(object.caller_role)
-        ? globalThis.String(object.caller_role)
-        : "",
-      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
-      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
-    };
-  },
-
-  toJSON(message: ListPendingRequest): unknown {
-    const obj: any = {};
-    if (message.caller !== undefined) {
-      obj.caller = Caller.toJSON(message.caller);
-    }
-    if (message.callerRole !== "") {
-      obj.callerRole = message.callerRole;
-    }
-    if (message.limit !== 0) {
-      obj.limit = Math.round(message.limit);
-    }
-    if (message.cursor !== "") {
-      obj.cursor = message.cursor;
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<ListPendingRequest>, I>>(base?: I): ListPendingRequest {
-    return ListPendingRequest.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<ListPendingRequest>, I>>(object: I): ListPendingRequest {
-    const message = createBaseListPendingRequest();
-    message.caller = (object.caller !== undefined && object.caller !== null)
-      ? Caller.fromPartial(object.caller)
-      : undefined;
-    message.callerRole = object.callerRole ?? "";
-    message.limit = object.limit ?? 0;
-    message.cursor = object.cursor ?? "";
-    return message;
-  },
-};
-
 function createBaseDecideInvestmentRequest(): DecideInvestmentRequest {
   return { caller: undefined, callerRole: "", investmentId: "" };
 }
@@ -2033,164 +1895,6 @@ export const SettleDueForUserResponse: MessageFns<SettleDueForUserResponse> = {
   },
 };
 
-function createBaseCountPendingRequest(): CountPendingRequest {
-  return { caller: undefined, callerRole: "" };
-}
-
-export const CountPendingRequest: MessageFns<CountPendingRequest> = {
-  encode(message: CountPendingRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.caller !== undefined) {
-      Caller.encode(message.caller, writer.uint32(10).fork()).join();
-    }
-    if (message.callerRole !== "") {
-      writer.uint32(18).string(message.callerRole);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): CountPendingRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseCountPendingRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.caller = Caller.decode(reader, reader.uint32());
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.callerRole = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): CountPendingRequest {
-    return {
-      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
-      callerRole: isSet(object.callerRole)
-        ? globalThis.String(object.callerRole)
-        : isSet(object.caller_role)
-        ? globalThis.String(object.caller_role)
-        : "",
-    };
-  },
-
-  toJSON(message: CountPendingRequest): unknown {
-    const obj: any = {};
-    if (message.caller !== undefined) {
-      obj.caller = Caller.toJSON(message.caller);
-    }
-    if (message.callerRole !== "") {
-      obj.callerRole = message.callerRole;
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<CountPendingRequest>, I>>(base?: I): CountPendingRequest {
-    return CountPendingRequest.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<CountPendingRequest>, I>>(object: I): CountPendingRequest {
-    const message = createBaseCountPendingRequest();
-    message.caller = (object.caller !== undefined && object.caller !== null)
-      ? Caller.fromPartial(object.caller)
-      : undefined;
-    message.callerRole = object.callerRole ?? "";
-    return message;
-  },
-};
-
-function createBaseCountPendingResponse(): CountPendingResponse {
-  return { count: 0 };
-}
-
-export const CountPendingResponse: MessageFns<CountPendingResponse> = {
-  encode(message: CountPendingResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.count !== 0) {
-      writer.uint32(8).int32(message.count);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): CountPendingResponse {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseCountPendingResponse();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 8) {
-              break;
-            }
-
-            message.count = reader.int32();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): CountPendingResponse {
-    return { count: isSet(object.count) ? globalThis.Number(object.count) : 0 };
-  },
-
-  toJSON(message: CountPendingResponse): unknown {
-    const obj: any = {};
-    if (message.count !== 0) {
-      obj.count = Math.round(message.count);
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<CountPendingResponse>, I>>(base?: I): CountPendingResponse {
-    return CountPendingResponse.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<CountPendingResponse>, I>>(object: I): CountPendingResponse {
-    const message = createBaseCountPendingResponse();
-    message.count = object.count ?? 0;
-    return message;
-  },
-};
-
 /**
  * Investment plans and investments (docs/architecture.md §3a). Money is int64 cents, except `amount` of
  * StartInvestRequest, which carries the dollars the investor typed so the service applies its own
@@ -2258,8 +1962,8 @@ export const InvestmentServiceService = {
     path: "/meridian.investment.v1.InvestmentService/ListPending" as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: ListPendingRequest): Buffer => Buffer.from(ListPendingRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): ListPendingRequest => ListPendingRequest.decode(value),
+    requestSerialize: (value: QueuePageRequest): Buffer => Buffer.from(QueuePageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): QueuePageRequest => QueuePageRequest.decode(value),
     responseSerialize: (value: ListInvestmentsResponse): Buffer =>
       Buffer.from(ListInvestmentsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListInvestmentsResponse => ListInvestmentsResponse.decode(value),
@@ -2269,11 +1973,10 @@ export const InvestmentServiceService = {
     path: "/meridian.investment.v1.InvestmentService/CountPending" as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: CountPendingRequest): Buffer => Buffer.from(CountPendingRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): CountPendingRequest => CountPendingRequest.decode(value),
-    responseSerialize: (value: CountPendingResponse): Buffer =>
-      Buffer.from(CountPendingResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): CountPendingResponse => CountPendingResponse.decode(value),
+    requestSerialize: (value: QueueCountRequest): Buffer => Buffer.from(QueueCountRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): QueueCountRequest => QueueCountRequest.decode(value),
+    responseSerialize: (value: QueueCountResponse): Buffer => Buffer.from(QueueCountResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): QueueCountResponse => QueueCountResponse.decode(value),
   },
   /** Admin: capture the hold into Total Investment; sets start_date, end_date, maturity_amount. Once. */
   approveInvestment: {
@@ -2337,9 +2040,9 @@ export interface InvestmentServiceServer extends UntypedServiceImplementation {
   /** Owner or admin. */
   getInvestment: handleUnaryCall<GetInvestmentRequest, Investment>;
   /** Admin: investments waiting for a decision (funds held), oldest first. */
-  listPending: handleUnaryCall<ListPendingRequest, ListInvestmentsResponse>;
+  listPending: handleUnaryCall<QueuePageRequest, ListInvestmentsResponse>;
   /** Admin: how many pending investments the admin queue holds, from the read model's counter. */
-  countPending: handleUnaryCall<CountPendingRequest, CountPendingResponse>;
+  countPending: handleUnaryCall<QueueCountRequest, QueueCountResponse>;
   /** Admin: capture the hold into Total Investment; sets start_date, end_date, maturity_amount. Once. */
   approveInvestment: handleUnaryCall<DecideInvestmentRequest, DecideInvestmentResponse>;
   /** Admin: release the hold. Once. */
@@ -2420,35 +2123,35 @@ export interface InvestmentServiceClient extends Client {
   ): ClientUnaryCall;
   /** Admin: investments waiting for a decision (funds held), oldest first. */
   listPending(
-    request: ListPendingRequest,
+    request: QueuePageRequest,
     callback: (error: ServiceError | null, response: ListInvestmentsResponse) => void,
   ): ClientUnaryCall;
   listPending(
-    request: ListPendingRequest,
+    request: QueuePageRequest,
     metadata: Metadata,
     callback: (error: ServiceError | null, response: ListInvestmentsResponse) => void,
   ): ClientUnaryCall;
   listPending(
-    request: ListPendingRequest,
+    request: QueuePageRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListInvestmentsResponse) => void,
   ): ClientUnaryCall;
   /** Admin: how many pending investments the admin queue holds, from the read model's counter. */
   countPending(
-    request: CountPendingRequest,
-    callback: (error: ServiceError | null, response: CountPendingResponse) => void,
+    request: QueueCountRequest,
+    callback: (error: ServiceError | null, response: QueueCountResponse) => void,
   ): ClientUnaryCall;
   countPending(
-    request: CountPendingRequest,
+    request: QueueCountRequest,
     metadata: Metadata,
-    callback: (error: ServiceError | null, response: CountPendingResponse) => void,
+    callback: (error: ServiceError | null, response: QueueCountResponse) => void,
   ): ClientUnaryCall;
   countPending(
-    request: CountPendingRequest,
+    request: QueueCountRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: CountPendingResponse) => void,
+    callback: (error: ServiceError | null, response: QueueCountResponse) => void,
   ): ClientUnaryCall;
   /** Admin: capture the hold into Total Investment; sets start_date, end_date, maturity_amount. Once. */
   approveInvestment(

@@ -18,7 +18,14 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { Caller, CloseAccountRequest, CloseAccountResponse } from "../../common/v1/common.js";
+import {
+  Caller,
+  CloseAccountRequest,
+  CloseAccountResponse,
+  QueueCountRequest,
+  QueueCountResponse,
+  QueuePageRequest,
+} from "../../common/v1/common.js";
 
 export const protobufPackage = "meridian.ledger.v1";
 
@@ -243,15 +250,6 @@ export interface ListUserDepositsRequest {
   callerRole: string;
   /** Empty = the caller. */
   userId: string;
-  /** Paging: 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
-  limit: number;
-  /** the next_cursor of the previous page ("" : the first page) */
-  cursor: string;
-}
-
-export interface ListPendingDepositsRequest {
-  caller?: Caller | undefined;
-  callerRole: string;
   /** Paging: 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
   limit: number;
   /** the next_cursor of the previous page ("" : the first page) */
@@ -505,19 +503,6 @@ export interface VerifyLedgerResponse {
   intact: boolean;
   /** Set when not intact: the first broken link in log order. */
   firstBroken?: BrokenLink | undefined;
-}
-
-export interface CountPendingDepositsRequest {
-  caller?:
-    | Caller
-    | undefined;
-  /** The caller's role as identity's Authenticate answered it to the gateway (never from the browser). */
-  callerRole: string;
-}
-
-export interface CountPendingDepositsResponse {
-  /** pending deposits (the admin queue's size) */
-  count: number;
 }
 
 function createBaseDeposit(): Deposit {
@@ -1308,129 +1293,6 @@ export const ListUserDepositsRequest: MessageFns<ListUserDepositsRequest> = {
       : undefined;
     message.callerRole = object.callerRole ?? "";
     message.userId = object.userId ?? "";
-    message.limit = object.limit ?? 0;
-    message.cursor = object.cursor ?? "";
-    return message;
-  },
-};
-
-function createBaseListPendingDepositsRequest(): ListPendingDepositsRequest {
-  return { caller: undefined, callerRole: "", limit: 0, cursor: "" };
-}
-
-export const ListPendingDepositsRequest: MessageFns<ListPendingDepositsRequest> = {
-  encode(message: ListPendingDepositsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.caller !== undefined) {
-      Caller.encode(message.caller, writer.uint32(10).fork()).join();
-    }
-    if (message.callerRole !== "") {
-      writer.uint32(18).string(message.callerRole);
-    }
-    if (message.limit !== 0) {
-      writer.uint32(24).int32(message.limit);
-    }
-    if (message.cursor !== "") {
-      writer.uint32(34).string(message.cursor);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): ListPendingDepositsRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseListPendingDepositsRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.caller = Caller.decode(reader, reader.uint32());
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.callerRole = reader.string();
-            continue;
-          }
-          case 3: {
-            if (tag !== 24) {
-              break;
-            }
-
-            message.limit = reader.int32();
-            continue;
-          }
-          case 4: {
-            if (tag !== 34) {
-              break;
-            }
-
-            message.cursor = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): ListPendingDepositsRequest {
-    return {
-      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
-      callerRole: isSet(object.callerRole)
-        ? globalThis.String(object.callerRole)
-        : isSet(object.caller_role)
-        ? globalThis.String(object.caller_role)
-        : "",
-      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
-      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
-    };
-  },
-
-  toJSON(message: ListPendingDepositsRequest): unknown {
-    const obj: any = {};
-    if (message.caller !== undefined) {
-      obj.caller = Caller.toJSON(message.caller);
-    }
-    if (message.callerRole !== "") {
-      obj.callerRole = message.callerRole;
-    }
-    if (message.limit !== 0) {
-      obj.limit = Math.round(message.limit);
-    }
-    if (message.cursor !== "") {
-      obj.cursor = message.cursor;
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<ListPendingDepositsRequest>, I>>(base?: I): ListPendingDepositsRequest {
-    return ListPendingDepositsRequest.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<ListPendingDepositsRequest>, I>>(object: I): ListPendingDepositsRequest {
-    const message = createBaseListPendingDepositsRequest();
-    message.caller = (object.caller !== undefined && object.caller !== null)
-      ? Caller.fromPartial(object.caller)
-      : undefined;
-    message.callerRole = object.callerRole ?? "";
     message.limit = object.limit ?? 0;
     message.cursor = object.cursor ?? "";
     return message;
@@ -5141,164 +5003,6 @@ export const VerifyLedgerResponse: MessageFns<VerifyLedgerResponse> = {
   },
 };
 
-function createBaseCountPendingDepositsRequest(): CountPendingDepositsRequest {
-  return { caller: undefined, callerRole: "" };
-}
-
-export const CountPendingDepositsRequest: MessageFns<CountPendingDepositsRequest> = {
-  encode(message: CountPendingDepositsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.caller !== undefined) {
-      Caller.encode(message.caller, writer.uint32(10).fork()).join();
-    }
-    if (message.callerRole !== "") {
-      writer.uint32(18).string(message.callerRole);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): CountPendingDepositsRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseCountPendingDepositsRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.caller = Caller.decode(reader, reader.uint32());
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.callerRole = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): CountPendingDepositsRequest {
-    return {
-      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
-      callerRole: isSet(object.callerRole)
-        ? globalThis.String(object.callerRole)
-        : isSet(object.caller_role)
-        ? globalThis.String(object.caller_role)
-        : "",
-    };
-  },
-
-  toJSON(message: CountPendingDepositsRequest): unknown {
-    const obj: any = {};
-    if (message.caller !== undefined) {
-      obj.caller = Caller.toJSON(message.caller);
-    }
-    if (message.callerRole !== "") {
-      obj.callerRole = message.callerRole;
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<CountPendingDepositsRequest>, I>>(base?: I): CountPendingDepositsRequest {
-    return CountPendingDepositsRequest.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<CountPendingDepositsRequest>, I>>(object: I): CountPendingDepositsRequest {
-    const message = createBaseCountPendingDepositsRequest();
-    message.caller = (object.caller !== undefined && object.caller !== null)
-      ? Caller.fromPartial(object.caller)
-      : undefined;
-    message.callerRole = object.callerRole ?? "";
-    return message;
-  },
-};
-
-function createBaseCountPendingDepositsResponse(): CountPendingDepositsResponse {
-  return { count: 0 };
-}
-
-export const CountPendingDepositsResponse: MessageFns<CountPendingDepositsResponse> = {
-  encode(message: CountPendingDepositsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.count !== 0) {
-      writer.uint32(8).int32(message.count);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): CountPendingDepositsResponse {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseCountPendingDepositsResponse();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 8) {
-              break;
-            }
-
-            message.count = reader.int32();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): CountPendingDepositsResponse {
-    return { count: isSet(object.count) ? globalThis.Number(object.count) : 0 };
-  },
-
-  toJSON(message: CountPendingDepositsResponse): unknown {
-    const obj: any = {};
-    if (message.count !== 0) {
-      obj.count = Math.round(message.count);
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<CountPendingDepositsResponse>, I>>(base?: I): CountPendingDepositsResponse {
-    return CountPendingDepositsResponse.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<CountPendingDepositsResponse>, I>>(object: I): CountPendingDepositsResponse {
-    const message = createBaseCountPendingDepositsResponse();
-    message.count = object.count ?? 0;
-    return message;
-  },
-};
-
 /**
  * The append-only double-entry ledger (docs/architecture.md §3): deposits, balances, holds, admin adjustments,
  * maturity settlement, transaction history. Money is int64 cents everywhere; the gateway converts
@@ -5356,9 +5060,8 @@ export const LedgerServiceService = {
     path: "/meridian.ledger.v1.LedgerService/ListPendingDeposits" as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: ListPendingDepositsRequest): Buffer =>
-      Buffer.from(ListPendingDepositsRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): ListPendingDepositsRequest => ListPendingDepositsRequest.decode(value),
+    requestSerialize: (value: QueuePageRequest): Buffer => Buffer.from(QueuePageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): QueuePageRequest => QueuePageRequest.decode(value),
     responseSerialize: (value: ListDepositsResponse): Buffer =>
       Buffer.from(ListDepositsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListDepositsResponse => ListDepositsResponse.decode(value),
@@ -5368,12 +5071,10 @@ export const LedgerServiceService = {
     path: "/meridian.ledger.v1.LedgerService/CountPendingDeposits" as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: CountPendingDepositsRequest): Buffer =>
-      Buffer.from(CountPendingDepositsRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): CountPendingDepositsRequest => CountPendingDepositsRequest.decode(value),
-    responseSerialize: (value: CountPendingDepositsResponse): Buffer =>
-      Buffer.from(CountPendingDepositsResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): CountPendingDepositsResponse => CountPendingDepositsResponse.decode(value),
+    requestSerialize: (value: QueueCountRequest): Buffer => Buffer.from(QueueCountRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): QueueCountRequest => QueueCountRequest.decode(value),
+    responseSerialize: (value: QueueCountResponse): Buffer => Buffer.from(QueueCountResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): QueueCountResponse => QueueCountResponse.decode(value),
   },
   /** Admin: confirm (credits the Deposit Balance; may pay the referral bonus). Decided once. */
   confirmDeposit: {
@@ -5555,9 +5256,9 @@ export interface LedgerServiceServer extends UntypedServiceImplementation {
   /** Owner or admin: every deposit of one user, newest first. */
   listUserDeposits: handleUnaryCall<ListUserDepositsRequest, ListDepositsResponse>;
   /** Admin: deposits waiting for a decision, oldest first. */
-  listPendingDeposits: handleUnaryCall<ListPendingDepositsRequest, ListDepositsResponse>;
+  listPendingDeposits: handleUnaryCall<QueuePageRequest, ListDepositsResponse>;
   /** Admin: how many pending deposits the admin queue holds, from the read model's counter. */
-  countPendingDeposits: handleUnaryCall<CountPendingDepositsRequest, CountPendingDepositsResponse>;
+  countPendingDeposits: handleUnaryCall<QueueCountRequest, QueueCountResponse>;
   /** Admin: confirm (credits the Deposit Balance; may pay the referral bonus). Decided once. */
   confirmDeposit: handleUnaryCall<DecideDepositRequest, Deposit>;
   /** Admin: reject (no money moves). Decided once. */
@@ -5661,35 +5362,35 @@ export interface LedgerServiceClient extends Client {
   ): ClientUnaryCall;
   /** Admin: deposits waiting for a decision, oldest first. */
   listPendingDeposits(
-    request: ListPendingDepositsRequest,
+    request: QueuePageRequest,
     callback: (error: ServiceError | null, response: ListDepositsResponse) => void,
   ): ClientUnaryCall;
   listPendingDeposits(
-    request: ListPendingDepositsRequest,
+    request: QueuePageRequest,
     metadata: Metadata,
     callback: (error: ServiceError | null, response: ListDepositsResponse) => void,
   ): ClientUnaryCall;
   listPendingDeposits(
-    request: ListPendingDepositsRequest,
+    request: QueuePageRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListDepositsResponse) => void,
   ): ClientUnaryCall;
   /** Admin: how many pending deposits the admin queue holds, from the read model's counter. */
   countPendingDeposits(
-    request: CountPendingDepositsRequest,
-    callback: (error: ServiceError | null, response: CountPendingDepositsResponse) => void,
+    request: QueueCountRequest,
+    callback: (error: ServiceError | null, response: QueueCountResponse) => void,
   ): ClientUnaryCall;
   countPendingDeposits(
-    request: CountPendingDepositsRequest,
+    request: QueueCountRequest,
     metadata: Metadata,
-    callback: (error: ServiceError | null, response: CountPendingDepositsResponse) => void,
+    callback: (error: ServiceError | null, response: QueueCountResponse) => void,
   ): ClientUnaryCall;
   countPendingDeposits(
-    request: CountPendingDepositsRequest,
+    request: QueueCountRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: CountPendingDepositsResponse) => void,
+    callback: (error: ServiceError | null, response: QueueCountResponse) => void,
   ): ClientUnaryCall;
   /** Admin: confirm (credits the Deposit Balance; may pay the referral bonus). Decided once. */
   confirmDeposit(
