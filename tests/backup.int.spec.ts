@@ -14,13 +14,14 @@ import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
   adminBrowser,
+  returningBrowser,
   startTestComposition,
   verifiedUser,
   type Account,
   type TestComposition,
 } from '@meridian/gateway/testing/composition';
-import { HttpSession } from '@meridian/gateway/testing/httpSession';
-import { kycDocumentsOf } from './support/kycDocuments.js';
+import type { HttpSession } from '@meridian/gateway/testing/httpSession';
+import { KYC_BACK, KYC_FRONT, kycDocumentsOf, uploadKycDocuments } from './support/kycDocuments.js';
 import { expectLedgerInvariants } from '@meridian/ledger/testing/invariants';
 import {
   FAST_PLANS,
@@ -41,7 +42,6 @@ import {
   StoreInUseError,
 } from '../scripts/backup.js';
 import { ROOT } from './infra.env.js';
-import { testPng } from '@meridian/platform/testing/testImage';
 
 const work = mkdtempSync(join(tmpdir(), 'meridian-backup-'));
 const running: TestComposition[] = [];
@@ -59,30 +59,6 @@ async function start(dataDir: string): Promise<TestComposition> {
 async function stop(t: TestComposition): Promise<void> {
   await t.stop();
   running.splice(running.indexOf(t), 1);
-}
-
-/** A real PNG and a second, different image (the kyc service checks magic bytes and dimensions). */
-const PNG = testPng();
-const PNG_BACK = Buffer.concat([PNG, Buffer.from('back side')]);
-
-async function uploadKyc(account: Account): Promise<void> {
-  const form = new FormData();
-  form.append('front', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'front.png');
-  form.append('back', new Blob([new Uint8Array(PNG_BACK)], { type: 'image/png' }), 'back.png');
-  const res = await account.browser.postForm('/api/users/uploadKycDocuments', form);
-  if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${JSON.stringify(res.body)}`);
-}
-
-/**
- * The same browser on the restored target: its trusted-device cookie (the device is in the restored
- * identity store) lets the password alone sign in, without the emailed code.
- */
-async function returningBrowser(url: string, before: HttpSession, email: string, password: string) {
-  const browser = new HttpSession(url);
-  for (const [k, v] of before.cookies) if (k === 'meridian_device') browser.cookies.set(k, v);
-  const res = await browser.post('/api/users/login', { email, password });
-  expect(res.status, `${email}: ${JSON.stringify(res.body)}`).toBe(200);
-  return browser;
 }
 
 describe('backups of the embedded store (make backup / make restore)', () => {
@@ -117,15 +93,7 @@ describe('backups of the embedded store (make backup / make restore)', () => {
           expect(res.status).toBe(201);
           await waitForBalances(account.browser, { balance: amount - invest });
         }
-        if (documents) {
-          await uploadKyc(account);
-          await waitFor(
-            async () => (await account.browser.get('/api/users/getUser')).body.kycStatus === 'Pending',
-            {
-              timeoutMs: 10_000,
-            },
-          );
-        }
+        if (documents) await uploadKycDocuments(account, { timeoutMs: 10_000 });
         investors.push({ account, expected: await balancesOf(account.browser), documents });
       }
       expect(investors[1]!.expected).toMatchObject({ balance: 650 });
@@ -227,7 +195,7 @@ describe('backups of the embedded store (make backup / make restore)', () => {
         const docs = await kycDocumentsOf(admin, account.id);
         if (documents)
           expect(docs.map((d) => d.toString('base64'))).toEqual(
-            [PNG, PNG_BACK].map((d) => d.toString('base64')),
+            [KYC_FRONT, KYC_BACK].map((d) => d.toString('base64')),
           );
         else expect(docs).toEqual([]);
       }

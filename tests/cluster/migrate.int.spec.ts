@@ -18,17 +18,17 @@ import { createKafkaEventBus } from '@meridian/platform/adapters/eventBus.kafka'
 import { createFsFileStore } from '@meridian/platform/files/privateFiles.fs';
 import { topicOf } from '@meridian/platform/ports/eventBus';
 import { waitFor } from '@meridian/platform/testing/waitFor';
-import { testPng } from '@meridian/platform/testing/testImage';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
   adminBrowser,
+  returningBrowser,
   startTestComposition,
   verifiedUser,
   type Account,
 } from '@meridian/gateway/testing/composition';
-import { HttpSession } from '@meridian/gateway/testing/httpSession';
-import { kycDocumentsOf } from '../support/kycDocuments.js';
+import type { HttpSession } from '@meridian/gateway/testing/httpSession';
+import { KYC_BACK, KYC_FRONT, kycDocumentsOf, uploadKycDocuments } from '../support/kycDocuments.js';
 import {
   FAST_PLANS,
   balancesOf,
@@ -50,8 +50,6 @@ const skipReason = clusterSkipReason();
 if (skipReason) console.log(`[migrate] skipped: ${skipReason}`);
 
 const ROOT = join(import.meta.dirname, '../..');
-const PNG = testPng();
-const PNG_BACK = Buffer.concat([PNG, Buffer.from('back side')]);
 const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
 const SLOW = { timeoutMs: 60_000, intervalMs: 100 };
 const GRPC_BASE = 30550;
@@ -201,27 +199,6 @@ async function queuesOf(admin: HttpSession) {
   return out;
 }
 
-async function uploadKyc(account: Account): Promise<void> {
-  const form = new FormData();
-  form.append('front', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'front.png');
-  form.append('back', new Blob([new Uint8Array(PNG_BACK)], { type: 'image/png' }), 'back.png');
-  const res = await account.browser.postForm('/api/users/uploadKycDocuments', form);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  await waitFor(
-    async () => (await account.browser.get('/api/users/getUser')).body.kycStatus === 'Pending',
-    SLOW,
-  );
-}
-
-/** The same browser on another gateway: its trusted-device cookie (in the migrated store) spares the emailed code. */
-async function returningBrowser(url: string, before: HttpSession, email: string, password: string) {
-  const browser = new HttpSession(url);
-  for (const [k, v] of before.cookies) if (k === 'meridian_device') browser.cookies.set(k, v);
-  const res = await browser.post('/api/users/login', { email, password });
-  expect(res.status, `${email}: ${JSON.stringify(res.body)}`).toBe(200);
-  return browser;
-}
-
 describe.skipIf(skipReason)('make migrate: a standalone moved to the cluster topology', () => {
   let broker: KafkaBroker | undefined;
   let cluster: Cluster | undefined;
@@ -252,7 +229,7 @@ describe.skipIf(skipReason)('make migrate: a standalone moved to the cluster top
 
         // an investor whose KYC is approved, whose investment was approved and matured, with a pending withdrawal
         const investor = await verifiedUser(t.url);
-        await uploadKyc(investor);
+        await uploadKycDocuments(investor, SLOW);
         expect((await admin.patch(`/api/users/kyc/approve/${investor.id}`)).status).toBe(200);
         await confirmDeposit(admin, await requestDeposit(investor.browser, 600));
         await waitForBalances(investor.browser, { balance: 600 });
@@ -275,7 +252,7 @@ describe.skipIf(skipReason)('make migrate: a standalone moved to the cluster top
 
         // one with KYC documents waiting, a confirmed and a pending deposit; one with a held investment
         const pendingKyc = await verifiedUser(t.url);
-        await uploadKyc(pendingKyc);
+        await uploadKycDocuments(pendingKyc, SLOW);
         await confirmDeposit(admin, await requestDeposit(pendingKyc.browser, 75.5));
         await waitForBalances(pendingKyc.browser, { balance: 75.5 });
         await requestDeposit(pendingKyc.browser, 20);
@@ -304,7 +281,7 @@ describe.skipIf(skipReason)('make migrate: a standalone moved to the cluster top
           });
         }
         expect(seen.map((s) => s.kycStatus)).toEqual(['Approved', 'Pending', expect.any(String)]);
-        expect(seen[1]!.documents).toEqual([PNG, PNG_BACK].map((d) => d.toString('base64')));
+        expect(seen[1]!.documents).toEqual([KYC_FRONT, KYC_BACK].map((d) => d.toString('base64')));
         expect((seen[0]!.statement as { entries: unknown[] }).entries.length).toBeGreaterThan(2);
         queuesBefore = await queuesOf(admin);
       } finally {

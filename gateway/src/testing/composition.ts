@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { startStandalone, type Standalone, type StandaloneOptions } from '@meridian/standalone';
 import { createRedisKeyValueStore } from '@meridian/platform/adapters/keyValue.redis';
 import { DEV_KYC_INTERNAL_TOKEN, parseGatewayConfig, type GatewayConfig } from '../config.js';
+import { DEVICE_COOKIE } from '../http/cookies.js';
 import { startGateway, type RunningGateway } from '../server.js';
 import { HttpSession, linkWith, listMail, loginCodeOf, waitForMail } from './httpSession.js';
 import { deleteRedisKeys } from './redisKeys.js';
@@ -248,6 +249,26 @@ export async function signIn(browser: HttpSession, email: string, password: stri
 export async function adminBrowser(url: string): Promise<HttpSession> {
   const browser = new HttpSession(url);
   await signIn(browser, ADMIN_EMAIL, ADMIN_PASSWORD);
+  return browser;
+}
+
+/**
+ * The same browser on another target (a restored or migrated store, another gateway): a fresh session with
+ * only `before`'s trusted-device cookie, signed in with the password alone (the device is known there, so no
+ * emailed code).
+ */
+export async function returningBrowser(
+  url: string,
+  before: HttpSession,
+  email: string,
+  password: string,
+): Promise<HttpSession> {
+  const browser = new HttpSession(url);
+  const device = before.cookie(DEVICE_COOKIE);
+  if (device !== undefined) browser.cookies.set(DEVICE_COOKIE, device);
+  const res = await browser.post('/api/users/login', { email, password });
+  if (res.status !== 200)
+    throw new Error(`${email}: login failed: ${res.status} ${JSON.stringify(res.body)}`);
   return browser;
 }
 
