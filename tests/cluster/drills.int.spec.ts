@@ -31,10 +31,9 @@ import {
   type RecordingSocket,
 } from '@meridian/gateway/testing/money';
 import type { Cluster } from '../../scripts/cluster/cluster.js';
-import { runSpecJourney } from '../support/specJourney.js';
 import { editsOver, editsThroughKill } from './balanceEdits.js';
 import { expectClusterInvariants, invariantAccount } from './invariants.js';
-import { clusterSkipReason, startTestCluster } from './testCluster.js';
+import { clusterSkipReason, runSpecJourneyAcrossGateways, startTestCluster } from './testCluster.js';
 import { testPng } from '@meridian/platform/testing/testImage';
 
 const skipReason = clusterSkipReason();
@@ -242,15 +241,7 @@ describe.skipIf(skipReason !== null)(
       'a client of spec §7 alone: the investor on gateway A, the admin lists on A and decides on B, no claims call',
       { timeout: 240_000 },
       async () => {
-        const { investor, referred, calls } = await runSpecJourney({
-          investorUrl: A,
-          adminListUrl: A,
-          adminDecideUrl: B,
-          mailboxUrl: A,
-          admin: cluster.admin,
-          plan: { name: 'Starter', ratePercent: 12 },
-          waitMs: SLOW.timeoutMs,
-        });
+        const { investor, referred, calls } = await runSpecJourneyAcrossGateways(cluster, SLOW.timeoutMs);
         expect(calls.some((c) => c.includes('/claims'))).toBe(false);
         // the invariant check reads getUser with each account's cookies
         users.push(invariantAccount(A, investor), invariantAccount(A, referred));

@@ -13,10 +13,9 @@ import { HttpSession } from '@meridian/gateway/testing/httpSession';
 import { signIn, verifiedUser, type Account } from '@meridian/gateway/testing/composition';
 import { FAST_PLANS, waitForBalances } from '@meridian/gateway/testing/money';
 import { SERVICES, type Cluster, type ProcessName, type ServiceName } from '../../scripts/cluster/cluster.js';
-import { runSpecJourney } from '../support/specJourney.js';
 import { editsOver, editsThroughKill } from './balanceEdits.js';
 import { expectClusterInvariants, invariantAccount } from './invariants.js';
-import { clusterSkipReason, startTestCluster } from './testCluster.js';
+import { clusterSkipReason, runSpecJourneyAcrossGateways, startTestCluster } from './testCluster.js';
 
 const skipReason = clusterSkipReason();
 if (skipReason) console.log(`[skip] cluster replica drills: ${skipReason}`);
@@ -80,15 +79,7 @@ describe.skipIf(skipReason !== null)(
       { timeout: 240_000 },
       async () => {
         const before = await answeredByReplica(cluster);
-        const { investor, referred } = await runSpecJourney({
-          investorUrl: A,
-          adminListUrl: A,
-          adminDecideUrl: B,
-          mailboxUrl: A,
-          admin: cluster.admin,
-          plan: { name: 'Starter', ratePercent: 12 },
-          waitMs: SLOW.timeoutMs,
-        });
+        const { investor, referred } = await runSpecJourneyAcrossGateways(cluster, SLOW.timeoutMs);
         // a client's first calls go to the connection that was ready first, and a service the journey calls
         // only a few times (kyc, and support, which is no part of it) may not have reached its second replica:
         // the admin's reads of those services, through both gateways in turn, until every replica has answered
