@@ -4,17 +4,9 @@
  */
 import { testEnv } from '../helpers/testEnv.js';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../../web/scripts/chromium.js';
 
 export const CHROMIUM_PATH = testEnv().CHROMIUM_PATH;
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
