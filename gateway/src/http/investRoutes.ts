@@ -4,9 +4,10 @@
  */
 import type { Request, Response } from 'express';
 import { z } from 'zod';
+import { UserPageRequest } from '@meridian/proto/meridian/common/v1/common';
 import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
 import * as inv from '@meridian/proto/meridian/investment/v1/investment';
-import * as wd from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
+import type * as wd from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
 import { moneyAnswers, planAnswer } from './answers.js';
 import type { DepositAnswer, InvestmentAnswer, WithdrawalAnswer } from './answers.js';
 import { pageParams, setNextCursor } from './pages.js';
@@ -68,22 +69,12 @@ const transactionHistory = async (
 ) => {
   const who = caller(res);
   const paging = pageParams(req);
-  /** The caller's three lists: whole, or a page of each. */
-  type Page = { limit?: number; cursor?: string };
-  const deposits = (page: Page = {}) =>
-    call(money.ledger, 'listUserDeposits', lg.ListUserDepositsRequest.fromPartial({ ...who, ...page }));
-  const investments = (page: Page = {}) =>
-    call(
-      money.investment,
-      'investmentHistory',
-      inv.InvestmentHistoryRequest.fromPartial({ ...who, ...page }),
-    );
-  const withdrawals = (page: Page = {}) =>
-    call(
-      money.withdrawal,
-      'listUserWithdrawals',
-      wd.ListUserWithdrawalsRequest.fromPartial({ ...who, ...page }),
-    );
+  /** The caller's three lists, each asked with `list` (the caller's whole list, or a page of it). */
+  const deposits = (list: UserPageRequest) => call(money.ledger, 'listUserDeposits', list);
+  const investments = (list: UserPageRequest) => call(money.investment, 'investmentHistory', list);
+  const withdrawals = (list: UserPageRequest) => call(money.withdrawal, 'listUserWithdrawals', list);
+  /** One page of a list, as mergeHistoryPage asks for it. */
+  const pageOf = (limit: number, cursor: string) => UserPageRequest.fromPartial({ ...who, limit, cursor });
   if (paging.limit !== undefined) {
     const asItems = <T, J>(
       list: { nextCursor: string; itemCursors: string[] },
@@ -103,17 +94,17 @@ const transactionHistory = async (
       [
         {
           fetch: async (cursor, limit) =>
-            deposits({ limit, cursor }).then((out) => asItems(out, out.deposits, depositItem)),
+            deposits(pageOf(limit, cursor)).then((out) => asItems(out, out.deposits, depositItem)),
           time: createdAt,
         },
         {
           fetch: async (cursor, limit) =>
-            investments({ limit, cursor }).then((out) => asItems(out, out.investments, investmentItem)),
+            investments(pageOf(limit, cursor)).then((out) => asItems(out, out.investments, investmentItem)),
           time: createdAt,
         },
         {
           fetch: async (cursor, limit) =>
-            withdrawals({ limit, cursor }).then((out) => asItems(out, out.withdrawals, withdrawalItem)),
+            withdrawals(pageOf(limit, cursor)).then((out) => asItems(out, out.withdrawals, withdrawalItem)),
           time: (i) => (i as { requestDate: string }).requestDate,
         },
       ],
@@ -123,7 +114,8 @@ const transactionHistory = async (
     res.json({ history: page.items.map((i) => i.item) });
     return;
   }
-  const [d, i, w] = await Promise.all([deposits(), investments(), withdrawals()]);
+  const whole = UserPageRequest.fromPartial(who);
+  const [d, i, w] = await Promise.all([deposits(whole), investments(whole), withdrawals(whole)]);
   const items = [
     ...d.deposits.map(depositItem),
     ...i.investments.map(investmentItem),
@@ -194,7 +186,7 @@ export const INVEST_ROUTES: Route<MoneyContext>[] = [
         call(
           c.money.investment,
           'investmentHistory',
-          inv.InvestmentHistoryRequest.fromPartial({ ...c.caller(res), ...pageParams(req) }),
+          UserPageRequest.fromPartial({ ...c.caller(res), ...pageParams(req) }),
         ),
         ownBalanceCents(c, req, res),
       ]);

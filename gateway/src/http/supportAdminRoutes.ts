@@ -4,10 +4,10 @@
  * the investors' and visitors' and builds the router.
  */
 import type { Request, Response } from 'express';
+import { UserPageRequest } from '@meridian/proto/meridian/common/v1/common';
 import * as sp from '@meridian/proto/meridian/support/v1/support';
 import * as lg from '@meridian/proto/meridian/ledger/v1/ledger';
 import * as kycPb from '@meridian/proto/meridian/kyc/v1/kyc';
-import * as wd from '@meridian/proto/meridian/withdrawal/v1/withdrawal';
 import { callUnary } from '../grpcClients.js';
 import { supportAnswers, supportConversationViewAnswer, supportSentAnswer } from './answers.js';
 import { sessionOf } from './auth.js';
@@ -370,6 +370,8 @@ async function summaryOf(deps: SupportRouteDeps, req: Request, res: Response, c:
   const ctx = ctxOf(deps.config)(req);
   const s = sessionOf(res);
   const asAdmin = { caller: s.caller, callerRole: s.principal.role };
+  /** The request of the user's whole lists (deposits, withdrawals), asked as the admin. */
+  const userLists = UserPageRequest.fromPartial({ ...asAdmin, userId });
   const settle = async <T>(p: Promise<T>): Promise<T | null> => p.catch(() => null);
   const money = deps.money;
   const [balances, kyc, deposits, withdrawals] = await Promise.all([
@@ -384,26 +386,8 @@ async function summaryOf(deps: SupportRouteDeps, req: Request, res: Response, c:
         )
       : null,
     settle(callUnary(deps.kyc, 'getStatus', kycPb.GetStatusRequest.fromPartial({ userId }), ctx)),
-    money
-      ? settle(
-          callUnary(
-            money.ledger,
-            'listUserDeposits',
-            lg.ListUserDepositsRequest.fromPartial({ ...asAdmin, userId }),
-            ctx,
-          ),
-        )
-      : null,
-    money
-      ? settle(
-          callUnary(
-            money.withdrawal,
-            'listUserWithdrawals',
-            wd.ListUserWithdrawalsRequest.fromPartial({ ...asAdmin, userId }),
-            ctx,
-          ),
-        )
-      : null,
+    money ? settle(callUnary(money.ledger, 'listUserDeposits', userLists, ctx)) : null,
+    money ? settle(callUnary(money.withdrawal, 'listUserWithdrawals', userLists, ctx)) : null,
   ]);
   return {
     ...base,

@@ -10,7 +10,6 @@ import {
   type DecideInvestmentRequest,
   type GetInvestmentRequest,
   type Investment,
-  type InvestmentHistoryRequest,
   type InvestmentServiceServer,
   type ListPlansRequest,
   type ListPlansResponse,
@@ -22,6 +21,7 @@ import type {
   CloseAccountRequest,
   QueueCountRequest,
   QueuePageRequest,
+  UserPageRequest,
 } from '@meridian/proto/meridian/common/v1/common';
 import { heldRequestRpcs } from '@meridian/held-request/app/grpc';
 import type { Decision } from '@meridian/held-request/app/heldRequests';
@@ -93,7 +93,7 @@ export function investmentGrpcService(
         return { message, investment: investmentToProto(investment) };
       },
       getInvestment: (req: GetInvestmentRequest) => held.get(req, req.investmentId),
-      investmentHistory: async (req: InvestmentHistoryRequest) => {
+      investmentHistory: async (req: UserPageRequest) => {
         const { items, ...page } = await held.listOfUser(req);
         return { investments: items, ...page };
       },

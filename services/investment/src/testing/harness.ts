@@ -9,6 +9,7 @@ import {
   CloseAccountRequest,
   QueueCountRequest,
   QueuePageRequest,
+  UserPageRequest,
 } from '@meridian/proto/meridian/common/v1/common';
 import type { PersonalData } from '@meridian/platform/personalData';
 import * as inv from '@meridian/proto/meridian/investment/v1/investment';
@@ -26,7 +27,7 @@ export { ADMIN, ADMIN_2, caller, grpcError, type Call } from '@meridian/ledger/t
 const REQUESTS: RequestCodecs<inv.InvestmentServiceClient> = {
   listPlans: inv.ListPlansRequest,
   startInvest: inv.StartInvestRequest,
-  investmentHistory: inv.InvestmentHistoryRequest,
+  investmentHistory: UserPageRequest,
   getInvestment: inv.GetInvestmentRequest,
   listPending: QueuePageRequest,
   countPending: QueueCountRequest,

@@ -7,7 +7,13 @@
  * ReleaseHold, SettleMaturity and GetBalances(internal) are for the investment and withdrawal services
  * inside the cluster only; the gateway never exposes them.
  */
-import type { Caller, QueueCountRequest, QueuePageRequest } from '@meridian/proto/meridian/common/v1/common';
+import type {
+  Caller,
+  CloseAccountRequest,
+  QueueCountRequest,
+  QueuePageRequest,
+  UserPageRequest,
+} from '@meridian/proto/meridian/common/v1/common';
 import {
   AdjustmentOperation,
   BalanceAccount,
@@ -29,7 +35,6 @@ import {
   type ListDepositsResponse,
   type ListTransactionsRequest,
   type ListTransactionsResponse,
-  type ListUserDepositsRequest,
   type PlaceHoldRequest,
   type SettleHoldRequest,
   type SettleMaturityRequest,
@@ -45,7 +50,6 @@ import { toGrpcStatus } from '@meridian/platform/grpc/status';
 import type { Logger } from '@meridian/platform/logger';
 import { actorOf } from '@meridian/platform/app/requestContext';
 import { closeAccountInputOf } from '@meridian/platform/app/accountClosure';
-import type { CloseAccountRequest } from '@meridian/proto/meridian/common/v1/common';
 import { closeAccount } from '../app/closeAccount.js';
 import type { LedgerContext, Actor } from '../app/context.js';
 import {
@@ -236,7 +240,7 @@ export function ledgerGrpcService(ctx: LedgerContext, options: { logger: Logger 
       ),
       listUserDeposits: via(
         listUserDeposits,
-        (req: ListUserDepositsRequest) => ({ ...aboutUser(req), limit: req.limit, cursor: req.cursor }),
+        (req: UserPageRequest) => ({ ...aboutUser(req), limit: req.limit, cursor: req.cursor }),
         depositsToProto,
       ),
       listPendingDeposits: via(

@@ -10,13 +10,14 @@ import {
   CloseAccountRequest,
   QueueCountRequest,
   QueuePageRequest,
+  UserPageRequest,
 } from '@meridian/proto/meridian/common/v1/common';
 import type { LedgerServiceClient } from '@meridian/proto/meridian/ledger/v1/ledger';
 
 const REQUESTS: RequestCodecs<LedgerServiceClient> = {
   createDeposit: pb.CreateDepositRequest,
   getDeposit: pb.GetDepositRequest,
-  listUserDeposits: pb.ListUserDepositsRequest,
+  listUserDeposits: UserPageRequest,
   listPendingDeposits: QueuePageRequest,
   countPendingDeposits: QueueCountRequest,
   confirmDeposit: pb.DecideDepositRequest,

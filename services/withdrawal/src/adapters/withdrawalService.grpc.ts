@@ -9,7 +9,6 @@ import {
   WithdrawalServiceService,
   type DecideWithdrawalRequest,
   type GetWithdrawalRequest,
-  type ListUserWithdrawalsRequest,
   type RequestWithdrawalRequest,
   type Withdrawal,
   type WithdrawalServiceServer,
@@ -18,6 +17,7 @@ import type {
   CloseAccountRequest,
   QueueCountRequest,
   QueuePageRequest,
+  UserPageRequest,
 } from '@meridian/proto/meridian/common/v1/common';
 import { closeAccountInputOf } from '@meridian/platform/app/accountClosure';
 import { heldRequestRpcs } from '@meridian/held-request/app/grpc';
@@ -66,7 +66,7 @@ export function withdrawalGrpcService(
         return { message, withdrawal: withdrawalToProto(withdrawal) };
       },
       getWithdrawal: (req: GetWithdrawalRequest) => held.get(req, req.withdrawalId),
-      listUserWithdrawals: async (req: ListUserWithdrawalsRequest) => {
+      listUserWithdrawals: async (req: UserPageRequest) => {
         const { items, ...page } = await held.listOfUser(req);
         return { withdrawals: items, ...page };
       },

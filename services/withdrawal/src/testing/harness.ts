@@ -9,6 +9,7 @@ import {
   CloseAccountRequest,
   QueueCountRequest,
   QueuePageRequest,
+  UserPageRequest,
 } from '@meridian/proto/meridian/common/v1/common';
 import type { PersonalData } from '@meridian/platform/personalData';
 import * as led from '@meridian/proto/meridian/ledger/v1/ledger';
@@ -31,7 +32,7 @@ const REQUESTS: RequestCodecs<wd.WithdrawalServiceClient> = {
   requestWithdrawal: wd.RequestWithdrawalRequest,
   listPending: QueuePageRequest,
   countPending: QueueCountRequest,
-  listUserWithdrawals: wd.ListUserWithdrawalsRequest,
+  listUserWithdrawals: UserPageRequest,
   getWithdrawal: wd.GetWithdrawalRequest,
   approveWithdrawal: wd.DecideWithdrawalRequest,
   rejectWithdrawal: wd.DecideWithdrawalRequest,

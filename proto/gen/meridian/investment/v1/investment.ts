@@ -25,6 +25,7 @@ import {
   QueueCountRequest,
   QueueCountResponse,
   QueuePageRequest,
+  UserPageRequest,
 } from "../../common/v1/common.js";
 
 export const protobufPackage = "meridian.investment.v1";
@@ -94,17 +95,6 @@ export interface StartInvestResponse {
   /** "Investment request submitted successfully" */
   message: string;
   investment?: Investment | undefined;
-}
-
-export interface InvestmentHistoryRequest {
-  caller?: Caller | undefined;
-  callerRole: string;
-  /** Empty = the caller. */
-  userId: string;
-  /** Paging: 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
-  limit: number;
-  /** the next_cursor of the previous page ("" : the first page) */
-  cursor: string;
 }
 
 export interface ListInvestmentsResponse {
@@ -1116,149 +1106,6 @@ export const StartInvestResponse: MessageFns<StartInvestResponse> = {
   },
 };
 
-function createBaseInvestmentHistoryRequest(): InvestmentHistoryRequest {
-  return { caller: undefined, callerRole: "", userId: "", limit: 0, cursor: "" };
-}
-
-export const InvestmentHistoryRequest: MessageFns<InvestmentHistoryRequest> = {
-  encode(message: InvestmentHistoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.caller !== undefined) {
-      Caller.encode(message.caller, writer.uint32(10).fork()).join();
-    }
-    if (message.callerRole !== "") {
-      writer.uint32(18).string(message.callerRole);
-    }
-    if (message.userId !== "") {
-      writer.uint32(26).string(message.userId);
-    }
-    if (message.limit !== 0) {
-      writer.uint32(32).int32(message.limit);
-    }
-    if (message.cursor !== "") {
-      writer.uint32(42).string(message.cursor);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): InvestmentHistoryRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseInvestmentHistoryRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.caller = Caller.decode(reader, reader.uint32());
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.callerRole = reader.string();
-            continue;
-          }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.userId = reader.string();
-            continue;
-          }
-          case 4: {
-            if (tag !== 32) {
-              break;
-            }
-
-            message.limit = reader.int32();
-            continue;
-          }
-          case 5: {
-            if (tag !== 42) {
-              break;
-            }
-
-            message.cursor = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): InvestmentHistoryRequest {
-    return {
-      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
-      callerRole: isSet(object.callerRole)
-        ? globalThis.String(object.callerRole)
-        : isSet(object.caller_role)
-        ? globalThis.String(object.caller_role)
-        : "",
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
-      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
-    };
-  },
-
-  toJSON(message: InvestmentHistoryRequest): unknown {
-    const obj: any = {};
-    if (message.caller !== undefined) {
-      obj.caller = Caller.toJSON(message.caller);
-    }
-    if (message.callerRole !== "") {
-      obj.callerRole = message.callerRole;
-    }
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.limit !== 0) {
-      obj.limit = Math.round(message.limit);
-    }
-    if (message.cursor !== "") {
-      obj.cursor = message.cursor;
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<InvestmentHistoryRequest>, I>>(base?: I): InvestmentHistoryRequest {
-    return InvestmentHistoryRequest.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<InvestmentHistoryRequest>, I>>(object: I): InvestmentHistoryRequest {
-    const message = createBaseInvestmentHistoryRequest();
-    message.caller = (object.caller !== undefined && object.caller !== null)
-      ? Caller.fromPartial(object.caller)
-      : undefined;
-    message.callerRole = object.callerRole ?? "";
-    message.userId = object.userId ?? "";
-    message.limit = object.limit ?? 0;
-    message.cursor = object.cursor ?? "";
-    return message;
-  },
-};
-
 function createBaseListInvestmentsResponse(): ListInvestmentsResponse {
   return { investments: [], nextCursor: "", itemCursors: [] };
 }
@@ -1940,9 +1787,8 @@ export const InvestmentServiceService = {
     path: "/meridian.investment.v1.InvestmentService/InvestmentHistory" as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: InvestmentHistoryRequest): Buffer =>
-      Buffer.from(InvestmentHistoryRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): InvestmentHistoryRequest => InvestmentHistoryRequest.decode(value),
+    requestSerialize: (value: UserPageRequest): Buffer => Buffer.from(UserPageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UserPageRequest => UserPageRequest.decode(value),
     responseSerialize: (value: ListInvestmentsResponse): Buffer =>
       Buffer.from(ListInvestmentsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListInvestmentsResponse => ListInvestmentsResponse.decode(value),
@@ -2036,7 +1882,7 @@ export interface InvestmentServiceServer extends UntypedServiceImplementation {
    */
   startInvest: handleUnaryCall<StartInvestRequest, StartInvestResponse>;
   /** Owner or admin: a user's investments, newest first (refused requests are not listed). */
-  investmentHistory: handleUnaryCall<InvestmentHistoryRequest, ListInvestmentsResponse>;
+  investmentHistory: handleUnaryCall<UserPageRequest, ListInvestmentsResponse>;
   /** Owner or admin. */
   getInvestment: handleUnaryCall<GetInvestmentRequest, Investment>;
   /** Admin: investments waiting for a decision (funds held), oldest first. */
@@ -2091,16 +1937,16 @@ export interface InvestmentServiceClient extends Client {
   ): ClientUnaryCall;
   /** Owner or admin: a user's investments, newest first (refused requests are not listed). */
   investmentHistory(
-    request: InvestmentHistoryRequest,
+    request: UserPageRequest,
     callback: (error: ServiceError | null, response: ListInvestmentsResponse) => void,
   ): ClientUnaryCall;
   investmentHistory(
-    request: InvestmentHistoryRequest,
+    request: UserPageRequest,
     metadata: Metadata,
     callback: (error: ServiceError | null, response: ListInvestmentsResponse) => void,
   ): ClientUnaryCall;
   investmentHistory(
-    request: InvestmentHistoryRequest,
+    request: UserPageRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListInvestmentsResponse) => void,

@@ -25,6 +25,7 @@ import {
   QueueCountRequest,
   QueueCountResponse,
   QueuePageRequest,
+  UserPageRequest,
 } from "../../common/v1/common.js";
 
 export const protobufPackage = "meridian.ledger.v1";
@@ -243,17 +244,6 @@ export interface GetDepositRequest {
   caller?: Caller | undefined;
   callerRole: string;
   depositId: string;
-}
-
-export interface ListUserDepositsRequest {
-  caller?: Caller | undefined;
-  callerRole: string;
-  /** Empty = the caller. */
-  userId: string;
-  /** Paging: 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
-  limit: number;
-  /** the next_cursor of the previous page ("" : the first page) */
-  cursor: string;
 }
 
 export interface ListDepositsResponse {
@@ -1152,149 +1142,6 @@ export const GetDepositRequest: MessageFns<GetDepositRequest> = {
       : undefined;
     message.callerRole = object.callerRole ?? "";
     message.depositId = object.depositId ?? "";
-    return message;
-  },
-};
-
-function createBaseListUserDepositsRequest(): ListUserDepositsRequest {
-  return { caller: undefined, callerRole: "", userId: "", limit: 0, cursor: "" };
-}
-
-export const ListUserDepositsRequest: MessageFns<ListUserDepositsRequest> = {
-  encode(message: ListUserDepositsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.caller !== undefined) {
-      Caller.encode(message.caller, writer.uint32(10).fork()).join();
-    }
-    if (message.callerRole !== "") {
-      writer.uint32(18).string(message.callerRole);
-    }
-    if (message.userId !== "") {
-      writer.uint32(26).string(message.userId);
-    }
-    if (message.limit !== 0) {
-      writer.uint32(32).int32(message.limit);
-    }
-    if (message.cursor !== "") {
-      writer.uint32(42).string(message.cursor);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): ListUserDepositsRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseListUserDepositsRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.caller = Caller.decode(reader, reader.uint32());
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.callerRole = reader.string();
-            continue;
-          }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.userId = reader.string();
-            continue;
-          }
-          case 4: {
-            if (tag !== 32) {
-              break;
-            }
-
-            message.limit = reader.int32();
-            continue;
-          }
-          case 5: {
-            if (tag !== 42) {
-              break;
-            }
-
-            message.cursor = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): ListUserDepositsRequest {
-    return {
-      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
-      callerRole: isSet(object.callerRole)
-        ? globalThis.String(object.callerRole)
-        : isSet(object.caller_role)
-        ? globalThis.String(object.caller_role)
-        : "",
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
-      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
-    };
-  },
-
-  toJSON(message: ListUserDepositsRequest): unknown {
-    const obj: any = {};
-    if (message.caller !== undefined) {
-      obj.caller = Caller.toJSON(message.caller);
-    }
-    if (message.callerRole !== "") {
-      obj.callerRole = message.callerRole;
-    }
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.limit !== 0) {
-      obj.limit = Math.round(message.limit);
-    }
-    if (message.cursor !== "") {
-      obj.cursor = message.cursor;
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<ListUserDepositsRequest>, I>>(base?: I): ListUserDepositsRequest {
-    return ListUserDepositsRequest.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<ListUserDepositsRequest>, I>>(object: I): ListUserDepositsRequest {
-    const message = createBaseListUserDepositsRequest();
-    message.caller = (object.caller !== undefined && object.caller !== null)
-      ? Caller.fromPartial(object.caller)
-      : undefined;
-    message.callerRole = object.callerRole ?? "";
-    message.userId = object.userId ?? "";
-    message.limit = object.limit ?? 0;
-    message.cursor = object.cursor ?? "";
     return message;
   },
 };
@@ -5048,9 +4895,8 @@ export const LedgerServiceService = {
     path: "/meridian.ledger.v1.LedgerService/ListUserDeposits" as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: ListUserDepositsRequest): Buffer =>
-      Buffer.from(ListUserDepositsRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): ListUserDepositsRequest => ListUserDepositsRequest.decode(value),
+    requestSerialize: (value: UserPageRequest): Buffer => Buffer.from(UserPageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UserPageRequest => UserPageRequest.decode(value),
     responseSerialize: (value: ListDepositsResponse): Buffer =>
       Buffer.from(ListDepositsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListDepositsResponse => ListDepositsResponse.decode(value),
@@ -5254,7 +5100,7 @@ export interface LedgerServiceServer extends UntypedServiceImplementation {
   /** Owner or admin. */
   getDeposit: handleUnaryCall<GetDepositRequest, Deposit>;
   /** Owner or admin: every deposit of one user, newest first. */
-  listUserDeposits: handleUnaryCall<ListUserDepositsRequest, ListDepositsResponse>;
+  listUserDeposits: handleUnaryCall<UserPageRequest, ListDepositsResponse>;
   /** Admin: deposits waiting for a decision, oldest first. */
   listPendingDeposits: handleUnaryCall<QueuePageRequest, ListDepositsResponse>;
   /** Admin: how many pending deposits the admin queue holds, from the read model's counter. */
@@ -5346,16 +5192,16 @@ export interface LedgerServiceClient extends Client {
   ): ClientUnaryCall;
   /** Owner or admin: every deposit of one user, newest first. */
   listUserDeposits(
-    request: ListUserDepositsRequest,
+    request: UserPageRequest,
     callback: (error: ServiceError | null, response: ListDepositsResponse) => void,
   ): ClientUnaryCall;
   listUserDeposits(
-    request: ListUserDepositsRequest,
+    request: UserPageRequest,
     metadata: Metadata,
     callback: (error: ServiceError | null, response: ListDepositsResponse) => void,
   ): ClientUnaryCall;
   listUserDeposits(
-    request: ListUserDepositsRequest,
+    request: UserPageRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListDepositsResponse) => void,

@@ -25,6 +25,7 @@ import {
   QueueCountRequest,
   QueueCountResponse,
   QueuePageRequest,
+  UserPageRequest,
 } from "../../common/v1/common.js";
 
 export const protobufPackage = "meridian.withdrawal.v1";
@@ -67,17 +68,6 @@ export interface RequestWithdrawalResponse {
   /** "Withdrawal request submitted successfully" */
   message: string;
   withdrawal?: Withdrawal | undefined;
-}
-
-export interface ListUserWithdrawalsRequest {
-  caller?: Caller | undefined;
-  callerRole: string;
-  /** Empty = the caller. */
-  userId: string;
-  /** Paging: 0 = every item (the spec's answer); else at most `limit` items (1..500), keyset. */
-  limit: number;
-  /** the next_cursor of the previous page ("" : the first page) */
-  cursor: string;
 }
 
 export interface ListWithdrawalsResponse {
@@ -706,149 +696,6 @@ export const RequestWithdrawalResponse: MessageFns<RequestWithdrawalResponse> = 
   },
 };
 
-function createBaseListUserWithdrawalsRequest(): ListUserWithdrawalsRequest {
-  return { caller: undefined, callerRole: "", userId: "", limit: 0, cursor: "" };
-}
-
-export const ListUserWithdrawalsRequest: MessageFns<ListUserWithdrawalsRequest> = {
-  encode(message: ListUserWithdrawalsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.caller !== undefined) {
-      Caller.encode(message.caller, writer.uint32(10).fork()).join();
-    }
-    if (message.callerRole !== "") {
-      writer.uint32(18).string(message.callerRole);
-    }
-    if (message.userId !== "") {
-      writer.uint32(26).string(message.userId);
-    }
-    if (message.limit !== 0) {
-      writer.uint32(32).int32(message.limit);
-    }
-    if (message.cursor !== "") {
-      writer.uint32(42).string(message.cursor);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): ListUserWithdrawalsRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseListUserWithdrawalsRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.caller = Caller.decode(reader, reader.uint32());
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.callerRole = reader.string();
-            continue;
-          }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.userId = reader.string();
-            continue;
-          }
-          case 4: {
-            if (tag !== 32) {
-              break;
-            }
-
-            message.limit = reader.int32();
-            continue;
-          }
-          case 5: {
-            if (tag !== 42) {
-              break;
-            }
-
-            message.cursor = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): ListUserWithdrawalsRequest {
-    return {
-      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
-      callerRole: isSet(object.callerRole)
-        ? globalThis.String(object.callerRole)
-        : isSet(object.caller_role)
-        ? globalThis.String(object.caller_role)
-        : "",
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
-      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
-    };
-  },
-
-  toJSON(message: ListUserWithdrawalsRequest): unknown {
-    const obj: any = {};
-    if (message.caller !== undefined) {
-      obj.caller = Caller.toJSON(message.caller);
-    }
-    if (message.callerRole !== "") {
-      obj.callerRole = message.callerRole;
-    }
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.limit !== 0) {
-      obj.limit = Math.round(message.limit);
-    }
-    if (message.cursor !== "") {
-      obj.cursor = message.cursor;
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<ListUserWithdrawalsRequest>, I>>(base?: I): ListUserWithdrawalsRequest {
-    return ListUserWithdrawalsRequest.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<ListUserWithdrawalsRequest>, I>>(object: I): ListUserWithdrawalsRequest {
-    const message = createBaseListUserWithdrawalsRequest();
-    message.caller = (object.caller !== undefined && object.caller !== null)
-      ? Caller.fromPartial(object.caller)
-      : undefined;
-    message.callerRole = object.callerRole ?? "";
-    message.userId = object.userId ?? "";
-    message.limit = object.limit ?? 0;
-    message.cursor = object.cursor ?? "";
-    return message;
-  },
-};
-
 function createBaseListWithdrawalsResponse(): ListWithdrawalsResponse {
   return { withdrawals: [], nextCursor: "", itemCursors: [] };
 }
@@ -1324,9 +1171,8 @@ export const WithdrawalServiceService = {
     path: "/meridian.withdrawal.v1.WithdrawalService/ListUserWithdrawals" as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: ListUserWithdrawalsRequest): Buffer =>
-      Buffer.from(ListUserWithdrawalsRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): ListUserWithdrawalsRequest => ListUserWithdrawalsRequest.decode(value),
+    requestSerialize: (value: UserPageRequest): Buffer => Buffer.from(UserPageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UserPageRequest => UserPageRequest.decode(value),
     responseSerialize: (value: ListWithdrawalsResponse): Buffer =>
       Buffer.from(ListWithdrawalsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListWithdrawalsResponse => ListWithdrawalsResponse.decode(value),
@@ -1389,7 +1235,7 @@ export interface WithdrawalServiceServer extends UntypedServiceImplementation {
   /** Admin: how many pending withdrawals the admin queue holds, from the read model's counter. */
   countPending: handleUnaryCall<QueueCountRequest, QueueCountResponse>;
   /** Owner or admin: a user's withdrawals, newest first (refused requests are not listed). */
-  listUserWithdrawals: handleUnaryCall<ListUserWithdrawalsRequest, ListWithdrawalsResponse>;
+  listUserWithdrawals: handleUnaryCall<UserPageRequest, ListWithdrawalsResponse>;
   /** Owner or admin. Always carries the amount. */
   getWithdrawal: handleUnaryCall<GetWithdrawalRequest, Withdrawal>;
   /** Admin: capture the hold (paid out to the outside world). Once. */
@@ -1454,16 +1300,16 @@ export interface WithdrawalServiceClient extends Client {
   ): ClientUnaryCall;
   /** Owner or admin: a user's withdrawals, newest first (refused requests are not listed). */
   listUserWithdrawals(
-    request: ListUserWithdrawalsRequest,
+    request: UserPageRequest,
     callback: (error: ServiceError | null, response: ListWithdrawalsResponse) => void,
   ): ClientUnaryCall;
   listUserWithdrawals(
-    request: ListUserWithdrawalsRequest,
+    request: UserPageRequest,
     metadata: Metadata,
     callback: (error: ServiceError | null, response: ListWithdrawalsResponse) => void,
   ): ClientUnaryCall;
   listUserWithdrawals(
-    request: ListUserWithdrawalsRequest,
+    request: UserPageRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListWithdrawalsResponse) => void,
