@@ -1,8 +1,8 @@
 /**
  * The support chat through HTTP and sockets (http/supportRoutes.ts, the support service, live pushes):
- * the investor's conversation and its rules, the admins' inbox, internal notes, claims on replies, the
- * deposit address book and a deposit declared to a given address, visitors (pre-chat, emailed link,
- * joining the account, blocking, rate limits) and the offline reply email.
+ * the investor's conversation and its rules, the admins' inbox and its side panel, internal notes, claims
+ * on replies, the deposit address book and a deposit declared to a given address, visitors (pre-chat,
+ * emailed link, joining the account, blocking, rate limits) and the offline reply email.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -15,14 +15,18 @@ import {
   type TestComposition,
 } from './testing/composition.js';
 import { HttpSession, listMail, linkWith, waitForMail } from './testing/httpSession.js';
-import { openSocket, verifiedUser, waitFor, type RecordingSocket } from './testing/money.js';
+import { openSocket, requestDeposit, verifiedUser, waitFor, type RecordingSocket } from './testing/money.js';
 import { LIVE_EVENTS } from './live/pushContract.js';
 import { testPng } from '@meridian/platform/testing/testImage';
 
 /** Known mainnet addresses that pass their network's check. */
 const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const ETH = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
-const VISITOR_STARTS = 3;
+/**
+ * Visitor conversations one client address may start in the hour: the three earlier cases' starts (side
+ * panel, link back, block) and one more, so the limit case sees one start accepted before the refusals.
+ */
+const VISITOR_STARTS = 4;
 
 let t: TestComposition;
 let admin: HttpSession;
@@ -156,6 +160,56 @@ describe('an investor and support', () => {
         .status,
     ).toBe(403);
     expect((await admin.get('/api/support/conversations/no-such-conversation')).status).toBe(404);
+  });
+
+  it("the inbox side panel shows an investor's balances, KYC status and pending deposit; a visitor has none; an investor is refused", async () => {
+    const investor = await verifiedUser(t.url, { name: 'Panel Investor' });
+    const depositId = await requestDeposit(investor.browser, '150');
+    const adminSocket = await socketOf(admin);
+    await investor.browser.post('/api/support/conversations/mine/messages', { text: 'Where is my deposit?' });
+    const id = (await supportPush(adminSocket, 'Where is my deposit?')).payload.conversationId as string;
+
+    const panel = await admin.get(`/api/support/conversations/${id}/summary`);
+    expect(panel.status).toBe(200);
+    expect(panel.body).toEqual({
+      conversationId: id,
+      userId: investor.id,
+      name: 'Panel Investor',
+      email: investor.email,
+      balances: { balance: 0, investmentBalance: 0, totalMaturityAmount: 0 },
+      kycStatus: 'Not Submitted',
+      pending: {
+        deposits: [expect.objectContaining({ _id: depositId, amount: 150, status: 'Pending' })],
+        withdrawals: [],
+      },
+    });
+    // the route's admin guard refuses before the support service is asked
+    const refused = await investor.browser.get(`/api/support/conversations/${id}/summary`);
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 403,
+      body: { message: 'Not authorized as an admin' },
+    });
+
+    const visitor = new HttpSession(t.url);
+    const email = `panel.${Date.now()}@example.com`;
+    const started = await visitor.post('/api/support/conversations/visitor', {
+      name: 'Paula Visitor',
+      email,
+      text: 'Just looking',
+    });
+    expect(started.status).toBe(201);
+    const visitorId = started.body.conversation._id as string;
+    const visitorPanel = await admin.get(`/api/support/conversations/${visitorId}/summary`);
+    expect(visitorPanel.status).toBe(200);
+    expect(visitorPanel.body).toEqual({
+      conversationId: visitorId,
+      userId: null,
+      name: 'Paula Visitor',
+      email,
+      balances: null,
+      kycStatus: null,
+      pending: null,
+    });
   });
 
   it("support's typing reaches the investor's socket; a non-admin's is ignored", async () => {
