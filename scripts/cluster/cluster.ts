@@ -8,7 +8,8 @@
  *   gateway-a :8080 and gateway-b :8081, both serving the SPA, sharing Redis
  *
  * With `replicas` (make cluster CLUSTER_REPLICAS=2) every service runs as that many processes on its one
- * store, each on its own gRPC port, and every client's target lists them all (round robin, grpc/client.ts).
+ * store, each on its own gRPC port, and every client's target lists them all (round robin, grpc/client.ts);
+ * the gateways reach the kyc replicas' document endpoint through one front (front.ts), as through a Service.
  *
  * A supervisor (this file) starts every process, restarts one that dies (after 0.25 s, doubling to 10 s while it keeps dying within 30 s of its start),
  * keeps pid files in <dir>/<name>.pid and logs in <dir>/logs/<name>.log, and on SIGINT/SIGTERM stops
@@ -29,6 +30,7 @@ import {
 } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { portFree, portOpen } from './ports.js';
+import { startFront, type Front } from './front.js';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { SASLOptions } from 'kafkajs';
@@ -168,6 +170,8 @@ const GRPC_OFFSET: Record<ServiceName, number> = {
   support: 7,
 };
 const KYC_HTTP_OFFSET = 13;
+/** The front of the kyc replicas' document endpoints (several replicas only). */
+const KYC_HTTP_FRONT_OFFSET = 90;
 const REPLICA_STRIDE = 20;
 const METRICS_OFFSET = 60;
 
@@ -209,7 +213,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       return [service, addresses.length === 1 ? addresses[0] : `ipv4:${addresses.join(',')}`];
     }),
   ) as Record<ServiceName, string>;
-  const kycHttp = kycHttpOf('kyc');
+  const kycHttp = replicas > 1 ? `127.0.0.1:${base + KYC_HTTP_FRONT_OFFSET}` : kycHttpOf('kyc');
   // a service's port another cluster holds would be answered by that cluster's service, its readiness included
   const taken = [
     ...SERVICES.flatMap(replicasOf).flatMap((name) => [
@@ -217,6 +221,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       ...(serviceOf(name) === 'kyc' ? [kycHttpOf(name)] : []),
     ]),
     ...names.map((name) => `127.0.0.1:${metricsPort(name)}`),
+    ...(replicas > 1 ? [kycHttp] : []),
   ];
   for (const address of taken) {
     const p = Number(address.slice(address.lastIndexOf(':') + 1));
@@ -451,6 +456,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     }
   };
 
+  let kycFront: Front | undefined;
   let stopped: Promise<void> | undefined;
   const stopAll = () =>
     (stopped ??= (async () => {
@@ -470,6 +476,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         );
       };
       await stopGroup(['gateway-a', 'gateway-b']);
+      await kycFront?.close();
       await stopGroup([...replicasOf('investment'), ...replicasOf('withdrawal')]);
       await stopGroup(
         (['identity', 'notification', 'kyc', 'ledger', 'support'] as const).flatMap(replicasOf),
@@ -481,6 +488,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     })());
 
   try {
+    if (replicas > 1) kycFront = await startFront(kycHttp, replicasOf('kyc').map(kycHttpOf));
     // ledger first (investment and withdrawal call it), gateways last, one after the other: both are
     // members of the same six live-push consumer groups, and two members joining a group at once on a
     // loaded machine rebalance it back and forth (a JoinGroup parked at the coordinator holds up the

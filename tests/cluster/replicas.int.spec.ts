@@ -3,8 +3,9 @@
  * service on the service's one store, each its own gRPC port, every client's target listing both (round
  * robin, platform grpc/client.ts). Proven from each process's own metrics: both replicas of every service
  * answer calls; a replica SIGKILLed during concurrent money commands loses none and doubles none (the
- * other keeps answering; ./invariants.ts); the spec's journey passes with two of everything. Skipped, with
- * the reason printed, where Java/Maven (the broker) or Redis are missing.
+ * other keeps answering; ./invariants.ts); the spec's journey passes with two of everything; a KYC upload
+ * reaches the other kyc replica while the first is down (the gateways' one document URL is the cluster's front
+ * of both). Skipped, with the reason printed, where Java/Maven (the broker) or Redis are missing.
  */
 import { testEnv } from '../helpers/testEnv.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ import { SERVICES, type Cluster, type ProcessName, type ServiceName } from '../.
 import { editsOver, editsThroughKill } from './balanceEdits.js';
 import { expectClusterInvariants, invariantAccount } from './invariants.js';
 import { clusterSkipReason, runSpecJourneyAcrossGateways, startTestCluster } from './testCluster.js';
+import { KYC_BACK, KYC_FRONT, kycDocumentsOf, uploadKycDocuments } from '../support/kycDocuments.js';
 
 const skipReason = clusterSkipReason();
 if (skipReason) console.log(`[skip] cluster replica drills: ${skipReason}`);
@@ -150,6 +152,21 @@ describe.skipIf(skipReason !== null)(
         for (const u of investors)
           await waitForBalances(u.browser, { balance: 0, totalMaturityAmount: expected.get(u.id)! }, SLOW);
         await expectClusterInvariants(cluster, users);
+      },
+    );
+
+    it(
+      'kill -9 the first kyc replica: a KYC upload through the gateway reaches the other, and the admin reads both documents',
+      { timeout: 120_000 },
+      async () => {
+        const investor = await verifiedUser(A);
+        const [first] = cluster.replicasOf('kyc');
+        const killedPid = cluster.pid(first);
+        await cluster.kill(first);
+        await uploadKycDocuments(investor, SLOW);
+        expect(await kycDocumentsOf(admin, investor.id)).toEqual([KYC_FRONT, KYC_BACK]);
+        await cluster.waitReady(first);
+        expect(cluster.pid(first)).not.toBe(killedPid); // the supervisor restarted it
       },
     );
   },
