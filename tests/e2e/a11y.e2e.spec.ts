@@ -36,6 +36,7 @@ import {
   newInvestor,
   money,
   registerAndVerify,
+  requestWithdrawal,
   send,
 } from '../support/journey.js';
 import { MONEY_PLANS_JSON, PLAN_MS } from '../support/moneyJourney.js';
@@ -412,10 +413,7 @@ describe('every screen passes axe-core (no serious or critical violation) at 128
       const invPage = await inv.newPage();
       await invPage.goto('/withdraw-wallet');
       await invPage.getByLabel('Current balance').getByText('$224.00').waitFor({ timeout: 15_000 });
-      await invPage.getByLabel('Amount (USD)').fill('100');
-      await invPage.getByLabel('Wallet address').fill(WALLET);
-      await invPage.getByRole('button', { name: 'Request withdrawal' }).click();
-      await invPage.getByRole('status').getByText('Withdrawal request submitted successfully').waitFor();
+      await requestWithdrawal(invPage, '100', WALLET);
       await invPage.close();
       const pendingWithdrawals = async () =>
         (

@@ -30,6 +30,7 @@ import {
   loginWithCode,
   newInvestor,
   registerAndVerify,
+  requestWithdrawal,
   type Screen,
 } from '../support/journey.js';
 
@@ -191,10 +192,7 @@ describe('KYC journey in Chromium against the standalone target', () => {
     await invPage.getByLabel('Current balance').getByText('$100.00').waitFor();
     await invShot({ name: 'withdraw', path: '/withdraw-wallet', waitForText: '$100.00' });
 
-    await invPage.getByLabel('Amount (USD)').fill('60');
-    await invPage.getByLabel('Wallet address').fill(WALLET);
-    await invPage.getByRole('button', { name: 'Request withdrawal' }).click();
-    await invPage.getByRole('status').getByText('Withdrawal request submitted successfully').waitFor();
+    await requestWithdrawal(invPage, '60', WALLET);
     await invPage.waitForURL('**/dashboard', { timeout: 10_000 });
     await profit.getByText('$40.00').waitFor({ timeout: 10_000 }); // the $60 are held for the request
     assertNoConsoleErrors();

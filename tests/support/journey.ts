@@ -49,6 +49,16 @@ export async function fillRegisterDetails(page: Page, investor: Investor): Promi
 }
 
 /**
+ * On /withdraw-wallet: requests a withdrawal of `dollars` to `wallet` and waits for the spec's confirmation.
+ */
+export async function requestWithdrawal(page: Page, dollars: string, wallet: string): Promise<void> {
+  await page.getByLabel('Amount (USD)').fill(dollars);
+  await page.getByLabel('Wallet address').fill(wallet);
+  await page.getByRole('button', { name: 'Request withdrawal' }).click();
+  await page.getByRole('status').getByText('Withdrawal request submitted successfully').waitFor();
+}
+
+/**
  * Registers through /register (the investor is logged in afterwards) and opens the emailed verification link;
  * `beforeVerify` runs on the unverified dashboard first (the a11y journey checks it there).
  */

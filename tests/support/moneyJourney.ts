@@ -35,6 +35,7 @@ import {
   loginWithCode,
   newInvestor,
   registerAndVerify,
+  requestWithdrawal,
   type Screen,
 } from './journey.js';
 
@@ -249,10 +250,7 @@ export function describeMoneyJourney(options: MoneyJourneyOptions): void {
       await invPage.waitForURL('**/withdraw-wallet');
       await invPage.getByLabel('Current balance').getByText('$224.00').waitFor();
       await invShot({ name: 'withdraw', path: '/withdraw-wallet', waitForText: '$224.00' });
-      await invPage.getByLabel('Amount (USD)').fill('100');
-      await invPage.getByLabel('Wallet address').fill(WALLET);
-      await invPage.getByRole('button', { name: 'Request withdrawal' }).click();
-      await invPage.getByRole('status').getByText('Withdrawal request submitted successfully').waitFor();
+      await requestWithdrawal(invPage, '100', WALLET);
       await invPage.getByLabel('Current balance').getByText('$124.00').waitFor({ timeout: 10_000 }); // held, live
 
       const card = queue.getByRole('listitem', { name: `Withdrawal of $100.00 by ${investor.name}` });
