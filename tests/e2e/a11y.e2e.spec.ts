@@ -202,10 +202,7 @@ describe('every screen passes axe-core (no serious or critical violation) at 128
       await loginWithCode(admPage, e2e.url, watcher, ADMIN_EMAIL, ADMIN_PASSWORD);
       await admPage.close();
       await money.deposit(inv, e2e.url, '1000');
-      const pendingDeposits = () => money.pendingDeposits(adm, e2e.url);
-      await expect.poll(async () => (await pendingDeposits()).length, { timeout: 10_000 }).toBe(1);
-      const [first] = await pendingDeposits();
-      const firstId = first!.transactionId ?? first!._id!;
+      const firstId = await money.onlyPendingId(adm, e2e.url, 'deposits');
       await claim('deposit', firstId);
       await money.confirm(adm, e2e.url, firstId);
       await release('deposit', firstId);
@@ -215,10 +212,7 @@ describe('every screen passes axe-core (no serious or critical violation) at 128
 
       // Starter (3 s) approved and matured: profit to withdraw; Bronze stays pending for the admin's queue
       await money.invest(inv, e2e.url, '200', 'Starter');
-      const pendingInvestments = () => money.pendingInvestments(adm, e2e.url);
-      await expect.poll(async () => (await pendingInvestments()).length, { timeout: 10_000 }).toBe(1);
-      const [inv1] = await pendingInvestments();
-      investmentId = inv1!.investmentId ?? inv1!._id!;
+      investmentId = await money.onlyPendingId(adm, e2e.url, 'investments');
       await claim('investment', investmentId);
       await money.approve(adm, e2e.url, investmentId);
       await release('investment', investmentId);
@@ -229,15 +223,11 @@ describe('every screen passes axe-core (no serious or critical violation) at 128
         .toBe(224);
 
       await money.invest(inv, e2e.url, '500', 'Bronze');
-      await expect.poll(async () => (await pendingInvestments()).length, { timeout: 10_000 }).toBe(1);
-      const [inv2] = await pendingInvestments();
-      pendingInvestmentId = inv2!.investmentId ?? inv2!._id!;
+      pendingInvestmentId = await money.onlyPendingId(adm, e2e.url, 'investments');
 
       // a second deposit stays pending
       await money.deposit(inv, e2e.url, '250');
-      await expect.poll(async () => (await pendingDeposits()).length, { timeout: 10_000 }).toBe(1);
-      const [dep2] = await pendingDeposits();
-      pendingTransactionId = dep2!.transactionId ?? dep2!._id!;
+      pendingTransactionId = await money.onlyPendingId(adm, e2e.url, 'deposits');
 
       const failures = await checkScreens(inv, [
         { name: 'upload-kyc', path: '/upload-kyc', ready: 'Important notice' },
@@ -415,14 +405,7 @@ describe('every screen passes axe-core (no serious or critical violation) at 128
       await invPage.getByLabel('Current balance').getByText('$224.00').waitFor({ timeout: 15_000 });
       await requestWithdrawal(invPage, '100', WALLET);
       await invPage.close();
-      const pendingWithdrawals = async () =>
-        (
-          (await (await adm.request.get(`${e2e.url}/api/withDraw/pending`)).json()) as {
-            withdrawals: Array<Record<string, string>>;
-          }
-        ).withdrawals;
-      await expect.poll(async () => (await pendingWithdrawals()).length, { timeout: 10_000 }).toBe(1);
-      withdrawalId = (await pendingWithdrawals())[0]!._id!;
+      withdrawalId = await money.onlyPendingId(adm, e2e.url, 'withdrawals');
 
       failures.push(
         ...(await checkScreens(adm, [

@@ -54,22 +54,14 @@ function bigPng(bytes: number): Buffer {
 const counter = (page: Page, queue: string) => page.getByTestId(`queue-${queue}`);
 const flow = (page: Page, kind: string) => page.getByTestId(`flow-${kind}`);
 
-/** Per kind of request the admin decides here: its queue, the pending item's id, and the decision. */
+/** Per kind of request the admin decides here: its queue and the decision. */
 const DECISIONS = {
   deposit: {
     queue: 'deposits',
-    pendingId: async () => {
-      const [deposit] = await money.pendingDeposits(adm, e2e.url);
-      return deposit!.transactionId ?? deposit!._id!;
-    },
     decide: (transactionId: string) => money.confirm(adm, e2e.url, transactionId),
   },
   investment: {
     queue: 'investments',
-    pendingId: async () => {
-      const [investment] = await money.pendingInvestments(adm, e2e.url);
-      return investment!.investmentId ?? investment!._id!;
-    },
     decide: (id: string) => money.approve(adm, e2e.url, id),
   },
 } as const;
@@ -79,9 +71,9 @@ const DECISIONS = {
  * pending item and decides it; the counter reads 0 again and today's money flow reads `flowAfter`.
  */
 async function decidedLive(kind: keyof typeof DECISIONS, flowAfter: string): Promise<void> {
-  const { queue, pendingId, decide } = DECISIONS[kind];
+  const { queue, decide } = DECISIONS[kind];
   await expect.poll(() => counter(admPage, queue).textContent(), { timeout: 10_000 }).toBe('1');
-  const id = await pendingId();
+  const id = await money.onlyPendingId(adm, e2e.url, queue);
   await e2e.claim(adm, kind, id);
   await decide(id);
   await expect.poll(() => counter(admPage, queue).textContent(), { timeout: 10_000 }).toBe('0');

@@ -28,7 +28,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { verifyStatement } from 'meridian-verify';
 import { checkA11y } from '../support/a11y.js';
 import { SHOTS, WIDTHS, stepsInOrder, useBrowserTarget } from '../support/browserTarget.js';
-import { currentUser, money, newInvestor, sidewaysOverflow } from '../support/journey.js';
+import { currentUser, money, newInvestor, pendingIdOf, sidewaysOverflow } from '../support/journey.js';
 import { MONEY_PLANS_JSON } from '../support/moneyJourney.js';
 import { ROOT } from '../support/standalone.js';
 
@@ -139,9 +139,9 @@ describe('verifiable statements on /transaction-History in Chromium against the 
     await expect
       .poll(
         async () => {
-          const list = await money.pendingDeposits(adm, e2e.url);
+          const list = await money.pending(adm, e2e.url, 'deposits');
           const mine = list.find((d) => d.email === investor.email) ?? list[0];
-          transactionId = mine ? (mine.transactionId ?? mine._id ?? '') : '';
+          transactionId = mine ? pendingIdOf('deposits', mine) : '';
           return transactionId;
         },
         { timeout: 15_000 },
@@ -156,8 +156,8 @@ describe('verifiable statements on /transaction-History in Chromium against the 
     await expect
       .poll(
         async () => {
-          const [first] = await money.pendingInvestments(adm, e2e.url);
-          investmentId = first ? (first.investmentId ?? first._id ?? '') : '';
+          const [first] = await money.pending(adm, e2e.url, 'investments');
+          investmentId = first ? pendingIdOf('investments', first) : '';
           return investmentId;
         },
         { timeout: 15_000 },

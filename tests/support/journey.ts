@@ -145,6 +145,18 @@ export async function send(
   return res;
 }
 
+/** The admin queues of the spec's API: the path, the answer's list, and the field an item's id is in. */
+const PENDING = {
+  deposits: { path: '/api/payments/pending-deposit', list: 'deposit', id: 'transactionId' },
+  investments: { path: '/api/invest/adminPendingInvestment', list: 'pendingInvestments', id: 'investmentId' },
+  withdrawals: { path: '/api/withDraw/pending', list: 'withdrawals', id: '_id' },
+} as const;
+export type PendingKind = keyof typeof PENDING;
+
+/** A pending request's id, as its queue lists it (`_id` where the kind's own field is missing). */
+export const pendingIdOf = (kind: PendingKind, item: Record<string, string>): string =>
+  item[PENDING[kind].id] ?? item._id!;
+
 /** The money moves of the journeys through the API, each with the acting context's own cookies. */
 export const money = {
   deposit: (inv: BrowserContext, url: string, amount: string) =>
@@ -161,17 +173,17 @@ export const money = {
   /** The admin approves an investment (claimed first). */
   approve: (adm: BrowserContext, url: string, investmentId: string) =>
     send(adm, url, 'put', `/api/invest/${investmentId}/approve`),
-  /** The admin's queue of pending deposits. */
-  async pendingDeposits(adm: BrowserContext, url: string): Promise<Array<Record<string, string>>> {
-    const res = await adm.request.get(`${url}/api/payments/pending-deposit`);
-    return ((await res.json()) as { deposit?: Array<Record<string, string>> }).deposit ?? [];
+  /** The admin's queue of pending `kind` (claims not asked), as the spec's API lists it. */
+  async pending(adm: BrowserContext, url: string, kind: PendingKind): Promise<Array<Record<string, string>>> {
+    const { path, list } = PENDING[kind];
+    const res = await adm.request.get(`${url}${path}`);
+    return ((await res.json()) as Record<string, Array<Record<string, string>> | undefined>)[list] ?? [];
   },
-  /** The admin's queue of pending investments. */
-  async pendingInvestments(adm: BrowserContext, url: string): Promise<Array<Record<string, string>>> {
-    const res = await adm.request.get(`${url}/api/invest/adminPendingInvestment`);
-    return (
-      ((await res.json()) as { pendingInvestments?: Array<Record<string, string>> }).pendingInvestments ?? []
-    );
+  /** Waits until the admin's queue of `kind` holds exactly one request; answers its id. */
+  async onlyPendingId(adm: BrowserContext, url: string, kind: PendingKind): Promise<string> {
+    await expect.poll(async () => (await money.pending(adm, url, kind)).length, { timeout: 10_000 }).toBe(1);
+    const [item] = await money.pending(adm, url, kind);
+    return pendingIdOf(kind, item!);
   },
 };
 
