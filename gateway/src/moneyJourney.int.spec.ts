@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { listMail, type Account, type TestComposition } from './testing/composition.js';
 import type { HttpSession } from './testing/httpSession.js';
+import { uploadAndApproveKyc } from './testing/kyc.js';
 import {
   adminBrowser,
   balancesOf,
@@ -15,10 +16,8 @@ import {
   waitForBalances,
   type RecordingSocket,
 } from './testing/money.js';
-import { testPng } from '@meridian/platform/testing/testImage';
 import { moneySpec } from './testing/specComposition.js';
 
-const PNG = testPng();
 const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 let t: TestComposition;
@@ -40,20 +39,6 @@ async function addProfit(user: Account, amount: number): Promise<void> {
     body: { operation: 'add', amount },
   });
   expect(res.status).toBe(200);
-}
-
-async function approveKyc(user: Account): Promise<void> {
-  const form = new FormData();
-  form.append('front', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'front.png');
-  form.append('back', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'back.png');
-  const up = await user.browser.postForm('/api/users/uploadKycDocuments', form);
-  expect(up.status).toBe(200);
-  const ok = await admin.patch(`/api/users/kyc/approve/${user.id}`);
-  expect(ok.status).toBe(200);
-  await waitFor(
-    async () => (await user.browser.get('/api/users/getUser')).body.kycStatus === 'Approved',
-    'kyc approved on getUser',
-  );
 }
 
 describe('plans', () => {
@@ -206,7 +191,7 @@ describe('the money journey', () => {
     });
     expect(beforeKyc.status).toBe(400);
     expect(beforeKyc.body.message).toBe('Your KYC verification must be approved before you can withdraw');
-    await approveKyc(investor);
+    await uploadAndApproveKyc(admin, investor);
     expect(
       (await investor.browser.post('/api/withDraw/create', { amount: '49.99', walletAddress: WALLET })).body
         .message,
@@ -304,7 +289,7 @@ describe('the money journey', () => {
 
     // Total Profit by an admin edit, then a withdrawal that is rejected
     await addProfit(investor, 80);
-    await approveKyc(investor);
+    await uploadAndApproveKyc(admin, investor);
     const requested = await investor.browser.post('/api/withDraw/create', {
       amount: 80,
       walletAddress: WALLET,
@@ -321,7 +306,7 @@ describe('the money journey', () => {
   it('50 parallel withdrawals against one Total Profit never overdraw', async () => {
     const investor = await fundedInvestor(t.url, admin, 1);
     await addProfit(investor, 500);
-    await approveKyc(investor);
+    await uploadAndApproveKyc(admin, investor);
     const results = await Promise.all(
       Array.from({ length: 50 }, () =>
         investor.browser.post('/api/withDraw/create', { amount: 60, walletAddress: WALLET }),

@@ -5,13 +5,12 @@
  * which no service decides any of their requests; an approval racing the deletion: exactly one happens.
  */
 import { describe, expect, it } from 'vitest';
-import { testPng } from '@meridian/platform/testing/testImage';
 import type { TestComposition } from './testing/composition.js';
 import type { HttpSession } from './testing/httpSession.js';
+import { uploadAndApproveKyc } from './testing/kyc.js';
 import { decidePayment, fundedInvestor, requestDeposit, waitFor, waitForBalances } from './testing/money.js';
 import { moneySpec } from './testing/specComposition.js';
 
-const PNG = testPng(400, 300);
 const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 let t: TestComposition;
@@ -37,16 +36,7 @@ async function investorWithEverythingPending() {
     body: { operation: 'add', amount: 100 },
   });
   expect(profit.status).toBe(200);
-  const form = new FormData();
-  form.append('front', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'front.png');
-  form.append('back', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'back.png');
-  const uploaded = await investor.browser.postForm('/api/users/uploadKycDocuments', form);
-  expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(200);
-  expect((await admin.patch(`/api/users/kyc/approve/${investor.id}`)).status).toBe(200);
-  await waitFor(
-    async () => (await investor.browser.get('/api/users/getUser')).body.kycStatus === 'Approved',
-    'kyc approved on getUser',
-  );
+  await uploadAndApproveKyc(admin, investor);
   const depositId = await requestDeposit(investor.browser, 20);
   const invested = await investor.browser.post('/api/invest/start-invest', {
     amount: '200',

@@ -8,9 +8,8 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { waitFor } from '@meridian/platform/testing/waitFor';
 import { HttpSession, linkWith, listMail, waitForMail } from '@meridian/gateway/testing/httpSession';
-import { testPng } from '@meridian/platform/testing/testImage';
+import { KYC_FRONT, uploadKyc, waitForKycStatus } from '@meridian/gateway/testing/kyc';
 import { describeTargetJourney, loginWithEmailedCode, restartableTarget } from '../support/apiJourney.js';
 import { stopTarget } from '../support/standalone.js';
 
@@ -21,8 +20,6 @@ const kycTarget = restartableTarget('kyc-journey', {
   adminPassword: ADMIN_PASSWORD,
 });
 const { dataDir, start: startTarget } = kycTarget;
-
-const PNG = testPng();
 
 describeTargetJourney(
   kycTarget,
@@ -51,10 +48,10 @@ describeTargetJourney(
       200,
     );
 
-    const form = new FormData();
-    form.append('front', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'my passport front.png');
-    form.append('back', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'my passport back.png');
-    const uploaded = await user.postForm('/api/users/uploadKycDocuments', form);
+    const uploaded = await uploadKyc(user, {
+      frontName: 'my passport front.png',
+      backName: 'my passport back.png',
+    });
     expect(uploaded.status).toBe(200);
     expect(uploaded.body).toEqual({ message: 'KYC documents uploaded successfully!' });
 
@@ -63,9 +60,7 @@ describeTargetJourney(
     const files = readdirSync(folder).sort();
     expect(files.filter((f) => f.endsWith('.bin'))).toHaveLength(2);
     expect(files.every((f) => /^[0-9a-f-]{36}\.(bin|json)$/.test(f))).toBe(true);
-    await waitFor(async () => (await user.get('/api/users/getUser')).body.kycStatus === 'Pending', {
-      timeoutMs: 10_000,
-    });
+    await waitForKycStatus(user, 'Pending', { timeoutMs: 10_000 });
 
     // restart: the case and the documents survive
     expect(await stopTarget(target)).toBe(0);
@@ -84,7 +79,7 @@ describeTargetJourney(
     });
     expect(doc.status).toBe(200);
     expect(doc.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(Buffer.from(await doc.arrayBuffer()).equals(PNG)).toBe(true);
+    expect(Buffer.from(await doc.arrayBuffer()).equals(KYC_FRONT)).toBe(true);
 
     const approved = await admin.patch(`/api/users/kyc/approve/${userId}`);
     expect(approved.status).toBe(200);
@@ -92,9 +87,7 @@ describeTargetJourney(
     const user2 = new HttpSession(target.url);
     for (const [k, v] of user.cookies) if (k === 'meridian_device') user2.cookies.set(k, v);
     expect((await user2.post('/api/users/login', { email, password: 'Journey-Passw0rd' })).status).toBe(200);
-    await waitFor(async () => (await user2.get('/api/users/getUser')).body.kycStatus === 'Approved', {
-      timeoutMs: 10_000,
-    });
+    await waitForKycStatus(user2, 'Approved', { timeoutMs: 10_000 });
 
     await waitForMail(target.url, email, (m) => m.subject === 'Your identity is verified');
     await waitForMail(

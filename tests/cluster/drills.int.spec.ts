@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import { HttpSession, listMail, type MailJson } from '@meridian/gateway/testing/httpSession';
 import { signIn, verifiedUser, type Account } from '@meridian/gateway/testing/composition';
+import { approveKyc, uploadKyc } from '@meridian/gateway/testing/kyc';
 import {
   FAST_PLANS,
   balancesOf,
@@ -34,12 +35,10 @@ import type { Cluster } from '../../scripts/cluster/cluster.js';
 import { editsOver, editsThroughKill } from './balanceEdits.js';
 import { expectClusterInvariants, invariantAccount } from './invariants.js';
 import { clusterSkipReason, runSpecJourneyAcrossGateways, startTestCluster } from './testCluster.js';
-import { testPng } from '@meridian/platform/testing/testImage';
 
 const skipReason = clusterSkipReason();
 if (skipReason) console.log(`[skip] cluster fault drills: ${skipReason}`);
 
-const PNG = testPng();
 const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
 const SLOW = { timeoutMs: 60_000, intervalMs: 100 };
 
@@ -146,19 +145,12 @@ describe.skipIf(skipReason !== null)(
         const [invLive, adminLive] = await Promise.all([socket(A, inv.browser), socket(B, admin)]);
 
         // KYC: upload on A, the admin's queue on B shows it live, approve on B
-        const form = new FormData();
-        form.append('front', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'front.png');
-        form.append('back', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'back.png');
-        expect((await inv.browser.postForm('/api/users/uploadKycDocuments', form)).status).toBe(200);
+        expect((await uploadKyc(inv)).status).toBe(200);
         await waitFor(
           () => adminLive.pushes.find((p) => p.event === 'queue/itemAdded' && p.payload.queue === 'kyc'),
           { ...SLOW, message: 'kyc queue push on B' },
         );
-        expect((await admin.patch(`/api/users/kyc/approve/${inv.id}`)).status).toBe(200);
-        await waitFor(
-          async () => (await inv.browser.get('/api/users/getUser')).body.kycStatus === 'Approved',
-          { ...SLOW, message: 'kyc approved on A' },
-        );
+        await approveKyc(admin, inv, { ...SLOW, message: 'kyc approved on A' });
 
         // deposit on A → queue on B → confirm on B → balance pushed to A
         const depositId = await requestDeposit(inv.browser, 600);

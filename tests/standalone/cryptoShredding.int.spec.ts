@@ -47,6 +47,7 @@ import {
   signIn,
   waitForMail,
 } from '@meridian/gateway/testing/composition';
+import { approveKyc, uploadKyc } from '@meridian/gateway/testing/kyc';
 import { SERVICES } from '@meridian/platform/services';
 import { backupStore, KEY_VAULT, restoreStore } from '../../scripts/backup.js';
 import { describeTargetJourney, restartableTarget } from '../support/apiJourney.js';
@@ -165,17 +166,16 @@ describeTargetJourney(
       200,
       'bio',
     );
-    const form = new FormData();
-    form.append('front', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'passport front.png');
-    form.append('back', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'passport back.png');
-    ok(await user.browser.postForm('/api/users/uploadKycDocuments', form), 200, 'kyc upload');
+    const passport = {
+      front: PNG,
+      back: PNG,
+      frontName: 'passport front.png',
+      backName: 'passport back.png',
+    };
+    ok(await uploadKyc(user, passport), 200, 'kyc upload');
     const pendingKyc = ok(await admin.get('/api/users/kyc/pending'), 200, 'kyc pending').body;
     expect(JSON.stringify(pendingKyc)).toContain(PERSON.email); // opened for the admin
-    ok(await admin.patch(`/api/users/kyc/approve/${user.id}`), 200, 'kyc approve');
-    await waitFor(
-      async () => (await user.browser.get('/api/users/getUser')).body.kycStatus === 'Approved',
-      'kyc approved',
-    );
+    await approveKyc(admin, user);
 
     await deposit(user, admin, 500);
     await waitFor(async () => (await balanceOf(user)) === 500, 'the person is funded');

@@ -23,7 +23,7 @@ import { ledgerInvariantProblems } from '@meridian/ledger/testing/invariants';
 import { HttpSession, type HttpResult } from '@meridian/gateway/testing/httpSession';
 import { signIn, verifiedUser, type Account } from '@meridian/gateway/testing/composition';
 import { fundedInvestor, requestDeposit } from '@meridian/gateway/testing/money';
-import { SAMPLES } from '@meridian/kyc/testing/samples';
+import { uploadKyc } from '@meridian/gateway/testing/kyc';
 import { exitOf, killSkipReason, loadDrillTarget, serverPidOf } from '../support/killTarget.js';
 import { stopTarget } from '../support/standalone.js';
 
@@ -103,10 +103,7 @@ describe.skipIf(skipReason !== null)('kill -9 under load on the standalone targe
       );
       await Promise.all(
         investors.map(async (inv) => {
-          const form = new FormData();
-          for (const side of ['front', 'back'])
-            form.append(side, new Blob([new Uint8Array(SAMPLES.png)], { type: 'image/png' }), `${side}.png`);
-          expect((await inv.browser.postForm('/api/users/uploadKycDocuments', form)).status).toBe(200);
+          expect((await uploadKyc(inv)).status).toBe(200);
           expect((await admin2.browser.patch(`/api/users/kyc/approve/${inv.id}`)).status).toBe(200);
           const edit = await admin2.browser.request('PUT', `/api/users/updateDepositBalance/${inv.id}`, {
             body: { operation: 'add', amount: dollarsOf(PROFIT_CENTS) },

@@ -1,13 +1,13 @@
-/** KYC documents in tests: the two images a test user uploads, the upload, and the bytes the admin's queue links to. */
+/**
+ * KYC documents in tests: the upload that waits until the case is Pending (on the gateway's uploadKyc), and
+ * the bytes the admin's queue links to.
+ */
 import { expect } from 'vitest';
-import { testPng } from '@meridian/platform/testing/testImage';
-import { waitFor } from '@meridian/platform/testing/waitFor';
+import { uploadKyc, waitForKycStatus, type KycWait } from '@meridian/gateway/testing/kyc';
 import type { Account } from '@meridian/gateway/testing/composition';
 import type { HttpSession } from '@meridian/gateway/testing/httpSession';
 
-/** A real PNG and a second, different image (the kyc service checks magic bytes and dimensions). */
-export const KYC_FRONT = testPng();
-export const KYC_BACK = Buffer.concat([KYC_FRONT, Buffer.from('back side')]);
+export { KYC_BACK, KYC_FRONT } from '@meridian/gateway/testing/kyc';
 
 /**
  * Uploads KYC_FRONT and KYC_BACK as the account's documents (the upload answers 200), then waits, polling as
@@ -15,17 +15,11 @@ export const KYC_BACK = Buffer.concat([KYC_FRONT, Buffer.from('back side')]);
  */
 export async function uploadKycDocuments(
   account: Account,
-  wait: { timeoutMs: number; intervalMs?: number },
+  wait: KycWait & { timeoutMs: number },
 ): Promise<void> {
-  const form = new FormData();
-  form.append('front', new Blob([new Uint8Array(KYC_FRONT)], { type: 'image/png' }), 'front.png');
-  form.append('back', new Blob([new Uint8Array(KYC_BACK)], { type: 'image/png' }), 'back.png');
-  const res = await account.browser.postForm('/api/users/uploadKycDocuments', form);
+  const res = await uploadKyc(account);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  await waitFor(async () => (await account.browser.get('/api/users/getUser')).body.kycStatus === 'Pending', {
-    ...wait,
-    message: 'KYC status Pending',
-  });
+  await waitForKycStatus(account, 'Pending', wait);
 }
 
 /** The document bytes the admin's KYC queue links to, for one user (none when the user is not pending). */
