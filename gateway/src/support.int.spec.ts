@@ -63,6 +63,17 @@ const supportPush = (s: RecordingSocket, text: string) =>
     `support/message "${text}"`,
   );
 
+/**
+ * A visitor (a fresh browser, no account) starts a conversation as `name` from a new address
+ * `<mailbox>.<now>@example.com` with `text`; the visitor's session, that email and the answer.
+ */
+async function visitorStarts(name: string, mailbox: string, text: string) {
+  const visitor = new HttpSession(t.url);
+  const email = `${mailbox}.${Date.now()}@example.com`;
+  const started = await visitor.post('/api/support/conversations/visitor', { name, email, text });
+  return { visitor, email, started };
+}
+
 async function addAddress(network: string, label: string, address: string): Promise<string> {
   const res = await admin.post('/api/admin/deposit-addresses', { network, label, address });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -190,13 +201,7 @@ describe('an investor and support', () => {
       body: { message: 'Not authorized as an admin' },
     });
 
-    const visitor = new HttpSession(t.url);
-    const email = `panel.${Date.now()}@example.com`;
-    const started = await visitor.post('/api/support/conversations/visitor', {
-      name: 'Paula Visitor',
-      email,
-      text: 'Just looking',
-    });
+    const { email, started } = await visitorStarts('Paula Visitor', 'panel', 'Just looking');
     expect(started.status).toBe(201);
     const visitorId = started.body.conversation._id as string;
     const visitorPanel = await admin.get(`/api/support/conversations/${visitorId}/summary`);
@@ -387,14 +392,12 @@ describe('deposit addresses', () => {
 
 describe('visitors', () => {
   it('start with name, email and a message, are emailed a link back, read replies, and join the account they verify', async () => {
-    const visitor = new HttpSession(t.url);
-    const email = `visitor.${Date.now()}@example.com`;
     const adminSocket = await socketOf(admin);
-    const started = await visitor.post('/api/support/conversations/visitor', {
-      name: 'Vera Visitor',
-      email,
-      text: 'Can I deposit in USDT?',
-    });
+    const { visitor, email, started } = await visitorStarts(
+      'Vera Visitor',
+      'visitor',
+      'Can I deposit in USDT?',
+    );
     expect(started.status).toBe(201);
     expect(started.body.conversation).toMatchObject({ userId: null, name: 'Vera Visitor', email });
     expect(visitor.cookie('meridian_support_visitor')).toBeTruthy();
@@ -447,13 +450,7 @@ describe('visitors', () => {
   });
 
   it('an admin blocks a visitor, who can no longer write; an unverified account does not join', async () => {
-    const visitor = new HttpSession(t.url);
-    const email = `blocked.${Date.now()}@example.com`;
-    const started = await visitor.post('/api/support/conversations/visitor', {
-      name: 'Spammy',
-      email,
-      text: 'Buy cheap followers',
-    });
+    const { visitor, email, started } = await visitorStarts('Spammy', 'blocked', 'Buy cheap followers');
     const id = started.body.conversation._id as string;
     const unverified = await registerUser(t.url, { email });
     expect((await unverified.browser.get('/api/support/conversations/mine')).body.conversation).toBeNull();
