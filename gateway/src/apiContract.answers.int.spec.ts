@@ -21,7 +21,6 @@ import { apiContractSpec } from './testing/apiDocument.js';
 let t: TestComposition;
 let admin: HttpSession;
 const { expectDocumented, call, anonymous } = apiContractSpec((s) => void ({ t, admin } = s));
-const put = (b: HttpSession, path: string, body?: unknown) => b.request('PUT', path, { body });
 
 // ---------------------------------------------------------------- items 1-7
 describe('answers the original client relies on', () => {
@@ -53,7 +52,7 @@ describe('answers the original client relies on', () => {
     const pending = await call(admin, 'get', '/api/invest/adminPendingInvestment');
     const item = pending.body.pendingInvestments.find((i: { _id: string }) => i._id === id);
     expect(item).toMatchObject({ maturityAmount: 224, user: { balance: 200 } });
-    const approved = await put(admin, `/api/invest/${id}/approve`);
+    const approved = await admin.put(`/api/invest/${id}/approve`);
     expectDocumented('put', '/api/invest/:id/approve', approved);
     expect(approved.body.investment).toMatchObject({ status: 'Active', maturityAmount: 224 });
   });

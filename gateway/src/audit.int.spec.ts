@@ -66,10 +66,11 @@ describe('the audit trail', () => {
       ...from('203.0.113.7'),
     });
     expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
-    const adjusted = await admin.request('PUT', `/api/users/updateDepositBalance/${investor.id}`, {
-      body: { operation: 'add', amount: 5 },
-      ...from('203.0.113.7'),
-    });
+    const adjusted = await admin.put(
+      `/api/users/updateDepositBalance/${investor.id}`,
+      { operation: 'add', amount: 5 },
+      from('203.0.113.7'),
+    );
     expect(adjusted.status, JSON.stringify(adjusted.body)).toBe(200);
     const suspend = await admin.request('POST', '/api/users/upgradeUser', {
       body: { role: 'suspended', id: suspended.id },

@@ -39,11 +39,6 @@ async function heldCents(userId: string): Promise<{ withdrawal: number; investme
   return { withdrawal: b?.withdrawalHoldCents ?? 0, investment: b?.investmentHoldCents ?? 0 };
 }
 
-const put = (b: HttpSession, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-  b.request('PUT', path, { body, headers });
-const post = (b: HttpSession, path: string, body: unknown, headers: Record<string, string> = {}) =>
-  b.request('POST', path, { body, headers });
-
 /** A second admin: a verified user the first admin promoted, signed in again. */
 async function secondAdmin(): Promise<Account> {
   const account = await verifiedUser(t.url);
@@ -64,20 +59,20 @@ describe('maker-checker', () => {
         message: own('deposit'),
       });
     }
-    const edit = await put(other.browser, `/api/users/editDepositBalance/${other.id}`, { amount: 5 });
+    const edit = await other.browser.put(`/api/users/editDepositBalance/${other.id}`, { amount: 5 });
     expect({ status: edit.status, message: edit.body.message }).toEqual({
       status: 403,
       message: OWN_BALANCES,
     });
     await confirmDeposit(admin, depositId);
-    expect((await put(admin, `/api/users/editDepositBalance/${other.id}`, { amount: 5 })).status).toBe(200);
+    expect((await admin.put(`/api/users/editDepositBalance/${other.id}`, { amount: 5 })).status).toBe(200);
     await waitForBalances(other.browser, { balance: 65 });
   });
 
   it('an admin cannot approve their own investment, withdrawal or KYC; a second admin can', async () => {
     const other = await secondAdmin();
     await confirmDeposit(admin, await requestDeposit(other.browser, 600));
-    expect((await put(admin, `/api/users/updateDepositBalance/${other.id}`, { amount: 100 })).status).toBe(
+    expect((await admin.put(`/api/users/updateDepositBalance/${other.id}`, { amount: 100 })).status).toBe(
       200,
     );
     await waitForBalances(other.browser, { balance: 600, totalMaturityAmount: 100 });
@@ -93,22 +88,22 @@ describe('maker-checker', () => {
     const inv = await other.browser.post('/api/invest/start-invest', { planName: 'Bronze', amount: 500 });
     expect(inv.status).toBe(201);
     const investmentId = inv.body.investment._id as string;
-    const selfApproved = await put(other.browser, `/api/invest/${investmentId}/approve`);
+    const selfApproved = await other.browser.put(`/api/invest/${investmentId}/approve`);
     expect({ status: selfApproved.status, message: selfApproved.body.message }).toEqual({
       status: 403,
       message: own('investment'),
     });
-    expect((await put(admin, `/api/invest/${investmentId}/approve`)).status).toBe(200);
+    expect((await admin.put(`/api/invest/${investmentId}/approve`)).status).toBe(200);
 
     const wd = await other.browser.post('/api/withDraw/create', { amount: 60, walletAddress: WALLET });
     expect(wd.status).toBe(201);
     const withdrawalId = wd.body.withdrawal._id as string;
-    const selfPaid = await put(other.browser, `/api/withDraw/approve/${withdrawalId}`);
+    const selfPaid = await other.browser.put(`/api/withDraw/approve/${withdrawalId}`);
     expect({ status: selfPaid.status, message: selfPaid.body.message }).toEqual({
       status: 403,
       message: own('withdrawal'),
     });
-    expect((await put(admin, `/api/withDraw/approve/${withdrawalId}`)).status).toBe(200);
+    expect((await admin.put(`/api/withDraw/approve/${withdrawalId}`)).status).toBe(200);
     await waitForBalances(other.browser, { balance: 100, investmentBalance: 500, totalMaturityAmount: 40 });
   });
 
@@ -123,7 +118,7 @@ describe('maker-checker', () => {
       await as.post('/api/payments/create', { amount: 10 }),
       await as.post('/api/invest/start-invest', { planName: 'Starter', amount: 100 }),
       await as.post('/api/withDraw/create', { amount: 60, walletAddress: WALLET }),
-      await put(as, `/api/users/editDepositBalance/${investor.id}`, { amount: 5 }),
+      await as.put(`/api/users/editDepositBalance/${investor.id}`, { amount: 5 }),
     ];
     for (const res of refusals)
       expect({ status: res.status, message: res.body.message }).toEqual({
@@ -167,40 +162,39 @@ describe('KYC while impersonating (found by the proof suites)', () => {
 describe('Idempotency-Key namespace', () => {
   it('Idempotency-Key capture:<W> on an investment no longer blocks withdrawal W’s capture', async () => {
     const investor = await fundedInvestor(t.url, admin, 300);
-    expect((await put(admin, `/api/users/updateDepositBalance/${investor.id}`, { amount: 100 })).status).toBe(
+    expect((await admin.put(`/api/users/updateDepositBalance/${investor.id}`, { amount: 100 })).status).toBe(
       200,
     );
     await uploadAndApproveKyc(admin, investor);
     await waitForBalances(investor.browser, { totalMaturityAmount: 100 });
 
-    const wd = await post(investor.browser, '/api/withDraw/create', { amount: 60, walletAddress: WALLET });
+    const wd = await investor.browser.post('/api/withDraw/create', { amount: 60, walletAddress: WALLET });
     expect(wd.status).toBe(201);
     const withdrawalId = wd.body.withdrawal._id as string;
-    const inv = await post(
-      investor.browser,
+    const inv = await investor.browser.post(
       '/api/invest/start-invest',
       { planName: 'Starter', amount: 100 },
-      { 'idempotency-key': `capture:${withdrawalId}` },
+      { headers: { 'idempotency-key': `capture:${withdrawalId}` } },
     );
     expect(inv.status).toBe(201);
 
     expect(await heldCents(investor.id)).toEqual({ withdrawal: 6_000, investment: 10_000 });
 
-    const approved = await put(admin, `/api/withDraw/approve/${withdrawalId}`);
+    const approved = await admin.put(`/api/withDraw/approve/${withdrawalId}`);
     expect(approved.status).toBe(200);
     // paid out: nothing of it is still held
     expect(await heldCents(investor.id)).toEqual({ withdrawal: 0, investment: 10_000 });
-    expect((await put(admin, `/api/invest/${inv.body.investment._id as string}/reject`)).status).toBe(200);
+    expect((await admin.put(`/api/invest/${inv.body.investment._id as string}/reject`)).status).toBe(200);
     expect(await heldCents(investor.id)).toEqual({ withdrawal: 0, investment: 0 });
     await waitForBalances(investor.browser, { balance: 300, totalMaturityAmount: 40 });
   });
 
   it('two users with the same Idempotency-Key get two deposits; a retry by one of them gets the same', async () => {
     const [a, b] = [await verifiedUser(t.url), await verifiedUser(t.url)];
-    const key = { 'idempotency-key': 'my-first-deposit' };
-    const first = await post(a.browser, '/api/payments/create', { amount: 20 }, key);
-    const again = await post(a.browser, '/api/payments/create', { amount: 20 }, key);
-    const other = await post(b.browser, '/api/payments/create', { amount: 20 }, key);
+    const key = { headers: { 'idempotency-key': 'my-first-deposit' } };
+    const first = await a.browser.post('/api/payments/create', { amount: 20 }, key);
+    const again = await a.browser.post('/api/payments/create', { amount: 20 }, key);
+    const other = await b.browser.post('/api/payments/create', { amount: 20 }, key);
     expect([first.status, again.status, other.status]).toEqual([201, 201, 201]);
     expect(again.body.transactionId).toBe(first.body.transactionId);
     expect(other.body.transactionId).not.toBe(first.body.transactionId);

@@ -17,8 +17,6 @@ let t: TestComposition;
 let admin: HttpSession;
 moneySpec((s) => void ({ t, admin } = s));
 
-const put = (b: HttpSession, path: string, body?: unknown) => b.request('PUT', path, { body });
-
 describe('admin money paths refuse everyone but admins', () => {
   it('anonymous 401, subscriber 403, author 403 on every admin path; nothing moves', async () => {
     const investor = await verifiedUser(t.url);
@@ -119,7 +117,7 @@ describe('the services check the role again (behind the gateway)', () => {
 describe('balance edits: PUT api/users/{updateDepositBalance|editDepositBalance|editinvestmentBalance}/{id}', () => {
   it('add and deduct on each account; a deduct past zero is refused and moves nothing', async () => {
     const investor = await verifiedUser(t.url);
-    const added = await put(admin, `/api/users/editDepositBalance/${investor.id}`, {
+    const added = await admin.put(`/api/users/editDepositBalance/${investor.id}`, {
       operation: 'add',
       amount: 120.5,
     });
@@ -127,13 +125,13 @@ describe('balance edits: PUT api/users/{updateDepositBalance|editDepositBalance|
     expect(added.body).toMatchObject({ message: 'Balance updated successfully', balance: 120.5 });
     expect(
       (
-        await put(admin, `/api/users/editinvestmentBalance/${investor.id}`, {
+        await admin.put(`/api/users/editinvestmentBalance/${investor.id}`, {
           operation: 'add',
           amount: '300',
         })
       ).status,
     ).toBe(200);
-    expect((await put(admin, `/api/users/updateDepositBalance/${investor.id}`, { amount: 40 })).status).toBe(
+    expect((await admin.put(`/api/users/updateDepositBalance/${investor.id}`, { amount: 40 })).status).toBe(
       200,
     ); // operation defaults to add
     await waitForBalances(investor.browser, {
@@ -142,14 +140,14 @@ describe('balance edits: PUT api/users/{updateDepositBalance|editDepositBalance|
       totalMaturityAmount: 40,
     });
 
-    const deducted = await put(admin, `/api/users/updateDepositBalance/${investor.id}`, {
+    const deducted = await admin.put(`/api/users/updateDepositBalance/${investor.id}`, {
       operation: 'deduct',
       amount: 15,
     });
     expect(deducted.status).toBe(200);
     expect(deducted.body.totalMaturityAmount).toBe(25);
 
-    const pastZero = await put(admin, `/api/users/editDepositBalance/${investor.id}`, {
+    const pastZero = await admin.put(`/api/users/editDepositBalance/${investor.id}`, {
       operation: 'deduct',
       amount: 120.51,
     });
@@ -165,7 +163,7 @@ describe('balance edits: PUT api/users/{updateDepositBalance|editDepositBalance|
       { operation: 'multiply', amount: 5 },
       { operation: { $ne: 'x' }, amount: 5 },
     ]) {
-      const res = await put(admin, `/api/users/editinvestmentBalance/${investor.id}`, body);
+      const res = await admin.put(`/api/users/editinvestmentBalance/${investor.id}`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
     await waitForBalances(investor.browser, {
@@ -180,10 +178,11 @@ describe('balance edits honour Idempotency-Key: a PUT sent twice, as a proxy ret
   it('on each of the three edits, the same key twice (one after the other and at once) credits once', async () => {
     const investor = await verifiedUser(t.url);
     const edit = (path: string, key: string) =>
-      admin.request('PUT', `/api/users/${path}/${investor.id}`, {
-        body: { operation: 'add', amount: 10 },
-        headers: { 'idempotency-key': key },
-      });
+      admin.put(
+        `/api/users/${path}/${investor.id}`,
+        { operation: 'add', amount: 10 },
+        { headers: { 'idempotency-key': key } },
+      );
     const cases: Array<[string, 'balance' | 'investmentBalance' | 'totalMaturityAmount']> = [
       ['editDepositBalance', 'balance'],
       ['editinvestmentBalance', 'investmentBalance'],
@@ -202,7 +201,7 @@ describe('balance edits honour Idempotency-Key: a PUT sent twice, as a proxy ret
     }
     await waitForBalances(investor.browser, { balance: 20, investmentBalance: 20, totalMaturityAmount: 20 });
     // without a key, a second PUT is a second credit (the key is what makes a retry one)
-    await put(admin, `/api/users/editDepositBalance/${investor.id}`, { operation: 'add', amount: 10 });
+    await admin.put(`/api/users/editDepositBalance/${investor.id}`, { operation: 'add', amount: 10 });
     await waitForBalances(investor.browser, { balance: 30 });
   });
 });

@@ -25,8 +25,6 @@ let admin: HttpSession;
 const sockets: RecordingSocket[] = [];
 moneySpec((s) => void ({ t, admin } = s), sockets);
 
-const put = (b: HttpSession, path: string, body?: unknown) => b.request('PUT', path, { body });
-
 const mailsWith = (to: string, subject: string) =>
   waitFor(async () => {
     const found = (await listMail(t.url, to)).filter((m) => m.subject === subject);
@@ -35,9 +33,7 @@ const mailsWith = (to: string, subject: string) =>
 
 /** An admin adds `amount` to the user's Total Profit (the balance edit answers 200). */
 async function addProfit(user: Account, amount: number): Promise<void> {
-  const res = await admin.request('PUT', `/api/users/updateDepositBalance/${user.id}`, {
-    body: { operation: 'add', amount },
-  });
+  const res = await admin.put(`/api/users/updateDepositBalance/${user.id}`, { operation: 'add', amount });
   expect(res.status).toBe(200);
 }
 
@@ -132,14 +128,14 @@ describe('the money journey', () => {
     });
 
     // approve: captured into Total Investment, dates and maturity amount set; decided once
-    const approved = await put(admin, `/api/invest/${investmentId}/approve`);
+    const approved = await admin.put(`/api/invest/${investmentId}/approve`);
     expect(approved.status).toBe(200);
     expect(approved.body.investment).toMatchObject({ status: 'Active', maturityAmount: 224 });
     const real = approved.body.investment as { startDate: string; endDate: string; datesProjected: boolean };
     expect(real.datesProjected).toBe(false);
     expect(Date.parse(real.endDate) - Date.parse(real.startDate)).toBe(projectedEnd - projectedStart);
     expect(Date.parse(real.startDate)).toBeGreaterThanOrEqual(projectedStart);
-    const again = await put(admin, `/api/invest/${investmentId}/reject`);
+    const again = await admin.put(`/api/invest/${investmentId}/reject`);
     expect(again.status).toBe(409);
     expect(again.body.message).toMatch(/already been/);
     await adminSocket.waitFor(
@@ -234,10 +230,10 @@ describe('the money journey', () => {
     });
     expect(typeof one.body.user).toBe('string');
 
-    const paid = await put(admin, `/api/withDraw/approve/${withdrawalId}`);
+    const paid = await admin.put(`/api/withDraw/approve/${withdrawalId}`);
     expect(paid.status).toBe(200);
     expect(paid.body.withdrawal).toMatchObject({ status: 'Approved' });
-    expect((await put(admin, `/api/withDraw/reject/${withdrawalId}`)).status).toBe(409);
+    expect((await admin.put(`/api/withDraw/reject/${withdrawalId}`)).status).toBe(409);
     await adminSocket.waitFor(
       (p) =>
         p.event === 'queue/itemDecided' && p.payload.id === withdrawalId && p.payload.status === 'Approved',
@@ -281,7 +277,7 @@ describe('the money journey', () => {
     });
     expect(started.status).toBe(201);
     await waitForBalances(investor.browser, { balance: 150 });
-    const rejected = await put(admin, `/api/invest/${started.body.investment._id}/reject`);
+    const rejected = await admin.put(`/api/invest/${started.body.investment._id}/reject`);
     expect(rejected.status).toBe(200);
     expect(rejected.body.investment.status).toBe('Rejected');
     await waitForBalances(investor.browser, { balance: 300, investmentBalance: 0 });
@@ -296,7 +292,7 @@ describe('the money journey', () => {
     });
     expect(requested.status).toBe(201);
     await waitForBalances(investor.browser, { totalMaturityAmount: 0 });
-    const no = await put(admin, `/api/withDraw/reject/${requested.body.withdrawal._id}`);
+    const no = await admin.put(`/api/withDraw/reject/${requested.body.withdrawal._id}`);
     expect(no.status).toBe(200);
     expect(no.body.withdrawal.status).toBe('Rejected');
     await waitForBalances(investor.browser, { totalMaturityAmount: 80 });

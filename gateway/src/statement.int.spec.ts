@@ -30,8 +30,9 @@ const thisMonth = () => `${today().slice(0, 8)}01`;
 describe('GET api/users/statement', () => {
   it('json: the statement file, intact, and no longer intact with one cent changed', async () => {
     const investor = await fundedInvestor(t.url, admin, 1000);
-    const adjusted = await admin.request('PUT', `/api/users/editDepositBalance/${investor.id}`, {
-      body: { amount: '0.01', reason: '=HYPERLINK("http://evil.example","click")' },
+    const adjusted = await admin.put(`/api/users/editDepositBalance/${investor.id}`, {
+      amount: '0.01',
+      reason: '=HYPERLINK("http://evil.example","click")',
     });
     expect(adjusted.status).toBe(200);
 

@@ -17,7 +17,6 @@ let t: TestComposition;
 let admin: HttpSession;
 moneySpec((s) => void ({ t, admin } = s));
 
-const put = (b: HttpSession, path: string) => b.request('PUT', path);
 const del = (b: HttpSession, path: string) => b.request('DELETE', path);
 
 type Balances = {
@@ -32,8 +31,9 @@ const ledgerBalances = async (userId: string) =>
 /** A verified investor with a pending deposit ($20), a pending investment ($200) and a pending withdrawal ($60). */
 async function investorWithEverythingPending() {
   const investor = await fundedInvestor(t.url, admin, 500);
-  const profit = await admin.request('PUT', `/api/users/updateDepositBalance/${investor.id}`, {
-    body: { operation: 'add', amount: 100 },
+  const profit = await admin.put(`/api/users/updateDepositBalance/${investor.id}`, {
+    operation: 'add',
+    amount: 100,
   });
   expect(profit.status).toBe(200);
   await uploadAndApproveKyc(admin, investor);
@@ -84,10 +84,10 @@ describe('DELETE api/users/{id} with money pending', () => {
     const confirm = await decidePayment(admin, 'confirm', depositId);
     expect(confirm.status).toBeGreaterThanOrEqual(400);
     expect(confirm.status).toBeLessThan(500);
-    const approveInvestment = await put(admin, `/api/invest/${investmentId}/approve`);
+    const approveInvestment = await admin.put(`/api/invest/${investmentId}/approve`);
     expect(approveInvestment.status).toBe(409);
     expect(approveInvestment.body.message).toMatch(/rejected/i);
-    const approveWithdrawal = await put(admin, `/api/withDraw/approve/${withdrawalId}`);
+    const approveWithdrawal = await admin.put(`/api/withDraw/approve/${withdrawalId}`);
     expect(approveWithdrawal.status).toBe(409);
     expect(approveWithdrawal.body.message).toMatch(/rejected/i);
     expect((await admin.get('/api/payments/pending-deposit')).body).not.toContainEqual(
@@ -104,12 +104,12 @@ describe('DELETE api/users/{id} with money pending', () => {
     expect(invested.status).toBe(201);
     const investmentId = invested.body.investment._id as string;
     const [approved, deleted] = await Promise.all([
-      put(admin, `/api/invest/${investmentId}/approve`),
+      admin.put(`/api/invest/${investmentId}/approve`),
       del(admin, `/api/users/${investor.id}?cancelPending=true`),
     ]);
     expect(deleted.status).toBe(200);
     // the approval won (the deletion found nothing pending) or lost (the request was rejected by the deletion)
-    const later = await put(admin, `/api/invest/${investmentId}/reject`);
+    const later = await admin.put(`/api/invest/${investmentId}/reject`);
     expect(later.status).toBe(409);
     if (approved.status === 200) expect(later.body.message).toMatch(/approved/i);
     else {

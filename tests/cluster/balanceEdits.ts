@@ -23,10 +23,11 @@ export async function editUntilApplied(
   for (;;) {
     let status = 0;
     try {
-      const r = await admin.request('PUT', `/api/users/updateDepositBalance/${edit.user.id}`, {
-        body: { operation: 'add', amount: edit.amount },
-        headers: { 'idempotency-key': edit.key },
-      });
+      const r = await admin.put(
+        `/api/users/updateDepositBalance/${edit.user.id}`,
+        { operation: 'add', amount: edit.amount },
+        { headers: { 'idempotency-key': edit.key } },
+      );
       status = r.status;
       if (status === 200) return;
       if (status < 500) throw new Error(`command refused: ${status} ${JSON.stringify(r.body)}`);

@@ -267,7 +267,7 @@ export async function runChaos(options: {
           const approved = await command(
             'approve investment',
             admin(),
-            (s) => s.request('PUT', `/api/invest/${id}/approve`),
+            (s) => s.put(`/api/invest/${id}/approve`),
             (r) => r.status === 200,
             alreadyDecided,
           );
@@ -322,7 +322,7 @@ export async function runChaos(options: {
           await command(
             'approve withdrawal',
             admin(),
-            (s) => s.request('PUT', `/api/withDraw/approve/${id}`),
+            (s) => s.put(`/api/withDraw/approve/${id}`),
             (r) => r.status === 200,
             alreadyDecided,
           );

@@ -84,8 +84,6 @@ describe.skipIf(skipReason !== null)(
       for (const [k, v] of from.cookies) s.cookies.set(k, v);
       return s;
     };
-    const put = (b: HttpSession, path: string, body?: unknown, headers?: Record<string, string>) =>
-      b.request('PUT', path, { body, headers });
     const socket = async (url: string, b: HttpSession, lastPosition: string | null = null) => {
       const s = await openSocket(url, b, lastPosition);
       sockets.push(s);
@@ -173,7 +171,7 @@ describe.skipIf(skipReason !== null)(
             adminLive.pushes.find((p) => p.event === 'queue/itemAdded' && p.payload.queue === 'investments'),
           { ...SLOW, message: 'investment queue push on B' },
         );
-        expect((await put(admin, `/api/invest/${investmentId}/approve`)).status).toBe(200);
+        expect((await admin.put(`/api/invest/${investmentId}/approve`)).status).toBe(200);
         await waitFor(
           () =>
             invLive.pushes.find(
@@ -197,7 +195,7 @@ describe.skipIf(skipReason !== null)(
             adminLive.pushes.find((p) => p.event === 'queue/itemAdded' && p.payload.queue === 'withdrawals'),
           { ...SLOW, message: 'withdrawal queue push on B' },
         );
-        expect((await put(admin, `/api/withDraw/approve/${withdrawalId}`)).status).toBe(200);
+        expect((await admin.put(`/api/withDraw/approve/${withdrawalId}`)).status).toBe(200);
         await waitForBalances(
           inv.browser,
           { balance: 400, investmentBalance: 0, totalMaturityAmount: 164 },
@@ -339,11 +337,10 @@ describe.skipIf(skipReason !== null)(
         const credit = async (userId: string) => {
           const key = `late-credit-${userId}`;
           for (;;) {
-            const r = await put(
-              admin,
+            const r = await admin.put(
               `/api/users/editDepositBalance/${userId}`,
               { operation: 'add', amount: '10' },
-              { 'Idempotency-Key': key },
+              { headers: { 'Idempotency-Key': key } },
             );
             statuses.push(r.status);
             if (r.status !== 503) return r;

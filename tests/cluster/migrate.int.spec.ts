@@ -225,8 +225,6 @@ describe.skipIf(skipReason)('make migrate: a standalone moved to the cluster top
       try {
         const admin = await adminBrowser(t.url);
         adminBefore = admin;
-        const put = (path: string) => admin.request('PUT', path);
-
         // an investor whose KYC is approved, whose investment was approved and matured, with a pending withdrawal
         const investor = await verifiedUser(t.url);
         await uploadKycDocuments(investor, SLOW);
@@ -238,7 +236,7 @@ describe.skipIf(skipReason)('make migrate: a standalone moved to the cluster top
           planName: 'Starter',
         });
         expect(started.status, JSON.stringify(started.body)).toBe(201);
-        expect((await put(`/api/invest/${started.body.investment._id}/approve`)).status).toBe(200);
+        expect((await admin.put(`/api/invest/${started.body.investment._id}/approve`)).status).toBe(200);
         await waitForBalances(investor.browser, {
           balance: 400,
           investmentBalance: 0,

@@ -65,7 +65,6 @@ import {
   scan,
   eventsOf,
   stringsIn,
-  put,
   ok,
   personsBrowser,
   register,
@@ -185,7 +184,7 @@ describeTargetJourney(
       'invest',
     );
     const investmentId = started.body.investment._id as string;
-    ok(await put(admin, `/api/invest/${investmentId}/approve`), 200, 'approve investment');
+    ok(await admin.put(`/api/invest/${investmentId}/approve`), 200, 'approve investment');
     await waitFor(
       async () => {
         await user.browser.get('/api/invest/deposit-maturity');
@@ -201,7 +200,7 @@ describeTargetJourney(
     const withdrawalId = requested.body.withdrawal._id as string;
     const pendingW = ok(await admin.get('/api/withDraw/pending'), 200, 'pending withdrawals').body;
     expect(JSON.stringify(pendingW)).toContain(PERSON.wallet); // opened for the admin
-    ok(await put(admin, `/api/withDraw/approve/${withdrawalId}`), 200, 'approve withdrawal');
+    ok(await admin.put(`/api/withDraw/approve/${withdrawalId}`), 200, 'approve withdrawal');
     await waitFor(
       async () => (await mailSubjects(url, PERSON.email)).includes('Your withdrawal was approved'),
       { timeoutMs: 30_000, message: 'the withdrawal email' },

@@ -105,8 +105,9 @@ describe.skipIf(skipReason !== null)('kill -9 under load on the standalone targe
         investors.map(async (inv) => {
           expect((await uploadKyc(inv)).status).toBe(200);
           expect((await admin2.browser.patch(`/api/users/kyc/approve/${inv.id}`)).status).toBe(200);
-          const edit = await admin2.browser.request('PUT', `/api/users/updateDepositBalance/${inv.id}`, {
-            body: { operation: 'add', amount: dollarsOf(PROFIT_CENTS) },
+          const edit = await admin2.browser.put(`/api/users/updateDepositBalance/${inv.id}`, {
+            operation: 'add',
+            amount: dollarsOf(PROFIT_CENTS),
           });
           expect(edit.status).toBe(200);
           await waitFor(

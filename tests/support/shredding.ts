@@ -131,8 +131,6 @@ export function stringsIn(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
-export const put = (b: HttpSession, path: string, body?: unknown) => b.request('PUT', path, { body });
-
 export function ok<T extends { status: number; body: unknown }>(res: T, status = 200, what = ''): T {
   if (res.status !== status) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
   return res;
