@@ -190,8 +190,8 @@ describe('the audit trail', () => {
     expect(byVictim.entries.map((e) => e.id)).toContain(entry.id);
     const free = await requestDeposit(investor.browser, 25);
     expect((await other.post(`/api/admin/claims/deposit/${free}/takeover`)).status).toBe(200);
-    expect((await other.request('DELETE', `/api/admin/claims/deposit/${free}`)).status).toBe(200);
-    expect((await other.request('DELETE', `/api/admin/claims/deposit/${item}`)).status).toBe(200);
+    expect((await other.delete(`/api/admin/claims/deposit/${free}`)).status).toBe(200);
+    expect((await other.delete(`/api/admin/claims/deposit/${item}`)).status).toBe(200);
     const all = await trail(admin, 'action=ClaimTakenOver&limit=500');
     expect(all.entries.filter((e) => e.details.includes(free))).toEqual([]);
     expect(all.entries.filter((e) => e.details.includes(item))).toHaveLength(1);

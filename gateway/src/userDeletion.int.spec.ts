@@ -17,8 +17,6 @@ let t: TestComposition;
 let admin: HttpSession;
 moneySpec((s) => void ({ t, admin } = s));
 
-const del = (b: HttpSession, path: string) => b.request('DELETE', path);
-
 type Balances = {
   investmentHoldCents: number;
   withdrawalHoldCents: number;
@@ -60,7 +58,7 @@ async function investorWithEverythingPending() {
 describe('DELETE api/users/{id} with money pending', () => {
   it('is refused by default, saying what must be settled; the user and their money are untouched', async () => {
     const { investor } = await investorWithEverythingPending();
-    const refused = await del(admin, `/api/users/${investor.id}`);
+    const refused = await admin.delete(`/api/users/${investor.id}`);
     expect(refused.status).toBe(400);
     // balances: deposit 300 + profit 40 + held 200 + 60
     expect(refused.body.message).toBe(
@@ -69,12 +67,12 @@ describe('DELETE api/users/{id} with money pending', () => {
     expect((await investor.browser.get('/api/users/getUser')).status).toBe(200);
     // the accounts closed while asking were reopened: the investor still files requests
     expect((await investor.browser.post('/api/payments/create', { amount: 5 })).status).toBe(201);
-    expect((await del(admin, `/api/users/${investor.id}?cancelPending=maybe`)).status).toBe(400);
+    expect((await admin.delete(`/api/users/${investor.id}?cancelPending=maybe`)).status).toBe(400);
   });
 
   it('?cancelPending=true rejects every pending request, releases the holds, deletes; then nothing is decided', async () => {
     const { investor, depositId, investmentId, withdrawalId } = await investorWithEverythingPending();
-    const deleted = await del(admin, `/api/users/${investor.id}?cancelPending=true`);
+    const deleted = await admin.delete(`/api/users/${investor.id}?cancelPending=true`);
     expect(deleted.status).toBe(200);
     expect(deleted.body.message).toBe('User deleted successfully');
     await waitFor(async () => {
@@ -105,7 +103,7 @@ describe('DELETE api/users/{id} with money pending', () => {
     const investmentId = invested.body.investment._id as string;
     const [approved, deleted] = await Promise.all([
       admin.put(`/api/invest/${investmentId}/approve`),
-      del(admin, `/api/users/${investor.id}?cancelPending=true`),
+      admin.delete(`/api/users/${investor.id}?cancelPending=true`),
     ]);
     expect(deleted.status).toBe(200);
     // the approval won (the deletion found nothing pending) or lost (the request was rejected by the deletion)

@@ -298,7 +298,7 @@ describeTargetJourney(
     expect(scan(backup.dir, needles).found, 'plaintext in the backup').toEqual([]);
 
     // ---- the admin deletes the person
-    ok(await admin.request('DELETE', `/api/users/${user.id}?cancelPending=true`), 200, 'delete user');
+    ok(await admin.delete(`/api/users/${user.id}?cancelPending=true`), 200, 'delete user');
     await waitFor(async () => {
       const users = ok(await admin.get('/api/users/getUsers'), 200, 'users').body;
       return !JSON.stringify(users).includes(user.id);
