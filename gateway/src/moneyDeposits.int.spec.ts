@@ -5,7 +5,7 @@
  * referral bonus; emails. After each test the ledger reconciliation check holds.
  */
 import { describe, expect, it } from 'vitest';
-import { listMail, type TestComposition } from './testing/composition.js';
+import { listMail, mailsWith, type TestComposition } from './testing/composition.js';
 import {
   adminBrowser,
   balancesOf,
@@ -25,13 +25,6 @@ let t: TestComposition;
 let admin: HttpSession;
 const sockets: RecordingSocket[] = [];
 moneySpec((s) => void ({ t, admin } = s), sockets);
-
-/** The mails to `to` with that subject, once there is at least one. */
-const mailsWith = (to: string, subject: string) =>
-  waitFor(async () => {
-    const found = (await listMail(t.url, to)).filter((m) => m.subject === subject);
-    return found.length ? found : null;
-  });
 
 describe('deposits: api/payments/*', () => {
   it('create → pending-deposit lists it → confirm → balance, live pushes to the investor and every admin', async () => {
@@ -119,7 +112,7 @@ describe('deposits: api/payments/*', () => {
     // the pending list no longer has it; the email went out once
     const after = await admin.get('/api/payments/pending-deposit');
     expect((after.body.deposit as Array<{ _id: string }>).some((d) => d._id === id)).toBe(false);
-    const mail = await mailsWith(investor.email, 'Your deposit was confirmed');
+    const mail = await mailsWith(t.url, investor.email, 'Your deposit was confirmed');
     expect(mail).toHaveLength(1);
     expect(mail[0].text).toContain('$250.50');
   });
@@ -242,7 +235,7 @@ describe('deposits: api/payments/*', () => {
     await t.app.money.flushOutboxes();
     expect((await balancesOf(referrer.browser)).balance).toBe(5);
 
-    const bonusMail = await mailsWith(referrer.email, 'You earned a referral bonus');
+    const bonusMail = await mailsWith(t.url, referrer.email, 'You earned a referral bonus');
     expect(bonusMail).toHaveLength(1);
     expect(bonusMail[0].text).toContain('Ralf Referee');
   });

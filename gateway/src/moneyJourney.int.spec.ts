@@ -4,7 +4,7 @@
  * and the real standalone composition with PLANS_JSON. After each test the ledger reconciliation check holds.
  */
 import { describe, expect, it } from 'vitest';
-import { listMail, type Account, type TestComposition } from './testing/composition.js';
+import { mailsWith, type Account, type TestComposition } from './testing/composition.js';
 import type { HttpSession } from './testing/httpSession.js';
 import { uploadAndApproveKyc } from './testing/kyc.js';
 import {
@@ -24,12 +24,6 @@ let t: TestComposition;
 let admin: HttpSession;
 const sockets: RecordingSocket[] = [];
 moneySpec((s) => void ({ t, admin } = s), sockets);
-
-const mailsWith = (to: string, subject: string) =>
-  waitFor(async () => {
-    const found = (await listMail(t.url, to)).filter((m) => m.subject === subject);
-    return found.length ? found : null;
-  });
 
 /** An admin adds `amount` to the user's Total Profit (the balance edit answers 200). */
 async function addProfit(user: Account, amount: number): Promise<void> {
@@ -177,8 +171,8 @@ describe('the money journey', () => {
       maturityAmount: 224,
       user: { _id: investor.id },
     });
-    expect(await mailsWith(investor.email, 'Your investment is active')).toHaveLength(1);
-    expect(await mailsWith(investor.email, 'Your investment has matured')).toHaveLength(1);
+    expect(await mailsWith(t.url, investor.email, 'Your investment is active')).toHaveLength(1);
+    expect(await mailsWith(t.url, investor.email, 'Your investment has matured')).toHaveLength(1);
 
     // withdraw: KYC first
     const beforeKyc = await investor.browser.post('/api/withDraw/create', {
@@ -243,8 +237,8 @@ describe('the money journey', () => {
       investmentBalance: 0,
       totalMaturityAmount: 164,
     });
-    expect(await mailsWith(investor.email, 'We received your withdrawal request')).toHaveLength(1);
-    expect(await mailsWith(investor.email, 'Your withdrawal was approved')).toHaveLength(1);
+    expect(await mailsWith(t.url, investor.email, 'We received your withdrawal request')).toHaveLength(1);
+    expect(await mailsWith(t.url, investor.email, 'Your withdrawal was approved')).toHaveLength(1);
 
     // history: the deposit, the investment and the withdrawal, newest first, each with its timestamp field
     const history = await investor.browser.get('/api/invest/getTransactionHistory');
@@ -281,7 +275,7 @@ describe('the money journey', () => {
     expect(rejected.status).toBe(200);
     expect(rejected.body.investment.status).toBe('Rejected');
     await waitForBalances(investor.browser, { balance: 300, investmentBalance: 0 });
-    expect(await mailsWith(investor.email, 'Your investment was rejected')).toHaveLength(1);
+    expect(await mailsWith(t.url, investor.email, 'Your investment was rejected')).toHaveLength(1);
 
     // Total Profit by an admin edit, then a withdrawal that is rejected
     await addProfit(investor, 80);
@@ -296,7 +290,7 @@ describe('the money journey', () => {
     expect(no.status).toBe(200);
     expect(no.body.withdrawal.status).toBe('Rejected');
     await waitForBalances(investor.browser, { totalMaturityAmount: 80 });
-    expect(await mailsWith(investor.email, 'Your withdrawal was rejected')).toHaveLength(1);
+    expect(await mailsWith(t.url, investor.email, 'Your withdrawal was rejected')).toHaveLength(1);
   });
 
   it('50 parallel withdrawals against one Total Profit never overdraw', async () => {

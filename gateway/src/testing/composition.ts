@@ -9,7 +9,7 @@ import { createRedisKeyValueStore } from '@meridian/platform/adapters/keyValue.r
 import { DEV_KYC_INTERNAL_TOKEN, parseGatewayConfig, type GatewayConfig } from '../config.js';
 import { DEVICE_COOKIE } from '../http/cookies.js';
 import { startGateway, type RunningGateway } from '../server.js';
-import { HttpSession, linkWith, listMail, loginCodeOf, waitForMail } from './httpSession.js';
+import { HttpSession, linkWith, listMail, loginCodeOf, mailsWith, waitForMail } from './httpSession.js';
 import { deleteRedisKeys } from './redisKeys.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -286,4 +286,4 @@ export async function userWithRole(
   return account;
 }
 
-export { HttpSession, linkWith, listMail, loginCodeOf, waitForMail };
+export { HttpSession, linkWith, listMail, loginCodeOf, mailsWith, waitForMail };

@@ -168,6 +168,17 @@ export async function waitForMail(
   }
 }
 
+/** Polls the dev mailbox until `to` has mail with `subject`; answers every such message (newest first). */
+export async function mailsWith(
+  baseUrl: string,
+  to: string,
+  subject: string,
+  timeoutMs = 5_000,
+): Promise<MailJson[]> {
+  await waitForMail(baseUrl, to, (m) => m.subject === subject, timeoutMs);
+  return (await listMail(baseUrl, to)).filter((m) => m.subject === subject);
+}
+
 /** The 6-digit login code in a mail's text. */
 export function loginCodeOf(mail: MailJson): string {
   const m = mail.text.match(/\b(\d{6})\b/) ?? mail.html.match(/\b(\d{6})\b/);
