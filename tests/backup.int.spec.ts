@@ -21,7 +21,7 @@ import {
   type TestComposition,
 } from '@meridian/gateway/testing/composition';
 import type { HttpSession } from '@meridian/gateway/testing/httpSession';
-import { KYC_BACK, KYC_FRONT, kycDocumentsOf, uploadKycDocuments } from './support/kycDocuments.js';
+import { KYC_BACK, KYC_FRONT, kycDocumentsOf, submitKyc } from '@meridian/gateway/testing/kyc';
 import { expectLedgerInvariants } from '@meridian/ledger/testing/invariants';
 import {
   FAST_PLANS,
@@ -93,7 +93,7 @@ describe('backups of the embedded store (make backup / make restore)', () => {
           expect(res.status).toBe(201);
           await waitForBalances(account.browser, { balance: amount - invest });
         }
-        if (documents) await uploadKycDocuments(account, { timeoutMs: 10_000 });
+        if (documents) await submitKyc(account, { timeoutMs: 10_000 });
         investors.push({ account, expected: await balancesOf(account.browser), documents });
       }
       expect(investors[1]!.expected).toMatchObject({ balance: 650 });

@@ -28,7 +28,7 @@ import {
   type Account,
 } from '@meridian/gateway/testing/composition';
 import type { HttpSession } from '@meridian/gateway/testing/httpSession';
-import { KYC_BACK, KYC_FRONT, kycDocumentsOf, uploadKycDocuments } from '../support/kycDocuments.js';
+import { KYC_BACK, KYC_FRONT, kycDocumentsOf, submitKyc } from '@meridian/gateway/testing/kyc';
 import {
   FAST_PLANS,
   balancesOf,
@@ -227,7 +227,7 @@ describe.skipIf(skipReason)('make migrate: a standalone moved to the cluster top
         adminBefore = admin;
         // an investor whose KYC is approved, whose investment was approved and matured, with a pending withdrawal
         const investor = await verifiedUser(t.url);
-        await uploadKycDocuments(investor, SLOW);
+        await submitKyc(investor, SLOW);
         expect((await admin.patch(`/api/users/kyc/approve/${investor.id}`)).status).toBe(200);
         await confirmDeposit(admin, await requestDeposit(investor.browser, 600));
         await waitForBalances(investor.browser, { balance: 600 });
@@ -250,7 +250,7 @@ describe.skipIf(skipReason)('make migrate: a standalone moved to the cluster top
 
         // one with KYC documents waiting, a confirmed and a pending deposit; one with a held investment
         const pendingKyc = await verifiedUser(t.url);
-        await uploadKycDocuments(pendingKyc, SLOW);
+        await submitKyc(pendingKyc, SLOW);
         await confirmDeposit(admin, await requestDeposit(pendingKyc.browser, 75.5));
         await waitForBalances(pendingKyc.browser, { balance: 75.5 });
         await requestDeposit(pendingKyc.browser, 20);

@@ -17,7 +17,7 @@ import { SERVICES, type Cluster, type ProcessName, type ServiceName } from '../.
 import { editsOver, editsThroughKill } from './balanceEdits.js';
 import { expectClusterInvariants, invariantAccount } from './invariants.js';
 import { clusterSkipReason, runSpecJourneyAcrossGateways, startTestCluster } from './testCluster.js';
-import { KYC_BACK, KYC_FRONT, kycDocumentsOf, uploadKycDocuments } from '../support/kycDocuments.js';
+import { KYC_BACK, KYC_FRONT, kycDocumentsOf, submitKyc } from '@meridian/gateway/testing/kyc';
 
 const skipReason = clusterSkipReason();
 if (skipReason) console.log(`[skip] cluster replica drills: ${skipReason}`);
@@ -163,7 +163,7 @@ describe.skipIf(skipReason !== null)(
         const [first] = cluster.replicasOf('kyc');
         const killedPid = cluster.pid(first);
         await cluster.kill(first);
-        await uploadKycDocuments(investor, SLOW);
+        await submitKyc(investor, SLOW);
         expect(await kycDocumentsOf(admin, investor.id)).toEqual([KYC_FRONT, KYC_BACK]);
         await cluster.waitReady(first);
         expect(cluster.pid(first)).not.toBe(killedPid); // the supervisor restarted it

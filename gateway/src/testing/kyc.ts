@@ -1,6 +1,6 @@
 /**
  * KYC in tests: the two images a test user uploads, the upload as the SPA sends it, the wait for a KYC status
- * on getUser and the admin's approval.
+ * on getUser, the admin's approval, and the document bytes the admin's queue links to.
  */
 import { expect } from 'vitest';
 import { testPng } from '@meridian/platform/testing/testImage';
@@ -62,13 +62,39 @@ export async function approveKyc(admin: HttpSession, account: Account, wait: Kyc
   await waitForKycStatus(account, 'Approved', wait);
 }
 
+/** The account uploads KYC_FRONT and KYC_BACK; the upload answers 200. */
+async function uploadAccepted(account: Account): Promise<void> {
+  const uploaded = await uploadKyc(account);
+  expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(200);
+}
+
+/** The account uploads KYC_FRONT and KYC_BACK (answers 200), then waits until its KYC status reads Pending. */
+export async function submitKyc(account: Account, wait: KycWait = {}): Promise<void> {
+  await uploadAccepted(account);
+  await waitForKycStatus(account, 'Pending', wait);
+}
+
 /** The account uploads KYC_FRONT and KYC_BACK (answers 200) and the admin approves them (approveKyc). */
 export async function uploadAndApproveKyc(
   admin: HttpSession,
   account: Account,
   wait: KycWait = {},
 ): Promise<void> {
-  const uploaded = await uploadKyc(account);
-  expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(200);
+  await uploadAccepted(account);
   await approveKyc(admin, account, wait);
+}
+
+/** The document bytes the admin's KYC queue links to, for one user (none when the user is not pending). */
+export async function kycDocumentsOf(admin: HttpSession, userId: string): Promise<Buffer[]> {
+  const pending = await admin.get('/api/users/kyc/pending');
+  expect(pending.status).toBe(200);
+  const item = (pending.body.pendingUsers as Array<Record<string, any>>).find((p) => p._id === userId);
+  if (!item) return [];
+  const out: Buffer[] = [];
+  for (const link of [item.kyc.frontDoc, item.kyc.backDoc] as string[]) {
+    const res = await fetch(new URL(link, admin.baseUrl), { headers: { cookie: admin.cookieHeader() } });
+    expect(res.status, link).toBe(200);
+    out.push(Buffer.from(await res.arrayBuffer()));
+  }
+  return out;
 }
