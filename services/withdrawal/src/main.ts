@@ -34,6 +34,7 @@ export async function start(deps: WithdrawalDeps): Promise<WithdrawalHandle> {
     mainUrl: import.meta.url,
     openLedger: () => createGrpcLedger(config.LEDGER_GRPC_URL, { caller: SERVICE }),
     maxPendingPerUser: config.WITHDRAWAL_MAX_PENDING,
+    context: (base) => base,
     startProcessManager,
     grpcAddress: config.WITHDRAWAL_GRPC_ADDR,
     indexes: withdrawalView.indexes,

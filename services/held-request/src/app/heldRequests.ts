@@ -29,7 +29,7 @@ import type { HoldLedger } from './holdLedger.js';
 import {
   MESSAGES,
   inTransaction,
-  isUnknownOutcome,
+  ledgerRefusal,
   metaOf,
   requireActor,
   requireAdmin,
@@ -94,7 +94,7 @@ export interface HeldRequestKind<
   /** The kind's own words (its domain messages). */
   messages: { notFound: string; insufficientBalance: string };
   /** The ledger calls a request can owe, in the order the process manager sweeps them. */
-  owedCalls: readonly string[];
+  owedCalls: readonly Exclude<D['sync'], 'none'>[];
   decisions: Record<Decision, DecisionType>;
   /** The ledger calls of the kind's own, by the `sync` value that owes them. */
   ownCalls?: Record<string, OwnLedgerCall<Ctx, D, OwnCall>>;
@@ -227,12 +227,12 @@ export function heldRequests<
         throw new Error(`no ledger call for sync '${owed}'`);
       }
     } catch (err) {
-      const unknown = isUnknownOutcome(err);
-      ctx.logger[unknown ? 'warn' : 'error'](
+      const refusal = ledgerRefusal(err);
+      ctx.logger[refusal ? 'error' : 'warn'](
         { err, [kind.view.idField]: requestId, sync: owed },
         'ledger call not confirmed; left for the process manager',
       );
-      return unknown ? { doc } : { doc, refusal: err as DomainError };
+      return refusal ? { doc, refusal } : { doc };
     }
     const now = ctx.clock();
     const command: HeldRequestCommand<DecisionType, OwnCall> =
@@ -330,7 +330,7 @@ export function heldRequests<
       const cutoff = ctx.clock().getTime() - olderThanMs;
       let driven = 0;
       for (const sync of kind.owedCalls) {
-        for (const doc of await kind.view.owing(ctx.store, sync as Exclude<D['sync'], 'none'>)) {
+        for (const doc of await kind.view.owing(ctx.store, sync)) {
           if (Date.parse(doc.syncSince) > cutoff) continue;
           await syncLedger(ctx, idOf(doc));
           driven++;

@@ -12,7 +12,7 @@ import type { EventMeta } from '@meridian/platform/eventSourcing/types';
 import type { Logger } from '@meridian/platform/logger';
 import type { Cents } from '@meridian/platform/money/money';
 import type { RecordHoldPlaced, RecordHoldRefused } from '../domain/lifecycle.js';
-import { isUnknownOutcome, type HoldLedger } from './holdLedger.js';
+import { ledgerRefusal, type HoldLedger } from './holdLedger.js';
 
 /** What the flow reads of a request's read-model document. */
 export interface HeldRequestDoc {
@@ -59,11 +59,12 @@ export async function placeHoldForRequest<D extends HeldRequestDoc>(io: HeldRequ
       idempotencyKey: requestId,
     });
   } catch (err) {
-    if (isUnknownOutcome(err)) {
+    const refusal = ledgerRefusal(err);
+    if (!refusal) {
       io.logger.warn({ err, ...io.logFields }, 'ledger hold outcome unknown; left for the process manager');
       return doc;
     }
-    const reason = (err as DomainError).message;
+    const reason = refusal.message;
     try {
       return await io.record({ type: 'RecordHoldRefused', reason, now: io.clock() }, meta);
     } catch (recordErr) {

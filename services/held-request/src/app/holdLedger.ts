@@ -18,5 +18,9 @@ export interface HoldLedger {
   releaseHold(input: { userId: string; holdId: string; idempotencyKey: string }): Promise<void>;
 }
 
-/** A ledger answer whose outcome is unknown (down, deadline, transport): retry later, decide nothing. */
-export const isUnknownOutcome = (err: unknown) => !(err instanceof DomainError) || err.kind === 'unavailable';
+/**
+ * The ledger's refusal in a failed call: the DomainError it answered. Undefined when the outcome is unknown
+ * (down, deadline, transport): retry later, decide nothing.
+ */
+export const ledgerRefusal = (err: unknown): DomainError | undefined =>
+  err instanceof DomainError && err.kind !== 'unavailable' ? err : undefined;

@@ -3,7 +3,7 @@
  * calling (Actor, as the gateway established it: user id from the session, role from identity's
  * Authenticate — trusted from callers inside the cluster, never from a browser, and every power
  * re-checked against it), the power checks, id syntax, event metadata, the retried transaction, the
- * answers' wording, and what an unknown ledger outcome is.
+ * answers' wording, and the ledger's refusal (versus an unknown outcome).
  */
 import { REQUEST_MESSAGES } from '@meridian/platform/app/requestContext';
 
@@ -17,7 +17,7 @@ export {
   requireAdmin,
   requireOwnerOrAdmin,
 } from '@meridian/platform/app/requestContext';
-export { isUnknownOutcome } from './holdLedger.js';
+export { ledgerRefusal } from './holdLedger.js';
 
 export const MESSAGES = {
   ...REQUEST_MESSAGES,

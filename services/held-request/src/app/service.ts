@@ -36,10 +36,7 @@ export interface HeldRequestServiceHandle extends ServiceHandle {
 }
 
 /** On the platform's startService: its store, relay, idempotent consumers, gRPC server and ordered stop. */
-export async function startHeldRequestService<
-  Port extends HoldLedger,
-  Ctx extends HeldRequestContext<Port> = HeldRequestContext<Port>,
->(
+export async function startHeldRequestService<Port extends HoldLedger, Ctx extends HeldRequestContext<Port>>(
   spec: ServiceSpec & {
     /** The ledger port given (tests); absent: `openLedger()`'s, closed when stopping everything. */
     ledger?: Port;
@@ -47,8 +44,8 @@ export async function startHeldRequestService<
     /** Default: randomUUID. */
     newId?: () => string;
     maxPendingPerUser: number;
-    /** The kind's own context on the held-request one (default: that one). */
-    context?(base: HeldRequestContext<Port>): Ctx;
+    /** The kind's context: the held-request one, and what the kind adds to it. */
+    context(base: HeldRequestContext<Port>): Ctx;
     startProcessManager(ctx: Ctx, options: ProcessManagerOptions): ProcessManager;
     redriveIntervalMs?: number;
     /** The service's own loops, started before the process manager (stopped after it). */
@@ -71,7 +68,7 @@ export async function startHeldRequestService<
         personalData,
         maxPendingPerUser,
       };
-      const ctx = spec.context ? spec.context(base) : (base as Ctx);
+      const ctx = spec.context(base);
       // identity events -> the user directory (name and email), exactly once per event id
       await consume(
         'identity',

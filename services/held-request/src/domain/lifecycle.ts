@@ -402,6 +402,7 @@ export function heldRequestLifecycle<T extends RequestKind>(rules: LifecycleRule
       streamIdOf: rules.streamIdOf,
       pendingStatus: pending,
       evolve,
+      exists: (state): state is T['state'] => !isNone(state),
       owed,
     }),
   };
@@ -416,5 +417,7 @@ export interface KindDescription<S, E, Sync extends string> {
   /** The status of a request waiting for an admin's decision. */
   pendingStatus: string;
   evolve(state: S | { status: 'none' }, event: E): S | { status: 'none' };
+  /** Whether a state is a request's (not the 'none' before its first event). */
+  exists(state: S | { status: 'none' }): state is S;
   owed(state: S): Sync;
 }

@@ -14,7 +14,7 @@
  *   opening event's actor), absent otherwise.
  * So every document can be dropped and rebuilt from the events alone.
  */
-import type { DomainEvent, StoredEvent } from '@meridian/platform/eventSourcing/types';
+import { domainEventOf, type DomainEvent, type StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { StoreReads } from '@meridian/platform/ports/serviceStore';
 import { findPage, type Page, type PageRequest } from '@meridian/platform/ports/pages';
 import type { KindDescription } from '../domain/lifecycle.js';
@@ -34,17 +34,18 @@ export type RequestDoc<S, Sync extends string = string> = S & {
   initiatedBy?: string;
 };
 
-type None = { status: 'none' };
-
 /** The projection of a kind's request stream into its documents. */
-export function requestProjection<S extends { hold: string }, E extends DomainEvent, Sync extends string>(
-  evolve: (state: S | None, event: E) => S | None,
-  owed: (state: S) => Sync,
-): (doc: RequestDoc<S, Sync> | null, event: StoredEvent<E>) => RequestDoc<S, Sync> | null {
+export function requestProjection<S extends { hold: string }, E extends DomainEvent, Sync extends string>({
+  evolve,
+  exists,
+  owed,
+}: Pick<KindDescription<S, E, Sync>, 'evolve' | 'exists' | 'owed'>): (
+  doc: RequestDoc<S, Sync> | null,
+  event: StoredEvent<E>,
+) => RequestDoc<S, Sync> | null {
   return (doc, event) => {
-    const next = evolve(doc ?? { status: 'none' }, { type: event.type, data: event.data } as E);
-    if ((next as None).status === 'none') return doc;
-    const state = next as S;
+    const state = evolve(doc ?? { status: 'none' }, domainEventOf(event));
+    if (!exists(state)) return doc;
     const sync = owed(state);
     const initiatedBy = doc ? doc.initiatedBy : event.actor?.impersonatorId;
     return {
@@ -94,7 +95,7 @@ export function requestView<S extends { hold: string }, E extends DomainEvent, S
     idOf,
     streamIdOf: spec.streamIdOf,
     pendingStatus: spec.pendingStatus,
-    project: requestProjection(spec.evolve, spec.owed),
+    project: requestProjection(spec),
     /** A document is its request's state at its `version`: the command path decides on it (O(1) load). */
     snapshotOf: (doc: D) => ({ version: doc.version, state: doc }),
 
@@ -107,7 +108,7 @@ export function requestView<S extends { hold: string }, E extends DomainEvent, S
     indexes: [
       { collection, fields: ['userId', 'listed', dateField] },
       { collection, fields: ['status', 'hold', dateField] },
-    ] as ReadonlyArray<{ collection: string; fields: string[] }>,
+    ],
 
     /** The owner's requests, newest first (refused requests left out): a page, or all (page null). */
     ofUser: (reads: StoreReads, userId: string, page: PageRequest = null): Promise<Page<D>> =>

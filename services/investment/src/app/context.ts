@@ -21,7 +21,7 @@ export interface InvestmentContext extends HeldRequestContext<LedgerPort> {
 }
 
 // the caller (Actor), its powers, id syntax, event metadata, the retried transaction, MESSAGES and
-// isUnknownOutcome: the held-request kit, shared with withdrawal
+// ledgerRefusal: the held-request kit, shared with withdrawal
 export * from '@meridian/held-request/app/kit';
 
 /**

@@ -321,9 +321,9 @@ async function settleBatches(
   };
   try {
     while (inFlight.length < MATURITY_CALLS_IN_FLIGHT && !exhausted) await askNext();
-    while (inFlight.length > 0) {
-      const { batch, answer: answered } = inFlight.shift() as (typeof inFlight)[number];
-      const answer = await answered;
+    for (let head = inFlight.shift(); head; head = inFlight.shift()) {
+      const { batch } = head;
+      const answer = await head.answer;
       if ('error' in answer) {
         // the outcome is unknown: the due investments end all the same, owing their settlement
         await matureBatch(

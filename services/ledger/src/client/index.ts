@@ -4,5 +4,5 @@
  * (`@meridian/ledger/client/ledgerPort`) so app/ code does not load the gRPC adapter. The held-request
  * flow those services run over it is theirs: @meridian/held-request.
  */
-export { isUnknownOutcome, type LedgerBalances, type LedgerPort } from './ledgerPort.js';
+export { ledgerRefusal, type LedgerBalances, type LedgerPort } from './ledgerPort.js';
 export { createGrpcLedger } from './ledgerPort.grpc.js';

@@ -50,5 +50,5 @@ export interface LedgerPort extends HoldLedger {
   close?(): void;
 }
 
-/** A ledger answer whose outcome is unknown (down, deadline, transport): retry later, decide nothing. */
-export { isUnknownOutcome } from '@meridian/held-request/app/holdLedger';
+/** The ledger's refusal in a failed call; undefined when the outcome is unknown (retry later, decide nothing). */
+export { ledgerRefusal } from '@meridian/held-request/app/holdLedger';

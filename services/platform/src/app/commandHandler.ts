@@ -15,7 +15,13 @@
  * same loop.
  */
 import { ConcurrencyError } from '../eventSourcing/errors.js';
-import type { Decider, DomainEvent, EventMeta, StoredEvent } from '../eventSourcing/types.js';
+import {
+  domainEventOf,
+  type Decider,
+  type DomainEvent,
+  type EventMeta,
+  type StoredEvent,
+} from '../eventSourcing/types.js';
 import type { StoreReads, StoreTx } from '../ports/serviceStore.js';
 
 /** An aggregate's event stream as a command handler sees it. */
@@ -107,7 +113,7 @@ export async function loadStream<Command, Event extends DomainEvent, State>(
   id: string,
 ): Promise<{ version: number; state: State }> {
   const { version, events } = await reads.readStream<Event>(stream.streamIdOf(id));
-  const domain = events.map((e) => ({ type: e.type, data: e.data }) as Event);
+  const domain = events.map((e) => domainEventOf(e));
   return { version, state: foldOf(stream, domain, stream.decider.initialState()) };
 }
 

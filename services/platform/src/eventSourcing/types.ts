@@ -49,6 +49,14 @@ export interface StoredEvent<E extends DomainEvent = DomainEvent> {
   trace?: TraceCarrier;
 }
 
+/**
+ * The domain event a stored event holds: its type and data. A stream's stored events are the events its
+ * decider appended, so the pair read back is one of E's (the one place that reads it back as such).
+ */
+export function domainEventOf<E extends DomainEvent>(stored: StoredEvent<E>): E {
+  return { type: stored.type, data: stored.data } as E;
+}
+
 /** The W3C trace context of a message (`traceparent`, and `tracestate` when there is one). */
 export interface TraceCarrier {
   traceparent: string;

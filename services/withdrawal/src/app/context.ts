@@ -16,7 +16,7 @@ export const SERVICE = 'withdrawal';
 export type WithdrawalContext = HeldRequestContext<LedgerPort>;
 
 // the caller (Actor), its powers, id syntax, event metadata, the retried transaction, MESSAGES and
-// isUnknownOutcome: the held-request kit, shared with investment
+// ledgerRefusal: the held-request kit, shared with investment
 export * from '@meridian/held-request/app/kit';
 
 /** The withdrawal's stream and its read model (the command path's ProjectedStream). */
