@@ -20,7 +20,7 @@
  * field comes from one source and `updatedAt` is the latest occurredAt of both, so applying one source
  * after the other gives the same view as the live interleaving.
  */
-import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
+import { domainEventOf, type StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore';
 import { decodePageCursor, encodePageCursor } from '@meridian/platform/ports/pages';
 import { canonicalEmail, normalizeEmail, type UserEvent } from '../domain/user.js';
@@ -105,9 +105,10 @@ export const later = (a: string, b: string): string => (a > b ? a : b);
 /** The user view after one of the User events (null: no view / removed). */
 export function projectUser(view: UserView | null, event: StoredEvent<UserEvent>): UserView | null {
   const at = event.occurredAt;
-  switch (event.type) {
+  const e = domainEventOf(event);
+  switch (e.type) {
     case 'UserRegistered': {
-      const d = event.data as Extract<UserEvent, { type: 'UserRegistered' }>['data'];
+      const d = e.data;
       return {
         id: d.userId,
         name: d.name,
@@ -134,11 +135,11 @@ export function projectUser(view: UserView | null, event: StoredEvent<UserEvent>
     case 'UserVerified':
       return view && { ...view, isVerified: true, updatedAt: later(view.updatedAt, at) };
     case 'RoleChanged': {
-      const d = event.data as Extract<UserEvent, { type: 'RoleChanged' }>['data'];
+      const d = e.data;
       return view && { ...view, role: d.toRole, updatedAt: later(view.updatedAt, at) };
     }
     case 'ProfileUpdated': {
-      const d = event.data as Extract<UserEvent, { type: 'ProfileUpdated' }>['data'];
+      const d = e.data;
       if (!view) return view;
       const next = { ...view, updatedAt: later(view.updatedAt, at) };
       for (const f of d.fields) {
@@ -158,9 +159,10 @@ export function projectReferral(
   doc: ReferralView | null,
   event: StoredEvent<UserEvent>,
 ): ReferralView | null {
-  switch (event.type) {
+  const e = domainEventOf(event);
+  switch (e.type) {
     case 'UserRegistered': {
-      const d = event.data as Extract<UserEvent, { type: 'UserRegistered' }>['data'];
+      const d = e.data;
       if (!d.referredBy) return null;
       return {
         id: d.userId,
@@ -172,7 +174,7 @@ export function projectReferral(
       };
     }
     case 'ProfileUpdated': {
-      const d = event.data as Extract<UserEvent, { type: 'ProfileUpdated' }>['data'];
+      const d = e.data;
       if (!doc) return doc;
       return {
         ...doc,
@@ -217,7 +219,8 @@ export async function projectInline(
   search: SearchTokenizer,
 ): Promise<void> {
   for (const event of events) {
-    const userId = (event.data as { userId: string }).userId;
+    const e = domainEventOf(event);
+    const { userId } = e.data;
     const before = await tx.get<UserView>(USERS, userId);
     const after = projectUser(before, event);
     if (before !== after) {
@@ -252,7 +255,7 @@ export async function projectInline(
     if (
       event.type === 'UserRegistered' ||
       event.type === 'UserDeleted' ||
-      (event.type === 'ProfileUpdated' && (event.data as { fields: string[] }).fields.includes('name'))
+      (e.type === 'ProfileUpdated' && e.data.fields.includes('name'))
     )
       await writeSearchTokens(tx, search, userId, after);
     if (event.type === 'UserRegistered' || event.type === 'ProfileUpdated' || event.type === 'UserDeleted') {

@@ -11,7 +11,7 @@ import {
   projectDocument,
 } from '@meridian/platform/app/commandHandler';
 import { inTransaction } from '@meridian/platform/app/requestContext';
-import type { EventMeta, StoredEvent } from '@meridian/platform/eventSourcing/types';
+import { domainEventOf, type EventMeta, type StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { Logger } from '@meridian/platform/logger';
 import type { PrivateFileStore, StoredFileMeta } from '@meridian/platform/files/privateFiles';
 import type { PersonalData } from '@meridian/platform/personalData';
@@ -93,12 +93,12 @@ async function projectConversationEvents(
     COLLECTIONS.conversations,
     conversationId,
     events,
-    (doc, e) => projectConversation(doc, { type: e.type, data: e.data } as ConversationEvent, emailIndex),
+    (doc, e) => projectConversation(doc, domainEventOf(e), emailIndex),
     'delete',
   );
-  for (const e of events) {
+  for (const e of events.map(domainEventOf)) {
     if (e.type === 'MessageSent') {
-      const message = (e.data as Extract<ConversationEvent, { type: 'MessageSent' }>['data']).message;
+      const { message } = e.data;
       await tx.put(COLLECTIONS.messages, message.messageId, messageDocOf(message));
     } else if (e.type === 'ConversationErased') {
       const messages = await tx.find<{ id: string }>(COLLECTIONS.messages, { where: { conversationId } });
