@@ -6,6 +6,7 @@
  */
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import { markAccountClosed } from '@meridian/platform/app/accountClosure';
+import { readIdentityEvent } from '@meridian/platform/domain/identityEvents';
 import type { StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore';
 
 export const USERS = 'users';
@@ -26,40 +27,32 @@ export const DIRECTORY_EVENT_TYPES = ['UserRegistered', 'ProfileUpdated', 'UserD
 
 /** Applies one of identity's events to the directory (others are ignored). */
 export async function handleIdentityEvent(event: StoredEvent, tx: StoreTx): Promise<void> {
-  const data = (event.data ?? {}) as {
-    userId?: string;
-    name?: string;
-    email?: string;
-    fields?: string[];
-    deletedBy?: unknown;
-  };
-  const type = DIRECTORY_EVENT_TYPES.find((t) => t === event.type);
-  if (!data.userId || !type) return;
-  switch (type) {
+  const identityEvent = readIdentityEvent(event, DIRECTORY_EVENT_TYPES);
+  if (!identityEvent?.data.userId) return;
+  switch (identityEvent.type) {
     case 'UserRegistered': {
-      const doc = await tx.get<UserDoc>(USERS, data.userId);
-      await tx.put(
-        USERS,
-        data.userId,
-        projectUser(doc, { userId: data.userId, name: data.name ?? '', email: data.email ?? '' }),
-      );
+      const { userId, name, email } = identityEvent.data;
+      const doc = await tx.get<UserDoc>(USERS, userId);
+      await tx.put(USERS, userId, projectUser(doc, { userId, name, email }));
       return;
     }
     case 'ProfileUpdated': {
-      if (!data.fields?.includes('name')) return;
-      const doc = await tx.get<UserDoc>(USERS, data.userId);
-      if (doc) await tx.put(USERS, data.userId, projectUser(doc, { userId: data.userId, name: data.name }));
+      const { userId, fields, name } = identityEvent.data;
+      if (!fields.includes('name')) return;
+      const doc = await tx.get<UserDoc>(USERS, userId);
+      // an event without a name (read as '') leaves the one already kept
+      if (doc) await tx.put(USERS, userId, projectUser(doc, { userId, name: name || undefined }));
       return;
     }
-    case 'UserDeleted':
-      await tx.delete(USERS, data.userId);
+    case 'UserDeleted': {
+      const { userId, deletedBy } = identityEvent.data;
+      await tx.delete(USERS, userId);
       // closed already when the deletion went through the gateway's fence; a deletion it did not see closes it now
-      await markAccountClosed(tx, data.userId, new Date(event.occurredAt), String(data.deletedBy ?? ''), {
-        deleted: true,
-      });
+      await markAccountClosed(tx, userId, new Date(event.occurredAt), deletedBy, { deleted: true });
       return;
+    }
     default: {
-      const _exhaustive: never = type;
+      const _exhaustive: never = identityEvent;
       return _exhaustive;
     }
   }

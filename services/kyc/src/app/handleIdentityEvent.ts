@@ -9,6 +9,7 @@
  * is rolled back and re-run never leaves them half-erased.
  */
 import { causedBy } from '@meridian/platform/app/consumer';
+import { readIdentityEvent } from '@meridian/platform/domain/identityEvents';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { StoreTx } from '@meridian/platform/ports/serviceStore';
 import type { PersonalData } from '@meridian/platform/personalData';
@@ -22,10 +23,8 @@ export interface IdentityEventDeps {
   personalData: PersonalData;
 }
 
-const str = (data: unknown, key: string): string => {
-  const v = (data as Record<string, unknown> | null)?.[key];
-  return typeof v === 'string' ? v : '';
-};
+/** The identity event types handleIdentityEvent acts on (the consumer skips the others without a transaction). */
+export const IDENTITY_EVENT_TYPES = ['UserRegistered', 'ProfileUpdated', 'UserDeleted'] as const;
 
 /**
  * The users kyc knows (collection `users`: id, name, email) after one identity event: a read model
@@ -33,33 +32,30 @@ const str = (data: unknown, key: string): string => {
  * arrive (sealed by identity with the user's key).
  */
 export async function rememberUser(event: StoredEvent, tx: StoreTx): Promise<void> {
-  const userId = str(event.data, 'userId');
-  if (!userId) return;
-  switch (event.type) {
-    case 'UserRegistered':
-      await tx.put(USERS, userId, {
-        id: userId,
-        name: str(event.data, 'name'),
-        email: str(event.data, 'email'),
-      });
+  const identityEvent = readIdentityEvent(event, IDENTITY_EVENT_TYPES);
+  if (!identityEvent?.data.userId) return;
+  switch (identityEvent.type) {
+    case 'UserRegistered': {
+      const { userId, name, email } = identityEvent.data;
+      await tx.put(USERS, userId, { id: userId, name, email });
       return;
+    }
     case 'ProfileUpdated': {
-      const fields = (event.data as { fields?: unknown }).fields;
-      if (!Array.isArray(fields) || !fields.includes('name')) return;
+      const { userId, fields, name } = identityEvent.data;
+      if (!fields.includes('name')) return;
       const known = await tx.get<{ id: string; name: string; email: string }>(USERS, userId);
-      if (known) await tx.put(USERS, userId, { ...known, name: str(event.data, 'name') });
+      if (known) await tx.put(USERS, userId, { ...known, name });
       return;
     }
     case 'UserDeleted':
-      await tx.delete(USERS, userId);
+      await tx.delete(USERS, identityEvent.data.userId);
       return;
-    default:
-      return;
+    default: {
+      const _exhaustive: never = identityEvent;
+      return _exhaustive;
+    }
   }
 }
-
-/** The identity event types handleIdentityEvent acts on (the consumer skips the others without a transaction). */
-export const IDENTITY_EVENT_TYPES = ['UserRegistered', 'ProfileUpdated', 'UserDeleted'] as const;
 
 export async function handleIdentityEvent(
   event: StoredEvent,
@@ -67,8 +63,9 @@ export async function handleIdentityEvent(
   deps: IdentityEventDeps,
 ): Promise<void> {
   await rememberUser(event, tx);
-  const userId = str(event.data, 'userId');
-  if (event.type !== 'UserDeleted' || !userId) return;
+  const deleted = readIdentityEvent(event, ['UserDeleted']);
+  if (!deleted?.data.userId) return;
+  const { userId } = deleted.data;
   deps.personalData.forget(userId);
   await deps.documents.deleteAllOf(userId);
   await execute(tx, userId, { type: 'EraseKyc', userId, now: deps.now() }, causedBy(event));

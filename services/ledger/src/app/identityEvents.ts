@@ -12,20 +12,13 @@
  */
 import { markAccountClosed } from '@meridian/platform/app/accountClosure';
 import { causedBy } from '@meridian/platform/app/consumer';
+import { readIdentityEvent } from '@meridian/platform/domain/identityEvents';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { PersonalData } from '@meridian/platform/personalData';
 import type { StoreTx } from '@meridian/platform/ports/serviceStore';
 import { COLLECTIONS, type UserDoc, projectUser } from '../projections/views.js';
 import { handleCommand } from '@meridian/platform/app/commandHandler';
 import { LEDGER_STREAM } from './streams.js';
-
-type UserRegisteredData = {
-  userId: string;
-  name?: string;
-  email?: string;
-  referredBy?: string;
-  registeredAt?: string;
-};
 
 /** The identity event types handleIdentityEvent acts on (the consumer skips the others without a transaction). */
 export const IDENTITY_EVENT_TYPES = ['UserRegistered', 'ProfileUpdated', 'UserDeleted'] as const;
@@ -36,10 +29,11 @@ export async function handleIdentityEvent(
   now: Date,
   personalData?: PersonalData,
 ): Promise<void> {
-  switch (event.type) {
+  const identityEvent = readIdentityEvent(event, IDENTITY_EVENT_TYPES);
+  if (!identityEvent?.data.userId) return;
+  switch (identityEvent.type) {
     case 'UserRegistered': {
-      const data = (event.data ?? {}) as UserRegisteredData;
-      if (!data.userId) return;
+      const data = identityEvent.data;
       const doc = await tx.get<UserDoc>(COLLECTIONS.users, data.userId);
       await tx.put(COLLECTIONS.users, data.userId, projectUser(doc, data));
       if (data.referredBy && data.referredBy !== data.userId) {
@@ -54,20 +48,20 @@ export async function handleIdentityEvent(
       return;
     }
     case 'ProfileUpdated': {
-      const data = (event.data ?? {}) as { userId?: string; fields?: string[]; name?: string };
-      if (!data.userId || !data.fields?.includes('name')) return;
+      const data = identityEvent.data;
+      if (!data.fields.includes('name')) return;
       const doc = await tx.get<UserDoc>(COLLECTIONS.users, data.userId);
+      // an event without a name (read as '') leaves the one already kept
       if (doc)
         await tx.put(
           COLLECTIONS.users,
           data.userId,
-          projectUser(doc, { userId: data.userId, name: data.name }),
+          projectUser(doc, { userId: data.userId, name: data.name || undefined }),
         );
       return;
     }
     case 'UserDeleted': {
-      const data = (event.data ?? {}) as { userId?: string; deletedBy?: string };
-      if (!data.userId) return;
+      const data = identityEvent.data;
       personalData?.forget(data.userId);
       const doc = await tx.get<UserDoc>(COLLECTIONS.users, data.userId);
       await tx.put(
@@ -76,12 +70,14 @@ export async function handleIdentityEvent(
         projectUser(doc, { userId: data.userId, deletedAt: event.occurredAt }),
       );
       // closed already when the deletion went through the gateway's fence; a deletion it did not see closes it now
-      await markAccountClosed(tx, data.userId, new Date(event.occurredAt), data.deletedBy ?? '', {
+      await markAccountClosed(tx, data.userId, new Date(event.occurredAt), data.deletedBy, {
         deleted: true,
       });
       return;
     }
-    default:
-      return;
+    default: {
+      const _exhaustive: never = identityEvent;
+      return _exhaustive;
+    }
   }
 }

@@ -9,13 +9,11 @@
  * email in their own mailbox. The identity topic is read from the beginning by group 'notification',
  * so a fresh notification database learns every account (the topic must keep identity's events).
  */
+import { readIdentityEvent } from '@meridian/platform/domain/identityEvents';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore';
 import type { DirectoryEntry } from '../domain/kycEmails.js';
 import { DIRECTORY } from './collections.js';
-
-const str = (d: Record<string, unknown>, k: string): string | undefined =>
-  typeof d[k] === 'string' ? (d[k] as string) : undefined;
 
 /** The identity event types updateDirectory acts on. */
 export const DIRECTORY_EVENT_TYPES = [
@@ -26,37 +24,43 @@ export const DIRECTORY_EVENT_TYPES = [
 ] as const;
 
 export async function updateDirectory(event: StoredEvent, tx: StoreTx): Promise<void> {
-  const d = (event.data ?? {}) as Record<string, unknown>;
-  const userId = str(d, 'userId');
-  if (!userId) return;
+  const identityEvent = readIdentityEvent(event, DIRECTORY_EVENT_TYPES);
+  if (!identityEvent?.data.userId) return;
+  const { userId } = identityEvent.data;
   const before = await tx.get<DirectoryEntry>(DIRECTORY, userId);
-  switch (event.type) {
-    case 'UserRegistered':
+  switch (identityEvent.type) {
+    case 'UserRegistered': {
+      const d = identityEvent.data;
       await tx.put<DirectoryEntry>(DIRECTORY, userId, {
         userId,
-        email: str(d, 'email') ?? '',
-        name: str(d, 'name') ?? '',
-        role: str(d, 'role') || 'subscriber',
+        email: d.email,
+        name: d.name,
+        role: d.role || 'subscriber',
       });
       return;
-    case 'RoleChanged':
+    }
+    case 'RoleChanged': {
+      const d = identityEvent.data;
       await tx.put<DirectoryEntry>(DIRECTORY, userId, {
         userId,
-        email: str(d, 'email') || before?.email || '',
-        name: str(d, 'name') || before?.name || '',
-        role: str(d, 'toRole') || before?.role || 'subscriber',
+        email: d.email || before?.email || '',
+        name: d.name || before?.name || '',
+        role: d.toRole || before?.role || 'subscriber',
       });
       return;
+    }
     case 'ProfileUpdated': {
-      const name = str(d, 'name');
+      const { name } = identityEvent.data;
       if (before && name) await tx.put<DirectoryEntry>(DIRECTORY, userId, { ...before, name });
       return;
     }
     case 'UserDeleted':
       if (before) await tx.delete(DIRECTORY, userId);
       return;
-    default:
-      return;
+    default: {
+      const _exhaustive: never = identityEvent;
+      return _exhaustive;
+    }
   }
 }
 
