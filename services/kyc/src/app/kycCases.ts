@@ -14,7 +14,12 @@ import {
 } from '@meridian/platform/app/commandHandler';
 import { eventMeta } from '@meridian/platform/app/requestContext';
 import { countedWrite, pendingCount, type PendingCounter } from '@meridian/platform/ports/pendingCount';
-import type { Actor, EventMeta, StoredEvent } from '@meridian/platform/eventSourcing/types';
+import {
+  domainEventOf,
+  type Actor,
+  type EventMeta,
+  type StoredEvent,
+} from '@meridian/platform/eventSourcing/types';
 import type { ServiceStore, StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore';
 import { isSealed, type PersonalData } from '@meridian/platform/personalData';
 import {
@@ -59,7 +64,7 @@ export async function projectCase(
       CASES,
       userId,
       events,
-      (view, e) => projectKycCase(view, { type: e.type, data: e.data } as KycEvent),
+      (view, e) => projectKycCase(view, domainEventOf(e)),
       'delete',
     ),
   );

@@ -17,7 +17,7 @@
  * folded once, which links its older postings from genesis.
  */
 import { type CommandStream, type SnapshotHooks, handleCommand } from '@meridian/platform/app/commandHandler';
-import type { EventMeta } from '@meridian/platform/eventSourcing/types';
+import { domainEventOf, type EventMeta } from '@meridian/platform/eventSourcing/types';
 import type { StoreReads, StoreTx } from '@meridian/platform/ports/serviceStore';
 import {
   type CoreState,
@@ -74,8 +74,7 @@ async function foldStream(
   userId: string,
 ): Promise<{ version: number; state: LedgerState }> {
   const { version, events } = await reads.readStream<LedgerEvent>(toAccountStreamId(userId));
-  const domain = events.map((e) => ({ type: e.type, data: e.data }) as LedgerEvent);
-  return { version, state: foldLedger(domain, initialState()) };
+  return { version, state: foldLedger(events.map(domainEventOf), initialState()) };
 }
 
 async function writeRows(

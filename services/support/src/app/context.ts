@@ -124,7 +124,7 @@ const ADDRESS_STREAM: CommandStream<AddressCommand, AddressEvent, AddressState> 
       COLLECTIONS.addresses,
       id,
       events,
-      (doc, e) => projectAddress(doc, { type: e.type, data: e.data } as AddressEvent),
+      (doc, e) => projectAddress(doc, domainEventOf(e)),
       'keep',
     );
   },
