@@ -14,6 +14,7 @@
  */
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomFillSync } from 'node:crypto';
 import { DomainError } from './eventSourcing/errors.js';
+import { readIdentityEvent } from './domain/identityEvents.js';
 import { DEV_INTERNAL_SERVICE_TOKEN, commonEnvValue } from './config.js';
 
 export const SEALED_PREFIX = 'pd1.';
@@ -266,8 +267,8 @@ export class PersonalData {
 
   /** On identity's events: UserDeleted drops that user's cached key (identity destroyed it); others change nothing. */
   forgetIfDeleted(event: { type: string; data?: unknown }): void {
-    const userId = (event.data as { userId?: unknown } | null | undefined)?.userId;
-    if (event.type === 'UserDeleted' && typeof userId === 'string' && userId) this.forget(userId);
+    const userId = readIdentityEvent(event, ['UserDeleted'])?.data.userId;
+    if (userId) this.forget(userId);
   }
 
   /** Destroys the user's key in the key store and here. */

@@ -12,7 +12,6 @@ import {
   UserDeleted,
   UserRegistered,
 } from '@meridian/proto/meridian/identity/v1/events';
-import type { StoredEvent } from '../eventSourcing/types.js';
 
 /** An identity event a user directory follows, typed by its proto message. */
 export type IdentityEvent =
@@ -26,7 +25,7 @@ export type IdentityEventType = IdentityEvent['type'];
 /** The members of IdentityEvent whose type is one of T. */
 export type IdentityEventOf<T extends IdentityEventType> = Extract<IdentityEvent, { type: T }>;
 
-function typed(event: Pick<StoredEvent, 'type' | 'data'>): IdentityEvent | null {
+function typed(event: { type: string; data?: unknown }): IdentityEvent | null {
   // an event without data reads as one with every field missing
   const json: unknown = event.data ?? {};
   switch (event.type) {
@@ -53,7 +52,7 @@ const isOneOf = <T extends IdentityEventType>(
  * answer's type is exhaustive over exactly those), else null.
  */
 export function readIdentityEvent<T extends IdentityEventType>(
-  event: Pick<StoredEvent, 'type' | 'data'>,
+  event: { type: string; data?: unknown },
   types: readonly T[],
 ): IdentityEventOf<T> | null {
   const typedEvent = typed(event);

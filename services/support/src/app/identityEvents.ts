@@ -8,6 +8,7 @@
  * transaction that records the event as processed: a redelivered event has no second effect.
  */
 import { causedBy } from '@meridian/platform/app/consumer';
+import { readIdentityEvent } from '@meridian/platform/domain/identityEvents';
 import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import type { StoreTx } from '@meridian/platform/ports/serviceStore';
 import { COLLECTIONS, type ConversationDoc } from '../projections/supportViews.js';
@@ -20,8 +21,8 @@ export async function handleIdentityEvent(
   event: StoredEvent,
   tx: StoreTx,
 ): Promise<void> {
-  const userId = (event.data as { userId?: unknown } | null)?.userId;
-  if (event.type !== 'UserDeleted' || typeof userId !== 'string' || !userId) return;
+  const userId = readIdentityEvent(event, IDENTITY_EVENT_TYPES)?.data.userId;
+  if (!userId) return;
   ctx.personalData.forget(userId);
   const conversations = await tx.find<ConversationDoc>(COLLECTIONS.conversations, { where: { userId } });
   await ctx.attachments.deleteAllOf(userId);
