@@ -74,6 +74,35 @@ describe('PersonalData', () => {
     expect(await other.openOrNull(sealed)).toBeNull();
   });
 
+  it("a replica that hears identity's UserDeleted drops its cached key at once; other events keep it", async () => {
+    const keys = new MemoryPersonalDataKeys();
+    // another process holds its own copy of a key it fetched
+    const copies = {
+      find: async (id: string) => {
+        const key = await keys.find(id);
+        return key && Buffer.from(key);
+      },
+      findOrCreate: async (id: string) => Buffer.from(await keys.findOrCreate(id)),
+      destroy: (id: string) => keys.destroy(id),
+    };
+    const identity = new PersonalData(keys);
+    const replica = new PersonalData(copies, { keyTtlMs: 60_000 });
+    const sealed = await identity.seal('u1', 'ann@example.com');
+    expect(await replica.open(sealed)).toBe('ann@example.com');
+    await identity.shred('u1');
+    for (const event of [
+      { type: 'ProfileUpdated', data: { userId: 'u1', fields: ['name'] } },
+      { type: 'UserDeleted', data: { userId: 'u2' } },
+      { type: 'UserDeleted', data: null },
+      { type: 'UserDeleted' },
+    ]) {
+      replica.forgetIfDeleted(event);
+      expect(await replica.open(sealed), event.type).toBe('ann@example.com');
+    }
+    replica.forgetIfDeleted({ type: 'UserDeleted', data: { userId: 'u1', deletedBy: 'a1' } });
+    expect(await replica.open(sealed)).toBe(SHREDDED);
+  });
+
   it('every seal has its own iv, across refills of the iv pool, and each opens (text and binary)', async () => {
     const pd = new PersonalData(new MemoryPersonalDataKeys());
     const ivs = new Set<string>();
