@@ -13,6 +13,16 @@ import {
   UserKeyDestroyedError,
 } from './personalData.js';
 
+/** The keys as another process sees them: its own copy of each key it fetched. */
+const copiesOf = (keys: MemoryPersonalDataKeys) => ({
+  find: async (id: string) => {
+    const key = await keys.find(id);
+    return key && Buffer.from(key);
+  },
+  findOrCreate: async (id: string) => Buffer.from(await keys.findOrCreate(id)),
+  destroy: (id: string) => keys.destroy(id),
+});
+
 describe('PersonalData', () => {
   it('seals per user, opens, and reads [deleted] once the key is destroyed', async () => {
     const pd = new PersonalData(new MemoryPersonalDataKeys());
@@ -52,15 +62,7 @@ describe('PersonalData', () => {
   it('a replica that never heard the deletion stops opening the data once its cached key ages out', async () => {
     const keys = new MemoryPersonalDataKeys();
     let now = 1_000;
-    // another process holds its own copy of a key it fetched
-    const copies = {
-      find: async (id: string) => {
-        const key = await keys.find(id);
-        return key && Buffer.from(key);
-      },
-      findOrCreate: async (id: string) => Buffer.from(await keys.findOrCreate(id)),
-      destroy: (id: string) => keys.destroy(id),
-    };
+    const copies = copiesOf(keys);
     const heard = new PersonalData(keys, { keyTtlMs: 60_000, now: () => now });
     const other = new PersonalData(copies, { keyTtlMs: 60_000, now: () => now });
     const sealed = await heard.seal('u1', 'ann@example.com');
@@ -76,15 +78,7 @@ describe('PersonalData', () => {
 
   it("a replica that hears identity's UserDeleted drops its cached key at once; other events keep it", async () => {
     const keys = new MemoryPersonalDataKeys();
-    // another process holds its own copy of a key it fetched
-    const copies = {
-      find: async (id: string) => {
-        const key = await keys.find(id);
-        return key && Buffer.from(key);
-      },
-      findOrCreate: async (id: string) => Buffer.from(await keys.findOrCreate(id)),
-      destroy: (id: string) => keys.destroy(id),
-    };
+    const copies = copiesOf(keys);
     const identity = new PersonalData(keys);
     const replica = new PersonalData(copies, { keyTtlMs: 60_000 });
     const sealed = await identity.seal('u1', 'ann@example.com');
