@@ -22,7 +22,7 @@ import type { Logger } from '@meridian/platform/logger';
 import type { Cents } from '@meridian/platform/money/money';
 import type { ServiceStore } from '@meridian/platform/ports/serviceStore';
 import { capPendingOfUser, DEFAULT_MAX_PENDING_PER_USER } from '@meridian/platform/ports/pendingCount';
-import type { AdminDecision, HoldCommand } from '../domain/lifecycle.js';
+import type { AdminDecision, HoldCommand, LifecycleMessages } from '../domain/lifecycle.js';
 import { refuseWhileImpersonating } from '@meridian/platform/domain/makerChecker';
 import { type HeldRequestDoc, answerHeldRequest, placeHoldForRequest } from './holdFlow.js';
 import type { HoldLedger } from './holdLedger.js';
@@ -89,10 +89,13 @@ export interface HeldRequestKind<
   OwnCall extends string,
   Req,
 > {
-  /** The hold's purpose at the ledger, and the noun of the answers ('Investment approved successfully'). */
+  /** The hold's purpose at the ledger. */
   purpose: 'investment' | 'withdrawal';
   /** The kind's own words (its domain messages). */
-  messages: { notFound: string; insufficientBalance: string };
+  messages: Pick<
+    LifecycleMessages,
+    'notFound' | 'insufficientBalance' | 'submitted' | 'approved' | 'rejected' | 'idRequired'
+  >;
   /** The ledger calls a request can owe, in the order the process manager sweeps them. */
   owedCalls: readonly Exclude<D['sync'], 'none'>[];
   decisions: Record<Decision, DecisionType>;
@@ -182,13 +185,6 @@ export function heldRequests<
 >(kind: HeldRequestKind<Ctx, D, DecisionType, OwnCall, Req>): HeldRequests<Ctx, D, Req> {
   const idOf = (doc: D) => kind.view.idOf(doc);
   const load = (ctx: Ctx, requestId: string) => kind.view.byId(ctx.store, requestId);
-  const noun = kind.purpose.charAt(0).toUpperCase() + kind.purpose.slice(1);
-  const said = {
-    requested: `${noun} request submitted successfully`,
-    approve: `${noun} approved successfully`,
-    reject: `${noun} rejected successfully`,
-    idRequired: `${noun} id is required`,
-  };
   const answerMessages = { ...kind.messages, pendingOutcome: MESSAGES.pendingOutcome };
   const refusedByLedger = (decision: Decision, reason: string) =>
     decision === 'approve'
@@ -277,13 +273,13 @@ export function heldRequests<
           await record();
         });
       const doc = answerHeldRequest(await placeHoldFor(ctx, input.requestId), answerMessages);
-      return { message: said.requested, view: await withUser(ctx.store, doc) };
+      return { message: kind.messages.submitted, view: await withUser(ctx.store, doc) };
     },
 
     async decide(ctx, input) {
       refuseWhileImpersonating(input.actor);
       const actor = requireAdmin(input.actor);
-      if (!input.requestId) throw invalid(said.idRequired);
+      if (!input.requestId) throw invalid(kind.messages.idRequired);
       const now = ctx.clock();
       const { doc } = await kind.execute(
         ctx,
@@ -296,12 +292,15 @@ export function heldRequests<
       const synced = await sync(ctx, input.requestId);
       if (synced.refusal)
         throw conflict(refusedByLedger(input.decision, synced.refusal.message), 'LEDGER_REFUSED');
-      return { message: said[input.decision], view: await withUser(ctx.store, synced.doc ?? doc) };
+      return {
+        message: input.decision === 'approve' ? kind.messages.approved : kind.messages.rejected,
+        view: await withUser(ctx.store, synced.doc ?? doc),
+      };
     },
 
     async get(ctx, input) {
       const actor = requireActor(input.actor);
-      if (!input.requestId) throw invalid(said.idRequired);
+      if (!input.requestId) throw invalid(kind.messages.idRequired);
       const doc = await load(ctx, input.requestId);
       if (!doc) throw notFound(kind.messages.notFound);
       requireOwnerOrAdmin(actor, doc.userId);

@@ -26,7 +26,7 @@ import {
 } from '@meridian/platform/eventSourcing/errors';
 import { unknownEvent } from '@meridian/platform/eventSourcing/exhaustive';
 import { type Cents, parseDollarsToCents } from '@meridian/platform/money/money';
-import { MAKER_CHECKER_MESSAGES, refuseOwnDecision } from '@meridian/platform/domain/makerChecker';
+import { refuseOwnDecision } from '@meridian/platform/domain/makerChecker';
 
 export type HoldOutcome = 'awaiting' | 'placed' | 'refused';
 /** What the ledger confirmed it did with the held funds after the decision (null: nothing yet). */
@@ -134,7 +134,7 @@ export type LifecycleCommand<T extends RequestKind> =
 // ---------- messages ----------
 
 /** The messages every kind shares word for word. */
-const SHARED_MESSAGES = {
+export const SHARED_MESSAGES = {
   amountRequired: 'Please enter an amount',
   invalidAmount: 'Please enter a valid amount',
   insufficientBalance: 'Insufficient balance',
@@ -143,25 +143,25 @@ const SHARED_MESSAGES = {
 } as const;
 
 /**
- * The lifecycle's messages for a kind named `noun` ('investment'), as the spec words them: e.g.
- * 'Investment not found', 'This investment has already been approved'.
+ * A kind's messages: the shared ones and its own, each written out in the kind's module as the spec words it
+ * (e.g. 'Investment not found', 'Withdrawal approved successfully').
  */
-export function lifecycleMessages(noun: string) {
-  const Noun = noun.charAt(0).toUpperCase() + noun.slice(1);
-  return {
-    ...SHARED_MESSAGES,
-    notFound: `${Noun} not found`,
-    alreadyExists: `This ${noun} already exists`,
-    holdNotPlaced: `The funds for this ${noun} are not held yet`,
-    holdAlreadyRecorded: `The outcome of this ${noun} request is already recorded`,
-    alreadyApproved: `This ${noun} has already been approved`,
-    alreadyRejected: `This ${noun} has already been rejected`,
-    notApproved: `Only an approved ${noun} has its funds captured`,
-    notRejected: `Only a rejected ${noun} with its funds held has them released`,
-    ownDecision: MAKER_CHECKER_MESSAGES.ownDecision(noun),
-  };
-}
-export type LifecycleMessages = ReturnType<typeof lifecycleMessages>;
+export type LifecycleMessages = typeof SHARED_MESSAGES & {
+  notFound: string;
+  alreadyExists: string;
+  holdNotPlaced: string;
+  holdAlreadyRecorded: string;
+  alreadyApproved: string;
+  alreadyRejected: string;
+  notApproved: string;
+  notRejected: string;
+  ownDecision: string;
+  /** The answers to the request and to the admin's decisions, and the refusal of a decision without an id. */
+  submitted: string;
+  approved: string;
+  rejected: string;
+  idRequired: string;
+};
 
 /** A request's amount as typed (dollars, number or text) to cents; a missing one is refused. */
 export function parseRequestAmount(input: unknown): Cents {

@@ -27,6 +27,7 @@
  * written before that rename hold `InvestmentRequested` for InvestmentSubmitted: read as the new name.
  */
 import * as lc from '@meridian/held-request/domain/lifecycle';
+import { MAKER_CHECKER_MESSAGES } from '@meridian/platform/domain/makerChecker';
 import { invalid, precondition } from '@meridian/platform/eventSourcing/errors';
 import type { Decider } from '@meridian/platform/eventSourcing/types';
 import {
@@ -140,7 +141,20 @@ export const initialState = (): InvestmentState => ({ status: 'none' });
 // ---------- rules ----------
 
 export const INVESTMENT_MESSAGES = {
-  ...lc.lifecycleMessages('investment'),
+  ...lc.SHARED_MESSAGES,
+  notFound: 'Investment not found',
+  alreadyExists: 'This investment already exists',
+  holdNotPlaced: 'The funds for this investment are not held yet',
+  holdAlreadyRecorded: 'The outcome of this investment request is already recorded',
+  alreadyApproved: 'This investment has already been approved',
+  alreadyRejected: 'This investment has already been rejected',
+  notApproved: 'Only an approved investment has its funds captured',
+  notRejected: 'Only a rejected investment with its funds held has them released',
+  ownDecision: MAKER_CHECKER_MESSAGES.ownDecision('investment'),
+  submitted: 'Investment request submitted successfully',
+  approved: 'Investment approved successfully',
+  rejected: 'Investment rejected successfully',
+  idRequired: 'Investment id is required',
   verifyEmail: 'Please verify your email before investing',
   selectPlan: 'Please select an investment plan.',
   unknownPlan: 'The selected investment plan does not exist',

@@ -16,6 +16,7 @@
  * written before that rename hold `WithdrawalRequested` for WithdrawalSubmitted: read as the new name.
  */
 import * as lc from '@meridian/held-request/domain/lifecycle';
+import { MAKER_CHECKER_MESSAGES } from '@meridian/platform/domain/makerChecker';
 import { invalid, precondition } from '@meridian/platform/eventSourcing/errors';
 import type { Decider } from '@meridian/platform/eventSourcing/types';
 import { type Cents, dollars, isPositiveCents } from '@meridian/platform/money/money';
@@ -32,7 +33,20 @@ export const MIN_WITHDRAWAL_CENTS = dollars(50);
 export const toWithdrawalStreamId = (withdrawalId: string) => `withdrawal-${withdrawalId}`;
 
 export const WITHDRAWAL_MESSAGES = {
-  ...lc.lifecycleMessages('withdrawal'),
+  ...lc.SHARED_MESSAGES,
+  notFound: 'Withdrawal not found',
+  alreadyExists: 'This withdrawal already exists',
+  holdNotPlaced: 'The funds for this withdrawal are not held yet',
+  holdAlreadyRecorded: 'The outcome of this withdrawal request is already recorded',
+  alreadyApproved: 'This withdrawal has already been approved',
+  alreadyRejected: 'This withdrawal has already been rejected',
+  notApproved: 'Only an approved withdrawal has its funds captured',
+  notRejected: 'Only a rejected withdrawal with its funds held has them released',
+  ownDecision: MAKER_CHECKER_MESSAGES.ownDecision('withdrawal'),
+  submitted: 'Withdrawal request submitted successfully',
+  approved: 'Withdrawal approved successfully',
+  rejected: 'Withdrawal rejected successfully',
+  idRequired: 'Withdrawal id is required',
   verifyEmail: 'Please verify your email before requesting a withdrawal',
   kycRequired: 'Your KYC verification must be approved before you can withdraw',
   minimum: 'Minimum withdrawal amount is $50',
