@@ -29,7 +29,9 @@
  * - Validity is judged by the claim's own expiry against `now()` (injectable), so expiry is testable without
  *   waiting; the key's ttl in the store only cleans up.
  */
+import { WriteConflict } from '@meridian/platform/eventSourcing/errors';
 import type { KeyValueStore } from '@meridian/platform/ports/keyValue';
+import { retryAfterConflict } from '@meridian/platform/util/async';
 import { isSealed, type PersonalData } from '@meridian/platform/personalData';
 import type { GatewayLogger } from '../logger.js';
 import { HttpError, toHttpError } from '../http/errors.js';
@@ -211,7 +213,7 @@ export function createClaims(options: ClaimsOptions): Claims {
     step: (current: StoredClaim | null, t: number) => StoredClaim | null | undefined,
   ): Promise<{ claim: StoredClaim | null; changed: boolean }> {
     const key = keyOf(kind, id);
-    for (let attempt = 0; attempt < 8; attempt++) {
+    const attempt = async () => {
       const raw = await kv.get(key);
       const t = now();
       const current = live(parse(raw), t);
@@ -219,14 +221,18 @@ export function createClaims(options: ClaimsOptions): Claims {
       if (next === undefined) return { claim: current, changed: false };
       if (next === null && raw === null) return { claim: null, changed: current !== null };
       const ttl = next ? Math.max(next.expiresAt, next.decidingUntil) - t : undefined;
-      if (await kv.compareAndSet(key, raw, next ? JSON.stringify(next) : null, ttl)) {
-        if (next) await kv.sadd(INDEX, indexMember(kind, id), 2 * ttlMs);
-        else await kv.srem(INDEX, indexMember(kind, id));
-        emit(kind, id, next, t);
-        return { claim: next, changed: true };
-      }
+      if (!(await kv.compareAndSet(key, raw, next ? JSON.stringify(next) : null, ttl)))
+        throw new WriteConflict(`claim ${key} changed meanwhile`);
+      if (next) await kv.sadd(INDEX, indexMember(kind, id), 2 * ttlMs);
+      else await kv.srem(INDEX, indexMember(kind, id));
+      emit(kind, id, next, t);
+      return { claim: next, changed: true };
+    };
+    try {
+      return await retryAfterConflict(8, attempt);
+    } catch (err) {
+      throw err instanceof WriteConflict ? new HttpError(409, CLAIM_MESSAGES.busy) : err;
     }
-    throw new HttpError(409, CLAIM_MESSAGES.busy);
   }
 
   const fresh = (

@@ -3,7 +3,8 @@
  * transaction (append + inline projections), state-stored deciders, rate limits, devices and passwords;
  * sessions are in sessions.ts.
  */
-import { DomainError, invalid } from '@meridian/platform/eventSourcing/errors';
+import { DomainError, WriteConflict, invalid } from '@meridian/platform/eventSourcing/errors';
+import { retryAfterConflict } from '@meridian/platform/util/async';
 import { type CommandStream, handleCommand, loadStream } from '@meridian/platform/app/commandHandler';
 import { eventMeta } from '@meridian/platform/app/requestContext';
 import type { Actor, Decider, DomainEvent, EventMeta } from '@meridian/platform/eventSourcing/types';
@@ -291,13 +292,17 @@ export async function countFailure(
   if (count > limit.max) throw new DomainError('rate_limited', RATE_LIMITED_MESSAGE);
   return {
     async succeeded() {
-      // a decrement that keeps the window's end (the store has no DECR): retried while others count
-      for (let i = 0; i < 10; i++) {
+      // a decrement that keeps the window's end (the store has no DECR): again while others count, and
+      // given up (the attempt stays counted until the window ends) when they keep winning
+      await retryAfterConflict(10, async () => {
         const [value, ttl] = await Promise.all([ctx.kv.get(counter), ctx.kv.ttl(counter)]);
         const n = Number(value);
         if (value === null || ttl <= 0 || !(n > 0)) return;
-        if (await ctx.kv.compareAndSet(counter, value, n > 1 ? String(n - 1) : null, ttl)) return;
-      }
+        if (!(await ctx.kv.compareAndSet(counter, value, n > 1 ? String(n - 1) : null, ttl)))
+          throw new WriteConflict(`${counter} changed meanwhile`);
+      }).catch((err: unknown) => {
+        if (!(err instanceof WriteConflict)) throw err;
+      });
     },
   };
 }

@@ -6,7 +6,8 @@
  * commandHandler.ts.
  */
 import type { Caller } from '@meridian/proto/meridian/common/v1/common';
-import { ConcurrencyError, forbidden, invalid, unauthenticated } from '../eventSourcing/errors.js';
+import { forbidden, invalid, unauthenticated } from '../eventSourcing/errors.js';
+import { retryAfterConflict } from '../util/async.js';
 import type { Actor, Decider, DomainEvent, EventMeta, StoredEvent } from '../eventSourcing/types.js';
 import { currentCorrelationId } from '../logger.js';
 import type { ServiceStore, StoreTx } from '../ports/serviceStore.js';
@@ -77,16 +78,8 @@ export interface TransactionContext {
   maxAttempts?: number;
 }
 
-export async function inTransaction<T>(ctx: TransactionContext, fn: (tx: StoreTx) => Promise<T>): Promise<T> {
-  const max = ctx.maxAttempts ?? 5;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await ctx.store.transaction(fn);
-    } catch (err) {
-      if (err instanceof ConcurrencyError && attempt < max) continue;
-      throw err;
-    }
-  }
+export function inTransaction<T>(ctx: TransactionContext, fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+  return retryAfterConflict(ctx.maxAttempts ?? 5, () => ctx.store.transaction(fn));
 }
 
 /** One stream per entity, projected into one read-model document per entity. */

@@ -32,8 +32,19 @@ export const precondition = (message: string, code?: string) =>
 export const unauthenticated = (message: string, code?: string) =>
   new DomainError('unauthenticated', message, code);
 
+/**
+ * Another writer changed what an attempt read before the attempt wrote: nothing was written, and the attempt
+ * may run again from the start (util/async.ts retryAfterConflict).
+ */
+export class WriteConflict extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WriteConflict';
+  }
+}
+
 /** Raised by an event store when the stream is not at the expected version. */
-export class ConcurrencyError extends Error {
+export class ConcurrencyError extends WriteConflict {
   constructor(
     readonly streamId: string,
     readonly expected: number | 'any',

@@ -1,4 +1,5 @@
 /** Small async primitives shared by the adapters and the relay. No drivers here. */
+import { WriteConflict } from '../eventSourcing/errors.js';
 
 /** A FIFO mutex: `run(fn)` executes fn when every earlier run has settled. */
 export class Mutex {
@@ -57,4 +58,18 @@ export class Signal {
 export function backoffMs(attempt: number, baseMs = 50, maxMs = 5_000): number {
   const ceiling = Math.min(maxMs, baseMs * 2 ** Math.min(attempt - 1, 20));
   return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+}
+
+/**
+ * Runs `attempt` again from the start while it loses a race to another writer (throws a WriteConflict), at most
+ * `attempts` times in all; the last attempt's WriteConflict, like any other error, reaches the caller.
+ */
+export async function retryAfterConflict<T>(attempts: number, attempt: () => Promise<T>): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!(err instanceof WriteConflict) || n >= attempts) throw err;
+    }
+  }
 }
