@@ -52,10 +52,13 @@ export const identityEmailEventTypes: ReadonlySet<string> = new Set(Object.keys(
 
 export const isIdentityEmailEvent = eventGuard<IdentityEmailEvent>(identityEmailEventTypes);
 
+/** The email of one event type, from that type's data (EMAILS indexed by the event's own type). */
+const emailOf = <T extends IdentityEmailEvent['type']>(event: { type: T; data: DataOf<T> }): Email =>
+  EMAILS[event.type](event.data);
+
 /** The email an identity event asks for, or null when it asks for none (no address, say). */
 export function emailForIdentityEvent(event: IdentityEmailEvent): EmailRequest | null {
   const d = event.data;
   if (!d.email) return null;
-  const email = EMAILS[event.type] as (data: IdentityEmailEvent['data']) => Email;
-  return { to: d.email, userId: d.userId, ...email(d) };
+  return { to: d.email, userId: d.userId, ...emailOf(event) };
 }
