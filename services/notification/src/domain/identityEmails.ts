@@ -1,21 +1,16 @@
 /**
  * Which identity integration event becomes which email. Pure: the secrets stay sealed here.
  */
-import type {
-  EmailVerificationRequested,
-  LoginCodeRequested,
-  PasswordChanged,
-  PasswordResetRequested,
-  RoleChanged,
-} from '@meridian/proto/meridian/identity/v1/events';
+import type { IdentityEventOf } from '@meridian/platform/domain/identityEvents';
 import { eventGuard, type EmailRequest } from './email.js';
 
-export type IdentityEmailEvent =
-  | { type: 'EmailVerificationRequested'; data: EmailVerificationRequested }
-  | { type: 'LoginCodeRequested'; data: LoginCodeRequested }
-  | { type: 'PasswordResetRequested'; data: PasswordResetRequested }
-  | { type: 'PasswordChanged'; data: PasswordChanged }
-  | { type: 'RoleChanged'; data: RoleChanged };
+export type IdentityEmailEvent = IdentityEventOf<
+  | 'EmailVerificationRequested'
+  | 'LoginCodeRequested'
+  | 'PasswordResetRequested'
+  | 'PasswordChanged'
+  | 'RoleChanged'
+>;
 
 type DataOf<T extends IdentityEmailEvent['type']> = Extract<IdentityEmailEvent, { type: T }>['data'];
 type Email = Omit<EmailRequest, 'to' | 'userId'>;

@@ -6,37 +6,40 @@
  * Values are taken as they arrive (names and emails stay sealed `pd1.…` strings). Pure: domain/ code may
  * import it.
  */
-import {
-  ProfileUpdated,
-  RoleChanged,
-  UserDeleted,
-  UserRegistered,
-} from '@meridian/proto/meridian/identity/v1/events';
+import * as identityMessages from '@meridian/proto/meridian/identity/v1/events';
 
-/** An identity event a user directory follows, typed by its proto message. */
-export type IdentityEvent =
-  | { type: 'UserRegistered'; data: UserRegistered }
-  | { type: 'RoleChanged'; data: RoleChanged }
-  | { type: 'ProfileUpdated'; data: ProfileUpdated }
-  | { type: 'UserDeleted'; data: UserDeleted };
+type Messages = typeof identityMessages;
+/** What a generated message's `fromJSON` reads: the message. */
+type MessageOf<Fns> = Fns extends { fromJSON(object: unknown): infer M } ? M : never;
+/** The names of identity's event messages (events.proto), e.g. 'UserRegistered'. */
+export type IdentityMessageName = {
+  [K in keyof Messages]: MessageOf<Messages[K]> extends never ? never : K;
+}[keyof Messages];
+
+/** An identity event of one of the types T, its data typed by that type's proto message. */
+export type IdentityEventOf<T extends IdentityMessageName> = {
+  [K in T]: { type: K; data: MessageOf<Messages[K]> };
+}[T];
+
+/** An identity event a user directory follows. */
+export type IdentityEvent = IdentityEventOf<
+  'UserRegistered' | 'RoleChanged' | 'ProfileUpdated' | 'UserDeleted'
+>;
 
 export type IdentityEventType = IdentityEvent['type'];
-
-/** The members of IdentityEvent whose type is one of T. */
-export type IdentityEventOf<T extends IdentityEventType> = Extract<IdentityEvent, { type: T }>;
 
 function typed(event: { type: string; data?: unknown }): IdentityEvent | null {
   // an event without data reads as one with every field missing
   const json: unknown = event.data ?? {};
   switch (event.type) {
     case 'UserRegistered':
-      return { type: 'UserRegistered', data: UserRegistered.fromJSON(json) };
+      return { type: 'UserRegistered', data: identityMessages.UserRegistered.fromJSON(json) };
     case 'RoleChanged':
-      return { type: 'RoleChanged', data: RoleChanged.fromJSON(json) };
+      return { type: 'RoleChanged', data: identityMessages.RoleChanged.fromJSON(json) };
     case 'ProfileUpdated':
-      return { type: 'ProfileUpdated', data: ProfileUpdated.fromJSON(json) };
+      return { type: 'ProfileUpdated', data: identityMessages.ProfileUpdated.fromJSON(json) };
     case 'UserDeleted':
-      return { type: 'UserDeleted', data: UserDeleted.fromJSON(json) };
+      return { type: 'UserDeleted', data: identityMessages.UserDeleted.fromJSON(json) };
     default:
       return null;
   }
@@ -45,7 +48,7 @@ function typed(event: { type: string; data?: unknown }): IdentityEvent | null {
 const isOneOf = <T extends IdentityEventType>(
   event: IdentityEvent,
   types: readonly T[],
-): event is IdentityEventOf<T> => types.some((t) => t === event.type);
+): event is Extract<IdentityEvent, { type: T }> => types.some((t) => t === event.type);
 
 /**
  * The event typed by its message when its type is one of `types` (a consumer's own list, so a switch on the
@@ -54,7 +57,7 @@ const isOneOf = <T extends IdentityEventType>(
 export function readIdentityEvent<T extends IdentityEventType>(
   event: { type: string; data?: unknown },
   types: readonly T[],
-): IdentityEventOf<T> | null {
+): Extract<IdentityEvent, { type: T }> | null {
   const typedEvent = typed(event);
   return typedEvent && isOneOf(typedEvent, types) ? typedEvent : null;
 }
