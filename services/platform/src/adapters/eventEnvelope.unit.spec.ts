@@ -3,6 +3,7 @@ import * as identityEvents from '@meridian/proto/meridian/identity/v1/events';
 import { EventEnvelope } from '@meridian/proto/meridian/common/v1/common';
 import type { StoredEvent } from '../eventSourcing/types.js';
 import { codecsFrom, decodeEnvelope, encodeEnvelope } from './eventEnvelope.js';
+import { USER_REGISTERED } from '../testing/identityEvents.js';
 
 const base: Omit<StoredEvent, 'type' | 'data'> = {
   id: '0b8a6c1e-7f43-4a38-9d1e-5b0c2f1d9a11',
@@ -24,18 +25,7 @@ describe('event envelope (Kafka payload)', () => {
   });
 
   it('round-trips a proto-coded event: protobuf envelope, protobuf payload, JSON-shaped data', () => {
-    const data = {
-      userId: 'u1',
-      name: 'Ann',
-      email: 'ann@example.com',
-      role: 'subscriber',
-      referralCode: 'R1',
-      referredBy: '',
-      registeredAt: '2030-01-01T00:00:00.000Z',
-      phone: '',
-      country: 'NL',
-      emailIndex: '',
-    };
+    const data = USER_REGISTERED;
     const event: StoredEvent = { ...base, type: 'UserRegistered', data };
     const { value, encoding } = encodeEnvelope(event, codecs);
     expect(encoding).toBe('proto');

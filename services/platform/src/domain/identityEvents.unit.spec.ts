@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { USER_REGISTERED } from '../testing/identityEvents.js';
 import { readIdentityEvent, type IdentityEventType } from './identityEvents.js';
 
 const ALL: readonly IdentityEventType[] = ['UserRegistered', 'RoleChanged', 'ProfileUpdated', 'UserDeleted'];
@@ -6,16 +7,12 @@ const ALL: readonly IdentityEventType[] = ['UserRegistered', 'RoleChanged', 'Pro
 describe('readIdentityEvent', () => {
   it('reads a UserRegistered as identity publishes it, sealed values as they are', () => {
     const data = {
-      userId: 'u1',
+      ...USER_REGISTERED,
       name: 'pd1.name',
       email: 'pd1.email',
-      role: 'subscriber',
-      referralCode: 'R1',
       referredBy: 'u0',
-      registeredAt: '2030-01-01T00:00:00.000Z',
       phone: 'pd1.phone',
       country: 'pd1.country',
-      emailIndex: '',
     };
     expect(readIdentityEvent({ type: 'UserRegistered', data }, ALL)).toEqual({
       type: 'UserRegistered',
