@@ -25,6 +25,7 @@ import {
   precondition,
 } from '@meridian/platform/eventSourcing/errors';
 import { unknownEvent } from '@meridian/platform/eventSourcing/exhaustive';
+import { ADMIN_ONLY } from '@meridian/platform/eventSourcing/guards';
 import { type Cents, parseDollarsToCents } from '@meridian/platform/money/money';
 import { refuseOwnDecision } from '@meridian/platform/domain/makerChecker';
 
@@ -138,7 +139,7 @@ export const SHARED_MESSAGES = {
   amountRequired: 'Please enter an amount',
   invalidAmount: 'Please enter a valid amount',
   insufficientBalance: 'Insufficient balance',
-  notAuthorized: 'Not authorized, admin only',
+  notAuthorized: ADMIN_ONLY,
   missingId: 'Command is missing an id',
 } as const;
 

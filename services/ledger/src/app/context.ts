@@ -35,9 +35,6 @@ export const personalDataIn = (ctx: Pick<LedgerContext, 'personalData'>): Person
 export type { Actor } from '@meridian/platform/eventSourcing/types';
 
 export const MESSAGES = {
-  notAuthenticated: 'Not authenticated',
-  adminOnly: 'Not authorized, admin only',
-  notYours: 'Not authorized',
   userRequired: 'User id is required',
   userNotFound: 'User not found or deleted',
   /** The user exists (identity holds their key) but the ledger has not heard of them yet: retry shortly. */
@@ -45,7 +42,7 @@ export const MESSAGES = {
   badKey: 'Idempotency key must be 1-128 letters, digits or . _ : -',
 } as const;
 
-// the power checks (same texts as MESSAGES) and the retried transaction are the platform's, shared
+// the power checks (with their texts, REQUEST_MESSAGES) and the retried transaction are the platform's, shared
 // with investment and withdrawal
 export { requireActor, requireAdmin, requireOwnerOrAdmin } from '@meridian/platform/app/requestContext';
 

@@ -11,7 +11,7 @@
  */
 import { conflict, invalid, notFound, precondition } from '@meridian/platform/eventSourcing/errors';
 import { unknownCommand, unknownEvent } from '@meridian/platform/eventSourcing/exhaustive';
-import { requireAdminRole } from '@meridian/platform/eventSourcing/guards';
+import { ADMIN_ONLY, requireAdminRole } from '@meridian/platform/eventSourcing/guards';
 import type { Decider, DomainEvent } from '@meridian/platform/eventSourcing/types';
 import {
   type Cents,
@@ -40,7 +40,7 @@ export const DEPOSIT_MESSAGES = {
   alreadyConfirmed: 'This deposit has already been confirmed',
   alreadyRejected: 'This deposit has already been rejected',
   notesTooLong: `Notes must be at most ${MAX_NOTES_LENGTH} characters`,
-  notAuthorized: 'Not authorized, admin only',
+  notAuthorized: ADMIN_ONLY,
   missingId: 'Command is missing an id',
 } as const;
 

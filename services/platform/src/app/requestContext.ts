@@ -7,6 +7,7 @@
  */
 import type { Caller } from '@meridian/proto/meridian/common/v1/common';
 import { forbidden, invalid, unauthenticated } from '../eventSourcing/errors.js';
+import { ADMIN_ONLY } from '../eventSourcing/guards.js';
 import { retryAfterConflict } from '../util/async.js';
 import type { Actor, Decider, DomainEvent, EventMeta, StoredEvent } from '../eventSourcing/types.js';
 import { currentCorrelationId } from '../logger.js';
@@ -18,7 +19,7 @@ export type { Actor };
 
 export const REQUEST_MESSAGES = {
   notAuthenticated: 'Not authenticated',
-  adminOnly: 'Not authorized, admin only',
+  adminOnly: ADMIN_ONLY,
   notYours: 'Not authorized',
   badId: 'Id must be 1-100 letters, digits or . _ : -',
 } as const;

@@ -5,7 +5,7 @@
  */
 import { conflict, invalid, notFound, precondition } from '@meridian/platform/eventSourcing/errors';
 import { unknownCommand } from '@meridian/platform/eventSourcing/exhaustive';
-import { requireAdminRole } from '@meridian/platform/eventSourcing/guards';
+import { ADMIN_ONLY, requireAdminRole } from '@meridian/platform/eventSourcing/guards';
 import { assertPositiveCents } from '@meridian/platform/money/money';
 import { REFERRAL_BONUS_CENTS, referralBonusFor } from '../deposit.js';
 import {
@@ -35,7 +35,7 @@ export const LEDGER_MESSAGES = {
   holdAlreadyPlaced: 'Funds are already held for this request',
   holdAlreadyCaptured: 'This hold has already been captured',
   holdAlreadyReleased: 'This hold has already been released',
-  notAuthorized: 'Not authorized, admin only',
+  notAuthorized: ADMIN_ONLY,
   invalidOperation: 'Operation must be add or deduct',
   invalidAccount: 'Balance must be one of deposit, invested or profit',
   amountNotPositive: 'Amount must be greater than zero',
