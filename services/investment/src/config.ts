@@ -14,7 +14,11 @@ function plansFrom(text: string, variable: 'PLANS_JSON' | 'PLANS_FILE', ctx: z.R
   try {
     return loadPlans(text);
   } catch (err) {
-    ctx.addIssue({ code: 'custom', path: [variable], message: (err as Error).message });
+    ctx.addIssue({
+      code: 'custom',
+      path: [variable],
+      message: err instanceof Error ? err.message : String(err),
+    });
     return null;
   }
 }

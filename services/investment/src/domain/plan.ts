@@ -86,7 +86,7 @@ export function loadPlans(input: unknown): Plan[] {
     }
   }
   if (value !== null && typeof value === 'object' && !Array.isArray(value) && 'plans' in value) {
-    value = (value as { plans: unknown }).plans;
+    value = value.plans;
   }
   if (!Array.isArray(value) || value.length === 0) throw invalid('plans: expected a non-empty list of plans');
 
@@ -95,7 +95,7 @@ export function loadPlans(input: unknown): Plan[] {
     const where = `plans[${i}]`;
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
       throw invalid(`${where}: expected an object`);
-    const record = raw as Record<string, unknown>;
+    const record: Record<string, unknown> = Object.fromEntries(Object.entries(raw));
     for (const key of Object.keys(record))
       if (!PLAN_KEYS.has(key)) throw invalid(`${where}: unknown field ${key}`);
 
