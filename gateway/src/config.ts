@@ -298,6 +298,12 @@ export interface GatewayConfig {
   liveMaxRooms?: number;
   /** Namespace of the live log in Redis (default 'meridian:gateway:live:'; the same on every instance). */
   liveKeyPrefix?: string;
+  /**
+   * Channel prefix of the socket.io Redis adapter (default 'meridian:socket.io'; the same on every instance).
+   * Redis pub/sub channels span every database, so compositions sharing one Redis under different key
+   * prefixes (the standalone's redisPrefix, tests) each need their own.
+   */
+  socketChannel?: string;
   /** How often an instance on standby for the live-push group asks again, ms (default 3 000). */
   liveStandbyRetryMs?: number;
   /** KAFKA_BROKERS: the bus the gateway listens on for live pushes (else the in-process bus under dataDir). */

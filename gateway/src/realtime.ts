@@ -71,6 +71,8 @@ export interface RealtimeDeps {
   allowedHosts?: string[];
   nodeEnv?: 'development' | 'test' | 'production';
   redisUrl?: string;
+  /** Channel prefix of the socket.io Redis adapter (default 'meridian:socket.io'). */
+  socketChannel?: string;
   deadlineMs?: number;
   /** Every this many ms each socket's session is checked again; refused sockets are disconnected (default 60 000). */
   revalidateMs?: number;
@@ -140,7 +142,7 @@ export function attachRealtime(deps: RealtimeDeps): Realtime {
     sub = new AdapterRedis(deps.redisUrl, failed('subscriber'));
     pub.on('error', (err) => logger.warn({ err }, 'socket.io redis publisher error'));
     sub.on('error', (err) => logger.warn({ err }, 'socket.io redis subscriber error'));
-    io.adapter(createAdapter(pub, sub, { key: 'meridian:socket.io' }));
+    io.adapter(createAdapter(pub, sub, { key: deps.socketChannel ?? 'meridian:socket.io' }));
   }
 
   /** Who a session token is, as identity answers it now (its own correlation id: no request carries one). */

@@ -247,6 +247,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     allowedHosts: config.allowedHosts,
     nodeEnv: config.nodeEnv,
     redisUrl: config.redisUrl,
+    socketChannel: config.socketChannel,
     deadlineMs: config.grpcDeadlineMs,
     revalidateMs: config.socketRevalidateMs,
     revocations,

@@ -58,7 +58,9 @@ async function secondInstance(app: Standalone, dataDir: string, redisPrefix?: st
       withdrawalGrpcUrl: app.money.withdrawal.grpcAddress,
       rateLimits: generousGatewayLimits,
       liveGroup: 'gateway-live-second',
-      ...(redisPrefix ? { liveKeyPrefix: `${redisPrefix}gateway:live:` } : {}),
+      ...(redisPrefix
+        ? { liveKeyPrefix: `${redisPrefix}gateway:live:`, socketChannel: `${redisPrefix}socket.io` }
+        : {}),
     },
     kv,
     host: '127.0.0.1',

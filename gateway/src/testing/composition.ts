@@ -168,6 +168,7 @@ export async function startGatewayInstance(
       supportGrpcUrl: t.app.supportAddress,
       rateLimits: generousGatewayLimits,
       liveKeyPrefix: `${t.redisPrefix}gateway:live:`,
+      socketChannel: `${t.redisPrefix}socket.io`,
       liveStandbyRetryMs: 50,
       ...config,
     },

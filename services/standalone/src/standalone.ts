@@ -217,8 +217,10 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       supportGrpcUrl: support.grpcAddress,
       // one gateway in this process: one live-push group on the shared bus
       liveGroup: 'gateway-live',
-      // the live log lives under this run's Redis prefix (tests run several compositions on one Redis)
+      // the live log and the socket.io channels live under this run's Redis prefix (tests run several
+      // compositions on one Redis)
       liveKeyPrefix: `${redisPrefix}gateway:live:`,
+      socketChannel: `${redisPrefix}socket.io`,
       ...options.gateway,
     };
     const gateway = await startGateway({
