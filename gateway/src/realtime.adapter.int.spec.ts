@@ -1,50 +1,58 @@
 /**
- * socket.io's Redis adapter joins the instances of one deployment by its channel. Redis pub/sub channels span
- * every database of a Redis server, so deployments (and test compositions) sharing one Redis keep apart only by
- * their channels: an instance counts, asks and tells the instances on its own channel alone.
+ * socket.io's Redis adapter. It joins the instances of one composition by its channel: Redis pub/sub channels
+ * span every database of a Redis server, so compositions sharing one Redis keep apart only by their channels.
+ * And Redis that cannot take a command, a gateway that closes or a Redis that is away: the adapter does not
+ * await its publishes, so each of those cases checks that no rejection is left unhandled.
  */
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { afterEach, expect, it } from 'vitest';
-import { listenOn } from '@meridian/platform/util/freePort';
+import { freePort, listenOn } from '@meridian/platform/util/freePort';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import type { IdentityServiceClient } from '@meridian/proto/meridian/identity/v1/identity';
-import { silentLogger } from './logger.js';
+import { silentLogger, type GatewayLogger } from './logger.js';
 import { attachRealtime, type Realtime } from './realtime.js';
 import { REDIS_URL } from './testing/composition.js';
 
-const started: Array<{ realtime: Realtime; close(): void }> = [];
+const rejections: unknown[] = [];
+const onRejection = (reason: unknown) => rejections.push(reason);
+/** Closed after each case (a case that closes its own first: close() runs once). */
+const started: Array<{ realtime: Realtime; server: ReturnType<typeof createServer> }> = [];
 afterEach(async () => {
-  for (const s of started.splice(0)) {
-    await s.realtime.close();
-    s.close();
+  process.off('unhandledRejection', onRejection);
+  for (const { realtime, server } of started.splice(0)) {
+    await realtime.close();
+    server.close();
   }
 });
 
-async function instance(socketChannel: string): Promise<Realtime> {
+/** Resolves once Node has had every chance to report a rejection left unhandled so far. */
+const settled = () => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+
+/** socket.io on a new HTTP server, its adapter on `redisUrl` (no identity: nobody connects). */
+async function realtimeOn(
+  options: { redisUrl?: string; socketChannel?: string; logger?: GatewayLogger } = {},
+): Promise<Realtime> {
   const server = createServer();
   const port = await listenOn(server, 0, '127.0.0.1');
   const realtime = attachRealtime({
     server,
     identity: {} as IdentityServiceClient,
-    logger: silentLogger,
+    logger: options.logger ?? silentLogger,
     appUrl: `http://127.0.0.1:${port}`,
-    redisUrl: REDIS_URL,
-    socketChannel,
+    redisUrl: options.redisUrl ?? REDIS_URL,
+    socketChannel: options.socketChannel,
   });
-  started.push({ realtime, close: () => server.close() });
+  started.push({ realtime, server });
   return realtime;
 }
 
 it('instances on one channel count and hear each other; another channel on the same Redis is apart', async () => {
   const ours = `test:${randomUUID()}:socket.io`;
   const theirs = `test:${randomUUID()}:socket.io`;
-  const [a, b, other, otherToo] = await Promise.all([
-    instance(ours),
-    instance(ours),
-    instance(theirs),
-    instance(theirs),
-  ]);
+  const [a, b, other, otherToo] = await Promise.all(
+    [ours, ours, theirs, theirs].map((socketChannel) => realtimeOn({ socketChannel })),
+  );
   const heard: Record<'b' | 'other', unknown[]> = { b: [], other: [] };
   b.io.on('probe', (x: unknown) => heard.b.push(x));
   other.io.on('probe', (x: unknown) => heard.other.push(x));
@@ -60,8 +68,39 @@ it('instances on one channel count and hear each other; another channel on the s
   // Redis fans a publish out to every matching subscriber at once, so anything of a's reaching `other` would
   // arrive before this later publish on its own channel
   otherToo.io.serverSideEmit('probe', 'from their own');
-  await waitFor(() => heard.other.length > 0, 'the other deployment hears its own');
+  await waitFor(() => heard.other.length > 0, 'the other composition hears its own');
   expect(heard).toEqual({ b: ['from a'], other: ['from their own'] });
   // fetchSockets asks the instances on its own channel only
   expect(await a.io.fetchSockets()).toEqual([]);
+});
+
+it('a push while the gateway closes, or after, leaves no unhandled rejection (the adapter does not catch a publish)', async () => {
+  process.on('unhandledRejection', onRejection);
+  const realtime = await realtimeOn();
+  realtime.pushToUser('u1', 'balance:changed', { ok: true });
+  const closing = realtime.close();
+  realtime.pushToUser('u1', 'balance:changed', { during: true });
+  realtime.pushToAdmins('queue:changed', { during: true });
+  await closing;
+  realtime.pushToUser('u1', 'balance:changed', { after: true });
+  realtime.pushToAdmins('queue:changed', { after: true });
+  await settled();
+  expect(rejections.map(String)).toEqual([]);
+});
+
+it('a push while Redis is away is logged as failed, and leaves no unhandled rejection', async () => {
+  process.on('unhandledRejection', onRejection);
+  const failures: Array<{ command?: unknown; msg?: string }> = [];
+  const logger: GatewayLogger = {
+    ...silentLogger,
+    warn: (obj, msg) => {
+      if ('command' in obj) failures.push({ command: obj.command, msg });
+    },
+  };
+  const realtime = await realtimeOn({ redisUrl: `redis://127.0.0.1:${await freePort()}`, logger });
+  realtime.pushToUser('u1', 'balance:changed', { away: true });
+  await waitFor(() => failures.some((f) => f.command === 'publish'), 'the publish fails past its retries');
+  await settled();
+  expect(rejections.map(String)).toEqual([]);
+  expect(failures).toContainEqual({ command: 'publish', msg: 'socket.io redis publisher command failed' });
 });
