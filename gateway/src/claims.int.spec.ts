@@ -520,4 +520,29 @@ describe('claims through the gateway: two admins, two gateway instances on one R
     );
     expect((await claimItem(adminA, 'deposit', depositId)).status).toBe(200);
   });
+
+  it('an instance gone after being counted does not keep a disconnected admin’s claims', async () => {
+    const investor = await verifiedUser(t.url);
+    const depositId = await requestDeposit(investor.browser, 75);
+    const watcher = await socketOf(t.url, adminA);
+    const bSocket = await openSocket(second.url, adminB);
+    expect((await claimItem(adminB, 'deposit', depositId)).status).toBe(200);
+    // a third instance on the channel: counted by the adapter, gone at the first question it hears
+    const requests = `${t.redisPrefix}socket.io-request#/#`;
+    const doomed = new Redis(REDIS_URL);
+    try {
+      await doomed.subscribe(requests);
+      const asked = new Promise<void>((resolve) => doomed.once('message', () => resolve()));
+      bSocket.close();
+      await asked;
+      await doomed.unsubscribe(requests);
+      // the first question times out (5 s) waiting on it; the second is answered by the two left
+      await watcher.waitFor(
+        claimChange(depositId, (claim) => claim === null),
+        'released after the question was asked again',
+      );
+    } finally {
+      doomed.disconnect();
+    }
+  });
 });

@@ -7,11 +7,12 @@
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { afterEach, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
 import { freePort, listenOn } from '@meridian/platform/util/freePort';
 import { waitFor } from '@meridian/platform/testing/waitFor';
 import type { IdentityServiceClient } from '@meridian/proto/meridian/identity/v1/identity';
 import { silentLogger, type GatewayLogger } from './logger.js';
-import { attachRealtime, type Realtime } from './realtime.js';
+import { attachRealtime, socketsOfUser, type Realtime } from './realtime.js';
 import { REDIS_URL } from './testing/composition.js';
 
 const rejections: unknown[] = [];
@@ -72,6 +73,27 @@ it('instances on one channel count and hear each other; another channel on the s
   expect(heard).toEqual({ b: ['from a'], other: ['from their own'] });
   // fetchSockets asks the instances on its own channel only
   expect(await a.io.fetchSockets()).toEqual([]);
+});
+
+it('a user’s sockets on every instance: an instance gone after being counted is not waited on twice', async () => {
+  const channel = `test:${randomUUID()}:socket.io`;
+  const [a, b] = await Promise.all([
+    realtimeOn({ socketChannel: channel }),
+    realtimeOn({ socketChannel: channel }),
+  ]);
+  // a third instance: counted by the adapter, gone at the first question it hears
+  const requests = `${channel}-request#/#`;
+  const doomed = new Redis(REDIS_URL);
+  try {
+    await doomed.subscribe(requests);
+    await waitFor(async () => (await a.io.of('/').adapter.serverCount()) === 3, 'three counted');
+    doomed.once('message', () => void doomed.unsubscribe(requests));
+    // the first question times out waiting on it; the second is answered by the two left
+    expect(await socketsOfUser(a.io, 'u1')).toBe(0);
+    expect(await b.io.of('/').adapter.serverCount()).toBe(2);
+  } finally {
+    doomed.disconnect();
+  }
 });
 
 it('a push while the gateway closes, or after, leaves no unhandled rejection (the adapter does not catch a publish)', async () => {

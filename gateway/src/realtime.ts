@@ -56,6 +56,16 @@ class AdapterRedis extends Redis {
 }
 
 export const userRoom = (userId: string) => `user:${userId}`;
+
+/**
+ * How many sockets a user has open on every instance (the socket.io adapter asks them all). An instance that
+ * went away after the adapter counted it leaves the question unanswered (the adapter gives up after its
+ * requestsTimeout); asked again, the count no longer includes it.
+ */
+export async function socketsOfUser(io: SocketServer, userId: string): Promise<number> {
+  const ask = () => io.in(userRoom(userId)).fetchSockets();
+  return (await ask().catch(() => ask())).length;
+}
 /** Session checks of open sockets in flight at once (see revalidateAll). */
 const REVALIDATE_IN_FLIGHT = 16;
 export const ADMINS_ROOM = 'admins';

@@ -6,7 +6,7 @@
  */
 import type { Server as SocketServer, Socket } from 'socket.io';
 import type { GatewayLogger } from '../logger.js';
-import { ADMINS_ROOM, userRoom } from '../realtime.js';
+import { ADMINS_ROOM, socketsOfUser } from '../realtime.js';
 import type { Claims } from './claims.js';
 import { LIVE_EVENTS, type ClaimChangedPayload } from './pushContract.js';
 
@@ -26,8 +26,7 @@ export function attachClaimsRealtime(deps: { io: SocketServer; claims: Claims; l
       const at = Date.now();
       void (async () => {
         // the admin's other tabs (any instance) keep their claims; a reload reclaims on open
-        const left = await io.in(userRoom(userId)).fetchSockets();
-        if (left.length > 0) return;
+        if ((await socketsOfUser(io, userId)) > 0) return;
         const released = await claims.releaseAllOf(userId, at);
         if (released > 0) logger.info({ adminId: userId, released }, 'claims released: admin disconnected');
       })().catch((err: unknown) =>

@@ -9,7 +9,7 @@ import type { StoredEvent } from '@meridian/platform/eventSourcing/types';
 import * as sp from '@meridian/proto/meridian/support/v1/support';
 import type { SupportMessage } from '@meridian/proto/meridian/support/v1/events';
 import { callUnary, DEFAULT_GRPC_DEADLINE_MS } from '../grpcClients.js';
-import { userRoom } from '../realtime.js';
+import { socketsOfUser } from '../realtime.js';
 
 export function emailRepliesToOffline(deps: {
   io: SocketServer;
@@ -22,7 +22,7 @@ export function emailRepliesToOffline(deps: {
     const message = d.message;
     if (!message?.conversationId || message.internal || message.from === 'investor') return;
     const userId = d.party?.userId;
-    if (userId && (await deps.io.in(userRoom(userId)).fetchSockets()).length > 0) return;
+    if (userId && (await socketsOfUser(deps.io, userId)) > 0) return;
     await callUnary(
       deps.support,
       'notifyOffline',
