@@ -66,6 +66,7 @@ export async function socketsOfUser(io: SocketServer, userId: string): Promise<n
   const ask = () => io.in(userRoom(userId)).fetchSockets();
   return (await ask().catch(() => ask())).length;
 }
+
 /** Session checks of open sockets in flight at once (see revalidateAll). */
 const REVALIDATE_IN_FLIGHT = 16;
 export const ADMINS_ROOM = 'admins';
