@@ -16,8 +16,7 @@ import { identityEnvSchema, type IdentityConfig } from './config.js';
 import { DEFAULT_RATE_LIMITS, type IdentityContext, type RateLimits } from './app/context.js';
 import { ensureFirstAdmin } from './app/firstAdmin.js';
 import { backfillSearchTokens } from './app/userSearch.js';
-import { serviceMappingModule } from '@meridian/platform/app/relayThread';
-import { toIntegrationEvent } from './app/integrationEvents.js';
+import { published } from './app/integrationEvents.js';
 
 import type { PasswordHasher } from './app/ports.js';
 import { createNodeCrypto } from './adapters/crypto.node.js';
@@ -54,12 +53,7 @@ export interface IdentityDeps extends ServiceDeps<IdentityConfig> {
 export function start(deps: IdentityDeps): Promise<ServiceHandle> {
   const { config, bus, logger } = deps;
   return startService(
-    {
-      service: SERVICE,
-      integrationEvents: toIntegrationEvent,
-      ...deps,
-      integrationEventsModule: serviceMappingModule(import.meta.url),
-    },
+    { ...deps, service: SERVICE, published },
     async ({ store: ownStore, onStop, givenOrOpened, serveGrpc }) => {
       const kv = await givenOrOpened(deps.kv, createMemoryKeyValueStore);
       // revocations out to every gateway (Redis pub/sub when REDIS_URL is set; always to a gateway in this process)

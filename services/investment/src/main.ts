@@ -13,7 +13,7 @@ import { runServiceProgram } from '@meridian/platform/runtime';
 import { createGrpcLedger } from '@meridian/ledger/client';
 import { SERVICE, type InvestmentContext } from './app/context.js';
 import { investmentView } from './projections/investmentView.js';
-import { toIntegrationEvent } from './app/integrationEvents.js';
+import { published } from './app/integrationEvents.js';
 import { serveInvestmentMetrics } from './app/metrics.js';
 import { startMaturityScheduler } from './app/maturityScheduler.js';
 import type { LedgerPort } from './app/ports.js';
@@ -35,10 +35,7 @@ export async function start(deps: InvestmentDeps): Promise<InvestmentHandle> {
   return startHeldRequestService({
     ...deps,
     service: SERVICE,
-    // every append records its integration events (platform app/integrationEvents.ts); a relay thread
-    // imports the same mapping by its module, next to this main.ts (platform app/relayThread.ts)
-    integrationEvents: toIntegrationEvent,
-    mainUrl: import.meta.url,
+    published,
     openLedger: () => createGrpcLedger(config.LEDGER_GRPC_URL, { caller: SERVICE }),
     // time-ordered ids: the documents keyed by them are written at the end of their index
     newId: deps.newId ?? timeOrderedId,

@@ -9,7 +9,7 @@ import { runServiceProgram } from '@meridian/platform/runtime';
 import { startService, type ServiceDeps, type ServiceHandle } from '@meridian/platform/service';
 import { KYC_INDEXES } from './app/collections.js';
 import { IDENTITY_EVENT_TYPES, handleIdentityEvent } from './app/handleIdentityEvent.js';
-import { toIntegrationEvent } from './app/integrationEvents.js';
+import { published } from './app/integrationEvents.js';
 
 import type { KycContext } from './app/kycCases.js';
 import { DOCUMENT_STORE, type DocumentMeta, type DocumentStore } from './app/ports.js';
@@ -45,13 +45,7 @@ export const createDocumentStore = (
 export function start(deps: KycDeps): Promise<KycHandle> {
   const { config, logger } = deps;
   return startService(
-    {
-      ...deps,
-      service: SERVICE,
-      integrationEvents: toIntegrationEvent,
-      mainUrl: import.meta.url,
-      indexes: KYC_INDEXES,
-    },
+    { ...deps, service: SERVICE, published, indexes: KYC_INDEXES },
     async ({ store, onStop, givenOrOpened, consume, serveGrpc, clock, personalData }) => {
       const stored = await givenOrOpened(deps.documents, () => createDocumentStore(config));
       // documents are kept sealed with their owner's key (unreadable everywhere once the user is deleted)

@@ -9,7 +9,7 @@ import { startService, type ServiceDeps, type ServiceHandle } from '@meridian/pl
 import { SERVICE, type LedgerContext } from './app/context.js';
 import { IDENTITY_EVENT_TYPES, handleIdentityEvent } from './app/identityEvents.js';
 import { serveLedgerMetrics } from './app/metrics.js';
-import { toIntegrationEvent } from './app/integrationEvents.js';
+import { published } from './app/integrationEvents.js';
 import { LEDGER_INDEXES } from './projections/views.js';
 import { ledgerGrpcService } from './adapters/ledgerService.grpc.js';
 import { ledgerEnvSchema, type LedgerConfig } from './config.js';
@@ -26,10 +26,8 @@ export type LedgerHandle = ServiceHandle;
 
 export function start(deps: LedgerDeps): Promise<LedgerHandle> {
   const { config, logger } = deps;
-  // the same mapping by its module (mainUrl): what a relay thread imports (platform app/relayThread.ts)
-  const spec = { service: SERVICE, integrationEvents: toIntegrationEvent, mainUrl: import.meta.url };
   return startService(
-    { ...spec, ...deps, indexes: LEDGER_INDEXES },
+    { ...deps, service: SERVICE, published, indexes: LEDGER_INDEXES },
     async ({ store, consume, serveGrpc, onStop, clock, personalData }) => {
       const ctx: LedgerContext = {
         store,

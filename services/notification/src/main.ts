@@ -12,7 +12,7 @@ import { startEmailSender } from './app/emailSender.js';
 import { IDENTITY_EVENT_TYPES, handleIdentityEvent } from './app/handleIdentityEvent.js';
 import { KYC_EVENT_TYPES, handleKycEvent } from './app/handleKycEvent.js';
 import { SUPPORT_EVENT_TYPES, handleSupportEvent } from './app/handleSupportEvent.js';
-import { toIntegrationEvent } from './app/integrationEvents.js';
+import { published } from './app/integrationEvents.js';
 
 import { MONEY_EVENT_TYPES, handleMoneyEvent } from './app/moneyEmails.js';
 import { recordReceivedMail } from './app/mailbox.js';
@@ -37,9 +37,8 @@ export interface NotificationHandle extends ServiceHandle {
 export function start(deps: NotificationDeps): Promise<NotificationHandle> {
   const { config, logger } = deps;
   const production = config.NODE_ENV === 'production';
-  const spec = { service: SERVICE, integrationEvents: toIntegrationEvent, indexes: NOTIFICATION_INDEXES };
   return startService(
-    { ...deps, ...spec, mainUrl: import.meta.url },
+    { ...deps, service: SERVICE, published, indexes: NOTIFICATION_INDEXES },
     // personal data (addresses, names) stays sealed with each owner's key in the outbox and the mailbox
     async ({ store, onStop, consume, serveGrpc, clock, personalData }) => {
       const mailboxDeps = { personalData, secretsKey: config.SECRETS_KEY };

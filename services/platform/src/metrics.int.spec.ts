@@ -66,7 +66,7 @@ beforeAll(async () => {
       bus,
       logger,
       consumerGroup: 'metricsdemo',
-      integrationEvents: (e) => ({ type: e.type, data: e.data }),
+      published: { map: (e) => ({ type: e.type, data: e.data }) },
     },
     async ({ consume, serveGrpc }) => {
       await consume('metricsource', async (e) => {

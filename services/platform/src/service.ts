@@ -9,9 +9,9 @@
  * `runServiceProgram` builds the deps from env and calls its `start`.
  */
 import { subscribeIdempotent, type IdempotentSubscribeOptions } from './app/consumer.js';
-import { type IntegrationMapping, withIntegrationEvents } from './app/integrationEvents.js';
+import { type PublishedEvents, publishedModule, withIntegrationEvents } from './app/integrationEvents.js';
 import { startOutboxRelay, type OutboxRelayOptions } from './app/outboxRelay.js';
-import { serviceMappingModule, startRelayThread, type MappingModule } from './app/relayThread.js';
+import { startRelayThread } from './app/relayThread.js';
 import { createStopList } from './app/stopList.js';
 import { startGrpcServer, type GrpcServiceRegistration } from './grpc/index.js';
 import type { Logger } from './logger.js';
@@ -88,24 +88,20 @@ export interface ServiceSpec {
   store: ServiceStore;
   bus: EventBus;
   logger: Logger;
-  /** The integration event each appended domain event publishes (null: none). */
-  integrationEvents: IntegrationMapping;
+  /**
+   * What each appended domain event publishes (its mapping, null: none), and the module a relay thread
+   * imports the same mapping from (app/integrationEvents.ts publishedEvents).
+   */
+  published: PublishedEvents;
   /** The consumer group of `consume` (and the name of its processed markers); default: the service's name. */
   consumerGroup?: string;
   /** Relay tuning (tests). */
   relay?: Pick<OutboxRelayOptions, 'lease' | 'pollIntervalMs'>;
-  /** Where a relay thread imports `integrationEvents` from (the same mapping, by its module). */
-  integrationEventsModule?: MappingModule;
-  /**
-   * The service's main.ts (its import.meta.url), when `integrationEventsModule` is not given: the mapping
-   * module is its app/integrationEvents (serviceMappingModule).
-   */
-  mainUrl?: string;
   /** The indexes the service's lists page on, ensured on the store before `compose`. */
   indexes?: ReadonlyArray<{ collection: string; fields: string[] }>;
   clock?: () => Date;
   personalData?: PersonalData;
-  /** Given (ServiceDeps.relayThread) with `integrationEventsModule`: the relay runs on its own thread. */
+  /** Given (ServiceDeps.relayThread) with `published.module`: the relay runs on its own thread. */
   relayThread?: ServiceDeps<unknown>['relayThread'];
 }
 
@@ -117,14 +113,13 @@ export async function startService<Own extends { grpcAddress: string }>(
   spec: ServiceSpec,
   compose: (parts: ServiceParts) => Promise<Own>,
 ): Promise<Own & ServiceHandle> {
-  const { service, bus, logger, integrationEvents } = spec;
-  const store = withIntegrationEvents(spec.store, integrationEvents);
+  const { service, bus, logger, published } = spec;
+  const store = withIntegrationEvents(spec.store, published.map);
   const stops = createStopList(logger, service);
   const onStop = (stop: () => Promise<void> | void) => stops.push(async () => stop());
-  const mapping =
-    spec.integrationEventsModule ?? (spec.mainUrl ? serviceMappingModule(spec.mainUrl) : undefined);
   const consumerGroup = spec.consumerGroup ?? service;
   try {
+    const mapping = spec.relayThread ? await publishedModule(published) : undefined;
     const relay =
       spec.relayThread && mapping
         ? startRelayThread({
@@ -141,7 +136,7 @@ export async function startService<Own extends { grpcAddress: string }>(
             bus,
             topic: topicOf(service),
             // events appended before their integration events were recorded: mapped the way they always were
-            map: (event) => integrationEvents(event, store),
+            map: (event) => published.map(event, store),
             onError: (err, attempt) =>
               logger.warn({ err, attempt }, `${service} outbox relay failed; retrying`),
             ...spec.relay,

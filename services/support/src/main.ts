@@ -10,7 +10,7 @@ import { startService, type ServiceDeps, type ServiceHandle } from '@meridian/pl
 import { SERVICE, type AttachmentStore, type SupportContext } from './app/context.js';
 import { ATTACHMENT_STORE } from './app/attachments.js';
 import { IDENTITY_EVENT_TYPES, handleIdentityEvent } from './app/identityEvents.js';
-import { toIntegrationEvent } from './app/integrationEvents.js';
+import { published } from './app/integrationEvents.js';
 import { SUPPORT_INDEXES } from './projections/supportViews.js';
 import { supportGrpcService } from './adapters/supportService.grpc.js';
 import { supportEnvSchema, type SupportConfig } from './config.js';
@@ -31,13 +31,7 @@ export type SupportHandle = ServiceHandle;
 export function start(deps: SupportDeps): Promise<SupportHandle> {
   const { config, logger } = deps;
   return startService(
-    {
-      ...deps,
-      service: SERVICE,
-      integrationEvents: toIntegrationEvent,
-      mainUrl: import.meta.url,
-      indexes: SUPPORT_INDEXES,
-    },
+    { ...deps, service: SERVICE, published, indexes: SUPPORT_INDEXES },
     async ({ store, givenOrOpened, consume, serveGrpc, clock, personalData }) => {
       const stored = await givenOrOpened(deps.attachments, () =>
         createPrivateFileStore(config, ATTACHMENT_STORE),

@@ -12,7 +12,7 @@ import { runServiceProgram } from '@meridian/platform/runtime';
 import { createGrpcLedger } from '@meridian/ledger/client';
 import { SERVICE } from './app/context.js';
 import { withdrawalView } from './projections/withdrawalView.js';
-import { toIntegrationEvent } from './app/integrationEvents.js';
+import { published } from './app/integrationEvents.js';
 import type { LedgerPort } from './app/ports.js';
 import { startProcessManager } from './app/processManager.js';
 import { withdrawalGrpcService } from './adapters/withdrawalService.grpc.js';
@@ -29,9 +29,7 @@ export async function start(deps: WithdrawalDeps): Promise<WithdrawalHandle> {
   return startHeldRequestService({
     ...deps,
     service: SERVICE,
-    // what every append publishes, and (by this main.ts's module) what a relay thread imports
-    integrationEvents: toIntegrationEvent,
-    mainUrl: import.meta.url,
+    published,
     openLedger: () => createGrpcLedger(config.LEDGER_GRPC_URL, { caller: SERVICE }),
     maxPendingPerUser: config.WITHDRAWAL_MAX_PENDING,
     context: (base) => base,

@@ -5,11 +5,11 @@
  * and so do its other facts (ClaimTakenOver), except sign-ins (UserSignedIn), which only identity reads.
  * The source envelope is kept, so consumers de-duplicate on identity's event id.
  */
-import type { IntegrationMapping } from '@meridian/platform/app/integrationEvents';
+import { type IntegrationMapping, publishedEvents } from '@meridian/platform/app/integrationEvents';
 import type { DomainEvent } from '@meridian/platform/eventSourcing/types';
 import { USER_SIGNED_IN } from '../projections/audit.js';
 
-const published = (event: DomainEvent): DomainEvent | null =>
+const outgoing = (event: DomainEvent): DomainEvent | null =>
   // a sign-in stays identity's own: its security event is written with it (projections/audit.ts projectSignIns)
   event.type === USER_SIGNED_IN
     ? null
@@ -23,9 +23,9 @@ const published = (event: DomainEvent): DomainEvent | null =>
       };
 
 /** Reads nothing, so it is known at the append (`atAppend`): recorded as the event is inserted. */
-export const toIntegrationEvent: IntegrationMapping = Object.assign(
-  (event: DomainEvent) => published(event),
-  {
-    atAppend: published,
-  },
-);
+export const toIntegrationEvent: IntegrationMapping = Object.assign((event: DomainEvent) => outgoing(event), {
+  atAppend: outgoing,
+});
+
+/** What the service publishes (startService): this mapping, imported from this module by a relay thread. */
+export const published = publishedEvents(toIntegrationEvent, import.meta.url);

@@ -13,7 +13,12 @@
  */
 import { withUser } from '@meridian/held-request/app/userDirectory';
 import { PRIVATE_HOLD_EVENTS } from '@meridian/held-request/domain/lifecycle';
-import { asIs, fromOpeningEvent, integrationMapping } from '@meridian/platform/app/integrationEvents';
+import {
+  asIs,
+  fromOpeningEvent,
+  integrationMapping,
+  publishedEvents,
+} from '@meridian/platform/app/integrationEvents';
 import type * as pb from '@meridian/proto/meridian/investment/v1/events';
 import type { InvestmentEvent, InvestmentSubmitted } from '../domain/investment.js';
 
@@ -26,3 +31,6 @@ export const toIntegrationEvent = integrationMapping<InvestmentEvent>({
   ...PRIVATE_HOLD_EVENTS,
   MaturitySettled: null,
 });
+
+/** What the service publishes (startService): this mapping, imported from this module by a relay thread. */
+export const published = publishedEvents(toIntegrationEvent, import.meta.url);

@@ -5,7 +5,7 @@
  * stand for them); KycCaseErased stays private. The source envelope is kept, so consumers de-duplicate
  * on the kyc service's event id.
  */
-import { asIs, integrationMapping } from '@meridian/platform/app/integrationEvents';
+import { asIs, integrationMapping, publishedEvents } from '@meridian/platform/app/integrationEvents';
 import type * as pb from '@meridian/proto/meridian/kyc/v1/events';
 import type { KycEvent } from '../domain/kycCase.js';
 
@@ -18,3 +18,6 @@ export const toIntegrationEvent = integrationMapping<KycEvent>({
   KycRejected: asIs<pb.KycRejected>(),
   KycCaseErased: null,
 });
+
+/** What the service publishes (startService): this mapping, imported from this module by a relay thread. */
+export const published = publishedEvents(toIntegrationEvent, import.meta.url);

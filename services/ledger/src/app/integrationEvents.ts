@@ -5,7 +5,7 @@
  * ReferrerLinked and ReferralBonusEarned stay private to the ledger. The source envelope (id, stream,
  * version) is kept, so consumers de-duplicate on the ledger's event id.
  */
-import { asIs, integrationMapping } from '@meridian/platform/app/integrationEvents';
+import { asIs, integrationMapping, publishedEvents } from '@meridian/platform/app/integrationEvents';
 import type * as pb from '@meridian/proto/meridian/ledger/v1/events';
 import {
   HoldPurpose,
@@ -82,3 +82,6 @@ export const toIntegrationEvent = integrationMapping<LedgerEvent | DepositEvent>
   ReferrerLinked: null,
   ReferralBonusEarned: null,
 });
+
+/** What the service publishes (startService): this mapping, imported from this module by a relay thread. */
+export const published = publishedEvents(toIntegrationEvent, import.meta.url);

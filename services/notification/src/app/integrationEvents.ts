@@ -4,7 +4,7 @@
  * of an email (EmailSent, EmailFailed) goes out as it is; EmailQueued stays private. The source envelope
  * is kept, so consumers de-duplicate on the notification service's event id.
  */
-import { asIs, integrationMapping } from '@meridian/platform/app/integrationEvents';
+import { asIs, integrationMapping, publishedEvents } from '@meridian/platform/app/integrationEvents';
 import type * as pb from '@meridian/proto/meridian/notification/v1/events';
 import type { EmailOutcomeEvent } from '../domain/email.js';
 import type { EmailQueued } from './queueEmail.js';
@@ -14,3 +14,6 @@ export const toIntegrationEvent = integrationMapping<EmailOutcomeEvent | EmailQu
   EmailFailed: asIs<pb.EmailFailed>(),
   EmailQueued: null,
 });
+
+/** What the service publishes (startService): this mapping, imported from this module by a relay thread. */
+export const published = publishedEvents(toIntegrationEvent, import.meta.url);

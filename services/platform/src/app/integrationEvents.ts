@@ -48,6 +48,44 @@ export type IntegrationMapping = ((
   atAppend?: (event: DomainEvent) => DomainEvent | DerivedIntegration | null | undefined;
 };
 
+/** Where a relay thread (relayThread.ts) imports a mapping from: a function cannot cross to a thread. */
+export interface MappingModule {
+  /** A file URL: the declaring module's import.meta.url. */
+  module: string;
+  /** The name of its export. */
+  export: string;
+}
+
+/**
+ * What a service publishes, as startService takes it: the mapping, and the module that exports it as
+ * `toIntegrationEvent`, which a relay thread imports. A service declares it beside its mapping, in its
+ * app/integrationEvents.ts.
+ */
+export interface PublishedEvents {
+  map: IntegrationMapping;
+  /** Absent: the relay runs on the service's event loop, even in a program (tests). */
+  module?: MappingModule;
+}
+
+/** The mapping `toIntegrationEvent` of the module at `moduleUrl` (that module's import.meta.url). */
+export const publishedEvents = (map: IntegrationMapping, moduleUrl: string): PublishedEvents => ({
+  map,
+  module: { module: moduleUrl, export: 'toIntegrationEvent' },
+});
+
+/**
+ * The module a relay thread would import (undefined: none given), once it is known to export the service's
+ * mapping itself: a wrong module fails the service's start, not every thread started after it.
+ */
+export async function publishedModule(published: PublishedEvents): Promise<MappingModule | undefined> {
+  const { module } = published;
+  if (!module) return undefined;
+  const exported = ((await import(module.module)) as Record<string, unknown>)[module.export];
+  if (exported !== published.map)
+    throw new Error(`${module.module} does not export the service's integration mapping as ${module.export}`);
+  return module;
+}
+
 /** The store of a service whose appends record their integration events (see the module comment). */
 export function withIntegrationEvents(store: ServiceStore, mapping: IntegrationMapping): ServiceStore {
   return {

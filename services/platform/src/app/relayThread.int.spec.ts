@@ -2,15 +2,18 @@
  * The outbox relay on a thread of its own (relayThread.ts), with the SQLite store and the embedded bus
  * file a service program builds from DATA_DIR: the thread builds its own from the same env, imports the
  * mapping by its module, publishes what this thread's store appends, answers flush and stop, and when it
- * is killed a new one takes over from the checkpoint and loses nothing.
+ * is killed a new one takes over from the checkpoint and loses nothing. A service (startService) starts
+ * its thread only with a module that exports the service's own mapping.
  */
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createInProcEventBus } from '../adapters/eventBus.inproc.js';
 import { createSqliteServiceStore } from '../adapters/serviceStore.sqlite.js';
 import { createLogger } from '../logger.js';
 import { topicOf } from '../ports/eventBus.js';
 import type { ServiceStore } from '../ports/serviceStore.js';
+import { startService } from '../service.js';
+import { testMapping } from '../testing/relayThreadMapping.js';
 import { tempDir } from '../testing/tempDir.js';
 import { waitFor } from '../testing/waitFor.js';
 import { startOutboxRelay } from './outboxRelay.js';
@@ -27,11 +30,15 @@ const MAPPING = {
 };
 const logger = createLogger(SERVICE, { level: 'silent' });
 
-/** A program's data folder: its store, and the bus file the thread publishes to (read here). */
+/** A program's data folder: its store, and the bus file the thread publishes to (read here); closed after the test. */
 function programData(name: string) {
   const dataDir = join(dir.path, name);
   const store = createSqliteServiceStore(join(dataDir, `${SERVICE}.sqlite`));
   const bus = createInProcEventBus({ path: join(dataDir, 'bus.sqlite') });
+  onTestFinished(async () => {
+    await bus.close();
+    await store.close();
+  });
   return { env: { DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, store, bus };
 }
 
@@ -96,8 +103,6 @@ describe('outbox relay thread', () => {
       expect(relay.isPublisher()).toBe(false);
     } finally {
       await inline.stop();
-      await bus.close();
-      await store.close();
     }
   }, 60_000);
 
@@ -136,8 +141,28 @@ describe('outbox relay thread', () => {
       expect(got.length - ids.length).toBeLessThanOrEqual(100);
     } finally {
       await relay.stop();
-      await bus.close();
-      await store.close();
     }
   }, 90_000);
+
+  it("a service starts its relay thread only when the module exports the service's own mapping", async () => {
+    const { env, store, bus } = programData('service');
+    const start = (map: typeof testMapping) =>
+      startService(
+        { service: SERVICE, store, bus, logger, published: { map, module: MAPPING }, relayThread: { env } },
+        async () => ({ grpcAddress: '' }),
+      );
+    // another mapping than the module's: refused before anything starts
+    await expect(start((stored) => ({ type: stored.type, data: stored.data }))).rejects.toThrow(
+      "does not export the service's integration mapping as testMapping",
+    );
+    expect(bus.size(TOPIC)).toBe(0);
+    const service = await start(testMapping);
+    try {
+      await append(store, ['Opened', 'Secret']);
+      await service.flushOutbox(20_000);
+      expect((await published(bus)).map((e) => e.type)).toEqual(['PublicOpened']);
+    } finally {
+      await service.stop();
+    }
+  }, 60_000);
 });

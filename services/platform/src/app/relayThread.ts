@@ -23,15 +23,8 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.js';
 import type { ServiceStore } from '../ports/serviceStore.js';
 import { backoffMs } from '../util/async.js';
+import type { MappingModule } from './integrationEvents.js';
 import { countPublished, measureOutbox, type OutboxRelay, type OutboxRelayOptions } from './outboxRelay.js';
-
-/** Where the thread imports the service's IntegrationMapping from. */
-export interface MappingModule {
-  /** A file URL (import.meta.url-relative: `new URL('./app/integrationEvents.ts', import.meta.url).href`). */
-  module: string;
-  /** The name of its export. */
-  export: string;
-}
 
 export interface RelayThreadOptions {
   /** The service: its topic is topicOf(service); the thread's adapters are the service's. */
@@ -50,17 +43,6 @@ export interface RelayThreadOptions {
 /** `.js` for a built module, `.ts` for a source run under tsx: the extension of its siblings. */
 function sourceExtension(moduleUrl: string): string {
   return moduleUrl.endsWith('.js') ? '.js' : '.ts';
-}
-
-/**
- * A service's mapping by the convention every service keeps: `toIntegrationEvent` of app/integrationEvents
- * beside its main module (`mainUrl`: that module's import.meta.url).
- */
-export function serviceMappingModule(mainUrl: string): MappingModule {
-  return {
-    module: new URL(`./app/integrationEvents${sourceExtension(mainUrl)}`, mainUrl).href,
-    export: 'toIntegrationEvent',
-  };
 }
 
 /** Messages to the thread. */

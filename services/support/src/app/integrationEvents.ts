@@ -5,7 +5,7 @@
  * service's event id. The visitor's token digest stays private, and so do the address book's events,
  * a block and an erasure (their effects are the conversation's own).
  */
-import { asIs, integrationMapping } from '@meridian/platform/app/integrationEvents';
+import { asIs, integrationMapping, publishedEvents } from '@meridian/platform/app/integrationEvents';
 import type * as pb from '@meridian/proto/meridian/support/v1/events';
 import type { ConversationEvent } from '../domain/conversation.js';
 import type { AddressEvent } from '../domain/addressBook.js';
@@ -41,3 +41,6 @@ export const toIntegrationEvent = integrationMapping<ConversationEvent | Address
   DepositAddressAdded: null,
   DepositAddressRetired: null,
 });
+
+/** What the service publishes (startService): this mapping, imported from this module by a relay thread. */
+export const published = publishedEvents(toIntegrationEvent, import.meta.url);

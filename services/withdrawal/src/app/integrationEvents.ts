@@ -12,7 +12,12 @@
  */
 import { withUser } from '@meridian/held-request/app/userDirectory';
 import { PRIVATE_HOLD_EVENTS } from '@meridian/held-request/domain/lifecycle';
-import { asIs, fromOpeningEvent, integrationMapping } from '@meridian/platform/app/integrationEvents';
+import {
+  asIs,
+  fromOpeningEvent,
+  integrationMapping,
+  publishedEvents,
+} from '@meridian/platform/app/integrationEvents';
 import type * as pb from '@meridian/proto/meridian/withdrawal/v1/events';
 import type { WithdrawalEvent, WithdrawalSubmitted } from '../domain/withdrawal.js';
 
@@ -27,3 +32,6 @@ export const toIntegrationEvent = integrationMapping<WithdrawalEvent>({
   WithdrawalSubmitted: null,
   ...PRIVATE_HOLD_EVENTS,
 });
+
+/** What the service publishes (startService): this mapping, imported from this module by a relay thread. */
+export const published = publishedEvents(toIntegrationEvent, import.meta.url);
