@@ -23,6 +23,10 @@ export default defineConfig({
           exclude: ['**/node_modules/**', ...CLUSTER],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // the files a worker runs share its modules (each file importing the platform and a composition
+          // again was most of the project's time): a spec leaves no global state behind (it stops what it
+          // starts, restores what it replaces) and asserts the process's metrics as differences
+          isolate: false,
           env: { NODE_ENV: 'test', LOG_LEVEL: 'silent' },
         },
       },

@@ -16,6 +16,8 @@ export default defineProject({
     include: ['src/**/*.{unit,int}.spec.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
     restoreMocks: true,
+    // the files a worker runs share its modules (src/test/setup.ts puts the real timers back after each test)
+    isolate: false,
     // a spec waits on several conditions, each up to 5 s under load (src/test/setup.ts asyncUtilTimeout); the
     // default 5 s for the whole spec ran out first on the busy CI machine
     testTimeout: 20_000,

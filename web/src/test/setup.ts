@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { toast } from 'react-toastify';
-import { afterEach, beforeAll } from 'vitest';
+import { afterEach, beforeAll, vi } from 'vitest';
 import { preloadScreens } from '../app/router';
 import { dropWaitingToasts } from '../ui/toast';
 import { stopRenderedApps } from './render';
@@ -15,6 +15,8 @@ beforeAll(preloadScreens);
 
 afterEach(() => {
   cleanup();
+  // a spec that froze or sped the clock leaves the next file (the same worker's modules) the real one
+  vi.useRealTimers();
   // A request still in flight when a test ends must not toast into the next test's container.
   stopRenderedApps();
   dropWaitingToasts();
