@@ -1,5 +1,6 @@
 /**
- * The money journey (tests/support/moneyJourney.ts, the same steps as money.e2e.spec.ts), then the support
+ * The money journey (tests/support/moneyJourney.ts, the steps of money.e2e.spec.ts but the layout check of the
+ * SPA's screens, which the standalone's journey makes), then the support
  * chat journey (tests/support/supportJourney.ts, the same steps as support.e2e.spec.ts) in headless
  * Chromium on one cluster of the production topology (scripts/cluster/cluster.ts, as `make cluster` runs it:
  * a Kafka broker from the official jars, every service its own OS process, two gateways sharing Redis). The
@@ -75,6 +76,8 @@ afterAll(async () => {
 describeMoneyJourney({
   title: 'money journey in Chromium across the cluster: the investor on gateway A, the admin on gateway B',
   shotPrefix: 'cluster-money-',
+  // the screens' layout at two widths is the SPA's, the same files as the standalone's journey checks
+  layout: false,
   skipReason,
   startTimeoutMs: 240_000,
   start: shared,
